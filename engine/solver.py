@@ -1,0 +1,226 @@
+"""Exact-cover solver for puzzle recesses on a 5×5 card.
+
+Every question the game asks about "can this be filled?" reduces to tiling a set of free cells
+with piece placements (see :mod:`engine.pieces` for the bitmask layout). The search always
+branches on the *lowest* free cell: every cell below it is already covered, so a piece that
+covers it must have it as its own lowest cell. That removes all symmetric re-orderings of the
+same tiling and keeps the tree tiny on a 25-cell board, so plain Python is fast enough (the whole
+52-card catalogue is checked in a few milliseconds once warm).
+
+By default only the nine base shapes (monomino … S tetromino) are used: level-5 ghost pieces
+are an expansion and must be asked for explicitly by passing a shape set.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+from functools import lru_cache
+
+from .pieces import BASE_SHAPES, FULL_MASK, GRID, PLACEMENTS, SHAPE_COUNT, SHAPES, Shape
+
+__all__ = [
+    "BASE_SHAPES",
+    "NO_MONO_SHAPES",
+    "can_complete",
+    "fillable_without_monominoes",
+    "min_pieces",
+    "solve",
+]
+
+NO_MONO_SHAPES: tuple[Shape, ...] = tuple(s for s in BASE_SHAPES if s is not Shape.MONO)
+"""The base shapes without the monomino: a recess that only these can fill has no forced nooks."""
+
+_CELLS = GRID * GRID
+
+Supply = Mapping[Shape, int] | Sequence[int]
+"""Piece counts: a ``{Shape: n}`` mapping, or a sequence indexed by :attr:`Shape.index`."""
+
+
+def _lowest_cell(mask: int) -> int:
+    return (mask & -mask).bit_length() - 1
+
+
+def _anchored(shape: Shape) -> tuple[tuple[int, ...], ...]:
+    """Placements of ``shape`` grouped by their lowest cell: the only ones the search needs."""
+    table: list[list[int]] = [[] for _ in range(_CELLS)]
+    for placement in PLACEMENTS[shape]:
+        table[_lowest_cell(placement)].append(placement)
+    return tuple(tuple(row) for row in table)
+
+
+_ANCHORED: dict[Shape, tuple[tuple[int, ...], ...]] = {s: _anchored(s) for s in SHAPES}
+
+
+def _shape_key(shapes: Iterable[Shape]) -> tuple[Shape, ...]:
+    """A canonical, hashable shape set, largest pieces first so good tilings are found early."""
+    return tuple(sorted(set(shapes), key=lambda s: (-s.size, s.index)))
+
+
+@lru_cache(maxsize=1024)
+def _table(key: tuple[Shape, ...]) -> tuple[tuple[int, ...], ...]:
+    """For each cell, every placement (of the allowed shapes) anchored at that cell."""
+    return tuple(tuple(p for s in key for p in _ANCHORED[s][cell]) for cell in range(_CELLS))
+
+
+def _check_mask(mask: int) -> None:
+    if mask < 0 or mask & ~FULL_MASK:
+        raise ValueError(f"mask {mask:#x} has cells off the 5×5 card")
+
+
+@lru_cache(maxsize=1 << 18)
+def _min_pieces(mask: int, key: tuple[Shape, ...]) -> int | None:
+    # Memoised on the remaining mask: the lowest-cell rule makes many branches meet again.
+    if mask == 0:
+        return 0
+    best: int | None = None
+    for placement in _table(key)[_lowest_cell(mask)]:
+        if placement & mask == placement:
+            rest = _min_pieces(mask ^ placement, key)
+            if rest is not None and (best is None or rest + 1 < best):
+                best = rest + 1
+                if best == 1:
+                    break
+    return best
+
+
+def min_pieces(recess: int, shapes: Iterable[Shape] = BASE_SHAPES) -> int | None:
+    """The fewest pieces that exactly fill ``recess``, or None if the shapes cannot fill it.
+
+    This is the number of Place actions a card costs, the main measure of its difficulty
+    (RULINGS "Designing the catalogue"). An empty mask needs 0 pieces.
+    """
+    _check_mask(recess)
+    return _min_pieces(recess, _shape_key(shapes))
+
+
+def fillable_without_monominoes(recess: int) -> bool:
+    """True when the recess can be filled with no monomino at all.
+
+    Any recess can be filled with monominoes, so plain solvability says little; a card that
+    *needs* a monomino has an awkward nook, which a designer wants to know about.
+    """
+    return recess != 0 and min_pieces(recess, NO_MONO_SHAPES) is not None
+
+
+def _counts(supply: Supply) -> list[int]:
+    """Normalise a supply to a list indexed by Shape.index."""
+    if isinstance(supply, Mapping):
+        counts = [0] * SHAPE_COUNT
+        for shape, n in supply.items():
+            counts[shape.index] = n
+    else:
+        counts = list(supply)
+        if len(counts) != SHAPE_COUNT:
+            raise ValueError(f"a supply sequence needs {SHAPE_COUNT} counts, got {len(counts)}")
+    if any(n < 0 for n in counts):
+        raise ValueError("piece counts cannot be negative")
+    return counts
+
+
+class _SupplySearch:
+    """Depth-first search for a tiling that uses at most the pieces in a supply.
+
+    Failures are memoised on (remaining cells, capped counts): a count larger than the cells left
+    could use is as good as infinite, so capping makes far more states compare equal. The
+    unlimited :func:`min_pieces` of the remaining cells (with the shapes still in stock) is a
+    lower bound that prunes most branches at once.
+    """
+
+    def __init__(self, counts: list[int], key: tuple[Shape, ...]) -> None:
+        self.counts = counts
+        self.key = key
+        self.failed: dict[tuple[int, tuple[int, ...]], int] = {}
+
+    def _state(self, mask: int) -> tuple[int, tuple[int, ...]]:
+        cells = mask.bit_count()
+        return mask, tuple(min(self.counts[s.index], cells // s.size) for s in self.key)
+
+    def search(self, mask: int, budget: int) -> list[int] | None:
+        """A tiling of ``mask`` with at most ``budget`` pieces, or None."""
+        if mask == 0:
+            return []
+        state = self._state(mask)
+        if self.failed.get(state, -1) >= budget:
+            return None
+        in_stock = tuple(s for s in self.key if self.counts[s.index] > 0)
+        bound = _min_pieces(mask, in_stock) if in_stock else None
+        if bound is not None and bound <= budget:
+            if sum(self.counts[s.index] * s.size for s in in_stock) >= mask.bit_count():
+                low = _lowest_cell(mask)
+                for shape in in_stock:
+                    self.counts[shape.index] -= 1
+                    try:
+                        for placement in _ANCHORED[shape][low]:
+                            if placement & mask == placement:
+                                rest = self.search(mask ^ placement, budget - 1)
+                                if rest is not None:
+                                    rest.append(placement)
+                                    return rest
+                    finally:
+                        self.counts[shape.index] += 1
+        self.failed[state] = max(budget, self.failed.get(state, -1))
+        return None
+
+
+def solve(
+    recess: int,
+    shapes: Iterable[Shape] = BASE_SHAPES,
+    *,
+    supply: Supply | None = None,
+) -> list[int] | None:
+    """One tiling of ``recess`` as a list of placement masks, with as few pieces as possible.
+
+    Fewest pieces is what a player (or the AI) wants: each piece is a Place action, and in
+    Finishing Touches each piece costs a point. With ``supply`` the tiling uses no more of each
+    shape than given (shapes outside ``shapes`` are never used, even if in the supply); returns
+    None when no tiling exists. The placements are disjoint and their union is ``recess``.
+    """
+    _check_mask(recess)
+    key = _shape_key(shapes)
+    if recess == 0:
+        return []
+    if supply is None:
+        return _reconstruct(recess, key)
+    search = _SupplySearch(_counts(supply), key)
+    found = search.search(recess, recess.bit_count())
+    if found is None:
+        return None
+    # Something fits; now look for the fewest pieces, from the unlimited lower bound upward.
+    in_stock = tuple(s for s in key if search.counts[s.index] > 0)
+    lower = _min_pieces(recess, in_stock) or len(found)
+    for budget in range(lower, len(found)):
+        better = search.search(recess, budget)
+        if better is not None:
+            return better
+    return found
+
+
+def _reconstruct(mask: int, key: tuple[Shape, ...]) -> list[int] | None:
+    """Walk the min-pieces memo back down to one optimal tiling."""
+    best = _min_pieces(mask, key)
+    if best is None:
+        return None
+    tiling: list[int] = []
+    while mask:
+        for placement in _table(key)[_lowest_cell(mask)]:
+            if placement & mask == placement and _min_pieces(mask ^ placement, key) == best - 1:
+                tiling.append(placement)
+                mask ^= placement
+                best -= 1
+                break
+    return tiling
+
+
+def can_complete(
+    free_mask: int, supply_counts: Supply, *, shapes: Iterable[Shape] = BASE_SHAPES
+) -> bool:
+    """True when the pieces in ``supply_counts`` can exactly fill ``free_mask``.
+
+    The question behind "can I finish this puzzle from my own supply?" (AI planning, Finishing
+    Touches). An already-full puzzle (``free_mask == 0``) is trivially complete.
+    """
+    _check_mask(free_mask)
+    if free_mask == 0:
+        return True
+    search = _SupplySearch(_counts(supply_counts), _shape_key(shapes))
+    return search.search(free_mask, free_mask.bit_count()) is not None
