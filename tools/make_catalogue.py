@@ -1,0 +1,259 @@
+"""Generate the default puzzle catalogue, ``engine/data/puzzles.json``.
+
+How the set is made
+-------------------
+The cards are our own: nothing is copied from the printed game, only its *distribution*
+(RULINGS.md "Components" and "Designing the catalogue") is matched. ``PLAN`` below lists every
+card as (colour, points, reward, recess size, minimum pieces); it was written by hand so that
+
+* the point values (white 0×11, 1×13, 2×8; black 3×8, 4×7, 5×5) and the reward counts per
+  colour are exactly the published ones;
+* net cells (recess size minus reward size) follow the published economy: white 0 pt → 0,
+  1 pt → 1–2, 2 pt → 3–5; black 3 pt → 6–7, 4 pt → 10–11, 5 pt → 15 (16 cells, a monomino);
+* big pieces go to small, cheap recesses and small pieces to big, valuable ones;
+* the minimum number of pieces (place actions) stays in the published range, white 1–3 and
+  black 2–4, and varies within a point value where the size allows it.
+
+For each planned card a seeded random search then builds a recess: it drops exactly the planned
+number of random pieces (dominoes, trominoes, tetrominoes; never a monomino) next to each other
+on the 5×5 card, so the result is always connected and fillable without monominoes, and keeps
+the first candidate that
+
+* the solver cannot fill with fewer pieces than planned;
+* is not a plain rectangle (from 5 cells up) and has no enclosed raised island;
+* is not the same card as an earlier one up to rotation/reflection; from 5 cells up its
+  silhouette is new to the whole set. (There are only 8 connected shapes of 2–4 cells, so the
+  11 zero-point cards must reuse silhouettes: they then differ by reward.)
+
+The fixed seed makes the output deterministic. ``--check`` regenerates the set and verifies it
+equals the committed file, and that the checker finds nothing to note.
+
+Usage: ``python tools/make_catalogue.py [--check] [--out PATH]``
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+if str(ROOT) not in sys.path:  # runnable as a plain script from anywhere
+    sys.path.insert(0, str(ROOT))
+
+from engine.cards import Colour, PuzzleCard  # noqa: E402
+from engine.catalogue import (  # noqa: E402
+    MIN_PIECES_RANGE,
+    Catalogue,
+    check_catalogue,
+    dumps_catalogue,
+    parse_catalogue,
+)
+from engine.pieces import (  # noqa: E402
+    BASE_SHAPES,
+    FULL_MASK,
+    GRID,
+    PLACEMENTS,
+    Shape,
+    canonical_form,
+    is_connected,
+    parse_shape,
+)
+from engine.solver import fillable_without_monominoes, min_pieces  # noqa: E402
+
+SEED = 20260429
+OUTPUT = ROOT / "engine" / "data" / "puzzles.json"
+NAME = "Project L Discord: original base set"
+DESCRIPTION = (
+    "32 white and 20 black puzzles of our own design with the published card distribution "
+    "and economy. Made by tools/make_catalogue.py."
+)
+MAX_ATTEMPTS = 20_000
+
+W, B = Colour.WHITE, Colour.BLACK
+# (colour, points, reward code, recess size, minimum pieces) for every card, in id order.
+# Where the size allows a choice, the minimum number of pieces is varied on purpose so that
+# cards of the same value are not all equally hard.
+PLAN: list[tuple[Colour, int, str, int, int]] = [
+    # White 0 pt: the recess is as big as the reward (net 0), so one piece fills it.
+    (W, 0, "2", 2, 1), (W, 0, "I3", 3, 1), (W, 0, "I3", 3, 1), (W, 0, "L3", 3, 1),
+    (W, 0, "L3", 3, 1), (W, 0, "I4", 4, 1), (W, 0, "O4", 4, 1), (W, 0, "T4", 4, 1),
+    (W, 0, "L4", 4, 1), (W, 0, "L4", 4, 1), (W, 0, "S4", 4, 1),
+    # White 1 pt: net 1-2.
+    (W, 1, "1", 3, 1), (W, 1, "2", 3, 1), (W, 1, "2", 4, 1), (W, 1, "2", 4, 1),
+    (W, 1, "I3", 4, 1), (W, 1, "L3", 4, 1), (W, 1, "I3", 5, 2), (W, 1, "L3", 5, 2),
+    (W, 1, "I4", 5, 2), (W, 1, "T4", 5, 2), (W, 1, "O4", 6, 2), (W, 1, "L4", 6, 2),
+    (W, 1, "S4", 6, 2),
+    # White 2 pt: net 3-5.
+    (W, 2, "2", 5, 2), (W, 2, "T4", 7, 3), (W, 2, "2", 7, 2), (W, 2, "I3", 7, 3),
+    (W, 2, "L3", 8, 3), (W, 2, "I4", 8, 2), (W, 2, "S4", 8, 3), (W, 2, "O4", 9, 3),
+    # Black 3 pt: net 6-7, the bigger rewards.
+    (B, 3, "2", 8, 2), (B, 3, "I3", 10, 3), (B, 3, "L3", 10, 4), (B, 3, "O4", 10, 3),
+    (B, 3, "L4", 10, 4), (B, 3, "I4", 11, 3), (B, 3, "T4", 11, 4), (B, 3, "S4", 11, 3),
+    # Black 4 pt: net 10-11, small rewards.
+    (B, 4, "1", 12, 3), (B, 4, "2", 12, 4), (B, 4, "2", 13, 4), (B, 4, "I3", 13, 4),
+    (B, 4, "L3", 13, 4), (B, 4, "I3", 14, 4), (B, 4, "L3", 14, 4),
+    # Black 5 pt: 16 cells rewarding a monomino; four tetrominoes at best.
+    (B, 5, "1", 16, 4), (B, 5, "1", 16, 4), (B, 5, "1", 16, 4), (B, 5, "1", 16, 4),
+    (B, 5, "1", 16, 4),
+]
+
+_BY_SIZE: dict[int, list[int]] = {}
+for _shape in BASE_SHAPES:
+    if _shape is not Shape.MONO:
+        _BY_SIZE.setdefault(_shape.size, []).extend(PLACEMENTS[_shape])
+
+
+def _neighbours(mask: int) -> int:
+    """Cells orthogonally next to ``mask`` (not wrapping around the card's edges)."""
+    left_col = sum(1 << (r * GRID) for r in range(GRID))
+    right_col = left_col << (GRID - 1)
+    grown = (mask << GRID) | (mask >> GRID)
+    grown |= (mask & ~right_col) << 1 | (mask & ~left_col) >> 1
+    return grown & FULL_MASK & ~mask
+
+
+def _has_island(mask: int) -> bool:
+    """True when some raised cell is walled in by the recess (a hole in the silhouette)."""
+    outside = FULL_MASK & ~mask
+    border = sum(1 << i for i in range(GRID * GRID) if i % GRID in (0, GRID - 1)
+                 or i // GRID in (0, GRID - 1))
+    reached = outside & border
+    while True:
+        grown = (reached | _neighbours(reached)) & outside
+        if grown == reached:
+            return reached != outside
+        reached = grown
+
+
+def _centred(mask: int) -> int:
+    """The same recess moved to the middle of the card (rounding up and left): tidier to draw."""
+    cells = [(i % GRID, i // GRID) for i in range(GRID * GRID) if mask >> i & 1]
+    left, top = min(c for c, _ in cells), min(r for _, r in cells)
+    width = max(c for c, _ in cells) - left + 1
+    height = max(r for _, r in cells) - top + 1
+    dx, dy = (GRID - width) // 2 - left, (GRID - height) // 2 - top
+    return sum(1 << ((r + dy) * GRID + c + dx) for c, r in cells)
+
+
+def _is_rectangle(mask: int) -> bool:
+    cells = [(i % GRID, i // GRID) for i in range(GRID * GRID) if mask >> i & 1]
+    width = max(c for c, _ in cells) - min(c for c, _ in cells) + 1
+    height = max(r for _, r in cells) - min(r for _, r in cells) + 1
+    return width * height == len(cells)
+
+
+def _split(rng: random.Random, size: int, parts: int) -> list[int]:
+    """Random piece sizes (2–4 each) adding up to ``size``, in exactly ``parts`` pieces."""
+    if not 2 * parts <= size <= 4 * parts:
+        raise ValueError(f"{size} cells cannot be {parts} pieces of 2-4 cells")
+    sizes = [2] * parts
+    for _ in range(size - 2 * parts):
+        sizes[rng.choice([i for i, s in enumerate(sizes) if s < 4])] += 1
+    rng.shuffle(sizes)
+    return sizes
+
+
+def _grow(rng: random.Random, sizes: list[int]) -> int | None:
+    """Drop pieces of the given sizes one by one, each touching what is already there."""
+    region = 0
+    for size in sizes:
+        if region == 0:
+            candidates = _BY_SIZE[size]
+        else:
+            touching = _neighbours(region)
+            candidates = [p for p in _BY_SIZE[size] if not p & region and p & touching]
+        if not candidates:
+            return None
+        region |= rng.choice(candidates)
+    return region
+
+
+@dataclass
+class _Taken:
+    keys: set[tuple[object, Shape]]
+    silhouettes: set[object]
+
+
+def _acceptable(mask: int, reward: Shape, target: int, taken: _Taken) -> bool:
+    shape = canonical_form(mask)
+    if (shape, reward) in taken.keys:
+        return False
+    size = mask.bit_count()
+    if size >= 5 and (shape in taken.silhouettes or _is_rectangle(mask)):
+        return False
+    if _has_island(mask) or not is_connected(mask) or not fillable_without_monominoes(mask):
+        return False
+    return min_pieces(mask) == target
+
+
+def make_card(rng: random.Random, card_id: str, plan: tuple[Colour, int, str, int, int],
+              taken: _Taken) -> PuzzleCard:
+    """Search for a recess fitting one planned card, then reserve its identity."""
+    colour, points, code, size, target = plan
+    low, high = MIN_PIECES_RANGE[colour]
+    if not low <= target <= high:
+        raise ValueError(f"{card_id}: {target} pieces is outside the {colour} range {low}-{high}")
+    reward = parse_shape(code)
+    for attempt in range(MAX_ATTEMPTS):
+        # Build from exactly `target` pieces: the solver then confirms none fewer will do.
+        mask = _grow(rng, _split(rng, size, target))
+        # Small silhouettes: insist on a fresh one for a while, then accept a repeat.
+        fresh_small = size < 5 and attempt < 500
+        if mask is None or (fresh_small and canonical_form(mask) in taken.silhouettes):
+            continue
+        if _acceptable(mask, reward, target, taken):
+            taken.keys.add((canonical_form(mask), reward))
+            taken.silhouettes.add(canonical_form(mask))
+            return PuzzleCard(card_id, colour, points, reward, _centred(mask))
+    raise RuntimeError(f"no recess found for {card_id} {plan}")
+
+
+def generate(seed: int = SEED) -> Catalogue:
+    """Build the whole catalogue from ``PLAN`` (deterministic for a given seed)."""
+    rng = random.Random(seed)
+    taken = _Taken(set(), set())
+    counters = {W: 0, B: 0}
+    cards = []
+    for plan in PLAN:
+        colour = plan[0]
+        counters[colour] += 1
+        card_id = f"{'W' if colour is W else 'B'}{counters[colour]:02d}"
+        cards.append(make_card(rng, card_id, plan, taken))
+    return Catalogue(name=NAME, cards=tuple(cards), description=DESCRIPTION)
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--check", action="store_true",
+                        help="verify the committed file equals a fresh generation")
+    parser.add_argument("--out", type=Path, default=OUTPUT, help="file to write or check")
+    args = parser.parse_args(argv)
+
+    cat = generate()
+    text = dumps_catalogue(cat)
+    import json
+
+    if parse_catalogue(json.loads(text)) != cat:
+        print("internal error: the written JSON does not read back as the same catalogue")
+        return 1
+    report = check_catalogue(cat)
+    if report.problems or report.notes:
+        print("\n".join(report.problems + report.notes))
+        return 1
+    if args.check:
+        current = args.out.read_text(encoding="utf-8") if args.out.exists() else ""
+        if current != text:
+            print(f"{args.out} differs from a fresh generation: run tools/make_catalogue.py")
+            return 1
+        print(f"{args.out} is up to date ({len(cat.white)} white, {len(cat.black)} black)")
+        return 0
+    args.out.write_text(text, encoding="utf-8")
+    print(f"wrote {args.out} ({len(cat.white)} white, {len(cat.black)} black)")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
