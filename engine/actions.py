@@ -1,0 +1,260 @@
+"""Actions are small immutable values with a stable, readable text form.
+
+The text form is what the action log stores and what a player can type:
+
+=========================================  ===============================================
+``take white 3``                           take the 3rd card of the white row (slots 1–4)
+``take 5``                                 Solo: take grid position 5 (numbered down columns)
+``draw black`` / ``draw``                  take the top card of a deck, blind (Solo: ``draw``)
+``level1``                                 take a level-1 piece from the reserve
+``upgrade 2 to L3``                        return a piece, take another (upgrade or exchange)
+``place L3 on W07 at A1 A2 B2``            put a piece from your supply on your puzzle W07
+``master L3 on W07 at A1 A2 B2; 1 on B02 at C3``  the Master action: one piece per puzzle
+``recycle white 3 1 4 2``                  put a row under its deck, slot 3 first, and reveal 4
+``done``                                   end your Finishing Touches
+``pass``                                   only when nothing else is legal
+=========================================  ===============================================
+
+Cells are columns A–E and rows 1–5 of the card; a placement is named by the cells it covers, so no
+rotation convention is needed. ``parse_action(str(a)) == a`` for every action.
+
+>>> a = parse_action("place l3 on w07 at b2 a1 a2")
+>>> str(a)
+'place L3 on W07 at A1 A2 B2'
+>>> parse_action(str(a)) == a
+True
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import ClassVar
+
+from .cards import Colour
+from .errors import ActionSyntaxError
+from .pieces import (
+    BadCellError,
+    Shape,
+    UnknownShapeError,
+    mask_to_text,
+    parse_cells,
+    parse_shape,
+    shape_of_mask,
+)
+
+
+@dataclass(frozen=True, slots=True)
+class TakePuzzle:
+    """Take a face-up puzzle. ``colour`` is None in Solo, where ``slot`` is a grid position 1–9."""
+
+    colour: Colour | None
+    slot: int
+    kind: ClassVar[str] = "take"
+
+    def __str__(self) -> str:
+        return f"take {self.slot}" if self.colour is None else f"take {self.colour} {self.slot}"
+
+
+@dataclass(frozen=True, slots=True)
+class DrawPuzzle:
+    """Take the top card of a deck without seeing it first."""
+
+    colour: Colour | None
+    kind: ClassVar[str] = "draw"
+
+    def __str__(self) -> str:
+        return "draw" if self.colour is None else f"draw {self.colour}"
+
+
+@dataclass(frozen=True, slots=True)
+class TakeLevelOne:
+    kind: ClassVar[str] = "level1"
+
+    def __str__(self) -> str:
+        return "level1"
+
+
+@dataclass(frozen=True, slots=True)
+class Upgrade:
+    """Return ``give`` to the reserve and take ``take`` (an upgrade, or an exchange)."""
+
+    give: Shape
+    take: Shape
+    kind: ClassVar[str] = "upgrade"
+
+    def __str__(self) -> str:
+        return f"upgrade {self.give.value} to {self.take.value}"
+
+
+@dataclass(frozen=True, slots=True)
+class Place:
+    """Place ``shape`` from the supply so it covers exactly ``mask`` on the puzzle ``card``."""
+
+    card: str
+    shape: Shape
+    mask: int
+    kind: ClassVar[str] = "place"
+
+    def placement_text(self) -> str:
+        return f"{self.shape.value} on {self.card} at {mask_to_text(self.mask)}"
+
+    def __str__(self) -> str:
+        return f"place {self.placement_text()}"
+
+
+@dataclass(frozen=True, slots=True)
+class Master:
+    """Place at most one piece on each of your puzzles, all from the supply you had at the start.
+
+    Placements are kept sorted by card id so equal actions have equal values and text.
+    """
+
+    placements: tuple[Place, ...]
+    kind: ClassVar[str] = "master"
+
+    def __post_init__(self) -> None:
+        ordered = tuple(sorted(self.placements, key=lambda p: (p.card, p.shape.index, p.mask)))
+        object.__setattr__(self, "placements", ordered)
+
+    def __str__(self) -> str:
+        return "master " + "; ".join(p.placement_text() for p in self.placements)
+
+
+@dataclass(frozen=True, slots=True)
+class Recycle:
+    """Put a whole row under its deck, ``order[0]`` first, then reveal a new row."""
+
+    colour: Colour
+    order: tuple[int, ...]
+    kind: ClassVar[str] = "recycle"
+
+    def __str__(self) -> str:
+        return f"recycle {self.colour} " + " ".join(str(s) for s in self.order)
+
+
+@dataclass(frozen=True, slots=True)
+class EndFinishing:
+    """Stop placing pieces during Finishing Touches."""
+
+    kind: ClassVar[str] = "done"
+
+    def __str__(self) -> str:
+        return "done"
+
+
+@dataclass(frozen=True, slots=True)
+class Pass:
+    """Spend an action doing nothing. Legal only when no other action is."""
+
+    kind: ClassVar[str] = "pass"
+
+    def __str__(self) -> str:
+        return "pass"
+
+
+Action = TakePuzzle | DrawPuzzle | TakeLevelOne | Upgrade | Place | Master | Recycle | EndFinishing | Pass
+ACTION_KINDS: tuple[str, ...] = (
+    "take", "draw", "level1", "upgrade", "place", "master", "recycle", "done", "pass",
+)
+
+_CARD_ID = re.compile(r"^[A-Za-z][A-Za-z0-9_-]{0,15}$")
+
+
+def _colour(word: str) -> Colour:
+    try:
+        return Colour(word.lower())
+    except ValueError:
+        raise ActionSyntaxError(f"'{word}' is not a row: say white or black.") from None
+
+
+def _slot(word: str, highest: int = 9) -> int:
+    if not word.isdigit() or not 1 <= int(word) <= highest:
+        raise ActionSyntaxError(f"'{word}' is not a position: use a number from 1 to {highest}.")
+    return int(word)
+
+
+def _shape(word: str) -> Shape:
+    try:
+        return parse_shape(word)
+    except UnknownShapeError as error:
+        raise ActionSyntaxError(str(error)) from None
+
+
+def parse_placement(text: str) -> Place:
+    """Read '<piece> on <card> at <cells>'. The cells must form exactly that piece."""
+    match = re.fullmatch(r"\s*(\S+)\s+on\s+(\S+)\s+at\s+(.+?)\s*", text, flags=re.IGNORECASE)
+    if not match:
+        raise ActionSyntaxError(
+            "Write a placement as '<piece> on <puzzle> at <cells>', e.g. 'L3 on W07 at A1 A2 B2'."
+        )
+    shape = _shape(match.group(1))
+    card = match.group(2).upper()
+    if not _CARD_ID.match(card):
+        raise ActionSyntaxError(f"'{match.group(2)}' is not a puzzle id (like W07 or B12).")
+    try:
+        mask = parse_cells(match.group(3))
+    except BadCellError as error:
+        raise ActionSyntaxError(str(error)) from None
+    if shape_of_mask(mask) is not shape:
+        raise ActionSyntaxError(
+            f"The cells {mask_to_text(mask)} do not form a {shape.label} piece."
+        )
+    return Place(card, shape, mask)
+
+
+def parse_action(text: str) -> Action:
+    """Read an action from its text form (case-insensitive, extra spaces ignored).
+
+    >>> parse_action("TAKE White 2")
+    TakePuzzle(colour=<Colour.WHITE: 'white'>, slot=2)
+    >>> str(parse_action("master 1 on B02 at c3; L3 on W07 at A1 A2 B2"))
+    'master 1 on B02 at C3; L3 on W07 at A1 A2 B2'
+    """
+    if not isinstance(text, str) or not text.strip():
+        raise ActionSyntaxError("Empty action.")
+    if len(text) > 400:
+        raise ActionSyntaxError("That action text is far too long.")
+    words = text.split()
+    verb, rest = words[0].lower(), words[1:]
+    if verb == "take":
+        if len(rest) == 1:
+            return TakePuzzle(None, _slot(rest[0]))
+        if len(rest) == 2:
+            return TakePuzzle(_colour(rest[0]), _slot(rest[1], 4))
+        raise ActionSyntaxError("Write 'take white 3' (or 'take 5' in Solo).")
+    if verb == "draw":
+        if not rest:
+            return DrawPuzzle(None)
+        if len(rest) == 1:
+            return DrawPuzzle(_colour(rest[0]))
+        raise ActionSyntaxError("Write 'draw white' or 'draw black' (or just 'draw' in Solo).")
+    if verb in {"level1", "level-1"} and not rest:
+        return TakeLevelOne()
+    if verb == "upgrade":
+        if len(rest) == 3 and rest[1].lower() == "to":
+            return Upgrade(_shape(rest[0]), _shape(rest[2]))
+        raise ActionSyntaxError("Write 'upgrade <piece> to <piece>', e.g. 'upgrade 2 to L3'.")
+    if verb == "place":
+        return parse_placement(text.strip()[len(words[0]):])
+    if verb == "master":
+        body = text.strip()[len(words[0]):]
+        parts = [part for part in body.split(";") if part.strip()]
+        if not parts:
+            raise ActionSyntaxError("A Master action needs at least one placement.")
+        return Master(tuple(parse_placement(part) for part in parts))
+    if verb == "recycle":
+        if len(rest) >= 2:
+            order = tuple(_slot(word, 4) for word in rest[1:])
+            return Recycle(_colour(rest[0]), order)
+        if len(rest) == 1:
+            raise ActionSyntaxError("Say the order the cards go under the deck: 'recycle white 1 2 3 4'.")
+        raise ActionSyntaxError("Write 'recycle white 1 2 3 4'.")
+    if verb == "done" and not rest:
+        return EndFinishing()
+    if verb == "pass" and not rest:
+        return Pass()
+    raise ActionSyntaxError(
+        f"'{words[0]}' is not an action. Actions: take, draw, level1, upgrade, place, master, "
+        "recycle, done."
+    )

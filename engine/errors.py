@@ -1,0 +1,77 @@
+"""Why an action was refused.
+
+Every refusal is an :class:`IllegalActionError` subclass whose message is written for the player
+("Your supply has no T4 piece."). Callers can catch the base class to show the message, or a
+subclass to react to one case (the bot treats :class:`NotYourTurnError` differently, for instance).
+Raising never leaves a state half-changed: states are immutable and ``apply`` builds a new one.
+"""
+
+from __future__ import annotations
+
+
+class EngineError(Exception):
+    """Base of every error the engine raises on purpose."""
+
+
+class IllegalActionError(EngineError):
+    """The action is not allowed in this state. ``str(error)`` is a sentence for the player."""
+
+
+class ActionSyntaxError(IllegalActionError):
+    """The text could not be read as an action."""
+
+
+class NotYourTurnError(IllegalActionError):
+    """Someone other than the current player tried to act."""
+
+
+class GameOverError(IllegalActionError):
+    """The game has ended; nothing more can be done."""
+
+
+class WrongPhaseError(IllegalActionError):
+    """The action exists but not in this phase (e.g. Master during Finishing Touches)."""
+
+
+class PieceNotInSupplyError(IllegalActionError):
+    """The player does not have the piece they want to use or return."""
+
+
+class ReserveEmptyError(IllegalActionError):
+    """The reserve cannot provide what the action needs."""
+
+
+class UpgradeNotAllowedError(IllegalActionError):
+    """The requested exchange breaks the upgrade rules."""
+
+
+class PuzzleNotFoundError(IllegalActionError):
+    """The named puzzle is not one of the player's unfinished puzzles, or not on the table."""
+
+
+class PuzzleLimitError(IllegalActionError):
+    """The player already has the maximum number of unfinished puzzles."""
+
+
+class BlackLimitError(IllegalActionError):
+    """After the end is triggered, only one black puzzle may be taken per turn."""
+
+
+class EmptySlotError(IllegalActionError):
+    """The chosen row or grid position, or deck, has no card."""
+
+
+class PlacementError(IllegalActionError):
+    """The cells do not describe a legal placement of that piece on that puzzle."""
+
+
+class MasterError(IllegalActionError):
+    """The Master action breaks one of its own rules."""
+
+
+class ActionNotAvailableError(IllegalActionError):
+    """This variant does not have that action (e.g. Recycle in Solo)."""
+
+
+class StateFormatError(EngineError):
+    """Stored state JSON is malformed or from an unknown schema version."""

@@ -1,0 +1,219 @@
+"""What happened when an action was applied, as values a log or a UI can show.
+
+Seats are numbers; ``describe(names)`` turns an event into a sentence given the seat names.
+``reveals_hidden`` marks events that showed a card nobody had seen (a refill, a blind draw, a
+recycle): an action that produced one cannot be taken back.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from .cards import Colour
+from .pieces import Shape, mask_to_text
+
+MASTERMIND = -1
+"""Seat number used for the Solo mastermind in events."""
+
+
+def _name(names: Sequence[str], seat: int) -> str:
+    if seat == MASTERMIND:
+        return "The mastermind"
+    return names[seat] if 0 <= seat < len(names) else f"Player {seat + 1}"
+
+
+@dataclass(frozen=True, slots=True)
+class Event:
+    reveals_hidden = False
+
+    def describe(self, names: Sequence[str]) -> str:  # pragma: no cover - overridden
+        raise NotImplementedError
+
+
+@dataclass(frozen=True, slots=True)
+class PuzzleTaken(Event):
+    seat: int
+    card: str
+    source: str  # "row", "grid" or "deck"
+    colour: Colour | None
+    slot: int | None
+
+    @property
+    def reveals_hidden(self) -> bool:  # type: ignore[override]
+        return self.source == "deck"
+
+    def describe(self, names: Sequence[str]) -> str:
+        if self.source == "deck":
+            where = f"the top of the {self.colour} deck" if self.colour else "the top of the deck"
+        elif self.source == "grid":
+            where = f"grid position {self.slot}"
+        else:
+            where = f"the {self.colour} row"
+        return f"{_name(names, self.seat)} took puzzle {self.card} from {where}."
+
+
+@dataclass(frozen=True, slots=True)
+class CardRevealed(Event):
+    card: str
+    colour: Colour | None
+    slot: int
+    reveals_hidden = True
+
+    def describe(self, names: Sequence[str]) -> str:
+        where = f"the {self.colour} row" if self.colour else "the grid"
+        return f"Puzzle {self.card} was revealed in {where} (position {self.slot})."
+
+
+@dataclass(frozen=True, slots=True)
+class DeckEmptied(Event):
+    colour: Colour | None
+
+    def describe(self, names: Sequence[str]) -> str:
+        return f"The {self.colour} deck is empty." if self.colour else "The puzzle deck is empty."
+
+
+@dataclass(frozen=True, slots=True)
+class EndTriggered(Event):
+    round: int
+    last_round: int
+
+    def describe(self, names: Sequence[str]) -> str:
+        return (
+            f"The end of the game is triggered: round {self.round} is finished, then round "
+            f"{self.last_round} is the last."
+        )
+
+
+@dataclass(frozen=True, slots=True)
+class PieceGained(Event):
+    seat: int
+    shape: Shape
+    reason: str  # "level1", "upgrade", "reward"
+    wanted: Shape | None = None  # set when the reserve had none of the wanted shape
+
+    def describe(self, names: Sequence[str]) -> str:
+        text = f"{_name(names, self.seat)} took a {self.shape.label} ({self.reason})"
+        if self.wanted is not None and self.wanted is not self.shape:
+            text += f" instead of a {self.wanted.label}, which the reserve has run out of"
+        return text + "."
+
+
+@dataclass(frozen=True, slots=True)
+class PieceReturned(Event):
+    seat: int
+    shape: Shape
+
+    def describe(self, names: Sequence[str]) -> str:
+        return f"{_name(names, self.seat)} returned a {self.shape.label} to the reserve."
+
+
+@dataclass(frozen=True, slots=True)
+class PiecePlaced(Event):
+    seat: int
+    card: str
+    shape: Shape
+    mask: int
+    finishing: bool = False
+
+    def describe(self, names: Sequence[str]) -> str:
+        text = (
+            f"{_name(names, self.seat)} placed {self.shape.label} on {self.card} at "
+            f"{mask_to_text(self.mask)}"
+        )
+        return text + (" (Finishing Touch, -1 point)." if self.finishing else ".")
+
+
+@dataclass(frozen=True, slots=True)
+class PuzzleCompleted(Event):
+    seat: int
+    card: str
+    points: int
+    finishing: bool = False
+
+    def describe(self, names: Sequence[str]) -> str:
+        tail = " during Finishing Touches (no reward)" if self.finishing else ""
+        return f"{_name(names, self.seat)} completed {self.card} for {self.points} pt{tail}."
+
+
+@dataclass(frozen=True, slots=True)
+class RowRecycled(Event):
+    colour: Colour
+    cards: tuple[str, ...]
+    reveals_hidden = True
+
+    def describe(self, names: Sequence[str]) -> str:
+        return f"The {self.colour} row ({', '.join(self.cards)}) went under its deck."
+
+
+@dataclass(frozen=True, slots=True)
+class TurnStarted(Event):
+    seat: int
+    round: int
+
+    def describe(self, names: Sequence[str]) -> str:
+        return f"Round {self.round}: {_name(names, self.seat)}'s turn."
+
+
+@dataclass(frozen=True, slots=True)
+class FinishingStarted(Event):
+    def describe(self, names: Sequence[str]) -> str:
+        return "The last round is over: Finishing Touches begin (each piece placed costs 1 point)."
+
+
+@dataclass(frozen=True, slots=True)
+class FinishingDone(Event):
+    seat: int
+
+    def describe(self, names: Sequence[str]) -> str:
+        return f"{_name(names, self.seat)} is done with Finishing Touches."
+
+
+@dataclass(frozen=True, slots=True)
+class MastermindTook(Event):
+    card: str
+    position: int
+    points: int
+
+    def describe(self, names: Sequence[str]) -> str:
+        return (
+            f"The mastermind took {self.card} ({self.points} pt) from grid position "
+            f"{self.position}."
+        )
+
+
+@dataclass(frozen=True, slots=True)
+class LocksReleased(Event):
+    """Every column was locked, so one lock piece left each column."""
+
+    def describe(self, names: Sequence[str]) -> str:
+        return "Every column was locked: one lock piece was removed from each column."
+
+
+@dataclass(frozen=True, slots=True)
+class LocksMoved(Event):
+    column: int
+    locks: tuple[int, int, int]
+
+    def describe(self, names: Sequence[str]) -> str:
+        counts = ", ".join(str(n) for n in self.locks)
+        return f"Lock pieces moved onto column {self.column}; locks per column now {counts}."
+
+
+@dataclass(frozen=True, slots=True)
+class LockTaken(Event):
+    column: int
+
+    def describe(self, names: Sequence[str]) -> str:
+        return f"A lock piece from column {self.column} went to the mastermind's supply."
+
+
+@dataclass(frozen=True, slots=True)
+class GameEnded(Event):
+    scores: tuple[int, ...]
+    winners: tuple[int, ...]
+
+    def describe(self, names: Sequence[str]) -> str:
+        who = " and ".join(_name(names, w) for w in self.winners)
+        verb = "win" if len(self.winners) > 1 or self.winners == (MASTERMIND,) else "wins"
+        return f"Game over: {who} {verb}."

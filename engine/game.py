@@ -1,0 +1,187 @@
+"""Starting a game and applying actions: the one entry point that changes a game.
+
+>>> from engine import Options, new_game, apply, parse_action
+>>> state = new_game(Options(players=2), seed=7)
+>>> outcome = apply(state, parse_action("level1"))
+>>> outcome.state.actions_left
+2
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+
+from . import rules
+from .actions import (
+    Action,
+    DrawPuzzle,
+    EndFinishing,
+    Master,
+    Pass,
+    Place,
+    Recycle,
+    TakeLevelOne,
+    TakePuzzle,
+    Upgrade,
+)
+from .cards import PuzzleCard
+from .errors import GameOverError, IllegalActionError, NotYourTurnError, WrongPhaseError
+from .events import Event, FinishingDone, FinishingStarted, GameEnded, TurnStarted
+from .legal import has_finishing_placement, legal_actions, master_options
+from .state import ACTIONS_PER_TURN, GameState, Options, Phase
+from .variants import Variant, variant_for
+from .work import Work
+
+
+@dataclass(frozen=True, slots=True)
+class Outcome:
+    """The state after an action, and what happened, in order."""
+
+    state: GameState
+    events: tuple[Event, ...]
+
+    @property
+    def reveals_hidden(self) -> bool:
+        """True when the action showed a card nobody had seen: it cannot be undone."""
+        return any(e.reveals_hidden for e in self.events)
+
+
+def new_game(
+    options: Options, seed: int, cards: Sequence[PuzzleCard] | None = None
+) -> GameState:
+    """Set up a game. ``cards`` defaults to the shipped catalogue."""
+    if cards is None:
+        from .catalogue import load_catalogue
+
+        cards = load_catalogue(None).cards
+    return variant_for(options.variant).setup(options, cards, seed)
+
+
+def apply(state: GameState, action: Action, *, player: int | None = None) -> Outcome:
+    """Apply ``action`` for the current player (or for ``player``, who must be current).
+
+    Raises an :class:`~engine.errors.IllegalActionError` subclass, with a message for the player,
+    when the action is not allowed; ``state`` itself is never changed.
+    """
+    if state.phase is Phase.OVER:
+        raise GameOverError("The game is over.")
+    if player is not None and player != state.current:
+        raise NotYourTurnError("It is not your turn.")
+    variant = variant_for(state.options.variant)
+    w = Work(state)
+    if state.phase is Phase.PLAY:
+        _apply_play(w, variant, action)
+        w.actions_left -= 1
+        if w.actions_left == 0:
+            _end_turn(w, variant)
+    else:
+        _apply_finishing(w, variant, action)
+    return Outcome(w.freeze(), tuple(w.events))
+
+
+def replay(initial: GameState, actions: Iterable[Action]) -> GameState:
+    """Re-apply an action log from the initial state."""
+    state = initial
+    for action in actions:
+        state = apply(state, action).state
+    return state
+
+
+def winners(state: GameState) -> tuple[int, ...]:
+    """Winning seats of a finished game (-1 is the Solo mastermind)."""
+    return variant_for(state.options.variant).winners(state)
+
+
+def opponent_score(state: GameState) -> int | None:
+    return variant_for(state.options.variant).opponent_score(state)
+
+
+# -- play phase -----------------------------------------------------------------------------------
+
+
+def _apply_play(w: Work, variant: Variant, action: Action) -> None:
+    if isinstance(action, TakePuzzle):
+        variant.take(w, action)
+    elif isinstance(action, DrawPuzzle):
+        variant.draw(w, action)
+    elif isinstance(action, TakeLevelOne):
+        rules.take_level_one(w, action)
+    elif isinstance(action, Upgrade):
+        rules.upgrade(w, action)
+    elif isinstance(action, Place):
+        rules.place(w, action)
+    elif isinstance(action, Master):
+        rules.master(w, action)
+    elif isinstance(action, Recycle):
+        variant.recycle(w, action)
+    elif isinstance(action, Pass):
+        state = w.base
+        if legal_actions(state) != [Pass()] or master_options(state) is not None:
+            raise IllegalActionError("You can only pass when no other action is possible.")
+    elif isinstance(action, EndFinishing):
+        raise WrongPhaseError("'done' ends Finishing Touches, which come after the last round.")
+    else:
+        raise IllegalActionError(f"Unknown action {action!r}.")
+
+
+def _end_turn(w: Work, variant: Variant) -> None:
+    variant.after_player_turn(w)
+    following = (w.current + 1) % len(w.players)
+    if following == w.base.first_player:
+        if w.last_round is not None and w.round >= w.last_round:
+            _start_finishing(w, variant)
+            return
+        w.round += 1
+    w.current = following
+    w.turn += 1
+    w.actions_left = ACTIONS_PER_TURN
+    w.master_used = False
+    w.black_taken = False
+    w.emit(TurnStarted(w.current, w.round))
+
+
+# -- finishing touches ----------------------------------------------------------------------------
+
+
+def _start_finishing(w: Work, variant: Variant) -> None:
+    w.phase = Phase.FINISHING
+    w.actions_left = 0
+    w.master_used = False
+    w.black_taken = False
+    w.current = w.base.first_player
+    w.emit(FinishingStarted())
+    _settle_finishing(w, variant)
+
+
+def _apply_finishing(w: Work, variant: Variant, action: Action) -> None:
+    if isinstance(action, Place):
+        rules.place(w, action)
+    elif isinstance(action, EndFinishing):
+        w.set_player(w.current, finished_touches=True)
+        w.emit(FinishingDone(w.current))
+    else:
+        raise WrongPhaseError(
+            "It is time for Finishing Touches: place pieces from your supply (1 point each) "
+            "or say 'done'."
+        )
+    _settle_finishing(w, variant)
+
+
+def _settle_finishing(w: Work, variant: Variant) -> None:
+    """Move to the next player who still has a Finishing Touch to make; end the game if none."""
+    count = len(w.players)
+    for step in range(count):
+        seat = (w.current + step) % count
+        if w.players[seat].finished_touches:
+            continue
+        if not has_finishing_placement(w.base.cards, w.players[seat]):
+            w.set_player(seat, finished_touches=True)
+            w.emit(FinishingDone(seat))
+            continue
+        w.current = seat
+        return
+    w.phase = Phase.OVER
+    final = w.freeze()
+    scores = tuple(line.total for line in rules.score_lines(final))
+    w.emit(GameEnded(scores, variant.winners(final)))

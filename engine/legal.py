@@ -1,0 +1,151 @@
+"""Enumerating legal actions.
+
+:func:`legal_actions` lists every legal action except Master, whose combinations multiply across
+puzzles (four puzzles with thirty placements each already make 800,000). Master is described by
+:func:`master_options` instead — the legal placements per puzzle plus the supply they share — which
+can enumerate every combination lazily, count them, or sample one. :func:`iter_legal_actions`
+chains both, so "every legal action" is still available to whoever wants it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Mapping
+from dataclasses import dataclass
+from functools import lru_cache
+from itertools import product
+
+from .actions import Action, EndFinishing, Master, Pass, Place, TakeLevelOne, Upgrade
+from .cards import PuzzleCard
+from .pieces import SHAPES, Shape, placements_in
+from .rng import Rng
+from .rules import MAX_UPGRADE_LEVEL, pick_from_reserve, upgrade_target_level
+from .state import GameState, Phase, PlayerState
+from .variants import variant_for
+
+
+@lru_cache(maxsize=1 << 16)
+def _place_actions(card: str, shape: Shape, free: int) -> tuple[Place, ...]:
+    return tuple(Place(card, shape, mask) for mask in placements_in(shape, free))
+
+
+def placements_for(
+    cards: Mapping[str, PuzzleCard], player: PlayerState, card: str | None = None,
+    shape: Shape | None = None,
+) -> list[Place]:
+    """Every Place the player could make with pieces in supply (optionally one card/shape)."""
+    result: list[Place] = []
+    shapes = [s for s in SHAPES if player.supply[s.index] > 0 and (shape is None or s is shape)]
+    for puzzle in player.puzzles:
+        if card is not None and puzzle.card != card:
+            continue
+        free = cards[puzzle.card].recess & ~puzzle.filled
+        for s in shapes:
+            result.extend(_place_actions(puzzle.card, s, free))
+    return result
+
+
+def has_finishing_placement(cards: Mapping[str, PuzzleCard], player: PlayerState) -> bool:
+    for puzzle in player.puzzles:
+        free = cards[puzzle.card].recess & ~puzzle.filled
+        for s in SHAPES:
+            if player.supply[s.index] > 0 and placements_in(s, free):
+                return True
+    return False
+
+
+def upgrade_actions(state: GameState) -> list[Upgrade]:
+    reserve = state.reserve
+    supply = state.players[state.current].supply
+    result: list[Upgrade] = []
+    for give in SHAPES:
+        if supply[give.index] <= 0 or give.level > MAX_UPGRADE_LEVEL:
+            continue
+        higher = upgrade_target_level(reserve, give)
+        for take in SHAPES:
+            if take is give or reserve[take.index] <= 0 or take.level > MAX_UPGRADE_LEVEL:
+                continue
+            if take.level <= give.level or take.level == higher:
+                result.append(Upgrade(give, take))
+    return result
+
+
+def legal_actions(state: GameState) -> list[Action]:
+    """Every legal action for the current player, except Master (see :func:`master_options`)."""
+    if state.phase is Phase.OVER:
+        return []
+    player = state.players[state.current]
+    if state.phase is Phase.FINISHING:
+        return [*placements_for(state.cards, player), EndFinishing()]
+    actions: list[Action] = list(variant_for(state.options.variant).market_actions(state))
+    if pick_from_reserve(state.reserve, Shape.MONO) is not None:
+        actions.append(TakeLevelOne())
+    actions.extend(upgrade_actions(state))
+    actions.extend(placements_for(state.cards, player))
+    if not actions and master_options(state) is None:
+        actions.append(Pass())
+    return actions
+
+
+@dataclass(frozen=True)
+class MasterOptions:
+    """The legal Master actions, factored: for each puzzle, the placements allowed on it alone.
+
+    A combination is legal when it uses at most one placement per puzzle, at least one in all,
+    and no more pieces of a shape than the supply holds.
+    """
+
+    per_card: dict[str, tuple[Place, ...]]
+    supply: tuple[int, ...]
+
+    def _fits(self, choice: tuple[Place, ...]) -> bool:
+        used = [0] * len(self.supply)
+        for place in choice:
+            used[place.shape.index] += 1
+            if used[place.shape.index] > self.supply[place.shape.index]:
+                return False
+        return True
+
+    def iter_actions(self) -> Iterator[Master]:
+        """Every legal Master action, lazily (there can be very many)."""
+        options = [(None, *places) for places in self.per_card.values()]
+        for combo in product(*options):
+            choice = tuple(p for p in combo if p is not None)
+            if choice and self._fits(choice):
+                yield Master(choice)
+
+    def count(self) -> int:
+        return sum(1 for _ in self.iter_actions())
+
+    def sample(self, rng: Rng) -> Master:
+        """A random legal Master: a random non-empty set of puzzles, a random placement each."""
+        cards = list(self.per_card)
+        while True:
+            chosen = [c for c in cards if rng.below(2)] or [cards[rng.below(len(cards))]]
+            choice = tuple(
+                self.per_card[c][rng.below(len(self.per_card[c]))] for c in chosen
+            )
+            if self._fits(choice):
+                return Master(choice)
+
+
+def master_options(state: GameState) -> MasterOptions | None:
+    """None when Master is not legal now (already used, wrong phase, nothing to place)."""
+    if state.phase is not Phase.PLAY or state.master_used:
+        return None
+    player = state.players[state.current]
+    per_card: dict[str, tuple[Place, ...]] = {}
+    for puzzle in player.puzzles:
+        places = placements_for(state.cards, player, card=puzzle.card)
+        if places:
+            per_card[puzzle.card] = tuple(places)
+    if not per_card:
+        return None
+    return MasterOptions(per_card, player.supply)
+
+
+def iter_legal_actions(state: GameState) -> Iterator[Action]:
+    """Every legal action, Master combinations included."""
+    yield from legal_actions(state)
+    options = master_options(state)
+    if options is not None:
+        yield from options.iter_actions()

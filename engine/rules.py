@@ -1,0 +1,256 @@
+"""The rules every variant shares: pieces, placing, completing puzzles, turns and the end.
+
+Variants (``engine.variants``) own the puzzle market and what happens between turns; everything
+here is common to all of them. Functions take a :class:`~engine.work.Work` and change it, raising
+an :class:`~engine.errors.IllegalActionError` before changing anything the player would notice.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from .actions import Master, Place, TakeLevelOne, Upgrade
+from .errors import (
+    MasterError,
+    PieceNotInSupplyError,
+    PlacementError,
+    PuzzleNotFoundError,
+    ReserveEmptyError,
+    UpgradeNotAllowedError,
+    WrongPhaseError,
+)
+from .events import (
+    EndTriggered,
+    PieceGained,
+    PiecePlaced,
+    PieceReturned,
+    PuzzleCompleted,
+)
+from .pieces import SHAPES, Shape, mask_to_text, shape_of_mask
+from .state import DonePuzzle, GameState, OpenPuzzle, Phase, Placed
+from .work import Work
+
+MAX_UPGRADE_LEVEL = 4
+
+
+# -- the reserve -------------------------------------------------------------------------------
+
+
+def pick_from_reserve(reserve: list[int] | tuple[int, ...], wanted: Shape) -> Shape | None:
+    """The piece a player actually receives when they should get ``wanted``.
+
+    Empty-reserve rule: another shape of the same level; failing that one level higher; failing
+    that a lower level. Where the rules let the player choose, the engine takes the shape with
+    the most pieces left (then the first in shape order) so turns never stall on a question;
+    docs/rules.md records this ruling.
+    """
+    if reserve[wanted.index] > 0:
+        return wanted
+    level = wanted.level
+    order = [level] + list(range(level + 1, MAX_UPGRADE_LEVEL + 1)) + list(range(level - 1, 0, -1))
+    for candidate_level in order:
+        shapes = [s for s in SHAPES if s.level == candidate_level and reserve[s.index] > 0]
+        if shapes:
+            return max(shapes, key=lambda s: (reserve[s.index], -s.index))
+    return None
+
+
+def give_piece(w: Work, seat: int, wanted: Shape, reason: str) -> Shape | None:
+    got = pick_from_reserve(w.reserve, wanted)
+    if got is None:
+        return None
+    w.reserve[got.index] -= 1
+    w.change_supply(seat, got, +1)
+    w.emit(PieceGained(seat, got, reason, None if got is wanted else wanted))
+    return got
+
+
+def take_level_one(w: Work, action: TakeLevelOne) -> None:
+    if pick_from_reserve(w.reserve, Shape.MONO) is None:
+        raise ReserveEmptyError("The reserve is empty: there is no piece to take.")
+    give_piece(w, w.current, Shape.MONO, "level1")
+
+
+def upgrade_target_level(reserve: list[int] | tuple[int, ...], give: Shape) -> int | None:
+    """The only higher level an upgrade from ``give`` may reach: the next one with stock."""
+    for level in range(give.level + 1, MAX_UPGRADE_LEVEL + 1):
+        if any(reserve[s.index] for s in SHAPES if s.level == level):
+            return level
+    return None
+
+
+def check_upgrade(reserve: list[int] | tuple[int, ...], supply: tuple[int, ...], action: Upgrade) -> None:
+    give, take = action.give, action.take
+    if supply[give.index] <= 0:
+        raise PieceNotInSupplyError(f"Your supply has no {give.label} to return.")
+    if give.level > MAX_UPGRADE_LEVEL or take.level > MAX_UPGRADE_LEVEL:
+        raise UpgradeNotAllowedError("Level-5 ghost pieces cannot be upgraded or exchanged.")
+    if take is give:
+        raise UpgradeNotAllowedError("An exchange must take a different shape.")
+    if reserve[take.index] <= 0:
+        raise ReserveEmptyError(f"The reserve has no {take.label} left.")
+    if take.level > give.level:
+        allowed = upgrade_target_level(reserve, give)
+        if take.level != allowed:
+            raise UpgradeNotAllowedError(
+                f"From a level-{give.level} piece you can upgrade to level {allowed} only "
+                f"(one level up, or further only when that level has run out)."
+            )
+
+
+def upgrade(w: Work, action: Upgrade) -> None:
+    check_upgrade(w.reserve, w.player.supply, action)
+    seat = w.current
+    w.change_supply(seat, action.give, -1)
+    w.reserve[action.give.index] += 1
+    w.emit(PieceReturned(seat, action.give))
+    w.reserve[action.take.index] -= 1
+    w.change_supply(seat, action.take, +1)
+    w.emit(PieceGained(seat, action.take, "upgrade"))
+
+
+# -- placing -----------------------------------------------------------------------------------
+
+
+def check_placement(state_or_work: GameState | Work, seat: int, place: Place) -> OpenPuzzle:
+    """Validate ``place`` for ``seat`` and return the puzzle it goes on."""
+    player = state_or_work.players[seat]
+    puzzle = player.puzzle(place.card)
+    if puzzle is None:
+        yours = ", ".join(p.card for p in player.puzzles) or "none"
+        raise PuzzleNotFoundError(
+            f"You have no unfinished puzzle {place.card}. Your puzzles: {yours}."
+        )
+    if player.supply[place.shape.index] <= 0:
+        raise PieceNotInSupplyError(f"Your supply has no {place.shape.label} piece.")
+    if shape_of_mask(place.mask) is not place.shape:
+        raise PlacementError(
+            f"The cells {mask_to_text(place.mask)} do not form a {place.shape.label} piece."
+        )
+    recess = state_or_work.card(place.card).recess
+    outside = place.mask & ~recess
+    if outside:
+        raise PlacementError(
+            f"That piece would cover {mask_to_text(outside)}, outside the recess of {place.card}."
+        )
+    covered = place.mask & puzzle.filled
+    if covered:
+        raise PlacementError(f"{mask_to_text(covered)} on {place.card} already has a piece.")
+    return puzzle
+
+
+def put_piece(w: Work, seat: int, place: Place, puzzle: OpenPuzzle, *, finishing: bool) -> None:
+    w.change_supply(seat, place.shape, -1)
+    w.set_puzzle(seat, OpenPuzzle(puzzle.card, puzzle.pieces + (Placed(place.shape, place.mask),)))
+    w.emit(PiecePlaced(seat, place.card, place.shape, place.mask, finishing))
+
+
+def place(w: Work, action: Place) -> None:
+    finishing = w.phase is Phase.FINISHING
+    puzzle = check_placement(w, w.current, action)
+    put_piece(w, w.current, action, puzzle, finishing=finishing)
+    if finishing:
+        w.set_player(w.current, finishing_pieces=w.player.finishing_pieces + 1)
+    complete_puzzles(w, w.current, finishing=finishing)
+
+
+def master(w: Work, action: Master) -> None:
+    if w.phase is not Phase.PLAY:
+        raise WrongPhaseError("Master is not available during Finishing Touches.")
+    if w.master_used:
+        raise MasterError("You have already used Master this turn.")
+    if not action.placements:
+        raise MasterError("A Master action needs at least one placement.")
+    cards = [p.card for p in action.placements]
+    if len(set(cards)) != len(cards):
+        raise MasterError("Master places at most one piece on each puzzle.")
+    seat = w.current
+    start_supply = w.player.supply
+    needed = [0] * len(start_supply)
+    for p in action.placements:
+        needed[p.shape.index] += 1
+    for shape in SHAPES:
+        if needed[shape.index] > start_supply[shape.index]:
+            have = start_supply[shape.index]
+            raise PieceNotInSupplyError(
+                f"Master needs {needed[shape.index]} × {shape.label} but your supply has {have}."
+            )
+    checked = [(p, check_placement(w, seat, p)) for p in action.placements]
+    for p, puzzle in checked:
+        put_piece(w, seat, p, puzzle, finishing=False)
+    w.master_used = True
+    complete_puzzles(w, seat, finishing=False)
+
+
+# -- completing --------------------------------------------------------------------------------
+
+
+def complete_puzzles(w: Work, seat: int, *, finishing: bool) -> None:
+    """Complete every full puzzle of ``seat`` — the end of the action that filled them."""
+    player = w.players[seat]
+    full = [p for p in player.puzzles if p.filled == w.card(p.card).recess]
+    if not full:
+        return
+    remaining = tuple(p for p in player.puzzles if p not in full)
+    completed = list(player.completed)
+    supply = list(player.supply)
+    for puzzle in full:
+        if finishing:
+            completed.append(DonePuzzle(puzzle.card, True, puzzle.pieces))
+        else:
+            for piece in puzzle.pieces:
+                supply[piece.shape.index] += 1
+            completed.append(DonePuzzle(puzzle.card))
+    w.set_player(seat, puzzles=remaining, completed=tuple(completed), supply=tuple(supply))
+    for puzzle in full:
+        card = w.card(puzzle.card)
+        w.emit(PuzzleCompleted(seat, card.id, card.points, finishing))
+        if not finishing:
+            give_piece(w, seat, card.reward, "reward")
+
+
+def trigger_end(w: Work) -> None:
+    """The end is triggered: finish this round, then play one more."""
+    if w.last_round is None:
+        w.last_round = w.round + 1
+        w.emit(EndTriggered(w.round, w.last_round))
+
+
+# -- scoring -----------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class ScoreLine:
+    """One player's final score, itemised as the results image shows it."""
+
+    seat: int
+    completed_points: int
+    finishing_penalty: int
+    unfinished_penalty: int
+    completed_count: int
+    supply_left: int
+
+    @property
+    def total(self) -> int:
+        return self.completed_points - self.finishing_penalty - self.unfinished_penalty
+
+
+def score_line(state: GameState, seat: int) -> ScoreLine:
+    player = state.players[seat]
+    unfinished = (
+        sum(state.cards[p.card].points for p in player.puzzles)
+        if state.options.unfinished_penalty
+        else 0
+    )
+    return ScoreLine(
+        seat=seat,
+        completed_points=sum(state.cards[d.card].points for d in player.completed),
+        finishing_penalty=player.finishing_pieces,
+        unfinished_penalty=unfinished,
+        completed_count=len(player.completed),
+        supply_left=player.supply_size,
+    )
+
+
+def score_lines(state: GameState) -> tuple[ScoreLine, ...]:
+    return tuple(score_line(state, seat) for seat in range(len(state.players)))

@@ -1,0 +1,412 @@
+"""The game state: plain immutable data that serialises to JSON and back exactly.
+
+A state knows everything needed to continue the game, including its seed and the full puzzle
+cards in play (so a custom catalogue cannot change an old game under its feet). It does not know
+player names: seats are numbers, names belong to whoever displays the game.
+
+Pieces are counted in tuples indexed by :attr:`engine.pieces.Shape.index`.
+"""
+
+from __future__ import annotations
+
+import enum
+import json
+from dataclasses import dataclass, field, replace
+from typing import Any
+
+from .cards import Colour, PuzzleCard
+from .errors import StateFormatError
+from .pieces import GRID, SHAPE_COUNT, SHAPES, Shape, mask_to_text, parse_cells, parse_shape
+
+SCHEMA_VERSION = 1
+ACTIONS_PER_TURN = 3
+MAX_UNFINISHED = 4
+ROW_SIZE = 4
+SOLO_GRID = 9
+
+Counts = tuple[int, ...]
+
+
+def counts_of(mapping: dict[Shape, int]) -> Counts:
+    values = [0] * SHAPE_COUNT
+    for shape, n in mapping.items():
+        values[shape.index] = n
+    return tuple(values)
+
+
+def counts_to_json(counts: Counts) -> dict[str, int]:
+    return {SHAPES[i].value: n for i, n in enumerate(counts) if n}
+
+
+def counts_from_json(data: dict[str, int]) -> Counts:
+    return counts_of({parse_shape(code): int(n) for code, n in data.items()})
+
+
+class Phase(enum.Enum):
+    PLAY = "play"
+    FINISHING = "finishing"
+    OVER = "over"
+
+
+class Difficulty(enum.Enum):
+    """Solo difficulty: how many level-1 pieces the mastermind starts with."""
+
+    NORMAL = "normal"
+    HARD = "hard"
+    UNBEATABLE = "unbeatable"
+
+    @property
+    def mastermind_pieces(self) -> int:
+        return {"normal": 6, "hard": 3, "unbeatable": 0}[self.value]
+
+
+@dataclass(frozen=True, slots=True)
+class Options:
+    """Table options (see docs/rules.md). ``players`` is 1 for Solo."""
+
+    players: int = 2
+    variant: str = "base"
+    reserve: int = 10
+    unfinished_penalty: bool = True
+    difficulty: Difficulty = Difficulty.NORMAL
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "players": self.players,
+            "variant": self.variant,
+            "reserve": self.reserve,
+            "unfinished_penalty": self.unfinished_penalty,
+            "difficulty": self.difficulty.value,
+        }
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> Options:
+        return cls(
+            players=int(data["players"]),
+            variant=str(data["variant"]),
+            reserve=int(data["reserve"]),
+            unfinished_penalty=bool(data["unfinished_penalty"]),
+            difficulty=Difficulty(data["difficulty"]),
+        )
+
+
+@dataclass(frozen=True, slots=True)
+class Placed:
+    """A piece lying on a puzzle card."""
+
+    shape: Shape
+    mask: int
+
+
+@dataclass(frozen=True, slots=True)
+class OpenPuzzle:
+    """An unfinished puzzle in front of a player, with the pieces already on it."""
+
+    card: str
+    pieces: tuple[Placed, ...] = ()
+
+    @property
+    def filled(self) -> int:
+        mask = 0
+        for piece in self.pieces:
+            mask |= piece.mask
+        return mask
+
+
+@dataclass(frozen=True, slots=True)
+class DonePuzzle:
+    """A completed card in a score pile. ``pieces`` are kept only for Finishing-Touch completions,
+    whose pieces are spent with the card rather than returned."""
+
+    card: str
+    finishing: bool = False
+    pieces: tuple[Placed, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class PlayerState:
+    supply: Counts
+    puzzles: tuple[OpenPuzzle, ...] = ()
+    completed: tuple[DonePuzzle, ...] = ()
+    finishing_pieces: int = 0
+    finished_touches: bool = False
+
+    def count(self, shape: Shape) -> int:
+        return self.supply[shape.index]
+
+    def puzzle(self, card: str) -> OpenPuzzle | None:
+        for puzzle in self.puzzles:
+            if puzzle.card == card:
+                return puzzle
+        return None
+
+    @property
+    def supply_size(self) -> int:
+        return sum(self.supply)
+
+
+@dataclass(frozen=True, slots=True)
+class RowsTable:
+    """The base game's market: a white and a black deck, each with a row of 4 face-up slots."""
+
+    white_deck: tuple[str, ...]
+    black_deck: tuple[str, ...]
+    white_row: tuple[str | None, ...]
+    black_row: tuple[str | None, ...]
+
+    kind = "rows"
+
+    def deck(self, colour: Colour) -> tuple[str, ...]:
+        return self.white_deck if colour is Colour.WHITE else self.black_deck
+
+    def row(self, colour: Colour) -> tuple[str | None, ...]:
+        return self.white_row if colour is Colour.WHITE else self.black_row
+
+
+@dataclass(frozen=True, slots=True)
+class SoloTable:
+    """Solo's market: one deck, a 3×3 grid (positions 1–9, numbered down each column), lock
+    counters above the three columns, and the mastermind's supply and score pile.
+
+    Lock and mastermind pieces are counters: they never come from the player's reserve.
+    """
+
+    deck: tuple[str, ...]
+    grid: tuple[str | None, ...]
+    locks: tuple[int, int, int]
+    mastermind_supply: int
+    mastermind_pile: tuple[str, ...] = ()
+
+    kind = "solo"
+
+
+Table = RowsTable | SoloTable
+
+
+@dataclass(frozen=True, slots=True)
+class GameState:
+    """Everything about one game at one moment.
+
+    ``current`` is the seat whose turn it is (also during Finishing Touches, which players take
+    one after another). ``last_round`` is set when the end is triggered: the game plays until
+    that round is over.
+    """
+
+    options: Options
+    seed: int
+    rng_state: int
+    cards: dict[str, PuzzleCard] = field(compare=True, repr=False)
+    reserve: Counts
+    players: tuple[PlayerState, ...]
+    table: Table
+    phase: Phase = Phase.PLAY
+    current: int = 0
+    first_player: int = 0
+    round: int = 1
+    turn: int = 1
+    actions_left: int = ACTIONS_PER_TURN
+    master_used: bool = False
+    black_taken: bool = False
+    last_round: int | None = None
+    schema: int = SCHEMA_VERSION
+
+    # -- convenience -----------------------------------------------------------------------
+    @property
+    def is_over(self) -> bool:
+        return self.phase is Phase.OVER
+
+    @property
+    def current_player(self) -> PlayerState:
+        return self.players[self.current]
+
+    @property
+    def end_triggered(self) -> bool:
+        return self.last_round is not None
+
+    def card(self, card_id: str) -> PuzzleCard:
+        return self.cards[card_id]
+
+    def evolve(self, **changes: Any) -> GameState:
+        return replace(self, **changes)
+
+    # -- JSON --------------------------------------------------------------------------------
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "schema": self.schema,
+            "options": self.options.to_json(),
+            "seed": self.seed,
+            "rng_state": self.rng_state,
+            "cards": [_card_to_json(c) for c in self.cards.values()],
+            "reserve": counts_to_json(self.reserve),
+            "players": [_player_to_json(p) for p in self.players],
+            "table": _table_to_json(self.table),
+            "phase": self.phase.value,
+            "current": self.current,
+            "first_player": self.first_player,
+            "round": self.round,
+            "turn": self.turn,
+            "actions_left": self.actions_left,
+            "master_used": self.master_used,
+            "black_taken": self.black_taken,
+            "last_round": self.last_round,
+        }
+
+    def dumps(self) -> str:
+        """Compact, key-sorted JSON text: equal states give equal text."""
+        return json.dumps(self.to_json(), sort_keys=True, separators=(",", ":"))
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> GameState:
+        try:
+            schema = int(data["schema"])
+            if schema != SCHEMA_VERSION:
+                raise StateFormatError(
+                    f"This game was saved with state schema {schema}; this version reads "
+                    f"{SCHEMA_VERSION}."
+                )
+            cards = [_card_from_json(c) for c in data["cards"]]
+            return cls(
+                options=Options.from_json(data["options"]),
+                seed=int(data["seed"]),
+                rng_state=int(data["rng_state"]),
+                cards={c.id: c for c in cards},
+                reserve=counts_from_json(data["reserve"]),
+                players=tuple(_player_from_json(p) for p in data["players"]),
+                table=_table_from_json(data["table"]),
+                phase=Phase(data["phase"]),
+                current=int(data["current"]),
+                first_player=int(data["first_player"]),
+                round=int(data["round"]),
+                turn=int(data["turn"]),
+                actions_left=int(data["actions_left"]),
+                master_used=bool(data["master_used"]),
+                black_taken=bool(data["black_taken"]),
+                last_round=None if data["last_round"] is None else int(data["last_round"]),
+                schema=schema,
+            )
+        except StateFormatError:
+            raise
+        except (KeyError, TypeError, ValueError, AttributeError) as error:
+            raise StateFormatError(f"Stored game state is malformed: {error!r}") from error
+
+    @classmethod
+    def loads(cls, text: str) -> GameState:
+        try:
+            data = json.loads(text)
+        except (json.JSONDecodeError, TypeError) as error:
+            raise StateFormatError(f"Stored game state is not JSON: {error}") from error
+        if not isinstance(data, dict):
+            raise StateFormatError("Stored game state is not a JSON object.")
+        return cls.from_json(data)
+
+
+# -- JSON helpers --------------------------------------------------------------------------------
+
+
+def _card_to_json(card: PuzzleCard) -> dict[str, Any]:
+    return {
+        "id": card.id,
+        "colour": card.colour.value,
+        "points": card.points,
+        "reward": card.reward.value,
+        "recess": card.recess_rows(),
+    }
+
+
+def _card_from_json(data: dict[str, Any]) -> PuzzleCard:
+    rows = data["recess"]
+    if len(rows) != GRID or any(len(r) != GRID for r in rows):
+        raise ValueError(f"card {data.get('id')}: recess must be 5 rows of 5")
+    mask = 0
+    for row, line in enumerate(rows):
+        for col, char in enumerate(line):
+            if char == "#":
+                mask |= 1 << (row * GRID + col)
+    return PuzzleCard(
+        id=str(data["id"]),
+        colour=Colour(data["colour"]),
+        points=int(data["points"]),
+        reward=parse_shape(str(data["reward"])),
+        recess=mask,
+    )
+
+
+def _pieces_to_json(pieces: tuple[Placed, ...]) -> list[list[str]]:
+    return [[p.shape.value, mask_to_text(p.mask)] for p in pieces]
+
+
+def _pieces_from_json(data: list[list[str]]) -> tuple[Placed, ...]:
+    return tuple(Placed(parse_shape(shape), parse_cells(cells)) for shape, cells in data)
+
+
+def _player_to_json(player: PlayerState) -> dict[str, Any]:
+    return {
+        "supply": counts_to_json(player.supply),
+        "puzzles": [{"card": p.card, "pieces": _pieces_to_json(p.pieces)} for p in player.puzzles],
+        "completed": [
+            {"card": d.card, "finishing": d.finishing, "pieces": _pieces_to_json(d.pieces)}
+            for d in player.completed
+        ],
+        "finishing_pieces": player.finishing_pieces,
+        "finished_touches": player.finished_touches,
+    }
+
+
+def _player_from_json(data: dict[str, Any]) -> PlayerState:
+    return PlayerState(
+        supply=counts_from_json(data["supply"]),
+        puzzles=tuple(
+            OpenPuzzle(str(p["card"]), _pieces_from_json(p["pieces"])) for p in data["puzzles"]
+        ),
+        completed=tuple(
+            DonePuzzle(str(d["card"]), bool(d["finishing"]), _pieces_from_json(d["pieces"]))
+            for d in data["completed"]
+        ),
+        finishing_pieces=int(data["finishing_pieces"]),
+        finished_touches=bool(data["finished_touches"]),
+    )
+
+
+def _slots(data: list[str | None]) -> tuple[str | None, ...]:
+    return tuple(None if c is None else str(c) for c in data)
+
+
+def _table_to_json(table: Table) -> dict[str, Any]:
+    if isinstance(table, RowsTable):
+        return {
+            "kind": "rows",
+            "white_deck": list(table.white_deck),
+            "black_deck": list(table.black_deck),
+            "white_row": list(table.white_row),
+            "black_row": list(table.black_row),
+        }
+    return {
+        "kind": "solo",
+        "deck": list(table.deck),
+        "grid": list(table.grid),
+        "locks": list(table.locks),
+        "mastermind_supply": table.mastermind_supply,
+        "mastermind_pile": list(table.mastermind_pile),
+    }
+
+
+def _table_from_json(data: dict[str, Any]) -> Table:
+    if data["kind"] == "rows":
+        return RowsTable(
+            white_deck=tuple(str(c) for c in data["white_deck"]),
+            black_deck=tuple(str(c) for c in data["black_deck"]),
+            white_row=_slots(data["white_row"]),
+            black_row=_slots(data["black_row"]),
+        )
+    if data["kind"] == "solo":
+        locks = tuple(int(n) for n in data["locks"])
+        if len(locks) != 3:
+            raise ValueError("solo locks must have 3 columns")
+        return SoloTable(
+            deck=tuple(str(c) for c in data["deck"]),
+            grid=_slots(data["grid"]),
+            locks=(locks[0], locks[1], locks[2]),
+            mastermind_supply=int(data["mastermind_supply"]),
+            mastermind_pile=tuple(str(c) for c in data["mastermind_pile"]),
+        )
+    raise ValueError(f"unknown table kind {data['kind']!r}")

@@ -1,0 +1,23 @@
+"""Variants plug into the shared rules through the :class:`Variant` hooks.
+
+Add a variant by subclassing :class:`Variant` and registering an instance here.
+"""
+
+from __future__ import annotations
+
+from ..errors import IllegalActionError
+from .base import RowsGame, Variant, rank_by_tiebreaks
+from .solo import SoloGame
+
+VARIANTS: dict[str, Variant] = {"base": RowsGame(), "solo": SoloGame()}
+
+
+def variant_for(name: str) -> Variant:
+    try:
+        return VARIANTS[name]
+    except KeyError:
+        known = ", ".join(VARIANTS)
+        raise IllegalActionError(f"Unknown variant '{name}'. Variants: {known}.") from None
+
+
+__all__ = ["VARIANTS", "RowsGame", "SoloGame", "Variant", "rank_by_tiebreaks", "variant_for"]

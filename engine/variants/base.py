@@ -1,0 +1,278 @@
+"""The variant interface, and the standard 2–4 player game with two rows of puzzles.
+
+A variant decides how a game is set up, what the puzzle market looks like and how it is used
+(take, blind draw, recycle), what happens between turns, and who wins. The shared rules in
+:mod:`engine.rules` and the turn flow in :mod:`engine.game` call these hooks, so a new variant
+(Solo, later Line Clear) is a new class here rather than conditions scattered through the rules.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Sequence
+from dataclasses import replace
+from itertools import permutations
+
+from ..actions import Action, DrawPuzzle, Recycle, TakePuzzle
+from ..cards import Colour, PuzzleCard
+from ..errors import (
+    ActionNotAvailableError,
+    BlackLimitError,
+    EmptySlotError,
+    IllegalActionError,
+    PuzzleLimitError,
+)
+from ..events import CardRevealed, DeckEmptied, PuzzleTaken, RowRecycled
+from ..pieces import BASE_SHAPES, Shape
+from ..rng import Rng
+from ..rules import ScoreLine, score_lines, trigger_end
+from ..state import (
+    MAX_UNFINISHED,
+    ROW_SIZE,
+    GameState,
+    OpenPuzzle,
+    Options,
+    PlayerState,
+    RowsTable,
+    counts_of,
+)
+from ..work import Work
+
+BLACK_CARDS_BY_PLAYERS = {2: 12, 3: 14, 4: 16}
+
+
+class Variant:
+    """Hooks a variant provides. Subclasses override what differs."""
+
+    name = "variant"
+    min_players = 1
+    max_players = 1
+
+    def setup(self, options: Options, cards: Sequence[PuzzleCard], seed: int) -> GameState:
+        raise NotImplementedError
+
+    def validate_options(self, options: Options, cards: Sequence[PuzzleCard]) -> None:
+        if not self.min_players <= options.players <= self.max_players:
+            raise IllegalActionError(
+                f"{self.name} is played by {self.min_players}–{self.max_players} players."
+            )
+        if options.reserve not in (10, 15):
+            raise IllegalActionError("The reserve holds 10 or 15 pieces of each shape.")
+
+    # -- the market --------------------------------------------------------------------------
+    def market_actions(self, state: GameState) -> Iterator[Action]:
+        raise NotImplementedError
+
+    def take(self, w: Work, action: TakePuzzle) -> None:
+        raise NotImplementedError
+
+    def draw(self, w: Work, action: DrawPuzzle) -> None:
+        raise NotImplementedError
+
+    def recycle(self, w: Work, action: Recycle) -> None:
+        raise ActionNotAvailableError("Recycle is not available in this game.")
+
+    # -- between turns -------------------------------------------------------------------------
+    def after_player_turn(self, w: Work) -> None:
+        """Runs when a player's third action is done, before the next turn starts."""
+
+    # -- the end -------------------------------------------------------------------------------
+    def winners(self, state: GameState) -> tuple[int, ...]:
+        """Seats that win (several on a shared victory)."""
+        return rank_by_tiebreaks(score_lines(state))[0]
+
+    def opponent_score(self, state: GameState) -> int | None:
+        """The automated opponent's score, for variants that have one."""
+        return None
+
+
+def rank_by_tiebreaks(lines: Sequence[ScoreLine]) -> list[tuple[int, ...]]:
+    """Groups of seats from first place down. Ties: most completed puzzles, then most pieces
+    left in supply; players still equal share the place."""
+
+    def key(line: ScoreLine) -> tuple[int, int, int]:
+        return (line.total, line.completed_count, line.supply_left)
+
+    groups: list[tuple[int, ...]] = []
+    for value in sorted({key(line) for line in lines}, reverse=True):
+        groups.append(tuple(line.seat for line in lines if key(line) == value))
+    return groups
+
+
+def check_room_for_puzzle(w: Work) -> None:
+    if len(w.player.puzzles) >= MAX_UNFINISHED:
+        raise PuzzleLimitError(
+            f"You already have {MAX_UNFINISHED} unfinished puzzles: complete one before taking more."
+        )
+
+
+def add_puzzle(w: Work, card: str) -> None:
+    w.set_player(w.current, puzzles=w.player.puzzles + (OpenPuzzle(card),))
+
+
+def starting_supply() -> tuple[int, ...]:
+    return counts_of({Shape.MONO: 1, Shape.DOMINO: 1})
+
+
+def full_reserve(options: Options) -> list[int]:
+    reserve = [0] * len(counts_of({}))
+    for shape in BASE_SHAPES:
+        reserve[shape.index] = options.reserve
+    return reserve
+
+
+class RowsGame(Variant):
+    """The base game for 2–4 players: a white and a black row of four puzzles."""
+
+    name = "base"
+    min_players = 2
+    max_players = 4
+    black_limit_after_trigger = True
+
+    def setup(self, options: Options, cards: Sequence[PuzzleCard], seed: int) -> GameState:
+        self.validate_options(options, cards)
+        rng = Rng(seed)
+        white = [c.id for c in cards if c.colour is Colour.WHITE]
+        black = [c.id for c in cards if c.colour is Colour.BLACK]
+        need_black = BLACK_CARDS_BY_PLAYERS[options.players]
+        if len(white) < ROW_SIZE + 1 or len(black) < need_black:
+            raise IllegalActionError(
+                f"This catalogue has {len(white)} white and {len(black)} black puzzles; a "
+                f"{options.players}-player game needs at least {ROW_SIZE + 1} white and "
+                f"{need_black} black."
+            )
+        rng.shuffle(white)
+        rng.shuffle(black)
+        black = black[:need_black]
+        first = rng.below(options.players)
+        reserve = full_reserve(options)
+        reserve[Shape.MONO.index] -= options.players
+        reserve[Shape.DOMINO.index] -= options.players
+        used = set(white) | set(black)
+        return GameState(
+            options=options,
+            seed=seed,
+            rng_state=rng.state,
+            cards={c.id: c for c in cards if c.id in used},
+            reserve=tuple(reserve),
+            players=tuple(PlayerState(starting_supply()) for _ in range(options.players)),
+            table=RowsTable(
+                white_deck=tuple(white[ROW_SIZE:]),
+                black_deck=tuple(black[ROW_SIZE:]),
+                white_row=tuple(white[:ROW_SIZE]),
+                black_row=tuple(black[:ROW_SIZE]),
+            ),
+            current=first,
+            first_player=first,
+        )
+
+    # -- legal market actions ----------------------------------------------------------------
+    def market_actions(self, state: GameState) -> Iterator[Action]:
+        table = state.table
+        assert isinstance(table, RowsTable)
+        player = state.players[state.current]
+        room = len(player.puzzles) < MAX_UNFINISHED
+        for colour in (Colour.WHITE, Colour.BLACK):
+            blocked = colour is Colour.BLACK and self._black_blocked(state.last_round, state.black_taken)
+            if room and not blocked:
+                for i, card in enumerate(table.row(colour)):
+                    if card is not None:
+                        yield TakePuzzle(colour, i + 1)
+                if table.deck(colour):
+                    yield DrawPuzzle(colour)
+            if table.deck(colour):
+                slots = [i + 1 for i, card in enumerate(table.row(colour)) if card is not None]
+                if slots:
+                    for order in permutations(slots):
+                        yield Recycle(colour, order)
+
+    def _black_blocked(self, last_round: int | None, black_taken: bool) -> bool:
+        return self.black_limit_after_trigger and last_round is not None and black_taken
+
+    def _check_take(self, w: Work, colour: Colour | None) -> Colour:
+        if colour is None:
+            raise IllegalActionError("Say which row: 'take white 2' or 'take black 1'.")
+        check_room_for_puzzle(w)
+        if colour is Colour.BLACK and self._black_blocked(w.last_round, w.black_taken):
+            raise BlackLimitError(
+                "The end has been triggered: you may take only one black puzzle per turn."
+            )
+        return colour
+
+    def _after_take(self, w: Work, colour: Colour) -> None:
+        if colour is Colour.BLACK:
+            w.black_taken = True
+
+    # -- applying -------------------------------------------------------------------------------
+    def take(self, w: Work, action: TakePuzzle) -> None:
+        colour = self._check_take(w, action.colour)
+        table = w.table
+        assert isinstance(table, RowsTable)
+        row = list(table.row(colour))
+        index = action.slot - 1
+        if not 0 <= index < len(row) or row[index] is None:
+            raise EmptySlotError(f"There is no puzzle at position {action.slot} of the {colour} row.")
+        card = row[index]
+        assert card is not None
+        deck = list(table.deck(colour))
+        row[index] = deck.pop(0) if deck else None
+        w.table = self._with(table, colour, deck, row)
+        add_puzzle(w, card)
+        w.emit(PuzzleTaken(w.current, card, "row", colour, action.slot))
+        if row[index] is not None:
+            w.emit(CardRevealed(row[index], colour, action.slot))
+            self._deck_drawn(w, colour, deck)
+        self._after_take(w, colour)
+
+    def draw(self, w: Work, action: DrawPuzzle) -> None:
+        colour = self._check_take(w, action.colour)
+        table = w.table
+        assert isinstance(table, RowsTable)
+        deck = list(table.deck(colour))
+        if not deck:
+            raise EmptySlotError(f"The {colour} deck is empty.")
+        card = deck.pop(0)
+        w.table = self._with(table, colour, deck, list(table.row(colour)))
+        add_puzzle(w, card)
+        w.emit(PuzzleTaken(w.current, card, "deck", colour, None))
+        self._deck_drawn(w, colour, deck)
+        self._after_take(w, colour)
+
+    def recycle(self, w: Work, action: Recycle) -> None:
+        table = w.table
+        assert isinstance(table, RowsTable)
+        colour = action.colour
+        row = list(table.row(colour))
+        deck = list(table.deck(colour))
+        occupied = sorted(i + 1 for i, card in enumerate(row) if card is not None)
+        if not occupied:
+            raise EmptySlotError(f"The {colour} row is empty.")
+        if not deck:
+            raise EmptySlotError(
+                f"The {colour} deck is empty, so recycling would bring back the same puzzles."
+            )
+        if sorted(action.order) != occupied:
+            listed = " ".join(str(s) for s in occupied)
+            raise IllegalActionError(
+                f"Name every card of the {colour} row once, in the order they go under the deck "
+                f"(positions {listed})."
+            )
+        recycled = [row[slot - 1] for slot in action.order]
+        deck.extend(c for c in recycled if c is not None)
+        new_row: list[str | None] = [deck.pop(0) if deck else None for _ in range(ROW_SIZE)]
+        w.table = self._with(table, colour, deck, new_row)
+        w.emit(RowRecycled(colour, tuple(c for c in recycled if c is not None)))
+        for i, card in enumerate(new_row):
+            if card is not None:
+                w.emit(CardRevealed(card, colour, i + 1))
+
+    def _deck_drawn(self, w: Work, colour: Colour, deck: list[str]) -> None:
+        if not deck:
+            w.emit(DeckEmptied(colour))
+            if colour is Colour.BLACK:
+                trigger_end(w)
+
+    @staticmethod
+    def _with(table: RowsTable, colour: Colour, deck: list[str], row: list[str | None]) -> RowsTable:
+        if colour is Colour.WHITE:
+            return replace(table, white_deck=tuple(deck), white_row=tuple(row))
+        return replace(table, black_deck=tuple(deck), black_row=tuple(row))
