@@ -1,0 +1,496 @@
+"""Self-tests for the offline Discord harness (tests/harness).
+
+A tiny throwaway bot defined below exercises every harness feature through
+discord.py's real code paths: login, gateway frames, app-command dispatch,
+dynamic items, modals, webhooks, multipart uploads and error logging.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import re
+import struct
+import zlib
+from collections.abc import AsyncIterator
+
+import discord
+import pytest
+from discord import app_commands
+from discord.ext import commands
+from harness import (
+    Button,
+    DiscordHarness,
+    HarnessUsageError,
+    SchemaError,
+    TrappedErrors,
+    UnsupportedRoute,
+)
+
+WORDS = ["alpha", "alpine", "beta", "gamma"]
+
+
+def tiny_png(width: int = 2, height: int = 1) -> bytes:
+    """A valid RGB PNG without needing Pillow."""
+
+    def chunk(kind: bytes, data: bytes) -> bytes:
+        body = kind + data
+        return struct.pack(">I", len(data)) + body + struct.pack(">I", zlib.crc32(body))
+
+    raw = b"".join(b"\x00" + b"\xff\x00\x00" * width for _ in range(height))
+    ihdr = struct.pack(">IIBBBBB", width, height, 8, 2, 0, 0, 0)
+    return (b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", ihdr) + chunk(b"IDAT", zlib.compress(raw))
+            + chunk(b"IEND", b""))
+
+
+class Counter(discord.ui.DynamicItem[discord.ui.Button], template=r"counter:(?P<count>\d+)"):
+    """Persistent button: survives restarts because its state is in custom_id."""
+
+    def __init__(self, count: int) -> None:
+        super().__init__(discord.ui.Button(label=f"Count {count}", custom_id=f"counter:{count}",
+                                           style=discord.ButtonStyle.primary))
+        self.count = count
+
+    @classmethod
+    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Button,
+                             match: object) -> Counter:
+        return cls(int(match["count"]))  # type: ignore[index]
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        view = discord.ui.View(timeout=None)
+        view.add_item(Counter(self.count + 1))
+        view.add_item(discord.ui.Button(label="Stop", custom_id="counter-stop", disabled=True))
+        await interaction.response.edit_message(content=f"count={self.count + 1}", view=view)
+
+
+class Feedback(discord.ui.Modal, title="Feedback"):
+    text: discord.ui.TextInput = discord.ui.TextInput(
+        label="Your feedback", custom_id="feedback:text", max_length=50)
+    mood: discord.ui.TextInput = discord.ui.TextInput(
+        label="Mood", custom_id="feedback:mood", required=False, default="ok")
+
+    async def on_submit(self, interaction: discord.Interaction) -> None:
+        await interaction.response.send_message(
+            f"thanks {interaction.user.name}: {self.text.value} ({self.mood.value})", ephemeral=True)
+
+
+class PickView(discord.ui.View):
+    @discord.ui.select(custom_id="pick", min_values=1, max_values=2, options=[
+        discord.SelectOption(label="Red", value="red"),
+        discord.SelectOption(label="Blue", value="blue"),
+        discord.SelectOption(label="Green", value="green"),
+    ])
+    async def pick(self, interaction: discord.Interaction, select: discord.ui.Select) -> None:
+        await interaction.response.send_message("picked " + ",".join(select.values))
+
+
+def make_bot(*, sync_in_setup_hook: bool = False) -> commands.Bot:
+    """The throwaway bot under test. Built fresh per test (no shared state)."""
+    intents = discord.Intents.default()
+    intents.members = True
+    bot = commands.Bot(command_prefix="!", intents=intents)
+    gate = asyncio.Event()
+    bot.seen_errors = []  # type: ignore[attr-defined]
+
+    ping = app_commands.Group(name="ping", description="Ping things")
+    tools = app_commands.Group(name="tools", description="Tools", parent=ping)
+
+    @ping.command(name="echo", description="Echo text back")
+    @app_commands.describe(text="What to say", mode="How", times="Repeat count")
+    @app_commands.choices(mode=[app_commands.Choice(name="Loud", value="loud"),
+                                app_commands.Choice(name="Quiet", value="quiet")])
+    async def echo(interaction: discord.Interaction, text: str, mode: str = "quiet",
+                   times: app_commands.Range[int, 1, 3] = 1) -> None:
+        out = " ".join([text.upper() if mode == "loud" else text] * times)
+        await interaction.response.send_message(out)
+
+    @echo.autocomplete("text")
+    async def echo_text(interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
+        mode = interaction.namespace.mode or "quiet"
+        return [app_commands.Choice(name=f"{w} ({mode})", value=w)
+                for w in WORDS if w.startswith(current)]
+
+    @tools.command(name="counter", description="Post a counter button")
+    async def counter(interaction: discord.Interaction) -> None:
+        view = discord.ui.View(timeout=None)
+        view.add_item(Counter(0))
+        await interaction.response.send_message("count=0", view=view)
+
+    @tools.command(name="pick", description="Post a select menu")
+    async def pick(interaction: discord.Interaction) -> None:
+        await interaction.response.send_message("pick colours", view=PickView())
+
+    @ping.command(name="secret", description="Ephemeral reply")
+    async def secret(interaction: discord.Interaction) -> None:
+        await interaction.response.send_message("only you", ephemeral=True)
+
+    @ping.command(name="render", description="Deferred PNG")
+    async def render(interaction: discord.Interaction) -> None:
+        await interaction.response.defer(thinking=True)
+        await asyncio.sleep(0)
+        await interaction.followup.send("board", file=discord.File(
+            __import__("io").BytesIO(tiny_png(3, 2)), filename="board.png"))
+        await interaction.followup.send("second")
+
+    @ping.command(name="notify", description="DM someone")
+    async def notify(interaction: discord.Interaction, user: discord.Member) -> None:
+        try:
+            await user.send(f"{interaction.user.name} pinged you")
+        except discord.Forbidden as exc:
+            bot.seen_errors.append(exc)  # type: ignore[attr-defined]
+            await interaction.response.send_message(f"cannot DM {user.name}", ephemeral=True)
+        else:
+            await interaction.response.send_message("sent", ephemeral=True)
+
+    @ping.command(name="boom", description="Raises")
+    async def boom(interaction: discord.Interaction) -> None:
+        raise ZeroDivisionError("kaboom")
+
+    @ping.command(name="twice", description="Responds twice (a bug)")
+    async def twice(interaction: discord.Interaction) -> None:
+        await interaction.response.send_message("one")
+        try:
+            await interaction.followup.send("two")
+            # Bypass discord.py's own guard to hit Discord's 40060 check.
+            interaction.response._response_type = None
+            await interaction.response.send_message("again")
+        except discord.HTTPException as exc:
+            bot.seen_errors.append(exc)  # type: ignore[attr-defined]
+
+    @ping.command(name="feedback", description="Open a modal")
+    async def feedback(interaction: discord.Interaction) -> None:
+        await interaction.response.send_modal(Feedback())
+
+    @ping.command(name="wait", description="Blocks until released")
+    async def wait(interaction: discord.Interaction) -> None:
+        await interaction.response.defer()
+        await gate.wait()
+        await interaction.edit_original_response(content="released")
+
+    @ping.command(name="release", description="Releases waiters")
+    async def release(interaction: discord.Interaction) -> None:
+        gate.set()
+        await interaction.response.send_message("go")
+
+    @app_commands.command(name="config", description="Managers only")
+    @app_commands.default_permissions(manage_channels=True)
+    @app_commands.guild_only()
+    async def config(interaction: discord.Interaction, channel: discord.TextChannel,
+                    flag: bool = False) -> None:
+        await interaction.response.send_message(f"{channel.name} {flag}")
+
+    @ping.command(name="pins", description="Unsupported route")
+    async def pins(interaction: discord.Interaction) -> None:
+        await interaction.channel.pins()  # type: ignore[union-attr]
+
+    bot.tree.add_command(ping)
+    bot.tree.add_command(config)
+    bot.add_dynamic_items(Counter)
+
+    @bot.event
+    async def setup_hook() -> None:
+        if sync_in_setup_hook:
+            await bot.tree.sync()
+
+    return bot
+
+
+@pytest.fixture
+async def h() -> AsyncIterator[DiscordHarness]:
+    async with DiscordHarness(bot_factory=make_bot) as harness:
+        yield harness
+
+
+# -- startup -------------------------------------------------------------------
+
+
+async def test_login_ready_and_cache(h: DiscordHarness) -> None:
+    assert [c.path for c in h.calls[:2]] == ["/users/@me", "/oauth2/applications/@me"]
+    assert h.bot.is_ready()
+    assert h.bot.user is not None and h.bot.user.id == h.world.bot_user_id
+    guild = h.bot.get_guild(h.world.guild_id)
+    assert guild is not None and not guild.unavailable
+    assert {c.name for c in guild.text_channels} == {"general", "games", "random"}
+    assert guild.me is not None
+    identify = h.gateway_sent[0]
+    assert identify["op"] == 2 and identify["d"]["intents"] == h.bot.intents.value
+
+
+async def test_harness_syncs_when_bot_does_not(h: DiscordHarness) -> None:
+    syncs = h.calls_to("PUT", "/applications/{application_id}/commands")
+    assert len(syncs) == 1
+    assert sorted(c["name"] for c in syncs[0].json) == ["config", "ping"]
+    assert h.commands[0]["id"]
+
+
+async def test_sync_in_setup_hook_is_captured() -> None:
+    async with DiscordHarness(bot_factory=lambda: make_bot(sync_in_setup_hook=True)) as h:
+        assert len(h.calls_to("PUT")) == 1  # harness did not sync a second time
+        alice = h.add_user("alice")
+        ix = await h.slash(alice, "general", "ping echo", text="hi")
+        assert h.last_response(ix).content == "hi"
+
+
+async def test_added_user_reaches_member_cache(h: DiscordHarness) -> None:
+    bob = h.add_user("bob")
+    await h.settle()
+    guild = h.bot.get_guild(h.world.guild_id)
+    assert guild is not None and guild.get_member(bob.id) is not None
+
+
+# -- slash commands --------------------------------------------------------------
+
+
+async def test_slash_with_choices_and_range(h: DiscordHarness) -> None:
+    alice = h.add_user("alice")
+    ix = await h.slash(alice, h.channel("general"), "ping echo", text="hey", mode="loud", times=2)
+    response = h.last_response(ix)
+    assert response.kind == "callback" and response.callback_type == 4
+    assert response.content == "HEY HEY" and not response.ephemeral
+    assert h.channel_messages("general")[-1].content == "HEY HEY"
+    option = ix.payload["data"]["options"][0]
+    assert option == {"type": 1, "name": "echo", "options": [
+        {"type": 3, "name": "text", "value": "hey"},
+        {"type": 3, "name": "mode", "value": "loud"},
+        {"type": 4, "name": "times", "value": 2}]}
+
+
+@pytest.mark.parametrize(("command", "values", "message"), [
+    ("ping nope", {}, "no subcommand 'nope'"),
+    ("ping", {}, "needs a subcommand"),
+    ("pong", {}, "not a synced command"),
+    ("ping echo", {"text": "x", "colour": "red"}, "no option(s) ['colour']"),
+    ("ping echo", {"mode": "loud"}, "missing required option(s) ['text']"),
+    ("ping echo", {"text": "x", "mode": "LOUD"}, "not one of the choices"),
+    ("ping echo", {"text": "x", "times": 9}, "not within [1, 3]"),
+    ("ping echo", {"text": "x", "times": "2"}, "expects integer"),
+    ("ping echo", {"text": 5}, "expects str"),
+])
+async def test_schema_rejects_what_discord_would_not_send(
+        h: DiscordHarness, command: str, values: dict[str, object], message: str) -> None:
+    alice = h.add_user("alice")
+    with pytest.raises(SchemaError, match=re.escape(message)):
+        await h.slash(alice, "general", command, options=values)
+    assert not h.world.interactions  # nothing reached the bot
+
+
+async def test_nested_group_and_entity_options(h: DiscordHarness) -> None:
+    boss = h.add_user("boss", manage_channel=True)
+    ix = await h.slash(boss, "general", "config", channel=h.channel("games"), flag=True)
+    assert h.last_response(ix).content == "games True"
+    resolved = ix.payload["data"]["resolved"]["channels"]
+    assert str(h.channel("games").id) in resolved
+
+
+async def test_default_member_permissions_enforced(h: DiscordHarness) -> None:
+    pleb = h.add_user("pleb")
+    with pytest.raises(SchemaError, match="lacks default_member_permissions"):
+        await h.slash(pleb, "general", "config", channel=h.channel("games"))
+
+
+async def test_autocomplete_returns_bot_choices(h: DiscordHarness) -> None:
+    alice = h.add_user("alice")
+    choices = await h.autocomplete(alice, "general", "ping echo", focused="text", text="al",
+                                   mode="loud")
+    assert [(c.name, c.value) for c in choices] == [("alpha (loud)", "alpha"),
+                                                    ("alpine (loud)", "alpine")]
+    with pytest.raises(SchemaError, match="has no autocomplete"):
+        await h.autocomplete(alice, "general", "ping echo", focused="mode")
+
+
+# -- components & modals --------------------------------------------------------
+
+
+async def test_dynamic_item_button_edits_message(h: DiscordHarness) -> None:
+    alice = h.add_user("alice")
+    ix = await h.slash(alice, "general", "ping tools counter")
+    message = ix.original
+    assert message is not None and message.button("Count 0").custom_id == "counter:0"
+
+    click = await h.click(alice, message, "counter:0")
+    assert click.response is not None and click.response.callback_type == 7
+    assert message.content == "count=1"  # same message, edited in place
+    assert [b.label for b in message.buttons] == ["Count 1", "Stop"]
+    assert len(message.history) == 1
+    await h.click(alice, message.id, "counter:1")
+    assert message.content == "count=2"
+
+    with pytest.raises(HarnessUsageError, match="disabled"):
+        await h.click(alice, message, "counter-stop")
+    with pytest.raises(KeyError, match="no component 'counter:0'"):
+        await h.click(alice, message, "counter:0")  # stale button no longer rendered
+    with pytest.raises(HarnessUsageError, match="not a message the bot sent"):
+        await h.click(alice, 12345, "counter:2")
+
+
+async def test_select_menu(h: DiscordHarness) -> None:
+    alice = h.add_user("alice")
+    ix = await h.slash(alice, "general", "ping tools pick")
+    assert ix.original is not None
+    sel = await h.select(alice, ix.original, "pick", ["blue", "red"])
+    assert h.last_response(sel).content == "picked blue,red"
+    with pytest.raises(HarnessUsageError, match="not among options"):
+        await h.select(alice, ix.original, "pick", ["pink"])
+    with pytest.raises(HarnessUsageError, match="takes 1..2 values"):
+        await h.select(alice, ix.original, "pick", ["red", "blue", "green"])
+
+
+async def test_modal_roundtrip(h: DiscordHarness) -> None:
+    alice = h.add_user("alice")
+    ix = await h.slash(alice, "general", "ping feedback")
+    modal = h.last_response(ix).modal
+    assert modal is not None and modal.title == "Feedback"
+    assert [f.label for f in modal.fields] == ["Your feedback", "Mood"]
+
+    with pytest.raises(HarnessUsageError, match="no field"):
+        await h.submit_modal(alice, "feedback-x" if False else modal.custom_id, {"nope": "x"})
+    with pytest.raises(HarnessUsageError, match="required"):
+        await h.submit_modal(alice, modal.custom_id, {})
+    sub = await h.submit_modal(alice, modal.custom_id, {"feedback:text": "great"})
+    reply = h.last_response(sub)
+    assert reply.content == "thanks alice: great (ok)" and reply.ephemeral
+    with pytest.raises(HarnessUsageError, match="no modal"):
+        await h.submit_modal(alice, modal.custom_id, {"feedback:text": "again"})
+
+
+# -- responses -------------------------------------------------------------------
+
+
+async def test_ephemeral_reply_is_hidden_from_channel(h: DiscordHarness) -> None:
+    alice, bob = h.add_user("alice"), h.add_user("bob")
+    ix = await h.slash(alice, "general", "ping secret")
+    assert h.last_response(ix).ephemeral
+    assert h.channel_messages("general") == []
+    assert [m.content for m in h.channel_messages("general", include_ephemeral=True)] == ["only you"]
+    assert ix.original is not None
+    with pytest.raises(HarnessUsageError, match="cannot see ephemeral"):
+        await h.click(bob, ix.original, "anything")
+
+
+async def test_deferred_response_then_followup_with_png(h: DiscordHarness) -> None:
+    alice = h.add_user("alice")
+    ix = await h.slash(alice, "games", "ping render")
+    kinds = [(r.kind, r.callback_type) for r in h.responses_to(ix)]
+    assert kinds == [("callback", 5), ("followup", None), ("followup", None)]
+    first = h.responses_to(ix)[1]
+    assert first.content == "board"
+    assert first.filenames == ["board.png"]
+    name, data = first.files[0]
+    assert data.startswith(b"\x89PNG") and data == tiny_png(3, 2)
+    # The first followup fills the "thinking..." message; the second is new.
+    original = ix.original
+    assert original is not None and not original.loading
+    assert original.content == "board" and original.files == [("board.png", data)]
+    assert original.payload["attachments"][0]["width"] == 3
+    assert [m.content for m in h.channel_messages("games")] == ["board", "second"]
+    upload = h.calls_to("POST", "/webhooks/{webhook_id}/{webhook_token}")[0]
+    assert upload.files == [("board.png", data)] and upload.json["attachments"][0]["id"] == 0
+
+
+async def test_dm_to_user_with_closed_dms(h: DiscordHarness) -> None:
+    alice, bob, carol = h.add_user("alice"), h.add_user("bob"), h.add_user("carol")
+    h.close_dms(bob)
+    ix = await h.slash(alice, "general", "ping notify", user=bob)
+    assert h.last_response(ix).content == "cannot DM bob"
+    (err,) = h.bot.seen_errors  # type: ignore[attr-defined]
+    assert isinstance(err, discord.Forbidden) and err.code == 50007 and err.status == 403
+    assert h.dms_to(bob) == []
+    dm_calls = h.calls_to("POST", "/users/@me/channels")
+    assert dm_calls[0].json == {"recipient_id": bob.id}
+
+    ix = await h.slash(alice, "general", "ping notify", user=carol)
+    assert h.last_response(ix).content == "sent"
+    assert [m.content for m in h.dms_to(carol)] == ["alice pinged you"]
+
+
+async def test_second_initial_response_gets_40060(h: DiscordHarness) -> None:
+    alice = h.add_user("alice")
+    ix = await h.slash(alice, "general", "ping twice")
+    (err,) = h.bot.seen_errors  # type: ignore[attr-defined]
+    assert isinstance(err, discord.HTTPException) and err.code == 40060 and err.status == 400
+    assert [r.content for r in h.responses_to(ix)] == ["one", "two"]
+
+
+async def test_expired_interaction_gets_404(h: DiscordHarness) -> None:
+    alice = h.add_user("alice")
+    ix = await h.slash(alice, "general", "ping echo", text="hi")
+    h.expire(ix)
+    webhook = discord.Webhook.partial(h.world.application_id, ix.token, client=h.bot)
+    with pytest.raises(discord.NotFound) as info:
+        await webhook.edit_message(ix.original_message_id, content="late")  # type: ignore[arg-type]
+    assert info.value.code == 10015
+
+
+# -- errors & concurrency --------------------------------------------------------
+
+
+async def test_handler_exception_fails_the_test(h: DiscordHarness) -> None:
+    alice = h.add_user("alice")
+    with pytest.raises(TrappedErrors) as info:
+        await h.slash(alice, "general", "ping boom")
+    assert "ZeroDivisionError: kaboom" in str(info.value)
+    assert info.value.errors[0].source == "log:discord.app_commands.tree"
+    h.assert_no_errors()  # raising consumed them
+
+
+async def test_unsettled_error_fails_at_teardown() -> None:
+    with pytest.raises(TrappedErrors, match="kaboom"):
+        async with DiscordHarness(bot_factory=make_bot) as h:
+            alice = h.add_user("alice")
+            await h.slash(alice, "general", "ping boom", settle=False)
+
+
+async def test_expect_errors_collects_instead_of_failing(h: DiscordHarness) -> None:
+    alice = h.add_user("alice")
+    with h.expect_errors() as errors:
+        await h.slash(alice, "general", "ping boom")
+    assert len(errors) == 1 and isinstance(errors[0].original, ZeroDivisionError)
+
+
+async def test_unsupported_route_is_loud(h: DiscordHarness) -> None:
+    alice = h.add_user("alice")
+    with pytest.raises(TrappedErrors) as info:
+        await h.slash(alice, "general", "ping pins")
+    assert any(isinstance(e.exception, UnsupportedRoute) for e in info.value.errors)
+
+
+async def test_two_concurrent_interactions(h: DiscordHarness) -> None:
+    alice, bob = h.add_user("alice"), h.add_user("bob")
+    waiting, releasing = await asyncio.gather(
+        h.slash(alice, "general", "ping wait"),
+        h.slash(bob, "general", "ping release"),
+    )
+    assert h.last_response(releasing).content == "go"
+    assert [r.kind for r in h.responses_to(waiting)] == ["callback", "edit"]
+    assert waiting.original is not None and waiting.original.content == "released"
+
+
+async def test_fire_and_settle(h: DiscordHarness) -> None:
+    alice = h.add_user("alice")
+    first = await h.slash(alice, "general", "ping wait", settle=False)
+    await h.slash(alice, "general", "ping release", settle=False)
+    await h.settle()
+    assert first.original is not None and first.original.content == "released"
+
+
+async def test_no_network_outside_harness() -> None:
+    bot = make_bot()
+    with pytest.raises(RuntimeError, match="network blocked"):
+        async with DiscordHarness(bot_factory=make_bot):
+            await bot.http.request(discord.http.Route("GET", "/users/@me"))
+    await bot.close()
+
+
+async def test_prefix_message_dispatch(h: DiscordHarness) -> None:
+    seen: list[str] = []
+
+    @h.bot.listen("on_message")
+    async def record(message: discord.Message) -> None:
+        seen.append(f"{message.author.name}:{message.channel.name}")  # type: ignore[union-attr]
+
+    alice = h.add_user("alice")
+    await h.say(alice, "random", "hello")
+    assert seen == ["alice:random"]
+
+
+def test_button_model_is_plain_data() -> None:
+    assert Button("x", "X", 1, False) == Button("x", "X", 1, False)
