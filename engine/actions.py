@@ -13,6 +13,7 @@ The text form is what the action log stores and what a player can type:
 ``recycle white 3 1 4 2``                  put a row under its deck, slot 3 first, and reveal 4
 ``done``                                   end your Finishing Touches
 ``pass``                                   only when nothing else is legal
+``skip`` / ``remove 2``                    table decisions: skip this turn, remove seat 2
 =========================================  ===============================================
 
 Cells are columns A–E and rows 1–5 of the card; a placement is named by the cells it covers, so no
@@ -153,9 +154,41 @@ class Pass:
         return "pass"
 
 
-Action = TakePuzzle | DrawPuzzle | TakeLevelOne | Upgrade | Place | Master | Recycle | EndFinishing | Pass
+@dataclass(frozen=True, slots=True)
+class SkipTurn:
+    """A table decision, not a player's move: end the current turn now (e.g. the player timed out
+    and the others voted to skip). In Finishing Touches it ends that player's touches."""
+
+    kind: ClassVar[str] = "skip"
+
+    def __str__(self) -> str:
+        return "skip"
+
+
+@dataclass(frozen=True, slots=True)
+class RemovePlayer:
+    """A table decision: the player in ``seat`` (0-based; text is 1-based) leaves the game.
+
+    See docs/rules.md: their supply and the pieces on their unfinished puzzles return to the
+    reserve, their unfinished puzzles leave play, and they cannot win.
+    """
+
+    seat: int
+    kind: ClassVar[str] = "remove"
+
+    def __str__(self) -> str:
+        return f"remove {self.seat + 1}"
+
+
+TABLE_ACTIONS = (SkipTurn, RemovePlayer)
+"""Actions decided by the table (votes, the host), never listed by ``legal_actions``."""
+
+Action = (
+    TakePuzzle | DrawPuzzle | TakeLevelOne | Upgrade | Place | Master | Recycle | EndFinishing | Pass
+    | SkipTurn | RemovePlayer
+)
 ACTION_KINDS: tuple[str, ...] = (
-    "take", "draw", "level1", "upgrade", "place", "master", "recycle", "done", "pass",
+    "take", "draw", "level1", "upgrade", "place", "master", "recycle", "done", "pass", "skip", "remove",
 )
 
 _CARD_ID = re.compile(r"^[A-Za-z][A-Za-z0-9_-]{0,15}$")
@@ -254,6 +287,10 @@ def parse_action(text: str) -> Action:
         return EndFinishing()
     if verb == "pass" and not rest:
         return Pass()
+    if verb == "skip" and not rest:
+        return SkipTurn()
+    if verb == "remove" and len(rest) == 1:
+        return RemovePlayer(_slot(rest[0], 6) - 1)
     raise ActionSyntaxError(
         f"'{words[0]}' is not an action. Actions: take, draw, level1, upgrade, place, master, "
         "recycle, done."

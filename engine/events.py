@@ -209,6 +209,26 @@ class LockTaken(Event):
 
 
 @dataclass(frozen=True, slots=True)
+class TurnSkipped(Event):
+    seat: int
+
+    def describe(self, names: Sequence[str]) -> str:
+        return f"{_name(names, self.seat)}'s turn was skipped."
+
+
+@dataclass(frozen=True, slots=True)
+class PlayerRemoved(Event):
+    seat: int
+    discarded: tuple[str, ...]
+
+    def describe(self, names: Sequence[str]) -> str:
+        text = f"{_name(names, self.seat)} left the game; their pieces went back to the reserve"
+        if self.discarded:
+            text += f" and their unfinished puzzles ({', '.join(self.discarded)}) left play"
+        return text + "."
+
+
+@dataclass(frozen=True, slots=True)
 class GameEnded(Event):
     scores: tuple[int, ...]
     winners: tuple[int, ...]

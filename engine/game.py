@@ -21,13 +21,29 @@ from .actions import (
     Pass,
     Place,
     Recycle,
+    RemovePlayer,
+    SkipTurn,
     TakeLevelOne,
     TakePuzzle,
     Upgrade,
 )
 from .cards import PuzzleCard
-from .errors import GameOverError, IllegalActionError, NotYourTurnError, WrongPhaseError
-from .events import Event, FinishingDone, FinishingStarted, GameEnded, TurnStarted
+from .errors import (
+    ActionNotAvailableError,
+    GameOverError,
+    IllegalActionError,
+    NotYourTurnError,
+    WrongPhaseError,
+)
+from .events import (
+    Event,
+    FinishingDone,
+    FinishingStarted,
+    GameEnded,
+    PlayerRemoved,
+    TurnSkipped,
+    TurnStarted,
+)
 from .legal import has_finishing_placement, legal_actions, master_options
 from .state import ACTIONS_PER_TURN, GameState, Options, Phase
 from .variants import Variant, variant_for
@@ -70,7 +86,9 @@ def apply(state: GameState, action: Action, *, player: int | None = None) -> Out
         raise NotYourTurnError("It is not your turn.")
     variant = variant_for(state.options.variant)
     w = Work(state)
-    if state.phase is Phase.PLAY:
+    if isinstance(action, (SkipTurn, RemovePlayer)):
+        _apply_table_decision(w, variant, action)
+    elif state.phase is Phase.PLAY:
         _apply_play(w, variant, action)
         w.actions_left -= 1
         if w.actions_left == 0:
@@ -125,10 +143,52 @@ def _apply_play(w: Work, variant: Variant, action: Action) -> None:
         raise IllegalActionError(f"Unknown action {action!r}.")
 
 
+def _apply_table_decision(w: Work, variant: Variant, action: SkipTurn | RemovePlayer) -> None:
+    """Skips and removals decided by the table (see docs/rules.md for the ruling)."""
+    if isinstance(action, SkipTurn):
+        w.emit(TurnSkipped(w.current))
+        if w.phase is Phase.PLAY:
+            _end_turn(w, variant)
+        else:
+            w.set_player(w.current, finished_touches=True)
+            w.emit(FinishingDone(w.current))
+            _settle_finishing(w, variant)
+        return
+    seat = action.seat
+    if len(w.players) == 1:
+        raise ActionNotAvailableError("A solo game has nobody else to play on: cancel it instead.")
+    if not 0 <= seat < len(w.players) or w.players[seat].removed:
+        raise IllegalActionError(f"There is no player in seat {seat + 1} to remove.")
+    player = w.players[seat]
+    for puzzle in player.puzzles:
+        for piece in puzzle.pieces:
+            w.reserve[piece.shape.index] += 1
+    for index, n in enumerate(player.supply):
+        w.reserve[index] += n
+    w.set_player(
+        seat, supply=tuple(0 for _ in player.supply), puzzles=(), removed=True, finished_touches=True
+    )
+    w.emit(PlayerRemoved(seat, tuple(p.card for p in player.puzzles)))
+    active = [i for i, p in enumerate(w.players) if not p.removed]
+    if len(active) == 1 and w.phase is Phase.PLAY:
+        _start_finishing(w, variant)
+    elif w.phase is Phase.FINISHING:
+        _settle_finishing(w, variant)
+    elif seat == w.current:
+        _end_turn(w, variant)
+
+
 def _end_turn(w: Work, variant: Variant) -> None:
     variant.after_player_turn(w)
-    following = (w.current + 1) % len(w.players)
-    if following == w.base.first_player:
+    count = len(w.players)
+    following = w.current
+    wrapped = False
+    for _ in range(count):
+        following = (following + 1) % count
+        wrapped = wrapped or following == w.base.first_player
+        if not w.players[following].removed:
+            break
+    if wrapped:
         if w.last_round is not None and w.round >= w.last_round:
             _start_finishing(w, variant)
             return

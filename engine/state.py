@@ -130,6 +130,7 @@ class PlayerState:
     completed: tuple[DonePuzzle, ...] = ()
     finishing_pieces: int = 0
     finished_touches: bool = False
+    removed: bool = False
 
     def count(self, shape: Shape) -> int:
         return self.supply[shape.index]
@@ -349,6 +350,7 @@ def _player_to_json(player: PlayerState) -> dict[str, Any]:
         ],
         "finishing_pieces": player.finishing_pieces,
         "finished_touches": player.finished_touches,
+        "removed": player.removed,
     }
 
 
@@ -364,6 +366,7 @@ def _player_from_json(data: dict[str, Any]) -> PlayerState:
         ),
         finishing_pieces=int(data["finishing_pieces"]),
         finished_touches=bool(data["finished_touches"]),
+        removed=bool(data.get("removed", False)),
     )
 
 

@@ -78,7 +78,8 @@ class Variant:
     # -- the end -------------------------------------------------------------------------------
     def winners(self, state: GameState) -> tuple[int, ...]:
         """Seats that win (several on a shared victory)."""
-        return rank_by_tiebreaks(score_lines(state))[0]
+        lines = [line for line in score_lines(state) if not state.players[line.seat].removed]
+        return rank_by_tiebreaks(lines)[0]
 
     def opponent_score(self, state: GameState) -> int | None:
         """The automated opponent's score, for variants that have one."""
