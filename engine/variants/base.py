@@ -14,6 +14,7 @@ from itertools import permutations
 
 from ..actions import Action, DrawPuzzle, Recycle, TakePuzzle
 from ..cards import Colour, PuzzleCard
+from ..catalogue import MODES
 from ..errors import (
     ActionNotAvailableError,
     BlackLimitError,
@@ -36,8 +37,6 @@ from ..state import (
     counts_of,
 )
 from ..work import Work
-
-BLACK_CARDS_BY_PLAYERS = {2: 12, 3: 14, 4: 16}
 
 
 class Variant:
@@ -134,11 +133,11 @@ class RowsGame(Variant):
         rng = Rng(seed)
         white = [c.id for c in cards if c.colour is Colour.WHITE]
         black = [c.id for c in cards if c.colour is Colour.BLACK]
-        need_black = BLACK_CARDS_BY_PLAYERS[options.players]
-        if len(white) < ROW_SIZE + 1 or len(black) < need_black:
+        need_white, need_black = MODES[f"{options.players}p"]
+        if len(white) < need_white or len(black) < need_black:
             raise IllegalActionError(
                 f"This catalogue has {len(white)} white and {len(black)} black puzzles; a "
-                f"{options.players}-player game needs at least {ROW_SIZE + 1} white and "
+                f"{options.players}-player game needs at least {need_white} white and "
                 f"{need_black} black."
             )
         rng.shuffle(white)

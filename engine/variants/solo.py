@@ -11,6 +11,7 @@ from dataclasses import replace
 
 from ..actions import Action, DrawPuzzle, Recycle, TakePuzzle
 from ..cards import Colour, PuzzleCard
+from ..catalogue import MODES
 from ..errors import ActionNotAvailableError, EmptySlotError, IllegalActionError
 from ..events import (
     CardRevealed,
@@ -34,8 +35,7 @@ from ..state import (
 from ..work import Work
 from .base import Variant, add_puzzle, check_room_for_puzzle, full_reserve, starting_supply
 
-SOLO_WHITE = 15
-SOLO_BLACK = 10
+SOLO_WHITE, SOLO_BLACK = MODES["solo"]
 START_LOCKS = (1, 2, 1)
 
 
