@@ -178,9 +178,9 @@ def make_bot(*, sync_in_setup_hook: bool = False) -> commands.Bot:
                     flag: bool = False) -> None:
         await interaction.response.send_message(f"{channel.name} {flag}")
 
-    @ping.command(name="pins", description="Unsupported route")
-    async def pins(interaction: discord.Interaction) -> None:
-        await interaction.channel.pins()  # type: ignore[union-attr]
+    @ping.command(name="invite", description="Unsupported route")
+    async def invite(interaction: discord.Interaction) -> None:
+        await interaction.channel.create_invite()  # type: ignore[union-attr]
 
     bot.tree.add_command(ping)
     bot.tree.add_command(config)
@@ -342,7 +342,7 @@ async def test_modal_roundtrip(h: DiscordHarness) -> None:
     assert [f.label for f in modal.fields] == ["Your feedback", "Mood"]
 
     with pytest.raises(HarnessUsageError, match="no field"):
-        await h.submit_modal(alice, "feedback-x" if False else modal.custom_id, {"nope": "x"})
+        await h.submit_modal(alice, modal.custom_id, {"nope": "x"})
     with pytest.raises(HarnessUsageError, match="required"):
         await h.submit_modal(alice, modal.custom_id, {})
     sub = await h.submit_modal(alice, modal.custom_id, {"feedback:text": "great"})
@@ -449,7 +449,7 @@ async def test_expect_errors_collects_instead_of_failing(h: DiscordHarness) -> N
 async def test_unsupported_route_is_loud(h: DiscordHarness) -> None:
     alice = h.add_user("alice")
     with pytest.raises(TrappedErrors) as info:
-        await h.slash(alice, "general", "ping pins")
+        await h.slash(alice, "general", "ping invite")
     assert any(isinstance(e.exception, UnsupportedRoute) for e in info.value.errors)
 
 
@@ -494,3 +494,135 @@ async def test_prefix_message_dispatch(h: DiscordHarness) -> None:
 
 def test_button_model_is_plain_data() -> None:
     assert Button("x", "X", 1, False) == Button("x", "X", 1, False)
+
+
+# -- a second, plain discord.Client bot with guild-scoped commands ----------------
+
+GUILD_ID = 111122223333444455
+
+
+class Rename(discord.ui.Modal, title="Rename"):
+    name: discord.ui.TextInput = discord.ui.TextInput(label="New name", custom_id="rename:name")
+
+    async def on_submit(self, interaction: discord.Interaction) -> None:
+        await interaction.response.edit_message(content=f"renamed to {self.name.value}", view=None)
+
+
+class BoardView(discord.ui.View):
+    @discord.ui.button(label="Rename", custom_id="board:rename")
+    async def rename(self, interaction: discord.Interaction, button: discord.ui.Button) -> None:
+        await interaction.response.send_modal(Rename())
+
+
+def make_client() -> discord.Client:
+    """A ``discord.Client`` + ``CommandTree`` bot that syncs to one guild itself."""
+    client = discord.Client(intents=discord.Intents.default())
+    tree = app_commands.CommandTree(client)
+    guild = discord.Object(id=GUILD_ID)
+
+    @tree.command(name="post", description="Post a board to a channel", guild=guild)
+    async def post(interaction: discord.Interaction, channel: discord.TextChannel,
+                   image: discord.Attachment | None = None) -> None:
+        files = [await image.to_file()] if image else []
+        message = await channel.send("board v1", view=BoardView(), files=files)
+        await message.edit(content="board v2")
+        await interaction.response.send_message("posted", ephemeral=True)
+        original = await interaction.original_response()
+        await original.edit(content="posted!")
+
+    @tree.command(name="solo", description="DM-friendly command")
+    async def solo(interaction: discord.Interaction, level: app_commands.Range[float, 0, 1] = 0.5) -> None:
+        where = "dm" if interaction.guild is None else interaction.guild.name
+        await interaction.response.send_message(f"{where} {level}")
+        await interaction.delete_original_response()
+
+    @tree.context_menu(name="Greet", guild=guild)
+    async def greet(interaction: discord.Interaction, member: discord.Member) -> None:
+        await interaction.response.send_message(f"hello {member.name}")
+
+    @tree.context_menu(name="Quote", guild=guild)
+    async def quote(interaction: discord.Interaction, message: discord.Message) -> None:
+        await interaction.response.send_message(f"> {message.content}")
+
+    async def setup_hook() -> None:
+        await tree.sync(guild=guild)
+        await tree.sync()
+
+    client.setup_hook = setup_hook  # type: ignore[method-assign]
+    return client
+
+
+@pytest.fixture
+async def hc() -> AsyncIterator[DiscordHarness]:
+    async with DiscordHarness(bot_factory=make_client, guild_id=GUILD_ID) as harness:
+        yield harness
+
+
+async def test_client_bot_guild_sync_rest_send_and_edit(hc: DiscordHarness) -> None:
+    assert {c.params.get("guild_id") for c in hc.calls_to("PUT")} == {GUILD_ID, None}
+    alice = hc.add_user("alice")
+    png = tiny_png()
+    ix = await hc.slash(alice, "general", "post", channel=hc.channel("games"), image=("in.png", png))
+    (board,) = hc.channel_messages("games")
+    assert board.content == "board v2" and board.history[0]["content"] == "board v1"
+    assert board.files == [("in.png", png)]  # attachment downloaded via the fake CDN, re-uploaded
+    assert board.button("Rename").custom_id == "board:rename"
+    assert [r.kind for r in hc.responses_to(ix)] == ["callback", "edit"]
+    assert hc.last_response(ix).content == "posted!" and hc.last_response(ix).ephemeral
+
+    click = await hc.click(alice, board, "board:rename")
+    assert hc.last_response(click).modal is not None
+    modal = hc.last_response(click).modal
+    assert modal is not None and modal.title == "Rename"
+    await hc.submit_modal(alice, modal.custom_id, {"rename:name": "finals"})
+    assert board.content == "renamed to finals" and board.components == []
+
+
+async def test_context_menus(hc: DiscordHarness) -> None:
+    alice, bob = hc.add_user("alice"), hc.add_user("bob")
+    ix = await hc.context_menu(alice, "general", "Greet", bob)
+    assert hc.last_response(ix).content == "hello bob"
+    quoted = await hc.context_menu(alice, "general", "Quote", hc.last_response(ix).message)
+    assert hc.last_response(quoted).content == "> hello bob"
+    with pytest.raises(SchemaError, match="message command Nope"):
+        await hc.context_menu(alice, "general", "Nope", hc.messages[0])
+
+
+async def test_dm_slash_and_delete_original(hc: DiscordHarness) -> None:
+    alice = hc.add_user("alice")
+    ix = await hc.slash(alice, hc.dm(alice), "solo", level=0.25)
+    assert [r.kind for r in hc.responses_to(ix)] == ["callback", "delete"]
+    assert hc.responses_to(ix)[0].content == "dm 0.25"
+    assert hc.dms_to(alice) == []  # deleted
+    assert ix.payload["context"] == 1 and "user" in ix.payload and "member" not in ix.payload
+    with pytest.raises(SchemaError, match="not a synced command"):
+        await hc.slash(alice, hc.dm(alice), "post", channel=hc.channel("games"))
+    with pytest.raises(HarnessUsageError, match="another user's DM"):
+        await hc.slash(hc.add_user("bob"), hc.dm(alice), "solo")
+
+
+async def test_users_added_before_start_are_in_guild_create() -> None:
+    h = DiscordHarness(bot_factory=make_bot)
+    alice = h.add_user("alice", 4242, manage_channel=True)
+    async with h:
+        guild = h.bot.get_guild(h.world.guild_id)
+        assert guild is not None
+        member = guild.get_member(alice.id)
+        assert member is not None and member.guild_permissions.manage_channels
+        role = h.add_role("Player", permissions=discord.Permissions(manage_threads=True))
+        h.give_role(alice, role)
+        await h.settle()
+        assert guild.get_role(role.id) in member.roles
+
+
+async def test_message_content_intent_is_respected(hc: DiscordHarness) -> None:
+    seen: list[str] = []
+
+    @hc.bot.event
+    async def on_message(message: discord.Message) -> None:
+        seen.append(message.content)
+
+    alice = hc.add_user("alice")
+    await hc.say(alice, "general", "secret words")
+    await hc.say(alice, "general", f"<@{hc.world.bot_user_id}> hi")
+    assert seen == ["", f"<@{hc.world.bot_user_id}> hi"]

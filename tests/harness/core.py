@@ -24,7 +24,7 @@ from typing import Any, Self
 import discord
 
 from .components import Button, Select, TextInput, modal_submit_components
-from .errors import HarnessError, HarnessUsageError, SettleTimeout, TrappedError
+from .errors import HarnessError, HarnessUsageError, SettleTimeout, TrappedError, TrappedErrors
 from .gateway import FakeGateway
 from .http import BlockedConnector, FakeDiscordAPI, install, uninstall
 from .models import (
@@ -117,7 +117,12 @@ class DiscordHarness:
 
     async def __aexit__(self, exc_type: type[BaseException] | None, exc: BaseException | None,
                         tb: TracebackType | None) -> None:
-        await self.stop(check=exc_type is None)
+        try:
+            await self.stop(check=exc_type is None)
+        finally:
+            if exc is not None and self.trap.errors:
+                # The test already failed; show what the bot logged as the likely cause.
+                exc.add_note(str(TrappedErrors(self.trap.take())))
 
     async def start(self) -> None:
         """Log in, connect the fake gateway, deliver READY + GUILD_CREATE, sync."""
@@ -269,11 +274,34 @@ class DiscordHarness:
         role with Manage Channels + Manage Messages. After READY the bot is told
         via GUILD_MEMBER_ADD before the next interaction/settle."""
         user = self.world.add_user(name, id, manage_channel=manage_channel, global_name=global_name)
-        if self._ready:
+        self._member_event("GUILD_MEMBER_ADD", user)
+        return user
+
+    def _member_event(self, event: str, user: FakeMember) -> None:
+        # Discord only sends member events to bots with the GUILD_MEMBERS intent.
+        if self._ready and self.bot.intents.members:
             data = member_payload(self.world, user)
             data["guild_id"] = str(self.world.guild_id)
-            self._pending_frames.append(self.gateway.dispatch_frame("GUILD_MEMBER_ADD", data))
-        return user
+            self._pending_frames.append(self.gateway.dispatch_frame(event, data))
+
+    def add_role(self, name: str, *, permissions: int | discord.Permissions = 0) -> FakeRole:
+        """Create a guild role (GUILD_ROLE_CREATE after READY)."""
+        from .payloads import role_payload
+
+        value = permissions.value if isinstance(permissions, discord.Permissions) else permissions
+        role = FakeRole(self.world.ids.next(), name, value, position=len(self.world.roles))
+        self.world.roles[role.id] = role
+        if self._ready:
+            self._pending_frames.append(self.gateway.dispatch_frame(
+                "GUILD_ROLE_CREATE", {"guild_id": str(self.world.guild_id), "role": role_payload(role)}))
+        return role
+
+    def give_role(self, user: UserRef, role: FakeRole) -> None:
+        """Add ``role`` to ``user`` (GUILD_MEMBER_UPDATE after READY)."""
+        member = self.world.user(user)
+        if role.id not in member.roles:
+            member.roles.append(role.id)
+        self._member_event("GUILD_MEMBER_UPDATE", member)
 
     def add_channel(self, name: str, *, topic: str | None = None) -> FakeChannel:
         """Add a text channel; announced with CHANNEL_CREATE after READY."""
@@ -375,6 +403,17 @@ class DiscordHarness:
         if response is None or response.callback_type != 8:
             raise AssertionError(f"bot did not answer autocomplete for {focused!r} of /{command}")
         return response.choices
+
+    async def context_menu(self, user: UserRef, channel: ChannelRef, name: str,
+                           target: FakeMember | MessageRecord, *,
+                           settle: bool = True) -> InteractionRecord:
+        """Run a user (target = member) or message (target = message) context menu."""
+        member, chan = self.world.user(user), self._channel_ref(channel)
+        if isinstance(target, MessageRecord):
+            self._visible(member, self._message_ref(target))
+        built = self.schema.build_context_menu(name, target, user=member, channel=chan)
+        record = self._new_interaction(2, member, chan, built.data)
+        return await self._send(record, settle)
 
     def _message_ref(self, message: MessageRef) -> MessageRecord:
         if isinstance(message, MessageRecord):
@@ -498,12 +537,23 @@ class DiscordHarness:
 
     async def say(self, user: UserRef, channel: ChannelRef, content: str, *,
                   settle: bool = True) -> MessageRecord:
-        """Post a plain user message (MESSAGE_CREATE), e.g. for prefix commands."""
+        """Post a plain user message (MESSAGE_CREATE), e.g. for prefix commands.
+
+        Intents are honoured like Discord does: no frame without
+        guild_messages/dm_messages, and empty ``content`` without the
+        message_content intent unless the bot is mentioned or it is a DM.
+        """
         member = self.world.user(user)
-        chan = channel if isinstance(channel, FakeChannel) else self.channel(channel)
+        chan = self._channel_ref(channel)
         rec = self.api.create_message(chan, {"content": content}, [],
                                       author=fake_user_payload(member))
+        intents = self.bot.intents
+        if not (intents.dm_messages if chan.is_dm else intents.guild_messages):
+            return rec
         data = copy.deepcopy(rec.payload)
+        mentioned = f"<@{self.world.bot_user_id}>" in content
+        if not (intents.message_content or chan.is_dm or mentioned):
+            data["content"] = ""
         if not chan.is_dm:
             data["guild_id"] = str(self.world.guild_id)
             data["member"] = {k: v for k, v in member_payload(self.world, member).items()
@@ -559,9 +609,10 @@ class DiscordHarness:
 
     def last_response(self, interaction: InteractionRecord | None = None) -> Response:
         """Latest response to ``interaction`` (or to any interaction)."""
+        order = {id(call): index for index, call in enumerate(self.api.calls)}
         pool = interaction.responses if interaction is not None else sorted(
             (r for i in self.world.interactions.values() for r in i.responses),
-            key=lambda r: self.api.calls.index(r.call))
+            key=lambda r: order.get(id(r.call), -1))
         if not pool:
             raise AssertionError(f"the bot never responded to {interaction or 'any interaction'}")
         return pool[-1]

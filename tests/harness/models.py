@@ -208,13 +208,16 @@ class MessageRecord(_MessageLike):
 class Response(_MessageLike):
     """One thing the bot did for an interaction: callback, followup, edit, delete.
 
-    Accessors prefer what the bot *sent* in this call and fall back to the
-    message as it looked right after the call (``snapshot``), so an edit that
-    only changes the view still reports the visible content.
+    Message accessors (``content``, ``ephemeral``, ``components``...) read the
+    message as Discord showed it right after this call (``snapshot``), so a
+    followup that fills an ephemeral "thinking..." message reports
+    ``ephemeral=True`` and a view-only edit still reports the content. For
+    callbacks without a message (autocomplete, modal) they read ``payload``,
+    the raw data the bot sent. ``files`` are the files uploaded by this call.
     """
 
     call: Call
-    kind: Literal["callback", "followup", "edit", "delete", "fetch"]
+    kind: Literal["callback", "followup", "edit", "delete"]
     interaction_id: int
     callback_type: int | None = None
     message: MessageRecord | None = None
@@ -230,9 +233,7 @@ class Response(_MessageLike):
         return body
 
     def _view(self) -> Mapping[str, Any]:
-        merged = dict(self.snapshot or {})
-        merged.update(self.payload)
-        return merged
+        return self.snapshot if self.snapshot is not None else self.payload
 
     def _file_list(self) -> list[tuple[str, bytes]]:
         return list(self.sent_files)

@@ -182,7 +182,8 @@ class CommandSchema:
         if not self.synced:
             raise SchemaError("no commands were synced; did the bot call tree.sync()?")
         names = sorted(c["name"] for c in self.commands_for(guild_id) if c["type"] == ctype)
-        raise SchemaError(f"/{name} is not a synced command here; available: {names}")
+        kind = {1: "/", 2: "user command ", 3: "message command "}.get(ctype, "")
+        raise SchemaError(f"{kind}{name} is not a synced command here; available: {names}")
 
     # -- interaction data builders -----------------------------------------
 
@@ -268,6 +269,29 @@ class CommandSchema:
             data["guild_id"] = root["guild_id"]
         built.data = data
         return built
+
+    def build_context_menu(self, name: str, target: Any, *, user: FakeMember,
+                           channel: FakeChannel) -> BuiltCommand:
+        """``data`` for a user (target is a member) or message context menu."""
+        from .models import MessageRecord
+
+        if isinstance(target, FakeMember):
+            ctype, resolved = 2, {"users": {str(target.id): fake_user_payload(target)}}
+            if not channel.is_dm and target.in_guild:
+                member = member_payload(self.world, target, with_permissions=True)
+                member.pop("user")
+                resolved["members"] = {str(target.id): member}
+        elif isinstance(target, MessageRecord):
+            ctype, resolved = 3, {"messages": {str(target.id): target.payload}}
+        else:
+            raise SchemaError(f"context menu target must be a FakeMember or MessageRecord, not {target!r}")
+        cmd = self.find(name, None if channel.is_dm else self.world.guild_id, ctype)
+        self.check_access(cmd, user, channel.is_dm)
+        data: dict[str, Any] = {"id": cmd["id"], "name": cmd["name"], "type": ctype,
+                                "target_id": str(target.id), "resolved": resolved}
+        if "guild_id" in cmd:
+            data["guild_id"] = cmd["guild_id"]
+        return BuiltCommand(data=data, command=cmd, leaf=cmd)
 
     def _convert(self, opt: Mapping[str, Any], value: Any, resolved: dict[str, dict[str, Any]],
                  built: BuiltCommand, channel: FakeChannel) -> Any:
