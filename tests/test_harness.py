@@ -178,6 +178,11 @@ def make_bot(*, sync_in_setup_hook: bool = False) -> commands.Bot:
                     flag: bool = False) -> None:
         await interaction.response.send_message(f"{channel.name} {flag}")
 
+    @ping.command(name="temp", description="Self-destructing messages")
+    async def temp(interaction: discord.Interaction) -> None:
+        await interaction.response.send_message("temp reply", delete_after=600)
+        await interaction.channel.send("temp post", delete_after=600)  # type: ignore[union-attr]
+
     @ping.command(name="invite", description="Unsupported route")
     async def invite(interaction: discord.Interaction) -> None:
         await interaction.channel.create_invite()  # type: ignore[union-attr]
@@ -462,6 +467,23 @@ async def test_two_concurrent_interactions(h: DiscordHarness) -> None:
     assert h.last_response(releasing).content == "go"
     assert [r.kind for r in h.responses_to(waiting)] == ["callback", "edit"]
     assert waiting.original is not None and waiting.original.content == "released"
+
+
+async def test_delete_after_sleepers_do_not_block_settle(h: DiscordHarness) -> None:
+    alice = h.add_user("alice")
+    await h.slash(alice, "general", "ping temp", settle=False)
+    await h.settle(timeout=1.0)
+    assert [m.content for m in h.channel_messages("general")] == ["temp reply", "temp post"]
+
+
+async def test_removed_user(h: DiscordHarness) -> None:
+    alice = h.add_user("alice")
+    h.remove_user(alice)
+    await h.settle()
+    guild = h.bot.get_guild(h.world.guild_id)
+    assert guild is not None and guild.get_member(alice.id) is None
+    with pytest.raises(HarnessUsageError, match="not a member"):
+        await h.slash(alice, "general", "ping echo", text="x")
 
 
 async def test_fire_and_settle(h: DiscordHarness) -> None:

@@ -284,6 +284,14 @@ class DiscordHarness:
             data["guild_id"] = str(self.world.guild_id)
             self._pending_frames.append(self.gateway.dispatch_frame(event, data))
 
+    def remove_user(self, user: UserRef) -> None:
+        """The user leaves the guild (GUILD_MEMBER_REMOVE); their DMs keep working."""
+        member = self.world.user(user)
+        member.in_guild = False
+        if self._ready and self.bot.intents.members:
+            self._pending_frames.append(self.gateway.dispatch_frame("GUILD_MEMBER_REMOVE", {
+                "guild_id": str(self.world.guild_id), "user": fake_user_payload(member)}))
+
     def add_role(self, name: str, *, permissions: int | discord.Permissions = 0) -> FakeRole:
         """Create a guild role (GUILD_ROLE_CREATE after READY)."""
         from .payloads import role_payload

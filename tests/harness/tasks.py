@@ -34,15 +34,17 @@ def default_ignored(task: asyncio.Task[Any]) -> bool:
     """Tasks that sleep by design and do not change anything visible soon.
 
     * view timeout watchers (minutes-long sleeps),
-    * ``delete_after=`` deleters (``inner_call`` in discord.py),
+    * ``delete_after=``/``delete(delay=)`` deleters (``inner_call`` and
+      ``Message.delete.<locals>.delete`` in discord.py),
     * ``discord.ext.tasks`` loops.
     """
     name = _coro_qualname(task)
     coro = task.get_coro()
     filename = getattr(getattr(coro, "cr_code", None), "co_filename", "")
     from_discord = "discord" in filename.replace("\\", "/").split("/")
+    delayed_delete = name.endswith("<locals>.inner_call") or name.endswith("delete.<locals>.delete")
     return ("__timeout_task_impl" in name
-            or (from_discord and name.endswith("inner_call"))
+            or (from_discord and delayed_delete)
             or name.endswith("Loop._loop"))
 
 
