@@ -13,6 +13,7 @@ Typical use::
 See docs/testing.md for the full guide.
 """
 
+from .apierror import ApiError
 from .components import Button, Modal, Select, SelectOption, TextInput
 from .core import DiscordHarness
 from .errors import (
@@ -24,7 +25,6 @@ from .errors import (
     TrappedErrors,
     UnsupportedRoute,
 )
-from .http import ApiError
 from .models import (
     Call,
     FakeChannel,

@@ -1,15 +1,12 @@
-"""Offline Discord REST + interaction-webhook API.
+"""Offline Discord REST + interaction-webhook API (the route handlers).
 
-discord.py funnels every REST call through ``HTTPClient.request`` and every
-interaction-token call through ``AsyncWebhookAdapter.request``. Both are
-patched at class level for the lifetime of a harness, dispatch to the
-:class:`FakeDiscordAPI` owning that client/session, and *raise* if no harness
-owns it — so a test can never reach the network by accident.
-
-Answers imitate Discord closely (status codes, JSON error codes such as
-40060 "already acknowledged" or 50007 "cannot send messages to this user")
-and errors are raised as the real ``discord.HTTPException`` subclasses so the
-bot's own error handling is what gets exercised.
+:mod:`.patching` hands every call discord.py makes to
+:meth:`FakeDiscordAPI.handle_rest` / :meth:`FakeDiscordAPI.handle_webhook`.
+Each call is recorded as a :class:`Call` and answered the way Discord would
+(status codes, JSON error codes such as 40060 "already acknowledged", 50007
+"cannot send messages to this user", 10062 "unknown interaction"), raising
+the real ``discord.HTTPException`` subclasses so the bot's own error
+handling is what gets exercised.
 """
 
 from __future__ import annotations
@@ -24,21 +21,19 @@ from typing import Any
 from urllib.parse import unquote
 
 import aiohttp
-import discord
 from discord.http import HTTPClient, Route
-from discord.webhook.async_ import AsyncWebhookAdapter
 
-from .components import Modal, parse_components, parse_modal
+from .apierror import ApiError, form_error
+from .components import Modal, parse_modal
 from .errors import TrappedError, UnsupportedRoute
+from .messages import MessageStore
 from .models import EPHEMERAL, LOADING, Call, FakeChannel, InteractionRecord, MessageRecord, Response
 from .payloads import (
     app_info_payload,
-    attachment_payload,
     bot_self_payload,
     channel_payload,
     fake_user_payload,
     member_payload,
-    now_iso,
     user_payload,
 )
 from .schema import CommandSchema, validate_sync_payload
@@ -46,48 +41,8 @@ from .traps import ErrorTrap
 from .world import World
 
 Handler = Callable[[Call], Any | Awaitable[Any]]
-_REASONS = {400: "Bad Request", 401: "Unauthorized", 403: "Forbidden", 404: "Not Found",
-            405: "Method Not Allowed", 429: "Too Many Requests", 500: "Internal Server Error"}
 #: Interaction response types each interaction type may use.
 _ALLOWED_CALLBACKS = {2: {4, 5, 9}, 3: {4, 5, 6, 7, 9}, 4: {8}, 5: {4, 5, 6, 7}}
-_SUPPRESS_EMBEDS, _SILENT, _COMPONENTS_V2 = 1 << 2, 1 << 12, 1 << 15
-
-
-class FakeResponse:
-    """The bits of ``aiohttp.ClientResponse`` that ``discord.HTTPException`` reads."""
-
-    def __init__(self, status: int) -> None:
-        self.status = status
-        self.reason = _REASONS.get(status, "Error")
-        self.headers: dict[str, str] = {"content-type": "application/json"}
-
-
-class ApiError(Exception):
-    """Raised by route handlers; converted to the matching discord exception."""
-
-    def __init__(self, status: int, code: int, message: str,
-                 errors: Mapping[str, Any] | None = None) -> None:
-        super().__init__(message)
-        self.status, self.code, self.message = status, code, message
-        self.body: dict[str, Any] = {"code": code, "message": message}
-        if errors:
-            self.body["errors"] = dict(errors)
-
-    def to_exception(self) -> discord.HTTPException:
-        response = FakeResponse(self.status)
-        cls: type[discord.HTTPException] = discord.HTTPException
-        if self.status == 403:
-            cls = discord.Forbidden
-        elif self.status == 404:
-            cls = discord.NotFound
-        elif self.status >= 500:
-            cls = discord.DiscordServerError
-        return cls(response, self.body)  # type: ignore[arg-type]
-
-
-def _form_error(field: str, message: str, code: str = "BASE_TYPE_INVALID") -> ApiError:
-    return ApiError(400, 50035, "Invalid Form Body",
-                    {field: {"_errors": [{"code": code, "message": message}]}})
 
 
 def _route_params(route: Route) -> dict[str, Any]:
@@ -126,13 +81,6 @@ def _read_form(form: Iterable[Mapping[str, Any]] | None, body: Any) -> tuple[Any
     return body, files
 
 
-class BlockedConnector(aiohttp.BaseConnector):
-    """aiohttp connector that refuses every connection (belt and braces)."""
-
-    async def _create_connection(self, req: Any, traces: Any, timeout: Any) -> Any:  # noqa: ANN401
-        raise aiohttp.ClientConnectionError(f"offline harness: network access to {req.url} blocked")
-
-
 class FakeDiscordAPI:
     """Routes captured calls to handlers that mutate the shared :class:`World`."""
 
@@ -141,6 +89,7 @@ class FakeDiscordAPI:
         self.schema = schema
         self.trap = trap
         self.calls: list[Call] = []
+        self.messages = MessageStore(world)
         self.http_client: HTTPClient | None = None
         self.session: aiohttp.ClientSession | None = None
         self._routes: dict[tuple[str, str], Handler] = {}
@@ -287,7 +236,7 @@ class FakeDiscordAPI:
                 raise ApiError(403, 50007, "Cannot send messages to this user")
         body = dict(call.json or {})
         body["flags"] = int(body.get("flags") or 0) & ~EPHEMERAL  # only interactions may hide
-        record = self.create_message(channel, body, call.files)
+        record = self.messages.create(channel, body, call.files)
         return record.payload
 
     def _history(self, call: Call) -> list[dict[str, Any]]:
@@ -317,7 +266,7 @@ class FakeDiscordAPI:
         rec = self._channel_message(call)
         if int(rec.payload["author"]["id"]) != self.world.bot_user_id:
             raise ApiError(403, 50005, "Cannot edit a message authored by another user")
-        self.edit_message(rec, call.json or {}, call.files)
+        self.messages.edit(rec, call.json or {}, call.files)
         return rec.payload
 
     def _delete_channel_message(self, call: Call) -> None:
@@ -356,22 +305,22 @@ class FakeDiscordAPI:
         data = dict(body.get("data") or {})
         if rtype not in _ALLOWED_CALLBACKS.get(ix.type, set()) or (
                 rtype in (6, 7) and ix.message_id is None):
-            raise _form_error("type", f"Interaction response type {rtype} is invalid here")
+            raise form_error("type", f"Interaction response type {rtype} is invalid here")
         message: MessageRecord | None = None
         if rtype == 4:
-            message = self.create_message(ix.channel, data, call.files, interaction=ix)
+            message = self.messages.create(ix.channel, data, call.files, interaction=ix)
         elif rtype == 5:
             flags = LOADING | (int(data.get("flags") or 0) & EPHEMERAL)
-            message = self.create_message(ix.channel, {"content": "", "flags": flags}, [],
+            message = self.messages.create(ix.channel, {"content": "", "flags": flags}, [],
                                           interaction=ix, allow_empty=True)
         elif rtype in (6, 7):
             message = self.world.messages[ix.message_id]  # type: ignore[index]
             if rtype == 7:
-                self.edit_message(message, data, call.files)
+                self.messages.edit(message, data, call.files)
         elif rtype == 8:
             choices = data.get("choices") or []
             if len(choices) > 25:
-                raise _form_error("data.choices", "Must be 25 or fewer in length.")
+                raise form_error("data.choices", "Must be 25 or fewer in length.")
         elif rtype == 9:
             self._validate_modal(data)
             self.world.open_modals.append((ix.user.id, parse_modal(data), ix))
@@ -392,9 +341,9 @@ class FakeDiscordAPI:
 
     def _validate_modal(self, data: Mapping[str, Any]) -> Modal:
         if not 1 <= len(data.get("title", "")) <= 45:
-            raise _form_error("data.title", "Must be between 1 and 45 in length.")
+            raise form_error("data.title", "Must be between 1 and 45 in length.")
         if not 1 <= len(data.get("components") or []) <= 5:
-            raise _form_error("data.components", "Must be between 1 and 5 in length.")
+            raise form_error("data.components", "Must be between 1 and 5 in length.")
         return parse_modal(data)
 
     def _followup(self, call: Call) -> dict[str, Any] | None:
@@ -407,10 +356,10 @@ class FakeDiscordAPI:
             # Discord fills the "thinking..." message with the first followup,
             # keeping the ephemerality chosen when deferring.
             body["flags"] = (int(body.get("flags") or 0) & ~EPHEMERAL) | (original.flags & EPHEMERAL)
-            self.edit_message(original, body, call.files)
+            self.messages.edit(original, body, call.files)
             message = original
         else:
-            message = self.create_message(ix.channel, body, call.files, interaction=ix)
+            message = self.messages.create(ix.channel, body, call.files, interaction=ix)
         self._record(ix, call, "followup", message=message)
         return message.payload if str(call.query.get("wait", "0")).lower() in ("1", "true") else None
 
@@ -428,7 +377,7 @@ class FakeDiscordAPI:
 
     def _webhook_edit(self, call: Call) -> dict[str, Any]:
         ix, rec = self._webhook_message(call)
-        self.edit_message(rec, call.json or {}, call.files)
+        self.messages.edit(rec, call.json or {}, call.files)
         self._record(ix, call, "edit", message=rec)
         return rec.payload
 
@@ -436,209 +385,3 @@ class FakeDiscordAPI:
         ix, rec = self._webhook_message(call)
         rec.deleted = True
         self._record(ix, call, "delete", message=rec)
-
-    # -- message model ------------------------------------------------------
-
-    def _check_body(self, body: Mapping[str, Any]) -> None:
-        content = body.get("content") or ""
-        if len(content) > 2000:
-            raise _form_error("content", "Must be 2000 or fewer in length.", "BASE_TYPE_MAX_LENGTH")
-        if len(body.get("embeds") or []) > 10:
-            raise _form_error("embeds", "Must be 10 or fewer in length.", "BASE_TYPE_MAX_LENGTH")
-        raw = body.get("components") or []
-        v2 = bool(int(body.get("flags") or 0) & _COMPONENTS_V2)
-        if not v2 and len(raw) > 5:
-            raise _form_error("components", "Must be 5 or fewer in length.", "BASE_TYPE_MAX_LENGTH")
-        if not v2:
-            for index, row in enumerate(raw):
-                if row.get("type") != 1 or not 1 <= len(row.get("components", [])) <= 5:
-                    raise _form_error(f"components.{index}", "Invalid action row",
-                                      "COMPONENT_LAYOUT_WIDTH_EXCEEDED")
-        ids = [getattr(c, "custom_id", None) for c in parse_components(raw)]
-        ids = [i for i in ids if i is not None]
-        if len(ids) != len(set(ids)):
-            raise _form_error("components", "Component custom id cannot be duplicated",
-                              "COMPONENT_CUSTOM_ID_DUPLICATED")
-        if any(len(i) > 100 for i in ids):
-            raise _form_error("components", "custom_id must be 100 or fewer in length.")
-
-    def _attachments(self, rec: MessageRecord, spec: list[Mapping[str, Any]] | None,
-                     files: list[tuple[str, bytes]]) -> None:
-        """Apply Discord's attachment rules: ``attachments`` lists what to keep/add."""
-        old = {int(a["id"]): a for a in rec.payload.get("attachments", [])}
-        if spec is None:
-            spec = [{"id": a} for a in old] + [{"id": i} for i in range(len(files))]
-        out: list[dict[str, Any]] = []
-        for item in spec:
-            ref = int(item["id"])
-            if ref in old:
-                out.append(old[ref])
-            elif 0 <= ref < len(files):
-                filename = item.get("filename") or files[ref][0]
-                data = files[ref][1]
-                att_id = self.world.ids.next()
-                payload = attachment_payload(att_id, rec.channel_id, filename, data,
-                                             item.get("description"))
-                self.world.cdn[payload["url"]] = data
-                rec.attachments[att_id] = (filename, data)
-                out.append(payload)
-            else:
-                raise _form_error("attachments", f"Unknown attachment id {ref}")
-        rec.payload["attachments"] = out
-
-    def create_message(self, channel: FakeChannel, body: Mapping[str, Any],
-                       files: list[tuple[str, bytes]], *, interaction: InteractionRecord | None = None,
-                       allow_empty: bool = False, author: dict[str, Any] | None = None) -> MessageRecord:
-        """Create and store a message the way Discord would echo it back."""
-        self._check_body(body)
-        if not allow_empty and not (body.get("content") or body.get("embeds") or files
-                                    or body.get("components") or body.get("sticker_ids")
-                                    or body.get("poll")):
-            raise ApiError(400, 50006, "Cannot send an empty message")
-        mid = self.world.ids.next()
-        flags = int(body.get("flags") or 0)
-        payload: dict[str, Any] = {
-            "id": str(mid),
-            "type": 0,
-            "channel_id": str(channel.id),
-            "author": author or user_payload(self.world.bot_user_id, self.world.bot_name, bot=True),
-            "content": body.get("content") or "",
-            "timestamp": now_iso(),
-            "edited_timestamp": None,
-            "tts": bool(body.get("tts", False)),
-            "mention_everyone": False,
-            "mentions": [],
-            "mention_roles": [],
-            "attachments": [],
-            "embeds": [self._embed(e) for e in body.get("embeds") or []],
-            "pinned": False,
-            "flags": flags,
-            "components": copy.deepcopy(list(body.get("components") or [])),
-        }
-        if body.get("nonce") is not None:
-            payload["nonce"] = body["nonce"]
-        if "message_reference" in body:
-            payload["type"] = 19
-            payload["message_reference"] = dict(body["message_reference"])
-        if interaction is not None:
-            app_id = str(self.world.application_id)
-            payload.update(
-                type=20 if interaction.type == 2 else 0,
-                webhook_id=app_id,
-                application_id=app_id,
-                interaction_metadata={
-                    "id": str(interaction.id),
-                    "type": interaction.type,
-                    "user": fake_user_payload(interaction.user),
-                    "authorizing_integration_owners": interaction.payload.get(
-                        "authorizing_integration_owners", {}),
-                },
-            )
-        rec = MessageRecord(id=mid, channel_id=channel.id, payload=payload,
-                            interaction_id=interaction.id if interaction else None,
-                            visible_to=interaction.user.id if interaction and flags & EPHEMERAL else None)
-        self._attachments(rec, body.get("attachments"), files)
-        self.world.messages[mid] = rec
-        return rec
-
-    def edit_message(self, rec: MessageRecord, body: Mapping[str, Any],
-                     files: list[tuple[str, bytes]]) -> None:
-        """Apply a partial edit; keys absent from ``body`` are left untouched."""
-        self._check_body({**rec.payload, **body})
-        rec.history.append(copy.deepcopy(rec.payload))
-        if "content" in body:
-            rec.payload["content"] = body["content"] or ""
-        if "embeds" in body:
-            rec.payload["embeds"] = [self._embed(e) for e in body["embeds"] or []]
-        if "components" in body:
-            rec.payload["components"] = copy.deepcopy(list(body["components"] or []))
-        # Ephemerality is fixed at creation; the loading flag ends with any edit.
-        fixed = rec.flags & EPHEMERAL
-        editable = int(body["flags"]) if body.get("flags") is not None else rec.flags
-        rec.payload["flags"] = (editable & ~(EPHEMERAL | LOADING)) | fixed
-        if "attachments" in body or files:
-            self._attachments(rec, body.get("attachments"), files)
-        rec.payload["edited_timestamp"] = None if rec.history[-1]["flags"] & LOADING else now_iso()
-
-    @staticmethod
-    def _embed(embed: Mapping[str, Any]) -> dict[str, Any]:
-        data = copy.deepcopy(dict(embed))
-        data.setdefault("type", "rich")
-        return data
-
-
-# -- class-level patches -------------------------------------------------------
-
-_BY_HTTP: dict[HTTPClient, FakeDiscordAPI] = {}
-_BY_SESSION: dict[aiohttp.ClientSession, FakeDiscordAPI] = {}
-_ORIGINALS: dict[str, Any] = {}
-
-
-def _api_for_http(http: HTTPClient) -> FakeDiscordAPI:
-    api = _BY_HTTP.get(http)
-    if api is None:
-        raise RuntimeError("network blocked: discord HTTPClient used outside of a DiscordHarness")
-    session = getattr(http, "_HTTPClient__session", None)
-    if isinstance(session, aiohttp.ClientSession) and session not in _BY_SESSION:
-        api.session = session
-        _BY_SESSION[session] = api
-    return api
-
-
-async def _patched_request(self: HTTPClient, route: Route, *, files: Any = None, form: Any = None,
-                           **kwargs: Any) -> Any:
-    return await _api_for_http(self).handle_rest(route, files=files, form=form, **kwargs)
-
-
-async def _patched_webhook_request(self: AsyncWebhookAdapter, route: Route, session: Any, *,
-                                   payload: Any = None, multipart: Any = None, proxy: Any = None,
-                                   proxy_auth: Any = None, files: Any = None, reason: str | None = None,
-                                   auth_token: str | None = None, params: Any = None) -> Any:
-    api = _BY_SESSION.get(session)
-    if api is None:
-        token = getattr(route, "webhook_token", None)
-        api = next((a for a in _BY_HTTP.values()
-                    if any(i.token == token for i in a.world.interactions.values())), None)
-    if api is None:
-        raise RuntimeError("network blocked: webhook request outside of a DiscordHarness")
-    return await api.handle_webhook(route, payload=payload, multipart=multipart, reason=reason,
-                                    params=params)
-
-
-async def _patched_cdn(self: HTTPClient, url: str) -> bytes:
-    api = _api_for_http(self)
-    if url not in api.world.cdn:
-        raise ApiError(404, 0, "asset not found").to_exception()
-    return api.world.cdn[url]
-
-
-async def _blocked_ws_connect(self: HTTPClient, url: str, *, compress: int = 0) -> Any:
-    raise RuntimeError("network blocked: the harness feeds gateway frames directly")
-
-
-def install(api: FakeDiscordAPI, http: HTTPClient) -> None:
-    """Route ``http``'s traffic to ``api``; patch the classes on first use."""
-    if not _BY_HTTP:
-        _ORIGINALS.update(
-            request=HTTPClient.request, get_from_cdn=HTTPClient.get_from_cdn,
-            ws_connect=HTTPClient.ws_connect, webhook=AsyncWebhookAdapter.request,
-        )
-        HTTPClient.request = _patched_request  # type: ignore[method-assign]
-        HTTPClient.get_from_cdn = _patched_cdn  # type: ignore[method-assign]
-        HTTPClient.ws_connect = _blocked_ws_connect  # type: ignore[method-assign]
-        AsyncWebhookAdapter.request = _patched_webhook_request  # type: ignore[method-assign]
-    api.http_client = http
-    _BY_HTTP[http] = api
-
-
-def uninstall(api: FakeDiscordAPI) -> None:
-    """Forget ``api``; restore discord.py's methods when no harness is left."""
-    if api.http_client is not None:
-        _BY_HTTP.pop(api.http_client, None)
-    for session in [s for s, a in _BY_SESSION.items() if a is api]:
-        del _BY_SESSION[session]
-    if not _BY_HTTP and _ORIGINALS:
-        HTTPClient.request = _ORIGINALS.pop("request")  # type: ignore[method-assign]
-        HTTPClient.get_from_cdn = _ORIGINALS.pop("get_from_cdn")  # type: ignore[method-assign]
-        HTTPClient.ws_connect = _ORIGINALS.pop("ws_connect")  # type: ignore[method-assign]
-        AsyncWebhookAdapter.request = _ORIGINALS.pop("webhook")  # type: ignore[method-assign]

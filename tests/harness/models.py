@@ -18,7 +18,7 @@ import discord
 from .components import Button, Component, Modal, Select, parse_components
 
 if TYPE_CHECKING:
-    from .core import DiscordHarness
+    from .world import World
 
 EPHEMERAL = 1 << 6
 LOADING = 1 << 7
@@ -278,7 +278,7 @@ class InteractionRecord:
     original_message_id: int | None = None
     expired: bool = False
     responses: list[Response] = field(default_factory=list)
-    harness: DiscordHarness | None = field(default=None, repr=False)
+    world: World | None = field(default=None, repr=False)
 
     @property
     def response(self) -> Response | None:
@@ -292,9 +292,14 @@ class InteractionRecord:
     @property
     def original(self) -> MessageRecord | None:
         """The message ``@original`` refers to now, if one exists."""
-        if self.harness is None or self.original_message_id is None:
+        if self.world is None or self.original_message_id is None:
             return None
-        return self.harness.world.messages.get(self.original_message_id)
+        return self.world.messages.get(self.original_message_id)
 
     def __repr__(self) -> str:
         return f"<InteractionRecord id={self.id} type={self.type} user={self.user.name}>"
+
+
+UserRef = FakeMember | int | str
+ChannelRef = FakeChannel | str
+MessageRef = MessageRecord | Response | InteractionRecord | int
