@@ -178,6 +178,10 @@ def make_bot(*, sync_in_setup_hook: bool = False) -> commands.Bot:
                     flag: bool = False) -> None:
         await interaction.response.send_message(f"{channel.name} {flag}")
 
+    @ping.command(name="silent", description="Forgets to respond")
+    async def silent(interaction: discord.Interaction) -> None:
+        await interaction.channel.send("side effect only")  # type: ignore[union-attr]
+
     @ping.command(name="temp", description="Self-destructing messages")
     async def temp(interaction: discord.Interaction) -> None:
         await interaction.response.send_message("temp reply", delete_after=600)
@@ -448,7 +452,21 @@ async def test_expect_errors_collects_instead_of_failing(h: DiscordHarness) -> N
     alice = h.add_user("alice")
     with h.expect_errors() as errors:
         await h.slash(alice, "general", "ping boom")
-    assert len(errors) == 1 and isinstance(errors[0].original, ZeroDivisionError)
+    assert isinstance(errors[0].original, ZeroDivisionError)
+    assert "never acknowledged" in errors[1].message  # the crash also left the user hanging
+    assert len(errors) == 2
+
+
+async def test_unacknowledged_interaction_fails(h: DiscordHarness) -> None:
+    alice = h.add_user("alice")
+    with pytest.raises(TrappedErrors, match="'/ping silent', type 2\\) by alice was never acknowledged"):
+        await h.slash(alice, "general", "ping silent")
+    ix = await h.slash(alice, "general", "ping tools pick")
+    assert ix.original is not None
+    # Forget all views, like a restart that does not re-register them.
+    h.bot._connection._view_store._views.clear()
+    with pytest.raises(TrappedErrors, match="'pick', type 3\\).*never acknowledged"):
+        await h.select(alice, ix.original, "pick", ["red"])
 
 
 async def test_unsupported_route_is_loud(h: DiscordHarness) -> None:

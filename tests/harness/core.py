@@ -23,7 +23,7 @@ from typing import Any, Self
 import discord
 
 from .actions import UserActions
-from .errors import HarnessError, SettleTimeout, TrappedErrors
+from .errors import HarnessError, SettleTimeout, TrappedError, TrappedErrors
 from .gateway import FakeGateway
 from .http import FakeDiscordAPI
 from .models import FakeChannel, FakeMember, FakeRole, InteractionRecord, UserRef
@@ -45,6 +45,17 @@ from .world import DEFAULT_CHANNELS, World
 BotFactory = Callable[[], "discord.Client | Awaitable[discord.Client]"]
 
 
+def _describe(data: Mapping[str, Any]) -> str:
+    """``"/ping tools counter"`` for commands, the custom_id for components/modals."""
+    if "custom_id" in data:
+        return str(data["custom_id"])
+    parts, options = [data.get("name", "?")], data.get("options") or []
+    while options and options[0].get("type") in (1, 2):
+        parts.append(options[0]["name"])
+        options = options[0].get("options") or []
+    return "/" + " ".join(parts)
+
+
 class DiscordHarness(UserActions, Queries):
     """An offline Discord for one bot: one guild, some channels, users, DMs.
 
@@ -62,6 +73,10 @@ class DiscordHarness(UserActions, Queries):
         guild-scoped sync to ``DEV_GUILD_ID``).
     sync_commands:
         Call ``tree.sync()`` after READY if the bot did not sync itself.
+    require_ack:
+        Treat an interaction the bot never answered (once everything has
+        settled) as a trapped error, as Discord would show "This
+        interaction failed".
     trap_loggers:
         Loggers whose ERROR records fail the test (add your bot's own).
     settle_timeout:
@@ -74,13 +89,14 @@ class DiscordHarness(UserActions, Queries):
         self,
         bot_factory: BotFactory,
         *,
-        token: str = "offline-harness-token",
+        token: str = "T2ZmbGluZUhhcm5lc3M.AAAAAA.offline-harness-token-not-real",
         guild_name: str = "Harness Guild",
         guild_id: int | None = None,
         channels: Iterable[str] = DEFAULT_CHANNELS,
         application_id: int | None = None,
         bot_name: str = "HarnessBot",
         sync_commands: bool = True,
+        require_ack: bool = True,
         trap_loggers: Iterable[str] = ("discord",),
         settle_timeout: float = 5.0,
         ignore_task: Callable[[asyncio.Task[Any]], bool] | None = None,
@@ -88,6 +104,7 @@ class DiscordHarness(UserActions, Queries):
         self._factory = bot_factory
         self.token = token
         self.sync_commands = sync_commands
+        self.require_ack = require_ack
         self.settle_timeout = settle_timeout
         self.world = World(guild_name=guild_name, guild_id=guild_id, channels=channels,
                            application_id=application_id, bot_name=bot_name)
@@ -221,8 +238,25 @@ class DiscordHarness(UserActions, Queries):
             await self.tracker.settle(self.settle_timeout if timeout is None else timeout)
         finally:
             self._collect_task_errors()
+        self._check_acknowledged()
         if raise_errors:
             self.trap.raise_if_any()
+
+    def _check_acknowledged(self) -> None:
+        """Everything settled: an interaction still unanswered never will be.
+
+        Discord would show "This interaction failed" after 3 s, so this is a
+        bot bug (forgotten response, unregistered view, swallowed error).
+        """
+        if not self.require_ack:
+            return
+        for ix in self.world.interactions.values():
+            if ix.response_type is None and not ix.expired and not ix.ack_checked:
+                ix.ack_checked = True
+                what = _describe(ix.payload["data"])
+                self.trap.add(TrappedError(
+                    "harness", f"interaction {ix.id} ({what!r}, type {ix.type}) by {ix.user.name} "
+                    "was never acknowledged: Discord would show 'This interaction failed'", ""))
 
     def _collect_task_errors(self) -> None:
         for task in self.tracker.pop_finished():

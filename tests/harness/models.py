@@ -277,6 +277,7 @@ class InteractionRecord:
     response_type: int | None = None
     original_message_id: int | None = None
     expired: bool = False
+    ack_checked: bool = field(default=False, repr=False)
     responses: list[Response] = field(default_factory=list)
     world: World | None = field(default=None, repr=False)
 
