@@ -448,6 +448,15 @@ async def test_unsettled_error_fails_at_teardown() -> None:
             await h.slash(alice, "general", "ping boom", settle=False)
 
 
+async def test_failing_body_gets_trapped_errors_as_note() -> None:
+    with pytest.raises(AssertionError, match="test body failed") as info:
+        async with DiscordHarness(bot_factory=make_bot) as h:
+            alice = h.add_user("alice")
+            await h.slash(alice, "general", "ping boom", settle=False)
+            raise AssertionError("test body failed")
+    assert "ZeroDivisionError: kaboom" in "\n".join(info.value.__notes__)
+
+
 async def test_expect_errors_collects_instead_of_failing(h: DiscordHarness) -> None:
     alice = h.add_user("alice")
     with h.expect_errors() as errors:

@@ -195,10 +195,19 @@ class DiscordHarness(UserActions, Queries):
             await tree.sync(guild=discord.Object(id=guild_id))
 
     async def stop(self, *, check: bool = True) -> None:
-        """Settle, close the bot, cancel leftovers, then fail on trapped errors."""
+        """Settle, close the bot, cancel leftovers, then fail on trapped errors.
+
+        With ``check=False`` (the test already failed) errors are still
+        collected, briefly, so ``__aexit__`` can attach them to that failure.
+        """
         try:
-            if check and self._ready:
-                await self.settle(raise_errors=False)
+            if self._ready:
+                try:
+                    await self.settle(None if check else min(self.settle_timeout, 1.0),
+                                      raise_errors=False)
+                except SettleTimeout:
+                    if check:
+                        raise
         finally:
             try:
                 if self.bot is not None and not self.bot.is_closed():
