@@ -665,13 +665,14 @@ async def test_users_added_before_start_are_in_guild_create() -> None:
 
 
 async def test_message_content_intent_is_respected(hc: DiscordHarness) -> None:
-    seen: list[str] = []
+    seen: list[tuple[str, bool]] = []
 
     @hc.bot.event
     async def on_message(message: discord.Message) -> None:
-        seen.append(message.content)
+        assert hc.bot.user is not None
+        seen.append((message.content, hc.bot.user.mentioned_in(message)))
 
     alice = hc.add_user("alice")
     await hc.say(alice, "general", "secret words")
     await hc.say(alice, "general", f"<@{hc.world.bot_user_id}> hi")
-    assert seen == ["", f"<@{hc.world.bot_user_id}> hi"]
+    assert seen == [("", False), (f"<@{hc.world.bot_user_id}> hi", True)]

@@ -11,6 +11,7 @@ honest: nothing reaches the bot that Discord would not deliver.
 from __future__ import annotations
 
 import copy
+import re
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
@@ -35,6 +36,7 @@ from .payloads import (
     interaction_payload,
     member_payload,
     role_payload,
+    user_payload,
 )
 
 if TYPE_CHECKING:
@@ -55,6 +57,8 @@ class UserActions:
         bot: discord.Client
 
         async def feed(self, frame: dict[str, Any], *, settle: bool = True) -> None: ...
+
+        async def dispatch(self, event: str, data: Any, *, settle: bool = True) -> None: ...
 
     def _channel_ref(self, channel: ChannelRef) -> FakeChannel:
         if isinstance(channel, FakeChannel):
@@ -190,6 +194,13 @@ class UserActions:
                                        message=rec)
         return await self._send(record, settle)
 
+    def _mentioned(self, user_id: int) -> dict[str, Any]:
+        if user_id == self.world.bot_user_id:
+            return user_payload(user_id, self.world.bot_name, bot=True)
+        if user_id in self.world.users:
+            return fake_user_payload(self.world.users[user_id])
+        raise HarnessUsageError(f"message mentions unknown user id {user_id}")
+
     def _resolve_entities(self, values: Sequence[Any]) -> tuple[list[str], dict[str, Any]]:
         ids: list[str] = []
         resolved: dict[str, dict[str, Any]] = {}
@@ -256,6 +267,8 @@ class UserActions:
         chan = self._channel_ref(channel)
         rec = self.api.messages.create(chan, {"content": content}, [],
                                       author=fake_user_payload(member))
+        rec.payload["mentions"] = [self._mentioned(int(uid)) for uid in
+                                   dict.fromkeys(re.findall(r"<@!?(\d+)>", content))]
         intents = self.bot.intents
         if not (intents.dm_messages if chan.is_dm else intents.guild_messages):
             return rec

@@ -145,8 +145,8 @@ class FakeDiscordAPI:
             call.status, call.response, call.error = e.status, e.body, exc
             raise exc from None
         call.status = 204 if result is None else 200
-        call.response = result
-        # discord.py mutates payload dicts in place; never hand out our state.
+        # discord.py mutates payload dicts in place; never hand out (or log) live state.
+        call.response = copy.deepcopy(result)
         return copy.deepcopy(result)
 
     # -- routes ---------------------------------------------------------------
