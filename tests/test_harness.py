@@ -83,6 +83,22 @@ class PickView(discord.ui.View):
         await interaction.response.send_message("picked " + ",".join(select.values))
 
 
+class Layout(discord.ui.LayoutView):
+    """Components v2: text and a button nested in a container."""
+
+    def __init__(self, text: str, *, done: bool = False) -> None:
+        super().__init__(timeout=None)
+        row: discord.ui.ActionRow[Layout] = discord.ui.ActionRow()
+        button: discord.ui.Button[Layout] = discord.ui.Button(
+            label="Next", custom_id="layout:next", disabled=done)
+        button.callback = self.next  # type: ignore[method-assign]
+        row.add_item(button)
+        self.add_item(discord.ui.Container(discord.ui.TextDisplay(text), row))
+
+    async def next(self, interaction: discord.Interaction) -> None:
+        await interaction.response.edit_message(view=Layout("page 2", done=True))
+
+
 def make_bot(*, sync_in_setup_hook: bool = False) -> commands.Bot:
     """The throwaway bot under test. Built fresh per test (no shared state)."""
     intents = discord.Intents.default()
@@ -177,6 +193,10 @@ def make_bot(*, sync_in_setup_hook: bool = False) -> commands.Bot:
     async def config(interaction: discord.Interaction, channel: discord.TextChannel,
                     flag: bool = False) -> None:
         await interaction.response.send_message(f"{channel.name} {flag}")
+
+    @ping.command(name="layout", description="Components v2")
+    async def layout(interaction: discord.Interaction) -> None:
+        await interaction.response.send_message(view=Layout("page 1"))
 
     @ping.command(name="silent", description="Forgets to respond")
     async def silent(interaction: discord.Interaction) -> None:
@@ -329,6 +349,15 @@ async def test_dynamic_item_button_edits_message(h: DiscordHarness) -> None:
         await h.click(alice, message, "counter:0")  # stale button no longer rendered
     with pytest.raises(HarnessUsageError, match="not a message the bot sent"):
         await h.click(alice, 12345, "counter:2")
+
+
+async def test_components_v2_layout(h: DiscordHarness) -> None:
+    alice = h.add_user("alice")
+    ix = await h.slash(alice, "general", "ping layout")
+    message = ix.original
+    assert message is not None and message.texts == ["page 1"] and message.content == ""
+    await h.click(alice, message, "layout:next")
+    assert message.texts == ["page 2"] and message.button("Next").disabled
 
 
 async def test_select_menu(h: DiscordHarness) -> None:
@@ -625,6 +654,12 @@ async def test_client_bot_guild_sync_rest_send_and_edit(hc: DiscordHarness) -> N
     assert modal is not None and modal.title == "Rename"
     await hc.submit_modal(alice, modal.custom_id, {"rename:name": "finals"})
     assert board.content == "renamed to finals" and board.components == []
+
+
+async def test_guild_mismatch_hint() -> None:
+    async with DiscordHarness(bot_factory=make_client) as h:  # guild_id not pinned
+        with pytest.raises(SchemaError, match=f"pass guild_id={GUILD_ID}"):
+            await h.slash(h.add_user("alice"), "general", "post", channel=h.channel("games"))
 
 
 async def test_context_menus(hc: DiscordHarness) -> None:

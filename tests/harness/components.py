@@ -146,6 +146,18 @@ def parse_components(raw: Iterable[Mapping[str, Any]] | None) -> list[Component]
     return list(_walk(raw or []))
 
 
+def text_displays(raw: Iterable[Mapping[str, Any]] | None) -> list[str]:
+    """Contents of components-v2 TextDisplay (type 10) items, in display order."""
+    out: list[str] = []
+    for comp in raw or []:
+        if comp.get("type") == 10:
+            out.append(str(comp.get("content", "")))
+        out.extend(text_displays(comp.get("components")))
+        if "accessory" in comp:
+            out.extend(text_displays([comp["accessory"]]))
+    return out
+
+
 def parse_modal(data: Mapping[str, Any]) -> Modal:
     """Parse the ``data`` of a type-9 (modal) interaction callback."""
     return Modal(

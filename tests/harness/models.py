@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any, Literal
 
 import discord
 
-from .components import Button, Component, Modal, Select, parse_components
+from .components import Button, Component, Modal, Select, parse_components, text_displays
 
 if TYPE_CHECKING:
     from .world import World
@@ -137,6 +137,11 @@ class _MessageLike:
     @property
     def components(self) -> list[Component]:
         return parse_components(self._view().get("components"))
+
+    @property
+    def texts(self) -> list[str]:
+        """Text shown by components-v2 TextDisplay items (v2 messages have no content)."""
+        return text_displays(self._view().get("components"))
 
     @property
     def buttons(self) -> list[Button]:

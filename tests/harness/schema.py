@@ -183,7 +183,11 @@ class CommandSchema:
             raise SchemaError("no commands were synced; did the bot call tree.sync()?")
         names = sorted(c["name"] for c in self.commands_for(guild_id) if c["type"] == ctype)
         kind = {1: "/", 2: "user command ", 3: "message command "}.get(ctype, "")
-        raise SchemaError(f"{kind}{name} is not a synced command here; available: {names}")
+        elsewhere = [gid for gid, cmds in self.guild_commands.items()
+                     if gid != guild_id and any(c["name"] == name for c in cmds)]
+        hint = (f" (it was synced to guild {elsewhere[0]}: pass guild_id={elsewhere[0]} "
+                "to DiscordHarness)") if elsewhere else ""
+        raise SchemaError(f"{kind}{name} is not a synced command here{hint}; available: {names}")
 
     # -- interaction data builders -----------------------------------------
 
