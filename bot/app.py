@@ -1,0 +1,110 @@
+"""Building the bot: ``create_bot(settings)`` wires storage, manager, renderer, cogs and buttons.
+
+Everything the bot depends on is passed in (clock, renderer, seed source, policies), so tests and
+the offline harness build exactly the production bot with a fake clock or a fixed seed.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Callable
+
+import discord
+from discord.ext import commands
+
+from .clock import Clock, SystemClock
+from .config import Settings
+from .manager import ActionResult, GameManager, PolicyFactory
+from .render import Renderer, ThreadedRenderer
+from .storage import Storage
+
+log = logging.getLogger(__name__)
+
+INTENTS_NOTE = (
+    "Default intents only: slash commands and buttons arrive as interactions, which carry the "
+    "user and their display name, so the bot needs neither message content nor the member list."
+)
+
+
+class ProjectLBot(commands.Bot):
+    """The Project L bot. ``manager`` and ``storage`` exist once ``setup_hook`` has run."""
+
+    def __init__(
+        self, settings: Settings, *, clock: Clock | None = None, renderer: Renderer | None = None,
+        seed_source: Callable[[], int] | None = None, policies: PolicyFactory | None = None,
+    ) -> None:
+        super().__init__(
+            command_prefix=commands.when_mentioned,  # no prefix commands: slash only
+            intents=discord.Intents.default(),
+            help_command=None,
+            allowed_mentions=discord.AllowedMentions(everyone=False, roles=False, users=True),
+        )
+        self.settings = settings
+        self.clock: Clock = clock or SystemClock()
+        self.renderer: Renderer = renderer or ThreadedRenderer()
+        self._seed_source = seed_source
+        self._policies = policies
+        self.storage: Storage = None  # type: ignore[assignment]
+        self.manager: GameManager = None  # type: ignore[assignment]
+        self._resumed: list[ActionResult] = []
+
+    async def setup_hook(self) -> None:
+        """Open the database (migrating it), resume games, register commands and buttons, sync."""
+        from . import views
+        from .cogs import info, play, table
+
+        self.storage = await Storage.open(self.settings.db_path, self.clock)
+        self.manager = GameManager(
+            self.storage, clock=self.clock, seed_source=self._seed_source, policies=self._policies
+        )
+        self._resumed = await self.manager.resume()
+        await table.setup(self)
+        await play.setup(self)
+        await info.setup(self)
+        self.add_dynamic_items(*views.DYNAMIC_ITEMS)
+        self.tree.on_error = self._on_app_command_error  # type: ignore[method-assign]
+        await self._sync()
+
+    async def _sync(self) -> None:
+        if self.settings.dev_guild_id:
+            guild = discord.Object(id=self.settings.dev_guild_id)
+            self.tree.copy_global_to(guild=guild)
+            await self.tree.sync(guild=guild)
+        else:
+            await self.tree.sync()
+
+    async def on_ready(self) -> None:
+        log.info("connected as %s; %d game(s) resumed with AI moves", self.user, len(self._resumed))
+        resumed, self._resumed = self._resumed, []
+        from .cogs.common import post_turn
+
+        for result in resumed:
+            channel = self.get_channel(result.game.channel_id)
+            if isinstance(channel, discord.abc.Messageable):
+                try:
+                    await post_turn(self, channel, result)
+                except discord.HTTPException:
+                    log.warning("could not post resumed turn in channel %s", result.game.channel_id)
+
+    async def _on_app_command_error(
+        self, interaction: discord.Interaction, error: discord.app_commands.AppCommandError
+    ) -> None:
+        from .cogs.common import report_error
+
+        await report_error(interaction, error)
+
+    async def close(self) -> None:
+        try:
+            await super().close()
+        finally:
+            if self.storage is not None:
+                await self.storage.close()
+                self.storage = None  # type: ignore[assignment]
+
+
+def create_bot(
+    settings: Settings, *, clock: Clock | None = None, renderer: Renderer | None = None,
+    seed_source: Callable[[], int] | None = None, policies: PolicyFactory | None = None,
+) -> ProjectLBot:
+    """A fresh, not-yet-logged-in bot. Start it with ``bot.start(settings.token)``."""
+    return ProjectLBot(settings, clock=clock, renderer=renderer, seed_source=seed_source, policies=policies)

@@ -1,0 +1,1 @@
+"""Slash commands and their button partners. Cogs parse and authorise; the manager does the work."""

@@ -1,0 +1,75 @@
+"""Settings from the environment (and an optional ``.env`` file), validated up front.
+
+A newcomer's first run should fail with one readable sentence, never a traceback, so every
+problem here raises :class:`ConfigError` whose message says what to fix.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+import re
+from collections.abc import Mapping
+from dataclasses import dataclass
+from pathlib import Path
+
+DEFAULT_DB_PATH = "projectl.sqlite3"
+LOG_LEVELS = ("DEBUG", "INFO", "WARNING", "ERROR")
+# Three dot-separated base64url parts; Discord does not promise more, so check only the shape.
+_TOKEN_SHAPE = re.compile(r"^[A-Za-z0-9_\-]{20,}\.[A-Za-z0-9_\-]{4,}\.[A-Za-z0-9_\-]{20,}$")
+
+
+class ConfigError(Exception):
+    """A setting is missing or wrong. ``str(error)`` is one sentence for the person running the bot."""
+
+
+@dataclass(frozen=True, slots=True)
+class Settings:
+    """Everything the bot reads from its environment. See .env.example for each variable."""
+
+    token: str
+    db_path: str = DEFAULT_DB_PATH
+    dev_guild_id: int | None = None
+    log_level: str = "INFO"
+
+    @property
+    def log_level_number(self) -> int:
+        return int(getattr(logging, self.log_level))
+
+    @classmethod
+    def from_env(
+        cls, env: Mapping[str, str] | None = None, *, dotenv_path: str | Path | None = ".env",
+        require_token: bool = True,
+    ) -> Settings:
+        """Read settings from ``env`` (default ``os.environ``, after loading ``dotenv_path``)."""
+        if env is None:
+            if dotenv_path is not None and Path(dotenv_path).is_file():
+                from dotenv import load_dotenv
+
+                load_dotenv(dotenv_path, override=False)
+            env = os.environ
+        token = env.get("DISCORD_TOKEN", "").strip()
+        if require_token:
+            if not token:
+                raise ConfigError(
+                    "DISCORD_TOKEN is not set: copy .env.example to .env and paste your bot token "
+                    "from the Discord developer portal (Bot -> Reset Token)."
+                )
+            if not _TOKEN_SHAPE.match(token):
+                raise ConfigError(
+                    "DISCORD_TOKEN does not look like a bot token (three dot-separated parts): "
+                    "copy it again from the developer portal's Bot page."
+                )
+        db_path = env.get("PROJECTL_DB_PATH", "").strip() or DEFAULT_DB_PATH
+        guild_text = env.get("PROJECTL_DEV_GUILD_ID", "").strip()
+        dev_guild_id: int | None = None
+        if guild_text:
+            if not guild_text.isdigit():
+                raise ConfigError(
+                    f"PROJECTL_DEV_GUILD_ID must be a server id (digits only), not {guild_text!r}."
+                )
+            dev_guild_id = int(guild_text)
+        level = (env.get("PROJECTL_LOG_LEVEL", "").strip() or "INFO").upper()
+        if level not in LOG_LEVELS:
+            raise ConfigError(f"PROJECTL_LOG_LEVEL must be one of {', '.join(LOG_LEVELS)}, not {level!r}.")
+        return cls(token=token, db_path=db_path, dev_guild_id=dev_guild_id, log_level=level)

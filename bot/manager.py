@@ -1,0 +1,701 @@
+"""The game manager: the one place that changes games, one channel at a time.
+
+Every change follows the same path — **lock → load → engine apply → commit → (caller renders and
+responds)** — under one :class:`asyncio.Lock` per channel, so two clicks in the same channel can
+never interleave, while games in different channels run in parallel. A change is committed (log
+row + new state + revision bump, in one transaction) before this module returns, so whatever the
+caller then tells the player is already durable.
+
+No Discord here: callers pass plain ids and names and get plain values back (:class:`Game`,
+:class:`ActionResult`), so the manager can be driven by tests, the demo, fuzzers and benchmarks.
+Refusals are :class:`bot.errors.BotError` subclasses with a player-readable message; nothing is
+changed when one is raised. See docs/bot.md for the API and the hooks.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import secrets
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass, field
+from typing import Any, Protocol
+
+import engine
+from engine import Action, GameState, IllegalActionError, Master, Options, Phase, Place
+from engine.events import Event, FinishingStarted, GameEnded, TurnStarted
+
+from . import texts
+from .clock import Clock, SystemClock
+from .errors import (
+    AlreadySeatedError,
+    BadInputError,
+    ChannelBusyError,
+    GameFullError,
+    InvalidActionError,
+    NoGameError,
+    NotHostError,
+    NotInGameError,
+    NotYourTurnError,
+    StaleError,
+    WrongStageError,
+)
+from .storage import ChannelBusyError as _StorageBusy
+from .storage import GameRow, NewSeat, Storage
+from .storage import StaleRevisionError as _StorageStale
+
+log = logging.getLogger(__name__)
+
+VARIANTS = ("base", "solo")
+POLICY_NAMES = ("greedy", "random")
+MAX_POLICY_STEPS = 2000
+"""Safety valve: policy seats never play more than this many actions in one go."""
+
+
+# -- values ------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class TableSettings:
+    """What the host chose in ``/projectl new``. ``max_players`` is 1 for Solo."""
+
+    variant: str = "base"
+    max_players: int = 4
+    reserve: int = 10
+    unfinished_penalty: bool = True
+    difficulty: str = "normal"
+
+    def validate(self) -> None:
+        if self.variant not in VARIANTS:
+            raise BadInputError(texts.BAD_VARIANT)
+        if self.variant == "solo" and self.max_players != 1:
+            raise BadInputError(texts.SOLO_IS_ONE)
+        if self.variant == "base" and not 2 <= self.max_players <= 4:
+            raise BadInputError(texts.BASE_PLAYERS)
+        if self.reserve not in (10, 15):
+            raise BadInputError(texts.BAD_RESERVE)
+        if self.difficulty not in {d.value for d in engine.Difficulty}:
+            raise BadInputError(texts.BAD_DIFFICULTY)
+
+    def options(self, players: int) -> Options:
+        """The engine options for a game started with ``players`` seats."""
+        return Options(
+            players=players, variant=self.variant, reserve=self.reserve,
+            unfinished_penalty=self.unfinished_penalty, difficulty=engine.Difficulty(self.difficulty),
+        )
+
+    def to_json(self) -> dict[str, Any]:
+        return {"reserve": self.reserve, "unfinished_penalty": self.unfinished_penalty,
+                "difficulty": self.difficulty}
+
+    @classmethod
+    def from_row(cls, row: GameRow) -> TableSettings:
+        return cls(variant=row.variant, max_players=row.max_players, reserve=int(row.options["reserve"]),
+                   unfinished_penalty=bool(row.options["unfinished_penalty"]),
+                   difficulty=str(row.options["difficulty"]))
+
+
+@dataclass(frozen=True, slots=True)
+class Seat:
+    """A place at the table: a human (``user_id``) or a policy seat (``policy``)."""
+
+    seat: int
+    user_id: int | None
+    name: str
+    policy: str | None = None
+
+    @property
+    def is_ai(self) -> bool:
+        return self.user_id is None
+
+
+@dataclass(frozen=True, slots=True)
+class Game:
+    """A snapshot of one game. Immutable: a later change gives a new Game."""
+
+    id: int
+    guild_id: int | None
+    channel_id: int
+    status: str  # lobby / active / finished / cancelled
+    host_id: int
+    settings: TableSettings
+    seed: int
+    seats: tuple[Seat, ...]
+    state: GameState | None
+    revision: int
+    lobby_message_id: int | None = None
+    table_message_id: int | None = None
+    created_at: str = ""
+    updated_at: str = ""
+
+    @property
+    def names(self) -> list[str]:
+        return [s.name for s in self.seats]
+
+    def seat_of(self, user_id: int) -> Seat | None:
+        return next((s for s in self.seats if s.user_id == user_id), None)
+
+    @property
+    def current(self) -> Seat | None:
+        """Whose move it is (None in the lobby or after the end)."""
+        if self.state is None or self.state.is_over or self.status != "active":
+            return None
+        return self.seats[self.state.current]
+
+    @property
+    def is_full(self) -> bool:
+        return len(self.seats) >= self.settings.max_players
+
+    @classmethod
+    def from_row(cls, row: GameRow) -> Game:
+        state = None if row.state is None else GameState.loads(row.state)
+        return cls(
+            id=row.id, guild_id=row.guild_id, channel_id=row.channel_id, status=row.status,
+            host_id=row.host_id, settings=TableSettings.from_row(row), seed=row.seed,
+            seats=tuple(Seat(s.seat, s.user_id, s.display_name, s.policy) for s in row.seats),
+            state=state, revision=row.revision, lobby_message_id=row.lobby_message_id,
+            table_message_id=row.table_message_id, created_at=row.created_at, updated_at=row.updated_at,
+        )
+
+
+@dataclass(frozen=True, slots=True)
+class Step:
+    """One committed action: who did what, what happened, and the state after it."""
+
+    seat: int
+    user_id: int | None
+    action: Action
+    events: tuple[Event, ...]
+    revision: int
+    state: GameState
+
+    @property
+    def text(self) -> str:
+        return str(self.action)
+
+    @property
+    def ended_turn(self) -> bool:
+        return any(isinstance(e, (TurnStarted, FinishingStarted, GameEnded)) for e in self.events)
+
+
+@dataclass(frozen=True, slots=True)
+class ActionResult:
+    """What :meth:`GameManager.act` (or ``start``/``decide``) did: the player's step, then any
+    steps policy seats played straight after, and the game as it now stands."""
+
+    before: Game
+    game: Game
+    steps: tuple[Step, ...]
+    started: Game | None = None
+    """Set by ``start`` (and Solo ``create_game``): the game as dealt, before any policy move."""
+
+    @property
+    def first(self) -> Step | None:
+        return self.steps[0] if self.steps else None
+
+    @property
+    def turn_changed(self) -> bool:
+        """True when someone else (or a new turn/phase) is up: time to post the table."""
+        if self.before.state is None:
+            return self.game.state is not None
+        if self.game.state is None:
+            return False
+        a, b = self.before.state, self.game.state
+        return (a.current, a.turn, a.phase) != (b.current, b.turn, b.phase)
+
+    @property
+    def finished(self) -> bool:
+        return self.game.status == "finished"
+
+    @property
+    def events(self) -> tuple[Event, ...]:
+        return tuple(e for s in self.steps for e in s.events)
+
+
+@dataclass(frozen=True, slots=True)
+class MasterDraft:
+    """A Master action being assembled one placement at a time (``/projectl master-add``).
+
+    Drafts live in memory, tied to the game revision they were built on: any committed change
+    discards them, so a confirmed draft is always checked against the state it was built for.
+    """
+
+    game_id: int
+    seat: int
+    revision: int
+    placements: tuple[Place, ...] = ()
+
+    @property
+    def action(self) -> Master:
+        return Master(self.placements)
+
+
+class Policy(Protocol):
+    def choose(self, state: GameState) -> Action: ...
+
+
+PolicyFactory = Callable[[str, int], Policy]
+TurnHook = Callable[[Game, Seat], Awaitable[None]]
+StepHook = Callable[[Game, Step], Awaitable[None]]
+GameHook = Callable[[Game], Awaitable[None]]
+
+
+def engine_policy(name: str, seed: int) -> Policy:
+    """The default policy factory: ``engine.policies.policy_by_name``."""
+    from engine.policies import policy_by_name
+
+    return policy_by_name(name, seed)  # type: ignore[no-any-return]
+
+
+def ai_name(policy: str, number: int) -> str:
+    return texts.AI_SEAT_NAME.format(policy=policy.capitalize(), number=number)
+
+
+@dataclass
+class _Hooks:
+    turn_started: list[TurnHook] = field(default_factory=list)
+    action_committed: list[StepHook] = field(default_factory=list)
+    game_finished: list[GameHook] = field(default_factory=list)
+    game_cancelled: list[GameHook] = field(default_factory=list)
+
+
+# -- the manager -------------------------------------------------------------------------------
+
+
+class GameManager:
+    """Creates, runs and finishes games. One instance per bot (or per test)."""
+
+    def __init__(
+        self, storage: Storage, *, clock: Clock | None = None,
+        seed_source: Callable[[], int] | None = None, policies: PolicyFactory | None = None,
+    ) -> None:
+        self.storage = storage
+        self.clock = clock or SystemClock()
+        self._seed_source = seed_source or (lambda: secrets.randbits(62))
+        self._policies = policies or engine_policy
+        self._locks: dict[int, asyncio.Lock] = {}
+        self._drafts: dict[tuple[int, int], MasterDraft] = {}
+        hooks = _Hooks()
+        self.on_turn_started: list[TurnHook] = hooks.turn_started
+        """Awaited as ``hook(game, seat)`` after a commit that hands the move to ``seat`` (human
+        or AI; the game start counts). Hooks run outside the channel lock, errors are logged."""
+        self.on_action_committed: list[StepHook] = hooks.action_committed
+        """Awaited as ``hook(game, step)`` for every committed action, policy seats' included."""
+        self.on_game_finished: list[GameHook] = hooks.game_finished
+        self.on_game_cancelled: list[GameHook] = hooks.game_cancelled
+
+    def lock(self, channel_id: int) -> asyncio.Lock:
+        """The channel's lock. Hold it to read-modify-write a game; never across a Discord call."""
+        lock = self._locks.get(channel_id)
+        if lock is None:
+            lock = self._locks[channel_id] = asyncio.Lock()
+        return lock
+
+    # -- reading --------------------------------------------------------------------------------
+
+    async def game_in_channel(self, channel_id: int) -> Game | None:
+        """The lobby or active game in the channel, if any (no lock: a consistent snapshot)."""
+        row = await self.storage.open_game_in_channel(channel_id)
+        return None if row is None else Game.from_row(row)
+
+    async def game(self, game_id: int) -> Game | None:
+        row = await self.storage.find_game(game_id)
+        return None if row is None else Game.from_row(row)
+
+    async def active_games(self) -> list[Game]:
+        return [Game.from_row(r) for r in await self.storage.games_with_status("active")]
+
+    async def log(self, game_id: int) -> list[tuple[int, int, int | None, str, str]]:
+        """The action log as (seq, seat, user_id, action text, created_at)."""
+        rows = await self.storage.actions(game_id)
+        return [(a.seq, a.seat, a.user_id, a.action, a.created_at) for a in rows]
+
+    async def verify(self, game_id: int) -> bool:
+        """Replay the log from the seed and compare with the stored state."""
+        row = await self.storage.get_game(game_id)
+        if row.state is None:
+            return True
+        game = Game.from_row(row)
+        initial = engine.new_game(game.settings.options(len(game.seats)), game.seed)
+        actions = [engine.parse_action(a.action) for a in await self.storage.actions(game_id)]
+        return engine.replay(initial, actions).dumps() == row.state
+
+    async def _require_open(self, channel_id: int, game_id: int | None = None) -> Game:
+        game = await self.game_in_channel(channel_id)
+        if game is None:
+            if game_id is not None:
+                raise StaleError(texts.STALE_GAME)
+            raise NoGameError(texts.NO_GAME)
+        if game_id is not None and game.id != game_id:
+            raise StaleError(texts.STALE_GAME)
+        return game
+
+    # -- lobby ----------------------------------------------------------------------------------
+
+    async def create_game(
+        self, *, guild_id: int | None, channel_id: int, host_id: int, host_name: str,
+        settings: TableSettings,
+    ) -> ActionResult:
+        """Open a lobby with the host seated. Solo games start at once (nobody else can join)."""
+        settings.validate()
+        async with self.lock(channel_id):
+            if await self.storage.open_game_in_channel(channel_id) is not None:
+                raise ChannelBusyError(texts.CHANNEL_BUSY)
+            await self.storage.upsert_player(host_id, host_name)
+            try:
+                row = await self.storage.create_game(
+                    guild_id=guild_id, channel_id=channel_id, host_id=host_id, variant=settings.variant,
+                    max_players=settings.max_players, options=settings.to_json(),
+                    seed=self._seed_source(), seats=[NewSeat(host_name, user_id=host_id)],
+                )
+            except _StorageBusy as error:
+                raise ChannelBusyError(texts.CHANNEL_BUSY) from error
+            game = Game.from_row(row)
+            if settings.variant != "solo":
+                return ActionResult(game, game, ())
+            result = await self._start_locked(game)
+        await self._after(result)
+        return result
+
+    async def join(self, channel_id: int, user_id: int, name: str, *, game_id: int | None = None) -> Game:
+        async with self.lock(channel_id):
+            game = await self._require_open(channel_id, game_id)
+            if game.status != "lobby":
+                raise WrongStageError(texts.ALREADY_STARTED)
+            if game.seat_of(user_id) is not None:
+                raise AlreadySeatedError(texts.ALREADY_SEATED)
+            if game.is_full:
+                raise GameFullError(texts.GAME_FULL.format(limit=game.settings.max_players))
+            await self.storage.upsert_player(user_id, name)
+            seats = [*_new_seats(game), NewSeat(name, user_id=user_id)]
+            return await self._replace_seats(game, seats)
+
+    async def leave(self, channel_id: int, user_id: int, *, game_id: int | None = None) -> Game:
+        """Leave the lobby. The host cannot leave (they cancel instead)."""
+        async with self.lock(channel_id):
+            game = await self._require_open(channel_id, game_id)
+            if game.status != "lobby":
+                raise WrongStageError(texts.LEAVE_STARTED)
+            if game.seat_of(user_id) is None:
+                raise NotInGameError(texts.NOT_IN_LOBBY)
+            if user_id == game.host_id:
+                raise NotHostError(texts.HOST_CANNOT_LEAVE)
+            seats = [s for s in _new_seats(game) if s.user_id != user_id]
+            return await self._replace_seats(game, seats)
+
+    async def add_policy_seat(
+        self, channel_id: int, by_user_id: int, policy: str = "greedy", *, game_id: int | None = None,
+    ) -> Game:
+        """Seat an AI player (host only). Its moves are played automatically after each turn."""
+        if policy not in POLICY_NAMES:
+            raise BadInputError(texts.BAD_POLICY.format(names=", ".join(POLICY_NAMES)))
+        async with self.lock(channel_id):
+            game = await self._require_open(channel_id, game_id)
+            if game.status != "lobby":
+                raise WrongStageError(texts.ALREADY_STARTED)
+            if by_user_id != game.host_id:
+                raise NotHostError(texts.HOST_ONLY_AI)
+            if game.is_full:
+                raise GameFullError(texts.GAME_FULL.format(limit=game.settings.max_players))
+            number = sum(1 for s in game.seats if s.is_ai) + 1
+            seats = [*_new_seats(game), NewSeat(ai_name(policy, number), policy=policy)]
+            return await self._replace_seats(game, seats)
+
+    async def _replace_seats(self, game: Game, seats: list[NewSeat]) -> Game:
+        try:
+            row = await self.storage.replace_seats(game.id, game.revision, seats)
+        except _StorageStale as error:
+            raise StaleError(texts.STALE_GAME) from error
+        return Game.from_row(row)
+
+    async def start(self, channel_id: int, by_user_id: int, *, game_id: int | None = None) -> ActionResult:
+        """Deal the game (host only, enough players). Policy seats who start play at once."""
+        async with self.lock(channel_id):
+            game = await self._require_open(channel_id, game_id)
+            if game.status != "lobby":
+                raise WrongStageError(texts.ALREADY_STARTED)
+            if by_user_id != game.host_id:
+                raise NotHostError(texts.HOST_ONLY_START)
+            minimum = 1 if game.settings.variant == "solo" else 2
+            if len(game.seats) < minimum:
+                raise WrongStageError(texts.NEED_PLAYERS.format(n=minimum))
+            result = await self._start_locked(game)
+        await self._after(result)
+        return result
+
+    async def _start_locked(self, game: Game) -> ActionResult:
+        try:
+            state = engine.new_game(game.settings.options(len(game.seats)), game.seed)
+        except IllegalActionError as error:
+            raise BadInputError(str(error)) from error
+        try:
+            row = await self.storage.start_game(game.id, game.revision, state.dumps(), state.schema)
+        except _StorageStale as error:
+            raise StaleError(texts.STALE_GAME) from error
+        started = Game.from_row(row)
+        steps = await self._play_policies(started)
+        final = Game.from_row(await self.storage.get_game(game.id)) if steps else started
+        return ActionResult(game, final, tuple(steps), started=started)
+
+    async def cancel(
+        self, channel_id: int, by_user_id: int, *, can_manage_channel: bool = False,
+        game_id: int | None = None,
+    ) -> Game:
+        """Cancel the channel's open game: the host, or anyone allowed to manage the channel."""
+        async with self.lock(channel_id):
+            game = await self._require_open(channel_id, game_id)
+            if by_user_id != game.host_id and not can_manage_channel:
+                raise NotHostError(texts.HOST_ONLY_CANCEL)
+            try:
+                row = await self.storage.set_status(game.id, game.revision, "cancelled")
+            except _StorageStale as error:
+                raise StaleError(texts.STALE_GAME) from error
+            self._drop_drafts(game.id)
+            cancelled = Game.from_row(row)
+        await _run_hooks(self.on_game_cancelled, cancelled)
+        return cancelled
+
+    # -- playing --------------------------------------------------------------------------------
+
+    async def check_turn(
+        self, channel_id: int, user_id: int, *, game_id: int | None = None
+    ) -> tuple[Game, Seat]:
+        """The active game and the user's seat, if it is their move; else the right refusal."""
+        game = await self._require_open(channel_id, game_id)
+        return game, _current_seat_for(game, user_id)
+
+    async def act(
+        self, channel_id: int, user_id: int, action: Action | str, *,
+        expected_revision: int | None = None, game_id: int | None = None,
+    ) -> ActionResult:
+        """Apply the user's action (engine text or value), commit, then let policy seats play.
+
+        ``expected_revision`` makes the call idempotent for buttons: a second click on the same
+        confirmation finds the revision moved on and gets :class:`StaleError`, changing nothing.
+        """
+        parsed = _parse(action)
+        async with self.lock(channel_id):
+            game = await self._require_open(channel_id, game_id)
+            seat = _current_seat_for(game, user_id)
+            if expected_revision is not None and expected_revision != game.revision:
+                raise StaleError(texts.STALE_BUTTON)
+            step = await self._commit(game, seat.seat, user_id, parsed)
+            after = Game.from_row(await self.storage.get_game(game.id))
+            steps = [step, *await self._play_policies(after)]
+            final = Game.from_row(await self.storage.get_game(game.id)) if len(steps) > 1 else after
+            result = ActionResult(game, final, tuple(steps))
+        await self._after(result)
+        return result
+
+    async def decide(
+        self, channel_id: int, decision: engine.SkipTurn | engine.RemovePlayer, *,
+        by_user_id: int | None = None, game_id: int | None = None,
+    ) -> ActionResult:
+        """Apply a table decision (skip the current turn, remove a seat) decided elsewhere — by a
+        vote or a turn clock. The caller authorises; the log records ``by_user_id``."""
+        async with self.lock(channel_id):
+            game = await self._require_open(channel_id, game_id)
+            if game.status != "active" or game.state is None:
+                raise WrongStageError(texts.NOT_STARTED)
+            step = await self._commit(game, game.state.current, by_user_id, decision)
+            after = Game.from_row(await self.storage.get_game(game.id))
+            steps = [step, *await self._play_policies(after)]
+            final = Game.from_row(await self.storage.get_game(game.id)) if len(steps) > 1 else after
+            result = ActionResult(game, final, tuple(steps))
+        await self._after(result)
+        return result
+
+    async def resume(self) -> list[ActionResult]:
+        """At start-up: check every active game loads, and let policy seats play any turn a crash
+        interrupted. Returns the games where something was played."""
+        results: list[ActionResult] = []
+        for game in await self.active_games():
+            async with self.lock(game.channel_id):
+                fresh = Game.from_row(await self.storage.get_game(game.id))
+                steps = await self._play_policies(fresh)
+                if not steps:
+                    continue
+                final = Game.from_row(await self.storage.get_game(game.id))
+                result = ActionResult(fresh, final, tuple(steps))
+            await self._after(result)
+            results.append(result)
+        return results
+
+    async def _commit(self, game: Game, seat: int, user_id: int | None, action: Action) -> Step:
+        assert game.state is not None
+        try:
+            outcome = engine.apply(game.state, action)
+        except IllegalActionError as error:
+            raise InvalidActionError(str(error)) from error
+        finished = outcome.state.is_over
+        try:
+            row = await self.storage.commit_action(
+                game.id, game.revision, seat=seat, user_id=user_id, action=str(action),
+                state=outcome.state.dumps(), state_schema=outcome.state.schema, finished=finished,
+            )
+        except _StorageStale as error:
+            raise StaleError(texts.STALE_BUTTON) from error
+        self._drop_drafts(game.id)
+        return Step(seat, user_id, action, outcome.events, row.revision, outcome.state)
+
+    async def _play_policies(self, game: Game) -> list[Step]:
+        """While a policy seat is to move, let it move (each action its own commit)."""
+        steps: list[Step] = []
+        while len(steps) < MAX_POLICY_STEPS:
+            seat = game.current
+            if seat is None or not seat.is_ai or game.state is None:
+                break
+            action = self._policy_action(game, seat)
+            steps.append(await self._commit(game, seat.seat, None, action))
+            game = Game.from_row(await self.storage.get_game(game.id))
+        return steps
+
+    def _policy_action(self, game: Game, seat: Seat) -> Action:
+        """The policy's choice; if it fails or is illegal, a legal fallback keeps the game moving."""
+        assert game.state is not None
+        try:
+            policy = self._policies(seat.policy or "greedy", game.seed ^ (game.revision * 7919 + seat.seat))
+            action = policy.choose(game.state)
+            engine.apply(game.state, action)
+            return action
+        except Exception:
+            log.exception("policy %s failed in game %s; using a fallback move", seat.policy, game.id)
+        legal = engine.legal_actions(game.state)
+        if legal:
+            return legal[0]
+        options = engine.master_options(game.state)
+        if options is not None:
+            return next(options.iter_actions())
+        return engine.SkipTurn()
+
+    async def _after(self, result: ActionResult) -> None:
+        """Run hooks for a committed result, outside the lock."""
+        previous = result.before.state
+        running = result.before
+        if previous is None and result.started is not None and result.started.state is not None:
+            started = result.started
+            previous = started.state
+            await _run_hooks(self.on_turn_started, started, started.seats[started.state.current])  # type: ignore[union-attr]
+        for step in result.steps:
+            running = _with_state(result.game, step)
+            await _run_hooks(self.on_action_committed, running, step)
+            if previous is None or (previous.current, previous.turn, previous.phase) != (
+                step.state.current, step.state.turn, step.state.phase
+            ):
+                if step.state.phase is not Phase.OVER:
+                    await _run_hooks(self.on_turn_started, running, running.seats[step.state.current])
+            previous = step.state
+        if result.finished and result.before.status != "finished":
+            await _run_hooks(self.on_game_finished, result.game)
+
+    # -- Master drafts ----------------------------------------------------------------------------
+
+    async def master_add(
+        self, channel_id: int, user_id: int, place: Place | str, *, game_id: int | None = None,
+    ) -> MasterDraft:
+        """Add a placement to the user's Master draft after checking the whole draft is legal."""
+        if isinstance(place, str):
+            try:
+                place = engine.parse_placement(place)
+            except IllegalActionError as error:
+                raise BadInputError(str(error)) from error
+        async with self.lock(channel_id):
+            game = await self._require_open(channel_id, game_id)
+            seat = _current_seat_for(game, user_id)
+            draft = self._draft(game, seat.seat)
+            if any(p.card == place.card for p in draft.placements):
+                raise InvalidActionError(texts.MASTER_SAME_PUZZLE.format(card=place.card))
+            candidate = MasterDraft(game.id, seat.seat, game.revision, (*draft.placements, place))
+            assert game.state is not None
+            try:
+                engine.apply(game.state, candidate.action)
+            except IllegalActionError as error:
+                raise InvalidActionError(str(error)) from error
+            self._drafts[(game.id, seat.seat)] = candidate
+            return candidate
+
+    async def master_draft(self, channel_id: int, user_id: int) -> tuple[Game, MasterDraft]:
+        game = await self._require_open(channel_id)
+        seat = _current_seat_for(game, user_id)
+        return game, self._draft(game, seat.seat)
+
+    async def master_clear(self, channel_id: int, user_id: int) -> None:
+        game = await self._require_open(channel_id)
+        seat = _current_seat_for(game, user_id)
+        self._drafts.pop((game.id, seat.seat), None)
+
+    async def master_confirm(
+        self, channel_id: int, user_id: int, *, expected_revision: int | None = None,
+        game_id: int | None = None,
+    ) -> ActionResult:
+        game = await self._require_open(channel_id, game_id)
+        seat = _current_seat_for(game, user_id)
+        draft = self._draft(game, seat.seat)
+        if not draft.placements:
+            raise InvalidActionError(texts.MASTER_EMPTY)
+        revision = draft.revision if expected_revision is None else expected_revision
+        return await self.act(channel_id, user_id, draft.action, expected_revision=revision, game_id=game.id)
+
+    def _draft(self, game: Game, seat: int) -> MasterDraft:
+        draft = self._drafts.get((game.id, seat))
+        if draft is None or draft.revision != game.revision:
+            draft = MasterDraft(game.id, seat, game.revision)
+        return draft
+
+    def _drop_drafts(self, game_id: int) -> None:
+        for key in [k for k in self._drafts if k[0] == game_id]:
+            del self._drafts[key]
+
+    # -- odds and ends ---------------------------------------------------------------------------
+
+    async def remember_messages(
+        self, game_id: int, *, lobby_message_id: int | None = None, table_message_id: int | None = None,
+    ) -> None:
+        """Record where the lobby / latest table image was posted (not game state)."""
+        await self.storage.set_message_ids(
+            game_id, lobby_message_id=lobby_message_id, table_message_id=table_message_id
+        )
+
+
+# -- helpers -------------------------------------------------------------------------------------
+
+
+def _parse(action: Action | str) -> Action:
+    if not isinstance(action, str):
+        return action
+    try:
+        return engine.parse_action(action)
+    except IllegalActionError as error:
+        raise BadInputError(str(error)) from error
+
+
+def _current_seat_for(game: Game, user_id: int) -> Seat:
+    if game.status == "lobby":
+        raise WrongStageError(texts.NOT_STARTED)
+    seat = game.seat_of(user_id)
+    if seat is None:
+        raise NotInGameError(texts.NOT_IN_GAME)
+    current = game.current
+    if current is None:
+        raise WrongStageError(texts.GAME_OVER)
+    if current.seat != seat.seat:
+        raise NotYourTurnError(texts.NOT_YOUR_TURN.format(name=current.name))
+    return seat
+
+
+def _new_seats(game: Game) -> list[NewSeat]:
+    return [NewSeat(s.name, user_id=s.user_id, policy=s.policy) for s in game.seats]
+
+
+def _with_state(game: Game, step: Step) -> Game:
+    from dataclasses import replace
+
+    return replace(game, state=step.state, revision=step.revision)
+
+
+async def _run_hooks(hooks: list[Any], *args: Any) -> None:
+    for hook in list(hooks):
+        try:
+            await hook(*args)
+        except Exception:
+            log.exception("manager hook %r failed", hook)

@@ -1,0 +1,402 @@
+"""The SQLite store: the only code in the bot that speaks SQL.
+
+Why the shape it has:
+
+* WAL mode and ``synchronous=FULL``: readers never block the writer, and a committed action
+  survives a power cut or SIGKILL, so "commit, then tell the player" is an honest promise.
+* Autocommit connection with explicit ``BEGIN IMMEDIATE`` transactions: a multi-row change (log
+  row + state + revision) is one transaction, and it takes the write lock up front instead of
+  failing half-way on a busy database.
+* Optimistic concurrency: every change names the ``revision`` it was computed from and fails with
+  :class:`StaleRevisionError` if someone else committed first. The manager's per-channel lock
+  makes that rare; the check makes it safe even across processes or after a crash.
+* Rows come back as frozen dataclasses, never cursors, so callers cannot hold a transaction open.
+"""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+from collections.abc import AsyncIterator, Iterable, Sequence
+from contextlib import asynccontextmanager
+from dataclasses import dataclass
+from datetime import datetime
+from pathlib import Path
+from typing import Any
+
+import aiosqlite
+
+from ..clock import Clock, SystemClock
+from . import migrations
+
+GAME_STATUSES = ("lobby", "active", "finished", "cancelled")
+OPEN_STATUSES = ("lobby", "active")
+PLAYER_PREFERENCES = ("mention_on_turn",)
+"""Columns of ``players`` that :meth:`Storage.set_preference` may write. Later migrations that
+add preference columns append their names here."""
+
+
+class StorageError(Exception):
+    """Base class for storage refusals the manager turns into player messages."""
+
+
+class ChannelBusyError(StorageError):
+    """The channel already has a game in the lobby or in play."""
+
+
+class StaleRevisionError(StorageError):
+    """The game changed since the caller loaded it (another action was committed first)."""
+
+
+class GameNotFoundError(StorageError):
+    """No game with that id."""
+
+
+@dataclass(frozen=True, slots=True)
+class SeatRow:
+    seat: int
+    user_id: int | None
+    display_name: str
+    policy: str | None
+    joined_at: str
+
+    @property
+    def is_policy(self) -> bool:
+        return self.user_id is None
+
+
+@dataclass(frozen=True, slots=True)
+class GameRow:
+    id: int
+    guild_id: int | None
+    channel_id: int
+    status: str
+    host_id: int
+    variant: str
+    max_players: int
+    options: dict[str, Any]
+    seed: int
+    state: str | None
+    state_schema: int | None
+    revision: int
+    lobby_message_id: int | None
+    table_message_id: int | None
+    created_at: str
+    updated_at: str
+    ended_at: str | None
+    seats: tuple[SeatRow, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class ActionRow:
+    game_id: int
+    seq: int
+    seat: int
+    user_id: int | None
+    action: str
+    revision: int
+    created_at: str
+
+
+@dataclass(frozen=True, slots=True)
+class PlayerRow:
+    user_id: int
+    display_name: str
+    mention_on_turn: bool
+    created_at: str
+    updated_at: str
+
+
+@dataclass(frozen=True, slots=True)
+class NewSeat:
+    """A seat to add: a human (``user_id``) or a policy seat (``policy``)."""
+
+    display_name: str
+    user_id: int | None = None
+    policy: str | None = None
+
+
+_GAME_COLUMNS = (
+    "id, guild_id, channel_id, status, host_id, variant, max_players, options, seed, state, "
+    "state_schema, revision, lobby_message_id, table_message_id, created_at, updated_at, ended_at"
+)
+
+
+class Storage:
+    """Async access to the bot's database. Create with :meth:`open`, finish with :meth:`close`."""
+
+    def __init__(self, db: aiosqlite.Connection, clock: Clock) -> None:
+        self._db = db
+        self._clock = clock
+
+    # -- lifecycle ---------------------------------------------------------------------------
+
+    @classmethod
+    async def open(cls, path: str | Path, clock: Clock | None = None) -> Storage:
+        """Open (creating if needed) and migrate the database at ``path`` (":memory:" works)."""
+        clock = clock or SystemClock()
+        if str(path) != ":memory:":
+            Path(path).expanduser().resolve().parent.mkdir(parents=True, exist_ok=True)
+        db = await aiosqlite.connect(str(path), isolation_level=None)
+        try:
+            await db.execute("PRAGMA journal_mode=WAL")
+            await db.execute("PRAGMA synchronous=FULL")
+            await db.execute("PRAGMA foreign_keys=ON")
+            await db.execute("PRAGMA busy_timeout=5000")
+            await migrations.migrate(db, _iso(clock.now()))
+        except BaseException:
+            await db.close()
+            raise
+        return cls(db, clock)
+
+    async def close(self) -> None:
+        await self._db.close()
+
+    async def schema_version(self) -> int:
+        return await migrations.current_version(self._db)
+
+    async def journal_mode(self) -> str:
+        return str(await self._scalar("PRAGMA journal_mode"))
+
+    @asynccontextmanager
+    async def _transaction(self) -> AsyncIterator[aiosqlite.Connection]:
+        await self._db.execute("BEGIN IMMEDIATE")
+        try:
+            yield self._db
+        except BaseException:
+            await self._db.execute("ROLLBACK")
+            raise
+        await self._db.execute("COMMIT")
+
+    def _now(self) -> str:
+        return _iso(self._clock.now())
+
+    async def _scalar(self, sql: str, params: Sequence[Any] = ()) -> Any:
+        async with self._db.execute(sql, params) as cursor:
+            row = await cursor.fetchone()
+        return None if row is None else row[0]
+
+    # -- games -------------------------------------------------------------------------------
+
+    async def create_game(
+        self, *, guild_id: int | None, channel_id: int, host_id: int, variant: str,
+        max_players: int, options: dict[str, Any], seed: int, seats: Iterable[NewSeat] = (),
+    ) -> GameRow:
+        """A new game in the lobby. Raises :class:`ChannelBusyError` if the channel has one."""
+        now = self._now()
+        try:
+            async with self._transaction() as db:
+                cursor = await db.execute(
+                    "INSERT INTO games (guild_id, channel_id, status, host_id, variant, max_players,"
+                    " options, seed, revision, created_at, updated_at)"
+                    " VALUES (?, ?, 'lobby', ?, ?, ?, ?, ?, 0, ?, ?)",
+                    (guild_id, channel_id, host_id, variant, max_players,
+                     json.dumps(options, sort_keys=True), seed, now, now),
+                )
+                game_id = int(cursor.lastrowid or 0)
+                for index, seat in enumerate(seats):
+                    await _insert_seat(db, game_id, index, seat, now)
+        except sqlite3.IntegrityError as error:
+            if "games" in str(error) or "channel_id" in str(error):
+                raise ChannelBusyError("This channel already has a game.") from error
+            raise
+        return await self.get_game(game_id)
+
+    async def get_game(self, game_id: int) -> GameRow:
+        game = await self.find_game(game_id)
+        if game is None:
+            raise GameNotFoundError(f"No game {game_id}.")
+        return game
+
+    async def find_game(self, game_id: int) -> GameRow | None:
+        async with self._db.execute(f"SELECT {_GAME_COLUMNS} FROM games WHERE id = ?", (game_id,)) as c:
+            row = await c.fetchone()
+        return None if row is None else await self._game(row)
+
+    async def open_game_in_channel(self, channel_id: int) -> GameRow | None:
+        """The lobby or active game in ``channel_id``, if any."""
+        async with self._db.execute(
+            f"SELECT {_GAME_COLUMNS} FROM games WHERE channel_id = ? AND status IN ('lobby', 'active')",
+            (channel_id,),
+        ) as cursor:
+            row = await cursor.fetchone()
+        return None if row is None else await self._game(row)
+
+    async def games_with_status(self, *statuses: str) -> list[GameRow]:
+        marks = ", ".join("?" for _ in statuses)
+        async with self._db.execute(
+            f"SELECT {_GAME_COLUMNS} FROM games WHERE status IN ({marks}) ORDER BY id", statuses
+        ) as cursor:
+            rows = await cursor.fetchall()
+        return [await self._game(row) for row in rows]
+
+    async def _game(self, row: Sequence[Any]) -> GameRow:
+        async with self._db.execute(
+            "SELECT seat, user_id, display_name, policy, joined_at FROM seats WHERE game_id = ?"
+            " ORDER BY seat", (row[0],),
+        ) as cursor:
+            seats = tuple(SeatRow(*seat) for seat in await cursor.fetchall())
+        values = list(row)
+        values[7] = json.loads(values[7])
+        return GameRow(*values, seats=seats)
+
+    async def replace_seats(self, game_id: int, expected_revision: int, seats: Sequence[NewSeat]) -> GameRow:
+        """Set the lobby's seats (in order), bumping the revision. Lobby only."""
+        now = self._now()
+        async with self._transaction() as db:
+            await _check_revision(db, game_id, expected_revision, statuses=("lobby",))
+            await db.execute("DELETE FROM seats WHERE game_id = ?", (game_id,))
+            for index, seat in enumerate(seats):
+                await _insert_seat(db, game_id, index, seat, now)
+            await _bump(db, game_id, now)
+        return await self.get_game(game_id)
+
+    async def start_game(
+        self, game_id: int, expected_revision: int, state: str, state_schema: int
+    ) -> GameRow:
+        """Lobby -> active with the initial state."""
+        now = self._now()
+        async with self._transaction() as db:
+            await _check_revision(db, game_id, expected_revision, statuses=("lobby",))
+            await db.execute(
+                "UPDATE games SET status = 'active', state = ?, state_schema = ?,"
+                " revision = revision + 1, updated_at = ? WHERE id = ?",
+                (state, state_schema, now, game_id),
+            )
+        return await self.get_game(game_id)
+
+    async def set_status(self, game_id: int, expected_revision: int, status: str) -> GameRow:
+        """Move an open game to ``status`` (e.g. 'cancelled')."""
+        if status not in GAME_STATUSES:
+            raise ValueError(f"unknown status {status!r}")
+        now = self._now()
+        ended = now if status in ("finished", "cancelled") else None
+        async with self._transaction() as db:
+            await _check_revision(db, game_id, expected_revision, statuses=OPEN_STATUSES)
+            await db.execute(
+                "UPDATE games SET status = ?, revision = revision + 1, updated_at = ?,"
+                " ended_at = COALESCE(?, ended_at) WHERE id = ?",
+                (status, now, ended, game_id),
+            )
+        return await self.get_game(game_id)
+
+    async def commit_action(
+        self, game_id: int, expected_revision: int, *, seat: int, user_id: int | None,
+        action: str, state: str, state_schema: int, finished: bool,
+    ) -> GameRow:
+        """Append ``action`` to the log and store the state it produced, in ONE transaction.
+
+        Raises :class:`StaleRevisionError` (and changes nothing) if the game moved on since
+        ``expected_revision`` — which also makes a retried commit of the same action harmless.
+        """
+        now = self._now()
+        async with self._transaction() as db:
+            await _check_revision(db, game_id, expected_revision, statuses=("active",))
+            seq = int(await _scalar(db, "SELECT COALESCE(MAX(seq), 0) + 1 FROM actions WHERE game_id = ?",
+                                    (game_id,)))
+            await db.execute(
+                "INSERT INTO actions (game_id, seq, seat, user_id, action, revision, created_at)"
+                " VALUES (?, ?, ?, ?, ?, ?, ?)",
+                (game_id, seq, seat, user_id, action, expected_revision + 1, now),
+            )
+            await db.execute(
+                "UPDATE games SET state = ?, state_schema = ?, revision = revision + 1, updated_at = ?,"
+                " status = CASE WHEN ? THEN 'finished' ELSE status END,"
+                " ended_at = CASE WHEN ? THEN ? ELSE ended_at END WHERE id = ?",
+                (state, state_schema, now, finished, finished, now, game_id),
+            )
+        return await self.get_game(game_id)
+
+    async def set_message_ids(
+        self, game_id: int, *, lobby_message_id: int | None = None, table_message_id: int | None = None,
+    ) -> None:
+        """Remember where the bot posted; does not bump the revision (it is not game state)."""
+        async with self._transaction() as db:
+            if lobby_message_id is not None:
+                await db.execute("UPDATE games SET lobby_message_id = ? WHERE id = ?",
+                                 (lobby_message_id, game_id))
+            if table_message_id is not None:
+                await db.execute("UPDATE games SET table_message_id = ? WHERE id = ?",
+                                 (table_message_id, game_id))
+
+    # -- the action log ------------------------------------------------------------------------
+
+    async def actions(self, game_id: int, *, after_seq: int = 0) -> list[ActionRow]:
+        async with self._db.execute(
+            "SELECT game_id, seq, seat, user_id, action, revision, created_at FROM actions"
+            " WHERE game_id = ? AND seq > ? ORDER BY seq", (game_id, after_seq),
+        ) as cursor:
+            return [ActionRow(*row) for row in await cursor.fetchall()]
+
+    # -- players -------------------------------------------------------------------------------
+
+    async def upsert_player(self, user_id: int, display_name: str) -> PlayerRow:
+        now = self._now()
+        async with self._transaction() as db:
+            await db.execute(
+                "INSERT INTO players (user_id, display_name, created_at, updated_at) VALUES (?, ?, ?, ?)"
+                " ON CONFLICT (user_id) DO UPDATE SET display_name = excluded.display_name,"
+                " updated_at = excluded.updated_at",
+                (user_id, display_name, now, now),
+            )
+        player = await self.get_player(user_id)
+        assert player is not None
+        return player
+
+    async def get_player(self, user_id: int) -> PlayerRow | None:
+        async with self._db.execute(
+            "SELECT user_id, display_name, mention_on_turn, created_at, updated_at FROM players"
+            " WHERE user_id = ?", (user_id,),
+        ) as cursor:
+            row = await cursor.fetchone()
+        if row is None:
+            return None
+        return PlayerRow(int(row[0]), str(row[1]), bool(row[2]), str(row[3]), str(row[4]))
+
+    async def set_preference(self, user_id: int, name: str, value: int | str | None) -> None:
+        """Write one preference column (see :data:`PLAYER_PREFERENCES`) for a known player."""
+        if name not in PLAYER_PREFERENCES:
+            raise ValueError(f"unknown preference {name!r}")
+        async with self._transaction() as db:
+            await db.execute(f"UPDATE players SET {name} = ?, updated_at = ? WHERE user_id = ?",
+                             (value, self._now(), user_id))
+
+
+# -- helpers -----------------------------------------------------------------------------------
+
+
+def _iso(when: datetime) -> str:
+    if when.tzinfo is None:
+        raise ValueError("the clock must return timezone-aware times")
+    return when.isoformat()
+
+
+async def _scalar(db: aiosqlite.Connection, sql: str, params: Sequence[Any] = ()) -> Any:
+    async with db.execute(sql, params) as cursor:
+        row = await cursor.fetchone()
+    return None if row is None else row[0]
+
+
+async def _check_revision(
+    db: aiosqlite.Connection, game_id: int, expected: int, *, statuses: Sequence[str]
+) -> None:
+    async with db.execute("SELECT revision, status FROM games WHERE id = ?", (game_id,)) as cursor:
+        row = await cursor.fetchone()
+    if row is None:
+        raise GameNotFoundError(f"No game {game_id}.")
+    if int(row[0]) != expected or row[1] not in statuses:
+        raise StaleRevisionError(
+            f"Game {game_id} is at revision {row[0]} ({row[1]}), not {expected}."
+        )
+
+
+async def _bump(db: aiosqlite.Connection, game_id: int, now: str) -> None:
+    await db.execute("UPDATE games SET revision = revision + 1, updated_at = ? WHERE id = ?", (now, game_id))
+
+
+async def _insert_seat(db: aiosqlite.Connection, game_id: int, index: int, seat: NewSeat, now: str) -> None:
+    await db.execute(
+        "INSERT INTO seats (game_id, seat, user_id, display_name, policy, joined_at)"
+        " VALUES (?, ?, ?, ?, ?, ?)",
+        (game_id, index, seat.user_id, seat.display_name, seat.policy, now),
+    )

@@ -1,0 +1,156 @@
+"""Every sentence the bot shows to players, in one place (so wording is consistent and
+reviewable, and a translation would touch one file)."""
+
+from __future__ import annotations
+
+# -- refusals ---------------------------------------------------------------------------------
+
+NO_GAME = "There is no Project L game in this channel. Start one with `/projectl new`."
+CHANNEL_BUSY = (
+    "This channel already has a Project L game. Finish it, or ask the host to `/projectl cancel` it, "
+    "before starting another."
+)
+NOT_STARTED = "The game has not started yet: the host presses **Start** in the lobby."
+ALREADY_STARTED = "That game has already started, so nobody can join or leave now."
+LEAVE_STARTED = "The game has already started. You can leave the lobby only before the start."
+ALREADY_SEATED = "You are already at this table."
+GAME_FULL = "This table is full ({limit} players)."
+NOT_IN_LOBBY = "You are not at this table."
+NOT_IN_GAME = "You are not playing in this game. You can still look: `/projectl status`, `/projectl mat`."
+NOT_YOUR_TURN = "It is not your turn: {name} is playing. Only the current player can act."
+GAME_OVER = "This game is over."
+HOST_CANNOT_LEAVE = "You are the host: use `/projectl cancel` to close the table instead of leaving."
+HOST_ONLY_START = "Only the host can start the game."
+HOST_ONLY_AI = "Only the host can add AI players."
+HOST_ONLY_CANCEL = "Only the host or someone who can manage this channel can cancel the game."
+NEED_PLAYERS = "At least {n} players are needed to start."
+STALE_GAME = "That button belongs to a game that is no longer open here."
+STALE_BUTTON = (
+    "That button is out of date: the game has moved on since it was shown. Nothing was changed."
+)
+NOT_YOUR_BUTTON = "That button is for {name}. Use your own commands or buttons."
+FORGED_BUTTON = "That button is not valid. Nothing was changed."
+MASTER_SAME_PUZZLE = "Your Master already has a piece on {card}: one piece per puzzle."
+MASTER_EMPTY = "Your Master has no placements yet: add some with `/projectl master-add`."
+BAD_VARIANT = "The variant is base or solo."
+SOLO_IS_ONE = "Solo is played by exactly one player."
+BASE_PLAYERS = "A base game has 2 to 4 players."
+BAD_RESERVE = "The reserve holds 10 or 15 pieces of each shape."
+BAD_DIFFICULTY = "Difficulty is normal, hard or unbeatable."
+BAD_POLICY = "Unknown AI kind. Choose one of: {names}."
+NOT_A_GUILD = "Project L games are played in server channels, not in direct messages."
+UNEXPECTED = (
+    "Sorry, something went wrong on my side and nothing was changed. The error has been logged; "
+    "please try again."
+)
+NO_SUCH_PLAYER = "{name} is not playing in this game."
+NOT_A_PUZZLE_SLOT = "'{text}' is not a puzzle on offer. Pick one from the list, e.g. `white 3`."
+NO_PLACEMENTS = "{piece} does not fit anywhere on {card} right now."
+TOO_MANY_PLACEMENTS = (
+    "{count} placements fit; type part of the cells in the `cells` option to narrow the list, "
+    "or give the cells directly."
+)
+
+# -- names --------------------------------------------------------------------------------------
+
+AI_SEAT_NAME = "{policy} bot {number}"
+
+# -- lobby --------------------------------------------------------------------------------------
+
+LOBBY_TITLE = "Project L — {variant} table"
+LOBBY_BODY = (
+    "Host: {host}\nSeats: {seated}/{limit}\n{players}\n\nOptions: reserve {reserve} per shape, "
+    "unfinished-puzzle penalty {penalty}{difficulty}.\nPress **Join** to take a seat; the host "
+    "presses **Start** when everyone is in."
+)
+LOBBY_STARTED = "The game has started! Seats: {players}."
+LOBBY_CANCELLED = "This table was cancelled."
+JOINED = "You joined the table."
+LEFT = "You left the table."
+AI_ADDED = "Added {name}."
+CANCELLED = "The game in this channel was cancelled by {name}."
+
+# -- play ---------------------------------------------------------------------------------------
+
+YOUR_TURN = "{mention}, it's your turn ({actions} actions)."
+YOUR_FINISHING = (
+    "{mention}, Finishing Touches: place pieces from your supply (-1 point each) with "
+    "`/projectl place`, then `/projectl done`."
+)
+DONE_ACTION = "Done: `{action}`. {left}"
+ACTIONS_LEFT = "{n} action(s) left this turn."
+TURN_OVER = "Your turn is over."
+GAME_FINISHED = "**Game over!** {winners}"
+MASTER_DRAFT = (
+    "Master so far (nothing is placed until you confirm):\n{lines}\n"
+    "Add more with `/projectl master-add`, then `/projectl master-confirm` or press **Confirm**."
+)
+MASTER_CLEARED = "Your Master draft is cleared."
+PICK_PLACEMENT = "Choose where to put {piece} on {card}. You will see a preview before anything happens."
+PREVIEW = "Preview: `{action}`. Press **Confirm** to place it."
+STATUS_HEADER = "Round {round} · {phase} · {current}"
+MAT_OF = "{name}'s mat"
+
+# -- help ---------------------------------------------------------------------------------------
+
+HELP = """**Project L in Discord** — build a table, then play asynchronously; the bot remembers everything.
+
+**Table** `/projectl new` (base 2–4 players or solo) · lobby buttons Join / Leave / Add AI / Start
+`/projectl cancel` closes the table (host or channel managers)
+**Your turn: 3 actions**, any mix:
+• `/projectl take` a puzzle from a row (or Solo grid) · `/projectl draw` the top card of a deck, blind
+• `/projectl level1` take a level-1 piece
+• `/projectl upgrade` return a piece for a bigger (or same-level) one
+• `/projectl place` a piece on your puzzle — the `cells` option lists every legal spot, like `A1 A2 B2`
+• `/projectl master-add` … `/projectl master-confirm`: the Master action (once per turn, one piece per puzzle)
+• `/projectl recycle` a row under its deck · `/projectl pass` only when nothing else is possible
+• `/projectl act text:` any action in text notation, e.g. `place L3 on W07 at A1 A2 B2`
+**End** Finishing Touches: `/projectl place` (-1 point each) then `/projectl done`
+**Look** `/projectl status` table image · `/projectl mat` any player's mat (only deck order is secret)
+`/projectl rules` short rules per action · `/projectl help` this text
+Cells: columns A–E, rows 1–5 of the card, A1 top left."""
+
+RULES: dict[str, str] = {
+    "overview": (
+        "Complete puzzles with Tetris-like pieces. Each turn you take **3 actions** (repeats allowed). "
+        "A completed puzzle scores its points, gives back its pieces and rewards a new piece. When the "
+        "black deck runs out, the round finishes, one more round is played, then Finishing Touches. "
+        "Unfinished puzzles count against you (table option)."
+    ),
+    "take": (
+        "**Take a puzzle**: `/projectl take` a face-up puzzle from the white or black row (Solo: a grid "
+        "position 1–9, numbered down the columns), or `/projectl draw` the top card of a deck blind. "
+        "You may hold at most 4 unfinished puzzles. Notation: `take white 3`, `draw black`, `take 5`."
+    ),
+    "level1": "**Take a level-1 piece** from the reserve: `/projectl level1` (notation `level1`).",
+    "upgrade": (
+        "**Upgrade**: return one piece and take one exactly one level higher (skipping levels only "
+        "when the next one has run out), or exchange it for a same-level or lower piece. "
+        "`/projectl upgrade give:2 take:L3` (notation `upgrade 2 to L3`)."
+    ),
+    "place": (
+        "**Place** a piece from your supply on one of your puzzles, rotated or flipped, inside the "
+        "recess and not over another piece. Choose the piece and the puzzle; the `cells` option then "
+        "lists every legal spot (or leave it empty to pick from a menu with a preview). Notation: "
+        "`place L3 on W07 at A1 A2 B2`."
+    ),
+    "master": (
+        "**Master** (once per turn): place at most one piece on each of your puzzles at once, all from "
+        "the supply you have at the start. Build it with `/projectl master-add` (one per puzzle), then "
+        "`/projectl master-confirm`. Notation: `master L3 on W07 at A1 A2 B2; 1 on B02 at C3`."
+    ),
+    "recycle": (
+        "**Recycle**: put a whole row under its deck in the order you choose, then reveal four new "
+        "cards. `/projectl recycle row:white order:3 1 4 2` (not in Solo)."
+    ),
+    "finishing": (
+        "**Finishing Touches** (after the last round): place pieces from your supply on unfinished "
+        "puzzles, 1 point lost per piece; puzzles completed now score but give no reward. Finish with "
+        "`/projectl done`."
+    ),
+    "solo": (
+        "**Solo**: one deck, a 3×3 grid and lock pieces. Taking from a grid column feeds the "
+        "mastermind; after each of your turns the mastermind takes the best unlocked card. Beat its "
+        "score (ties go to the mastermind). Difficulty: normal, hard, unbeatable."
+    ),
+}
