@@ -711,3 +711,18 @@ async def test_message_content_intent_is_respected(hc: DiscordHarness) -> None:
     await hc.say(alice, "general", "secret words")
     await hc.say(alice, "general", f"<@{hc.world.bot_user_id}> hi")
     assert seen == [("", False), (f"<@{hc.world.bot_user_id}> hi", True)]
+
+
+async def test_startup_errors_fail_fast() -> None:
+    def broken() -> commands.Bot:
+        bot = make_bot()
+
+        @bot.event
+        async def on_ready() -> None:
+            raise RuntimeError("on_ready exploded")
+
+        return bot
+
+    with pytest.raises(TrappedErrors, match="on_ready exploded"):
+        async with DiscordHarness(bot_factory=broken):
+            pass  # pragma: no cover

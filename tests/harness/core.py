@@ -154,8 +154,10 @@ class DiscordHarness(UserActions, Queries):
                 await self._sync_tree()
             self.tracker.mark_baseline()
             self.trap.raise_if_any()
-        except BaseException:
+        except BaseException as exc:
             await self.stop(check=False)
+            if self.trap.errors:
+                exc.add_note(str(TrappedErrors(self.trap.take())))
             raise
 
     async def _connect_ready(self) -> None:
