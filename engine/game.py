@@ -159,6 +159,10 @@ def _apply_table_decision(w: Work, variant: Variant, action: SkipTurn | RemovePl
         raise ActionNotAvailableError("A solo game has nobody else to play on: cancel it instead.")
     if not 0 <= seat < len(w.players) or w.players[seat].removed:
         raise IllegalActionError(f"There is no player in seat {seat + 1} to remove.")
+    if all(p.removed for i, p in enumerate(w.players) if i != seat):
+        raise IllegalActionError(
+            "The last player in the game cannot be removed: let them finish, or cancel the game."
+        )
     player = w.players[seat]
     for puzzle in player.puzzles:
         for piece in puzzle.pieces:
