@@ -50,17 +50,14 @@ class ProjectLBot(commands.Bot):
 
     async def setup_hook(self) -> None:
         """Open the database (migrating it), resume games, register commands and buttons, sync."""
-        from . import views
-        from .cogs import info, play, table
+        from . import cogs, views
 
         self.storage = await Storage.open(self.settings.db_path, self.clock)
         self.manager = GameManager(
             self.storage, clock=self.clock, seed_source=self._seed_source, policies=self._policies
         )
         self._resumed = await self.manager.resume()
-        await table.setup(self)
-        await play.setup(self)
-        await info.setup(self)
+        await cogs.setup(self)
         self.add_dynamic_items(*views.DYNAMIC_ITEMS)
         self.tree.on_error = self._on_app_command_error  # type: ignore[method-assign]
         await self._sync()

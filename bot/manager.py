@@ -40,8 +40,8 @@ from .errors import (
     StaleError,
     WrongStageError,
 )
+from .storage import ActionRow, GameRow, NewSeat, Storage
 from .storage import ChannelBusyError as _StorageBusy
-from .storage import GameRow, NewSeat, Storage
 from .storage import StaleRevisionError as _StorageStale
 
 log = logging.getLogger(__name__)
@@ -305,10 +305,10 @@ class GameManager:
     async def active_games(self) -> list[Game]:
         return [Game.from_row(r) for r in await self.storage.games_with_status("active")]
 
-    async def log(self, game_id: int) -> list[tuple[int, int, int | None, str, str]]:
-        """The action log as (seq, seat, user_id, action text, created_at)."""
-        rows = await self.storage.actions(game_id)
-        return [(a.seq, a.seat, a.user_id, a.action, a.created_at) for a in rows]
+    async def log(self, game_id: int, *, after_seq: int = 0) -> list[ActionRow]:
+        """The action log, oldest first: ``ActionRow(game_id, seq, seat, user_id, action, revision,
+        created_at)``, ``action`` in engine text notation."""
+        return await self.storage.actions(game_id, after_seq=after_seq)
 
     async def verify(self, game_id: int) -> bool:
         """Replay the log from the seed and compare with the stored state."""
@@ -647,6 +647,15 @@ class GameManager:
             del self._drafts[key]
 
     # -- odds and ends ---------------------------------------------------------------------------
+
+    async def wants_mention(self, user_id: int) -> bool:
+        """Whether to ping this player when their turn starts (``players.mention_on_turn``)."""
+        player = await self.storage.get_player(user_id)
+        return True if player is None else player.mention_on_turn
+
+    async def set_mention(self, user_id: int, name: str, enabled: bool) -> None:
+        await self.storage.upsert_player(user_id, name)
+        await self.storage.set_preference(user_id, "mention_on_turn", int(enabled))
 
     async def remember_messages(
         self, game_id: int, *, lobby_message_id: int | None = None, table_message_id: int | None = None,

@@ -1,18 +1,234 @@
-"""(being written) Shared helpers for cogs: error reporting and turn posts."""
+"""What every command and button shares: replying safely, reporting errors, posting turns.
+
+Responding is the fiddly part of Discord: an interaction must be acknowledged within 3 seconds,
+exactly once, and later messages go through its followup webhook. :func:`reply` hides that (it
+answers or follows up, whichever is due), and :func:`report_error` turns any exception into an
+ephemeral sentence — a refusal's own message, or an apology for a bug, which is logged.
+"""
 
 from __future__ import annotations
 
+import io
 import logging
-from typing import Any
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any
 
 import discord
+from discord import app_commands
 
-log = logging.getLogger(__name__)
+from engine import events as ev
+from engine.events import MASTERMIND
+from engine.state import ACTIONS_PER_TURN
+
+from .. import texts
+from ..errors import BotError, NoGameError
+from ..manager import ActionResult, Game, GameManager, Step
+
+if TYPE_CHECKING:
+    from ..app import ProjectLBot
+
+log = logging.getLogger("bot")
+
+MAX_CONTENT = 1900
+NOTABLE_EVENTS = (
+    ev.PuzzleCompleted, ev.EndTriggered, ev.FinishingStarted, ev.MastermindTook, ev.LocksReleased,
+    ev.GameEnded, ev.PlayerRemoved, ev.TurnSkipped, ev.DeckEmptied,
+)
 
 
-async def report_error(interaction: discord.Interaction, error: Exception) -> None:
-    log.error("unhandled error", exc_info=error)
+def bot_of(interaction: discord.Interaction) -> ProjectLBot:
+    return interaction.client  # type: ignore[return-value]
 
 
-async def post_turn(bot: Any, channel: Any, result: Any) -> None:
-    return None
+def manager_of(interaction: discord.Interaction) -> GameManager:
+    return bot_of(interaction).manager
+
+
+def channel_id_of(interaction: discord.Interaction) -> int:
+    if interaction.guild_id is None or interaction.channel_id is None:
+        raise BotError(texts.NOT_A_GUILD)
+    return interaction.channel_id
+
+
+def png(data: bytes, name: str) -> discord.File:
+    return discord.File(io.BytesIO(data), filename=name)
+
+
+async def defer(interaction: discord.Interaction, *, ephemeral: bool = True) -> None:
+    """Acknowledge now (rendering may take longer than Discord's 3 seconds)."""
+    if not interaction.response.is_done():
+        await interaction.response.defer(ephemeral=ephemeral, thinking=True)
+
+
+async def reply(
+    interaction: discord.Interaction, content: str | None = None, *, ephemeral: bool = True,
+    files: Sequence[discord.File] = (), view: discord.ui.View | None = None,
+    embed: discord.Embed | None = None,
+) -> None:
+    """Send the interaction's answer, or a followup if it was already answered or deferred."""
+    kwargs: dict[str, Any] = {"content": content, "ephemeral": ephemeral, "files": list(files)}
+    if view is not None:
+        kwargs["view"] = view
+    if embed is not None:
+        kwargs["embed"] = embed
+    if interaction.response.is_done():
+        await interaction.followup.send(**kwargs)
+    else:
+        await interaction.response.send_message(**kwargs)
+
+
+async def report_error(interaction: discord.Interaction, error: BaseException) -> None:
+    """Tell the user what went wrong, ephemerally; log anything that is not a refusal."""
+    original = error
+    while isinstance(original, (app_commands.CommandInvokeError, app_commands.TransformerError)):
+        if original.__cause__ is None:
+            break
+        original = original.__cause__ if isinstance(original, app_commands.TransformerError) \
+            else original.original
+    if isinstance(original, BotError):
+        message = original.message
+        log.debug("refused %s: %s", interaction.user.id, message)
+    elif isinstance(original, app_commands.CheckFailure):
+        message = texts.NOT_A_GUILD if isinstance(original, app_commands.NoPrivateMessage) \
+            else str(original)
+    else:
+        log.error("unexpected error handling an interaction", exc_info=original)
+        message = texts.UNEXPECTED
+    if interaction.type is discord.InteractionType.autocomplete:
+        return
+    try:
+        await reply(interaction, message, ephemeral=True)
+    except discord.HTTPException:
+        log.warning("could not deliver an error message to %s", interaction.user.id)
+
+
+async def require_game(interaction: discord.Interaction) -> Game:
+    game = await manager_of(interaction).game_in_channel(channel_id_of(interaction))
+    if game is None:
+        raise NoGameError(texts.NO_GAME)
+    return game
+
+
+def seat_label(game: Game, seat: int) -> str:
+    if seat == MASTERMIND:
+        return "The mastermind"
+    return game.seats[seat].name
+
+
+def step_lines(game: Game, steps: Sequence[Step]) -> list[str]:
+    """Readable lines for a run of steps: who did what, plus the notable consequences."""
+    names = game.names
+    lines: list[str] = []
+    for step in steps:
+        lines.append(f"**{seat_label(game, step.seat)}**: `{step.text}`")
+        for event in step.events:
+            if isinstance(event, NOTABLE_EVENTS):
+                lines.append(f"  · {event.describe(names)}")
+    return lines
+
+
+def clip(lines: Sequence[str], limit: int = MAX_CONTENT) -> str:
+    text = "\n".join(lines)
+    if len(text) <= limit:
+        return text
+    kept: list[str] = []
+    size = 0
+    for line in reversed(lines):
+        if size + len(line) + 1 > limit - 40:
+            break
+        kept.append(line)
+        size += len(line) + 1
+    return "… (earlier moves: `/projectl status`)\n" + "\n".join(reversed(kept))
+
+
+async def turn_prompt(bot: ProjectLBot, game: Game) -> str:
+    """Who is to move now, with a mention when it is a human who wants one."""
+    seat = game.current
+    if seat is None or game.state is None:
+        return ""
+    if seat.user_id is not None and await bot.manager.wants_mention(seat.user_id):
+        who = f"<@{seat.user_id}>"
+    else:
+        who = f"**{seat.name}**"
+    if game.state.phase.value == "finishing":
+        return texts.YOUR_FINISHING.format(mention=who)
+    return texts.YOUR_TURN.format(mention=who, actions=game.state.actions_left)
+
+
+async def post_turn(bot: ProjectLBot, channel: discord.abc.Messageable, result: ActionResult) -> None:
+    """The channel post after a full turn (or the start / end): moves, table image, next player."""
+    from ..views import turn_view
+
+    game = result.game
+    if game.state is None:
+        return
+    lines = await earlier_in_turn(bot, game, result) + step_lines(game, result.steps)
+    if result.finished:
+        lines.append(final_summary(game))
+        image = await bot.renderer.results(game.state, game.names)
+        message = await channel.send(clip(lines), file=png(image, "results.png"))
+    else:
+        lines.append(await turn_prompt(bot, game))
+        image = await bot.renderer.table(game.state, game.names)
+        message = await channel.send(clip(lines), file=png(image, "table.png"), view=turn_view(game))
+    await bot.manager.remember_messages(game.id, table_message_id=message.id)
+
+
+async def earlier_in_turn(bot: ProjectLBot, game: Game, result: ActionResult) -> list[str]:
+    """The player's earlier actions of the turn that just ended (they were confirmed privately)."""
+    first = result.first
+    if first is None or first.user_id is None or result.before.state is None:
+        return []
+    if result.before.state.phase.value != "play":
+        return []
+    done = ACTIONS_PER_TURN - result.before.state.actions_left
+    if done <= 0:
+        return []
+    rows = [row for row in await bot.manager.log(game.id) if row.revision < first.revision]
+    earlier = [row for row in rows[-done:] if row.seat == first.seat]
+    return [f"**{seat_label(game, first.seat)}**: `{row.action}`" for row in earlier]
+
+
+def final_summary(game: Game) -> str:
+    from engine import opponent_score, score_lines, winners
+
+    assert game.state is not None
+    won = winners(game.state)
+    names = " and ".join(seat_label(game, s) for s in won)
+    lines = [texts.GAME_FINISHED.format(winners=f"Winner: {names}." if won else "")]
+    for line in score_lines(game.state):
+        if game.state.players[line.seat].removed:
+            continue
+        lines.append(
+            f"{seat_label(game, line.seat)}: {line.total} pt ({line.completed_points} from "
+            f"{line.completed_count} puzzle(s), -{line.finishing_penalty} finishing, "
+            f"-{line.unfinished_penalty} unfinished)"
+        )
+    rival = opponent_score(game.state)
+    if rival is not None:
+        lines.append(f"The mastermind: {rival} pt")
+    return "\n".join(lines)
+
+
+async def respond_to_result(interaction: discord.Interaction, result: ActionResult) -> None:
+    """Ephemeral confirmation with the actor's mat; channel post if the turn changed."""
+    bot = bot_of(interaction)
+    game = result.game
+    step = result.first
+    if step is None or game.state is None:
+        return
+    state = game.state
+    still_mine = game.current is not None and game.current.seat == step.seat and not result.turn_changed
+    if still_mine and state.phase.value == "play":
+        tail = texts.ACTIONS_LEFT.format(n=state.actions_left)
+    elif still_mine:
+        tail = ""
+    else:
+        tail = texts.TURN_OVER
+    lines = [texts.DONE_ACTION.format(action=step.text, left=tail).strip()]
+    lines += [f"· {e.describe(game.names)}" for e in step.events
+              if not isinstance(e, (ev.TurnStarted,))]
+    mat = await bot.renderer.mat(state, step.seat, game.names)
+    await reply(interaction, clip(lines), ephemeral=True, files=[png(mat, "mat.png")])
+    if (result.turn_changed or result.finished) and interaction.channel is not None:
+        await post_turn(bot, interaction.channel, result)  # type: ignore[arg-type]

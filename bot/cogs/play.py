@@ -1,9 +1,380 @@
-"""(being written) /projectl commands: play."""
+"""Every engine action as a slash command, with autocomplete that offers only legal choices.
+
+Parsing turns Discord options into engine actions (in the documented text notation, so what a
+player sees in the log is what they could have typed); the manager decides whether it is legal.
+"""
 
 from __future__ import annotations
 
-from discord.ext import commands
+import re
+
+import discord
+from discord import app_commands
+
+import engine
+from engine import Action, Colour, Place, PlayerState, parse_shape
+from engine.legal import upgrade_actions
+from engine.pieces import UnknownShapeError, mask_to_text
+from engine.state import RowsTable, SoloTable
+
+from .. import texts
+from ..errors import BadInputError, InvalidActionError, StaleError
+from ..manager import Game
+from . import common
+
+Choices = list[app_commands.Choice[str]]
+MAX_CHOICES = 25
 
 
-async def setup(bot: commands.Bot) -> None:
-    """Register this module's commands on the bot's /projectl group."""
+# -- shared flows (also used by buttons in bot/views.py) ------------------------------------------
+
+
+async def perform(
+    interaction: discord.Interaction, action: Action | str, *, expected_revision: int | None = None,
+    game_id: int | None = None,
+) -> None:
+    """Defer, apply through the manager (lock, apply, commit), then confirm and post the turn."""
+    channel_id = common.channel_id_of(interaction)
+    await common.defer(interaction)
+    result = await common.manager_of(interaction).act(
+        channel_id, interaction.user.id, action, expected_revision=expected_revision, game_id=game_id,
+    )
+    await common.respond_to_result(interaction, result)
+
+
+async def show_preview(interaction: discord.Interaction, game_id: int, revision: int, place: Place) -> None:
+    """Show where a piece would go, with a Confirm button bound to this user and revision."""
+    from ..views import ConfirmButton
+
+    channel_id = common.channel_id_of(interaction)
+    manager = common.manager_of(interaction)
+    game, seat = await manager.check_turn(channel_id, interaction.user.id, game_id=game_id)
+    if game.revision != revision or game.state is None:
+        raise StaleError(texts.STALE_BUTTON)
+    try:
+        engine.apply(game.state, place)
+    except engine.IllegalActionError as error:
+        raise InvalidActionError(str(error)) from error
+    await common.defer(interaction)
+    image = await common.bot_of(interaction).renderer.preview(game.state, seat.seat, place, game.names)
+    view = discord.ui.View(timeout=None)
+    view.add_item(ConfirmButton(game.id, interaction.user.id, revision, str(place)))
+    await common.reply(interaction, texts.PREVIEW.format(action=str(place)),
+                       files=[common.png(image, "preview.png")], view=view)
+
+
+async def master_confirm(
+    interaction: discord.Interaction, *, expected_revision: int | None = None, game_id: int | None = None,
+) -> None:
+    channel_id = common.channel_id_of(interaction)
+    await common.defer(interaction)
+    result = await common.manager_of(interaction).master_confirm(
+        channel_id, interaction.user.id, expected_revision=expected_revision, game_id=game_id,
+    )
+    await common.respond_to_result(interaction, result)
+
+
+async def master_clear(interaction: discord.Interaction) -> None:
+    await common.manager_of(interaction).master_clear(common.channel_id_of(interaction), interaction.user.id)
+    await common.reply(interaction, texts.MASTER_CLEARED)
+
+
+# -- parsing helpers --------------------------------------------------------------------------------
+
+
+def parse_piece(text: str) -> engine.Shape:
+    try:
+        return parse_shape(text)
+    except UnknownShapeError as error:
+        raise BadInputError(str(error)) from error
+
+
+def parse_place(piece: str, puzzle: str, cells: str) -> Place:
+    try:
+        return engine.parse_placement(f"{parse_piece(piece).value} on {puzzle.strip()} at {cells}")
+    except engine.IllegalActionError as error:
+        raise BadInputError(str(error)) from error
+
+
+_SLOT = re.compile(r"^\s*(?:(?P<colour>white|black|w|b)\s*)?(?P<slot>\d)\s*$", re.IGNORECASE)
+
+
+def parse_take(game: Game, text: str) -> Action:
+    """'white 3', 'w3', '5' (Solo grid), or a card id on offer such as 'W07'."""
+    assert game.state is not None
+    table = game.state.table
+    match = _SLOT.match(text)
+    if match:
+        colour = match["colour"]
+        if colour:
+            name = "white" if colour.lower().startswith("w") else "black"
+            return engine.parse_action(f"take {name} {match['slot']}")
+        if isinstance(table, SoloTable):
+            return engine.parse_action(f"take {match['slot']}")
+    card = text.strip().upper()
+    for value, _label, card_id in _offers(game):
+        if card_id == card:
+            return engine.parse_action(f"take {value}")
+    raise BadInputError(texts.NOT_A_PUZZLE_SLOT.format(text=text.strip()))
+
+
+def _offers(game: Game) -> list[tuple[str, str, str]]:
+    """(value, label, card id) for every face-up puzzle a player could take."""
+    assert game.state is not None
+    state = game.state
+    table = state.table
+    offers: list[tuple[str, str, str]] = []
+    if isinstance(table, RowsTable):
+        for colour in (Colour.WHITE, Colour.BLACK):
+            for slot, card in enumerate(table.row(colour), start=1):
+                if card is not None:
+                    offers.append((f"{colour} {slot}", f"{colour.value.capitalize()} {slot}", card))
+    elif isinstance(table, SoloTable):
+        for slot, card in enumerate(table.grid, start=1):
+            if card is not None:
+                offers.append((str(slot), f"Grid {slot}", card))
+    return offers
+
+
+def _card_line(game: Game, card_id: str) -> str:
+    assert game.state is not None
+    card = game.state.cards[card_id]
+    return f"{card.id} · {card.points} pt · reward {card.reward.value} · {card.size} cells"
+
+
+# -- autocomplete -----------------------------------------------------------------------------------
+
+
+async def _my_player(interaction: discord.Interaction) -> tuple[Game, int, PlayerState] | None:
+    if interaction.channel_id is None:
+        return None
+    game = await common.manager_of(interaction).game_in_channel(interaction.channel_id)
+    if game is None or game.state is None:
+        return None
+    seat = game.seat_of(interaction.user.id)
+    if seat is None:
+        return None
+    return game, seat.seat, game.state.players[seat.seat]
+
+
+def _matches(current: str, *texts_: str) -> bool:
+    needle = current.strip().lower()
+    return not needle or any(needle in t.lower() for t in texts_)
+
+
+def _choices(pairs: list[tuple[str, str]], current: str) -> Choices:
+    return [app_commands.Choice(name=name[:100], value=value[:100])
+            for name, value in pairs if _matches(current, name, value)][:MAX_CHOICES]
+
+
+async def piece_choices(interaction: discord.Interaction, current: str) -> Choices:
+    mine = await _my_player(interaction)
+    if mine is None:
+        return _choices([(s.label, s.value) for s in engine.SHAPES[:9]], current)
+    _, _, player = mine
+    return _choices([(f"{s.label} ×{player.supply[s.index]}", s.value)
+                     for s in engine.SHAPES if player.supply[s.index] > 0], current)
+
+
+async def puzzle_choices(interaction: discord.Interaction, current: str) -> Choices:
+    mine = await _my_player(interaction)
+    if mine is None:
+        return []
+    game, _, player = mine
+    assert game.state is not None
+    pairs = []
+    for puzzle in player.puzzles:
+        card = game.state.cards[puzzle.card]
+        filled = puzzle.filled.bit_count()
+        pairs.append((f"{card.id} · {card.points} pt · {filled}/{card.size} cells filled", card.id))
+    return _choices(pairs, current)
+
+
+async def cells_choices(interaction: discord.Interaction, current: str) -> Choices:
+    """Legal placements of the chosen piece on the chosen puzzle, filtered by the typed cells."""
+    mine = await _my_player(interaction)
+    namespace = interaction.namespace
+    if mine is None or not namespace.piece or not namespace.puzzle:
+        return []
+    game, _, player = mine
+    assert game.state is not None
+    try:
+        shape = parse_shape(str(namespace.piece))
+    except UnknownShapeError:
+        return []
+    card = str(namespace.puzzle).strip().upper()
+    typed = {t.upper() for t in current.replace(",", " ").split()}
+    result: Choices = []
+    for place in engine.placements_for(game.state.cards, player, card=card, shape=shape):
+        cells = mask_to_text(place.mask)
+        if typed <= set(cells.split()) or _matches(current, cells):
+            result.append(app_commands.Choice(name=cells, value=cells))
+        if len(result) >= MAX_CHOICES:
+            break
+    return result
+
+
+async def take_choices(interaction: discord.Interaction, current: str) -> Choices:
+    if interaction.channel_id is None:
+        return []
+    game = await common.manager_of(interaction).game_in_channel(interaction.channel_id)
+    if game is None or game.state is None:
+        return []
+    return _choices([(f"{label}: {_card_line(game, card)}", value) for value, label, card in _offers(game)],
+                    current)
+
+
+async def give_choices(interaction: discord.Interaction, current: str) -> Choices:
+    return await piece_choices(interaction, current)
+
+
+async def upgrade_take_choices(interaction: discord.Interaction, current: str) -> Choices:
+    mine = await _my_player(interaction)
+    if mine is None:
+        return []
+    game, seat, _ = mine
+    assert game.state is not None
+    if game.state.current != seat:
+        return []
+    give_text = str(interaction.namespace.give or "")
+    pairs: dict[str, str] = {}
+    for upgrade in upgrade_actions(game.state):
+        if give_text and upgrade.give.value.upper() != give_text.strip().upper():
+            continue
+        pairs[upgrade.take.value] = f"{upgrade.take.label} (level {upgrade.take.level})"
+    return _choices([(label, value) for value, label in pairs.items()], current)
+
+
+async def action_choices(interaction: discord.Interaction, current: str) -> Choices:
+    """For /projectl act: legal actions containing the typed text (Master is typed by hand)."""
+    mine = await _my_player(interaction)
+    if mine is None:
+        return []
+    game, seat, _ = mine
+    assert game.state is not None
+    if game.state.current != seat:
+        return []
+    texts_ = [str(a) for a in engine.legal_actions(game.state)]
+    if engine.master_options(game.state) is not None:
+        texts_.append("master ")
+    return _choices([(t, t) for t in texts_], current)
+
+
+# -- the commands ------------------------------------------------------------------------------------
+
+
+class PlayCommands:
+    """Mixed into the /projectl group cog (see bot/cogs/__init__.py)."""
+
+    @app_commands.command(name="take", description="Take a face-up puzzle (row slot or Solo grid position)")
+    @app_commands.describe(puzzle="e.g. white 3 (Solo: grid position 1-9); the list shows what is on offer")
+    @app_commands.autocomplete(puzzle=take_choices)
+    async def take(self, interaction: discord.Interaction, puzzle: str) -> None:
+        game = await common.require_game(interaction)
+        if game.state is None:
+            raise BadInputError(texts.NOT_STARTED)
+        try:
+            action = parse_take(game, puzzle)
+        except engine.IllegalActionError as error:
+            raise BadInputError(str(error)) from error
+        await perform(interaction, action, game_id=game.id)
+
+    @app_commands.command(name="draw", description="Take the top card of a deck without seeing it")
+    @app_commands.describe(deck="white or black (leave empty in Solo)")
+    @app_commands.choices(deck=[app_commands.Choice(name="white", value="white"),
+                                app_commands.Choice(name="black", value="black")])
+    async def draw(self, interaction: discord.Interaction, deck: str | None = None) -> None:
+        await perform(interaction, f"draw {deck}" if deck else "draw")
+
+    @app_commands.command(name="level1", description="Take a level-1 piece from the reserve")
+    async def level1(self, interaction: discord.Interaction) -> None:
+        await perform(interaction, engine.TakeLevelOne())
+
+    @app_commands.command(name="upgrade", description="Return a piece and take a bigger (or same-level) one")
+    @app_commands.describe(give="A piece from your supply", take="The piece you want instead")
+    @app_commands.autocomplete(give=give_choices, take=upgrade_take_choices)
+    async def upgrade(self, interaction: discord.Interaction, give: str, take: str) -> None:
+        await perform(interaction, engine.Upgrade(parse_piece(give), parse_piece(take)))
+
+    @app_commands.command(name="place", description="Place a piece from your supply on one of your puzzles")
+    @app_commands.describe(
+        piece="A piece from your supply", puzzle="One of your unfinished puzzles",
+        cells="Cells it covers, like A1 A2 B2 (the list shows every legal spot; empty = menu + preview)",
+    )
+    @app_commands.autocomplete(piece=piece_choices, puzzle=puzzle_choices, cells=cells_choices)
+    async def place(
+        self, interaction: discord.Interaction, piece: str, puzzle: str, cells: str | None = None
+    ) -> None:
+        if cells:
+            await perform(interaction, parse_place(piece, puzzle, cells))
+            return
+        await _placement_menu(interaction, parse_piece(piece), puzzle.strip().upper())
+
+    @app_commands.command(name="recycle", description="Put a row under its deck and reveal four new cards")
+    @app_commands.describe(row="Which row", order="Slots in the order they go under the deck, e.g. 3 1 4 2")
+    @app_commands.choices(row=[app_commands.Choice(name="white", value="white"),
+                               app_commands.Choice(name="black", value="black")])
+    async def recycle(self, interaction: discord.Interaction, row: str, order: str = "1 2 3 4") -> None:
+        await perform(interaction, f"recycle {row} {order}")
+
+    @app_commands.command(name="master-add", description="Add a placement to your Master action")
+    @app_commands.describe(piece="A piece from your supply", puzzle="One of your puzzles (one piece each)",
+                           cells="Cells it covers, like A1 A2 B2")
+    @app_commands.autocomplete(piece=piece_choices, puzzle=puzzle_choices, cells=cells_choices)
+    async def master_add(self, interaction: discord.Interaction, piece: str, puzzle: str, cells: str) -> None:
+        from ..views import master_view
+
+        place = parse_place(piece, puzzle, cells)
+        draft = await common.manager_of(interaction).master_add(
+            common.channel_id_of(interaction), interaction.user.id, place)
+        lines = "\n".join(f"· `{p.placement_text()}`" for p in draft.placements)
+        await common.reply(interaction, texts.MASTER_DRAFT.format(lines=lines),
+                           view=master_view(draft, interaction.user.id))
+
+    @app_commands.command(name="master-confirm", description="Play your Master action as built")
+    async def master_confirm_cmd(self, interaction: discord.Interaction) -> None:
+        await master_confirm(interaction)
+
+    @app_commands.command(name="master-clear", description="Forget your Master draft")
+    async def master_clear_cmd(self, interaction: discord.Interaction) -> None:
+        await master_clear(interaction)
+
+    @app_commands.command(name="done", description="End your Finishing Touches")
+    async def done(self, interaction: discord.Interaction) -> None:
+        await perform(interaction, engine.EndFinishing())
+
+    @app_commands.command(name="pass", description="Pass an action (only when nothing else is possible)")
+    async def pass_(self, interaction: discord.Interaction) -> None:
+        await perform(interaction, engine.Pass())
+
+    @app_commands.command(name="act", description="Any action in text notation: place L3 on W07 at A1 A2 B2")
+    @app_commands.describe(text="take white 3 · draw black · level1 · upgrade 2 to L3 · place … · master …")
+    @app_commands.autocomplete(text=action_choices)
+    async def act(self, interaction: discord.Interaction, text: str) -> None:
+        await perform(interaction, text)
+
+
+async def _placement_menu(interaction: discord.Interaction, shape: engine.Shape, card: str) -> None:
+    """No cells given: offer a menu of the legal spots; choosing one shows a preview."""
+    from ..views import PlacementSelect
+
+    manager = common.manager_of(interaction)
+    game, seat = await manager.check_turn(common.channel_id_of(interaction), interaction.user.id)
+    assert game.state is not None
+    player = game.state.players[seat.seat]
+    if player.puzzle(card) is None:
+        yours = ", ".join(p.card for p in player.puzzles) or "none"
+        raise InvalidActionError(f"You have no unfinished puzzle {card}. Your puzzles: {yours}.")
+    if player.supply[shape.index] <= 0:
+        raise InvalidActionError(f"Your supply has no {shape.label} piece.")
+    places = engine.placements_for(game.state.cards, player, card=card, shape=shape)
+    if not places:
+        raise InvalidActionError(texts.NO_PLACEMENTS.format(piece=shape.label, card=card))
+    options = [discord.SelectOption(label=mask_to_text(p.mask), value=mask_to_text(p.mask))
+               for p in places[:MAX_CHOICES]]
+    view = discord.ui.View(timeout=None)
+    view.add_item(PlacementSelect(game.id, interaction.user.id, game.revision, shape.value, card, options))
+    content = texts.PICK_PLACEMENT.format(piece=shape.label, card=card)
+    if len(places) > MAX_CHOICES:
+        content += "\n" + texts.TOO_MANY_PLACEMENTS.format(count=len(places))
+    await common.reply(interaction, content, view=view)

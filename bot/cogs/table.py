@@ -1,9 +1,137 @@
-"""(being written) /projectl commands: table."""
+"""Setting up a table: ``/projectl new``, the lobby buttons, ``/projectl cancel``."""
 
 from __future__ import annotations
 
-from discord.ext import commands
+import logging
+
+import discord
+from discord import app_commands
+
+from .. import texts
+from ..errors import StaleError
+from ..manager import Game, TableSettings
+from . import common
+
+log = logging.getLogger(__name__)
 
 
-async def setup(bot: commands.Bot) -> None:
-    """Register this module's commands on the bot's /projectl group."""
+def lobby_content(game: Game) -> str:
+    settings = game.settings
+    players = "\n".join(
+        f"{s.seat + 1}. {s.name}{' (host)' if s.user_id == game.host_id else ''}"
+        f"{' [AI]' if s.is_ai else ''}" for s in game.seats
+    )
+    difficulty = f", difficulty {settings.difficulty}" if settings.variant == "solo" else ""
+    host = next((s.name for s in game.seats if s.user_id == game.host_id), "?")
+    title = texts.LOBBY_TITLE.format(variant="Solo" if settings.variant == "solo" else "base game")
+    body = texts.LOBBY_BODY.format(
+        host=host, seated=len(game.seats), limit=settings.max_players, players=players,
+        reserve=settings.reserve, penalty="on" if settings.unfinished_penalty else "off",
+        difficulty=difficulty,
+    )
+    return f"**{title}**\n{body}"
+
+
+def started_content(game: Game) -> str:
+    return texts.LOBBY_STARTED.format(players=", ".join(game.names))
+
+
+class TableCommands:
+    """Mixed into the /projectl group cog (see bot/cogs/__init__.py)."""
+
+    @app_commands.command(name="new", description="Open a Project L table in this channel")
+    @app_commands.describe(
+        variant="base (2-4 players) or solo (you against the mastermind)",
+        players="Most players who may join (base game)",
+        reserve="Pieces of each shape in the reserve",
+        unfinished_penalty="Unfinished puzzles count against you at the end",
+        difficulty="Solo only: how strong the mastermind starts",
+    )
+    @app_commands.choices(
+        variant=[app_commands.Choice(name="base", value="base"),
+                 app_commands.Choice(name="solo", value="solo")],
+        reserve=[app_commands.Choice(name="10 per shape", value=10),
+                 app_commands.Choice(name="15 per shape", value=15)],
+        difficulty=[app_commands.Choice(name=d, value=d) for d in ("normal", "hard", "unbeatable")],
+    )
+    async def new(
+        self, interaction: discord.Interaction, variant: str = "base",
+        players: app_commands.Range[int, 2, 4] = 4, reserve: int = 10, unfinished_penalty: bool = True,
+        difficulty: str = "normal",
+    ) -> None:
+        channel_id = common.channel_id_of(interaction)
+        settings = TableSettings(
+            variant=variant, max_players=1 if variant == "solo" else players, reserve=reserve,
+            unfinished_penalty=unfinished_penalty, difficulty=difficulty,
+        )
+        bot = common.bot_of(interaction)
+        result = await bot.manager.create_game(
+            guild_id=interaction.guild_id, channel_id=channel_id, host_id=interaction.user.id,
+            host_name=interaction.user.display_name, settings=settings,
+        )
+        game = result.game
+        if result.started is None:
+            from ..views import lobby_view
+
+            await interaction.response.send_message(lobby_content(game), view=lobby_view(game))
+            message = await interaction.original_response()
+            await bot.manager.remember_messages(game.id, lobby_message_id=message.id)
+            return
+        await interaction.response.send_message(started_content(game))
+        if interaction.channel is not None:
+            await common.post_turn(bot, interaction.channel, result)  # type: ignore[arg-type]
+
+    @app_commands.command(name="cancel", description="Cancel this channel's game (host or channel managers)")
+    async def cancel(self, interaction: discord.Interaction) -> None:
+        channel_id = common.channel_id_of(interaction)
+        bot = common.bot_of(interaction)
+        game = await bot.manager.cancel(
+            channel_id, interaction.user.id,
+            can_manage_channel=bool(interaction.permissions.manage_channels),
+        )
+        await interaction.response.send_message(
+            texts.CANCELLED.format(name=interaction.user.display_name),
+            allowed_mentions=discord.AllowedMentions.none(),
+        )
+        await _close_lobby_message(interaction, game)
+
+
+async def _close_lobby_message(interaction: discord.Interaction, game: Game) -> None:
+    """Take the buttons off a cancelled lobby so nobody clicks a dead button (best effort)."""
+    if game.lobby_message_id is None or interaction.channel is None:
+        return
+    try:
+        partial = interaction.channel.get_partial_message(game.lobby_message_id)  # type: ignore[union-attr]
+        await partial.edit(content=texts.LOBBY_CANCELLED, view=None)
+    except (discord.HTTPException, AttributeError):
+        log.info("could not close lobby message %s", game.lobby_message_id)
+
+
+async def lobby_button(interaction: discord.Interaction, op: str, game_id: int) -> None:
+    """A click on Join / Leave / Add AI / Start / Cancel (see :class:`bot.views.LobbyButton`)."""
+    from ..views import lobby_view
+
+    channel_id = common.channel_id_of(interaction)
+    bot = common.bot_of(interaction)
+    manager = bot.manager
+    user = interaction.user
+    if op == "join":
+        game = await manager.join(channel_id, user.id, user.display_name, game_id=game_id)
+    elif op == "leave":
+        game = await manager.leave(channel_id, user.id, game_id=game_id)
+    elif op == "ai":
+        game = await manager.add_policy_seat(channel_id, user.id, game_id=game_id)
+    elif op == "cancel":
+        game = await manager.cancel(channel_id, user.id, game_id=game_id,
+                                    can_manage_channel=bool(interaction.permissions.manage_channels))
+        await interaction.response.edit_message(content=texts.LOBBY_CANCELLED, view=None)
+        return
+    elif op == "start":
+        result = await manager.start(channel_id, user.id, game_id=game_id)
+        await interaction.response.edit_message(content=started_content(result.game), view=None)
+        if interaction.channel is not None:
+            await common.post_turn(bot, interaction.channel, result)  # type: ignore[arg-type]
+        return
+    else:
+        raise StaleError(texts.FORGED_BUTTON)
+    await interaction.response.edit_message(content=lobby_content(game), view=lobby_view(game))
