@@ -15,6 +15,7 @@ Why the shape it has:
 
 from __future__ import annotations
 
+import asyncio
 import json
 import sqlite3
 from collections.abc import AsyncIterator, Iterable, Sequence
@@ -128,6 +129,10 @@ class Storage:
     def __init__(self, db: aiosqlite.Connection, clock: Clock) -> None:
         self._db = db
         self._clock = clock
+        self._writing = asyncio.Lock()
+        """One connection serves every channel, so a second BEGIN while another channel's
+        transaction is open would fail ("cannot start a transaction within a transaction"):
+        transactions take turns here, for the few milliseconds each lasts."""
 
     # -- lifecycle ---------------------------------------------------------------------------
 
@@ -160,13 +165,14 @@ class Storage:
 
     @asynccontextmanager
     async def _transaction(self) -> AsyncIterator[aiosqlite.Connection]:
-        await self._db.execute("BEGIN IMMEDIATE")
-        try:
-            yield self._db
-        except BaseException:
-            await self._db.execute("ROLLBACK")
-            raise
-        await self._db.execute("COMMIT")
+        async with self._writing:
+            await self._db.execute("BEGIN IMMEDIATE")
+            try:
+                yield self._db
+            except BaseException:
+                await self._db.execute("ROLLBACK")
+                raise
+            await self._db.execute("COMMIT")
 
     def _now(self) -> str:
         return _iso(self._clock.now())
