@@ -1,0 +1,297 @@
+"""Puzzle cards in three sizes, each cached: the same card is drawn on every image of a game.
+
+* ``market`` — a face-up card on the table: points badge, reward piece and the recess.
+* ``mini`` — a thumbnail for player panels and score piles: body, recess, pieces.
+* ``plan`` — the large private-mat card with coordinates A–E across the top and 1–5 down
+  the side, piece letters on placed pieces, and optionally one highlighted proposed piece.
+
+The recess is drawn as a hole in the card, in a slate colour that contrasts with both the white
+and the black card body, with a shadow along its top and left edges so it reads as sunken.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from functools import lru_cache
+
+from PIL import Image, ImageDraw
+
+from engine.cards import Colour, PuzzleCard
+from engine.pieces import COLUMNS, GRID
+from engine.state import Placed
+
+from . import fonts
+from .draw import badge, cells_of, edge_width, label_piece, paint_piece, paste_sprite
+from .palette import (
+    CARD_BLACK,
+    CARD_BLACK_EDGE,
+    CARD_WHITE,
+    CARD_WHITE_EDGE,
+    DONE,
+    HIGHLIGHT,
+    HOLE_LINE_ON_BLACK,
+    HOLE_LINE_ON_WHITE,
+    HOLE_ON_BLACK,
+    HOLE_ON_WHITE,
+    INK,
+    MUTED,
+    PANEL,
+    PIECE,
+    RGB,
+    WHITE,
+    mix,
+    to_png,
+)
+
+
+@dataclass(frozen=True, slots=True)
+class Look:
+    body: RGB
+    edge: RGB
+    hole: RGB
+    hole_line: RGB
+    shadow: RGB
+    ink: RGB  # text printed on the card body
+
+
+def look(colour: Colour) -> Look:
+    if colour is Colour.WHITE:
+        return Look(
+            CARD_WHITE, CARD_WHITE_EDGE, HOLE_ON_WHITE, HOLE_LINE_ON_WHITE, mix(HOLE_ON_WHITE, INK, 0.5), INK
+        )
+    return Look(
+        CARD_BLACK, CARD_BLACK_EDGE, HOLE_ON_BLACK, HOLE_LINE_ON_BLACK, mix(HOLE_ON_BLACK, INK, 0.5), WHITE
+    )
+
+
+def paint_recess(draw: ImageDraw.ImageDraw, x0: int, y0: int, cell: int, recess: int, lk: Look) -> None:
+    """The hole: cell grid lines inside it, and a shadow on its upper and left rims."""
+    shadow = max(2, cell // 9)
+    for c, r in cells_of(recess):
+        x, y = x0 + c * cell, y0 + r * cell
+        draw.rectangle((x, y, x + cell - 1, y + cell - 1), fill=lk.hole_line)
+        draw.rectangle((x + 1, y + 1, x + cell - 2, y + cell - 2), fill=lk.hole)
+    for c, r in cells_of(recess):
+        x, y = x0 + c * cell, y0 + r * cell
+        if r == 0 or not recess >> ((r - 1) * GRID + c) & 1:
+            draw.rectangle((x, y, x + cell - 1, y + shadow - 1), fill=lk.shadow)
+        if c == 0 or not recess >> (r * GRID + c - 1) & 1:
+            draw.rectangle((x, y, x + shadow - 1, y + cell - 1), fill=lk.shadow)
+
+
+def paint_grid(
+    image: Image.Image,
+    x0: int,
+    y0: int,
+    cell: int,
+    card: PuzzleCard,
+    pieces: Sequence[Placed],
+    *,
+    letters: int = 0,
+    highlight: Placed | None = None,
+) -> None:
+    """Recess and pieces of ``card`` with the grid's top-left at (x0, y0).
+
+    ``letters`` is the font size for piece codes (0: none — thumbnails are too small to
+    read them). ``highlight`` is a proposed piece, drawn over the rest with a bright frame.
+    """
+    draw = ImageDraw.Draw(image)
+    paint_recess(draw, x0, y0, cell, card.recess, look(card.colour))
+    for piece in pieces:
+        paint_piece(draw, x0, y0, cell, cells_of(piece.mask), PIECE[piece.shape])
+    if highlight is not None:
+        cells = cells_of(highlight.mask)
+        frame = max(4, cell // 9)
+        for c, r in cells:  # the frame sits outside the piece, so draw it first, wider
+            x, y = x0 + c * cell, y0 + r * cell
+            draw.rectangle((x - frame, y - frame, x + cell - 1 + frame, y + cell - 1 + frame), fill=HIGHLIGHT)
+        paint_piece(draw, x0, y0, cell, cells, PIECE[highlight.shape], edge_w=edge_width(cell) + 1)
+    if letters:
+        for piece in (*pieces, *(() if highlight is None else (highlight,))):
+            label_piece(image, x0, y0, cell, cells_of(piece.mask), piece.shape, letters)
+
+
+# -- market cards ----------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class MarketGeometry:
+    cell: int
+    pad: int
+    header: int
+
+    @property
+    def width(self) -> int:
+        return GRID * self.cell + 2 * self.pad
+
+    @property
+    def height(self) -> int:
+        return self.header + GRID * self.cell + self.pad
+
+
+def market_geometry(cell: int) -> MarketGeometry:
+    return MarketGeometry(cell=cell, pad=max(6, cell * 4 // 7), header=int(cell * 1.6))
+
+
+@lru_cache(maxsize=256)
+def market_card(card: PuzzleCard, cell: int, text: int) -> Image.Image:
+    """A face-up card: points (badge, top left), reward piece (top right), recess."""
+    g = market_geometry(cell)
+    lk = look(card.colour)
+    image = Image.new("RGBA", (g.width, g.height), (0, 0, 0, 0))
+    draw = ImageDraw.Draw(image)
+    draw.rounded_rectangle(
+        (0, 0, g.width - 1, g.height - 1), radius=cell // 3, fill=lk.body, outline=lk.edge, width=2
+    )
+    diameter = int(text * 1.3)
+    centre_y = g.header // 2 + 2
+    badge_fill, badge_ink = (INK, WHITE) if card.colour is Colour.WHITE else (WHITE, INK)
+    badge(image, g.pad + diameter // 2 - 4, centre_y, diameter, str(card.points), text, badge_fill, badge_ink)
+    paste_sprite(image, card.reward, max(8, cell // 2), g.width - g.pad + 4, centre_y, anchor="rm")
+    paint_grid(image, g.pad, g.header, cell, card, ())
+    return image
+
+
+# -- thumbnails --------------------------------------------------------------------------------------
+
+
+def mini_size(cell: int) -> int:
+    return GRID * cell + 2 * max(4, cell * 2 // 5)
+
+
+@lru_cache(maxsize=1024)
+def mini_card(card: PuzzleCard, pieces: tuple[Placed, ...], cell: int, done: bool = False) -> Image.Image:
+    """A small card with its pieces, no text (callers label it).
+
+    ``done`` fills the recess in one flat colour: a completed card whose pieces went back to
+    the supply.
+    """
+    size = mini_size(cell)
+    pad = (size - GRID * cell) // 2
+    lk = look(card.colour)
+    image = Image.new("RGBA", (size, size), (0, 0, 0, 0))
+    ImageDraw.Draw(image).rounded_rectangle(
+        (0, 0, size - 1, size - 1), radius=max(3, cell // 3), fill=lk.body, outline=lk.edge, width=2
+    )
+    if done:
+        draw = ImageDraw.Draw(image)
+        for c, r in cells_of(card.recess):
+            x, y = pad + c * cell, pad + r * cell
+            draw.rectangle((x, y, x + cell - 1, y + cell - 1), fill=DONE)
+    else:
+        paint_grid(image, pad, pad, cell, card, pieces)
+    return image
+
+
+# -- planning cards (mat and preview) ---------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class PlanGeometry:
+    cell: int
+    text: int
+
+    @property
+    def margin(self) -> int:
+        """Room for the coordinate labels left of and above the card."""
+        return int(self.text * 1.5)
+
+    @property
+    def pad(self) -> int:
+        return max(6, self.cell // 6)
+
+    @property
+    def title(self) -> int:
+        return int(self.text * 1.9)
+
+    @property
+    def width(self) -> int:
+        return self.margin + GRID * self.cell + 2 * self.pad
+
+    @property
+    def height(self) -> int:
+        return self.title + self.margin + GRID * self.cell + 2 * self.pad
+
+    def grid_origin(self) -> tuple[int, int]:
+        return self.margin + self.pad, self.title + self.margin + self.pad
+
+
+@lru_cache(maxsize=128)
+def plan_card(
+    card: PuzzleCard,
+    pieces: tuple[Placed, ...],
+    cell: int,
+    text: int,
+    highlight: Placed | None = None,
+    background: RGB = PANEL,
+) -> Image.Image:
+    """A large card for planning: title (id, points, reward), coordinates, lettered pieces."""
+    g = PlanGeometry(cell, text)
+    lk = look(card.colour)
+    image = Image.new("RGB", (g.width, g.height), background)
+    draw = ImageDraw.Draw(image)
+    # Title: id, then points and the reward piece.
+    mid = g.title // 2 - 2
+    x = g.margin
+    x += fonts.draw(image, x, mid, card.id, int(text * 1.15), INK, bold=True, anchor="lm") + text // 2
+    points = f"{card.points} pt" if card.points == 1 else f"{card.points} pts"
+    x += fonts.draw(image, x, mid, points, text, MUTED, anchor="lm") + text // 2
+    x += fonts.draw(image, x, mid, "reward", text, MUTED, anchor="lm") + text // 3
+    paste_sprite(image, card.reward, max(10, text // 2), x, mid, anchor="lm")
+    # Coordinates.
+    gx, gy = g.grid_origin()
+    top = g.title + g.margin // 2
+    for c in range(GRID):
+        fonts.draw(image, gx + c * cell + cell / 2, top, COLUMNS[c], text, INK, bold=True, anchor="mm")
+    for r in range(GRID):
+        fonts.draw(
+            image, g.margin / 2, gy + r * cell + cell / 2, str(r + 1), text, INK, bold=True, anchor="mm"
+        )
+    # The card.
+    body = (g.margin, g.title + g.margin, g.width - 1, g.height - 1)
+    draw.rounded_rectangle(body, radius=g.pad, fill=lk.body, outline=lk.edge, width=3)
+    _paint_guides(draw, gx, gy, cell, card, lk)
+    paint_grid(image, gx, gy, cell, card, pieces, letters=max(text, cell * 2 // 5), highlight=highlight)
+    return image
+
+
+def _paint_guides(draw: ImageDraw.ImageDraw, gx: int, gy: int, cell: int, card: PuzzleCard, lk: Look) -> None:
+    """Faint cell lines on the raised part of the card, so coordinates can be followed."""
+    faint = mix(lk.body, lk.edge, 0.35)
+    for i in range(GRID + 1):
+        draw.line((gx + i * cell, gy, gx + i * cell, gy + GRID * cell), fill=faint)
+        draw.line((gx, gy + i * cell, gx + GRID * cell, gy + i * cell), fill=faint)
+
+
+# -- public helper ----------------------------------------------------------------------------------
+
+
+def render_card(
+    card: PuzzleCard,
+    placed: Sequence[Placed] = (),
+    *,
+    style: str = "plan",
+    cell: int | None = None,
+    highlight: Placed | None = None,
+) -> bytes:
+    """One card as PNG bytes, in ``style`` 'plan' (default), 'market' or 'mini'."""
+    if style == "market":
+        cell = cell or 28
+        face = market_card(card, cell, max(14, cell))
+        image = Image.new("RGB", face.size, PANEL)
+        image.paste(face, (0, 0), face)
+        if placed:
+            g = market_geometry(cell)
+            paint_grid(image, g.pad, g.header, cell, card, tuple(placed))
+        return to_png(image)
+    if style == "mini":
+        cell = cell or 17
+        thumb = mini_card(card, tuple(placed), cell)
+        image = Image.new("RGB", thumb.size, PANEL)
+        image.paste(thumb, (0, 0), thumb)
+        return to_png(image)
+    if style == "plan":
+        cell = cell or 64
+        return to_png(plan_card(card, tuple(placed), cell, max(18, cell * 2 // 5), highlight))
+    raise ValueError(f"unknown card style {style!r}: use 'plan', 'market' or 'mini'")

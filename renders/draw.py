@@ -1,0 +1,213 @@
+"""Low-level drawing shared by every image: cells, pieces, piece sprites, badges, frames.
+
+Pieces are drawn the same way everywhere — cells filled in the piece colour, thin darker lines
+between a piece's own cells (so its size can be counted), and a thick dark outline around the
+whole piece — so a shape reads by outline and colour at once, and the outline still separates
+two touching pieces of the same colour.
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+
+from PIL import Image, ImageDraw
+
+from engine.pieces import GRID, ORIENTATIONS, Shape
+
+from . import fonts
+from .palette import FADED, FADED_EDGE, PIECE, PIECE_EDGE, RGB, mix, text_on
+
+Cells = tuple[tuple[int, int], ...]
+
+
+def cells_of(mask: int) -> Cells:
+    return tuple((i % GRID, i // GRID) for i in range(GRID * GRID) if mask >> i & 1)
+
+
+def edge_width(cell: int) -> int:
+    """Outline thickness for a cell size: visible when small, not heavy when large."""
+    return max(1, round(cell / 11))
+
+
+def paint_piece(
+    draw: ImageDraw.ImageDraw,
+    x0: int,
+    y0: int,
+    cell: int,
+    cells: Cells,
+    colour: RGB,
+    *,
+    edge: RGB = PIECE_EDGE,
+    edge_w: int | None = None,
+) -> None:
+    """Fill ``cells`` (column, row) of a grid whose top-left is (x0, y0), and outline them."""
+    w = edge_width(cell) if edge_w is None else edge_w
+    shade = mix(colour, PIECE_EDGE, 0.5)
+    present = set(cells)
+    for c, r in cells:
+        x, y = x0 + c * cell, y0 + r * cell
+        draw.rectangle((x, y, x + cell - 1, y + cell - 1), fill=colour)
+    for c, r in cells:  # seams between a piece's own cells
+        x, y = x0 + c * cell, y0 + r * cell
+        if (c + 1, r) in present:
+            draw.line((x + cell - 1, y, x + cell - 1, y + cell - 1), fill=shade)
+        if (c, r + 1) in present:
+            draw.line((x, y + cell - 1, x + cell - 1, y + cell - 1), fill=shade)
+    for c, r in cells:  # outline: every cell side that has no neighbour in the piece
+        x, y = x0 + c * cell, y0 + r * cell
+        if (c, r - 1) not in present:
+            draw.rectangle((x, y, x + cell - 1, y + w - 1), fill=edge)
+        if (c, r + 1) not in present:
+            draw.rectangle((x, y + cell - w, x + cell - 1, y + cell - 1), fill=edge)
+        if (c - 1, r) not in present:
+            draw.rectangle((x, y, x + w - 1, y + cell - 1), fill=edge)
+        if (c + 1, r) not in present:
+            draw.rectangle((x + cell - w, y, x + cell - 1, y + cell - 1), fill=edge)
+
+
+def label_cell(cells: Cells) -> tuple[float, float]:
+    """Where a piece's letters go: the cell nearest the piece's centre (always inside it)."""
+    cx = sum(c for c, _ in cells) / len(cells)
+    cy = sum(r for _, r in cells) / len(cells)
+    c, r = min(cells, key=lambda p: ((p[0] - cx) ** 2 + (p[1] - cy) ** 2, p[1], p[0]))
+    return c + 0.5, r + 0.5
+
+
+def label_piece(
+    image: Image.Image,
+    x0: int,
+    y0: int,
+    cell: int,
+    cells: Cells,
+    shape: Shape,
+    size: int,
+) -> None:
+    """Write the piece code on the piece (for readers who cannot tell the colours apart)."""
+    c, r = label_cell(cells)
+    text = shape.value
+    colour = text_on(PIECE[shape])
+    fonts.draw(image, x0 + c * cell, y0 + r * cell, text, size, colour, bold=True, anchor="mm")
+
+
+def sprite_cells(shape: Shape) -> Cells:
+    """A compact orientation for icons: as flat as possible (at most 2 cells tall)."""
+    best = min(
+        ORIENTATIONS[shape],
+        key=lambda cells: (max(r for _, r in cells), -max(c for c, _ in cells)),
+    )
+    return tuple(best)
+
+
+@lru_cache(maxsize=256)
+def piece_sprite(shape: Shape, cell: int, faded: bool = False) -> Image.Image:
+    """The piece on a transparent background, for reserve, supply and reward icons.
+
+    ``faded``: washed-out grey, for a shape the reserve has run out of.
+    """
+    cells = sprite_cells(shape)
+    cols = max(c for c, _ in cells) + 1
+    rows = max(r for _, r in cells) + 1
+    sprite = Image.new("RGBA", (cols * cell, rows * cell), (0, 0, 0, 0))
+    colour, edge = (FADED, FADED_EDGE) if faded else (PIECE[shape], PIECE_EDGE)
+    paint_piece(ImageDraw.Draw(sprite), 0, 0, cell, cells, colour, edge=edge)
+    return sprite
+
+
+def sprite_size(shape: Shape, cell: int) -> tuple[int, int]:
+    return piece_sprite(shape, cell).size
+
+
+def paste_sprite(
+    image: Image.Image,
+    shape: Shape,
+    cell: int,
+    x: int,
+    y: int,
+    *,
+    anchor: str = "lm",
+    faded: bool = False,
+) -> int:
+    """Paste a piece icon; ``anchor`` as in :func:`fonts.draw` (l/m/r, t/m). Returns its width."""
+    sprite = piece_sprite(shape, cell, faded)
+    w, h = sprite.size
+    left = x - (w // 2 if anchor[0] == "m" else w if anchor[0] == "r" else 0)
+    top = y - (h // 2 if anchor[1] == "m" else 0)
+    image.paste(sprite, (left, top), sprite)
+    return w
+
+
+@lru_cache(maxsize=256)
+def disc_image(diameter: int, fill: RGB, outline: RGB | None) -> Image.Image:
+    """A smooth filled circle (drawn 4x larger and reduced, since Pillow's are not antialiased)."""
+    big = Image.new("L", (diameter * 4, diameter * 4), 0)
+    ImageDraw.Draw(big).ellipse((0, 0, diameter * 4 - 1, diameter * 4 - 1), fill=255)
+    mask = big.resize((diameter, diameter), Image.Resampling.LANCZOS)
+    disc = Image.new("RGBA", (diameter, diameter), fill + (0,))
+    disc.putalpha(mask)
+    if outline is not None:
+        ring = Image.new("L", (diameter * 4, diameter * 4), 0)
+        ImageDraw.Draw(ring).ellipse((0, 0, diameter * 4 - 1, diameter * 4 - 1), outline=255, width=6)
+        ring_mask = ring.resize((diameter, diameter), Image.Resampling.LANCZOS)
+        disc.paste(outline + (255,), (0, 0), ring_mask)
+    return disc
+
+
+def badge(
+    image: Image.Image,
+    cx: int,
+    cy: int,
+    diameter: int,
+    text: str,
+    size: int,
+    fill: RGB,
+    ink: RGB,
+    *,
+    outline: RGB | None = None,
+) -> None:
+    """A round badge with a centred number: card points, action counts."""
+    disc = disc_image(diameter, fill, outline)
+    image.paste(disc, (cx - diameter // 2, cy - diameter // 2), disc)
+    fonts.draw(image, cx, cy, text, size, ink, bold=True, anchor="mm")
+
+
+def pill(
+    image: Image.Image,
+    x: int,
+    y: int,
+    text: str,
+    size: int,
+    fill: RGB,
+    ink: RGB,
+    *,
+    anchor: str = "lm",
+    pad: int | None = None,
+    bold: bool = True,
+) -> tuple[int, int, int, int]:
+    """A rounded tag holding text; returns its box."""
+    pad = size // 2 if pad is None else pad
+    w = fonts.width(text, size, bold) + 2 * pad
+    h = int(size * 1.25)
+    left = x - (w // 2 if anchor[0] == "m" else w if anchor[0] == "r" else 0)
+    top = y - h // 2 if anchor[1] == "m" else y
+    box = (left, top, left + w, top + h)
+    ImageDraw.Draw(image).rounded_rectangle(box, radius=h // 2, fill=fill)
+    fonts.draw(image, left + w / 2, top + h / 2, text, size, ink, bold=bold, anchor="mm")
+    return box
+
+
+def dashed_rect(
+    draw: ImageDraw.ImageDraw,
+    box: tuple[int, int, int, int],
+    colour: RGB,
+    *,
+    width: int = 2,
+    dash: int = 10,
+) -> None:
+    """A dashed outline, for empty slots."""
+    x0, y0, x1, y1 = box
+    for x in range(x0, x1, dash * 2):
+        draw.rectangle((x, y0, min(x + dash, x1), y0 + width - 1), fill=colour)
+        draw.rectangle((x, y1 - width + 1, min(x + dash, x1), y1), fill=colour)
+    for y in range(y0, y1, dash * 2):
+        draw.rectangle((x0, y, x0 + width - 1, min(y + dash, y1)), fill=colour)
+        draw.rectangle((x1 - width + 1, y, x1, min(y + dash, y1)), fill=colour)
