@@ -1,0 +1,343 @@
+"""The public table image, posted after every turn.
+
+Top to bottom: status bar (round, whose turn, actions left), an end-of-game banner when one
+applies, the market (white and black rows with their decks — or Solo's 3×3 grid with locks,
+deck and mastermind), the reserve, and a grid of player panels two wide, which simply grows
+downwards for five or six players.
+
+Only deck *counts* are shown: the order of cards in a deck is secret.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from PIL import Image, ImageDraw
+
+from engine.cards import Colour
+from engine.state import GameState, RowsTable, SoloTable
+
+from . import fonts
+from .card import Look, look, market_card, market_geometry
+from .draw import dashed_rect
+from .palette import HEADER, INK, LOCK, MUTED, PAGE, PANEL, PANEL_EDGE, PIECE_EDGE, SLOT, WHITE, mix, to_png
+from .panels import (
+    PanelGeometry,
+    Type,
+    banner_height,
+    paint_banner,
+    paint_panel,
+    paint_reserve,
+    paint_status,
+    panel_height,
+    plural,
+    reserve_height,
+    status_height,
+)
+from .rank import mastermind_points
+
+WIDTH = 960
+MARGIN = 20
+GAP = 18
+MARKET_CELL = 27
+RESERVE_CELL = 16
+MINI_CELL = 17
+SUPPLY_CELL = 16
+
+
+@dataclass(frozen=True, slots=True)
+class TableLayout:
+    """Sizes for the table image; everything else is derived from these."""
+
+    width: int = WIDTH
+
+    @property
+    def t(self) -> Type:
+        return Type.for_width(self.width)
+
+    @property
+    def tab(self) -> int:
+        """Height of the slot-number row above each market card."""
+        return int(self.t.small * 1.45)
+
+    @property
+    def tile(self) -> tuple[int, int]:
+        g = market_geometry(MARKET_CELL)
+        return g.width, g.height
+
+    @property
+    def inner(self) -> int:
+        return self.width - 2 * MARGIN
+
+
+LAYOUT = TableLayout()
+NEUTRAL_DECK = Look(HEADER, PIECE_EDGE, mix(HEADER, WHITE, 0.6), HEADER, HEADER, WHITE)
+
+
+def render_table(state: GameState, names: Sequence[str]) -> bytes:
+    """PNG of the whole table: market, reserve, every player, turn and end-of-game state."""
+    return to_png(table_image(state, names))
+
+
+def table_image(state: GameState, names: Sequence[str]) -> Image.Image:
+    lay = LAYOUT
+    t = lay.t
+    shown = fonts.names_for(names, len(state.players))
+    solo = isinstance(state.table, SoloTable)
+    market_h = _solo_height(lay) if solo else _rows_height(lay)
+    panels = _panel_grid(state, lay)
+    height = (
+        status_height(t)
+        + banner_height(state, t)
+        + MARGIN
+        + market_h
+        + GAP
+        + reserve_height(t, RESERVE_CELL)
+        + GAP
+        + panels.height
+        + MARGIN
+    )
+    image = Image.new("RGB", (lay.width, height), PAGE)
+    paint_status(image, state, shown, lay.width, t)
+    y = status_height(t)
+    paint_banner(image, y, state, shown, lay.width, t)
+    y += banner_height(state, t) + MARGIN
+    if isinstance(state.table, SoloTable):
+        _paint_solo(image, y, state, state.table, lay)
+    else:
+        assert isinstance(state.table, RowsTable)
+        _paint_rows(image, y, state, state.table, lay)
+    y += market_h + GAP
+    paint_reserve(image, MARGIN, y, lay.inner, state, t, RESERVE_CELL)
+    y += reserve_height(t, RESERVE_CELL) + GAP
+    panels.paint(image, y, state, shown)
+    return image
+
+
+# -- market tiles ------------------------------------------------------------------------------------
+
+
+def _paint_tab(
+    image: Image.Image, x: int, y: int, number: int, card_id: str | None, lay: TableLayout
+) -> None:
+    """'1  W07' above a card: the number to take it by (plain, unlike the round points badge on
+    the card itself), then its id."""
+    t = lay.t
+    mid = y + lay.tab // 2 - 2
+    w = fonts.draw(image, x + 2, mid, str(number), t.body, INK, bold=True, anchor="lm")
+    if card_id is not None:
+        fonts.draw(image, x + 2 + w + t.small // 3, mid, card_id, t.small, MUTED, anchor="lm")
+
+
+def _paint_slot(
+    image: Image.Image, x: int, y: int, state: GameState, card_id: str | None, lay: TableLayout
+) -> None:
+    w, h = lay.tile
+    if card_id is None:
+        dashed_rect(ImageDraw.Draw(image), (x, y, x + w - 1, y + h - 1), SLOT, width=3)
+        fonts.draw(image, x + w / 2, y + h / 2, "empty", lay.t.small, MUTED, anchor="mm")
+        return
+    face = market_card(state.card(card_id), MARKET_CELL, lay.t.small)
+    image.paste(face, (x, y), face)
+
+
+def _paint_deck(
+    image: Image.Image, x: int, y: int, colour: Colour | None, count: int, lay: TableLayout
+) -> None:
+    """The deck as a small stack of card backs with the number of cards left (never their order).
+
+    ``colour`` None draws neutral backs: Solo's single deck mixes colours, and showing the colour
+    of the top card would leak part of the deck order.
+    """
+    w, h = lay.tile
+    t = lay.t
+    draw = ImageDraw.Draw(image)
+    if count == 0:
+        dashed_rect(draw, (x, y, x + w - 1, y + h - 1), SLOT, width=3)
+        fonts.draw(image, x + w / 2, y + h / 2, "empty", t.small, MUTED, anchor="mm")
+        return
+    lk = look(colour) if colour is not None else NEUTRAL_DECK
+    layers = min(3, count)
+    step = 6
+    for i in reversed(range(layers)):
+        off = i * step
+        draw.rounded_rectangle(
+            (x + off, y + off, x + w - 1 - (layers - 1) * step + off, y + h - 1 - (layers - 1) * step + off),
+            radius=MARKET_CELL // 3,
+            fill=lk.body,
+            outline=lk.edge,
+            width=2,
+        )
+    cw, ch = w - (layers - 1) * step, h - (layers - 1) * step
+    inset = MARKET_CELL // 2
+    draw.rounded_rectangle(
+        (x + inset, y + inset, x + cw - 1 - inset, y + ch - 1 - inset), radius=6, outline=lk.hole, width=3
+    )
+    fonts.draw(
+        image, x + cw / 2, y + ch / 2 - t.small * 0.45, str(count), t.huge, lk.ink, bold=True, anchor="mm"
+    )
+    fonts.draw(image, x + cw / 2, y + ch / 2 + t.huge * 0.6, "in deck", t.small, lk.ink, anchor="mm")
+
+
+# -- base game: two rows ---------------------------------------------------------------------------
+
+
+def _rows_height(lay: TableLayout) -> int:
+    return 2 * (lay.tab + lay.tile[1]) + GAP
+
+
+def _paint_rows(image: Image.Image, y: int, state: GameState, table: RowsTable, lay: TableLayout) -> None:
+    w, h = lay.tile
+    step = (lay.inner - w) / 4
+    for colour in (Colour.WHITE, Colour.BLACK):
+        row = table.row(colour)
+        for i in range(4):
+            x = MARGIN + int(i * step)
+            card_id = row[i] if i < len(row) else None
+            _paint_tab(image, x, y, i + 1, card_id, lay)
+            _paint_slot(image, x, y + lay.tab, state, card_id, lay)
+        deck_x = MARGIN + int(4 * step)
+        fonts.draw(
+            image,
+            deck_x,
+            y + lay.tab // 2 - 2,
+            f"{colour.value.capitalize()} deck",
+            lay.t.small,
+            MUTED,
+            anchor="lm",
+        )
+        _paint_deck(image, deck_x, y + lay.tab, colour, len(table.deck(colour)), lay)
+        y += lay.tab + h + GAP
+
+
+# -- Solo: 3x3 grid, locks, deck, mastermind ---------------------------------------------------------
+
+
+def _lock_row(lay: TableLayout) -> int:
+    return int(lay.t.small * 1.6)
+
+
+def _solo_height(lay: TableLayout) -> int:
+    return _lock_row(lay) + 3 * (lay.tab + lay.tile[1]) + 2 * (GAP // 2)
+
+
+def _paint_solo(image: Image.Image, y: int, state: GameState, table: SoloTable, lay: TableLayout) -> None:
+    w, h = lay.tile
+    t = lay.t
+    col_step = w + GAP
+    lock_mid = y + _lock_row(lay) // 2
+    for col in range(3):
+        _paint_locks(image, MARGIN + col * col_step + w // 2, lock_mid, table.locks[col], lay)
+    top = y + _lock_row(lay)
+    for col in range(3):
+        for row in range(3):
+            position = col * 3 + row + 1
+            card_id = table.grid[position - 1]
+            x = MARGIN + col * col_step
+            cy = top + row * (lay.tab + h + GAP // 2)
+            _paint_tab(image, x, cy, position, card_id, lay)
+            _paint_slot(image, x, cy + lay.tab, state, card_id, lay)
+    # Right column: the deck, then the mastermind.
+    rx = MARGIN + 3 * col_step
+    rw = lay.width - MARGIN - rx
+    fonts.draw(image, rx, top + lay.tab // 2 - 2, "Deck", t.small, MUTED, anchor="lm")
+    _paint_deck(image, rx, top + lay.tab, None, len(table.deck), lay)
+    my = top + lay.tab + h + GAP
+    _paint_mastermind(image, rx, my, rw, y + _solo_height(lay) - my, state, table, lay)
+
+
+def _paint_locks(image: Image.Image, cx: int, mid: int, count: int, lay: TableLayout) -> None:
+    """Lock pieces above a grid column: one dark block per lock, and the count in words."""
+    t = lay.t
+    if count == 0:
+        fonts.draw(image, cx, mid, "open", t.small, MUTED, anchor="mm")
+        return
+    size = int(t.small * 0.8)
+    label = plural(count, "lock")
+    shown = min(count, 4)
+    total = shown * (size + 4) + 6 + fonts.width(label, t.small, True)
+    x = cx - total // 2
+    draw = ImageDraw.Draw(image)
+    for _ in range(shown):
+        draw.rectangle(
+            (x, mid - size // 2, x + size - 1, mid + size // 2), fill=LOCK, outline=PIECE_EDGE, width=2
+        )
+        x += size + 4
+    fonts.draw(image, x + 6, mid, label, t.small, INK, bold=True, anchor="lm")
+
+
+def _paint_mastermind(
+    image: Image.Image,
+    x: int,
+    y: int,
+    w: int,
+    h: int,
+    state: GameState,
+    table: SoloTable,
+    lay: TableLayout,
+) -> None:
+    """The automated opponent: its score pile and the pieces it will turn into locks."""
+    t = lay.t
+    draw = ImageDraw.Draw(image)
+    pad = t.small // 2 + 4
+    line = int(t.small * 1.45)
+    box_h = min(h, 2 * pad + int(line * 1.2) + 3 * line + 2 * int(t.small * 1.2))
+    draw.rounded_rectangle((x, y, x + w, y + box_h), radius=14, fill=PANEL, outline=PANEL_EDGE, width=2)
+    cy = y + pad + line // 2
+    fonts.draw(image, x + pad, cy, "Mastermind", t.large, INK, bold=True, anchor="lm")
+    cy += int(line * 1.2)
+    points = mastermind_points(state)
+    rows = (
+        ("Score", f"{points} pts" if points != 1 else "1 pt"),
+        ("Puzzles", str(len(table.mastermind_pile))),
+        ("Pieces", str(table.mastermind_supply)),
+    )
+    for label, value in rows:
+        fonts.draw(image, x + pad, cy, label, t.small, MUTED, anchor="lm")
+        value_w = fonts.draw(image, x + w - pad, cy, value, t.body, INK, bold=True, anchor="rm")
+        if label == "Pieces":
+            size = int(t.small * 0.8)
+            bx = x + w - pad - value_w - 8 - size
+            draw.rectangle(
+                (bx, cy - size // 2, bx + size - 1, cy + size // 2), fill=LOCK, outline=PIECE_EDGE, width=2
+            )
+        cy += line
+    cy += int(t.small * 0.1)
+    for text in ("A tie goes to", "the mastermind"):
+        fonts.draw(image, x + pad, cy, text, t.small, MUTED, anchor="lm")
+        cy += int(t.small * 1.2)
+
+
+# -- player panels -------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class PanelGrid:
+    """Player panels in rows of two (one full-width panel for Solo)."""
+
+    geometry: PanelGeometry
+    columns: int
+    row_heights: tuple[int, ...]
+
+    @property
+    def height(self) -> int:
+        return sum(self.row_heights) + GAP * (len(self.row_heights) - 1)
+
+    def paint(self, image: Image.Image, y: int, state: GameState, names: list[str]) -> None:
+        g = self.geometry
+        for seat in range(len(state.players)):
+            row, col = divmod(seat, self.columns)
+            x = MARGIN + col * (g.width + GAP)
+            top = y + sum(self.row_heights[:row]) + GAP * row
+            paint_panel(image, x, top, self.row_heights[row], state, seat, names, g)
+
+
+def _panel_grid(state: GameState, lay: TableLayout) -> PanelGrid:
+    count = len(state.players)
+    columns = 1 if count == 1 else 2
+    width = lay.inner if columns == 1 else (lay.inner - GAP) // 2
+    g = PanelGeometry(width=width, t=lay.t, mini_cell=MINI_CELL, supply_cell=SUPPLY_CELL)
+    heights = [panel_height(p, g) for p in state.players]
+    rows = tuple(max(heights[i : i + columns]) for i in range(0, count, columns))
+    return PanelGrid(g, columns, rows)
