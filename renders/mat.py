@@ -1,0 +1,309 @@
+"""A player's private mat, and the one-card preview used to confirm a placement.
+
+The mat is for planning a move: every unfinished puzzle large, with column letters A–E and row
+numbers 1–5 so a placement can be typed ("place L3 on W07 at A1 A2 B2"), placed pieces lettered,
+then the supply grouped by level and the score pile.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from PIL import Image, ImageDraw
+
+from engine.actions import Place
+from engine.pieces import SHAPES, Shape, mask_to_text
+from engine.state import GameState, Phase, Placed, PlayerState
+
+from . import fonts
+from .card import PlanGeometry, mini_card, mini_size, plan_card
+from .draw import dashed_rect, paste_sprite
+from .palette import ACCENT, GOOD, HEADER, INK, MUTED, PAGE, PANEL, PANEL_EDGE, SLOT, WHITE, to_png
+from .panels import Type, plural
+
+MAT_WIDTH = 800
+PLAN_CELL = 62
+SUPPLY_CELL = 20
+PILE_CELL = 10
+MARGIN = 16
+GAP = 20
+
+
+@dataclass(frozen=True, slots=True)
+class MatLayout:
+    """Where things are on the mat (also used by tests to check the coordinates are drawn)."""
+
+    width: int
+    height: int
+    cards: tuple[tuple[str, int, int], ...]  # (card id, x, y) of each plan card block
+    plan: PlanGeometry
+    min_text: int
+
+
+def render_mat(state: GameState, seat: int, names: Sequence[str]) -> bytes:
+    """PNG of ``seat``'s private mat."""
+    return to_png(mat_image(state, seat, names)[0])
+
+
+def mat_image(state: GameState, seat: int, names: Sequence[str]) -> tuple[Image.Image, MatLayout]:
+    t = Type.for_width(MAT_WIDTH)
+    shown = fonts.names_for(names, len(state.players))
+    player = state.players[seat]
+    plan = PlanGeometry(PLAN_CELL, t.small)
+    header_h = int(t.large * 2)
+    summary_h = int(t.body * 1.8)
+    cards_h = 2 * plan.height + GAP
+    supply = _supply_rows(player)
+    supply_h = int(t.body * 1.6) + len(supply) * _supply_line(t)
+    pile_lines = _pile_lines(player, t)
+    pile_h = int(t.body * 1.6) + max(1, len(pile_lines)) * _pile_line(t)
+    height = header_h + summary_h + cards_h + GAP + supply_h + GAP + pile_h + MARGIN
+    image = Image.new("RGB", (MAT_WIDTH, height), PAGE)
+    _paint_header(image, state, seat, shown, t, header_h)
+    y = header_h
+    _paint_summary(image, y, state, player, t, summary_h)
+    y += summary_h
+    positions = _paint_cards(image, y, state, player, plan, t)
+    y += cards_h + GAP
+    _paint_supply(image, y, player, supply, t, supply_h)
+    y += supply_h + GAP
+    _paint_pile(image, y, state, player, pile_lines, t, pile_h)
+    return image, MatLayout(MAT_WIDTH, height, positions, plan, t.small)
+
+
+def _paint_header(image: Image.Image, state: GameState, seat: int, names: list[str], t: Type, h: int) -> None:
+    ImageDraw.Draw(image).rectangle((0, 0, MAT_WIDTH, h - 1), fill=HEADER)
+    mid = h // 2
+    if state.phase is Phase.OVER:
+        status, colour = "Game over", WHITE
+    elif state.current == seat:
+        if state.phase is Phase.FINISHING:
+            status, colour = "Your Finishing Touches", ACCENT
+        else:
+            status, colour = f"Your turn: {plural(state.actions_left, 'action')} left", ACCENT
+    else:
+        status, colour = fonts.fit(f"{names[state.current]} to play", t.small, MAT_WIDTH // 2), WHITE
+    right = fonts.draw(image, MAT_WIDTH - MARGIN, mid, status, t.small, colour, bold=True, anchor="rm")
+    title = fonts.fit(f"{names[seat]}'s mat", t.large, MAT_WIDTH - 3 * MARGIN - right, bold=True)
+    fonts.draw(image, MARGIN, mid, title, t.large, WHITE, bold=True, anchor="lm")
+
+
+def _paint_summary(
+    image: Image.Image, y: int, state: GameState, player: PlayerState, t: Type, h: int
+) -> None:
+    points = sum(state.card(d.card).points for d in player.completed)
+    mid = y + h // 2
+    x = MARGIN
+    x += fonts.draw(
+        image, x, mid, f"{points} pts" if points != 1 else "1 pt", t.body, INK, bold=True, anchor="lm"
+    )
+    text = (
+        f"  {plural(len(player.completed), 'puzzle')} done, {plural(player.supply_size, 'piece')} in supply"
+    )
+    fonts.draw(image, x, mid, fonts.fit(text, t.small, MAT_WIDTH - MARGIN - x), t.small, MUTED, anchor="lm")
+
+
+def _paint_cards(
+    image: Image.Image,
+    y: int,
+    state: GameState,
+    player: PlayerState,
+    plan: PlanGeometry,
+    t: Type,
+) -> tuple[tuple[str, int, int], ...]:
+    """Four plan-card slots in a 2x2 grid; empty ones are dashed placeholders."""
+    left = (MAT_WIDTH - 2 * plan.width - GAP) // 2
+    positions = []
+    for i in range(4):
+        x = left + (i % 2) * (plan.width + GAP)
+        top = y + (i // 2) * (plan.height + GAP)
+        if i < len(player.puzzles):
+            puzzle = player.puzzles[i]
+            block = plan_card(state.card(puzzle.card), puzzle.pieces, plan.cell, plan.text, None, PAGE)
+            image.paste(block, (x, top))
+            positions.append((puzzle.card, x, top))
+        else:
+            box = (x + plan.margin, top + plan.title + plan.margin, x + plan.width - 1, top + plan.height - 1)
+            dashed_rect(ImageDraw.Draw(image), box, SLOT, width=3, dash=12)
+            cx, cy = (box[0] + box[2]) / 2, (box[1] + box[3]) / 2
+            fonts.draw(image, cx, cy - t.small * 0.7, "free slot", t.small, MUTED, anchor="mm")
+            fonts.draw(image, cx, cy + t.small * 0.7, "take a puzzle", t.small, MUTED, anchor="mm")
+    return tuple(positions)
+
+
+# -- supply --------------------------------------------------------------------------------------------
+
+
+def _supply_rows(player: PlayerState) -> list[tuple[int, list[Shape]]]:
+    """(level, shapes held) for each level the player holds pieces of; one empty row if none."""
+    rows = []
+    for level in range(1, 6):
+        held = [s for s in SHAPES if s.level == level and player.supply[s.index] > 0]
+        if held:
+            rows.append((level, held))
+    return rows or [(0, [])]
+
+
+def _supply_line(t: Type) -> int:
+    return max(int(t.small * 1.6), 2 * SUPPLY_CELL + 12)
+
+
+def _paint_supply(
+    image: Image.Image,
+    y: int,
+    player: PlayerState,
+    rows: list[tuple[int, list[Shape]]],
+    t: Type,
+    h: int,
+) -> None:
+    """Supply by level: 'Level 4  [T4 sprite] x2  [L4 sprite] x1', codes beside the shapes."""
+    ImageDraw.Draw(image).rounded_rectangle(
+        (MARGIN, y, MAT_WIDTH - MARGIN, y + h), radius=12, fill=PANEL, outline=PANEL_EDGE, width=2
+    )
+    pad = t.small // 2 + 4
+    fonts.draw(image, MARGIN + pad, y + int(t.body * 0.85), "Supply", t.body, INK, bold=True, anchor="lm")
+    line = _supply_line(t)
+    cy = y + int(t.body * 1.6) + line // 2 - 4
+    label_w = fonts.width("Level 4", t.small) + t.small
+    for level, shapes in rows:
+        if not shapes:
+            fonts.draw(
+                image, MARGIN + pad, cy, "empty: take a level-1 piece or upgrade", t.small, MUTED, anchor="lm"
+            )
+            break
+        fonts.draw(image, MARGIN + pad, cy, f"Level {level}", t.small, MUTED, anchor="lm")
+        x = MARGIN + pad + label_w
+        for shape in shapes:
+            x += fonts.draw(image, x, cy, shape.value, t.small, MUTED, anchor="lm") + 6
+            x += paste_sprite(image, shape, SUPPLY_CELL, x, cy, anchor="lm") + 6
+            count = f"x{player.supply[shape.index]}"
+            x += fonts.draw(image, x, cy, count, t.body, INK, bold=True, anchor="lm") + t.small
+        cy += line
+
+
+# -- score pile ------------------------------------------------------------------------------------------
+
+
+def _pile_line(t: Type) -> int:
+    return mini_size(PILE_CELL) + int(t.small * 1.4)
+
+
+def _pile_lines(player: PlayerState, t: Type) -> list[list[int]]:
+    """Indexes of completed cards, flowed into lines of thumbnails."""
+    per_line = max(1, (MAT_WIDTH - 2 * MARGIN - t.small) // (mini_size(PILE_CELL) + t.small // 2))
+    indexes = list(range(len(player.completed)))
+    return [indexes[i : i + per_line] for i in range(0, len(indexes), per_line)]
+
+
+def _paint_pile(
+    image: Image.Image,
+    y: int,
+    state: GameState,
+    player: PlayerState,
+    lines: list[list[int]],
+    t: Type,
+    h: int,
+) -> None:
+    """Completed cards, each with its points ('*': completed during Finishing Touches)."""
+    ImageDraw.Draw(image).rounded_rectangle(
+        (MARGIN, y, MAT_WIDTH - MARGIN, y + h), radius=12, fill=PANEL, outline=PANEL_EDGE, width=2
+    )
+    pad = t.small // 2 + 4
+    title_y = y + int(t.body * 0.85)
+    w = fonts.draw(image, MARGIN + pad, title_y, "Score pile", t.body, INK, bold=True, anchor="lm")
+    points = sum(state.card(d.card).points for d in player.completed)
+    fonts.draw(
+        image,
+        MARGIN + pad + w + t.small // 2,
+        title_y,
+        f"{points} pts, * = Finishing Touch",
+        t.small,
+        MUTED,
+        anchor="lm",
+    )
+    if not lines:
+        fonts.draw(
+            image,
+            MARGIN + pad,
+            y + int(t.body * 1.6) + _pile_line(t) // 2,
+            "no puzzles completed yet",
+            t.small,
+            MUTED,
+            anchor="lm",
+        )
+        return
+    size = mini_size(PILE_CELL)
+    step = size + t.small // 2
+    cy = y + int(t.body * 1.6)
+    for line in lines:
+        x = MARGIN + pad
+        for index in line:
+            done = player.completed[index]
+            card = state.card(done.card)
+            thumb = mini_card(card, done.pieces, PILE_CELL, not done.finishing)
+            image.paste(thumb, (x, cy), thumb)
+            label = str(card.points) + ("*" if done.finishing else "")
+            fonts.draw(
+                image, x + size / 2, cy + size + t.small * 0.6, label, t.small, INK, bold=True, anchor="mm"
+            )
+            x += step
+        cy += _pile_line(t)
+
+
+# -- preview ---------------------------------------------------------------------------------------------
+
+PREVIEW_WIDTH = 600
+PREVIEW_CELL = 84
+
+
+def render_preview(state: GameState, seat: int, place: Place, names: Sequence[str]) -> bytes:
+    """PNG of one card with the proposed piece drawn in and outlined, to confirm a move."""
+    return to_png(preview_image(state, seat, place, names))
+
+
+def preview_image(state: GameState, seat: int, place: Place, names: Sequence[str]) -> Image.Image:
+    t = Type.for_width(PREVIEW_WIDTH)
+    player = state.players[seat]
+    puzzle = player.puzzle(place.card)
+    pieces = puzzle.pieces if puzzle is not None else ()
+    card = state.card(place.card)
+    plan = PlanGeometry(PREVIEW_CELL, t.body)
+    proposed = Placed(place.shape, place.mask)
+    block = plan_card(card, pieces, plan.cell, plan.text, proposed, PAGE)
+    head = int(t.large * 2.6)
+    foot = int(t.body * 2.2)
+    height = head + block.height + foot
+    image = Image.new("RGB", (PREVIEW_WIDTH, height), PAGE)
+    ImageDraw.Draw(image).rectangle((0, 0, PREVIEW_WIDTH, head - 1), fill=HEADER)
+    fonts.draw(
+        image,
+        MARGIN,
+        head * 0.32,
+        f"Place {place.shape.value} on {card.id}?",
+        t.large,
+        WHITE,
+        bold=True,
+        anchor="lm",
+    )
+    cells = fonts.fit(f"at {mask_to_text(place.mask)}", t.body, PREVIEW_WIDTH - 2 * MARGIN)
+    fonts.draw(image, MARGIN, head * 0.72, cells, t.body, ACCENT, bold=True, anchor="lm")
+    image.paste(block, ((PREVIEW_WIDTH - block.width) // 2 - plan.margin // 2, head))
+    filled = (puzzle.filled if puzzle is not None else 0) | place.mask
+    mid = head + block.height + foot // 2
+    if filled == card.recess:
+        text = f"Completes {card.id}: +{card.points} pts"
+        fonts.draw(image, PREVIEW_WIDTH / 2, mid, text, t.body, GOOD, bold=True, anchor="mm")
+    else:
+        left = card.recess.bit_count() - filled.bit_count()
+        text = f"New piece framed in pink; {plural(left, 'cell')} left after it"
+        fonts.draw(
+            image,
+            PREVIEW_WIDTH / 2,
+            mid,
+            fonts.fit(text, t.small, PREVIEW_WIDTH - 2 * MARGIN),
+            t.small,
+            MUTED,
+            anchor="mm",
+        )
+    return image
