@@ -1,0 +1,22 @@
+"""Board images for the Discord bot: pure functions from engine state to PNG bytes.
+
+Nothing here knows about Discord, files or the clock: each function takes a
+:class:`engine.GameState` (plus display names) and returns PNG bytes, the same bytes for the same
+state. Images are sized for phones — Discord shows them about 400 px wide — so every text is at
+least 3% of the image width (12 px at that scale).
+
+* :func:`render_table` — the public table, posted after every turn.
+* :func:`render_mat` — one player's private mat, with card coordinates for planning.
+* :func:`render_preview` — one card with a proposed placement, to confirm a move.
+* :func:`render_results` — final standings with the score breakdown and tie-breaks.
+* :func:`render_card` — a single card, in 'plan', 'market' or 'mini' style.
+
+``python -m renders bench`` times them; ``python -m renders examples DIR`` writes README images.
+"""
+
+from .card import render_card
+from .mat import render_mat, render_preview
+from .results import render_results
+from .table import render_table
+
+__all__ = ["render_card", "render_mat", "render_preview", "render_results", "render_table"]
