@@ -8,10 +8,10 @@ from __future__ import annotations
 
 import struct
 import zlib
-from collections.abc import Sequence
+from collections.abc import AsyncIterator, Sequence
 from contextlib import asynccontextmanager
 from pathlib import Path
-from typing import Any, AsyncIterator
+from typing import Any
 
 from harness import DiscordHarness, FakeMember, InteractionRecord, MessageRecord
 
@@ -65,8 +65,8 @@ def settings_for(db_path: Path | str) -> Settings:
 def bot_factory(db_path: Path | str, *, renderer: Renderer | None = None, seed: int = 1234,
                 clock: ManualClock | None = None) -> Any:
     def make() -> ProjectLBot:
-        return create_bot(settings_for(db_path), clock=clock or ManualClock(), renderer=renderer or FakeRenderer(),
-                          seed_source=lambda: seed)
+        return create_bot(settings_for(db_path), clock=clock or ManualClock(),
+                          renderer=renderer or FakeRenderer(), seed_source=lambda: seed)
     return make
 
 
