@@ -39,6 +39,10 @@ BAD_RESERVE = "The reserve holds 10 or 15 pieces of each shape."
 BAD_DIFFICULTY = "Difficulty is normal, hard or unbeatable."
 BAD_POLICY = "Unknown AI kind. Choose one of: {names}."
 NOT_A_GUILD = "Project L games are played in server channels, not in direct messages."
+GAME_UNREADABLE = (
+    "This channel's game (#{id}) could not be read from storage, so it is paused and nothing was "
+    "changed. Games in other channels are not affected; the bot's operator has been told."
+)
 UNEXPECTED = (
     "Sorry, something went wrong on my side and nothing was changed. The error has been logged; "
     "please try again."
@@ -154,3 +158,95 @@ RULES: dict[str, str] = {
         "score (ties go to the mastermind). Difficulty: normal, hard, unbeatable."
     ),
 }
+
+# -- playing over days: reminders, settings, turn clock, votes, undo, log, stats ------------------
+# (docs/play-over-days.md)
+
+REMINDER_TURN = "Your turn in <#{channel_id}> — round {round}, {actions} actions. {link}"
+REMINDER_FINISHING = (
+    "Finishing Touches in <#{channel_id}>: place pieces from your supply or `/projectl done`. {link}"
+)
+REMINDER_NUDGE = "Still your turn in <#{channel_id}> (since <t:{since}:R>). {link}"
+REMINDER_DEADLINE = "\nThe table's turn clock runs out <t:{deadline}:R>."
+REMINDER_FALLBACK = (
+    "<@{user_id}>, it's your turn here (round {round}). I couldn't send you a direct message: allow "
+    "DMs from this server and run `/projectl settings` to get reminders privately again."
+)
+JUMP_LINK = "https://discord.com/channels/{guild_id}/{channel_id}/{message_id}"
+
+SETTINGS_SUMMARY = (
+    "**Your reminder settings** (all your games):\n"
+    "Reminders: {enabled} · every {interval}\nQuiet hours: {quiet} ({timezone})\n"
+    "Vacation until: {vacation}{dms}"
+)
+SETTINGS_SAVED = "Saved. "
+SETTINGS_DMS_CLOSED = (
+    "\nLast time I could not DM you, so reminders went to the game channel. Saving your settings "
+    "lets me try DMs again."
+)
+BAD_INTERVAL = "The reminder interval is between 1 and 168 hours (7 days)."
+BAD_QUIET_HOURS = "Quiet hours look like `22:00-07:00` (start-end, 24-hour clock), or `off`."
+BAD_TIMEZONE = "'{text}' is not a time zone I know. Use a name like `Europe/Paris` or `America/New_York`."
+BAD_VACATION = "The vacation date is the day you are back, like `2025-08-31`, after today; or `off`."
+
+TURN_LIMIT_SET = "Turn clock: each turn may take up to {days} day(s); after that the others may vote."
+TURN_LIMIT_NONE = "no turn clock"
+TURN_TIMED_OUT = (
+    "⏰ {name}'s time for this turn ran out ({limit}). The other players can vote to **skip** the "
+    "turn or **remove** {name} from the game: the buttons below or `/projectl vote`. A majority "
+    "({needed} of {voters}) decides."
+)
+VOTE_SKIP = "Vote: skip the turn"
+VOTE_REMOVE = "Vote: remove the player"
+VOTE_NO_LIMIT = (
+    "This table has no turn clock, so there is nothing to vote on. The host can `/projectl replace` "
+    "an absent player with an AI."
+)
+VOTE_NOT_YET = "{name} still has time for this turn (until <t:{deadline}:f>). Votes open when it runs out."
+VOTE_OWN_TURN = "You cannot vote on your own turn."
+VOTE_REMOVED = "You have left this game, so you cannot vote."
+VOTE_NO_VOTERS = "There is nobody to vote: ask the host to `/projectl replace` {name} with an AI."
+VOTE_RECORDED = "Your vote to {choice} is recorded: skip {skip}, remove {remove}; {needed} needed."
+VOTE_PASSED_SKIP = "The table voted to skip {name}'s turn."
+VOTE_PASSED_REMOVE = "The table voted to remove {name} from the game."
+VOTE_STALE = "That vote was for a turn that is already over."
+
+LEAVE_CONFIRM = (
+    "Leave this game for good? Your pieces go back to the reserve and your unfinished puzzles leave "
+    "play; your completed puzzles stay but you cannot win. Press **Leave the game** to confirm."
+)
+LEAVE_BUTTON = "Leave the game"
+LEFT_GAME = "{name} left the game."
+LEAVE_REMOVED = "You have already left this game."
+
+REPLACE_HOST_ONLY = "Only the host can hand a seat to an AI."
+REPLACE_NOT_HUMAN = "{name} is not a human player at this table."
+REPLACE_SELF = "You cannot replace yourself: use `/projectl leave`, or ask another player."
+REPLACE_REMOVED = "{name} has already left the game; a removed seat cannot come back."
+REPLACED = "{name}'s seat is now played by {ai}."
+REPLACED_NAME = "{policy} bot (for {name})"
+
+UNDO_NOTHING = "There is nothing to take back in this game yet."
+UNDO_NOT_YOURS = "You can only take back your own last action, and {name} has acted since."
+UNDO_DECISION = "A table decision (a skip or a removal) cannot be taken back."
+UNDO_HIDDEN = "`{action}` revealed a card nobody had seen, so it cannot be taken back."
+UNDO_DONE = "Took back `{action}`. {left}"
+UNDO_PUBLIC = "↩️ {name} took back their last action (`{action}`)."
+
+LOG_TITLE = "Game {game_id} — actions {first}–{last} of {total} (page {page}/{pages})"
+LOG_EMPTY = "No actions yet."
+LOG_UNDONE = "~~{line}~~ (taken back)"
+LOG_DECISION = "table decision"
+LOG_PREV = "◀ Prev"
+LOG_NEXT = "Next ▶"
+LOG_NO_GAME = "There is no game to show in this channel."
+LOG_NOT_HERE = "Game {game_id} was not played in this server."
+SUMMARY_TITLE = "Game {game_id} — final summary"
+SUMMARY_LINE = "**{name}**: {total} pt — completed {completed}{unfinished}"
+SUMMARY_UNFINISHED = "; unfinished {cards}"
+SUMMARY_LEFT = "**{name}**: left the game — completed {completed}"
+
+STATS_TITLE = "Project L in this server — {games} finished game(s)"
+STATS_LINE = "**{name}**: {played} played, {wins} won, average {average} pt{left}"
+STATS_LEFT = ", left {n}"
+STATS_EMPTY = "No finished games in this server yet."
