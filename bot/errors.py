@@ -58,3 +58,7 @@ class InvalidActionError(BotError):
 
 class BadInputError(BotError):
     """The input could not be understood (unknown piece, bad cells, bad option)."""
+
+
+class UnreadableGameError(BotError):
+    """The game's stored row cannot be read (corrupt state): that one game refuses, others play."""

@@ -22,7 +22,7 @@ from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 import engine
-from engine import Action, GameState, IllegalActionError, Master, Options, Phase, Place
+from engine import Action, GameState, IllegalActionError, Master, Options, Phase, Place, StateFormatError
 from engine.events import Event, FinishingStarted, GameEnded, TurnStarted
 
 from . import texts
@@ -38,6 +38,7 @@ from .errors import (
     NotInGameError,
     NotYourTurnError,
     StaleError,
+    UnreadableGameError,
     WrongStageError,
 )
 from .storage import ActionRow, GameRow, NewSeat, Storage
@@ -148,10 +149,17 @@ class Game:
 
     @classmethod
     def from_row(cls, row: GameRow) -> Game:
-        state = None if row.state is None else GameState.loads(row.state)
+        """The game in ``row``; :class:`UnreadableGameError` (a refusal) if it is corrupt, so one
+        damaged row stops only its own game."""
+        try:
+            state = None if row.state is None else GameState.loads(row.state)
+            settings = TableSettings.from_row(row)
+        except (StateFormatError, KeyError, TypeError, ValueError) as error:
+            log.warning("game %s cannot be read: %s", row.id, error)
+            raise UnreadableGameError(texts.GAME_UNREADABLE.format(id=row.id)) from error
         return cls(
             id=row.id, guild_id=row.guild_id, channel_id=row.channel_id, status=row.status,
-            host_id=row.host_id, settings=TableSettings.from_row(row), seed=row.seed,
+            host_id=row.host_id, settings=settings, seed=row.seed,
             seats=tuple(Seat(s.seat, s.user_id, s.display_name, s.policy) for s in row.seats),
             state=state, revision=row.revision, lobby_message_id=row.lobby_message_id,
             table_message_id=row.table_message_id, created_at=row.created_at, updated_at=row.updated_at,
@@ -303,7 +311,15 @@ class GameManager:
         return None if row is None else Game.from_row(row)
 
     async def active_games(self) -> list[Game]:
-        return [Game.from_row(r) for r in await self.storage.games_with_status("active")]
+        """Every active game that can be read (an unreadable one is logged and left out, so it
+        cannot stop ``resume()`` — and with it the whole bot — from starting)."""
+        games = []
+        for row in await self.storage.games_with_status("active"):
+            try:
+                games.append(Game.from_row(row))
+            except UnreadableGameError:
+                continue
+        return games
 
     async def log(self, game_id: int, *, after_seq: int = 0) -> list[ActionRow]:
         """The action log, oldest first: ``ActionRow(game_id, seq, seat, user_id, action, revision,

@@ -243,7 +243,10 @@ class Storage:
         ) as cursor:
             seats = tuple(SeatRow(*seat) for seat in await cursor.fetchall())
         values = list(row)
-        values[7] = json.loads(values[7])
+        try:
+            values[7] = json.loads(values[7])
+        except (TypeError, ValueError):
+            values[7] = {}  # unreadable options: the manager refuses this one game, not all
         return GameRow(*values, seats=seats)
 
     async def replace_seats(self, game_id: int, expected_revision: int, seats: Sequence[NewSeat]) -> GameRow:
