@@ -1,0 +1,177 @@
+"""Game state ↔ JSON, the schema version, determinism and replay.
+
+See docs/engine.md "JSON format" and "Determinism & replay": ``GameState.loads(s.dumps()) == s``
+exactly, ``dumps`` is stable (key-sorted, compact), unknown schema versions and malformed data are
+refused with StateFormatError, and a game is fully determined by its seed and its action log.
+"""
+
+from __future__ import annotations
+
+import copy
+import json
+from dataclasses import replace
+
+import pytest
+from positions import at_turn_start, game, play, play_out, with_player
+
+from engine import (
+    SCHEMA_VERSION,
+    Difficulty,
+    EngineError,
+    GameState,
+    IllegalActionError,
+    Options,
+    Phase,
+    RemovePlayer,
+    StateFormatError,
+    new_game,
+    parse_action,
+    replay,
+)
+from engine.catalogue import load_catalogue
+
+TOP_LEVEL_KEYS = {
+    "schema", "options", "seed", "rng_state", "cards", "reserve", "players", "table", "phase",
+    "current", "first_player", "round", "turn", "actions_left", "master_used", "black_taken",
+    "last_round",
+}
+
+
+def _states() -> dict[str, GameState]:
+    """States from every corner of the format: both tables, pieces on puzzles, Finishing-Touch
+    cards with their pieces, a removed player, test cards, every phase."""
+    base = game(3, seed=5, reserve=15, unfinished_penalty=False)
+    mid = with_player(at_turn_start(base, 1), 1, supply="1 2 L3 S4",
+                      puzzles=[("TO", [("2", "A1 B1")]), ("TB", [("I3", "A1 B1 C1"), ("1", "D2")])],
+                      completed=["TD"])
+    finishing = mid.evolve(phase=Phase.FINISHING, actions_left=0, last_round=3, round=3)
+    finishing = play(finishing.evolve(current=1), "place 1 on TB at A2")
+    removed = play(at_turn_start(base, 0), RemovePlayer(2))
+    solo_game = game(1, seed=9, difficulty=Difficulty.HARD)
+    finished, _ = play_out(game(2, seed=1), 1)
+    assert finished.is_over
+    return {
+        "fresh": base, "mid": mid, "finishing": finishing, "removed": removed,
+        "finishing-completed": play(finishing, "place 2 on TO at A2 B2"),
+        "solo": solo_game, "solo-played": play(solo_game, "take 4", "draw", "level1", "level1"),
+        "over": finished,
+    }
+
+
+STATES = _states()
+
+
+@pytest.mark.parametrize("name", list(STATES))
+def test_json_round_trip_is_exact(name: str) -> None:
+    """state.py: GameState.loads(s.dumps()) == s, and dumping again gives the same text."""
+    state = STATES[name]
+    text = state.dumps()
+    again = GameState.loads(text)
+    assert again == state
+    assert again.dumps() == text
+    assert GameState.from_json(json.loads(text)) == state
+
+
+def test_dumps_is_compact_and_key_sorted() -> None:
+    """Equal states give equal text: compact separators and sorted keys at every level."""
+    state = STATES["mid"]
+    text = state.dumps()
+    data = json.loads(text)
+    assert text == json.dumps(data, sort_keys=True, separators=(",", ":"))
+    assert set(data) == TOP_LEVEL_KEYS
+    assert data["schema"] == SCHEMA_VERSION == 1
+
+
+def test_json_is_readable() -> None:
+    """The format is meant to be read: shapes by code, cells by name, recesses drawn with '#'."""
+    data = json.loads(STATES["finishing"].dumps())
+    player = data["players"][1]
+    assert player["supply"] == {"2": 1, "L3": 1, "S4": 1}     # zero counts are left out
+    assert player["puzzles"] == [
+        {"card": "TO", "pieces": [["2", "A1 B1"]]},
+        {"card": "TB", "pieces": [["I3", "A1 B1 C1"], ["1", "D2"], ["1", "A2"]]},
+    ]
+    assert player["completed"] == [{"card": "TD", "finishing": False, "pieces": []}]
+    assert player["finishing_pieces"] == 1
+    done = json.loads(STATES["finishing-completed"].dumps())["players"][1]["completed"][1]
+    assert done == {"card": "TO", "finishing": True, "pieces": [["2", "A1 B1"], ["2", "A2 B2"]]}
+    cards = {c["id"]: c for c in data["cards"]}
+    assert cards["TD"]["recess"] == ["##...", ".....", ".....", ".....", "....."]
+    assert data["options"] == {"players": 3, "variant": "base", "reserve": 15,
+                               "unfinished_penalty": False, "difficulty": "normal"}
+
+
+def test_state_keeps_its_own_cards() -> None:
+    """state.py: a game stores the full cards it was dealt, so loading it does not depend on the
+    catalogue (a server may change its catalogue between sessions)."""
+    custom = [replace(c, points=c.points + 1) for c in load_catalogue(None).cards]
+    state = new_game(Options(players=2), seed=3, cards=custom)
+    again = GameState.loads(state.dumps())
+    assert all(again.card(cid).points == state.card(cid).points for cid in state.cards)
+    assert again.card("W01").points == load_catalogue(None).by_id("W01").points + 1
+
+
+def test_unknown_schema_version_is_refused() -> None:
+    """A state saved by another schema version is refused with a message naming both versions."""
+    data = json.loads(STATES["fresh"].dumps())
+    data["schema"] = SCHEMA_VERSION + 1
+    with pytest.raises(StateFormatError, match=f"schema {SCHEMA_VERSION + 1}.*reads {SCHEMA_VERSION}"):
+        GameState.loads(json.dumps(data))
+
+
+def _broken(change) -> str:
+    data = copy.deepcopy(json.loads(STATES["mid"].dumps()))
+    change(data)
+    return json.dumps(data)
+
+
+@pytest.mark.parametrize("text", [
+    "not json",
+    "[1, 2, 3]",
+    "null",
+    _broken(lambda d: d.pop("players")),
+    _broken(lambda d: d.__setitem__("phase", "lunch")),
+    _broken(lambda d: d["table"].__setitem__("kind", "hexagon")),
+    _broken(lambda d: d["players"][1]["supply"].__setitem__("Q7", 1)),
+    _broken(lambda d: d["players"][1]["puzzles"][0]["pieces"][0].__setitem__(1, "Z9")),
+    _broken(lambda d: d["cards"][0].__setitem__("recess", ["#####"])),
+    _broken(lambda d: d["options"].__setitem__("difficulty", "easy")),
+    _broken(lambda d: d.__setitem__("round", "three")),
+])
+def test_malformed_state_is_refused(text: str) -> None:
+    """Malformed stored state raises StateFormatError (an EngineError, not an IllegalActionError:
+    it is a storage problem, not a player's mistake)."""
+    with pytest.raises(StateFormatError):
+        GameState.loads(text)
+    assert issubclass(StateFormatError, EngineError)
+    assert not issubclass(StateFormatError, IllegalActionError)
+
+
+def test_solo_locks_must_be_three_columns() -> None:
+    """Solo's table has exactly three lock counters."""
+    data = json.loads(STATES["solo"].dumps())
+    data["table"]["locks"] = [1, 2]
+    with pytest.raises(StateFormatError, match="3 columns"):
+        GameState.loads(json.dumps(data))
+
+
+def test_a_game_is_determined_by_its_seed_and_its_log() -> None:
+    """Determinism (docs/engine.md): the same seed gives the same setup; replaying the action log —
+    as values or as text — from the initial state gives exactly the final state."""
+    initial = game(4, seed=2)
+    final, log = play_out(initial, 2)
+    assert final.is_over
+    assert replay(game(4, seed=2), log) == final
+    assert replay(initial, [parse_action(str(a)) for a in log]).dumps() == final.dumps()
+
+
+def test_saving_and_loading_between_every_action_changes_nothing() -> None:
+    """A bot stores the state after every action; continuing from the loaded copy must give the
+    same game as never saving."""
+    initial = game(1, seed=4)
+    final, log = play_out(initial, 4)
+    state = initial
+    for action in log:
+        state = GameState.loads(state.dumps())
+        state = replay(state, [action])
+    assert state == final
