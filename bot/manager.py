@@ -505,18 +505,35 @@ class GameManager:
 
     async def decide(
         self, channel_id: int, decision: engine.SkipTurn | engine.RemovePlayer, *,
-        by_user_id: int | None = None, game_id: int | None = None,
+        by_user_id: int | None = None, game_id: int | None = None, expected_revision: int | None = None,
     ) -> ActionResult:
         """Apply a table decision (skip the current turn, remove a seat) decided elsewhere — by a
-        vote or a turn clock. The caller authorises; the log records ``by_user_id``."""
+        vote or a turn clock. The caller authorises; the log records ``by_user_id``.
+        ``expected_revision`` pins the state the decision was made on (two votes completing a
+        majority at once must not skip two turns)."""
         async with self.lock(channel_id):
             game = await self._require_open(channel_id, game_id)
             if game.status != "active" or game.state is None:
                 raise WrongStageError(texts.NOT_STARTED)
+            if expected_revision is not None and expected_revision != game.revision:
+                raise StaleError(texts.STALE_BUTTON)
             step = await self._commit(game, game.state.current, by_user_id, decision)
             after = Game.from_row(await self.storage.get_game(game.id))
             steps = [step, *await self._play_policies(after)]
             final = Game.from_row(await self.storage.get_game(game.id)) if len(steps) > 1 else after
+            result = ActionResult(game, final, tuple(steps))
+        await self._after(result)
+        return result
+
+    async def play_policies(self, channel_id: int) -> ActionResult | None:
+        """Let policy seats move now, e.g. after a human seat was handed to an AI mid-game. None
+        when no policy seat was to move."""
+        async with self.lock(channel_id):
+            game = await self._require_open(channel_id)
+            steps = await self._play_policies(game)
+            if not steps:
+                return None
+            final = Game.from_row(await self.storage.get_game(game.id))
             result = ActionResult(game, final, tuple(steps))
         await self._after(result)
         return result
