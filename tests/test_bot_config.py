@@ -1,0 +1,89 @@
+"""Settings and start-up: a newcomer's mistakes end in one sentence, never a traceback."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import discord
+import pytest
+
+import bot.__main__ as entry
+from bot.config import DEFAULT_DB_PATH, ConfigError, Settings
+
+GOOD_TOKEN = "MTAwMDAwMDAwMDAwMDAwMDAw.GabcDE.abcdefghijklmnopqrstuvwxyz0123456789AB"
+
+
+def test_defaults_and_parsing() -> None:
+    settings = Settings.from_env({"DISCORD_TOKEN": GOOD_TOKEN})
+    assert settings == Settings(token=GOOD_TOKEN, db_path=DEFAULT_DB_PATH, dev_guild_id=None,
+                                log_level="INFO")
+    settings = Settings.from_env({"DISCORD_TOKEN": f"  {GOOD_TOKEN} ", "PROJECTL_DB_PATH": "/tmp/x.db",
+                                  "PROJECTL_DEV_GUILD_ID": "123", "PROJECTL_LOG_LEVEL": "debug"})
+    assert (settings.db_path, settings.dev_guild_id, settings.log_level) == ("/tmp/x.db", 123, "DEBUG")
+    assert settings.log_level_number == 10
+
+
+@pytest.mark.parametrize(("env", "fragment"), [
+    ({}, "DISCORD_TOKEN is not set"),
+    ({"DISCORD_TOKEN": "   "}, "DISCORD_TOKEN is not set"),
+    ({"DISCORD_TOKEN": "hunter2"}, "does not look like a bot token"),
+    ({"DISCORD_TOKEN": GOOD_TOKEN, "PROJECTL_DEV_GUILD_ID": "my server"}, "digits only"),
+    ({"DISCORD_TOKEN": GOOD_TOKEN, "PROJECTL_LOG_LEVEL": "LOUD"}, "PROJECTL_LOG_LEVEL"),
+])
+def test_bad_settings_are_one_sentence(env: dict[str, str], fragment: str) -> None:
+    with pytest.raises(ConfigError) as info:
+        Settings.from_env(env)
+    message = str(info.value)
+    assert fragment in message and "\n" not in message and message.endswith(".")
+
+
+def test_env_example_lists_every_setting() -> None:
+    text = (Path(__file__).resolve().parents[1] / ".env.example").read_text()
+    for name in ("DISCORD_TOKEN", "PROJECTL_DB_PATH", "PROJECTL_DEV_GUILD_ID", "PROJECTL_LOG_LEVEL"):
+        assert f"{name}=" in text
+
+
+def run_main(monkeypatch: pytest.MonkeyPatch, tmp_path: Path, env: dict[str, str],
+             capsys: pytest.CaptureFixture[str]) -> tuple[int, str]:
+    monkeypatch.chdir(tmp_path)  # no stray .env is read
+    for name in ("DISCORD_TOKEN", "PROJECTL_DB_PATH", "PROJECTL_DEV_GUILD_ID", "PROJECTL_LOG_LEVEL"):
+        monkeypatch.delenv(name, raising=False)
+    for name, value in env.items():
+        monkeypatch.setenv(name, value)
+    code = entry.main([])
+    captured = capsys.readouterr()
+    return code, captured.err + captured.out
+
+
+def test_missing_token_exits_with_one_sentence(monkeypatch: pytest.MonkeyPatch, tmp_path: Path,
+                                               capsys: pytest.CaptureFixture[str]) -> None:
+    code, output = run_main(monkeypatch, tmp_path, {}, capsys)
+    assert code == 2
+    assert output.count("\n") == 1 and "DISCORD_TOKEN is not set" in output
+    assert "Traceback" not in output
+
+
+def test_token_from_dotenv_file(monkeypatch: pytest.MonkeyPatch, tmp_path: Path,
+                                capsys: pytest.CaptureFixture[str]) -> None:
+    (tmp_path / ".env").write_text("DISCORD_TOKEN=not-a-token\n")
+    code, output = run_main(monkeypatch, tmp_path, {}, capsys)
+    assert code == 2 and "does not look like a bot token" in output
+
+
+@pytest.mark.parametrize(("error", "fragment"), [
+    (discord.LoginFailure("Improper token has been passed."), "Discord rejected DISCORD_TOKEN"),
+    (OSError("Name or service not known"), "Could not reach Discord"),
+])
+def test_rejected_token_or_no_network_is_one_sentence(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path, capsys: pytest.CaptureFixture[str],
+    error: Exception, fragment: str,
+) -> None:
+    async def failing_run(settings: Any) -> None:
+        raise error
+
+    monkeypatch.setattr(entry, "_run", failing_run)
+    code, output = run_main(monkeypatch, tmp_path, {"DISCORD_TOKEN": GOOD_TOKEN,
+                                                     "PROJECTL_LOG_LEVEL": "ERROR"}, capsys)
+    assert code == 2 and fragment in output and "Traceback" not in output
+    assert output.strip().count("\n") == 0
