@@ -20,7 +20,7 @@ from . import fonts
 from .card import PlanGeometry, mini_card, mini_size, plan_card
 from .draw import dashed_rect, paste_sprite
 from .palette import ACCENT, GOOD, HEADER, INK, MUTED, PAGE, PANEL, PANEL_EDGE, SLOT, WHITE, to_png
-from .panels import Type, plural
+from .panels import TextSizes, plural
 
 MAT_WIDTH = 800
 PLAN_CELL = 62
@@ -47,7 +47,7 @@ def render_mat(state: GameState, seat: int, names: Sequence[str]) -> bytes:
 
 
 def mat_image(state: GameState, seat: int, names: Sequence[str]) -> tuple[Image.Image, MatLayout]:
-    t = Type.for_width(MAT_WIDTH)
+    t = TextSizes.for_width(MAT_WIDTH)
     shown = fonts.names_for(names, len(state.players))
     player = state.players[seat]
     plan = PlanGeometry(PLAN_CELL, t.small)
@@ -72,7 +72,9 @@ def mat_image(state: GameState, seat: int, names: Sequence[str]) -> tuple[Image.
     return image, MatLayout(MAT_WIDTH, height, positions, plan, t.small)
 
 
-def _paint_header(image: Image.Image, state: GameState, seat: int, names: list[str], t: Type, h: int) -> None:
+def _paint_header(
+    image: Image.Image, state: GameState, seat: int, names: list[str], t: TextSizes, h: int
+) -> None:
     ImageDraw.Draw(image).rectangle((0, 0, MAT_WIDTH, h - 1), fill=HEADER)
     mid = h // 2
     if state.phase is Phase.OVER:
@@ -90,7 +92,7 @@ def _paint_header(image: Image.Image, state: GameState, seat: int, names: list[s
 
 
 def _paint_summary(
-    image: Image.Image, y: int, state: GameState, player: PlayerState, t: Type, h: int
+    image: Image.Image, y: int, state: GameState, player: PlayerState, t: TextSizes, h: int
 ) -> None:
     points = sum(state.card(d.card).points for d in player.completed)
     mid = y + h // 2
@@ -110,7 +112,7 @@ def _paint_cards(
     state: GameState,
     player: PlayerState,
     plan: PlanGeometry,
-    t: Type,
+    t: TextSizes,
 ) -> tuple[tuple[str, int, int], ...]:
     """Four plan-card slots in a 2x2 grid; empty ones are dashed placeholders."""
     left = (MAT_WIDTH - 2 * plan.width - GAP) // 2
@@ -145,7 +147,7 @@ def _supply_rows(player: PlayerState) -> list[tuple[int, list[Shape]]]:
     return rows or [(0, [])]
 
 
-def _supply_line(t: Type) -> int:
+def _supply_line(t: TextSizes) -> int:
     return max(int(t.small * 1.6), 2 * SUPPLY_CELL + 12)
 
 
@@ -154,7 +156,7 @@ def _paint_supply(
     y: int,
     player: PlayerState,
     rows: list[tuple[int, list[Shape]]],
-    t: Type,
+    t: TextSizes,
     h: int,
 ) -> None:
     """Supply by level: 'Level 4  [T4 sprite] x2  [L4 sprite] x1', codes beside the shapes."""
@@ -185,11 +187,11 @@ def _paint_supply(
 # -- score pile ------------------------------------------------------------------------------------------
 
 
-def _pile_line(t: Type) -> int:
+def _pile_line(t: TextSizes) -> int:
     return mini_size(PILE_CELL) + int(t.small * 1.4)
 
 
-def _pile_lines(player: PlayerState, t: Type) -> list[list[int]]:
+def _pile_lines(player: PlayerState, t: TextSizes) -> list[list[int]]:
     """Indexes of completed cards, flowed into lines of thumbnails."""
     per_line = max(1, (MAT_WIDTH - 2 * MARGIN - t.small) // (mini_size(PILE_CELL) + t.small // 2))
     indexes = list(range(len(player.completed)))
@@ -202,7 +204,7 @@ def _paint_pile(
     state: GameState,
     player: PlayerState,
     lines: list[list[int]],
-    t: Type,
+    t: TextSizes,
     h: int,
 ) -> None:
     """Completed cards, each with its points ('*': completed during Finishing Touches)."""
@@ -263,7 +265,7 @@ def render_preview(state: GameState, seat: int, place: Place, names: Sequence[st
 
 
 def preview_image(state: GameState, seat: int, place: Place, names: Sequence[str]) -> Image.Image:
-    t = Type.for_width(PREVIEW_WIDTH)
+    t = TextSizes.for_width(PREVIEW_WIDTH)
     player = state.players[seat]
     puzzle = player.puzzle(place.card)
     pieces = puzzle.pieces if puzzle is not None else ()

@@ -41,7 +41,7 @@ from .rank import winners_text
 
 
 @dataclass(frozen=True, slots=True)
-class Type:
+class TextSizes:
     """Text sizes for one image, all derived from its width so they stay legible when Discord
     shrinks the image to a phone's ~400 px: the smallest is 3% of the width (12 px at 400)."""
 
@@ -51,7 +51,7 @@ class Type:
     huge: int
 
     @classmethod
-    def for_width(cls, width: int) -> Type:
+    def for_width(cls, width: int) -> TextSizes:
         small = -(-width * 3 // 100)  # ceil(3% of width)
         return cls(small=small, body=round(small * 1.15), large=round(small * 1.35), huge=round(small * 1.7))
 
@@ -68,11 +68,11 @@ def plural(n: int, word: str) -> str:
 # -- status bar and banner ----------------------------------------------------------------------------
 
 
-def status_height(t: Type) -> int:
+def status_height(t: TextSizes) -> int:
     return int(t.large * 2)
 
 
-def paint_status(image: Image.Image, state: GameState, names: list[str], width: int, t: Type) -> None:
+def paint_status(image: Image.Image, state: GameState, names: list[str], width: int, t: TextSizes) -> None:
     """Round, whose turn, and the current player's remaining actions as pips."""
     h = status_height(t)
     ImageDraw.Draw(image).rectangle((0, 0, width, h - 1), fill=HEADER)
@@ -114,11 +114,13 @@ def banner_text(state: GameState, names: list[str]) -> tuple[str, RGB] | None:
     return f"End triggered: round {state.last_round} is the last{limit}", BANNER_END
 
 
-def banner_height(state: GameState, t: Type) -> int:
+def banner_height(state: GameState, t: TextSizes) -> int:
     return int(t.body * 1.8) if state.phase is not Phase.PLAY or state.last_round is not None else 0
 
 
-def paint_banner(image: Image.Image, y: int, state: GameState, names: list[str], width: int, t: Type) -> None:
+def paint_banner(
+    image: Image.Image, y: int, state: GameState, names: list[str], width: int, t: TextSizes
+) -> None:
     found = banner_text(state, names)
     if found is None:
         return
@@ -137,12 +139,12 @@ def reserve_shapes(state: GameState) -> list[Shape]:
     return [s for s in SHAPES if s in BASE_SHAPES or state.reserve[s.index] > 0]
 
 
-def reserve_height(t: Type, cell: int) -> int:
+def reserve_height(t: TextSizes, cell: int) -> int:
     return int(t.body * 1.4) + int(t.small * 1.2) + 2 * cell + int(t.body * 1.3) + t.small // 3
 
 
 def paint_reserve(
-    image: Image.Image, x: int, y: int, width: int, state: GameState, t: Type, cell: int
+    image: Image.Image, x: int, y: int, width: int, state: GameState, t: TextSizes, cell: int
 ) -> None:
     """Every shape in the reserve, drawn, with its code above and count below (empty: greyed)."""
     draw = ImageDraw.Draw(image)
@@ -179,7 +181,7 @@ def _grey_box(image: Image.Image, box: tuple[int, int, int, int]) -> None:
 @dataclass(frozen=True, slots=True)
 class PanelGeometry:
     width: int
-    t: Type
+    t: TextSizes
     mini_cell: int
     supply_cell: int
 
@@ -338,11 +340,9 @@ def paint_panel(
             )
             ix += w + t.small * 2 // 3
         sy += g.line
-    if removed:
+    if removed:  # everything greyed, then the reason restored in colour
         _grey_box(image, (x + 2, y + 2, x + g.width - 2, y + height - 2))
-        fonts.draw(
-            image, x + g.width / 2, y + height / 2, "left the game", t.body, BAD, bold=True, anchor="mm"
-        )
+        fonts.draw(image, x + pad, status_mid, "left the game", t.small, BAD, bold=True, anchor="lm")
 
 
 def _paint_thumb_label(
@@ -353,7 +353,7 @@ def _paint_thumb_label(
     card_id: str,
     points: int,
     colour: Colour,
-    t: Type,
+    t: TextSizes,
 ) -> None:
     """'W07 [2]' under a thumbnail: the id, and the points in a tag in the card's colour."""
     fonts.draw(image, x, mid, card_id, t.small, INK, anchor="lm")
@@ -372,7 +372,7 @@ def _paint_status_line(
     mid: int,
     state: GameState,
     player: PlayerState,
-    t: Type,
+    t: TextSizes,
     removed: bool,
     current: bool,
 ) -> None:

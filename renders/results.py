@@ -30,7 +30,7 @@ from .palette import (
     WHITE,
     to_png,
 )
-from .panels import Type, is_removed, plural
+from .panels import TextSizes, is_removed, plural
 from .rank import is_solo, mastermind_points, ordinal, places, tiebreak_notes, winners_text
 
 WIDTH = 960
@@ -44,17 +44,17 @@ def render_results(state: GameState, names: Sequence[str]) -> bytes:
     return to_png(results_image(state, names))
 
 
-def _thumbs_per_line(t: Type) -> int:
+def _thumbs_per_line(t: TextSizes) -> int:
     return (WIDTH - 2 * MARGIN - t.small) // (mini_size(THUMB_CELL) + 8)
 
 
-def _row_height(line: ScoreLine, t: Type) -> int:
+def _row_height(line: ScoreLine, t: TextSizes) -> int:
     thumbs = max(1, -(-line.completed_count // _thumbs_per_line(t)))
     return int(t.huge * 1.5) + int(t.small * 1.5) + thumbs * (mini_size(THUMB_CELL) + 8) + t.small // 2
 
 
 def results_image(state: GameState, names: Sequence[str]) -> Image.Image:
-    t = Type.for_width(WIDTH)
+    t = TextSizes.for_width(WIDTH)
     shown = fonts.names_for(names, len(state.players))
     lines = {line.seat: line for line in score_lines(state)}
     ranked = places(state)
@@ -124,7 +124,7 @@ def _wrap(text: str, limit: int) -> list[str]:
 
 
 def _paint_versus(
-    image: Image.Image, y: int, state: GameState, line: ScoreLine, names: list[str], t: Type
+    image: Image.Image, y: int, state: GameState, line: ScoreLine, names: list[str], t: TextSizes
 ) -> None:
     """Solo: 'Ana 14  vs  15 Mastermind'."""
     mid = y + int(t.huge * 0.9)
@@ -150,7 +150,7 @@ def _paint_row(
     line: ScoreLine,
     place: int,
     names: list[str],
-    t: Type,
+    t: TextSizes,
 ) -> None:
     """Place, name, total; then the sum that makes the total; then the completed cards."""
     player = state.players[line.seat]

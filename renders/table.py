@@ -24,7 +24,7 @@ from .draw import dashed_rect
 from .palette import HEADER, INK, LOCK, MUTED, PAGE, PANEL, PANEL_EDGE, PIECE_EDGE, SLOT, WHITE, mix, to_png
 from .panels import (
     PanelGeometry,
-    Type,
+    TextSizes,
     banner_height,
     paint_banner,
     paint_panel,
@@ -53,8 +53,8 @@ class TableLayout:
     width: int = WIDTH
 
     @property
-    def t(self) -> Type:
-        return Type.for_width(self.width)
+    def t(self) -> TextSizes:
+        return TextSizes.for_width(self.width)
 
     @property
     def tab(self) -> int:

@@ -1,0 +1,319 @@
+"""Board images: every state of sample games renders to a valid, small, deterministic PNG whose
+text stays legible on a phone; the mat shows card coordinates; ties and Solo are explained.
+
+Golden hashes cover single cards (small, stable cases). They hash the decoded pixels and palette
+rather than the PNG bytes, so a different zlib build cannot fail them while any visual change
+still does. If a deliberate change to how cards look breaks them, look at the new images
+(``python -m renders examples /tmp/x``) and update the hashes.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import io
+import json
+from dataclasses import dataclass
+
+import pytest
+from PIL import Image
+
+from engine import Colour, Options, Phase, Place, PuzzleCard, Shape, legal_actions, new_game, winners
+from engine.pieces import parse_cells
+from engine.state import DonePuzzle, GameState, Placed, PlayerState
+from renders import card, draw, fonts, render_card, render_mat, render_preview, render_results, render_table
+from renders.mat import mat_image
+from renders.palette import HIGHLIGHT, INK, PIECE
+from renders.rank import tiebreak_notes, winners_text
+from renders.samples import names_for, play
+
+MAX_BYTES = 250 * 1024
+GAMES = {
+    "2p": (Options(players=2), 2),
+    "3p": (Options(players=3), 1),
+    "4p": (Options(players=4), 3),
+    "solo": (Options(players=1, variant="solo"), 1),
+}
+
+
+@pytest.fixture(scope="module")
+def games() -> dict[str, list[GameState]]:
+    return {key: list(play(options, seed)) for key, (options, seed) in GAMES.items()}
+
+
+def open_png(data: bytes) -> Image.Image:
+    assert data[:8] == b"\x89PNG\r\n\x1a\n"
+    assert len(data) <= MAX_BYTES, f"{len(data) // 1024} KB is over the 250 KB budget"
+    image = Image.open(io.BytesIO(data))
+    image.load()
+    return image
+
+
+def pixels_digest(data: bytes) -> str:
+    image = Image.open(io.BytesIO(data))
+    palette = image.getpalette() or []
+    header = f"{image.mode} {image.width}x{image.height}".encode()
+    return hashlib.sha256(header + bytes(palette) + image.tobytes()).hexdigest()
+
+
+def mid_state(games: dict[str, list[GameState]], key: str) -> GameState:
+    states = games[key]
+    return next(
+        s for s in states[len(states) // 2 :] if s.phase is Phase.PLAY and s.players[s.current].puzzles
+    )
+
+
+# -- every state of several games ------------------------------------------------------------------
+
+
+def test_sample_games_reach_every_phase(games: dict[str, list[GameState]]) -> None:
+    for key, states in games.items():
+        phases = {s.phase for s in states}
+        assert Phase.OVER in phases, key
+        assert any(s.last_round is not None and s.phase is Phase.PLAY for s in states), key
+    assert any(s.phase is Phase.FINISHING for states in games.values() for s in states)
+
+
+@pytest.mark.parametrize("key", sorted(GAMES))
+def test_every_state_renders(games: dict[str, list[GameState]], key: str) -> None:
+    states = games[key]
+    names = names_for(states[0])
+    for i, state in enumerate(states):
+        table = open_png(render_table(state, names))
+        assert table.mode == "P"
+        assert table.width == 960 and 900 <= table.height <= 2400
+        if i % 4 == 0 or state.phase is not Phase.PLAY:
+            for seat in {state.current, 0}:
+                mat = open_png(render_mat(state, seat, names))
+                assert mat.width == 800 and 700 <= mat.height <= 2400
+        if state.phase is Phase.OVER:
+            results = open_png(render_results(state, names))
+            assert results.width == 960 and results.height <= 2400
+
+
+def test_previews_of_legal_placements(games: dict[str, list[GameState]]) -> None:
+    state = mid_state(games, "4p")
+    places = [a for a in legal_actions(state) if isinstance(a, Place)][:6]
+    assert places
+    for place in places:
+        image = open_png(render_preview(state, state.current, place, names_for(state))).convert("RGB")
+        assert HIGHLIGHT in {colour for _, colour in image.getcolors(1 << 16) or []}
+
+
+# -- determinism -------------------------------------------------------------------------------------
+
+
+def _clear_caches() -> None:
+    for cached in (
+        card.market_card,
+        card.mini_card,
+        card.plan_card,
+        draw.piece_sprite,
+        draw.disc_image,
+        fonts.run,
+        fonts.get_font,
+    ):
+        cached.cache_clear()
+
+
+def test_same_state_gives_identical_bytes(games: dict[str, list[GameState]]) -> None:
+    for key in ("4p", "solo"):
+        state = mid_state(games, key)
+        final = games[key][-1]
+        names = names_for(state)
+        place = next(a for a in legal_actions(state) if isinstance(a, Place))
+        first = [
+            render_table(state, names),
+            render_mat(state, state.current, names),
+            render_results(final, names),
+            render_preview(state, state.current, place, names),
+        ]
+        _clear_caches()
+        second = [
+            render_table(state, names),
+            render_mat(state, state.current, names),
+            render_results(final, names),
+            render_preview(state, state.current, place, names),
+        ]
+        assert [hashlib.sha256(b).hexdigest() for b in first] == [
+            hashlib.sha256(b).hexdigest() for b in second
+        ]
+
+
+GOLDEN_CARD = PuzzleCard("W99", Colour.WHITE, 2, Shape.L3, parse_cells("B2 C2 C3 C4 D4"))
+GOLDEN_BLACK = PuzzleCard("B99", Colour.BLACK, 4, Shape.T4, parse_cells("A1 B1 C1 B2 B3 C3 D3"))
+GOLDEN_PIECES = (Placed(Shape.DOMINO, parse_cells("B2 C2")),)
+GOLDEN = {
+    ("B99", "plan"): "d65548f48f603b58617abfa2bb5011f8bdd29fb91fb44887a91721e56c1ad780",
+    ("W99", "market"): "db1bb2b9e67b391b91718607e249234e49db39f0f5ad55420a32adfc3104489d",
+    ("W99", "mini"): "b162991e6744543698e057864c4341d7685eae5cc9d0dcd3503291ef7f57c99f",
+    ("W99", "plan"): "7a8902fc06bbc00c36416c4a92914b70bb68a33147696fb87df9e1c85e5c363f",
+}
+
+
+@pytest.mark.parametrize(("card_id", "style"), sorted(GOLDEN))
+def test_golden_card_images(card_id: str, style: str) -> None:
+    source = GOLDEN_CARD if card_id == "W99" else GOLDEN_BLACK
+    pieces = GOLDEN_PIECES if card_id == "W99" else (Placed(Shape.I3, parse_cells("A1 B1 C1")),)
+    data = render_card(source, pieces, style=style)
+    open_png(data)
+    assert data == render_card(source, pieces, style=style)
+    assert pixels_digest(data) == GOLDEN[(card_id, style)]
+
+
+# -- legibility and layout ----------------------------------------------------------------------------
+
+
+def test_text_is_at_least_three_percent_of_width(games: dict[str, list[GameState]]) -> None:
+    """Discord shows images ~400 px wide on phones: 3% of the width is 12 px there."""
+    state = mid_state(games, "4p")
+    names = names_for(state)
+    place = next(a for a in legal_actions(state) if isinstance(a, Place))
+    renders = {
+        "table": lambda: render_table(state, names),
+        "mat": lambda: render_mat(state, state.current, names),
+        "results": lambda: render_results(games["4p"][-1], names),
+        "preview": lambda: render_preview(state, state.current, place, names),
+        "solo": lambda: render_table(mid_state(games, "solo"), names),
+    }
+    for name, render in renders.items():
+        with fonts.recording_sizes() as sizes:
+            data = render()
+        width = open_png(data).width
+        assert sizes, name
+        assert min(sizes) >= 0.03 * width, f"{name}: {min(sizes)} px text on a {width} px image"
+
+
+def _has_ink(image: Image.Image, box: tuple[int, int, int, int]) -> bool:
+    region = image.crop(box).convert("RGB")
+    return any(
+        sum(abs(a - b) for a, b in zip(colour, INK, strict=True)) < 60
+        for _, colour in region.getcolors(1 << 16) or []
+    )
+
+
+def test_mat_draws_coordinates_on_every_card(games: dict[str, list[GameState]]) -> None:
+    state = mid_state(games, "4p")
+    image, layout = mat_image(state, state.current, names_for(state))
+    plan = layout.plan
+    assert len(layout.cards) == len(state.players[state.current].puzzles) > 0
+    assert layout.min_text >= 0.03 * layout.width
+    half = plan.text // 2 + 2
+    for _, x, y in layout.cards:
+        gx, gy = plan.grid_origin()
+        for i in range(5):  # letters A-E above the columns, numbers 1-5 beside the rows
+            cx = x + gx + i * plan.cell + plan.cell // 2
+            top = y + plan.title + plan.margin // 2
+            assert _has_ink(image, (cx - half, top - half, cx + half, top + half))
+            cy = y + gy + i * plan.cell + plan.cell // 2
+            assert _has_ink(
+                image, (x + plan.margin // 2 - half, cy - half, x + plan.margin // 2 + half, cy + half)
+            )
+        assert not _has_ink(
+            image, (x + 2, y + plan.title + 2, x + plan.margin - 4, y + plan.title + plan.margin - 4)
+        )
+
+
+# -- more players, removed players, names ------------------------------------------------------------
+
+
+def test_six_players_fit_in_a_growing_grid(games: dict[str, list[GameState]]) -> None:
+    state = mid_state(games, "4p")
+    six = state.evolve(players=state.players + state.players[:2])
+    names = ["Ana", "Bo", "Cy", "Dee", "Eve", "Fin"]
+    four = open_png(render_table(state, names))
+    bigger = open_png(render_table(six, names))
+    assert bigger.width == four.width and bigger.height > four.height
+
+
+@dataclass(frozen=True, slots=True)
+class RemovedPlayer(PlayerState):
+    removed: bool = True
+
+
+def test_removed_player_is_greyed_out(games: dict[str, list[GameState]]) -> None:
+    state = mid_state(games, "2p")
+    seat = 1 - state.current
+    base = state.players[seat]
+    gone = RemovedPlayer(
+        base.supply, base.puzzles, base.completed, base.finishing_pieces, base.finished_touches
+    )
+    players = tuple(gone if i == seat else p for i, p in enumerate(state.players))
+    names = names_for(state)
+    normal = open_png(render_table(state, names)).convert("RGB")
+    greyed = open_png(render_table(state.evolve(players=players), names)).convert("RGB")
+    panel = (seat * 480 + 30, normal.height - 250, seat * 480 + 450, normal.height - 30)
+    colours = {colour for _, colour in greyed.crop(panel).getcolors(1 << 16) or []}
+    assert not colours & set(PIECE.values()), "a removed player's pieces should be grey"
+    assert {c for _, c in normal.crop(panel).getcolors(1 << 16) or []} != colours
+
+
+def test_names_are_folded_onto_the_bundled_font() -> None:
+    assert fonts.display_name("Chloé", 0) == "Chloe"
+    assert fonts.display_name("Søren  Ærø", 1) == "Soren AEro"
+    assert fonts.display_name("李小龙", 2) == "Player 3"
+    assert fonts.display_name("🎲 Dice", 3) == "Dice"
+    assert fonts.names_for(["Ana"], 2) == ["Ana", "Player 2"]
+    assert fonts.fit("Bartholomew the Magnificent", 30, 200).endswith("...")
+
+
+# -- results wording ----------------------------------------------------------------------------------
+
+
+def _finished(state: GameState, completed: list[list[str]]) -> GameState:
+    players = tuple(
+        PlayerState(p.supply, (), tuple(DonePuzzle(c) for c in cards))
+        for p, cards in zip(state.players, completed, strict=True)
+    )
+    return state.evolve(players=players, phase=Phase.OVER)
+
+
+def _cards_worth(state: GameState, points: int) -> list[str]:
+    return sorted(cid for cid, c in state.cards.items() if c.points == points)
+
+
+def test_tie_on_points_is_explained() -> None:
+    state = new_game(Options(players=2), seed=11)
+    twos, ones = _cards_worth(state, 2), _cards_worth(state, 1)
+    over = _finished(state, [[twos[0]], [ones[0], ones[1]]])
+    assert winners(over) == (1,)
+    notes = tiebreak_notes(over, ["Ana", "Bo"])
+    assert notes == ["Tied on 2 points: Bo wins on more completed puzzles (2 vs 1)."]
+    assert winners_text(over, ["Ana", "Bo"]) == "Bo wins"
+    open_png(render_results(over, ["Ana", "Bo"]))
+
+
+def test_full_tie_is_a_shared_win() -> None:
+    state = new_game(Options(players=2), seed=11)
+    ones = _cards_worth(state, 1)
+    over = _finished(state, [[ones[0]], [ones[1]]])
+    assert winners_text(over, ["Ana", "Bo"]) == "Ana and Bo share the win"
+    assert "share the win" in tiebreak_notes(over, ["Ana", "Bo"])[0]
+
+
+def test_solo_tie_goes_to_the_mastermind(games: dict[str, list[GameState]]) -> None:
+    final = games["solo"][-1]
+    text = winners_text(final, ["Ana"])
+    assert text in {"Ana beats the mastermind", "the mastermind wins"}
+    assert (text == "Ana beats the mastermind") == (winners(final) == (0,))
+    open_png(render_results(final, ["Ana"]))
+
+
+# -- command line -------------------------------------------------------------------------------------
+
+
+def test_bench_report_keys() -> None:
+    from renders.bench import run
+
+    report = run()
+    json.dumps(report)
+    assert {"table_render_ms", "table_png_kb", "mat_render_ms"} <= set(report)
+    assert report["table_png_kb"] <= 250
+
+
+def test_examples_are_written(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    from renders.examples import write_examples
+
+    paths = write_examples(tmp_path)
+    assert {p.name for p in paths} >= {"table-4p.png", "mat.png", "solo.png", "results.png"}
+    for path in paths:
+        open_png(path.read_bytes())
