@@ -273,7 +273,7 @@ def preview_image(state: GameState, seat: int, place: Place, names: Sequence[str
     plan = PlanGeometry(PREVIEW_CELL, t.body)
     proposed = Placed(place.shape, place.mask)
     block = plan_card(card, pieces, plan.cell, plan.text, proposed, PAGE)
-    head = int(t.large * 2.6)
+    head = int(t.huge * 2.3)
     foot = int(t.body * 2.2)
     height = head + block.height + foot
     image = Image.new("RGB", (PREVIEW_WIDTH, height), PAGE)
@@ -282,8 +282,10 @@ def preview_image(state: GameState, seat: int, place: Place, names: Sequence[str
         image,
         MARGIN,
         head * 0.32,
-        f"Place {place.shape.value} on {card.id}?",
-        t.large,
+        fonts.fit(
+            f"Place {_piece_name(place.shape)} on {card.id}?", t.huge, PREVIEW_WIDTH - 2 * MARGIN, bold=True
+        ),
+        t.huge,
         WHITE,
         bold=True,
         anchor="lm",
@@ -309,3 +311,8 @@ def preview_image(state: GameState, seat: int, place: Place, names: Sequence[str
             anchor="mm",
         )
     return image
+
+
+def _piece_name(shape: Shape) -> str:
+    """'monomino', 'domino', else the code ('L3'), as players type it."""
+    return shape.label if shape.value in {"1", "2"} else shape.value
