@@ -266,8 +266,10 @@ def render_preview(state: GameState, seat: int, place: Place, names: Sequence[st
 
 def preview_image(state: GameState, seat: int, place: Place, names: Sequence[str]) -> Image.Image:
     t = TextSizes.for_width(PREVIEW_WIDTH)
+    if place.card not in state.cards:
+        raise ValueError(f"no puzzle {place.card} in this game")
     player = state.players[seat]
-    puzzle = player.puzzle(place.card)
+    puzzle = player.puzzle(place.card)  # None: previewing a card the player has not taken
     pieces = puzzle.pieces if puzzle is not None else ()
     card = state.card(place.card)
     plan = PlanGeometry(PREVIEW_CELL, t.body)
