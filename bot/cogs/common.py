@@ -96,6 +96,8 @@ async def report_error(interaction: discord.Interaction, error: BaseException) -
         message = texts.UNEXPECTED
     if interaction.type is discord.InteractionType.autocomplete:
         return
+    if len(message) > MAX_CONTENT:  # refusals quote what was typed, and an option holds 6000 chars
+        message = message[: MAX_CONTENT - 1] + "…"
     try:
         await reply(interaction, message, ephemeral=True)
     except discord.HTTPException:
