@@ -6,7 +6,10 @@ player sees in the log is what they could have typed); the manager decides wheth
 
 from __future__ import annotations
 
+import functools
+import logging
 import re
+from collections.abc import Awaitable, Callable
 
 import discord
 from discord import app_commands
@@ -18,10 +21,11 @@ from engine.pieces import UnknownShapeError, mask_to_text
 from engine.state import RowsTable, SoloTable
 
 from .. import texts
-from ..errors import BadInputError, InvalidActionError, StaleError
+from ..errors import BadInputError, BotError, InvalidActionError, StaleError
 from ..manager import Game
 from . import common
 
+log = logging.getLogger(__name__)
 Choices = list[app_commands.Choice[str]]
 MAX_CHOICES = 25
 
@@ -145,6 +149,25 @@ def _card_line(game: Game, card_id: str) -> str:
 # -- autocomplete -----------------------------------------------------------------------------------
 
 
+Suggest = Callable[[discord.Interaction, str], Awaitable[Choices]]
+
+
+def _safe(function: Suggest) -> Suggest:
+    """Autocomplete must never fail loudly (the user just sees no suggestions): log and offer none."""
+
+    @functools.wraps(function)
+    async def wrapper(interaction: discord.Interaction, current: str) -> Choices:
+        try:
+            return await function(interaction, current)
+        except BotError:
+            return []
+        except Exception:
+            log.exception("autocomplete %s failed", function.__name__)
+            return []
+
+    return wrapper
+
+
 async def _my_player(interaction: discord.Interaction) -> tuple[Game, int, PlayerState] | None:
     if interaction.channel_id is None:
         return None
@@ -167,6 +190,7 @@ def _choices(pairs: list[tuple[str, str]], current: str) -> Choices:
             for name, value in pairs if _matches(current, name, value)][:MAX_CHOICES]
 
 
+@_safe
 async def piece_choices(interaction: discord.Interaction, current: str) -> Choices:
     mine = await _my_player(interaction)
     if mine is None:
@@ -176,6 +200,7 @@ async def piece_choices(interaction: discord.Interaction, current: str) -> Choic
                      for s in engine.SHAPES if player.supply[s.index] > 0], current)
 
 
+@_safe
 async def puzzle_choices(interaction: discord.Interaction, current: str) -> Choices:
     mine = await _my_player(interaction)
     if mine is None:
@@ -190,6 +215,7 @@ async def puzzle_choices(interaction: discord.Interaction, current: str) -> Choi
     return _choices(pairs, current)
 
 
+@_safe
 async def cells_choices(interaction: discord.Interaction, current: str) -> Choices:
     """Legal placements of the chosen piece on the chosen puzzle, filtered by the typed cells."""
     mine = await _my_player(interaction)
@@ -214,6 +240,7 @@ async def cells_choices(interaction: discord.Interaction, current: str) -> Choic
     return result
 
 
+@_safe
 async def take_choices(interaction: discord.Interaction, current: str) -> Choices:
     if interaction.channel_id is None:
         return []
@@ -224,10 +251,12 @@ async def take_choices(interaction: discord.Interaction, current: str) -> Choice
                     current)
 
 
+@_safe
 async def give_choices(interaction: discord.Interaction, current: str) -> Choices:
     return await piece_choices(interaction, current)
 
 
+@_safe
 async def upgrade_take_choices(interaction: discord.Interaction, current: str) -> Choices:
     mine = await _my_player(interaction)
     if mine is None:
@@ -245,6 +274,7 @@ async def upgrade_take_choices(interaction: discord.Interaction, current: str) -
     return _choices([(label, value) for value, label in pairs.items()], current)
 
 
+@_safe
 async def action_choices(interaction: discord.Interaction, current: str) -> Choices:
     """For /projectl act: legal actions containing the typed text (Master is typed by hand)."""
     mine = await _my_player(interaction)

@@ -1,0 +1,77 @@
+"""Restarts: games and their buttons carry on with a new bot process on the same database."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from harness import DiscordHarness
+from test_bot_support import TOKEN, assert_refused, bot_factory, bot_of, final_reply
+
+GUILD = 4242
+
+
+def harness(db: Path, **kwargs: Any) -> DiscordHarness:
+    return DiscordHarness(bot_factory=bot_factory(db, **kwargs), token=TOKEN, guild_id=GUILD,
+                          trap_loggers=("discord", "bot"))
+
+
+def same_channel(h: DiscordHarness, name: str, channel_id: int) -> None:
+    """Give the new world's channel the id it had before (Discord ids do not change)."""
+    channel = h.channel(name)
+    del h.world.channels[channel.id]
+    channel.id = channel_id
+    h.world.channels[channel_id] = channel
+
+
+def carry_message(h: DiscordHarness, channel_id: int, payload: dict[str, Any]) -> Any:
+    """The message still exists on Discord after the bot restarts: recreate it in the new world."""
+    body = {"content": payload.get("content"), "components": payload.get("components")}
+    return h.api.messages.create(h.world.channels[channel_id], body, [])
+
+
+async def test_lobby_buttons_and_game_survive_restart(tmp_path: Path) -> None:
+    db = tmp_path / "restart.sqlite3"
+    async with harness(db) as first:
+        alice, bob = first.add_user("alice"), first.add_user("bob")
+        ix = await first.slash(alice, "games", "projectl new", players=3)
+        lobby = ix.original
+        assert lobby is not None
+        await first.click(bob, lobby, lobby.buttons[0].custom_id)
+        channel_id, payload = lobby.channel_id, dict(lobby.payload)
+        ids = {"alice": alice.id, "bob": bob.id}
+
+    second = harness(db)
+    same_channel(second, "games", channel_id)
+    alice = second.add_user("alice", ids["alice"])
+    second.add_user("bob", ids["bob"])
+    carol = second.add_user("carol")
+    async with second as h:
+        old_lobby = carry_message(h, channel_id, payload)
+        game_id = old_lobby.buttons[0].custom_id.rsplit(":", 1)[1]
+        join = await h.click(carol, old_lobby, f"pl:lobby:join:{game_id}")
+        assert final_reply(join).callback_type == 7  # the old message was edited in place
+        assert "carol" in (old_lobby.content or "") and "3/3" in (old_lobby.content or "")
+        await h.click(alice, old_lobby, f"pl:lobby:start:{game_id}")
+        game = await bot_of(h).manager.game_in_channel(channel_id)
+        assert game is not None and game.status == "active" and len(game.seats) == 3
+        table_post = h.channel_messages("games")[-1]
+        assert table_post.filenames == ["table.png"]
+        turn_ids = {"post": dict(table_post.payload), "game": game.id}
+
+    third = harness(db)
+    same_channel(third, "games", channel_id)
+    users = {name: third.add_user(name, uid) for name, uid in {**ids, "carol": carol.id}.items()}
+    async with third as h:
+        game = await bot_of(h).manager.game_in_channel(channel_id)
+        assert game is not None and game.current is not None
+        current = next(u for u in users.values() if u.id == game.current.user_id)
+        ix = await h.slash(current, "games", "projectl level1")
+        assert final_reply(ix).content.startswith("Done: `level1`")
+        post = carry_message(h, channel_id, turn_ids["post"])
+        mat = await h.click(users["bob"], post, f"pl:mat:{turn_ids['game']}")
+        assert final_reply(mat).filenames == ["mat.png"] and final_reply(mat).ephemeral
+        old_start = carry_message(h, channel_id, payload)
+        again = await h.click(users["alice"], old_start, f"pl:lobby:start:{turn_ids['game']}")
+        assert_refused(again, "already started")
+        assert await bot_of(h).manager.verify(game.id)
