@@ -261,9 +261,17 @@ def master_view(draft: MasterDraft, user_id: int) -> discord.ui.View:
 # -- anything else that claims to be ours ----------------------------------------------------------
 
 
+_KNOWN = "|".join(re.sub(r"\(\?P<\w+>", "(?:", item.__discord_ui_compiled_template__.pattern) for item in (
+    LobbyButton, MatButton, PlacementSelect, ConfirmButton, MasterButton))
+
+
 class UnknownButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
-                    template=r"pl:(?!lobby:|mat:|pick:|do:|master:).*"):
-    """A ``pl:`` id no other item recognises (forged, or from a future version): say so."""
+                    template=rf"(?!(?:{_KNOWN})\Z)pl:[\s\S]*"):
+    """A ``pl:`` id no other item recognises (forged, or from a future version): say so.
+
+    The template is the exact complement of the other items' templates: a prefix test would miss
+    ids like ``pl:lobby:JOIN:1`` that no item matches, and Discord would show "interaction failed".
+    """
 
     def __init__(self) -> None:
         super().__init__(discord.ui.Button(label="?", custom_id=f"{PREFIX}:unknown"))
