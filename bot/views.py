@@ -30,7 +30,12 @@ _INT = re.compile(r"^\d{1,20}$")
 
 
 def _int(text: str | None) -> int | None:
-    return int(text) if text is not None and _INT.match(text) else None
+    """A non-negative id from a custom id, or None; SQLite integers stop at 2**63 (a forged
+    20-digit id would otherwise raise OverflowError in the database driver)."""
+    if text is None or not _INT.match(text):
+        return None
+    value = int(text)
+    return value if value < 2**63 else None
 
 
 class _Personal:
