@@ -1,0 +1,151 @@
+"""Hostile input for the Discord-level fuzz tests: option values, forged custom ids, a seeded mix.
+
+Values come in two pools:
+
+* :data:`HOSTILE` can never be part of a legal request (no such piece, cell, slot or card; junk,
+  injection, control characters, 6000-character strings...). A case that uses one must be refused
+  with an ephemeral message and must change nothing in the database.
+* :data:`ODD` is strange but possibly meaningful (real card ids, full-width or Arabic-Indic
+  digits the engine may accept, lower-case pieces). Anything may happen, as long as the bot answers,
+  logs no error and every game still replays to its stored state.
+
+The command list is read from the synced schema, so commands added later are fuzzed as well.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterator, Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+STRING, INTEGER, BOOLEAN, USER, CHANNEL, ROLE, MENTIONABLE, NUMBER = 3, 4, 5, 6, 7, 8, 9, 10
+
+HOSTILE: tuple[str, ...] = (
+    "Z9", "L33", "l3l3", "X", "pentomino", "0", "-1", "99999999999999999999", "1e9", "NaN", "None",
+    "null", "A0 F6", "A1 A1 A1 A1 A1 A1", "Z99", "a1,,b2;;c3", "F1 G2 H3", "A6", "E0",
+    "white 0", "white 5", "black 9", "grid 10", "purple 2", "W99", "B00", "Q01", "W-1",
+    "'; DROP TABLE games; --", '" OR 1=1 --', "{name}", "{0}", "%s%s%n", "${jndi:ldap://x.invalid/a}",
+    "<script>alert(1)</script>", "@everyone", "@here", "<@&1>", "||spoiler||", "```", "\\", "*_~`|>",
+    "\x00", "\x00A1", "\u200b", "\u202eA1 A2", "\ufeff", "🟥🟧", "𝕃𝟛", "ǅ", "İ", "ﬀ", "\n\n\n", "\t",
+    "x" * 6000, "🟥" * 2000, "A1 " * 1500, "9" * 4400, "on at on at on", "at at", ";;;;",
+    "master ;", "place on at", "take", "recycle white 1 1 1 1", "upgrade 1 to 1 to 1",
+)
+"""Never valid in any option of any command."""
+
+ODD: tuple[str, ...] = (
+    "W07", "B01", "W01", "B12", "w07", "l3", "1", "5", "9", "white ３", "black ٣", "A1", "A1 A2 B2",
+    "a1 a2 b2", "white 1", "black 4", "take white 1", "level1", "draw", "draw black", "pass", "done",
+    "upgrade 1 to 2", "place 1 on W01 at A1", "master 1 on W01 at A1", "recycle black 4 3 2 1",
+)
+"""Strange but possibly meaningful."""
+
+PLAUSIBLE: tuple[str, ...] = ("white 2", "L3", "2", "O4", "A1 A2", "B2 C2", "1 2 3 4", "level1")
+
+
+@dataclass(frozen=True)
+class Leaf:
+    """A runnable command: its path (``"projectl place"``) and its options as synced."""
+
+    path: str
+    options: tuple[Mapping[str, Any], ...]
+
+    @property
+    def autocompleted(self) -> list[str]:
+        return [o["name"] for o in self.options if o.get("autocomplete")]
+
+
+def leaves(commands: list[Mapping[str, Any]]) -> list[Leaf]:
+    """Every slash command (subcommands expanded) in a synced schema."""
+    found: list[Leaf] = []
+
+    def walk(prefix: str, node: Mapping[str, Any]) -> None:
+        options = node.get("options") or []
+        subs = [o for o in options if o.get("type") in (1, 2)]
+        if not subs:
+            found.append(Leaf(prefix, tuple(options)))
+        for sub in subs:
+            walk(f"{prefix} {sub['name']}", sub)
+
+    for command in commands:
+        if command.get("type", 1) == 1:
+            walk(command["name"], command)
+    return found
+
+
+@dataclass
+class Values:
+    """Option values for one case, and whether one of them is from the hostile pool."""
+
+    values: dict[str, Any] = field(default_factory=dict)
+    hostile: bool = False
+
+
+def option_values(leaf: Leaf, rng: random.Random, members: list[Any], *, hostile_rate: float = 0.6) -> Values:
+    """Random values for ``leaf``'s options within what Discord's client lets a user send."""
+    out = Values()
+    for option in leaf.options:
+        if not option.get("required") and rng.random() < 0.4:
+            continue
+        kind = int(option["type"])
+        if option.get("choices"):
+            out.values[option["name"]] = rng.choice(option["choices"])["value"]
+        elif kind == STRING:
+            roll = rng.random()
+            pool = HOSTILE if roll < hostile_rate else ODD if roll < hostile_rate + 0.2 else PLAUSIBLE
+            value = rng.choice(pool)
+            limit = int(option.get("max_length", 6000))
+            if len(value) > limit:
+                value = value[:limit]
+            out.hostile |= pool is HOSTILE and len(value) > 0
+            out.values[option["name"]] = value
+        elif kind in (INTEGER, NUMBER):
+            low = int(option.get("min_value", -(2**53)))
+            high = int(option.get("max_value", 2**53))
+            out.values[option["name"]] = rng.choice([low, high, rng.randint(low, high)])
+        elif kind == BOOLEAN:
+            out.values[option["name"]] = rng.random() < 0.5
+        elif kind in (USER, MENTIONABLE):
+            out.values[option["name"]] = rng.choice(members)
+    return out
+
+
+GAME_FIELDS = ("game", "other", "missing", "huge", "junk", "empty")
+
+
+def forged_ids(rng: random.Random, *, game: int, other: int, clicker: int, someone: int,
+               revision: int) -> Iterator[tuple[str, bool]]:
+    """Endless ``(custom_id, guaranteed_invalid)`` pairs shaped like the bot's own ids.
+
+    ``guaranteed_invalid`` is False only when every field happens to be right for the clicker
+    (then the click is as good as a real button and may act)."""
+    while True:
+        kind = rng.choice(("lobby", "mat", "pick", "do", "master", "junk"))
+        gid_kind = rng.choice(GAME_FIELDS)
+        gid = {"game": str(game), "other": str(other), "missing": str(game + other + 1000),
+               "huge": "9" * 20, "junk": rng.choice(("abc", "-1", "1.5", "None")), "empty": ""}[gid_kind]
+        uid_kind = rng.choice(("clicker", "someone", "huge", "junk"))
+        uid = {"clicker": str(clicker), "someone": str(someone), "huge": "9" * 20, "junk": "x"}[uid_kind]
+        rev_kind = rng.choice(("now", "old", "future", "huge", "junk"))
+        rev = {"now": str(revision), "old": str(max(0, revision - 1)), "future": str(revision + 1),
+               "huge": "9" * 20, "junk": "-"}[rev_kind]
+        right = gid_kind == "game" and uid_kind == "clicker" and rev_kind == "now"
+        if kind == "lobby":
+            op = rng.choice(("join", "leave", "ai", "start", "cancel", "boom", "JOIN", ""))
+            yield f"pl:lobby:{op}:{gid}", True if op not in ("join", "leave", "ai", "start", "cancel") \
+                else gid_kind != "game"
+        elif kind == "mat":
+            yield f"pl:mat:{gid}", gid_kind != "game"
+        elif kind == "pick":
+            piece, card = rng.choice(("L3", "Z9", "1", "")), rng.choice(("W01", "B02", "Q", ""))
+            yield f"pl:pick:{gid}:{uid}:{rev}:{piece}:{card}", not right
+        elif kind == "do":
+            action = rng.choice(HOSTILE[:30] + ODD).replace(" ", ".")
+            yield f"pl:do:{gid}:{uid}:{rev}:{action}"[:100], not right or action in (
+                s.replace(" ", ".") for s in HOSTILE)
+        elif kind == "master":
+            op = rng.choice(("ok", "clear", "boom", ""))
+            yield f"pl:master:{op}:{gid}:{uid}:{rev}", not right or op not in ("ok", "clear")
+        else:
+            junk = "".join(rng.choice("abcxyz:0123456789.-_ü🟥") for _ in range(rng.randint(0, 60)))
+            yield "pl:" + junk, True
