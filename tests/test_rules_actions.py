@@ -296,6 +296,18 @@ def test_nothing_can_be_done_once_the_game_is_over() -> None:
     assert legal_actions(state) == []
 
 
+def test_actions_that_reveal_a_card_cannot_be_taken_back() -> None:
+    """events.py / game.Outcome: an action that showed a card nobody had seen (a refill, a blind
+    draw, a recycle) is marked reveals_hidden, so a bot never offers to undo it; others are not."""
+    state = at_turn_start(game(2, seed=1), 0)
+    assert apply(state, TakePuzzle(WHITE, 1)).reveals_hidden
+    assert apply(state, DrawPuzzle(BLACK)).reveals_hidden
+    assert apply(state, Recycle(WHITE, (1, 2, 3, 4))).reveals_hidden
+    assert not apply(state, TakeLevelOne()).reveals_hidden
+    emptied = with_rows(state, white_deck=[])
+    assert not apply(emptied, TakePuzzle(WHITE, 1)).reveals_hidden
+
+
 # -- refusals ------------------------------------------------------------------------------------
 
 

@@ -141,3 +141,11 @@ def test_every_legal_action_round_trips_through_its_text(players: int, seed: int
         checked += _round_trip(state)
         state = apply(state, progress_action(state, rng)).state
     assert state.is_over and checked > 500
+
+
+@pytest.mark.parametrize(("cell", "bit"),
+                         [("A1", 0), ("E1", 4), ("A2", 5), ("B3", 11), ("E5", 24), ("3b", 11)])
+def test_cells_are_columns_a_to_e_and_rows_1_to_5(cell: str, bit: int) -> None:
+    """pieces.py: cell (column A–E, row 1–5 as printed on the card) is bit row*5 + column of a
+    placement mask; rows are numbered from the top."""
+    assert parse_cells(cell) == 1 << bit

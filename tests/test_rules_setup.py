@@ -110,9 +110,9 @@ def test_setup_is_deterministic_for_a_seed() -> None:
     assert game(4, seed=99).dumps() != game(4, seed=100).dumps()
 
 
-def test_game_starts_in_round_one_with_three_actions() -> None:
+def test_game_starts_in_round_one_with_three_actions(two_players) -> None:
     """RULINGS "A turn": the first player begins round 1 with 3 actions; the end is not triggered."""
-    state = game(2, seed=4)
+    state = two_players
     assert state.phase is Phase.PLAY
     assert (state.round, state.turn, state.actions_left) == (1, 1, 3)
     assert not state.master_used and not state.end_triggered

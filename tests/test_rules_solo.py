@@ -71,11 +71,11 @@ def test_solo_puzzles_are_chosen_at_random_by_the_seed() -> None:
     assert set(solo(seed=1).cards) != set(solo(seed=2).cards)
 
 
-def test_solo_locks_and_starting_pieces() -> None:
+def test_solo_locks_and_starting_pieces(solo_game) -> None:
     """Seed 004 Setup: four level-1 lock pieces, one above columns 1 and 3 and two above column 2;
     you start with a level-1 and a level-2 piece and play first. RULINGS: locks are counters and do
     not come out of the player's reserve."""
-    state = solo(seed=1)
+    state = solo_game
     assert _table(state).locks == (1, 2, 1)
     assert state.players[0].supply == game(2, seed=1).players[0].supply
     assert count(state.reserve, "1") == 9 and count(state.reserve, "2") == 9
