@@ -147,3 +147,11 @@ def test_only_the_cards_in_play_are_stored_with_the_game() -> None:
     in_play = {c for c in (*table.white_row, *table.white_deck, *table.black_row, *table.black_deck)}
     assert set(state.cards) == in_play
     assert len(state.cards) == 32 + 12
+
+
+def test_nine_shapes_in_four_levels() -> None:
+    """RULINGS "Components": level 1 monomino; level 2 domino; level 3 straight and bent tromino;
+    level 4 the five tetrominoes I, O, T, L, S (S/Z one shape). A piece's level is its size."""
+    levels = {s.value: s.level for s in BASE_SHAPES}
+    assert levels == {"1": 1, "2": 2, "I3": 3, "L3": 3, "I4": 4, "O4": 4, "T4": 4, "L4": 4, "S4": 4}
+    assert all(s.size == s.level for s in BASE_SHAPES)
