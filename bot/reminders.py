@@ -1,0 +1,291 @@
+"""Turn reminders by DM, driven by rows in SQLite so they survive restarts.
+
+How it fits together:
+
+* The manager's hooks tell us when a human's turn starts (:meth:`ReminderScheduler.turn_started`)
+  and when someone acts (:meth:`action_committed`). Each turn gets a ``turns`` row with the time
+  its first reminder is due (:mod:`bot.reminder_policy` decides, from the player's preferences).
+* :meth:`tick` sends whatever is due and announces turn clocks that ran out. Production calls it
+  every :data:`TICK_SECONDS` from a ``discord.ext.tasks`` loop; tests with a
+  :class:`~bot.clock.ManualClock` call it directly after moving the clock, so nothing sleeps.
+* A reminder is **claimed in the database before it is sent** (see :mod:`bot.storage.days`):
+  after a crash or restart every due reminder goes out once and none twice. The price is that a
+  crash in the instant between claim and send loses that one DM; the next nudge still comes.
+
+The first DM is due :data:`FIRST_REMINDER_DELAY` after the turn starts rather than at once: the
+channel post with the table (which the DM links to) is made right after the commit, and a player
+who is watching and acts within that minute is not DMed at all ("none while you are acting").
+"""
+
+from __future__ import annotations
+
+import io
+import logging
+from collections.abc import Awaitable, Callable
+from datetime import timedelta
+from typing import TYPE_CHECKING
+
+import discord
+from discord.ext import tasks
+
+from . import reminder_policy, texts
+from .clock import Clock
+from .manager import Game, Seat, Step
+from .reminder_policy import Preferences
+from .storage.days import DaysStore, ReminderPrefsRow, TurnKey, TurnRow, parse_ts
+
+if TYPE_CHECKING:
+    from .app import ProjectLBot
+
+log = logging.getLogger(__name__)
+
+TICK_SECONDS = 60
+FIRST_REMINDER_DELAY = timedelta(minutes=1)
+
+TimeoutAnnouncer = Callable[[Game, TurnRow], Awaitable[None]]
+
+
+def preferences(row: ReminderPrefsRow) -> Preferences:
+    return Preferences(
+        enabled=row.enabled, interval=row.interval, quiet_start=row.quiet_start, quiet_end=row.quiet_end,
+        timezone=row.timezone, vacation_until=row.vacation_until,
+    )
+
+
+def turn_key(game: Game) -> TurnKey | None:
+    """The key of the turn now being played (None when the game is not in play)."""
+    if game.state is None or game.current is None:
+        return None
+    return TurnKey(game.id, game.state.turn, game.state.phase.value, game.state.current)
+
+
+class ReminderScheduler:
+    """Plans, sends and de-duplicates turn reminders; announces expired turn clocks."""
+
+    def __init__(self, bot: ProjectLBot, store: DaysStore, *, autorun: bool = True) -> None:
+        self.bot = bot
+        self.store = store
+        self.autorun = autorun
+        self.announce_timeout: TimeoutAnnouncer | None = None
+        """Set by the cogs: posts "time is up" with vote buttons in the game channel."""
+        self._last_actor: dict[int, int | None] = {}
+        self._loop: tasks.Loop[Callable[[], Awaitable[None]]] | None = None
+
+    @property
+    def clock(self) -> Clock:
+        return self.bot.clock
+
+    def install(self) -> None:
+        manager = self.bot.manager
+        manager.on_action_committed.append(self.action_committed)
+        manager.on_turn_started.append(self.turn_started)
+        manager.on_game_finished.append(self.game_over)
+        manager.on_game_cancelled.append(self.game_over)
+
+    async def start(self) -> None:
+        """At start-up: make sure every human to move has a turn row, then start the loop."""
+        await self.sync_open_turns()
+        if self.autorun and self._loop is None:
+            self._loop = tasks.loop(seconds=TICK_SECONDS)(self._tick_safely)
+            self._loop.start()
+
+    async def stop(self) -> None:
+        if self._loop is not None:
+            self._loop.cancel()
+            self._loop = None
+
+    async def _tick_safely(self) -> None:
+        try:
+            await self.tick()
+        except Exception:  # the loop must outlive any one bad row
+            log.exception("reminder tick failed")
+
+    # -- hooks ------------------------------------------------------------------------------------
+
+    async def action_committed(self, game: Game, step: Step) -> None:
+        """Remember who acted; if they still have the move, push their next reminder back."""
+        self._last_actor[game.id] = step.user_id
+        key = turn_key(game)
+        if step.user_id is None or key is None or key.seat != step.seat:
+            return
+        now = self.clock.now()
+        prefs = preferences(await self.store.get_prefs(step.user_id))
+        await self.store.record_activity(key, now, reminder_policy.next_nudge_due(now, now, prefs))
+
+    async def turn_started(self, game: Game, seat: Seat) -> None:
+        """Open the turn's row: first DM a minute from now, or a nudge later if they are acting."""
+        key = turn_key(game)
+        if key is None or seat.user_id is None:
+            await self.store.close_turns(game.id)
+            return
+        now = self.clock.now()
+        prefs = preferences(await self.store.get_prefs(seat.user_id))
+        if self._last_actor.get(game.id) == seat.user_id:
+            due = reminder_policy.next_nudge_due(now, now, prefs)  # same player goes on (e.g. Solo)
+        else:
+            due = reminder_policy.first_reminder_due(now + FIRST_REMINDER_DELAY, prefs)
+        limit = await self.store.turn_limit(game.id)
+        await self.store.open_turn(
+            key, user_id=seat.user_id, channel_id=game.channel_id, started_at=now,
+            deadline_at=None if limit is None else now + limit, due_at=due,
+        )
+
+    async def game_over(self, game: Game) -> None:
+        self._last_actor.pop(game.id, None)
+        await self.store.close_turns(game.id)
+
+    async def after_undo(self, game: Game, user_id: int) -> None:
+        """The undoer has the move again and is acting: reopen their turn without a DM."""
+        key = turn_key(game)
+        if key is None:
+            return
+        now = self.clock.now()
+        prefs = preferences(await self.store.get_prefs(user_id))
+        if await self.store.get_turn(key) is None:
+            await self.store.open_turn(key, user_id=user_id, channel_id=game.channel_id, started_at=now,
+                                       deadline_at=None, due_at=None)
+        await self.store.reopen_turn(key, now, reminder_policy.next_nudge_due(now, now, prefs))
+        self._last_actor[game.id] = user_id
+
+    async def preferences_changed(self, user_id: int) -> None:
+        """Re-plan the player's open turns under their new settings (e.g. back from vacation)."""
+        now = self.clock.now()
+        prefs = preferences(await self.store.get_prefs(user_id))
+        for row in await self.store.open_turns_of_user(user_id):
+            if row.sent_count == 0 and row.last_acted_at is None:
+                due = reminder_policy.first_reminder_due(max(now, row.started_at), prefs)
+            else:
+                last = row.last_sent_at or row.started_at
+                due = reminder_policy.next_nudge_due(last, row.last_acted_at, prefs)
+            await self.store.reschedule(row.key, due)
+
+    async def sync_open_turns(self) -> None:
+        """Give every human to move a turn row (games resumed at start-up, or older than 0002)."""
+        for game in await self.bot.manager.active_games():
+            key = turn_key(game)
+            seat = game.current
+            if key is None or seat is None:
+                continue
+            if seat.user_id is None:
+                await self.store.close_turns(game.id)
+                continue
+            if await self.store.get_turn(key) is not None:
+                continue
+            started = parse_ts(game.updated_at) or self.clock.now()
+            prefs = preferences(await self.store.get_prefs(seat.user_id))
+            limit = await self.store.turn_limit(game.id)
+            await self.store.open_turn(
+                key, user_id=seat.user_id, channel_id=game.channel_id, started_at=started,
+                deadline_at=None if limit is None else started + limit,
+                due_at=reminder_policy.first_reminder_due(max(started, self.clock.now()), prefs),
+            )
+
+    # -- sending ----------------------------------------------------------------------------------
+
+    async def tick(self) -> int:
+        """Send every due reminder and announce every expired turn clock. Returns how many
+        messages were sent. Safe to call any time, from several places at once."""
+        return await self.run_due() + await self.run_timeouts()
+
+    async def run_due(self) -> int:
+        now = self.clock.now()
+        sent = 0
+        for row in await self.store.due_turns(now):
+            game = await self.bot.manager.game(row.key.game_id)
+            if game is None or turn_key(game) != row.key:
+                await self.store.close_turn(row.key)  # the turn ended while nobody was looking
+                continue
+            prefs = preferences(await self.store.get_prefs(row.user_id))
+            allowed = reminder_policy.deliverable_at(now, prefs)
+            if allowed is None or allowed > now:  # settings changed since it was planned
+                await self.store.reschedule(row.key, allowed)
+                continue
+            next_due = reminder_policy.next_nudge_due(now, row.last_acted_at, prefs)
+            if not await self.store.claim_reminder(row, now, next_due):
+                continue
+            if await self._deliver(game, row):
+                sent += 1
+        return sent
+
+    async def run_timeouts(self) -> int:
+        now = self.clock.now()
+        announced = 0
+        for row in await self.store.expired_turns(now):
+            game = await self.bot.manager.game(row.key.game_id)
+            if game is None or turn_key(game) != row.key:
+                await self.store.close_turn(row.key)
+                continue
+            if not await self.store.claim_timeout(row.key, now):
+                continue
+            if self.announce_timeout is not None:
+                try:
+                    await self.announce_timeout(game, row)
+                    announced += 1
+                except discord.HTTPException as error:
+                    log.warning("could not announce the turn clock in %s: %s", game.channel_id, error)
+        return announced
+
+    async def _deliver(self, game: Game, row: TurnRow) -> bool:
+        """DM the reminder; on a closed DM fall back to one channel mention for this turn."""
+        prefs = await self.store.get_prefs(row.user_id)
+        first = row.sent_count == 0 and row.last_acted_at is None  # else it is a nudge
+        if prefs.dms_closed:
+            # We do not retry DMs (the player fixes it with /projectl settings). The table post
+            # already mentioned them when the turn began, so only a nudge reaches the channel.
+            if first:
+                return False
+            return await self._channel_fallback(game, row)
+        content = self._dm_text(game, row, first)
+        assert game.state is not None
+        mat = await self.bot.renderer.mat(game.state, row.key.seat, game.names)
+        try:
+            channel = await self.bot.create_dm(discord.Object(id=row.user_id))
+            await channel.send(content, file=discord.File(io.BytesIO(mat), filename="mat.png"))
+        except discord.Forbidden:
+            log.info("DMs to %s are closed; falling back to the channel", row.user_id)
+            await self.store.set_dms_closed(row.user_id, True)
+            return await self._channel_fallback(game, row)
+        except discord.HTTPException as error:  # counted as sent: the next nudge comes later
+            log.warning("reminder DM to %s failed: %s", row.user_id, error)
+            return False
+        return True
+
+    async def _channel_fallback(self, game: Game, row: TurnRow) -> bool:
+        if not await self.store.claim_channel_fallback(row.key):
+            return False
+        assert game.state is not None
+        channel = self.bot.get_channel(game.channel_id)
+        if not isinstance(channel, discord.abc.Messageable):
+            return False
+        try:
+            await channel.send(
+                texts.REMINDER_FALLBACK.format(user_id=row.user_id, round=game.state.round),
+                allowed_mentions=discord.AllowedMentions(users=True, everyone=False, roles=False),
+            )
+        except discord.HTTPException as error:
+            log.warning("reminder fallback in %s failed: %s", game.channel_id, error)
+            return False
+        return True
+
+    def _dm_text(self, game: Game, row: TurnRow, first: bool) -> str:
+        assert game.state is not None
+        link = self._jump_link(game)
+        if not first:
+            text = texts.REMINDER_NUDGE.format(
+                channel_id=game.channel_id, since=int(row.started_at.timestamp()), link=link)
+        elif row.key.phase == "finishing":
+            text = texts.REMINDER_FINISHING.format(channel_id=game.channel_id, link=link)
+        else:
+            text = texts.REMINDER_TURN.format(channel_id=game.channel_id, round=game.state.round,
+                                              actions=game.state.actions_left, link=link)
+        if row.deadline_at is not None:
+            text += texts.REMINDER_DEADLINE.format(deadline=int(row.deadline_at.timestamp()))
+        return text
+
+    @staticmethod
+    def _jump_link(game: Game) -> str:
+        message = game.table_message_id or game.lobby_message_id
+        if game.guild_id is None or message is None:
+            return ""
+        return texts.JUMP_LINK.format(guild_id=game.guild_id, channel_id=game.channel_id, message_id=message)
+
