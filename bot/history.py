@@ -1,0 +1,165 @@
+"""Reading a game's past: the action log as pages of text, the end-of-game summary, and
+per-server statistics. Pure functions over stored rows (no Discord, no SQL).
+
+The log is rebuilt by replaying the stored actions from the seed, so every line can say what
+the action *did* (which card a blind draw took, which puzzle was completed) with the engine's own
+``event.describe(names)`` — the same words the channel saw. Undone actions come from
+``undone_actions`` and are shown struck through where they happened (ordered by revision).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from math import ceil
+
+import engine
+from engine import events as ev
+
+from . import texts
+from .manager import Game
+from .storage import ActionRow
+from .storage.days import UndoneRow
+
+PAGE_SIZE = 15
+ENTRY_LIMIT = 260
+"""Characters per log line, so a full page fits an embed description (4096)."""
+_QUIET_EVENTS = (ev.TurnStarted, ev.PiecePlaced, ev.PieceReturned, ev.FinishingDone)
+"""Events the action text already says (or that the next line says): left out of the log."""
+
+
+@dataclass(frozen=True, slots=True)
+class Entry:
+    revision: int
+    text: str
+
+
+def _clip(text: str, limit: int = ENTRY_LIMIT) -> str:
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+def log_entries(game: Game, rows: Sequence[ActionRow], undone: Sequence[UndoneRow] = ()) -> list[str]:
+    """One readable line per logged action (and per undone one), oldest first."""
+    names = game.names
+    entries: list[Entry] = []
+    if game.state is not None:
+        state = engine.new_game(game.settings.options(len(game.seats)), game.seed)
+        for row in rows:
+            action = engine.parse_action(row.action)
+            round_number = state.round
+            outcome = engine.apply(state, action)
+            state = outcome.state
+            said = [e.describe(names) for e in outcome.events if not isinstance(e, _QUIET_EVENTS)]
+            if isinstance(action, (engine.SkipTurn, engine.RemovePlayer)):
+                line = f"`#{row.seq}` R{round_number} ⚖ " + " ".join(said)
+            else:
+                line = f"`#{row.seq}` R{round_number} **{_seat_name(game, row.seat)}**: `{row.action}`"
+                if said:
+                    line += " — " + " ".join(said)
+            entries.append(Entry(row.revision, _clip(line)))
+    for old in undone:
+        line = f"`#{old.seq}` **{_seat_name(game, old.seat)}**: `{old.action}`"
+        entries.append(Entry(old.revision, _clip(texts.LOG_UNDONE.format(line=line))))
+    entries.sort(key=lambda e: e.revision)
+    return [e.text for e in entries]
+
+
+def _seat_name(game: Game, seat: int) -> str:
+    return game.seats[seat].name if 0 <= seat < len(game.seats) else f"Seat {seat + 1}"
+
+
+def page_count(total: int, size: int = PAGE_SIZE) -> int:
+    return max(1, ceil(total / size))
+
+
+def page(lines: Sequence[str], number: int, size: int = PAGE_SIZE) -> tuple[int, list[str]]:
+    """Page ``number`` (1-based, clamped to the valid range) and the number actually shown."""
+    number = min(max(1, number), page_count(len(lines), size))
+    start = (number - 1) * size
+    return number, list(lines[start:start + size])
+
+
+def page_title(game: Game, number: int, total: int, size: int = PAGE_SIZE) -> str:
+    first = (number - 1) * size + 1 if total else 0
+    last = min(number * size, total)
+    return texts.LOG_TITLE.format(game_id=game.id, first=first, last=last, total=total, page=number,
+                                  pages=page_count(total, size))
+
+
+def summary_lines(game: Game) -> list[str]:
+    """After the game: each player's score and cards (completed, and unfinished ones that cost)."""
+    state = game.state
+    assert state is not None
+    lines: list[str] = []
+    scores = {line.seat: line for line in engine.score_lines(state)}
+    for seat in game.seats:
+        player = state.players[seat.seat]
+        completed = ", ".join(
+            f"{d.card} ({state.cards[d.card].points})" for d in player.completed
+        ) or "none"
+        if player.removed:
+            lines.append(texts.SUMMARY_LEFT.format(name=seat.name, completed=completed))
+            continue
+        unfinished = ", ".join(p.card for p in player.puzzles)
+        lines.append(texts.SUMMARY_LINE.format(
+            name=seat.name, total=scores[seat.seat].total, completed=completed,
+            unfinished=texts.SUMMARY_UNFINISHED.format(cards=unfinished) if unfinished else "",
+        ))
+    if state.is_over:
+        won = engine.winners(state)
+        who = " and ".join("The mastermind" if w == engine.MASTERMIND else game.seats[w].name for w in won)
+        lines.append(f"Winner: {who}." if who else "")
+    return [line for line in lines if line]
+
+
+# -- statistics ----------------------------------------------------------------------------------
+
+
+@dataclass(slots=True)
+class PlayerStats:
+    user_id: int
+    name: str
+    played: int = 0
+    wins: int = 0
+    left: int = 0
+    points: list[int] = field(default_factory=list)
+
+    @property
+    def average(self) -> float | None:
+        return sum(self.points) / len(self.points) if self.points else None
+
+
+def server_stats(games: Sequence[Game]) -> list[PlayerStats]:
+    """Per human player over finished games: played, won, left, average final score (games
+    they finished). Best first: most wins, then best average."""
+    stats: dict[int, PlayerStats] = {}
+    for game in games:
+        state = game.state
+        if state is None or not state.is_over:
+            continue
+        won = set(engine.winners(state))
+        totals = {line.seat: line.total for line in engine.score_lines(state)}
+        for seat in game.seats:
+            if seat.user_id is None:
+                continue
+            entry = stats.setdefault(seat.user_id, PlayerStats(seat.user_id, seat.name))
+            entry.name = seat.name
+            entry.played += 1
+            if state.players[seat.seat].removed:
+                entry.left += 1
+                continue
+            entry.points.append(totals[seat.seat])
+            if seat.seat in won:
+                entry.wins += 1
+    return sorted(stats.values(), key=lambda s: (-s.wins, -(s.average or 0.0), s.name.lower()))
+
+
+def stats_lines(stats: Sequence[PlayerStats]) -> list[str]:
+    lines = []
+    for entry in stats:
+        average = "–" if entry.average is None else f"{entry.average:.1f}"
+        lines.append(texts.STATS_LINE.format(
+            name=entry.name, played=entry.played, wins=entry.wins, average=average,
+            left=texts.STATS_LEFT.format(n=entry.left) if entry.left else "",
+        ))
+    return lines

@@ -1,0 +1,85 @@
+"""Taking back your own last action.
+
+Allowed when **all** of these hold (otherwise a clear refusal and no change):
+
+* the game is in play and the last row of the log is an action *you* made from your seat —
+  so nobody (not the next player, not an AI seat) has acted since;
+* it is a player action, not a table decision (skip, removal);
+* applying it revealed nothing hidden (``Outcome.reveals_hidden``: a blind draw, a refill after
+  taking a face-up card, a recycle, the Solo mastermind's refill), so taking it back gives no one
+  knowledge they could exploit.
+
+How, safely: under the channel lock, the state before the action is rebuilt by replaying the log
+without its last row from ``new_game(options, seed)`` — the same definition ``verify`` uses — and
+the action is re-applied to that state to check it reproduces the stored state and to read its
+events. Then ONE transaction moves the row from ``actions`` to ``undone_actions``, stores the
+rebuilt state and bumps the revision (any button or Master draft made for the undone state goes
+stale). ``actions`` therefore stays exactly the replayable log; ``undone_actions`` keeps the
+history, shown struck through by ``/projectl log``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import engine
+
+from . import texts
+from .errors import InvalidActionError, NoGameError, NotInGameError, StaleError, WrongStageError
+from .manager import Game, GameManager
+from .storage import StaleRevisionError
+from .storage.days import DaysStore
+
+
+@dataclass(frozen=True, slots=True)
+class UndoResult:
+    before: Game
+    game: Game
+    action: engine.Action
+    seat: int
+
+    @property
+    def turn_came_back(self) -> bool:
+        """The undone action had ended the turn: the move is back with the undoer."""
+        assert self.before.state is not None and self.game.state is not None
+        return self.before.state.current != self.game.state.current or \
+            self.before.state.turn != self.game.state.turn
+
+
+async def undo_last(
+    manager: GameManager, store: DaysStore, channel_id: int, user_id: int,
+) -> UndoResult:
+    """Take back ``user_id``'s last action in the channel's game (see the module docstring)."""
+    async with manager.lock(channel_id):
+        game = await manager.game_in_channel(channel_id)
+        if game is None:
+            raise NoGameError(texts.NO_GAME)
+        if game.status != "active" or game.state is None:
+            raise WrongStageError(texts.NOT_STARTED)
+        seat = game.seat_of(user_id)
+        if seat is None:
+            raise NotInGameError(texts.NOT_IN_GAME)
+        rows = await store.storage.actions(game.id)
+        if not rows:
+            raise InvalidActionError(texts.UNDO_NOTHING)
+        last = rows[-1]
+        action = engine.parse_action(last.action)
+        if isinstance(action, (engine.SkipTurn, engine.RemovePlayer)):
+            raise InvalidActionError(texts.UNDO_DECISION)
+        if last.user_id != user_id or last.seat != seat.seat:
+            raise InvalidActionError(texts.UNDO_NOT_YOURS.format(name=game.seats[last.seat].name))
+        initial = engine.new_game(game.settings.options(len(game.seats)), game.seed)
+        previous = engine.replay(initial, [engine.parse_action(r.action) for r in rows[:-1]])
+        outcome = engine.apply(previous, action)
+        if outcome.state.dumps() != game.state.dumps():
+            raise StaleError(texts.STALE_GAME)  # the log and the state disagree: touch nothing
+        if outcome.reveals_hidden:
+            raise InvalidActionError(texts.UNDO_HIDDEN.format(action=last.action))
+        try:
+            row = await store.undo_last_action(
+                game.id, game.revision, seq=last.seq, state=previous.dumps(), state_schema=previous.schema,
+                by_user_id=user_id,
+            )
+        except StaleRevisionError as error:
+            raise StaleError(texts.STALE_BUTTON) from error
+    return UndoResult(game, Game.from_row(row), action, seat.seat)
