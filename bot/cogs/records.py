@@ -1,0 +1,158 @@
+"""The game's record: ``/projectl undo``, ``/projectl log`` (paged, with Prev/Next buttons and the
+end-of-game summary) and ``/projectl stats``. Text comes from :mod:`bot.history`."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+import discord
+from discord import app_commands
+
+from .. import history, texts
+from ..errors import BadInputError, NoGameError, StaleError, UnreadableGameError
+from ..manager import Game
+from ..undo import undo_last
+from . import common
+from .days import PREFIX, days_of, id_fields
+
+LOG_COLOUR = discord.Colour.dark_teal()
+
+
+# -- undo ------------------------------------------------------------------------------------------
+
+
+@app_commands.command(name="undo",
+                      description="Take back your last action (nobody acted since, no card revealed)")
+async def undo_command(interaction: discord.Interaction) -> None:
+    bot = common.bot_of(interaction)
+    channel_id = common.channel_id_of(interaction)
+    await common.defer(interaction)
+    days = days_of(bot)
+    done = await undo_last(bot.manager, days.store, channel_id, interaction.user.id)
+    await days.reminders.after_undo(done.game, interaction.user.id)
+    state = done.game.state
+    assert state is not None
+    left = texts.ACTIONS_LEFT.format(n=state.actions_left) if state.phase.value == "play" else ""
+    mat = await bot.renderer.mat(state, done.seat, done.game.names)
+    await common.reply(interaction, texts.UNDO_DONE.format(action=done.action, left=left).strip(),
+                       files=[common.png(mat, "mat.png")])
+    if interaction.channel is not None:
+        name = done.game.seats[done.seat].name
+        await interaction.channel.send(  # type: ignore[union-attr]
+            texts.UNDO_PUBLIC.format(name=name, action=done.action),
+            allowed_mentions=discord.AllowedMentions.none(),
+        )
+
+
+# -- log -------------------------------------------------------------------------------------------
+
+
+async def _log_game(interaction: discord.Interaction, game_id: int | None) -> Game:
+    bot = common.bot_of(interaction)
+    channel_id = common.channel_id_of(interaction)
+    if game_id is None:
+        row = await days_of(bot).store.latest_game_in_channel(channel_id)
+        game = None if row is None else Game.from_row(row)
+    else:
+        game = await bot.manager.game(game_id)
+        if game is not None and game.guild_id != interaction.guild_id:
+            raise BadInputError(texts.LOG_NOT_HERE.format(game_id=game_id))
+    if game is None:
+        raise NoGameError(texts.LOG_NO_GAME)
+    return game
+
+
+async def log_page(game: Game, bot: Any, number: int | None) -> tuple[list[discord.Embed], discord.ui.View]:
+    """Embeds for one page of the log (the last page by default), plus the summary when the game
+    is over, and the Prev/Next buttons."""
+    store = days_of(bot).store
+    rows, undone = await store.storage.actions(game.id), await store.undone_actions(game.id)
+    lines = history.log_entries(game, rows, undone)
+    shown, shown_lines = history.page(lines, number if number is not None else history.page_count(len(lines)))
+    embed = discord.Embed(title=history.page_title(game, shown, len(lines)), colour=LOG_COLOUR,
+                          description="\n".join(shown_lines) or texts.LOG_EMPTY)
+    embeds = [embed]
+    if game.status == "finished" and game.state is not None:
+        embeds.append(discord.Embed(title=texts.SUMMARY_TITLE.format(game_id=game.id), colour=LOG_COLOUR,
+                                    description="\n".join(history.summary_lines(game))))
+    view = discord.ui.View(timeout=None)
+    pages = history.page_count(len(lines))
+    view.add_item(LogButton(game.id, shown - 1, "prev", disabled=shown <= 1))
+    view.add_item(LogButton(game.id, shown + 1, "next", disabled=shown >= pages))
+    return embeds, view
+
+
+@app_commands.command(name="log",
+                      description="The game's actions in order, 15 per page (finished games: the summary)")
+@app_commands.describe(page="Which page (default: the latest)", game="A game number, for an older game")
+async def log_command(
+    interaction: discord.Interaction, page: app_commands.Range[int, 1, 1000] | None = None,
+    game: app_commands.Range[int, 1] | None = None,
+) -> None:
+    bot = common.bot_of(interaction)
+    found = await _log_game(interaction, game)
+    await common.defer(interaction)
+    embeds, view = await log_page(found, bot, page)
+    files = []
+    if found.status == "finished" and found.state is not None:
+        files.append(common.png(await bot.renderer.results(found.state, found.names), "results.png"))
+    await interaction.followup.send(texts.LOG_HINT, embeds=embeds, view=view, files=files, ephemeral=True)
+
+
+_LOG_ID = r"(?P<game>\d{1,19}):(?P<page>\d{1,6}):(?P<dir>prev|next)"
+
+
+class LogButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"pld:log:(?P<rest>.*)"):
+    """Prev / Next under a log page: re-renders the message with the asked page."""
+
+    def __init__(self, game_id: int, page: int, direction: str, *, disabled: bool = False) -> None:
+        super().__init__(discord.ui.Button(
+            label=texts.LOG_PREV if direction == "prev" else texts.LOG_NEXT, disabled=disabled,
+            style=discord.ButtonStyle.secondary,
+            custom_id=f"{PREFIX}:log:{game_id}:{max(page, 0)}:{direction}"))
+        self.game_id, self.page = game_id, page
+
+    @classmethod
+    async def from_custom_id(cls, interaction: discord.Interaction, item: Any,
+                             match: re.Match[str]) -> LogButton:
+        fields = id_fields(_LOG_ID, match["rest"])
+        if fields is None:
+            return cls(0, 0, "prev")  # game 0 never exists: refused as stale
+        return cls(int(fields["game"]), int(fields["page"]), fields["dir"])
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        try:
+            bot = common.bot_of(interaction)
+            game = await bot.manager.game(self.game_id)
+            if game is None or game.guild_id != interaction.guild_id:
+                raise StaleError(texts.STALE_GAME)
+            embeds, view = await log_page(game, bot, max(self.page, 1))
+            await interaction.response.edit_message(embeds=embeds, view=view)
+        except Exception as error:  # noqa: BLE001 - every failure must reach the user politely
+            await common.report_error(interaction, error)
+
+
+# -- stats -----------------------------------------------------------------------------------------
+
+
+@app_commands.command(name="stats",
+                      description="This server's Project L results: games, wins, average scores")
+async def stats_command(interaction: discord.Interaction) -> None:
+    bot = common.bot_of(interaction)
+    if interaction.guild_id is None:
+        raise BadInputError(texts.NOT_A_GUILD)
+    games = []
+    for row in await days_of(bot).store.finished_games(interaction.guild_id):
+        try:
+            games.append(Game.from_row(row))
+        except UnreadableGameError:
+            continue
+    lines = history.stats_lines(history.server_stats(games))
+    embed = discord.Embed(title=texts.STATS_TITLE.format(games=len(games)), colour=LOG_COLOUR,
+                          description="\n".join(lines[:40]) or texts.STATS_EMPTY)
+    await common.reply(interaction, texts.STATS_HINT, embed=embed)
+
+
+COMMANDS = (undo_command, log_command, stats_command)
+DYNAMIC_ITEMS = (LogButton,)
