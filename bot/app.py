@@ -51,6 +51,7 @@ class ProjectLBot(commands.Bot):
     async def setup_hook(self) -> None:
         """Open the database (migrating it), resume games, register commands and buttons, sync."""
         from . import cogs, views
+        from .cogs import days
 
         self.storage = await Storage.open(self.settings.db_path, self.clock)
         self.manager = GameManager(
@@ -58,6 +59,7 @@ class ProjectLBot(commands.Bot):
         )
         self._resumed = await self.manager.resume()
         await cogs.setup(self)
+        await days.install(self)  # reminders, turn clock, undo, log, stats: docs/play-over-days.md
         self.add_dynamic_items(*views.DYNAMIC_ITEMS)
         self.tree.on_error = self._on_app_command_error  # type: ignore[method-assign]
         await self._sync()
@@ -91,7 +93,10 @@ class ProjectLBot(commands.Bot):
         await report_error(interaction, error)
 
     async def close(self) -> None:
+        from .cogs import days
+
         try:
+            await days.shutdown(self)
             await super().close()
         finally:
             if self.storage is not None:
