@@ -46,6 +46,7 @@ class TableCommands:
         reserve="Pieces of each shape in the reserve",
         unfinished_penalty="Unfinished puzzles count against you at the end",
         difficulty="Solo only: how strong the mastermind starts",
+        turn_limit_days="Turn clock: days per turn before the others may vote to skip or remove (none)",
     )
     @app_commands.choices(
         variant=[app_commands.Choice(name="base", value="base"),
@@ -57,7 +58,7 @@ class TableCommands:
     async def new(
         self, interaction: discord.Interaction, variant: str = "base",
         players: app_commands.Range[int, 2, 4] = 4, reserve: int = 10, unfinished_penalty: bool = True,
-        difficulty: str = "normal",
+        difficulty: str = "normal", turn_limit_days: app_commands.Range[int, 1, 7] | None = None,
     ) -> None:
         channel_id = common.channel_id_of(interaction)
         settings = TableSettings(
@@ -70,6 +71,10 @@ class TableCommands:
             host_name=interaction.user.display_name, settings=settings,
         )
         game = result.game
+        if turn_limit_days is not None:  # play over days: see bot/turnclock.py
+            from .days import days_of
+
+            await days_of(bot).turnclock.set_limit(game.id, turn_limit_days)
         if result.started is None:
             from ..views import lobby_view
 
