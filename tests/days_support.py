@@ -1,0 +1,117 @@
+"""Helpers for the play-over-days tests (tests/test_days_*.py): a bot on a ManualClock and a
+database file, tables with two or three players, and driving the reminder scheduler by hand."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator, Sequence
+from contextlib import asynccontextmanager
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+from harness import DiscordHarness, FakeMember, InteractionRecord
+from test_bot_support import TOKEN, FakeRenderer, final_reply, open_table, settings_for
+
+import engine
+from bot.app import ProjectLBot, create_bot
+from bot.clock import ManualClock
+from bot.cogs.days import Days, days_of
+from bot.manager import Game
+
+CHANNEL = "games"
+START = datetime(2024, 1, 1, 12, 0, tzinfo=UTC)  # a Monday, noon UTC
+
+
+class FirstLegal:
+    """A policy for AI seats in tests: the first legal action (fast and deterministic)."""
+
+    def choose(self, state: engine.GameState) -> engine.Action:
+        legal = engine.legal_actions(state)
+        if legal:
+            return legal[0]
+        options = engine.master_options(state)
+        if options is not None:
+            return next(options.iter_actions())
+        return engine.EndFinishing()
+
+
+def factory(db_path: Path, clock: ManualClock, seed: int = 1234) -> Any:
+    def make() -> ProjectLBot:
+        return create_bot(settings_for(db_path), clock=clock, renderer=FakeRenderer(),
+                          seed_source=lambda: seed, policies=lambda name, s: FirstLegal())
+    return make
+
+
+def world_ids(h: DiscordHarness) -> dict[str, Any]:
+    """The guild and channel ids, to rebuild the same server around a restarted bot."""
+    return {"guild": h.world.guild_id,
+            "channels": {c.name: c.id for c in h.world.guild_channels()}}
+
+
+@asynccontextmanager
+async def days_bot(db_path: Path, clock: ManualClock, users: Sequence[str] = ("alice", "bob"), *,
+                   ids: dict[str, Any] | None = None, **kwargs: Any) -> AsyncIterator[DiscordHarness]:
+    """A running bot with the given users (fixed ids, so a restarted bot sees the same people);
+    ``ids`` from :func:`world_ids` recreates the same guild and channels."""
+    h = DiscordHarness(bot_factory=factory(db_path, clock, **kwargs), token=TOKEN,
+                       trap_loggers=("discord", "bot"), guild_id=None if ids is None else ids["guild"])
+    if ids is not None:
+        for channel in list(h.world.guild_channels()):
+            old = ids["channels"].get(channel.name)
+            if old is not None:
+                del h.world.channels[channel.id]
+                channel.id, channel.guild_id = old, ids["guild"]
+                h.world.channels[old] = channel
+    for index, name in enumerate(users):
+        h.add_user(name, id=1000 + index)
+    async with h:
+        yield h
+
+
+def days(h: DiscordHarness) -> Days:
+    return days_of(h.bot)
+
+
+async def game_of(h: DiscordHarness, channel: str = CHANNEL) -> Game:
+    game = await h.bot.manager.game_in_channel(h.channel(channel).id)  # type: ignore[attr-defined]
+    assert game is not None
+    return game
+
+
+async def start_game(h: DiscordHarness, host: str = "alice", others: Sequence[str] = ("bob",),
+                     **options: Any) -> Game:
+    await open_table(h, h.user(host), [h.user(o) for o in others], channel=CHANNEL, **options)
+    game = await game_of(h)
+    assert game.status == "active"
+    return game
+
+
+async def current_user(h: DiscordHarness) -> FakeMember:
+    game = await game_of(h)
+    assert game.current is not None and game.current.user_id is not None
+    return h.user(game.current.user_id)
+
+
+async def act(h: DiscordHarness, user: FakeMember, text: str) -> InteractionRecord:
+    return await h.slash(user, CHANNEL, "projectl act", text=text)
+
+
+async def finish_turn(h: DiscordHarness) -> FakeMember:
+    """The current player plays level-1 pieces until their turn ends; returns who played."""
+    user = await current_user(h)
+    game = await game_of(h)
+    assert game.state is not None
+    for _ in range(game.state.actions_left):
+        ix = await act(h, user, "level1")
+        assert not final_reply(ix).content.startswith("Sorry"), final_reply(ix).content
+    return user
+
+
+async def tick(h: DiscordHarness) -> int:
+    sent = await days(h).reminders.tick()
+    await h.settle()
+    return sent
+
+
+def texts_of(messages: Sequence[Any]) -> list[str]:
+    return [m.content or "" for m in messages]

@@ -1,0 +1,246 @@
+"""Turn reminders through the offline Discord harness, on a ManualClock: one DM per turn (none
+while acting), nudges at the player's interval, quiet hours, vacation, reminders off, closed DMs,
+and a restart on the same database file."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from days_support import (
+    CHANNEL,
+    START,
+    act,
+    current_user,
+    days,
+    days_bot,
+    finish_turn,
+    game_of,
+    start_game,
+    tick,
+    world_ids,
+)
+from test_bot_support import final_reply
+
+from bot.clock import ManualClock
+from bot.storage.days import TurnKey
+
+
+async def test_one_dm_per_turn_with_mat_and_jump_link(tmp_path: Path) -> None:
+    clock = ManualClock(START)
+    async with days_bot(tmp_path / "db.sqlite3", clock) as h:
+        game = await start_game(h)
+        first = await current_user(h)
+        other = next(u for u in (h.user("alice"), h.user("bob")) if u.id != first.id)
+        assert await tick(h) == 0                      # a minute's grace: the player may be watching
+        clock.advance(minutes=1)
+        assert await tick(h) == 1
+        [dm] = h.dms_to(first)
+        assert dm.content.startswith(f"Your turn in <#{game.channel_id}> — round 1, 3 actions.")
+        table = h.channel_messages(CHANNEL)[-1]
+        assert f"/{h.world.guild_id}/{game.channel_id}/{table.id}" in dm.content   # jump link
+        assert dm.filenames == ["mat.png"]
+        assert await tick(h) == 0                      # once per turn
+        # Acting does not DM anyone; the turn passes, the other player gets theirs.
+        await act(h, first, "level1")
+        clock.advance(minutes=5)
+        assert await tick(h) == 0
+        await act(h, first, "level1")
+        await act(h, first, "level1")
+        assert h.dms_to(other) == []
+        clock.advance(minutes=1)
+        assert await tick(h) == 1
+        assert len(h.dms_to(other)) == 1 and len(h.dms_to(first)) == 1
+
+
+async def test_no_dm_while_acting_and_nudges_every_interval(tmp_path: Path) -> None:
+    clock = ManualClock(START)
+    async with days_bot(tmp_path / "db.sqlite3", clock) as h:
+        await start_game(h)
+        first = await current_user(h)
+        await act(h, first, "level1")                  # within the grace: they are here
+        clock.advance(minutes=2)
+        assert await tick(h) == 0 and h.dms_to(first) == []
+        clock.advance(hours=11, minutes=57)            # 11:59 after their action: not yet
+        assert await tick(h) == 0
+        clock.advance(minutes=1)                       # 12 h without a move: one nudge
+        assert await tick(h) == 1
+        [nudge] = h.dms_to(first)
+        assert nudge.content.startswith("Still your turn in")
+        clock.advance(hours=6)
+        assert await tick(h) == 0                      # at most one per interval
+        clock.advance(hours=6)
+        assert await tick(h) == 1
+        await act(h, first, "level1")
+        await act(h, first, "level1")                  # turn over: no more nudges for them
+        clock.advance(days=3)
+        await tick(h)
+        assert len(h.dms_to(first)) == 2
+
+
+async def test_custom_interval_and_reminders_off(tmp_path: Path) -> None:
+    clock = ManualClock(START)
+    async with days_bot(tmp_path / "db.sqlite3", clock) as h:
+        await start_game(h)
+        first = await current_user(h)
+        other = next(u for u in (h.user("alice"), h.user("bob")) if u.id != first.id)
+        ix = await h.slash(first, CHANNEL, "projectl settings", interval_hours=2)
+        assert final_reply(ix).ephemeral and "every 2 h" in final_reply(ix).content
+        await h.slash(other, CHANNEL, "projectl settings", reminders=False)
+        clock.advance(minutes=1)
+        assert await tick(h) == 1
+        clock.advance(hours=2)
+        assert await tick(h) == 1
+        assert len(h.dms_to(first)) == 2
+        await finish_turn(h)
+        clock.advance(days=2)
+        assert await tick(h) == 0 and h.dms_to(other) == []
+
+
+async def test_quiet_hours_delay_the_dm_to_their_end(tmp_path: Path) -> None:
+    clock = ManualClock(START.replace(hour=21, minute=30))   # 22:30 in Paris (UTC+1 in January)
+    async with days_bot(tmp_path / "db.sqlite3", clock) as h:
+        for name in ("alice", "bob"):
+            ix = await h.slash(h.user(name), CHANNEL, "projectl settings", quiet_hours="22:00-07:00",
+                               timezone="Europe/Paris")
+            assert "22:00–07:00 (Europe/Paris)" in final_reply(ix).content
+        await start_game(h)
+        first = await current_user(h)
+        clock.advance(minutes=1)
+        assert await tick(h) == 0
+        clock.set(START.replace(hour=5, minute=59) .replace(day=2))  # 06:59 Paris
+        assert await tick(h) == 0 and h.dms_to(first) == []
+        clock.advance(minutes=1)                                      # 07:00 Paris
+        assert await tick(h) == 1 and len(h.dms_to(first)) == 1
+
+
+async def test_vacation_until_a_date(tmp_path: Path) -> None:
+    clock = ManualClock(START)
+    async with days_bot(tmp_path / "db.sqlite3", clock) as h:
+        for name in ("alice", "bob"):
+            await h.slash(h.user(name), CHANNEL, "projectl settings", vacation_until="2024-01-04")
+        await start_game(h)
+        first = await current_user(h)
+        clock.advance(days=2)
+        assert await tick(h) == 0 and h.dms_to(first) == []
+        clock.set(START.replace(day=4, hour=0))                       # back: first DM, once
+        assert await tick(h) == 1 and await tick(h) == 0
+        assert h.dms_to(first)[0].content.startswith("Your turn")
+
+
+async def test_bad_settings_change_nothing(tmp_path: Path) -> None:
+    clock = ManualClock(START)
+    async with days_bot(tmp_path / "db.sqlite3", clock) as h:
+        alice = h.user("alice")
+        for options, fragment in (
+            ({"quiet_hours": "late"}, "22:00-07:00"),
+            ({"timezone": "Mars/Olympus"}, "time zone"),
+            ({"vacation_until": "2023-12-25"}, "after today"),
+            ({"vacation_until": "next week"}, "YYYY-MM-DD"),
+            ({"interval_hours": 3, "timezone": "Nowhere"}, "time zone"),
+        ):
+            ix = await h.slash(alice, CHANNEL, "projectl settings", **options)
+            reply = final_reply(ix)
+            assert reply.ephemeral and fragment.lower() in reply.content.lower(), reply.content
+        prefs = await days(h).store.get_prefs(alice.id)
+        assert prefs.interval.total_seconds() == 12 * 3600 and prefs.timezone == "UTC"
+        choices = await h.autocomplete(alice, CHANNEL, "projectl settings", focused="timezone",
+                                       timezone="paris")
+        assert [c.value for c in choices] == ["Europe/Paris"]
+
+
+async def test_closed_dms_fall_back_to_one_channel_mention(tmp_path: Path) -> None:
+    clock = ManualClock(START)
+    async with days_bot(tmp_path / "db.sqlite3", clock) as h:
+        await start_game(h)
+        first = await current_user(h)
+        h.close_dms(first)
+        posts = len(h.channel_messages(CHANNEL))
+        clock.advance(minutes=1)
+        assert await tick(h) == 1
+        fallback = h.channel_messages(CHANNEL)[posts:]
+        assert len(fallback) == 1 and f"<@{first.id}>" in fallback[0].content
+        assert "couldn't send you a direct message" in fallback[0].content
+        assert (await days(h).store.get_prefs(first.id)).dms_closed
+        dm_attempts = len(h.calls_to("POST", "/channels/{channel_id}/messages"))
+        for _ in range(4):                      # nudges in the same turn: no retry, no second mention
+            clock.advance(hours=12)
+            assert await tick(h) == 0
+        assert len(h.calls_to("POST", "/channels/{channel_id}/messages")) == dm_attempts
+        assert len(h.channel_messages(CHANNEL)) == posts + 1
+        # Changing settings re-enables DMs; with DMs open again the next nudge arrives privately.
+        h.open_dms(first)
+        await h.slash(first, CHANNEL, "projectl settings", interval_hours=12)
+        assert not (await days(h).store.get_prefs(first.id)).dms_closed
+        clock.advance(hours=12)
+        assert await tick(h) == 1
+        assert h.dms_to(first)[-1].content.startswith("Still your turn")
+
+
+async def test_flagged_player_gets_one_channel_nudge_per_turn(tmp_path: Path) -> None:
+    clock = ManualClock(START)
+    async with days_bot(tmp_path / "db.sqlite3", clock) as h:
+        await start_game(h)
+        first = await current_user(h)
+        await days(h).store.set_dms_closed(first.id, True)
+        posts = len(h.channel_messages(CHANNEL))
+        clock.advance(minutes=1)
+        assert await tick(h) == 0               # the turn post already pinged them; no DM tried
+        clock.advance(hours=12)
+        assert await tick(h) == 1               # the nudge: one mention in the channel
+        clock.advance(hours=12)
+        assert await tick(h) == 0
+        assert len(h.channel_messages(CHANNEL)) == posts + 1
+        assert h.dms_to(first) == []
+
+
+async def test_restart_sends_due_reminders_once_and_none_twice(tmp_path: Path) -> None:
+    clock = ManualClock(START)
+    path = tmp_path / "db.sqlite3"
+    async with days_bot(path, clock) as h:
+        game = await start_game(h)
+        first = await current_user(h)
+        clock.advance(minutes=1)
+        assert await tick(h) == 1               # the turn DM, before the "crash"
+        ids = world_ids(h)
+    clock.advance(hours=13)                     # the bot is down when the nudge falls due
+    async with days_bot(path, clock, ids=ids) as h2:
+        assert await tick(h2) == 1               # due reminders go out once after the restart...
+        assert await tick(h2) == 0               # ...and never twice
+        [nudge] = h2.dms_to(first.name)
+        assert nudge.content.startswith("Still your turn")
+        key = TurnKey(game.id, 1, "play", game.current.seat)  # type: ignore[union-attr]
+        row = await days(h2).store.get_turn(key)
+        assert row is not None and row.sent_count == 2
+    async with days_bot(path, clock, ids=ids) as h3:  # a third start: nothing is due
+        assert await tick(h3) == 0
+        assert (await game_of(h3)).id == game.id
+
+
+async def test_claimed_reminder_is_not_resent_after_a_crash(tmp_path: Path) -> None:
+    """The crash window: a reminder claimed in the DB but never sent is lost, never doubled."""
+    clock = ManualClock(START)
+    path = tmp_path / "db.sqlite3"
+    async with days_bot(path, clock) as h:
+        await start_game(h)
+        first = await current_user(h)
+        clock.advance(minutes=1)
+        store = days(h).store
+        [row] = await store.due_turns(clock.now())
+        assert await store.claim_reminder(row, clock.now(), None)       # claimed, then "crash"
+        assert not await store.claim_reminder(row, clock.now(), None)   # a racing worker loses
+        ids = world_ids(h)
+    async with days_bot(path, clock, ids=ids) as h2:
+        assert await tick(h2) == 0 and h2.dms_to(first.name) == []
+
+
+async def test_solo_player_is_not_dmed_between_their_own_turns(tmp_path: Path) -> None:
+    clock = ManualClock(START)
+    async with days_bot(tmp_path / "db.sqlite3", clock) as h:
+        alice = h.user("alice")
+        await h.slash(alice, CHANNEL, "projectl new", variant="solo")
+        clock.advance(minutes=1)
+        assert await tick(h) == 1               # the game started: one DM
+        for _ in range(3):
+            await act(h, alice, "level1")        # turn 1 ends, turn 2 is hers again at once
+        clock.advance(minutes=5)
+        assert await tick(h) == 0 and len(h.dms_to(alice)) == 1
