@@ -1,0 +1,172 @@
+"""Turn clocks and absent players through the harness: the timeout post, votes to skip or remove,
+leaving an active game, handing a seat to an AI, and spectators who may look but not act."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from days_support import CHANNEL, START, act, current_user, days, days_bot, game_of, start_game, tick
+from harness import DiscordHarness, FakeMember
+from test_bot_support import assert_refused, final_reply
+
+import engine
+from bot.clock import ManualClock
+
+THREE = ("alice", "bob", "carol")
+
+
+async def others(h: DiscordHarness, user: FakeMember) -> list[FakeMember]:
+    game = await game_of(h)
+    return [h.user(s.user_id) for s in game.seats if s.user_id not in (None, user.id)]
+
+
+async def timed_out(h: DiscordHarness, clock: ManualClock) -> tuple[FakeMember, list[FakeMember]]:
+    """Start a three-player game with a 2-day clock and let the first player's time run out."""
+    await start_game(h, others=("bob", "carol"), turn_limit_days=2)
+    absent = await current_user(h)
+    clock.advance(days=2)
+    assert await tick(h) >= 1
+    return absent, await others(h, absent)
+
+
+async def test_timeout_post_then_majority_votes_to_skip(tmp_path: Path) -> None:
+    clock = ManualClock(START)
+    async with days_bot(tmp_path / "db.sqlite3", clock, THREE) as h:
+        absent, (first_voter, second_voter) = await timed_out(h, clock)
+        posts = h.channel_messages(CHANNEL)
+        post = next(m for m in reversed(posts) if "time for this turn ran out" in m.content)
+        assert absent.name in post.content and "2 of 2" in post.content
+        assert await tick(h) == 0                                  # announced once
+        skip = next(b for b in post.buttons if b.label.startswith("Vote: skip"))
+        ix = await h.click(first_voter, post, skip.custom_id)
+        reply = final_reply(ix)
+        assert reply.ephemeral and "skip 1" in reply.content
+        assert (await game_of(h)).current.user_id == absent.id     # one vote of two: nothing yet
+        # The absent player cannot vote on their own turn; a spectator cannot vote at all.
+        assert_refused(await h.slash(absent, CHANNEL, "projectl vote", choice="skip"), "own turn")
+        eve = h.add_user("eve")
+        assert_refused(await h.slash(eve, CHANNEL, "projectl vote", choice="skip"), "not playing")
+        ix = await h.slash(second_voter, CHANNEL, "projectl vote", choice="skip")
+        assert final_reply(ix).ephemeral
+        game = await game_of(h)
+        assert game.current is not None and game.current.user_id != absent.id
+        texts = [m.content for m in h.channel_messages(CHANNEL)]
+        assert any("voted to skip" in t and absent.name in t for t in texts)
+        log = await h.bot.manager.log(game.id)  # type: ignore[attr-defined]
+        assert log[-1].action == "skip" and log[-1].user_id == second_voter.id
+        assert await h.bot.manager.verify(game.id)  # type: ignore[attr-defined]
+        # The old buttons are now for a finished turn.
+        assert_refused(await h.click(first_voter, post, skip.custom_id), "already over")
+
+
+async def test_votes_wait_for_the_clock_and_need_a_limit(tmp_path: Path) -> None:
+    clock = ManualClock(START)
+    async with days_bot(tmp_path / "db.sqlite3", clock, THREE) as h:
+        await start_game(h, others=("bob", "carol"), turn_limit_days=1)
+        absent = await current_user(h)
+        voter = (await others(h, absent))[0]
+        clock.advance(hours=23)
+        assert_refused(await h.slash(voter, CHANNEL, "projectl vote", choice="remove"), "still has time")
+    async with days_bot(tmp_path / "other.sqlite3", clock, THREE) as h:
+        await start_game(h, others=("bob", "carol"))
+        absent = await current_user(h)
+        voter = (await others(h, absent))[0]
+        clock.advance(days=30)
+        assert await tick(h) >= 0
+        assert_refused(await h.slash(voter, CHANNEL, "projectl vote", choice="skip"), "no turn clock")
+
+
+async def test_majority_votes_to_remove(tmp_path: Path) -> None:
+    clock = ManualClock(START)
+    async with days_bot(tmp_path / "db.sqlite3", clock, THREE) as h:
+        absent, (first_voter, second_voter) = await timed_out(h, clock)
+        await h.slash(first_voter, CHANNEL, "projectl vote", choice="remove")
+        await h.slash(second_voter, CHANNEL, "projectl vote", choice="skip")  # split: no majority
+        assert (await game_of(h)).current.user_id == absent.id
+        await h.slash(second_voter, CHANNEL, "projectl vote", choice="remove")  # changes their mind
+        game = await game_of(h)
+        seat = next(s for s in game.seats if s.user_id == absent.id)
+        assert game.state is not None and game.state.players[seat.seat].removed
+        assert game.state.players[seat.seat].puzzles == ()
+        assert game.current is not None and game.current.user_id != absent.id
+        assert (await h.bot.manager.log(game.id))[-1].action == f"remove {seat.seat + 1}"  # type: ignore[attr-defined]
+        assert any("voted to remove" in m.content for m in h.channel_messages(CHANNEL))
+        assert_refused(await h.slash(absent, CHANNEL, "projectl vote", choice="skip"), "left this game")
+
+
+async def test_leave_an_active_game(tmp_path: Path) -> None:
+    clock = ManualClock(START)
+    async with days_bot(tmp_path / "db.sqlite3", clock, THREE) as h:
+        await start_game(h, others=("bob", "carol"))
+        leaver = (await others(h, await current_user(h)))[0]   # not the current player
+        ix = await h.slash(leaver, CHANNEL, "projectl leave")
+        confirm = final_reply(ix)
+        assert confirm.ephemeral and "for good" in confirm.content
+        assert (await game_of(h)).state.players[(await game_of(h)).seat_of(leaver.id).seat].removed is False
+        await h.click(leaver, confirm.message, confirm.buttons[0].custom_id)
+        game = await game_of(h)
+        seat = game.seat_of(leaver.id)
+        assert game.state is not None and seat is not None and game.state.players[seat.seat].removed
+        assert any(f"{leaver.name} left the game" in m.content for m in h.channel_messages(CHANNEL))
+        assert_refused(await h.slash(leaver, CHANNEL, "projectl leave"), "already left")
+        assert await h.bot.manager.verify(game.id)  # type: ignore[attr-defined]
+
+
+async def test_leave_in_the_lobby_and_by_a_stranger(tmp_path: Path) -> None:
+    clock = ManualClock(START)
+    async with days_bot(tmp_path / "db.sqlite3", clock, THREE) as h:
+        alice, bob = h.user("alice"), h.user("bob")
+        ix = await h.slash(alice, CHANNEL, "projectl new")
+        await h.click(bob, ix.original, f"pl:lobby:join:{(await game_of(h)).id}")
+        assert final_reply(await h.slash(bob, CHANNEL, "projectl leave")).content == "You left the table."
+        assert len((await game_of(h)).seats) == 1
+        assert_refused(await h.slash(h.user("carol"), CHANNEL, "projectl leave"), "not at this table")
+
+
+async def test_host_replaces_an_absent_player_by_an_ai(tmp_path: Path) -> None:
+    clock = ManualClock(START)
+    async with days_bot(tmp_path / "db.sqlite3", clock) as h:
+        alice, bob = h.user("alice"), h.user("bob")
+        await start_game(h)
+        if (await current_user(h)).id == alice.id:       # make it Bob's turn: the AI then plays at once
+            for _ in range(3):
+                await act(h, alice, "level1")
+        assert (await current_user(h)).id == bob.id
+        assert_refused(await h.slash(bob, CHANNEL, "projectl replace", player=alice), "only the host")
+        assert_refused(await h.slash(alice, CHANNEL, "projectl replace", player=alice), "yourself")
+        eve = h.add_user("eve")
+        assert_refused(await h.slash(alice, CHANNEL, "projectl replace", player=eve), "not playing")
+        ix = await h.slash(alice, CHANNEL, "projectl replace", player=bob, ai="random")
+        assert "now played by Random bot (for bob)" in final_reply(ix).content
+        game = await game_of(h)
+        seat = next(s for s in game.seats if s.name == "Random bot (for bob)")
+        assert seat.is_ai and seat.policy == "random"
+        assert game.current is not None and game.current.user_id == alice.id   # the AI played its turn
+        log = await h.bot.manager.log(game.id)  # type: ignore[attr-defined]
+        assert [row.user_id for row in log[-3:]] == [None, None, None]
+        assert await h.bot.manager.verify(game.id)  # type: ignore[attr-defined]
+        # Bob is no longer seated: his commands are refused like a spectator's.
+        assert_refused(await h.slash(bob, CHANNEL, "projectl level1"), "not playing")
+        assert days(h).store is not None
+
+
+async def test_spectators_may_look_but_not_act(tmp_path: Path) -> None:
+    clock = ManualClock(START)
+    async with days_bot(tmp_path / "db.sqlite3", clock) as h:
+        await start_game(h)
+        eve = h.add_user("eve")
+        before = await game_of(h)
+        for command, options in (("projectl level1", {}), ("projectl act", {"text": "level1"}),
+                                 ("projectl undo", {}), ("projectl leave", {}),
+                                 ("projectl vote", {"choice": "skip"})):
+            ix = await h.slash(eve, CHANNEL, command, **options)
+            assert_refused(ix, "not playing")
+        assert (await game_of(h)).revision == before.revision
+        ix = await h.slash(eve, CHANNEL, "projectl mat", player=h.user("bob"))
+        mat = final_reply(ix)
+        assert mat.ephemeral and mat.filenames == ["mat.png"]
+        ix = await h.slash(eve, CHANNEL, "projectl status")
+        assert final_reply(ix).filenames == ["table.png"]
+        ix = await h.slash(eve, CHANNEL, "projectl log")
+        assert final_reply(ix).ephemeral and final_reply(ix).embeds
+        assert isinstance(engine.RemovePlayer(0), engine.RemovePlayer)
