@@ -87,6 +87,7 @@ class ReminderScheduler:
         await self.sync_open_turns()
         if self.autorun and self._loop is None:
             self._loop = tasks.loop(seconds=TICK_SECONDS)(self._tick_safely)
+            self._loop.before_loop(self.bot.wait_until_ready)  # channels must be cached to post
             self._loop.start()
 
     async def stop(self) -> None:
@@ -203,8 +204,11 @@ class ReminderScheduler:
             next_due = reminder_policy.next_nudge_due(now, row.last_acted_at, prefs)
             if not await self.store.claim_reminder(row, now, next_due):
                 continue
-            if await self._deliver(game, row):
-                sent += 1
+            try:
+                if await self._deliver(game, row):
+                    sent += 1
+            except Exception:  # one bad row must not hold up everyone else's reminders
+                log.exception("reminder for game %s seat %s failed", game.id, row.key.seat)
         return sent
 
     async def run_timeouts(self) -> int:
@@ -237,10 +241,15 @@ class ReminderScheduler:
             return await self._channel_fallback(game, row)
         content = self._dm_text(game, row, first)
         assert game.state is not None
-        mat = await self.bot.renderer.mat(game.state, row.key.seat, game.names)
+        files: list[discord.File] = []
+        try:
+            mat = await self.bot.renderer.mat(game.state, row.key.seat, game.names)
+            files.append(discord.File(io.BytesIO(mat), filename="mat.png"))
+        except Exception:  # a reminder without its picture beats no reminder
+            log.warning("could not render the mat for a reminder in game %s", game.id, exc_info=True)
         try:
             channel = await self.bot.create_dm(discord.Object(id=row.user_id))
-            await channel.send(content, file=discord.File(io.BytesIO(mat), filename="mat.png"))
+            await channel.send(content, files=files)
         except discord.Forbidden:
             log.info("DMs to %s are closed; falling back to the channel", row.user_id)
             await self.store.set_dms_closed(row.user_id, True)
