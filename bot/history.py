@@ -52,6 +52,8 @@ def log_entries(game: Game, rows: Sequence[ActionRow], undone: Sequence[UndoneRo
             said = [e.describe(names) for e in outcome.events if not isinstance(e, _QUIET_EVENTS)]
             if isinstance(action, (engine.SkipTurn, engine.RemovePlayer)):
                 line = f"`#{row.seq}` R{round_number} ⚖ " + " ".join(said)
+                if _by_vote(game, action, row):
+                    line += " " + texts.LOG_BY_VOTE
             else:
                 line = f"`#{row.seq}` R{round_number} **{_seat_name(game, row.seat)}**: `{row.action}`"
                 if said:
@@ -62,6 +64,14 @@ def log_entries(game: Game, rows: Sequence[ActionRow], undone: Sequence[UndoneRo
         entries.append(Entry(old.revision, _clip(texts.LOG_UNDONE.format(line=line))))
     entries.sort(key=lambda e: e.revision)
     return [e.text for e in entries]
+
+
+def _by_vote(game: Game, action: engine.Action, row: ActionRow) -> bool:
+    """A decision asked for by someone other than the player it concerns (a vote, not leaving)."""
+    if row.user_id is None:
+        return False
+    target = action.seat if isinstance(action, engine.RemovePlayer) else row.seat
+    return 0 <= target < len(game.seats) and game.seats[target].user_id != row.user_id
 
 
 def _seat_name(game: Game, seat: int) -> str:

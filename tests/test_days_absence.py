@@ -7,7 +7,7 @@ from pathlib import Path
 
 from days_support import CHANNEL, START, act, current_user, days, days_bot, game_of, start_game, tick
 from harness import DiscordHarness, FakeMember
-from test_bot_support import assert_refused, final_reply
+from test_bot_support import assert_refused, final_reply, open_table
 
 import engine
 from bot.clock import ManualClock
@@ -57,6 +57,21 @@ async def test_timeout_post_then_majority_votes_to_skip(tmp_path: Path) -> None:
         assert await h.bot.manager.verify(game.id)  # type: ignore[attr-defined]
         # The old buttons are now for a finished turn.
         assert_refused(await h.click(first_voter, post, skip.custom_id), "already over")
+        ix = await h.slash(first_voter, CHANNEL, "projectl log")
+        last_line = final_reply(ix).embeds[0].description.splitlines()[-1]
+        assert "⚖" in last_line and "turn was skipped" in last_line and "(table vote)" in last_line
+
+
+async def test_no_vote_when_only_ai_seats_are_left(tmp_path: Path) -> None:
+    clock = ManualClock(START)
+    async with days_bot(tmp_path / "db.sqlite3", clock) as h:
+        alice = h.user("alice")
+        await open_table(h, alice, [], channel=CHANNEL, ai=1, turn_limit_days=1)
+        assert (await current_user(h)).id == alice.id          # the AI seat never waits
+        clock.advance(days=1)
+        await tick(h)
+        assert "nobody to vote" in h.channel_messages(CHANNEL)[-1].content
+        assert h.channel_messages(CHANNEL)[-1].buttons == []
 
 
 async def test_votes_wait_for_the_clock_and_need_a_limit(tmp_path: Path) -> None:

@@ -107,12 +107,17 @@ def announcer(bot: ProjectLBot) -> Callable[[Game, TurnRow], Awaitable[None]]:
         limit = await days_of(bot).store.turn_limit(game.id)
         days = 0 if limit is None else limit.days
         voters = len(voters_for(game))
+        name = game.current.name
+        if voters == 0:  # only AI seats besides them: the host replaces instead
+            await channel.send(texts.VOTE_NO_VOTERS.format(name=name),
+                               allowed_mentions=discord.AllowedMentions.none())
+            return
         view = discord.ui.View(timeout=None)
         view.add_item(VoteButton(row.key, "skip"))
         view.add_item(VoteButton(row.key, "remove"))
         await channel.send(
-            texts.TURN_TIMED_OUT.format(name=game.current.name, limit=f"{days} day(s)",
-                                        needed=majority(voters), voters=voters),
+            texts.TURN_TIMED_OUT.format(name=name, limit=f"{days} day(s)", needed=majority(voters),
+                                        voters=voters),
             view=view, allowed_mentions=discord.AllowedMentions.none(),
         )
 
