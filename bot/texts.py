@@ -205,6 +205,7 @@ VOTE_NO_LIMIT = (
     "an absent player with an AI."
 )
 VOTE_NOT_YET = "{name} still has time for this turn (until <t:{deadline}:f>). Votes open when it runs out."
+VOTE_BACK = "{name} is back and has played since their time ran out, so there is nothing to vote on."
 VOTE_OWN_TURN = "You cannot vote on your own turn."
 VOTE_REMOVED = "You have left this game, so you cannot vote."
 VOTE_NO_VOTERS = "There is nobody to vote: ask the host to `/projectl replace` {name} with an AI."
