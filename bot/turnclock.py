@@ -4,8 +4,9 @@ Rulings (docs/play-over-days.md):
 
 * A table may set a turn limit (1–7 days, or none). It counts from the moment the turn started;
   when it runs out the table is told, and from then on the *other active human players* may vote
-  to skip the turn or remove the player. A strict majority of them decides (2 of 2, 2 of 3, 3 of
-  4…); a voter may change their vote. Without a limit there is nothing to vote on.
+  to skip the turn or remove the player, until that player acts again (then they are back). A
+  strict majority of them decides (2 of 2, 2 of 3, 3 of 4…); a voter may change their vote.
+  Without a limit there is nothing to vote on.
 * Skips and removals go through :meth:`GameManager.decide` with the revision the vote saw, so
   they are logged actions and two votes landing together cannot skip two turns.
 * Anyone may leave an active game: that is a removal (engine ``RemovePlayer``: pieces back to
@@ -120,6 +121,9 @@ class TurnClock:
         if deadline is None or self.clock.now() < deadline:
             stamp = 0 if deadline is None else int(deadline.timestamp())
             raise WrongStageError(texts.VOTE_NOT_YET.format(name=target.name, deadline=stamp))
+        assert row is not None
+        if row.last_acted_at is not None and row.last_acted_at >= deadline:
+            raise WrongStageError(texts.VOTE_BACK.format(name=target.name))
         eligible = {s.user_id for s in voters_for(game)}
         votes = {v: c for v, c in (await self.store.cast_vote(current_key, user_id, choice)).items()
                  if v in eligible}

@@ -74,6 +74,14 @@ async def test_no_vote_when_only_ai_seats_are_left(tmp_path: Path) -> None:
         assert h.channel_messages(CHANNEL)[-1].buttons == []
 
 
+async def test_no_vote_once_the_absent_player_is_back(tmp_path: Path) -> None:
+    clock = ManualClock(START)
+    async with days_bot(tmp_path / "db.sqlite3", clock, THREE) as h:
+        absent, (voter, _) = await timed_out(h, clock)
+        await act(h, absent, "level1")
+        assert_refused(await h.slash(voter, CHANNEL, "projectl vote", choice="skip"), "is back")
+
+
 async def test_votes_wait_for_the_clock_and_need_a_limit(tmp_path: Path) -> None:
     clock = ManualClock(START)
     async with days_bot(tmp_path / "db.sqlite3", clock, THREE) as h:

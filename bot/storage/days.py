@@ -392,10 +392,11 @@ class DaysStore:
     # -- history and statistics -----------------------------------------------------------------------
 
     async def latest_game_in_channel(self, channel_id: int) -> GameRow | None:
-        """The channel's open game, else its most recently finished one."""
+        """The channel's game in play, else its most recently finished one, else its lobby."""
         row = await self._fetchone(
             "SELECT id FROM games WHERE channel_id = ? AND status IN ('lobby', 'active', 'finished')"
-            " ORDER BY CASE WHEN status = 'finished' THEN 1 ELSE 0 END, id DESC LIMIT 1", (channel_id,),
+            " ORDER BY CASE status WHEN 'active' THEN 0 WHEN 'finished' THEN 1 ELSE 2 END, id DESC LIMIT 1",
+            (channel_id,),
         )
         return None if row is None else await self.storage.get_game(int(row[0]))
 
