@@ -29,6 +29,7 @@ from test_bot_support import bot_of, open_table, running_bot
 from bench.checks import integrity
 from bench.discord_driver import play
 from bench.fuzz import forged_ids, leaves, option_values
+from bench.harnessed import forge_click
 from bench.limits import check_call
 from bench.players import choose_action
 from bench.tables import snapshot
@@ -143,29 +144,11 @@ async def test_forged_buttons_and_menus(fuzz: Fuzz) -> None:
         clicker, someone = fuzz.rng.sample(fuzz.users, 2)
         custom_id, invalid = next(forged_ids(fuzz.rng, game=game.id, other=other.id, clicker=clicker.id,
                                              someone=someone.id, revision=game.revision))
-        data: dict[str, Any] = {"custom_id": custom_id, "component_type": 2}
-        if custom_id.startswith("pl:pick:"):
-            data.update(component_type=3, values=[fuzz.rng.choice(["A1 A2 B2", "Z9", "", "A1"])])
+        values = [fuzz.rng.choice(["A1 A2 B2", "Z9", "", "A1"])] if custom_id.startswith("pl:pick:") else None
         before = snapshot(fuzz.db)
-        ix = await forge(fuzz.h, clicker, channel, message, data)
+        ix = await forge_click(fuzz.h, clicker, channel, message, custom_id, values)
         fuzz.counts["forged clicks"] += 1
         fuzz.check_answer(ix, before, invalid, f"click {custom_id!r} by {clicker.name}")
-
-
-async def forge(h: DiscordHarness, user: Any, channel: str, message: Any, data: dict[str, Any]) -> Any:
-    """Click a component with any custom id, as if a bot message carried it (an old version's
-    message, or a tampered client): discord.py only dispatches ids present on the message, so the
-    forged component is put on the message copy the interaction carries."""
-    record = h._new_interaction(3, user, h.channel(channel), data, message=message)  # noqa: SLF001
-    if data["component_type"] == 3:
-        item = {"type": 3, "custom_id": data["custom_id"], "options": [
-            {"label": v or "-", "value": v} for v in data["values"]]}
-    else:
-        item = {"type": 2, "style": 1, "label": "forged", "custom_id": data["custom_id"]}
-    shown = record.payload["message"]
-    shown["components"] = [{"type": 1, "components": [item]}]
-    shown["flags"] = 0
-    return await h._send(record, True)  # noqa: SLF001
 
 
 async def test_autocomplete_with_hostile_text(fuzz: Fuzz) -> None:

@@ -1,0 +1,116 @@
+"""Discord limits: the synced command schema and every outgoing payload, checked before Discord.
+
+The checker (bench/limits.py) is written from Discord's API reference, independently of the
+harness's own validation. It runs here on the bot's real command sync, and — in the fuzz, race,
+auth and full-game tests — on every captured call. It is tested itself on payloads Discord
+rejects, so a green run means the limits were actually looked at.
+"""
+
+from __future__ import annotations
+
+import copy
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from bench.fuzz import leaves
+from bench.harnessed import running
+from bench.limits import check_call, check_commands, check_message
+
+
+@pytest.fixture
+async def h(tmp_path: Path) -> Any:
+    async with running(tmp_path / "limits.sqlite3") as harness:
+        yield harness
+
+
+def synced(h: Any) -> list[dict[str, Any]]:
+    puts = [c for c in h.calls if c.method == "PUT" and c.path.endswith("/commands")]
+    assert puts, "the bot never synced its commands"
+    return list(puts[-1].json)
+
+
+async def test_synced_schema_is_within_discord_limits(h: Any) -> None:
+    payload = synced(h)
+    assert check_commands(payload) == []
+    assert check_commands(h.commands) == []
+    groups = {c["name"]: len(c.get("options") or []) for c in payload}
+    print(f"\nslash commands: {len(payload)} top-level; subcommands per group: {groups}; "
+          f"{len(leaves(payload))} runnable commands")
+    assert all(n <= 25 for n in groups.values())
+
+
+async def test_every_call_of_a_session_is_within_limits(h: Any) -> None:
+    """Help, rules, a lobby, a Solo start: every call the bot made, checked."""
+    alice = h.add_user("alice")
+    await h.slash(alice, "games", "projectl help")
+    for topic in ("overview", "place", "master", "solo"):
+        await h.slash(alice, "games", "projectl rules", topic=topic)
+    await h.slash(alice, "games", "projectl new", players=4)
+    await h.slash(alice, "general", "projectl new", variant="solo")
+    await h.slash(alice, "general", "projectl status")
+    problems = [p for c in h.calls for p in check_call(c.method, c.path, c.json, c.files)]
+    assert problems == []
+
+
+GOOD = {"name": "projectl", "description": "d", "type": 1, "options": [
+    {"name": "take", "description": "d", "type": 1, "options": [
+        {"name": "puzzle", "description": "d", "type": 3, "required": True},
+        {"name": "deck", "description": "d", "type": 3, "required": False,
+         "choices": [{"name": "white", "value": "white"}]}]}]}
+
+
+def broken(change: Any) -> list[dict[str, Any]]:
+    command = copy.deepcopy(GOOD)
+    change(command)
+    return [command]
+
+
+def _sub(c: dict[str, Any]) -> dict[str, Any]:
+    return c["options"][0]
+
+
+BAD_SCHEMAS = {
+    "26 subcommands": lambda c: c["options"].extend(
+        {"name": f"s{i}", "description": "d", "type": 1} for i in range(25)),
+    "upper-case name": lambda c: c.update(name="ProjectL"),
+    "33-character name": lambda c: _sub(c).update(name="x" * 33),
+    "space in a name": lambda c: _sub(c).update(name="take it"),
+    "empty description": lambda c: _sub(c).update(description=""),
+    "101-character description": lambda c: _sub(c).update(description="d" * 101),
+    "required after optional": lambda c: _sub(c)["options"].reverse(),
+    "26 choices": lambda c: _sub(c)["options"][1].update(
+        choices=[{"name": f"c{i}", "value": f"c{i}"} for i in range(26)]),
+    "101-character choice name": lambda c: _sub(c)["options"][1]["choices"][0].update(name="n" * 101),
+    "autocomplete with choices": lambda c: _sub(c)["options"][1].update(autocomplete=True),
+    "subcommand in a subcommand": lambda c: _sub(c)["options"].append(
+        {"name": "deeper", "description": "d", "type": 1}),
+    "over 4000 characters": lambda c: c["options"].extend(
+        {"name": f"s{i}", "description": "d" * 100, "type": 1,
+         "options": [{"name": "o", "description": "d" * 100, "type": 3,
+                      "choices": [{"name": "n" * 100, "value": "v" * 100} for _ in range(5)]}]}
+        for i in range(4)),
+}
+
+
+@pytest.mark.parametrize("name", sorted(BAD_SCHEMAS))
+def test_checker_rejects_what_discord_rejects(name: str) -> None:
+    assert check_commands([GOOD]) == []
+    assert check_commands(broken(BAD_SCHEMAS[name])), name
+
+
+def test_checker_rejects_oversized_messages() -> None:
+    button = {"type": 2, "style": 1, "label": "ok", "custom_id": "pl:x"}
+    assert check_message({"content": "x" * 2000, "components": [{"type": 1, "components": [button]}]}) == []
+    assert check_message({"content": "x" * 2001})
+    assert check_message({"embeds": [{"title": "t"}] * 11})
+    assert check_message({"embeds": [{"description": "d" * 4097}]})
+    assert check_message({"components": [{"type": 1, "components": [button]}] * 6})
+    assert check_message({"components": [{"type": 1, "components": [button] * 6}]})
+    assert check_message({"components": [{"type": 1, "components": [dict(button, custom_id="c" * 101)]}]})
+    select = {"type": 3, "custom_id": "s", "options": [{"label": str(i), "value": str(i)} for i in range(26)]}
+    assert check_message({"components": [{"type": 1, "components": [select]}]})
+    assert check_message({"choices": [{"name": str(i), "value": str(i)} for i in range(26)]})
+    huge = [("a.png", b"0" * (11 << 20))]
+    assert check_call("POST", "/channels/{channel_id}/messages", {"content": "x"}, huge)
