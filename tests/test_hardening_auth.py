@@ -1,0 +1,169 @@
+"""Authorisation through Discord: who may act, who may cancel, whose buttons, what stays secret.
+
+* Only the current player acts: every acting command, by the other player and by an outsider,
+  is refused ephemerally and changes nothing.
+* Only the host or a member with Manage Channel cancels (command and lobby button); only the host
+  starts or adds AI seats.
+* Buttons are bound to a user, a game and a revision: a button clicked by someone else, carried to
+  another channel's game, kept from a cancelled game, or out of date changes nothing.
+* Whole games (Solo, base with an AI seat, three players) never send a card still hidden in a
+  deck, the seed or the RNG state in any payload — and every payload is within Discord's limits.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+from test_bot_support import assert_refused, open_table
+
+from bench.checks import integrity
+from bench.harnessed import forge_click, running
+from bench.limits import check_call
+from bench.sessions import SecretWatch, deck_cards, watched_game
+from bench.tables import snapshot
+
+ACTING = [
+    ("projectl level1", {}), ("projectl take", {"puzzle": "white 1"}), ("projectl draw", {"deck": "black"}),
+    ("projectl upgrade", {"give": "1", "take": "2"}), ("projectl pass", {}), ("projectl done", {}),
+    ("projectl place", {"piece": "1", "puzzle": "W01", "cells": "A1"}),
+    ("projectl recycle", {"row": "white", "order": "1 2 3 4"}), ("projectl act", {"text": "level1"}),
+    ("projectl master-add", {"piece": "1", "puzzle": "W01", "cells": "A1"}), ("projectl master-confirm", {}),
+]
+
+
+@pytest.fixture
+async def h(tmp_path: Path) -> Any:
+    async with running(tmp_path / "auth.sqlite3") as harness:
+        yield harness
+    assert integrity(tmp_path / "auth.sqlite3") == "ok"
+
+
+def db(h: Any) -> Path:
+    return Path(h.bot.settings.db_path)
+
+
+async def game_in(h: Any, channel: str) -> Any:
+    return await h.bot.manager.game_in_channel(h.channel(channel).id)
+
+
+async def two_players(h: Any, channel: str = "games") -> tuple[Any, Any, Any]:
+    """alice hosts, bob joins, started. Returns (mover, waiting player, outsider)."""
+    alice, bob = h.add_user("alice"), h.add_user("bob")
+    eve = h.add_user("eve")
+    await open_table(h, alice, [bob], channel=channel, players=2)
+    game = await game_in(h, channel)
+    mover = alice if game.current.user_id == alice.id else bob
+    return mover, (bob if mover is alice else alice), eve
+
+
+async def test_only_the_current_player_acts(h: Any) -> None:
+    _, waiting, outsider = await two_players(h)
+    for user, expected in ((waiting, "not your turn"), (outsider, "not playing in this game")):
+        for command, options in ACTING:
+            before = snapshot(db(h))
+            ix = await h.slash(user, "games", command, **options)
+            assert_refused(ix, expected)
+            assert snapshot(db(h)) == before, f"{command} by {user.name} changed the game"
+
+
+async def test_only_host_or_channel_manager_cancels(h: Any) -> None:
+    alice, bob, eve = h.add_user("alice"), h.add_user("bob"), h.add_user("eve")
+    mo = h.add_user("mo", manage_channel=True)
+    lobby = (await h.slash(alice, "games", "projectl new", players=3)).original
+    game_id = lobby.buttons[0].custom_id.split(":")[-1]
+    await h.click(bob, lobby, f"pl:lobby:join:{game_id}")
+    before = snapshot(db(h))
+    for user, button in ((bob, "start"), (bob, "ai"), (bob, "cancel"), (eve, "cancel")):
+        assert_refused(await h.click(user, lobby, f"pl:lobby:{button}:{game_id}"), "only the host")
+    for user in (bob, eve):
+        assert_refused(await h.slash(user, "games", "projectl cancel"), "only the host")
+    assert snapshot(db(h)) == before
+    await h.click(mo, lobby, f"pl:lobby:cancel:{game_id}")  # a channel manager may
+    assert await game_in(h, "games") is None
+    await open_table(h, alice, [bob], players=2)
+    assert_refused(await h.slash(bob, "games", "projectl cancel"), "only the host")
+    await h.slash(alice, "games", "projectl cancel")  # the host may
+    assert await game_in(h, "games") is None
+    await open_table(h, bob, [alice], players=2)
+    await h.slash(mo, "games", "projectl cancel")
+    assert await game_in(h, "games") is None
+
+
+async def preview_for(h: Any, mover: Any, channel: str = "games") -> tuple[Any, str]:
+    """Get a placement preview (the Confirm button) for the mover: level-1s, a puzzle, a menu."""
+    game = await game_in(h, channel)
+    state = game.state
+    card = state.table.white_row[0]
+    await h.slash(mover, channel, "projectl take", puzzle="white 1")
+    menu = await h.slash(mover, channel, "projectl place", piece="1", puzzle=card)
+    message = menu.responses[-1].message
+    spot = message.selects[0].options[0].value
+    picked = await h.select(mover, message, message.selects[0].custom_id, [spot])
+    preview = picked.responses[-1].message
+    confirm = next(b.custom_id for b in preview.buttons if b.custom_id.startswith("pl:do:"))
+    return preview, confirm
+
+
+async def test_buttons_are_personal_and_bound_to_their_game(h: Any) -> None:
+    mover, waiting, outsider = await two_players(h)
+    preview, confirm = await preview_for(h, mover)
+    _, _, game_id, user_id, revision, action = confirm.split(":", 5)
+    other_alice, other_bob = h.add_user("carol"), h.add_user("dave")
+    await open_table(h, other_alice, [other_bob], channel="general", players=2)
+    elsewhere = await game_in(h, "general")
+    before = snapshot(db(h))
+    cases = [
+        (waiting, confirm, "is for"),  # someone else's button
+        (outsider, confirm, "is for"),
+        (waiting, f"pl:do:{game_id}:{waiting.id}:{revision}:{action}", "not your turn"),  # re-addressed
+        (mover, f"pl:do:{elsewhere.id}:{mover.id}:{revision}:{action}", "no longer open"),  # other game
+        (mover, f"pl:do:{game_id}:{mover.id}:{int(revision) - 1}:{action}", "out of date"),  # old
+        (mover, f"pl:do:{game_id}:{mover.id}:{int(revision) + 1}:{action}", "out of date"),  # future
+        (mover, f"pl:master:ok:{elsewhere.id}:{mover.id}:{revision}", "no longer open"),
+        (mover, f"pl:lobby:start:{elsewhere.id}", "no longer open"),
+    ]
+    for user, custom_id, expected in cases:
+        assert_refused(await forge_click(h, user, "games", preview, custom_id), expected)
+    assert snapshot(db(h)) == before
+    await h.click(mover, preview, confirm)  # the real button, by its owner, still works once
+    assert len(snapshot(db(h))["actions"]) == len(before["actions"]) + 1
+    assert_refused(await h.click(mover, preview, confirm), "out of date")
+
+
+async def test_a_button_from_a_cancelled_game_cannot_act_on_the_next(h: Any) -> None:
+    mover, waiting, _ = await two_players(h)
+    preview, confirm = await preview_for(h, mover)
+    host = h.user((await game_in(h, "games")).host_id)
+    await h.slash(host, "games", "projectl cancel")
+    await open_table(h, mover, [waiting], players=2)  # same players, same channel, new game
+    before = snapshot(db(h))
+    assert_refused(await h.click(mover, preview, confirm), "no longer open")
+    assert snapshot(db(h)) == before
+
+
+@pytest.mark.parametrize("seats,ai,seed", [(1, 0, 1), (2, 1, 2), (3, 0, 5)], ids=["solo", "two+ai", "three"])
+async def test_whole_games_leak_no_secret_and_fit_discord(
+    tmp_path: Path, seats: int, ai: int, seed: int
+) -> None:
+    async with running(tmp_path / "leak.sqlite3", seed=5764607523034234879 - seed) as h:
+        watch = SecretWatch()
+        watch.install(h.bot.manager)
+        users = [h.add_user(name) for name in ("alice", "bob", "carol")[:seats]]
+        if seats == 1:
+            await h.slash(users[0], "games", "projectl new", variant="solo")
+        else:
+            await open_table(h, users[0], users[1:], players=seats + ai, ai=ai)
+        moves = await watched_game(h, watch, "games", seed, moves=250)
+        assert watch.leaks == [] and watch.interactions == moves
+        problems = [p for c in h.calls for p in check_call(c.method, c.path, c.json, c.files)]
+        assert problems == []
+        game = await h.bot.manager.game(1)
+        assert await h.bot.manager.verify(game.id)
+        print(f"\n{seats}+{ai} seats: {moves} moves, {len(h.calls)} calls searched, status {game.status}")
+        hidden = sorted(deck_cards(game.state) - watch.public[game.id] - watch.examples)
+        if hidden:  # the watch itself: a hidden card mentioned by the bot is caught
+            await h.bot.get_channel(h.channel("games").id).send(f"debug {hidden[0]}")
+            watch.check(h.calls, game)
+            assert watch.leaks and hidden[0] in watch.leaks[-1]
