@@ -112,6 +112,8 @@ HELP = """**Project L in Discord** — build a table, then play asynchronously; 
 **End** Finishing Touches: `/projectl place` (-1 point each) then `/projectl done`
 **Look** `/projectl status` table image · `/projectl mat` any player's mat (only deck order is secret)
 `/projectl rules` short rules per action · `/projectl help` this text
+**Over days** `/projectl settings` DM reminders · `/projectl undo` · `/projectl log` · `/projectl stats`
+Absent player: `/projectl vote` (after the turn clock) · `/projectl replace` (host) · `/projectl leave`
 Cells: columns A–E, rows 1–5 of the card, A1 top left."""
 
 RULES: dict[str, str] = {
