@@ -1,5 +1,6 @@
 """Persistence for the bot: SQLite through aiosqlite. The only package that speaks SQL."""
 
+from .days import DaysStore, ReminderPrefsRow, TurnKey, TurnRow, UndoneRow
 from .db import (
     GAME_STATUSES,
     OPEN_STATUSES,
@@ -20,4 +21,6 @@ __all__ = [
     "GAME_STATUSES", "OPEN_STATUSES", "PLAYER_PREFERENCES", "ActionRow", "ChannelBusyError",
     "GameNotFoundError", "GameRow", "NewSeat", "PlayerRow", "SeatRow", "StaleRevisionError",
     "Storage", "StorageError",
+    # play over days (migration 0002, bot/storage/days.py)
+    "DaysStore", "ReminderPrefsRow", "TurnKey", "TurnRow", "UndoneRow",
 ]
