@@ -109,6 +109,8 @@ class ReminderScheduler:
         key = turn_key(game)
         if step.user_id is None or key is None or key.seat != step.seat:
             return
+        if game.seats[step.seat].user_id != step.user_id:  # e.g. someone else left: not this player acting
+            return
         now = self.clock.now()
         prefs = preferences(await self.store.get_prefs(step.user_id))
         await self.store.record_activity(key, now, reminder_policy.next_nudge_due(now, now, prefs))
