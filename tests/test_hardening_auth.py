@@ -16,10 +16,10 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from test_bot_support import assert_refused, open_table
+from test_bot_support import assert_refused
 
 from bench.checks import integrity
-from bench.harnessed import forge_click, running
+from bench.harnessed import forge_click, open_table, placement_preview, running
 from bench.limits import check_call
 from bench.sessions import SecretWatch, deck_cards, watched_game
 from bench.tables import snapshot
@@ -91,24 +91,9 @@ async def test_only_host_or_channel_manager_cancels(h: Any) -> None:
     assert await game_in(h, "games") is None
 
 
-async def preview_for(h: Any, mover: Any, channel: str = "games") -> tuple[Any, str]:
-    """Get a placement preview (the Confirm button) for the mover: level-1s, a puzzle, a menu."""
-    game = await game_in(h, channel)
-    state = game.state
-    card = state.table.white_row[0]
-    await h.slash(mover, channel, "projectl take", puzzle="white 1")
-    menu = await h.slash(mover, channel, "projectl place", piece="1", puzzle=card)
-    message = menu.responses[-1].message
-    spot = message.selects[0].options[0].value
-    picked = await h.select(mover, message, message.selects[0].custom_id, [spot])
-    preview = picked.responses[-1].message
-    confirm = next(b.custom_id for b in preview.buttons if b.custom_id.startswith("pl:do:"))
-    return preview, confirm
-
-
 async def test_buttons_are_personal_and_bound_to_their_game(h: Any) -> None:
     mover, waiting, outsider = await two_players(h)
-    preview, confirm = await preview_for(h, mover)
+    preview, confirm = await placement_preview(h, mover)
     _, _, game_id, user_id, revision, action = confirm.split(":", 5)
     other_alice, other_bob = h.add_user("carol"), h.add_user("dave")
     await open_table(h, other_alice, [other_bob], channel="general", players=2)
@@ -134,7 +119,7 @@ async def test_buttons_are_personal_and_bound_to_their_game(h: Any) -> None:
 
 async def test_a_button_from_a_cancelled_game_cannot_act_on_the_next(h: Any) -> None:
     mover, waiting, _ = await two_players(h)
-    preview, confirm = await preview_for(h, mover)
+    preview, confirm = await placement_preview(h, mover)
     host = h.user((await game_in(h, "games")).host_id)
     await h.slash(host, "games", "projectl cancel")
     await open_table(h, mover, [waiting], players=2)  # same players, same channel, new game

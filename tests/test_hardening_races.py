@@ -1,7 +1,9 @@
 """Races: duplicate clicks and commands apply once; channels never wait for each other.
 
-Manager level (no Discord): the per-channel lock and the optimistic revision are what make this
-hold, so they are tested directly, with a file database like production's.
+Manager level first (the per-channel lock and the optimistic revision are what make this hold,
+tested directly on a file database like production's), then the same through Discord: 50 clicks
+or commands delivered before any is handled, each answered — one applied, the rest refused
+ephemerally — and one channel's held lock not delaying another channel's command.
 """
 
 from __future__ import annotations
@@ -9,10 +11,14 @@ from __future__ import annotations
 import asyncio
 from collections.abc import AsyncIterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 
 import engine
+from bench.checks import integrity
+from bench.harnessed import open_table, placement_preview, running
+from bench.limits import check_call
 from bench.players import choose_action
 from bench.tables import open_manager, snapshot, start_table, user_id
 from bot.errors import BotError, StaleError
@@ -26,6 +32,7 @@ async def manager(tmp_path: Path) -> AsyncIterator[GameManager]:
     manager = await open_manager(tmp_path / "races.sqlite3")
     yield manager
     await manager.storage.close()
+    assert integrity(tmp_path / "races.sqlite3") == "ok"
 
 
 async def outcomes(calls: list) -> tuple[list, list[BaseException]]:
@@ -123,3 +130,106 @@ async def test_a_held_channel_does_not_block_another(manager: GameManager, tmp_p
         assert logged == {free.id}
     assert (await asyncio.wait_for(waiting, timeout=2)).first is not None
     assert len(await manager.log(held.id)) == 1
+
+
+# -- through Discord ---------------------------------------------------------------------------
+
+
+@pytest.fixture
+async def h(tmp_path: Path) -> AsyncIterator[Any]:
+    async with running(tmp_path / "discord-races.sqlite3") as harness:
+        yield harness
+        problems = [p for c in harness.calls for p in check_call(c.method, c.path, c.json, c.files)]
+        assert problems == []
+    assert integrity(tmp_path / "discord-races.sqlite3") == "ok"
+
+
+def answered(ix: Any) -> Any:
+    """The interaction's final answer (not the "thinking..." deferral), or None yet."""
+    replies = [r for r in ix.responses if not r.deferred]
+    return replies[-1] if replies else None
+
+
+def split(ixs: list[Any], refusal: str) -> tuple[list[Any], list[Any]]:
+    """(applied, refused): every interaction answered; refusals ephemeral and saying ``refusal``."""
+    applied, refused = [], []
+    for ix in ixs:
+        reply = answered(ix)
+        assert reply is not None, f"{ix} was not answered"
+        text = (reply.content or "").lower()
+        (refused if refusal in text else applied).append(ix)
+        if refusal in text:
+            assert reply.ephemeral, reply
+    return applied, refused
+
+
+def logged(h: Any) -> int:
+    return len(snapshot(Path(h.bot.settings.db_path))["actions"])
+
+
+async def test_fifty_clicks_on_one_confirm_button(h: Any) -> None:
+    alice, bob = h.add_user("alice"), h.add_user("bob")
+    game = await open_table(h, alice, [bob])
+    mover = h.user(game.current.user_id)
+    preview, confirm = await placement_preview(h, mover)
+    before = logged(h)
+    clicks = [await h.click(mover, preview, confirm, settle=False) for _ in range(N)]
+    await h.settle()
+    applied, refused = split(clicks, "out of date")
+    assert len(applied) == 1 and len(refused) == N - 1
+    assert logged(h) == before + 1
+
+
+async def test_fifty_identical_commands(h: Any) -> None:
+    alice, bob = h.add_user("alice"), h.add_user("bob")
+    game = await open_table(h, alice, [bob])
+    mover = h.user(game.current.user_id)
+    card = game.state.table.white_row[0]
+    await h.slash(mover, "games", "projectl take", puzzle="white 1")
+    await h.slash(mover, "games", "projectl level1")
+    before = logged(h)
+    spots = await h.autocomplete(mover, "games", "projectl place", focused="cells", piece="1", puzzle=card)
+    spot = spots[0]
+    sent = [await h.slash(mover, "games", "projectl place", piece="1", puzzle=card, cells=spot.value,
+                          settle=False) for _ in range(N)]
+    await h.settle()
+    applied = [ix for ix in sent if answered(ix).files]  # the confirmation carries the mat
+    assert len(applied) == 1 and logged(h) == before + 1
+    for ix in sent:
+        if ix not in applied:
+            assert answered(ix).ephemeral and answered(ix).content
+
+
+async def test_fifty_players_race_for_three_seats(h: Any) -> None:
+    host = h.add_user("host")
+    crowd = [h.add_user(f"p{i}") for i in range(N)]
+    lobby = (await h.slash(host, "games", "projectl new", players=4)).original
+    join = lobby.buttons[0].custom_id
+    clicks = [await h.click(user, lobby, join, settle=False) for user in crowd]
+    await h.settle()
+    _, refused = split(clicks, "full")
+    game = await h.bot.manager.game_in_channel(h.channel("games").id)
+    assert len(game.seats) == 4 and len(refused) == N - 3
+    start = join.replace(":join:", ":start:")
+    starts = [await h.click(host, lobby, start, settle=False) for _ in range(N)]
+    await h.settle()
+    _, refused = split(starts, "already started")
+    assert len(refused) == N - 1
+    assert (await h.bot.manager.game(game.id)).status == "active"
+
+
+async def test_a_held_channel_does_not_delay_another_through_discord(h: Any) -> None:
+    alice, bob, carol, dave = (h.add_user(n) for n in ("alice", "bob", "carol", "dave"))
+    first = await open_table(h, alice, [bob], channel="games")
+    second = await open_table(h, carol, [dave], channel="general")
+    async with h.bot.manager.lock(first.channel_id):
+        held = await h.slash(h.user(first.current.user_id), "games", "projectl level1", settle=False)
+        free = await h.slash(h.user(second.current.user_id), "general", "projectl level1", settle=False)
+        for _ in range(500):
+            if answered(free) is not None:
+                break
+            await asyncio.sleep(0.01)
+        assert answered(free) is not None and answered(free).files
+        assert answered(held) is None
+    await h.settle()
+    assert answered(held) is not None and answered(held).files
