@@ -232,15 +232,32 @@ class ReminderScheduler:
         return announced
 
     async def _deliver(self, game: Game, row: TurnRow) -> bool:
-        """DM the reminder; on a closed DM fall back to one channel mention for this turn."""
+        """DM the reminder; on a closed DM fall back to one channel mention for this turn.
+
+        A player known to have closed DMs gets no DM attempt for the turn-start reminder (the turn
+        post already pinged them in the channel) and exactly one at their first nudge of each turn:
+        if it goes through their DMs are open again and the flag is cleared; if not, that turn's
+        one channel mention is posted. Never more than one attempt per turn, so no retry loop.
+        """
         prefs = await self.store.get_prefs(row.user_id)
         first = row.sent_count == 0 and row.last_acted_at is None  # else it is a nudge
         if prefs.dms_closed:
-            # We do not retry DMs (the player fixes it with /projectl settings). The table post
-            # already mentioned them when the turn began, so only a nudge reaches the channel.
-            if first:
+            if first or not await self.store.claim_channel_fallback(row.key):
                 return False
-            return await self._channel_fallback(game, row)
+            outcome = await self._send_dm(game, row, first)
+            if outcome == "sent":
+                await self.store.set_dms_closed(row.user_id, False)
+                return True
+            return outcome == "closed" and await self._post_fallback(game, row)
+        outcome = await self._send_dm(game, row, first)
+        if outcome == "closed":
+            await self.store.set_dms_closed(row.user_id, True)
+            return await self.store.claim_channel_fallback(row.key) and await self._post_fallback(game, row)
+        return outcome == "sent"
+
+    async def _send_dm(self, game: Game, row: TurnRow, first: bool) -> str:
+        """``"sent"``, ``"closed"`` (Discord answered 403) or ``"failed"`` (logged; the reminder
+        counts as sent and the next nudge comes one interval later)."""
         content = self._dm_text(game, row, first)
         assert game.state is not None
         files: list[discord.File] = []
@@ -254,16 +271,14 @@ class ReminderScheduler:
             await channel.send(content, files=files)
         except discord.Forbidden:
             log.info("DMs to %s are closed; falling back to the channel", row.user_id)
-            await self.store.set_dms_closed(row.user_id, True)
-            return await self._channel_fallback(game, row)
-        except discord.HTTPException as error:  # counted as sent: the next nudge comes later
+            return "closed"
+        except discord.HTTPException as error:
             log.warning("reminder DM to %s failed: %s", row.user_id, error)
-            return False
-        return True
+            return "failed"
+        return "sent"
 
-    async def _channel_fallback(self, game: Game, row: TurnRow) -> bool:
-        if not await self.store.claim_channel_fallback(row.key):
-            return False
+    async def _post_fallback(self, game: Game, row: TurnRow) -> bool:
+        """The one channel mention that replaces this turn's DMs (caller claimed it)."""
         assert game.state is not None
         channel = self.bot.get_channel(game.channel_id)
         if not isinstance(channel, discord.abc.Messageable):

@@ -176,21 +176,35 @@ async def test_closed_dms_fall_back_to_one_channel_mention(tmp_path: Path) -> No
         assert h.dms_to(first)[-1].content.startswith("Still your turn")
 
 
-async def test_flagged_player_gets_one_channel_nudge_per_turn(tmp_path: Path) -> None:
+async def test_flagged_player_one_dm_try_per_turn_then_dms_again(tmp_path: Path) -> None:
     clock = ManualClock(START)
     async with days_bot(tmp_path / "db.sqlite3", clock) as h:
         await start_game(h)
         first = await current_user(h)
-        await days(h).store.set_dms_closed(first.id, True)
+        await days(h).store.set_dms_closed(first.id, True)      # a 403 in an earlier game
+        h.close_dms(first)
         posts = len(h.channel_messages(CHANNEL))
         clock.advance(minutes=1)
-        assert await tick(h) == 0               # the turn post already pinged them; no DM tried
+        assert await tick(h) == 0          # turn start: the turn post already pinged them, no DM try
+        attempts = len(h.calls_to("POST", "/channels/{channel_id}/messages"))
         clock.advance(hours=12)
-        assert await tick(h) == 1               # the nudge: one mention in the channel
+        assert await tick(h) == 1          # first nudge: one DM try (403), then one channel mention
+        assert len(h.calls_to("POST", "/channels/{channel_id}/messages")) == attempts + 2
         clock.advance(hours=12)
-        assert await tick(h) == 0
+        assert await tick(h) == 0          # nothing more this turn, not even a DM try
+        assert len(h.calls_to("POST", "/channels/{channel_id}/messages")) == attempts + 2
         assert len(h.channel_messages(CHANNEL)) == posts + 1
-        assert h.dms_to(first) == []
+        # They open their DMs again: the first nudge of their next turn goes through and the flag
+        # is cleared, with no settings change needed.
+        await finish_turn(h)
+        await finish_turn(h)
+        h.open_dms(first)
+        clock.advance(minutes=1)
+        assert await tick(h) == 0          # their new turn starts: still no DM try at the start
+        clock.advance(hours=12)
+        assert await tick(h) == 1
+        assert h.dms_to(first)[-1].content.startswith("Still your turn")
+        assert not (await days(h).store.get_prefs(first.id)).dms_closed
 
 
 async def test_restart_sends_due_reminders_once_and_none_twice(tmp_path: Path) -> None:
