@@ -115,3 +115,16 @@ async def tick(h: DiscordHarness) -> int:
 
 def texts_of(messages: Sequence[Any]) -> list[str]:
     return [m.content or "" for m in messages]
+
+
+async def forge_click(h: DiscordHarness, user: FakeMember, message: Any, custom_id: str) -> InteractionRecord:
+    """Click a button with any custom id, as if ``message`` carried it (a tampered client or an old
+    version's message): discord.py dispatches only ids present on the message, so the forged
+    button replaces the components of the message copy the interaction carries."""
+    data: dict[str, Any] = {"custom_id": custom_id, "component_type": 2}
+    record = h._new_interaction(3, user, h.channel(CHANNEL), data, message=message)  # noqa: SLF001
+    shown = record.payload["message"]
+    shown["components"] = [{"type": 1, "components": [
+        {"type": 2, "style": 1, "label": "forged", "custom_id": custom_id}]}]
+    shown["flags"] = 0
+    return await h._send(record, True)  # type: ignore[no-any-return]  # noqa: SLF001

@@ -5,7 +5,18 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from days_support import CHANNEL, START, act, current_user, days, days_bot, game_of, start_game, tick
+from days_support import (
+    CHANNEL,
+    START,
+    act,
+    current_user,
+    days,
+    days_bot,
+    forge_click,
+    game_of,
+    start_game,
+    tick,
+)
 from harness import DiscordHarness, FakeMember
 from test_bot_support import assert_refused, final_reply, open_table
 
@@ -193,3 +204,21 @@ async def test_spectators_may_look_but_not_act(tmp_path: Path) -> None:
         ix = await h.slash(eve, CHANNEL, "projectl log")
         assert final_reply(ix).ephemeral and final_reply(ix).embeds
         assert isinstance(engine.RemovePlayer(0), engine.RemovePlayer)
+
+
+async def test_forged_days_buttons_are_refused_and_change_nothing(tmp_path: Path) -> None:
+    clock = ManualClock(START)
+    async with days_bot(tmp_path / "db.sqlite3", clock, THREE) as h:
+        await start_game(h, others=("bob", "carol"), turn_limit_days=1)
+        game = await game_of(h)
+        message = h.channel_messages(CHANNEL)[-1]
+        carol = h.user("carol")
+        huge = "9" * 19
+        for custom_id in (f"pld:vote:{huge}:1:play:0:skip", f"pld:vote:{game.id}:1:play:0:maybe",
+                          "pld:vote:", f"pld:leave:{game.id}:{carol.id}:{huge}", "pld:leave:x",
+                          f"pld:log:{huge}:1:next", "pld:log:1:1:sideways", "pld:nonsense", "pld:"):
+            ix = await forge_click(h, carol, message, custom_id)
+            reply = final_reply(ix)
+            assert reply.ephemeral and reply.content, custom_id
+        after = await game_of(h)
+        assert after.revision == game.revision
