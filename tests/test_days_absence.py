@@ -222,3 +222,24 @@ async def test_forged_days_buttons_are_refused_and_change_nothing(tmp_path: Path
             assert reply.ephemeral and reply.content, custom_id
         after = await game_of(h)
         assert after.revision == game.revision
+
+
+async def test_two_votes_completing_a_majority_at_once_skip_one_turn(tmp_path: Path) -> None:
+    clock = ManualClock(START)
+    async with days_bot(tmp_path / "db.sqlite3", clock, ("alice", "bob", "carol", "dave")) as h:
+        await start_game(h, others=("bob", "carol", "dave"), turn_limit_days=1)
+        absent = await current_user(h)
+        clock.advance(days=1)
+        await tick(h)
+        first, second, third = await others(h, absent)
+        await h.slash(first, CHANNEL, "projectl vote", choice="skip")     # 1 of the 2 needed
+        both = [await h.slash(u, CHANNEL, "projectl vote", choice="skip", settle=False)
+                for u in (second, third)]
+        await h.settle()
+        game = await game_of(h)
+        log = await h.bot.manager.log(game.id)  # type: ignore[attr-defined]
+        assert [row.action for row in log] == ["skip"]
+        replies = [final_reply(ix).content for ix in both]
+        assert sum("recorded" in r for r in replies) == 1, replies
+        assert sum("already over" in r or "still has time" in r for r in replies) == 1, replies
+        assert game.current is not None and game.current.user_id != absent.id
