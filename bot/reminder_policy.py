@@ -22,7 +22,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 from datetime import UTC, date, datetime, time, timedelta
-from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
+from zoneinfo import ZoneInfo, ZoneInfoNotFoundError, available_timezones
 
 DEFAULT_INTERVAL = timedelta(hours=12)
 MIN_INTERVAL = timedelta(hours=1)
@@ -84,10 +84,13 @@ def parse_quiet_hours(text: str) -> tuple[time, time] | None:
 
 
 def parse_timezone(text: str) -> str:
-    """An IANA zone name such as ``Europe/Paris``; raises :class:`PreferenceError` if unknown."""
-    name = text.strip()
+    """An IANA zone name such as ``Europe/Paris`` (any letter case: ``europe/paris`` is fine);
+    raises :class:`PreferenceError` if unknown."""
+    name = text.strip().replace(" ", "_")
     if not name or ".." in name or name.startswith("/"):
         raise PreferenceError(text)
+    known = {zone.lower(): zone for zone in available_timezones()}
+    name = known.get(name.lower(), name)
     try:
         ZoneInfo(name)
     except (ZoneInfoNotFoundError, ValueError) as error:

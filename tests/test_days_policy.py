@@ -85,6 +85,7 @@ def test_parsing_what_players_type() -> None:
     assert parse_quiet_hours("23 to 6") == (time(23), time(6))
     assert parse_quiet_hours("off") is None
     assert parse_timezone(" Asia/Tokyo ") == "Asia/Tokyo"
+    assert parse_timezone("america/new york") == "America/New_York"
     assert parse_vacation("2024-02-01", date(2024, 1, 1)) == date(2024, 2, 1)
     assert parse_vacation("none", date(2024, 1, 1)) is None
     assert interval_from_hours(1) == timedelta(hours=1)
