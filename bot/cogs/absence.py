@@ -108,9 +108,7 @@ def announcer(bot: ProjectLBot) -> Callable[[Game, TurnRow], Awaitable[None]]:
         days = 0 if limit is None else limit.days
         voters = len(voters_for(game))
         name = game.current.name
-        if voters == 0:  # only AI seats besides them: the host replaces instead
-            await channel.send(texts.VOTE_NO_VOTERS.format(name=name),
-                               allowed_mentions=discord.AllowedMentions.none())
+        if voters == 0:  # no other human is waiting (Solo, or only AI seats besides them)
             return
         view = discord.ui.View(timeout=None)
         view.add_item(VoteButton(row.key, "skip"))
