@@ -210,7 +210,6 @@ VOTE_NOT_YET = "{name} still has time for this turn (until <t:{deadline}:f>). Vo
 VOTE_BACK = "{name} is back and has played since their time ran out, so there is nothing to vote on."
 VOTE_OWN_TURN = "You cannot vote on your own turn."
 VOTE_REMOVED = "You have left this game, so you cannot vote."
-VOTE_NO_VOTERS = "There is nobody to vote: ask the host to `/projectl replace` {name} with an AI."
 VOTE_RECORDED = "Your vote to {choice} is recorded: skip {skip}, remove {remove}; {needed} needed."
 VOTE_PASSED_SKIP = "The table voted to skip {name}'s turn."
 VOTE_PASSED_REMOVE = "The table voted to remove {name} from the game."
