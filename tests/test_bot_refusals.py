@@ -156,6 +156,12 @@ async def test_unknown_piece_bad_cells_wrong_puzzle(h: DiscordHarness) -> None:
     assert_refused(ix, "not a puzzle on offer")
     ix = await h.slash(current, "games", "projectl upgrade", give="L3", take="T4")
     assert_refused(ix, "no L3")
+    ix = await h.slash(current, "games", "projectl pass")
+    assert_refused(ix, "only pass when no other action")
+    ix = await h.slash(current, "games", "projectl done")
+    assert_refused(ix, "finishing touches")
+    ix = await h.slash(current, "games", "projectl recycle", row="white", order="1 1 2 3")
+    assert_refused(ix)
     assert (await game_of(h)).revision == before
 
 

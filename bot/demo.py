@@ -1,0 +1,110 @@
+"""``python -m bot.demo --out demo-output``: a whole game between AI players, without Discord.
+
+The game runs through the same :class:`~bot.manager.GameManager` and SQLite storage the bot uses
+(the database is kept in the output folder), so the demo is also a smoke test of the bot's core.
+Seat 1 is a "human" seat whose moves a policy picks and submits with ``manager.act`` — the path a
+slash command takes; the other seats are policy seats that the manager plays by itself.
+
+Written to the output folder: ``turn-NNN.png`` (the table after every turn, as the channel would
+see it), ``mat-<seat>.png`` (each player's mat at the end), ``results.png`` and ``log.txt``
+(every action and what it caused).
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import sys
+from collections.abc import Sequence
+from pathlib import Path
+
+from .clock import SystemClock
+from .manager import ActionResult, GameManager, TableSettings, engine_policy
+from .render import ThreadedRenderer
+from .storage import Storage
+
+HOST_ID = 1
+CHANNEL_ID = 1
+
+
+async def play(out: Path, *, players: int = 3, seed: int = 7, policy: str = "greedy",
+               variant: str = "base", quiet: bool = False) -> Path:
+    """Play one game, write its images and log to ``out``; return the log path."""
+    out.mkdir(parents=True, exist_ok=True)
+    db = out / "demo.sqlite3"
+    for stale in [db, *out.glob("demo.sqlite3-*"), *out.glob("*.png")]:
+        stale.unlink(missing_ok=True)
+    storage = await Storage.open(db, SystemClock())
+    renderer = ThreadedRenderer()
+    lines: list[str] = []
+    try:
+        manager = GameManager(storage, seed_source=lambda: seed)
+        solo = variant == "solo"
+        settings = TableSettings(variant=variant, max_players=1 if solo else players)
+        result = await manager.create_game(guild_id=None, channel_id=CHANNEL_ID, host_id=HOST_ID,
+                                           host_name="You (policy)", settings=settings)
+        if not solo:
+            for _ in range(players - 1):
+                await manager.add_policy_seat(CHANNEL_ID, HOST_ID, policy)
+            result = await manager.start(CHANNEL_ID, HOST_ID)
+        chooser = engine_policy(policy, seed)
+        game = result.game
+        lines += [f"Project L demo: {variant} game, seed {seed}, seats: {', '.join(game.names)}",
+                  f"{game.names[game.state.current] if game.state else '?'} plays first.", ""]
+        turn = 0
+        turn = await _record(out, renderer, result, lines, turn)
+        while result.game.status == "active":
+            state = result.game.state
+            assert state is not None
+            result = await manager.act(CHANNEL_ID, HOST_ID, chooser.choose(state))
+            turn = await _record(out, renderer, result, lines, turn)
+        game = result.game
+        assert game.state is not None
+        for seat in game.seats:
+            image = await renderer.mat(game.state, seat.seat, game.names)
+            (out / f"mat-{seat.seat + 1}.png").write_bytes(image)
+        (out / "results.png").write_bytes(await renderer.results(game.state, game.names))
+        from .cogs.common import final_summary
+
+        lines += ["", final_summary(game).replace("**", ""),
+                  f"Replay of the stored log matches the stored state: {await manager.verify(game.id)}"]
+    finally:
+        await storage.close()
+    log_path = out / "log.txt"
+    log_path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    if not quiet:
+        print(f"Wrote {turn} table images, mats, results.png and log.txt to {out}/")
+    return log_path
+
+
+async def _record(out: Path, renderer: ThreadedRenderer, result: ActionResult, lines: list[str],
+                  turn: int) -> int:
+    """Log every step and write the table image after every turn (the deal counts as turn 0)."""
+    game = result.game
+    names = game.names
+    if result.started is not None and result.started.state is not None:
+        (out / "turn-000.png").write_bytes(await renderer.table(result.started.state, names))
+    for step in result.steps:
+        lines.append(f"[rev {step.revision:4d}] {names[step.seat]}: {step.text}")
+        lines += [f"             {event.describe(names)}" for event in step.events]
+        if step.ended_turn:
+            turn += 1
+            (out / f"turn-{turn:03d}.png").write_bytes(await renderer.table(step.state, names))
+    return turn
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m bot.demo", description=__doc__.splitlines()[0])
+    parser.add_argument("--out", default="demo-output", help="folder for images and log")
+    parser.add_argument("--players", type=int, default=3, choices=(2, 3, 4))
+    parser.add_argument("--variant", default="base", choices=("base", "solo"))
+    parser.add_argument("--seed", type=int, default=7)
+    parser.add_argument("--policy", default="greedy", choices=("greedy", "random"))
+    args = parser.parse_args(argv)
+    asyncio.run(play(Path(args.out), players=args.players, seed=args.seed, policy=args.policy,
+                     variant=args.variant))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
