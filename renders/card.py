@@ -217,7 +217,7 @@ class PlanGeometry:
         return self.margin + self.pad, self.title + self.margin + self.pad
 
 
-@lru_cache(maxsize=128)
+@lru_cache(maxsize=32)
 def plan_card(
     card: PuzzleCard,
     pieces: tuple[Placed, ...],
