@@ -17,6 +17,14 @@ from .app import create_bot
 from .config import ConfigError, Settings
 
 
+class _NoVoiceNoise(logging.Filter):
+    """This bot has no voice features; discord.py's "voice will NOT be supported" warnings would
+    only worry a newcomer."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        return "voice will NOT be supported" not in record.getMessage()
+
+
 def _fail(message: str) -> int:
     print(f"projectl-bot: {message}", file=sys.stderr)
     return 2
@@ -36,6 +44,7 @@ def main(argv: list[str] | None = None) -> int:
     logging.basicConfig(
         level=settings.log_level_number, format="%(asctime)s %(levelname)s %(name)s: %(message)s"
     )
+    logging.getLogger("discord.client").addFilter(_NoVoiceNoise())
     try:
         asyncio.run(_run(settings))
     except discord.LoginFailure:
