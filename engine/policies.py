@@ -1,0 +1,504 @@
+"""Automatic players: a seeded random baseline and a fast greedy player.
+
+A :class:`Policy` picks the next action for whoever's turn it is. Policies are used by the
+simulator (``engine.simulate``), by the benchmark and by AI seats. Every policy here:
+
+* returns a legal action in every state that is not over (Master included, Pass only when nothing
+  else is legal);
+* is deterministic given its own seed (an :class:`~engine.rng.Rng`, never the global ``random``);
+* is cheap: it reads ``legal_actions`` once and otherwise works on bitmasks with memoised helpers
+  (``pieces.placements_in`` and the solver are cached), never trying actions with ``apply``.
+
+Why RandomPolicy is not "pick any legal action": the rules have no escape from a table where the
+small pieces are all locked in half-filled puzzles and the reserve cannot supply what any puzzle
+needs. Uniform play over action kinds drives most games there (hoarding, and puzzles riddled with
+single-cell holes), and uniform play over the flat action list stalls ~70% of games. A random
+baseline that never finishes a game measures nothing, so RandomPolicy adds the few guards that
+any novice keeps, documented in its docstring, and stays uniform otherwise.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from functools import lru_cache
+from operator import attrgetter
+from typing import Protocol
+
+from .actions import (
+    Action,
+    EndFinishing,
+    Master,
+    Pass,
+    Place,
+    TakeLevelOne,
+    TakePuzzle,
+    Upgrade,
+)
+from .cards import PuzzleCard
+from .catalogue import MODES
+from .legal import MasterOptions, legal_actions
+from .pieces import BASE_SHAPES, PLACEMENTS, Shape, placements_in, shape_of_mask
+from .rng import Rng
+from .solver import min_pieces, solve
+from .state import (
+    ACTIONS_PER_TURN,
+    MAX_UNFINISHED,
+    ROW_SIZE,
+    SOLO_GRID,
+    GameState,
+    Phase,
+    PlayerState,
+    SoloTable,
+)
+
+__all__ = ["POLICIES", "GreedyPolicy", "Policy", "RandomPolicy", "policy_by_name"]
+
+
+class Policy(Protocol):
+    """Chooses the next action for the current player of a state that is not over."""
+
+    def choose(self, state: GameState) -> Action: ...
+
+
+# -- shared mask helpers -----------------------------------------------------------------------
+
+_MONO = Shape.MONO
+SOLO_DECK_AFTER_DEAL = sum(MODES["solo"]) - SOLO_GRID
+_NON_MONO_BY_CELL: tuple[tuple[int, ...], ...] = tuple(
+    tuple(
+        m for s in BASE_SHAPES if s is not _MONO for m in PLACEMENTS[s]
+        if (m & -m).bit_length() - 1 == cell
+    )
+    for cell in range(25)
+)
+
+
+@lru_cache(maxsize=1 << 18)
+def mono_need(free: int) -> int:
+    """The fewest monominoes any exact filling of ``free`` needs (0: no single-cell nooks).
+
+    Monominoes are the scarcest resource in a stalled game, so this is the measure RandomPolicy
+    uses to avoid carving holes only a monomino can fill. Same lowest-cell search as the solver.
+    """
+    if free == 0:
+        return 0
+    low = free & -free
+    best = 1 + mono_need(free ^ low)
+    for placement in _NON_MONO_BY_CELL[low.bit_length() - 1]:
+        if placement & free == placement:
+            rest = mono_need(free ^ placement)
+            if rest < best:
+                best = rest
+                if best == 0:
+                    break
+    return best
+
+
+_KIND = attrgetter("kind")
+
+
+def _free_masks(state: GameState, player: PlayerState) -> dict[str, int]:
+    cards = state.cards
+    return {p.card: cards[p.card].recess & ~p.filled for p in player.puzzles}
+
+
+def _completions(player: PlayerState, free: dict[str, int]) -> list[Place]:
+    """Single placements that fill a puzzle's last hole with a piece in supply."""
+    found = []
+    for card, mask in free.items():
+        if mask.bit_count() <= 4:
+            shape = shape_of_mask(mask)
+            if shape is not None and player.supply[shape.index] > 0:
+                found.append(Place(card, shape, mask))
+    return found
+
+
+# -- the random baseline -------------------------------------------------------------------------
+
+
+class RandomPolicy:
+    """Uniformly random play, with four novice guards that let games finish.
+
+    In play, the choice is made in two uniform steps: first an action *kind* among those legal
+    now — take, draw, level1, upgrade (this includes exchanges), place, master, recycle — then one
+    action of that kind. Guards, each there because without it most games stall (see the module
+    docstring):
+
+    1. **Obvious completion.** If a single Place fills the last hole of a puzzle, play it
+       (uniformly among such). Completing is what returns pieces to circulation.
+    2. **No hoarding.** ``level1`` is left out while the supply holds ``hoard_limit`` (4) pieces
+       or more. Upgrades and exchanges stay: they return a piece for each one taken.
+    3. **No new nooks.** A placement is *sane* when the free cells left need no more monominoes
+       than before (one fewer if the piece placed is itself a monomino), or when the cells left
+       are few enough to fill with the monominoes the player still holds. Place and Master
+       use sane placements only; a kind with none is not offered.
+    4. **One puzzle at a time.** Place picks among the sane placements on the puzzle with the
+       fewest free cells, so pieces are not spread thin over four half-built puzzles.
+
+    Master is a random non-empty subset of puzzles with a random sane placement each
+    (:meth:`MasterOptions.sample`). In Finishing Touches the kinds are place and done, uniformly;
+    each piece then costs a point, so random play there is simply bad play, as it should be.
+
+    Even so, about 0.5% of random games still reach a genuine dead end (every small piece locked
+    on puzzles that need one); the simulator reports those as stalled.
+    """
+
+    name = "random"
+
+    def __init__(self, seed: int = 0, *, hoard_limit: int = 4) -> None:
+        self.rng = Rng(seed)
+        self.hoard_limit = hoard_limit
+
+    def choose(self, state: GameState) -> Action:
+        actions = legal_actions(state)
+        rng = self.rng
+        if state.phase is Phase.FINISHING:
+            if len(actions) > 1 and rng.below(2):
+                return actions[rng.below(len(actions) - 1)]
+            return EndFinishing()
+        player = state.players[state.current]
+        free = _free_masks(state, player)
+        done = _completions(player, free)
+        if done:
+            return done[rng.below(len(done))]
+        kinds = list(dict.fromkeys(map(_KIND, actions)))
+        if player.supply_size >= self.hoard_limit and "level1" in kinds:
+            kinds.remove("level1")
+        if "place" in kinds and not state.master_used:
+            kinds.append("master")
+        # Uniform over kinds that turn out to have a candidate: draw, and redraw without a kind
+        # that has none (equivalent to drawing among the viable kinds only).
+        while kinds:
+            kind = kinds.pop(rng.below(len(kinds)))
+            if kind == "place":
+                chosen = self._place(player, free, actions)
+            elif kind == "master":
+                chosen = self._master(player, free, actions)
+            else:
+                options = [a for a in actions if a.kind == kind]
+                chosen = options[rng.below(len(options))]
+            if chosen is not None:
+                return chosen
+        return actions[0] if actions else Pass()
+
+    def _sane(self, player: PlayerState, free: dict[str, int], place: Place) -> bool:
+        before = free[place.card]
+        after = before ^ place.mask
+        mono = place.shape is _MONO
+        if mono_need(after) <= mono_need(before) - mono:
+            return True
+        return after.bit_count() <= player.supply[_MONO.index] - mono
+
+    def _place(self, player: PlayerState, free: dict[str, int], actions: list[Action]) -> Action | None:
+        sane = [p for p in actions if isinstance(p, Place) and self._sane(player, free, p)]
+        if not sane:
+            return None
+        focus = min(free[p.card].bit_count() for p in sane)
+        sane = [p for p in sane if free[p.card].bit_count() == focus]
+        return sane[self.rng.below(len(sane))]
+
+    def _master(self, player: PlayerState, free: dict[str, int], actions: list[Action]) -> Action | None:
+        per_card: dict[str, list[Place]] = {}
+        for p in actions:
+            if isinstance(p, Place) and self._sane(player, free, p):
+                per_card.setdefault(p.card, []).append(p)
+        if not per_card:
+            return None
+        options = MasterOptions({c: tuple(v) for c, v in per_card.items()}, player.supply)
+        return options.sample(self.rng)
+
+
+# -- the greedy player ---------------------------------------------------------------------------
+
+
+@lru_cache(maxsize=1 << 18)
+def _pieces_to_fill(free: int) -> int:
+    return min_pieces(free) or 0
+
+
+@lru_cache(maxsize=1 << 16)
+def _good_moves(free: int) -> tuple[tuple[Shape, int], ...]:
+    """Placements that lie on some fewest-pieces filling of ``free`` (they cost nothing extra)."""
+    target = _pieces_to_fill(free) - 1
+    return tuple(
+        (s, m) for s in BASE_SHAPES for m in placements_in(s, free) if _pieces_to_fill(free ^ m) == target
+    )
+
+
+@lru_cache(maxsize=1 << 16)
+def _wanted_shapes(free: int) -> frozenset[Shape]:
+    return frozenset(s for s, _ in _good_moves(free))
+
+
+@lru_cache(maxsize=1 << 16)
+def _finish_cost(free: int, supply: tuple[int, ...]) -> tuple[int, ...] | None:
+    """Fewest-pieces filling of ``free`` from ``supply`` (Finishing Touches), or None."""
+    tiling = solve(free, supply=supply)
+    return None if tiling is None else tuple(tiling)
+
+
+def _progress(state: GameState) -> float:
+    """How far the game is toward its end trigger, 0 at the start to 1 when the deck is empty."""
+    table = state.table
+    if isinstance(table, SoloTable):
+        remaining, start = len(table.deck), SOLO_DECK_AFTER_DEAL
+    else:
+        remaining = len(table.black_deck)
+        start = max(1, MODES.get(f"{state.options.players}p", (0, 12))[1] - ROW_SIZE)
+    return max(0.0, min(1.0, 1.0 - remaining / start))
+
+
+def _my_actions_left(state: GameState) -> int | None:
+    """Actions the current player still has before the game ends (None: the end is not in sight)."""
+    if state.last_round is None:
+        return None
+    return state.actions_left + ACTIONS_PER_TURN * (state.last_round - state.round)
+
+
+class GreedyPolicy:
+    """A fast, reasonable player: finish puzzles, keep fillings cheap, fetch the pieces needed.
+
+    Each action, in order of preference:
+
+    1. complete a puzzle with one Place;
+    2. Master when it puts down two or more pieces, each on a fewest-pieces filling;
+    3. Place a piece that lies on a fewest-pieces filling of its puzzle (``solver.min_pieces`` of
+       the cells left does not grow), on the puzzle nearest completion;
+    4. take a puzzle while fewer than ``target_open`` are open: value is points plus reward level
+       (reward counts less as the end nears) over the estimated actions to finish it; near the
+       end, puzzles that cannot be finished in the actions left are not taken (unfinished
+       puzzles cost their value);
+    5. fetch a piece an open puzzle wants: level1 for a monomino, otherwise an exchange or
+       upgrade of a spare piece (one no open puzzle can use) toward the wanted shape;
+    6. fall back to taking any puzzle, any placement that costs the fewest extra pieces,
+       level1, then anything legal.
+
+    In Finishing Touches it completes a puzzle only when the points gained plus the unfinished
+    penalty avoided exceed the pieces spent (``solver.solve`` with the supply), then says done.
+    The seed only breaks ties, so games stay varied but reproducible.
+    """
+
+    name = "greedy"
+
+    def __init__(
+        self, seed: int = 0, *, target_open: int = 3, hoard_limit: int = 6, reward_weight: float = 1.0,
+        fetch_cost: float = 1.5,
+    ) -> None:
+        self.rng = Rng(seed)
+        self.reward_weight = reward_weight
+        self.fetch_cost = fetch_cost
+        self.target_open = target_open
+        self.hoard_limit = hoard_limit
+
+    # -- entry point ------------------------------------------------------------------------
+    def choose(self, state: GameState) -> Action:
+        if state.phase is Phase.FINISHING:
+            return self._finishing(state)
+        actions = legal_actions(state)
+        player = state.players[state.current]
+        free = _free_masks(state, player)
+        order = sorted(free, key=lambda c: (_pieces_to_fill(free[c]), -state.cards[c].points, c))
+        legal = set(actions)
+        for step in (
+            lambda: self._complete(player, free, state),
+            lambda: self._master(state, player, free, order),
+            lambda: self._place(player, free, order),
+            lambda: self._take(state, player, free, actions, self.target_open),
+            lambda: self._fetch(state, player, free, order, legal),
+            lambda: self._take(state, player, free, actions, MAX_UNFINISHED),
+            lambda: self._any_place(player, free, order),
+        ):
+            chosen = step()
+            if chosen is not None:
+                return chosen
+        return self._fallback(state, player, actions)
+
+    # -- placing ------------------------------------------------------------------------------
+    def _complete(self, player: PlayerState, free: dict[str, int], state: GameState) -> Action | None:
+        done = _completions(player, free)
+        if not done:
+            return None
+        return max(done, key=lambda p: (state.cards[p.card].points, state.cards[p.card].reward.level, p.card))
+
+    def _best_move(self, free: int, supply: Sequence[int]) -> tuple[Shape, int] | None:
+        """The good move to make with pieces in ``supply``: completing first, then one that
+        leaves cells this supply can keep filling, then using the shape held most."""
+        best: tuple[tuple[int, int, int, int], tuple[Shape, int]] | None = None
+        for shape, mask in _good_moves(free):
+            have = supply[shape.index]
+            if have <= 0:
+                continue
+            rest = free ^ mask
+            ready = rest == 0 or any(
+                supply[s.index] - (s is shape) > 0 for s in _wanted_shapes(rest)
+            )
+            key = (rest == 0, ready, have, shape.size)
+            if best is None or key > best[0]:
+                best = (key, (shape, mask))
+        return None if best is None else best[1]
+
+    def _master(
+        self, state: GameState, player: PlayerState, free: dict[str, int], order: list[str]
+    ) -> Action | None:
+        if state.master_used or len(order) < 2:
+            return None
+        supply = list(player.supply)
+        chosen: list[Place] = []
+        for card in order:
+            move = self._best_move(free[card], supply)
+            if move is not None:
+                shape, mask = move
+                supply[shape.index] -= 1
+                chosen.append(Place(card, shape, mask))
+        return Master(tuple(chosen)) if len(chosen) >= 2 else None
+
+    def _place(self, player: PlayerState, free: dict[str, int], order: list[str]) -> Action | None:
+        for card in order:
+            move = self._best_move(free[card], player.supply)
+            if move is not None:
+                return Place(card, move[0], move[1])
+        return None
+
+    def _any_place(self, player: PlayerState, free: dict[str, int], order: list[str]) -> Action | None:
+        """The placement costing the fewest extra pieces, when nothing better is possible."""
+        best: tuple[tuple[int, int], Place] | None = None
+        for card in order:
+            before = _pieces_to_fill(free[card])
+            for shape in BASE_SHAPES:
+                if player.supply[shape.index] <= 0:
+                    continue
+                for mask in placements_in(shape, free[card]):
+                    extra = _pieces_to_fill(free[card] ^ mask) + 1 - before
+                    key = (extra, -shape.size)
+                    if best is None or key < best[0]:
+                        best = (key, Place(card, shape, mask))
+        return None if best is None else best[1]
+
+    # -- taking puzzles -------------------------------------------------------------------------
+    def _card_value(self, state: GameState, player: PlayerState, card: PuzzleCard) -> float | None:
+        pieces = _pieces_to_fill(card.recess)
+        wanted = _wanted_shapes(card.recess)
+        usable = sum(1 for s in wanted if player.supply[s.index] > 0)
+        fetch = max(0, pieces - usable) * self.fetch_cost
+        cost = 1 + pieces + fetch
+        left = _my_actions_left(state)
+        reward_weight = self.reward_weight * (1.0 - _progress(state))
+        if left is not None:
+            if state.options.unfinished_penalty and cost > left:
+                return None
+            if cost + 2 > left:
+                reward_weight = 0.0
+        if card.points == 0 and reward_weight == 0.0:
+            return None
+        return (card.points + reward_weight * card.reward.level) / cost
+
+    def _take(
+        self, state: GameState, player: PlayerState, free: dict[str, int], actions: list[Action],
+        limit: int,
+    ) -> Action | None:
+        if len(player.puzzles) >= limit:
+            return None
+        table = state.table
+        best: tuple[float, Action] | None = None
+        for action in actions:
+            if not isinstance(action, TakePuzzle):
+                continue
+            if action.colour is None:
+                card_id = table.grid[action.slot - 1]  # type: ignore[union-attr]
+            else:
+                card_id = table.row(action.colour)[action.slot - 1]  # type: ignore[union-attr]
+            if card_id is None:
+                continue
+            value = self._card_value(state, player, state.cards[card_id])
+            if value is not None and (best is None or value > best[0]):
+                best = (value, action)
+        return None if best is None else best[1]
+
+    # -- fetching pieces --------------------------------------------------------------------------
+    def _fetch(
+        self, state: GameState, player: PlayerState, free: dict[str, int], order: list[str],
+        legal: set[Action],
+    ) -> Action | None:
+        supply = player.supply
+        wanted: list[Shape] = []
+        useful: set[Shape] = set()
+        for card in order:
+            shapes = _wanted_shapes(free[card])
+            useful |= shapes
+            for shape in sorted(shapes, key=lambda s: (-s.size, s.index)):
+                if supply[shape.index] == 0 and shape not in wanted:
+                    wanted.append(shape)
+        spare = [s for s in BASE_SHAPES if supply[s.index] > 0 and s not in useful]
+        for shape in wanted:
+            if shape is _MONO:
+                if state.reserve[_MONO.index] > 0 and TakeLevelOne() in legal:
+                    return TakeLevelOne()
+                continue
+            # An exchange or upgrade straight to the wanted shape, from the biggest spare piece.
+            for give in sorted(spare, key=lambda s: -s.level):
+                if Upgrade(give, shape) in legal:
+                    return Upgrade(give, shape)
+        for shape in wanted:
+            # One step up toward it: upgrade a spare piece one level, preferring shapes wanted.
+            for give in sorted(spare, key=lambda s: -s.level):
+                if give.level >= shape.level:
+                    continue
+                steps = [
+                    Upgrade(give, s) for s in BASE_SHAPES
+                    if s.level > give.level and Upgrade(give, s) in legal
+                ]
+                if steps:
+                    return min(steps, key=lambda u: (u.take not in wanted, -state.reserve[u.take.index]))
+        if wanted and player.supply_size < self.hoard_limit and TakeLevelOne() in legal:
+            return TakeLevelOne()
+        return None
+
+    # -- the rest -------------------------------------------------------------------------------
+    def _fallback(self, state: GameState, player: PlayerState, actions: list[Action]) -> Action:
+        """Anything legal that keeps the game moving; Master when it is the only thing left."""
+        for kind in ("level1", "draw", "upgrade", "take", "recycle"):
+            options = [a for a in actions if a.kind == kind]
+            if options:
+                return options[self.rng.below(len(options))]
+        if not state.master_used:
+            free = _free_masks(state, player)
+            for card, mask in free.items():
+                for shape in BASE_SHAPES:
+                    if player.supply[shape.index] > 0:
+                        places = placements_in(shape, mask)
+                        if places:
+                            return Master((Place(card, shape, places[0]),))
+        return actions[0] if actions else Pass()
+
+    def _finishing(self, state: GameState) -> Action:
+        player = state.players[state.current]
+        factor = 2 if state.options.unfinished_penalty else 1
+        best: tuple[int, Place] | None = None
+        for puzzle in player.puzzles:
+            card = state.cards[puzzle.card]
+            free = card.recess & ~puzzle.filled
+            tiling = _finish_cost(free, player.supply)
+            if tiling is None:
+                continue
+            gain = factor * card.points - len(tiling)
+            if gain > 0 and (best is None or gain > best[0]):
+                mask = tiling[0]
+                shape = shape_of_mask(mask)
+                assert shape is not None
+                best = (gain, Place(card.id, shape, mask))
+        return EndFinishing() if best is None else best[1]
+
+
+# -- registry ------------------------------------------------------------------------------------
+
+POLICIES: dict[str, Callable[[int], Policy]] = {"random": RandomPolicy, "greedy": GreedyPolicy}
+
+
+def policy_by_name(name: str, seed: int = 0) -> Policy:
+    """A fresh policy by name ("random" or "greedy"), seeded."""
+    try:
+        factory = POLICIES[name.strip().lower()]
+    except KeyError:
+        known = ", ".join(POLICIES)
+        raise ValueError(f"Unknown policy '{name}'. Policies: {known}.") from None
+    return factory(seed)
