@@ -1,0 +1,143 @@
+"""Command line: ``python -m engine simulate|catalogue|bench``.
+
+* ``simulate`` plays games with policies and prints one JSON line per game, then a summary line
+  (also JSON) with games per second.
+* ``catalogue --check [FILE]`` reports on a puzzle catalogue (the shipped one by default); the
+  exit code is 0 only when it is usable.
+* ``bench`` measures the engine and the policies (see ``engine.bench``).
+
+Argument errors print one line and exit with code 2, as argparse does, never a traceback.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import time
+from collections.abc import Sequence
+
+from .policies import POLICIES, policy_by_name
+from .simulate import play_game
+from .state import Difficulty, Options
+
+
+class _Parser(argparse.ArgumentParser):
+    """argparse prints the whole usage on an error; one clear line is friendlier in scripts."""
+
+    def error(self, message: str) -> None:  # type: ignore[override]
+        self.exit(2, f"{self.prog}: error: {message}\n")
+
+
+def _positive(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"'{text}' is not a whole number") from None
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"{value} must be at least 1")
+    return value
+
+
+def _seed(text: str) -> int:
+    try:
+        return int(text, 0)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"'{text}' is not an integer seed") from None
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = _Parser(prog="python -m engine", description="Project L engine tools.")
+    commands = parser.add_subparsers(
+        dest="command", metavar="{simulate,catalogue,bench}", parser_class=_Parser
+    )
+    commands.required = True
+
+    sim = commands.add_parser("simulate", help="play games with automatic players, one JSON line each")
+    sim.add_argument("--players", type=_positive, default=None, help="2-4 (base) or 1 (solo; default)")
+    sim.add_argument("--games", type=_positive, default=1)
+    sim.add_argument("--seed", type=_seed, default=0, help="seed of the first game; game i uses seed+i")
+    sim.add_argument("--variant", choices=("base", "solo"), default="base")
+    sim.add_argument("--difficulty", choices=[d.value for d in Difficulty], default="normal")
+    sim.add_argument(
+        "--policy", default="greedy",
+        help=f"{' or '.join(POLICIES)}; a comma list gives one per seat (greedy,random)",
+    )
+    sim.add_argument("--reserve", type=int, choices=(10, 15), default=10)
+    sim.add_argument("--no-unfinished-penalty", action="store_true")
+    sim.add_argument("--max-turns", type=_positive, default=None, help="stall cap in player turns")
+    sim.add_argument("--log", action="store_true", help="include each game's action log")
+
+    cat = commands.add_parser("catalogue", help="check a puzzle catalogue")
+    cat.add_argument("--check", action="store_true", required=True, help="report on the catalogue")
+    cat.add_argument("file", nargs="?", default=None, help="catalogue JSON (default: the shipped one)")
+
+    bench = commands.add_parser("bench", help="measure engine and policy speed, and solo win rates")
+    bench.add_argument("--solo-games", type=_positive, default=1000, help="games per difficulty")
+    bench.add_argument("--seed", type=_seed, default=0)
+    return parser
+
+
+def _simulate(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
+    solo = args.variant == "solo"
+    players = args.players if args.players is not None else (1 if solo else 2)
+    if solo and players != 1:
+        parser.error("solo is played by 1 player: omit --players or use --players 1")
+    if not solo and not 2 <= players <= 4:
+        parser.error(f"the base game is played by 2-4 players, not {players}")
+    names = [n.strip().lower() for n in args.policy.split(",")]
+    unknown = [n for n in names if n not in POLICIES]
+    if unknown or len(names) not in (1, players):
+        parser.error(
+            f"--policy must be {' or '.join(POLICIES)}, or a comma list with one per seat "
+            f"({players}); got '{args.policy}'"
+        )
+    options = Options(
+        players=players,
+        variant=args.variant,
+        reserve=args.reserve,
+        unfinished_penalty=not args.no_unfinished_penalty,
+        difficulty=Difficulty(args.difficulty),
+    )
+    extra = {} if args.max_turns is None else {"max_turns": args.max_turns}
+    stalled = 0
+    start = time.perf_counter()
+    for i in range(args.games):
+        seed = args.seed + i
+        policies = [policy_by_name(names[seat % len(names)], seed * 8 + seat) for seat in range(players)]
+        record = play_game(options, seed, policies, keep_log=args.log, **extra)
+        stalled += record.stalled
+        print(json.dumps(record.to_json(with_log=args.log)), flush=False)
+    elapsed = time.perf_counter() - start
+    summary = {
+        "games": args.games,
+        "stalled": stalled,
+        "seconds": round(elapsed, 3),
+        "games_per_s": round(args.games / elapsed, 2) if elapsed > 0 else None,
+    }
+    print(json.dumps(summary))
+    return 0
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = build_parser()
+    try:
+        args = parser.parse_args(argv)
+    except SystemExit as stop:  # argparse exits on errors and --help; return its code instead
+        return int(stop.code or 0)
+    if args.command == "simulate":
+        try:
+            return _simulate(args, parser)
+        except SystemExit as stop:
+            return int(stop.code or 0)
+    if args.command == "catalogue":
+        from .catalogue import main_check
+
+        return main_check(args.file)
+    from .bench import run_bench
+
+    return run_bench(solo_games=args.solo_games, seed=args.seed)
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,116 @@
+"""``python -m engine bench``: how fast the engine and the policies are, and how good greedy is.
+
+Human-readable lines first; the LAST line is one JSON object with exactly these keys:
+
+* ``placements_ms`` — one enumeration of the legal placements of all nine shapes on four puzzles
+  (``legal.placements_for``), with the placement caches cleared before every call. That cold
+  figure is the honest one: the warm figure (also printed) is a dictionary lookup, and play keeps
+  creating free areas the cache has not seen.
+* ``random_actions_per_s`` — 4-player games with RandomPolicy on one core: actions chosen and
+  applied per second, legal-action enumeration included (the policy calls ``legal_actions``).
+* ``random_games_per_s`` — the same games, per second.
+* ``greedy_2p_game_s`` — seconds per 2-player game of GreedyPolicy against itself.
+* ``solo_greedy_win_rate`` — {difficulty: fraction of Solo games greedy wins}.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+
+from . import legal, pieces
+from .cards import Colour
+from .catalogue import load_catalogue
+from .pieces import BASE_SHAPES
+from .policies import GreedyPolicy, RandomPolicy
+from .simulate import play_game
+from .state import Difficulty, OpenPuzzle, Options, PlayerState, counts_of
+
+RANDOM_GAMES = 40
+GREEDY_GAMES = 20
+
+
+def bench_placements(repeats: int = 200) -> tuple[float, float]:
+    """(cold ms, warm ms) per enumeration over the four largest recesses of the catalogue."""
+    cards = load_catalogue(None)
+    whites = sorted((c for c in cards if c.colour is Colour.WHITE), key=lambda c: -c.size)[:2]
+    blacks = sorted((c for c in cards if c.colour is Colour.BLACK), key=lambda c: -c.size)[:2]
+    chosen = whites + blacks
+    player = PlayerState(
+        supply=counts_of({s: 1 for s in BASE_SHAPES}),
+        puzzles=tuple(OpenPuzzle(c.id) for c in chosen),
+    )
+    mapping = {c.id: c for c in chosen}
+    cold = 0.0
+    for _ in range(repeats):
+        pieces.placements_in.cache_clear()
+        legal._place_actions.cache_clear()
+        start = time.perf_counter()
+        legal.placements_for(mapping, player)
+        cold += time.perf_counter() - start
+    start = time.perf_counter()
+    for _ in range(repeats):
+        legal.placements_for(mapping, player)
+    warm = time.perf_counter() - start
+    return cold / repeats * 1000, warm / repeats * 1000
+
+
+def bench_random(games: int = RANDOM_GAMES, seed: int = 0) -> tuple[float, float, int]:
+    """(actions/s, games/s, stalled) for 4-player random play."""
+    options = Options(players=4)
+    actions = stalled = 0
+    start = time.perf_counter()
+    for i in range(games):
+        policies = [RandomPolicy(seed + i * 8 + s) for s in range(4)]
+        record = play_game(options, seed + i, policies, keep_log=False)
+        actions += record.actions
+        stalled += record.stalled
+    elapsed = time.perf_counter() - start
+    return actions / elapsed, games / elapsed, stalled
+
+
+def bench_greedy_2p(games: int = GREEDY_GAMES, seed: int = 0) -> float:
+    options = Options(players=2)
+    start = time.perf_counter()
+    for i in range(games):
+        policies = [GreedyPolicy(seed + i * 8 + s) for s in range(2)]
+        play_game(options, seed + i, policies, keep_log=False)
+    return (time.perf_counter() - start) / games
+
+
+def bench_solo(games: int, seed: int = 0) -> dict[str, float]:
+    rates: dict[str, float] = {}
+    for difficulty in Difficulty:
+        options = Options(players=1, variant="solo", difficulty=difficulty)
+        wins = 0
+        start = time.perf_counter()
+        for i in range(games):
+            record = play_game(options, seed + i, [GreedyPolicy(seed + i)], keep_log=False)
+            wins += record.winners == (0,)
+        elapsed = time.perf_counter() - start
+        rates[difficulty.value] = round(wins / games, 4)
+        print(f"solo {difficulty.value}: greedy won {wins}/{games} ({elapsed:.1f} s)")
+    return rates
+
+
+def run_bench(*, solo_games: int = 1000, seed: int = 0) -> int:
+    total = time.perf_counter()
+    cold, warm = bench_placements()
+    print(f"placements, 9 shapes on 4 puzzles: {cold:.3f} ms cold cache, {warm:.4f} ms warm")
+    per_action, per_game, stalled = bench_random(seed=seed)
+    print(
+        f"random 4p: {per_action:,.0f} actions/s, {per_game:.1f} games/s "
+        f"({stalled} of {RANDOM_GAMES} stalled)"
+    )
+    greedy = bench_greedy_2p(seed=seed)
+    print(f"greedy 2p: {greedy:.3f} s per game")
+    rates = bench_solo(solo_games, seed=seed)
+    print(f"total {time.perf_counter() - total:.1f} s")
+    print(json.dumps({
+        "placements_ms": round(cold, 4),
+        "random_actions_per_s": round(per_action),
+        "random_games_per_s": round(per_game, 2),
+        "greedy_2p_game_s": round(greedy, 4),
+        "solo_greedy_win_rate": rates,
+    }))
+    return 0
