@@ -47,6 +47,10 @@ UNEXPECTED = (
     "Sorry, something went wrong on my side and nothing was changed. The error has been logged; "
     "please try again."
 )
+CANNOT_POST = (
+    "Your move is saved, but I may not post in this channel. Please ask an admin to give me Send "
+    "Messages and Attach Files here; `/projectl status` shows the table meanwhile."
+)
 NO_SUCH_PLAYER = "{name} is not playing in this game."
 NOT_A_PUZZLE_SLOT = "'{text}' is not a puzzle on offer. Pick one from the list, e.g. `white 3`."
 NO_PLACEMENTS = "{piece} does not fit anywhere on {card} right now."

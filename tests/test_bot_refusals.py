@@ -280,3 +280,22 @@ async def test_refusal_copy_of_message_is_not_changed(h: DiscordHarness) -> None
     ix = await h.click(alice, forged, "pl:lobby:join:77")
     assert_refused(ix, "no longer open")
     assert lobby.content == content
+
+
+async def test_missing_channel_permission_is_explained(h: DiscordHarness) -> None:
+    """If Discord refuses the turn post, the move still counts and the player is told why."""
+    from harness import ApiError
+
+    current, other, _ = await two_player_game(h)
+
+    def forbidden(call: Any) -> Any:
+        raise ApiError(403, 50013, "Missing Permissions")
+
+    h.api.add_route("POST", "/channels/{channel_id}/messages", forbidden)
+    for _ in range(2):
+        await h.slash(current, "games", "projectl level1")
+    ix = await h.slash(current, "games", "projectl level1")
+    texts_ = [r.content for r in ix.responses if r.content]
+    assert texts_[0].startswith("Done: `level1`") and texts_[-1] == texts.CANNOT_POST
+    game = await game_of(h)
+    assert game.current is not None and game.current.user_id == other.id

@@ -233,4 +233,14 @@ async def respond_to_result(interaction: discord.Interaction, result: ActionResu
     mat = await bot.renderer.mat(state, step.seat, game.names)
     await reply(interaction, clip(lines), ephemeral=True, files=[png(mat, "mat.png")])
     if (result.turn_changed or result.finished) and interaction.channel is not None:
-        await post_turn(bot, interaction.channel, result)  # type: ignore[arg-type]
+        await post_turn_or_explain(interaction, result)
+
+
+async def post_turn_or_explain(interaction: discord.Interaction, result: ActionResult) -> None:
+    """Post the turn in the channel; if Discord refuses (missing permissions), say so privately —
+    the action itself is committed either way."""
+    try:
+        await post_turn(bot_of(interaction), interaction.channel, result)  # type: ignore[arg-type]
+    except discord.Forbidden:
+        log.warning("no permission to post in channel %s", interaction.channel_id)
+        await reply(interaction, texts.CANNOT_POST)

@@ -83,8 +83,7 @@ class TableCommands:
             await bot.manager.remember_messages(game.id, lobby_message_id=message.id)
             return
         await interaction.response.send_message(started_content(game))
-        if interaction.channel is not None:
-            await common.post_turn(bot, interaction.channel, result)  # type: ignore[arg-type]
+        await common.post_turn_or_explain(interaction, result)
 
     @app_commands.command(name="cancel", description="Cancel this channel's game (host or channel managers)")
     async def cancel(self, interaction: discord.Interaction) -> None:
@@ -134,8 +133,7 @@ async def lobby_button(interaction: discord.Interaction, op: str, game_id: int) 
     elif op == "start":
         result = await manager.start(channel_id, user.id, game_id=game_id)
         await interaction.response.edit_message(content=started_content(result.game), view=None)
-        if interaction.channel is not None:
-            await common.post_turn(bot, interaction.channel, result)  # type: ignore[arg-type]
+        await common.post_turn_or_explain(interaction, result)
         return
     else:
         raise StaleError(texts.FORGED_BUTTON)
