@@ -1,0 +1,169 @@
+"""The game manager without Discord: lifecycle, hooks, policy seats, drafts, replay and resume."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+from datetime import UTC, datetime
+from pathlib import Path
+
+import pytest
+
+import engine
+from bot.clock import ManualClock
+from bot.errors import InvalidActionError, NotYourTurnError, StaleError, WrongStageError
+from bot.manager import Game, GameManager, Seat, Step, TableSettings
+from bot.storage import Storage
+from engine.policies import policy_by_name
+
+CHANNEL = 500
+START = datetime(2025, 5, 1, 8, 0, tzinfo=UTC)
+
+
+@pytest.fixture
+async def manager(tmp_path: Path) -> AsyncIterator[GameManager]:
+    storage = await Storage.open(tmp_path / "m.sqlite3", ManualClock(START))
+    yield GameManager(storage, clock=ManualClock(START), seed_source=lambda: 77)
+    await storage.close()
+
+
+async def two_humans(manager: GameManager) -> Game:
+    await manager.create_game(guild_id=1, channel_id=CHANNEL, host_id=1, host_name="ann",
+                              settings=TableSettings(max_players=2))
+    await manager.join(CHANNEL, 2, "ben")
+    return (await manager.start(CHANNEL, 1)).game
+
+
+def user_of(game: Game) -> int:
+    assert game.current is not None and game.current.user_id is not None
+    return game.current.user_id
+
+
+async def test_hooks_fire_in_order(manager: GameManager) -> None:
+    seen: list[str] = []
+
+    async def turn(game: Game, seat: Seat) -> None:
+        seen.append(f"turn:{seat.name}")
+
+    async def step(game: Game, step: Step) -> None:
+        seen.append(f"step:{step.text}")
+
+    async def broken(game: Game, seat: Seat) -> None:
+        raise RuntimeError("a hook failing must not hurt the game")
+
+    manager.on_turn_started += [turn, broken]
+    manager.on_action_committed.append(step)
+    game = await two_humans(manager)
+    first = game.current
+    assert first is not None and seen == [f"turn:{first.name}"]
+    for _ in range(3):
+        game = (await manager.act(CHANNEL, user_of(game), "level1")).game
+    assert seen[1:] == ["step:level1"] * 3 + [f"turn:{game.current.name}"]  # type: ignore[union-attr]
+    assert game.current is not None and game.current.seat != first.seat
+
+
+async def test_act_refusals_change_nothing(manager: GameManager) -> None:
+    game = await two_humans(manager)
+    other = 1 if user_of(game) == 2 else 2
+    with pytest.raises(NotYourTurnError):
+        await manager.act(CHANNEL, other, "level1")
+    with pytest.raises(InvalidActionError, match="reserve|supply|puzzle"):
+        await manager.act(CHANNEL, user_of(game), "place L3 on W01 at A1 A2 B2")
+    with pytest.raises(StaleError):
+        await manager.act(CHANNEL, user_of(game), "level1", expected_revision=game.revision - 1)
+    assert (await manager.game(game.id)).revision == game.revision  # type: ignore[union-attr]
+    assert await manager.log(game.id) == []
+
+
+async def test_master_draft_is_checked_and_discarded_on_change(manager: GameManager) -> None:
+    game = await two_humans(manager)
+    user = user_of(game)
+    assert game.state is not None
+    card = game.state.table.white_row[0]  # type: ignore[union-attr]
+    game = (await manager.act(CHANNEL, user, "take white 1")).game
+    assert game.state is not None
+    player = game.state.players[game.state.current]
+    place = engine.placements_for(game.state.cards, player, card=card, shape=engine.Shape.MONO)[0]
+    draft = await manager.master_add(CHANNEL, user, place)
+    assert draft.placements == (place,) and draft.revision == game.revision
+    game = (await manager.act(CHANNEL, user, "level1")).game  # any change discards the draft
+    _, fresh = await manager.master_draft(CHANNEL, user)
+    assert fresh.placements == () and fresh.revision == game.revision
+    draft = await manager.master_add(CHANNEL, user, place)
+    result = await manager.master_confirm(CHANNEL, user)
+    assert isinstance(result.first.action, engine.Master)  # type: ignore[union-attr]
+    assert result.turn_changed
+
+
+async def test_solo_starts_at_once_and_lobby_rules(manager: GameManager) -> None:
+    started: list[str] = []
+
+    async def turn(game: Game, seat: Seat) -> None:
+        started.append(seat.name)
+
+    manager.on_turn_started.append(turn)
+    result = await manager.create_game(guild_id=1, channel_id=CHANNEL, host_id=9, host_name="sol",
+                                       settings=TableSettings(variant="solo", max_players=1,
+                                                              difficulty="unbeatable"))
+    assert result.started is not None and result.game.status == "active" and started == ["sol"]
+    assert result.game.state is not None and result.game.state.options.difficulty.value == "unbeatable"
+    with pytest.raises(WrongStageError):
+        await manager.join(CHANNEL, 3, "late")
+
+
+async def test_ai_seats_play_and_replay_verifies(manager: GameManager) -> None:
+    await manager.create_game(guild_id=1, channel_id=CHANNEL, host_id=1, host_name="ann",
+                              settings=TableSettings(max_players=3))
+    await manager.add_policy_seat(CHANNEL, 1, "greedy")
+    await manager.add_policy_seat(CHANNEL, 1, "random")
+    result = await manager.start(CHANNEL, 1)
+    game = result.game
+    assert [s.name for s in game.seats] == ["ann", "Greedy bot 1", "Random bot 2"]
+    assert game.current is not None and game.current.user_id == 1  # AI seats already moved if first
+    finished: list[int] = []
+
+    async def done(g: Game) -> None:
+        finished.append(g.id)
+
+    manager.on_game_finished.append(done)
+    policy = policy_by_name("greedy", 3)
+    while game.status == "active":
+        assert game.state is not None
+        result = await manager.act(CHANNEL, 1, policy.choose(game.state))
+        assert result.first is not None and result.first.user_id == 1
+        assert all(s.user_id is None for s in result.steps[1:])
+        game = result.game
+    assert finished == [game.id]
+    assert await manager.verify(game.id)
+    log = await manager.log(game.id)
+    assert [row.seq for row in log] == list(range(1, len(log) + 1))
+    assert all(row.created_at == START.isoformat() for row in log)
+
+
+async def test_resume_finishes_an_interrupted_ai_turn(tmp_path: Path) -> None:
+    """Simulate a crash right after a human's commit, before the AI seats moved."""
+    path = tmp_path / "crash.sqlite3"
+    storage = await Storage.open(path, ManualClock(START))
+    manager = GameManager(storage, seed_source=lambda: 5)
+    await manager.create_game(guild_id=1, channel_id=CHANNEL, host_id=1, host_name="ann",
+                              settings=TableSettings(max_players=2))
+    await manager.add_policy_seat(CHANNEL, 1)
+    game = (await manager.start(CHANNEL, 1)).game
+    assert game.state is not None and game.current is not None and game.current.user_id == 1
+    state = game.state
+    for text in ("level1", "level1", "level1"):  # the human's turn, committed without the manager
+        outcome = engine.apply(state, engine.parse_action(text))
+        row = await storage.commit_action(game.id, game.revision, seat=0, user_id=1, action=text,
+                                          state=outcome.state.dumps(), state_schema=1, finished=False)
+        game, state = Game.from_row(row), outcome.state
+    assert game.current is not None and game.current.is_ai
+    await storage.close()
+
+    storage = await Storage.open(path, ManualClock(START))  # "restart"
+    manager = GameManager(storage, seed_source=lambda: 5)
+    results = await manager.resume()
+    assert len(results) == 1 and all(s.user_id is None for s in results[0].steps)
+    game = results[0].game
+    assert game.current is not None and game.current.user_id == 1
+    assert await manager.verify(game.id)
+    assert await manager.resume() == []  # nothing left to do: safe to call again
+    await storage.close()
