@@ -17,6 +17,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import secrets
+from collections import OrderedDict
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import Any, Protocol
@@ -152,7 +153,7 @@ class Game:
         """The game in ``row``; :class:`UnreadableGameError` (a refusal) if it is corrupt, so one
         damaged row stops only its own game."""
         try:
-            state = None if row.state is None else GameState.loads(row.state)
+            state = None if row.state is None else _load_state(row.state)
             settings = TableSettings.from_row(row)
         except (StateFormatError, KeyError, TypeError, ValueError) as error:
             log.warning("game %s cannot be read: %s", row.id, error)
@@ -445,7 +446,7 @@ class GameManager:
         except IllegalActionError as error:
             raise BadInputError(str(error)) from error
         try:
-            row = await self.storage.start_game(game.id, game.revision, state.dumps(), state.schema)
+            row = await self.storage.start_game(game.id, game.revision, _dump_state(state), state.schema)
         except _StorageStale as error:
             raise StaleError(texts.STALE_GAME) from error
         started = Game.from_row(row)
@@ -564,7 +565,7 @@ class GameManager:
         try:
             row = await self.storage.commit_action(
                 game.id, game.revision, seat=seat, user_id=user_id, action=str(action),
-                state=outcome.state.dumps(), state_schema=outcome.state.schema, finished=finished,
+                state=_dump_state(outcome.state), state_schema=outcome.state.schema, finished=finished,
             )
         except _StorageStale as error:
             raise StaleError(texts.STALE_BUTTON) from error
@@ -709,6 +710,38 @@ def _parse(action: Action | str) -> Action:
         return engine.parse_action(action)
     except IllegalActionError as error:
         raise BadInputError(str(error)) from error
+
+
+_PARSED: OrderedDict[str, GameState] = OrderedDict()
+PARSED_STATES_KEPT = 512
+"""Parsed states remembered by their JSON text. Parsing one takes about a millisecond (every card
+is rebuilt) and an action used to parse the same text up to three times (load, re-read after the
+commit, the next action's load); states are immutable, so the value can be shared. 512 states
+are a few MB."""
+
+
+def _load_state(text: str) -> GameState:
+    state = _PARSED.get(text)
+    if state is None:
+        state = _remember(text, GameState.loads(text))
+    else:
+        _PARSED.move_to_end(text)
+    return state
+
+
+def _dump_state(state: GameState) -> str:
+    """``state.dumps()``, remembered: the row about to be written is read back straight away."""
+    text = state.dumps()
+    _remember(text, state)
+    return text
+
+
+def _remember(text: str, state: GameState) -> GameState:
+    _PARSED[text] = state
+    _PARSED.move_to_end(text)
+    while len(_PARSED) > PARSED_STATES_KEPT:
+        _PARSED.popitem(last=False)
+    return state
 
 
 def _current_seat_for(game: Game, user_id: int) -> Seat:
