@@ -19,10 +19,10 @@ test: $(STAMP)
 	$(PY) -m pytest
 
 run: $(STAMP)
-	$(PY) -m bot
+	@$(PY) -m bot
 
 demo: $(STAMP)
-	$(PY) -m bot.demo --out demo-output
+	@$(PY) -m bot.demo --out demo-output
 
 bench: $(STAMP)
 	$(PY) -m engine bench
