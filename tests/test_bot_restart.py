@@ -75,3 +75,48 @@ async def test_lobby_buttons_and_game_survive_restart(tmp_path: Path) -> None:
         again = await h.click(users["alice"], old_start, f"pl:lobby:start:{turn_ids['game']}")
         assert_refused(again, "already started")
         assert await bot_of(h).manager.verify(game.id)
+
+
+async def test_restart_finishes_ai_turns_a_crash_interrupted(tmp_path: Path) -> None:
+    """The bot died after committing a human's last action, before the AI seat moved: on restart
+    the AI plays, and the channel gets the turn post it never saw."""
+    import engine
+    from bot.manager import Game
+
+    db = tmp_path / "crash.sqlite3"
+    async with harness(db) as first:
+        alice = first.add_user("alice")
+        ix = await first.slash(alice, "games", "projectl new", players=2)
+        assert ix.original is not None
+        game_id = ix.original.buttons[0].custom_id.rsplit(":", 1)[1]
+        await first.click(alice, ix.original, f"pl:lobby:ai:{game_id}")
+        await first.click(alice, ix.original, f"pl:lobby:start:{game_id}")
+        channel_id, alice_id = h_channel_id(first), alice.id
+        storage = bot_of(first).storage
+        game = await bot_of(first).manager.game_in_channel(channel_id)
+        assert game is not None and game.state is not None and game.current is not None
+        assert game.current.user_id == alice_id
+        state = game.state
+        for text in ("level1", "level1", "level1"):  # committed, then "the process died"
+            outcome = engine.apply(state, engine.parse_action(text))
+            row = await storage.commit_action(game.id, game.revision, seat=state.current, user_id=alice_id,
+                                              action=text, state=outcome.state.dumps(), state_schema=1,
+                                              finished=False)
+            game, state = Game.from_row(row), outcome.state
+        assert game.current is not None and game.current.is_ai
+
+    second = harness(db)
+    same_channel(second, "games", channel_id)
+    second.add_user("alice", alice_id)
+    async with second as h:
+        await h.settle()
+        game = await bot_of(h).manager.game_in_channel(channel_id)
+        assert game is not None and game.current is not None and game.current.user_id == alice_id
+        post = h.channel_messages("games")[-1]
+        assert post.filenames == ["table.png"] and f"<@{alice_id}>" in (post.content or "")
+        assert "**Greedy bot 1**" in (post.content or "")
+        assert await bot_of(h).manager.verify(game.id)
+
+
+def h_channel_id(h: DiscordHarness) -> int:
+    return h.channel("games").id
