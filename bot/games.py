@@ -1,0 +1,277 @@
+"""Values the manager hands out: games, seats, steps, results, drafts (no Discord, no SQL).
+
+Split from :mod:`bot.manager` to keep each module short; ``bot.manager`` re-exports every name,
+so ``from bot.manager import Game`` keeps working. Parsed states are shared through a small cache
+keyed by their JSON text (states are immutable, and parsing one takes about a millisecond).
+"""
+
+from __future__ import annotations
+
+import logging
+from collections import OrderedDict
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass, field
+from typing import Any, Protocol
+
+import engine
+from engine import Action, GameState, Master, Options, Place, StateFormatError
+from engine.events import Event, FinishingStarted, GameEnded, TurnStarted
+
+from . import texts
+from .errors import BadInputError, UnreadableGameError
+from .storage import GameRow
+
+log = logging.getLogger("bot.manager")
+
+VARIANTS = ("base", "solo")
+POLICY_NAMES = ("greedy", "random")
+
+
+# -- values ------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class TableSettings:
+    """What the host chose in ``/projectl new``. ``max_players`` is 1 for Solo."""
+
+    variant: str = "base"
+    max_players: int = 4
+    reserve: int = 10
+    unfinished_penalty: bool = True
+    difficulty: str = "normal"
+
+    def validate(self) -> None:
+        if self.variant not in VARIANTS:
+            raise BadInputError(texts.BAD_VARIANT)
+        if self.variant == "solo" and self.max_players != 1:
+            raise BadInputError(texts.SOLO_IS_ONE)
+        if self.variant == "base" and not 2 <= self.max_players <= 4:
+            raise BadInputError(texts.BASE_PLAYERS)
+        if self.reserve not in (10, 15):
+            raise BadInputError(texts.BAD_RESERVE)
+        if self.difficulty not in {d.value for d in engine.Difficulty}:
+            raise BadInputError(texts.BAD_DIFFICULTY)
+
+    def options(self, players: int) -> Options:
+        """The engine options for a game started with ``players`` seats."""
+        return Options(
+            players=players, variant=self.variant, reserve=self.reserve,
+            unfinished_penalty=self.unfinished_penalty, difficulty=engine.Difficulty(self.difficulty),
+        )
+
+    def to_json(self) -> dict[str, Any]:
+        return {"reserve": self.reserve, "unfinished_penalty": self.unfinished_penalty,
+                "difficulty": self.difficulty}
+
+    @classmethod
+    def from_row(cls, row: GameRow) -> TableSettings:
+        return cls(variant=row.variant, max_players=row.max_players, reserve=int(row.options["reserve"]),
+                   unfinished_penalty=bool(row.options["unfinished_penalty"]),
+                   difficulty=str(row.options["difficulty"]))
+
+
+@dataclass(frozen=True, slots=True)
+class Seat:
+    """A place at the table: a human (``user_id``) or a policy seat (``policy``)."""
+
+    seat: int
+    user_id: int | None
+    name: str
+    policy: str | None = None
+
+    @property
+    def is_ai(self) -> bool:
+        return self.user_id is None
+
+
+@dataclass(frozen=True, slots=True)
+class Game:
+    """A snapshot of one game. Immutable: a later change gives a new Game."""
+
+    id: int
+    guild_id: int | None
+    channel_id: int
+    status: str  # lobby / active / finished / cancelled
+    host_id: int
+    settings: TableSettings
+    seed: int
+    seats: tuple[Seat, ...]
+    state: GameState | None
+    revision: int
+    lobby_message_id: int | None = None
+    table_message_id: int | None = None
+    created_at: str = ""
+    updated_at: str = ""
+
+    @property
+    def names(self) -> list[str]:
+        return [s.name for s in self.seats]
+
+    def seat_of(self, user_id: int) -> Seat | None:
+        return next((s for s in self.seats if s.user_id == user_id), None)
+
+    @property
+    def current(self) -> Seat | None:
+        """Whose move it is (None in the lobby or after the end)."""
+        if self.state is None or self.state.is_over or self.status != "active":
+            return None
+        return self.seats[self.state.current]
+
+    @property
+    def is_full(self) -> bool:
+        return len(self.seats) >= self.settings.max_players
+
+    @classmethod
+    def from_row(cls, row: GameRow) -> Game:
+        """The game in ``row``; :class:`UnreadableGameError` (a refusal) if it is corrupt, so one
+        damaged row stops only its own game."""
+        try:
+            state = None if row.state is None else _load_state(row.state)
+            settings = TableSettings.from_row(row)
+        except (StateFormatError, KeyError, TypeError, ValueError) as error:
+            log.warning("game %s cannot be read: %s", row.id, error)
+            raise UnreadableGameError(texts.GAME_UNREADABLE.format(id=row.id)) from error
+        return cls(
+            id=row.id, guild_id=row.guild_id, channel_id=row.channel_id, status=row.status,
+            host_id=row.host_id, settings=settings, seed=row.seed,
+            seats=tuple(Seat(s.seat, s.user_id, s.display_name, s.policy) for s in row.seats),
+            state=state, revision=row.revision, lobby_message_id=row.lobby_message_id,
+            table_message_id=row.table_message_id, created_at=row.created_at, updated_at=row.updated_at,
+        )
+
+
+@dataclass(frozen=True, slots=True)
+class Step:
+    """One committed action: who did what, what happened, and the state after it."""
+
+    seat: int
+    user_id: int | None
+    action: Action
+    events: tuple[Event, ...]
+    revision: int
+    state: GameState
+
+    @property
+    def text(self) -> str:
+        return str(self.action)
+
+    @property
+    def ended_turn(self) -> bool:
+        return any(isinstance(e, (TurnStarted, FinishingStarted, GameEnded)) for e in self.events)
+
+
+@dataclass(frozen=True, slots=True)
+class ActionResult:
+    """What :meth:`GameManager.act` (or ``start``/``decide``) did: the player's step, then any
+    steps policy seats played straight after, and the game as it now stands."""
+
+    before: Game
+    game: Game
+    steps: tuple[Step, ...]
+    started: Game | None = None
+    """Set by ``start`` (and Solo ``create_game``): the game as dealt, before any policy move."""
+
+    @property
+    def first(self) -> Step | None:
+        return self.steps[0] if self.steps else None
+
+    @property
+    def turn_changed(self) -> bool:
+        """True when someone else (or a new turn/phase) is up: time to post the table."""
+        if self.before.state is None:
+            return self.game.state is not None
+        if self.game.state is None:
+            return False
+        a, b = self.before.state, self.game.state
+        return (a.current, a.turn, a.phase) != (b.current, b.turn, b.phase)
+
+    @property
+    def finished(self) -> bool:
+        return self.game.status == "finished"
+
+    @property
+    def events(self) -> tuple[Event, ...]:
+        return tuple(e for s in self.steps for e in s.events)
+
+
+@dataclass(frozen=True, slots=True)
+class MasterDraft:
+    """A Master action being assembled one placement at a time (``/projectl master-add``).
+
+    Drafts live in memory, tied to the game revision they were built on: any committed change
+    discards them, so a confirmed draft is always checked against the state it was built for.
+    """
+
+    game_id: int
+    seat: int
+    revision: int
+    placements: tuple[Place, ...] = ()
+
+    @property
+    def action(self) -> Master:
+        return Master(self.placements)
+
+
+class Policy(Protocol):
+    def choose(self, state: GameState) -> Action: ...
+
+
+PolicyFactory = Callable[[str, int], Policy]
+TurnHook = Callable[[Game, Seat], Awaitable[None]]
+StepHook = Callable[[Game, Step], Awaitable[None]]
+GameHook = Callable[[Game], Awaitable[None]]
+
+
+def engine_policy(name: str, seed: int) -> Policy:
+    """The default policy factory: ``engine.policies.policy_by_name``."""
+    from engine.policies import policy_by_name
+
+    return policy_by_name(name, seed)  # type: ignore[no-any-return]
+
+
+def ai_name(policy: str, number: int) -> str:
+    return texts.AI_SEAT_NAME.format(policy=policy.capitalize(), number=number)
+
+
+@dataclass
+class _Hooks:
+    turn_started: list[TurnHook] = field(default_factory=list)
+    action_committed: list[StepHook] = field(default_factory=list)
+    game_finished: list[GameHook] = field(default_factory=list)
+    game_cancelled: list[GameHook] = field(default_factory=list)
+
+
+
+# -- parsed states ----------------------------------------------------------------------------
+
+
+_PARSED: OrderedDict[str, GameState] = OrderedDict()
+PARSED_STATES_KEPT = 512
+"""Parsed states remembered by their JSON text. Parsing one takes about a millisecond (every card
+is rebuilt) and an action used to parse the same text up to three times (load, re-read after the
+commit, the next action's load); states are immutable, so the value can be shared. 512 states
+are a few MB."""
+
+
+def _load_state(text: str) -> GameState:
+    state = _PARSED.get(text)
+    if state is None:
+        state = _remember(text, GameState.loads(text))
+    else:
+        _PARSED.move_to_end(text)
+    return state
+
+
+def _dump_state(state: GameState) -> str:
+    """``state.dumps()``, remembered: the row about to be written is read back straight away."""
+    text = state.dumps()
+    _remember(text, state)
+    return text
+
+
+def _remember(text: str, state: GameState) -> GameState:
+    _PARSED[text] = state
+    _PARSED.move_to_end(text)
+    while len(_PARSED) > PARSED_STATES_KEPT:
+        _PARSED.popitem(last=False)
+    return state
