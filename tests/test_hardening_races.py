@@ -2,8 +2,9 @@
 
 Manager level first (the per-channel lock and the optimistic revision are what make this hold,
 tested directly on a file database like production's), then the same through Discord: 50 clicks
-or commands delivered before any is handled, each answered — one applied, the rest refused
-ephemerally — and one channel's held lock not delaying another channel's command.
+or commands all delivered while the channel's lock is held (so none is handled before the last
+arrives), each answered — one applied, the rest refused ephemerally — and one channel's held lock
+not delaying another channel's command.
 """
 
 from __future__ import annotations
@@ -173,7 +174,8 @@ async def test_fifty_clicks_on_one_confirm_button(h: Any) -> None:
     mover = h.user(game.current.user_id)
     preview, confirm = await placement_preview(h, mover)
     before = logged(h)
-    clicks = [await h.click(mover, preview, confirm, settle=False) for _ in range(N)]
+    async with h.bot.manager.lock(game.channel_id):  # all 50 delivered before any is handled
+        clicks = [await h.click(mover, preview, confirm, settle=False) for _ in range(N)]
     await h.settle()
     applied, refused = split(clicks, "out of date")
     assert len(applied) == 1 and len(refused) == N - 1
@@ -190,8 +192,9 @@ async def test_fifty_identical_commands(h: Any) -> None:
     before = logged(h)
     spots = await h.autocomplete(mover, "games", "projectl place", focused="cells", piece="1", puzzle=card)
     spot = spots[0]
-    sent = [await h.slash(mover, "games", "projectl place", piece="1", puzzle=card, cells=spot.value,
-                          settle=False) for _ in range(N)]
+    async with h.bot.manager.lock(game.channel_id):
+        sent = [await h.slash(mover, "games", "projectl place", piece="1", puzzle=card, cells=spot.value,
+                              settle=False) for _ in range(N)]
     await h.settle()
     applied = [ix for ix in sent if answered(ix).files]  # the confirmation carries the mat
     assert len(applied) == 1 and logged(h) == before + 1
@@ -205,13 +208,16 @@ async def test_fifty_players_race_for_three_seats(h: Any) -> None:
     crowd = [h.add_user(f"p{i}") for i in range(N)]
     lobby = (await h.slash(host, "games", "projectl new", players=4)).original
     join = lobby.buttons[0].custom_id
-    clicks = [await h.click(user, lobby, join, settle=False) for user in crowd]
+    channel = h.channel("games").id
+    async with h.bot.manager.lock(channel):
+        clicks = [await h.click(user, lobby, join, settle=False) for user in crowd]
     await h.settle()
     _, refused = split(clicks, "full")
     game = await h.bot.manager.game_in_channel(h.channel("games").id)
     assert len(game.seats) == 4 and len(refused) == N - 3
     start = join.replace(":join:", ":start:")
-    starts = [await h.click(host, lobby, start, settle=False) for _ in range(N)]
+    async with h.bot.manager.lock(channel):  # else the first start removes the buttons mid-way
+        starts = [await h.click(host, lobby, start, settle=False) for _ in range(N)]
     await h.settle()
     _, refused = split(starts, "already started")
     assert len(refused) == N - 1
