@@ -55,8 +55,9 @@ def bench_placements(repeats: int = 200) -> tuple[float, float]:
     return cold / repeats * 1000, warm / repeats * 1000
 
 
-def bench_random(games: int = RANDOM_GAMES, seed: int = 0) -> tuple[float, float, int]:
+def bench_random(games: int | None = None, seed: int = 0) -> tuple[float, float, int]:
     """(actions/s, games/s, stalled) for 4-player random play."""
+    games = RANDOM_GAMES if games is None else games
     options = Options(players=4)
     actions = stalled = 0
     start = time.perf_counter()
@@ -69,7 +70,8 @@ def bench_random(games: int = RANDOM_GAMES, seed: int = 0) -> tuple[float, float
     return actions / elapsed, games / elapsed, stalled
 
 
-def bench_greedy_2p(games: int = GREEDY_GAMES, seed: int = 0) -> float:
+def bench_greedy_2p(games: int | None = None, seed: int = 0) -> float:
+    games = GREEDY_GAMES if games is None else games
     options = Options(players=2)
     start = time.perf_counter()
     for i in range(games):

@@ -248,6 +248,27 @@ def _progress(state: GameState) -> float:
     return max(0.0, min(1.0, 1.0 - remaining / start))
 
 
+def _mastermind_denial(state: GameState) -> dict[int, int]:
+    """Solo: {grid position: points the mastermind loses if the player takes that card first}.
+
+    The mastermind takes the most valuable card of an unlocked column (lowest position on a tie);
+    taking that card first leaves it the next best one. Locks are read as they stand (a take
+    that frees a column is not simulated: close enough for a tie-breaking bonus).
+    """
+    table = state.table
+    assert isinstance(table, SoloTable)
+    locks = list(table.locks)
+    filled = {i // 3 for i, c in enumerate(table.grid) if c is not None}
+    while filled and all(locks[c] > 0 for c in filled):
+        locks = [max(0, n - 1) for n in locks]
+    open_cards = [(i, c) for i, c in enumerate(table.grid) if c is not None and locks[i // 3] == 0]
+    ranked = sorted(((state.cards[c].points, -i) for i, c in open_cards), reverse=True)
+    if not ranked:
+        return {}
+    second = ranked[1][0] if len(ranked) > 1 else 0
+    return {1 - ranked[0][1]: ranked[0][0] - second}
+
+
 def _my_actions_left(state: GameState) -> int | None:
     """Actions the current player still has before the game ends (None: the end is not in sight)."""
     if state.last_round is None:
@@ -262,15 +283,19 @@ class GreedyPolicy:
 
     1. complete a puzzle with one Place;
     2. Master when it puts down two or more pieces, each on a fewest-pieces filling;
-    3. Place a piece that lies on a fewest-pieces filling of its puzzle (``solver.min_pieces`` of
+    3. take a puzzle while fewer than the goal less one are open (the goal is 2–4, growing with
+       the supply so Master has work);
+    4. with Master unused and actions to spare, fetch a wanted piece first (fetch, fetch,
+       Master beats fetch, place, fetch, place);
+    5. Place a piece that lies on a fewest-pieces filling of its puzzle (``solver.min_pieces`` of
        the cells left does not grow), on the puzzle nearest completion;
-    4. take a puzzle while fewer than ``target_open`` are open: value is points plus reward level
-       (reward counts less as the end nears) over the estimated actions to finish it; near the
-       end, puzzles that cannot be finished in the actions left are not taken (unfinished
-       puzzles cost their value);
-    5. fetch a piece an open puzzle wants: level1 for a monomino, otherwise an exchange or
+    6. take a puzzle up to the goal. Value: points plus reward level (``reward_weight``, fading
+       as the deck runs down) over the estimated actions to finish it; in Solo, plus the points
+       the mastermind loses when its next pick is taken first (``denial_weight``). Near the end,
+       puzzles that cannot be finished in the actions left are not taken;
+    7. fetch a piece an open puzzle wants: level1 for a monomino, otherwise an exchange or
        upgrade of a spare piece (one no open puzzle can use) toward the wanted shape;
-    6. fall back to taking any puzzle, any placement that costs the fewest extra pieces,
+    8. fall back to taking any puzzle, any placement that costs the fewest extra pieces,
        level1, then anything legal.
 
     In Finishing Touches it completes a puzzle only when the points gained plus the unfinished
@@ -281,14 +306,15 @@ class GreedyPolicy:
     name = "greedy"
 
     def __init__(
-        self, seed: int = 0, *, target_open: int = 3, hoard_limit: int = 6, reward_weight: float = 1.0,
-        fetch_cost: float = 1.5,
+        self, seed: int = 0, *, hoard_limit: int = 6, reward_weight: float = 0.5, fetch_cost: float = 1.5,
+        denial_weight: float = 2.0, rich_at: int = 5,
     ) -> None:
         self.rng = Rng(seed)
+        self.hoard_limit = hoard_limit
         self.reward_weight = reward_weight
         self.fetch_cost = fetch_cost
-        self.target_open = target_open
-        self.hoard_limit = hoard_limit
+        self.denial_weight = denial_weight
+        self.rich_at = rich_at
 
     # -- entry point ------------------------------------------------------------------------
     def choose(self, state: GameState) -> Action:
@@ -302,8 +328,10 @@ class GreedyPolicy:
         for step in (
             lambda: self._complete(player, free, state),
             lambda: self._master(state, player, free, order),
+            lambda: self._take(state, player, free, actions, self._open_goal(player) - 1),
+            lambda: self._prepare_master(state, player, free, order, legal),
             lambda: self._place(player, free, order),
-            lambda: self._take(state, player, free, actions, self.target_open),
+            lambda: self._take(state, player, free, actions, self._open_goal(player)),
             lambda: self._fetch(state, player, free, order, legal),
             lambda: self._take(state, player, free, actions, MAX_UNFINISHED),
             lambda: self._any_place(player, free, order),
@@ -313,6 +341,11 @@ class GreedyPolicy:
                 return chosen
         return self._fallback(state, player, actions)
 
+    def _open_goal(self, player: PlayerState) -> int:
+        """How many puzzles to keep open: more as the supply grows, so Master has work."""
+        size = player.supply_size
+        return 2 if size < self.rich_at else (3 if size < 2 * self.rich_at else 4)
+
     # -- placing ------------------------------------------------------------------------------
     def _complete(self, player: PlayerState, free: dict[str, int], state: GameState) -> Action | None:
         done = _completions(player, free)
@@ -320,17 +353,23 @@ class GreedyPolicy:
             return None
         return max(done, key=lambda p: (state.cards[p.card].points, state.cards[p.card].reward.level, p.card))
 
+    def _moves(self, free: int, supply: Sequence[int]) -> tuple[tuple[Shape, int], ...]:
+        """Moves worth making on ``free``. The supply is not consulted: a supply-aware plan
+        (placements plus fetch actions) was tried and scored worse, as it settles for many
+        small pieces where a fewest-pieces filling pays back the fetching."""
+        return _good_moves(free)
+
     def _best_move(self, free: int, supply: Sequence[int]) -> tuple[Shape, int] | None:
         """The good move to make with pieces in ``supply``: completing first, then one that
         leaves cells this supply can keep filling, then using the shape held most."""
         best: tuple[tuple[int, int, int, int], tuple[Shape, int]] | None = None
-        for shape, mask in _good_moves(free):
+        for shape, mask in self._moves(free, supply):
             have = supply[shape.index]
             if have <= 0:
                 continue
             rest = free ^ mask
             ready = rest == 0 or any(
-                supply[s.index] - (s is shape) > 0 for s in _wanted_shapes(rest)
+                supply[s.index] - (s is shape) > 0 for s, _ in self._moves(rest, supply)
             )
             key = (rest == 0, ready, have, shape.size)
             if best is None or key > best[0]:
@@ -351,6 +390,17 @@ class GreedyPolicy:
                 supply[shape.index] -= 1
                 chosen.append(Place(card, shape, mask))
         return Master(tuple(chosen)) if len(chosen) >= 2 else None
+
+    def _prepare_master(
+        self, state: GameState, player: PlayerState, free: dict[str, int], order: list[str],
+        legal: set[Action],
+    ) -> Action | None:
+        """With Master unused and actions to spare, fetch another wanted piece before placing:
+        fetch, fetch, Master places three pieces in three actions where fetch, place, fetch,
+        place needs four."""
+        if state.master_used or state.actions_left < 2 or len(order) < 2:
+            return None
+        return self._fetch(state, player, free, order, legal)
 
     def _place(self, player: PlayerState, free: dict[str, int], order: list[str]) -> Action | None:
         for card in order:
@@ -375,7 +425,9 @@ class GreedyPolicy:
         return None if best is None else best[1]
 
     # -- taking puzzles -------------------------------------------------------------------------
-    def _card_value(self, state: GameState, player: PlayerState, card: PuzzleCard) -> float | None:
+    def _card_value(
+        self, state: GameState, player: PlayerState, card: PuzzleCard, denial: int = 0
+    ) -> float | None:
         pieces = _pieces_to_fill(card.recess)
         wanted = _wanted_shapes(card.recess)
         usable = sum(1 for s in wanted if player.supply[s.index] > 0)
@@ -390,7 +442,7 @@ class GreedyPolicy:
                 reward_weight = 0.0
         if card.points == 0 and reward_weight == 0.0:
             return None
-        return (card.points + reward_weight * card.reward.level) / cost
+        return (card.points + self.denial_weight * denial + reward_weight * card.reward.level) / cost
 
     def _take(
         self, state: GameState, player: PlayerState, free: dict[str, int], actions: list[Action],
@@ -399,17 +451,19 @@ class GreedyPolicy:
         if len(player.puzzles) >= limit:
             return None
         table = state.table
+        denial = _mastermind_denial(state) if isinstance(table, SoloTable) else {}
         best: tuple[float, Action] | None = None
         for action in actions:
             if not isinstance(action, TakePuzzle):
                 continue
-            if action.colour is None:
-                card_id = table.grid[action.slot - 1]  # type: ignore[union-attr]
+            if isinstance(table, SoloTable):
+                card_id = table.grid[action.slot - 1]
             else:
-                card_id = table.row(action.colour)[action.slot - 1]  # type: ignore[union-attr]
+                assert action.colour is not None
+                card_id = table.row(action.colour)[action.slot - 1]
             if card_id is None:
                 continue
-            value = self._card_value(state, player, state.cards[card_id])
+            value = self._card_value(state, player, state.cards[card_id], denial.get(action.slot, 0))
             if value is not None and (best is None or value > best[0]):
                 best = (value, action)
         return None if best is None else best[1]
@@ -423,7 +477,7 @@ class GreedyPolicy:
         wanted: list[Shape] = []
         useful: set[Shape] = set()
         for card in order:
-            shapes = _wanted_shapes(free[card])
+            shapes = {s for s, _ in self._moves(free[card], supply)}
             useful |= shapes
             for shape in sorted(shapes, key=lambda s: (-s.size, s.index)):
                 if supply[shape.index] == 0 and shape not in wanted:
