@@ -8,6 +8,7 @@ ephemeral sentence — a refusal's own message, or an apology for a bug, which i
 
 from __future__ import annotations
 
+import asyncio
 import io
 import logging
 from collections.abc import Sequence
@@ -157,21 +158,35 @@ async def turn_prompt(bot: ProjectLBot, game: Game) -> str:
     return texts.YOUR_TURN.format(mention=who, actions=game.state.actions_left)
 
 
-async def post_turn(bot: ProjectLBot, channel: discord.abc.Messageable, result: ActionResult) -> None:
-    """The channel post after a full turn (or the start / end): moves, table image, next player."""
+def render_board(bot: ProjectLBot, result: ActionResult) -> asyncio.Task[bytes] | None:
+    """Start rendering the image :func:`post_turn` will post (results at the end, else the table),
+    so it can be drawn while the player's mat is: the two renders overlap instead of queueing."""
+    game = result.game
+    if game.state is None:
+        return None
+    draw = bot.renderer.results if result.finished else bot.renderer.table
+    return asyncio.ensure_future(draw(game.state, game.names))
+
+
+async def post_turn(bot: ProjectLBot, channel: discord.abc.Messageable, result: ActionResult,
+                    board: asyncio.Task[bytes] | None = None) -> None:
+    """The channel post after a full turn (or the start / end): moves, table image, next player.
+    ``board`` is the image already being rendered (:func:`render_board`), if any."""
     from ..views import turn_view
 
     game = result.game
     if game.state is None:
         return
+    board = board or render_board(bot, result)
+    assert board is not None
     lines = await earlier_in_turn(bot, game, result) + step_lines(game, result.steps)
     if result.finished:
         lines.append(final_summary(game))
-        image = await bot.renderer.results(game.state, game.names)
+        image = await board
         message = await channel.send(clip(lines), file=png(image, "results.png"))
     else:
         lines.append(await turn_prompt(bot, game))
-        image = await bot.renderer.table(game.state, game.names)
+        image = await board
         message = await channel.send(clip(lines), file=png(image, "table.png"), view=turn_view(game))
     await bot.manager.remember_messages(game.id, table_message_id=message.id)
 
@@ -230,17 +245,25 @@ async def respond_to_result(interaction: discord.Interaction, result: ActionResu
     lines = [texts.DONE_ACTION.format(action=step.text, left=tail).strip()]
     lines += [f"· {e.describe(game.names)}" for e in step.events
               if not isinstance(e, (ev.TurnStarted,))]
-    mat = await bot.renderer.mat(state, step.seat, game.names)
-    await reply(interaction, clip(lines), ephemeral=True, files=[png(mat, "mat.png")])
-    if (result.turn_changed or result.finished) and interaction.channel is not None:
-        await post_turn_or_explain(interaction, result)
+    posting = (result.turn_changed or result.finished) and interaction.channel is not None
+    board = render_board(bot, result) if posting else None
+    try:
+        mat = await bot.renderer.mat(state, step.seat, game.names)
+        await reply(interaction, clip(lines), ephemeral=True, files=[png(mat, "mat.png")])
+    except BaseException:
+        if board is not None:
+            board.cancel()
+        raise
+    if posting:
+        await post_turn_or_explain(interaction, result, board)
 
 
-async def post_turn_or_explain(interaction: discord.Interaction, result: ActionResult) -> None:
+async def post_turn_or_explain(interaction: discord.Interaction, result: ActionResult,
+                               board: asyncio.Task[bytes] | None = None) -> None:
     """Post the turn in the channel; if Discord refuses (missing permissions), say so privately —
     the action itself is committed either way."""
     try:
-        await post_turn(bot_of(interaction), interaction.channel, result)  # type: ignore[arg-type]
+        await post_turn(bot_of(interaction), interaction.channel, result, board)  # type: ignore[arg-type]
     except discord.Forbidden:
         log.warning("no permission to post in channel %s", interaction.channel_id)
         await reply(interaction, texts.CANNOT_POST)
