@@ -139,8 +139,9 @@ class RandomPolicy:
     (:meth:`MasterOptions.sample`). In Finishing Touches the kinds are place and done, uniformly;
     each piece then costs a point, so random play there is simply bad play, as it should be.
 
-    Even so, about 0.5% of random games still reach a genuine dead end (every small piece locked
-    on puzzles that need one); the simulator reports those as stalled.
+    Measured: no stalled game in 4,500 random 2–4 player games and 1,500 Solo games (without
+    guard 4, 1–3% stalled; without guard 3, 20–90%). Nothing in the rules rules a dead end out,
+    though, so the simulator still reports any game that reaches its turn cap as stalled.
     """
 
     name = "random"
