@@ -1,0 +1,97 @@
+"""``python -m bench``: how fast and how big the bot is (``make bench`` runs it last).
+
+1. One action end to end through the bot (offline harness, real renderer, file database):
+   p50 / p99 over 300 actions. Targets: p50 <= 15 ms, p99 <= 50 ms.
+2. 200 games in one process (manager + real renderer + response stub): throughput when every game
+   acts again as soon as it is answered (saturation), then p50 / p99 when actions arrive at 20 per
+   second across the 200 games (each game acting every 10 s on average: a very busy bot).
+3. 1,000 stored games, 100 of them active and playing: resident memory of a fresh process.
+
+Human-readable lines first; the last line is ONE JSON object with every figure (docs/benchmarks.md
+explains each). About a minute on a 2-core machine.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+from bot.manager import GameManager
+from bot.render import ThreadedRenderer
+from bot.storage import Storage
+
+from . import build
+from .latency import harness_latencies
+from .load import closed_loop, open_loop, percentile
+from .players import policy_factory
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def say(text: str) -> None:
+    print(text, flush=True)
+
+
+async def many_games(workdir: Path, games: int = 200, per_game: int = 10, rate: float = 20.0,
+                     seconds: float = 15.0) -> dict[str, float]:
+    path = workdir / "games200.sqlite3"
+    channels = await build.build(path, games=games, active=games, moves=12, seed=2)
+    storage = await Storage.open(path)
+    try:
+        manager = GameManager(storage, policies=policy_factory)
+        renderer = ThreadedRenderer()
+        saturated = await closed_loop(manager, renderer, channels, per_game)
+        steady = await open_loop(manager, renderer, channels, rate=rate, seconds=seconds)
+    finally:
+        await storage.close()
+    return {
+        "games_200_actions_per_s": round(saturated.per_second, 1),
+        "games_200_saturated_p99_ms": round(percentile(saturated.latencies_ms, 99), 1),
+        "games_200_offered_per_s": rate,
+        "games_200_p50_ms": round(percentile(steady.latencies_ms, 50), 1),
+        "games_200_p99_ms": round(percentile(steady.latencies_ms, 99), 1),
+    }
+
+
+def memory(workdir: Path, stored: int = 1000, active: int = 100) -> dict[str, Any]:
+    path = workdir / "games1000.sqlite3"
+    channels = asyncio.run(build.build(path, games=stored, active=active, moves=40, seed=3))
+    command = [sys.executable, "-m", "bench.memory", str(path), "--per-game", "5",
+               "--channels", *map(str, channels)]
+    out = subprocess.run(command, cwd=ROOT, capture_output=True, text=True, check=True).stdout
+    figures = json.loads(out.strip().splitlines()[-1])
+    return {"rss_mb_1000_games": figures["rss_mb"], "rss_peak_mb_1000_games": figures["rss_peak_mb"]}
+
+
+def main() -> int:
+    started = time.perf_counter()
+    results: dict[str, Any] = {"measured_through": "offline harness (action) / manager+renderer+stub (load)"}
+    with tempfile.TemporaryDirectory(prefix="projectl-bench-") as tmp:
+        workdir = Path(tmp)
+        timings = asyncio.run(harness_latencies(workdir))
+        results["action_p50_ms"] = round(percentile(timings, 50), 1)
+        results["action_p99_ms"] = round(percentile(timings, 99), 1)
+        results["action_count"] = len(timings)
+        say(f"one action end to end: p50 {results['action_p50_ms']} ms, p99 {results['action_p99_ms']} ms "
+            f"({len(timings)} actions through the harness; targets 15 / 50 ms)")
+        results.update(asyncio.run(many_games(workdir)))
+        say(f"200 games: {results['games_200_actions_per_s']} actions/s at saturation (p99 "
+            f"{results['games_200_saturated_p99_ms']} ms, queueing); at "
+            f"{results['games_200_offered_per_s']}/s p50 {results['games_200_p50_ms']} ms, "
+            f"p99 {results['games_200_p99_ms']} ms")
+        results.update(memory(workdir))
+        say(f"1000 stored games, 100 active: RSS {results['rss_mb_1000_games']} MB "
+            f"(peak {results['rss_peak_mb_1000_games']} MB)")
+    results["seconds"] = round(time.perf_counter() - started, 1)
+    print(json.dumps(results))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,38 @@
+"""The benchmark code itself, at toy sizes, so ``python -m bench`` and ``make soak`` do not rot.
+
+The real runs are ``python -m bench`` (about a minute) and ``python -m bench.soak --kills 50``;
+here each piece runs small and its figures are only checked for shape.
+"""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+from bench.__main__ import many_games, memory
+from bench.latency import harness_latencies
+from bench.load import percentile
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+async def test_latency_and_load_at_toy_size(tmp_path: Path) -> None:
+    timings = await harness_latencies(tmp_path, actions=12)
+    assert len(timings) == 12 and all(t > 0 for t in timings)
+    assert percentile(timings, 50) <= percentile(timings, 99)
+    figures = await many_games(tmp_path, games=6, per_game=2, rate=10, seconds=0.5)
+    assert figures["games_200_actions_per_s"] > 0 and figures["games_200_p99_ms"] > 0
+
+
+def test_memory_runs_in_its_own_process(tmp_path: Path) -> None:
+    figures = memory(tmp_path, stored=12, active=3)
+    assert 20 < figures["rss_mb_1000_games"] <= figures["rss_peak_mb_1000_games"]
+
+
+def test_soak_command_line(tmp_path: Path) -> None:
+    done = subprocess.run([sys.executable, "-m", "bench.soak", "--kills", "1", "--channels", "2",
+                           "--workdir", str(tmp_path)], cwd=ROOT, capture_output=True, text=True, timeout=120)
+    summary = json.loads(done.stdout.strip().splitlines()[-1])
+    assert done.returncode == 0 and summary["ok"] and summary["kills"] == summary["survived"] == 1
