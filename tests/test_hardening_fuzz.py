@@ -33,6 +33,7 @@ from bench.harnessed import forge_click
 from bench.limits import check_call
 from bench.players import choose_action
 from bench.tables import snapshot
+from bot import texts
 
 SCALE = float(os.environ.get("PROJECTL_FUZZ_SCALE", "1"))
 COMMAND_CASES, CLICK_CASES, AUTOCOMPLETE_CASES = (int(n * SCALE) for n in (400, 250, 150))
@@ -87,6 +88,7 @@ class Fuzz:
         if after == before:
             reply = replies[-1]
             assert reply.ephemeral and (reply.content or reply.files), f"{what}: {reply!r} is not ephemeral"
+            assert reply.content != texts.UNEXPECTED, f"{what}: the bot hit a bug"
 
     def message_in(self, channel: str) -> Any:
         """A bot message in ``channel`` to hang a forged component on (any will do)."""

@@ -178,6 +178,7 @@ async def _check_split(h: DiscordHarness, alice, carol, dave) -> None:  # type: 
                              ("projectl act", {"text": "level1"}), ("projectl mat", {})):
         ix = await h.slash(alice, "games", command, **options)
         assert_refused(ix, "could not be read")
+    assert await h.autocomplete(alice, "games", "projectl take", focused="puzzle") == []
     after = snapshot(Path(bot_of(h).settings.db_path))
     assert after["games"][0] == before["games"][0] and after["actions"] == before["actions"]
     game = await bot_of(h).manager.game_in_channel(h.channel("general").id)
