@@ -191,12 +191,17 @@ class RandomPolicy:
         return after.bit_count() <= player.supply[_MONO.index] - mono
 
     def _place(self, player: PlayerState, free: dict[str, int], actions: list[Action]) -> Action | None:
-        sane = [p for p in actions if isinstance(p, Place) and self._sane(player, free, p)]
-        if not sane:
-            return None
-        focus = min(free[p.card].bit_count() for p in sane)
-        sane = [p for p in sane if free[p.card].bit_count() == focus]
-        return sane[self.rng.below(len(sane))]
+        # Group by the free cells of the puzzle, then test sanity from the emptiest-to-be group
+        # on: the first group with a sane placement is the focus, the rest need no test.
+        by_size: dict[int, list[Place]] = {}
+        for p in actions:
+            if type(p) is Place:
+                by_size.setdefault(free[p.card].bit_count(), []).append(p)
+        for size in sorted(by_size):
+            sane = [p for p in by_size[size] if self._sane(player, free, p)]
+            if sane:
+                return sane[self.rng.below(len(sane))]
+        return None
 
     def _master(self, player: PlayerState, free: dict[str, int], actions: list[Action]) -> Action | None:
         per_card: dict[str, list[Place]] = {}
