@@ -235,5 +235,5 @@ class GameEnded(Event):
 
     def describe(self, names: Sequence[str]) -> str:
         who = " and ".join(_name(names, w) for w in self.winners)
-        verb = "win" if len(self.winners) > 1 or self.winners == (MASTERMIND,) else "wins"
+        verb = "share the victory" if len(self.winners) > 1 else "wins"
         return f"Game over: {who} {verb}."
