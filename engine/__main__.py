@@ -139,5 +139,14 @@ def main(argv: Sequence[str] | None = None) -> int:
     return run_bench(solo_games=args.solo_games, seed=args.seed)
 
 
+def _run() -> int:
+    """``main`` for the process: a closed pipe (``| head``) ends quietly, as Unix tools do."""
+    try:
+        return main()
+    except BrokenPipeError:
+        sys.stderr.close()  # nothing more can be reported, and Python would complain at exit
+        return 0
+
+
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(_run())
