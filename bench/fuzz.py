@@ -6,7 +6,8 @@ Values come in two pools:
   injection, control characters, 6000-character strings...). A case that uses one must be refused
   with an ephemeral message and must change nothing in the database.
 * :data:`ODD` is strange but possibly meaningful (real card ids, full-width or Arabic-Indic
-  digits the engine may accept, lower-case pieces). Anything may happen, as long as the bot answers,
+  digits the engine may accept, lower-case pieces, whitespace that an optional field may read as
+  "not given"). Anything may happen, as long as the bot answers,
   logs no error and every game still replays to its stored state.
 
 The command list is read from the synced schema, so commands added later are fuzzed as well.
@@ -27,7 +28,7 @@ HOSTILE: tuple[str, ...] = (
     "white 0", "white 5", "black 9", "grid 10", "purple 2", "W99", "B00", "Q01", "W-1",
     "'; DROP TABLE games; --", '" OR 1=1 --', "{name}", "{0}", "%s%s%n", "${jndi:ldap://x.invalid/a}",
     "<script>alert(1)</script>", "@everyone", "@here", "<@&1>", "||spoiler||", "```", "\\", "*_~`|>",
-    "\x00", "\x00A1", "\u200b", "\u202eA1 A2", "\ufeff", "🟥🟧", "𝕃𝟛", "ǅ", "İ", "ﬀ", "\n\n\n", "\t",
+    "\x00", "\x00A1", "\u200b", "\u202eA1 A2", "\ufeff", "🟥🟧", "𝕃𝟛", "ǅ", "İ", "ﬀ",
     "x" * 6000, "🟥" * 2000, "A1 " * 1500, "9" * 4400, "on at on at on", "at at", ";;;;",
     "master ;", "place on at", "take", "recycle white 1 1 1 1", "upgrade 1 to 1 to 1",
 )
@@ -37,6 +38,7 @@ ODD: tuple[str, ...] = (
     "W07", "B01", "W01", "B12", "w07", "l3", "1", "5", "9", "white ３", "black ٣", "A1", "A1 A2 B2",
     "a1 a2 b2", "white 1", "black 4", "take white 1", "level1", "draw", "draw black", "pass", "done",
     "upgrade 1 to 2", "place 1 on W01 at A1", "master 1 on W01 at A1", "recycle black 4 3 2 1",
+    "\n\n\n", "\t", " ",
 )
 """Strange but possibly meaningful."""
 
