@@ -304,8 +304,14 @@ class GreedyPolicy:
     8. fall back to taking any puzzle, any placement that costs the fewest extra pieces,
        level1, then anything legal.
 
+    Once it is too late to finish a puzzle in play, taking one is still considered when
+    Finishing Touches could complete it from the pieces held at a profit (``late_touches``).
     In Finishing Touches it completes a puzzle only when the points gained plus the unfinished
     penalty avoided exceed the pieces spent (``solver.solve`` with the supply), then says done.
+
+    Strength, measured: it beats RandomPolicy in every 2-player game tried and the first
+    version of itself 69–31, but in Solo it averages ~11 points to the Normal mastermind's
+    ~26 and wins about 1 game in 1,000.
     The seed only breaks ties, so games stay varied but reproducible.
     """
 
@@ -313,8 +319,9 @@ class GreedyPolicy:
 
     def __init__(
         self, seed: int = 0, *, hoard_limit: int = 6, reward_weight: float = 0.5, fetch_cost: float = 1.5,
-        denial_weight: float = 2.0, rich_at: int = 5,
+        denial_weight: float = 2.0, rich_at: int = 5, late_touches: bool = True,
     ) -> None:
+        self.late_touches = late_touches
         self.rng = Rng(seed)
         self.hoard_limit = hoard_limit
         self.reward_weight = reward_weight
@@ -443,12 +450,22 @@ class GreedyPolicy:
         reward_weight = self.reward_weight * (1.0 - _progress(state))
         if left is not None:
             if state.options.unfinished_penalty and cost > left:
-                return None
+                return self._touch_value(player, card, denial) if self.late_touches else None
             if cost + 2 > left:
                 reward_weight = 0.0
         if card.points == 0 and reward_weight == 0.0:
             return None
         return (card.points + self.denial_weight * denial + reward_weight * card.reward.level) / cost
+
+    def _touch_value(self, player: PlayerState, card: PuzzleCard, denial: int) -> float | None:
+        """Too late to finish in play: still worth taking if Finishing Touches can complete it
+        from the pieces held at a profit (points and, in Solo, what the mastermind loses,
+        against a point per piece). The supply is shared with the open puzzles: an estimate."""
+        tiling = _finish_cost(card.recess, player.supply)
+        if tiling is None:
+            return None
+        gain = card.points + self.denial_weight * denial - len(tiling)
+        return gain / 4 if gain > 0 else None
 
     def _take(
         self, state: GameState, player: PlayerState, free: dict[str, int], actions: list[Action],
