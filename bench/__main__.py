@@ -66,7 +66,9 @@ def memory(workdir: Path, stored: int = 1000, active: int = 100) -> dict[str, An
                "--channels", *map(str, channels)]
     out = subprocess.run(command, cwd=ROOT, capture_output=True, text=True, check=True).stdout
     figures = json.loads(out.strip().splitlines()[-1])
-    return {"rss_mb_1000_games": figures["rss_mb"], "rss_peak_mb_1000_games": figures["rss_peak_mb"]}
+    return {"rss_mb_1000_games": figures["rss_mb"], "rss_peak_mb_1000_games": figures["rss_peak_mb"],
+            "rss_mb_after_imports": figures["rss_after_imports_mb"],
+            "rss_mb_after_resume": figures["rss_after_resume_mb"]}
 
 
 def main() -> int:
@@ -87,7 +89,8 @@ def main() -> int:
             f"p99 {results['games_200_p99_ms']} ms")
         results.update(memory(workdir))
         say(f"1000 stored games, 100 active: RSS {results['rss_mb_1000_games']} MB "
-            f"(peak {results['rss_peak_mb_1000_games']} MB)")
+            f"(peak {results['rss_peak_mb_1000_games']} MB; {results['rss_mb_after_imports']} MB after "
+            f"imports, {results['rss_mb_after_resume']} MB after resume())")
     results["seconds"] = round(time.perf_counter() - started, 1)
     print(json.dumps(results))
     return 0

@@ -35,17 +35,21 @@ def rss_mb() -> tuple[float, float]:
 
 async def run(path: Path, channels: list[int], per_game: int) -> dict[str, float]:
     import bot.app  # noqa: F401 - the bot process has discord.py and the cogs loaded
+    import renders  # noqa: F401
 
+    imported = rss_mb()[0]
     storage = await Storage.open(path)
     manager = GameManager(storage, policies=policy_factory)
     await manager.resume()
+    resumed = rss_mb()[0]
     started = time.perf_counter()
     result = await closed_loop(manager, ThreadedRenderer(), channels, per_game)
     stored = len(await storage.games_with_status("lobby", "active", "finished", "cancelled"))
     await storage.close()
     current, peak = rss_mb()
     return {"stored_games": stored, "active_games": len(channels), "actions": result.actions,
-            "seconds": round(time.perf_counter() - started, 1), "rss_mb": current, "rss_peak_mb": peak}
+            "seconds": round(time.perf_counter() - started, 1), "rss_after_imports_mb": imported,
+            "rss_after_resume_mb": resumed, "rss_mb": current, "rss_peak_mb": peak}
 
 
 def cli(argv: list[str] | None = None) -> int:
