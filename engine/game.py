@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 
 from . import rules
 from .actions import (
@@ -68,10 +69,16 @@ def new_game(
 ) -> GameState:
     """Set up a game. ``cards`` defaults to the shipped catalogue."""
     if cards is None:
-        from .catalogue import load_catalogue
-
-        cards = load_catalogue(None).cards
+        cards = _default_cards()
     return variant_for(options.variant).setup(options, cards, seed)
+
+
+@lru_cache(maxsize=1)
+def _default_cards() -> tuple[PuzzleCard, ...]:
+    """The shipped catalogue, read and checked once per process (it never changes at run time)."""
+    from .catalogue import load_catalogue
+
+    return load_catalogue(None).cards
 
 
 def apply(state: GameState, action: Action, *, player: int | None = None) -> Outcome:

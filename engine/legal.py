@@ -18,7 +18,7 @@ from .actions import Action, EndFinishing, Master, Pass, Place, TakeLevelOne, Up
 from .cards import PuzzleCard
 from .pieces import SHAPES, Shape, placements_in
 from .rng import Rng
-from .rules import MAX_UPGRADE_LEVEL, pick_from_reserve, upgrade_target_level
+from .rules import MAX_UPGRADE_LEVEL, pick_from_reserve
 from .state import GameState, Phase, PlayerState
 from .variants import variant_for
 
@@ -53,19 +53,28 @@ def has_finishing_placement(cards: Mapping[str, PuzzleCard], player: PlayerState
     return False
 
 
+_UPGRADES: dict[tuple[Shape, Shape], Upgrade] = {
+    (give, take): Upgrade(give, take)
+    for give in SHAPES
+    for take in SHAPES
+    if give is not take and give.level <= MAX_UPGRADE_LEVEL and take.level <= MAX_UPGRADE_LEVEL
+}
+
+
 def upgrade_actions(state: GameState) -> list[Upgrade]:
+    """Every legal upgrade or exchange: to any other stocked shape of the same or a lower level,
+    or up to the next level that still has pieces."""
     reserve = state.reserve
     supply = state.players[state.current].supply
+    stocked = [s for s in SHAPES if reserve[s.index] > 0 and s.level <= MAX_UPGRADE_LEVEL]
     result: list[Upgrade] = []
     for give in SHAPES:
         if supply[give.index] <= 0 or give.level > MAX_UPGRADE_LEVEL:
             continue
-        higher = upgrade_target_level(reserve, give)
-        for take in SHAPES:
-            if take is give or reserve[take.index] <= 0 or take.level > MAX_UPGRADE_LEVEL:
-                continue
-            if take.level <= give.level or take.level == higher:
-                result.append(Upgrade(give, take))
+        higher = min((s.level for s in stocked if s.level > give.level), default=None)
+        for take in stocked:
+            if take is not give and (take.level <= give.level or take.level == higher):
+                result.append(_UPGRADES[(give, take)])
     return result
 
 

@@ -38,17 +38,14 @@ class Shape(enum.Enum):
     U5 = "U5"
     L5 = "L5"
 
-    @property
-    def level(self) -> int:
-        return _LEVELS[self]
+    # Set once per member below: plain attributes, because these are read in every
+    # legal-action enumeration and a property plus an Enum-keyed dict lookup costs 3–4× more.
+    level: int
+    size: int
+    index: int
 
-    @property
-    def size(self) -> int:
-        return len(_BASE_CELLS[self])
-
-    @property
-    def index(self) -> int:
-        return _INDEX[self]
+    # Members are singletons: identity hashing is correct and far cheaper than Enum's default.
+    __hash__ = object.__hash__
 
     @property
     def label(self) -> str:
@@ -62,7 +59,6 @@ class Shape(enum.Enum):
 SHAPES: tuple[Shape, ...] = tuple(Shape)
 BASE_SHAPES: tuple[Shape, ...] = SHAPES[:9]
 SHAPE_COUNT = len(SHAPES)
-_INDEX = {shape: i for i, shape in enumerate(SHAPES)}
 
 _LEVELS = {
     Shape.MONO: 1,
@@ -245,6 +241,15 @@ def _all_placements(shape: Shape) -> tuple[int, ...]:
 
 PLACEMENTS: dict[Shape, tuple[int, ...]] = {shape: _all_placements(shape) for shape in SHAPES}
 """Every mask a shape can cover on an empty 5×5 card."""
+
+for _i, _shape in enumerate(SHAPES):
+    _shape.level = _LEVELS[_shape]
+    _shape.size = len(_BASE_CELLS[_shape])
+    _shape.index = _i
+
+SHAPES_BY_LEVEL: dict[int, tuple[Shape, ...]] = {
+    level: tuple(s for s in SHAPES if s.level == level) for level in range(1, 6)
+}
 
 _SHAPE_OF_MASK: dict[int, Shape] = {m: s for s in SHAPES for m in PLACEMENTS[s]}
 

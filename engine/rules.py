@@ -26,7 +26,7 @@ from .events import (
     PieceReturned,
     PuzzleCompleted,
 )
-from .pieces import SHAPES, Shape, mask_to_text, shape_of_mask
+from .pieces import SHAPES, SHAPES_BY_LEVEL, Shape, mask_to_text, shape_of_mask
 from .state import DonePuzzle, GameState, OpenPuzzle, Phase, Placed
 from .work import Work
 
@@ -49,7 +49,7 @@ def pick_from_reserve(reserve: list[int] | tuple[int, ...], wanted: Shape) -> Sh
     level = wanted.level
     order = [level] + list(range(level + 1, MAX_UPGRADE_LEVEL + 1)) + list(range(level - 1, 0, -1))
     for candidate_level in order:
-        shapes = [s for s in SHAPES if s.level == candidate_level and reserve[s.index] > 0]
+        shapes = [s for s in SHAPES_BY_LEVEL[candidate_level] if reserve[s.index] > 0]
         if shapes:
             return max(shapes, key=lambda s: (reserve[s.index], -s.index))
     return None
@@ -74,7 +74,7 @@ def take_level_one(w: Work, action: TakeLevelOne) -> None:
 def upgrade_target_level(reserve: list[int] | tuple[int, ...], give: Shape) -> int | None:
     """The only higher level an upgrade from ``give`` may reach: the next one with stock."""
     for level in range(give.level + 1, MAX_UPGRADE_LEVEL + 1):
-        if any(reserve[s.index] for s in SHAPES if s.level == level):
+        if any(reserve[s.index] for s in SHAPES_BY_LEVEL[level]):
             return level
     return None
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
 from dataclasses import replace
+from functools import lru_cache
 from itertools import permutations
 
 from ..actions import Action, DrawPuzzle, Recycle, TakePuzzle
@@ -98,6 +99,12 @@ def rank_by_tiebreaks(lines: Sequence[ScoreLine]) -> list[tuple[int, ...]]:
     return groups
 
 
+@lru_cache(maxsize=64)
+def _recycle_actions(colour: Colour, slots: tuple[int, ...]) -> tuple[Recycle, ...]:
+    """Every order a row can go under its deck (cached: the same few rows recur all game)."""
+    return tuple(Recycle(colour, order) for order in permutations(slots))
+
+
 def check_room_for_puzzle(w: Work) -> None:
     if len(w.player.puzzles) >= MAX_UNFINISHED:
         raise PuzzleLimitError(
@@ -180,10 +187,9 @@ class RowsGame(Variant):
                 if table.deck(colour):
                     yield DrawPuzzle(colour)
             if table.deck(colour):
-                slots = [i + 1 for i, card in enumerate(table.row(colour)) if card is not None]
+                slots = tuple(i + 1 for i, card in enumerate(table.row(colour)) if card is not None)
                 if slots:
-                    for order in permutations(slots):
-                        yield Recycle(colour, order)
+                    yield from _recycle_actions(colour, slots)
 
     def _black_blocked(self, last_round: int | None, black_taken: bool) -> bool:
         return self.black_limit_after_trigger and last_round is not None and black_taken
