@@ -73,6 +73,15 @@ def new_game(
     return variant_for(options.variant).setup(options, cards, seed)
 
 
+def initial_state(state: GameState) -> GameState:
+    """The state this game started from: its seed and options dealt from the same catalogue.
+
+    A game keeps every card of its catalogue, in catalogue order, so its start can be rebuilt
+    (for replay, undo and verification) even if the server's catalogue file changes later.
+    """
+    return new_game(state.options, state.seed, tuple(state.cards.values()))
+
+
 @lru_cache(maxsize=1)
 def _default_cards() -> tuple[PuzzleCard, ...]:
     """The shipped catalogue, read and checked once per process (it never changes at run time)."""

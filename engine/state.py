@@ -1,7 +1,8 @@
 """The game state: plain immutable data that serialises to JSON and back exactly.
 
-A state knows everything needed to continue the game, including its seed and the full puzzle
-cards in play (so a custom catalogue cannot change an old game under its feet). It does not know
+A state knows everything needed to continue the game, including its seed and every card of the
+catalogue it was dealt from, in catalogue order (so a custom catalogue cannot change an old game
+under its feet, and :func:`engine.game.initial_state` can rebuild its start). It does not know
 player names: seats are numbers, names belong to whoever displays the game.
 
 Pieces are counted in tuples indexed by :attr:`engine.pieces.Shape.index`.

@@ -40,6 +40,7 @@ from engine import (
     TakePuzzle,
     Upgrade,
     apply,
+    initial_state,
     iter_legal_actions,
     legal_actions,
     master_options,
@@ -125,7 +126,7 @@ def check_invariants(state: GameState, discarded: set[str], lock_budget: int) ->
     places = _card_locations(state)
     counts = Counter(places)
     assert max(counts.values()) == 1, [c for c, n in counts.items() if n > 1]
-    assert set(places) | discarded == set(state.cards)
+    assert set(places) | discarded == set(_card_locations(initial_state(state)))  # boxed cards stay out
     # Solo counters never grow and never go negative
     if isinstance(state.table, SoloTable):
         assert min(state.table.locks) >= 0 and state.table.mastermind_supply >= 0

@@ -154,12 +154,11 @@ class RowsGame(Variant):
         reserve = full_reserve(options)
         reserve[Shape.MONO.index] -= options.players
         reserve[Shape.DOMINO.index] -= options.players
-        used = set(white) | set(black)
         return GameState(
             options=options,
             seed=seed,
             rng_state=rng.state,
-            cards={c.id: c for c in cards if c.id in used},
+            cards={c.id: c for c in cards},
             reserve=tuple(reserve),
             players=tuple(PlayerState(starting_supply()) for _ in range(options.players)),
             table=RowsTable(

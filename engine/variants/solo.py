@@ -66,12 +66,11 @@ class SoloGame(Variant):
         supply = starting_supply()
         for index, n in enumerate(supply):
             reserve[index] -= n
-        used = set(deck)
         return GameState(
             options=options,
             seed=seed,
             rng_state=rng.state,
-            cards={c.id: c for c in cards if c.id in used},
+            cards={c.id: c for c in cards},
             reserve=tuple(reserve),
             players=(PlayerState(supply),),
             table=SoloTable(
