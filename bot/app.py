@@ -55,7 +55,8 @@ class ProjectLBot(commands.Bot):
 
         self.storage = await Storage.open(self.settings.db_path, self.clock)
         self.manager = GameManager(
-            self.storage, clock=self.clock, seed_source=self._seed_source, policies=self._policies
+            self.storage, clock=self.clock, seed_source=self._seed_source, policies=self._policies,
+            cards=self.settings.load_cards(),
         )
         self._resumed = await self.manager.resume()
         await cogs.setup(self)

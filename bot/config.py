@@ -13,6 +13,9 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
+from engine.cards import PuzzleCard
+from engine.catalogue import CatalogueError, check_catalogue, load_catalogue
+
 DEFAULT_DB_PATH = "projectl.sqlite3"
 LOG_LEVELS = ("DEBUG", "INFO", "WARNING", "ERROR")
 # Three dot-separated base64url parts; Discord does not promise more, so check only the shape.
@@ -31,6 +34,8 @@ class Settings:
     db_path: str = DEFAULT_DB_PATH
     dev_guild_id: int | None = None
     log_level: str = "INFO"
+    catalogue_path: str | None = None
+    """A custom puzzle catalogue (engine/data/README.md) for new games; None: the shipped one."""
 
     @property
     def log_level_number(self) -> int:
@@ -72,4 +77,26 @@ class Settings:
         level = (env.get("PROJECTL_LOG_LEVEL", "").strip() or "INFO").upper()
         if level not in LOG_LEVELS:
             raise ConfigError(f"PROJECTL_LOG_LEVEL must be one of {', '.join(LOG_LEVELS)}, not {level!r}.")
-        return cls(token=token, db_path=db_path, dev_guild_id=dev_guild_id, log_level=level)
+        catalogue_path = env.get("PROJECTL_CATALOGUE", "").strip() or None
+        if catalogue_path is not None:
+            _check_catalogue(catalogue_path)
+        return cls(
+            token=token, db_path=db_path, dev_guild_id=dev_guild_id, log_level=level,
+            catalogue_path=catalogue_path,
+        )
+
+    def load_cards(self) -> tuple[PuzzleCard, ...] | None:
+        """The custom catalogue's cards, or None for the shipped catalogue."""
+        if self.catalogue_path is None:
+            return None
+        return load_catalogue(self.catalogue_path).cards
+
+
+def _check_catalogue(path: str) -> None:
+    """Refuse to start on a catalogue that is malformed or cannot host any game."""
+    try:
+        report = check_catalogue(load_catalogue(path))
+    except CatalogueError as error:
+        raise ConfigError(f"PROJECTL_CATALOGUE: {error}") from None
+    if not report.ok:
+        raise ConfigError(f"PROJECTL_CATALOGUE {path}: {'; '.join(report.problems)}")

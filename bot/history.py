@@ -43,7 +43,7 @@ def log_entries(game: Game, rows: Sequence[ActionRow], undone: Sequence[UndoneRo
     names = game.names
     entries: list[Entry] = []
     if game.state is not None:
-        state = engine.new_game(game.settings.options(len(game.seats)), game.seed)
+        state = engine.initial_state(game.state)
         for row in rows:
             action = engine.parse_action(row.action)
             round_number = state.round

@@ -17,11 +17,11 @@ from __future__ import annotations
 import asyncio
 import logging
 import secrets
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any
 
 import engine
-from engine import Action, IllegalActionError, Phase, Place
+from engine import Action, IllegalActionError, Phase, Place, PuzzleCard
 
 from . import texts
 from .clock import Clock, SystemClock
@@ -83,8 +83,11 @@ class GameManager:
     def __init__(
         self, storage: Storage, *, clock: Clock | None = None,
         seed_source: Callable[[], int] | None = None, policies: PolicyFactory | None = None,
+        cards: Sequence[PuzzleCard] | None = None,
     ) -> None:
         self.storage = storage
+        self._cards = tuple(cards) if cards is not None else None
+        """New games are dealt from these cards (None: the shipped catalogue)."""
         self.clock = clock or SystemClock()
         self._seed_source = seed_source or (lambda: secrets.randbits(62))
         self._policies = policies or engine_policy
@@ -139,7 +142,7 @@ class GameManager:
         if row.state is None:
             return True
         game = Game.from_row(row)
-        initial = engine.new_game(game.settings.options(len(game.seats)), game.seed)
+        initial = engine.initial_state(game.state)
         actions = [engine.parse_action(a.action) for a in await self.storage.actions(game_id)]
         return engine.replay(initial, actions).dumps() == row.state
 
@@ -248,7 +251,7 @@ class GameManager:
 
     async def _start_locked(self, game: Game) -> ActionResult:
         try:
-            state = engine.new_game(game.settings.options(len(game.seats)), game.seed)
+            state = engine.new_game(game.settings.options(len(game.seats)), game.seed, self._cards)
         except IllegalActionError as error:
             raise BadInputError(str(error)) from error
         try:

@@ -10,7 +10,7 @@ Allowed when **all** of these hold (otherwise a clear refusal and no change):
   knowledge they could exploit.
 
 How, safely: under the channel lock, the state before the action is rebuilt by replaying the log
-without its last row from ``new_game(options, seed)`` — the same definition ``verify`` uses — and
+without its last row from ``engine.initial_state(state)`` — the same start ``verify`` uses — and
 the action is re-applied to that state to check it reproduces the stored state and to read its
 events. Then ONE transaction moves the row from ``actions`` to ``undone_actions``, stores the
 rebuilt state and bumps the revision (any button or Master draft made for the undone state goes
@@ -68,7 +68,7 @@ async def undo_last(
             raise InvalidActionError(texts.UNDO_DECISION)
         if last.user_id != user_id or last.seat != seat.seat:
             raise InvalidActionError(texts.UNDO_NOT_YOURS.format(name=game.seats[last.seat].name))
-        initial = engine.new_game(game.settings.options(len(game.seats)), game.seed)
+        initial = engine.initial_state(game.state)
         previous = engine.replay(initial, [engine.parse_action(r.action) for r in rows[:-1]])
         outcome = engine.apply(previous, action)
         if outcome.state.dumps() != game.state.dumps():

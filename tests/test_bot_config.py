@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 from typing import Any
 
@@ -10,6 +11,7 @@ import pytest
 
 import bot.__main__ as entry
 from bot.config import DEFAULT_DB_PATH, ConfigError, Settings
+from engine.catalogue import default_catalogue_text
 
 GOOD_TOKEN = "MTAwMDAwMDAwMDAwMDAwMDAw.GabcDE.abcdefghijklmnopqrstuvwxyz0123456789AB"
 
@@ -40,7 +42,8 @@ def test_bad_settings_are_one_sentence(env: dict[str, str], fragment: str) -> No
 
 def test_env_example_lists_every_setting() -> None:
     text = (Path(__file__).resolve().parents[1] / ".env.example").read_text()
-    for name in ("DISCORD_TOKEN", "PROJECTL_DB_PATH", "PROJECTL_DEV_GUILD_ID", "PROJECTL_LOG_LEVEL"):
+    for name in ("DISCORD_TOKEN", "PROJECTL_DB_PATH", "PROJECTL_DEV_GUILD_ID", "PROJECTL_LOG_LEVEL",
+                 "PROJECTL_CATALOGUE"):
         assert f"{name}=" in text
 
 
@@ -87,3 +90,20 @@ def test_rejected_token_or_no_network_is_one_sentence(
                                                      "PROJECTL_LOG_LEVEL": "ERROR"}, capsys)
     assert code == 2 and fragment in output and "Traceback" not in output
     assert output.strip().count("\n") == 0
+
+
+def test_custom_catalogue_is_checked_at_start_up(tmp_path: Path) -> None:
+    """A server's own catalogue is loaded for new games; a malformed card stops start-up with a
+    sentence that names the card."""
+    shipped = json.loads(default_catalogue_text())
+    good = tmp_path / "house.json"
+    good.write_text(json.dumps(shipped))
+    settings = Settings.from_env({"DISCORD_TOKEN": GOOD_TOKEN, "PROJECTL_CATALOGUE": str(good)})
+    cards = settings.load_cards()
+    assert cards is not None and len(cards) == 52
+    shipped["cards"][3]["recess"] = ["#....", ".....", ".....", ".....", "....#"]
+    bad = tmp_path / "broken.json"
+    bad.write_text(json.dumps(shipped))
+    with pytest.raises(ConfigError) as info:
+        Settings.from_env({"DISCORD_TOKEN": GOOD_TOKEN, "PROJECTL_CATALOGUE": str(bad)})
+    assert shipped["cards"][3]["id"] in str(info.value) and "connected" in str(info.value)

@@ -167,3 +167,24 @@ async def test_resume_finishes_an_interrupted_ai_turn(tmp_path: Path) -> None:
     assert await manager.verify(game.id)
     assert await manager.resume() == []  # nothing left to do: safe to call again
     await storage.close()
+
+
+async def test_new_games_use_the_servers_catalogue_and_replay_from_it(tmp_path: Path) -> None:
+    """A custom catalogue deals new games; replay and verification rebuild the start from the cards
+    stored with the game, so they keep working whatever the server's file says later."""
+    from dataclasses import replace
+
+    from engine.catalogue import load_catalogue
+
+    house = [replace(card, points=card.points + 10) for card in load_catalogue(None).cards]
+    storage = await Storage.open(tmp_path / "c.sqlite3", ManualClock(START))
+    try:
+        manager = GameManager(storage, clock=ManualClock(START), seed_source=lambda: 5, cards=house)
+        game = await two_humans(manager)
+        assert game.state is not None
+        assert all(card.points >= 10 for card in game.state.cards.values())
+        for _ in range(4):
+            game = (await manager.act(CHANNEL, user_of(game), "level1")).game
+        assert await manager.verify(game.id)
+    finally:
+        await storage.close()
