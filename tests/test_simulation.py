@@ -107,12 +107,15 @@ def test_greedy_solo_scores_well_above_random() -> None:
     assert mean > 8 and mean > sum(r.scores[0] for r in random) / 100 + 10
 
 
-def test_greedy_wins_solo_normal_sometimes() -> None:
-    """Rarely, honestly: over these 1,000 seeds greedy averages ~11 points to the mastermind's
-    ~26 and wins one game. The mastermind scores a card every turn; beating it regularly needs
-    multi-puzzle Master planning that GreedyPolicy does not do."""
-    records = run_many(SOLO[0], 1000, GreedyPolicy)
-    assert sum(r.winners == (0,) for r in records) >= 1
+@pytest.mark.parametrize("options", SOLO, ids=[o.difficulty.value for o in SOLO])
+def test_solo_verdict_matches_the_scores_at_every_difficulty(options: Options) -> None:
+    """RULINGS Solo: you win only by beating the mastermind's score; a tie goes to the mastermind.
+    (How often greedy wins is a benchmark figure, `solo_greedy_win_rate`, not a test: today it
+    averages ~11 points to the mastermind's ~26.)"""
+    for record in run_many(options, 40, GreedyPolicy):
+        assert record.ended and record.mastermind is not None
+        player_wins = record.scores[0] > record.mastermind
+        assert record.winners == ((0,) if player_wins else (-1,))
 
 
 # -- the command line ----------------------------------------------------------------------------
