@@ -116,15 +116,13 @@ def add_puzzle(w: Work, card: str) -> None:
     w.set_player(w.current, puzzles=w.player.puzzles + (OpenPuzzle(card),))
 
 
-def starting_supply() -> tuple[int, ...]:
-    return counts_of({Shape.MONO: 1, Shape.DOMINO: 1})
-
-
-def full_reserve(options: Options) -> list[int]:
-    reserve = [0] * len(counts_of({}))
+def deal_starting_pieces(options: Options, seats: int) -> tuple[tuple[int, ...], tuple[PlayerState, ...]]:
+    """The full reserve less a level-1 and a level-2 piece for each seat, and those seats."""
+    supply = counts_of({Shape.MONO: 1, Shape.DOMINO: 1})
+    reserve = [0] * len(supply)
     for shape in BASE_SHAPES:
-        reserve[shape.index] = options.reserve
-    return reserve
+        reserve[shape.index] = options.reserve - supply[shape.index] * seats
+    return tuple(reserve), tuple(PlayerState(supply) for _ in range(seats))
 
 
 class RowsGame(Variant):
@@ -151,16 +149,14 @@ class RowsGame(Variant):
         rng.shuffle(black)
         black = black[:need_black]
         first = rng.below(options.players)
-        reserve = full_reserve(options)
-        reserve[Shape.MONO.index] -= options.players
-        reserve[Shape.DOMINO.index] -= options.players
+        reserve, players = deal_starting_pieces(options, options.players)
         return GameState(
             options=options,
             seed=seed,
             rng_state=rng.state,
             cards={c.id: c for c in cards},
-            reserve=tuple(reserve),
-            players=tuple(PlayerState(starting_supply()) for _ in range(options.players)),
+            reserve=reserve,
+            players=players,
             table=RowsTable(
                 white_deck=tuple(white[ROW_SIZE:]),
                 black_deck=tuple(black[ROW_SIZE:]),

@@ -29,11 +29,10 @@ from ..state import (
     SOLO_GRID,
     GameState,
     Options,
-    PlayerState,
     SoloTable,
 )
 from ..work import Work
-from .base import Variant, add_puzzle, check_room_for_puzzle, full_reserve, starting_supply
+from .base import Variant, add_puzzle, check_room_for_puzzle, deal_starting_pieces
 
 SOLO_WHITE, SOLO_BLACK = MODES["solo"]
 START_LOCKS = (1, 2, 1)
@@ -62,17 +61,14 @@ class SoloGame(Variant):
         rng.shuffle(white)
         rng.shuffle(black)
         deck = white[:SOLO_WHITE] + black[:SOLO_BLACK]
-        reserve = full_reserve(options)
-        supply = starting_supply()
-        for index, n in enumerate(supply):
-            reserve[index] -= n
+        reserve, players = deal_starting_pieces(options, 1)
         return GameState(
             options=options,
             seed=seed,
             rng_state=rng.state,
             cards={c.id: c for c in cards},
-            reserve=tuple(reserve),
-            players=(PlayerState(supply),),
+            reserve=reserve,
+            players=players,
             table=SoloTable(
                 deck=tuple(deck[SOLO_GRID:]),
                 grid=tuple(deck[:SOLO_GRID]),
