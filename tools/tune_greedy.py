@@ -39,8 +39,15 @@ SPACE: dict[str, tuple[str, float, float]] = {
     "reward_weight": ("float", 0.0, 4.0),
     "fetch_cost": ("float", 0.0, 3.0),
     "denial_weight": ("float", 0.0, 4.0),
-    "rich_at": ("int", 2, 8),
+    "rich_at": ("int", 1, 8),
     "late_touches": ("bool", 0, 1),
+    "doubler_bonus": ("float", 0.0, 4.0),
+    "eager_take": ("int", 0, 2),
+    "prepare_master": ("bool", 0, 1),
+    "goal_min": ("int", 1, 4),
+    "goal_max": ("int", 1, 4),
+    "lock_aware": ("bool", 0, 1),
+    "rich_level": ("int", 1, 4),
 }
 
 
@@ -52,10 +59,10 @@ def _solo_game(job: tuple[dict, str, int]) -> tuple[int, int, int, float]:
     return record.scores[0], record.mastermind or 0, int(record.winners == (0,)), time.process_time() - start
 
 
-def _duel(job: tuple[dict, int]) -> tuple[int, int, int]:
-    params, seed = job
+def _duel(seed: int) -> tuple[int, int, int]:
+    """A 2-player game of the shipped GreedyPolicy (base weights) against RandomPolicy."""
     seat = seed % 2
-    policies = [GreedyPolicy(seed, **params), RandomPolicy(seed)]
+    policies = [GreedyPolicy(seed), RandomPolicy(seed)]
     if seat:
         policies.reverse()
     record = play_game(Options(players=2), seed, policies, keep_log=False)
@@ -76,8 +83,8 @@ def evaluate(pool: Pool, params: dict, seeds=TRAIN, difficulty: str = "normal") 
     }
 
 
-def duel(pool: Pool, params: dict, games: int = 40) -> dict:
-    rows = pool.map(_duel, [(params, s) for s in range(games)])
+def duel(pool: Pool, games: int = 40) -> dict:
+    rows = pool.map(_duel, range(games))
     return {
         "greedy": sum(r[0] for r in rows) / games,
         "random": sum(r[1] for r in rows) / games,
@@ -99,9 +106,12 @@ def mutate(params: dict, rng: random.Random) -> dict:
     return new
 
 
-def defaults() -> dict:
-    policy = GreedyPolicy(0)
-    return {name: getattr(policy, name) for name in SPACE}
+def defaults(untuned: bool = False) -> dict:
+    """The weights GreedyPolicy plays Solo with today (``untuned``: the base-game weights)."""
+    weights = dict(GreedyPolicy.BASE_WEIGHTS)
+    if not untuned:
+        weights.update(GreedyPolicy.SOLO_WEIGHTS)
+    return {name: weights[name] for name in SPACE}
 
 
 def search(pool: Pool, start: dict, iters: int, seed: int) -> dict:
@@ -122,19 +132,19 @@ def search(pool: Pool, start: dict, iters: int, seed: int) -> dict:
 def report(pool: Pool, params: dict) -> None:
     for d in Difficulty:
         print(json.dumps(evaluate(pool, params, HELD, d.value)), flush=True)
-    print("2p vs random:", json.dumps(duel(pool, params)), flush=True)
+    print("2p greedy vs random:", json.dumps(duel(pool)), flush=True)
 
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("command", choices=("baseline", "search", "held"))
+    parser.add_argument("command", choices=("baseline", "untuned", "search", "held"))
     parser.add_argument("--iters", type=int, default=60)
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--params", default="{}", help="JSON kwargs for 'held' / search start")
     args = parser.parse_args(argv)
-    params = {**defaults(), **json.loads(args.params)}
+    params = {**defaults(args.command == "untuned"), **json.loads(args.params)}
     with Pool(2) as pool:
-        if args.command == "baseline":
+        if args.command in ("baseline", "untuned"):
             print("train", json.dumps(evaluate(pool, params)), flush=True)
             report(pool, params)
         elif args.command == "held":
