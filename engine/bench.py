@@ -12,6 +12,7 @@ is one JSON object with exactly these keys:
 * ``random_games_per_s`` — the same games, per second.
 * ``greedy_2p_game_s`` — seconds per 2-player game of GreedyPolicy against itself.
 * ``solo_greedy_win_rate`` — {difficulty: fraction of Solo games greedy wins}.
+* ``solo_greedy_mean_scores`` — {difficulty: [greedy's mean score, the mastermind's]}.
 """
 
 from __future__ import annotations
@@ -85,19 +86,28 @@ def bench_greedy_2p(games: int | None = None, seed: int = 0) -> float:
     return (CLOCK() - start) / games
 
 
-def bench_solo(games: int, seed: int = 0) -> dict[str, float]:
+def bench_solo(games: int, seed: int = 0) -> tuple[dict[str, float], dict[str, list[float]]]:
+    """Greedy's Solo win rate per difficulty, and its mean score against the mastermind's (the
+    win rate alone hides how far off a losing player is)."""
     rates: dict[str, float] = {}
+    means: dict[str, list[float]] = {}
     for difficulty in Difficulty:
         options = Options(players=1, variant="solo", difficulty=difficulty)
-        wins = 0
+        wins = mine = theirs = 0
         start = CLOCK()
         for i in range(games):
             record = play_game(options, seed + i, [GreedyPolicy(seed + i)], keep_log=False)
             wins += record.winners == (0,)
+            mine += record.scores[0]
+            theirs += record.mastermind or 0
         elapsed = CLOCK() - start
         rates[difficulty.value] = round(wins / games, 4)
-        print(f"solo {difficulty.value}: greedy won {wins}/{games} ({elapsed:.1f} s)")
-    return rates
+        means[difficulty.value] = [round(mine / games, 2), round(theirs / games, 2)]
+        print(
+            f"solo {difficulty.value}: greedy won {wins}/{games}, mean score {mine / games:.1f} "
+            f"vs the mastermind's {theirs / games:.1f} ({elapsed:.1f} s)"
+        )
+    return rates, means
 
 
 def run_bench(*, solo_games: int = 1000, seed: int = 0) -> int:
@@ -111,7 +121,7 @@ def run_bench(*, solo_games: int = 1000, seed: int = 0) -> int:
     )
     greedy = bench_greedy_2p(seed=seed)
     print(f"greedy 2p: {greedy:.3f} s per game")
-    rates = bench_solo(solo_games, seed=seed)
+    rates, means = bench_solo(solo_games, seed=seed)
     print(f"total {time.perf_counter() - total:.1f} s")
     print(json.dumps({
         "placements_ms": round(cold, 4),
@@ -119,5 +129,6 @@ def run_bench(*, solo_games: int = 1000, seed: int = 0) -> int:
         "random_games_per_s": round(per_game, 2),
         "greedy_2p_game_s": round(greedy, 4),
         "solo_greedy_win_rate": rates,
+        "solo_greedy_mean_scores": means,
     }))
     return 0

@@ -203,6 +203,7 @@ def test_cli_bench_small(capsys: pytest.CaptureFixture[str], monkeypatch: pytest
     last = json.loads(capsys.readouterr().out.strip().splitlines()[-1])
     assert set(last) == {
         "placements_ms", "random_actions_per_s", "random_games_per_s", "greedy_2p_game_s",
-        "solo_greedy_win_rate",
+        "solo_greedy_win_rate", "solo_greedy_mean_scores",
     }
     assert set(last["solo_greedy_win_rate"]) == {"normal", "hard", "unbeatable"}
+    assert all(len(pair) == 2 for pair in last["solo_greedy_mean_scores"].values())
