@@ -187,9 +187,6 @@ Action = (
     TakePuzzle | DrawPuzzle | TakeLevelOne | Upgrade | Place | Master | Recycle | EndFinishing | Pass
     | SkipTurn | RemovePlayer
 )
-ACTION_KINDS: tuple[str, ...] = (
-    "take", "draw", "level1", "upgrade", "place", "master", "recycle", "done", "pass", "skip", "remove",
-)
 
 _CARD_ID = re.compile(r"^[A-Za-z][A-Za-z0-9_-]{0,15}$")
 

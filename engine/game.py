@@ -15,6 +15,7 @@ from functools import lru_cache
 
 from . import rules
 from .actions import (
+    TABLE_ACTIONS,
     Action,
     DrawPuzzle,
     EndFinishing,
@@ -102,7 +103,7 @@ def apply(state: GameState, action: Action, *, player: int | None = None) -> Out
         raise NotYourTurnError("It is not your turn.")
     variant = variant_for(state.options.variant)
     w = Work(state)
-    if isinstance(action, (SkipTurn, RemovePlayer)):
+    if isinstance(action, TABLE_ACTIONS):
         _apply_table_decision(w, variant, action)
     elif state.phase is Phase.PLAY:
         _apply_play(w, variant, action)

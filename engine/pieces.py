@@ -309,7 +309,3 @@ def symmetries(mask: int) -> list[int]:
 def canonical_form(mask: int) -> tuple[tuple[int, int], ...]:
     """A key equal for two recesses exactly when one is a rotation/reflection/shift of the other."""
     return min(_normalise(mask_to_cells(m)) for m in symmetries(mask))
-
-
-def popcount(mask: int) -> int:
-    return mask.bit_count()

@@ -218,10 +218,6 @@ class GameState:
         return self.phase is Phase.OVER
 
     @property
-    def current_player(self) -> PlayerState:
-        return self.players[self.current]
-
-    @property
     def end_triggered(self) -> bool:
         return self.last_round is not None
 

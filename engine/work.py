@@ -11,7 +11,7 @@ from dataclasses import replace
 from typing import TYPE_CHECKING
 
 from .events import Event
-from .pieces import SHAPES, Shape
+from .pieces import Shape
 from .state import GameState, OpenPuzzle, Phase, PlayerState, Table
 
 if TYPE_CHECKING:
@@ -69,9 +69,6 @@ class Work:
         player = self.players[seat]
         puzzles = tuple(puzzle if p.card == puzzle.card else p for p in player.puzzles)
         self.players[seat] = replace(player, puzzles=puzzles)
-
-    def reserve_has_level(self, level: int) -> bool:
-        return any(self.reserve[s.index] for s in SHAPES if s.level == level)
 
     # -- result --------------------------------------------------------------------------------
     def freeze(self) -> GameState:
