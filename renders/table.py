@@ -255,7 +255,7 @@ def _paint_locks(image: Image.Image, cx: int, mid: int, count: int, lay: TableLa
         return
     size = int(t.small * 0.8)
     label = plural(count, "lock")
-    shown = min(count, 4)
+    shown = count if count <= 3 else 1  # past three blocks the number says it; keep within the column
     total = shown * (size + 4) + 6 + fonts.width(label, t.small, True)
     x = cx - total // 2
     draw = ImageDraw.Draw(image)
