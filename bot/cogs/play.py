@@ -15,7 +15,7 @@ import discord
 from discord import app_commands
 
 import engine
-from engine import Action, Colour, Place, PlayerState, parse_shape
+from engine import Action, Colour, GameState, Place, PlayerState, parse_shape
 from engine.legal import upgrade_actions
 from engine.pieces import UnknownShapeError, mask_to_text
 from engine.state import RowsTable, SoloTable
@@ -180,6 +180,16 @@ async def _my_player(interaction: discord.Interaction) -> tuple[Game, int, Playe
     return game, seat.seat, game.state.players[seat.seat]
 
 
+async def _my_turn_state(interaction: discord.Interaction) -> GameState | None:
+    """The game state when it is the asking player's turn (autocomplete offers nothing otherwise)."""
+    mine = await _my_player(interaction)
+    if mine is None:
+        return None
+    game, seat, _ = mine
+    assert game.state is not None
+    return game.state if game.state.current == seat else None
+
+
 def _matches(current: str, *texts_: str) -> bool:
     needle = current.strip().lower()
     return not needle or any(needle in t.lower() for t in texts_)
@@ -258,16 +268,12 @@ async def give_choices(interaction: discord.Interaction, current: str) -> Choice
 
 @_safe
 async def upgrade_take_choices(interaction: discord.Interaction, current: str) -> Choices:
-    mine = await _my_player(interaction)
-    if mine is None:
-        return []
-    game, seat, _ = mine
-    assert game.state is not None
-    if game.state.current != seat:
+    state = await _my_turn_state(interaction)
+    if state is None:
         return []
     give_text = str(interaction.namespace.give or "")
     pairs: dict[str, str] = {}
-    for upgrade in upgrade_actions(game.state):
+    for upgrade in upgrade_actions(state):
         if give_text and upgrade.give.value.upper() != give_text.strip().upper():
             continue
         pairs[upgrade.take.value] = f"{upgrade.take.label} (level {upgrade.take.level})"
@@ -277,15 +283,11 @@ async def upgrade_take_choices(interaction: discord.Interaction, current: str) -
 @_safe
 async def action_choices(interaction: discord.Interaction, current: str) -> Choices:
     """For /projectl act: legal actions containing the typed text (Master is typed by hand)."""
-    mine = await _my_player(interaction)
-    if mine is None:
+    state = await _my_turn_state(interaction)
+    if state is None:
         return []
-    game, seat, _ = mine
-    assert game.state is not None
-    if game.state.current != seat:
-        return []
-    texts_ = [str(a) for a in engine.legal_actions(game.state)]
-    if engine.master_options(game.state) is not None:
+    texts_ = [str(a) for a in engine.legal_actions(state)]
+    if engine.master_options(state) is not None:
         texts_.append("master ")
     return _choices([(t, t) for t in texts_], current)
 
