@@ -146,6 +146,18 @@ class GameManager:
         actions = [engine.parse_action(a.action) for a in await self.storage.actions(game_id)]
         return engine.replay(initial, actions).dumps() == row.state
 
+    async def _require_lobby(
+        self, channel_id: int, game_id: int | None, *, started: str = texts.ALREADY_STARTED,
+        host: int | None = None, not_host: str = "",
+    ) -> Game:
+        """The channel's game, still in its lobby; with ``host``, that user must be its host."""
+        game = await self._require_open(channel_id, game_id)
+        if game.status != "lobby":
+            raise WrongStageError(started)
+        if host is not None and host != game.host_id:
+            raise NotHostError(not_host)
+        return game
+
     async def _require_open(self, channel_id: int, game_id: int | None = None) -> Game:
         game = await self.game_in_channel(channel_id)
         if game is None:
@@ -185,9 +197,7 @@ class GameManager:
 
     async def join(self, channel_id: int, user_id: int, name: str, *, game_id: int | None = None) -> Game:
         async with self.lock(channel_id):
-            game = await self._require_open(channel_id, game_id)
-            if game.status != "lobby":
-                raise WrongStageError(texts.ALREADY_STARTED)
+            game = await self._require_lobby(channel_id, game_id)
             if game.seat_of(user_id) is not None:
                 raise AlreadySeatedError(texts.ALREADY_SEATED)
             if game.is_full:
@@ -199,9 +209,7 @@ class GameManager:
     async def leave(self, channel_id: int, user_id: int, *, game_id: int | None = None) -> Game:
         """Leave the lobby. The host cannot leave (they cancel instead)."""
         async with self.lock(channel_id):
-            game = await self._require_open(channel_id, game_id)
-            if game.status != "lobby":
-                raise WrongStageError(texts.LEAVE_STARTED)
+            game = await self._require_lobby(channel_id, game_id, started=texts.LEAVE_STARTED)
             if game.seat_of(user_id) is None:
                 raise NotInGameError(texts.NOT_IN_LOBBY)
             if user_id == game.host_id:
@@ -216,11 +224,9 @@ class GameManager:
         if policy not in POLICY_NAMES:
             raise BadInputError(texts.BAD_POLICY.format(names=", ".join(POLICY_NAMES)))
         async with self.lock(channel_id):
-            game = await self._require_open(channel_id, game_id)
-            if game.status != "lobby":
-                raise WrongStageError(texts.ALREADY_STARTED)
-            if by_user_id != game.host_id:
-                raise NotHostError(texts.HOST_ONLY_AI)
+            game = await self._require_lobby(
+                channel_id, game_id, host=by_user_id, not_host=texts.HOST_ONLY_AI
+            )
             if game.is_full:
                 raise GameFullError(texts.GAME_FULL.format(limit=game.settings.max_players))
             number = sum(1 for s in game.seats if s.is_ai) + 1
@@ -237,11 +243,9 @@ class GameManager:
     async def start(self, channel_id: int, by_user_id: int, *, game_id: int | None = None) -> ActionResult:
         """Deal the game (host only, enough players). Policy seats who start play at once."""
         async with self.lock(channel_id):
-            game = await self._require_open(channel_id, game_id)
-            if game.status != "lobby":
-                raise WrongStageError(texts.ALREADY_STARTED)
-            if by_user_id != game.host_id:
-                raise NotHostError(texts.HOST_ONLY_START)
+            game = await self._require_lobby(
+                channel_id, game_id, host=by_user_id, not_host=texts.HOST_ONLY_START
+            )
             minimum = 1 if game.settings.variant == "solo" else 2
             if len(game.seats) < minimum:
                 raise WrongStageError(texts.NEED_PLAYERS.format(n=minimum))
