@@ -35,6 +35,7 @@ from ..state import (
     Options,
     PlayerState,
     RowsTable,
+    Table,
     counts_of,
 )
 from ..work import Work
@@ -116,13 +117,26 @@ def add_puzzle(w: Work, card: str) -> None:
     w.set_player(w.current, puzzles=w.player.puzzles + (OpenPuzzle(card),))
 
 
-def deal_starting_pieces(options: Options, seats: int) -> tuple[tuple[int, ...], tuple[PlayerState, ...]]:
-    """The full reserve less a level-1 and a level-2 piece for each seat, and those seats."""
+def starting_state(
+    options: Options, seed: int, rng: Rng, cards: Sequence[PuzzleCard], table: Table, *, first: int = 0
+) -> GameState:
+    """A new game's state: the full reserve less a level-1 and a level-2 piece for each seat, the
+    whole catalogue (so :func:`engine.game.initial_state` can rebuild it), and the dealt table."""
     supply = counts_of({Shape.MONO: 1, Shape.DOMINO: 1})
     reserve = [0] * len(supply)
     for shape in BASE_SHAPES:
-        reserve[shape.index] = options.reserve - supply[shape.index] * seats
-    return tuple(reserve), tuple(PlayerState(supply) for _ in range(seats))
+        reserve[shape.index] = options.reserve - supply[shape.index] * options.players
+    return GameState(
+        options=options,
+        seed=seed,
+        rng_state=rng.state,
+        cards={c.id: c for c in cards},
+        reserve=tuple(reserve),
+        players=tuple(PlayerState(supply) for _ in range(options.players)),
+        table=table,
+        current=first,
+        first_player=first,
+    )
 
 
 class RowsGame(Variant):
@@ -149,23 +163,13 @@ class RowsGame(Variant):
         rng.shuffle(black)
         black = black[:need_black]
         first = rng.below(options.players)
-        reserve, players = deal_starting_pieces(options, options.players)
-        return GameState(
-            options=options,
-            seed=seed,
-            rng_state=rng.state,
-            cards={c.id: c for c in cards},
-            reserve=reserve,
-            players=players,
-            table=RowsTable(
-                white_deck=tuple(white[ROW_SIZE:]),
-                black_deck=tuple(black[ROW_SIZE:]),
-                white_row=tuple(white[:ROW_SIZE]),
-                black_row=tuple(black[:ROW_SIZE]),
-            ),
-            current=first,
-            first_player=first,
+        table = RowsTable(
+            white_deck=tuple(white[ROW_SIZE:]),
+            black_deck=tuple(black[ROW_SIZE:]),
+            white_row=tuple(white[:ROW_SIZE]),
+            black_row=tuple(black[:ROW_SIZE]),
         )
+        return starting_state(options, seed, rng, cards, table, first=first)
 
     # -- legal market actions ----------------------------------------------------------------
     def market_actions(self, state: GameState) -> Iterator[Action]:

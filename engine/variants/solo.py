@@ -32,7 +32,7 @@ from ..state import (
     SoloTable,
 )
 from ..work import Work
-from .base import Variant, add_puzzle, check_room_for_puzzle, deal_starting_pieces
+from .base import Variant, add_puzzle, check_room_for_puzzle, starting_state
 
 SOLO_WHITE, SOLO_BLACK = MODES["solo"]
 START_LOCKS = (1, 2, 1)
@@ -61,21 +61,13 @@ class SoloGame(Variant):
         rng.shuffle(white)
         rng.shuffle(black)
         deck = white[:SOLO_WHITE] + black[:SOLO_BLACK]
-        reserve, players = deal_starting_pieces(options, 1)
-        return GameState(
-            options=options,
-            seed=seed,
-            rng_state=rng.state,
-            cards={c.id: c for c in cards},
-            reserve=reserve,
-            players=players,
-            table=SoloTable(
-                deck=tuple(deck[SOLO_GRID:]),
-                grid=tuple(deck[:SOLO_GRID]),
-                locks=START_LOCKS,
-                mastermind_supply=options.difficulty.mastermind_pieces,
-            ),
+        table = SoloTable(
+            deck=tuple(deck[SOLO_GRID:]),
+            grid=tuple(deck[:SOLO_GRID]),
+            locks=START_LOCKS,
+            mastermind_supply=options.difficulty.mastermind_pieces,
         )
+        return starting_state(options, seed, rng, cards, table)
 
     # -- the market --------------------------------------------------------------------------
     def market_actions(self, state: GameState) -> Iterator[Action]:
