@@ -5,6 +5,9 @@ Values come in two pools:
 * :data:`HOSTILE` can never be part of a legal request (no such piece, cell, slot or card; junk,
   injection, control characters, 6000-character strings...). A case that uses one must be refused
   with an ephemeral message and must change nothing in the database.
+* :data:`TABLE_DECISIONS` are the table's own notation (skip a turn, remove a seat): valid engine
+  actions, but never a player's to send, so they are hostile everywhere a player types or clicks
+  (they are part of :data:`HOSTILE`, and forged Confirm buttons carry them too).
 * :data:`ODD` is strange but possibly meaningful (real card ids, full-width or Arabic-Indic
   digits the engine may accept, lower-case pieces, whitespace that an optional field may read as
   "not given"). Anything may happen, as long as the bot answers,
@@ -22,6 +25,11 @@ from typing import Any
 
 STRING, INTEGER, BOOLEAN, USER, CHANNEL, ROLE, MENTIONABLE, NUMBER = 3, 4, 5, 6, 7, 8, 9, 10
 
+TABLE_DECISIONS: tuple[str, ...] = (
+    "skip", "SKIP", "remove 1", "remove 2", "remove 4", "  Remove   2 ", "remove 0", "remove 99",
+)
+"""Table-decision notation: only a vote, the turn clock or the host's replace may apply these."""
+
 HOSTILE: tuple[str, ...] = (
     "Z9", "L33", "l3l3", "X", "pentomino", "0", "-1", "99999999999999999999", "1e9", "NaN", "None",
     "null", "A0 F6", "A1 A1 A1 A1 A1 A1", "Z99", "a1,,b2;;c3", "F1 G2 H3", "A6", "E0",
@@ -31,6 +39,7 @@ HOSTILE: tuple[str, ...] = (
     "\x00", "\x00A1", "\u200b", "\u202eA1 A2", "\ufeff", "🟥🟧", "𝕃𝟛", "ǅ", "İ", "ﬀ",
     "x" * 6000, "🟥" * 2000, "A1 " * 1500, "9" * 4400, "on at on at on", "at at", ";;;;",
     "master ;", "place on at", "take", "recycle white 1 1 1 1", "upgrade 1 to 1 to 1",
+    *TABLE_DECISIONS,
 )
 """Never valid in any option of any command."""
 
@@ -142,7 +151,7 @@ def forged_ids(rng: random.Random, *, game: int, other: int, clicker: int, someo
             piece, card = rng.choice(("L3", "Z9", "1", "")), rng.choice(("W01", "B02", "Q", ""))
             yield f"pl:pick:{gid}:{uid}:{rev}:{piece}:{card}", not right
         elif kind == "do":
-            action = rng.choice(HOSTILE[:30] + ODD).replace(" ", ".")
+            action = rng.choice(HOSTILE[:30] + TABLE_DECISIONS + ODD).replace(" ", ".")
             yield f"pl:do:{gid}:{uid}:{rev}:{action}"[:100], not right or action in (
                 s.replace(" ", ".") for s in HOSTILE)
         elif kind == "master":

@@ -303,7 +303,7 @@ class GameManager:
         ``expected_revision`` makes the call idempotent for buttons: a second click on the same
         confirmation finds the revision moved on and gets :class:`StaleError`, changing nothing.
         """
-        parsed = _parse(action)
+        parsed = _player_action(_parse(action))
         async with self.lock(channel_id):
             game = await self._require_open(channel_id, game_id)
             seat = _current_seat_for(game, user_id)
@@ -325,6 +325,8 @@ class GameManager:
         vote or a turn clock. The caller authorises; the log records ``by_user_id``.
         ``expected_revision`` pins the state the decision was made on (two votes completing a
         majority at once must not skip two turns)."""
+        if not isinstance(decision, engine.TABLE_ACTIONS):
+            raise TypeError(f"decide() takes a table decision, not {decision!r}: players act through act()")
         async with self.lock(channel_id):
             game = await self._require_open(channel_id, game_id)
             if game.status != "active" or game.state is None:
@@ -523,6 +525,19 @@ def _parse(action: Action | str) -> Action:
         return engine.parse_action(action)
     except IllegalActionError as error:
         raise BadInputError(str(error)) from error
+
+
+def _player_action(action: Action) -> Action:
+    """The one gate between a player and the engine: a player may send only their own moves.
+
+    Table decisions (skip a turn, remove a seat — ``engine.TABLE_ACTIONS``) are applied only by
+    :meth:`GameManager.decide` after a vote, the turn clock or the host's replace; every player
+    entry point (typed text, autocomplete values, buttons, menus, Master confirm) reaches the
+    engine through :meth:`GameManager.act`, which calls this first. Any kind the engine adds to
+    ``TABLE_ACTIONS`` is refused here without touching this function."""
+    if isinstance(action, engine.TABLE_ACTIONS):
+        raise InvalidActionError(texts.TABLE_DECISION_ONLY.format(action=str(action)))
+    return action
 
 
 def _current_seat_for(game: Game, user_id: int) -> Seat:

@@ -53,6 +53,10 @@ CANNOT_POST = (
 )
 NO_SUCH_PLAYER = "{name} is not playing in this game."
 NOT_A_PUZZLE_SLOT = "'{text}' is not a puzzle on offer. Pick one from the list, e.g. `white 3`."
+TABLE_DECISION_ONLY = (
+    "`{action}` is a table decision, not a move: skips and removals come from a vote after the turn "
+    "clock (`/projectl vote`), the turn clock itself, or the host's `/projectl replace`. Nothing was changed."
+)
 NO_PLACEMENTS = "{piece} does not fit anywhere on {card} right now."
 TOO_MANY_PLACEMENTS = (
     "{count} placements fit; type part of the cells in the `cells` option to narrow the list, "

@@ -6,6 +6,7 @@ an :class:`IllegalActionError` whose message a player can read. See docs/engine.
 """
 
 from .actions import (
+    TABLE_ACTIONS,
     Action,
     DrawPuzzle,
     EndFinishing,
@@ -52,7 +53,7 @@ __all__ = [
     "Master", "NotYourTurnError", "Options", "Outcome", "Pass", "Phase", "Place", "PlayerState",
     "PuzzleCard", "Recycle", "RemovePlayer", "SkipTurn", "RowsTable", "SCHEMA_VERSION", "SHAPES",
     "ScoreLine", "Shape",
-    "SoloTable", "StateFormatError", "TakeLevelOne", "TakePuzzle", "Upgrade", "apply",
+    "SoloTable", "StateFormatError", "TABLE_ACTIONS", "TakeLevelOne", "TakePuzzle", "Upgrade", "apply",
     "initial_state", "iter_legal_actions", "legal_actions", "master_options", "new_game", "opponent_score",
     "parse_action", "parse_placement", "parse_shape", "placements_for", "replay", "score_lines",
     "winners",

@@ -74,6 +74,22 @@ async def test_act_refusals_change_nothing(manager: GameManager) -> None:
     assert await manager.log(game.id) == []
 
 
+@pytest.mark.parametrize(
+    "decision", ["skip", "remove 2", "remove 1", engine.SkipTurn(), engine.RemovePlayer(1)], ids=repr
+)
+async def test_act_refuses_table_decisions(manager: GameManager, decision: engine.Action | str) -> None:
+    """act() is every player's way in, so it refuses every kind in engine.TABLE_ACTIONS, text or
+    value; decide() (votes, the turn clock, the host's replace) is the only way to apply one."""
+    game = await two_humans(manager)
+    with pytest.raises(InvalidActionError, match="table decision"):
+        await manager.act(CHANNEL, user_of(game), decision, expected_revision=game.revision)
+    assert await manager.log(game.id) == []
+    with pytest.raises(TypeError):
+        await manager.decide(CHANNEL, engine.TakeLevelOne())  # type: ignore[arg-type]
+    skipped = await manager.decide(CHANNEL, engine.SkipTurn())
+    assert [str(s.action) for s in skipped.steps] == ["skip"]
+
+
 async def test_master_draft_is_checked_and_discarded_on_change(manager: GameManager) -> None:
     game = await two_humans(manager)
     user = user_of(game)

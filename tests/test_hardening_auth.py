@@ -152,3 +152,29 @@ async def test_whole_games_leak_no_secret_and_fit_discord(
             await h.bot.get_channel(h.channel("games").id).send(f"debug {hidden[0]}")
             watch.check(h.calls, game)
             assert watch.leaks and hidden[0] in watch.leaks[-1]
+
+
+TABLE_DECISIONS = ("skip", "SKIP", "remove 1", "remove 2", "  Remove   2 ", "remove 3")
+"""Table decisions in every spelling the parser accepts (``remove 3``: no such seat at two)."""
+
+
+async def test_players_cannot_send_table_decisions(h: Any) -> None:
+    """Issue 10: on your own turn, `act text:remove 2` threw an opponent out and `act text:skip`
+    ended the turn. Skips and removals come only from a vote, the turn clock or the host's
+    replace: typed, on a forged Confirm button (right game, user and revision) or from any other
+    entry point, a player gets an ephemeral refusal and nothing is committed or posted."""
+    mover, _, _ = await two_players(h)
+    game = await game_in(h, "games")
+    preview = h.channel_messages("games")[-1]
+    before, posts = snapshot(db(h)), len(h.channel_messages("games"))
+    for text in TABLE_DECISIONS:
+        assert_refused(await h.slash(mover, "games", "projectl act", text=text), "table decision")
+        forged = f"pl:do:{game.id}:{mover.id}:{game.revision}:{text.strip().replace(' ', '.')}"
+        assert_refused(await forge_click(h, mover, "games", preview, forged), "table decision")
+    for typed in ("sk", "rem", ""):
+        offered = await h.autocomplete(mover, "games", "projectl act", focused="text",
+                                       options={"text": typed})
+        assert not [c for c in offered if c.value.split()[0] in ("skip", "remove")]
+    assert snapshot(db(h)) == before
+    assert len(h.channel_messages("games")) == posts
+    assert (await game_in(h, "games")).status == "active"

@@ -26,9 +26,10 @@ import pytest
 from harness import DiscordHarness, SchemaError
 from test_bot_support import bot_of, open_table, running_bot
 
+import engine
 from bench.checks import integrity
 from bench.discord_driver import play
-from bench.fuzz import forged_ids, leaves, option_values
+from bench.fuzz import STRING, TABLE_DECISIONS, forged_ids, leaves, option_values
 from bench.harnessed import forge_click
 from bench.limits import check_call
 from bench.players import choose_action
@@ -168,3 +169,41 @@ async def test_autocomplete_with_hostile_text(fuzz: Fuzz) -> None:
         assert len(choices) <= 25 and all(1 <= len(c.name) <= 100 for c in choices)
         assert snapshot(fuzz.db) == before
         fuzz.counts["autocompletes"] += 1
+
+
+async def test_table_decisions_from_every_entry_point(fuzz: Fuzz) -> None:
+    """The current player puts table-decision notation (skip, remove N) into every text option of
+    every command, and onto a forged Confirm button that is otherwise right: each is refused
+    ephemerally and nothing changes (issue 10's hole: `act text:remove 2` removed an opponent)."""
+    typed = [(leaf, option["name"]) for leaf in leaves(fuzz.h.commands) for option in leaf.options
+             if int(option["type"]) == STRING and not option.get("choices")]
+    assert any(leaf.path.endswith(" act") for leaf, _ in typed)
+    for channel in ("games", "solo"):
+        game = await fuzz.game(channel)
+        mover = fuzz.h.user(game.current.user_id)
+        for decision in TABLE_DECISIONS:
+            for leaf, name in typed:
+                values = {o["name"]: "1" for o in leaf.options if o.get("required")} | {name: decision}
+                values = {k: v for k, v in values.items()
+                          if int(next(o for o in leaf.options if o["name"] == k)["type"]) == STRING}
+                before = snapshot(fuzz.db)
+                try:
+                    ix = await fuzz.h.slash(mover, channel, leaf.path, options=values)
+                except SchemaError:
+                    continue
+                fuzz.check_answer(ix, before, True, f"/{leaf.path} {values!r} by the current player")
+                fuzz.counts["table decisions refused"] += 1
+            forged = f"pl:do:{game.id}:{mover.id}:{game.revision}:{decision.replace(' ', '.')}"
+            before = snapshot(fuzz.db)
+            ix = await forge_click(fuzz.h, mover, channel, fuzz.message_in(channel), forged)
+            fuzz.check_answer(ix, before, True, f"click {forged!r}")
+            expected = "table decision" if _parses(decision) else "not valid"  # remove 0 / 99 do not parse
+            assert expected in ix.responses[-1].content
+
+
+def _parses(text: str) -> bool:
+    try:
+        engine.parse_action(text)
+    except engine.IllegalActionError:
+        return False
+    return True
