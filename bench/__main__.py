@@ -1,14 +1,15 @@
 """``python -m bench``: how fast and how big the bot is (``make bench`` runs it last).
 
 1. One action end to end through the bot (offline harness, real renderer, file database):
-   p50 / p99 over 300 actions. Targets: p50 <= 15 ms, p99 <= 50 ms.
+   p50 / p99 over 300 actions. Budgets: p50 <= 12 ms, p99 <= 30 ms.
 2. 200 games in one process (manager + real renderer + response stub): throughput when every game
    acts again as soon as it is answered (saturation), then p50 / p99 when actions arrive at 20 per
    second across the 200 games (each game acting every 10 s on average: a very busy bot).
 3. 1,000 stored games, 100 of them active and playing: resident memory of a fresh process.
 
-Human-readable lines first; the last line is ONE JSON object with every figure (docs/benchmarks.md
-explains each). About a minute on a 2-core machine.
+Human-readable lines first, then every figure beside its budget (:mod:`engine.budget`; the exit
+code is 1 when one is missed); the last line is ONE JSON object with every figure
+(docs/benchmarks.md explains each). About a minute on a 2-core machine.
 """
 
 from __future__ import annotations
@@ -25,6 +26,7 @@ from typing import Any
 from bot.manager import GameManager
 from bot.render import ThreadedRenderer
 from bot.storage import Storage
+from engine.budget import BenchReport
 
 from . import build
 from .latency import harness_latencies
@@ -71,29 +73,42 @@ def memory(workdir: Path, stored: int = 1000, active: int = 100) -> dict[str, An
             "rss_mb_after_resume": figures["rss_after_resume_mb"]}
 
 
+ACTION_P50_BUDGET_MS = 12.0
+ACTION_P99_BUDGET_MS = 30.0
+
+
 def main() -> int:
     started = time.perf_counter()
-    results: dict[str, Any] = {"measured_through": "offline harness (action) / manager+renderer+stub (load)"}
+    report = BenchReport("bot")
+    report.info("measured_through", "offline harness (action) / manager+renderer+stub (load)")
     with tempfile.TemporaryDirectory(prefix="projectl-bench-") as tmp:
         workdir = Path(tmp)
         timings = asyncio.run(harness_latencies(workdir))
-        results["action_p50_ms"] = round(percentile(timings, 50), 1)
-        results["action_p99_ms"] = round(percentile(timings, 99), 1)
-        results["action_count"] = len(timings)
-        say(f"one action end to end: p50 {results['action_p50_ms']} ms, p99 {results['action_p99_ms']} ms "
-            f"({len(timings)} actions through the harness; targets 15 / 50 ms)")
-        results.update(asyncio.run(many_games(workdir)))
-        say(f"200 games: {results['games_200_actions_per_s']} actions/s at saturation (p99 "
-            f"{results['games_200_saturated_p99_ms']} ms, queueing); at "
-            f"{results['games_200_offered_per_s']}/s p50 {results['games_200_p50_ms']} ms, "
-            f"p99 {results['games_200_p99_ms']} ms")
-        results.update(memory(workdir))
-        say(f"1000 stored games, 100 active: RSS {results['rss_mb_1000_games']} MB "
-            f"(peak {results['rss_peak_mb_1000_games']} MB; {results['rss_mb_after_imports']} MB after "
-            f"imports, {results['rss_mb_after_resume']} MB after resume())")
-    results["seconds"] = round(time.perf_counter() - started, 1)
-    print(json.dumps(results))
-    return 0
+        report.add("action_p50_ms", round(percentile(timings, 50), 1), label="one action end to end, p50",
+                   unit="ms", at_most=ACTION_P50_BUDGET_MS)
+        report.add("action_p99_ms", round(percentile(timings, 99), 1), label="one action end to end, p99",
+                   unit="ms", at_most=ACTION_P99_BUDGET_MS)
+        report.info("action_count", len(timings))
+        say(f"one action end to end: {len(timings)} actions through the harness")
+        load = asyncio.run(many_games(workdir))
+        report.add("games_200_actions_per_s", load["games_200_actions_per_s"],
+                   label="200 games, saturated throughput", unit="actions/s")
+        report.add("games_200_saturated_p99_ms", load["games_200_saturated_p99_ms"],
+                   label="200 games, saturated p99 (queueing)", unit="ms")
+        report.info("games_200_offered_per_s", load["games_200_offered_per_s"])
+        report.add("games_200_p50_ms", load["games_200_p50_ms"], label="200 games at 20 actions/s, p50",
+                   unit="ms")
+        report.add("games_200_p99_ms", load["games_200_p99_ms"], label="200 games at 20 actions/s, p99",
+                   unit="ms")
+        say("200 games: done")
+        rss = memory(workdir)
+        report.add("rss_mb_1000_games", rss["rss_mb_1000_games"], label="1,000 stored games, 100 played: RSS",
+                   unit="MB")
+        report.add("rss_peak_mb_1000_games", rss["rss_peak_mb_1000_games"], label="... peak RSS", unit="MB")
+        report.add("rss_mb_after_imports", rss["rss_mb_after_imports"], label="RSS after imports", unit="MB")
+        report.add("rss_mb_after_resume", rss["rss_mb_after_resume"], label="RSS after resume()", unit="MB")
+    report.info("seconds", round(time.perf_counter() - started, 1))
+    return report.finish()
 
 
 if __name__ == "__main__":

@@ -1,7 +1,8 @@
 """``python -m engine bench``: how fast the engine and the policies are, and how good greedy is.
 
-Human-readable lines first (times are CPU seconds of this process: see ``CLOCK``); the LAST line
-is one JSON object with exactly these keys:
+Human-readable lines first (times are CPU seconds of this process: see ``CLOCK``), then each
+figure beside its budget (:mod:`engine.budget`; the exit code is 1 when one is missed); the LAST
+line is one JSON object with these keys, plus ``budgets`` and ``within_budget``:
 
 * ``placements_ms`` — one enumeration of the legal placements of all nine shapes on four puzzles
   (``legal.placements_for``), with the placement caches cleared before every call. That cold
@@ -17,10 +18,10 @@ is one JSON object with exactly these keys:
 
 from __future__ import annotations
 
-import json
 import time
 
 from . import legal, pieces
+from .budget import BenchReport
 from .cards import Colour
 from .catalogue import load_catalogue
 from .pieces import BASE_SHAPES
@@ -110,8 +111,15 @@ def bench_solo(games: int, seed: int = 0) -> tuple[dict[str, float], dict[str, l
     return rates, means
 
 
+PLACEMENTS_BUDGET_MS = 1.0
+RANDOM_BUDGET_PER_S = 10_000
+
+
 def run_bench(*, solo_games: int = 1000, seed: int = 0) -> int:
+    """Measure, print each figure beside its budget (:mod:`engine.budget`), end with the JSON line;
+    the exit code is 1 when a budget is missed."""
     total = time.perf_counter()
+    report = BenchReport("engine")
     cold, warm = bench_placements()
     print(f"placements, 9 shapes on 4 puzzles: {cold:.3f} ms cold cache, {warm:.4f} ms warm")
     per_action, per_game, stalled = bench_random(seed=seed)
@@ -123,12 +131,12 @@ def run_bench(*, solo_games: int = 1000, seed: int = 0) -> int:
     print(f"greedy 2p: {greedy:.3f} s per game")
     rates, means = bench_solo(solo_games, seed=seed)
     print(f"total {time.perf_counter() - total:.1f} s")
-    print(json.dumps({
-        "placements_ms": round(cold, 4),
-        "random_actions_per_s": round(per_action),
-        "random_games_per_s": round(per_game, 2),
-        "greedy_2p_game_s": round(greedy, 4),
-        "solo_greedy_win_rate": rates,
-        "solo_greedy_mean_scores": means,
-    }))
-    return 0
+    report.add("placements_ms", round(cold, 4), label="legal placements, 9 shapes on 4 puzzles, cold",
+               unit="ms", at_most=PLACEMENTS_BUDGET_MS)
+    report.add("random_actions_per_s", round(per_action), label="random-policy 4-player play, one core",
+               unit="actions/s", at_least=RANDOM_BUDGET_PER_S)
+    report.add("random_games_per_s", round(per_game, 2), label="random-policy 4-player games", unit="games/s")
+    report.add("greedy_2p_game_s", round(greedy, 4), label="one greedy 2-player game", unit="s")
+    report.info("solo_greedy_win_rate", rates)
+    report.info("solo_greedy_mean_scores", means)
+    return report.finish()

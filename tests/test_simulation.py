@@ -199,11 +199,13 @@ def test_cli_bench_small(capsys: pytest.CaptureFixture[str], monkeypatch: pytest
 
     monkeypatch.setattr(bench, "RANDOM_GAMES", 2)
     monkeypatch.setattr(bench, "GREEDY_GAMES", 1)
-    assert main(["bench", "--solo-games", "3"]) == 0
+    code = main(["bench", "--solo-games", "3"])
     last = json.loads(capsys.readouterr().out.strip().splitlines()[-1])
     assert set(last) == {
         "placements_ms", "random_actions_per_s", "random_games_per_s", "greedy_2p_game_s",
-        "solo_greedy_win_rate", "solo_greedy_mean_scores",
+        "solo_greedy_win_rate", "solo_greedy_mean_scores", "budgets", "within_budget",
     }
+    assert set(last["budgets"]) == {"placements_ms", "random_actions_per_s"}
+    assert code == (0 if last["within_budget"] else 1)  # speed is the bench's verdict, not the test's
     assert set(last["solo_greedy_win_rate"]) == {"normal", "hard", "unbeatable"}
     assert all(len(pair) == 2 for pair in last["solo_greedy_mean_scores"].values())
