@@ -24,7 +24,7 @@ from functools import lru_cache
 from operator import attrgetter
 from typing import Protocol
 
-from .actions import (
+from ..actions import (
     Action,
     EndFinishing,
     Master,
@@ -34,13 +34,13 @@ from .actions import (
     TakePuzzle,
     Upgrade,
 )
-from .cards import PuzzleCard
-from .catalogue import MODES
-from .legal import MasterOptions, legal_actions
-from .pieces import BASE_SHAPES, PLACEMENTS, Shape, placements_in, shape_of_mask
-from .rng import Rng
-from .solver import min_pieces, solve
-from .state import (
+from ..cards import PuzzleCard
+from ..catalogue import MODES
+from ..legal import MasterOptions, legal_actions
+from ..pieces import BASE_SHAPES, PLACEMENTS, Shape, placements_in, shape_of_mask
+from ..rng import Rng
+from ..solver import min_pieces, solve
+from ..state import (
     ACTIONS_PER_TURN,
     MAX_UNFINISHED,
     ROW_SIZE,
