@@ -124,12 +124,10 @@ class DaysStore:
         return ts(self.storage._clock.now())
 
     async def _fetchall(self, sql: str, params: tuple[Any, ...] = ()) -> list[Any]:
-        async with self._db.execute(sql, params) as cursor:
-            return list(await cursor.fetchall())
+        return await self.storage._job(lambda conn: conn.execute(sql, params).fetchall())
 
     async def _fetchone(self, sql: str, params: tuple[Any, ...] = ()) -> Any:
-        async with self._db.execute(sql, params) as cursor:
-            return await cursor.fetchone()
+        return await self.storage._job(lambda conn: conn.execute(sql, params).fetchone())
 
     # -- reminder preferences -------------------------------------------------------------------
 
