@@ -1,8 +1,8 @@
 """Many games in one process: what one bot does per action, without Discord's network.
 
 :func:`serve_action` is the bot's path for one action minus Discord: the manager (channel lock,
-load, engine, one committed transaction) then the real threaded renderer — the player's mat for
-the ephemeral confirmation, the table (or results) image when the turn changed — then a response
+load, engine, one committed transaction) then the real threaded renderer — when the turn changed,
+the player's mat for the ephemeral confirmation and the table (or results) image — then a response
 stub that only measures the message. The latency benchmark through the offline harness
 (:mod:`bench.latency`) covers discord.py's own work; this module is for scale.
 """
@@ -45,7 +45,9 @@ async def serve_action(manager: GameManager, renderer: Renderer, channel: int, r
     result = await manager.act(channel, game.current.user_id, choose_action(game.state, rng))
     final, step = result.game, result.first
     assert final.state is not None and step is not None
-    size = len(await renderer.mat(final.state, step.seat, final.names))
+    size = len(step.text)
+    if result.turn_changed or result.finished:  # as the bot: the mat comes when the turn is over
+        size += len(await renderer.mat(final.state, step.seat, final.names))
     if result.finished:
         size += len(await renderer.results(final.state, final.names))
     elif result.turn_changed:

@@ -56,7 +56,7 @@ class Driver:
             action = policy.choose(game.state)
             posts_before = len(self.h.channel_messages(self.channel))
             ix = await self.perform(user, game, action)
-            self.check_confirmation(ix, action)
+            self.check_confirmation(ix, action, game.id)
             await self.check_turn_post(game, posts_before)
         finished = await bot_of(self.h).manager.game(game_id)
         assert finished is not None and finished.status == "finished", "game did not finish"
@@ -150,11 +150,14 @@ class Driver:
         self.count("master:command")
         return await h.slash(user, ch, "projectl master-confirm")
 
-    def check_confirmation(self, ix: InteractionRecord, action: engine.Action) -> None:
+    def check_confirmation(self, ix: InteractionRecord, action: engine.Action, game_id: int) -> None:
         reply = final_reply(ix)
         assert reply.ephemeral, reply.content
         assert reply.content.startswith(f"Done: `{action}`"), reply.content
-        assert reply.filenames == ["mat.png"] and is_png(reply.files[0][1])
+        if "Your turn is over" in reply.content:  # the mat of what they built comes with it
+            assert reply.filenames == ["mat.png"] and is_png(reply.files[0][1])
+        else:  # mid-turn: drawn only on request
+            assert reply.filenames == [] and [b.custom_id for b in reply.buttons] == [f"pl:mat:{game_id}"]
 
     async def check_turn_post(self, before: Game, posts_before: int) -> None:
         after = await bot_of(self.h).manager.game(before.id)

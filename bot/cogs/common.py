@@ -228,7 +228,13 @@ def final_summary(game: Game) -> str:
 
 
 async def respond_to_result(interaction: discord.Interaction, result: ActionResult) -> None:
-    """Ephemeral confirmation with the actor's mat; channel post if the turn changed."""
+    """Ephemeral confirmation; channel post if the turn changed.
+
+    The actor's mat is attached when their turn is over (what they built); mid-turn the
+    confirmation carries a "My mat" button instead. Drawing and encoding a mat is most of an
+    action's cost, and a player in the middle of a turn usually knows their mat already — so the
+    image is made only when it is asked for.
+    """
     bot = bot_of(interaction)
     game = result.game
     step = result.first
@@ -248,8 +254,13 @@ async def respond_to_result(interaction: discord.Interaction, result: ActionResu
     posting = (result.turn_changed or result.finished) and interaction.channel is not None
     board = render_board(bot, result) if posting else None
     try:
-        mat = await bot.renderer.mat(state, step.seat, game.names)
-        await reply(interaction, clip(lines), ephemeral=True, files=[png(mat, "mat.png")])
+        if still_mine:
+            from ..views import turn_view
+
+            await reply(interaction, clip(lines), ephemeral=True, view=turn_view(game))
+        else:
+            mat = await bot.renderer.mat(state, step.seat, game.names)
+            await reply(interaction, clip(lines), ephemeral=True, files=[png(mat, "mat.png")])
     except BaseException:
         if board is not None:
             board.cancel()
