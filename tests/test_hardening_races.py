@@ -235,7 +235,7 @@ async def test_a_held_channel_does_not_delay_another_through_discord(h: Any) -> 
             if answered(free) is not None:
                 break
             await asyncio.sleep(0.01)
-        assert answered(free) is not None and answered(free).files
+        assert answered(free) is not None and answered(free).content.startswith("Done: `level1`")
         assert answered(held) is None
     await h.settle()
-    assert answered(held) is not None and answered(held).files
+    assert answered(held) is not None and answered(held).content.startswith("Done: `level1`")
