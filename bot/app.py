@@ -32,6 +32,7 @@ class ProjectLBot(commands.Bot):
     def __init__(
         self, settings: Settings, *, clock: Clock | None = None, renderer: Renderer | None = None,
         seed_source: Callable[[], int] | None = None, policies: PolicyFactory | None = None,
+        reminder_tick_seconds: float | None = None,
     ) -> None:
         super().__init__(
             command_prefix=commands.when_mentioned,  # no prefix commands: slash only
@@ -44,6 +45,8 @@ class ProjectLBot(commands.Bot):
         self.renderer: Renderer = renderer or ThreadedRenderer()
         self._seed_source = seed_source
         self._policies = policies
+        self.reminder_tick_seconds = reminder_tick_seconds
+        """Seconds between reminder ticks; None: every 60 s, or no loop on a ManualClock."""
         self.storage: Storage = None  # type: ignore[assignment]
         self.manager: GameManager = None  # type: ignore[assignment]
         self._resumed: list[ActionResult] = []
@@ -108,6 +111,8 @@ class ProjectLBot(commands.Bot):
 def create_bot(
     settings: Settings, *, clock: Clock | None = None, renderer: Renderer | None = None,
     seed_source: Callable[[], int] | None = None, policies: PolicyFactory | None = None,
+    reminder_tick_seconds: float | None = None,
 ) -> ProjectLBot:
     """A fresh, not-yet-logged-in bot. Start it with ``bot.start(settings.token)``."""
-    return ProjectLBot(settings, clock=clock, renderer=renderer, seed_source=seed_source, policies=policies)
+    return ProjectLBot(settings, clock=clock, renderer=renderer, seed_source=seed_source, policies=policies,
+                       reminder_tick_seconds=reminder_tick_seconds)

@@ -51,9 +51,8 @@ def log_entries(game: Game, rows: Sequence[ActionRow], undone: Sequence[UndoneRo
             state = outcome.state
             said = [e.describe(names) for e in outcome.events if not isinstance(e, _QUIET_EVENTS)]
             if isinstance(action, (engine.SkipTurn, engine.RemovePlayer)):
-                line = f"`#{row.seq}` R{round_number} ⚖ " + " ".join(said)
-                if _by_vote(game, action, row):
-                    line += " " + texts.LOG_BY_VOTE
+                line = f"`#{row.seq}` R{round_number} " + decision_text(
+                    game, action, outcome.events, seat=row.seat, user_id=row.user_id)
             else:
                 line = f"`#{row.seq}` R{round_number} **{_seat_name(game, row.seat)}**: `{row.action}`"
                 if said:
@@ -66,12 +65,33 @@ def log_entries(game: Game, rows: Sequence[ActionRow], undone: Sequence[UndoneRo
     return [e.text for e in entries]
 
 
-def _by_vote(game: Game, action: engine.Action, row: ActionRow) -> bool:
+def decision_text(
+    game: Game, action: engine.Action, events: Sequence[ev.Event], *, seat: int, user_id: int | None,
+) -> str:
+    """A table decision (skip, remove) as the log and the channel tell it: ``⚖ Vic was removed
+    from the game; … (table vote)``. A removal the player did not ask for is worded as a removal,
+    never as "Vic left the game"; leaving of one's own accord keeps the engine's words."""
+    by_vote = _by_vote(game, action, seat, user_id)
+    said: list[str] = []
+    for event in events:
+        if isinstance(event, _QUIET_EVENTS):
+            continue
+        if isinstance(event, ev.PlayerRemoved) and by_vote:
+            puzzles = (texts.PLAYER_REMOVED_PUZZLES.format(cards=", ".join(event.discarded))
+                       if event.discarded else "")
+            said.append(texts.PLAYER_REMOVED.format(name=_seat_name(game, event.seat), puzzles=puzzles))
+        else:
+            said.append(event.describe(game.names))
+    line = "⚖ " + " ".join(said)
+    return line + " " + texts.LOG_BY_VOTE if by_vote else line
+
+
+def _by_vote(game: Game, action: engine.Action, seat: int, user_id: int | None) -> bool:
     """A decision asked for by someone other than the player it concerns (a vote, not leaving)."""
-    if row.user_id is None:
+    if user_id is None:
         return False
-    target = action.seat if isinstance(action, engine.RemovePlayer) else row.seat
-    return 0 <= target < len(game.seats) and game.seats[target].user_id != row.user_id
+    target = action.seat if isinstance(action, engine.RemovePlayer) else seat
+    return 0 <= target < len(game.seats) and game.seats[target].user_id != user_id
 
 
 def _seat_name(game: Game, seat: int) -> str:

@@ -19,6 +19,7 @@ who is watching and acts within that minute is not DMed at all ("none while you 
 
 from __future__ import annotations
 
+import asyncio
 import io
 import logging
 from collections.abc import Awaitable, Callable
@@ -28,7 +29,7 @@ from typing import TYPE_CHECKING
 import discord
 from discord.ext import tasks
 
-from . import reminder_policy, texts
+from . import reminder_policy, texts, turn_limits
 from .clock import Clock
 from .manager import Game, Seat, Step
 from .reminder_policy import Preferences
@@ -43,6 +44,12 @@ TICK_SECONDS = 60
 FIRST_REMINDER_DELAY = timedelta(minutes=1)
 
 TimeoutAnnouncer = Callable[[Game, TurnRow], Awaitable[None]]
+
+
+def mention_only(user_ids: list[int]) -> discord.AllowedMentions:
+    """Allowed mentions that ping exactly these users (the bot's default would ping anyone named)."""
+    return discord.AllowedMentions(everyone=False, roles=False, replied_user=False,
+                                   users=[discord.Object(id=u) for u in user_ids])
 
 
 def preferences(row: ReminderPrefsRow) -> Preferences:
@@ -62,10 +69,13 @@ def turn_key(game: Game) -> TurnKey | None:
 class ReminderScheduler:
     """Plans, sends and de-duplicates turn reminders; announces expired turn clocks."""
 
-    def __init__(self, bot: ProjectLBot, store: DaysStore, *, autorun: bool = True) -> None:
+    def __init__(
+        self, bot: ProjectLBot, store: DaysStore, *, tick_seconds: float | None = TICK_SECONDS,
+    ) -> None:
         self.bot = bot
         self.store = store
-        self.autorun = autorun
+        self.tick_seconds = tick_seconds
+        """Seconds between ticks of the production loop; None: no loop (tests call :meth:`tick`)."""
         self.announce_timeout: TimeoutAnnouncer | None = None
         """Set by the cogs: posts "time is up" with vote buttons in the game channel."""
         self._last_actor: dict[int, int | None] = {}
@@ -83,17 +93,29 @@ class ReminderScheduler:
         manager.on_game_cancelled.append(self.game_over)
 
     async def start(self) -> None:
-        """At start-up: make sure every human to move has a turn row, then start the loop."""
+        """At start-up: make sure every human to move has a turn row, then start the loop. Its
+        first tick waits for the bot to be ready (channels must be cached to post)."""
         await self.sync_open_turns()
-        if self.autorun and self._loop is None:
-            self._loop = tasks.loop(seconds=TICK_SECONDS)(self._tick_safely)
-            self._loop.before_loop(self.bot.wait_until_ready)  # channels must be cached to post
+        if self.tick_seconds is not None and self._loop is None:
+            self._loop = tasks.loop(seconds=self.tick_seconds)(self._tick_safely)
+            self._loop.before_loop(self.bot.wait_until_ready)
             self._loop.start()
 
+    @property
+    def running(self) -> bool:
+        """True while the production loop is started and not stopped."""
+        return self._loop is not None and self._loop.is_running()
+
     async def stop(self) -> None:
-        if self._loop is not None:
-            self._loop.cancel()
-            self._loop = None
+        """Stop the loop and wait until its task has ended, so no tick touches the database after
+        the bot closes it. A tick cut short here loses at most the reminder it had claimed."""
+        loop, self._loop = self._loop, None
+        if loop is None:
+            return
+        task = loop.get_task()
+        loop.cancel()
+        if task is not None and not task.done() and task is not asyncio.current_task():
+            await asyncio.wait([task])
 
     async def _tick_safely(self) -> None:
         try:
@@ -186,9 +208,13 @@ class ReminderScheduler:
     # -- sending ----------------------------------------------------------------------------------
 
     async def tick(self) -> int:
-        """Send every due reminder and announce every expired turn clock. Returns how many
-        messages were sent. Safe to call any time, from several places at once."""
-        return await self.run_due() + await self.run_timeouts()
+        """Announce every expired turn clock, then send every due reminder. Returns how many
+        messages were sent. Safe to call any time, from several places at once.
+
+        Timeouts first: the word to the player whose time ran out pushes their next nudge back, so
+        a nudge that fell due in the same tick is not sent on top of it."""
+        timeouts = await self.run_timeouts()
+        return timeouts + await self.run_due()
 
     async def run_due(self) -> int:
         now = self.clock.now()
@@ -214,6 +240,8 @@ class ReminderScheduler:
         return sent
 
     async def run_timeouts(self) -> int:
+        """Announce each turn clock that ran out, once (claimed in the database first): a channel
+        post mentioning the players who may vote, and a word to the player concerned."""
         now = self.clock.now()
         announced = 0
         for row in await self.store.expired_turns(now):
@@ -223,13 +251,66 @@ class ReminderScheduler:
                 continue
             if not await self.store.claim_timeout(row.key, now):
                 continue
+            if not turn_limits.voters_for(game, row.key.seat):
+                continue  # nobody else could vote (Solo, or only AI seats besides them)
             if self.announce_timeout is not None:
                 try:
                     await self.announce_timeout(game, row)
                     announced += 1
                 except discord.HTTPException as error:
                     log.warning("could not announce the turn clock in %s: %s", game.channel_id, error)
+            if await self.tell_timed_out(game, row):
+                announced += 1
+            # That word was their reminder too: the next nudge comes one interval after it.
+            prefs = preferences(await self.store.get_prefs(row.user_id))
+            nudge = reminder_policy.next_nudge_due(now, row.last_acted_at, prefs)
+            await self.store.reschedule(row.key, nudge)
         return announced
+
+    async def tell_timed_out(self, game: Game, row: TurnRow) -> bool:
+        """Tell the player whose clock ran out what may now happen and how to keep their seat:
+        a DM, or one channel mention when their DMs are closed. Not a reminder, so it is sent
+        whatever their reminder settings: it is about their seat, and comes once per turn."""
+        limit = await self.store.turn_limit(game.id)
+        limit_text = turn_limits.limit_text(limit) if limit is not None else ""
+        prefs = await self.store.get_prefs(row.user_id)
+        if not prefs.dms_closed:
+            text = texts.TIMED_OUT_DM.format(channel_id=game.channel_id, limit=limit_text,
+                                             link=self.jump_link(game))
+            outcome = await self.direct_message(row.user_id, text)
+            if outcome != "closed":
+                return outcome == "sent"
+            await self.store.set_dms_closed(row.user_id, True)
+        return await self.post_mentioning(
+            game.channel_id, texts.TIMED_OUT_FALLBACK.format(user_id=row.user_id), [row.user_id])
+
+    async def direct_message(
+        self, user_id: int, content: str, files: list[discord.File] | None = None,
+    ) -> str:
+        """``"sent"``, ``"closed"`` (Discord answered 403: the player does not accept DMs from the
+        server) or ``"failed"`` (another HTTP error, logged)."""
+        try:
+            channel = await self.bot.create_dm(discord.Object(id=user_id))
+            await channel.send(content, files=files or [])
+        except discord.Forbidden:
+            log.info("DMs to %s are closed", user_id)
+            return "closed"
+        except discord.HTTPException as error:
+            log.warning("DM to %s failed: %s", user_id, error)
+            return "failed"
+        return "sent"
+
+    async def post_mentioning(self, channel_id: int, content: str, user_ids: list[int]) -> bool:
+        """A channel post that pings exactly ``user_ids`` (no one else, no roles, no @everyone)."""
+        channel = self.bot.get_channel(channel_id)
+        if not isinstance(channel, discord.abc.Messageable):
+            return False
+        try:
+            await channel.send(content, allowed_mentions=mention_only(user_ids))
+        except discord.HTTPException as error:
+            log.warning("post in %s failed: %s", channel_id, error)
+            return False
+        return True
 
     async def _deliver(self, game: Game, row: TurnRow) -> bool:
         """DM the reminder; on a closed DM fall back to one channel mention for this turn.
@@ -266,36 +347,18 @@ class ReminderScheduler:
             files.append(discord.File(io.BytesIO(mat), filename="mat.png"))
         except Exception:  # a reminder without its picture beats no reminder
             log.warning("could not render the mat for a reminder in game %s", game.id, exc_info=True)
-        try:
-            channel = await self.bot.create_dm(discord.Object(id=row.user_id))
-            await channel.send(content, files=files)
-        except discord.Forbidden:
-            log.info("DMs to %s are closed; falling back to the channel", row.user_id)
-            return "closed"
-        except discord.HTTPException as error:
-            log.warning("reminder DM to %s failed: %s", row.user_id, error)
-            return "failed"
-        return "sent"
+        return await self.direct_message(row.user_id, content, files)
 
     async def _post_fallback(self, game: Game, row: TurnRow) -> bool:
         """The one channel mention that replaces this turn's DMs (caller claimed it)."""
         assert game.state is not None
-        channel = self.bot.get_channel(game.channel_id)
-        if not isinstance(channel, discord.abc.Messageable):
-            return False
-        try:
-            await channel.send(
-                texts.REMINDER_FALLBACK.format(user_id=row.user_id, round=game.state.round),
-                allowed_mentions=discord.AllowedMentions(users=True, everyone=False, roles=False),
-            )
-        except discord.HTTPException as error:
-            log.warning("reminder fallback in %s failed: %s", game.channel_id, error)
-            return False
-        return True
+        return await self.post_mentioning(
+            game.channel_id, texts.REMINDER_FALLBACK.format(user_id=row.user_id, round=game.state.round),
+            [row.user_id])
 
     def _dm_text(self, game: Game, row: TurnRow, first: bool) -> str:
         assert game.state is not None
-        link = self._jump_link(game)
+        link = self.jump_link(game)
         if not first:
             text = texts.REMINDER_NUDGE.format(
                 channel_id=game.channel_id, since=int(row.started_at.timestamp()), link=link)
@@ -304,12 +367,13 @@ class ReminderScheduler:
         else:
             text = texts.REMINDER_TURN.format(channel_id=game.channel_id, round=game.state.round,
                                               actions=game.state.actions_left, link=link)
-        if row.deadline_at is not None:
-            text += texts.REMINDER_DEADLINE.format(deadline=int(row.deadline_at.timestamp()))
+        if row.deadline_at is not None and turn_limits.voters_for(game, row.key.seat):
+            text += turn_limits.reminder_clock_line(row.deadline_at, self.clock.now(), row.last_acted_at)
         return text
 
     @staticmethod
-    def _jump_link(game: Game) -> str:
+    def jump_link(game: Game) -> str:
+        """A link to the game's table message (or its lobby), or "" if there is none yet."""
         message = game.table_message_id or game.lobby_message_id
         if game.guild_id is None or message is None:
             return ""

@@ -72,10 +72,11 @@ AI_SEAT_NAME = "{policy} bot {number}"
 LOBBY_TITLE = "Project L — {variant} table"
 LOBBY_BODY = (
     "Host: {host}\nSeats: {seated}/{limit}\n{players}\n\nOptions: reserve {reserve} per shape, "
-    "unfinished-puzzle penalty {penalty}{difficulty}.\nPress **Join** to take a seat; the host "
+    "unfinished-puzzle penalty {penalty}{difficulty}.\n{clock}.\nPress **Join** to take a seat; the host "
     "presses **Start** when everyone is in."
 )
-LOBBY_STARTED = "The game has started! Seats: {players}."
+LOBBY_STARTED = "The game has started! Seats: {players}.{clock}"
+LOBBY_STARTED_CLOCK = "\n{clock}: when a player's time runs out, the others may vote to skip or remove."
 LOBBY_CANCELLED = "This table was cancelled."
 JOINED = "You joined the table."
 LEFT = "You left the table."
@@ -178,6 +179,11 @@ REMINDER_FINISHING = (
 )
 REMINDER_NUDGE = "Still your turn in <#{channel_id}> (since <t:{since}:R>). {link}"
 REMINDER_DEADLINE = "\nThe table's turn clock runs out <t:{deadline}:R>."
+REMINDER_TIMED_OUT = (
+    "\nYour turn clock ran out <t:{deadline}:R>; the table can vote to skip your turn or remove you. "
+    "Play now to keep your seat."
+)
+REMINDER_TIMED_OUT_BACK = "\nYour turn clock ran out <t:{deadline}:R>, but you have played since: no vote."
 REMINDER_FALLBACK = (
     "<@{user_id}>, it's your turn here (round {round}). I couldn't send you a direct message: allow "
     "DMs from this server and run `/projectl settings` to get reminders privately again."
@@ -201,12 +207,39 @@ BAD_VACATION = (
     "The vacation date is the day you are back, as YYYY-MM-DD after today (like `2025-08-31`), or `off`."
 )
 
-TURN_LIMIT_SET = "Turn clock: each turn may take up to {days} day(s); after that the others may vote."
-TURN_LIMIT_NONE = "no turn clock"
+TURN_LIMIT_BAD = "The turn clock is 1 to 7 days per turn."
+TURN_LIMIT_SOLO = (
+    "A turn clock lets the other players vote when someone's time runs out, and Solo has no other "
+    "players: start it without `turn_limit_days`."
+)
+TURN_LIMIT_SET = (
+    "Turn clock: {limit} per turn. When a player's time runs out, the other players may vote to skip "
+    "that turn or remove the player."
+)
+TURN_CLOCK = "Turn clock: {limit} per turn"
+TURN_CLOCK_NONE = "Turn clock: none"
+TURN_CLOCK_ONE_DAY = "1 day"
+TURN_CLOCK_DAYS = "{days} days"
+STATUS_CLOCK_RUNNING = " · {name}'s time runs out <t:{deadline}:R>"
+STATUS_CLOCK_EXPIRED = (
+    " · {name}'s time ran out <t:{deadline}:R>: the other players may vote to skip or remove "
+    "(`/projectl vote`)"
+)
+STATUS_CLOCK_BACK = " · {name}'s time ran out <t:{deadline}:R>, but they have played since"
 TURN_TIMED_OUT = (
-    "⏰ {name}'s time for this turn ran out ({limit}). The other players can vote to **skip** the "
-    "turn or **remove** {name} from the game: the buttons below or `/projectl vote`. A majority "
-    "({needed} of {voters}) decides."
+    "⏰ {name}'s time for this turn ran out ({limit} per turn). {voters}: you can vote to **skip** "
+    "the turn or **remove** {name} from the game, with the buttons below or `/projectl vote`. A "
+    "majority ({needed} of {count}) decides; if {name} plays first, they keep their seat."
+)
+TIMED_OUT_DM = (
+    "⏰ Your time for this turn in <#{channel_id}> ran out ({limit} per turn). The other players may "
+    "now vote to skip your turn or remove you from the game. To keep your seat, play now: any action "
+    "counts. {link}"
+)
+TIMED_OUT_FALLBACK = (
+    "<@{user_id}>, your time for this turn ran out: the other players may now vote to skip your turn "
+    "or remove you from the game. To keep your seat, play now. (I couldn't send you a direct "
+    "message: allow DMs from this server and run `/projectl settings` to get these privately.)"
 )
 VOTE_SKIP = "Vote: skip the turn"
 VOTE_REMOVE = "Vote: remove the player"
@@ -219,8 +252,23 @@ VOTE_BACK = "{name} is back and has played since their time ran out, so there is
 VOTE_OWN_TURN = "You cannot vote on your own turn."
 VOTE_REMOVED = "You have left this game, so you cannot vote."
 VOTE_RECORDED = "Your vote to {choice} is recorded: skip {skip}, remove {remove}; {needed} needed."
-VOTE_PASSED_SKIP = "The table voted to skip {name}'s turn."
-VOTE_PASSED_REMOVE = "The table voted to remove {name} from the game."
+VOTE_CHOICE_SKIP = "skip the turn"
+VOTE_CHOICE_REMOVE = "remove the player"
+VOTE_PASSED_SKIP = "The table voted to skip <@{user_id}>'s turn."
+VOTE_PASSED_REMOVE = "The table voted to remove <@{user_id}> from the game."
+VOTE_PASSED_SKIP_AI = "The table voted to skip {name}'s turn."
+VOTE_PASSED_REMOVE_AI = "The table voted to remove {name} from the game."
+SKIPPED_DM = (
+    "The table in <#{channel_id}> voted to skip your turn after your time ran out. The game goes "
+    "on, and your next turn comes as usual. {link}"
+)
+REMOVED_DM = (
+    "The table in <#{channel_id}> voted to remove you from the game after your time ran out. Your "
+    "pieces went back to the reserve and your unfinished puzzles left play; your completed puzzles "
+    "stay, but you cannot win. You can still follow the game with `/projectl status`. {link}"
+)
+PLAYER_REMOVED = "{name} was removed from the game; their pieces went back to the reserve{puzzles}."
+PLAYER_REMOVED_PUZZLES = " and their unfinished puzzles ({cards}) left play"
 VOTE_STALE = "That vote was for a turn that is already over."
 
 LEAVE_CONFIRM = (

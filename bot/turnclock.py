@@ -36,6 +36,7 @@ from .manager import POLICY_NAMES, ActionResult, Game, GameManager, Seat
 from .reminders import turn_key
 from .storage import StaleRevisionError
 from .storage.days import DaysStore, TurnKey
+from .turn_limits import majority, voters_for
 
 LIMIT_DAYS = (1, 2, 3, 4, 5, 6, 7)
 CHOICES = ("skip", "remove")
@@ -55,25 +56,6 @@ class VoteResult:
         return sum(1 for c in self.votes.values() if c == choice)
 
 
-def voters_for(game: Game) -> list[Seat]:
-    """Who may vote on the current turn: the other human players still in the game."""
-    assert game.state is not None
-    current = game.current
-    return [
-        s for s in game.seats
-        if not s.is_ai and (current is None or s.seat != current.seat)
-        and not game.state.players[s.seat].removed
-    ]
-
-
-def majority(voters: int) -> int:
-    return voters // 2 + 1
-
-
-def limit_text(days: int | None) -> str:
-    return texts.TURN_LIMIT_NONE if days is None else f"{days} day(s)"
-
-
 class TurnClock:
     """Votes and seat changes for absent players. Plain ids in, values out (no Discord)."""
 
@@ -84,7 +66,7 @@ class TurnClock:
 
     async def set_limit(self, game_id: int, days: int | None) -> None:
         if days is not None and days not in LIMIT_DAYS:
-            raise BadInputError(texts.TURN_LIMIT_SET.format(days="1–7"))
+            raise BadInputError(texts.TURN_LIMIT_BAD)
         await self.store.set_turn_limit(game_id, None if days is None else days * 24)
 
     async def _active(self, channel_id: int) -> Game:
@@ -124,7 +106,7 @@ class TurnClock:
         assert row is not None
         if row.last_acted_at is not None and row.last_acted_at >= deadline:
             raise WrongStageError(texts.VOTE_BACK.format(name=target.name))
-        eligible = {s.user_id for s in voters_for(game)}
+        eligible = {s.user_id for s in voters_for(game, target.seat)}
         votes = {v: c for v, c in (await self.store.cast_vote(current_key, user_id, choice)).items()
                  if v in eligible}
         result = VoteResult(game, target, choice, votes, majority(len(eligible)), len(eligible))

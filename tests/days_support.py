@@ -128,3 +128,24 @@ async def forge_click(h: DiscordHarness, user: FakeMember, message: Any, custom_
         {"type": 2, "style": 1, "label": "forged", "custom_id": custom_id}]}]
     shown["flags"] = 0
     return await h._send(record, True)  # type: ignore[no-any-return]  # noqa: SLF001
+
+
+def sent_json(h: DiscordHarness, message: Any) -> dict[str, Any]:
+    """The JSON the bot sent to create ``message`` (its content, ``allowed_mentions``…)."""
+    for call in h.calls:
+        created = isinstance(call.response, dict) and call.response.get("id") == str(message.id)
+        if call.method == "POST" and created:
+            assert isinstance(call.json, dict)
+            return call.json
+    raise AssertionError(f"no POST created message {message.id}")
+
+
+def pinged_users(payload: dict[str, Any]) -> set[int] | None:
+    """The users a message's ``allowed_mentions`` lets it ping (None: the bot-wide default); checks
+    that it pings no role and not @everyone."""
+    allowed = payload.get("allowed_mentions")
+    if allowed is None:
+        return None
+    assert "everyone" not in allowed.get("parse", []) and "roles" not in allowed.get("parse", [])
+    assert "users" not in allowed.get("parse", []), "parse=users would ping anyone mentioned"
+    return {int(u) for u in allowed.get("users", [])}

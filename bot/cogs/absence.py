@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import logging
 import re
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Sequence
 from typing import TYPE_CHECKING, Any
 
 import discord
@@ -14,8 +14,10 @@ from discord import app_commands
 from .. import texts
 from ..errors import NotInGameError, StaleError
 from ..manager import POLICY_NAMES, ActionResult, Game
+from ..reminders import ReminderScheduler, mention_only
 from ..storage.days import TurnKey, TurnRow
-from ..turnclock import VoteResult, majority, voters_for
+from ..turn_limits import limit_text, majority, voters_for
+from ..turnclock import VoteResult
 from . import common
 from .days import PREFIX, days_of, id_fields
 
@@ -30,12 +32,14 @@ def _int(text: str | None) -> int | None:
     return int(text) if text is not None and _INT.match(text) else None
 
 
-async def _post(interaction: discord.Interaction, text: str, result: ActionResult | None) -> None:
-    """A public line in the game channel, then the usual turn post if the decision moved the game."""
+async def _post(interaction: discord.Interaction, text: str, result: ActionResult | None,
+                mention: Sequence[int] = ()) -> None:
+    """A public line in the game channel (pinging exactly ``mention``), then the usual turn post if
+    the decision moved the game."""
     channel = interaction.channel
     if channel is None:
         return
-    await channel.send(text, allowed_mentions=discord.AllowedMentions.none())  # type: ignore[union-attr]
+    await channel.send(text, allowed_mentions=mention_only(list(mention)))  # type: ignore[union-attr]
     if result is not None and (result.turn_changed or result.finished):
         await common.post_turn(common.bot_of(interaction), channel, result)  # type: ignore[arg-type]
 
@@ -48,11 +52,30 @@ async def cast_vote(interaction: discord.Interaction, choice: str, key: TurnKey 
     outcome: VoteResult = await days_of(common.bot_of(interaction)).turnclock.vote(
         channel_id, interaction.user.id, choice, key=key)
     await common.reply(interaction, texts.VOTE_RECORDED.format(
-        choice="skip the turn" if choice == "skip" else "remove the player", skip=outcome.count("skip"),
-        remove=outcome.count("remove"), needed=outcome.needed))
+        choice=texts.VOTE_CHOICE_SKIP if choice == "skip" else texts.VOTE_CHOICE_REMOVE,
+        skip=outcome.count("skip"), remove=outcome.count("remove"), needed=outcome.needed))
     if outcome.decision is not None:
-        done = texts.VOTE_PASSED_SKIP if choice == "skip" else texts.VOTE_PASSED_REMOVE
-        await _post(interaction, done.format(name=outcome.target.name), outcome.decision)
+        await announce_decision(interaction, outcome)
+
+
+async def announce_decision(interaction: discord.Interaction, outcome: VoteResult) -> None:
+    """The vote passed: say so in the channel, pinging the player it concerns, and DM them."""
+    assert outcome.decision is not None
+    target = outcome.target
+    skip = outcome.choice == "skip"
+    if target.user_id is None:  # cannot happen for a vote on a human's clock, but never ping "None"
+        text = (texts.VOTE_PASSED_SKIP_AI if skip else texts.VOTE_PASSED_REMOVE_AI).format(name=target.name)
+        await _post(interaction, text, outcome.decision)
+        return
+    text = (texts.VOTE_PASSED_SKIP if skip else texts.VOTE_PASSED_REMOVE).format(user_id=target.user_id)
+    await _post(interaction, text, outcome.decision, mention=[target.user_id])
+    bot = common.bot_of(interaction)
+    game = outcome.decision.game
+    dm = (texts.SKIPPED_DM if skip else texts.REMOVED_DM).format(
+        channel_id=game.channel_id, link=ReminderScheduler.jump_link(game))
+    reminders = days_of(bot).reminders
+    if await reminders.direct_message(target.user_id, dm) == "closed":
+        await days_of(bot).store.set_dms_closed(target.user_id, True)  # the channel post pinged them
 
 
 @app_commands.command(name="vote",
@@ -102,21 +125,21 @@ def announcer(bot: ProjectLBot) -> Callable[[Game, TurnRow], Awaitable[None]]:
 
     async def announce(game: Game, row: TurnRow) -> None:
         channel = bot.get_channel(game.channel_id)
-        if not isinstance(channel, discord.abc.Messageable) or game.current is None:
-            return
         limit = await days_of(bot).store.turn_limit(game.id)
-        days = 0 if limit is None else limit.days
-        voters = len(voters_for(game))
-        name = game.current.name
-        if voters == 0:  # no other human is waiting (Solo, or only AI seats besides them)
+        if not isinstance(channel, discord.abc.Messageable) or limit is None:
+            return
+        voters = [s.user_id for s in voters_for(game, row.key.seat) if s.user_id is not None]
+        if not voters:  # no other human is waiting (Solo, or only AI seats besides them)
             return
         view = discord.ui.View(timeout=None)
         view.add_item(VoteButton(row.key, "skip"))
         view.add_item(VoteButton(row.key, "remove"))
         await channel.send(
-            texts.TURN_TIMED_OUT.format(name=name, limit=f"{days} day(s)", needed=majority(voters),
-                                        voters=voters),
-            view=view, allowed_mentions=discord.AllowedMentions.none(),
+            texts.TURN_TIMED_OUT.format(
+                name=game.seats[row.key.seat].name, limit=limit_text(limit),
+                voters=" ".join(f"<@{v}>" for v in voters), needed=majority(len(voters)),
+                count=len(voters)),
+            view=view, allowed_mentions=mention_only(voters),
         )
 
     return announce

@@ -17,12 +17,14 @@ from typing import TYPE_CHECKING, Any
 import discord
 from discord import app_commands
 
+import engine
 from engine import events as ev
 from engine.events import MASTERMIND
 from engine.state import ACTIONS_PER_TURN
 
 from .. import texts
 from ..errors import BotError, NoGameError
+from ..history import decision_text
 from ..manager import ActionResult, Game, GameManager, Step
 
 if TYPE_CHECKING:
@@ -123,6 +125,9 @@ def step_lines(game: Game, steps: Sequence[Step]) -> list[str]:
     names = game.names
     lines: list[str] = []
     for step in steps:
+        if isinstance(step.action, (engine.SkipTurn, engine.RemovePlayer)):  # a table decision
+            lines.append(decision_text(game, step.action, step.events, seat=step.seat, user_id=step.user_id))
+            continue
         lines.append(f"**{seat_label(game, step.seat)}**: `{step.text}`")
         for event in step.events:
             if isinstance(event, NOTABLE_EVENTS):

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from datetime import timedelta
 from typing import TYPE_CHECKING, Any
 
 import discord
@@ -18,7 +19,7 @@ from discord import app_commands
 
 from .. import texts
 from ..clock import ManualClock
-from ..reminders import ReminderScheduler
+from ..reminders import TICK_SECONDS, ReminderScheduler
 from ..storage.days import DaysStore
 from ..turnclock import TurnClock
 
@@ -72,6 +73,13 @@ class Days:
     turnclock: TurnClock
 
 
+async def turn_limit_of(bot: Any, game_id: int) -> timedelta | None:
+    """The table's turn clock, for the core cogs' lobby and status texts (None: no clock, or this
+    feature is not installed)."""
+    days = getattr(bot, "days", None)
+    return await days.store.turn_limit(game_id) if isinstance(days, Days) else None
+
+
 def days_of(bot: Any) -> Days:
     days = getattr(bot, "days", None)
     if not isinstance(days, Days):
@@ -81,12 +89,16 @@ def days_of(bot: Any) -> Days:
 
 async def install(bot: ProjectLBot) -> Days:
     """Create the services, hook them into the manager, register commands and buttons, and
-    start the scheduler (a ``tasks`` loop, unless the bot runs on a :class:`ManualClock`, where
-    tests move time and call ``tick()`` themselves)."""
+    start the scheduler: a ``tasks`` loop ticking every ``bot.reminder_tick_seconds`` (default
+    :data:`~bot.reminders.TICK_SECONDS`); on a :class:`ManualClock` there is no loop unless a tick
+    is given, and tests move time and call ``tick()`` themselves."""
     from . import absence, records, settings
 
     store = DaysStore(bot.storage)
-    scheduler = ReminderScheduler(bot, store, autorun=not isinstance(bot.clock, ManualClock))
+    tick: float | None = getattr(bot, "reminder_tick_seconds", None)
+    if tick is None and not isinstance(bot.clock, ManualClock):
+        tick = TICK_SECONDS
+    scheduler = ReminderScheduler(bot, store, tick_seconds=tick)
     days = Days(store, scheduler, TurnClock(bot.manager, store, bot.clock))
     bot.days = days  # type: ignore[attr-defined]
     scheduler.install()

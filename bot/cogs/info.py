@@ -3,16 +3,24 @@ and nothing is secret except deck order, so anyone may look at any mat."""
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 import discord
 from discord import app_commands
 
 from .. import texts
 from ..errors import BadInputError, NotInGameError
 from ..manager import Game
+from ..reminders import turn_key
+from ..turn_limits import clock_line, status_clock_line
 from . import common
 
+if TYPE_CHECKING:
+    from ..app import ProjectLBot
 
-def status_header(game: Game) -> str:
+
+def status_header(game: Game, clock: str = "") -> str:
+    """The status reply's text; ``clock`` is the turn clock line (:func:`clock_status`), if any."""
     assert game.state is not None
     state = game.state
     current = game.current
@@ -23,7 +31,24 @@ def status_header(game: Game) -> str:
     lines = [texts.STATUS_HEADER.format(round=state.round, phase=phase, current=who)]
     if state.end_triggered:
         lines.append(f"The end is triggered: round {state.last_round} is the last.")
+    if clock:
+        lines.append(clock)
     return "\n".join(lines)
+
+
+async def clock_status(bot: ProjectLBot, game: Game) -> str:
+    """``Turn clock: 1 day per turn · Uma's time runs out in 5 hours``; "" at a table without one."""
+    from .days import days_of, turn_limit_of
+
+    limit = await turn_limit_of(bot, game.id)
+    if limit is None:
+        return ""
+    key = turn_key(game)
+    row = None if key is None else await days_of(bot).store.get_turn(key)
+    if row is None:
+        return clock_line(limit)
+    return status_clock_line(limit, game.seats[row.key.seat], row.deadline_at, bot.clock.now(),
+                             row.last_acted_at)
 
 
 async def send_mat(interaction: discord.Interaction, game: Game, seat: int | None) -> None:
@@ -47,14 +72,17 @@ class InfoCommands:
     @app_commands.command(name="status", description="Show the table (only you see the reply)")
     async def status(self, interaction: discord.Interaction) -> None:
         game = await common.require_game(interaction)
+        bot = common.bot_of(interaction)
         if game.state is None:
+            from .days import turn_limit_of
             from .table import lobby_content
 
-            await common.reply(interaction, lobby_content(game))
+            await common.reply(interaction, lobby_content(game, await turn_limit_of(bot, game.id)))
             return
         await common.defer(interaction)
-        image = await common.bot_of(interaction).renderer.table(game.state, game.names)
-        await common.reply(interaction, status_header(game), files=[common.png(image, "table.png")])
+        image = await bot.renderer.table(game.state, game.names)
+        header = status_header(game, await clock_status(bot, game))
+        await common.reply(interaction, header, files=[common.png(image, "table.png")])
 
     @app_commands.command(name="mat", description="Show a player's mat: supply, puzzles, score pile")
     @app_commands.describe(player="Whose mat (default: yours)", seat="Or a seat number, e.g. for an AI seat")

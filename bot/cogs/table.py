@@ -3,19 +3,22 @@
 from __future__ import annotations
 
 import logging
+from datetime import timedelta
 
 import discord
 from discord import app_commands
 
 from .. import texts
-from ..errors import StaleError
+from ..errors import BadInputError, StaleError
 from ..manager import Game, TableSettings
+from ..turn_limits import clock_line, limit_text
 from . import common
+from .days import turn_limit_of
 
 log = logging.getLogger(__name__)
 
 
-def lobby_content(game: Game) -> str:
+def lobby_content(game: Game, turn_limit: timedelta | None = None) -> str:
     settings = game.settings
     players = "\n".join(
         f"{s.seat + 1}. {s.name}{' (host)' if s.user_id == game.host_id else ''}"
@@ -27,13 +30,14 @@ def lobby_content(game: Game) -> str:
     body = texts.LOBBY_BODY.format(
         host=host, seated=len(game.seats), limit=settings.max_players, players=players,
         reserve=settings.reserve, penalty="on" if settings.unfinished_penalty else "off",
-        difficulty=difficulty,
+        difficulty=difficulty, clock=clock_line(turn_limit),
     )
     return f"**{title}**\n{body}"
 
 
-def started_content(game: Game) -> str:
-    return texts.LOBBY_STARTED.format(players=", ".join(game.names))
+def started_content(game: Game, turn_limit: timedelta | None = None) -> str:
+    clock = "" if turn_limit is None else texts.LOBBY_STARTED_CLOCK.format(clock=clock_line(turn_limit))
+    return texts.LOBBY_STARTED.format(players=", ".join(game.names), clock=clock)
 
 
 class TableCommands:
@@ -61,6 +65,8 @@ class TableCommands:
         difficulty: str = "normal", turn_limit_days: app_commands.Range[int, 1, 7] | None = None,
     ) -> None:
         channel_id = common.channel_id_of(interaction)
+        if variant == "solo" and turn_limit_days is not None:
+            raise BadInputError(texts.TURN_LIMIT_SOLO)
         settings = TableSettings(
             variant=variant, max_players=1 if variant == "solo" else players, reserve=reserve,
             unfinished_penalty=unfinished_penalty, difficulty=difficulty,
@@ -75,14 +81,17 @@ class TableCommands:
             from .days import days_of
 
             await days_of(bot).turnclock.set_limit(game.id, turn_limit_days)
+        limit = await turn_limit_of(bot, game.id)
         if result.started is None:
             from ..views import lobby_view
 
-            await interaction.response.send_message(lobby_content(game), view=lobby_view(game))
+            await interaction.response.send_message(lobby_content(game, limit), view=lobby_view(game))
             message = await interaction.original_response()
             await bot.manager.remember_messages(game.id, lobby_message_id=message.id)
+            if limit is not None:  # the host sees what the table agreed to
+                await common.reply(interaction, texts.TURN_LIMIT_SET.format(limit=limit_text(limit)))
             return
-        await interaction.response.send_message(started_content(game))
+        await interaction.response.send_message(started_content(game, limit))
         await common.post_turn_or_explain(interaction, result)
 
     @app_commands.command(name="cancel", description="Cancel this channel's game (host or channel managers)")
@@ -132,9 +141,11 @@ async def lobby_button(interaction: discord.Interaction, op: str, game_id: int) 
         return
     elif op == "start":
         result = await manager.start(channel_id, user.id, game_id=game_id)
-        await interaction.response.edit_message(content=started_content(result.game), view=None)
+        limit = await turn_limit_of(bot, game_id)
+        await interaction.response.edit_message(content=started_content(result.game, limit), view=None)
         await common.post_turn_or_explain(interaction, result)
         return
     else:
         raise StaleError(texts.FORGED_BUTTON)
-    await interaction.response.edit_message(content=lobby_content(game), view=lobby_view(game))
+    limit = await turn_limit_of(bot, game.id)
+    await interaction.response.edit_message(content=lobby_content(game, limit), view=lobby_view(game))
