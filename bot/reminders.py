@@ -249,10 +249,17 @@ class ReminderScheduler:
             if game is None or turn_key(game) != row.key:
                 await self.store.close_turn(row.key)
                 continue
-            if not await self.store.claim_timeout(row.key, now):
-                continue
             if not turn_limits.voters_for(game, row.key.seat):
-                continue  # nobody else could vote (Solo, or only AI seats besides them)
+                # Nobody else could vote (Solo, or only AI seats besides them): nothing to say,
+                # reminders go on as before.
+                await self.store.claim_timeout(row.key, now)
+                continue
+            # The word to the player below is their reminder too: the next nudge comes one
+            # interval after it, moved in the claim itself.
+            prefs = preferences(await self.store.get_prefs(row.user_id))
+            nudge = reminder_policy.next_nudge_due(now, row.last_acted_at, prefs)
+            if not await self.store.claim_timeout(row.key, now, nudge):
+                continue
             if self.announce_timeout is not None:
                 try:
                     await self.announce_timeout(game, row)
@@ -261,10 +268,6 @@ class ReminderScheduler:
                     log.warning("could not announce the turn clock in %s: %s", game.channel_id, error)
             if await self.tell_timed_out(game, row):
                 announced += 1
-            # That word was their reminder too: the next nudge comes one interval after it.
-            prefs = preferences(await self.store.get_prefs(row.user_id))
-            nudge = reminder_policy.next_nudge_due(now, row.last_acted_at, prefs)
-            await self.store.reschedule(row.key, nudge)
         return announced
 
     async def tell_timed_out(self, game: Game, row: TurnRow) -> bool:

@@ -35,10 +35,14 @@ class FirstLegal:
         return engine.EndFinishing()
 
 
-def factory(db_path: Path, clock: ManualClock, seed: int = 1234) -> Any:
+def factory(db_path: Path, clock: ManualClock, seed: int = 1234,
+            reminder_tick_seconds: float | None = None) -> Any:
+    """``reminder_tick_seconds`` starts the production reminder loop at that pace (default: no
+    loop, tests call :func:`tick`)."""
     def make() -> ProjectLBot:
         return create_bot(settings_for(db_path), clock=clock, renderer=FakeRenderer(),
-                          seed_source=lambda: seed, policies=lambda name, s: FirstLegal())
+                          seed_source=lambda: seed, policies=lambda name, s: FirstLegal(),
+                          reminder_tick_seconds=reminder_tick_seconds)
     return make
 
 

@@ -250,14 +250,18 @@ class DaysStore:
 
     async def claim_reminder(self, row: TurnRow, now: datetime, next_due: datetime | None) -> bool:
         """Compare-and-set: mark the due reminder as sent and plan the next. False if another
-        worker claimed it first, the turn closed, or the player acted and moved it."""
+        worker claimed it first, the turn closed, or the player acted and moved it — or the turn
+        clock ran out and its time-is-up has not been claimed yet (:meth:`claim_timeout` comes
+        first and replaces the nudge, even when another process is ticking too)."""
         if row.due_at is None:
             return False
         async with self._transaction() as db:
             cursor = await db.execute(
                 f"UPDATE turns SET sent_count = sent_count + 1, last_sent_at = ?, due_at = ?"
-                f" WHERE {_KEY} AND due_at = ? AND closed_at IS NULL",
-                (ts(now), None if next_due is None else ts(next_due), *_key(row.key), ts(row.due_at)),
+                f" WHERE {_KEY} AND due_at = ? AND closed_at IS NULL"
+                " AND (deadline_at IS NULL OR deadline_at > ? OR timed_out_at IS NOT NULL)",
+                (ts(now), None if next_due is None else ts(next_due), *_key(row.key), ts(row.due_at),
+                 ts(now)),
             )
             return cursor.rowcount == 1
 
@@ -290,12 +294,15 @@ class DaysStore:
         )
         return [_turn(r) for r in rows]
 
-    async def claim_timeout(self, key: TurnKey, now: datetime) -> bool:
+    async def claim_timeout(self, key: TurnKey, now: datetime, next_due: datetime | None = None) -> bool:
+        """Compare-and-set: the first caller announces the expired clock; True for it only. A
+        ``next_due`` moves the next reminder in the same statement (the announcement replaces the
+        nudge), so a worker that read the old ``due_at`` cannot claim that nudge any more."""
         async with self._transaction() as db:
             cursor = await db.execute(
-                f"UPDATE turns SET timed_out_at = ? WHERE {_KEY} AND timed_out_at IS NULL"
-                " AND closed_at IS NULL",
-                (ts(now), *_key(key)),
+                f"UPDATE turns SET timed_out_at = ?, due_at = COALESCE(?, due_at) WHERE {_KEY}"
+                " AND timed_out_at IS NULL AND closed_at IS NULL",
+                (ts(now), None if next_due is None else ts(next_due), *_key(key)),
             )
             return cursor.rowcount == 1
 
