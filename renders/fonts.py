@@ -1,13 +1,17 @@
-"""Text: Pillow's built-in scalable font, cached glyph runs, and names it can actually draw.
+"""Text: the Noto faces shipped in renders/fonts/, one face per run of characters, cached runs.
 
-We use ``ImageFont.load_default(size=…)`` (Aileron Regular, bundled inside Pillow ≥ 10.1) so the
-renders never depend on fonts installed on the host. Two consequences shape this module:
+Player names come in every script, so renders carry their own fonts (subsets of the open-licensed
+Noto families, rebuilt by tools/build_fonts.py) and never look at the host's fonts. Each character
+is drawn with the first face in :data:`FACES` that has it: Noto Sans for Latin (with accents),
+Greek and Cyrillic, then Arabic, Hebrew and a Pan-CJK face for Chinese, Japanese and Korean.
+A string is cut into runs of one face and the runs are drawn on a shared baseline. Which face has
+which characters is read from renders/fonts/coverage.json, written with the subsets.
 
-* There is no bold face, so "bold" is the regular face with a 1 px stroke in the same colour.
-* The bundled font covers printable ASCII and a handful of punctuation only — no accents, no
-  "×" or "–". UI strings here stay within that set, and :func:`display_name` folds player names
-  onto it ("Chloé" -> "Chloe"), falling back to "Player N" when nothing readable is left, rather
-  than printing boxes.
+* Characters no face has — emoji, rare symbols, invisible joiners — are dropped, never drawn as
+  boxes; :func:`display_name` falls back to "Player N" when nothing readable is left.
+* Right-to-left names are joined and reordered by :mod:`renders.bidi` before drawing, and every
+  face uses Pillow's basic layout, so the pixels are the same whether or not Pillow has libraqm.
+* There is one weight: "bold" is the regular face with a stroke in the same colour.
 
 Rendered strings are cached as masks: the same names, numbers and labels appear on every image
 of a game, and pasting a cached mask is several times faster than laying text out again.
@@ -15,54 +19,87 @@ of a game, and pasting a cached mask is several times faster than laying text ou
 
 from __future__ import annotations
 
+import json
 import unicodedata
+from bisect import bisect_right
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
 from functools import lru_cache
+from pathlib import Path
 
 from PIL import Image, ImageDraw, ImageFont
 
+from .bidi import visual
 from .palette import RGB
 
-# The characters the bundled font has glyphs for.
-SUPPORTED = frozenset(chr(c) for c in range(0x20, 0x7F)) | frozenset("©«°±´·»‘’“”…")
-ELLIPSIS = "..."
-_FOLD = {
-    "ß": "ss",
-    "Æ": "AE",
-    "æ": "ae",
-    "Ø": "O",
-    "ø": "o",
-    "Œ": "OE",
-    "œ": "oe",
-    "Ł": "L",
-    "ł": "l",
-    "Đ": "D",
-    "đ": "d",
-    "Þ": "Th",
-    "þ": "th",
-    "ı": "i",
-    "–": "-",
-    "—": "-",
-}
+FONT_DIR = Path(__file__).resolve().parent / "fonts"
+# Fallback order: the first face that has a character draws it.
+FACES = (
+    "NotoSans-Regular.ttf",
+    "NotoSansArabic-Regular.ttf",
+    "NotoSansHebrew-Regular.ttf",
+    "NotoSansCJK-Regular.otf",
+)
+ELLIPSIS = "…"
 
 
-@lru_cache(maxsize=32)
-def get_font(size: int) -> ImageFont.FreeTypeFont:
-    """The bundled font at ``size`` px, with the basic layout engine.
+@lru_cache(maxsize=1)
+def _coverage() -> tuple[tuple[tuple[int, ...], tuple[int, ...]], ...]:
+    """Per face, the starts and ends of the code point ranges it has (for bisection)."""
+    ranges = json.loads((FONT_DIR / "coverage.json").read_text(encoding="utf-8"))
+    return tuple(
+        (tuple(first for first, _ in ranges[face]), tuple(last for _, last in ranges[face])) for face in FACES
+    )
+
+
+def _has(face: int, char: str) -> bool:
+    starts, ends = _coverage()[face]
+    i = bisect_right(starts, ord(char)) - 1
+    return i >= 0 and ord(char) <= ends[i]
+
+
+@lru_cache(maxsize=8192)
+def face_for(char: str) -> int | None:
+    """Index in :data:`FACES` of the face that draws ``char``; None when none has it."""
+    return next((face for face in range(len(FACES)) if _has(face, char)), None)
+
+
+def drawable(char: str) -> bool:
+    """A shipped face has ``char`` and it is visible (joiners and direction marks are not)."""
+    return face_for(char) is not None and unicodedata.category(char) != "Cf"
+
+
+@lru_cache(maxsize=64)
+def get_font(size: int, face: int = 0) -> ImageFont.FreeTypeFont:
+    """Face number ``face`` at ``size`` px, with the basic layout engine.
 
     Basic layout (rather than Raqm, when installed) gives identical glyph positions on every
-    machine, which the byte-identical output relies on, and we only draw left-to-right ASCII.
+    machine, which the byte-identical output relies on; renders.bidi does the right-to-left work.
     """
-    base = ImageFont.load_default(size=size)
-    if not isinstance(base, ImageFont.FreeTypeFont):  # pragma: no cover - Pillow without FreeType
-        raise RuntimeError("Pillow was built without FreeType; renders need its scalable font")
-    return base.font_variant(layout_engine=ImageFont.Layout.BASIC)
+    return ImageFont.truetype(str(FONT_DIR / FACES[face]), size, layout_engine=ImageFont.Layout.BASIC)
 
 
 def stroke_for(size: int, bold: bool) -> int:
     return max(1, round(size / 40)) if bold else 0
+
+
+def segments(text: str) -> list[tuple[int, str]]:
+    """``text`` (already in visual order) as (face, characters) runs, undrawable characters dropped.
+
+    Spaces and punctuation that the current run's face has stay in that run, so a name in one
+    script is one run.
+    """
+    out: list[tuple[int, str]] = []
+    for char in text:
+        if out and _has(out[-1][0], char) and drawable(char):
+            out[-1] = (out[-1][0], out[-1][1] + char)
+            continue
+        face = face_for(char)
+        if face is None or not drawable(char):
+            continue
+        out.append((face, char))
+    return out
 
 
 @dataclass(frozen=True, slots=True)
@@ -77,23 +114,30 @@ class TextRun:
 
 @lru_cache(maxsize=4096)
 def run(text: str, size: int, bold: bool = False) -> TextRun:
-    font = get_font(size)
+    """``text`` (logical order) drawn white on black, each run in its own face."""
     stroke = stroke_for(size, bold)
-    ascent, descent = font.getmetrics()
-    width = int(round(font.getlength(text))) + 2 * stroke
+    parts = segments(visual(text))
+    faces = {0} | {face for face, _ in parts}
+    ascent = max(get_font(size, face).getmetrics()[0] for face in faces)
+    descent = max(get_font(size, face).getmetrics()[1] for face in faces)
+    advances = [get_font(size, face).getlength(chars) for face, chars in parts]
+    width = int(round(sum(advances))) + 2 * stroke
     height = ascent + descent + 2 * stroke
     mask = Image.new("L", (max(1, width + 2), height))
-    if text:
-        ImageDraw.Draw(mask).text(
-            (stroke, ascent + stroke),
-            text,
-            font=font,
+    pen = ImageDraw.Draw(mask)
+    x = float(stroke)
+    for (face, chars), advance in zip(parts, advances, strict=True):
+        pen.text(
+            (x, ascent + stroke),
+            chars,
+            font=get_font(size, face),
             fill=255,
             anchor="ls",
             stroke_width=stroke,
             stroke_fill=255,
         )
-    cap = -font.getbbox("H", anchor="ls")[1]
+        x += advance
+    cap = -get_font(size).getbbox("H", anchor="ls")[1]
     return TextRun(mask, width, ascent + stroke, cap + stroke)
 
 
@@ -145,7 +189,10 @@ def draw(
 
 
 def fit(text: str, size: int, max_width: int, bold: bool = False) -> str:
-    """``text``, shortened with '...' until it fits ``max_width`` pixels."""
+    """``text``, shortened with an ellipsis until it fits ``max_width`` pixels.
+
+    Shortening is in logical order, so a right-to-left name loses its end (drawn at the left).
+    """
     if width(text, size, bold) <= max_width:
         return text
     for end in range(len(text) - 1, 0, -1):
@@ -157,18 +204,15 @@ def fit(text: str, size: int, max_width: int, bold: bool = False) -> str:
 
 @lru_cache(maxsize=512)
 def display_name(name: str, seat: int) -> str:
-    """``name`` folded onto the characters the font can draw; 'Player N' if none are left."""
-    folded = []
-    for char in unicodedata.normalize("NFKD", name):
-        if unicodedata.combining(char):
-            continue
-        char = _FOLD.get(char, char)
-        if all(c in SUPPORTED for c in char):
-            folded.append(char)
-        elif char.isspace():
-            folded.append(" ")
-    text = " ".join("".join(folded).split())
-    if sum(c.isalnum() for c in text) == 0:
+    """``name`` with what no shipped face can draw removed (emoji, joiners); 'Player N' if empty."""
+    kept = []
+    for char in unicodedata.normalize("NFC", name):
+        if char.isspace():
+            kept.append(" ")
+        elif drawable(char):
+            kept.append(char)
+    text = " ".join("".join(kept).split())
+    if not any(c.isalnum() for c in text):
         return f"Player {seat + 1}"
     return text
 
