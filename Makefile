@@ -1,16 +1,44 @@
 # One entry point for everything a maintainer runs. Each target builds the venv on demand.
-PYTHON ?= python3.11
-VENV   := .venv
-PY     := $(VENV)/bin/python
-STAMP  := $(VENV)/.installed
+#
+# Interpreter: PYTHON if given (`make test PYTHON=python3.13`), else the newest of python3.13,
+# python3.12, python3.11 and python3 that runs and is 3.11-3.13. The venv is rebuilt whenever
+# it was made with another Python version; packages are installed with constraints.txt, which
+# pins every version the tests depend on (the golden image hashes depend on Pillow's).
+VENV        := .venv
+PY          := $(VENV)/bin/python
+CONSTRAINTS := constraints.txt
+SUPPORTED   := import sys; sys.exit(not (3, 11) <= sys.version_info[:2] <= (3, 13))
 
-.PHONY: test run demo bench soak lint clean venv
+# With pyenv, its shims only run the versions selected; make every installed version visible
+# (inside make only) so that python3.11, python3.12 and python3.13 all resolve.
+ifneq ($(shell command -v pyenv 2>/dev/null),)
+ifeq ($(origin PYENV_VERSION),undefined)
+PYENV_VERSION := $(shell pyenv versions --bare 2>/dev/null | paste -sd: -)
+export PYENV_VERSION
+endif
+endif
+RUN_ENV := $(if $(PYENV_VERSION),PYENV_VERSION=$(PYENV_VERSION))
 
-$(STAMP): pyproject.toml
-	@command -v $(PYTHON) >/dev/null 2>&1 || { echo "Python 3.11 is required (set PYTHON=/path/to/python3.11)"; exit 1; }
+PYTHON ?= $(firstword $(foreach p,python3.13 python3.12 python3.11 python3,\
+	$(shell $(RUN_ENV) $(p) -c '$(SUPPORTED)' >/dev/null 2>&1 && echo $(p))))
+PYVER  := $(shell $(RUN_ENV) $(PYTHON) -c 'import sys; print("%d.%d" % sys.version_info[:2])' 2>/dev/null)
+STAMP  := $(VENV)/.installed-$(PYVER)
+
+.PHONY: test run demo bench soak lint clean venv python
+
+# Which interpreter make would use; fails when it is missing or unsupported.
+python:
+	@test -n "$(PYTHON)" && $(PYTHON) -c '$(SUPPORTED)' 2>/dev/null || { \
+		echo "Python 3.11, 3.12 or 3.13 is required (set PYTHON=/path/to/python3.x)"; exit 1; }
+	@echo "$(PYTHON) (Python $(PYVER))"
+
+$(STAMP): pyproject.toml $(CONSTRAINTS) | python
+	@if [ -x $(PY) ] && [ "$$($(PY) -c 'import sys; print("%d.%d" % sys.version_info[:2])' 2>/dev/null)" != "$(PYVER)" ]; then \
+		echo "$(VENV) was built with another Python; rebuilding it with $(PYTHON) ($(PYVER))"; rm -rf $(VENV); fi
 	@test -x $(PY) || $(PYTHON) -m venv $(VENV)
 	@$(PY) -m pip install -q --upgrade pip >/dev/null 2>&1 || true
-	$(PY) -m pip install -q -e '.[dev]'
+	$(PY) -m pip install -q -c $(CONSTRAINTS) -e '.[dev]'
+	@rm -f $(VENV)/.installed-*
 	@touch $(STAMP)
 
 venv: $(STAMP)
