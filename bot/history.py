@@ -30,15 +30,18 @@ _QUIET_EVENTS = (ev.TurnStarted, ev.PiecePlaced, ev.PieceReturned, ev.FinishingD
 
 @dataclass(frozen=True, slots=True)
 class Entry:
+    """One log line: a played action (its ``seq``) or, struck through, one taken back (None)."""
+
     revision: int
     text: str
+    seq: int | None = None
 
 
 def _clip(text: str, limit: int = ENTRY_LIMIT) -> str:
     return text if len(text) <= limit else text[: limit - 1] + "…"
 
 
-def log_entries(game: Game, rows: Sequence[ActionRow], undone: Sequence[UndoneRow] = ()) -> list[str]:
+def log_entries(game: Game, rows: Sequence[ActionRow], undone: Sequence[UndoneRow] = ()) -> list[Entry]:
     """One readable line per logged action (and per undone one), oldest first."""
     names = game.names
     entries: list[Entry] = []
@@ -57,12 +60,12 @@ def log_entries(game: Game, rows: Sequence[ActionRow], undone: Sequence[UndoneRo
                 line = f"`#{row.seq}` R{round_number} **{_seat_name(game, row.seat)}**: `{row.action}`"
                 if said:
                     line += " — " + " ".join(said)
-            entries.append(Entry(row.revision, _clip(line)))
+            entries.append(Entry(row.revision, _clip(line), row.seq))
     for old in undone:
         line = f"`#{old.seq}` **{_seat_name(game, old.seat)}**: `{old.action}`"
         entries.append(Entry(old.revision, _clip(texts.LOG_UNDONE.format(line=line))))
     entries.sort(key=lambda e: e.revision)
-    return [e.text for e in entries]
+    return entries
 
 
 def decision_text(
@@ -102,18 +105,24 @@ def page_count(total: int, size: int = PAGE_SIZE) -> int:
     return max(1, ceil(total / size))
 
 
-def page(lines: Sequence[str], number: int, size: int = PAGE_SIZE) -> tuple[int, list[str]]:
+def page(entries: Sequence[Entry], number: int, size: int = PAGE_SIZE) -> tuple[int, list[Entry]]:
     """Page ``number`` (1-based, clamped to the valid range) and the number actually shown."""
-    number = min(max(1, number), page_count(len(lines), size))
+    number = min(max(1, number), page_count(len(entries), size))
     start = (number - 1) * size
-    return number, list(lines[start:start + size])
+    return number, list(entries[start:start + size])
 
 
-def page_title(game: Game, number: int, total: int, size: int = PAGE_SIZE) -> str:
-    first = (number - 1) * size + 1 if total else 0
-    last = min(number * size, total)
-    return texts.LOG_TITLE.format(game_id=game.id, first=first, last=last, total=total, page=number,
-                                  pages=page_count(total, size))
+def page_title(game: Game, number: int, entries: Sequence[Entry], size: int = PAGE_SIZE) -> str:
+    """'Game 3 — actions 16–20 of 20, 1 taken back (page 2/2)'. The numbers are the actions'
+    own ``#`` numbers, so a struck-through line (an undone action) does not shift them."""
+    played = [e.seq for e in entries if e.seq is not None]
+    _, shown = page(entries, number, size)
+    on_page = [e.seq for e in shown if e.seq is not None]
+    undone = len(entries) - len(played)
+    return texts.LOG_TITLE.format(
+        game_id=game.id, first=min(on_page, default=0), last=max(on_page, default=0), total=len(played),
+        taken_back=texts.LOG_TAKEN_BACK.format(n=undone) if undone else "", page=number,
+        pages=page_count(len(entries), size))
 
 
 def summary_lines(game: Game) -> list[str]:

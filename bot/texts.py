@@ -96,7 +96,7 @@ TURN_OVER = "Your turn is over."
 GAME_FINISHED = "**Game over!** {winners}"
 MASTER_DRAFT = (
     "Master so far (nothing is placed until you confirm):\n{lines}\n"
-    "Add more with `/projectl master-add`, then `/projectl master-confirm` or press **Confirm**."
+    "Add more with `/projectl master-add`, then `/projectl master-confirm` or press **Confirm Master**."
 )
 MASTER_CLEARED = "Your Master draft is cleared."
 PICK_PLACEMENT = "Choose where to put {piece} on {card}. You will see a preview before anything happens."
@@ -293,7 +293,8 @@ UNDO_HIDDEN = "`{action}` revealed a card nobody had seen, so it cannot be taken
 UNDO_DONE = "Took back `{action}`. {left}"
 UNDO_PUBLIC = "↩️ {name} took back their last action (`{action}`)."
 
-LOG_TITLE = "Game {game_id} — actions {first}–{last} of {total} (page {page}/{pages})"
+LOG_TITLE = "Game {game_id} — actions {first}–{last} of {total}{taken_back} (page {page}/{pages})"
+LOG_TAKEN_BACK = ", {n} taken back"
 LOG_EMPTY = "No actions yet."
 LOG_UNDONE = "~~{line}~~ (taken back)"
 LOG_BY_VOTE = "(table vote)"

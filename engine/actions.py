@@ -228,7 +228,7 @@ def parse_placement(text: str) -> Place:
         raise ActionSyntaxError(str(error)) from None
     if shape_of_mask(mask) is not shape:
         raise ActionSyntaxError(
-            f"The cells {mask_to_text(mask)} do not form a {shape.label} piece."
+            f"The cells {mask_to_text(mask)} do not form {shape.with_article} piece."
         )
     return Place(card, shape, mask)
 
@@ -249,6 +249,9 @@ def parse_action(text: str) -> Action:
     verb, rest = words[0].lower(), words[1:]
     if verb == "take":
         if len(rest) == 1:
+            if rest[0].lower() in {colour.value for colour in Colour}:
+                row = rest[0].lower()
+                raise ActionSyntaxError(f"Say which {row} card: 'take {row} 1' to 'take {row} 4'.")
             return TakePuzzle(None, _slot(rest[0]))
         if len(rest) == 2:
             return TakePuzzle(_colour(rest[0]), _slot(rest[1], 4))

@@ -93,9 +93,9 @@ class PieceGained(Event):
     wanted: Shape | None = None  # set when the reserve had none of the wanted shape
 
     def describe(self, names: Sequence[str]) -> str:
-        text = f"{_name(names, self.seat)} took a {self.shape.label} ({self.reason})"
+        text = f"{_name(names, self.seat)} took {self.shape.with_article} ({self.reason})"
         if self.wanted is not None and self.wanted is not self.shape:
-            text += f" instead of a {self.wanted.label}, which the reserve has run out of"
+            text += f" instead of {self.wanted.with_article}, which the reserve has run out of"
         return text + "."
 
 
@@ -105,7 +105,7 @@ class PieceReturned(Event):
     shape: Shape
 
     def describe(self, names: Sequence[str]) -> str:
-        return f"{_name(names, self.seat)} returned a {self.shape.label} to the reserve."
+        return f"{_name(names, self.seat)} returned {self.shape.with_article} to the reserve."
 
 
 @dataclass(frozen=True, slots=True)

@@ -52,6 +52,12 @@ class Shape(enum.Enum):
         """A human name for messages, e.g. 'L3 (bent tromino)'."""
         return f"{self.value} ({_NAMES[self]})" if self.value not in {"1", "2"} else _NAMES[self]
 
+    @property
+    def with_article(self) -> str:
+        """The label after 'a' or 'an' as it is read aloud: 'an I4 (…)', 'an L3 (…)', 'a T4 (…)'."""
+        article = "an" if self.value[0] in "AEFHILMNORSX" else "a"
+        return f"{article} {self.label}"
+
     def __str__(self) -> str:
         return self.value
 

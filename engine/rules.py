@@ -125,7 +125,7 @@ def check_placement(state_or_work: GameState | Work, seat: int, place: Place) ->
         raise PieceNotInSupplyError(f"Your supply has no {place.shape.label} piece.")
     if shape_of_mask(place.mask) is not place.shape:
         raise PlacementError(
-            f"The cells {mask_to_text(place.mask)} do not form a {place.shape.label} piece."
+            f"The cells {mask_to_text(place.mask)} do not form {place.shape.with_article} piece."
         )
     recess = state_or_work.card(place.card).recess
     outside = place.mask & ~recess

@@ -36,6 +36,7 @@ class Driver:
         self.rng = random.Random(seed)
         self.ways: dict[str, int] = {}
         self.turn_posts = 0
+        self.own_next_turns = 0
 
     async def game(self) -> Game | None:
         return await bot_of(self.h).manager.game_in_channel(self.h.channel(self.channel).id)
@@ -178,9 +179,13 @@ class Driver:
             return
         assert post.filenames == ["table.png"] and is_png(post.files[0][1])
         assert [b.custom_id for b in post.buttons] == [f"pl:mat:{after.id}"]
-        nxt = after.current
-        assert nxt is not None
-        if nxt.user_id is not None:
+        nxt, actor = after.current, before.current
+        assert nxt is not None and actor is not None
+        if nxt.user_id is not None and nxt.user_id == actor.user_id:
+            self.own_next_turns += 1  # Solo: the player who just moved is not pinged for the next turn
+            assert f"<@{nxt.user_id}>" not in (post.content or "")
+            assert f"**{nxt.name}**" in (post.content or "")
+        elif nxt.user_id is not None:
             assert f"<@{nxt.user_id}>" in (post.content or "")
             assert post.payload.get("mentions") is not None
 
@@ -221,8 +226,10 @@ async def test_full_solo_game(tmp_path: Path) -> None:
         assert "started" in final_reply(ix).content
         first = h.channel_messages("games")[-1]
         assert first.filenames == ["table.png"] and f"<@{solo.id}>" in (first.content or "")
-        game = await Driver(h, [solo], seed=5).play()
+        driver = Driver(h, [solo], seed=5)
+        game = await driver.play()
         assert game.state is not None and game.state.options.variant == "solo"
+        assert driver.own_next_turns >= 5
         assert "mastermind" in (h.channel_messages("games")[-1].content or "").lower()
 
 

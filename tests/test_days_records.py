@@ -105,7 +105,7 @@ async def test_log_pages_with_prev_and_next(tmp_path: Path) -> None:
         reply = final_reply(ix)
         assert reply.ephemeral
         [page] = reply.embeds
-        assert page.title.endswith("actions 16–21 of 21 (page 2/2)")
+        assert page.title.endswith("actions 16–20 of 20, 1 taken back (page 2/2)")
         lines = page.description.splitlines()
         assert len(lines) == 6 and "~~" in lines[-1] and "(taken back)" in lines[-1]
         prev, following = reply.buttons
@@ -113,7 +113,7 @@ async def test_log_pages_with_prev_and_next(tmp_path: Path) -> None:
         ix = await h.click(eve, reply.message, prev.custom_id)
         shown = h.last_response(ix)
         [first_page] = shown.embeds
-        assert first_page.title.endswith("actions 1–15 of 21 (page 1/2)")
+        assert first_page.title.endswith("actions 1–15 of 20, 1 taken back (page 1/2)")
         first_lines = first_page.description.splitlines()
         assert len(first_lines) == 15 and first_lines[0].startswith("`#1` R1 **")
         ix = await h.slash(eve, CHANNEL, "projectl log", page=1)

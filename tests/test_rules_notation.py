@@ -30,7 +30,8 @@ from engine import (
     parse_action,
 )
 from engine.cards import Colour
-from engine.pieces import parse_cells
+from engine.events import PieceGained
+from engine.pieces import SHAPES, parse_cells
 from engine.rng import Rng
 
 CANONICAL = [
@@ -84,13 +85,15 @@ def test_parsing_is_forgiving(loose: str, canonical: str) -> None:
     ("take white 5", "use a number from 1 to 4"),
     ("take 10", "use a number from 1 to 9"),
     ("take", "Write 'take white 3'"),
+    ("take white", "Say which white card: 'take white 1' to 'take white 4'"),
+    ("take Black", "Say which black card"),
     ("draw white black", "Write 'draw white'"),
     ("upgrade 2 L3", "Write 'upgrade <piece> to <piece>'"),
     ("upgrade 2 to X9", "'X9' is not a piece. Pieces are: 1, 2, I3"),
     ("place L3 W07 A1", "Write a placement as '<piece> on <puzzle> at <cells>'"),
     ("place L3 on W07 at A1 A2 F2", "'F2' is not a cell on the card"),
     ("place L3 on W07 at A1 A2 A2", "Cell A2 is named twice"),
-    ("place L3 on W07 at A1 A2 A3", "do not form a L3 (bent tromino) piece"),
+    ("place L3 on W07 at A1 A2 A3", "do not form an L3 (bent tromino) piece"),
     ("place 2 on W#7 at A1 B1", "is not a puzzle id"),
     ("master", "needs at least one placement"),
     ("master ; ;", "needs at least one placement"),
@@ -149,3 +152,15 @@ def test_cells_are_columns_a_to_e_and_rows_1_to_5(cell: str, bit: int) -> None:
     """pieces.py: cell (column A–E, row 1–5 as printed on the card) is bit row*5 + column of a
     placement mask; rows are numbered from the top."""
     assert parse_cells(cell) == 1 << bit
+
+
+def test_pieces_are_named_with_the_article_they_are_read_with() -> None:
+    """'an I4', 'an L3', 'an O4', 'an S4' (letters read with a vowel sound), 'a T4', 'a domino'."""
+    assert [s.with_article.split(" (")[0] for s in SHAPES[:9]] == [
+        "a monomino", "a domino", "an I3", "an L3", "an I4", "an O4", "a T4", "an L4", "an S4",
+    ]
+    gained = PieceGained(0, Shape.I4, "upgrade", wanted=Shape.O4).describe(["Ana"])
+    assert gained == (
+        "Ana took an I4 (straight tetromino) (upgrade) instead of an O4 (square tetromino), "
+        "which the reserve has run out of."
+    )

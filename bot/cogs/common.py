@@ -149,12 +149,15 @@ def clip(lines: Sequence[str], limit: int = MAX_CONTENT) -> str:
     return "… (earlier moves: `/projectl status`)\n" + "\n".join(reversed(kept))
 
 
-async def turn_prompt(bot: ProjectLBot, game: Game) -> str:
-    """Who is to move now, with a mention when it is a human who wants one."""
+async def turn_prompt(bot: ProjectLBot, game: Game, just_played: int | None = None) -> str:
+    """Who is to move now, with a mention when it is a human who wants one — but not the player
+    who has just moved (``just_played``, a user id): in Solo the next turn is theirs again and
+    they are already here."""
     seat = game.current
     if seat is None or game.state is None:
         return ""
-    if seat.user_id is not None and await bot.manager.wants_mention(seat.user_id):
+    mine = seat.user_id == just_played
+    if seat.user_id is not None and not mine and await bot.manager.wants_mention(seat.user_id):
         who = f"<@{seat.user_id}>"
     else:
         who = f"**{seat.name}**"
@@ -190,7 +193,8 @@ async def post_turn(bot: ProjectLBot, channel: discord.abc.Messageable, result: 
         image = await board
         message = await channel.send(clip(lines), file=png(image, "results.png"))
     else:
-        lines.append(await turn_prompt(bot, game))
+        actor = result.first.user_id if result.first is not None else None
+        lines.append(await turn_prompt(bot, game, just_played=actor))
         image = await board
         message = await channel.send(clip(lines), file=png(image, "table.png"), view=turn_view(game))
     await bot.manager.remember_messages(game.id, table_message_id=message.id)

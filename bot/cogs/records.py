@@ -68,16 +68,17 @@ async def log_page(game: Game, bot: Any, number: int | None) -> tuple[list[disco
     is over, and the Prev/Next buttons."""
     store = days_of(bot).store
     rows, undone = await store.storage.actions(game.id), await store.undone_actions(game.id)
-    lines = history.log_entries(game, rows, undone)
-    shown, shown_lines = history.page(lines, number if number is not None else history.page_count(len(lines)))
-    embed = discord.Embed(title=history.page_title(game, shown, len(lines)), colour=LOG_COLOUR,
-                          description="\n".join(shown_lines) or texts.LOG_EMPTY)
+    entries = history.log_entries(game, rows, undone)
+    last_page = history.page_count(len(entries))
+    shown, shown_entries = history.page(entries, number if number is not None else last_page)
+    embed = discord.Embed(title=history.page_title(game, shown, entries), colour=LOG_COLOUR,
+                          description="\n".join(e.text for e in shown_entries) or texts.LOG_EMPTY)
     embeds = [embed]
     if game.status == "finished" and game.state is not None:
         embeds.append(discord.Embed(title=texts.SUMMARY_TITLE.format(game_id=game.id), colour=LOG_COLOUR,
                                     description="\n".join(history.summary_lines(game))))
     view = discord.ui.View(timeout=None)
-    pages = history.page_count(len(lines))
+    pages = last_page
     view.add_item(LogButton(game.id, shown - 1, "prev", disabled=shown <= 1))
     view.add_item(LogButton(game.id, shown + 1, "next", disabled=shown >= pages))
     return embeds, view
