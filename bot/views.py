@@ -141,7 +141,11 @@ class MatButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"pl:ma
 
 
 def turn_view(game: Game) -> discord.ui.View:
+    """Under a turn post: "Play" (the private turn panel for whoever holds the move), "My mat"."""
+    from .panel_views import play_button
+
     view = discord.ui.View(timeout=None)
+    view.add_item(play_button(game.id))
     view.add_item(MatButton(game.id))
     return view
 

@@ -157,8 +157,9 @@ class Driver:
         assert reply.content.startswith(f"Done: `{action}`"), reply.content
         if "Your turn is over" in reply.content:  # the mat of what they built comes with it
             assert reply.filenames == ["mat.png"] and is_png(reply.files[0][1])
-        else:  # mid-turn: drawn only on request
-            assert reply.filenames == [] and [b.custom_id for b in reply.buttons] == [f"pl:mat:{game_id}"]
+        else:  # mid-turn: drawn only on request; the turn panel offers the next action
+            assert reply.filenames == [] and f"pl:mat:{game_id}" in [b.custom_id for b in reply.buttons]
+            assert any(c.custom_id.startswith(f"plp:{game_id}:") for c in reply.components)
 
     async def check_turn_post(self, before: Game, posts_before: int) -> None:
         after = await bot_of(self.h).manager.game(before.id)
@@ -178,7 +179,7 @@ class Driver:
             assert "Game over" in (post.content or "")
             return
         assert post.filenames == ["table.png"] and is_png(post.files[0][1])
-        assert [b.custom_id for b in post.buttons] == [f"pl:mat:{after.id}"]
+        assert [b.custom_id for b in post.buttons] == [f"plp:play:{after.id}", f"pl:mat:{after.id}"]
         nxt, actor = after.current, before.current
         assert nxt is not None and actor is not None
         if nxt.user_id is not None and nxt.user_id == actor.user_id:

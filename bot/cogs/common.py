@@ -240,10 +240,12 @@ async def respond_to_result(interaction: discord.Interaction, result: ActionResu
     """Ephemeral confirmation; channel post if the turn changed.
 
     The actor's mat is attached when their turn is over (what they built); mid-turn the
-    confirmation carries a "My mat" button instead. Drawing and encoding a mat is most of an
-    action's cost, and a player in the middle of a turn usually knows their mat already — so the
-    image is made only when it is asked for.
+    confirmation carries the turn panel for the next action (with a "My mat" button) instead.
+    Drawing and encoding a mat is most of an action's cost, and a player in the middle of a turn
+    usually knows their mat already — so the image is made only when it is asked for.
     """
+    from ..panel_views import panel_after
+
     bot = bot_of(interaction)
     game = result.game
     step = result.first
@@ -262,11 +264,15 @@ async def respond_to_result(interaction: discord.Interaction, result: ActionResu
               if not isinstance(e, (ev.TurnStarted,))]
     posting = (result.turn_changed or result.finished) and interaction.channel is not None
     board = render_board(bot, result) if posting else None
+    panel = panel_after(result)
+    if panel is not None:
+        lines.append(texts.PANEL_NEXT)
     try:
         if still_mine:
             from ..views import turn_view
 
-            await reply(interaction, clip(lines), ephemeral=True, view=turn_view(game))
+            view = panel.view if panel is not None else turn_view(game)
+            await reply(interaction, clip(lines), ephemeral=True, view=view)
         else:
             mat = await bot.renderer.mat(state, step.seat, game.names)
             await reply(interaction, clip(lines), ephemeral=True, files=[png(mat, "mat.png")])

@@ -25,6 +25,14 @@ LOG_COLOUR = discord.Colour.dark_teal()
 @app_commands.command(name="undo",
                       description="Take back your last action (nobody acted since, no card revealed)")
 async def undo_command(interaction: discord.Interaction) -> None:
+    await take_back(interaction)
+
+
+async def take_back(interaction: discord.Interaction) -> None:
+    """Undo the user's last action and answer privately (with the turn panel for the move that
+    is theirs again); the channel is told publicly. Shared by the command and the panel's Undo."""
+    from ..panel_views import panel_for
+
     bot = common.bot_of(interaction)
     channel_id = common.channel_id_of(interaction)
     await common.defer(interaction)
@@ -35,8 +43,9 @@ async def undo_command(interaction: discord.Interaction) -> None:
     assert state is not None
     left = texts.ACTIONS_LEFT.format(n=state.actions_left) if state.phase.value == "play" else ""
     mat = await bot.renderer.mat(state, done.seat, done.game.names)
+    panel = panel_for(done.game, interaction.user.id, None)
     await common.reply(interaction, texts.UNDO_DONE.format(action=done.action, left=left).strip(),
-                       files=[common.png(mat, "mat.png")])
+                       files=[common.png(mat, "mat.png")], view=panel.view if panel else None)
     if interaction.channel is not None:
         name = done.game.seats[done.seat].name
         await interaction.channel.send(  # type: ignore[union-attr]

@@ -1,0 +1,441 @@
+"""The private turn panel: a whole turn by taps, counted; exactly the legal actions; stale, foreign,
+forged and restarted panels; Discord's component limits.
+
+A "tap" is one interaction the player sends (a button press or a menu choice); the goals from the
+issue are counted by :class:`Player`: take <= 2 taps, level 1 = 1 tap, place <= 4 taps with the
+preview's Confirm, a typical turn <= 10 taps with no typing at all.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+from harness import DiscordHarness, FakeMember, InteractionRecord, MessageRecord
+from test_bot_support import assert_refused, bot_of, final_reply, is_png, open_table, running_bot
+
+import engine
+from bench.limits import check_call
+from bot.manager import Game
+from bot.panel import (
+    MAX_CUSTOM_ID,
+    PanelKey,
+    decode_draft,
+    encode_draft,
+    offer_for,
+    page_of,
+    parse_panel_id,
+)
+from bot.panel_views import main_items
+from engine.pieces import SHAPES, mask_to_text
+
+
+@pytest.fixture
+async def h(tmp_path: Path) -> Any:
+    async with running_bot(tmp_path / "panel.sqlite3") as harness:
+        yield harness
+
+
+async def game_of(h: DiscordHarness, channel: str = "games") -> Game:
+    game = await bot_of(h).manager.game_in_channel(h.channel(channel).id)
+    assert game is not None and game.state is not None
+    return game
+
+
+def step_of(custom_id: str) -> str | None:
+    parsed = parse_panel_id(custom_id)
+    return None if parsed is None else parsed.step
+
+
+class Player:
+    """One player tapping their panel; counts every interaction they send."""
+
+    def __init__(self, h: DiscordHarness, user: FakeMember) -> None:
+        self.h, self.user = h, user
+        self.taps = 0
+        self.panel: MessageRecord | None = None
+
+    def component(self, step: str) -> Any:
+        assert self.panel is not None
+        message = self.h.message(self.panel.id)
+        for comp in message.components:
+            if getattr(comp, "custom_id", None) and step_of(comp.custom_id) == step:
+                return comp
+        raise AssertionError(f"no {step!r} on the panel: {[c.custom_id for c in message.components]}")
+
+    def has(self, step: str) -> bool:
+        try:
+            self.component(step)
+        except AssertionError:
+            return False
+        return True
+
+    def _follow(self, ix: InteractionRecord) -> InteractionRecord:
+        """A tap that acted answers with a new message carrying the next panel."""
+        reply = final_reply(ix)
+        if reply.kind != "edit" and reply.message is not None and reply.components:
+            self.panel = reply.message
+        return ix
+
+    async def play(self, post: MessageRecord) -> InteractionRecord:
+        self.taps += 1
+        play = next(b for b in post.buttons if b.custom_id.startswith("plp:play:"))
+        ix = await self.h.click(self.user, post, play.custom_id)
+        reply = final_reply(ix)
+        assert reply.ephemeral and reply.message is not None
+        self.panel = reply.message
+        return ix
+
+    async def tap(self, step: str) -> InteractionRecord:
+        self.taps += 1
+        assert self.panel is not None
+        return self._follow(await self.h.click(self.user, self.h.message(self.panel.id),
+                                               self.component(step).custom_id))
+
+    async def choose(self, step: str, value: str) -> InteractionRecord:
+        self.taps += 1
+        assert self.panel is not None
+        select = self.component(step)
+        assert value in [o.value for o in select.options], (value, [o.value for o in select.options])
+        return self._follow(await self.h.select(self.user, self.h.message(self.panel.id),
+                                                select.custom_id, [value]))
+
+    async def choose_paged(self, step: str, value: str) -> InteractionRecord:
+        """Choose ``value``, turning the menu's pages ("more") until it is listed."""
+        for _ in range(20):
+            select = self.component(step)
+            values = [o.value for o in select.options]
+            if value in values:
+                return await self.choose(step, value)
+            await self.choose(step, values[-1])
+        raise AssertionError(f"{value} never listed")
+
+    async def confirm(self) -> InteractionRecord:
+        """The preview's Confirm button (the same ``pl:do`` button as the typed placement menu)."""
+        self.taps += 1
+        assert self.panel is not None
+        message = self.h.message(self.panel.id)
+        button = next(b for b in message.buttons if b.custom_id.startswith("pl:do:"))
+        return self._follow(await self.h.click(self.user, message, button.custom_id))
+
+
+def turn_post(h: DiscordHarness, channel: str = "games") -> MessageRecord:
+    posts = [m for m in h.channel_messages(channel) if any(b.custom_id.startswith("plp:play:")
+                                                           for b in m.buttons)]
+    assert posts, "no turn post with a Play button"
+    return posts[-1]
+
+
+async def two_players(h: DiscordHarness) -> tuple[FakeMember, FakeMember, Player]:
+    alice, bob = h.add_user("alice"), h.add_user("bob")
+    await open_table(h, alice, [bob], players=2)
+    game = await game_of(h)
+    current = h.user(game.current.user_id)  # type: ignore[union-attr]
+    return alice, bob, Player(h, current)
+
+
+# -- the goals, counted ---------------------------------------------------------------------------
+
+
+async def test_a_typical_turn_by_taps_alone(h: DiscordHarness) -> None:
+    """Play → take → place (piece, puzzle, spot + preview, Confirm) → level 1: 7 taps, no typing."""
+    _, _, me = await two_players(h)
+    slash_before = sum(1 for ix in h.world.interactions.values() if ix.type == 2)
+    game = await game_of(h)
+    await me.play(turn_post(h))
+    assert me.taps == 1
+
+    take = engine.TakePuzzle(engine.Colour.WHITE, 1)
+    card = game.state.table.white_row[0]  # type: ignore[union-attr]
+    await me.choose("take", str(take))
+    assert me.taps == 2, "take <= 2 taps"
+    game = await game_of(h)
+    assert game.state.players[game.current.seat].puzzle(card) is not None  # type: ignore[union-attr]
+
+    before = me.taps
+    await me.choose("place", "1")
+    await me.choose("puz", card)
+    first_spot = me.component("at").options[0].value
+    preview = await me.choose("at", first_spot)
+    shown = final_reply(preview)
+    assert shown.filenames == ["preview.png"] and is_png(shown.files[0][1])
+    await me.confirm()
+    assert me.taps - before == 4, "place <= 4 taps including Confirm"
+    game = await game_of(h)
+    assert game.state.actions_left == 1
+    puzzle = game.state.players[game.current.seat].puzzle(card)  # type: ignore[union-attr]
+    assert puzzle is not None and mask_to_text(puzzle.filled) == first_spot
+
+    before = me.taps
+    await me.tap("lvl")
+    assert me.taps - before == 1, "level 1 = 1 tap"
+    game = await game_of(h)
+    assert game.current.user_id != me.user.id  # type: ignore[union-attr]
+    assert me.taps == 7 <= 10
+    slash_after = sum(1 for ix in h.world.interactions.values() if ix.type == 2)
+    assert slash_after == slash_before, "no typing"
+    assert await bot_of(h).manager.verify(game.id)
+
+
+async def test_upgrade_and_recycle_in_two_taps_each(h: DiscordHarness) -> None:
+    _, _, me = await two_players(h)
+    await me.play(turn_post(h))
+    await me.tap("lvl")
+    me.taps = 0
+    await me.choose("give", "1")
+    offered = [o.value for o in me.component("upg").options]
+    game = await game_of(h)
+    legal = [str(a) for a in engine.legal_actions(game.state) if isinstance(a, engine.Upgrade)
+             and a.give is engine.Shape.MONO]
+    assert offered == legal
+    await me.choose("upg", "upgrade 1 to 2")
+    assert me.taps == 2
+    game = await game_of(h)
+    supply = game.state.players[game.current.seat].supply  # type: ignore[union-attr]
+    assert supply[engine.Shape.DOMINO.index] == 2
+    me.taps = 0
+    await me.tap("rec")
+    orders = [o.value for o in me.component("rs").options]
+    assert len(orders) == 24 and all(v.startswith("recycle white ") for v in orders)
+    row_before = game.state.table.white_row  # type: ignore[union-attr]
+    await me.choose("rs", "recycle white 4 3 2 1")
+    assert me.taps == 2
+    game = await game_of(h)
+    assert game.state.table.white_row != row_before  # type: ignore[union-attr]
+    assert game.current.user_id != me.user.id  # type: ignore[union-attr]
+
+
+async def test_master_one_spot_per_puzzle_then_confirm(h: DiscordHarness) -> None:
+    _, _, me = await two_players(h)
+    game = await game_of(h)
+    cards = list(game.state.table.white_row[:2])  # type: ignore[union-attr]
+    await me.play(turn_post(h))
+    await me.choose("take", "take white 1")
+    await me.choose("take", "take white 2")
+    assert me.has("ms")
+    await me.tap("ms")
+    assert me.component("mok").disabled
+    spots = []
+    for card in cards:
+        game = await game_of(h)
+        index = str([p.card for p in game.state.players[game.current.seat].puzzles].index(card))
+        await me.choose("mc", card)
+        await me.choose("mp", me.component("mp").options[0].value)
+        spot = me.component("ma").options[0].value
+        spots.append(spot)
+        await me.choose("ma", spot)
+        assert index  # the puzzle is named by its position in the id, the card in the menu
+    text = h.message(me.panel.id).content  # type: ignore[union-attr]
+    assert all(c in text for c in cards)
+    assert not me.has("mc"), "both puzzles are in the draft; two pieces of supply: none left"
+    await me.tap("mok")
+    game = await game_of(h)
+    log = await bot_of(h).manager.log(game.id)
+    assert log[-1].action.startswith("master ")
+    assert game.current.user_id != me.user.id  # type: ignore[union-attr]
+
+
+def test_finishing_touches_offer_places_and_done() -> None:
+    from engine.policies import policy_by_name
+
+    state = engine.new_game(engine.Options(players=2), 7)
+    policy = policy_by_name("greedy", 1)
+    while state.phase is engine.Phase.PLAY:
+        state = engine.apply(state, policy.choose(state)).state
+    assert state.phase is engine.Phase.FINISHING
+    offer = offer_for(state, state.current)
+    steps = [step_of(i.item.custom_id) for i in main_items(PanelKey(1, 2, 3), offer, None)]
+    assert "done" in steps
+    assert not {"take", "lvl", "ms", "give", "rec", "pass"} & set(steps)
+    assert ("place" in steps) == any(a.kind == "place" for a in engine.legal_actions(state))
+    assert offer_for(state, 1 - state.current).actions == (), "only the seat holding the move"
+
+
+# -- exactly the legal actions -----------------------------------------------------------------------
+
+
+async def test_panel_lists_exactly_the_engines_actions(h: DiscordHarness) -> None:
+    _, _, me = await two_players(h)
+    await me.play(turn_post(h))
+    game = await game_of(h)
+    legal = engine.legal_actions(game.state)
+    takes = {str(a) for a in legal if a.kind in ("take", "draw")}
+    assert {o.value for o in me.component("take").options} == takes
+    assert not me.has("place") and not me.has("ms"), "no puzzle yet: nothing to place"
+    gives = {a.give.value for a in legal if isinstance(a, engine.Upgrade)}
+    assert {o.value for o in me.component("give").options} == gives
+    assert me.has("lvl") and me.has("rec") and not me.has("pass") and not me.has("undo")
+    await me.choose("take", "take white 1")
+    game = await game_of(h)
+    shapes = {a.shape.value for a in engine.legal_actions(game.state) if isinstance(a, engine.Place)}
+    assert {o.value for o in me.component("place").options} == shapes
+    assert me.has("ms") and not me.has("undo"), "taking refilled the row: no undo"
+    await me.tap("lvl")
+    assert me.has("undo")
+
+
+async def test_undo_button_takes_back_and_shows_the_panel(h: DiscordHarness) -> None:
+    _, _, me = await two_players(h)
+    await me.play(turn_post(h))
+    await me.tap("lvl")
+    game = await game_of(h)
+    assert game.state.actions_left == 2
+    ix = await me.tap("undo")
+    reply = final_reply(ix)
+    assert "Took back `level1`" in (reply.content or "")
+    game = await game_of(h)
+    assert game.state.actions_left == 3
+    assert me.has("lvl") and not me.has("undo")
+    await me.tap("lvl")
+    assert (await game_of(h)).state.actions_left == 2
+
+
+# -- refusals ----------------------------------------------------------------------------------------
+
+
+async def test_only_the_player_to_move_can_use_play_and_panel(h: DiscordHarness) -> None:
+    alice, bob, me = await two_players(h)
+    other = bob if me.user.id == alice.id else alice
+    ix = await h.click(other, turn_post(h), turn_post(h).buttons[0].custom_id)
+    assert_refused(ix, "not your turn")
+    await me.play(turn_post(h))
+    # the panel is ephemeral: forge the other player's tap on a copy of it
+    from bench.harnessed import forge_click
+
+    take = me.component("take")
+    forged = await forge_click(h, other, "games", me.panel, take.custom_id, [take.options[0].value])
+    assert_refused(forged, "That button is for")
+    game = await game_of(h)
+    assert game.state.actions_left == 3
+
+
+async def test_a_used_panel_is_stale_and_changes_nothing(h: DiscordHarness) -> None:
+    _, _, me = await two_players(h)
+    await me.play(turn_post(h))
+    old = me.panel
+    assert old is not None
+    l1 = me.component("lvl").custom_id
+    await me.tap("lvl")
+    revision = (await game_of(h)).revision
+    ix = await h.click(me.user, h.message(old.id), l1)
+    assert_refused(ix, "out of date")
+    select = h.message(old.id).component(next(c.custom_id for c in h.message(old.id).selects
+                                              if step_of(c.custom_id) == "take"))
+    ix = await h.select(me.user, h.message(old.id), select.custom_id, [select.options[0].value])
+    assert_refused(ix, "out of date")
+    assert (await game_of(h)).revision == revision
+
+
+@pytest.mark.parametrize("custom_id", [
+    "plp:", "plp:play:x", "plp:1:2:3", "plp:1:2:3:nosuch", "plp:1:2:3:ma:zz:9:Q", "plp:1:2:3:ms:9zz",
+    "plp:99999999999999999999999:1:1:l1", "plp:1:2:3:at:L3",
+])
+async def test_forged_panel_ids_are_answered(h: DiscordHarness, custom_id: str) -> None:
+    from bench.harnessed import forge_click
+
+    alice, bob, me = await two_players(h)
+    parsed = parse_panel_id(custom_id)
+    if parsed is not None and parsed.key.user_id not in (0, me.user.id):
+        custom_id = custom_id.replace(f":{parsed.key.user_id}:", f":{me.user.id}:", 1)
+    ix = await forge_click(h, me.user, "games", turn_post(h), custom_id)
+    reply = final_reply(ix)
+    assert reply.ephemeral and ("not valid" in reply.content or "out of date" in reply.content
+                                or "no longer open" in reply.content), reply.content
+
+
+# -- restarts -----------------------------------------------------------------------------------------
+
+
+async def test_panel_works_after_a_restart(tmp_path: Path) -> None:
+    from test_bot_restart import carry_message, harness, same_channel
+
+    db = tmp_path / "restart.sqlite3"
+    async with harness(db) as first:
+        alice, bob = first.add_user("alice"), first.add_user("bob")
+        await open_table(first, alice, [bob], players=2)
+        game = await game_of(first)
+        channel_id = first.channel("games").id
+        me = Player(first, first.user(game.current.user_id))  # type: ignore[union-attr]
+        await me.play(turn_post(first))
+        await me.choose("place", "1") if me.has("place") else None
+        await me.choose("take", "take white 1")
+        await me.choose("place", "1")
+        payload = dict(first.message(me.panel.id).payload)  # type: ignore[union-attr]
+        user_ids = {alice.name: alice.id, bob.name: bob.id}
+        who = me.user.name
+    async with harness(db) as second:
+        same_channel(second, "games", channel_id)
+        for name, user_id in user_ids.items():
+            member = second.add_user(name)
+            del second.world.users[member.id]
+            member.id = user_id
+            second.world.users[user_id] = member
+        await second.settle()
+        carried = carry_message(second, channel_id, payload)
+        carried.visible_to = None
+        me2 = Player(second, second.user(who))
+        me2.panel = carried
+        puzzle = me2.component("puz").options[0].value
+        await me2.choose("puz", puzzle)
+        spot = me2.component("at").options[0].value
+        await me2.choose("at", spot)
+        await me2.confirm()
+        game = await game_of(second)
+        assert game.state.actions_left == 1
+        assert await bot_of(second).manager.verify(game.id)
+
+
+# -- Discord's limits ------------------------------------------------------------------------------
+
+
+def test_paging_keeps_every_menu_within_25_options() -> None:
+    for total in (1, 24, 25, 26, 48, 49, 50, 100, 237):
+        values = [str(i) for i in range(total)]
+        seen: list[str] = []
+        page, pages = 1, 0
+        while page is not None:
+            shown, previous, following = page_of(values, page)
+            extra = (previous is not None) + (following is not None)
+            assert len(shown) + extra <= 25
+            seen += shown
+            page, pages = following, pages + 1
+        assert seen == values, total
+
+
+def test_master_drafts_fit_in_a_custom_id() -> None:
+    """The worst case: four placements of big masks, a 20-digit user id, big game and revision."""
+    state = engine.new_game(engine.Options(players=2), 5)
+    cards = [c for c in state.cards][:4]
+    from dataclasses import replace
+
+    from engine.state import OpenPuzzle
+
+    player = state.players[state.current]
+    player = replace(player, puzzles=tuple(OpenPuzzle(c, 0) for c in cards))
+    state = replace(state, players=(player, *state.players[1:]))
+    big = [engine.Place(c, SHAPES[-1], (1 << 25) - 1) for c in cards]
+    code = encode_draft(state, 0, big)
+    assert decode_draft(state, 0, code) == tuple(big)
+    key = PanelKey(10**9, 2**63 - 1, 10**6)
+    assert len(key.custom_id("ma", code, "3", "L5")) <= MAX_CUSTOM_ID
+    assert decode_draft(state, 0, "9zz") is None and decode_draft(state, 0, "0z1") is None
+
+
+async def test_every_panel_call_is_within_discord_limits(h: DiscordHarness) -> None:
+    _, _, me = await two_players(h)
+    await me.play(turn_post(h))
+    await me.choose("take", "take white 1")
+    await me.choose("take", "take black 1")
+    await me.choose("place", me.component("place").options[-1].value)
+    await me.choose("puz", me.component("puz").options[0].value)
+    await me.tap("main")
+    await me.tap("ms")
+    await me.tap("main")
+    await me.tap("rec")
+    await me.tap("main")
+    await me.choose("give", me.component("give").options[0].value)
+    problems = [p for c in h.calls for p in check_call(c.method, c.path, c.json, c.files)]
+    assert problems == []
+    rows = [c for c in h.calls if c.json and isinstance(c.json, dict)]
+    assert rows
