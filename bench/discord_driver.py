@@ -3,7 +3,7 @@
 Used by the hardening tests (full games, leak and limit checks) and by the bench (end-to-end
 latency). Every engine action maps to the command a player would use; placements sometimes go
 through the menu → preview → Confirm button path, Master through master-add then the Confirm
-button, and any action sometimes through ``/projectl act`` — so every input path is exercised.
+button, and any action sometimes through ``/projectl play act`` — so every input path is exercised.
 
 The harness lives in ``tests/harness`` (not a package); callers put ``tests`` on ``sys.path``.
 """
@@ -39,37 +39,38 @@ async def play(h: Any, game: Any, action: Action, rng: random.Random) -> list[An
     """Make ``action`` as the current player of ``game``; returns the interactions used."""
     user, channel = current_user(h, game), channel_of(h, game)
     if rng.random() < 0.15 and not isinstance(action, engine.Master):
-        return [await h.slash(user, channel, "projectl act", text=str(action))]
+        return [await h.slash(user, channel, "projectl play act", text=str(action))]
     if isinstance(action, engine.Place):
         return await _place(h, user, channel, action, rng)
     if isinstance(action, engine.Master):
         return await _master(h, user, channel, action, rng)
     if isinstance(action, engine.TakePuzzle):
         slot = str(action.slot) if action.colour is None else f"{action.colour} {action.slot}"
-        return [await h.slash(user, channel, "projectl take", puzzle=slot)]
+        return [await h.slash(user, channel, "projectl play take", puzzle=slot)]
     if isinstance(action, engine.DrawPuzzle):
         deck = None if action.colour is None else str(action.colour)
-        return [await h.slash(user, channel, "projectl draw", deck=deck)]
+        return [await h.slash(user, channel, "projectl play draw", deck=deck)]
     if isinstance(action, engine.Upgrade):
         give, take = action.give.value, action.take.value
-        return [await h.slash(user, channel, "projectl upgrade", give=give, take=take)]
+        return [await h.slash(user, channel, "projectl play upgrade", give=give, take=take)]
     if isinstance(action, engine.Recycle):
         order = " ".join(str(s) for s in action.order)
-        return [await h.slash(user, channel, "projectl recycle", row=str(action.colour), order=order)]
+        return [await h.slash(user, channel, "projectl play recycle", row=str(action.colour), order=order)]
     simple = {engine.TakeLevelOne: "level1", engine.EndFinishing: "done", engine.Pass: "pass"}
-    return [await h.slash(user, channel, f"projectl {simple[type(action)]}")]
+    return [await h.slash(user, channel, f"projectl play {simple[type(action)]}")]
 
 
 async def _place(h: Any, user: Any, channel: Any, place: engine.Place, rng: random.Random) -> list[Any]:
     cells = mask_to_text(place.mask)
     if rng.random() < 0.7:
-        return [await h.slash(user, channel, "projectl place", piece=place.shape.value, puzzle=place.card,
+        return [await h.slash(user, channel, "projectl play place", piece=place.shape.value,
+                              puzzle=place.card,
                               cells=cells)]
-    menu = await h.slash(user, channel, "projectl place", piece=place.shape.value, puzzle=place.card)
+    menu = await h.slash(user, channel, "projectl play place", piece=place.shape.value, puzzle=place.card)
     message = last_message(menu)
     select = message.selects[0]
     if cells not in [o.value for o in select.options]:  # beyond the first 25 spots: type the cells
-        return [menu, await h.slash(user, channel, "projectl place", piece=place.shape.value,
+        return [menu, await h.slash(user, channel, "projectl play place", piece=place.shape.value,
                                     puzzle=place.card, cells=cells)]
     picked = await h.select(user, message, select.custom_id, [cells])
     preview = last_message(picked)
@@ -80,10 +81,10 @@ async def _place(h: Any, user: Any, channel: Any, place: engine.Place, rng: rand
 async def _master(h: Any, user: Any, channel: Any, master: engine.Master, rng: random.Random) -> list[Any]:
     used = []
     for place in master.placements:
-        used.append(await h.slash(user, channel, "projectl master-add", piece=place.shape.value,
+        used.append(await h.slash(user, channel, "projectl play master-add", piece=place.shape.value,
                                   puzzle=place.card, cells=mask_to_text(place.mask)))
     if rng.random() < 0.5:
-        return [*used, await h.slash(user, channel, "projectl master-confirm")]
+        return [*used, await h.slash(user, channel, "projectl play master-confirm")]
     message = last_message(used[-1])
     confirm = next(b for b in message.buttons if b.custom_id.startswith("pl:master:ok:"))
     return [*used, await h.click(user, message, confirm.custom_id)]

@@ -56,7 +56,7 @@ PLAUSIBLE: tuple[str, ...] = ("white 2", "L3", "2", "O4", "A1 A2", "B2 C2", "1 2
 
 @dataclass(frozen=True)
 class Leaf:
-    """A runnable command: its path (``"projectl place"``) and its options as synced."""
+    """A runnable command: its path (``"projectl play place"``) and its options as synced."""
 
     path: str
     options: tuple[Mapping[str, Any], ...]

@@ -99,8 +99,8 @@ async def forge_click(h: Any, user: Any, channel: Any, message: Any, custom_id: 
 
 async def open_table(h: Any, host: Any, others: list[Any], *, channel: str = "games", players: int = 2,
                      ai: int = 0) -> Any:
-    """/projectl new, the others press Join, the host adds AI seats and presses Start."""
-    lobby = (await h.slash(host, channel, "projectl new", players=players)).original
+    """/projectl table new, the others press Join, the host adds AI seats and presses Start."""
+    lobby = (await h.slash(host, channel, "projectl table new", players=players)).original
     game_id = lobby.buttons[0].custom_id.split(":")[-1]
     for user in others:
         await h.click(user, lobby, f"pl:lobby:join:{game_id}")
@@ -115,8 +115,8 @@ async def placement_preview(h: Any, user: Any, channel: str = "games") -> tuple[
     pick the first spot. Returns the preview message and its Confirm button's custom id."""
     game = await h.bot.manager.game_in_channel(h.channel(channel).id)
     card = game.state.table.white_row[0]
-    await h.slash(user, channel, "projectl take", puzzle="white 1")
-    menu = (await h.slash(user, channel, "projectl place", piece="1", puzzle=card)).responses[-1].message
+    await h.slash(user, channel, "projectl play take", puzzle="white 1")
+    menu = (await h.slash(user, channel, "projectl play place", piece="1", puzzle=card)).responses[-1].message
     select = menu.selects[0]
     preview = (await h.select(user, menu, select.custom_id, [select.options[0].value])).responses[-1].message
     return preview, next(b.custom_id for b in preview.buttons if b.custom_id.startswith("pl:do:"))

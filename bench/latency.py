@@ -1,4 +1,4 @@
-"""One action end to end through the bot: the offline harness delivers ``/projectl act``.
+"""One action end to end through the bot: the offline harness delivers ``/projectl play act``.
 
 What is timed, per action: the gateway frame reaching discord.py, command parsing, the defer
 callback, the manager (channel lock, load, engine apply, one fsync'd commit on a file database),
@@ -32,10 +32,10 @@ async def harness_latencies(workdir: Path, actions: int = 300, seed: int = 3) ->
             game = await h.bot.manager.game_in_channel(h.channel("games").id)
             if game is None or game.revision > 400:
                 if game is not None:
-                    await h.slash(h.user(game.host_id), "games", "projectl cancel")
+                    await h.slash(h.user(game.host_id), "games", "projectl table cancel")
                 game = await open_table(h, alice, [bob])
             text = str(choose_action(game.state, rng))
             started = time.perf_counter()
-            await h.slash(h.user(game.current.user_id), "games", "projectl act", text=text)
+            await h.slash(h.user(game.current.user_id), "games", "projectl play act", text=text)
             timings.append((time.perf_counter() - started) * 1000)
     return timings

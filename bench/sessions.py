@@ -120,6 +120,6 @@ async def _look(h: Any, game: Any, rng: random.Random) -> None:
     channel = h.world.channels[game.channel_id]
     await h.slash(user, channel, "projectl status")
     await h.slash(user, channel, "projectl mat", seat=rng.randint(1, len(game.seats)))
-    await h.autocomplete(user, channel, "projectl take", focused="puzzle")
-    await h.autocomplete(user, channel, "projectl act", focused="text")
-    await h.autocomplete(user, channel, "projectl place", focused="cells", piece="L3", puzzle="W01")
+    await h.autocomplete(user, channel, "projectl play take", focused="puzzle")
+    await h.autocomplete(user, channel, "projectl play act", focused="text")
+    await h.autocomplete(user, channel, "projectl play place", focused="cells", piece="L3", puzzle="W01")

@@ -69,12 +69,17 @@ class ProjectLBot(commands.Bot):
         await self._sync()
 
     async def _sync(self) -> None:
-        if self.settings.dev_guild_id:
-            guild = discord.Object(id=self.settings.dev_guild_id)
+        """Sync the command tree — after checking it fits Discord, which would otherwise refuse
+        the whole sync and leave players with yesterday's commands (see bot/commandtree.py)."""
+        from .commandtree import tree_payload, tree_problems
+
+        guild = discord.Object(id=self.settings.dev_guild_id) if self.settings.dev_guild_id else None
+        if guild is not None:
             self.tree.copy_global_to(guild=guild)
-            await self.tree.sync(guild=guild)
-        else:
-            await self.tree.sync()
+        problems = tree_problems(tree_payload(self.tree, guild))
+        if problems:
+            raise RuntimeError("the command tree breaks Discord's limits: " + "; ".join(problems))
+        await self.tree.sync(guild=guild)
 
     async def on_ready(self) -> None:
         log.info("connected as %s; %d game(s) resumed with AI moves", self.user, len(self._resumed))

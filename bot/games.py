@@ -32,7 +32,7 @@ POLICY_NAMES = ("greedy", "random")
 
 @dataclass(frozen=True, slots=True)
 class TableSettings:
-    """What the host chose in ``/projectl new``. ``max_players`` is 1 for Solo."""
+    """What the host chose in ``/projectl table new``. ``max_players`` is 1 for Solo."""
 
     variant: str = "base"
     max_players: int = 4
@@ -196,7 +196,7 @@ class ActionResult:
 
 @dataclass(frozen=True, slots=True)
 class MasterDraft:
-    """A Master action being assembled one placement at a time (``/projectl master-add``).
+    """A Master action being assembled one placement at a time (``/projectl play master-add``).
 
     Drafts live in memory, tied to the game revision they were built on: any committed change
     discards them, so a confirmed draft is always checked against the state it was built for.

@@ -5,9 +5,9 @@ from __future__ import annotations
 
 # -- refusals ---------------------------------------------------------------------------------
 
-NO_GAME = "There is no Project L game in this channel. Start one with `/projectl new`."
+NO_GAME = "There is no Project L game in this channel. Start one with `/projectl table new`."
 CHANNEL_BUSY = (
-    "This channel already has a Project L game. Finish it, or ask the host to `/projectl cancel` it, "
+    "This channel already has a Project L game. Finish it, or ask the host to `/projectl table cancel` it, "
     "before starting another."
 )
 NOT_STARTED = "The game has not started yet: the host presses **Start** in the lobby."
@@ -19,7 +19,7 @@ NOT_IN_LOBBY = "You are not at this table."
 NOT_IN_GAME = "You are not playing in this game. You can still look: `/projectl status`, `/projectl mat`."
 NOT_YOUR_TURN = "It is not your turn: {name} is playing. Only the current player can act."
 GAME_OVER = "This game is over."
-HOST_CANNOT_LEAVE = "You are the host: use `/projectl cancel` to close the table instead of leaving."
+HOST_CANNOT_LEAVE = "You are the host: use `/projectl table cancel` to close the table instead of leaving."
 HOST_ONLY_START = "Only the host can start the game."
 HOST_ONLY_AI = "Only the host can add AI players."
 HOST_ONLY_CANCEL = "Only the host or someone who can manage this channel can cancel the game."
@@ -31,7 +31,7 @@ STALE_BUTTON = (
 NOT_YOUR_BUTTON = "That button is for {name}. Use your own commands or buttons."
 FORGED_BUTTON = "That button is not valid. Nothing was changed."
 MASTER_SAME_PUZZLE = "Your Master already has a piece on {card}: one piece per puzzle."
-MASTER_EMPTY = "Your Master has no placements yet: add some with `/projectl master-add`."
+MASTER_EMPTY = "Your Master has no placements yet: add some with `/projectl play master-add`."
 BAD_VARIANT = "The variant is base or solo."
 SOLO_IS_ONE = "Solo is played by exactly one player."
 BASE_PLAYERS = "A base game has 2 to 4 players."
@@ -55,7 +55,8 @@ NO_SUCH_PLAYER = "{name} is not playing in this game."
 NOT_A_PUZZLE_SLOT = "'{text}' is not a puzzle on offer. Pick one from the list, e.g. `white 3`."
 TABLE_DECISION_ONLY = (
     "`{action}` is a table decision, not a move: skips and removals come from a vote after the turn "
-    "clock (`/projectl vote`), the turn clock itself, or the host's `/projectl replace`. Nothing was changed."
+    "clock (`/projectl table vote`), the turn clock itself, or the host's `/projectl table replace`. "
+    "Nothing was changed."
 )
 NO_PLACEMENTS = "{piece} does not fit anywhere on {card} right now."
 TOO_MANY_PLACEMENTS = (
@@ -88,7 +89,7 @@ CANCELLED = "The game in this channel was cancelled by {name}."
 YOUR_TURN = "{mention}, it's your turn ({actions} actions)."
 YOUR_FINISHING = (
     "{mention}, Finishing Touches: place pieces from your supply (-1 point each) with "
-    "`/projectl place`, then `/projectl done`."
+    "`/projectl play place`, then `/projectl play done`."
 )
 DONE_ACTION = "Done: `{action}`. {left}"
 ACTIONS_LEFT = "{n} action(s) left this turn."
@@ -96,7 +97,8 @@ TURN_OVER = "Your turn is over."
 GAME_FINISHED = "**Game over!** {winners}"
 MASTER_DRAFT = (
     "Master so far (nothing is placed until you confirm):\n{lines}\n"
-    "Add more with `/projectl master-add`, then `/projectl master-confirm` or press **Confirm Master**."
+    "Add more with `/projectl play master-add`, then `/projectl play master-confirm` or press "
+    "**Confirm Master**."
 )
 MASTER_CLEARED = "Your Master draft is cleared."
 PICK_PLACEMENT = "Choose where to put {piece} on {card}. You will see a preview before anything happens."
@@ -108,21 +110,18 @@ MAT_OF = "{name}'s mat"
 
 HELP = """**Project L in Discord** — build a table, then play asynchronously; the bot remembers everything.
 
-**Table** `/projectl new` (base 2–4 players or solo) · lobby buttons Join / Leave / Add AI / Start
-`/projectl cancel` closes the table (host or channel managers)
-**Your turn: 3 actions**, any mix:
-• `/projectl take` a puzzle from a row (or Solo grid) · `/projectl draw` the top card of a deck, blind
-• `/projectl level1` take a level-1 piece
-• `/projectl upgrade` return a piece for a bigger (or same-level) one
-• `/projectl place` a piece on your puzzle — the `cells` option lists every legal spot, like `A1 A2 B2`
-• `/projectl master-add` … `/projectl master-confirm`: the Master action (once per turn, one piece per puzzle)
-• `/projectl recycle` a row under its deck · `/projectl pass` only when nothing else is possible
-• `/projectl act text:` any action in text notation, e.g. `place L3 on W07 at A1 A2 B2`
-**End** Finishing Touches: `/projectl place` (-1 point each) then `/projectl done`
+**Table** `/projectl table new` here (base 2–4 players or solo), then Join / Leave / Add AI / Start
+`/projectl table …` also `cancel` (host or channel admins) · `leave` · `vote` (turn clock) · `replace` (host)
+**Your turn: 3 actions**, any mix — `/projectl play …`
+• `take` a puzzle from a row (or Solo grid) · `draw` the top card of a deck, blind
+• `level1` take a level-1 piece · `upgrade` return a piece for a bigger (or same-level) one
+• `place` a piece on your puzzle — the `cells` option lists every legal spot, like `A1 A2 B2`
+• `master-add` … `master-confirm`: the Master action (once per turn, one piece per puzzle)
+• `recycle` a row under its deck · `pass` only when nothing else is possible · `undo` your last action
+• `act text:` any action in text notation, e.g. `place L3 on W07 at A1 A2 B2`
+**End** Finishing Touches: `/projectl play place` (-1 point each) then `/projectl play done`
 **Look** `/projectl status` table image · `/projectl mat` any player's mat (only deck order is secret)
-`/projectl rules` short rules per action · `/projectl help` this text
-**Over days** `/projectl settings` DM reminders · `/projectl undo` · `/projectl log` · `/projectl stats`
-Absent player: `/projectl vote` (after the turn clock) · `/projectl replace` (host) · `/projectl leave`
+`/projectl log` · `/projectl stats` · `/projectl rules` per action · `/projectl settings` DM reminders
 Cells: columns A–E, rows 1–5 of the card, A1 top left."""
 
 RULES: dict[str, str] = {
@@ -133,15 +132,15 @@ RULES: dict[str, str] = {
         "Unfinished puzzles count against you (table option)."
     ),
     "take": (
-        "**Take a puzzle**: `/projectl take` a face-up puzzle from the white or black row (Solo: a grid "
-        "position 1–9, numbered down the columns), or `/projectl draw` the top card of a deck blind. "
+        "**Take a puzzle**: `/projectl play take` a face-up puzzle from the white or black row (Solo: a grid "
+        "position 1–9, numbered down the columns), or `/projectl play draw` the top card of a deck blind. "
         "You may hold at most 4 unfinished puzzles. Notation: `take white 3`, `draw black`, `take 5`."
     ),
-    "level1": "**Take a level-1 piece** from the reserve: `/projectl level1` (notation `level1`).",
+    "level1": "**Take a level-1 piece** from the reserve: `/projectl play level1` (notation `level1`).",
     "upgrade": (
         "**Upgrade**: return one piece and take one exactly one level higher (skipping levels only "
         "when the next one has run out), or exchange it for a same-level or lower piece. "
-        "`/projectl upgrade give:2 take:L3` (notation `upgrade 2 to L3`)."
+        "`/projectl play upgrade give:2 take:L3` (notation `upgrade 2 to L3`)."
     ),
     "place": (
         "**Place** a piece from your supply on one of your puzzles, rotated or flipped, inside the "
@@ -151,17 +150,17 @@ RULES: dict[str, str] = {
     ),
     "master": (
         "**Master** (once per turn): place at most one piece on each of your puzzles at once, all from "
-        "the supply you have at the start. Build it with `/projectl master-add` (one per puzzle), then "
-        "`/projectl master-confirm`. Notation: `master L3 on W07 at A1 A2 B2; 1 on B02 at C3`."
+        "the supply you have at the start. Build it with `/projectl play master-add` (one per puzzle), then "
+        "`/projectl play master-confirm`. Notation: `master L3 on W07 at A1 A2 B2; 1 on B02 at C3`."
     ),
     "recycle": (
         "**Recycle**: put a whole row under its deck in the order you choose, then reveal four new "
-        "cards. `/projectl recycle row:white order:3 1 4 2` (not in Solo)."
+        "cards. `/projectl play recycle row:white order:3 1 4 2` (not in Solo)."
     ),
     "finishing": (
         "**Finishing Touches** (after the last round): place pieces from your supply on unfinished "
         "puzzles, 1 point lost per piece; puzzles completed now score but give no reward. Finish with "
-        "`/projectl done`."
+        "`/projectl play done`."
     ),
     "solo": (
         "**Solo**: one deck, a 3×3 grid and lock pieces. Taking from a grid column feeds the "
@@ -175,7 +174,7 @@ RULES: dict[str, str] = {
 
 REMINDER_TURN = "Your turn in <#{channel_id}> — round {round}, {actions} actions. {link}"
 REMINDER_FINISHING = (
-    "Finishing Touches in <#{channel_id}>: place pieces from your supply or `/projectl done`. {link}"
+    "Finishing Touches in <#{channel_id}>: place pieces from your supply or `/projectl play done`. {link}"
 )
 REMINDER_NUDGE = "Still your turn in <#{channel_id}> (since <t:{since}:R>). {link}"
 REMINDER_DEADLINE = "\nThe table's turn clock runs out <t:{deadline}:R>."
@@ -223,12 +222,12 @@ TURN_CLOCK_DAYS = "{days} days"
 STATUS_CLOCK_RUNNING = " · {name}'s time runs out <t:{deadline}:R>"
 STATUS_CLOCK_EXPIRED = (
     " · {name}'s time ran out <t:{deadline}:R>: the other players may vote to skip or remove "
-    "(`/projectl vote`)"
+    "(`/projectl table vote`)"
 )
 STATUS_CLOCK_BACK = " · {name}'s time ran out <t:{deadline}:R>, but they have played since"
 TURN_TIMED_OUT = (
     "⏰ {name}'s time for this turn ran out ({limit} per turn). {voters}: you can vote to **skip** "
-    "the turn or **remove** {name} from the game, with the buttons below or `/projectl vote`. A "
+    "the turn or **remove** {name} from the game, with the buttons below or `/projectl table vote`. A "
     "majority ({needed} of {count}) decides; if {name} plays first, they keep their seat."
 )
 TIMED_OUT_DM = (
@@ -244,7 +243,7 @@ TIMED_OUT_FALLBACK = (
 VOTE_SKIP = "Vote: skip the turn"
 VOTE_REMOVE = "Vote: remove the player"
 VOTE_NO_LIMIT = (
-    "This table has no turn clock, so there is nothing to vote on. The host can `/projectl replace` "
+    "This table has no turn clock, so there is nothing to vote on. The host can `/projectl table replace` "
     "an absent player with an AI."
 )
 VOTE_NOT_YET = "{name} still has time for this turn (until <t:{deadline}:f>). Votes open when it runs out."
@@ -281,7 +280,7 @@ LEAVE_REMOVED = "You have already left this game."
 
 REPLACE_HOST_ONLY = "Only the host can hand a seat to an AI."
 REPLACE_NOT_HUMAN = "{name} is not a human player at this table."
-REPLACE_SELF = "You cannot replace yourself: use `/projectl leave`, or ask another player."
+REPLACE_SELF = "You cannot replace yourself: use `/projectl table leave`, or ask another player."
 REPLACE_REMOVED = "{name} has already left the game; a removed seat cannot come back."
 REPLACED = "{name}'s seat is now played by {ai}."
 REPLACED_NAME = "{policy} bot (for {name})"

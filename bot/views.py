@@ -231,7 +231,7 @@ class ConfirmButton(_Personal, discord.ui.DynamicItem[discord.ui.Button[Any]],
 class MasterButton(_Personal, discord.ui.DynamicItem[discord.ui.Button[Any]],
                    template=r"pl:master:(?P<op>[a-z]{0,8}):(?P<game>[^:]{0,20}):(?P<user>[^:]{0,20})"
                             r":(?P<rev>[^:]{0,20})"):
-    """Confirm or clear a Master draft built with ``/projectl master-add``."""
+    """Confirm or clear a Master draft built with ``/projectl play master-add``."""
 
     def __init__(self, op: str, game_id: int | None, user_id: int | None, revision: int | None) -> None:
         super().__init__(discord.ui.Button(

@@ -97,7 +97,7 @@ async def current_user(h: DiscordHarness) -> FakeMember:
 
 
 async def act(h: DiscordHarness, user: FakeMember, text: str) -> InteractionRecord:
-    return await h.slash(user, CHANNEL, "projectl act", text=text)
+    return await h.slash(user, CHANNEL, "projectl play act", text=text)
 
 
 async def finish_turn(h: DiscordHarness) -> FakeMember:

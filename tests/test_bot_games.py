@@ -71,37 +71,38 @@ class Driver:
         h, ch = self.h, self.channel
         if isinstance(action, engine.TakePuzzle):
             value = f"{action.colour} {action.slot}" if action.colour else str(action.slot)
-            offered = await h.autocomplete(user, ch, "projectl take", focused="puzzle", puzzle="")
+            offered = await h.autocomplete(user, ch, "projectl play take", focused="puzzle", puzzle="")
             assert value in [c.value for c in offered]
             self.count("take")
-            return await h.slash(user, ch, "projectl take", puzzle=value)
+            return await h.slash(user, ch, "projectl play take", puzzle=value)
         if isinstance(action, engine.DrawPuzzle):
             self.count("draw")
             deck = None if action.colour is None else str(action.colour)
-            return await h.slash(user, ch, "projectl draw", deck=deck)
+            return await h.slash(user, ch, "projectl play draw", deck=deck)
         if isinstance(action, engine.TakeLevelOne):
             self.count("level1")
-            return await h.slash(user, ch, "projectl level1")
+            return await h.slash(user, ch, "projectl play level1")
         if isinstance(action, engine.Upgrade):
-            offered = await h.autocomplete(user, ch, "projectl upgrade", focused="take",
+            offered = await h.autocomplete(user, ch, "projectl play upgrade", focused="take",
                                            give=action.give.value, take="")
             assert action.take.value in [c.value for c in offered]
             self.count("upgrade")
-            return await h.slash(user, ch, "projectl upgrade", give=action.give.value, take=action.take.value)
+            return await h.slash(user, ch, "projectl play upgrade", give=action.give.value,
+                                 take=action.take.value)
         if isinstance(action, engine.Place):
             return await self.place(user, game, action)
         if isinstance(action, engine.Master):
             return await self.master(user, action)
         if isinstance(action, engine.Recycle):
             self.count("recycle")
-            return await h.slash(user, ch, "projectl recycle", row=str(action.colour),
+            return await h.slash(user, ch, "projectl play recycle", row=str(action.colour),
                                  order=" ".join(str(s) for s in action.order))
         if isinstance(action, engine.EndFinishing):
             self.count("done")
-            return await h.slash(user, ch, "projectl done")
+            return await h.slash(user, ch, "projectl play done")
         if isinstance(action, engine.Pass):
             self.count("pass")
-            return await h.slash(user, ch, "projectl pass")
+            return await h.slash(user, ch, "projectl play pass")
         raise AssertionError(f"no way to play {action!r}")
 
     async def place(self, user: FakeMember, game: Game, action: engine.Place) -> InteractionRecord:
@@ -110,13 +111,13 @@ class Driver:
         piece, card = action.shape.value, action.card
         way = self.rng.choice(["autocomplete", "menu", "act"])
         if way == "autocomplete":
-            offered = await h.autocomplete(user, ch, "projectl place", focused="cells", piece=piece,
+            offered = await h.autocomplete(user, ch, "projectl play place", focused="cells", piece=piece,
                                            puzzle=card, cells=cells)
             assert cells in [c.value for c in offered]
             self.count("place:autocomplete")
-            return await h.slash(user, ch, "projectl place", piece=piece, puzzle=card, cells=cells)
+            return await h.slash(user, ch, "projectl play place", piece=piece, puzzle=card, cells=cells)
         if way == "menu":
-            menu_ix = await h.slash(user, ch, "projectl place", piece=piece, puzzle=card)
+            menu_ix = await h.slash(user, ch, "projectl play place", piece=piece, puzzle=card)
             menu = final_reply(menu_ix)
             assert menu.ephemeral and menu.selects, menu.content
             select = menu.selects[0]
@@ -132,13 +133,13 @@ class Driver:
                 self.count("place:menu")
                 return await h.click(user, preview.message, button.custom_id)
         self.count("place:act")
-        return await h.slash(user, ch, "projectl act", text=str(action))
+        return await h.slash(user, ch, "projectl play act", text=str(action))
 
     async def master(self, user: FakeMember, action: engine.Master) -> InteractionRecord:
         h, ch = self.h, self.channel
         draft_ix = None
         for place in action.placements:
-            draft_ix = await h.slash(user, ch, "projectl master-add", piece=place.shape.value,
+            draft_ix = await h.slash(user, ch, "projectl play master-add", piece=place.shape.value,
                                      puzzle=place.card, cells=mask_to_text(place.mask))
             reply = final_reply(draft_ix)
             assert reply.ephemeral and place.placement_text() in reply.content, reply.content
@@ -149,7 +150,7 @@ class Driver:
             assert button.custom_id.startswith("pl:master:ok:")
             return await h.click(user, draft_ix.original, button.custom_id)
         self.count("master:command")
-        return await h.slash(user, ch, "projectl master-confirm")
+        return await h.slash(user, ch, "projectl play master-confirm")
 
     def check_confirmation(self, ix: InteractionRecord, action: engine.Action, game_id: int) -> None:
         reply = final_reply(ix)
@@ -223,7 +224,7 @@ async def test_full_base_game_by_humans(tmp_path: Path, players: int, seed: int,
 async def test_full_solo_game(tmp_path: Path) -> None:
     async with running_bot(tmp_path / "solo.sqlite3", seed=5, renderer=real_renderer()) as h:
         solo = h.add_user("sol")
-        ix = await h.slash(solo, "games", "projectl new", variant="solo", difficulty="hard")
+        ix = await h.slash(solo, "games", "projectl table new", variant="solo", difficulty="hard")
         assert "started" in final_reply(ix).content
         first = h.channel_messages("games")[-1]
         assert first.filenames == ["table.png"] and f"<@{solo.id}>" in (first.content or "")

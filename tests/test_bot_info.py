@@ -21,7 +21,7 @@ async def h(tmp_path: Path) -> Any:
 async def test_help_and_rules_are_ephemeral(h: DiscordHarness) -> None:
     alice = h.add_user("alice")
     reply = final_reply(await h.slash(alice, "games", "projectl help"))
-    assert reply.ephemeral and "/projectl new" in reply.content and "A1 top left" in reply.content
+    assert reply.ephemeral and "/projectl table new" in reply.content and "A1 top left" in reply.content
     for topic in texts.RULES:
         reply = final_reply(await h.slash(alice, "games", "projectl rules", topic=topic))
         assert reply.ephemeral and reply.content == texts.RULES[topic]
@@ -30,7 +30,7 @@ async def test_help_and_rules_are_ephemeral(h: DiscordHarness) -> None:
 
 async def test_status_and_mats(h: DiscordHarness) -> None:
     alice, bob, eve = h.add_user("alice"), h.add_user("bob"), h.add_user("eve")
-    ix = await h.slash(alice, "games", "projectl new", players=3)
+    ix = await h.slash(alice, "games", "projectl table new", players=3)
     status = final_reply(await h.slash(eve, "games", "projectl status"))
     assert status.ephemeral and "Seats: 1/3" in status.content  # the lobby, while it is one
     assert ix.original is not None
@@ -63,33 +63,33 @@ async def test_autocomplete_offers_what_is_legal(h: DiscordHarness) -> None:
     assert game is not None and game.state is not None and game.current is not None
     current = alice if game.current.user_id == alice.id else bob
 
-    offers = await h.autocomplete(current, "games", "projectl take", focused="puzzle", puzzle="")
+    offers = await h.autocomplete(current, "games", "projectl play take", focused="puzzle", puzzle="")
     assert [c.value for c in offers] == [f"{colour} {slot}" for colour in ("white", "black")
                                          for slot in range(1, 5)]
     card = game.state.table.white_row[2]  # type: ignore[union-attr]
     assert offers[2].name.startswith(f"White 3: {card} · ")
-    assert [c.value for c in await h.autocomplete(current, "games", "projectl take", focused="puzzle",
+    assert [c.value for c in await h.autocomplete(current, "games", "projectl play take", focused="puzzle",
                                                   puzzle=card)] == ["white 3"]
 
-    pieces = await h.autocomplete(current, "games", "projectl place", focused="piece", piece="")
+    pieces = await h.autocomplete(current, "games", "projectl play place", focused="piece", piece="")
     assert [c.value for c in pieces] == ["1", "2"]  # the starting supply
-    assert await h.autocomplete(current, "games", "projectl place", focused="puzzle", piece="1",
+    assert await h.autocomplete(current, "games", "projectl play place", focused="puzzle", piece="1",
                                 puzzle="") == []  # no puzzles yet
-    await h.slash(current, "games", "projectl take", puzzle="white 3")
-    puzzles = await h.autocomplete(current, "games", "projectl place", focused="puzzle", piece="2",
+    await h.slash(current, "games", "projectl play take", puzzle="white 3")
+    puzzles = await h.autocomplete(current, "games", "projectl play place", focused="puzzle", piece="2",
                                    puzzle="")
     assert [c.value for c in puzzles] == [card] and "0/" in puzzles[0].name
-    cells = await h.autocomplete(current, "games", "projectl place", focused="cells", piece="2",
+    cells = await h.autocomplete(current, "games", "projectl play place", focused="cells", piece="2",
                                  puzzle=card, cells="")
     recess = game.state.cards[card].recess
     assert cells and all(len(c.value.split()) == 2 for c in cells)
     from engine.pieces import parse_cells
 
     assert all(parse_cells(c.value) & ~recess == 0 for c in cells)
-    upgrades = await h.autocomplete(current, "games", "projectl upgrade", focused="take", give="1",
+    upgrades = await h.autocomplete(current, "games", "projectl play upgrade", focused="take", give="1",
                                     take="")
     assert [c.value for c in upgrades] == ["2"]  # one level up only
-    actions = await h.autocomplete(current, "games", "projectl act", focused="text", text="level")
+    actions = await h.autocomplete(current, "games", "projectl play act", focused="text", text="level")
     assert [c.value for c in actions] == ["level1"]
     other = bob if current is alice else alice
-    assert await h.autocomplete(other, "games", "projectl act", focused="text", text="") == []
+    assert await h.autocomplete(other, "games", "projectl play act", focused="text", text="") == []

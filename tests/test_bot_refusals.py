@@ -37,7 +37,7 @@ async def two_player_game(h: DiscordHarness) -> tuple[FakeMember, FakeMember, Fa
 async def test_not_your_turn_changes_nothing(h: DiscordHarness) -> None:
     current, other, _ = await two_player_game(h)
     before = await game_of(h)
-    ix = await h.slash(other, "games", "projectl level1")
+    ix = await h.slash(other, "games", "projectl play level1")
     assert_refused(ix, "not your turn", current.name)
     after = await game_of(h)
     assert after.revision == before.revision and after.state == before.state
@@ -45,21 +45,21 @@ async def test_not_your_turn_changes_nothing(h: DiscordHarness) -> None:
 
 async def test_outsider_is_not_in_game(h: DiscordHarness) -> None:
     _, _, eve = await two_player_game(h)
-    ix = await h.slash(eve, "games", "projectl take", puzzle="white 1")
+    ix = await h.slash(eve, "games", "projectl play take", puzzle="white 1")
     assert_refused(ix, "not playing in this game")
 
 
 async def test_no_game_in_channel(h: DiscordHarness) -> None:
     alice = h.add_user("alice")
-    ix = await h.slash(alice, "random", "projectl level1")
+    ix = await h.slash(alice, "random", "projectl play level1")
     assert_refused(ix, "no project l game")
     ix = await h.slash(alice, "random", "projectl status")
-    assert_refused(ix, "/projectl new")
+    assert_refused(ix, "/projectl table new")
 
 
 async def test_game_full_and_double_join(h: DiscordHarness) -> None:
     alice, bob, carol = h.add_user("alice"), h.add_user("bob"), h.add_user("carol")
-    ix = await h.slash(alice, "games", "projectl new", players=2)
+    ix = await h.slash(alice, "games", "projectl table new", players=2)
     lobby = ix.original
     assert lobby is not None
     join = lobby.buttons[0].custom_id
@@ -75,7 +75,7 @@ async def test_game_full_and_double_join(h: DiscordHarness) -> None:
 
 async def test_lobby_refusals(h: DiscordHarness) -> None:
     alice, bob = h.add_user("alice"), h.add_user("bob")
-    ix = await h.slash(alice, "games", "projectl new", players=3)
+    ix = await h.slash(alice, "games", "projectl table new", players=3)
     lobby = ix.original
     assert lobby is not None
     game_id = lobby.buttons[0].custom_id.rsplit(":", 1)[1]
@@ -85,14 +85,14 @@ async def test_lobby_refusals(h: DiscordHarness) -> None:
     await h.click(bob, lobby, f"pl:lobby:join:{game_id}")
     assert_refused(await h.click(bob, lobby, f"pl:lobby:start:{game_id}"), "only the host")
     assert_refused(await h.click(bob, lobby, f"pl:lobby:ai:{game_id}"), "only the host")
-    assert_refused(await h.slash(bob, "games", "projectl level1"), "not started")
+    assert_refused(await h.slash(bob, "games", "projectl play level1"), "not started")
     await h.click(bob, lobby, f"pl:lobby:leave:{game_id}")
     assert "bob" not in (lobby.content or "")
 
 
 async def test_join_after_start_is_refused(h: DiscordHarness) -> None:
     alice, bob, carol = h.add_user("alice"), h.add_user("bob"), h.add_user("carol")
-    ix = await h.slash(alice, "games", "projectl new", players=3)
+    ix = await h.slash(alice, "games", "projectl table new", players=3)
     lobby = ix.original
     assert lobby is not None
     game_id = lobby.buttons[0].custom_id.rsplit(":", 1)[1]
@@ -107,10 +107,10 @@ async def test_join_after_start_is_refused(h: DiscordHarness) -> None:
 
 async def test_second_game_in_channel(h: DiscordHarness) -> None:
     alice, bob = h.add_user("alice"), h.add_user("bob")
-    await h.slash(alice, "games", "projectl new")
-    ix = await h.slash(bob, "games", "projectl new", variant="solo")
+    await h.slash(alice, "games", "projectl table new")
+    ix = await h.slash(bob, "games", "projectl table new", variant="solo")
     assert_refused(ix, "already has a project l game")
-    ok = await h.slash(bob, "random", "projectl new", variant="solo")
+    ok = await h.slash(bob, "random", "projectl table new", variant="solo")
     assert not final_reply(ok).ephemeral
 
 
@@ -118,10 +118,10 @@ async def test_cancel_by_non_host_refused_then_by_manager(h: DiscordHarness) -> 
     alice, bob = h.add_user("alice"), h.add_user("bob")
     boss = h.add_user("boss", manage_channel=True)
     await open_table(h, alice, [bob], players=2)
-    ix = await h.slash(bob, "games", "projectl cancel")
+    ix = await h.slash(bob, "games", "projectl table cancel")
     assert_refused(ix, "only the host")
     assert (await game_of(h)) is not None
-    ix = await h.slash(boss, "games", "projectl cancel")
+    ix = await h.slash(boss, "games", "projectl table cancel")
     reply = final_reply(ix)
     assert not reply.ephemeral and "cancelled by boss" in reply.content
     assert await game_of(h) is None
@@ -131,10 +131,10 @@ async def test_cancel_by_non_host_refused_then_by_manager(h: DiscordHarness) -> 
 
 async def test_host_cancels_lobby_and_buttons_go(h: DiscordHarness) -> None:
     alice = h.add_user("alice")
-    ix = await h.slash(alice, "games", "projectl new")
+    ix = await h.slash(alice, "games", "projectl table new")
     lobby = ix.original
     assert lobby is not None
-    await h.slash(alice, "games", "projectl cancel")
+    await h.slash(alice, "games", "projectl table cancel")
     assert lobby.buttons == [] and lobby.content == texts.LOBBY_CANCELLED
 
 
@@ -142,25 +142,25 @@ async def test_unknown_piece_bad_cells_wrong_puzzle(h: DiscordHarness) -> None:
     current, _, _ = await two_player_game(h)
     game = await game_of(h)
     before = game.revision
-    ix = await h.slash(current, "games", "projectl place", piece="X9", puzzle="W01", cells="A1")
+    ix = await h.slash(current, "games", "projectl play place", piece="X9", puzzle="W01", cells="A1")
     assert_refused(ix, "'X9' is not a piece")
-    ix = await h.slash(current, "games", "projectl place", piece="1", puzzle="W01", cells="F9")
+    ix = await h.slash(current, "games", "projectl play place", piece="1", puzzle="W01", cells="F9")
     assert_refused(ix, "not a cell on the card")
-    ix = await h.slash(current, "games", "projectl place", piece="2", puzzle="W01", cells="A1 C3")
+    ix = await h.slash(current, "games", "projectl play place", piece="2", puzzle="W01", cells="A1 C3")
     assert_refused(ix, "do not form")
-    ix = await h.slash(current, "games", "projectl place", piece="1", puzzle="W01", cells="A1")
+    ix = await h.slash(current, "games", "projectl play place", piece="1", puzzle="W01", cells="A1")
     assert_refused(ix, "no unfinished puzzle W01")
-    ix = await h.slash(current, "games", "projectl act", text="fly to the moon")
+    ix = await h.slash(current, "games", "projectl play act", text="fly to the moon")
     assert_refused(ix, "'fly' is not an action")
-    ix = await h.slash(current, "games", "projectl take", puzzle="purple 9")
+    ix = await h.slash(current, "games", "projectl play take", puzzle="purple 9")
     assert_refused(ix, "not a puzzle on offer")
-    ix = await h.slash(current, "games", "projectl upgrade", give="L3", take="T4")
+    ix = await h.slash(current, "games", "projectl play upgrade", give="L3", take="T4")
     assert_refused(ix, "no L3")
-    ix = await h.slash(current, "games", "projectl pass")
+    ix = await h.slash(current, "games", "projectl play pass")
     assert_refused(ix, "only pass when no other action")
-    ix = await h.slash(current, "games", "projectl done")
+    ix = await h.slash(current, "games", "projectl play done")
     assert_refused(ix, "finishing touches")
-    ix = await h.slash(current, "games", "projectl recycle", row="white", order="1 1 2 3")
+    ix = await h.slash(current, "games", "projectl play recycle", row="white", order="1 1 2 3")
     assert_refused(ix)
     assert (await game_of(h)).revision == before
 
@@ -169,30 +169,30 @@ async def test_cells_outside_recess(h: DiscordHarness) -> None:
     current, _, _ = await two_player_game(h)
     game = await game_of(h)
     card = game.state.table.white_row[0]
-    await h.slash(current, "games", "projectl take", puzzle="white 1")
+    await h.slash(current, "games", "projectl play take", puzzle="white 1")
     recess = game.state.cards[card].recess
     outside = next(i for i in range(25) if not recess >> i & 1)
     cell = mask_to_text(1 << outside)
-    ix = await h.slash(current, "games", "projectl place", piece="1", puzzle=card, cells=cell)
+    ix = await h.slash(current, "games", "projectl play place", piece="1", puzzle=card, cells=cell)
     assert_refused(ix, "outside the recess")
 
 
 async def test_master_refusals(h: DiscordHarness) -> None:
     current, other, _ = await two_player_game(h)
-    ix = await h.slash(current, "games", "projectl master-confirm")
+    ix = await h.slash(current, "games", "projectl play master-confirm")
     assert_refused(ix, "no placements yet")
-    ix = await h.slash(other, "games", "projectl master-confirm")
+    ix = await h.slash(other, "games", "projectl play master-confirm")
     assert_refused(ix, "not your turn")
     game = await game_of(h)
     card = game.state.table.white_row[0]
-    await h.slash(current, "games", "projectl take", puzzle="white 1")
+    await h.slash(current, "games", "projectl play take", puzzle="white 1")
     game = await game_of(h)
     player = game.state.players[game.current.seat]
     place = engine.placements_for(game.state.cards, player, card=card, shape=engine.Shape.MONO)[0]
     cells = mask_to_text(place.mask)
-    ix = await h.slash(current, "games", "projectl master-add", piece="1", puzzle=card, cells=cells)
+    ix = await h.slash(current, "games", "projectl play master-add", piece="1", puzzle=card, cells=cells)
     assert final_reply(ix).ephemeral and cells in final_reply(ix).content
-    ix = await h.slash(current, "games", "projectl master-add", piece="2", puzzle=card, cells="A1 B1")
+    ix = await h.slash(current, "games", "projectl play master-add", piece="2", puzzle=card, cells="A1 B1")
     assert_refused(ix, f"already has a piece on {card}")
 
 
@@ -200,8 +200,8 @@ async def test_stale_confirm_button_and_double_click(h: DiscordHarness) -> None:
     current, _, _ = await two_player_game(h)
     game = await game_of(h)
     card = game.state.table.white_row[0]
-    await h.slash(current, "games", "projectl take", puzzle="white 1")
-    ix = await h.slash(current, "games", "projectl place", piece="1", puzzle=card)
+    await h.slash(current, "games", "projectl play take", puzzle="white 1")
+    ix = await h.slash(current, "games", "projectl play place", piece="1", puzzle=card)
     menu = final_reply(ix)
     assert menu.ephemeral and menu.selects
     select = menu.selects[0]
@@ -263,7 +263,7 @@ async def test_unexpected_error_is_a_friendly_message(h: DiscordHarness, monkeyp
 
     monkeypatch.setattr(manager, "act", broken)
     with h.expect_errors() as errors:
-        ix = await h.slash(current, "games", "projectl level1")
+        ix = await h.slash(current, "games", "projectl play level1")
     text = assert_refused(ix, "something went wrong")
     assert "Traceback" not in text and "database on fire" not in text
     assert any("database on fire" in str(e.original) for e in errors)
@@ -272,7 +272,7 @@ async def test_unexpected_error_is_a_friendly_message(h: DiscordHarness, monkeyp
 async def test_refusal_copy_of_message_is_not_changed(h: DiscordHarness) -> None:
     """Editing a lobby message from a stale game id is refused and leaves the message alone."""
     alice = h.add_user("alice")
-    ix = await h.slash(alice, "games", "projectl new")
+    ix = await h.slash(alice, "games", "projectl table new")
     lobby = ix.original
     assert lobby is not None
     content = copy.deepcopy(lobby.content)
@@ -293,8 +293,8 @@ async def test_missing_channel_permission_is_explained(h: DiscordHarness) -> Non
 
     h.api.add_route("POST", "/channels/{channel_id}/messages", forbidden)
     for _ in range(2):
-        await h.slash(current, "games", "projectl level1")
-    ix = await h.slash(current, "games", "projectl level1")
+        await h.slash(current, "games", "projectl play level1")
+    ix = await h.slash(current, "games", "projectl play level1")
     texts_ = [r.content for r in ix.responses if r.content]
     assert texts_[0].startswith("Done: `level1`") and texts_[-1] == texts.CANNOT_POST
     game = await game_of(h)

@@ -34,7 +34,7 @@ async def test_lobby_buttons_and_game_survive_restart(tmp_path: Path) -> None:
     db = tmp_path / "restart.sqlite3"
     async with harness(db) as first:
         alice, bob = first.add_user("alice"), first.add_user("bob")
-        ix = await first.slash(alice, "games", "projectl new", players=3)
+        ix = await first.slash(alice, "games", "projectl table new", players=3)
         lobby = ix.original
         assert lobby is not None
         await first.click(bob, lobby, lobby.buttons[0].custom_id)
@@ -66,7 +66,7 @@ async def test_lobby_buttons_and_game_survive_restart(tmp_path: Path) -> None:
         game = await bot_of(h).manager.game_in_channel(channel_id)
         assert game is not None and game.current is not None
         current = next(u for u in users.values() if u.id == game.current.user_id)
-        ix = await h.slash(current, "games", "projectl level1")
+        ix = await h.slash(current, "games", "projectl play level1")
         assert final_reply(ix).content.startswith("Done: `level1`")
         post = carry_message(h, channel_id, turn_ids["post"])
         mat = await h.click(users["bob"], post, f"pl:mat:{turn_ids['game']}")
@@ -86,7 +86,7 @@ async def test_restart_finishes_ai_turns_a_crash_interrupted(tmp_path: Path) -> 
     db = tmp_path / "crash.sqlite3"
     async with harness(db) as first:
         alice = first.add_user("alice")
-        ix = await first.slash(alice, "games", "projectl new", players=2)
+        ix = await first.slash(alice, "games", "projectl table new", players=2)
         assert ix.original is not None
         game_id = ix.original.buttons[0].custom_id.rsplit(":", 1)[1]
         await first.click(alice, ix.original, f"pl:lobby:ai:{game_id}")

@@ -113,8 +113,8 @@ def last_channel_post(h: DiscordHarness, channel: str = "games") -> MessageRecor
 
 async def open_table(h: DiscordHarness, host: FakeMember, others: Sequence[FakeMember], *,
                      channel: str = "games", ai: int = 0, **options: Any) -> MessageRecord:
-    """/projectl new, everyone joins, AI seats added, host starts. Returns the lobby message."""
-    ix = await h.slash(host, channel, "projectl new", **options)
+    """/projectl table new, everyone joins, AI seats added, host starts. Returns the lobby message."""
+    ix = await h.slash(host, channel, "projectl table new", **options)
     lobby = ix.original
     assert lobby is not None
     game_id = lobby.buttons[0].custom_id.split(":")[-1]

@@ -54,10 +54,10 @@ async def test_timeout_post_then_majority_votes_to_skip(tmp_path: Path) -> None:
         assert reply.ephemeral and "skip 1" in reply.content
         assert (await game_of(h)).current.user_id == absent.id     # one vote of two: nothing yet
         # The absent player cannot vote on their own turn; a spectator cannot vote at all.
-        assert_refused(await h.slash(absent, CHANNEL, "projectl vote", choice="skip"), "own turn")
+        assert_refused(await h.slash(absent, CHANNEL, "projectl table vote", choice="skip"), "own turn")
         eve = h.add_user("eve")
-        assert_refused(await h.slash(eve, CHANNEL, "projectl vote", choice="skip"), "not playing")
-        ix = await h.slash(second_voter, CHANNEL, "projectl vote", choice="skip")
+        assert_refused(await h.slash(eve, CHANNEL, "projectl table vote", choice="skip"), "not playing")
+        ix = await h.slash(second_voter, CHANNEL, "projectl table vote", choice="skip")
         assert final_reply(ix).ephemeral
         game = await game_of(h)
         assert game.current is not None and game.current.user_id != absent.id
@@ -90,7 +90,7 @@ async def test_no_vote_once_the_absent_player_is_back(tmp_path: Path) -> None:
     async with days_bot(tmp_path / "db.sqlite3", clock, THREE) as h:
         absent, (voter, _) = await timed_out(h, clock)
         await act(h, absent, "level1")
-        assert_refused(await h.slash(voter, CHANNEL, "projectl vote", choice="skip"), "is back")
+        assert_refused(await h.slash(voter, CHANNEL, "projectl table vote", choice="skip"), "is back")
 
 
 async def test_votes_wait_for_the_clock_and_need_a_limit(tmp_path: Path) -> None:
@@ -100,24 +100,25 @@ async def test_votes_wait_for_the_clock_and_need_a_limit(tmp_path: Path) -> None
         absent = await current_user(h)
         voter = (await others(h, absent))[0]
         clock.advance(hours=23)
-        assert_refused(await h.slash(voter, CHANNEL, "projectl vote", choice="remove"), "still has time")
+        assert_refused(await h.slash(voter, CHANNEL, "projectl table vote", choice="remove"),
+                       "still has time")
     async with days_bot(tmp_path / "other.sqlite3", clock, THREE) as h:
         await start_game(h, others=("bob", "carol"))
         absent = await current_user(h)
         voter = (await others(h, absent))[0]
         clock.advance(days=30)
         assert await tick(h) >= 0
-        assert_refused(await h.slash(voter, CHANNEL, "projectl vote", choice="skip"), "no turn clock")
+        assert_refused(await h.slash(voter, CHANNEL, "projectl table vote", choice="skip"), "no turn clock")
 
 
 async def test_majority_votes_to_remove(tmp_path: Path) -> None:
     clock = ManualClock(START)
     async with days_bot(tmp_path / "db.sqlite3", clock, THREE) as h:
         absent, (first_voter, second_voter) = await timed_out(h, clock)
-        await h.slash(first_voter, CHANNEL, "projectl vote", choice="remove")
-        await h.slash(second_voter, CHANNEL, "projectl vote", choice="skip")  # split: no majority
+        await h.slash(first_voter, CHANNEL, "projectl table vote", choice="remove")
+        await h.slash(second_voter, CHANNEL, "projectl table vote", choice="skip")  # split: no majority
         assert (await game_of(h)).current.user_id == absent.id
-        await h.slash(second_voter, CHANNEL, "projectl vote", choice="remove")  # changes their mind
+        await h.slash(second_voter, CHANNEL, "projectl table vote", choice="remove")  # changes their mind
         game = await game_of(h)
         seat = next(s for s in game.seats if s.user_id == absent.id)
         assert game.state is not None and game.state.players[seat.seat].removed
@@ -125,7 +126,7 @@ async def test_majority_votes_to_remove(tmp_path: Path) -> None:
         assert game.current is not None and game.current.user_id != absent.id
         assert (await h.bot.manager.log(game.id))[-1].action == f"remove {seat.seat + 1}"  # type: ignore[attr-defined]
         assert any("voted to remove" in m.content for m in h.channel_messages(CHANNEL))
-        assert_refused(await h.slash(absent, CHANNEL, "projectl vote", choice="skip"), "left this game")
+        assert_refused(await h.slash(absent, CHANNEL, "projectl table vote", choice="skip"), "left this game")
 
 
 async def test_leave_an_active_game(tmp_path: Path) -> None:
@@ -133,7 +134,7 @@ async def test_leave_an_active_game(tmp_path: Path) -> None:
     async with days_bot(tmp_path / "db.sqlite3", clock, THREE) as h:
         await start_game(h, others=("bob", "carol"))
         leaver = (await others(h, await current_user(h)))[0]   # not the current player
-        ix = await h.slash(leaver, CHANNEL, "projectl leave")
+        ix = await h.slash(leaver, CHANNEL, "projectl table leave")
         confirm = final_reply(ix)
         assert confirm.ephemeral and "for good" in confirm.content
         assert (await game_of(h)).state.players[(await game_of(h)).seat_of(leaver.id).seat].removed is False
@@ -142,7 +143,7 @@ async def test_leave_an_active_game(tmp_path: Path) -> None:
         seat = game.seat_of(leaver.id)
         assert game.state is not None and seat is not None and game.state.players[seat.seat].removed
         assert any(f"{leaver.name} left the game" in m.content for m in h.channel_messages(CHANNEL))
-        assert_refused(await h.slash(leaver, CHANNEL, "projectl leave"), "already left")
+        assert_refused(await h.slash(leaver, CHANNEL, "projectl table leave"), "already left")
         assert await h.bot.manager.verify(game.id)  # type: ignore[attr-defined]
 
 
@@ -150,11 +151,12 @@ async def test_leave_in_the_lobby_and_by_a_stranger(tmp_path: Path) -> None:
     clock = ManualClock(START)
     async with days_bot(tmp_path / "db.sqlite3", clock, THREE) as h:
         alice, bob = h.user("alice"), h.user("bob")
-        ix = await h.slash(alice, CHANNEL, "projectl new")
+        ix = await h.slash(alice, CHANNEL, "projectl table new")
         await h.click(bob, ix.original, f"pl:lobby:join:{(await game_of(h)).id}")
-        assert final_reply(await h.slash(bob, CHANNEL, "projectl leave")).content == "You left the table."
+        left = final_reply(await h.slash(bob, CHANNEL, "projectl table leave"))
+        assert left.content == "You left the table."
         assert len((await game_of(h)).seats) == 1
-        assert_refused(await h.slash(h.user("carol"), CHANNEL, "projectl leave"), "not at this table")
+        assert_refused(await h.slash(h.user("carol"), CHANNEL, "projectl table leave"), "not at this table")
 
 
 async def test_host_replaces_an_absent_player_by_an_ai(tmp_path: Path) -> None:
@@ -166,11 +168,11 @@ async def test_host_replaces_an_absent_player_by_an_ai(tmp_path: Path) -> None:
             for _ in range(3):
                 await act(h, alice, "level1")
         assert (await current_user(h)).id == bob.id
-        assert_refused(await h.slash(bob, CHANNEL, "projectl replace", player=alice), "only the host")
-        assert_refused(await h.slash(alice, CHANNEL, "projectl replace", player=alice), "yourself")
+        assert_refused(await h.slash(bob, CHANNEL, "projectl table replace", player=alice), "only the host")
+        assert_refused(await h.slash(alice, CHANNEL, "projectl table replace", player=alice), "yourself")
         eve = h.add_user("eve")
-        assert_refused(await h.slash(alice, CHANNEL, "projectl replace", player=eve), "not playing")
-        ix = await h.slash(alice, CHANNEL, "projectl replace", player=bob, ai="random")
+        assert_refused(await h.slash(alice, CHANNEL, "projectl table replace", player=eve), "not playing")
+        ix = await h.slash(alice, CHANNEL, "projectl table replace", player=bob, ai="random")
         assert "now played by Random bot (for bob)" in final_reply(ix).content
         game = await game_of(h)
         seat = next(s for s in game.seats if s.name == "Random bot (for bob)")
@@ -180,7 +182,7 @@ async def test_host_replaces_an_absent_player_by_an_ai(tmp_path: Path) -> None:
         assert [row.user_id for row in log[-3:]] == [None, None, None]
         assert await h.bot.manager.verify(game.id)  # type: ignore[attr-defined]
         # Bob is no longer seated: his commands are refused like a spectator's.
-        assert_refused(await h.slash(bob, CHANNEL, "projectl level1"), "not playing")
+        assert_refused(await h.slash(bob, CHANNEL, "projectl play level1"), "not playing")
         assert days(h).store is not None
 
 
@@ -190,9 +192,9 @@ async def test_spectators_may_look_but_not_act(tmp_path: Path) -> None:
         await start_game(h)
         eve = h.add_user("eve")
         before = await game_of(h)
-        for command, options in (("projectl level1", {}), ("projectl act", {"text": "level1"}),
-                                 ("projectl undo", {}), ("projectl leave", {}),
-                                 ("projectl vote", {"choice": "skip"})):
+        for command, options in (("projectl play level1", {}), ("projectl play act", {"text": "level1"}),
+                                 ("projectl play undo", {}), ("projectl table leave", {}),
+                                 ("projectl table vote", {"choice": "skip"})):
             ix = await h.slash(eve, CHANNEL, command, **options)
             assert_refused(ix, "not playing")
         assert (await game_of(h)).revision == before.revision
@@ -232,8 +234,8 @@ async def test_two_votes_completing_a_majority_at_once_skip_one_turn(tmp_path: P
         clock.advance(days=1)
         await tick(h)
         first, second, third = await others(h, absent)
-        await h.slash(first, CHANNEL, "projectl vote", choice="skip")     # 1 of the 2 needed
-        both = [await h.slash(u, CHANNEL, "projectl vote", choice="skip", settle=False)
+        await h.slash(first, CHANNEL, "projectl table vote", choice="skip")     # 1 of the 2 needed
+        both = [await h.slash(u, CHANNEL, "projectl table vote", choice="skip", settle=False)
                 for u in (second, third)]
         await h.settle()
         game = await game_of(h)

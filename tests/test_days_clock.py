@@ -111,8 +111,8 @@ async def test_a_vote_to_skip_pings_and_dms_the_player(tmp_path: Path) -> None:
         clock.advance(days=1)
         await tick(h)
         told = len(h.dms_to(absent))
-        await h.slash(first, CHANNEL, "projectl vote", choice="skip")
-        await h.slash(second, CHANNEL, "projectl vote", choice="skip")
+        await h.slash(first, CHANNEL, "projectl table vote", choice="skip")
+        await h.slash(second, CHANNEL, "projectl table vote", choice="skip")
         [post] = [m for m in h.channel_messages(CHANNEL) if m.content.startswith("The table voted")]
         assert post.content == f"The table voted to skip <@{absent.id}>'s turn."
         assert pinged_users(sent_json(h, post)) == {absent.id}
@@ -132,8 +132,8 @@ async def test_a_vote_to_remove_is_worded_as_a_removal_and_reaches_the_player(tm
         clock.advance(days=1)
         await tick(h)
         told = len(h.dms_to(vic))
-        await h.slash(first, CHANNEL, "projectl vote", choice="remove")
-        ix = await h.slash(second, CHANNEL, "projectl vote", choice="remove")
+        await h.slash(first, CHANNEL, "projectl table vote", choice="remove")
+        ix = await h.slash(second, CHANNEL, "projectl table vote", choice="remove")
         assert final_reply(ix).ephemeral
         channel = [m.content for m in h.channel_messages(CHANNEL)]
         [post] = [m for m in h.channel_messages(CHANNEL) if m.content.startswith("The table voted")]
@@ -161,8 +161,8 @@ async def test_a_decision_for_a_player_with_closed_dms_pings_them_once(tmp_path:
         await tick(h)
         h.close_dms(absent)                        # closed after the time-is-up DM went through
         posts = len(h.channel_messages(CHANNEL))
-        await h.slash(first, CHANNEL, "projectl vote", choice="skip")
-        await h.slash(second, CHANNEL, "projectl vote", choice="skip")
+        await h.slash(first, CHANNEL, "projectl table vote", choice="skip")
+        await h.slash(second, CHANNEL, "projectl table vote", choice="skip")
         pings = [m for m in h.channel_messages(CHANNEL)[posts:] if f"<@{absent.id}>" in m.content]
         assert [m.content for m in pings] == [f"The table voted to skip <@{absent.id}>'s turn."]
         assert (await days(h).store.get_prefs(absent.id)).dms_closed
@@ -213,7 +213,7 @@ async def test_lobby_start_post_and_status_show_the_turn_clock(tmp_path: Path) -
     clock = ManualClock(START)
     async with days_bot(tmp_path / "db.sqlite3", clock, THREE) as h:
         alice, bob = h.user("alice"), h.user("bob")
-        ix = await h.slash(alice, CHANNEL, "projectl new", turn_limit_days=1)
+        ix = await h.slash(alice, CHANNEL, "projectl table new", turn_limit_days=1)
         lobby = ix.original
         assert lobby is not None and not lobby.ephemeral
         assert "Turn clock: 1 day per turn" in lobby.content
@@ -238,7 +238,7 @@ async def test_lobby_start_post_and_status_show_the_turn_clock(tmp_path: Path) -
 
     async with days_bot(tmp_path / "other.sqlite3", clock, THREE) as h:
         alice, bob = h.user("alice"), h.user("bob")
-        ix = await h.slash(alice, CHANNEL, "projectl new", turn_limit_days=3)
+        ix = await h.slash(alice, CHANNEL, "projectl table new", turn_limit_days=3)
         assert "Turn clock: 3 days per turn" in ix.original.content
         assert final_reply(ix).content.startswith("Turn clock: 3 days per turn.")
 
@@ -247,7 +247,7 @@ async def test_a_table_without_a_clock_says_so_in_the_lobby_only(tmp_path: Path)
     clock = ManualClock(START)
     async with days_bot(tmp_path / "db.sqlite3", clock, THREE) as h:
         alice, bob = h.user("alice"), h.user("bob")
-        ix = await h.slash(alice, CHANNEL, "projectl new")
+        ix = await h.slash(alice, CHANNEL, "projectl table new")
         assert "Turn clock: none" in ix.original.content
         assert [r for r in replies(ix) if r.ephemeral] == []
         game = await game_of(h)
@@ -261,6 +261,6 @@ async def test_solo_refuses_a_turn_clock_and_creates_nothing(tmp_path: Path) -> 
     clock = ManualClock(START)
     async with days_bot(tmp_path / "db.sqlite3", clock) as h:
         alice = h.user("alice")
-        ix = await h.slash(alice, CHANNEL, "projectl new", variant="solo", turn_limit_days=2)
+        ix = await h.slash(alice, CHANNEL, "projectl table new", variant="solo", turn_limit_days=2)
         assert_refused(ix, "Solo", "turn_limit_days")
         assert await h.bot.manager.game_in_channel(h.channel(CHANNEL).id) is None  # type: ignore[attr-defined]

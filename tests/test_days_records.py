@@ -37,7 +37,7 @@ async def test_undo_own_last_action_then_play_on(tmp_path: Path) -> None:
         player = await current_user(h)
         before = await game_of(h)
         await act(h, player, "level1")
-        ix = await h.slash(player, CHANNEL, "projectl undo")
+        ix = await h.slash(player, CHANNEL, "projectl play undo")
         reply = final_reply(ix)
         assert reply.ephemeral and reply.content.startswith("Took back `level1`. 3 action(s) left")
         assert reply.filenames == ["mat.png"]
@@ -51,7 +51,7 @@ async def test_undo_own_last_action_then_play_on(tmp_path: Path) -> None:
         await act(h, player, "level1")                 # play on: seq 1 is reused by the new action
         assert [r.seq for r in await manager.log(after.id)] == [1]
         assert await manager.verify(after.id)
-        await h.slash(player, CHANNEL, "projectl undo")  # again: still their own last action
+        await h.slash(player, CHANNEL, "projectl play undo")  # again: still their own last action
         assert await manager.log(after.id) == []
         assert [u.seq for u in await days(h).store.undone_actions(after.id)] == [1, 1]
 
@@ -61,12 +61,12 @@ async def test_undo_refused_after_hidden_information(tmp_path: Path) -> None:
     async with days_bot(tmp_path / "db.sqlite3", clock) as h:
         await start_game(h)
         player = await current_user(h)
-        assert_refused(await h.slash(player, CHANNEL, "projectl undo"), "nothing to take back")
+        assert_refused(await h.slash(player, CHANNEL, "projectl play undo"), "nothing to take back")
         await act(h, player, "draw white")              # a blind draw
         revision = (await game_of(h)).revision
-        assert_refused(await h.slash(player, CHANNEL, "projectl undo"), "draw white", "revealed a card")
+        assert_refused(await h.slash(player, CHANNEL, "projectl play undo"), "draw white", "revealed a card")
         await act(h, player, "take black 1")             # taking from a row refills it
-        assert_refused(await h.slash(player, CHANNEL, "projectl undo"), "revealed a card")
+        assert_refused(await h.slash(player, CHANNEL, "projectl play undo"), "revealed a card")
         assert (await game_of(h)).revision == revision + 1
 
 
@@ -79,14 +79,14 @@ async def test_undo_of_a_turn_end_and_refused_once_the_next_player_acted(tmp_pat
             await act(h, first, "level1")
         second = await current_user(h)
         assert second.id != first.id
-        ix = await h.slash(first, CHANNEL, "projectl undo")   # the next player has not acted yet
+        ix = await h.slash(first, CHANNEL, "projectl play undo")   # the next player has not acted yet
         assert final_reply(ix).content.startswith("Took back `level1`. 1 action(s) left")
         assert (await current_user(h)).id == first.id
         clock.advance(hours=1)
         assert await tick(h) == 0 and h.dms_to(second) == []   # their turn was taken back: no DM
         await act(h, first, "level1")
         await act(h, second, "level1")
-        assert_refused(await h.slash(first, CHANNEL, "projectl undo"), "only take back your own",
+        assert_refused(await h.slash(first, CHANNEL, "projectl play undo"), "only take back your own",
                        second.name)
         game = await game_of(h)
         assert await h.bot.manager.verify(game.id)  # type: ignore[attr-defined]
@@ -99,7 +99,7 @@ async def test_log_pages_with_prev_and_next(tmp_path: Path) -> None:
         await play_actions(h, 20)
         player = await current_user(h)
         await act(h, player, "level1")
-        await h.slash(player, CHANNEL, "projectl undo")
+        await h.slash(player, CHANNEL, "projectl play undo")
         eve = h.add_user("eve")                                # anyone in the channel may read it
         ix = await h.slash(eve, CHANNEL, "projectl log")
         reply = final_reply(ix)
@@ -138,7 +138,7 @@ async def test_summary_after_the_game_and_server_stats(tmp_path: Path) -> None:
         assert reply.filenames == ["results.png"]
         # A second game, which ends when one of the two players leaves.
         await start_game(h, host="bob", others=("carol",))
-        ix = await h.slash(h.user("carol"), CHANNEL, "projectl leave")
+        ix = await h.slash(h.user("carol"), CHANNEL, "projectl table leave")
         await h.click(h.user("carol"), final_reply(ix).message, final_reply(ix).buttons[0].custom_id)
         ix = await h.slash(h.user("carol"), CHANNEL, "projectl stats")
         [stats] = final_reply(ix).embeds

@@ -251,7 +251,7 @@ async def test_solo_player_is_not_dmed_between_their_own_turns(tmp_path: Path) -
     clock = ManualClock(START)
     async with days_bot(tmp_path / "db.sqlite3", clock) as h:
         alice = h.user("alice")
-        await h.slash(alice, CHANNEL, "projectl new", variant="solo")
+        await h.slash(alice, CHANNEL, "projectl table new", variant="solo")
         clock.advance(minutes=1)
         assert await tick(h) == 1               # the game started: one DM
         for _ in range(3):

@@ -25,11 +25,14 @@ from bench.sessions import SecretWatch, deck_cards, watched_game
 from bench.tables import snapshot
 
 ACTING = [
-    ("projectl level1", {}), ("projectl take", {"puzzle": "white 1"}), ("projectl draw", {"deck": "black"}),
-    ("projectl upgrade", {"give": "1", "take": "2"}), ("projectl pass", {}), ("projectl done", {}),
-    ("projectl place", {"piece": "1", "puzzle": "W01", "cells": "A1"}),
-    ("projectl recycle", {"row": "white", "order": "1 2 3 4"}), ("projectl act", {"text": "level1"}),
-    ("projectl master-add", {"piece": "1", "puzzle": "W01", "cells": "A1"}), ("projectl master-confirm", {}),
+    ("projectl play level1", {}), ("projectl play take", {"puzzle": "white 1"}),
+    ("projectl play draw", {"deck": "black"}), ("projectl play upgrade", {"give": "1", "take": "2"}),
+    ("projectl play pass", {}), ("projectl play done", {}),
+    ("projectl play place", {"piece": "1", "puzzle": "W01", "cells": "A1"}),
+    ("projectl play recycle", {"row": "white", "order": "1 2 3 4"}),
+    ("projectl play act", {"text": "level1"}),
+    ("projectl play master-add", {"piece": "1", "puzzle": "W01", "cells": "A1"}),
+    ("projectl play master-confirm", {}),
 ]
 
 
@@ -71,23 +74,23 @@ async def test_only_the_current_player_acts(h: Any) -> None:
 async def test_only_host_or_channel_manager_cancels(h: Any) -> None:
     alice, bob, eve = h.add_user("alice"), h.add_user("bob"), h.add_user("eve")
     mo = h.add_user("mo", manage_channel=True)
-    lobby = (await h.slash(alice, "games", "projectl new", players=3)).original
+    lobby = (await h.slash(alice, "games", "projectl table new", players=3)).original
     game_id = lobby.buttons[0].custom_id.split(":")[-1]
     await h.click(bob, lobby, f"pl:lobby:join:{game_id}")
     before = snapshot(db(h))
     for user, button in ((bob, "start"), (bob, "ai"), (bob, "cancel"), (eve, "cancel")):
         assert_refused(await h.click(user, lobby, f"pl:lobby:{button}:{game_id}"), "only the host")
     for user in (bob, eve):
-        assert_refused(await h.slash(user, "games", "projectl cancel"), "only the host")
+        assert_refused(await h.slash(user, "games", "projectl table cancel"), "only the host")
     assert snapshot(db(h)) == before
     await h.click(mo, lobby, f"pl:lobby:cancel:{game_id}")  # a channel manager may
     assert await game_in(h, "games") is None
     await open_table(h, alice, [bob], players=2)
-    assert_refused(await h.slash(bob, "games", "projectl cancel"), "only the host")
-    await h.slash(alice, "games", "projectl cancel")  # the host may
+    assert_refused(await h.slash(bob, "games", "projectl table cancel"), "only the host")
+    await h.slash(alice, "games", "projectl table cancel")  # the host may
     assert await game_in(h, "games") is None
     await open_table(h, bob, [alice], players=2)
-    await h.slash(mo, "games", "projectl cancel")
+    await h.slash(mo, "games", "projectl table cancel")
     assert await game_in(h, "games") is None
 
 
@@ -121,7 +124,7 @@ async def test_a_button_from_a_cancelled_game_cannot_act_on_the_next(h: Any) -> 
     mover, waiting, _ = await two_players(h)
     preview, confirm = await placement_preview(h, mover)
     host = h.user((await game_in(h, "games")).host_id)
-    await h.slash(host, "games", "projectl cancel")
+    await h.slash(host, "games", "projectl table cancel")
     await open_table(h, mover, [waiting], players=2)  # same players, same channel, new game
     before = snapshot(db(h))
     assert_refused(await h.click(mover, preview, confirm), "no longer open")
@@ -137,7 +140,7 @@ async def test_whole_games_leak_no_secret_and_fit_discord(
         watch.install(h.bot.manager)
         users = [h.add_user(name) for name in ("alice", "bob", "carol")[:seats]]
         if seats == 1:
-            await h.slash(users[0], "games", "projectl new", variant="solo")
+            await h.slash(users[0], "games", "projectl table new", variant="solo")
         else:
             await open_table(h, users[0], users[1:], players=seats + ai, ai=ai)
         moves = await watched_game(h, watch, "games", seed, moves=250)
@@ -168,11 +171,11 @@ async def test_players_cannot_send_table_decisions(h: Any) -> None:
     preview = h.channel_messages("games")[-1]
     before, posts = snapshot(db(h)), len(h.channel_messages("games"))
     for text in TABLE_DECISIONS:
-        assert_refused(await h.slash(mover, "games", "projectl act", text=text), "table decision")
+        assert_refused(await h.slash(mover, "games", "projectl play act", text=text), "table decision")
         forged = f"pl:do:{game.id}:{mover.id}:{game.revision}:{text.strip().replace(' ', '.')}"
         assert_refused(await forge_click(h, mover, "games", preview, forged), "table decision")
     for typed in ("sk", "rem", ""):
-        offered = await h.autocomplete(mover, "games", "projectl act", focused="text",
+        offered = await h.autocomplete(mover, "games", "projectl play act", focused="text",
                                        options={"text": typed})
         assert not [c for c in offered if c.value.split()[0] in ("skip", "remove")]
     assert snapshot(db(h)) == before

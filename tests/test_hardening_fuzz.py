@@ -66,9 +66,9 @@ class Fuzz:
         if await self.game("games") is None:
             await open_table(self.h, alice, [bob], channel="games", players=2)
         if await self.game("general") is None:
-            await self.h.slash(carol, "general", "projectl new", players=3)
+            await self.h.slash(carol, "general", "projectl table new", players=3)
         if await self.game("solo") is None:
-            await self.h.slash(dave, "solo", "projectl new", variant="solo")
+            await self.h.slash(dave, "solo", "projectl table new", variant="solo")
 
     async def advance(self) -> None:
         """A few legal moves, so the fuzz meets later phases of the game too."""

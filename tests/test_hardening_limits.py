@@ -13,10 +13,12 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from discord import app_commands
 
 from bench.fuzz import leaves
 from bench.harnessed import running
 from bench.limits import check_call, check_commands, check_message
+from bot.commandtree import MAX_TEXT, PLAY, subgroup, text_size, tree_problems
 
 
 @pytest.fixture
@@ -35,10 +37,96 @@ async def test_synced_schema_is_within_discord_limits(h: Any) -> None:
     payload = synced(h)
     assert check_commands(payload) == []
     assert check_commands(h.commands) == []
+    assert tree_problems(payload) == []
     groups = {c["name"]: len(c.get("options") or []) for c in payload}
-    print(f"\nslash commands: {len(payload)} top-level; subcommands per group: {groups}; "
-          f"{len(leaves(payload))} runnable commands")
+    sizes = {c["name"]: text_size(c) for c in payload}
+    print(f"\nslash commands: {len(payload)} top-level; entries per command: {groups}; "
+          f"{len(leaves(payload))} runnable commands; characters (of {MAX_TEXT}): {sizes}")
     assert all(n <= 25 for n in groups.values())
+
+
+LAYOUT = {
+    "projectl": {"status", "mat", "rules", "help", "settings", "log", "stats", "play", "table"},
+    "projectl play": {"take", "draw", "level1", "upgrade", "place", "recycle", "master-add",
+                      "master-confirm", "master-clear", "done", "pass", "act", "undo"},
+    "projectl table": {"new", "cancel", "leave", "vote", "replace"},
+}
+
+
+async def test_command_tree_layout(h: Any) -> None:
+    """Where every command sits (docs/bot.md): turn actions under play, the table's own business
+    under table, looking and personal settings directly under /projectl — nothing lost."""
+    (root,) = synced(h)
+    found: dict[str, set[str]] = {}
+
+    def walk(path: str, node: dict[str, Any]) -> None:
+        subs = [o for o in node.get("options") or [] if o["type"] in (1, 2)]
+        if subs:
+            found[path] = {o["name"] for o in subs}
+        for sub in subs:
+            walk(f"{path} {sub['name']}", sub)
+
+    walk(root["name"], root)
+    assert found == LAYOUT
+
+
+def _command(name: str) -> Any:
+    """A harmless command of about 210 characters."""
+
+    @app_commands.command(name=name, description="d" * 100)
+    @app_commands.describe(text="t" * 100)
+    async def command(interaction: Any, text: str) -> None:
+        raise AssertionError("never run")
+
+    return command
+
+
+async def test_a_tree_over_discords_limits_is_never_synced(h: Any) -> None:
+    """The check before every sync: one command too many characters and the bot refuses to sync
+    (Discord would reject the whole sync, leaving yesterday's commands), naming the problem."""
+    bot = h.bot
+    play = subgroup(bot.tree, PLAY)
+    puts = len([c for c in h.calls if c.method == "PUT"])
+    headroom = MAX_TEXT - text_size(synced(h)[0])
+    extra = [_command(f"extra{i}") for i in range(headroom // 200 + 1)]
+    for command in extra:
+        play.add_command(command)
+    with pytest.raises(RuntimeError, match="4000"):
+        await bot._sync()  # noqa: SLF001
+    assert len([c for c in h.calls if c.method == "PUT"]) == puts
+    for command in extra:
+        play.remove_command(command.name)
+    await bot._sync()  # noqa: SLF001
+    assert len([c for c in h.calls if c.method == "PUT"]) == puts + 1
+
+
+def _level(n: int) -> list[dict[str, Any]]:
+    return [{"name": f"s{i}", "description": "d", "type": 1} for i in range(n)]
+
+
+TREE_BREAKS = {
+    "26 at the top": [{"name": "projectl", "description": "d", "type": 1, "options": _level(26)}],
+    "26 in a group": [{"name": "projectl", "description": "d", "type": 1, "options": [
+        {"name": "play", "description": "d", "type": 2, "options": _level(26)}]}],
+    "group in a group": [{"name": "projectl", "description": "d", "type": 1, "options": [
+        {"name": "play", "description": "d", "type": 2, "options": [
+            {"name": "more", "description": "d", "type": 2, "options": _level(1)}]}]}],
+    "26 choices": [{"name": "projectl", "description": "d", "type": 1, "options": [
+        {"name": "o", "description": "d", "type": 3,
+         "choices": [{"name": str(i), "value": str(i)} for i in range(26)]}]}],
+    "4001 characters": [{"name": "projectl", "description": "d", "type": 1, "options": [
+        {"name": "play", "description": "d", "type": 2, "options": [
+            {"name": f"s{i}", "description": "d" * 100, "type": 1} for i in range(25)]},
+        {"name": "table", "description": "d", "type": 2, "options": [
+            {"name": f"t{i}", "description": "d" * 100, "type": 1} for i in range(15)]}]}],
+}
+
+
+@pytest.mark.parametrize("name", sorted(TREE_BREAKS))
+def test_pre_sync_check_finds_each_break(name: str) -> None:
+    assert tree_problems([GOOD]) == []
+    assert tree_problems(TREE_BREAKS[name]), name
+    assert check_commands(TREE_BREAKS[name]), name  # the independent checker agrees
 
 
 async def test_every_call_of_a_session_is_within_limits(h: Any) -> None:
@@ -47,8 +135,8 @@ async def test_every_call_of_a_session_is_within_limits(h: Any) -> None:
     await h.slash(alice, "games", "projectl help")
     for topic in ("overview", "place", "master", "solo"):
         await h.slash(alice, "games", "projectl rules", topic=topic)
-    await h.slash(alice, "games", "projectl new", players=4)
-    await h.slash(alice, "general", "projectl new", variant="solo")
+    await h.slash(alice, "games", "projectl table new", players=4)
+    await h.slash(alice, "general", "projectl table new", variant="solo")
     await h.slash(alice, "general", "projectl status")
     problems = [p for c in h.calls for p in check_call(c.method, c.path, c.json, c.files)]
     assert problems == []

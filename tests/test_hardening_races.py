@@ -187,13 +187,14 @@ async def test_fifty_identical_commands(h: Any) -> None:
     game = await open_table(h, alice, [bob])
     mover = h.user(game.current.user_id)
     card = game.state.table.white_row[0]
-    await h.slash(mover, "games", "projectl take", puzzle="white 1")
-    await h.slash(mover, "games", "projectl level1")
+    await h.slash(mover, "games", "projectl play take", puzzle="white 1")
+    await h.slash(mover, "games", "projectl play level1")
     before = logged(h)
-    spots = await h.autocomplete(mover, "games", "projectl place", focused="cells", piece="1", puzzle=card)
+    spots = await h.autocomplete(mover, "games", "projectl play place", focused="cells", piece="1",
+                                 puzzle=card)
     spot = spots[0]
     async with h.bot.manager.lock(game.channel_id):
-        sent = [await h.slash(mover, "games", "projectl place", piece="1", puzzle=card, cells=spot.value,
+        sent = [await h.slash(mover, "games", "projectl play place", piece="1", puzzle=card, cells=spot.value,
                               settle=False) for _ in range(N)]
     await h.settle()
     applied = [ix for ix in sent if answered(ix).files]  # the confirmation carries the mat
@@ -206,7 +207,7 @@ async def test_fifty_identical_commands(h: Any) -> None:
 async def test_fifty_players_race_for_three_seats(h: Any) -> None:
     host = h.add_user("host")
     crowd = [h.add_user(f"p{i}") for i in range(N)]
-    lobby = (await h.slash(host, "games", "projectl new", players=4)).original
+    lobby = (await h.slash(host, "games", "projectl table new", players=4)).original
     join = lobby.buttons[0].custom_id
     channel = h.channel("games").id
     async with h.bot.manager.lock(channel):
@@ -229,8 +230,8 @@ async def test_a_held_channel_does_not_delay_another_through_discord(h: Any) -> 
     first = await open_table(h, alice, [bob], channel="games")
     second = await open_table(h, carol, [dave], channel="general")
     async with h.bot.manager.lock(first.channel_id):
-        held = await h.slash(h.user(first.current.user_id), "games", "projectl level1", settle=False)
-        free = await h.slash(h.user(second.current.user_id), "general", "projectl level1", settle=False)
+        held = await h.slash(h.user(first.current.user_id), "games", "projectl play level1", settle=False)
+        free = await h.slash(h.user(second.current.user_id), "general", "projectl play level1", settle=False)
         for _ in range(500):
             if answered(free) is not None:
                 break

@@ -174,16 +174,17 @@ async def test_corrupt_game_through_discord(tmp_path: Path) -> None:
 
 async def _check_split(h: DiscordHarness, alice, carol, dave) -> None:  # type: ignore[no-untyped-def]
     before = snapshot(Path(bot_of(h).settings.db_path))
-    for command, options in (("projectl status", {}), ("projectl level1", {}), ("projectl cancel", {}),
-                             ("projectl act", {"text": "level1"}), ("projectl mat", {})):
+    for command, options in (("projectl status", {}), ("projectl play level1", {}),
+                             ("projectl table cancel", {}),
+                             ("projectl play act", {"text": "level1"}), ("projectl mat", {})):
         ix = await h.slash(alice, "games", command, **options)
         assert_refused(ix, "could not be read")
-    assert await h.autocomplete(alice, "games", "projectl take", focused="puzzle") == []
+    assert await h.autocomplete(alice, "games", "projectl play take", focused="puzzle") == []
     after = snapshot(Path(bot_of(h).settings.db_path))
     assert after["games"][0] == before["games"][0] and after["actions"] == before["actions"]
     game = await bot_of(h).manager.game_in_channel(h.channel("general").id)
     assert game is not None and game.current is not None
     mover = carol if game.current.user_id == carol.id else dave
-    ix = await h.slash(mover, "general", "projectl level1")
+    ix = await h.slash(mover, "general", "projectl play level1")
     reply = ix.responses[-1]
     assert reply.ephemeral and "level1" in (reply.content or "")

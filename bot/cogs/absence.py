@@ -1,5 +1,6 @@
-"""Absent players: ``/projectl vote``, ``/projectl leave``, ``/projectl replace``, the "time is up"
-post with vote buttons, and the leave confirmation. The rules live in :mod:`bot.turnclock`."""
+"""Absent players: ``/projectl table vote``, ``/projectl table leave``, ``/projectl table replace``,
+the "time is up" post with vote buttons, and the leave confirmation. The rules live in
+:mod:`bot.turnclock`."""
 
 from __future__ import annotations
 
@@ -79,8 +80,8 @@ async def announce_decision(interaction: discord.Interaction, outcome: VoteResul
 
 
 @app_commands.command(name="vote",
-                      description="When a player's turn clock ran out: vote to skip the turn or remove them")
-@app_commands.describe(choice="skip: skip this turn · remove: remove the player from the game")
+                      description="After a turn clock ran out: skip the turn or remove the player")
+@app_commands.describe(choice="Skip the turn or remove the player")
 @app_commands.choices(choice=[app_commands.Choice(name="skip the turn", value="skip"),
                               app_commands.Choice(name="remove the player", value="remove")])
 async def vote_command(interaction: discord.Interaction, choice: str) -> None:
@@ -152,7 +153,7 @@ _LEAVE_ID = r"(?P<game>\d{1,19}):(?P<user>\d{1,19}):(?P<rev>\d{1,19})"
 
 
 class LeaveButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"pld:leave:(?P<rest>.*)"):
-    """Confirms ``/projectl leave`` (personal; tied to the revision it was shown for)."""
+    """Confirms ``/projectl table leave`` (personal; tied to the revision it was shown for)."""
 
     def __init__(self, game_id: int, user_id: int, revision: int) -> None:
         super().__init__(discord.ui.Button(label=texts.LEAVE_BUTTON, style=discord.ButtonStyle.danger,
@@ -212,7 +213,7 @@ async def leave_command(interaction: discord.Interaction) -> None:
 
 
 @app_commands.command(name="replace",
-                      description="Host: hand an absent player's seat to an AI so the game can finish")
+                      description="Host: give an absent player's seat to an AI")
 @app_commands.describe(player="The player whose seat the AI takes over", ai="Which AI plays the seat")
 @app_commands.choices(ai=[app_commands.Choice(name=p, value=p) for p in POLICY_NAMES])
 async def replace_command(

@@ -1,5 +1,7 @@
 """Wiring for playing over days: builds the reminder scheduler and turn clock, adds their
-commands to the ``/projectl`` group and their persistent buttons to the bot.
+commands to the ``/projectl`` tree (``undo`` to ``play``; ``vote``, ``leave``, ``replace`` to
+``table``; ``settings``, ``log``, ``stats`` directly — see :mod:`bot.commandtree`) and their
+persistent buttons to the bot.
 
 The commands are free functions added to the existing group (rather than another mixin of the
 group cog), so this feature plugs in with one call from ``setup_hook`` and one from ``close``.
@@ -15,10 +17,10 @@ from datetime import timedelta
 from typing import TYPE_CHECKING, Any
 
 import discord
-from discord import app_commands
 
 from .. import texts
 from ..clock import ManualClock
+from ..commandtree import PLAY, TABLE, subgroup
 from ..reminders import TICK_SECONDS, ReminderScheduler
 from ..storage.days import DaysStore
 from ..turnclock import TurnClock
@@ -26,9 +28,7 @@ from ..turnclock import TurnClock
 if TYPE_CHECKING:
     from ..app import ProjectLBot
 
-GROUP = "projectl"
 PREFIX = "pld"
-MAX_SUBCOMMANDS = 25
 MAX_ID = 2**63 - 1
 """Ids in custom ids end up in SQLite, whose integers are signed 64-bit."""
 KINDS = ("vote", "leave", "log")
@@ -103,17 +103,12 @@ async def install(bot: ProjectLBot) -> Days:
     bot.days = days  # type: ignore[attr-defined]
     scheduler.install()
     scheduler.announce_timeout = absence.announcer(bot)
-    group = bot.tree.get_command(GROUP)
-    if not isinstance(group, app_commands.Group):
-        raise RuntimeError("the /projectl group must be registered before play-over-days")
-    commands = [*settings.COMMANDS, *absence.COMMANDS, *records.COMMANDS]
-    if len(group.commands) + len(commands) > MAX_SUBCOMMANDS:
-        raise RuntimeError(
-            f"/projectl would have {len(group.commands) + len(commands)} subcommands; Discord allows "
-            f"{MAX_SUBCOMMANDS}. Move some into a subgroup."
-        )
-    for command in commands:
-        group.add_command(command)
+    places = {PLAY: records.PLAY_COMMANDS, TABLE: absence.COMMANDS,
+              None: (*settings.COMMANDS, *records.COMMANDS)}
+    for where, commands in places.items():
+        group = subgroup(bot.tree, where)
+        for command in commands:
+            group.add_command(command)
     bot.add_dynamic_items(*absence.DYNAMIC_ITEMS, *records.DYNAMIC_ITEMS, UnknownDaysButton)
     await scheduler.start()
     return days

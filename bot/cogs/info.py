@@ -85,7 +85,7 @@ class InfoCommands:
         await common.reply(interaction, header, files=[common.png(image, "table.png")])
 
     @app_commands.command(name="mat", description="Show a player's mat: supply, puzzles, score pile")
-    @app_commands.describe(player="Whose mat (default: yours)", seat="Or a seat number, e.g. for an AI seat")
+    @app_commands.describe(player="Whose mat (default: yours)", seat="Or a seat number (e.g. an AI)")
     async def mat(
         self, interaction: discord.Interaction, player: discord.Member | None = None,
         seat: app_commands.Range[int, 1, 4] | None = None,

@@ -282,7 +282,7 @@ async def upgrade_take_choices(interaction: discord.Interaction, current: str) -
 
 @_safe
 async def action_choices(interaction: discord.Interaction, current: str) -> Choices:
-    """For /projectl act: legal actions containing the typed text (Master is typed by hand)."""
+    """For /projectl play act: legal actions containing the typed text (Master is typed by hand)."""
     state = await _my_turn_state(interaction)
     if state is None:
         return []
@@ -296,10 +296,12 @@ async def action_choices(interaction: discord.Interaction, current: str) -> Choi
 
 
 class PlayCommands:
-    """Mixed into the /projectl group cog (see bot/cogs/__init__.py)."""
+    """``/projectl play …``: mixed into the /projectl group cog (see bot/cogs/__init__.py)."""
 
-    @app_commands.command(name="take", description="Take a face-up puzzle (row slot or Solo grid position)")
-    @app_commands.describe(puzzle="e.g. white 3 (Solo: grid position 1-9); the list shows what is on offer")
+    play = app_commands.Group(name="play", description="Your turn: take, draw, place, upgrade, Master…")
+
+    @play.command(name="take", description="Take a face-up puzzle")
+    @app_commands.describe(puzzle="e.g. white 3 (Solo: grid 1-9)")
     @app_commands.autocomplete(puzzle=take_choices)
     async def take(self, interaction: discord.Interaction, puzzle: str) -> None:
         game = await common.require_game(interaction)
@@ -311,27 +313,27 @@ class PlayCommands:
             raise BadInputError(str(error)) from error
         await perform(interaction, action, game_id=game.id)
 
-    @app_commands.command(name="draw", description="Take the top card of a deck without seeing it")
-    @app_commands.describe(deck="white or black (leave empty in Solo)")
+    @play.command(name="draw", description="Take a deck's top card, unseen")
+    @app_commands.describe(deck="white or black (Solo: empty)")
     @app_commands.choices(deck=[app_commands.Choice(name="white", value="white"),
                                 app_commands.Choice(name="black", value="black")])
     async def draw(self, interaction: discord.Interaction, deck: str | None = None) -> None:
         await perform(interaction, f"draw {deck}" if deck else "draw")
 
-    @app_commands.command(name="level1", description="Take a level-1 piece from the reserve")
+    @play.command(name="level1", description="Take a level-1 piece from the reserve")
     async def level1(self, interaction: discord.Interaction) -> None:
         await perform(interaction, engine.TakeLevelOne())
 
-    @app_commands.command(name="upgrade", description="Return a piece and take a bigger (or same-level) one")
+    @play.command(name="upgrade", description="Return a piece for a bigger (or same-level) one")
     @app_commands.describe(give="A piece from your supply", take="The piece you want instead")
     @app_commands.autocomplete(give=give_choices, take=upgrade_take_choices)
     async def upgrade(self, interaction: discord.Interaction, give: str, take: str) -> None:
         await perform(interaction, engine.Upgrade(parse_piece(give), parse_piece(take)))
 
-    @app_commands.command(name="place", description="Place a piece from your supply on one of your puzzles")
+    @play.command(name="place", description="Put a piece on one of your puzzles")
     @app_commands.describe(
         piece="A piece from your supply", puzzle="One of your unfinished puzzles",
-        cells="Cells it covers, like A1 A2 B2 (the list shows every legal spot; empty = menu + preview)",
+        cells="Like A1 A2 B2 (the list shows legal spots; empty: menu + preview)",
     )
     @app_commands.autocomplete(piece=piece_choices, puzzle=puzzle_choices, cells=cells_choices)
     async def place(
@@ -342,14 +344,14 @@ class PlayCommands:
             return
         await _placement_menu(interaction, parse_piece(piece), puzzle.strip().upper())
 
-    @app_commands.command(name="recycle", description="Put a row under its deck and reveal four new cards")
-    @app_commands.describe(row="Which row", order="Slots in the order they go under the deck, e.g. 3 1 4 2")
+    @play.command(name="recycle", description="Put a row under its deck; four new cards")
+    @app_commands.describe(row="Which row", order="Order under the deck, e.g. 3 1 4 2")
     @app_commands.choices(row=[app_commands.Choice(name="white", value="white"),
                                app_commands.Choice(name="black", value="black")])
     async def recycle(self, interaction: discord.Interaction, row: str, order: str = "1 2 3 4") -> None:
         await perform(interaction, f"recycle {row} {order}")
 
-    @app_commands.command(name="master-add", description="Add a placement to your Master action")
+    @play.command(name="master-add", description="Add a placement to your Master action")
     @app_commands.describe(piece="A piece from your supply", puzzle="One of your puzzles (one piece each)",
                            cells="Cells it covers, like A1 A2 B2")
     @app_commands.autocomplete(piece=piece_choices, puzzle=puzzle_choices, cells=cells_choices)
@@ -363,23 +365,23 @@ class PlayCommands:
         await common.reply(interaction, texts.MASTER_DRAFT.format(lines=lines),
                            view=master_view(draft, interaction.user.id))
 
-    @app_commands.command(name="master-confirm", description="Play your Master action as built")
+    @play.command(name="master-confirm", description="Play your Master action as built")
     async def master_confirm_cmd(self, interaction: discord.Interaction) -> None:
         await master_confirm(interaction)
 
-    @app_commands.command(name="master-clear", description="Forget your Master draft")
+    @play.command(name="master-clear", description="Forget your Master draft")
     async def master_clear_cmd(self, interaction: discord.Interaction) -> None:
         await master_clear(interaction)
 
-    @app_commands.command(name="done", description="End your Finishing Touches")
+    @play.command(name="done", description="End your Finishing Touches")
     async def done(self, interaction: discord.Interaction) -> None:
         await perform(interaction, engine.EndFinishing())
 
-    @app_commands.command(name="pass", description="Pass an action (only when nothing else is possible)")
+    @play.command(name="pass", description="Pass an action (only when nothing else is possible)")
     async def pass_(self, interaction: discord.Interaction) -> None:
         await perform(interaction, engine.Pass())
 
-    @app_commands.command(name="act", description="Any action in text notation: place L3 on W07 at A1 A2 B2")
+    @play.command(name="act", description="Any action in text notation: place L3 on W07 at A1 A2 B2")
     @app_commands.describe(text="take white 3 · draw black · level1 · upgrade 2 to L3 · place … · master …")
     @app_commands.autocomplete(text=action_choices)
     async def act(self, interaction: discord.Interaction, text: str) -> None:

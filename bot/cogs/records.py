@@ -1,4 +1,4 @@
-"""The game's record: ``/projectl undo``, ``/projectl log`` (paged, with Prev/Next buttons and the
+"""The game's record: ``/projectl play undo``, ``/projectl log`` (paged, with Prev/Next buttons and the
 end-of-game summary) and ``/projectl stats``. Text comes from :mod:`bot.history`."""
 
 from __future__ import annotations
@@ -94,7 +94,7 @@ async def log_page(game: Game, bot: Any, number: int | None) -> tuple[list[disco
 
 
 @app_commands.command(name="log",
-                      description="The game's actions in order, 15 per page (finished games: the summary)")
+                      description="The game's moves, 15 per page (finished: the summary)")
 @app_commands.describe(page="Which page (default: the latest)", game="A game number, for an older game")
 async def log_command(
     interaction: discord.Interaction, page: app_commands.Range[int, 1, 1000] | None = None,
@@ -147,7 +147,7 @@ class LogButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"pld:l
 
 
 @app_commands.command(name="stats",
-                      description="This server's Project L results: games, wins, average scores")
+                      description="This server's results: games, wins, scores")
 async def stats_command(interaction: discord.Interaction) -> None:
     bot = common.bot_of(interaction)
     if interaction.guild_id is None:
@@ -164,5 +164,8 @@ async def stats_command(interaction: discord.Interaction) -> None:
     await common.reply(interaction, texts.STATS_HINT, embed=embed)
 
 
-COMMANDS = (undo_command, log_command, stats_command)
+PLAY_COMMANDS = (undo_command,)
+"""Under ``/projectl play`` (taking back a move is part of the turn)."""
+COMMANDS = (log_command, stats_command)
+"""Directly under ``/projectl``."""
 DYNAMIC_ITEMS = (LogButton,)

@@ -63,13 +63,13 @@ def updated(
 
 
 @app_commands.command(name="settings",
-                      description="Your turn reminders (all your games): DMs, quiet hours, vacation")
+                      description="Your turn reminders: DMs, quiet hours, vacation")
 @app_commands.describe(
-    reminders="DM me when my turn starts, and nudge me if I have not played",
-    interval_hours="Nudge again after this many hours without a move (default 12)",
-    quiet_hours="No DMs between these times, e.g. 22:00-07:00 (or off)",
-    timezone="Your time zone for quiet hours and vacation, e.g. Europe/Paris",
-    vacation_until="No DMs until this day (the day you are back), YYYY-MM-DD, or off",
+    reminders="DM me when my turn starts, and nudge me later",
+    interval_hours="Hours between nudges (default 12)",
+    quiet_hours="No DMs then, e.g. 22:00-07:00 (or off)",
+    timezone="Your time zone, e.g. Europe/Paris",
+    vacation_until="No DMs until this day, YYYY-MM-DD (or off)",
 )
 async def settings_command(
     interaction: discord.Interaction, reminders: bool | None = None,

@@ -1,4 +1,4 @@
-"""Setting up a table: ``/projectl new``, the lobby buttons, ``/projectl cancel``."""
+"""Setting up a table: ``/projectl table new``, the lobby buttons, ``/projectl table cancel``."""
 
 from __future__ import annotations
 
@@ -41,16 +41,18 @@ def started_content(game: Game, turn_limit: timedelta | None = None) -> str:
 
 
 class TableCommands:
-    """Mixed into the /projectl group cog (see bot/cogs/__init__.py)."""
+    """``/projectl table …``: mixed into the /projectl group cog (see bot/cogs/__init__.py)."""
 
-    @app_commands.command(name="new", description="Open a Project L table in this channel")
+    table = app_commands.Group(name="table", description="Open, cancel or leave a table; votes and seats")
+
+    @table.command(name="new", description="Open a Project L table in this channel")
     @app_commands.describe(
-        variant="base (2-4 players) or solo (you against the mastermind)",
+        variant="base (2-4 players) or solo (vs the mastermind)",
         players="Most players who may join (base game)",
         reserve="Pieces of each shape in the reserve",
         unfinished_penalty="Unfinished puzzles count against you at the end",
         difficulty="Solo only: how strong the mastermind starts",
-        turn_limit_days="Turn clock: days per turn before the others may vote to skip or remove (none)",
+        turn_limit_days="Days per turn before the others may vote to skip or remove",
     )
     @app_commands.choices(
         variant=[app_commands.Choice(name="base", value="base"),
@@ -94,7 +96,7 @@ class TableCommands:
         await interaction.response.send_message(started_content(game, limit))
         await common.post_turn_or_explain(interaction, result)
 
-    @app_commands.command(name="cancel", description="Cancel this channel's game (host or channel managers)")
+    @table.command(name="cancel", description="Cancel this channel's game (host or channel managers)")
     async def cancel(self, interaction: discord.Interaction) -> None:
         channel_id = common.channel_id_of(interaction)
         bot = common.bot_of(interaction)
