@@ -30,7 +30,7 @@ KNOWN_KINDS = frozenset({"take", "draw", "level1", "upgrade", "place", "recycle"
 """Kinds with their own widget; any other kind the engine lists goes to the generic menu."""
 
 UNDOABLE_KINDS = frozenset({"level1", "upgrade", "place", "master", "pass"})
-"""Kinds that reveal nothing hidden, so ``/projectl undo`` can take them back (bot/undo.py
+"""Kinds that reveal nothing hidden, so ``/projectl play undo`` can take them back (bot/undo.py
 re-checks everything; this only decides whether the Undo button is shown)."""
 
 _B36 = "0123456789abcdefghijklmnopqrstuvwxyz"

@@ -23,7 +23,7 @@ Steps (menus marked ▤, buttons ▢):
            spot (paged) → preview image with ``pl:do`` Confirm and Back
 ``give``   ▤ a piece to give → ``upg:<piece>`` ▤ what to take → upgrade at once
 ``other``  ▤ every action of a kind without its own widget (a pending ``choose``…), paged
-``lvl``     ▢ level-1 piece · ``pass`` ▢ · ``done`` ▢ · ``undo`` ▢ (as ``/projectl undo``)
+``lvl``     ▢ level-1 piece · ``pass`` ▢ · ``done`` ▢ · ``undo`` ▢ (as ``/projectl play undo``)
 ``rec``    ▢ → ``rs:<row>`` ▤ the legal orders of that row → recycle at once
 ``ms``     ▢ Master: ``ms:<draft>`` screen → ``mc`` ▤ puzzle → ``mp`` ▤ piece → ``ma`` ▤ spot
            (paged) → back to ``ms`` with the longer draft; ``mok:<draft>`` ▢ confirms
