@@ -101,11 +101,9 @@ def shape_arabic(text: str) -> str:
     return "".join(out)
 
 
-def _types(text: str) -> list[str]:
+def _types(text: str, base: str) -> list[str]:
     """Bidi classes after the weak-type rules W1-W7, with neutrals as 'N'."""
     raw = [unicodedata.bidirectional(c) or "L" for c in text]
-    first_strong = next((t for t in raw if t in ("L", "R", "AL")), "L")
-    base = "R" if first_strong in ("R", "AL") else "L"
     types: list[str] = []
     last_strong = base
     for t in raw:
@@ -158,12 +156,14 @@ def base_direction(text: str) -> str:
     return "L"
 
 
-def visual_order(text: str) -> str:
-    """The characters of one line of logical-order ``text`` in the order they are drawn."""
+def visual_order(text: str, base: str | None = None) -> str:
+    """The characters of one line of logical-order ``text`` in the order they are drawn.
+
+    ``base`` is the paragraph direction, 'L' or 'R'; None takes it from the text (P2-P3)."""
     if not any(unicodedata.bidirectional(c) in ("R", "AL") for c in text):
         return text
-    base = base_direction(text)
-    types = _types(text)
+    base = base or base_direction(text)
+    types = _types(text, base)
     _bracket_pairs(text, types, base)
     # N1/N2: a run of neutrals between two same directions takes it (numbers count as R), else base.
     strong = ["R" if t in ("R", "EN", "AN") else t for t in types]
@@ -208,5 +208,9 @@ def visual_order(text: str) -> str:
 
 @lru_cache(maxsize=2048)
 def visual(text: str) -> str:
-    """Logical ``text`` ready for a left-to-right drawing engine: joined, then reordered."""
-    return visual_order(shape_arabic(text))
+    """Logical ``text`` ready for a left-to-right drawing engine: joined, then reordered.
+
+    Every string in the images is a line of a left-to-right interface ("שרה to play" keeps
+    "to play" after the name), so the paragraph direction is left-to-right; a right-to-left
+    name inside it still reads right-to-left."""
+    return visual_order(shape_arabic(text), "L")

@@ -21,7 +21,7 @@ from engine.cards import Colour, PuzzleCard
 from engine.pieces import COLUMNS, GRID
 from engine.state import Placed
 
-from . import fonts
+from . import fonts, labels
 from .draw import badge, cells_of, edge_width, label_piece, paint_piece, paste_sprite
 from .palette import (
     CARD_BLACK,
@@ -235,9 +235,8 @@ def plan_card(
     mid = g.title // 2 - 2
     x = g.margin
     x += fonts.draw(image, x, mid, card.id, int(text * 1.15), INK, bold=True, anchor="lm") + text // 2
-    points = f"{card.points} pt" if card.points == 1 else f"{card.points} pts"
-    x += fonts.draw(image, x, mid, points, text, MUTED, anchor="lm") + text // 2
-    x += fonts.draw(image, x, mid, "reward", text, MUTED, anchor="lm") + text // 3
+    x += fonts.draw(image, x, mid, labels.points(card.points), text, MUTED, anchor="lm") + text // 2
+    x += fonts.draw(image, x, mid, labels.REWARD, text, MUTED, anchor="lm") + text // 3
     paste_sprite(image, card.reward, max(10, text // 2), x, mid, anchor="lm")
     # Coordinates.
     gx, gy = g.grid_origin()

@@ -141,18 +141,36 @@ def run(text: str, size: int, bold: bool = False) -> TextRun:
     return TextRun(mask, width, ascent + stroke, cap + stroke)
 
 
-_recorded: list[int] | None = None
+@dataclass(frozen=True, slots=True)
+class Drawn:
+    """One string drawn, as recorded by :func:`recording`."""
+
+    text: str
+    size: int
+    bold: bool
+
+
+_recorded: list[Drawn] | None = None
 
 
 @contextmanager
-def recording_sizes() -> Iterator[list[int]]:
-    """Collect every font size drawn inside the block (tests check legibility with it)."""
+def recording() -> Iterator[list[Drawn]]:
+    """Collect every string drawn inside the block, in order (tests read what an image says)."""
     global _recorded
     previous, _recorded = _recorded, []
     try:
         yield _recorded
     finally:
         _recorded = previous
+
+
+@contextmanager
+def recording_sizes() -> Iterator[list[int]]:
+    """Collect every font size drawn inside the block (tests check legibility with it)."""
+    with recording() as drawn:
+        sizes: list[int] = []
+        yield sizes
+        sizes.extend(d.size for d in drawn)
 
 
 def width(text: str, size: int, bold: bool = False) -> int:
@@ -176,7 +194,7 @@ def draw(
     ``m`` (middle of capitals — visually centred numbers and labels) or ``b`` (baseline).
     """
     if _recorded is not None:
-        _recorded.append(size)
+        _recorded.append(Drawn(text, size, bold))
     if not text:
         return 0
     r = run(text, size, bold)

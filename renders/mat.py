@@ -16,11 +16,12 @@ from engine.actions import Place
 from engine.pieces import SHAPES, Shape, mask_to_text
 from engine.state import GameState, Phase, Placed, PlayerState
 
-from . import fonts
+from . import fonts, labels
 from .card import PlanGeometry, mini_card, mini_size, plan_card
 from .draw import dashed_rect, paste_sprite
 from .palette import ACCENT, GOOD, HEADER, INK, MUTED, PAGE, PANEL, PANEL_EDGE, SLOT, WHITE, to_png
-from .panels import TextSizes, plural
+from .panels import TextSizes
+from .rank import shown_points
 
 MAT_WIDTH = 800
 PLAN_CELL = 62
@@ -53,19 +54,21 @@ def mat_image(state: GameState, seat: int, names: Sequence[str]) -> tuple[Image.
     plan = PlanGeometry(PLAN_CELL, t.small)
     header_h = int(t.large * 2)
     summary_h = int(t.body * 1.8)
-    cards_h = 2 * plan.height + GAP
+    slots = _card_slots(state, player)
+    rows = -(-slots // 2)
+    cards_h = rows * plan.height + max(0, rows - 1) * GAP + (GAP if rows else 0)
     supply = _supply_rows(player)
     supply_h = int(t.body * 1.6) + len(supply) * _supply_line(t)
     pile_lines = _pile_lines(player, t)
     pile_h = int(t.body * 1.6) + max(1, len(pile_lines)) * _pile_line(t)
-    height = header_h + summary_h + cards_h + GAP + supply_h + GAP + pile_h + MARGIN
+    height = header_h + summary_h + cards_h + supply_h + GAP + pile_h + MARGIN
     image = Image.new("RGB", (MAT_WIDTH, height), PAGE)
     _paint_header(image, state, seat, shown, t, header_h)
     y = header_h
-    _paint_summary(image, y, state, player, t, summary_h)
+    _paint_summary(image, y, state, seat, t, summary_h)
     y += summary_h
-    positions = _paint_cards(image, y, state, player, plan, t)
-    y += cards_h + GAP
+    positions = _paint_cards(image, y, state, player, plan, slots, t)
+    y += cards_h
     _paint_supply(image, y, player, supply, t, supply_h)
     y += supply_h + GAP
     _paint_pile(image, y, state, player, pile_lines, t, pile_h)
@@ -78,32 +81,33 @@ def _paint_header(
     ImageDraw.Draw(image).rectangle((0, 0, MAT_WIDTH, h - 1), fill=HEADER)
     mid = h // 2
     if state.phase is Phase.OVER:
-        status, colour = "Game over", WHITE
+        status, colour = labels.GAME_OVER, WHITE
     elif state.current == seat:
         if state.phase is Phase.FINISHING:
-            status, colour = "Your Finishing Touches", ACCENT
+            status, colour = labels.MAT_YOUR_FINISHING, ACCENT
         else:
-            status, colour = f"Your turn: {plural(state.actions_left, 'action')} left", ACCENT
+            status, colour = labels.mat_your_turn(state.actions_left), ACCENT
     else:
-        status, colour = fonts.fit(f"{names[state.current]} to play", t.small, MAT_WIDTH // 2), WHITE
+        status, colour = fonts.fit(labels.to_play(names[state.current]), t.small, MAT_WIDTH // 2), WHITE
     right = fonts.draw(image, MAT_WIDTH - MARGIN, mid, status, t.small, colour, bold=True, anchor="rm")
-    title = fonts.fit(f"{names[seat]}'s mat", t.large, MAT_WIDTH - 3 * MARGIN - right, bold=True)
+    title = fonts.fit(labels.mat_title(names[seat]), t.large, MAT_WIDTH - 3 * MARGIN - right, bold=True)
     fonts.draw(image, MARGIN, mid, title, t.large, WHITE, bold=True, anchor="lm")
 
 
-def _paint_summary(
-    image: Image.Image, y: int, state: GameState, player: PlayerState, t: TextSizes, h: int
-) -> None:
-    points = sum(state.card(d.card).points for d in player.completed)
+def _paint_summary(image: Image.Image, y: int, state: GameState, seat: int, t: TextSizes, h: int) -> None:
+    player = state.players[seat]
+    points = shown_points(state, seat)
     mid = y + h // 2
     x = MARGIN
-    x += fonts.draw(
-        image, x, mid, f"{points} pts" if points != 1 else "1 pt", t.body, INK, bold=True, anchor="lm"
-    )
-    text = (
-        f"  {plural(len(player.completed), 'puzzle')} done, {plural(player.supply_size, 'piece')} in supply"
-    )
+    x += fonts.draw(image, x, mid, labels.points(points), t.body, INK, bold=True, anchor="lm")
+    text = labels.mat_summary(len(player.completed), player.supply_size)
     fonts.draw(image, x, mid, fonts.fit(text, t.small, MAT_WIDTH - MARGIN - x), t.small, MUTED, anchor="lm")
+
+
+def _card_slots(state: GameState, player: PlayerState) -> int:
+    """Four puzzle slots while the game runs; once it is over only the puzzles left unfinished
+    (they cost points), and no empty slots."""
+    return len(player.puzzles) if state.phase is Phase.OVER else 4
 
 
 def _paint_cards(
@@ -112,12 +116,13 @@ def _paint_cards(
     state: GameState,
     player: PlayerState,
     plan: PlanGeometry,
+    slots: int,
     t: TextSizes,
 ) -> tuple[tuple[str, int, int], ...]:
-    """Four plan-card slots in a 2x2 grid; empty ones are dashed placeholders."""
+    """Plan-card slots in a grid two wide; empty ones are dashed placeholders."""
     left = (MAT_WIDTH - 2 * plan.width - GAP) // 2
     positions = []
-    for i in range(4):
+    for i in range(slots):
         x = left + (i % 2) * (plan.width + GAP)
         top = y + (i // 2) * (plan.height + GAP)
         if i < len(player.puzzles):
@@ -129,8 +134,8 @@ def _paint_cards(
             box = (x + plan.margin, top + plan.title + plan.margin, x + plan.width - 1, top + plan.height - 1)
             dashed_rect(ImageDraw.Draw(image), box, SLOT, width=3, dash=12)
             cx, cy = (box[0] + box[2]) / 2, (box[1] + box[3]) / 2
-            fonts.draw(image, cx, cy - t.small * 0.7, "free slot", t.small, MUTED, anchor="mm")
-            fonts.draw(image, cx, cy + t.small * 0.7, "take a puzzle", t.small, MUTED, anchor="mm")
+            fonts.draw(image, cx, cy - t.small * 0.7, labels.FREE_SLOT, t.small, MUTED, anchor="mm")
+            fonts.draw(image, cx, cy + t.small * 0.7, labels.FREE_SLOT_HINT, t.small, MUTED, anchor="mm")
     return tuple(positions)
 
 
@@ -164,22 +169,22 @@ def _paint_supply(
         (MARGIN, y, MAT_WIDTH - MARGIN, y + h), radius=12, fill=PANEL, outline=PANEL_EDGE, width=2
     )
     pad = t.small // 2 + 4
-    fonts.draw(image, MARGIN + pad, y + int(t.body * 0.85), "Supply", t.body, INK, bold=True, anchor="lm")
+    fonts.draw(
+        image, MARGIN + pad, y + int(t.body * 0.85), labels.SUPPLY, t.body, INK, bold=True, anchor="lm"
+    )
     line = _supply_line(t)
     cy = y + int(t.body * 1.6) + line // 2 - 4
-    label_w = fonts.width("Level 4", t.small) + t.small
+    label_w = fonts.width(labels.level(4), t.small) + t.small
     for level, shapes in rows:
         if not shapes:
-            fonts.draw(
-                image, MARGIN + pad, cy, "empty: take a level-1 piece or upgrade", t.small, MUTED, anchor="lm"
-            )
+            fonts.draw(image, MARGIN + pad, cy, labels.MAT_SUPPLY_EMPTY, t.small, MUTED, anchor="lm")
             break
-        fonts.draw(image, MARGIN + pad, cy, f"Level {level}", t.small, MUTED, anchor="lm")
+        fonts.draw(image, MARGIN + pad, cy, labels.level(level), t.small, MUTED, anchor="lm")
         x = MARGIN + pad + label_w
         for shape in shapes:
             x += fonts.draw(image, x, cy, shape.value, t.small, MUTED, anchor="lm") + 6
             x += paste_sprite(image, shape, SUPPLY_CELL, x, cy, anchor="lm") + 6
-            count = f"x{player.supply[shape.index]}"
+            count = labels.count_of(player.supply[shape.index])
             x += fonts.draw(image, x, cy, count, t.body, INK, bold=True, anchor="lm") + t.small
         cy += line
 
@@ -213,13 +218,13 @@ def _paint_pile(
     )
     pad = t.small // 2 + 4
     title_y = y + int(t.body * 0.85)
-    w = fonts.draw(image, MARGIN + pad, title_y, "Score pile", t.body, INK, bold=True, anchor="lm")
-    points = sum(state.card(d.card).points for d in player.completed)
+    w = fonts.draw(image, MARGIN + pad, title_y, labels.SCORE_PILE, t.body, INK, bold=True, anchor="lm")
+    points = sum(state.card(d.card).points for d in player.completed)  # the pile's own worth
     fonts.draw(
         image,
         MARGIN + pad + w + t.small // 2,
         title_y,
-        f"{points} pts, * = Finishing Touch",
+        labels.score_pile_note(points),
         t.small,
         MUTED,
         anchor="lm",
@@ -229,7 +234,7 @@ def _paint_pile(
             image,
             MARGIN + pad,
             y + int(t.body * 1.6) + _pile_line(t) // 2,
-            "no puzzles completed yet",
+            labels.PILE_EMPTY,
             t.small,
             MUTED,
             anchor="lm",
@@ -245,7 +250,7 @@ def _paint_pile(
             card = state.card(done.card)
             thumb = mini_card(card, done.pieces, PILE_CELL, not done.finishing)
             image.paste(thumb, (x, cy), thumb)
-            label = str(card.points) + ("*" if done.finishing else "")
+            label = str(card.points) + (labels.FINISHING_MARK if done.finishing else "")
             fonts.draw(
                 image, x + size / 2, cy + size + t.small * 0.6, label, t.small, INK, bold=True, anchor="mm"
             )
@@ -285,24 +290,27 @@ def preview_image(state: GameState, seat: int, place: Place, names: Sequence[str
         MARGIN,
         head * 0.32,
         fonts.fit(
-            f"Place {_piece_name(place.shape)} on {card.id}?", t.huge, PREVIEW_WIDTH - 2 * MARGIN, bold=True
+            labels.preview_title(_piece_name(place.shape), card.id),
+            t.huge,
+            PREVIEW_WIDTH - 2 * MARGIN,
+            bold=True,
         ),
         t.huge,
         WHITE,
         bold=True,
         anchor="lm",
     )
-    cells = fonts.fit(f"at {mask_to_text(place.mask)}", t.body, PREVIEW_WIDTH - 2 * MARGIN)
+    cells = fonts.fit(labels.preview_cells(mask_to_text(place.mask)), t.body, PREVIEW_WIDTH - 2 * MARGIN)
     fonts.draw(image, MARGIN, head * 0.72, cells, t.body, ACCENT, bold=True, anchor="lm")
     image.paste(block, ((PREVIEW_WIDTH - block.width) // 2 - plan.margin // 2, head))
     filled = (puzzle.filled if puzzle is not None else 0) | place.mask
     mid = head + block.height + foot // 2
     if filled == card.recess:
-        text = f"Completes {card.id}: +{card.points} pts"
+        text = labels.preview_completes(card.id, card.points)
         fonts.draw(image, PREVIEW_WIDTH / 2, mid, text, t.body, GOOD, bold=True, anchor="mm")
     else:
         left = card.recess.bit_count() - filled.bit_count()
-        text = f"New piece framed in pink; {plural(left, 'cell')} left after it"
+        text = labels.preview_cells_left(left)
         fonts.draw(
             image,
             PREVIEW_WIDTH / 2,

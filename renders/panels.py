@@ -14,8 +14,9 @@ from engine.cards import Colour
 from engine.pieces import BASE_SHAPES, SHAPES, Shape
 from engine.state import GameState, Phase, PlayerState, RowsTable
 
-from . import fonts
+from . import fonts, labels
 from .card import mini_card, mini_size
+from .changes import NONE, Changes
 from .draw import dashed_rect, disc_image, paste_sprite, pill, sprite_size
 from .palette import (
     ACCENT,
@@ -28,6 +29,7 @@ from .palette import (
     CARD_BLACK,
     CARD_WHITE,
     HEADER,
+    HIGHLIGHT,
     INK,
     MUTED,
     PANEL,
@@ -37,7 +39,10 @@ from .palette import (
     WHITE,
     mix,
 )
-from .rank import winners_text
+from .rank import shown_points, winners_text
+
+DONE_CELL = 6  # completed cards in a panel: small flat thumbnails
+MARK_WIDTH = 4  # the frame around what changed since the previous post
 
 
 @dataclass(frozen=True, slots=True)
@@ -61,8 +66,7 @@ def is_removed(player: PlayerState) -> bool:
     return bool(getattr(player, "removed", False))
 
 
-def plural(n: int, word: str) -> str:
-    return f"{n} {word}" if n == 1 else f"{n} {word}s"
+plural = labels.plural  # kept importable from here for the modules that lay out counts
 
 
 # -- status bar and banner ----------------------------------------------------------------------------
@@ -88,30 +92,29 @@ def paint_status(image: Image.Image, state: GameState, names: list[str], width: 
             image.paste(disc, (right, mid - pip // 2), disc)
             right -= pip // 3
         right -= pad // 2
-        left_text = f"{state.actions_left} left"
+        left_text = labels.actions_left_short(state.actions_left)
         right -= fonts.draw(image, right, mid, left_text, t.small, WHITE, anchor="rm") + pad
     x = pad
-    x += fonts.draw(image, x, mid, f"Round {state.round}", t.large, WHITE, bold=True, anchor="lm")
+    x += fonts.draw(image, x, mid, labels.round_number(state.round), t.large, WHITE, bold=True, anchor="lm")
     if state.phase is Phase.OVER:
         return
     x += pad
     who = names[state.current]
-    text = fonts.fit(f"{who} to play", t.body, right - x)
+    text = fonts.fit(labels.to_play(who), t.body, right - x)
     fonts.draw(image, x, mid, text, t.body, ACCENT, bold=True, anchor="lm")
 
 
 def banner_text(state: GameState, names: list[str]) -> tuple[str, RGB] | None:
     """The end-of-game banner for the current phase, if any."""
     if state.phase is Phase.OVER:
-        return f"Game over: {winners_text(state, names)}", BANNER_OVER
+        return labels.banner_over(winners_text(state, names)), BANNER_OVER
     if state.phase is Phase.FINISHING:
-        return "Finishing Touches: -1 point per piece placed", BANNER_FINISH
+        return labels.BANNER_FINISHING, BANNER_FINISH
     if state.last_round is None:
         return None
     if state.round >= state.last_round:
-        return f"Last round! Round {state.last_round} is the final round", BANNER_LAST
-    limit = " (1 black per turn)" if isinstance(state.table, RowsTable) else ""
-    return f"End triggered: round {state.last_round} is the last{limit}", BANNER_END
+        return labels.banner_last_round(state.last_round), BANNER_LAST
+    return labels.banner_end_triggered(state.last_round, isinstance(state.table, RowsTable)), BANNER_END
 
 
 def banner_height(state: GameState, t: TextSizes) -> int:
@@ -151,8 +154,8 @@ def paint_reserve(
     h = reserve_height(t, cell)
     draw.rounded_rectangle((x, y, x + width, y + h), radius=12, fill=PANEL, outline=PANEL_EDGE, width=2)
     title_y = y + int(t.body * 0.75)
-    fonts.draw(image, x + t.small // 2, title_y, "Reserve", t.body, INK, bold=True, anchor="lm")
-    fonts.draw(image, x + width - t.small // 2, title_y, "pieces left to take", t.small, MUTED, anchor="rm")
+    fonts.draw(image, x + t.small // 2, title_y, labels.RESERVE, t.body, INK, bold=True, anchor="lm")
+    fonts.draw(image, x + width - t.small // 2, title_y, labels.RESERVE_HINT, t.small, MUTED, anchor="rm")
     shapes = reserve_shapes(state)
     slot = width / len(shapes)
     code_mid = y + int(t.body * 1.4) + int(t.small * 0.5)
@@ -202,6 +205,18 @@ class PanelGeometry:
         return self.thumb + int(self.t.small * 1.45)
 
     @property
+    def done_thumb(self) -> int:
+        return mini_size(DONE_CELL)
+
+    @property
+    def done_step(self) -> int:
+        return self.done_thumb + self.t.small // 3
+
+    def done_per_line(self) -> int:
+        room = self.inner - fonts.width(labels.DONE, self.t.small) - self.t.small // 2
+        return max(1, (room + self.t.small // 3) // self.done_step)
+
+    @property
     def line(self) -> int:
         return max(int(self.t.small * 1.35), 2 * self.supply_cell + 8)
 
@@ -234,13 +249,13 @@ def supply_items(player: PlayerState) -> list[Shape]:
 def _supply_layout(player: PlayerState, g: PanelGeometry) -> list[list[tuple[Shape, int]]]:
     """Supply items flowed into lines: [(shape, item width)] per line."""
     lines: list[list[tuple[Shape, int]]] = [[]]
-    room = g.supply_width - fonts.width("Supply", g.t.small) - g.t.small // 2
+    room = g.supply_width - fonts.width(labels.SUPPLY, g.t.small) - g.t.small // 2
     used = 0
     for shape in supply_items(player):
         w = (
             sprite_size(shape, g.supply_cell)[0]
             + 4
-            + fonts.width(f"x{player.supply[shape.index]}", g.t.small, True)
+            + fonts.width(labels.count_of(player.supply[shape.index]), g.t.small, True)
         )
         if lines[-1] and used + w > room:
             lines.append([])
@@ -250,10 +265,26 @@ def _supply_layout(player: PlayerState, g: PanelGeometry) -> list[list[tuple[Sha
     return lines
 
 
+def _done_lines(player: PlayerState, g: PanelGeometry) -> int:
+    return -(-len(player.completed) // g.done_per_line())
+
+
 def panel_height(player: PlayerState, g: PanelGeometry) -> int:
     supply = len(_supply_layout(player, g)) * g.line
     body = max(g.puzzles, supply) if g.side else g.puzzles + g.pad // 2 + supply
-    return g.pad + g.head + body + g.pad
+    done = _done_lines(player, g) * g.done_step + g.pad // 2 if player.completed else 0
+    return g.pad + g.head + body + done + g.pad
+
+
+def mark(image: Image.Image, box: tuple[int, int, int, int]) -> None:
+    """Frame ``box`` in the highlight colour: it changed since the previous turn post."""
+    x0, y0, x1, y1 = box
+    ImageDraw.Draw(image).rounded_rectangle(
+        (x0 - MARK_WIDTH - 1, y0 - MARK_WIDTH - 1, x1 + MARK_WIDTH + 1, y1 + MARK_WIDTH + 1),
+        radius=6,
+        outline=HIGHLIGHT,
+        width=MARK_WIDTH,
+    )
 
 
 def paint_panel(
@@ -265,8 +296,11 @@ def paint_panel(
     seat: int,
     names: list[str],
     g: PanelGeometry,
+    changes: Changes = NONE,
 ) -> None:
-    """One player: name, score, status, open puzzles with pieces, supply."""
+    """One player: name, score, status, open puzzles with pieces, supply, completed cards.
+
+    What ``changes`` names (puzzles taken or given pieces, cards completed) is framed."""
     player = state.players[seat]
     t = g.t
     current = seat == state.current and state.phase is not Phase.OVER
@@ -281,8 +315,8 @@ def paint_panel(
     # Name and score.
     top = y + g.pad
     name_mid = top + int(t.large * 0.7)
-    points = sum(state.card(d.card).points for d in player.completed)
-    unit = "pt" if points == 1 else "pts"
+    points = shown_points(state, seat)
+    unit = labels.points_unit(points)
     score_w = fonts.draw(image, x + g.width - pad, name_mid, unit, t.small, MUTED, anchor="rm")
     score_w += (
         fonts.draw(
@@ -310,19 +344,29 @@ def paint_panel(
             card = state.card(puzzle.card)
             thumb = mini_card(card, puzzle.pieces, g.mini_cell)
             image.paste(thumb, (px, py), thumb)
+            if changes.marks_puzzle(seat, card.id):
+                mark(image, (px, py, px + g.thumb - 1, py + g.thumb - 1))
             label_mid = py + g.thumb + int(t.small * 0.75)
             _paint_thumb_label(image, px, label_mid, g.thumb, card.id, card.points, card.colour, t)
-        else:
+        elif state.phase is not Phase.OVER:  # a free slot (nothing is free once the game is over)
             dashed_rect(draw, (px, py, px + g.thumb - 1, py + g.thumb - 1), SLOT, width=3, dash=8)
     # Supply.
     if g.side:
         sx, sy = x + pad + g.puzzles_width + t.small, py
     else:
         sx, sy = x + pad, py + g.puzzles + g.pad // 2
-    label_w = fonts.draw(image, sx, sy + g.line // 2, "Supply", t.small, MUTED, anchor="lm")
+    label_w = fonts.draw(image, sx, sy + g.line // 2, labels.SUPPLY, t.small, MUTED, anchor="lm")
     lines = _supply_layout(player, g)
     if not lines[0]:
-        fonts.draw(image, sx + label_w + t.small // 2, sy + g.line // 2, "empty", t.small, MUTED, anchor="lm")
+        fonts.draw(
+            image,
+            sx + label_w + t.small // 2,
+            sy + g.line // 2,
+            labels.SUPPLY_EMPTY,
+            t.small,
+            MUTED,
+            anchor="lm",
+        )
     for line in lines:
         ix = sx + label_w + t.small // 2
         mid = sy + g.line // 2
@@ -332,7 +376,7 @@ def paint_panel(
                 image,
                 ix + sw + 4,
                 mid,
-                f"x{player.supply[shape.index]}",
+                labels.count_of(player.supply[shape.index]),
                 t.small,
                 INK,
                 bold=True,
@@ -340,9 +384,36 @@ def paint_panel(
             )
             ix += w + t.small * 2 // 3
         sy += g.line
+    if player.completed:
+        body_bottom = max(py + g.puzzles, sy) if g.side else sy
+        _paint_done(image, x + pad, body_bottom + g.pad // 2, state, seat, g, changes)
     if removed:  # everything greyed, then the reason restored in colour
         _grey_box(image, (x + 2, y + 2, x + g.width - 2, y + height - 2))
-        fonts.draw(image, x + pad, status_mid, "left the game", t.small, BAD, bold=True, anchor="lm")
+        fonts.draw(image, x + pad, status_mid, labels.LEFT_THE_GAME, t.small, BAD, bold=True, anchor="lm")
+
+
+def _paint_done(
+    image: Image.Image, x: int, y: int, state: GameState, seat: int, g: PanelGeometry, changes: Changes
+) -> None:
+    """'Done' and every completed card as a small flat thumbnail, in the order completed."""
+    t = g.t
+    label_w = fonts.draw(image, x, y + g.done_thumb // 2, labels.DONE, t.small, MUTED, anchor="lm")
+    left = x + label_w + t.small // 2
+    per_line = g.done_per_line()
+    for i, done in enumerate(state.players[seat].completed):
+        row, col = divmod(i, per_line)
+        tx, ty = left + col * g.done_step, y + row * g.done_step
+        thumb = mini_card(state.card(done.card), done.pieces, DONE_CELL, True)
+        image.paste(thumb, (tx, ty), thumb)
+        if changes.marks_completed(seat, done.card):
+            mark(image, (tx, ty, tx + g.done_thumb - 1, ty + g.done_thumb - 1))
+
+
+def thumb_label_layout(card_id: str, points: int, width: int, t: TextSizes) -> tuple[str, int]:
+    """The id as drawn under a thumbnail and the width of its points tag: the id is shortened
+    only if it cannot keep a clear gap (a third of the text size) before the tag."""
+    tag_w = fonts.width(str(points), t.small, True) + t.small // 4
+    return fonts.fit(card_id, t.small, width - tag_w - t.small // 3), tag_w
 
 
 def _paint_thumb_label(
@@ -356,9 +427,9 @@ def _paint_thumb_label(
     t: TextSizes,
 ) -> None:
     """'W07 [2]' under a thumbnail: the id, and the points in a tag in the card's colour."""
-    fonts.draw(image, x, mid, card_id, t.small, INK, anchor="lm")
+    shown, tag_w = thumb_label_layout(card_id, points, width, t)
+    fonts.draw(image, x, mid, shown, t.small, INK, anchor="lm")
     text = str(points)
-    tag_w = fonts.width(text, t.small, True) + t.small // 2
     tag_h = int(t.small * 1.05)
     body, edge, ink = (CARD_WHITE, INK, INK) if colour is Colour.WHITE else (CARD_BLACK, CARD_BLACK, WHITE)
     box = (x + width - tag_w, mid - tag_h // 2, x + width - 1, mid + tag_h // 2)
@@ -376,25 +447,22 @@ def _paint_status_line(
     removed: bool,
     current: bool,
 ) -> None:
-    done = plural(len(player.completed), "puzzle") + " done"
+    done = labels.puzzles_done(len(player.completed))
     if removed:
-        fonts.draw(image, x, mid, "left the game", t.small, BAD, bold=True, anchor="lm")
+        fonts.draw(image, x, mid, labels.LEFT_THE_GAME, t.small, BAD, bold=True, anchor="lm")
         return
     if state.phase is Phase.FINISHING:
         placed = player.finishing_pieces
         if current:
-            box = pill(image, x, mid, "Finishing", t.small, ACCENT, WHITE)
-            text = f"{placed} placed (-{placed})" if placed else "none placed yet"
+            box = pill(image, x, mid, labels.FINISHING_PILL, t.small, ACCENT, WHITE)
+            text = labels.finishing_placed(placed)
             fonts.draw(image, box[2] + 8, mid, text, t.small, INK, anchor="lm")
         else:
-            word = "Finished" if player.finished_touches else "Waiting to finish"
-            text = f"{word} (-{placed})" if placed else word
+            text = labels.finishing_status(player.finished_touches, placed)
             fonts.draw(image, x, mid, text, t.small, MUTED, anchor="lm")
         return
     if current:
-        box = pill(image, x, mid, "To play", t.small, ACCENT, WHITE)
-        fonts.draw(
-            image, box[2] + 8, mid, plural(state.actions_left, "action") + " left", t.small, INK, anchor="lm"
-        )
+        box = pill(image, x, mid, labels.TO_PLAY_PILL, t.small, ACCENT, WHITE)
+        fonts.draw(image, box[2] + 8, mid, labels.actions_left(state.actions_left), t.small, INK, anchor="lm")
         return
     fonts.draw(image, x, mid, done, t.small, MUTED, anchor="lm")

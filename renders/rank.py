@@ -10,33 +10,32 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from engine import ScoreLine, opponent_score, score_lines, winners
-from engine.state import GameState, SoloTable
+from engine.rules import score_line
+from engine.state import GameState, Phase, SoloTable
 from engine.variants.base import rank_by_tiebreaks
+
+from . import labels
+from .labels import join_names
 
 
 def is_solo(state: GameState) -> bool:
     return isinstance(state.table, SoloTable)
 
 
-def join_names(names: Sequence[str]) -> str:
-    """'Ana', 'Ana and Bo', 'Ana, Bo and Cy'."""
-    if len(names) <= 1:
-        return "".join(names)
-    return ", ".join(names[:-1]) + " and " + names[-1]
-
-
-def ordinal(n: int) -> str:
-    suffix = "th" if 10 <= n % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(n % 10, "th")
-    return f"{n}{suffix}"
+def shown_points(state: GameState, seat: int) -> int:
+    """The score a panel or mat shows for ``seat``: the points of completed puzzles while the game
+    runs, and the final total once it is over — the very number the results image ranks by.
+    Both come from the engine's one scoring function (``score_line``)."""
+    line = score_line(state, seat)
+    return line.total if state.phase is Phase.OVER else line.completed_points
 
 
 def winners_text(state: GameState, names: Sequence[str]) -> str:
     """'Ana wins', 'Ana and Bo share the win', or the Solo outcome."""
     seats = winners(state)
     if is_solo(state):
-        return f"{names[0]} beats the mastermind" if seats == (0,) else "the mastermind wins"
-    who = [names[s] for s in seats]
-    return f"{who[0]} wins" if len(who) == 1 else f"{join_names(who)} share the win"
+        return labels.winners_solo(names[0], seats == (0,))
+    return labels.winners_line([names[s] for s in seats])
 
 
 def places(state: GameState) -> list[tuple[int, tuple[ScoreLine, ...]]]:
@@ -52,29 +51,26 @@ def places(state: GameState) -> list[tuple[int, tuple[ScoreLine, ...]]]:
 
 
 def tiebreak_notes(state: GameState, names: Sequence[str]) -> list[str]:
-    """One sentence per tie on points, saying how it was broken (or that it stands)."""
+    """One sentence per tie on points, naming the tie-break that decided it (or that it stands):
+    'Tie on 16 — Alice wins on puzzles completed (5 vs 4).'"""
     notes: list[str] = []
     ranked = places(state)
     for i, (place, group) in enumerate(ranked):
         total = group[0].total
+        who = join_names([names[line.seat] for line in group])
         if len(group) > 1:
-            who = join_names([names[line.seat] for line in group])
-            what = "the win" if place == 1 else f"{ordinal(place)} place"
-            notes.append(
-                f"{who} tie on {total} points, {group[0].completed_count} puzzles and "
-                f"{group[0].supply_left} pieces left: they share {what}."
-            )
+            line = group[0]
+            notes.append(labels.tie_shared(who, total, line.completed_count, line.supply_left, place))
         if i + 1 < len(ranked) and ranked[i + 1][1][0].total == total:
             ahead, behind = group[0], ranked[i + 1][1][0]
-            verb = "wins" if place == 1 and len(group) == 1 else "ranks ahead"
-            subject = names[ahead.seat] if len(group) == 1 else join_names([names[g.seat] for g in group])
-            if len(group) > 1:
-                verb = "rank ahead"
             if ahead.completed_count != behind.completed_count:
-                why = f"more completed puzzles ({ahead.completed_count} vs {behind.completed_count})"
+                criterion = labels.TIEBREAK_PUZZLES
+                counts = (ahead.completed_count, behind.completed_count)
             else:
-                why = f"more pieces left ({ahead.supply_left} vs {behind.supply_left})"
-            notes.append(f"Tied on {total} points: {subject} {verb} on {why}.")
+                criterion = labels.TIEBREAK_PIECES
+                counts = (ahead.supply_left, behind.supply_left)
+            wins = place == 1 and len(group) == 1
+            notes.append(labels.tie_broken(total, who, len(group) > 1, wins, criterion, *counts))
     return notes
 
 

@@ -14,8 +14,9 @@ from PIL import Image, ImageDraw
 from engine import ScoreLine, score_lines
 from engine.state import GameState
 
-from . import fonts
+from . import fonts, labels
 from .card import mini_card, mini_size
+from .labels import ordinal
 from .palette import (
     ACCENT,
     ACCENT_SOFT,
@@ -30,8 +31,8 @@ from .palette import (
     WHITE,
     to_png,
 )
-from .panels import TextSizes, is_removed, plural
-from .rank import is_solo, mastermind_points, ordinal, places, tiebreak_notes, winners_text
+from .panels import TextSizes, is_removed
+from .rank import is_solo, mastermind_points, places, tiebreak_notes, winners_text
 
 WIDTH = 960
 MARGIN = 20
@@ -66,7 +67,7 @@ def results_image(state: GameState, names: Sequence[str]) -> Image.Image:
     height = head + MARGIN + versus + rows + notes_h + MARGIN
     image = Image.new("RGB", (WIDTH, height), PAGE)
     ImageDraw.Draw(image).rectangle((0, 0, WIDTH, head - 1), fill=BANNER_OVER)
-    fonts.draw(image, MARGIN, head * 0.3, "Game over", t.body, WHITE, anchor="lm")
+    fonts.draw(image, MARGIN, head * 0.3, labels.GAME_OVER, t.body, WHITE, anchor="lm")
     title = fonts.fit(winners_text(state, shown), t.huge, WIDTH - 2 * MARGIN, bold=True)
     fonts.draw(
         image, MARGIN, head * 0.68, title[0].upper() + title[1:], t.huge, WHITE, bold=True, anchor="lm"
@@ -106,7 +107,7 @@ def results_image(state: GameState, names: Sequence[str]) -> Image.Image:
 
 def _notes(state: GameState, names: list[str]) -> list[str]:
     if is_solo(state):
-        return ["A tie goes to the mastermind: you must score more to win."]
+        return [labels.SOLO_TIE_NOTE]
     return [line for note in tiebreak_notes(state, names) for line in _wrap(note, 60)]
 
 
@@ -133,13 +134,15 @@ def _paint_versus(
     you_colour = GOOD if mine > theirs else INK
     them_colour = BAD if mine > theirs else GOOD
     cx = WIDTH // 2
-    fonts.draw(image, cx, mid, "vs", t.body, MUTED, anchor="mm")
+    fonts.draw(image, cx, mid, labels.VERSUS, t.body, MUTED, anchor="mm")
     gap = t.huge
     w = fonts.draw(image, cx - gap, mid, str(mine), t.huge, you_colour, bold=True, anchor="rm")
     name = fonts.fit(names[0], t.large, cx - gap - w - t.small - MARGIN, bold=True)
     fonts.draw(image, cx - gap - w - t.small // 2, mid, name, t.large, INK, bold=True, anchor="rm")
     w = fonts.draw(image, cx + gap, mid, str(theirs), t.huge, them_colour, bold=True, anchor="lm")
-    fonts.draw(image, cx + gap + w + t.small // 2, mid, "Mastermind", t.large, INK, bold=True, anchor="lm")
+    fonts.draw(
+        image, cx + gap + w + t.small // 2, mid, labels.MASTERMIND, t.large, INK, bold=True, anchor="lm"
+    )
 
 
 def _paint_row(
@@ -172,7 +175,7 @@ def _paint_row(
         )
         x += t.small
     total_w = fonts.draw(
-        image, WIDTH - MARGIN - pad, mid, "pts" if line.total != 1 else "pt", t.small, MUTED, anchor="rm"
+        image, WIDTH - MARGIN - pad, mid, labels.points_unit(line.total), t.small, MUTED, anchor="rm"
     )
     total_w += (
         fonts.draw(
@@ -189,21 +192,21 @@ def _paint_row(
     )
     name = names[line.seat]
     if is_removed(player):
-        name += " (left the game)"
+        name += labels.LEFT_SUFFIX
     name = fonts.fit(name, t.large, WIDTH - 2 * MARGIN - pad - total_w - (x - MARGIN) - t.small, bold=True)
     fonts.draw(image, x, mid, name, t.large, MUTED if is_removed(player) else INK, bold=True, anchor="lm")
     # The sum.
     sy = y + int(t.huge * 1.5) + int(t.small * 0.6)
-    parts = [
-        (f"+{line.completed_points} for {plural(line.completed_count, 'puzzle')}", GOOD),
-        (f"-{line.finishing_penalty} finishing", BAD if line.finishing_penalty else MUTED),
-        (f"-{line.unfinished_penalty} unfinished", BAD if line.unfinished_penalty else MUTED),
-    ]
+    parts = [labels.completed_part(line.completed_points, line.completed_count)]
+    if line.finishing_penalty:  # a penalty of nothing is not printed ("-0 finishing")
+        parts.append(labels.finishing_part(line.finishing_penalty))
+    if line.unfinished_penalty:
+        parts.append(labels.unfinished_part(line.unfinished_penalty))
     sx = MARGIN + pad
-    for text, colour in parts:
-        sx += (
-            fonts.draw(image, sx, sy, text, t.small, colour, bold=colour is not MUTED, anchor="lm") + t.small
-        )
+    for i, text in enumerate(parts):
+        colour = GOOD if i == 0 else BAD
+        text = fonts.fit(text, t.small, WIDTH - MARGIN - pad - sx, bold=True)
+        sx += fonts.draw(image, sx, sy, text, t.small, colour, bold=True, anchor="lm") + t.small
     # Completed cards.
     size = mini_size(THUMB_CELL)
     per_line = _thumbs_per_line(t)

@@ -1,8 +1,9 @@
 """Deterministic sample games, for the benchmark, the README examples and the tests.
 
-The seats are the engine's own :class:`~engine.policies.RandomPolicy` players: random, but with
-the guards that let a game finish, so every phase — play, last round, Finishing Touches, game
-over — shows up in a few hundred actions, and the same seed always gives the same states.
+By default the seats are the engine's own :class:`~engine.policies.RandomPolicy` players: random,
+but with the guards that let a game finish, so every phase — play, last round, Finishing
+Touches, game over — shows up in a few hundred actions, and the same seed always gives the same
+states. ``policy="greedy"`` plays a realistic game instead (the README's example images).
 """
 
 from __future__ import annotations
@@ -10,15 +11,15 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from engine import GameState, Options, Phase, apply, new_game
-from engine.policies import RandomPolicy
+from engine.policies import policy_by_name
 
 NAMES = ("Ana", "Bartholomew", "Chloé", "Dev", "Eun-ji", "Farouk")
 
 
-def play(options: Options, seed: int, max_actions: int = 400) -> Iterator[GameState]:
+def play(options: Options, seed: int, max_actions: int = 400, policy: str = "random") -> Iterator[GameState]:
     """Every state of one sample game, from setup to game over (or ``max_actions``)."""
     state = new_game(options, seed)
-    seats = [RandomPolicy(seed * 8 + seat) for seat in range(len(state.players))]
+    seats = [policy_by_name(policy, seed * 8 + seat) for seat in range(len(state.players))]
     yield state
     for _ in range(max_actions):
         if state.phase is Phase.OVER:

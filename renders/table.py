@@ -6,6 +6,9 @@ deck and mastermind), the reserve, and a grid of player panels two wide, which s
 downwards for five or six players.
 
 Only deck *counts* are shown: the order of cards in a deck is secret.
+
+Given the state the previous turn post showed, the image frames what changed since (cards that
+came into the market, puzzles taken or given pieces, puzzles completed) and says so in a legend.
 """
 
 from __future__ import annotations
@@ -18,20 +21,21 @@ from PIL import Image, ImageDraw
 from engine.cards import Colour
 from engine.state import GameState, RowsTable, SoloTable
 
-from . import fonts
+from . import fonts, labels
 from .card import Look, look, market_card, market_geometry
+from .changes import NONE, Changes, changes_between
 from .draw import dashed_rect
 from .palette import HEADER, INK, LOCK, MUTED, PAGE, PANEL, PANEL_EDGE, PIECE_EDGE, SLOT, WHITE, mix, to_png
 from .panels import (
     PanelGeometry,
     TextSizes,
     banner_height,
+    mark,
     paint_banner,
     paint_panel,
     paint_reserve,
     paint_status,
     panel_height,
-    plural,
     reserve_height,
     status_height,
 )
@@ -44,6 +48,7 @@ MARKET_CELL = 27
 RESERVE_CELL = 16
 MINI_CELL = 17
 SUPPLY_CELL = 16
+MARK_LEGEND = 6  # the legend's sample frame sits this far in, so its frame stays on the page
 
 
 @dataclass(frozen=True, slots=True)
@@ -75,15 +80,22 @@ LAYOUT = TableLayout()
 NEUTRAL_DECK = Look(HEADER, PIECE_EDGE, mix(HEADER, WHITE, 0.6), HEADER, HEADER, WHITE)
 
 
-def render_table(state: GameState, names: Sequence[str]) -> bytes:
-    """PNG of the whole table: market, reserve, every player, turn and end-of-game state."""
-    return to_png(table_image(state, names))
+def render_table(state: GameState, names: Sequence[str], previous: GameState | None = None) -> bytes:
+    """PNG of the whole table: market, reserve, every player, turn and end-of-game state.
+
+    ``previous``: the state the previous turn post showed; what changed since is framed."""
+    return to_png(table_image(state, names, previous))
 
 
-def table_image(state: GameState, names: Sequence[str]) -> Image.Image:
+def _legend_height(changes: Changes, t: TextSizes) -> int:
+    return int(t.small * 1.6) if changes else 0
+
+
+def table_image(state: GameState, names: Sequence[str], previous: GameState | None = None) -> Image.Image:
     lay = LAYOUT
     t = lay.t
     shown = fonts.names_for(names, len(state.players))
+    changes = changes_between(previous, state)
     solo = isinstance(state.table, SoloTable)
     market_h = _solo_height(lay) if solo else _rows_height(lay)
     panels = _panel_grid(state, lay)
@@ -95,6 +107,7 @@ def table_image(state: GameState, names: Sequence[str]) -> Image.Image:
         + GAP
         + reserve_height(t, RESERVE_CELL)
         + GAP
+        + _legend_height(changes, t)
         + panels.height
         + MARGIN
     )
@@ -104,14 +117,27 @@ def table_image(state: GameState, names: Sequence[str]) -> Image.Image:
     paint_banner(image, y, state, shown, lay.width, t)
     y += banner_height(state, t) + MARGIN
     if isinstance(state.table, SoloTable):
-        _paint_solo(image, y, state, state.table, lay)
+        _paint_solo(image, y, state, state.table, lay, changes)
     else:
         assert isinstance(state.table, RowsTable)
-        _paint_rows(image, y, state, state.table, lay)
+        _paint_rows(image, y, state, state.table, lay, changes)
     y += market_h + GAP
     paint_reserve(image, MARGIN, y, lay.inner, state, t, RESERVE_CELL)
     y += reserve_height(t, RESERVE_CELL) + GAP
-    panels.paint(image, y, state, shown)
+    if changes:
+        legend_mid = y + _legend_height(changes, t) // 2 - GAP // 4
+        box = (
+            MARGIN + MARK_LEGEND,
+            legend_mid - t.small // 2,
+            MARGIN + MARK_LEGEND + t.small,
+            legend_mid + t.small // 2,
+        )
+        mark(image, box)
+        fonts.draw(
+            image, box[2] + t.small // 2 + 4, legend_mid, labels.CHANGED_LEGEND, t.small, MUTED, anchor="lm"
+        )
+        y += _legend_height(changes, t)
+    panels.paint(image, y, state, shown, changes)
     return image
 
 
@@ -131,15 +157,23 @@ def _paint_tab(
 
 
 def _paint_slot(
-    image: Image.Image, x: int, y: int, state: GameState, card_id: str | None, lay: TableLayout
+    image: Image.Image,
+    x: int,
+    y: int,
+    state: GameState,
+    card_id: str | None,
+    lay: TableLayout,
+    changes: Changes = NONE,
 ) -> None:
     w, h = lay.tile
     if card_id is None:
         dashed_rect(ImageDraw.Draw(image), (x, y, x + w - 1, y + h - 1), SLOT, width=3)
-        fonts.draw(image, x + w / 2, y + h / 2, "empty", lay.t.small, MUTED, anchor="mm")
+        fonts.draw(image, x + w / 2, y + h / 2, labels.EMPTY, lay.t.small, MUTED, anchor="mm")
         return
     face = market_card(state.card(card_id), MARKET_CELL, lay.t.small)
     image.paste(face, (x, y), face)
+    if card_id in changes.new_market:
+        mark(image, (x, y, x + w - 1, y + h - 1))
 
 
 def _paint_deck(
@@ -155,7 +189,7 @@ def _paint_deck(
     draw = ImageDraw.Draw(image)
     if count == 0:
         dashed_rect(draw, (x, y, x + w - 1, y + h - 1), SLOT, width=3)
-        fonts.draw(image, x + w / 2, y + h / 2, "empty", t.small, MUTED, anchor="mm")
+        fonts.draw(image, x + w / 2, y + h / 2, labels.EMPTY, t.small, MUTED, anchor="mm")
         return
     lk = look(colour) if colour is not None else NEUTRAL_DECK
     layers = min(3, count)
@@ -177,7 +211,7 @@ def _paint_deck(
     fonts.draw(
         image, x + cw / 2, y + ch / 2 - t.small * 0.45, str(count), t.huge, lk.ink, bold=True, anchor="mm"
     )
-    fonts.draw(image, x + cw / 2, y + ch / 2 + t.huge * 0.6, "in deck", t.small, lk.ink, anchor="mm")
+    fonts.draw(image, x + cw / 2, y + ch / 2 + t.huge * 0.6, labels.IN_DECK, t.small, lk.ink, anchor="mm")
 
 
 # -- base game: two rows ---------------------------------------------------------------------------
@@ -187,7 +221,9 @@ def _rows_height(lay: TableLayout) -> int:
     return 2 * (lay.tab + lay.tile[1]) + GAP
 
 
-def _paint_rows(image: Image.Image, y: int, state: GameState, table: RowsTable, lay: TableLayout) -> None:
+def _paint_rows(
+    image: Image.Image, y: int, state: GameState, table: RowsTable, lay: TableLayout, changes: Changes
+) -> None:
     w, h = lay.tile
     step = (lay.inner - w) / 4
     for colour in (Colour.WHITE, Colour.BLACK):
@@ -196,13 +232,13 @@ def _paint_rows(image: Image.Image, y: int, state: GameState, table: RowsTable, 
             x = MARGIN + int(i * step)
             card_id = row[i] if i < len(row) else None
             _paint_tab(image, x, y, i + 1, card_id, lay)
-            _paint_slot(image, x, y + lay.tab, state, card_id, lay)
+            _paint_slot(image, x, y + lay.tab, state, card_id, lay, changes)
         deck_x = MARGIN + int(4 * step)
         fonts.draw(
             image,
             deck_x,
             y + lay.tab // 2 - 2,
-            f"{colour.value.capitalize()} deck",
+            labels.colour_deck(colour.value),
             lay.t.small,
             MUTED,
             anchor="lm",
@@ -222,7 +258,9 @@ def _solo_height(lay: TableLayout) -> int:
     return _lock_row(lay) + 3 * (lay.tab + lay.tile[1]) + 2 * (GAP // 2)
 
 
-def _paint_solo(image: Image.Image, y: int, state: GameState, table: SoloTable, lay: TableLayout) -> None:
+def _paint_solo(
+    image: Image.Image, y: int, state: GameState, table: SoloTable, lay: TableLayout, changes: Changes
+) -> None:
     w, h = lay.tile
     t = lay.t
     col_step = w + GAP
@@ -237,11 +275,11 @@ def _paint_solo(image: Image.Image, y: int, state: GameState, table: SoloTable, 
             x = MARGIN + col * col_step
             cy = top + row * (lay.tab + h + GAP // 2)
             _paint_tab(image, x, cy, position, card_id, lay)
-            _paint_slot(image, x, cy + lay.tab, state, card_id, lay)
+            _paint_slot(image, x, cy + lay.tab, state, card_id, lay, changes)
     # Right column: the deck, then the mastermind.
     rx = MARGIN + 3 * col_step
     rw = lay.width - MARGIN - rx
-    fonts.draw(image, rx, top + lay.tab // 2 - 2, "Deck", t.small, MUTED, anchor="lm")
+    fonts.draw(image, rx, top + lay.tab // 2 - 2, labels.DECK, t.small, MUTED, anchor="lm")
     _paint_deck(image, rx, top + lay.tab, None, len(table.deck), lay)
     my = top + lay.tab + h + GAP
     _paint_mastermind(image, rx, my, rw, y + _solo_height(lay) - my, state, table, lay)
@@ -251,10 +289,10 @@ def _paint_locks(image: Image.Image, cx: int, mid: int, count: int, lay: TableLa
     """Lock pieces above a grid column: one dark block per lock, and the count in words."""
     t = lay.t
     if count == 0:
-        fonts.draw(image, cx, mid, "open", t.small, MUTED, anchor="mm")
+        fonts.draw(image, cx, mid, labels.LOCK_OPEN, t.small, MUTED, anchor="mm")
         return
     size = int(t.small * 0.8)
-    label = plural(count, "lock")
+    label = labels.locks(count)
     shown = count if count <= 3 else 1  # past three blocks the number says it; keep within the column
     total = shown * (size + 4) + 6 + fonts.width(label, t.small, True)
     x = cx - total // 2
@@ -285,18 +323,18 @@ def _paint_mastermind(
     box_h = min(h, 2 * pad + int(line * 1.2) + 3 * line + 2 * int(t.small * 1.2))
     draw.rounded_rectangle((x, y, x + w, y + box_h), radius=14, fill=PANEL, outline=PANEL_EDGE, width=2)
     cy = y + pad + line // 2
-    fonts.draw(image, x + pad, cy, "Mastermind", t.large, INK, bold=True, anchor="lm")
+    fonts.draw(image, x + pad, cy, labels.MASTERMIND, t.large, INK, bold=True, anchor="lm")
     cy += int(line * 1.2)
     points = mastermind_points(state)
     rows = (
-        ("Score", f"{points} pts" if points != 1 else "1 pt"),
-        ("Puzzles", str(len(table.mastermind_pile))),
-        ("Pieces", str(table.mastermind_supply)),
+        (labels.MASTERMIND_SCORE, labels.points(points)),
+        (labels.MASTERMIND_PUZZLES, str(len(table.mastermind_pile))),
+        (labels.MASTERMIND_PIECES, str(table.mastermind_supply)),
     )
     for label, value in rows:
         fonts.draw(image, x + pad, cy, label, t.small, MUTED, anchor="lm")
         value_w = fonts.draw(image, x + w - pad, cy, value, t.body, INK, bold=True, anchor="rm")
-        if label == "Pieces":
+        if label == labels.MASTERMIND_PIECES:
             size = int(t.small * 0.8)
             bx = x + w - pad - value_w - 8 - size
             draw.rectangle(
@@ -304,7 +342,7 @@ def _paint_mastermind(
             )
         cy += line
     cy += int(t.small * 0.1)
-    for text in ("A tie goes to", "the mastermind"):
+    for text in labels.MASTERMIND_TIE_LINES:
         fonts.draw(image, x + pad, cy, text, t.small, MUTED, anchor="lm")
         cy += int(t.small * 1.2)
 
@@ -324,13 +362,15 @@ class PanelGrid:
     def height(self) -> int:
         return sum(self.row_heights) + GAP * (len(self.row_heights) - 1)
 
-    def paint(self, image: Image.Image, y: int, state: GameState, names: list[str]) -> None:
+    def paint(
+        self, image: Image.Image, y: int, state: GameState, names: list[str], changes: Changes = NONE
+    ) -> None:
         g = self.geometry
         for seat in range(len(state.players)):
             row, col = divmod(seat, self.columns)
             x = MARGIN + col * (g.width + GAP)
             top = y + sum(self.row_heights[:row]) + GAP * row
-            paint_panel(image, x, top, self.row_heights[row], state, seat, names, g)
+            paint_panel(image, x, top, self.row_heights[row], state, seat, names, g, changes)
 
 
 def _panel_grid(state: GameState, lay: TableLayout) -> PanelGrid:

@@ -278,7 +278,7 @@ def test_tie_on_points_is_explained() -> None:
     over = _finished(state, [[twos[0]], [ones[0], ones[1]]])
     assert winners(over) == (1,)
     notes = tiebreak_notes(over, ["Ana", "Bo"])
-    assert notes == ["Tied on 2 points: Bo wins on more completed puzzles (2 vs 1)."]
+    assert notes == ["Tie on 2 — Bo wins on puzzles completed (2 vs 1)."]
     assert winners_text(over, ["Ana", "Bo"]) == "Bo wins"
     open_png(render_results(over, ["Ana", "Bo"]))
 

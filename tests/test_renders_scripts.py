@@ -97,7 +97,9 @@ def test_right_to_left_names_are_joined_and_reversed() -> None:
     assert [unicodedata.name(c).split()[-2] for c in joined] == ["FINAL", "MEDIAL", "INITIAL"]
     assert bidi.visual("لا") == "\ufefb"  # lam-alef ligature
     assert bidi.visual("Ana (שרה) 2") == "Ana (הרש) 2"
-    assert bidi.visual("שרה (Ana) 2") == "2 (Ana) הרש"
+    assert bidi.visual("שרה (Ana) 2") == "הרש (Ana) 2"  # interface lines are left-to-right
+    assert bidi.visual_order("שרה (Ana) 2", "R") == "2 (Ana) הרש"
+    assert bidi.visual("שרה to play") == "הרש to play"
     assert bidi.visual("علي 12") == "12 ﻲﻠﻋ"
 
 
