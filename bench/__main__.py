@@ -6,6 +6,8 @@
    acts again as soon as it is answered (saturation), then p50 / p99 when actions arrive at 20 per
    second across the 200 games (each game acting every 10 s on average: a very busy bot).
 3. 1,000 stored games, 100 of them active and playing: resident memory of a fresh process.
+4. The turn panel at 20 busy channels (offline harness, real renderer): every game played by
+   panel taps at once; p50 / p99 from sending a tap to its acknowledgement. Budget: p99 <= 100 ms.
 
 Human-readable lines first, then every figure beside its budget (:mod:`engine.budget`; the exit
 code is 1 when one is missed); the last line is ONE JSON object with every figure
@@ -31,6 +33,7 @@ from engine.budget import BenchReport
 from . import build
 from .latency import harness_latencies
 from .load import closed_loop, open_loop, percentile
+from .panel import panel_ack_latencies
 from .players import policy_factory
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -73,6 +76,7 @@ def memory(workdir: Path, stored: int = 1000, active: int = 100) -> dict[str, An
             "rss_mb_after_resume": figures["rss_after_resume_mb"]}
 
 
+PANEL_ACK_P99_BUDGET_MS = 100.0
 ACTION_P50_BUDGET_MS = 12.0
 ACTION_P99_BUDGET_MS = 30.0
 
@@ -107,6 +111,15 @@ def main() -> int:
         report.add("rss_peak_mb_1000_games", rss["rss_peak_mb_1000_games"], label="... peak RSS", unit="MB")
         report.add("rss_mb_after_imports", rss["rss_mb_after_imports"], label="RSS after imports", unit="MB")
         report.add("rss_mb_after_resume", rss["rss_mb_after_resume"], label="RSS after resume()", unit="MB")
+        acks, taps = asyncio.run(panel_ack_latencies(workdir))
+        report.add("panel_ack_p50_ms", round(percentile(acks, 50), 1),
+                   label="turn panel at 20 busy channels: tap to ack, p50", unit="ms")
+        report.add("panel_ack_p99_ms", round(percentile(acks, 99), 1),
+                   label="turn panel at 20 busy channels: tap to ack, p99", unit="ms",
+                   at_most=PANEL_ACK_P99_BUDGET_MS)
+        report.info("panel_taps", len(acks))
+        report.info("panel_taps_per_action_max", {kind: max(counts) for kind, counts in sorted(taps.items())})
+        say(f"turn panel: {len(acks)} taps in 20 busy channels")
     report.info("seconds", round(time.perf_counter() - started, 1))
     return report.finish()
 

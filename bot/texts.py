@@ -112,7 +112,7 @@ HELP = """**Project L in Discord** — build a table, then play asynchronously; 
 
 **Table** `/projectl table new` here (base 2–4 players or solo), then Join / Leave / Add AI / Start
 `/projectl table …` also `cancel` (host or channel admins) · `leave` · `vote` (turn clock) · `replace` (host)
-**Your turn: 3 actions**, any mix — `/projectl play …`
+**Your turn: 3 actions**, any mix — tap **Play** under the table image, or type `/projectl play …`
 • `take` a puzzle from a row (or Solo grid) · `draw` the top card of a deck, blind
 • `level1` take a level-1 piece · `upgrade` return a piece for a bigger (or same-level) one
 • `place` a piece on your puzzle — the `cells` option lists every legal spot, like `A1 A2 B2`

@@ -439,3 +439,30 @@ async def test_every_panel_call_is_within_discord_limits(h: DiscordHarness) -> N
     assert problems == []
     rows = [c for c in h.calls if c.json and isinstance(c.json, dict)]
     assert rows
+
+
+async def test_solo_next_turn_comes_with_the_panel(h: DiscordHarness) -> None:
+    """A turn that ends but is the same player's again (Solo): mat and the new turn's panel."""
+    alice = h.add_user("alice")
+    await h.slash(alice, "games", "projectl new", variant="solo")
+    me = Player(h, alice)
+    await me.play(turn_post(h))
+    for _ in range(3):
+        ix = await me.choose("take", me.component("take").options[0].value)
+    reply = final_reply(ix)
+    assert "Your turn is over" in (reply.content or "") and reply.filenames == ["mat.png"]
+    game = await game_of(h)
+    assert game.state.actions_left == 3 and game.revision > 3
+    assert me.panel is not None and me.panel.id == reply.message.id
+    assert all(parse_panel_id(c.custom_id).key.revision == game.revision  # type: ignore[union-attr]
+               for c in me.panel.components if c.custom_id.startswith("plp:"))
+
+
+async def test_bench_driver_plays_by_panel_alone(tmp_path: Path) -> None:
+    """The bench's panel players (bench/panel.py) finish actions of every common kind by taps."""
+    from bench.panel import panel_ack_latencies
+
+    timings, kinds = await panel_ack_latencies(tmp_path, channels=2, taps=80)
+    assert len(timings) >= 80 and all(t >= 0 for t in timings)
+    assert max(kinds["take"]) == 1 and max(kinds.get("level1", [1])) == 1
+    assert min(kinds["place"]) == 4

@@ -275,7 +275,8 @@ async def respond_to_result(interaction: discord.Interaction, result: ActionResu
             await reply(interaction, clip(lines), ephemeral=True, view=view)
         else:
             mat = await bot.renderer.mat(state, step.seat, game.names)
-            await reply(interaction, clip(lines), ephemeral=True, files=[png(mat, "mat.png")])
+            await reply(interaction, clip(lines), ephemeral=True, files=[png(mat, "mat.png")],
+                        view=panel.view if panel is not None else None)  # a new turn that is theirs
     except BaseException:
         if board is not None:
             board.cancel()
