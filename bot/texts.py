@@ -317,7 +317,7 @@ STATS_HINT = "Finished games in this server, best first (a game someone left cou
 # Every label, placeholder and sentence of the panel, so a translation touches only this block.
 
 PLAY_BUTTON = "Play"
-PANEL_TURN = "**Your turn** · {n} action(s) left. Choose below, or type any `/projectl` command."
+PANEL_TURN = "**Your turn** · {n} action(s) left. Choose below, or type `/projectl play …`."
 PANEL_FINISHING = "**Finishing Touches** · place pieces (-1 point each), then press **Done**."
 PANEL_CHOOSE = "**A decision is waiting**: choose below before anything else."
 PANEL_NEXT = "Next action:"

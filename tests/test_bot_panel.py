@@ -444,7 +444,7 @@ async def test_every_panel_call_is_within_discord_limits(h: DiscordHarness) -> N
 async def test_solo_next_turn_comes_with_the_panel(h: DiscordHarness) -> None:
     """A turn that ends but is the same player's again (Solo): mat and the new turn's panel."""
     alice = h.add_user("alice")
-    await h.slash(alice, "games", "projectl new", variant="solo")
+    await h.slash(alice, "games", "projectl table new", variant="solo")
     me = Player(h, alice)
     await me.play(turn_post(h))
     for _ in range(3):
