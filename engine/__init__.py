@@ -8,6 +8,7 @@ an :class:`IllegalActionError` whose message a player can read. See docs/engine.
 from .actions import (
     TABLE_ACTIONS,
     Action,
+    Choose,
     DrawPuzzle,
     EndFinishing,
     Master,
@@ -41,6 +42,7 @@ from .state import (
     Difficulty,
     GameState,
     Options,
+    PendingDecision,
     Phase,
     PlayerState,
     RowsTable,
@@ -48,9 +50,10 @@ from .state import (
 )
 
 __all__ = [
-    "Action", "ActionSyntaxError", "Colour", "Difficulty", "DrawPuzzle", "EndFinishing",
+    "Action", "ActionSyntaxError", "Choose", "Colour", "Difficulty", "DrawPuzzle", "EndFinishing",
     "EngineError", "Event", "GameOverError", "GameState", "IllegalActionError", "MASTERMIND",
-    "Master", "NotYourTurnError", "Options", "Outcome", "Pass", "Phase", "Place", "PlayerState",
+    "Master", "NotYourTurnError", "Options", "Outcome", "Pass", "PendingDecision", "Phase", "Place",
+    "PlayerState",
     "PuzzleCard", "Recycle", "RemovePlayer", "SkipTurn", "RowsTable", "SCHEMA_VERSION", "SHAPES",
     "ScoreLine", "Shape",
     "SoloTable", "StateFormatError", "TABLE_ACTIONS", "TakeLevelOne", "TakePuzzle", "Upgrade", "apply",

@@ -11,6 +11,7 @@ The text form is what the action log stores and what a player can type:
 ``place L3 on W07 at A1 A2 B2``            put a piece from your supply on your puzzle W07
 ``master L3 on W07 at A1 A2 B2; 1 on B02 at C3``  the Master action: one piece per puzzle
 ``recycle white 3 1 4 2``                  put a row under its deck, slot 3 first, and reveal 4
+``choose I4``                              answer a pending decision (e.g. a substitute piece)
 ``done``                                   end your Finishing Touches
 ``pass``                                   only when nothing else is legal
 ``skip`` / ``remove 2``                    table decisions: skip this turn, remove seat 2
@@ -135,6 +136,23 @@ class Recycle:
 
 
 @dataclass(frozen=True, slots=True)
+class Choose:
+    """Answer the player's pending decision with one of its options (see engine/decisions.py).
+
+    ``option`` is kept as written (spaces collapsed); the decision matches it case-insensitively.
+    """
+
+    option: str
+    kind: ClassVar[str] = "choose"
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "option", " ".join(self.option.split()))
+
+    def __str__(self) -> str:
+        return f"choose {self.option}"
+
+
+@dataclass(frozen=True, slots=True)
 class EndFinishing:
     """Stop placing pieces during Finishing Touches."""
 
@@ -184,8 +202,8 @@ TABLE_ACTIONS = (SkipTurn, RemovePlayer)
 """Actions decided by the table (votes, the host), never listed by ``legal_actions``."""
 
 Action = (
-    TakePuzzle | DrawPuzzle | TakeLevelOne | Upgrade | Place | Master | Recycle | EndFinishing | Pass
-    | SkipTurn | RemovePlayer
+    TakePuzzle | DrawPuzzle | TakeLevelOne | Upgrade | Place | Master | Recycle | Choose
+    | EndFinishing | Pass | SkipTurn | RemovePlayer
 )
 
 _CARD_ID = re.compile(r"^[A-Za-z][A-Za-z0-9_-]{0,15}$")
@@ -283,6 +301,10 @@ def parse_action(text: str) -> Action:
         if len(rest) == 1:
             raise ActionSyntaxError("Say the order the cards go under the deck: 'recycle white 1 2 3 4'.")
         raise ActionSyntaxError("Write 'recycle white 1 2 3 4'.")
+    if verb == "choose":
+        if rest:
+            return Choose(" ".join(rest))
+        raise ActionSyntaxError("Write 'choose <option>', e.g. 'choose I4'.")
     if verb == "done" and not rest:
         return EndFinishing()
     if verb == "pass" and not rest:
@@ -293,5 +315,5 @@ def parse_action(text: str) -> Action:
         return RemovePlayer(_slot(rest[0], 6) - 1)
     raise ActionSyntaxError(
         f"'{words[0]}' is not an action. Actions: take, draw, level1, upgrade, place, master, "
-        "recycle, done."
+        "recycle, choose, done."
     )

@@ -100,6 +100,20 @@ class PieceGained(Event):
 
 
 @dataclass(frozen=True, slots=True)
+class DecisionAwaited(Event):
+    """The game waits for ``seat`` to choose (a pending decision, see engine/decisions.py)."""
+
+    seat: int
+    kind: str
+    options: tuple[str, ...]
+    prompt: str
+
+    def describe(self, names: Sequence[str]) -> str:
+        choices = ", ".join(self.options)
+        return f"{_name(names, self.seat)} must choose: {self.prompt} (choose {choices})."
+
+
+@dataclass(frozen=True, slots=True)
 class PieceReturned(Event):
     seat: int
     shape: Shape

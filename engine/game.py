@@ -13,10 +13,11 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 
-from . import rules
+from . import decisions, rules
 from .actions import (
     TABLE_ACTIONS,
     Action,
+    Choose,
     DrawPuzzle,
     EndFinishing,
     Master,
@@ -99,16 +100,21 @@ def apply(state: GameState, action: Action, *, player: int | None = None) -> Out
     """
     if state.phase is Phase.OVER:
         raise GameOverError("The game is over.")
-    if player is not None and player != state.current:
+    if player is not None and player != state.acting_seat:
         raise NotYourTurnError("It is not your turn.")
     variant = variant_for(state.options.variant)
     w = Work(state)
     if isinstance(action, TABLE_ACTIONS):
         _apply_table_decision(w, variant, action)
+    elif state.pending:
+        _apply_choice(w, variant, action)
+    elif isinstance(action, Choose):
+        raise IllegalActionError("There is no choice waiting for an answer.")
     elif state.phase is Phase.PLAY:
         _apply_play(w, variant, action)
         w.actions_left -= 1
-        if w.actions_left == 0:
+        decisions.settle(w)
+        if w.actions_left == 0 and not w.pending:
             _end_turn(w, variant)
     else:
         _apply_finishing(w, variant, action)
@@ -130,6 +136,28 @@ def winners(state: GameState) -> tuple[int, ...]:
 
 def opponent_score(state: GameState) -> int | None:
     return variant_for(state.options.variant).opponent_score(state)
+
+
+# -- pending decisions ----------------------------------------------------------------------------
+
+
+def _apply_choice(w: Work, variant: Variant, action: Action) -> None:
+    """Answer the pending decision. It spends no action; the turn ends once the player's third
+    action is done and nothing is left to decide."""
+    if not isinstance(action, Choose):
+        head = w.pending[0]
+        raise IllegalActionError(
+            f"First choose: {decisions.prompt(head)}. Write 'choose <option>' with one of "
+            f"{', '.join(head.options)}."
+        )
+    decisions.answer(w, action)
+    decisions.settle(w)
+    if w.pending:
+        return
+    if w.phase is Phase.PLAY and w.actions_left == 0:
+        _end_turn(w, variant)
+    elif w.phase is Phase.FINISHING:
+        _settle_finishing(w, variant)
 
 
 # -- play phase -----------------------------------------------------------------------------------
@@ -163,6 +191,7 @@ def _apply_play(w: Work, variant: Variant, action: Action) -> None:
 def _apply_table_decision(w: Work, variant: Variant, action: SkipTurn | RemovePlayer) -> None:
     """Skips and removals decided by the table (see docs/rules.md for the ruling)."""
     if isinstance(action, SkipTurn):
+        decisions.answer_by_default(w, w.current)
         w.emit(TurnSkipped(w.current))
         if w.phase is Phase.PLAY:
             _end_turn(w, variant)
@@ -180,6 +209,7 @@ def _apply_table_decision(w: Work, variant: Variant, action: SkipTurn | RemovePl
         raise IllegalActionError(
             "The last player in the game cannot be removed: let them finish, or cancel the game."
         )
+    decisions.drop(w, seat)
     player = w.players[seat]
     for puzzle in player.puzzles:
         for piece in puzzle.pieces:
@@ -246,7 +276,9 @@ def _apply_finishing(w: Work, variant: Variant, action: Action) -> None:
             "It is time for Finishing Touches: place pieces from your supply (1 point each) "
             "or say 'done'."
         )
-    _settle_finishing(w, variant)
+    decisions.settle(w)
+    if not w.pending:
+        _settle_finishing(w, variant)
 
 
 def _settle_finishing(w: Work, variant: Variant) -> None:

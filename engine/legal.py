@@ -14,11 +14,11 @@ from dataclasses import dataclass
 from functools import lru_cache
 from itertools import product
 
-from .actions import Action, EndFinishing, Master, Pass, Place, TakeLevelOne, Upgrade
+from .actions import Action, Choose, EndFinishing, Master, Pass, Place, TakeLevelOne, Upgrade
 from .cards import PuzzleCard
 from .pieces import SHAPES, Shape, placements_in
 from .rng import Rng
-from .rules import MAX_UPGRADE_LEVEL, pick_from_reserve
+from .rules import MAX_UPGRADE_LEVEL, substitutes
 from .state import GameState, Phase, PlayerState
 from .variants import variant_for
 
@@ -79,14 +79,18 @@ def upgrade_actions(state: GameState) -> list[Upgrade]:
 
 
 def legal_actions(state: GameState) -> list[Action]:
-    """Every legal action for the current player, except Master (see :func:`master_options`)."""
+    """Every legal action for the acting seat, except Master (see :func:`master_options`).
+
+    While a decision is pending, only its answers (``Choose``) are legal."""
     if state.phase is Phase.OVER:
         return []
+    if state.pending:
+        return [Choose(option) for option in state.pending[0].options]
     player = state.players[state.current]
     if state.phase is Phase.FINISHING:
         return [*placements_for(state.cards, player), EndFinishing()]
     actions: list[Action] = list(variant_for(state.options.variant).market_actions(state))
-    if pick_from_reserve(state.reserve, Shape.MONO) is not None:
+    if substitutes(state.reserve, Shape.MONO):
         actions.append(TakeLevelOne())
     actions.extend(upgrade_actions(state))
     actions.extend(placements_for(state.cards, player))
@@ -139,7 +143,7 @@ class MasterOptions:
 
 def master_options(state: GameState) -> MasterOptions | None:
     """None when Master is not legal now (already used, wrong phase, nothing to place)."""
-    if state.phase is not Phase.PLAY or state.master_used:
+    if state.phase is not Phase.PLAY or state.master_used or state.pending:
         return None
     player = state.players[state.current]
     per_card: dict[str, tuple[Place, ...]] = {}

@@ -7,8 +7,9 @@ an :class:`~engine.errors.IllegalActionError` before changing anything the playe
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
+from . import decisions
 from .actions import Master, Place, TakeLevelOne, Upgrade
 from .errors import (
     MasterError,
@@ -26,8 +27,8 @@ from .events import (
     PieceReturned,
     PuzzleCompleted,
 )
-from .pieces import SHAPES, SHAPES_BY_LEVEL, Shape, mask_to_text, shape_of_mask
-from .state import DonePuzzle, GameState, OpenPuzzle, Phase, Placed
+from .pieces import SHAPES, SHAPES_BY_LEVEL, Shape, mask_to_text, parse_shape, shape_of_mask
+from .state import DonePuzzle, GameState, OpenPuzzle, PendingDecision, Phase, Placed
 from .work import Work
 
 MAX_UPGRADE_LEVEL = 4
@@ -36,37 +37,85 @@ MAX_UPGRADE_LEVEL = 4
 # -- the reserve -------------------------------------------------------------------------------
 
 
-def pick_from_reserve(reserve: list[int] | tuple[int, ...], wanted: Shape) -> Shape | None:
-    """The piece a player actually receives when they should get ``wanted``.
+def substitutes(reserve: list[int] | tuple[int, ...], wanted: Shape) -> tuple[Shape, ...]:
+    """The shapes a player may receive when they should get ``wanted``, in shape order.
 
-    Empty-reserve rule: another shape of the same level; failing that one level higher; failing
-    that a lower level. Where the rules let the player choose, the engine takes the shape with
-    the most pieces left (then the first in shape order) so turns never stall on a question;
-    docs/rules.md records this ruling.
+    ``(wanted,)`` while it is in stock. Otherwise the empty-reserve rule: the other shapes of the
+    same level that are in stock; if that level is empty, the shapes of the next higher level
+    that has stock (never beyond level 4); if none, the lower levels' shapes in stock. Empty when
+    the reserve has nothing at all. When more than one shape is returned, the player chooses.
     """
     if reserve[wanted.index] > 0:
-        return wanted
+        return (wanted,)
     level = wanted.level
-    order = [level] + list(range(level + 1, MAX_UPGRADE_LEVEL + 1)) + list(range(level - 1, 0, -1))
+    order = [level] + list(range(level + 1, MAX_UPGRADE_LEVEL + 1))
     for candidate_level in order:
-        shapes = [s for s in SHAPES_BY_LEVEL[candidate_level] if reserve[s.index] > 0]
+        shapes = tuple(s for s in SHAPES_BY_LEVEL[candidate_level] if reserve[s.index] > 0)
         if shapes:
-            return max(shapes, key=lambda s: (reserve[s.index], -s.index))
-    return None
+            return shapes
+    return tuple(
+        s for lower in range(1, level) for s in SHAPES_BY_LEVEL[lower] if reserve[s.index] > 0
+    )
 
 
-def give_piece(w: Work, seat: int, wanted: Shape, reason: str) -> Shape | None:
-    got = pick_from_reserve(w.reserve, wanted)
-    if got is None:
-        return None
+def give_piece(w: Work, seat: int, wanted: Shape, reason: str) -> None:
+    """Give ``seat`` the piece it should receive, or ask which substitute it wants.
+
+    One possible piece is given at once (the event names the piece wanted when it differs); with
+    several the player chooses (a ``substitute`` pending decision); with none nothing is given.
+    """
+    options = substitutes(w.reserve, wanted)
+    if len(options) == 1:
+        _hand_over(w, seat, options[0], reason, wanted)
+    elif options:
+        decisions.ask(w, PendingDecision(
+            seat, SUBSTITUTE, tuple(s.value for s in options), f"{reason} {wanted.value}"
+        ))
+
+
+def _hand_over(w: Work, seat: int, got: Shape, reason: str, wanted: Shape) -> None:
     w.reserve[got.index] -= 1
     w.change_supply(seat, got, +1)
     w.emit(PieceGained(seat, got, reason, None if got is wanted else wanted))
-    return got
+
+
+SUBSTITUTE = "substitute"
+
+
+def _substitute_wanted(decision: PendingDecision) -> tuple[str, Shape]:
+    reason, wanted = decision.about.split()
+    return reason, parse_shape(wanted)
+
+
+def _substitute_refresh(w: Work, decision: PendingDecision) -> PendingDecision | None:
+    reason, wanted = _substitute_wanted(decision)
+    options = substitutes(w.reserve, wanted)
+    if len(options) == 1:
+        _hand_over(w, decision.seat, options[0], reason, wanted)
+        return None
+    if not options:
+        return None
+    return replace(decision, options=tuple(s.value for s in options))
+
+
+def _substitute_resolve(w: Work, decision: PendingDecision, option: str) -> None:
+    reason, wanted = _substitute_wanted(decision)
+    _hand_over(w, decision.seat, parse_shape(option), reason, wanted)
+
+
+def _substitute_prompt(decision: PendingDecision) -> str:
+    reason, wanted = _substitute_wanted(decision)
+    why = {"reward": "your reward", "level1": "your level-1 piece"}.get(reason, reason)
+    return f"the reserve has no {wanted.label} left for {why}: pick another piece"
+
+
+decisions.register(decisions.DecisionKind(
+    SUBSTITUTE, resolve=_substitute_resolve, prompt=_substitute_prompt, refresh=_substitute_refresh,
+))
 
 
 def take_level_one(w: Work, action: TakeLevelOne) -> None:
-    if pick_from_reserve(w.reserve, Shape.MONO) is None:
+    if not substitutes(w.reserve, Shape.MONO):
         raise ReserveEmptyError("The reserve is empty: there is no piece to take.")
     give_piece(w, w.current, Shape.MONO, "level1")
 

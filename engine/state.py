@@ -186,6 +186,21 @@ Table = RowsTable | SoloTable
 
 
 @dataclass(frozen=True, slots=True)
+class PendingDecision:
+    """A choice the rules give a player, which the game waits for (see engine/decisions.py).
+
+    ``kind`` names the resolver in :data:`engine.decisions.KINDS`; ``options`` are the canonical
+    texts the player may answer with (``choose <option>``); ``about`` is the kind's own note of
+    what the choice is for (for a substitute piece: the reason and the shape wanted, "reward O4").
+    """
+
+    seat: int
+    kind: str
+    options: tuple[str, ...]
+    about: str = ""
+
+
+@dataclass(frozen=True, slots=True)
 class GameState:
     """Everything about one game at one moment.
 
@@ -210,6 +225,7 @@ class GameState:
     master_used: bool = False
     black_taken: bool = False
     last_round: int | None = None
+    pending: tuple[PendingDecision, ...] = ()
     schema: int = SCHEMA_VERSION
 
     # -- convenience -----------------------------------------------------------------------
@@ -221,6 +237,11 @@ class GameState:
     def end_triggered(self) -> bool:
         return self.last_round is not None
 
+    @property
+    def acting_seat(self) -> int:
+        """The seat whose answer or action the game waits for: a pending decision's seat first."""
+        return self.pending[0].seat if self.pending else self.current
+
     def card(self, card_id: str) -> PuzzleCard:
         return self.cards[card_id]
 
@@ -229,7 +250,7 @@ class GameState:
 
     # -- JSON --------------------------------------------------------------------------------
     def to_json(self) -> dict[str, Any]:
-        return {
+        data: dict[str, Any] = {
             "schema": self.schema,
             "options": self.options.to_json(),
             "seed": self.seed,
@@ -248,6 +269,9 @@ class GameState:
             "black_taken": self.black_taken,
             "last_round": self.last_round,
         }
+        if self.pending:
+            data["pending"] = [_decision_to_json(d) for d in self.pending]
+        return data
 
     def dumps(self) -> str:
         """Compact, key-sorted JSON text: equal states give equal text."""
@@ -280,6 +304,7 @@ class GameState:
                 master_used=bool(data["master_used"]),
                 black_taken=bool(data["black_taken"]),
                 last_round=None if data["last_round"] is None else int(data["last_round"]),
+                pending=tuple(_decision_from_json(d) for d in data.get("pending", ())),
                 schema=schema,
             )
         except StateFormatError:
@@ -364,6 +389,24 @@ def _player_from_json(data: dict[str, Any]) -> PlayerState:
         finishing_pieces=int(data["finishing_pieces"]),
         finished_touches=bool(data["finished_touches"]),
         removed=bool(data.get("removed", False)),
+    )
+
+
+def _decision_to_json(decision: PendingDecision) -> dict[str, Any]:
+    data: dict[str, Any] = {
+        "seat": decision.seat, "kind": decision.kind, "options": list(decision.options),
+    }
+    if decision.about:
+        data["about"] = decision.about
+    return data
+
+
+def _decision_from_json(data: dict[str, Any]) -> PendingDecision:
+    return PendingDecision(
+        seat=int(data["seat"]),
+        kind=str(data["kind"]),
+        options=tuple(str(o) for o in data["options"]),
+        about=str(data.get("about", "")),
     )
 
 

@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING
 
 from .events import Event
 from .pieces import Shape
-from .state import GameState, OpenPuzzle, Phase, PlayerState, Table
+from .state import GameState, OpenPuzzle, PendingDecision, Phase, PlayerState, Table
 
 if TYPE_CHECKING:
     from .cards import PuzzleCard
@@ -22,7 +22,7 @@ if TYPE_CHECKING:
 class Work:
     __slots__ = (
         "base", "reserve", "players", "table", "phase", "current", "round", "turn",
-        "actions_left", "master_used", "black_taken", "last_round", "events",
+        "actions_left", "master_used", "black_taken", "last_round", "pending", "events",
     )
 
     def __init__(self, state: GameState) -> None:
@@ -38,6 +38,7 @@ class Work:
         self.master_used: bool = state.master_used
         self.black_taken: bool = state.black_taken
         self.last_round: int | None = state.last_round
+        self.pending: list[PendingDecision] = list(state.pending)
         self.events: list[Event] = []
 
     # -- reading -------------------------------------------------------------------------------
@@ -85,4 +86,5 @@ class Work:
             master_used=self.master_used,
             black_taken=self.black_taken,
             last_round=self.last_round,
+            pending=tuple(self.pending),
         )

@@ -244,7 +244,8 @@ def end_turn(state: GameState) -> GameState:
     """Spend the current player's remaining actions on level-1 pieces (turn passes on)."""
     seat, turn = state.current, state.turn
     while state.turn == turn and state.phase is Phase.PLAY and state.current == seat:
-        state = apply(state, TakeLevelOne()).state
+        action = legal_actions(state)[0] if state.pending else TakeLevelOne()
+        state = apply(state, action).state
     return state
 
 
@@ -319,6 +320,8 @@ def progress_action(state: GameState, rng: Rng, *, supply_cap: int = 6) -> Actio
     supply is small. Purely random play hoards pieces and rarely finishes a game.
     """
     actions = legal_actions(state)
+    if state.pending:
+        return actions[rng.below(len(actions))]
     if state.phase is Phase.FINISHING:
         places = [a for a in actions if isinstance(a, Place)]
         if places and rng.below(3):

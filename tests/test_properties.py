@@ -133,8 +133,12 @@ def check_invariants(state: GameState, discarded: set[str], lock_budget: int) ->
         assert sum(state.table.locks) + state.table.mastermind_supply <= lock_budget
     # the turn structure
     if state.phase is Phase.PLAY:
-        assert 1 <= state.actions_left <= 3
+        # a turn whose third action is done waits only for its player's pending decisions
+        assert (1 if not state.pending else 0) <= state.actions_left <= 3
         assert not state.players[state.current].removed
+    # pending decisions belong to the seat whose turn it is, and each offers a real choice
+    for decision in state.pending:
+        assert decision.seat == state.current and len(decision.options) >= 2
 
 
 def check_scores(state: GameState, finishing_placed: list[int]) -> None:

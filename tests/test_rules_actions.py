@@ -23,6 +23,7 @@ from positions import (
 )
 
 from engine import (
+    Choose,
     DrawPuzzle,
     GameOverError,
     IllegalActionError,
@@ -185,17 +186,19 @@ def test_take_a_level1_piece() -> None:
 
 def test_level1_with_no_monominoes_left_takes_the_next_available_level() -> None:
     """RULINGS "Empty reserve": if the piece you should receive is gone and its level is empty, take
-    one from a higher level. Engine ruling: the shape of that level with the most stock left."""
+    one from a higher level; when that level has two shapes in stock, the player chooses."""
     state = without_shapes(at_turn_start(game(2, seed=1), 0), "1")
     after, events = play_events(state, "level1")
     assert count(after.players[0].supply, "2") == 2
     gained = [e for e in events if isinstance(e, PieceGained)]
     assert gained[0].wanted is not None and gained[0].wanted.value == "1"
     assert "instead of a monomino" in gained[0].describe(["Ann", "Bob"])
-    # with levels 1 and 2 gone, the next available level is 3: the shape with most stock (L3 here)
+    # with levels 1 and 2 gone, the next available level is 3: I3 or L3, the player's choice
     state = with_reserve(state, {"I3": 2, "L3": 5, "I4": 9})
-    after = play(state, "level1")
-    assert count(after.players[0].supply, "L3") == 1
+    waiting = play(state, "level1")
+    assert legal_actions(waiting) == [Choose("I3"), Choose("L3")]
+    after = play(waiting, "choose l3")
+    assert count(after.players[0].supply, "L3") == 1 and after.actions_left == 2
 
 
 def test_level1_with_an_empty_reserve_is_refused() -> None:

@@ -89,7 +89,8 @@ def test_completed_cards_score_and_are_public() -> None:
 
 def test_reward_substitution_when_the_reward_shape_is_gone() -> None:
     """RULINGS "Empty reserve" / seed 004 step 2: if the depicted piece is gone, take another of the
-    same level (engine: the one with most stock); the event says what was wanted."""
+    same level (here L3, the only other one, so no choice is asked); the event says what was
+    wanted."""
     state = without_shapes(_with("1", ("TD", [("1", "A1")])), "I3")  # TD rewards an I3
     after, events = play_events(state, "place 1 on TD at B1")
     assert count(after.players[0].supply, "L3") == 1
@@ -98,12 +99,12 @@ def test_reward_substitution_when_the_reward_shape_is_gone() -> None:
 
 
 def test_reward_substitution_goes_up_a_level_then_down() -> None:
-    """RULINGS "Empty reserve": with the whole level gone, a higher level; with nothing higher, a
-    lower level."""
+    """RULINGS "Empty reserve": with the whole level gone, a higher level; with nothing higher, any
+    lower level (the player chooses which)."""
     state = _with("1", ("TD", [("1", "A1")]))
     up = play(with_reserve(state, {"I4": 1, "2": 4}), "place 1 on TD at B1")
     assert count(up.players[0].supply, "I4") == 1
-    down = play(with_reserve(state, {"2": 4, "1": 4}), "place 1 on TD at B1")
+    down = play(with_reserve(state, {"2": 4, "1": 4}), "place 1 on TD at B1", "choose 2")
     assert count(down.players[0].supply, "2") == 1
 
 

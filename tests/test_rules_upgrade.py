@@ -12,7 +12,7 @@ from positions import assert_refused, at_turn_start, count, game, play, play_eve
 from engine import Shape, Upgrade, legal_actions
 from engine.errors import PieceNotInSupplyError, ReserveEmptyError, UpgradeNotAllowedError
 from engine.events import PieceGained, PieceReturned
-from engine.rules import pick_from_reserve
+from engine.rules import substitutes
 
 
 def _holding(supply: str):
@@ -122,28 +122,26 @@ def test_legal_upgrades_follow_the_rules() -> None:
                         ("L3", "I4"), ("L3", "O4"), ("L3", "T4"), ("L3", "L4"), ("L3", "S4")}
 
 
-# -- empty-reserve substitution (the engine's choices) -------------------------------------------
+# -- empty-reserve substitution: what the player may choose from ---------------------------------
 
 
 def _reserve(spec: dict[str, int]) -> tuple[int, ...]:
     return with_reserve(game(2, seed=1), spec).reserve
 
 
-@pytest.mark.parametrize(("reserve", "wanted", "got"), [
-    ({"L3": 1, "I3": 0}, "I3", "L3"),                 # same level, other shape
-    ({"I4": 1, "O4": 3, "T4": 2}, "L4", "O4"),        # same level: the shape with most stock
-    ({"I4": 2, "O4": 2}, "T4", "I4"),                 # same stock: the first in shape order
+@pytest.mark.parametrize(("reserve", "wanted", "options"), [
+    ({"I3": 2, "L3": 1}, "I3", "I3"),                 # in stock: that piece, no choice
+    ({"L3": 1, "I3": 0}, "I3", "L3"),                 # same level, the one other shape
+    ({"I4": 1, "O4": 3, "T4": 2}, "L4", "I4 O4 T4"),  # same level: every other shape in stock
     ({"2": 4, "I4": 9}, "1", "2"),                    # level empty: one level higher
-    ({"I4": 9, "1": 3}, "2", "I4"),                   # levels 2 and 3 empty: next available level
-    ({"2": 3, "1": 5}, "S4", "2"),                    # nothing at or above: a lower level, highest first
+    ({"I4": 9, "O4": 1, "1": 3}, "2", "I4 O4"),       # levels 2 and 3 empty: next available level
+    ({"2": 3, "1": 5}, "S4", "1 2"),                  # nothing at or above: any lower level
     ({"1": 5}, "I3", "1"),
-    ({}, "L3", None),                                 # nothing at all: nothing
+    ({}, "L3", ""),                                   # nothing at all: nothing
 ])
-def test_empty_reserve_substitution(reserve: dict[str, int], wanted: str, got: str | None) -> None:
-    """RULINGS "Empty reserve" (seed 003 "take a piece of your choice from the next available level"):
-    if the piece is gone take another of the same level; if that level is empty, the next higher
-    level that has pieces, else a lower one. Engine ruling (docs/rules.md): where the player could
-    choose, the engine takes the shape with the most pieces left (ties: first in shape order), and
-    a lower level is searched from the highest down."""
-    result = pick_from_reserve(_reserve(reserve), Shape(wanted))
-    assert (result.value if result else None) == got
+def test_empty_reserve_substitution(reserve: dict[str, int], wanted: str, options: str) -> None:
+    """RULINGS "Empty reserve" (seed 004 "take a piece of your choice from the next available
+    level"): if the piece is gone, another shape of the same level; if that level is empty, the
+    next higher level that has pieces, else any lower level. The player chooses among these."""
+    result = substitutes(_reserve(reserve), Shape(wanted))
+    assert " ".join(s.value for s in result) == options

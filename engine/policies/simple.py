@@ -6,6 +6,8 @@ simulator (``engine.simulate``), by the benchmark and by AI seats. Every policy 
 * returns a legal action in every state that is not over (Master included, Pass only when nothing
   else is legal);
 * is deterministic given its own seed (an :class:`~engine.rng.Rng`, never the global ``random``);
+* answers a pending decision (an empty-reserve substitute, …) through the same ``choose``: while
+  one is pending the legal actions are its ``Choose`` answers, and the policy picks one of them;
 * is cheap: it reads ``legal_actions`` once and otherwise works on bitmasks with memoised helpers
   (``pieces.placements_in`` and the solver are cached), never trying actions with ``apply``.
 
@@ -26,6 +28,7 @@ from typing import Protocol
 
 from ..actions import (
     Action,
+    Choose,
     EndFinishing,
     Master,
     Pass,
@@ -37,8 +40,9 @@ from ..actions import (
 from ..cards import PuzzleCard
 from ..catalogue import MODES
 from ..legal import MasterOptions, legal_actions
-from ..pieces import BASE_SHAPES, PLACEMENTS, Shape, placements_in, shape_of_mask
+from ..pieces import BASE_SHAPES, PLACEMENTS, Shape, parse_shape, placements_in, shape_of_mask
 from ..rng import Rng
+from ..rules import SUBSTITUTE
 from ..solver import min_pieces, solve
 from ..state import (
     ACTIONS_PER_TURN,
@@ -153,6 +157,8 @@ class RandomPolicy:
     def choose(self, state: GameState) -> Action:
         actions = legal_actions(state)
         rng = self.rng
+        if state.pending:
+            return actions[rng.below(len(actions))]
         if state.phase is Phase.FINISHING:
             if len(actions) > 1 and rng.below(2):
                 return actions[rng.below(len(actions) - 1)]
@@ -405,6 +411,8 @@ class GreedyPolicy:
     # -- entry point ------------------------------------------------------------------------
     def choose(self, state: GameState) -> Action:
         self._use(self._solo if state.options.variant == "solo" else self._base)
+        if state.pending:
+            return self._decide(state)
         if state.phase is Phase.FINISHING:
             return self._finishing(state)
         actions = legal_actions(state)
@@ -633,6 +641,25 @@ class GreedyPolicy:
                         if places:
                             return Master((Place(card, shape, places[0]),))
         return actions[0] if actions else Pass()
+
+    def _decide(self, state: GameState) -> Action:
+        """Answer a pending decision. A substitute piece: one that lies on a fewest-pieces filling
+        of an open puzzle, else the biggest (it can be exchanged down later). Kinds it does not
+        know: the first option."""
+        answers = [a for a in legal_actions(state) if isinstance(a, Choose)]
+        decision = state.pending[0]
+        if decision.kind != SUBSTITUTE:
+            return answers[0]
+        player = state.players[decision.seat]
+        useful: set[Shape] = set()
+        for free in _free_masks(state, player).values():
+            useful |= _wanted_shapes(free)
+
+        def value(answer: Choose) -> tuple[bool, int, int]:
+            shape = parse_shape(answer.option)
+            return (shape in useful, shape.level, -shape.index)
+
+        return max(answers, key=value)
 
     def _finishing(self, state: GameState) -> Action:
         player = state.players[state.current]

@@ -1,0 +1,126 @@
+"""Pending decisions: choices the rules give a player, which the game waits for.
+
+When a rule lets a player choose (which substitute piece to take from an empty reserve; with the
+Ghost Piece expansion, which piece a level-up arrow raises), the engine never chooses for them.
+It queues a :class:`~engine.state.PendingDecision` in ``GameState.pending`` and waits:
+
+- while a seat has a pending decision, its only legal actions are ``Choose`` actions naming the
+  options of its first decision (``choose <option>``); answering spends no action;
+- a turn never ends while its player has a decision pending, even after the third action;
+- the decisions are answered first in, first out, each one brought up to date just before it is
+  asked (an earlier answer may have taken the last piece an option named).
+
+Each ``kind`` of decision is a :class:`DecisionKind` in :data:`KINDS`: how to bring it up to
+date, how to carry out an answer, and how to ask. An expansion registers its own kind with
+:func:`register` and queues decisions with :func:`ask`; the turn flow in :mod:`engine.game` needs
+no change. docs/engine.md ("Pending decisions") shows how.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from .actions import Choose
+from .errors import IllegalActionError
+from .events import DecisionAwaited
+from .state import PendingDecision
+from .work import Work
+
+
+def _unchanged(w: Work, decision: PendingDecision) -> PendingDecision | None:
+    return decision
+
+
+@dataclass(frozen=True, slots=True)
+class DecisionKind:
+    """What the engine needs to know about one kind of decision."""
+
+    name: str
+    resolve: Callable[[Work, PendingDecision, str], None]
+    """Carry out the answer: the option is one of ``decision.options``, in its canonical text."""
+    prompt: Callable[[PendingDecision], str]
+    """A sentence for the player saying what to choose and why (the options are listed apart)."""
+    refresh: Callable[[Work, PendingDecision], PendingDecision | None] = _unchanged
+    """Bring the decision up to date just before it is asked: return it with its options as the
+    game now stands, or ``None`` when there is nothing left to ask — the kind carried it out
+    itself (a single option left) or it lapsed (no option left). It may emit events."""
+
+
+KINDS: dict[str, DecisionKind] = {}
+
+
+def register(kind: DecisionKind) -> DecisionKind:
+    """Make ``kind`` answerable. Registering the same name twice replaces the first."""
+    KINDS[kind.name] = kind
+    return kind
+
+
+def kind_of(decision: PendingDecision) -> DecisionKind:
+    try:
+        return KINDS[decision.kind]
+    except KeyError:
+        raise IllegalActionError(f"This game waits for a '{decision.kind}' decision that this "
+                                 "version of the engine does not know.") from None
+
+
+def ask(w: Work, decision: PendingDecision) -> None:
+    """Queue a decision. It is asked once the decisions before it are answered."""
+    w.pending.append(decision)
+
+
+def prompt(decision: PendingDecision) -> str:
+    """What the player is asked, as a sentence."""
+    return kind_of(decision).prompt(decision)
+
+
+def settle(w: Work) -> None:
+    """Bring the first pending decision up to date, dropping those that need no answer.
+
+    Runs after every action and answer. Announces (``DecisionAwaited``) a decision the moment it
+    becomes the one the game waits for.
+    """
+    before = w.base.pending[0] if w.base.pending else None
+    while w.pending:
+        head = w.pending[0]
+        fresh = kind_of(head).refresh(w, head)
+        if fresh is None:
+            w.pending.remove(head)
+            continue
+        w.pending[0] = fresh
+        if fresh != before:
+            w.emit(DecisionAwaited(fresh.seat, fresh.kind, fresh.options, prompt(fresh)))
+        return
+
+
+def answer(w: Work, action: Choose) -> None:
+    """Carry out ``action`` as the answer to the first pending decision."""
+    if not w.pending:
+        raise IllegalActionError("There is no choice waiting for an answer.")
+    head = w.pending[0]
+    wanted = action.option.casefold()
+    option = next((o for o in head.options if o.casefold() == wanted), None)
+    if option is None:
+        raise IllegalActionError(
+            f"'{action.option}' is not one of the choices: {', '.join(head.options)}."
+        )
+    w.pending.pop(0)
+    kind_of(head).resolve(w, head, option)
+
+
+def answer_by_default(w: Work, seat: int) -> None:
+    """Answer each of ``seat``'s pending decisions with its first option.
+
+    Used only when the table ends a turn for the player (a skip): the choice the rules gave them
+    is not lost, it falls back to the first option listed (docs/rules.md records this ruling).
+    """
+    settle(w)
+    while w.pending and w.pending[0].seat == seat:
+        head = w.pending[0]
+        answer(w, Choose(head.options[0]))
+        settle(w)
+
+
+def drop(w: Work, seat: int) -> None:
+    """Forget ``seat``'s pending decisions (the player left the game)."""
+    w.pending[:] = [d for d in w.pending if d.seat != seat]
