@@ -466,3 +466,23 @@ async def test_bench_driver_plays_by_panel_alone(tmp_path: Path) -> None:
     assert len(timings) >= 80 and all(t >= 0 for t in timings)
     assert max(kinds["take"]) == 1 and max(kinds.get("level1", [1])) == 1
     assert min(kinds["place"]) == 4
+
+
+@pytest.mark.parametrize("step,value", [
+    ("other", "remove 1"), ("other", "skip"), ("take", "remove 1"), ("take", "skip"), ("upg", "skip"),
+    ("rs", "remove 0"), ("take", "take white 9"),
+])
+async def test_a_forged_menu_value_must_be_one_the_panel_listed(h: DiscordHarness, step: str,
+                                                                 value: str) -> None:
+    """Table decisions (and anything not offered) sent as a menu value change nothing."""
+    from bench.harnessed import forge_click
+
+    _, _, me = await two_players(h)
+    await me.play(turn_post(h))
+    game = await game_of(h)
+    args = ["white"] if step == "rs" else []
+    custom_id = PanelKey(game.id, me.user.id, game.revision).custom_id(step, *args)
+    ix = await forge_click(h, me.user, "games", me.panel, custom_id, [value])
+    assert_refused(ix, "out of date")
+    after = await game_of(h)
+    assert after.revision == game.revision and after.state == game.state

@@ -130,7 +130,7 @@ def test_pre_sync_check_finds_each_break(name: str) -> None:
 
 
 async def test_every_call_of_a_session_is_within_limits(h: Any) -> None:
-    """Help, rules, a lobby, a Solo start: every call the bot made, checked."""
+    """Help, rules, a lobby, a Solo start, the turn panel: every call the bot made, checked."""
     alice = h.add_user("alice")
     await h.slash(alice, "games", "projectl help")
     for topic in ("overview", "place", "master", "solo"):
@@ -138,8 +138,30 @@ async def test_every_call_of_a_session_is_within_limits(h: Any) -> None:
     await h.slash(alice, "games", "projectl table new", players=4)
     await h.slash(alice, "general", "projectl table new", variant="solo")
     await h.slash(alice, "general", "projectl status")
+    await walk_the_turn_panel(h, alice, "general")
     problems = [p for c in h.calls for p in check_call(c.method, c.path, c.json, c.files)]
     assert problems == []
+
+
+async def walk_the_turn_panel(h: Any, user: Any, channel: str) -> None:
+    """Every screen of the turn panel once: Play, take, place (puzzle, spots, preview), upgrade,
+    Master (puzzle, piece, spots) and back."""
+    from test_bot_panel import Player, turn_post
+
+    me = Player(h, user)
+    await me.play(turn_post(h, channel))
+    await me.choose("take", me.component("take").options[0].value)
+    await me.choose("place", me.component("place").options[0].value)
+    await me.choose("puz", me.component("puz").options[0].value)
+    await me.choose("at", me.component("at").options[0].value)
+    await me.tap("main")
+    await me.choose("give", me.component("give").options[0].value)
+    await me.tap("main")
+    await me.tap("ms")
+    await me.choose("mc", me.component("mc").options[0].value)
+    await me.choose("mp", me.component("mp").options[0].value)
+    await me.tap("ms")
+    assert me.taps == 12
 
 
 GOOD = {"name": "projectl", "description": "d", "type": 1, "options": [
