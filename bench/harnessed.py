@@ -97,6 +97,27 @@ async def forge_click(h: Any, user: Any, channel: Any, message: Any, custom_id: 
     return await h._send(record, True)  # noqa: SLF001
 
 
+async def stale_slash(h: Any, user: Any, channel: str, path: str, options: dict[str, Any] | None = None,
+                      *, autocomplete: str | None = None) -> Any:
+    """Send ``/path`` as a Discord client with an older command list would: the harness's schema
+    is not consulted, so the command or its options may no longer exist, and values are not held
+    to the synced ranges (str, int and bool options; ``autocomplete`` names the focused one)."""
+    root, *subs = path.split()
+    kinds = {bool: 5, int: 4, str: 3}
+    items: list[dict[str, Any]] = [
+        {"type": kinds[type(value)], "name": name, "value": value,
+         **({"focused": True} if name == autocomplete else {})}
+        for name, value in (options or {}).items()]
+    for name in reversed(subs):
+        items = [{"type": 1 if name == subs[-1] else 2, "name": name, "options": items}]
+    known = next(c for c in h.commands if c["name"] == root)
+    data = {"id": known["id"], "name": root, "type": 1, "options": items}
+    if known.get("guild_id"):
+        data["guild_id"] = known["guild_id"]
+    record = h._new_interaction(4 if autocomplete else 2, h.user(user), h.channel(channel), data)  # noqa: SLF001
+    return await h._send(record, True)  # noqa: SLF001
+
+
 async def open_table(h: Any, host: Any, others: list[Any], *, channel: str = "games", players: int = 2,
                      ai: int = 0) -> Any:
     """/projectl table new, the others press Join, the host adds AI seats and presses Start."""

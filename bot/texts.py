@@ -52,7 +52,12 @@ CANNOT_POST = (
     "Messages and Attach Files here; `/projectl status` shows the table meanwhile."
 )
 NO_SUCH_PLAYER = "{name} is not playing in this game."
-NOT_A_PUZZLE_SLOT = "'{text}' is not a puzzle on offer. Pick one from the list, e.g. `white 3`."
+NO_SUCH_SEAT = "There is no seat {seat} at this table: its seats are 1 to {count}."
+COMMAND_LIST_CHANGED = (
+    "The command list has just changed — try again in a minute. (Your Discord app still shows an "
+    "older version of this command; nothing was changed.)"
+)
+NOT_A_PUZZLE_SLOT = "{text} is not a puzzle on offer. Pick one from the list, e.g. `white 3`."
 TABLE_DECISION_ONLY = (
     "`{action}` is a table decision, not a move: skips and removals come from a vote after the turn "
     "clock (`/projectl table vote`), the turn clock itself, or the host's `/projectl table replace`. "
@@ -201,7 +206,7 @@ SETTINGS_DMS_CLOSED = (
 )
 BAD_INTERVAL = "The reminder interval is between 1 and 168 hours (7 days)."
 BAD_QUIET_HOURS = "Quiet hours look like `22:00-07:00` (start-end, 24-hour clock), or `off`."
-BAD_TIMEZONE = "'{text}' is not a time zone I know. Use a name like `Europe/Paris` or `America/New_York`."
+BAD_TIMEZONE = "{text} is not a time zone I know. Use a name like `Europe/Paris` or `America/New_York`."
 BAD_VACATION = (
     "The vacation date is the day you are back, as YYYY-MM-DD after today (like `2025-08-31`), or `off`."
 )

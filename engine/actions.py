@@ -34,7 +34,7 @@ from dataclasses import dataclass
 from typing import ClassVar
 
 from .cards import Colour
-from .errors import ActionSyntaxError
+from .errors import ActionSyntaxError, quoted
 from .pieces import (
     BadCellError,
     Shape,
@@ -213,12 +213,12 @@ def _colour(word: str) -> Colour:
     try:
         return Colour(word.lower())
     except ValueError:
-        raise ActionSyntaxError(f"'{word}' is not a row: say white or black.") from None
+        raise ActionSyntaxError(f"{quoted(word)} is not a row: say white or black.") from None
 
 
 def _slot(word: str, highest: int = 9) -> int:
     if not word.isdigit() or not 1 <= int(word) <= highest:
-        raise ActionSyntaxError(f"'{word}' is not a position: use a number from 1 to {highest}.")
+        raise ActionSyntaxError(f"{quoted(word)} is not a position: use a number from 1 to {highest}.")
     return int(word)
 
 
@@ -239,7 +239,7 @@ def parse_placement(text: str) -> Place:
     shape = _shape(match.group(1))
     card = match.group(2).upper()
     if not _CARD_ID.match(card):
-        raise ActionSyntaxError(f"'{match.group(2)}' is not a puzzle id (like W07 or B12).")
+        raise ActionSyntaxError(f"{quoted(match.group(2))} is not a puzzle id (like W07 or B12).")
     try:
         mask = parse_cells(match.group(3))
     except BadCellError as error:
@@ -314,6 +314,6 @@ def parse_action(text: str) -> Action:
     if verb == "remove" and len(rest) == 1:
         return RemovePlayer(_slot(rest[0], 6) - 1)
     raise ActionSyntaxError(
-        f"'{words[0]}' is not an action. Actions: take, draw, level1, upgrade, place, master, "
+        f"{quoted(words[0])} is not an action. Actions: take, draw, level1, upgrade, place, master, "
         "recycle, choose, done."
     )

@@ -8,6 +8,15 @@ Raising never leaves a state half-changed: states are immutable and ``apply`` bu
 
 from __future__ import annotations
 
+QUOTE_LIMIT = 24
+"""Characters of a player's input a refusal repeats; a 6,000-character option is not echoed."""
+
+
+def quoted(text: str, limit: int = QUOTE_LIMIT) -> str:
+    """``text`` in quotes for a refusal, cut to its first ``limit`` characters (then "…")."""
+    text = text.strip()
+    return f"'{text}'" if len(text) <= limit else f"'{text[:limit]}…'"
+
 
 class EngineError(Exception):
     """Base of every error the engine raises on purpose."""

@@ -16,6 +16,8 @@ import enum
 from collections.abc import Iterable
 from functools import lru_cache
 
+from .errors import quoted
+
 GRID = 5
 FULL_MASK = (1 << (GRID * GRID)) - 1
 COLUMNS = "ABCDE"
@@ -150,7 +152,7 @@ def parse_shape(text: str) -> Shape:
     if key in _ALIASES:
         return _ALIASES[key]
     names = ", ".join(s.value for s in BASE_SHAPES)
-    raise UnknownShapeError(f"'{text.strip()}' is not a piece. Pieces are: {names}.")
+    raise UnknownShapeError(f"{quoted(text)} is not a piece. Pieces are: {names}.")
 
 
 def cells_to_mask(cells: Iterable[tuple[int, int]]) -> int:
@@ -189,7 +191,7 @@ def parse_cell(text: str) -> tuple[int, int]:
         if token[1] in COLUMNS and token[0] in "12345":
             return COLUMNS.index(token[1]), int(token[0]) - 1
     raise BadCellError(
-        f"'{text.strip()}' is not a cell on the card: use a column A–E and a row 1–5, like B3."
+        f"{quoted(text)} is not a cell on the card: use a column A–E and a row 1–5, like B3."
     )
 
 

@@ -33,6 +33,9 @@ if TYPE_CHECKING:
 log = logging.getLogger("bot")
 
 MAX_CONTENT = 1900
+STALE_COMMAND_ERRORS = (app_commands.CommandNotFound, app_commands.CommandSignatureMismatch)
+"""What discord.py raises for a command or option the bot no longer has (the client's command
+list is older than the last sync)."""
 NOTABLE_EVENTS = (
     ev.PuzzleCompleted, ev.EndTriggered, ev.FinishingStarted, ev.MastermindTook, ev.LocksReleased,
     ev.GameEnded, ev.PlayerRemoved, ev.TurnSkipped, ev.DeckEmptied,
@@ -91,6 +94,9 @@ async def report_error(interaction: discord.Interaction, error: BaseException) -
     if isinstance(original, BotError):
         message = original.message
         log.debug("refused %s: %s", interaction.user.id, message)
+    elif isinstance(original, STALE_COMMAND_ERRORS):
+        message = texts.COMMAND_LIST_CHANGED  # a client with an older command list: not a bug here
+        log.warning("stale command from %s: %s", interaction.user.id, original)
     elif isinstance(original, app_commands.CheckFailure):
         message = texts.NOT_A_GUILD if isinstance(original, app_commands.NoPrivateMessage) \
             else str(original)
@@ -98,6 +104,11 @@ async def report_error(interaction: discord.Interaction, error: BaseException) -
         log.error("unexpected error handling an interaction", exc_info=original)
         message = texts.UNEXPECTED
     if interaction.type is discord.InteractionType.autocomplete:
+        if not interaction.response.is_done():  # no suggestions, rather than "loading failed"
+            try:
+                await interaction.response.autocomplete([])
+            except discord.HTTPException:
+                log.debug("autocomplete for %s expired", interaction.user.id)
         return
     if len(message) > MAX_CONTENT:  # refusals quote what was typed, and an option holds 6000 chars
         message = message[: MAX_CONTENT - 1] + "…"

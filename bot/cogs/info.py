@@ -98,8 +98,8 @@ class InfoCommands:
                 raise NotInGameError(texts.NO_SUCH_PLAYER.format(name=player.display_name))
             index = found.seat
         elif seat is not None:
-            if seat > len(game.seats):
-                raise BadInputError(texts.NO_SUCH_PLAYER.format(name=f"Seat {seat}"))
+            if not 1 <= seat <= len(game.seats):  # Discord's range is 1-4; an old client may send anything
+                raise BadInputError(texts.NO_SUCH_SEAT.format(seat=str(seat)[:6], count=len(game.seats)))
             index = seat - 1
         await send_mat(interaction, game, index)
 

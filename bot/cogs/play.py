@@ -16,6 +16,7 @@ from discord import app_commands
 
 import engine
 from engine import Action, Colour, GameState, Place, PlayerState, parse_shape
+from engine.errors import quoted
 from engine.legal import upgrade_actions
 from engine.pieces import UnknownShapeError, mask_to_text
 from engine.state import RowsTable, SoloTable
@@ -119,7 +120,7 @@ def parse_take(game: Game, text: str) -> Action:
     for value, _label, card_id in _offers(game):
         if card_id == card:
             return engine.parse_action(f"take {value}")
-    raise BadInputError(texts.NOT_A_PUZZLE_SLOT.format(text=text.strip()))
+    raise BadInputError(texts.NOT_A_PUZZLE_SLOT.format(text=quoted(text)))
 
 
 def _offers(game: Game) -> list[tuple[str, str, str]]:

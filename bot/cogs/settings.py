@@ -13,6 +13,8 @@ from zoneinfo import ZoneInfo, available_timezones
 import discord
 from discord import app_commands
 
+from engine.errors import quoted
+
 from .. import reminder_policy as policy
 from .. import texts
 from ..errors import BadInputError
@@ -46,7 +48,7 @@ def updated(
         try:
             new = replace(new, timezone=policy.parse_timezone(timezone))
         except policy.PreferenceError as error:
-            raise BadInputError(texts.BAD_TIMEZONE.format(text=timezone[:60])) from error
+            raise BadInputError(texts.BAD_TIMEZONE.format(text=quoted(timezone))) from error
     if quiet_hours is not None:
         try:
             quiet = policy.parse_quiet_hours(quiet_hours)

@@ -1,0 +1,77 @@
+"""Edges of the command surface (issue 10, section 3): clients with an older command list,
+numbers outside the ranges Discord enforces, and refusals that must not echo a huge input."""
+
+from __future__ import annotations
+
+import logging
+from pathlib import Path
+from typing import Any
+
+import pytest
+from test_bot_support import assert_refused
+
+from bench.harnessed import open_table, running, stale_slash
+from bench.tables import snapshot
+from bot import texts
+
+
+@pytest.fixture
+async def h(tmp_path: Path) -> Any:
+    async with running(tmp_path / "edges.sqlite3") as harness:
+        yield harness
+
+
+async def two_players(h: Any) -> tuple[Any, Any]:
+    alice, bob = h.add_user("alice"), h.add_user("bob")
+    game = await open_table(h, alice, [bob])
+    mover = alice if game.current.user_id == alice.id else bob
+    return mover, (bob if mover is alice else alice)
+
+
+async def test_an_old_command_list_gets_a_clear_answer(h: Any, caplog: pytest.LogCaptureFixture) -> None:
+    """Commands and options the bot no longer has (here: the paths from before the play/table
+    groups, and a renamed option): the player is told the list changed, a WARNING without a
+    traceback is logged, nothing changes."""
+    mover, _ = await two_players(h)
+    db = Path(h.bot.settings.db_path)
+    before = snapshot(db)
+    caplog.set_level(logging.WARNING)
+    cases = [("projectl take", {"puzzle": "white 1"}), ("projectl level1", {}), ("projectl new", {}),
+             ("projectl play take", {"slot": "white 1"}), ("projectl nonsense", {}), ("projectl play", {})]
+    for path, options in cases:
+        caplog.clear()
+        assert_refused(await stale_slash(h, mover, "games", path, options), "command list has just changed")
+        warnings = [r for r in caplog.records if r.levelno == logging.WARNING and "stale" in r.message]
+        assert len(warnings) == 1 and warnings[0].exc_info is None, path
+        assert not [r for r in caplog.records if r.levelno >= logging.ERROR]
+    ix = await stale_slash(h, mover, "games", "projectl take", {"puzzle": "wh"}, autocomplete="puzzle")
+    assert ix.response is not None and ix.response.callback_type == 8 and ix.response.choices == []
+    assert snapshot(db) == before
+
+
+@pytest.mark.parametrize("seat", [0, -1, 3, 5, 2**53])
+async def test_out_of_range_seat_numbers_are_refused(h: Any, seat: int) -> None:
+    """Discord keeps `seat` within 1-4 for an up-to-date client; an old or tampered one may send
+    anything, and seat 0 used to show the last seat's mat (Python's index -1)."""
+    mover, _ = await two_players(h)
+    ix = await stale_slash(h, mover, "games", "projectl mat", {"seat": seat})
+    assert_refused(ix, "no seat", "1 to 2")
+    assert len(ix.responses[-1].content) < 120
+
+
+HUGE = {
+    "projectl play act": {"text": "x" * 6000},
+    "projectl play take": {"puzzle": "q" * 6000},
+    "projectl play place": {"piece": "L" * 6000, "puzzle": "W01", "cells": "A1"},
+    "projectl play upgrade": {"give": "9" * 6000, "take": "L3"},
+    "projectl play recycle": {"row": "white", "order": "1 " * 3000},
+    "projectl settings": {"timezone": "Europe/" + "z" * 5000},
+}
+
+
+@pytest.mark.parametrize("path", sorted(HUGE))
+async def test_refusals_quote_only_a_short_prefix(h: Any, path: str) -> None:
+    mover, _ = await two_players(h)
+    reply = assert_refused(await h.slash(mover, "games", path, options=HUGE[path]))
+    assert len(reply) < 300, reply  # the input is 6,000 characters: at most a short prefix is quoted
+    assert texts.UNEXPECTED not in reply
