@@ -172,9 +172,10 @@ class GameManager:
 
     async def create_game(
         self, *, guild_id: int | None, channel_id: int, host_id: int, host_name: str,
-        settings: TableSettings,
+        settings: TableSettings, turn_limit_hours: int | None = None,
     ) -> ActionResult:
-        """Open a lobby with the host seated. Solo games start at once (nobody else can join)."""
+        """Open a lobby with the host seated. Solo games start at once (nobody else can join).
+        The game and its table options (``turn_limit_hours``) are committed together."""
         settings.validate()
         async with self.lock(channel_id):
             if await self.storage.open_game_in_channel(channel_id) is not None:
@@ -185,6 +186,7 @@ class GameManager:
                     guild_id=guild_id, channel_id=channel_id, host_id=host_id, variant=settings.variant,
                     max_players=settings.max_players, options=settings.to_json(),
                     seed=self._seed_source(), seats=[NewSeat(host_name, user_id=host_id)],
+                    turn_limit_hours=turn_limit_hours,
                 )
             except _StorageBusy as error:
                 raise ChannelBusyError(texts.CHANNEL_BUSY) from error
@@ -240,8 +242,12 @@ class GameManager:
             raise StaleError(texts.STALE_GAME) from error
         return Game.from_row(row)
 
-    async def start(self, channel_id: int, by_user_id: int, *, game_id: int | None = None) -> ActionResult:
-        """Deal the game (host only, enough players). Policy seats who start play at once."""
+    async def start(
+        self, channel_id: int, by_user_id: int, *, game_id: int | None = None, play_policies: bool = True,
+    ) -> ActionResult:
+        """Deal the game (host only, enough players). Policy seats who start play at once — or,
+        with ``play_policies=False``, when the caller calls :meth:`play_policies` (the bot
+        answers the Start click first, so it is never late for Discord's 3 seconds)."""
         async with self.lock(channel_id):
             game = await self._require_lobby(
                 channel_id, game_id, host=by_user_id, not_host=texts.HOST_ONLY_START
@@ -249,11 +255,11 @@ class GameManager:
             minimum = 1 if game.settings.variant == "solo" else 2
             if len(game.seats) < minimum:
                 raise WrongStageError(texts.NEED_PLAYERS.format(n=minimum))
-            result = await self._start_locked(game)
+            result = await self._start_locked(game, play_policies=play_policies)
         await self._after(result)
         return result
 
-    async def _start_locked(self, game: Game) -> ActionResult:
+    async def _start_locked(self, game: Game, *, play_policies: bool = True) -> ActionResult:
         try:
             state = engine.new_game(game.settings.options(len(game.seats)), game.seed, self._cards)
         except IllegalActionError as error:
@@ -263,7 +269,7 @@ class GameManager:
         except _StorageStale as error:
             raise StaleError(texts.STALE_GAME) from error
         started = Game.from_row(row)
-        steps = await self._play_policies(started)
+        steps = await self._play_policies(started) if play_policies else []
         final = Game.from_row(await self.storage.get_game(game.id)) if steps else started
         return ActionResult(game, final, tuple(steps), started=started)
 

@@ -12,6 +12,7 @@ from datetime import datetime, timedelta
 from enum import Enum
 
 from . import texts
+from .errors import BadInputError
 from .games import Game, Seat
 
 
@@ -37,6 +38,20 @@ def voters_for(game: Game, seat: int) -> list[Seat]:
 def majority(voters: int) -> int:
     """A strict majority: 1 of 1, 2 of 2, 2 of 3, 3 of 4."""
     return voters // 2 + 1
+
+
+LIMIT_DAYS = range(1, 8)
+"""A turn clock is 1 to 7 whole days per turn."""
+
+
+def limit_hours(days: int | None) -> int | None:
+    """The stored turn clock for ``days`` (None: no clock); refuses anything outside 1–7, which
+    Discord's range enforces only for an up-to-date client."""
+    if days is None:
+        return None
+    if days not in LIMIT_DAYS:
+        raise BadInputError(texts.TURN_LIMIT_BAD)
+    return days * 24
 
 
 def limit_text(limit: timedelta) -> str:

@@ -9,9 +9,9 @@ import discord
 from discord import app_commands
 
 from .. import texts
-from ..errors import BadInputError, StaleError
-from ..manager import Game, TableSettings
-from ..turn_limits import clock_line, limit_text
+from ..errors import BadInputError, ChannelBusyError, StaleError
+from ..manager import ActionResult, Game, TableSettings
+from ..turn_limits import clock_line, limit_hours, limit_text
 from . import common
 from .days import turn_limit_of
 
@@ -73,27 +73,28 @@ class TableCommands:
             variant=variant, max_players=1 if variant == "solo" else players, reserve=reserve,
             unfinished_penalty=unfinished_penalty, difficulty=difficulty,
         )
+        settings.validate()  # every option is checked before anything is written
+        hours = limit_hours(turn_limit_days)
         bot = common.bot_of(interaction)
+        if await bot.manager.game_in_channel(channel_id) is not None:  # refused privately, not after
+            raise ChannelBusyError(texts.CHANNEL_BUSY)                  # the public "thinking…"
+        await common.defer(interaction, ephemeral=False)  # the lobby is public; ack first
         result = await bot.manager.create_game(
             guild_id=interaction.guild_id, channel_id=channel_id, host_id=interaction.user.id,
-            host_name=interaction.user.display_name, settings=settings,
+            host_name=interaction.user.display_name, settings=settings, turn_limit_hours=hours,
         )
         game = result.game
-        if turn_limit_days is not None:  # play over days: see bot/turnclock.py
-            from .days import days_of
-
-            await days_of(bot).turnclock.set_limit(game.id, turn_limit_days)
-        limit = await turn_limit_of(bot, game.id)
+        limit = None if hours is None else timedelta(hours=hours)
         if result.started is None:
             from ..views import lobby_view
 
-            await interaction.response.send_message(lobby_content(game, limit), view=lobby_view(game))
-            message = await interaction.original_response()
+            message = await interaction.followup.send(lobby_content(game, limit), view=lobby_view(game),
+                                                      wait=True)
             await bot.manager.remember_messages(game.id, lobby_message_id=message.id)
             if limit is not None:  # the host sees what the table agreed to
                 await common.reply(interaction, texts.TURN_LIMIT_SET.format(limit=limit_text(limit)))
             return
-        await interaction.response.send_message(started_content(game, limit))
+        await interaction.followup.send(started_content(game, limit))
         await common.post_turn_or_explain(interaction, result)
 
     @table.command(name="cancel", description="Cancel this channel's game (host or channel managers)")
@@ -124,12 +125,15 @@ async def _close_lobby_message(interaction: discord.Interaction, game: Game) -> 
 
 async def lobby_button(interaction: discord.Interaction, op: str, game_id: int) -> None:
     """A click on Join / Leave / Add AI / Start / Cancel (see :class:`bot.views.LobbyButton`)."""
-    from ..views import lobby_view
+    from ..views import LOBBY_OPS, lobby_view
 
     channel_id = common.channel_id_of(interaction)
     bot = common.bot_of(interaction)
     manager = bot.manager
     user = interaction.user
+    if op not in LOBBY_OPS:
+        raise StaleError(texts.FORGED_BUTTON)
+    await interaction.response.defer()  # ack first (an invisible "update"), then the work
     if op == "join":
         game = await manager.join(channel_id, user.id, user.display_name, game_id=game_id)
     elif op == "leave":
@@ -139,15 +143,24 @@ async def lobby_button(interaction: discord.Interaction, op: str, game_id: int) 
     elif op == "cancel":
         game = await manager.cancel(channel_id, user.id, game_id=game_id,
                                     can_manage_channel=bool(interaction.permissions.manage_channels))
-        await interaction.response.edit_message(content=texts.LOBBY_CANCELLED, view=None)
-        return
-    elif op == "start":
-        result = await manager.start(channel_id, user.id, game_id=game_id)
-        limit = await turn_limit_of(bot, game_id)
-        await interaction.response.edit_message(content=started_content(result.game, limit), view=None)
-        await common.post_turn_or_explain(interaction, result)
+        await interaction.edit_original_response(content=texts.LOBBY_CANCELLED, view=None)
         return
     else:
-        raise StaleError(texts.FORGED_BUTTON)
+        await _start(interaction, game_id)
+        return
     limit = await turn_limit_of(bot, game.id)
-    await interaction.response.edit_message(content=lobby_content(game, limit), view=lobby_view(game))
+    await interaction.edit_original_response(content=lobby_content(game, limit), view=lobby_view(game))
+
+
+async def _start(interaction: discord.Interaction, game_id: int) -> None:
+    """Deal, show the lobby as started, and only then let AI seats play their first turns (the
+    click was acknowledged before any of this), so one table post shows the AI moves too."""
+    bot = common.bot_of(interaction)
+    channel_id = common.channel_id_of(interaction)
+    result = await bot.manager.start(channel_id, interaction.user.id, game_id=game_id, play_policies=False)
+    limit = await turn_limit_of(bot, game_id)
+    await interaction.edit_original_response(content=started_content(result.game, limit), view=None)
+    played = await bot.manager.play_policies(channel_id)
+    if played is not None:
+        result = ActionResult(result.before, played.game, played.steps, started=result.started)
+    await common.post_turn_or_explain(interaction, result)

@@ -203,8 +203,12 @@ class Storage:
     async def create_game(
         self, *, guild_id: int | None, channel_id: int, host_id: int, variant: str,
         max_players: int, options: dict[str, Any], seed: int, seats: Iterable[NewSeat] = (),
+        turn_limit_hours: int | None = None,
     ) -> GameRow:
-        """A new game in the lobby. Raises :class:`ChannelBusyError` if the channel has one."""
+        """A new game in the lobby. Raises :class:`ChannelBusyError` if the channel has one.
+
+        The game, its seats and its table options (``turn_limit_hours``: the turn clock) are one
+        transaction, so a failure leaves no half-created lobby."""
         now = self._now()
         new_seats = list(seats)
 
@@ -219,6 +223,9 @@ class Storage:
             game_id = int(cursor.lastrowid or 0)
             for index, seat in enumerate(new_seats):
                 _insert_seat(conn, game_id, index, seat, now)
+            if turn_limit_hours is not None:
+                conn.execute("INSERT INTO table_options (game_id, turn_limit_hours) VALUES (?, ?)",
+                             (game_id, turn_limit_hours))
             return _require_game(conn, game_id)
 
         try:

@@ -1,0 +1,146 @@
+"""The lobby under load (issue 10, section 3): every lobby command and button is acknowledged
+before any work, AI seats play only after the Start click is answered, and a table is created
+with its options in one transaction."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+from test_bot_support import assert_refused
+
+from bench.harnessed import forge_click, running, stale_slash
+from bench.tables import snapshot
+from bot.clock import ManualClock
+from bot.errors import BadInputError
+from bot.manager import GameManager, TableSettings
+from bot.storage import Storage
+
+
+@pytest.fixture
+async def h(tmp_path: Path) -> Any:
+    async with running(tmp_path / "lobby.sqlite3") as harness:
+        yield harness
+
+
+def game_id_of(lobby: Any) -> str:
+    return lobby.buttons[0].custom_id.split(":")[-1]
+
+
+class CommitLog:
+    """Where each storage write fell among the HTTP calls the bot made: ``(what, game id,
+    len(h.calls) then)``."""
+
+    def __init__(self, h: Any) -> None:
+        self.at: list[tuple[str, int, int]] = []
+        storage = h.bot.storage
+        for name in ("start_game", "commit_action", "replace_seats", "set_status"):
+            original = getattr(storage, name)
+
+            async def wrapped(*args: Any, _name: str = name, _original: Any = original, **kwargs: Any) -> Any:
+                self.at.append((_name, int(args[0]), len(h.calls)))
+                return await _original(*args, **kwargs)
+
+            setattr(storage, name, wrapped)
+
+
+def first_call_of(h: Any, ix: Any) -> int:
+    """Index in ``h.calls`` of the interaction's first response (its acknowledgement)."""
+    return h.calls.index(ix.responses[0].call)
+
+
+async def test_every_lobby_button_is_acknowledged_before_its_work(h: Any) -> None:
+    alice, bob = h.add_user("alice"), h.add_user("bob")
+    new = await h.slash(alice, "games", "projectl table new", players=3)
+    assert new.responses[0].callback_type == 5  # "thinking…", public: the lobby fills it
+    lobby = new.original
+    assert lobby is not None and not lobby.ephemeral and lobby.buttons
+    gid = game_id_of(lobby)
+    commits = CommitLog(h)
+    for user, op in ((bob, "join"), (bob, "leave"), (bob, "join"), (alice, "ai"), (bob, "start"),
+                     (alice, "start")):
+        done = len(commits.at)
+        ix = await h.click(user, lobby, f"pl:lobby:{op}:{gid}")
+        assert ix.responses[0].callback_type == 6, op  # deferred update: nothing shown yet
+        assert all(at > first_call_of(h, ix) for _, _, at in commits.at[done:]), op
+    late = await forge_click(h, bob, "games", lobby, f"pl:lobby:join:{gid}")  # an old copy of the lobby
+    assert late.responses[0].callback_type == 6
+    assert_refused(late, "already started")
+
+
+async def test_ai_seats_play_after_the_start_click_is_answered(h: Any) -> None:
+    """The click is acknowledged and the lobby shows "started" before any AI move is computed;
+    the one table post then carries the AI's moves."""
+    alice = h.add_user("alice")
+    lobby = (await h.slash(alice, "games", "projectl table new", players=2)).original
+    gid = game_id_of(lobby)
+    await h.click(alice, lobby, f"pl:lobby:ai:{gid}")
+    commits = CommitLog(h)
+    ix = await h.click(alice, lobby, f"pl:lobby:start:{gid}")
+    edit = next(i for i, c in enumerate(h.calls) if c.method == "PATCH" and i > first_call_of(h, ix))
+    ai_moves = [at for name, _, at in commits.at if name == "commit_action"]
+    game = await h.bot.manager.game_in_channel(h.channel("games").id)
+    if game.state.current != 0 or ai_moves:  # the AI seat moved first in this deal
+        assert ai_moves and min(ai_moves) > edit
+    assert "started" in h.world.messages[lobby.id].content.lower()
+
+
+async def test_a_hundred_channels_press_start_at_once(h: Any) -> None:
+    """Every click's acknowledgement is its first call, before any of its work, even when 100
+    tables start together with AI seats to play (bench: ``python -m bench`` times them)."""
+    alice = h.add_user("alice")
+    lobbies = []
+    for n in range(100):
+        channel = h.add_channel(f"table-{n}")
+        lobby = (await h.slash(alice, channel, "projectl table new", players=2)).original
+        await h.click(alice, lobby, f"pl:lobby:ai:{game_id_of(lobby)}")
+        lobbies.append(lobby)
+    commits = CommitLog(h)
+    games = [int(game_id_of(lobby)) for lobby in lobbies]
+    clicks = [await h.click(alice, lobby, f"pl:lobby:start:{game}", settle=False)
+              for lobby, game in zip(lobbies, games, strict=True)]
+    await h.settle()
+    assert all(ix.responses and ix.responses[0].callback_type == 6 for ix in clicks)
+    for game, ix in zip(games, clicks, strict=True):
+        writes = [at for _, written, at in commits.at if written == game]
+        assert writes and min(writes) > first_call_of(h, ix)
+    started = [await h.bot.manager.game_in_channel(h.channel(f"table-{n}").id) for n in range(100)]
+    assert all(g is not None and g.status == "active" for g in started)
+    posts = [m for n in range(100) for m in h.channel_messages(f"table-{n}") if m.files]
+    assert len(posts) == 100  # every table got its table post
+
+
+async def test_an_invalid_option_leaves_no_lobby(h: Any) -> None:
+    """Options outside what Discord lets a current client send are refused before anything is
+    written (a turn clock of 9 days, 7 players, an unknown variant)."""
+    alice = h.add_user("alice")
+    db = Path(h.bot.settings.db_path)
+    before = snapshot(db)
+    for options in ({"turn_limit_days": 9}, {"turn_limit_days": 0}, {"players": 7}, {"variant": "chess"},
+                    {"reserve": 12}, {"difficulty": "godlike", "variant": "solo"}):
+        assert_refused(await stale_slash(h, alice, "games", "projectl table new", options))
+    assert snapshot(db) == before
+
+
+async def test_table_and_options_are_one_transaction(tmp_path: Path) -> None:
+    """If writing the options fails, the lobby is not created either (no half-created table that
+    blocks the channel)."""
+    storage = await Storage.open(tmp_path / "tx.sqlite3", ManualClock())
+    try:
+        manager = GameManager(storage, clock=ManualClock(), seed_source=lambda: 5)
+        fault = ("CREATE TRIGGER fail_options BEFORE INSERT ON table_options "
+                 "BEGIN SELECT RAISE(ABORT, 'disk'); END")
+        await storage._job(lambda conn: conn.execute(fault))  # noqa: SLF001 - a fault, injected
+        with pytest.raises(Exception, match="disk"):
+            await manager.create_game(guild_id=1, channel_id=9, host_id=1, host_name="ann",
+                                      settings=TableSettings(max_players=2), turn_limit_hours=48)
+        assert await manager.game_in_channel(9) is None
+        created = await manager.create_game(guild_id=1, channel_id=9, host_id=1, host_name="ann",
+                                            settings=TableSettings(max_players=2))
+        assert created.game.status == "lobby"
+        with pytest.raises(BadInputError):
+            await manager.create_game(guild_id=1, channel_id=10, host_id=1, host_name="ann",
+                                      settings=TableSettings(max_players=9))
+    finally:
+        await storage.close()
