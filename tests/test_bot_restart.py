@@ -50,7 +50,8 @@ async def test_lobby_buttons_and_game_survive_restart(tmp_path: Path) -> None:
         old_lobby = carry_message(h, channel_id, payload)
         game_id = old_lobby.buttons[0].custom_id.rsplit(":", 1)[1]
         join = await h.click(carol, old_lobby, f"pl:lobby:join:{game_id}")
-        assert final_reply(join).callback_type == 7  # the old message was edited in place
+        assert join.responses[0].callback_type == 6  # acknowledged at once, then
+        assert final_reply(join).kind == "edit"  # the old message was edited in place
         assert "carol" in (old_lobby.content or "") and "3/3" in (old_lobby.content or "")
         await h.click(alice, old_lobby, f"pl:lobby:start:{game_id}")
         game = await bot_of(h).manager.game_in_channel(channel_id)
