@@ -22,7 +22,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from .actions import Choose
-from .errors import IllegalActionError
+from .errors import IllegalActionError, quoted
 from .events import DecisionAwaited
 from .state import PendingDecision
 from .work import Work
@@ -102,7 +102,7 @@ def answer(w: Work, action: Choose) -> None:
     option = next((o for o in head.options if o.casefold() == wanted), None)
     if option is None:
         raise IllegalActionError(
-            f"'{action.option}' is not one of the choices: {', '.join(head.options)}."
+            f"{quoted(action.option)} is not one of the choices: {', '.join(head.options)}."
         )
     w.pending.pop(0)
     kind_of(head).resolve(w, head, option)
