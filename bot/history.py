@@ -10,7 +10,7 @@ the action *did* (which card a blind draw took, which puzzle was completed) with
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from math import ceil
 
 import engine
@@ -18,8 +18,10 @@ from engine import events as ev
 
 from . import texts
 from .manager import Game
+from .results import seat_results
 from .storage import ActionRow
 from .storage.days import UndoneRow
+from .storage.stats import PlayerTotals, ResultRow
 
 PAGE_SIZE = 15
 ENTRY_LIMIT = 260
@@ -154,51 +156,40 @@ def summary_lines(game: Game) -> list[str]:
 # -- statistics ----------------------------------------------------------------------------------
 
 
-@dataclass(slots=True)
-class PlayerStats:
-    user_id: int
-    name: str
-    played: int = 0
-    wins: int = 0
-    left: int = 0
-    points: list[int] = field(default_factory=list)
-
-    @property
-    def average(self) -> float | None:
-        return sum(self.points) / len(self.points) if self.points else None
-
-
-def server_stats(games: Sequence[Game]) -> list[PlayerStats]:
-    """Per human player over finished games: played, won, left, average final score (games
-    they finished). Best first: most wins, then best average."""
-    stats: dict[int, PlayerStats] = {}
+def server_stats(games: Sequence[Game]) -> list[PlayerTotals]:
+    """Per human player over finished games, from the games themselves: played, won, left,
+    average final score (games they finished). The bot reads the same figures from the
+    ``game_results`` table (:meth:`StatsStore.server_totals`); this is the reference (and the
+    benchmark's "parse every game" baseline)."""
+    played: dict[int, list[ResultRow]] = {}
+    names: dict[int, str] = {}
     for game in games:
         state = game.state
         if state is None or not state.is_over:
             continue
-        won = set(engine.winners(state))
-        totals = {line.seat: line.total for line in engine.score_lines(state)}
-        for seat in game.seats:
-            if seat.user_id is None:
-                continue
-            entry = stats.setdefault(seat.user_id, PlayerStats(seat.user_id, seat.name))
-            entry.name = seat.name
-            entry.played += 1
-            if state.players[seat.seat].removed:
-                entry.left += 1
-                continue
-            entry.points.append(totals[seat.seat])
-            if seat.seat in won:
-                entry.wins += 1
-    return sorted(stats.values(), key=lambda s: (-s.wins, -(s.average or 0.0), s.name.lower()))
+        for row in seat_results(game.seats, state):
+            if row.user_id is not None:
+                played.setdefault(row.user_id, []).append(row)
+                names[row.user_id] = row.display_name
+    totals = []
+    for user_id, rows in played.items():
+        scores = [r.score for r in rows if r.score is not None and not r.left]
+        totals.append(PlayerTotals(user_id, names[user_id], len(rows), sum(r.won for r in rows),
+                                   sum(r.left for r in rows), sum(scores) / len(scores) if scores else None))
+    return ranked(totals)
 
 
-def stats_lines(stats: Sequence[PlayerStats]) -> list[str]:
+def ranked(totals: Sequence[PlayerTotals]) -> list[PlayerTotals]:
+    """Best first: most wins, then best average, then name."""
+    return sorted(totals, key=lambda s: (-s.wins, -(s.average or 0.0), s.display_name.lower()))
+
+
+def stats_lines(stats: Sequence[PlayerTotals]) -> list[str]:
     lines = []
     for entry in stats:
         average = "–" if entry.average is None else f"{entry.average:.1f}"
         lines.append(texts.STATS_LINE.format(
-            name=entry.name, played=entry.played, wins=entry.wins, average=average,
+            name=entry.display_name, played=entry.played, wins=entry.wins, average=average,
             left=texts.STATS_LEFT.format(n=entry.left) if entry.left else "",
         ))
     return lines

@@ -17,7 +17,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import secrets
-from collections.abc import Callable, Sequence
+from collections.abc import AsyncIterator, Callable, Sequence
 from typing import Any
 
 import engine
@@ -58,9 +58,11 @@ from .games import (
     ai_name,
     engine_policy,
 )
+from .results import seat_results
 from .storage import ActionRow, NewSeat, Storage
 from .storage import ChannelBusyError as _StorageBusy
 from .storage import StaleRevisionError as _StorageStale
+from .storage.stats import result_writes
 
 __all__ = [
     "MAX_POLICY_STEPS", "POLICY_NAMES", "VARIANTS", "ActionResult", "Game", "GameHook", "GameManager",
@@ -123,18 +125,27 @@ class GameManager:
     async def active_games(self) -> list[Game]:
         """Every active game that can be read (an unreadable one is logged and left out, so it
         cannot stop ``resume()`` — and with it the whole bot — from starting)."""
-        games = []
-        for row in await self.storage.games_with_status("active"):
+        return [game async for game in self.iter_active_games()]
+
+    async def iter_active_games(self) -> AsyncIterator[Game]:
+        """:meth:`active_games` one at a time (read in small batches): start-up does not parse
+        every active game into one list first."""
+        async for row in self.storage.iter_games_with_status("active"):
             try:
-                games.append(Game.from_row(row))
+                yield Game.from_row(row)
             except UnreadableGameError:
                 continue
-        return games
 
     async def log(self, game_id: int, *, after_seq: int = 0) -> list[ActionRow]:
         """The action log, oldest first: ``ActionRow(game_id, seq, seat, user_id, action, revision,
         created_at)``, ``action`` in engine text notation."""
         return await self.storage.actions(game_id, after_seq=after_seq)
+
+    async def log_tail(
+        self, game_id: int, limit: int, *, before_revision: int | None = None
+    ) -> list[ActionRow]:
+        """The last ``limit`` log rows (committed before ``before_revision``), oldest first."""
+        return await self.storage.last_actions(game_id, limit, before_revision=before_revision)
 
     async def verify(self, game_id: int) -> bool:
         """Replay the log from the seed and compare with the stored state."""
@@ -364,7 +375,7 @@ class GameManager:
         """At start-up: check every active game loads, and let policy seats play any turn a crash
         interrupted. Returns the games where something was played."""
         results: list[ActionResult] = []
-        for game in await self.active_games():
+        async for game in self.iter_active_games():
             async with self.lock(game.channel_id):
                 fresh = Game.from_row(await self.storage.get_game(game.id))
                 steps = await self._play_policies(fresh)
@@ -383,10 +394,14 @@ class GameManager:
         except IllegalActionError as error:
             raise InvalidActionError(str(error)) from error
         finished = outcome.state.is_over
+        # A finishing action records every seat's result with it (what /projectl stats reads).
+        also = result_writes(game.id, game.guild_id, seat_results(game.seats, outcome.state)) \
+            if finished else ()
         try:
             row = await self.storage.commit_action(
                 game.id, game.revision, seat=seat, user_id=user_id, action=str(action),
                 state=_dump_state(outcome.state), state_schema=outcome.state.schema, finished=finished,
+                also=also,
             )
         except _StorageStale as error:
             raise StaleError(texts.STALE_BUTTON) from error

@@ -186,7 +186,7 @@ class ReminderScheduler:
 
     async def sync_open_turns(self) -> None:
         """Give every human to move a turn row (games resumed at start-up, or older than 0002)."""
-        for game in await self.bot.manager.active_games():
+        async for game in self.bot.manager.iter_active_games():
             key = turn_key(game)
             seat = game.current
             if key is None or seat is None:

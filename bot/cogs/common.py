@@ -221,8 +221,8 @@ async def earlier_in_turn(bot: ProjectLBot, game: Game, result: ActionResult) ->
     done = ACTIONS_PER_TURN - result.before.state.actions_left
     if done <= 0:
         return []
-    rows = [row for row in await bot.manager.log(game.id) if row.revision < first.revision]
-    earlier = [row for row in rows[-done:] if row.seat == first.seat]
+    rows = await bot.manager.log_tail(game.id, done, before_revision=first.revision)  # not the whole log
+    earlier = [row for row in rows if row.seat == first.seat]
     return [f"**{seat_label(game, first.seat)}**: `{row.action}`" for row in earlier]
 
 

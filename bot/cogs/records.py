@@ -12,6 +12,9 @@ from discord import app_commands
 from .. import history, texts
 from ..errors import BadInputError, NoGameError, StaleError, UnreadableGameError
 from ..manager import Game
+from ..results import seat_results
+from ..storage import Storage
+from ..storage.stats import PlayerTotals, StatsStore
 from ..undo import undo_last
 from . import common
 from .days import PREFIX, days_of, id_fields
@@ -152,16 +155,26 @@ async def stats_command(interaction: discord.Interaction) -> None:
     bot = common.bot_of(interaction)
     if interaction.guild_id is None:
         raise BadInputError(texts.NOT_A_GUILD)
-    games = []
-    for row in await days_of(bot).store.finished_games(interaction.guild_id):
-        try:
-            games.append(Game.from_row(row))
-        except UnreadableGameError:
-            continue
-    lines = history.stats_lines(history.server_stats(games))
-    embed = discord.Embed(title=texts.STATS_TITLE.format(games=len(games)), colour=LOG_COLOUR,
+    await common.defer(interaction)
+    games, totals = await server_stats(days_of(bot).store.storage, interaction.guild_id)
+    lines = history.stats_lines(history.ranked(totals))
+    embed = discord.Embed(title=texts.STATS_TITLE.format(games=games), colour=LOG_COLOUR,
                           description="\n".join(lines[:40]) or texts.STATS_EMPTY)
     await common.reply(interaction, texts.STATS_HINT, embed=embed)
+
+
+async def server_stats(storage: Storage, guild_id: int) -> tuple[int, list[PlayerTotals]]:
+    """(finished games, per-player totals) of a server: one aggregate query over
+    ``game_results``. Games finished before that table existed get their rows here, once."""
+    store = StatsStore(storage)
+    for row in await store.games_without_results(guild_id):
+        try:
+            game = Game.from_row(row)
+        except UnreadableGameError:
+            continue
+        if game.state is not None and game.state.is_over:
+            await store.save_results(game.id, game.guild_id, seat_results(game.seats, game.state))
+    return await store.server_totals(guild_id)
 
 
 PLAY_COMMANDS = (undo_command,)

@@ -257,6 +257,22 @@ class Storage:
 
         return await self._job(work)
 
+    async def iter_games_with_status(self, *statuses: str, batch: int = 64) -> AsyncIterator[GameRow]:
+        """Like :meth:`games_with_status`, but ``batch`` rows at a time (by id): start-up walks
+        every active game without holding them all in memory at once."""
+        marks = ", ".join("?" for _ in statuses)
+        after = 0
+        while True:
+            rows = await self._job(lambda conn, after=after: [_game_row(conn, row) for row in conn.execute(
+                f"SELECT {_GAME_COLUMNS} FROM games WHERE status IN ({marks}) AND id > ? ORDER BY id LIMIT ?",
+                (*statuses, after, batch),
+            ).fetchall()])
+            for row in rows:
+                yield row
+            if len(rows) < batch:
+                return
+            after = rows[-1].id
+
     async def replace_seats(self, game_id: int, expected_revision: int, seats: Sequence[NewSeat]) -> GameRow:
         """Set the lobby's seats (in order), bumping the revision. Lobby only."""
         now = self._now()
@@ -364,6 +380,18 @@ class Storage:
             f"SELECT {_ACTION_COLUMNS} FROM actions WHERE game_id = ? AND seq > ? ORDER BY seq",
             (game_id, after_seq),
         )])
+
+    async def last_actions(
+        self, game_id: int, limit: int, *, before_revision: int | None = None
+    ) -> list[ActionRow]:
+        """The last ``limit`` logged actions (before ``before_revision`` when given), oldest first:
+        what a turn post shows, read without the rest of a long log."""
+        bound = 2**62 if before_revision is None else before_revision
+        rows = await self._job(lambda conn: conn.execute(
+            f"SELECT {_ACTION_COLUMNS} FROM actions WHERE game_id = ? AND revision < ?"
+            " ORDER BY seq DESC LIMIT ?", (game_id, bound, limit),
+        ).fetchall())
+        return [ActionRow(*row) for row in reversed(rows)]
 
     # -- players -------------------------------------------------------------------------------
 

@@ -1,0 +1,32 @@
+"""A finished game's result per seat — what ``/projectl stats`` aggregates (pure: no SQL, no
+Discord). The manager records these rows in the transaction that finishes a game; the stats
+command computes them once for games finished before that was done."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Protocol
+
+import engine
+from engine import GameState
+
+from .storage.stats import ResultRow
+
+
+class _Seat(Protocol):
+    seat: int
+    user_id: int | None
+    name: str
+
+
+def seat_results(seats: Sequence[_Seat], state: GameState) -> tuple[ResultRow, ...]:
+    """Score, win and departure of every seat of a finished ``state``. A player who left counts
+    as having played, with no score and no win."""
+    won = set(engine.winners(state))
+    totals = {line.seat: line.total for line in engine.score_lines(state)}
+    rows = []
+    for seat in seats:
+        left = state.players[seat.seat].removed
+        rows.append(ResultRow(seat.seat, seat.user_id, seat.name, None if left else totals[seat.seat],
+                              not left and seat.seat in won, left))
+    return tuple(rows)
