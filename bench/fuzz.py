@@ -122,6 +122,9 @@ def option_values(leaf: Leaf, rng: random.Random, members: list[Any], *, hostile
 
 
 GAME_FIELDS = ("game", "other", "missing", "huge", "junk", "empty")
+PANEL_STEPS = ("main", "take", "place", "puz", "at", "give", "upg", "other", "lvl", "pass", "done", "undo",
+               "rec", "rs", "ms", "mc", "mp", "ma", "mok", "boom", "", "L1", "Ü")
+"""Real turn-panel steps and a few that are not (bot/panel_views.py lists the real ones)."""
 
 
 def forged_ids(rng: random.Random, *, game: int, other: int, clicker: int, someone: int,
@@ -131,7 +134,7 @@ def forged_ids(rng: random.Random, *, game: int, other: int, clicker: int, someo
     ``guaranteed_invalid`` is False only when every field happens to be right for the clicker
     (then the click is as good as a real button and may act)."""
     while True:
-        kind = rng.choice(("lobby", "mat", "pick", "do", "master", "junk"))
+        kind = rng.choice(("lobby", "mat", "pick", "do", "master", "panel", "play", "junk"))
         gid_kind = rng.choice(GAME_FIELDS)
         gid = {"game": str(game), "other": str(other), "missing": str(game + other + 1000),
                "huge": "9" * 20, "junk": rng.choice(("abc", "-1", "1.5", "None")), "empty": ""}[gid_kind]
@@ -157,6 +160,13 @@ def forged_ids(rng: random.Random, *, game: int, other: int, clicker: int, someo
         elif kind == "master":
             op = rng.choice(("ok", "clear", "boom", ""))
             yield f"pl:master:{op}:{gid}:{uid}:{rev}", not right or op not in ("ok", "clear")
+        elif kind == "panel":  # the turn panel: plp:<game>:<user>:<revision>:<step>[:<args>]
+            step = rng.choice(PANEL_STEPS)
+            args = rng.choice(("", ":-", ":white", ":L3", ":L3:W01", ":0:1", ":03zz.13zz", ":9:Z9:Q",
+                               ":" + "z" * 80))
+            yield f"plp:{gid}:{uid}:{rev}:{step}{args}"[:100], not right
+        elif kind == "play":
+            yield f"plp:play:{gid}", True  # only the player to move gets a panel; it changes nothing
         else:
             junk = "".join(rng.choice("abcxyz:0123456789.-_ü🟥") for _ in range(rng.randint(0, 60)))
-            yield "pl:" + junk, True
+            yield rng.choice(("pl:", "plp:")) + junk, True

@@ -162,7 +162,9 @@ def _view(items: Sequence[discord.ui.Item[Any]]) -> discord.ui.View:
 
 def _header(offer: Offer) -> str:
     if offer.choosing:
-        return texts.PANEL_CHOOSE
+        pending = offer.state.pending
+        about = pending[0].about if pending else ""
+        return texts.PANEL_CHOOSE_ABOUT.format(about=about) if about else texts.PANEL_CHOOSE
     if offer.state.phase is engine.Phase.FINISHING:
         return texts.PANEL_FINISHING
     return texts.PANEL_TURN.format(n=offer.state.actions_left)
@@ -431,7 +433,10 @@ async def _tap(interaction: discord.Interaction, parsed: PanelId | None) -> None
     if parsed.step == "undo":
         await _undo(interaction, parsed)
         return
-    if acting:
+    # A step redraws the panel in place — only ever a private panel: on any other message (a
+    # tampered client hanging our id on a public post) the step answers privately instead.
+    in_place = not acting and interaction.message is not None and interaction.message.flags.ephemeral
+    if not in_place:
         await common.defer(interaction)
     elif not interaction.response.is_done():
         await interaction.response.defer()
@@ -445,10 +450,11 @@ async def _tap(interaction: discord.Interaction, parsed: PanelId | None) -> None
         await _act(interaction, parsed, offer, values)
         return
     screen = await _screen(interaction, parsed, offer, values, page, game)
-    await interaction.edit_original_response(
-        content=screen.content, view=screen.view,
-        attachments=[common.png(screen.image, "preview.png")] if screen.image is not None else [],
-    )
+    image = [common.png(screen.image, "preview.png")] if screen.image is not None else []
+    if in_place:
+        await interaction.edit_original_response(content=screen.content, view=screen.view, attachments=image)
+    else:
+        await common.reply(interaction, screen.content, view=screen.view, files=image)
 
 
 async def _open(interaction: discord.Interaction, game_id: int | None) -> None:

@@ -486,3 +486,24 @@ async def test_a_forged_menu_value_must_be_one_the_panel_listed(h: DiscordHarnes
     assert_refused(ix, "out of date")
     after = await game_of(h)
     assert after.revision == game.revision and after.state == game.state
+
+
+def test_a_pending_decision_is_the_only_thing_the_panel_shows() -> None:
+    """rules: while a choice waits (a substitute piece), the engine lists only its answers — and
+    so does the panel: one menu of ``choose`` answers, no other menu or button."""
+    from positions import at_turn_start, game, play, with_player, without_shapes
+
+    state = with_player(at_turn_start(game(2, seed=1), 0), 0, supply="2 1",
+                        puzzles=[("TO", [("2", "A1 B1")]), "TD"])
+    waiting = play(without_shapes(state, "T4", "L4", "S4"), "place 2 on TO at A2 B2")
+    assert waiting.pending
+    offer = offer_for(waiting, 0)
+    assert offer.choosing and offer.master is None
+    items = main_items(PanelKey(1, 2, 3), offer, engine.parse_action("level1"))
+    panel_items = [i for i in items if i.item.custom_id.startswith("plp:")]
+    assert [step_of(i.item.custom_id) for i in panel_items] == ["other"]
+    options = [o.value for o in panel_items[0].item.options]
+    assert options == [str(a) for a in engine.legal_actions(waiting)] == ["choose I4", "choose O4"]
+    from bot.panel_views import main_screen
+
+    assert "reward T4" in main_screen(PanelKey(1, 2, 3), offer, None).content
