@@ -53,7 +53,7 @@ class ProjectLBot(commands.Bot):
 
     async def setup_hook(self) -> None:
         """Open the database (migrating it), resume games, register commands and buttons, sync."""
-        from . import cogs, panel_views, views
+        from . import cogs, panel_views, permissions, views
         from .cogs import days
 
         self.storage = await Storage.open(self.settings.db_path, self.clock)
@@ -66,6 +66,7 @@ class ProjectLBot(commands.Bot):
         await days.install(self)  # reminders, turn clock, undo, log, stats: docs/play-over-days.md
         self.add_dynamic_items(*views.DYNAMIC_ITEMS, *panel_views.DYNAMIC_ITEMS)
         self.tree.on_error = self._on_app_command_error  # type: ignore[method-assign]
+        self.tree.interaction_check = permissions.check_command  # type: ignore[method-assign]
         await self._sync()
 
     async def _sync(self) -> None:

@@ -53,6 +53,10 @@ CANNOT_POST = (
 )
 NO_SUCH_PLAYER = "{name} is not playing in this game."
 NO_SUCH_SEAT = "There is no seat {seat} at this table: its seats are 1 to {count}."
+MISSING_PERMISSIONS = (
+    "I can't show the table here: this channel doesn't give me the {names} permission. Ask an "
+    "admin to allow it (Server Settings → Roles, or the channel's permissions). Nothing was changed."
+)
 COMMAND_LIST_CHANGED = (
     "The command list has just changed — try again in a minute. (Your Discord app still shows an "
     "older version of this command; nothing was changed.)"

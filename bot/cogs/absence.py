@@ -15,6 +15,7 @@ from discord import app_commands
 from .. import texts
 from ..errors import NotInGameError, StaleError
 from ..manager import POLICY_NAMES, ActionResult, Game
+from ..permissions import require_table_permissions
 from ..reminders import ReminderScheduler, mention_only
 from ..storage.days import TurnKey, TurnRow
 from ..turn_limits import limit_text, majority, voters_for
@@ -50,6 +51,7 @@ async def _post(interaction: discord.Interaction, text: str, result: ActionResul
 
 async def cast_vote(interaction: discord.Interaction, choice: str, key: TurnKey | None = None) -> None:
     channel_id = common.channel_id_of(interaction)
+    require_table_permissions(interaction)
     outcome: VoteResult = await days_of(common.bot_of(interaction)).turnclock.vote(
         channel_id, interaction.user.id, choice, key=key)
     await common.reply(interaction, texts.VOTE_RECORDED.format(
@@ -182,6 +184,7 @@ class LeaveButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"pld
 
     async def _run(self, interaction: discord.Interaction) -> None:
         channel_id = common.channel_id_of(interaction)
+        require_table_permissions(interaction)
         game = await common.manager_of(interaction).game_in_channel(channel_id)
         if game is None or game.id != self.game_id:
             raise StaleError(texts.STALE_GAME)

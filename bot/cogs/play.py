@@ -24,6 +24,7 @@ from engine.state import RowsTable, SoloTable
 from .. import texts
 from ..errors import BadInputError, BotError, InvalidActionError, StaleError
 from ..manager import Game
+from ..permissions import require_table_permissions
 from . import common
 
 log = logging.getLogger(__name__)
@@ -38,8 +39,10 @@ async def perform(
     interaction: discord.Interaction, action: Action | str, *, expected_revision: int | None = None,
     game_id: int | None = None,
 ) -> None:
-    """Defer, apply through the manager (lock, apply, commit), then confirm and post the turn."""
+    """Defer, apply through the manager (lock, apply, commit), then confirm and post the turn.
+    Every button, menu and panel that acts comes through here (and typed commands too)."""
     channel_id = common.channel_id_of(interaction)
+    require_table_permissions(interaction)  # before anything is committed that the table can't see
     await common.defer(interaction)
     result = await common.manager_of(interaction).act(
         channel_id, interaction.user.id, action, expected_revision=expected_revision, game_id=game_id,
@@ -72,6 +75,7 @@ async def master_confirm(
     interaction: discord.Interaction, *, expected_revision: int | None = None, game_id: int | None = None,
 ) -> None:
     channel_id = common.channel_id_of(interaction)
+    require_table_permissions(interaction)
     await common.defer(interaction)
     result = await common.manager_of(interaction).master_confirm(
         channel_id, interaction.user.id, expected_revision=expected_revision, game_id=game_id,

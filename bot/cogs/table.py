@@ -11,6 +11,7 @@ from discord import app_commands
 from .. import texts
 from ..errors import BadInputError, ChannelBusyError, StaleError
 from ..manager import ActionResult, Game, TableSettings
+from ..permissions import require_table_permissions
 from ..turn_limits import clock_line, limit_hours, limit_text
 from . import common
 from .days import turn_limit_of
@@ -133,6 +134,7 @@ async def lobby_button(interaction: discord.Interaction, op: str, game_id: int) 
     user = interaction.user
     if op not in LOBBY_OPS:
         raise StaleError(texts.FORGED_BUTTON)
+    require_table_permissions(interaction)
     await interaction.response.defer()  # ack first (an invisible "update"), then the work
     if op == "join":
         game = await manager.join(channel_id, user.id, user.display_name, game_id=game_id)

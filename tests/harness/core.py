@@ -26,7 +26,7 @@ from .actions import UserActions
 from .errors import HarnessError, SettleTimeout, TrappedError, TrappedErrors
 from .gateway import FakeGateway
 from .http import FakeDiscordAPI
-from .models import FakeChannel, FakeMember, FakeRole, InteractionRecord, UserRef
+from .models import ChannelRef, FakeChannel, FakeMember, FakeRole, InteractionRecord, UserRef
 from .patching import BlockedConnector, install, uninstall
 from .payloads import (
     channel_payload,
@@ -352,6 +352,13 @@ class DiscordHarness(UserActions, Queries):
             self._pending_frames.append(
                 self.gateway.dispatch_frame("CHANNEL_CREATE", channel_payload(self.world, channel)))
         return channel
+
+    def deny_bot(self, channel: ChannelRef, *permissions: str) -> None:
+        """A channel overwrite denying the bot ``permissions`` (names as in
+        ``discord.Permissions``, e.g. ``"attach_files"``): interactions there carry the reduced
+        ``app_permissions`` and channel posts needing one get 403 / 50013."""
+        chan = channel if isinstance(channel, FakeChannel) else self.world.channel_named(channel)
+        chan.bot_denied |= discord.Permissions(**{p: True for p in permissions}).value
 
     def channel(self, name: str) -> FakeChannel:
         """A guild text channel by name (``"general"`` or ``"#general"``)."""

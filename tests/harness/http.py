@@ -21,6 +21,7 @@ from typing import Any
 from urllib.parse import unquote
 
 import aiohttp
+import discord
 from discord.http import HTTPClient, Route
 
 from .apierror import ApiError, form_error
@@ -235,6 +236,12 @@ class FakeDiscordAPI:
             if not recipient.dms_open:
                 raise ApiError(403, 50007, "Cannot send messages to this user")
         body = dict(call.json or {})
+        if not channel.is_dm:  # like Discord: 403 50013 for each permission the post needs
+            allowed = discord.Permissions(self.world.bot_permissions(channel))
+            needs = [allowed.send_messages, not call.files or allowed.attach_files,
+                     not body.get("embeds") or allowed.embed_links]
+            if not all(needs):
+                raise ApiError(403, 50013, "Missing Permissions")
         body["flags"] = int(body.get("flags") or 0) & ~EPHEMERAL  # only interactions may hide
         record = self.messages.create(channel, body, call.files)
         return record.payload

@@ -50,6 +50,8 @@ class FakeChannel:
     position: int = 0
     topic: str | None = None
     recipient_id: int | None = None
+    bot_denied: int = 0
+    """Permissions a channel overwrite takes from the bot here (see ``h.deny_bot``)."""
 
     @property
     def is_dm(self) -> bool:

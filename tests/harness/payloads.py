@@ -330,7 +330,7 @@ def interaction_payload(world: World, *, interaction_id: int, token: str, itype:
         "version": 1,
         "channel_id": str(channel.id),
         "channel": channel_payload(world, channel, permissions_for=None if channel.is_dm else user),
-        "app_permissions": str(world.bot_permissions()),
+        "app_permissions": str(world.bot_permissions(None if channel.is_dm else channel)),
         "locale": locale,
         "entitlements": [],
         "entitlement_sku_ids": [],

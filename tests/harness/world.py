@@ -119,8 +119,10 @@ class World:
             value |= self.roles[role_id].permissions
         return value
 
-    def bot_permissions(self) -> int:
-        return self.everyone.permissions | self.bot_role.permissions
+    def bot_permissions(self, channel: FakeChannel | None = None) -> int:
+        """The bot's permissions (in ``channel``: minus what its overwrite denies)."""
+        value = self.everyone.permissions | self.bot_role.permissions
+        return value & ~channel.bot_denied if channel is not None else value
 
     # -- messages ---------------------------------------------------------
 
