@@ -444,7 +444,8 @@ async def _tap(interaction: discord.Interaction, parsed: PanelId | None) -> None
     game, seat = await manager.check_turn(common.channel_id_of(interaction), interaction.user.id,
                                           game_id=parsed.key.game_id)
     if game.revision != parsed.key.revision or game.state is None:
-        raise StaleError(texts.STALE_BUTTON)
+        await _stale(interaction, game.id)
+        return
     offer = offer_for(game.state, seat.seat)
     if acting:
         await _act(interaction, parsed, offer, values)
@@ -609,8 +610,14 @@ async def _undo(interaction: discord.Interaction, parsed: PanelId) -> None:
     game, _ = await common.manager_of(interaction).check_turn(
         common.channel_id_of(interaction), interaction.user.id, game_id=parsed.key.game_id)
     if game.revision != parsed.key.revision:
-        raise StaleError(texts.STALE_BUTTON)
+        await _stale(interaction, game.id)
+        return
     await take_back(interaction)
+
+
+async def _stale(interaction: discord.Interaction, game_id: int) -> None:
+    """A panel from an older revision: nothing happens, and a fresh panel is one tap away."""
+    await common.reply(interaction, texts.PANEL_STALE, view=_view([play_button(game_id)]))
 
 
 DYNAMIC_ITEMS: tuple[type[discord.ui.DynamicItem[Any]], ...] = (PanelItem,)

@@ -331,6 +331,10 @@ PANEL_FINISHING = "**Finishing Touches** · place pieces (-1 point each), then p
 PANEL_CHOOSE = "**A decision is waiting**: choose below before anything else."
 PANEL_CHOOSE_ABOUT = "**A decision is waiting** ({about}): choose below before anything else."
 PANEL_NEXT = "Next action:"
+PANEL_STALE = (
+    "That panel is out of date: the game has moved on since it was shown. Nothing was changed. "
+    "Press **Play** for a fresh one."
+)
 PANEL_TAKE = "Take a puzzle…"
 PANEL_TAKE_SLOT = "{where} · {card} · {points} pt · reward {reward} · {size} cells"
 PANEL_ROW_SLOT = "{colour} {slot}"

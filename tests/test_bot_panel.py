@@ -320,6 +320,11 @@ async def test_a_used_panel_is_stale_and_changes_nothing(h: DiscordHarness) -> N
     revision = (await game_of(h)).revision
     ix = await h.click(me.user, h.message(old.id), l1)
     assert_refused(ix, "out of date")
+    fresh = final_reply(ix)
+    assert [b.custom_id for b in fresh.buttons] == [f"plp:play:{(await game_of(h)).id}"]
+    reopened = await h.click(me.user, fresh.message, fresh.buttons[0].custom_id)
+    assert any(step_of(c.custom_id) == "lvl" for c in final_reply(reopened).components)
+    assert (await game_of(h)).revision == revision
     select = h.message(old.id).component(next(c.custom_id for c in h.message(old.id).selects
                                               if step_of(c.custom_id) == "take"))
     ix = await h.select(me.user, h.message(old.id), select.custom_id, [select.options[0].value])
