@@ -66,6 +66,14 @@ def turn_key(game: Game) -> TurnKey | None:
     return TurnKey(game.id, game.state.turn, game.state.phase.value, game.state.current)
 
 
+def turn_keys(game: Game) -> list[TurnKey]:
+    """The keys of every turn now open, one per seat that holds one. Today a single seat moves at
+    a time; a variant where two seats hold a turn at once (Line Clear) lists both here, and the
+    scheduler's checks, the votes and ``/projectl status``, which go through this, follow."""
+    key = turn_key(game)
+    return [] if key is None else [key]
+
+
 class ReminderScheduler:
     """Plans, sends and de-duplicates turn reminders; announces expired turn clocks."""
 
@@ -221,7 +229,7 @@ class ReminderScheduler:
         sent = 0
         for row in await self.store.due_turns(now):
             game = await self.bot.manager.game(row.key.game_id)
-            if game is None or turn_key(game) != row.key:
+            if game is None or row.key not in turn_keys(game):
                 await self.store.close_turn(row.key)  # the turn ended while nobody was looking
                 continue
             prefs = preferences(await self.store.get_prefs(row.user_id))
@@ -246,7 +254,7 @@ class ReminderScheduler:
         announced = 0
         for row in await self.store.expired_turns(now):
             game = await self.bot.manager.game(row.key.game_id)
-            if game is None or turn_key(game) != row.key:
+            if game is None or row.key not in turn_keys(game):
                 await self.store.close_turn(row.key)
                 continue
             if not turn_limits.voters_for(game, row.key.seat):

@@ -33,7 +33,7 @@ from .errors import (
     WrongStageError,
 )
 from .manager import POLICY_NAMES, ActionResult, Game, GameManager, Seat
-from .reminders import turn_key
+from .reminders import turn_key, turn_keys
 from .storage import StaleRevisionError
 from .storage.days import DaysStore, TurnKey
 from .turn_limits import majority, voters_for
@@ -80,14 +80,15 @@ class TurnClock:
     async def vote(
         self, channel_id: int, user_id: int, choice: str, *, key: TurnKey | None = None,
     ) -> VoteResult:
-        """Record ``user_id``'s vote on the current (timed-out) turn; apply it on a majority."""
+        """Record ``user_id``'s vote on the turn ``key`` (a button's; by default the turn now being
+        played), which must still be open and timed out; apply it on a majority."""
         if choice not in CHOICES:
             raise BadInputError(texts.FORGED_BUTTON)
         game = await self._active(channel_id)
-        current_key = turn_key(game)
-        target = game.current
-        if current_key is None or target is None or (key is not None and key != current_key):
+        current_key = key if key is not None else turn_key(game)
+        if current_key is None or current_key not in turn_keys(game):
             raise StaleError(texts.VOTE_STALE)
+        target = game.seats[current_key.seat]
         voter = game.seat_of(user_id)
         if voter is None:
             raise NotInGameError(texts.NOT_IN_GAME)

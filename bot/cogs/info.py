@@ -11,7 +11,7 @@ from discord import app_commands
 from .. import texts
 from ..errors import BadInputError, NotInGameError
 from ..manager import Game
-from ..reminders import turn_key
+from ..reminders import turn_keys
 from ..turn_limits import clock_line, status_clock_line
 from . import common
 
@@ -43,12 +43,13 @@ async def clock_status(bot: ProjectLBot, game: Game) -> str:
     limit = await turn_limit_of(bot, game.id)
     if limit is None:
         return ""
-    key = turn_key(game)
-    row = None if key is None else await days_of(bot).store.get_turn(key)
-    if row is None:
-        return clock_line(limit)
-    return status_clock_line(limit, game.seats[row.key.seat], row.deadline_at, bot.clock.now(),
-                             row.last_acted_at)
+    lines: list[str] = []
+    for key in turn_keys(game):                          # one line per seat holding a turn
+        row = await days_of(bot).store.get_turn(key)
+        if row is not None:
+            lines.append(status_clock_line(limit, game.seats[key.seat], row.deadline_at, bot.clock.now(),
+                                           row.last_acted_at))
+    return "\n".join(lines) or clock_line(limit)
 
 
 async def send_mat(interaction: discord.Interaction, game: Game, seat: int | None) -> None:
