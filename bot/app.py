@@ -15,7 +15,7 @@ from discord.ext import commands
 from .clock import Clock, SystemClock
 from .config import Settings
 from .manager import ActionResult, GameManager, PolicyFactory
-from .render import Renderer, ThreadedRenderer
+from .render import ProcessRenderer, Renderer
 from .storage import Storage
 
 log = logging.getLogger(__name__)
@@ -42,7 +42,7 @@ class ProjectLBot(commands.Bot):
         )
         self.settings = settings
         self.clock: Clock = clock or SystemClock()
-        self.renderer: Renderer = renderer or ThreadedRenderer()
+        self.renderer: Renderer = renderer or ProcessRenderer()
         self._seed_source = seed_source
         self._policies = policies
         self.reminder_tick_seconds = reminder_tick_seconds
@@ -62,6 +62,9 @@ class ProjectLBot(commands.Bot):
             cards=self.settings.load_cards(),
         )
         self._resumed = await self.manager.resume()
+        start_renderer = getattr(self.renderer, "start", None)
+        if start_renderer is not None:  # render workers warm up while the bot connects
+            start_renderer()
         await cogs.setup(self)
         await days.install(self)  # reminders, turn clock, undo, log, stats: docs/play-over-days.md
         self.add_dynamic_items(*views.DYNAMIC_ITEMS, *panel_views.DYNAMIC_ITEMS)
@@ -109,6 +112,9 @@ class ProjectLBot(commands.Bot):
             await days.shutdown(self)
             await super().close()
         finally:
+            close_renderer = getattr(self.renderer, "close", None)
+            if close_renderer is not None:  # the process pool's workers
+                await close_renderer()
             if self.storage is not None:
                 await self.storage.close()
                 self.storage = None  # type: ignore[assignment]

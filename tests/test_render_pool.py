@@ -1,0 +1,30 @@
+"""The bot's default renderer draws in worker processes: the same bytes as drawing in-process,
+for every kind of image, and a clean shutdown."""
+
+from __future__ import annotations
+
+import asyncio
+
+import engine
+import renders
+from bot.render import ProcessRenderer
+from renders.samples import names_for, play
+
+
+async def test_process_pool_draws_what_the_renders_draw() -> None:
+    states = list(play(engine.Options(players=3), 11))
+    middle = next(s for s in states[len(states) // 2:]
+                  if any(isinstance(a, engine.Place) for a in engine.legal_actions(s)))
+    place = next(a for a in engine.legal_actions(middle) if isinstance(a, engine.Place))
+    names = names_for(middle)
+    renderer = ProcessRenderer(workers=2)
+    try:
+        table, mat = await asyncio.gather(renderer.table(middle, names), renderer.mat(middle, 1, names))
+        assert table == renders.render_table(middle, names)
+        assert mat == renders.render_mat(middle, 1, names)
+        assert await renderer.results(states[-1], names) == renders.render_results(states[-1], names)
+        preview = await renderer.preview(middle, middle.current, place, names)
+        assert preview == renders.render_preview(middle, middle.current, place, names)
+    finally:
+        await renderer.close()
+    await renderer.close()  # closing twice is harmless
