@@ -392,15 +392,19 @@ def panel_for(game: Game, user_id: int, last_action: Action | None) -> Screen | 
 
 
 def panel_after(result: ActionResult) -> Screen | None:
-    """The panel to attach to an action's confirmation, while the actor still has a move."""
+    """The panel to attach to an action's confirmation, while the actor still has a move; its
+    ``content`` is the line to end the confirmation with."""
     step = result.first
     if step is None or step.user_id is None:
         return None
     game = result.game
     current = game.current
-    if current is None or current.seat != step.seat:
+    if current is None or current.seat != step.seat or game.state is None:
         return None
-    return panel_for(game, step.user_id, step.action)
+    screen = panel_for(game, step.user_id, step.action)
+    if screen is not None and not offer_for(game.state, step.seat).choosing:
+        screen.content = texts.PANEL_NEXT  # the confirmation above already says what is left
+    return screen
 
 
 async def _last_own_action(interaction: discord.Interaction, game: Game, seat: int) -> Action | None:

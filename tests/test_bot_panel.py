@@ -512,3 +512,38 @@ def test_a_pending_decision_is_the_only_thing_the_panel_shows() -> None:
     from bot.panel_views import main_screen
 
     assert "reward T4" in main_screen(PanelKey(1, 2, 3), offer, None).content
+
+
+async def test_a_pending_decision_is_answered_from_the_panel(tmp_path: Path) -> None:
+    """Through Discord: completing TO when its T4 reward is gone asks the player (I4 or O4); the
+    confirmation's panel is that one menu, and choosing from it answers the decision."""
+    import sqlite3
+
+    from positions import at_turn_start, game, with_player, without_shapes
+
+    db = tmp_path / "pending.sqlite3"
+    async with running_bot(db) as h:
+        alice, bob = h.add_user("alice"), h.add_user("bob")
+        await open_table(h, alice, [bob], players=2)
+        table = await game_of(h)
+        state = with_player(at_turn_start(game(2, seed=1), 0), 0, supply="2 1",
+                            puzzles=[("TO", [("2", "A1 B1")]), "TD"])
+        state = without_shapes(state, "T4", "L4", "S4")
+        with sqlite3.connect(db) as raw:  # a position the rules tests use, put on this table
+            raw.execute("UPDATE games SET state = ?, revision = revision + 1 WHERE id = ?",
+                        (state.dumps(), table.id))
+        me = Player(h, h.user(table.seats[0].user_id))  # type: ignore[arg-type]
+        await me.play(turn_post(h))
+        await me.choose("place", "2")
+        await me.choose("puz", "TO")
+        await me.choose("at", "A2 B2")
+        await me.confirm()
+        panel = h.message(me.panel.id)  # type: ignore[union-attr]
+        assert [step_of(c.custom_id) for c in panel.components] == ["other"]
+        assert [o.value for o in panel.selects[0].options] == ["choose I4", "choose O4"]
+        assert "reward T4" in (panel.content or "")
+        await me.choose("other", "choose O4")
+        after = await game_of(h)
+        assert after.state.pending == () and after.state.actions_left == 2
+        assert after.state.players[0].supply[engine.Shape.O4.index] == 1
+        assert me.has("lvl"), "the decision made, the panel offers the turn again"

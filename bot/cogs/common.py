@@ -277,7 +277,7 @@ async def respond_to_result(interaction: discord.Interaction, result: ActionResu
     board = render_board(bot, result) if posting else None
     panel = panel_after(result)
     if panel is not None:
-        lines.append(texts.PANEL_NEXT)
+        lines.append(panel.content)
     try:
         if still_mine:
             from ..views import turn_view
