@@ -2,7 +2,7 @@
 
 Twenty 2-player games, one per channel, are played at once through the offline harness, every
 action by the turn panel alone (Play on the turn post, then menus and buttons — no typing), with
-the real threaded renderer (previews, table images, mats at the end of a turn). Each player taps
+the bot's own renderer (previews, table images, mats at the end of a turn). Each player taps
 again as soon as the previous tap was answered. Timed per tap: from the moment the click is sent
 to the moment the bot's interaction callback (the acknowledgement Discord waits 3 s for) reaches
 the fake Discord. Every tap counts: Play, steps inside the panel, previews and actions.
@@ -21,7 +21,7 @@ from typing import Any
 
 import engine
 from bot.panel import parse_panel_id
-from bot.render import ThreadedRenderer
+from bot.render import ProcessRenderer, Renderer
 from engine.pieces import mask_to_text
 
 from .harnessed import open_table, running
@@ -186,14 +186,15 @@ class PanelPlayer:
         raise AssertionError(f"no panel path for {action}")
 
 
-async def panel_ack_latencies(workdir: Path, channels: int = 20, taps: int = 1000,
-                              seed: int = 5) -> tuple[list[float], dict[str, list[int]]]:
+async def panel_ack_latencies(workdir: Path, channels: int = 20, taps: int = 1000, seed: int = 5,
+                              renderer: Renderer | None = None) -> tuple[list[float], dict[str, list[int]]]:
     """Milliseconds from sending each panel tap to its acknowledgement, with ``channels`` games
-    played at once by panel taps; stops after about ``taps`` taps."""
+    played at once by panel taps; stops after about ``taps`` taps. The renderer is the bot's own
+    (a process pool) unless another is given."""
     timings: list[float] = []
     acks: dict[int, float] = {}
     kinds: dict[str, list[int]] = {}
-    async with running(workdir / "panel.sqlite3", renderer=ThreadedRenderer(), seed=seed) as h:
+    async with running(workdir / "panel.sqlite3", renderer=renderer or ProcessRenderer(), seed=seed) as h:
         original = h.api.handle_webhook
 
         async def timed(route: Any, **kwargs: Any) -> Any:

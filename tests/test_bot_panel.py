@@ -465,9 +465,10 @@ async def test_solo_next_turn_comes_with_the_panel(h: DiscordHarness) -> None:
 
 async def test_bench_driver_plays_by_panel_alone(tmp_path: Path) -> None:
     """The bench's panel players (bench/panel.py) finish actions of every common kind by taps."""
+    from bench.harnessed import TinyRenderer
     from bench.panel import panel_ack_latencies
 
-    timings, kinds = await panel_ack_latencies(tmp_path, channels=2, taps=80)
+    timings, kinds = await panel_ack_latencies(tmp_path, channels=2, taps=80, renderer=TinyRenderer())
     assert len(timings) >= 80 and all(t >= 0 for t in timings)
     assert max(kinds["take"]) == 1 and max(kinds.get("level1", [1])) == 1
     assert min(kinds["place"]) == 4
