@@ -53,6 +53,13 @@ class PanelPlayer:
                 return comp
         raise AssertionError(f"no {step} on the panel: {message.content}")
 
+    def _has(self, step: str) -> bool:
+        try:
+            self._component(step)
+        except AssertionError:
+            return False
+        return True
+
     async def _send(self, start: Callable[[], Any], done: Callable[[Any], bool]) -> Any:
         sent = time.perf_counter()
         ix = await start()
@@ -166,12 +173,14 @@ class PanelPlayer:
             return 2
         if isinstance(action, engine.Place):
             await self.step("place", action.shape.value)
-            await self.step("puz", action.card)
+            asked = self._has("puz")
+            if asked:  # the panel asks only when the piece fits on several puzzles
+                await self.step("puz", action.card)
             cells = mask_to_text(action.mask)
             pages = await self.choose_paged("at", cells)
             await self.step("at", cells)
             await self.act("confirm")
-            return 4 + pages
+            return 3 + asked + pages
         if isinstance(action, engine.Master):
             taps = 1
             await self.step("ms")

@@ -540,7 +540,11 @@ async def _screen(interaction: discord.Interaction, parsed: PanelId, offer: Offe
     if step in ("take", "upg", "rs", "other"):  # a page of an acting menu was turned
         return _turn_page(key, offer, step, page or 1)
     if step == "place":
-        return puzzle_screen(key, offer, _shape(_one(values)))
+        shape = _shape(_one(values))
+        cards = offer.puzzles_for(shape)
+        if len(cards) == 1:  # only one puzzle takes it: no question to ask
+            return spot_screen(key, offer, shape, cards[0])
+        return puzzle_screen(key, offer, shape)
     if step == "puz" and len(args) == 1:
         card = _one(values)
         return spot_screen(key, offer, _shape(args[0]), card)

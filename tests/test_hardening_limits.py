@@ -152,8 +152,11 @@ async def walk_the_turn_panel(h: Any, user: Any, channel: str) -> None:
     await me.play(turn_post(h, channel))
     await me.choose("take", me.component("take").options[0].value)
     await me.choose("place", me.component("place").options[0].value)
+    await me.choose("at", me.component("at").options[0].value)  # one puzzle: no puzzle menu
+    await me.tap("main")
+    await me.choose("take", me.component("take").options[0].value)
+    await me.choose("place", me.component("place").options[0].value)
     await me.choose("puz", me.component("puz").options[0].value)
-    await me.choose("at", me.component("at").options[0].value)
     await me.tap("main")
     await me.choose("give", me.component("give").options[0].value)
     await me.tap("main")
@@ -161,7 +164,7 @@ async def walk_the_turn_panel(h: Any, user: Any, channel: str) -> None:
     await me.choose("mc", me.component("mc").options[0].value)
     await me.choose("mp", me.component("mp").options[0].value)
     await me.tap("ms")
-    assert me.taps == 12
+    assert me.taps == 15
 
 
 GOOD = {"name": "projectl", "description": "d", "type": 1, "options": [
