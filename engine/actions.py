@@ -11,6 +11,8 @@ The text form is what the action log stores and what a player can type:
 ``place L3 on W07 at A1 A2 B2``            put a piece from your supply on your puzzle W07
 ``master L3 on W07 at A1 A2 B2; 1 on B02 at C3``  the Master action: one piece per puzzle
 ``recycle white 3 1 4 2``                  put a row under its deck, slot 3 first, and reveal 4
+``ghost P5 to O4 1; 1 on W07 at C3``        Ghost Piece: split a ghost into pieces that tile it,
+                                           optionally placing some at once (one per puzzle)
 ``choose I4``                              answer a pending decision (e.g. a substitute piece)
 ``done``                                   end your Finishing Touches
 ``pass``                                   only when nothing else is legal
@@ -153,6 +155,31 @@ class Choose:
 
 
 @dataclass(frozen=True, slots=True)
+class GhostSplit:
+    """The Ghost action (Ghost Piece expansion): return the ghost piece ``ghost`` to the reserve
+    and take ``pieces`` (two or more, levels 1–4) that together tile its shape exactly; each of
+    ``placements`` puts one of those new pieces on a puzzle at once (at most one per puzzle).
+
+    ``pieces`` are kept in shape order and placements by card id, so equal actions have equal
+    values and text.
+    """
+
+    ghost: Shape
+    pieces: tuple[Shape, ...]
+    placements: tuple[Place, ...] = ()
+    kind: ClassVar[str] = "ghost"
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "pieces", tuple(sorted(self.pieces, key=lambda s: s.index)))
+        ordered = tuple(sorted(self.placements, key=lambda p: (p.card, p.shape.index, p.mask)))
+        object.__setattr__(self, "placements", ordered)
+
+    def __str__(self) -> str:
+        text = f"ghost {self.ghost.value} to " + " ".join(s.value for s in self.pieces)
+        return "; ".join([text, *(p.placement_text() for p in self.placements)])
+
+
+@dataclass(frozen=True, slots=True)
 class EndFinishing:
     """Stop placing pieces during Finishing Touches."""
 
@@ -203,7 +230,7 @@ TABLE_ACTIONS = (SkipTurn, RemovePlayer)
 
 Action = (
     TakePuzzle | DrawPuzzle | TakeLevelOne | Upgrade | Place | Master | Recycle | Choose
-    | EndFinishing | Pass | SkipTurn | RemovePlayer
+    | EndFinishing | Pass | SkipTurn | RemovePlayer | GhostSplit
 )
 
 _CARD_ID = re.compile(r"^[A-Za-z][A-Za-z0-9_-]{0,15}$")
@@ -305,6 +332,16 @@ def parse_action(text: str) -> Action:
         if rest:
             return Choose(" ".join(rest))
         raise ActionSyntaxError("Write 'choose <option>', e.g. 'choose I4'.")
+    if verb == "ghost":
+        head, *tail = text.strip()[len(words[0]):].split(";")
+        parts = head.split()
+        if len(parts) >= 3 and parts[1].lower() == "to":
+            placements = tuple(parse_placement(part) for part in tail if part.strip())
+            return GhostSplit(_shape(parts[0]), tuple(_shape(w) for w in parts[2:]), placements)
+        raise ActionSyntaxError(
+            "Write 'ghost <ghost piece> to <pieces>', e.g. 'ghost P5 to O4 1', and optionally "
+            "placements after ';' ('ghost P5 to O4 1; 1 on W07 at C3')."
+        )
     if verb == "done" and not rest:
         return EndFinishing()
     if verb == "pass" and not rest:
@@ -315,5 +352,5 @@ def parse_action(text: str) -> Action:
         return RemovePlayer(_slot(rest[0], 6) - 1)
     raise ActionSyntaxError(
         f"{quoted(words[0])} is not an action. Actions: take, draw, level1, upgrade, place, master, "
-        "recycle, choose, done."
+        "recycle, ghost, choose, done."
     )

@@ -1,11 +1,17 @@
-"""Puzzle cards: a 5×5 card with a recessed area, a point value and a reward piece."""
+"""Puzzle cards: a 5×5 card with a recessed area, a point value and a reward.
+
+A reward is a piece shape (:class:`~engine.pieces.Shape`), or with the Ghost Piece expansion a
+level-up arrow (:class:`LevelUp`: ↑ raises one piece one level, ⇈ two steps). Both kinds answer
+``value`` (the code in text and JSON), ``label``, ``level`` and ``size`` (cells of value, for the
+catalogue's net-cell economy), so code that only weighs or names a reward need not tell them apart.
+"""
 
 from __future__ import annotations
 
 import enum
 from dataclasses import dataclass
 
-from .pieces import GRID, Shape, mask_to_text
+from .pieces import GRID, Shape, UnknownShapeError, mask_to_text, parse_shape
 
 
 class Colour(enum.Enum):
@@ -16,23 +22,87 @@ class Colour(enum.Enum):
         return self.value
 
 
+class LevelUp(enum.Enum):
+    """A level-up reward (Ghost Piece expansion): raise pieces of your supply one level per arrow."""
+
+    UP = "up"
+    DOUBLE = "up2"
+
+    @property
+    def arrows(self) -> int:
+        return 1 if self is LevelUp.UP else 2
+
+    @property
+    def level(self) -> int:
+        """Worth about one level per arrow (RULINGS "Ghost Piece expansion")."""
+        return self.arrows
+
+    @property
+    def size(self) -> int:
+        """Net-cell worth for the catalogue economy: one cell per arrow."""
+        return self.arrows
+
+    @property
+    def symbol(self) -> str:
+        return "↑" if self is LevelUp.UP else "⇈"
+
+    @property
+    def label(self) -> str:
+        return f"{self.symbol} (level up{' twice' if self is LevelUp.DOUBLE else ''})"
+
+    def __str__(self) -> str:
+        return self.value
+
+
+Reward = Shape | LevelUp
+
+_LEVEL_UP_ALIASES = {"up": LevelUp.UP, "↑": LevelUp.UP, "^": LevelUp.UP,
+                     "up2": LevelUp.DOUBLE, "⇈": LevelUp.DOUBLE, "^^": LevelUp.DOUBLE,
+                     "upup": LevelUp.DOUBLE}
+
+
+def parse_reward(text: str) -> Reward:
+    """A piece code, or a level-up code (``up``/``↑``/``^``, ``up2``/``⇈``/``^^``)."""
+    key = text.strip().lower()
+    if key in _LEVEL_UP_ALIASES:
+        return _LEVEL_UP_ALIASES[key]
+    try:
+        return parse_shape(text)
+    except UnknownShapeError:
+        raise UnknownShapeError(
+            f"'{text.strip()}' is not a reward: use a piece code (1, 2, I3 … S4, P5, U5, L5) or "
+            "up / up2 for a level-up."
+        ) from None
+
+
+GHOST_EXPANSION = "ghost"
+
+
 @dataclass(frozen=True, slots=True)
 class PuzzleCard:
     """One puzzle card.
 
-    ``recess`` is a 25-bit mask (see :mod:`engine.pieces`); ``reward`` is the piece taken from the
-    reserve when the card is completed during play (never during Finishing Touches).
+    ``recess`` is a 25-bit mask (see :mod:`engine.pieces`); ``reward`` is what completing the card
+    during play gives (never during Finishing Touches): a piece from the reserve, or level-ups.
     """
 
     id: str
     colour: Colour
     points: int
-    reward: Shape
+    reward: Reward
     recess: int
 
     @property
     def size(self) -> int:
         return self.recess.bit_count()
+
+    @property
+    def expansion(self) -> str | None:
+        """The expansion this card belongs to: ``"ghost"`` for ghost-piece and level-up rewards
+        (only those cards need the expansion's components), None for a base card."""
+        if isinstance(self.reward, LevelUp) or self.reward.level >= 5:
+            return GHOST_EXPANSION
+        return None
 
     def recess_rows(self) -> list[str]:
         """The recess drawn as 5 strings, '#' for a recessed cell: the catalogue file format."""

@@ -29,9 +29,8 @@ from pathlib import Path
 from types import MappingProxyType
 from typing import Any
 
-from .cards import Colour, PuzzleCard
-from .pieces import BASE_SHAPES, GRID, Shape, UnknownShapeError, canonical_form, is_connected
-from .pieces import parse_shape as _parse_shape
+from .cards import Colour, LevelUp, PuzzleCard, Reward, parse_reward
+from .pieces import BASE_SHAPES, GRID, UnknownShapeError, canonical_form, is_connected
 from .solver import fillable_without_monominoes, min_pieces
 
 FORMAT_VERSION = 1
@@ -166,11 +165,12 @@ def _parse_card(raw: Any, position: int) -> PuzzleCard:
     if isinstance(reward_text, bool) or not isinstance(reward_text, str | int):
         raise CatalogueError(f"{label}: reward must be a piece code such as \"L3\"")
     try:
-        reward = _parse_shape(str(reward_text))
+        reward = parse_reward(str(reward_text))
     except UnknownShapeError:
         codes = ", ".join(s.value for s in BASE_SHAPES)
         raise CatalogueError(
-            f"{label}: reward '{reward_text}' is not a piece (pieces are {codes})"
+            f"{label}: reward '{reward_text}' is not a piece (pieces are {codes}; with the Ghost "
+            "Piece expansion also P5, U5, L5, and up / up2 for the level-up arrows)"
         ) from None
 
     recess = _parse_recess(raw["recess"], label)
@@ -187,7 +187,7 @@ def _reject_duplicates(cards: list[PuzzleCard]) -> None:
     silhouettes must repeat with different rewards.
     """
     seen_ids: dict[str, int] = {}
-    seen_shapes: dict[tuple[object, Shape], PuzzleCard] = {}
+    seen_shapes: dict[tuple[object, Reward], PuzzleCard] = {}
     for position, card in enumerate(cards):
         if card.id in seen_ids:
             raise CatalogueError(
@@ -311,6 +311,9 @@ ECONOMY: dict[tuple[Colour, int], tuple[tuple[int, int], tuple[int, int]]] = {
     (Colour.BLACK, 5): ((16, 16), (15, 15)),
 }
 MIN_PIECES_RANGE: dict[Colour, tuple[int, int]] = {Colour.WHITE: (1, 3), Colour.BLACK: (2, 4)}
+# Expansion cards (ghost and level-up rewards) follow the same net-cell economy; their recess
+# sizes follow from it (a ghost reward is worth its 5 cells, an arrow one cell per level).
+EXPANSION_NET: dict[tuple[Colour, int], tuple[int, int]] = {k: net for k, (_, net) in ECONOMY.items()}
 
 # Cards a mode needs. Black follows the rules (RULINGS "Components": the black deck size by
 # player count) and solo is 15 white + 10 black. White is our own choice: the base game never
@@ -324,6 +327,9 @@ MODES: dict[str, tuple[int, int]] = {
     "5p": (24, 20),
     "6p": (28, 24),
 }
+GHOST_MODES: tuple[str, ...] = ("5p", "6p")
+"""Modes checked with the Ghost Piece cards included: Line Clear plays with them by default
+(always at 6 players, whose 24 black cards need them). Other modes count base cards only."""
 
 
 @dataclass(frozen=True)
@@ -333,7 +339,7 @@ class CardReport:
     id: str
     colour: Colour
     points: int
-    reward: Shape
+    reward: Reward
     size: int
     net_cells: int
     min_pieces: int | None
@@ -380,8 +386,9 @@ def _economy_notes(r: CardReport) -> list[str]:
     if economy is None:
         return [f"{r.id}: the published set has no {r.colour} card worth {r.points} points"]
     (lo_size, hi_size), (lo_net, hi_net) = economy
+    expansion = isinstance(r.reward, LevelUp) or r.reward.level >= 5
     kind = f"{r.colour} {r.points} pt"
-    if not lo_size <= r.size <= hi_size:
+    if not expansion and not lo_size <= r.size <= hi_size:
         notes.append(f"{r.id}: {kind} with {r.size} cells (published: {lo_size}–{hi_size})")
     if not lo_net <= r.net_cells <= hi_net:
         notes.append(f"{r.id}: {kind} with net {r.net_cells} cells (published: {lo_net}–{hi_net})")
@@ -390,8 +397,6 @@ def _economy_notes(r: CardReport) -> list[str]:
         notes.append(
             f"{r.id}: {r.colour} card needing {r.min_pieces} pieces (published: {lo_min}–{hi_min})"
         )
-    if r.reward not in BASE_SHAPES:
-        notes.append(f"{r.id}: rewards a level-5 piece ({r.reward.value}): expansion only")
     return notes
 
 
@@ -400,9 +405,14 @@ def check_catalogue(cat: Catalogue) -> CatalogueReport:
     reports = tuple(_card_report(card) for card in cat.cards)
     problems = [f"{r.id}: the recess cannot be filled" for r in reports if r.min_pieces is None]
     notes = [note for r in reports for note in _economy_notes(r)]
-    white, black = len(cat.white), len(cat.black)
+    base = [c for c in cat.cards if c.expansion is None]
+    counts = {
+        False: (sum(c.colour is Colour.WHITE for c in base), sum(c.colour is Colour.BLACK for c in base)),
+        True: (len(cat.white), len(cat.black)),
+    }
     modes, unsupported = [], []
     for mode, (need_white, need_black) in MODES.items():
+        white, black = counts[mode in GHOST_MODES]
         if white >= need_white and black >= need_black:
             modes.append(mode)
         else:
@@ -458,6 +468,15 @@ def format_report(report: CatalogueReport) -> str:
         f"{no_mono}/{len(report.cards)} cards fillable without monominoes; "
         f"{report.silhouettes} distinct recess silhouettes"
     )
+    ghost = [r for r in report.cards if isinstance(r.reward, LevelUp) or r.reward.level >= 5]
+    if ghost:
+        white = sum(r.colour is Colour.WHITE for r in ghost)
+        arrows = sum(isinstance(r.reward, LevelUp) for r in ghost)
+        lines.append(
+            f"Ghost Piece expansion: {white} white + {len(ghost) - white} black cards "
+            f"({len(ghost) - arrows} ghost rewards, {arrows} level-up rewards); "
+            f"modes {', '.join(GHOST_MODES)} count them"
+        )
     lines.append(f"Modes supported: {', '.join(report.modes) or 'none'}")
     if report.unsupported:
         lines.append(f"Not supported: {'; '.join(report.unsupported)}")

@@ -18,13 +18,13 @@ no change. docs/engine.md ("Pending decisions") shows how.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from .actions import Choose
 from .errors import IllegalActionError, quoted
 from .events import DecisionAwaited
-from .state import PendingDecision
+from .state import GameState, PendingDecision
 from .work import Work
 
 
@@ -74,37 +74,75 @@ def prompt(decision: PendingDecision) -> str:
     return kind_of(decision).prompt(decision)
 
 
+def _head_index(pending: Sequence[PendingDecision], seat: int, concurrent: bool) -> int | None:
+    """Where the decision the game waits for from ``seat`` is: with one turn at a time, the
+    first of the queue; while turns run at once (Line Clear), the first of that seat's own."""
+    if not concurrent:
+        return 0 if pending else None
+    return next((i for i, d in enumerate(pending) if d.seat == seat), None)
+
+
+def waiting_for(state: GameState) -> PendingDecision | None:
+    """The decision ``state.current`` must answer before anything else, if any (a concurrent
+    state is seen from one seat's turn: see ``GameState.focused``)."""
+    index = _head_index(state.pending, state.current, bool(state.turns))
+    return None if index is None else state.pending[index]
+
+
+def waiting(w: Work) -> bool:
+    """True while the focused seat has a decision to answer (its turn cannot end)."""
+    return focused_decision(w) is not None
+
+
+def focused_decision(w: Work) -> PendingDecision | None:
+    """The decision the focused seat must answer first, if any."""
+    index = _head_index(w.pending, w.current, bool(w.turns))
+    return None if index is None else w.pending[index]
+
+
 def settle(w: Work) -> None:
-    """Bring the first pending decision up to date, dropping those that need no answer.
+    """Bring the first pending decision up to date — each seat's first while turns run at once —
+    dropping those that need no answer.
 
     Runs after every action and answer. Announces (``DecisionAwaited``) a decision the moment it
     becomes the one the game waits for.
     """
-    before = w.base.pending[0] if w.base.pending else None
-    while w.pending:
-        head = w.pending[0]
+    before: dict[int, PendingDecision] = {}
+    for decision in w.base.pending:
+        before.setdefault(decision.seat, decision)
+    asked: set[int] = set()
+    index = 0
+    while index < len(w.pending):
+        head = w.pending[index]
+        if head.seat in asked:
+            index += 1
+            continue
         fresh = kind_of(head).refresh(w, head)
         if fresh is None:
-            w.pending.remove(head)
+            w.pending.pop(index)
             continue
-        w.pending[0] = fresh
-        if fresh != before:
+        w.pending[index] = fresh
+        if fresh != before.get(fresh.seat):
             w.emit(DecisionAwaited(fresh.seat, fresh.kind, fresh.options, prompt(fresh)))
-        return
+        if not w.turns:
+            return
+        asked.add(head.seat)
+        index += 1
 
 
 def answer(w: Work, action: Choose) -> None:
-    """Carry out ``action`` as the answer to the first pending decision."""
-    if not w.pending:
+    """Carry out ``action`` as the answer to the focused seat's pending decision."""
+    index = _head_index(w.pending, w.current, bool(w.turns))
+    if index is None:
         raise IllegalActionError("There is no choice waiting for an answer.")
-    head = w.pending[0]
+    head = w.pending[index]
     wanted = action.option.casefold()
     option = next((o for o in head.options if o.casefold() == wanted), None)
     if option is None:
         raise IllegalActionError(
             f"{quoted(action.option)} is not one of the choices: {', '.join(head.options)}."
         )
-    w.pending.pop(0)
+    w.pending.pop(index)
     kind_of(head).resolve(w, head, option)
 
 
@@ -113,11 +151,12 @@ def answer_by_default(w: Work, seat: int) -> None:
 
     Used only when the table ends a turn for the player (a skip): the choice the rules gave them
     is not lost, it falls back to the first option listed (docs/rules.md records this ruling).
+    ``seat`` is the focused seat (the one whose turn is skipped).
     """
     settle(w)
-    while w.pending and w.pending[0].seat == seat:
-        head = w.pending[0]
-        answer(w, Choose(head.options[0]))
+    while (index := _head_index(w.pending, seat, bool(w.turns))) is not None and \
+            w.pending[index].seat == seat:
+        answer(w, Choose(w.pending[index].options[0]))
         settle(w)
 
 

@@ -84,3 +84,8 @@ class ActionNotAvailableError(IllegalActionError):
 
 class StateFormatError(EngineError):
     """Stored state JSON is malformed or from an unknown schema version."""
+
+
+class GhostError(IllegalActionError):
+    """A Ghost action (Ghost Piece expansion) that breaks its rules: not a ghost, pieces that do
+    not tile it, two new pieces on one puzzle."""

@@ -251,3 +251,64 @@ class GameEnded(Event):
         who = " and ".join(_name(names, w) for w in self.winners)
         verb = "share the victory" if len(self.winners) > 1 else "wins"
         return f"Game over: {who} {verb}."
+
+
+@dataclass(frozen=True, slots=True)
+class GhostSplit(Event):
+    """The Ghost action: a ghost went back to the reserve for pieces that tile it."""
+
+    seat: int
+    ghost: Shape
+    pieces: tuple[Shape, ...]
+
+    def describe(self, names: Sequence[str]) -> str:
+        got = ", ".join(s.label for s in self.pieces)
+        return f"{_name(names, self.seat)} split a ghost {self.ghost.label} into {got}."
+
+
+@dataclass(frozen=True, slots=True)
+class LevelledUp(Event):
+    """A level-up reward raised a piece one level."""
+
+    seat: int
+    give: Shape
+    take: Shape
+
+    def describe(self, names: Sequence[str]) -> str:
+        return f"{_name(names, self.seat)} levelled up a {self.give.label} to a {self.take.label}."
+
+
+@dataclass(frozen=True, slots=True)
+class LevelUpDeclined(Event):
+    seat: int
+
+    def describe(self, names: Sequence[str]) -> str:
+        return f"{_name(names, self.seat)} declined a level-up."
+
+
+@dataclass(frozen=True, slots=True)
+class LevelUpLost(Event):
+    """An arrow with no possible raise (no piece has a stocked shape one level up) is lost."""
+
+    seat: int
+
+    def describe(self, names: Sequence[str]) -> str:
+        return (
+            f"{_name(names, self.seat)}'s level-up was lost: no piece in their supply can go one "
+            "level up with what is left in the reserve."
+        )
+
+
+@dataclass(frozen=True, slots=True)
+class MarkersPassed(Event):
+    """Line Clear: both marker holders are done; the markers moved clockwise."""
+
+    white: int
+    black: int
+    round: int
+
+    def describe(self, names: Sequence[str]) -> str:
+        return (
+            f"Round {self.round}: {_name(names, self.white)} holds the White marker (left rows), "
+            f"{_name(names, self.black)} the Black marker (right rows); both play now."
+        )

@@ -20,6 +20,7 @@ from .actions import (
     Choose,
     DrawPuzzle,
     EndFinishing,
+    GhostSplit,
     Master,
     Pass,
     Place,
@@ -45,10 +46,10 @@ from .events import (
     GameEnded,
     PlayerRemoved,
     TurnSkipped,
-    TurnStarted,
 )
+from .expansions import end_of_turn, expansion_for_action
 from .legal import has_finishing_placement, legal_actions, master_options
-from .state import ACTIONS_PER_TURN, GameState, Options, Phase
+from .state import GameState, Options, Phase
 from .variants import Variant, variant_for
 from .work import Work
 
@@ -93,20 +94,26 @@ def _default_cards() -> tuple[PuzzleCard, ...]:
 
 
 def apply(state: GameState, action: Action, *, player: int | None = None) -> Outcome:
-    """Apply ``action`` for the current player (or for ``player``, who must be current).
+    """Apply ``action`` for the current player, or for ``player``.
+
+    ``player`` must be the current seat — or, while several turns run at once (Line Clear's two
+    marker holders), the seat of any unfinished turn: the action is applied to that turn, and
+    actions of the two turns apply one after the other in the order they arrive.
 
     Raises an :class:`~engine.errors.IllegalActionError` subclass, with a message for the player,
     when the action is not allowed; ``state`` itself is never changed.
     """
     if state.phase is Phase.OVER:
         raise GameOverError("The game is over.")
-    if player is not None and player != state.acting_seat:
+    if player is not None and player not in state.acting_seats:
         raise NotYourTurnError("It is not your turn.")
     variant = variant_for(state.options.variant)
     w = Work(state)
+    if player is not None and player != state.current:
+        w.focus(player)
     if isinstance(action, TABLE_ACTIONS):
         _apply_table_decision(w, variant, action)
-    elif state.pending:
+    elif decisions.waiting(w):
         _apply_choice(w, variant, action)
     elif isinstance(action, Choose):
         raise IllegalActionError("There is no choice waiting for an answer.")
@@ -114,18 +121,25 @@ def apply(state: GameState, action: Action, *, player: int | None = None) -> Out
         _apply_play(w, variant, action)
         w.actions_left -= 1
         decisions.settle(w)
-        if w.actions_left == 0 and not w.pending:
+        if w.actions_left == 0 and not decisions.waiting(w):
             _end_turn(w, variant)
     else:
         _apply_finishing(w, variant, action)
     return Outcome(w.freeze(), tuple(w.events))
 
 
-def replay(initial: GameState, actions: Iterable[Action]) -> GameState:
-    """Re-apply an action log from the initial state."""
+def replay(
+    initial: GameState, actions: Iterable[Action], seats: Iterable[int | None] | None = None
+) -> GameState:
+    """Re-apply an action log from the initial state. ``seats`` names who acted, action by
+    action: needed when turns run at once (Line Clear), where the order alone does not say."""
     state = initial
-    for action in actions:
-        state = apply(state, action).state
+    if seats is None:
+        for action in actions:
+            state = apply(state, action).state
+        return state
+    for action, seat in zip(actions, seats, strict=True):
+        state = apply(state, action, player=seat).state
     return state
 
 
@@ -145,14 +159,15 @@ def _apply_choice(w: Work, variant: Variant, action: Action) -> None:
     """Answer the pending decision. It spends no action; the turn ends once the player's third
     action is done and nothing is left to decide."""
     if not isinstance(action, Choose):
-        head = w.pending[0]
+        head = decisions.focused_decision(w)
+        assert head is not None
         raise IllegalActionError(
             f"First choose: {decisions.prompt(head)}. Write 'choose <option>' with one of "
             f"{', '.join(head.options)}."
         )
     decisions.answer(w, action)
     decisions.settle(w)
-    if w.pending:
+    if decisions.waiting(w):
         return
     if w.phase is Phase.PLAY and w.actions_left == 0:
         _end_turn(w, variant)
@@ -179,13 +194,22 @@ def _apply_play(w: Work, variant: Variant, action: Action) -> None:
     elif isinstance(action, Recycle):
         variant.recycle(w, action)
     elif isinstance(action, Pass):
-        state = w.base
+        state = w.base.focused(w.current)
         if legal_actions(state) != [Pass()] or master_options(state) is not None:
             raise IllegalActionError("You can only pass when no other action is possible.")
     elif isinstance(action, EndFinishing):
         raise WrongPhaseError("'done' ends Finishing Touches, which come after the last round.")
     else:
-        raise IllegalActionError(f"Unknown action {action!r}.")
+        expansion = expansion_for_action(w.options, action)
+        if expansion is None:
+            raise ActionNotAvailableError(_not_available(action))
+        expansion.apply_action(w, action)
+
+
+def _not_available(action: Action) -> str:
+    if isinstance(action, GhostSplit):
+        return "The Ghost action needs the Ghost Piece expansion, which this game does not use."
+    return f"Unknown action {action!r}."
 
 
 def _apply_table_decision(w: Work, variant: Variant, action: SkipTurn | RemovePlayer) -> None:
@@ -194,6 +218,7 @@ def _apply_table_decision(w: Work, variant: Variant, action: SkipTurn | RemovePl
         decisions.answer_by_default(w, w.current)
         w.emit(TurnSkipped(w.current))
         if w.phase is Phase.PLAY:
+            w.actions_left = 0
             _end_turn(w, variant)
         else:
             w.set_player(w.current, finished_touches=True)
@@ -225,37 +250,25 @@ def _apply_table_decision(w: Work, variant: Variant, action: SkipTurn | RemovePl
         _start_finishing(w, variant)
     elif w.phase is Phase.FINISHING:
         _settle_finishing(w, variant)
-    elif seat == w.current:
+    elif variant.seat_removed(w, seat):
+        w.focus(seat)
+        w.actions_left = 0
         _end_turn(w, variant)
 
 
 def _end_turn(w: Work, variant: Variant) -> None:
-    variant.after_player_turn(w)
-    count = len(w.players)
-    following = w.current
-    wrapped = False
-    for _ in range(count):
-        following = (following + 1) % count
-        wrapped = wrapped or following == w.base.first_player
-        if not w.players[following].removed:
-            break
-    if wrapped:
-        if w.last_round is not None and w.round >= w.last_round:
-            _start_finishing(w, variant)
-            return
-        w.round += 1
-    w.current = following
-    w.turn += 1
-    w.actions_left = ACTIONS_PER_TURN
-    w.master_used = False
-    w.black_taken = False
-    w.emit(TurnStarted(w.current, w.round))
+    """The focused turn is over: expansions' end-of-turn hooks, then the variant starts the next
+    turn(s) — or play is over and Finishing Touches begin."""
+    end_of_turn(w, w.current)
+    if variant.end_turn(w):
+        _start_finishing(w, variant)
 
 
 # -- finishing touches ----------------------------------------------------------------------------
 
 
 def _start_finishing(w: Work, variant: Variant) -> None:
+    w.turns = []
     w.phase = Phase.FINISHING
     w.actions_left = 0
     w.master_used = False

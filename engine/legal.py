@@ -16,6 +16,8 @@ from itertools import product
 
 from .actions import Action, Choose, EndFinishing, Master, Pass, Place, TakeLevelOne, Upgrade
 from .cards import PuzzleCard
+from .decisions import waiting_for
+from .expansions import expansions_for
 from .pieces import SHAPES, Shape, placements_in
 from .rng import Rng
 from .rules import MAX_UPGRADE_LEVEL, substitutes
@@ -57,7 +59,7 @@ _UPGRADES: dict[tuple[Shape, Shape], Upgrade] = {
     (give, take): Upgrade(give, take)
     for give in SHAPES
     for take in SHAPES
-    if give is not take and give.level <= MAX_UPGRADE_LEVEL and take.level <= MAX_UPGRADE_LEVEL
+    if give is not take and take.level <= MAX_UPGRADE_LEVEL
 }
 
 
@@ -69,7 +71,7 @@ def upgrade_actions(state: GameState) -> list[Upgrade]:
     stocked = [s for s in SHAPES if reserve[s.index] > 0 and s.level <= MAX_UPGRADE_LEVEL]
     result: list[Upgrade] = []
     for give in SHAPES:
-        if supply[give.index] <= 0 or give.level > MAX_UPGRADE_LEVEL:
+        if supply[give.index] <= 0:
             continue
         higher = min((s.level for s in stocked if s.level > give.level), default=None)
         for take in stocked:
@@ -78,22 +80,39 @@ def upgrade_actions(state: GameState) -> list[Upgrade]:
     return result
 
 
-def legal_actions(state: GameState) -> list[Action]:
-    """Every legal action for the acting seat, except Master (see :func:`master_options`).
+def _seen_by(state: GameState, player: int | None) -> GameState | None:
+    """The state as ``player`` acts on it (their concurrent turn focused), or None when
+    ``player`` may not act now."""
+    if player is None or player == state.current:
+        return state if state.phase is not Phase.OVER else None
+    if player not in state.acting_seats:
+        return None
+    return state.focused(player)
 
-    While a decision is pending, only its answers (``Choose``) are legal."""
-    if state.phase is Phase.OVER:
+
+def legal_actions(state: GameState, player: int | None = None) -> list[Action]:
+    """Every legal action for the acting seat (or for ``player``, who may be any seat with a
+    running turn), except Master and the Ghost action's immediate placements (see
+    :func:`master_options` and :func:`iter_legal_actions`). Empty for a seat that cannot act.
+
+    While a decision is pending for that seat, only its answers (``Choose``) are legal."""
+    seen = _seen_by(state, player)
+    if seen is None:
         return []
-    if state.pending:
-        return [Choose(option) for option in state.pending[0].options]
-    player = state.players[state.current]
+    state = seen
+    decision = waiting_for(state)
+    if decision is not None:
+        return [Choose(option) for option in decision.options]
+    me = state.players[state.current]
     if state.phase is Phase.FINISHING:
-        return [*placements_for(state.cards, player), EndFinishing()]
+        return [*placements_for(state.cards, me), EndFinishing()]
     actions: list[Action] = list(variant_for(state.options.variant).market_actions(state))
     if substitutes(state.reserve, Shape.MONO):
         actions.append(TakeLevelOne())
     actions.extend(upgrade_actions(state))
-    actions.extend(placements_for(state.cards, player))
+    actions.extend(placements_for(state.cards, me))
+    for expansion in expansions_for(state.options):
+        actions.extend(expansion.legal_actions(state))
     if not actions and master_options(state) is None:
         actions.append(Pass())
     return actions
@@ -141,9 +160,13 @@ class MasterOptions:
                 return Master(choice)
 
 
-def master_options(state: GameState) -> MasterOptions | None:
+def master_options(state: GameState, player: int | None = None) -> MasterOptions | None:
     """None when Master is not legal now (already used, wrong phase, nothing to place)."""
-    if state.phase is not Phase.PLAY or state.master_used or state.pending:
+    seen = _seen_by(state, player)
+    if seen is None:
+        return None
+    state = seen
+    if state.phase is not Phase.PLAY or state.master_used or waiting_for(state) is not None:
         return None
     player = state.players[state.current]
     per_card: dict[str, tuple[Place, ...]] = {}
@@ -156,9 +179,14 @@ def master_options(state: GameState) -> MasterOptions | None:
     return MasterOptions(per_card, player.supply)
 
 
-def iter_legal_actions(state: GameState) -> Iterator[Action]:
-    """Every legal action, Master combinations included."""
-    yield from legal_actions(state)
-    options = master_options(state)
+def iter_legal_actions(state: GameState, player: int | None = None) -> Iterator[Action]:
+    """Every legal action, Master combinations and the expansions' combinatorial actions (the
+    Ghost action with immediate placements) included."""
+    yield from legal_actions(state, player)
+    options = master_options(state, player)
     if options is not None:
         yield from options.iter_actions()
+    seen = _seen_by(state, player)
+    if seen is not None and seen.phase is Phase.PLAY and waiting_for(seen) is None:
+        for expansion in expansions_for(seen.options):
+            yield from expansion.more_actions(seen)

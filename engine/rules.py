@@ -132,8 +132,11 @@ def check_upgrade(reserve: list[int] | tuple[int, ...], supply: tuple[int, ...],
     give, take = action.give, action.take
     if supply[give.index] <= 0:
         raise PieceNotInSupplyError(f"Your supply has no {give.label} to return.")
-    if give.level > MAX_UPGRADE_LEVEL or take.level > MAX_UPGRADE_LEVEL:
-        raise UpgradeNotAllowedError("Level-5 ghost pieces cannot be upgraded or exchanged.")
+    if take.level > MAX_UPGRADE_LEVEL:
+        raise UpgradeNotAllowedError(
+            "Ghost pieces (level 5) are never reached by Upgrade: only a card's reward or a "
+            "level-up gives one."
+        )
     if take is give:
         raise UpgradeNotAllowedError("An exchange must take a different shape.")
     if reserve[take.index] <= 0:
@@ -240,6 +243,8 @@ def complete_puzzles(w: Work, seat: int, *, finishing: bool) -> None:
     full = [p for p in player.puzzles if p.filled == w.card(p.card).recess]
     if not full:
         return
+    from .expansions import expansions_for
+
     remaining = tuple(p for p in player.puzzles if p not in full)
     completed = list(player.completed)
     supply = list(player.supply)
@@ -251,11 +256,15 @@ def complete_puzzles(w: Work, seat: int, *, finishing: bool) -> None:
                 supply[piece.shape.index] += 1
             completed.append(DonePuzzle(puzzle.card))
     w.set_player(seat, puzzles=remaining, completed=tuple(completed), supply=tuple(supply))
-    for puzzle in full:
-        card = w.card(puzzle.card)
+    done = [w.card(puzzle.card) for puzzle in full]
+    for card in done:
         w.emit(PuzzleCompleted(seat, card.id, card.points, finishing))
-        if not finishing:
+        if not finishing and isinstance(card.reward, Shape):
             give_piece(w, seat, card.reward, "reward")
+    if not finishing:
+        # All piece rewards first, then whatever the expansions add (level-up arrows).
+        for expansion in expansions_for(w.options):
+            expansion.after_rewards(w, seat, done)
 
 
 def trigger_end(w: Work) -> None:

@@ -15,7 +15,7 @@ import json
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from .cards import Colour, PuzzleCard
+from .cards import Colour, PuzzleCard, parse_reward
 from .errors import StateFormatError
 from .pieces import GRID, SHAPE_COUNT, SHAPES, Shape, mask_to_text, parse_cells, parse_shape
 
@@ -23,6 +23,7 @@ SCHEMA_VERSION = 1
 ACTIONS_PER_TURN = 3
 MAX_UNFINISHED = 4
 ROW_SIZE = 4
+LINE_CLEAR_ROW_SIZE = 3
 SOLO_GRID = 9
 
 Counts = tuple[int, ...]
@@ -63,22 +64,41 @@ class Difficulty(enum.Enum):
 
 @dataclass(frozen=True, slots=True)
 class Options:
-    """Table options (see docs/rules.md). ``players`` is 1 for Solo."""
+    """Table options (see docs/rules.md). ``players`` is 1 for Solo.
+
+    ``variant`` owns the market and the turn order (``base``, ``solo``, ``lineclear``); expansions
+    are switched on by their own flags (``ghost``) and compose with any variant
+    (:mod:`engine.expansions`). :meth:`for_players` picks the variant and defaults for a count.
+    """
 
     players: int = 2
     variant: str = "base"
     reserve: int = 10
     unfinished_penalty: bool = True
     difficulty: Difficulty = Difficulty.NORMAL
+    ghost: bool = False
+
+    @classmethod
+    def for_players(cls, players: int, *, ghost: bool | None = None, **options: Any) -> Options:
+        """Options for a table of ``players``: Solo for 1, the base game for 2–4, Line Clear for
+        5–6. ``ghost`` defaults to on for Line Clear (the seed document plays it with the Ghost
+        Piece expansion; 6 players cannot play without it) and off otherwise."""
+        variant = "solo" if players == 1 else "base" if players <= 4 else "lineclear"
+        if ghost is None:
+            ghost = variant == "lineclear"
+        return cls(players=players, variant=variant, ghost=ghost, **options)
 
     def to_json(self) -> dict[str, Any]:
-        return {
+        data: dict[str, Any] = {
             "players": self.players,
             "variant": self.variant,
             "reserve": self.reserve,
             "unfinished_penalty": self.unfinished_penalty,
             "difficulty": self.difficulty.value,
         }
+        if self.ghost:
+            data["ghost"] = True
+        return data
 
     @classmethod
     def from_json(cls, data: dict[str, Any]) -> Options:
@@ -88,6 +108,7 @@ class Options:
             reserve=int(data["reserve"]),
             unfinished_penalty=bool(data["unfinished_penalty"]),
             difficulty=Difficulty(data["difficulty"]),
+            ghost=bool(data.get("ghost", False)),
         )
 
 
@@ -182,7 +203,60 @@ class SoloTable:
     kind = "solo"
 
 
-Table = RowsTable | SoloTable
+@dataclass(frozen=True, slots=True)
+class LineClearTable:
+    """Line Clear's market (5–6 players): the two decks, and four face-up rows of 3 — a white
+    and a black row on the left of the decks, another pair on the right.
+
+    ``markers`` are the seats holding the White marker (takes from the left rows, may draw blind
+    and recycle) and the Black marker (takes from the right rows). ``receipts`` counts the
+    markers the first player has received since the end was triggered: the game ends at the
+    second.
+    """
+
+    white_deck: tuple[str, ...]
+    black_deck: tuple[str, ...]
+    left_white: tuple[str | None, ...]
+    left_black: tuple[str | None, ...]
+    right_white: tuple[str | None, ...]
+    right_black: tuple[str | None, ...]
+    markers: tuple[int, int]
+    receipts: int = 0
+
+    kind = "lineclear"
+
+    def deck(self, colour: Colour) -> tuple[str, ...]:
+        return self.white_deck if colour is Colour.WHITE else self.black_deck
+
+    def row(self, side: str, colour: Colour) -> tuple[str | None, ...]:
+        name = f"{side}_{colour.value}"
+        return getattr(self, name)  # type: ignore[no-any-return]
+
+
+Table = RowsTable | SoloTable | LineClearTable
+
+SIDES = ("left", "right")
+"""Line Clear's sides: the White marker's (left rows) and the Black marker's (right rows)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Turn:
+    """One of several turns played at the same time (Line Clear: the two marker holders).
+
+    ``side`` is the side of the table this turn may take puzzles from (``left`` for the White
+    marker, ``right`` for the Black). A turn whose ``actions_left`` is 0 is done and waits for
+    the other one.
+    """
+
+    seat: int
+    side: str
+    actions_left: int = ACTIONS_PER_TURN
+    master_used: bool = False
+    black_taken: bool = False
+
+    @property
+    def done(self) -> bool:
+        return self.actions_left <= 0
 
 
 @dataclass(frozen=True, slots=True)
@@ -226,6 +300,8 @@ class GameState:
     black_taken: bool = False
     last_round: int | None = None
     pending: tuple[PendingDecision, ...] = ()
+    turns: tuple[Turn, ...] = ()
+    ext: dict[str, Any] = field(default_factory=dict, repr=False)
     schema: int = SCHEMA_VERSION
 
     # -- convenience -----------------------------------------------------------------------
@@ -244,6 +320,49 @@ class GameState:
 
     def card(self, card_id: str) -> PuzzleCard:
         return self.cards[card_id]
+
+    @property
+    def concurrent(self) -> bool:
+        """True when several turns are played at once (Line Clear's two marker holders)."""
+        return bool(self.turns)
+
+    def turn_of(self, seat: int) -> Turn | None:
+        """The concurrent turn ``seat`` is playing, if any (None in single-turn variants)."""
+        for turn in self.turns:
+            if turn.seat == seat:
+                return turn
+        return None
+
+    def decision_for(self, seat: int) -> PendingDecision | None:
+        """The first decision ``seat`` has pending, if any."""
+        return next((d for d in self.pending if d.seat == seat), None)
+
+    @property
+    def acting_seats(self) -> tuple[int, ...]:
+        """Seats that may act now: the acting seat, or — while turns run at once — every seat
+        whose turn is unfinished or who still has a decision to answer."""
+        if self.phase is Phase.OVER:
+            return ()
+        if self.phase is Phase.PLAY and self.turns:
+            return tuple(
+                t.seat for t in self.turns if not t.done or self.decision_for(t.seat) is not None
+            )
+        return (self.acting_seat,)
+
+    def focused(self, seat: int) -> GameState:
+        """This state seen from ``seat``'s concurrent turn: ``current``, ``actions_left``,
+        ``master_used`` and ``black_taken`` are that turn's. Single-turn states come back as they
+        are. The rules and legal enumeration read those four fields, so focusing is all a
+        concurrent turn needs."""
+        if not self.turns or seat == self.current:
+            return self
+        turn = self.turn_of(seat)
+        if turn is None:
+            return self
+        return replace(
+            self, current=seat, actions_left=turn.actions_left, master_used=turn.master_used,
+            black_taken=turn.black_taken,
+        )
 
     def evolve(self, **changes: Any) -> GameState:
         return replace(self, **changes)
@@ -268,6 +387,8 @@ class GameState:
             "master_used": self.master_used,
             "black_taken": self.black_taken,
             "last_round": self.last_round,
+            **({"turns": [_turn_to_json(t) for t in self.turns]} if self.turns else {}),
+            **({"ext": self.ext} if self.ext else {}),
         }
         if self.pending:
             data["pending"] = [_decision_to_json(d) for d in self.pending]
@@ -305,6 +426,8 @@ class GameState:
                 black_taken=bool(data["black_taken"]),
                 last_round=None if data["last_round"] is None else int(data["last_round"]),
                 pending=tuple(_decision_from_json(d) for d in data.get("pending", ())),
+                turns=tuple(_turn_from_json(t) for t in data.get("turns", ())),
+                ext=dict(data.get("ext", {})),
                 schema=schema,
             )
         except StateFormatError:
@@ -349,7 +472,7 @@ def _card_from_json(data: dict[str, Any]) -> PuzzleCard:
         id=str(data["id"]),
         colour=Colour(data["colour"]),
         points=int(data["points"]),
-        reward=parse_shape(str(data["reward"])),
+        reward=parse_reward(str(data["reward"])),
         recess=mask,
     )
 
@@ -414,7 +537,36 @@ def _slots(data: list[str | None]) -> tuple[str | None, ...]:
     return tuple(None if c is None else str(c) for c in data)
 
 
+def _turn_to_json(turn: Turn) -> dict[str, Any]:
+    return {
+        "seat": turn.seat, "side": turn.side, "actions_left": turn.actions_left,
+        "master_used": turn.master_used, "black_taken": turn.black_taken,
+    }
+
+
+def _turn_from_json(data: dict[str, Any]) -> Turn:
+    side = str(data["side"])
+    if side not in SIDES:
+        raise ValueError(f"unknown side {side!r}")
+    return Turn(
+        seat=int(data["seat"]), side=side, actions_left=int(data["actions_left"]),
+        master_used=bool(data["master_used"]), black_taken=bool(data["black_taken"]),
+    )
+
+
 def _table_to_json(table: Table) -> dict[str, Any]:
+    if isinstance(table, LineClearTable):
+        return {
+            "kind": "lineclear",
+            "white_deck": list(table.white_deck),
+            "black_deck": list(table.black_deck),
+            "left_white": list(table.left_white),
+            "left_black": list(table.left_black),
+            "right_white": list(table.right_white),
+            "right_black": list(table.right_black),
+            "markers": list(table.markers),
+            "receipts": table.receipts,
+        }
     if isinstance(table, RowsTable):
         return {
             "kind": "rows",
@@ -451,5 +603,19 @@ def _table_from_json(data: dict[str, Any]) -> Table:
             locks=(locks[0], locks[1], locks[2]),
             mastermind_supply=int(data["mastermind_supply"]),
             mastermind_pile=tuple(str(c) for c in data["mastermind_pile"]),
+        )
+    if data["kind"] == "lineclear":
+        markers = tuple(int(n) for n in data["markers"])
+        if len(markers) != 2:
+            raise ValueError("line clear needs 2 markers")
+        return LineClearTable(
+            white_deck=tuple(str(c) for c in data["white_deck"]),
+            black_deck=tuple(str(c) for c in data["black_deck"]),
+            left_white=_slots(data["left_white"]),
+            left_black=_slots(data["left_black"]),
+            right_white=_slots(data["right_white"]),
+            right_black=_slots(data["right_black"]),
+            markers=(markers[0], markers[1]),
+            receipts=int(data.get("receipts", 0)),
         )
     raise ValueError(f"unknown table kind {data['kind']!r}")

@@ -8,11 +8,11 @@ state is never half-changed.
 from __future__ import annotations
 
 from dataclasses import replace
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from .events import Event
 from .pieces import Shape
-from .state import GameState, OpenPuzzle, PendingDecision, Phase, PlayerState, Table
+from .state import GameState, OpenPuzzle, PendingDecision, Phase, PlayerState, Table, Turn
 
 if TYPE_CHECKING:
     from .cards import PuzzleCard
@@ -22,7 +22,8 @@ if TYPE_CHECKING:
 class Work:
     __slots__ = (
         "base", "reserve", "players", "table", "phase", "current", "round", "turn",
-        "actions_left", "master_used", "black_taken", "last_round", "pending", "events",
+        "actions_left", "master_used", "black_taken", "last_round", "pending", "events", "turns",
+        "ext",
     )
 
     def __init__(self, state: GameState) -> None:
@@ -39,6 +40,8 @@ class Work:
         self.black_taken: bool = state.black_taken
         self.last_round: int | None = state.last_round
         self.pending: list[PendingDecision] = list(state.pending)
+        self.turns: list[Turn] = list(state.turns)
+        self.ext: dict[str, Any] = dict(state.ext)
         self.events: list[Event] = []
 
     # -- reading -------------------------------------------------------------------------------
@@ -71,8 +74,44 @@ class Work:
         puzzles = tuple(puzzle if p.card == puzzle.card else p for p in player.puzzles)
         self.players[seat] = replace(player, puzzles=puzzles)
 
+    # -- concurrent turns (Line Clear) ---------------------------------------------------------
+    # ``current``, ``actions_left``, ``master_used`` and ``black_taken`` always describe the
+    # focused turn, so the shared rules never need to know that another turn is running.
+    def store_turn(self) -> None:
+        """Write the focused turn's fields back into its entry of ``turns``."""
+        for i, turn in enumerate(self.turns):
+            if turn.seat == self.current:
+                self.turns[i] = replace(
+                    turn, actions_left=self.actions_left, master_used=self.master_used,
+                    black_taken=self.black_taken,
+                )
+                return
+
+    def focus(self, seat: int) -> None:
+        """Make ``seat``'s concurrent turn the focused one (after storing the present one)."""
+        self.store_turn()
+        for turn in self.turns:
+            if turn.seat == seat:
+                self.current = seat
+                self.actions_left = turn.actions_left
+                self.master_used = turn.master_used
+                self.black_taken = turn.black_taken
+                return
+
+    def _running(self, seat: int, actions_left: int) -> bool:
+        return actions_left > 0 or any(d.seat == seat for d in self.pending)
+
     # -- result --------------------------------------------------------------------------------
     def freeze(self) -> GameState:
+        if self.turns:
+            self.store_turn()
+            if self.phase is Phase.PLAY and not self._running(self.current, self.actions_left):
+                # Show a turn still running as the current one (the projection that
+                # single-turn readers see); see GameState.focused.
+                for turn in self.turns:
+                    if self._running(turn.seat, turn.actions_left):
+                        self.focus(turn.seat)
+                        break
         return replace(
             self.base,
             reserve=tuple(self.reserve),
@@ -87,4 +126,6 @@ class Work:
             black_taken=self.black_taken,
             last_round=self.last_round,
             pending=tuple(self.pending),
+            turns=tuple(self.turns),
+            ext=self.ext,
         )

@@ -25,6 +25,13 @@ the first candidate that
   silhouette is new to the whole set. (There are only 8 connected shapes of 2–4 cells, so the
   11 zero-point cards must reuse silhouettes: they then differ by reward.)
 
+The Ghost Piece expansion's 24 cards (``GHOST_PLAN``: 12 white rewarding a ghost, 4 P, 4 U, 4 L;
+12 black: 4 ↑, 4 ⇈, 4 ghost) follow the same net-cell economy, a ghost reward worth its 5 cells and
+an arrow one cell per level, and are searched the same way from their own seed after the base set
+(so the base cards never change because of them), with one exception: a 0-point ghost card's
+recess is exactly its reward's pentomino (net 0, like the base 0-point cards), even when a base
+card already uses that silhouette. They are ids W33–W44 and B21–B32.
+
 The fixed seed makes the output deterministic. ``--check`` regenerates the set and verifies it
 equals the committed file, and that the checker finds nothing to note.
 
@@ -43,7 +50,7 @@ ROOT = Path(__file__).resolve().parent.parent
 if str(ROOT) not in sys.path:  # runnable as a plain script from anywhere
     sys.path.insert(0, str(ROOT))
 
-from engine.cards import Colour, PuzzleCard  # noqa: E402
+from engine.cards import Colour, PuzzleCard, Reward, parse_reward  # noqa: E402
 from engine.catalogue import (  # noqa: E402
     MIN_PIECES_RANGE,
     Catalogue,
@@ -59,16 +66,17 @@ from engine.pieces import (  # noqa: E402
     Shape,
     canonical_form,
     is_connected,
-    parse_shape,
 )
 from engine.solver import fillable_without_monominoes, min_pieces  # noqa: E402
 
 SEED = 20260429
+GHOST_SEED = 20261130
 OUTPUT = ROOT / "engine" / "data" / "puzzles.json"
 NAME = "Project L Discord: original base set"
 DESCRIPTION = (
     "32 white and 20 black puzzles of our own design with the published card distribution "
-    "and economy. Made by tools/make_catalogue.py."
+    "and economy, and 12 white + 12 black Ghost Piece expansion puzzles (ghost and level-up "
+    "rewards) on the same economy. Made by tools/make_catalogue.py."
 )
 MAX_ATTEMPTS = 20_000
 
@@ -98,6 +106,25 @@ PLAN: list[tuple[Colour, int, str, int, int]] = [
     # Black 5 pt: 16 cells rewarding a monomino; four tetrominoes at best.
     (B, 5, "1", 16, 4), (B, 5, "1", 16, 4), (B, 5, "1", 16, 4), (B, 5, "1", 16, 4),
     (B, 5, "1", 16, 4),
+]
+
+# The Ghost Piece expansion: (colour, points, reward code, recess size, minimum pieces).
+# Net cells = size - reward worth (ghost 5, ↑ 1, ⇈ 2): white 0 pt net 0, 1 pt 1-2, 2 pt 3-5;
+# black 3 pt 6-7, 4 pt 10-11 (the base economy).
+GHOST_PLAN: list[tuple[Colour, int, str, int, int]] = [
+    # White 0 pt: the recess is the reward pentomino itself.
+    (W, 0, "P5", 5, 2), (W, 0, "U5", 5, 2), (W, 0, "L5", 5, 2),
+    # White 1 pt: 6-7 cells.
+    (W, 1, "P5", 6, 2), (W, 1, "U5", 6, 2), (W, 1, "L5", 7, 2), (W, 1, "P5", 7, 3),
+    (W, 1, "U5", 7, 3),
+    # White 2 pt: 8-10 cells.
+    (W, 2, "L5", 8, 2), (W, 2, "P5", 9, 3), (W, 2, "U5", 9, 3), (W, 2, "L5", 10, 3),
+    # Black with ↑: 3 pt 7-8 cells, 4 pt 11-12.
+    (B, 3, "up", 7, 2), (B, 3, "up", 8, 3), (B, 4, "up", 11, 3), (B, 4, "up", 12, 4),
+    # Black with ⇈: 3 pt 8-9 cells, 4 pt 12-13.
+    (B, 3, "up2", 8, 2), (B, 3, "up2", 9, 3), (B, 4, "up2", 12, 3), (B, 4, "up2", 13, 4),
+    # Black with a ghost: 3 pt 11-12 cells, 4 pt 15-16.
+    (B, 3, "P5", 11, 3), (B, 3, "U5", 12, 3), (B, 4, "L5", 15, 4), (B, 4, "P5", 16, 4),
 ]
 
 _BY_SIZE: dict[int, list[int]] = {}
@@ -173,11 +200,11 @@ def _grow(rng: random.Random, sizes: list[int]) -> int | None:
 
 @dataclass
 class _Taken:
-    keys: set[tuple[object, Shape]]
+    keys: set[tuple[object, Reward]]
     silhouettes: set[object]
 
 
-def _acceptable(mask: int, reward: Shape, target: int, taken: _Taken) -> bool:
+def _acceptable(mask: int, reward: Reward, target: int, taken: _Taken) -> bool:
     shape = canonical_form(mask)
     if (shape, reward) in taken.keys:
         return False
@@ -196,7 +223,15 @@ def make_card(rng: random.Random, card_id: str, plan: tuple[Colour, int, str, in
     low, high = MIN_PIECES_RANGE[colour]
     if not low <= target <= high:
         raise ValueError(f"{card_id}: {target} pieces is outside the {colour} range {low}-{high}")
-    reward = parse_shape(code)
+    reward = parse_reward(code)
+    if isinstance(reward, Shape) and reward.level == 5 and points == 0:
+        # The recess is the reward's own pentomino: one ghost fills it (net 0).
+        mask = PLACEMENTS[reward][0]
+        if (canonical_form(mask), reward) in taken.keys or min_pieces(mask) != target:
+            raise RuntimeError(f"{card_id}: the {code} recess does not fit the plan {plan}")
+        taken.keys.add((canonical_form(mask), reward))
+        taken.silhouettes.add(canonical_form(mask))
+        return PuzzleCard(card_id, colour, points, reward, _centred(mask))
     for attempt in range(MAX_ATTEMPTS):
         # Build from exactly `target` pieces: the solver then confirms none fewer will do.
         mask = _grow(rng, _split(rng, size, target))
@@ -211,17 +246,18 @@ def make_card(rng: random.Random, card_id: str, plan: tuple[Colour, int, str, in
     raise RuntimeError(f"no recess found for {card_id} {plan}")
 
 
-def generate(seed: int = SEED) -> Catalogue:
-    """Build the whole catalogue from ``PLAN`` (deterministic for a given seed)."""
-    rng = random.Random(seed)
+def generate(seed: int = SEED, ghost_seed: int = GHOST_SEED) -> Catalogue:
+    """Build the whole catalogue from ``PLAN`` then ``GHOST_PLAN`` (deterministic for the seeds;
+    the expansion cards have their own random stream so the base cards never depend on them)."""
     taken = _Taken(set(), set())
     counters = {W: 0, B: 0}
     cards = []
-    for plan in PLAN:
-        colour = plan[0]
-        counters[colour] += 1
-        card_id = f"{'W' if colour is W else 'B'}{counters[colour]:02d}"
-        cards.append(make_card(rng, card_id, plan, taken))
+    for rng, plans in ((random.Random(seed), PLAN), (random.Random(ghost_seed), GHOST_PLAN)):
+        for plan in plans:
+            colour = plan[0]
+            counters[colour] += 1
+            card_id = f"{'W' if colour is W else 'B'}{counters[colour]:02d}"
+            cards.append(make_card(rng, card_id, plan, taken))
     return Catalogue(name=NAME, cards=tuple(cards), description=DESCRIPTION)
 
 

@@ -54,6 +54,7 @@ from ..state import (
     PlayerState,
     SoloTable,
 )
+from .variants import variant_for
 
 __all__ = ["POLICIES", "GreedyPolicy", "Policy", "RandomPolicy", "policy_by_name"]
 
@@ -570,15 +571,12 @@ class GreedyPolicy:
             denial = (_mastermind_denial_by_take if self.lock_aware else _mastermind_denial)(state)
         else:
             denial = {}
+        variant = variant_for(state.options.variant)
         best: tuple[float, Action] | None = None
         for action in actions:
             if not isinstance(action, TakePuzzle):
                 continue
-            if isinstance(table, SoloTable):
-                card_id = table.grid[action.slot - 1]
-            else:
-                assert action.colour is not None
-                card_id = table.row(action.colour)[action.slot - 1]
+            card_id = variant.card_for_take(state, action)
             if card_id is None:
                 continue
             value = self._card_value(state, player, state.cards[card_id], denial.get(action.slot, 0))

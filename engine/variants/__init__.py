@@ -1,15 +1,18 @@
 """Variants plug into the shared rules through the :class:`Variant` hooks.
 
-Add a variant by subclassing :class:`Variant` and registering an instance here.
+A variant owns the puzzle market and the turn order (base rows, Solo, Line Clear); expansions
+(:mod:`engine.expansions`) plug in beside it. Add a variant by subclassing :class:`Variant` and
+registering an instance here.
 """
 
 from __future__ import annotations
 
 from ..errors import IllegalActionError
 from .base import RowsGame, Variant, rank_by_tiebreaks
+from .line_clear import LineClearGame
 from .solo import SoloGame
 
-VARIANTS: dict[str, Variant] = {"base": RowsGame(), "solo": SoloGame()}
+VARIANTS: dict[str, Variant] = {"base": RowsGame(), "solo": SoloGame(), "lineclear": LineClearGame()}
 
 
 def variant_for(name: str) -> Variant:
@@ -20,4 +23,7 @@ def variant_for(name: str) -> Variant:
         raise IllegalActionError(f"Unknown variant '{name}'. Variants: {known}.") from None
 
 
-__all__ = ["VARIANTS", "RowsGame", "SoloGame", "Variant", "rank_by_tiebreaks", "variant_for"]
+__all__ = [
+    "VARIANTS", "LineClearGame", "RowsGame", "SoloGame", "Variant", "rank_by_tiebreaks",
+    "variant_for",
+]

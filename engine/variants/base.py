@@ -8,10 +8,11 @@ A variant decides how a game is set up, what the puzzle market looks like and ho
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import replace
 from functools import lru_cache
 from itertools import permutations
+from typing import Any
 
 from ..actions import Action, DrawPuzzle, Recycle, TakePuzzle
 from ..cards import Colour, PuzzleCard
@@ -23,11 +24,13 @@ from ..errors import (
     IllegalActionError,
     PuzzleLimitError,
 )
-from ..events import CardRevealed, DeckEmptied, PuzzleTaken, RowRecycled
+from ..events import CardRevealed, DeckEmptied, PuzzleTaken, RowRecycled, TurnStarted
+from ..expansions import card_in_play, end_of_round, expansions_for, tiebreak
 from ..pieces import BASE_SHAPES, Shape
 from ..rng import Rng
 from ..rules import ScoreLine, score_lines, trigger_end
 from ..state import (
+    ACTIONS_PER_TURN,
     MAX_UNFINISHED,
     ROW_SIZE,
     GameState,
@@ -58,12 +61,52 @@ class Variant:
             )
         if options.reserve not in (10, 15):
             raise IllegalActionError("The reserve holds 10 or 15 pieces of each shape.")
+        for expansion in expansions_for(options):
+            expansion.validate_options(options)
+
+    def end_turn(self, w: Work) -> bool:
+        """The focused turn is over: start the next one. True when play is over instead (the
+        last round is done), so the turn flow moves to Finishing Touches.
+
+        The default is one turn at a time, clockwise from the first player; a round ends when
+        the turn comes back round to the first player.
+        """
+        self.after_player_turn(w)
+        count = len(w.players)
+        following = w.current
+        wrapped = False
+        for _ in range(count):
+            following = (following + 1) % count
+            wrapped = wrapped or following == w.base.first_player
+            if not w.players[following].removed:
+                break
+        if wrapped:
+            if w.last_round is not None and w.round >= w.last_round:
+                return True
+            end_of_round(w)
+            w.round += 1
+        w.current = following
+        w.turn += 1
+        w.actions_left = ACTIONS_PER_TURN
+        w.master_used = False
+        w.black_taken = False
+        w.emit(TurnStarted(w.current, w.round))
+        return False
+
+    def seat_removed(self, w: Work, seat: int) -> bool:
+        """``seat`` just left during play. True when its running turn must end now."""
+        return seat == w.current
 
     # -- the market --------------------------------------------------------------------------
     def market_actions(self, state: GameState) -> Iterator[Action]:
         raise NotImplementedError
 
     def take(self, w: Work, action: TakePuzzle) -> None:
+        raise NotImplementedError
+
+    def card_for_take(self, state: GameState, action: TakePuzzle) -> str | None:
+        """The face-up card ``action`` would take for the current seat (None: empty or no such
+        slot). Policies and previews read the market through this."""
         raise NotImplementedError
 
     def draw(self, w: Work, action: DrawPuzzle) -> None:
@@ -80,19 +123,23 @@ class Variant:
     def winners(self, state: GameState) -> tuple[int, ...]:
         """Seats that win (several on a shared victory)."""
         lines = [line for line in score_lines(state) if not state.players[line.seat].removed]
-        return rank_by_tiebreaks(lines)[0]
+        return rank_by_tiebreaks(lines, lambda seat: tiebreak(state, seat))[0]
 
     def opponent_score(self, state: GameState) -> int | None:
         """The automated opponent's score, for variants that have one."""
         return None
 
 
-def rank_by_tiebreaks(lines: Sequence[ScoreLine]) -> list[tuple[int, ...]]:
-    """Groups of seats from first place down. Ties: most completed puzzles, then most pieces
-    left in supply; players still equal share the place."""
+def rank_by_tiebreaks(
+    lines: Sequence[ScoreLine], extra: Callable[[int], tuple[Any, ...]] | None = None
+) -> list[tuple[int, ...]]:
+    """Groups of seats from first place down. Ties: ``extra(seat)`` first when given (an
+    expansion's own tie-break, e.g. Finesse credits), then most completed puzzles, then most
+    pieces left in supply; players still equal share the place."""
 
-    def key(line: ScoreLine) -> tuple[int, int, int]:
-        return (line.total, line.completed_count, line.supply_left)
+    def key(line: ScoreLine) -> tuple[Any, ...]:
+        first = extra(line.seat) if extra is not None else ()
+        return (line.total, *first, line.completed_count, line.supply_left)
 
     groups: list[tuple[int, ...]] = []
     for value in sorted({key(line) for line in lines}, reverse=True):
@@ -117,15 +164,30 @@ def add_puzzle(w: Work, card: str) -> None:
     w.set_player(w.current, puzzles=w.player.puzzles + (OpenPuzzle(card),))
 
 
+def cards_in_play(options: Options, cards: Sequence[PuzzleCard]) -> tuple[list[str], list[str]]:
+    """Ids of the white and the black cards this table deals from, in catalogue order: the base
+    cards plus those of the expansions switched on (they are shuffled into the same decks)."""
+    usable = [c for c in cards if card_in_play(c, options)]
+    return (
+        [c.id for c in usable if c.colour is Colour.WHITE],
+        [c.id for c in usable if c.colour is Colour.BLACK],
+    )
+
+
 def starting_state(
-    options: Options, seed: int, rng: Rng, cards: Sequence[PuzzleCard], table: Table, *, first: int = 0
+    options: Options, seed: int, rng: Rng, cards: Sequence[PuzzleCard], table: Table, *, first: int = 0,
+    **fields: object,
 ) -> GameState:
-    """A new game's state: the full reserve less a level-1 and a level-2 piece for each seat, the
-    whole catalogue (so :func:`engine.game.initial_state` can rebuild it), and the dealt table."""
+    """A new game's state: the full reserve (with the expansions' pieces) less a level-1 and a
+    level-2 piece for each seat, the whole catalogue (so :func:`engine.game.initial_state` can
+    rebuild it), and the dealt table. ``fields`` set further state fields (Line Clear's turns)."""
     supply = counts_of({Shape.MONO: 1, Shape.DOMINO: 1})
     reserve = [0] * len(supply)
     for shape in BASE_SHAPES:
         reserve[shape.index] = options.reserve - supply[shape.index] * options.players
+    for expansion in expansions_for(options):
+        for shape, n in expansion.reserve(options).items():
+            reserve[shape.index] += n
     return GameState(
         options=options,
         seed=seed,
@@ -136,6 +198,7 @@ def starting_state(
         table=table,
         current=first,
         first_player=first,
+        **fields,  # type: ignore[arg-type]
     )
 
 
@@ -150,8 +213,7 @@ class RowsGame(Variant):
     def setup(self, options: Options, cards: Sequence[PuzzleCard], seed: int) -> GameState:
         self.validate_options(options, cards)
         rng = Rng(seed)
-        white = [c.id for c in cards if c.colour is Colour.WHITE]
-        black = [c.id for c in cards if c.colour is Colour.BLACK]
+        white, black = cards_in_play(options, cards)
         need_white, need_black = MODES[f"{options.players}p"]
         if len(white) < need_white or len(black) < need_black:
             raise IllegalActionError(
@@ -206,6 +268,14 @@ class RowsGame(Variant):
     def _after_take(self, w: Work, colour: Colour) -> None:
         if colour is Colour.BLACK:
             w.black_taken = True
+
+    def card_for_take(self, state: GameState, action: TakePuzzle) -> str | None:
+        table = state.table
+        assert isinstance(table, RowsTable)
+        if action.colour is None:
+            return None
+        row = table.row(action.colour)
+        return row[action.slot - 1] if 0 < action.slot <= len(row) else None
 
     # -- applying -------------------------------------------------------------------------------
     def take(self, w: Work, action: TakePuzzle) -> None:

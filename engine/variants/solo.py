@@ -10,7 +10,7 @@ from collections.abc import Iterator, Sequence
 from dataclasses import replace
 
 from ..actions import Action, DrawPuzzle, Recycle, TakePuzzle
-from ..cards import Colour, PuzzleCard
+from ..cards import PuzzleCard
 from ..catalogue import MODES
 from ..errors import ActionNotAvailableError, EmptySlotError, IllegalActionError
 from ..events import (
@@ -32,7 +32,7 @@ from ..state import (
     SoloTable,
 )
 from ..work import Work
-from .base import Variant, add_puzzle, check_room_for_puzzle, starting_state
+from .base import Variant, add_puzzle, cards_in_play, check_room_for_puzzle, starting_state
 
 SOLO_WHITE, SOLO_BLACK = MODES["solo"]
 START_LOCKS = (1, 2, 1)
@@ -51,8 +51,7 @@ class SoloGame(Variant):
     def setup(self, options: Options, cards: Sequence[PuzzleCard], seed: int) -> GameState:
         self.validate_options(options, cards)
         rng = Rng(seed)
-        white = [c.id for c in cards if c.colour is Colour.WHITE]
-        black = [c.id for c in cards if c.colour is Colour.BLACK]
+        white, black = cards_in_play(options, cards)
         if len(white) < SOLO_WHITE or len(black) < SOLO_BLACK:
             raise IllegalActionError(
                 f"Solo needs {SOLO_WHITE} white and {SOLO_BLACK} black puzzles; this catalogue "
@@ -80,6 +79,11 @@ class SoloGame(Variant):
                 yield TakePuzzle(None, i + 1)
         if table.deck:
             yield DrawPuzzle(None)
+
+    def card_for_take(self, state: GameState, action: TakePuzzle) -> str | None:
+        table = state.table
+        assert isinstance(table, SoloTable)
+        return table.grid[action.slot - 1] if 0 < action.slot <= SOLO_GRID else None
 
     def take(self, w: Work, action: TakePuzzle) -> None:
         if action.colour is not None:

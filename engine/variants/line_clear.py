@@ -1,0 +1,263 @@
+"""Line Clear: 5 or 6 players, four rows of 3 puzzles, and two marker holders playing at once.
+
+The White-marker holder takes from the two rows on the left of the decks and alone may draw blind
+and Recycle (left rows only); the Black-marker holder takes from the two rows on the right. Both
+play an ordinary 3-action turn at the same time — the state holds two :class:`~engine.state.Turn`
+values and ``apply(..., player=seat)`` acts in one of them; actions apply one at a time in arrival
+order, so refills come from the shared decks in that order. When both turns are over each marker
+passes clockwise. After the end is triggered (the black deck runs out), the game ends at once when
+the first player receives a marker for the second time.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Sequence
+from dataclasses import replace
+
+from ..actions import Action, DrawPuzzle, Recycle, TakePuzzle
+from ..cards import Colour, PuzzleCard
+from ..catalogue import MODES
+from ..errors import ActionNotAvailableError, EmptySlotError, IllegalActionError
+from ..events import CardRevealed, MarkersPassed, PuzzleTaken, RowRecycled, TurnStarted
+from ..expansions import end_of_round
+from ..rng import Rng
+from ..state import (
+    LINE_CLEAR_ROW_SIZE,
+    MAX_UNFINISHED,
+    SIDES,
+    GameState,
+    LineClearTable,
+    Options,
+    Turn,
+)
+from ..work import Work
+from .base import RowsGame, add_puzzle, cards_in_play, starting_state
+
+LEFT, RIGHT = SIDES
+
+
+def black_marker_start(players: int, first: int) -> int:
+    """The Black marker starts with the 3rd player (5 players) or the 4th (6 players)."""
+    return (first + (2 if players == 5 else 3)) % players
+
+
+def _side_name(side: str) -> str:
+    return "left (White marker)" if side == LEFT else "right (Black marker)"
+
+
+class LineClearGame(RowsGame):
+    name = "lineclear"
+    min_players = 5
+    max_players = 6
+
+    def validate_options(self, options: Options, cards: Sequence[PuzzleCard]) -> None:
+        if not self.min_players <= options.players <= self.max_players:
+            raise IllegalActionError("Line Clear is played by 5 or 6 players.")
+        if options.players == 6 and not options.ghost:
+            raise IllegalActionError(
+                "Six players need the Ghost Piece expansion (its black puzzles make the 24-card "
+                "black deck): turn the ghost option on."
+            )
+        super().validate_options(options, cards)
+
+    def setup(self, options: Options, cards: Sequence[PuzzleCard], seed: int) -> GameState:
+        self.validate_options(options, cards)
+        rng = Rng(seed)
+        white, black = cards_in_play(options, cards)
+        need_white, need_black = MODES[f"{options.players}p"]
+        if len(white) < need_white or len(black) < need_black:
+            raise IllegalActionError(
+                f"This table deals from {len(white)} white and {len(black)} black puzzles; a "
+                f"{options.players}-player game needs at least {need_white} white and "
+                f"{need_black} black."
+            )
+        rng.shuffle(white)
+        rng.shuffle(black)
+        black = black[:need_black]
+        first = rng.below(options.players)
+        size = LINE_CLEAR_ROW_SIZE
+        markers = (first, black_marker_start(options.players, first))
+        table = LineClearTable(
+            white_deck=tuple(white[2 * size:]),
+            black_deck=tuple(black[2 * size:]),
+            left_white=tuple(white[:size]),
+            left_black=tuple(black[:size]),
+            right_white=tuple(white[size:2 * size]),
+            right_black=tuple(black[size:2 * size]),
+            markers=markers,
+        )
+        turns = (Turn(markers[0], LEFT), Turn(markers[1], RIGHT))
+        return starting_state(options, seed, rng, cards, table, first=first, turns=turns)
+
+    # -- whose side ------------------------------------------------------------------------------
+    @staticmethod
+    def _side(state: GameState | Work, seat: int) -> str:
+        for turn in state.turns:
+            if turn.seat == seat:
+                return turn.side
+        raise IllegalActionError("You hold no marker: it is not your turn.")
+
+    # -- legal market actions ----------------------------------------------------------------
+    def market_actions(self, state: GameState) -> Iterator[Action]:
+        table = state.table
+        assert isinstance(table, LineClearTable)
+        side = self._side(state, state.current)
+        room = len(state.players[state.current].puzzles) < MAX_UNFINISHED
+        for colour in (Colour.WHITE, Colour.BLACK):
+            blocked = colour is Colour.BLACK and self._black_blocked(state.last_round, state.black_taken)
+            row = table.row(side, colour)
+            if room and not blocked:
+                for i, card in enumerate(row):
+                    if card is not None:
+                        yield TakePuzzle(colour, i + 1)
+                if side == LEFT and table.deck(colour):
+                    yield DrawPuzzle(colour)
+            if side == LEFT and table.deck(colour):
+                slots = tuple(i + 1 for i, card in enumerate(row) if card is not None)
+                if slots:
+                    from .base import _recycle_actions
+
+                    yield from _recycle_actions(colour, slots)
+
+    def card_for_take(self, state: GameState, action: TakePuzzle) -> str | None:
+        table = state.table
+        assert isinstance(table, LineClearTable)
+        if action.colour is None or state.turn_of(state.current) is None:
+            return None
+        row = table.row(self._side(state, state.current), action.colour)
+        return row[action.slot - 1] if 0 < action.slot <= len(row) else None
+
+    # -- applying -------------------------------------------------------------------------------
+    def take(self, w: Work, action: TakePuzzle) -> None:
+        colour = self._check_take(w, action.colour)
+        side = self._side(w, w.current)
+        table = w.table
+        assert isinstance(table, LineClearTable)
+        row = list(table.row(side, colour))
+        index = action.slot - 1
+        if not 0 <= index < len(row) or row[index] is None:
+            raise EmptySlotError(
+                f"There is no puzzle at position {action.slot} of the {colour} row on your side, "
+                f"the {_side_name(side)}."
+            )
+        card = row[index]
+        assert card is not None
+        deck = list(table.deck(colour))
+        row[index] = deck.pop(0) if deck else None
+        w.table = self._with_row(table, side, colour, deck, row)
+        add_puzzle(w, card)
+        w.emit(PuzzleTaken(w.current, card, "row", colour, action.slot))
+        if row[index] is not None:
+            w.emit(CardRevealed(row[index], colour, action.slot))
+            self._deck_drawn(w, colour, deck)
+        self._after_take(w, colour)
+
+    def _white_holder_only(self, w: Work, what: str) -> None:
+        if self._side(w, w.current) != LEFT:
+            raise ActionNotAvailableError(
+                f"Only the White-marker holder may {what} (on the left rows); you hold the Black "
+                "marker and take from the right rows."
+            )
+
+    def draw(self, w: Work, action: DrawPuzzle) -> None:
+        self._white_holder_only(w, "draw from a deck")
+        colour = self._check_take(w, action.colour)
+        table = w.table
+        assert isinstance(table, LineClearTable)
+        deck = list(table.deck(colour))
+        if not deck:
+            raise EmptySlotError(f"The {colour} deck is empty.")
+        card = deck.pop(0)
+        w.table = self._with_row(table, LEFT, colour, deck, list(table.row(LEFT, colour)))
+        add_puzzle(w, card)
+        w.emit(PuzzleTaken(w.current, card, "deck", colour, None))
+        self._deck_drawn(w, colour, deck)
+        self._after_take(w, colour)
+
+    def recycle(self, w: Work, action: Recycle) -> None:
+        self._white_holder_only(w, "Recycle")
+        table = w.table
+        assert isinstance(table, LineClearTable)
+        colour = action.colour
+        row = list(table.row(LEFT, colour))
+        deck = list(table.deck(colour))
+        occupied = sorted(i + 1 for i, card in enumerate(row) if card is not None)
+        if not occupied:
+            raise EmptySlotError(f"The left {colour} row is empty.")
+        if not deck:
+            raise EmptySlotError(
+                f"The {colour} deck is empty, so recycling would bring back the same puzzles."
+            )
+        if sorted(action.order) != occupied:
+            listed = " ".join(str(s) for s in occupied)
+            raise IllegalActionError(
+                f"Name every card of the left {colour} row once, in the order they go under the "
+                f"deck (positions {listed})."
+            )
+        recycled = [row[slot - 1] for slot in action.order]
+        deck.extend(c for c in recycled if c is not None)
+        new_row: list[str | None] = [deck.pop(0) if deck else None for _ in range(LINE_CLEAR_ROW_SIZE)]
+        w.table = self._with_row(table, LEFT, colour, deck, new_row)
+        w.emit(RowRecycled(colour, tuple(c for c in recycled if c is not None)))
+        for i, card in enumerate(new_row):
+            if card is not None:
+                w.emit(CardRevealed(card, colour, i + 1))
+
+    @staticmethod
+    def _with_row(
+        table: LineClearTable, side: str, colour: Colour, deck: list[str], row: list[str | None]
+    ) -> LineClearTable:
+        deck_field = "white_deck" if colour is Colour.WHITE else "black_deck"
+        return replace(table, **{deck_field: tuple(deck), f"{side}_{colour.value}": tuple(row)})
+
+    # -- the two turns -----------------------------------------------------------------------------
+    def end_turn(self, w: Work) -> bool:
+        """One holder is done: the other may still be playing. When both are, the markers pass
+        clockwise (skipping removed seats); after the trigger the first player's second receipt
+        ends the game at once."""
+        w.actions_left = 0
+        w.store_turn()
+        for turn in w.turns:
+            if not turn.done or any(d.seat == turn.seat for d in w.pending):
+                w.focus(turn.seat)
+                return False
+        table = w.table
+        assert isinstance(table, LineClearTable)
+        white = self._next_seat(w, table.markers[0])
+        black = self._next_seat(w, table.markers[1])
+        if black == white:
+            black = self._next_seat(w, black)
+        receipts = table.receipts
+        first = w.base.first_player
+        if w.last_round is not None:
+            receipts += (white == first) + (black == first)
+        w.table = replace(table, markers=(white, black), receipts=receipts)
+        if receipts >= 2:
+            return True
+        if white == first:
+            end_of_round(w)
+            w.round += 1
+        w.turns = [Turn(white, LEFT), Turn(black, RIGHT)]
+        w.current = white
+        w.actions_left = w.turns[0].actions_left
+        w.master_used = False
+        w.black_taken = False
+        w.turn += 2
+        w.emit(MarkersPassed(white, black, w.round))
+        w.emit(TurnStarted(white, w.round))
+        w.emit(TurnStarted(black, w.round))
+        return False
+
+    @staticmethod
+    def _next_seat(w: Work, seat: int) -> int:
+        count = len(w.players)
+        following = seat
+        for _ in range(count):
+            following = (following + 1) % count
+            if not w.players[following].removed:
+                break
+        return following
+
+    def seat_removed(self, w: Work, seat: int) -> bool:
+        turn = next((t for t in w.turns if t.seat == seat), None)
+        return turn is not None and not turn.done
