@@ -134,7 +134,7 @@ def check_upgrade(reserve: list[int] | tuple[int, ...], supply: tuple[int, ...],
         raise PieceNotInSupplyError(f"Your supply has no {give.label} to return.")
     if take.level > MAX_UPGRADE_LEVEL:
         raise UpgradeNotAllowedError(
-            "Ghost pieces (level 5) are never reached by Upgrade: only a card's reward or a "
+            "Level-5 ghost pieces are never reached by Upgrade: only a card's reward or a "
             "level-up gives one."
         )
     if take is give:

@@ -34,11 +34,12 @@ from engine import (
     new_game,
     parse_action,
 )
-from engine.cards import Colour
+from engine.cards import Colour, parse_reward
 from engine.events import Event
 from engine.pieces import BASE_SHAPES, SHAPE_COUNT, SHAPES, parse_cells, parse_shape, placements_in
 from engine.rng import Rng
-from engine.state import DonePuzzle, OpenPuzzle, Placed, RowsTable, SoloTable
+from engine.variants import variant_for
+from engine.state import DonePuzzle, LineClearTable, OpenPuzzle, Placed, RowsTable, SoloTable
 
 Counts = tuple[int, ...]
 
@@ -49,7 +50,7 @@ Counts = tuple[int, ...]
 def card(card_id: str, cells: str, *, points: int = 1, reward: str = "1",
          colour: Colour = Colour.WHITE) -> PuzzleCard:
     """A puzzle card whose recess is the named cells, e.g. ``card("T1", "A1 B1")``."""
-    return PuzzleCard(card_id, colour, points, parse_shape(reward), parse_cells(cells))
+    return PuzzleCard(card_id, colour, points, parse_reward(reward), parse_cells(cells))
 
 
 TEST_CARDS: dict[str, PuzzleCard] = {
@@ -177,7 +178,10 @@ def piece_totals(state: GameState) -> Counts:
 
 
 def full_counts(state: GameState) -> Counts:
-    return tuple(state.options.reserve if s in BASE_SHAPES else 0 for s in SHAPES)
+    """The whole stock of each shape: the ``reserve`` option for the base shapes, 10 of each
+    ghost with the Ghost Piece expansion (0 without)."""
+    ghosts = 10 if state.options.ghost else 0
+    return tuple(state.options.reserve if s in BASE_SHAPES else ghosts for s in SHAPES)
 
 
 def rebalanced(state: GameState) -> GameState:
@@ -206,6 +210,17 @@ def with_rows(state: GameState, **fields: object) -> GameState:
     ids = [c for value in fields.values() for c in value if c]  # type: ignore[attr-defined]
     state = with_cards(state, [TEST_CARDS[c] for c in ids if c in TEST_CARDS])
     converted = {k: tuple(v) for k, v in fields.items()}  # type: ignore[call-overload]
+    return state.evolve(table=replace(table, **converted))
+
+
+def with_line_clear_table(state: GameState, **fields: object) -> GameState:
+    """Replace fields of Line Clear's market (left_white, black_deck, markers …), adding test
+    cards."""
+    table = state.table
+    assert isinstance(table, LineClearTable)
+    ids = [c for k, v in fields.items() if k not in {"markers", "receipts"} for c in v if c]  # type: ignore[attr-defined]
+    state = with_cards(state, [TEST_CARDS[c] for c in ids if c in TEST_CARDS])
+    converted = {k: tuple(v) if isinstance(v, list) else v for k, v in fields.items()}
     return state.evolve(table=replace(table, **converted))
 
 
@@ -300,12 +315,7 @@ def _good_placement(state: GameState, places: list[Place], rng: Rng) -> Place:
 
 
 def _fits_something(state: GameState, take: TakePuzzle) -> bool:
-    table = state.table
-    if isinstance(table, RowsTable):
-        assert take.colour is not None
-        card_id = table.row(take.colour)[take.slot - 1]
-    else:
-        card_id = table.grid[take.slot - 1]
+    card_id = variant_for(state.options.variant).card_for_take(state, take)
     assert card_id is not None
     recess = state.cards[card_id].recess
     supply = state.players[state.current].supply

@@ -46,36 +46,66 @@ def _rewards(cards: tuple[PuzzleCard, ...]) -> Counter[str]:
     return Counter(c.reward.value for c in cards)
 
 
+def _base(cards: tuple[PuzzleCard, ...]) -> tuple[PuzzleCard, ...]:
+    """The base-game cards (the published distribution); the rest are Ghost Piece cards."""
+    return tuple(c for c in cards if c.expansion is None)
+
+
+def _ghost(cards: tuple[PuzzleCard, ...]) -> tuple[PuzzleCard, ...]:
+    return tuple(c for c in cards if c.expansion == "ghost")
+
+
 # --------------------------------------------------------------- the shipped catalogue
 
 
-def test_shipped_catalogue_has_32_white_and_20_black_cards(shipped: Catalogue) -> None:
-    assert len(shipped.white) == 32
-    assert len(shipped.black) == 20
-    assert len(shipped) == 52
+def test_shipped_catalogue_has_32_white_and_20_black_base_cards(shipped: Catalogue) -> None:
+    assert len(_base(shipped.white)) == 32
+    assert len(_base(shipped.black)) == 20
+    assert len(shipped) == 52 + 24
 
 
-def test_shipped_ids_are_w01_to_w32_and_b01_to_b20(shipped: Catalogue) -> None:
-    assert [c.id for c in shipped.white] == [f"W{i:02d}" for i in range(1, 33)]
-    assert [c.id for c in shipped.black] == [f"B{i:02d}" for i in range(1, 21)]
+def test_shipped_ids_are_w01_to_w32_and_b01_to_b20_then_the_ghost_cards(shipped: Catalogue) -> None:
+    assert [c.id for c in _base(shipped.white)] == [f"W{i:02d}" for i in range(1, 33)]
+    assert [c.id for c in _base(shipped.black)] == [f"B{i:02d}" for i in range(1, 21)]
+    assert [c.id for c in _ghost(shipped.white)] == [f"W{i:02d}" for i in range(33, 45)]
+    assert [c.id for c in _ghost(shipped.black)] == [f"B{i:02d}" for i in range(21, 33)]
 
 
 def test_white_points_are_0x11_1x13_2x8(shipped: Catalogue) -> None:
-    assert _points(shipped.white) == {0: 11, 1: 13, 2: 8}
+    assert _points(_base(shipped.white)) == {0: 11, 1: 13, 2: 8}
 
 
 def test_black_points_are_3x8_4x7_5x5(shipped: Catalogue) -> None:
-    assert _points(shipped.black) == {3: 8, 4: 7, 5: 5}
+    assert _points(_base(shipped.black)) == {3: 8, 4: 7, 5: 5}
 
 
 def test_white_rewards_match_the_published_counts(shipped: Catalogue) -> None:
     expected = {"2": 6, "I3": 5, "L3": 5, "I4": 3, "O4": 3, "T4": 3, "L4": 3, "S4": 3, "1": 1}
-    assert _rewards(shipped.white) == expected
+    assert _rewards(_base(shipped.white)) == expected
 
 
 def test_black_rewards_match_the_published_counts(shipped: Catalogue) -> None:
     expected = {"1": 6, "2": 3, "I3": 3, "L3": 3, "I4": 1, "O4": 1, "T4": 1, "L4": 1, "S4": 1}
-    assert _rewards(shipped.black) == expected
+    assert _rewards(_base(shipped.black)) == expected
+
+
+def test_ghost_cards_are_12_white_ghost_rewards_and_12_black_arrows_or_ghosts(
+    shipped: Catalogue,
+) -> None:
+    """RULINGS "Ghost Piece expansion": 12 white cards each rewarding a ghost (4 P, 4 U, 4 L);
+    12 black: 4 with ↑, 4 with ⇈, 4 rewarding a ghost."""
+    assert _rewards(_ghost(shipped.white)) == {"P5": 4, "U5": 4, "L5": 4}
+    black = _rewards(_ghost(shipped.black))
+    assert black["up"] == 4 and black["up2"] == 4
+    assert black["P5"] + black["U5"] + black["L5"] == 4
+
+
+def test_ghost_cards_follow_the_base_net_cell_economy(shipped: Catalogue) -> None:
+    """A ghost reward is worth its 5 cells, an arrow one cell per level: net cells by points
+    are the base game's."""
+    for card in _ghost(shipped.cards):
+        low, high = NET_BY_POINTS[(card.colour, card.points)]
+        assert low <= card.size - card.reward.size <= high, card.describe()
 
 
 def test_five_point_cards_are_16_cells_rewarding_a_monomino(shipped: Catalogue) -> None:
@@ -103,7 +133,7 @@ NET_BY_POINTS = {
 
 
 def test_recess_size_follows_points(shipped: Catalogue) -> None:
-    for card in shipped.cards:
+    for card in _base(shipped.cards):
         low, high = SIZE_BY_POINTS[(card.colour, card.points)]
         assert low <= card.size <= high, card.describe()
 
@@ -147,8 +177,10 @@ def test_no_two_cards_are_the_same_up_to_rotation_or_reflection(shipped: Catalog
 
 
 def test_recesses_of_five_cells_or_more_have_unique_silhouettes(shipped: Catalogue) -> None:
-    # Only the 2-4 cell recesses may repeat (there are just 8 such shapes for 11+ cards).
-    big = [canonical_form(c.recess) for c in shipped.cards if c.size >= 5]
+    # Only the 2-4 cell recesses may repeat (there are just 8 such shapes for 11+ cards), and a
+    # 0-point ghost card's recess, which is its reward's pentomino (like the base 0-point cards).
+    big = [canonical_form(c.recess) for c in shipped.cards
+           if c.size >= 5 and not (c.expansion and c.points == 0)]
     assert len(set(big)) == len(big)
 
 
@@ -166,7 +198,8 @@ def test_shipped_catalogue_has_no_problems_or_notes(shipped: Catalogue) -> None:
     report = check_catalogue(shipped)
     assert report.problems == ()
     assert report.notes == ()
-    assert report.modes == ("solo", "2p", "3p", "4p", "5p")  # 6p needs 24 black (expansion)
+    # 6p needs 24 black: the Ghost Piece cards bring them.
+    assert report.modes == ("solo", "2p", "3p", "4p", "5p", "6p")
 
 
 def test_generator_reproduces_the_committed_file(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -358,9 +391,11 @@ def test_report_measures_each_card(shipped: Catalogue) -> None:
 def test_format_report_has_a_line_per_card_and_the_modes(shipped: Catalogue) -> None:
     text = format_report(check_catalogue(shipped))
     card_lines = [line for line in text.splitlines() if "no-mono: " in line]
-    assert len(card_lines) == 52
+    assert len(card_lines) == 76
     assert all("min pieces" in line for line in card_lines)
-    assert "Modes supported: solo, 2p, 3p, 4p, 5p" in text
+    assert "Modes supported: solo, 2p, 3p, 4p, 5p, 6p" in text
+    assert "Ghost Piece expansion: 12 white + 12 black cards" in text
+    assert any("reward up2" in line for line in card_lines)
 
 
 def test_main_check_returns_zero_for_the_default(capsys: pytest.CaptureFixture[str]) -> None:

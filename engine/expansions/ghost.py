@@ -151,7 +151,7 @@ class GhostExpansion(Expansion):
             named = " ".join(s.value for s in action.pieces)
             sets = "; ".join(" ".join(s.value for s in d) for d in DECOMPOSITIONS[ghost])
             raise GhostError(
-                f"{named} does not tile a {ghost.label} exactly (two or more level 1–4 pieces "
+                f"The pieces {named} do not tile a {ghost.label} exactly (two or more level 1–4 pieces "
                 f"covering its 5 cells). Possible sets: {sets}."
             )
         for shape, n in Counter(action.pieces).items():

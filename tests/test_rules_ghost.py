@@ -1,0 +1,229 @@
+"""Rule cases for the Ghost Piece expansion. Each test names its rule and its source: seed 004
+("Level Up rewards") and RULINGS "Ghost Piece expansion" / "Empty reserve"."""
+
+from __future__ import annotations
+
+import pytest
+from positions import (
+    assert_refused,
+    card,
+    count,
+    game,
+    play,
+    play_events,
+    with_cards,
+    with_player,
+    with_reserve,
+)
+
+from engine import GameState, Options, new_game, parse_action
+from engine.actions import GhostSplit
+from engine.errors import (
+    ActionNotAvailableError,
+    GhostError,
+    PieceNotInSupplyError,
+    ReserveEmptyError,
+    UpgradeNotAllowedError,
+)
+from engine.events import GhostSplit as GhostSplitEvent
+from engine.events import PieceGained, PuzzleCompleted
+from engine.expansions.ghost import DECOMPOSITIONS, ghost_tiling
+from engine.legal import iter_legal_actions, legal_actions
+from engine.pieces import Shape
+
+
+def ghost_game(players: int = 2, seed: int = 1) -> GameState:
+    return game(players, seed, ghost=True)
+
+
+def test_thirty_ghost_pieces_ten_of_each_whatever_the_reserve_option() -> None:
+    """RULINGS "Ghost Piece expansion": 30 ghost pieces, P, U and L, 10 of each whatever the
+    ``reserve`` option."""
+    for reserve in (10, 15):
+        state = game(3, reserve=reserve, ghost=True)
+        assert [count(state.reserve, code) for code in ("P5", "U5", "L5")] == [10, 10, 10]
+    assert [count(game(3).reserve, code) for code in ("P5", "U5", "L5")] == [0, 0, 0]
+
+
+def test_the_24_cards_join_the_decks_only_with_ghost() -> None:
+    """RULINGS "Ghost Piece expansion": the extra white cards join the white deck; the extra
+    black cards join the black pool before the player-count number is drawn."""
+    base = game(2, seed=4)
+    assert all(base.card(c).expansion is None for c in base.table.white_deck)
+    ghost = ghost_game(2, seed=4)
+    table = ghost.table
+    white = [*table.white_row, *table.white_deck]
+    assert len(white) == 44
+    assert sum(ghost.card(c).expansion == "ghost" for c in white) == 12
+    assert len([*table.black_row, *table.black_deck]) == 12  # 2 players: 12 of the 32-card pool
+
+
+def test_solo_with_ghost_deals_from_the_combined_pool() -> None:
+    state = new_game(Options(players=1, variant="solo", ghost=True), seed=3)
+    assert count(state.reserve, "P5") == 10
+    assert len(state.table.deck) + 9 == 25
+
+
+def test_ghost_never_by_upgrade() -> None:
+    """RULINGS "Ghost Piece expansion": a ghost piece is never gained by Upgrade."""
+    state = with_player(ghost_game(), 0, supply="I4 O4")
+    state = with_reserve(state, {"P5": 10, "U5": 10, "L5": 10, "1": 5})
+    assert_refused(state, "upgrade I4 to P5", UpgradeNotAllowedError, "never reached by upgrade")
+    assert not any(
+        a.kind == "upgrade" and a.take.level == 5 for a in legal_actions(state)  # type: ignore[union-attr]
+    )
+
+
+def test_ghost_exchanged_down_by_upgrade_for_any_lower_level() -> None:
+    """RULINGS "Ghost Piece expansion": a ghost can be exchanged down by Upgrade for a piece of
+    any lower level — but not for another ghost."""
+    state = with_player(ghost_game(), 0, supply="P5")
+    after = play(state, "upgrade P5 to 1")
+    assert count(after.players[0].supply, "1") == 1 and count(after.players[0].supply, "P5") == 0
+    assert count(after.reserve, "P5") == count(state.reserve, "P5") + 1
+    assert play(state, "upgrade P5 to T4").players[0].supply[Shape.T4.index] == 1
+    assert_refused(state, "upgrade P5 to U5", UpgradeNotAllowedError, "level-5")
+
+
+def test_ghost_is_placed_like_any_piece() -> None:
+    """RULINGS "Ghost Piece expansion": otherwise an ordinary piece: it can be placed."""
+    big = card("TG", "A1 B1 A2 B2 A3", points=2, reward="2")
+    state = with_cards(ghost_game(), [big])
+    state = with_player(state, 0, supply="P5", puzzles=["TG"])
+    state, events = play_events(state, "place P5 on TG at A1 B1 A2 B2 A3")
+    assert any(isinstance(e, PuzzleCompleted) for e in events)
+    assert count(state.players[0].supply, "P5") == 1  # back from the completed card
+
+
+# -- the Ghost action ------------------------------------------------------------------------------
+
+
+def test_decompositions_tile_each_ghost_exactly() -> None:
+    """RULINGS "Ghost action": two or more level 1–4 pieces that together tile its shape."""
+    for ghost, sets in DECOMPOSITIONS.items():
+        assert sets
+        for pieces in sets:
+            assert len(pieces) >= 2 and all(s.level <= 4 for s in pieces)
+            tiling = ghost_tiling(ghost, pieces)
+            assert tiling is not None
+            assert sorted(s.index for s, _ in tiling) == sorted(s.index for s in pieces)
+    assert (Shape.MONO, Shape.O4) in DECOMPOSITIONS[Shape.P5]
+    assert (Shape.MONO, Shape.O4) not in DECOMPOSITIONS[Shape.U5]
+
+
+def test_ghost_action_returns_the_ghost_and_takes_the_pieces() -> None:
+    state = with_player(ghost_game(), 0, supply="P5")
+    after, events = play_events(state, "ghost P5 to 1 O4")
+    supply = after.players[0].supply
+    assert count(supply, "P5") == 0 and count(supply, "1") == 1 and count(supply, "O4") == 1
+    assert count(after.reserve, "P5") == count(state.reserve, "P5") + 1
+    assert count(after.reserve, "O4") == count(state.reserve, "O4") - 1
+    assert any(isinstance(e, GhostSplitEvent) for e in events)
+    assert after.actions_left == 2
+
+
+def test_a_decomposition_that_doesnt_tile_is_refused() -> None:
+    """RULINGS "Ghost action": the pieces must tile the ghost's shape exactly."""
+    state = with_player(ghost_game(), 0, supply="U5")
+    assert_refused(state, "ghost U5 to 1 O4", GhostError, "do not tile")
+    assert_refused(state, "ghost U5 to 2 2", GhostError, "do not tile")  # 4 cells, not 5
+
+
+def test_ghost_action_takes_exactly_the_pieces_in_stock() -> None:
+    """RULINGS "Ghost action": all must be in stock; no substitution."""
+    state = with_player(ghost_game(), 0, supply="L5")
+    empty = with_reserve(state, {"I4": 0, "1": 5, "2": 5, "I3": 5})
+    assert_refused(empty, "ghost L5 to 1 I4", ReserveEmptyError, "no substitutes")
+    assert GhostSplit(Shape.L5, (Shape.MONO, Shape.I4)) not in legal_actions(empty)
+
+
+def test_ghost_action_needs_a_ghost_in_supply() -> None:
+    state = with_player(ghost_game(), 0, supply="1 2")
+    assert_refused(state, "ghost P5 to 1 O4", PieceNotInSupplyError, "no P5")
+    assert_refused(state, "ghost O4 to 2 2", GhostError, "not a ghost")
+
+
+def test_ghost_action_needs_the_expansion() -> None:
+    state = with_player(game(2), 0, supply="P5", rebalance=False)
+    assert_refused(state, "ghost P5 to 1 O4", ActionNotAvailableError, "Ghost Piece expansion")
+
+
+def test_new_pieces_may_be_placed_at_once_one_per_puzzle_completions_at_the_end() -> None:
+    """RULINGS "Ghost action": the new pieces may be placed at once, at most one per puzzle;
+    completions are checked at the end of the action; the rest go to the supply."""
+    state = with_player(ghost_game(), 0, supply="P5", puzzles=["TM", "TO"])
+    action = parse_action("ghost P5 to 1 O4; 1 on TM at A1; O4 on TO at A1 B1 A2 B2")
+    assert action in set(iter_legal_actions(state))
+    after, events = play_events(state, action)
+    completed = [e.card for e in events if isinstance(e, PuzzleCompleted)]
+    assert completed == ["TM", "TO"]
+    rewards = [e.shape for e in events if isinstance(e, PieceGained) and e.reason == "reward"]
+    assert rewards == [Shape.DOMINO, Shape.T4]
+    supply = after.players[0].supply
+    assert count(supply, "1") == 1 and count(supply, "O4") == 1 and count(supply, "P5") == 0
+
+
+def test_ghost_action_places_at_most_one_piece_per_puzzle() -> None:
+    state = with_player(ghost_game(), 0, supply="P5", puzzles=["TB"])
+    assert_refused(
+        state, "ghost P5 to 2 I3; 2 on TB at A1 B1; I3 on TB at C1 C2 D2"
+        .replace("C1 C2 D2", "A2 B2 C2"), GhostError, "at most one",
+    )
+
+
+def test_ghost_action_places_only_the_new_pieces() -> None:
+    state = with_player(ghost_game(), 0, supply="P5 T4", puzzles=["TS"])
+    assert_refused(state, "ghost P5 to 1 O4; T4 on TS at B1 C1 A2 B2".replace("T4", "S4"),
+                   GhostError, "only the new pieces")
+
+
+def test_ghost_action_not_in_finishing_touches() -> None:
+    """RULINGS "Ghost action": not in Finishing Touches."""
+    from engine import Phase
+    from engine.errors import WrongPhaseError
+
+    state = with_player(ghost_game(), 0, supply="P5", puzzles=["TM"])
+    state = state.evolve(phase=Phase.FINISHING, actions_left=0)
+    assert_refused(state, "ghost P5 to 1 O4", WrongPhaseError, "Finishing Touches")
+
+
+# -- rewards and substitution ---------------------------------------------------------------------
+
+
+def test_ghost_reward_is_a_ghost_piece() -> None:
+    reward = card("TGR", "A1", points=0, reward="U5")
+    state = with_player(with_cards(ghost_game(), [reward]), 0, supply="1", puzzles=["TGR"])
+    after = play(state, "place 1 on TGR at A1")
+    assert count(after.players[0].supply, "U5") == 1
+
+
+def test_base_reward_substitution_never_creates_a_ghost() -> None:
+    """RULINGS "Ghost Piece expansion": a base reward whose level is empty falls back within
+    levels 1–4, never to a ghost."""
+    from engine.rules import substitutes
+
+    reserve = [0] * 12
+    reserve[Shape.P5.index] = 10
+    reserve[Shape.DOMINO.index] = 1
+    assert substitutes(reserve, Shape.I4) == (Shape.DOMINO,)
+
+
+def test_ghost_reward_falls_back_to_another_ghost_then_level_4() -> None:
+    """RULINGS "Ghost Piece expansion": a ghost reward with that shape gone gives another ghost
+    shape; with no ghost left, a level-4 piece (then lower)."""
+    from engine.rules import substitutes
+
+    reserve = [0] * 12
+    reserve[Shape.U5.index] = 2
+    reserve[Shape.I4.index] = 3
+    assert substitutes(reserve, Shape.P5) == (Shape.U5,)
+    reserve[Shape.U5.index] = 0
+    assert substitutes(reserve, Shape.P5)[0] is Shape.I4
+
+
+@pytest.mark.parametrize("code", ["1", "2", "I3", "L3", "I4", "O4", "T4", "L4", "S4"])
+def test_level_up_rewards_parse(code: str) -> None:
+    from engine.cards import LevelUp, parse_reward
+
+    assert parse_reward("up") is LevelUp.UP and parse_reward("⇈") is LevelUp.DOUBLE
+    assert parse_reward(code).value == code
