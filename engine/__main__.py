@@ -54,10 +54,21 @@ def build_parser() -> argparse.ArgumentParser:
     commands.required = True
 
     sim = commands.add_parser("simulate", help="play games with automatic players, one JSON line each")
-    sim.add_argument("--players", type=_positive, default=None, help="2-4 (base) or 1 (solo; default)")
+    sim.add_argument(
+        "--players", type=_positive, default=None,
+        help="2-4 (base), 5-6 (Line Clear) or 1 (solo; default)",
+    )
     sim.add_argument("--games", type=_positive, default=1)
     sim.add_argument("--seed", type=_seed, default=0, help="seed of the first game; game i uses seed+i")
-    sim.add_argument("--variant", choices=("base", "solo"), default="base")
+    sim.add_argument(
+        "--variant", choices=("base", "solo", "lineclear"), default=None,
+        help="default: from --players (1 solo, 2-4 base, 5-6 lineclear)",
+    )
+    ghost = sim.add_mutually_exclusive_group()
+    ghost.add_argument("--ghost", dest="ghost", action="store_true", default=None,
+                       help="play with the Ghost Piece expansion (default on for 5-6 players)")
+    ghost.add_argument("--no-ghost", dest="ghost", action="store_false",
+                       help="without the Ghost Piece expansion (5 players only)")
     sim.add_argument("--difficulty", choices=[d.value for d in Difficulty], default="normal")
     sim.add_argument(
         "--policy", default="greedy",
@@ -81,10 +92,16 @@ def build_parser() -> argparse.ArgumentParser:
 def _simulate(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
     solo = args.variant == "solo"
     players = args.players if args.players is not None else (1 if solo else 2)
-    if solo and players != 1:
+    variant = args.variant or Options.for_players(min(players, 6)).variant
+    if variant == "solo" and players != 1:
         parser.error("solo is played by 1 player: omit --players or use --players 1")
-    if not solo and not 2 <= players <= 4:
+    if variant == "base" and not 2 <= players <= 4:
         parser.error(f"the base game is played by 2-4 players, not {players}")
+    if variant == "lineclear" and not 5 <= players <= 6:
+        parser.error(f"Line Clear is played by 5-6 players, not {players}")
+    ghost = args.ghost if args.ghost is not None else variant == "lineclear"
+    if players == 6 and not ghost:
+        parser.error("6 players need the Ghost Piece expansion: drop --no-ghost")
     names = [n.strip().lower() for n in args.policy.split(",")]
     unknown = [n for n in names if n not in POLICIES]
     if unknown or len(names) not in (1, players):
@@ -94,10 +111,11 @@ def _simulate(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
         )
     options = Options(
         players=players,
-        variant=args.variant,
+        variant=variant,
         reserve=args.reserve,
         unfinished_penalty=not args.no_unfinished_penalty,
         difficulty=Difficulty(args.difficulty),
+        ghost=ghost,
     )
     extra = {} if args.max_turns is None else {"max_turns": args.max_turns}
     stalled = 0

@@ -60,6 +60,7 @@ class GameRecord:
             "seed": self.seed,
             "variant": self.options.variant,
             "players": self.options.players,
+            **({"ghost": True} if self.options.ghost else {}),
             "rounds": self.rounds,
             "turns": self.turns,
             "actions": self.actions,

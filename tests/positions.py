@@ -38,8 +38,8 @@ from engine.cards import Colour, parse_reward
 from engine.events import Event
 from engine.pieces import BASE_SHAPES, SHAPE_COUNT, SHAPES, parse_cells, parse_shape, placements_in
 from engine.rng import Rng
-from engine.variants import variant_for
 from engine.state import DonePuzzle, LineClearTable, OpenPuzzle, Placed, RowsTable, SoloTable
+from engine.variants import variant_for
 
 Counts = tuple[int, ...]
 

@@ -213,7 +213,7 @@ def test_round_advances_when_the_first_player_gets_the_white_marker_again() -> N
     """RULINGS "Finesse with Line Clear": a round begins each time the first player receives the
     White marker."""
     state = lc(5, seed=10)
-    for step in range(5):
+    for _ in range(5):
         assert state.round == 1
         for seat in _holders(state):
             state = _spend(state, seat)

@@ -30,6 +30,7 @@ from ..actions import (
     Action,
     Choose,
     EndFinishing,
+    GhostSplit,
     Master,
     Pass,
     Place,
@@ -40,7 +41,7 @@ from ..actions import (
 from ..cards import PuzzleCard
 from ..catalogue import MODES
 from ..legal import MasterOptions, legal_actions
-from ..pieces import BASE_SHAPES, PLACEMENTS, Shape, parse_shape, placements_in, shape_of_mask
+from ..pieces import BASE_SHAPES, PLACEMENTS, SHAPES, Shape, parse_shape, placements_in, shape_of_mask
 from ..rng import Rng
 from ..rules import SUBSTITUTE
 from ..solver import min_pieces, solve
@@ -598,7 +599,15 @@ class GreedyPolicy:
             for shape in sorted(shapes, key=lambda s: (-s.size, s.index)):
                 if supply[shape.index] == 0 and shape not in wanted:
                     wanted.append(shape)
-        spare = [s for s in BASE_SHAPES if supply[s.index] > 0 and s not in useful]
+        spare = [s for s in SHAPES if supply[s.index] > 0 and s not in useful]
+        if wanted:
+            # Ghost Piece: a ghost splits into several pieces at once; take a split that
+            # brings the most wanted pieces (the ghost itself is never on a fewest-pieces plan).
+            splits = [a for a in legal if isinstance(a, GhostSplit) and not a.placements]
+            scored = [(sum(p in wanted for p in a.pieces), -len(a.pieces), str(a), a) for a in splits]
+            best = max(scored, default=None)
+            if best is not None and best[0] > 0:
+                return best[3]
         for shape in wanted:
             if shape is _MONO:
                 if state.reserve[_MONO.index] > 0 and TakeLevelOne() in legal:
