@@ -49,24 +49,36 @@ from engine import (
     replay,
     score_lines,
 )
+from engine.actions import GhostSplit
 from engine.cards import Colour
-from engine.pieces import BASE_SHAPES, PLACEMENTS, SHAPES, shape_of_mask
+from engine.pieces import BASE_SHAPES, PLACEMENTS, SHAPES, Shape, shape_of_mask
 from engine.rng import Rng
-from engine.state import MAX_UNFINISHED, RowsTable, SoloTable
+from engine.state import MAX_UNFINISHED, LineClearTable, RowsTable, SoloTable
 
-TABLES = st.sampled_from([(1, 10), (2, 10), (2, 15), (3, 10), (4, 10), (4, 15)])
+# (players, reserve, ghost): Solo, the base game, Line Clear (5-6), with and without Ghost Piece.
+TABLES = st.sampled_from([
+    (1, 10, False), (2, 10, False), (2, 15, False), (3, 10, False), (4, 10, False), (4, 15, False),
+    (1, 10, True), (3, 10, True), (5, 10, True), (5, 10, False), (6, 10, True), (6, 15, True),
+])
 SEEDS = st.integers(min_value=0, max_value=2**32 - 1)
 
 
-def _new(table: tuple[int, int], seed: int, penalty: bool = True) -> GameState:
-    players, reserve = table
-    variant = "solo" if players == 1 else "base"
-    return new_game(Options(players=players, variant=variant, reserve=reserve, unfinished_penalty=penalty),
-                    seed=seed)
+def _new(table: tuple[int, int, bool], seed: int, penalty: bool = True) -> GameState:
+    players, reserve, ghost = table
+    return new_game(
+        Options.for_players(players, ghost=ghost, reserve=reserve, unfinished_penalty=penalty), seed=seed,
+    )
+
+
+def _seat(state: GameState, rng: Rng) -> int:
+    """Who acts next: any seat with a running turn (Line Clear's two holders interleave at random)."""
+    seats = state.acting_seats
+    return seats[rng.below(len(seats))] if len(seats) > 1 else seats[0]
 
 
 def _choose(state: GameState, rng: Rng, randomness: int) -> Action:
-    """Progress-biased, but ``randomness`` in 10 times a uniformly random legal action (or Master)."""
+    """Progress-biased, but ``randomness`` in 10 times a uniformly random legal action (or Master),
+    for the focused seat (``state.current``)."""
     if randomness and rng.below(10) < randomness:
         actions = legal_actions(state)
         options = master_options(state)
@@ -84,6 +96,10 @@ def _card_locations(state: GameState) -> list[str]:
     table = state.table
     if isinstance(table, RowsTable):
         for cards in (table.white_deck, table.black_deck, table.white_row, table.black_row):
+            places += [c for c in cards if c is not None]
+    elif isinstance(table, LineClearTable):
+        for cards in (table.white_deck, table.black_deck, table.left_white, table.left_black,
+                      table.right_white, table.right_black):
             places += [c for c in cards if c is not None]
     else:
         assert isinstance(table, SoloTable)
@@ -134,11 +150,24 @@ def check_invariants(state: GameState, discarded: set[str], lock_budget: int) ->
     # the turn structure
     if state.phase is Phase.PLAY:
         # a turn whose third action is done waits only for its player's pending decisions
-        assert (1 if not state.pending else 0) <= state.actions_left <= 3
+        assert (1 if state.decision_for(state.current) is None else 0) <= state.actions_left <= 3
         assert not state.players[state.current].removed
-    # pending decisions belong to the seat whose turn it is, and each offers a real choice
+        assert state.current in state.acting_seats
+        for seat in state.acting_seats:
+            low = 0 if state.decision_for(seat) is not None else 1
+            assert low <= state.focused(seat).actions_left <= 3
+        if isinstance(state.table, LineClearTable):
+            assert [t.seat for t in state.turns] == list(state.table.markers)
+            assert len(set(state.table.markers)) == 2
+    else:
+        assert state.turns == ()
+    # pending decisions belong to a seat whose turn it is (either holder's in Line Clear), and
+    # each offers a real choice
     for decision in state.pending:
-        assert decision.seat == state.current and len(decision.options) >= 2
+        assert decision.seat in state.acting_seats or (
+            not state.turns and decision.seat == state.current
+        )
+        assert len(decision.options) >= 2
 
 
 def check_scores(state: GameState, finishing_placed: list[int]) -> None:
@@ -162,19 +191,22 @@ def play_checked(state: GameState, rng: Rng, randomness: int, limit: int) -> tup
     lock_budget = 0
     if isinstance(state.table, SoloTable):
         lock_budget = sum(state.table.locks) + state.table.mastermind_supply
+    seats: list[int] = []
     while not state.is_over and len(log) < limit:
-        action = _choose(state, rng, randomness)
+        seat = _seat(state, rng)
+        action = _choose(state.focused(seat), rng, randomness)
         if state.phase is Phase.FINISHING and isinstance(action, Place):
-            finishing_placed[state.current] += 1
-        state = apply(state, action).state
+            finishing_placed[seat] += 1
+        state = apply(state, action, player=seat).state
         log.append(action)
+        seats.append(seat)
         check_invariants(state, set(), lock_budget)
         check_scores(state, finishing_placed)
         text = state.dumps()
         again = GameState.loads(text)
         assert again == state and again.dumps() == text
-    assert replay(initial, log) == state
-    assert replay(GameState.loads(initial.dumps()), [*map(_reparse, log)]).dumps() == state.dumps()
+    assert replay(initial, log, seats) == state
+    assert replay(GameState.loads(initial.dumps()), [*map(_reparse, log)], seats).dumps() == state.dumps()
     return state, log
 
 
@@ -198,6 +230,9 @@ def test_many_seeded_games_reach_the_end_with_invariants_intact() -> None:
     for players, seed in ((1, 1), (1, 7), (2, 1), (2, 4), (3, 4), (3, 10), (4, 1), (4, 3)):
         state, _ = play_checked(game(players, seed=seed), Rng(seed), 0, limit=1500)
         assert state.is_over, (players, seed)
+    for players, seed, ghost in ((5, 1, True), (5, 2, False), (6, 3, True), (2, 5, True), (1, 6, True)):
+        state, _ = play_checked(_new((players, 10, ghost), seed), Rng(seed), 0, limit=3000)
+        assert state.is_over, (players, seed, ghost)
 
 
 # -- legal and illegal actions ---------------------------------------------------------------------
@@ -207,7 +242,12 @@ def _random_action(state: GameState, rng: Rng) -> Action:
     """An arbitrary action, mostly illegal: any kind, any parameters, any card in the game."""
     cards = sorted(state.cards) + ["NOPE"]
     colours = [Colour.WHITE, Colour.BLACK, None]
-    kind = rng.below(9)
+    kind = rng.below(10)
+    if kind == 9:
+        ghost = [Shape.P5, Shape.U5, Shape.L5, Shape.O4][rng.below(4)]
+        pieces = tuple(BASE_SHAPES[rng.below(len(BASE_SHAPES))] for _ in range(1 + rng.below(3)))
+        placements = tuple(_random_place(state, rng, cards) for _ in range(rng.below(3)))
+        return GhostSplit(ghost, pieces, placements)
     if kind == 0:
         return TakePuzzle(colours[rng.below(3)], rng.below(11))
     if kind == 1:
@@ -239,6 +279,8 @@ def _random_place(state: GameState, rng: Rng, cards: list[str]) -> Place:
 
 
 def _is_legal(state: GameState, action: Action) -> bool:
+    if isinstance(action, GhostSplit) and action.placements:
+        return action in set(iter_legal_actions(state))
     if isinstance(action, Master):
         options = master_options(state)
         if options is None:
@@ -260,28 +302,30 @@ def test_legal_actions_are_accepted_and_others_accepted_only_if_legal(table, see
     for step in range(120):
         if state.is_over:
             break
+        seat = _seat(state, rng)
+        seen = state.focused(seat)
         if step % 6 == 0:
-            for action in legal_actions(state):
-                apply(state, action)
+            for action in legal_actions(state, seat):
+                apply(state, action, player=seat)
         before = state.dumps()
         for _ in range(6):
-            action = _random_action(state, rng)
+            action = _random_action(seen, rng)
             try:
-                apply(state, action)
+                apply(state, action, player=seat)
             except IllegalActionError as error:
                 assert str(error)
                 assert state.dumps() == before
             else:
-                assert _is_legal(state, action), str(action)
-        state = apply(state, _choose(state, rng, 2)).state
+                assert _is_legal(seen, action), str(action)
+        state = apply(state, _choose(seen, rng, 2), player=seat).state
 
 
 def test_small_positions_enumerate_every_master_and_all_are_accepted() -> None:
     """iter_legal_actions: in early positions of several games every Master combination is accepted
     and nothing listed is refused."""
     rng = Rng(11)
-    for players in (1, 2, 3):
-        state = game(players, seed=players)
+    for players in (1, 2, 3, 5):
+        state = _new((players, 10, True), seed=players)
         for _ in range(40):
             masters = 0
             for action in iter_legal_actions(state):
