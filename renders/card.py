@@ -22,7 +22,7 @@ from engine.pieces import COLUMNS, GRID
 from engine.state import Placed
 
 from . import fonts, labels
-from .draw import badge, cells_of, edge_width, label_piece, paint_piece, paste_sprite
+from .draw import badge, cells_of, edge_width, label_piece, paint_piece, paste_reward
 from .palette import (
     CARD_BLACK,
     CARD_BLACK_EDGE,
@@ -148,7 +148,7 @@ def market_card(card: PuzzleCard, cell: int, text: int) -> Image.Image:
     centre_y = g.header // 2 + 2
     badge_fill, badge_ink = (INK, WHITE) if card.colour is Colour.WHITE else (WHITE, INK)
     badge(image, g.pad + diameter // 2 - 4, centre_y, diameter, str(card.points), text, badge_fill, badge_ink)
-    paste_sprite(image, card.reward, max(8, cell // 2), g.width - g.pad + 4, centre_y, anchor="rm")
+    paste_reward(image, card.reward, max(8, cell // 2), g.width - g.pad + 4, centre_y, anchor="rm")
     paint_grid(image, g.pad, g.header, cell, card, ())
     return image
 
@@ -237,7 +237,7 @@ def plan_card(
     x += fonts.draw(image, x, mid, card.id, int(text * 1.15), INK, bold=True, anchor="lm") + text // 2
     x += fonts.draw(image, x, mid, labels.points(card.points), text, MUTED, anchor="lm") + text // 2
     x += fonts.draw(image, x, mid, labels.REWARD, text, MUTED, anchor="lm") + text // 3
-    paste_sprite(image, card.reward, max(10, text // 2), x, mid, anchor="lm")
+    paste_reward(image, card.reward, max(10, text // 2), x, mid, anchor="lm")
     # Coordinates.
     gx, gy = g.grid_origin()
     top = g.title + g.margin // 2

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from engine.state import GameState, RowsTable, SoloTable
+from engine.state import GameState, LineClearTable, RowsTable, SoloTable
 
 
 @dataclass(frozen=True, slots=True)
@@ -38,6 +38,9 @@ def _market(state: GameState) -> set[str]:
         return {c for row in (table.white_row, table.black_row) for c in row if c is not None}
     if isinstance(table, SoloTable):
         return {c for c in table.grid if c is not None}
+    if isinstance(table, LineClearTable):
+        rows = (table.left_white, table.left_black, table.right_white, table.right_black)
+        return {c for row in rows for c in row if c is not None}
     return set()
 
 

@@ -12,10 +12,11 @@ from functools import lru_cache
 
 from PIL import Image, ImageDraw
 
+from engine.cards import LevelUp
 from engine.pieces import GRID, ORIENTATIONS, Shape
 
 from . import fonts
-from .palette import FADED, FADED_EDGE, PIECE, PIECE_EDGE, RGB, mix, text_on
+from .palette import ARROW, FADED, FADED_EDGE, PIECE, PIECE_EDGE, RGB, mix, text_on
 
 Cells = tuple[tuple[int, int], ...]
 
@@ -211,3 +212,39 @@ def dashed_rect(
     for y in range(y0, y1, dash * 2):
         draw.rectangle((x0, y, x0 + width - 1, min(y + dash, y1)), fill=colour)
         draw.rectangle((x1 - width + 1, y, x1, min(y + dash, y1)), fill=colour)
+
+
+@lru_cache(maxsize=64)
+def arrow_sprite(arrows: int, cell: int) -> Image.Image:
+    """A level-up reward (Ghost Piece expansion): one or two upward arrows, each as tall as a
+    three-cell piece, outlined like a piece so it reads on white and black cards alike."""
+    width, height = int(cell * 1.5), cell * 3
+    sprite = Image.new("RGBA", (arrows * width + (arrows - 1) * (cell // 3), height), (0, 0, 0, 0))
+    draw = ImageDraw.Draw(sprite)
+    edge = edge_width(cell) + 1
+    for i in range(arrows):
+        left = i * (width + cell // 3)
+        mid = left + width / 2
+        head = height * 0.45
+        shaft = width * 0.2
+        points = [
+            (mid, 0), (left + width - 1, head), (mid + shaft, head), (mid + shaft, height - 1),
+            (mid - shaft, height - 1), (mid - shaft, head), (left, head),
+        ]
+        draw.polygon(points, fill=ARROW, outline=PIECE_EDGE, width=edge)
+    return sprite
+
+
+def paste_reward(
+    image: Image.Image, reward: Shape | LevelUp, cell: int, x: int, y: int, *, anchor: str = "lm"
+) -> int:
+    """Paste a card's reward — a piece icon, or the ↑/⇈ arrows of a level-up — anchored as
+    :func:`paste_sprite`. Returns its width."""
+    if isinstance(reward, Shape):
+        return paste_sprite(image, reward, cell, x, y, anchor=anchor)
+    sprite = arrow_sprite(reward.arrows, cell)
+    w, h = sprite.size
+    left = x - (w // 2 if anchor[0] == "m" else w if anchor[0] == "r" else 0)
+    top = y - (h // 2 if anchor[1] == "m" else 0)
+    image.paste(sprite, (left, top), sprite)
+    return w

@@ -113,6 +113,14 @@ SUPPLY_EMPTY = "empty"
 DONE = "Done"
 LEFT_THE_GAME = "left the game"
 TO_PLAY_PILL = "To play"
+WHITE_MARKER = "White marker"  # Line Clear: the holder takes from the left rows
+BLACK_MARKER = "Black marker"  # and from the right rows
+TURN_DONE_WAITING = "done, waiting"
+
+
+def marker_holder(marker: str, name: str) -> str:
+    """Above each side of Line Clear's market: 'White marker: Ann'."""
+    return f"{marker}: {name}"
 FINISHING_PILL = "Finishing"
 NONE_PLACED_YET = "none placed yet"
 

@@ -31,6 +31,8 @@ from .palette import (
     HEADER,
     HIGHLIGHT,
     INK,
+    MARKER_BLACK,
+    MARKER_WHITE,
     MUTED,
     PANEL,
     PANEL_EDGE,
@@ -83,7 +85,7 @@ def paint_status(image: Image.Image, state: GameState, names: list[str], width: 
     mid = h // 2
     pad = t.small
     right = width - pad
-    if state.phase is Phase.PLAY:
+    if state.phase is Phase.PLAY and not state.turns:
         pip = int(t.small * 0.85)
         for i in reversed(range(3)):
             filled = i < state.actions_left
@@ -99,7 +101,11 @@ def paint_status(image: Image.Image, state: GameState, names: list[str], width: 
     if state.phase is Phase.OVER:
         return
     x += pad
-    who = names[state.current]
+    if state.turns and state.phase is Phase.PLAY:
+        # Line Clear: both marker holders play at once; each panel shows its own actions left.
+        who = labels.join_names([names[seat] for seat in state.acting_seats])
+    else:
+        who = names[state.current]
     text = fonts.fit(labels.to_play(who), t.body, right - x)
     fonts.draw(image, x, mid, text, t.body, ACCENT, bold=True, anchor="lm")
 
@@ -138,8 +144,9 @@ def paint_banner(
 
 
 def reserve_shapes(state: GameState) -> list[Shape]:
-    """The nine base shapes, plus ghost pieces only when the game stocks them."""
-    return [s for s in SHAPES if s in BASE_SHAPES or state.reserve[s.index] > 0]
+    """The nine base shapes, plus the ghost pieces when the game plays with them (shown even
+    when gone, faded like any shape the reserve has run out of)."""
+    return [s for s in SHAPES if s in BASE_SHAPES or state.options.ghost or state.reserve[s.index] > 0]
 
 
 def reserve_height(t: TextSizes, cell: int) -> int:
@@ -303,7 +310,7 @@ def paint_panel(
     What ``changes`` names (puzzles taken or given pieces, cards completed) is framed."""
     player = state.players[seat]
     t = g.t
-    current = seat == state.current and state.phase is not Phase.OVER
+    current = seat in state.acting_seats
     removed = is_removed(player)
     draw = ImageDraw.Draw(image)
     box = (x, y, x + g.width, y + height)
@@ -334,7 +341,7 @@ def paint_panel(
     name = fonts.fit(names[seat], t.large, g.width - 2 * pad - score_w - t.small, bold=True)
     fonts.draw(image, x + pad, name_mid, name, t.large, INK, bold=True, anchor="lm")
     status_mid = top + int(t.large * 1.35) + int(t.small * 0.6)
-    _paint_status_line(image, x + pad, status_mid, state, player, t, removed, current)
+    _paint_status_line(image, x + pad, status_mid, state, seat, t, removed, current)
     # Open puzzles (four slots).
     py = top + g.head
     for i in range(4):
@@ -442,11 +449,12 @@ def _paint_status_line(
     x: int,
     mid: int,
     state: GameState,
-    player: PlayerState,
+    seat: int,
     t: TextSizes,
     removed: bool,
     current: bool,
 ) -> None:
+    player = state.players[seat]
     done = labels.puzzles_done(len(player.completed))
     if removed:
         fonts.draw(image, x, mid, labels.LEFT_THE_GAME, t.small, BAD, bold=True, anchor="lm")
@@ -460,6 +468,16 @@ def _paint_status_line(
         else:
             text = labels.finishing_status(player.finished_touches, placed)
             fonts.draw(image, x, mid, text, t.small, MUTED, anchor="lm")
+        return
+    turn = state.turn_of(seat)
+    if turn is not None:
+        # Line Clear: the marker this player holds, and their own actions left.
+        white = turn.side == "left"
+        label = labels.WHITE_MARKER if white else labels.BLACK_MARKER
+        fill, ink = (MARKER_WHITE, INK) if white else (MARKER_BLACK, WHITE)
+        box = pill(image, x, mid, label, t.small, fill, ink)
+        text = labels.TURN_DONE_WAITING if turn.done else labels.actions_left(turn.actions_left)
+        fonts.draw(image, box[2] + 8, mid, text, t.small, INK, anchor="lm")
         return
     if current:
         box = pill(image, x, mid, labels.TO_PLAY_PILL, t.small, ACCENT, WHITE)

@@ -19,13 +19,28 @@ from dataclasses import dataclass
 from PIL import Image, ImageDraw
 
 from engine.cards import Colour
-from engine.state import GameState, RowsTable, SoloTable
+from engine.state import GameState, LineClearTable, RowsTable, SoloTable
 
 from . import fonts, labels
 from .card import Look, look, market_card, market_geometry
 from .changes import NONE, Changes, changes_between
-from .draw import dashed_rect
-from .palette import HEADER, INK, LOCK, MUTED, PAGE, PANEL, PANEL_EDGE, PIECE_EDGE, SLOT, WHITE, mix, to_png
+from .draw import dashed_rect, pill
+from .palette import (
+    HEADER,
+    INK,
+    LOCK,
+    MARKER_BLACK,
+    MARKER_WHITE,
+    MUTED,
+    PAGE,
+    PANEL,
+    PANEL_EDGE,
+    PIECE_EDGE,
+    SLOT,
+    WHITE,
+    mix,
+    to_png,
+)
 from .panels import (
     PanelGeometry,
     TextSizes,
@@ -96,8 +111,12 @@ def table_image(state: GameState, names: Sequence[str], previous: GameState | No
     t = lay.t
     shown = fonts.names_for(names, len(state.players))
     changes = changes_between(previous, state)
-    solo = isinstance(state.table, SoloTable)
-    market_h = _solo_height(lay) if solo else _rows_height(lay)
+    if isinstance(state.table, SoloTable):
+        market_h = _solo_height(lay)
+    elif isinstance(state.table, LineClearTable):
+        market_h = _line_clear_height(lay)
+    else:
+        market_h = _rows_height(lay)
     panels = _panel_grid(state, lay)
     height = (
         status_height(t)
@@ -118,6 +137,8 @@ def table_image(state: GameState, names: Sequence[str], previous: GameState | No
     y += banner_height(state, t) + MARGIN
     if isinstance(state.table, SoloTable):
         _paint_solo(image, y, state, state.table, lay, changes)
+    elif isinstance(state.table, LineClearTable):
+        _paint_line_clear(image, y, state, state.table, shown, lay, changes)
     else:
         assert isinstance(state.table, RowsTable)
         _paint_rows(image, y, state, state.table, lay, changes)
@@ -145,7 +166,8 @@ def table_image(state: GameState, names: Sequence[str], previous: GameState | No
 
 
 def _paint_tab(
-    image: Image.Image, x: int, y: int, number: int, card_id: str | None, lay: TableLayout
+    image: Image.Image, x: int, y: int, number: int, card_id: str | None, lay: TableLayout,
+    *, cell: int = MARKET_CELL,
 ) -> None:
     """'1  W07' above a card: the number to take it by (plain, unlike the round points badge on
     the card itself), then its id."""
@@ -164,27 +186,32 @@ def _paint_slot(
     card_id: str | None,
     lay: TableLayout,
     changes: Changes = NONE,
+    *,
+    cell: int = MARKET_CELL,
 ) -> None:
-    w, h = lay.tile
+    g = market_geometry(cell)
+    w, h = g.width, g.height
     if card_id is None:
         dashed_rect(ImageDraw.Draw(image), (x, y, x + w - 1, y + h - 1), SLOT, width=3)
         fonts.draw(image, x + w / 2, y + h / 2, labels.EMPTY, lay.t.small, MUTED, anchor="mm")
         return
-    face = market_card(state.card(card_id), MARKET_CELL, lay.t.small)
+    face = market_card(state.card(card_id), cell, lay.t.small)
     image.paste(face, (x, y), face)
     if card_id in changes.new_market:
         mark(image, (x, y, x + w - 1, y + h - 1))
 
 
 def _paint_deck(
-    image: Image.Image, x: int, y: int, colour: Colour | None, count: int, lay: TableLayout
+    image: Image.Image, x: int, y: int, colour: Colour | None, count: int, lay: TableLayout,
+    *, cell: int = MARKET_CELL,
 ) -> None:
     """The deck as a small stack of card backs with the number of cards left (never their order).
 
     ``colour`` None draws neutral backs: Solo's single deck mixes colours, and showing the colour
     of the top card would leak part of the deck order.
     """
-    w, h = lay.tile
+    g = market_geometry(cell)
+    w, h = g.width, g.height
     t = lay.t
     draw = ImageDraw.Draw(image)
     if count == 0:
@@ -198,13 +225,13 @@ def _paint_deck(
         off = i * step
         draw.rounded_rectangle(
             (x + off, y + off, x + w - 1 - (layers - 1) * step + off, y + h - 1 - (layers - 1) * step + off),
-            radius=MARKET_CELL // 3,
+            radius=cell // 3,
             fill=lk.body,
             outline=lk.edge,
             width=2,
         )
     cw, ch = w - (layers - 1) * step, h - (layers - 1) * step
-    inset = MARKET_CELL // 2
+    inset = cell // 2
     draw.rounded_rectangle(
         (x + inset, y + inset, x + cw - 1 - inset, y + ch - 1 - inset), radius=6, outline=lk.hole, width=3
     )
@@ -245,6 +272,60 @@ def _paint_rows(
         )
         _paint_deck(image, deck_x, y + lay.tab, colour, len(table.deck(colour)), lay)
         y += lay.tab + h + GAP
+
+
+# -- Line Clear: four rows of 3 around the decks, two markers ---------------------------------------
+
+LINE_CLEAR_CELL = 20
+"""Smaller market cards so that 3 + deck + 3 fit across the image (7 tiles in 920 px)."""
+
+
+def _marker_row(lay: TableLayout) -> int:
+    return int(lay.t.body * 1.9)
+
+
+def _line_clear_height(lay: TableLayout) -> int:
+    h = market_geometry(LINE_CLEAR_CELL).height
+    return _marker_row(lay) + 2 * (lay.tab + h) + GAP
+
+
+def _paint_line_clear(
+    image: Image.Image, y: int, state: GameState, table: LineClearTable, names: list[str],
+    lay: TableLayout, changes: Changes = NONE,
+) -> None:
+    """Left rows | decks | right rows, with who holds which marker above each side."""
+    g = market_geometry(LINE_CLEAR_CELL)
+    w, h = g.width, g.height
+    t = lay.t
+    step = (lay.inner - w) / 6
+    columns = [MARGIN + int(i * step) for i in range(7)]
+    # The markers: the White marker's holder takes from the left rows, the Black's from the right.
+    mid = y + _marker_row(lay) // 2
+    for side, marker, seat in (("left", "White", table.markers[0]), ("right", "Black", table.markers[1])):
+        fill, ink = (MARKER_WHITE, INK) if marker == "White" else (MARKER_BLACK, WHITE)
+        label = labels.marker_holder(labels.WHITE_MARKER if marker == "White" else labels.BLACK_MARKER,
+                                     names[seat])
+        if side == "left":
+            label = fonts.fit(label, t.body, columns[3] - columns[0] - GAP, bold=True)
+            pill(image, columns[0], mid, label, t.body, fill, ink)
+        else:
+            label = fonts.fit(label, t.body, columns[6] + w - columns[4] - GAP, bold=True)
+            pill(image, columns[6] + w, mid, label, t.body, fill, ink, anchor="rm")
+    top = y + _marker_row(lay)
+    for colour in (Colour.WHITE, Colour.BLACK):
+        for side, first in (("left", 0), ("right", 4)):
+            row = table.row(side, colour)
+            for i in range(3):
+                x = columns[first + i]
+                card_id = row[i] if i < len(row) else None
+                _paint_tab(image, x, top, i + 1, card_id, lay, cell=LINE_CLEAR_CELL)
+                _paint_slot(image, x, top + lay.tab, state, card_id, lay, changes, cell=LINE_CLEAR_CELL)
+        deck_x = columns[3]
+        label = fonts.fit(labels.colour_deck(colour.value), t.small, w - GAP // 2)
+        fonts.draw(image, deck_x, top + lay.tab // 2 - 2, label, t.small, MUTED, anchor="lm")
+        _paint_deck(image, deck_x, top + lay.tab, colour, len(table.deck(colour)), lay,
+                    cell=LINE_CLEAR_CELL)
+        top += lay.tab + h + GAP
 
 
 # -- Solo: 3x3 grid, locks, deck, mastermind ---------------------------------------------------------
