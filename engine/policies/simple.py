@@ -55,7 +55,7 @@ from ..state import (
     PlayerState,
     SoloTable,
 )
-from .variants import variant_for
+from ..variants import variant_for
 
 __all__ = ["POLICIES", "GreedyPolicy", "Policy", "RandomPolicy", "policy_by_name"]
 
