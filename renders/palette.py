@@ -60,9 +60,6 @@ HOLE_LINE_ON_BLACK = rgb("#7f8a9c")
 HIGHLIGHT = rgb("#ff2bd6")  # the proposed piece in a move preview
 LOCK = rgb("#3a3f4a")
 DONE = rgb("#6fae82")  # the recess of a completed card in a score pile
-ARROW = rgb("#d65a1c")  # level-up arrows (Ghost Piece expansion) on reward badges
-MARKER_WHITE = rgb("#f4f1e8")  # Line Clear's White marker
-MARKER_BLACK = rgb("#23252b")  # Line Clear's Black marker
 
 # -- pieces ------------------------------------------------------------------------------------
 # Game convention: level 1 yellow, level 2 green, the two level-3 pieces orange and light blue,
@@ -83,6 +80,10 @@ PIECE: dict[Shape, RGB] = {
     Shape.L5: rgb("#b8c22a"),
 }
 PIECE_EDGE = rgb("#15171b")
+# Existing colours reused (the fixed palette, and so every golden image, stays as it is):
+ARROW = ACCENT  # level-up arrows (Ghost Piece expansion) on reward badges, outlined like pieces
+MARKER_WHITE = CARD_WHITE  # Line Clear's White marker, the colour of a white card
+MARKER_BLACK = CARD_BLACK  # and the Black marker
 
 
 def _luma(colour: RGB) -> float:
@@ -125,8 +126,6 @@ _TEXT_PAIRS: tuple[tuple[RGB, tuple[RGB, ...]], ...] = (
     (WHITE, (INK,)),
     (HOLE_ON_WHITE, (WHITE,)),
     (HOLE_ON_BLACK, (INK,)),
-    (MARKER_WHITE, (INK,)),
-    (MARKER_BLACK, (WHITE,)),
 ) + tuple((colour, (text_on(colour),)) for colour in PIECE.values())
 
 _STEPS = (0.2, 0.4, 0.6, 0.8)
