@@ -39,35 +39,51 @@ class TableSettings:
     reserve: int = 10
     unfinished_penalty: bool = True
     difficulty: str = "normal"
+    ghost: bool | None = None
+    """The Ghost Piece expansion; None = the default for the table size (on for 5–6 players)."""
 
     def validate(self) -> None:
         if self.variant not in VARIANTS:
             raise BadInputError(texts.BAD_VARIANT)
         if self.variant == "solo" and self.max_players != 1:
             raise BadInputError(texts.SOLO_IS_ONE)
-        if self.variant == "base" and not 2 <= self.max_players <= 4:
+        if self.variant == "base" and not 2 <= self.max_players <= 6:
             raise BadInputError(texts.BASE_PLAYERS)
+        if self.max_players == 6 and self.ghost is False:
+            raise BadInputError(texts.SIX_NEED_GHOST)
         if self.reserve not in (10, 15):
             raise BadInputError(texts.BAD_RESERVE)
         if self.difficulty not in {d.value for d in engine.Difficulty}:
             raise BadInputError(texts.BAD_DIFFICULTY)
 
     def options(self, players: int) -> Options:
-        """The engine options for a game started with ``players`` seats."""
-        return Options(
-            players=players, variant=self.variant, reserve=self.reserve,
-            unfinished_penalty=self.unfinished_penalty, difficulty=engine.Difficulty(self.difficulty),
+        """The engine options for a game started with ``players`` seats: a ``base`` table plays
+        the base game with 2–4 seats filled and Line Clear with 5–6."""
+        return Options.for_players(
+            players, ghost=self.ghost, reserve=self.reserve, unfinished_penalty=self.unfinished_penalty,
+            difficulty=engine.Difficulty(self.difficulty),
         )
 
+    @property
+    def ghost_label(self) -> str:
+        if self.ghost is None:
+            return "on for 5–6 players" if self.variant != "solo" else "off"
+        return "on" if self.ghost else "off"
+
     def to_json(self) -> dict[str, Any]:
-        return {"reserve": self.reserve, "unfinished_penalty": self.unfinished_penalty,
-                "difficulty": self.difficulty}
+        data: dict[str, Any] = {"reserve": self.reserve, "unfinished_penalty": self.unfinished_penalty,
+                                "difficulty": self.difficulty}
+        if self.ghost is not None:
+            data["ghost"] = self.ghost
+        return data
 
     @classmethod
     def from_row(cls, row: GameRow) -> TableSettings:
+        ghost = row.options.get("ghost")
         return cls(variant=row.variant, max_players=row.max_players, reserve=int(row.options["reserve"]),
                    unfinished_penalty=bool(row.options["unfinished_penalty"]),
-                   difficulty=str(row.options["difficulty"]))
+                   difficulty=str(row.options["difficulty"]),
+                   ghost=None if ghost is None else bool(ghost))
 
 
 @dataclass(frozen=True, slots=True)

@@ -52,7 +52,7 @@ def log_entries(game: Game, rows: Sequence[ActionRow], undone: Sequence[UndoneRo
         for row in rows:
             action = engine.parse_action(row.action)
             round_number = state.round
-            outcome = engine.apply(state, action)
+            outcome = engine.apply(state, action, player=row.seat)
             state = outcome.state
             said = [e.describe(names) for e in outcome.events if not isinstance(e, _QUIET_EVENTS)]
             if isinstance(action, (engine.SkipTurn, engine.RemovePlayer)):

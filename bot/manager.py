@@ -22,6 +22,7 @@ from typing import Any
 
 import engine
 from engine import Action, IllegalActionError, Phase, Place, PuzzleCard
+from engine.events import TurnStarted
 
 from . import texts
 from .clock import Clock, SystemClock
@@ -154,8 +155,9 @@ class GameManager:
             return True
         game = Game.from_row(row)
         initial = engine.initial_state(game.state)
-        actions = [engine.parse_action(a.action) for a in await self.storage.actions(game_id)]
-        return engine.replay(initial, actions).dumps() == row.state
+        rows = await self.storage.actions(game_id)
+        actions = [engine.parse_action(a.action) for a in rows]
+        return engine.replay(initial, actions, [a.seat for a in rows]).dumps() == row.state
 
     async def _require_lobby(
         self, channel_id: int, game_id: int | None, *, started: str = texts.ALREADY_STARTED,
@@ -337,11 +339,13 @@ class GameManager:
     async def decide(
         self, channel_id: int, decision: engine.SkipTurn | engine.RemovePlayer, *,
         by_user_id: int | None = None, game_id: int | None = None, expected_revision: int | None = None,
+        seat: int | None = None,
     ) -> ActionResult:
         """Apply a table decision (skip the current turn, remove a seat) decided elsewhere — by a
         vote or a turn clock. The caller authorises; the log records ``by_user_id``.
         ``expected_revision`` pins the state the decision was made on (two votes completing a
-        majority at once must not skip two turns)."""
+        majority at once must not skip two turns). ``seat`` names the turn a skip ends when two
+        run at once (Line Clear's marker holders); default: the current one."""
         if not isinstance(decision, engine.TABLE_ACTIONS):
             raise TypeError(f"decide() takes a table decision, not {decision!r}: players act through act()")
         async with self.lock(channel_id):
@@ -350,7 +354,8 @@ class GameManager:
                 raise WrongStageError(texts.NOT_STARTED)
             if expected_revision is not None and expected_revision != game.revision:
                 raise StaleError(texts.STALE_BUTTON)
-            step = await self._commit(game, game.state.current, by_user_id, decision)
+            acting = game.state.current if seat is None else seat
+            step = await self._commit(game, acting, by_user_id, decision)
             after = Game.from_row(await self.storage.get_game(game.id))
             steps = [step, *await self._play_policies(after)]
             final = Game.from_row(await self.storage.get_game(game.id)) if len(steps) > 1 else after
@@ -390,7 +395,7 @@ class GameManager:
     async def _commit(self, game: Game, seat: int, user_id: int | None, action: Action) -> Step:
         assert game.state is not None
         try:
-            outcome = engine.apply(game.state, action)
+            outcome = engine.apply(game.state, action, player=seat)
         except IllegalActionError as error:
             raise InvalidActionError(str(error)) from error
         finished = outcome.state.is_over
@@ -412,8 +417,8 @@ class GameManager:
         """While a policy seat is to move, let it move (each action its own commit)."""
         steps: list[Step] = []
         while len(steps) < MAX_POLICY_STEPS:
-            seat = game.current
-            if seat is None or not seat.is_ai or game.state is None:
+            seat = _policy_seat(game)
+            if seat is None or game.state is None:
                 break
             action = self._policy_action(game, seat)
             steps.append(await self._commit(game, seat.seat, None, action))
@@ -423,17 +428,18 @@ class GameManager:
     def _policy_action(self, game: Game, seat: Seat) -> Action:
         """The policy's choice; if it fails or is illegal, a legal fallback keeps the game moving."""
         assert game.state is not None
+        seen = game.state.focused(seat.seat)
         try:
             policy = self._policies(seat.policy or "greedy", game.seed ^ (game.revision * 7919 + seat.seat))
-            action = policy.choose(game.state)
-            engine.apply(game.state, action)
+            action = policy.choose(seen)
+            engine.apply(game.state, action, player=seat.seat)
             return action
         except Exception:
             log.exception("policy %s failed in game %s; using a fallback move", seat.policy, game.id)
-        legal = engine.legal_actions(game.state)
+        legal = engine.legal_actions(game.state, seat.seat)
         if legal:
             return legal[0]
-        options = engine.master_options(game.state)
+        options = engine.master_options(game.state, seat.seat)
         if options is not None:
             return next(options.iter_actions())
         return engine.SkipTurn()
@@ -445,11 +451,18 @@ class GameManager:
         if previous is None and result.started is not None and result.started.state is not None:
             started = result.started
             previous = started.state
-            await _run_hooks(self.on_turn_started, started, started.seats[started.state.current])  # type: ignore[union-attr]
+            for seat in started.state.acting_seats:  # type: ignore[union-attr]
+                await _run_hooks(self.on_turn_started, started, started.seats[seat])
         for step in result.steps:
             running = _with_state(result.game, step)
             await _run_hooks(self.on_action_committed, running, step)
-            if previous is None or (previous.current, previous.turn, previous.phase) != (
+            if step.state.turns:
+                # Two turns at once (Line Clear): each new turn is announced by its own event;
+                # one holder finishing never "starts" the other's.
+                for event in step.events:
+                    if isinstance(event, TurnStarted):
+                        await _run_hooks(self.on_turn_started, running, running.seats[event.seat])
+            elif previous is None or (previous.current, previous.turn, previous.phase) != (
                 step.state.current, step.state.turn, step.state.phase
             ):
                 if step.state.phase is not Phase.OVER:
@@ -562,17 +575,31 @@ def _player_action(action: Action) -> Action:
 
 
 def _current_seat_for(game: Game, user_id: int) -> Seat:
+    """The user's seat if it may act now: the current seat, or either marker holder's while two
+    turns run at once (Line Clear)."""
     if game.status == "lobby":
         raise WrongStageError(texts.NOT_STARTED)
     seat = game.seat_of(user_id)
     if seat is None:
         raise NotInGameError(texts.NOT_IN_GAME)
     current = game.current
-    if current is None:
+    if current is None or game.state is None:
         raise WrongStageError(texts.GAME_OVER)
-    if current.seat != seat.seat:
-        raise NotYourTurnError(texts.NOT_YOUR_TURN.format(name=current.name))
+    acting = game.state.acting_seats
+    if seat.seat not in acting:
+        names = " and ".join(game.seats[s].name for s in acting) or current.name
+        raise NotYourTurnError(texts.NOT_YOUR_TURN.format(name=names))
     return seat
+
+
+def _policy_seat(game: Game) -> Seat | None:
+    """A policy seat that may act now (with two turns at once, either holder's)."""
+    if game.state is None or game.current is None:
+        return None
+    for seat in game.state.acting_seats:
+        if game.seats[seat].is_ai:
+            return game.seats[seat]
+    return None
 
 
 def _new_seats(game: Game) -> list[NewSeat]:

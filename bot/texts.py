@@ -34,7 +34,11 @@ MASTER_SAME_PUZZLE = "Your Master already has a piece on {card}: one piece per p
 MASTER_EMPTY = "Your Master has no placements yet: add some with `/projectl play master-add`."
 BAD_VARIANT = "The variant is base or solo."
 SOLO_IS_ONE = "Solo is played by exactly one player."
-BASE_PLAYERS = "A base game has 2 to 4 players."
+BASE_PLAYERS = "A table has 2 to 6 players (5–6 play the Line Clear variant)."
+SIX_NEED_GHOST = (
+    "Six players need the Ghost Piece expansion (its black puzzles make the 24-card black deck): "
+    "leave ghost on, or allow at most 5 players."
+)
 BAD_RESERVE = "The reserve holds 10 or 15 pieces of each shape."
 BAD_DIFFICULTY = "Difficulty is normal, hard or unbeatable."
 BAD_POLICY = "Unknown AI kind. Choose one of: {names}."

@@ -69,8 +69,10 @@ async def undo_last(
         if last.user_id != user_id or last.seat != seat.seat:
             raise InvalidActionError(texts.UNDO_NOT_YOURS.format(name=game.seats[last.seat].name))
         initial = engine.initial_state(game.state)
-        previous = engine.replay(initial, [engine.parse_action(r.action) for r in rows[:-1]])
-        outcome = engine.apply(previous, action)
+        previous = engine.replay(
+            initial, [engine.parse_action(r.action) for r in rows[:-1]], [r.seat for r in rows[:-1]]
+        )
+        outcome = engine.apply(previous, action, player=last.seat)
         if outcome.state.dumps() != game.state.dumps():
             raise StaleError(texts.STALE_GAME)  # the log and the state disagree: touch nothing
         if outcome.reveals_hidden:

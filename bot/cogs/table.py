@@ -26,8 +26,15 @@ def lobby_content(game: Game, turn_limit: timedelta | None = None) -> str:
         f"{' [AI]' if s.is_ai else ''}" for s in game.seats
     )
     difficulty = f", difficulty {settings.difficulty}" if settings.variant == "solo" else ""
+    difficulty += f", Ghost Piece expansion {settings.ghost_label}"
     host = next((s.name for s in game.seats if s.user_id == game.host_id), "?")
-    title = texts.LOBBY_TITLE.format(variant="Solo" if settings.variant == "solo" else "base game")
+    if settings.variant == "solo":
+        variant = "Solo"
+    elif settings.max_players >= 5:
+        variant = "base game (Line Clear with 5–6 players)"
+    else:
+        variant = "base game"
+    title = texts.LOBBY_TITLE.format(variant=variant)
     body = texts.LOBBY_BODY.format(
         host=host, seated=len(game.seats), limit=settings.max_players, players=players,
         reserve=settings.reserve, penalty="on" if settings.unfinished_penalty else "off",
@@ -48,8 +55,9 @@ class TableCommands:
 
     @table.command(name="new", description="Open a Project L table in this channel")
     @app_commands.describe(
-        variant="base (2-4 players) or solo (vs the mastermind)",
-        players="Most players who may join (base game)",
+        variant="base (2-6 players; 5-6 play Line Clear) or solo (vs the mastermind)",
+        players="Most players who may join (base game; 5-6 play the Line Clear variant)",
+        ghost="Ghost Piece expansion (default: on for 5-6 players, required for 6)",
         reserve="Pieces of each shape in the reserve",
         unfinished_penalty="Unfinished puzzles count against you at the end",
         difficulty="Solo only: how strong the mastermind starts",
@@ -64,15 +72,16 @@ class TableCommands:
     )
     async def new(
         self, interaction: discord.Interaction, variant: str = "base",
-        players: app_commands.Range[int, 2, 4] = 4, reserve: int = 10, unfinished_penalty: bool = True,
+        players: app_commands.Range[int, 2, 6] = 4, reserve: int = 10, unfinished_penalty: bool = True,
         difficulty: str = "normal", turn_limit_days: app_commands.Range[int, 1, 7] | None = None,
+        ghost: bool | None = None,
     ) -> None:
         channel_id = common.channel_id_of(interaction)
         if variant == "solo" and turn_limit_days is not None:
             raise BadInputError(texts.TURN_LIMIT_SOLO)
         settings = TableSettings(
             variant=variant, max_players=1 if variant == "solo" else players, reserve=reserve,
-            unfinished_penalty=unfinished_penalty, difficulty=difficulty,
+            unfinished_penalty=unfinished_penalty, difficulty=difficulty, ghost=ghost,
         )
         settings.validate()  # every option is checked before anything is written
         hours = limit_hours(turn_limit_days)
