@@ -59,11 +59,24 @@ def preferences(row: ReminderPrefsRow) -> Preferences:
     )
 
 
-def turn_key(game: Game) -> TurnKey | None:
-    """The key of the turn now being played (None when the game is not in play)."""
+def turn_key(game: Game, seat: int | None = None) -> TurnKey | None:
+    """The key of the turn ``seat`` (default: the current seat) is now playing; None when the
+    game is not in play or that seat is not to move. While two turns run at once (Line Clear's
+    marker holders) each holder's turn has its own key, so clocks, reminders and votes are per
+    holder."""
     if game.state is None or game.current is None:
         return None
-    return TurnKey(game.id, game.state.turn, game.state.phase.value, game.state.current)
+    seat = game.state.current if seat is None else seat
+    if seat not in game.state.acting_seats:
+        return None
+    return TurnKey(game.id, game.state.turn, game.state.phase.value, seat)
+
+
+def turn_keys(game: Game) -> list[TurnKey]:
+    """The keys of every turn now being played (one, or both marker holders' in Line Clear)."""
+    if game.state is None or game.current is None:
+        return []
+    return [key for seat in game.state.acting_seats if (key := turn_key(game, seat)) is not None]
 
 
 def turn_keys(game: Game) -> list[TurnKey]:
@@ -136,7 +149,7 @@ class ReminderScheduler:
     async def action_committed(self, game: Game, step: Step) -> None:
         """Remember who acted; if they still have the move, push their next reminder back."""
         self._last_actor[game.id] = step.user_id
-        key = turn_key(game)
+        key = turn_key(game, step.seat)
         if step.user_id is None or key is None or key.seat != step.seat:
             return
         if game.seats[step.seat].user_id != step.user_id:  # e.g. someone else left: not this player acting
@@ -147,9 +160,12 @@ class ReminderScheduler:
 
     async def turn_started(self, game: Game, seat: Seat) -> None:
         """Open the turn's row: first DM a minute from now, or a nudge later if they are acting."""
-        key = turn_key(game)
+        key = turn_key(game, seat.seat)
         if key is None or seat.user_id is None:
-            await self.store.close_turns(game.id)
+            if game.state is not None and game.state.turns:
+                await self.store.close_turns_of_seat(game.id, seat.seat)  # the other holder plays on
+            else:
+                await self.store.close_turns(game.id)
             return
         now = self.clock.now()
         prefs = preferences(await self.store.get_prefs(seat.user_id))
@@ -169,7 +185,8 @@ class ReminderScheduler:
 
     async def after_undo(self, game: Game, user_id: int) -> None:
         """The undoer has the move again and is acting: reopen their turn without a DM."""
-        key = turn_key(game)
+        seat = game.seat_of(user_id)
+        key = turn_key(game, None if seat is None else seat.seat)
         if key is None:
             return
         now = self.clock.now()
@@ -195,12 +212,16 @@ class ReminderScheduler:
     async def sync_open_turns(self) -> None:
         """Give every human to move a turn row (games resumed at start-up, or older than 0002)."""
         async for game in self.bot.manager.iter_active_games():
-            key = turn_key(game)
-            seat = game.current
-            if key is None or seat is None:
-                continue
+            await self._sync_game(game)
+
+    async def _sync_game(self, game: Game) -> None:
+        for key in turn_keys(game):
+            seat = game.seats[key.seat]
             if seat.user_id is None:
-                await self.store.close_turns(game.id)
+                if game.state is not None and game.state.turns:
+                    await self.store.close_turns_of_seat(game.id, seat.seat)
+                else:
+                    await self.store.close_turns(game.id)
                 continue
             if await self.store.get_turn(key) is not None:
                 continue

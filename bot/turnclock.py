@@ -118,7 +118,7 @@ class TurnClock:
         )
         try:
             applied = await self.manager.decide(channel_id, decision, by_user_id=user_id, game_id=game.id,
-                                                expected_revision=game.revision)
+                                                expected_revision=game.revision, seat=target.seat)
         except StaleError as error:  # someone acted (or another vote decided) first
             raise StaleError(texts.VOTE_STALE) from error
         return VoteResult(game, target, choice, votes, result.needed, result.voters, applied)
