@@ -1,0 +1,106 @@
+"""Line Clear in the bot: both marker holders act at once in one channel.
+
+Manager level, on a file database like production's: the per-channel lock serialises commits,
+never a player's thinking time; every action names its seat, so 50 simultaneous actions from both
+holders apply exactly the legal ones, in arrival order, and the log replays to the stored state.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import AsyncIterator
+from pathlib import Path
+
+import pytest
+
+import engine
+from bench.checks import integrity
+from bench.tables import open_manager, start_table, user_id
+from bot.errors import BotError, NotYourTurnError
+from bot.games import TableSettings
+from bot.manager import GameManager
+
+N = 50
+
+
+@pytest.fixture
+async def manager(tmp_path: Path) -> AsyncIterator[GameManager]:
+    manager = await open_manager(tmp_path / "lineclear.sqlite3")
+    yield manager
+    await manager.storage.close()
+    assert integrity(tmp_path / "lineclear.sqlite3") == "ok"
+
+
+def _holders(game) -> tuple[int, int]:  # type: ignore[no-untyped-def]
+    table = game.state.table
+    assert isinstance(table, engine.state.LineClearTable)
+    return table.markers
+
+
+async def test_a_five_seat_table_plays_line_clear_with_ghost_by_default(manager: GameManager) -> None:
+    game = await start_table(manager, 20, 5)
+    assert game.state is not None
+    assert game.state.options.variant == "lineclear" and game.state.options.ghost
+    assert len(game.state.acting_seats) == 2
+
+
+async def test_six_seats_without_ghost_are_refused_at_new() -> None:
+    with pytest.raises(BotError, match="Six players need the Ghost Piece expansion"):
+        TableSettings("base", 6, ghost=False).validate()
+
+
+async def test_both_holders_act_and_others_are_told_whose_turn_it_is(manager: GameManager) -> None:
+    game = await start_table(manager, 21, 5)
+    white, black = _holders(game)
+    await manager.act(21, user_id(21, black), "level1")
+    await manager.act(21, user_id(21, white), "level1")
+    idle = next(s for s in range(5) if s not in (white, black))
+    with pytest.raises(NotYourTurnError) as refused:
+        await manager.act(21, user_id(21, idle), "level1")
+    assert game.seats[white].name in refused.value.message and game.seats[black].name in refused.value.message
+    rows = await manager.log(game.id)
+    assert [r.seat for r in rows] == [black, white]
+    assert await manager.verify(game.id)
+
+
+async def test_fifty_simultaneous_actions_from_both_holders_apply_exactly_the_legal_ones(
+    manager: GameManager,
+) -> None:
+    """25 level-1 requests from each holder, all at once: each holder's three actions apply (their
+    turn then ends; after both, the markers move on and the rest are refused) — nothing lost,
+    nothing applied twice, the log replays to the stored state."""
+    game = await start_table(manager, 22, 5)
+    white, black = _holders(game)
+    calls = []
+    for i in range(N):
+        seat = white if i % 2 == 0 else black
+        calls.append(manager.act(22, user_id(22, seat), "level1"))
+    results = await asyncio.gather(*calls, return_exceptions=True)
+    applied = [r for r in results if not isinstance(r, BaseException)]
+    refused = [r for r in results if isinstance(r, BaseException)]
+    assert all(isinstance(e, BotError) and e.message for e in refused)
+    assert len(applied) == 6 and len(refused) == N - 6
+    rows = await manager.log(game.id)
+    assert sorted(r.seat for r in rows) == sorted([white] * 3 + [black] * 3)
+    assert await manager.verify(game.id)
+    final = (await manager.game_in_channel(22))
+    assert final is not None and final.state is not None
+    assert _holders(final) == ((white + 1) % 5, (black + 1) % 5)
+    for seat in (white, black):  # each got three pieces (5 monominoes left: one is a substitute)
+        assert final.state.players[seat].supply_size == 2 + 3
+
+
+async def test_an_ai_holder_plays_while_the_human_holder_thinks(manager: GameManager) -> None:
+    """A policy seat holding a marker moves at once; the human holder's turn stays open until
+    they act, and then the AI seats play on until a human holds a marker again."""
+    game = await start_table(manager, 23, 1, ai=4)
+    assert game.state is not None
+    human = next(s for s in range(5) if not game.seats[s].is_ai)
+    for _ in range(12):
+        latest = await manager.game_in_channel(23)
+        assert latest is not None and latest.state is not None
+        acting = latest.state.acting_seats
+        assert acting == (human,), acting  # every AI holder has played its whole turn at once
+        await manager.act(23, user_id(23, 0), "level1" if latest.state.players[human].supply_size < 4
+                          else str(engine.legal_actions(latest.state, human)[-1]))
+    assert await manager.verify(game.id)
