@@ -10,13 +10,17 @@ least 3% of the image width (12 px at that scale).
 * :func:`render_preview` — one card with a proposed placement, to confirm a move.
 * :func:`render_results` — final standings with the score breakdown and tie-breaks.
 * :func:`render_card` — a single card, in 'plan', 'market' or 'mini' style.
+* :func:`render_ghost_split` — the Ghost action's preview: a ghost and the pieces that tile it.
 
 ``python -m renders bench`` times them; ``python -m renders examples DIR`` writes README images.
 """
 
 from .card import render_card
+from .ghost import render_ghost_split
 from .mat import render_mat, render_preview
 from .results import render_results
 from .table import render_table
 
-__all__ = ["render_card", "render_mat", "render_preview", "render_results", "render_table"]
+__all__ = [
+    "render_card", "render_ghost_split", "render_mat", "render_preview", "render_results", "render_table",
+]

@@ -1,0 +1,76 @@
+"""Renders for Line Clear (5–6 players) and the Ghost Piece expansion: the four rows around the
+decks with the marker holders, both holders' panels, ghost pieces in the reserve, level-up arrows
+on reward badges, and the Ghost action's preview."""
+
+from __future__ import annotations
+
+import io
+
+import pytest
+from PIL import Image
+
+from engine import Options, new_game
+from engine.cards import Colour, LevelUp, PuzzleCard
+from engine.pieces import Shape, parse_cells
+from engine.state import LineClearTable
+from renders import render_card, render_ghost_split, render_table
+from renders.palette import ARROW, MARKER_BLACK, PIECE
+from renders.panels import reserve_shapes
+from renders.table import LAYOUT, table_image
+
+
+def _png(data: bytes) -> Image.Image:
+    image = Image.open(io.BytesIO(data))
+    image.load()
+    return image.convert("RGB")
+
+
+@pytest.mark.parametrize("players", [5, 6])
+def test_line_clear_table_shows_four_rows_and_both_markers(players: int) -> None:
+    state = new_game(Options.for_players(players), seed=4)
+    names = [f"Player {i + 1}" for i in range(players)]
+    image = table_image(state, names)
+    assert image.width == LAYOUT.width
+    png = _png(render_table(state, names))
+    colours = {c for _, c in png.getcolors(1 << 20)}
+    assert MARKER_BLACK in colours  # the Black marker's pill
+    table = state.table
+    assert isinstance(table, LineClearTable)
+
+
+def test_six_player_table_stays_phone_legible() -> None:
+    """Discord shows images ~400 px wide: the smallest text is 3% of the width, and the image
+    is not so tall that a phone must scroll through more than a few screens."""
+    state = new_game(Options.for_players(6), seed=2)
+    image = table_image(state, [f"P{i}" for i in range(6)])
+    assert LAYOUT.t.small * 400 / LAYOUT.width >= 12
+    assert image.height / image.width < 2.2
+
+
+def test_ghost_pieces_appear_in_the_reserve_row_even_when_gone() -> None:
+    state = new_game(Options(players=2, ghost=True), seed=1)
+    assert reserve_shapes(state)[-3:] == [Shape.P5, Shape.U5, Shape.L5]
+    empty = state.evolve(reserve=tuple(0 if s.level == 5 else n for s, n in zip(Shape, state.reserve, strict=True)))
+    assert reserve_shapes(empty)[-3:] == [Shape.P5, Shape.U5, Shape.L5]
+    assert Shape.P5 not in reserve_shapes(new_game(Options(players=2), seed=1))
+
+
+@pytest.mark.parametrize("reward", [LevelUp.UP, LevelUp.DOUBLE])
+def test_level_up_rewards_are_drawn_as_arrows(reward: LevelUp) -> None:
+    card = PuzzleCard("B98", Colour.BLACK, 3, reward, parse_cells("A1 B1 C1 A2 B2 C2 A3"))
+    colours = {c for _, c in _png(render_card(card, (), style="market")).getcolors(1 << 20)}
+    assert ARROW in colours
+
+
+def test_ghost_rewards_are_drawn_in_their_level_5_colour() -> None:
+    card = PuzzleCard("W98", Colour.WHITE, 0, Shape.U5, parse_cells("A1 C1 A2 B2 C2"))
+    colours = {c for _, c in _png(render_card(card, (), style="market")).getcolors(1 << 20)}
+    assert PIECE[Shape.U5] in colours
+
+
+def test_ghost_split_preview_shows_each_new_piece() -> None:
+    image = _png(render_ghost_split(Shape.P5, (Shape.MONO, Shape.O4)))
+    colours = {c for _, c in image.getcolors(1 << 20)}
+    assert {PIECE[Shape.P5], PIECE[Shape.MONO], PIECE[Shape.O4]} <= colours
+    with pytest.raises(ValueError):
+        render_ghost_split(Shape.U5, (Shape.MONO, Shape.O4))
