@@ -50,7 +50,8 @@ def test_six_player_table_stays_phone_legible() -> None:
 def test_ghost_pieces_appear_in_the_reserve_row_even_when_gone() -> None:
     state = new_game(Options(players=2, ghost=True), seed=1)
     assert reserve_shapes(state)[-3:] == [Shape.P5, Shape.U5, Shape.L5]
-    empty = state.evolve(reserve=tuple(0 if s.level == 5 else n for s, n in zip(Shape, state.reserve, strict=True)))
+    gone = tuple(0 if s.level == 5 else n for s, n in zip(Shape, state.reserve, strict=True))
+    empty = state.evolve(reserve=gone)
     assert reserve_shapes(empty)[-3:] == [Shape.P5, Shape.U5, Shape.L5]
     assert Shape.P5 not in reserve_shapes(new_game(Options(players=2), seed=1))
 
