@@ -700,3 +700,28 @@ def policy_by_name(name: str, seed: int = 0) -> Policy:
         known = ", ".join(POLICIES)
         raise ValueError(f"Unknown policy '{name}'. Policies: {known}.") from None
     return factory(seed)
+
+
+def best_level_up(state: GameState, seat: int, options: Sequence[str]) -> str:
+    """Greedy's answer to a level-up arrow (Ghost Piece expansion): raise a piece that no open
+    puzzle wants into a shape that one does; failing that, the raise that gains the most (a
+    level-4 piece into a ghost, which splits into several pieces later); decline only when
+    every raise would give up a wanted piece for an unwanted one."""
+    from ..expansions.level_up import DECLINE, parse_level_up
+
+    player = state.players[seat]
+    wanted: set[Shape] = set()
+    for free in _free_masks(state, player).values():
+        wanted |= _wanted_shapes(free)
+    best: tuple[tuple[int, int, int], str] | None = None
+    for option in options:
+        raise_ = parse_level_up(option)
+        if raise_ is None:
+            continue
+        give, take = raise_
+        score = (take in wanted and give not in wanted, give not in wanted, take.level)
+        if best is None or score > best[0]:
+            best = (score, option)
+    if best is None or (not best[0][0] and not best[0][1] and DECLINE in options):
+        return DECLINE
+    return best[1]
