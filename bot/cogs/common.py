@@ -163,18 +163,24 @@ def clip(lines: Sequence[str], limit: int = MAX_CONTENT) -> str:
 async def turn_prompt(bot: ProjectLBot, game: Game, just_played: int | None = None) -> str:
     """Who is to move now, with a mention when it is a human who wants one — but not the player
     who has just moved (``just_played``, a user id): in Solo the next turn is theirs again and
-    they are already here."""
-    seat = game.current
-    if seat is None or game.state is None:
+    they are already here. In Line Clear both marker holders, each with their own actions left."""
+    if game.current is None or game.state is None:
         return ""
-    mine = seat.user_id == just_played
-    if seat.user_id is not None and not mine and await bot.manager.wants_mention(seat.user_id):
-        who = f"<@{seat.user_id}>"
-    else:
-        who = f"**{seat.name}**"
-    if game.state.phase.value == "finishing":
-        return texts.YOUR_FINISHING.format(mention=who)
-    return texts.YOUR_TURN.format(mention=who, actions=game.state.actions_left)
+    lines = []
+    for number in game.state.acting_seats:
+        seat = game.seats[number]
+        mine = seat.user_id == just_played
+        if seat.user_id is not None and not mine and await bot.manager.wants_mention(seat.user_id):
+            who = f"<@{seat.user_id}>"
+        else:
+            who = f"**{seat.name}**"
+        if game.state.phase.value == "finishing":
+            lines.append(texts.YOUR_FINISHING.format(mention=who))
+        else:
+            left = game.state.focused(number).actions_left
+            lines.append(texts.YOUR_TURN.format(mention=who, actions=left))
+    return "
+".join(lines)
 
 
 def render_board(bot: ProjectLBot, result: ActionResult) -> asyncio.Task[bytes] | None:
@@ -218,11 +224,14 @@ async def earlier_in_turn(bot: ProjectLBot, game: Game, result: ActionResult) ->
         return []
     if result.before.state.phase.value != "play":
         return []
-    done = ACTIONS_PER_TURN - result.before.state.actions_left
+    done = ACTIONS_PER_TURN - result.before.state.focused(first.seat).actions_left
     if done <= 0:
         return []
-    rows = await bot.manager.log_tail(game.id, done, before_revision=first.revision)  # not the whole log
-    earlier = [row for row in rows if row.seat == first.seat]
+    # Line Clear interleaves the two holders' actions (at most three of the other's, and their
+    # choices): read a little further back, keep this player's own, latest last.
+    window = done if not result.before.state.turns else done + 3 + 6
+    rows = await bot.manager.log_tail(game.id, window, before_revision=first.revision)  # not the whole log
+    earlier = [row for row in rows if row.seat == first.seat][-done:]
     return [f"**{seat_label(game, first.seat)}**: `{row.action}`" for row in earlier]
 
 
@@ -263,9 +272,11 @@ async def respond_to_result(interaction: discord.Interaction, result: ActionResu
     if step is None or game.state is None:
         return
     state = game.state
-    still_mine = game.current is not None and game.current.seat == step.seat and not result.turn_changed
+    still_mine = game.current is not None and step.seat in state.acting_seats and (
+        not result.turn_changed or bool(state.turns)
+    )
     if still_mine and state.phase.value == "play":
-        tail = texts.ACTIONS_LEFT.format(n=state.actions_left)
+        tail = texts.ACTIONS_LEFT.format(n=state.focused(step.seat).actions_left)
     elif still_mine:
         tail = ""
     else:

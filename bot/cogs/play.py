@@ -192,7 +192,8 @@ async def _my_turn_state(interaction: discord.Interaction) -> GameState | None:
         return None
     game, seat, _ = mine
     assert game.state is not None
-    return game.state if game.state.current == seat else None
+    # Either marker holder in Line Clear: the state seen from their own turn.
+    return game.state.focused(seat) if seat in game.state.acting_seats else None
 
 
 def _matches(current: str, *texts_: str) -> bool:
