@@ -179,8 +179,7 @@ async def turn_prompt(bot: ProjectLBot, game: Game, just_played: int | None = No
         else:
             left = game.state.focused(number).actions_left
             lines.append(texts.YOUR_TURN.format(mention=who, actions=left))
-    return "
-".join(lines)
+    return "\n".join(lines)
 
 
 def render_board(bot: ProjectLBot, result: ActionResult) -> asyncio.Task[bytes] | None:
