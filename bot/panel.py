@@ -160,11 +160,13 @@ class Offer:
 def offer_for(state: GameState, seat: int) -> Offer:
     """What ``seat`` may do now (nothing when it does not hold the move).
 
-    The engine enumerates for the seat that holds the move; if an expansion ever lets two seats
-    hold it at once, this is the one place that asks the engine for the right seat's actions.
+    The engine enumerates for the seat that holds the move; while two seats hold it at once
+    (Line Clear's marker holders) this is the one place that asks the engine for the right
+    seat's actions: the state is seen from that seat's own turn (``GameState.focused``).
     """
-    if state.phase is engine.Phase.OVER or state.current != seat:
+    if state.phase is engine.Phase.OVER or seat not in state.acting_seats:
         return Offer(state, seat, (), None)
+    state = state.focused(seat)
     actions = tuple(engine.legal_actions(state))
     by_kind: dict[str, list[Action]] = {}
     for action in actions:

@@ -398,8 +398,7 @@ def panel_after(result: ActionResult) -> Screen | None:
     if step is None or step.user_id is None:
         return None
     game = result.game
-    current = game.current
-    if current is None or current.seat != step.seat or game.state is None:
+    if game.current is None or game.state is None or step.seat not in game.state.acting_seats:
         return None
     screen = panel_for(game, step.user_id, step.action)
     if screen is not None and not offer_for(game.state, step.seat).choosing:

@@ -73,18 +73,11 @@ def turn_key(game: Game, seat: int | None = None) -> TurnKey | None:
 
 
 def turn_keys(game: Game) -> list[TurnKey]:
-    """The keys of every turn now being played (one, or both marker holders' in Line Clear)."""
+    """The keys of every turn now open, one per seat that holds one (both marker holders' in
+    Line Clear): the scheduler's checks, the votes and ``/projectl status`` go through this."""
     if game.state is None or game.current is None:
         return []
     return [key for seat in game.state.acting_seats if (key := turn_key(game, seat)) is not None]
-
-
-def turn_keys(game: Game) -> list[TurnKey]:
-    """The keys of every turn now open, one per seat that holds one. Today a single seat moves at
-    a time; a variant where two seats hold a turn at once (Line Clear) lists both here, and the
-    scheduler's checks, the votes and ``/projectl status``, which go through this, follow."""
-    key = turn_key(game)
-    return [] if key is None else [key]
 
 
 class ReminderScheduler:
@@ -398,7 +391,8 @@ class ReminderScheduler:
             text = texts.REMINDER_FINISHING.format(channel_id=game.channel_id, link=link)
         else:
             text = texts.REMINDER_TURN.format(channel_id=game.channel_id, round=game.state.round,
-                                              actions=game.state.actions_left, link=link)
+                                              actions=game.state.focused(row.key.seat).actions_left,
+                                              link=link)
         if row.deadline_at is not None and turn_limits.voters_for(game, row.key.seat):
             text += turn_limits.reminder_clock_line(row.deadline_at, self.clock.now(), row.last_acted_at)
         return text
