@@ -20,6 +20,7 @@ from bot.clock import ManualClock
 from bot.config import Settings
 from bot.render import Renderer
 from engine import GameState, Place
+from engine.actions import GhostSplit
 
 from .players import policy_factory
 
@@ -50,6 +51,9 @@ class TinyRenderer:
         return tiny_png()
 
     async def preview(self, state: GameState, seat: int, place: Place, names: Sequence[str]) -> bytes:
+        return tiny_png()
+
+    async def ghost_split(self, split: GhostSplit) -> bytes:
         return tiny_png()
 
 

@@ -24,6 +24,7 @@ from concurrent.futures import ProcessPoolExecutor
 from typing import Protocol
 
 from engine import GameState, Place
+from engine.actions import GhostSplit
 
 
 class Renderer(Protocol):
@@ -36,6 +37,8 @@ class Renderer(Protocol):
     async def results(self, state: GameState, names: Sequence[str]) -> bytes: ...
 
     async def preview(self, state: GameState, seat: int, place: Place, names: Sequence[str]) -> bytes: ...
+
+    async def ghost_split(self, split: GhostSplit) -> bytes: ...
 
 
 class ThreadedRenderer:
@@ -63,6 +66,8 @@ class ThreadedRenderer:
     async def preview(self, state: GameState, seat: int, place: Place, names: Sequence[str]) -> bytes:
         return await self._run("render_preview", state, seat, place, list(names))
 
+    async def ghost_split(self, split: GhostSplit) -> bytes:
+        return await self._run("render_ghost_split", split.ghost, split.pieces)
 
 def _render(name: str, *args: object) -> bytes:
     """In a worker process: one :mod:`renders` function (they are pure, so any worker will do)."""
@@ -122,6 +127,9 @@ class ProcessRenderer:
 
     async def preview(self, state: GameState, seat: int, place: Place, names: Sequence[str]) -> bytes:
         return await self._run("render_preview", state, seat, place, list(names))
+
+    async def ghost_split(self, split: GhostSplit) -> bytes:
+        return await self._run("render_ghost_split", split.ghost, split.pieces)
 
     async def close(self) -> None:
         pool, self._pool = self._pool, None

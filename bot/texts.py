@@ -35,6 +35,7 @@ MASTER_EMPTY = "Your Master has no placements yet: add some with `/projectl play
 BAD_VARIANT = "The variant is base or solo."
 SOLO_IS_ONE = "Solo is played by exactly one player."
 BASE_PLAYERS = "A table has 2 to 6 players (5–6 play the Line Clear variant)."
+GHOST_HOW = "Write the split as '<ghost> to <pieces>', e.g. 'P5 to 1 O4' (the list shows the legal ones)."
 SIX_NEED_GHOST = (
     "Six players need the Ghost Piece expansion (its black puzzles make the 24-card black deck): "
     "leave ghost on, or allow at most 5 players."

@@ -20,6 +20,7 @@ from bot.clock import ManualClock
 from bot.config import Settings
 from bot.render import Renderer
 from engine import GameState, Place
+from engine.actions import GhostSplit
 
 PNG_MAGIC = b"\x89PNG\r\n\x1a\n"
 TOKEN = "MTAwMDAwMDAwMDAwMDAwMDAw.GabcDE.abcdefghijklmnopqrstuvwxyz0123456789AB"
@@ -56,6 +57,10 @@ class FakeRenderer:
     async def preview(self, state: GameState, seat: int, place: Place, names: Sequence[str]) -> bytes:
         self.calls.append(f"preview:{place}")
         return tiny_png(2, 3)
+
+    async def ghost_split(self, split: GhostSplit) -> bytes:
+        self.calls.append(f"ghost:{split}")
+        return tiny_png(3, 3)
 
 
 def settings_for(db_path: Path | str) -> Settings:

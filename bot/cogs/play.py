@@ -16,10 +16,11 @@ from discord import app_commands
 
 import engine
 from engine import Action, Colour, GameState, Place, PlayerState, parse_shape
+from engine.actions import GhostSplit
 from engine.errors import quoted
 from engine.legal import upgrade_actions
 from engine.pieces import UnknownShapeError, mask_to_text
-from engine.state import RowsTable, SoloTable
+from engine.state import LineClearTable, RowsTable, SoloTable
 
 from .. import texts
 from ..errors import BadInputError, BotError, InvalidActionError, StaleError
@@ -60,7 +61,7 @@ async def show_preview(interaction: discord.Interaction, game_id: int, revision:
     if game.revision != revision or game.state is None:
         raise StaleError(texts.STALE_BUTTON)
     try:
-        engine.apply(game.state, place)
+        engine.apply(game.state, place, player=seat.seat)
     except engine.IllegalActionError as error:
         raise InvalidActionError(str(error)) from error
     await common.defer(interaction)
@@ -69,6 +70,27 @@ async def show_preview(interaction: discord.Interaction, game_id: int, revision:
     view.add_item(ConfirmButton(game.id, interaction.user.id, revision, str(place)))
     await common.reply(interaction, texts.PREVIEW.format(action=str(place)),
                        files=[common.png(image, "preview.png")], view=view)
+
+
+async def show_ghost_preview(interaction: discord.Interaction, split: GhostSplit) -> None:
+    """The Ghost action's preview — the ghost and the pieces that tile it, and any placements —
+    with a Confirm button bound to this user and revision. Checked by the engine first."""
+    from ..views import ConfirmButton
+
+    channel_id = common.channel_id_of(interaction)
+    manager = common.manager_of(interaction)
+    game, seat = await manager.check_turn(channel_id, interaction.user.id)
+    assert game.state is not None
+    try:
+        engine.apply(game.state, split, player=seat.seat)
+    except engine.IllegalActionError as error:
+        raise InvalidActionError(str(error)) from error
+    await common.defer(interaction)
+    image = await common.bot_of(interaction).renderer.ghost_split(split)
+    view = discord.ui.View(timeout=None)
+    view.add_item(ConfirmButton(game.id, interaction.user.id, game.revision, str(split)))
+    await common.reply(interaction, texts.PREVIEW.format(action=str(split)),
+                       files=[common.png(image, "ghost.png")], view=view)
 
 
 async def master_confirm(
@@ -108,8 +130,16 @@ def parse_place(piece: str, puzzle: str, cells: str) -> Place:
 _SLOT = re.compile(r"^\s*(?:(?P<colour>white|black|w|b)\s*)?(?P<slot>\d)\s*$", re.IGNORECASE)
 
 
-def parse_take(game: Game, text: str) -> Action:
-    """'white 3', 'w3', '5' (Solo grid), or a card id on offer such as 'W07'."""
+def parse_action_text(text: str) -> Action:
+    try:
+        return engine.parse_action(text)
+    except engine.IllegalActionError as error:
+        raise BadInputError(str(error)) from error
+
+
+def parse_take(game: Game, text: str, seat: int | None = None) -> Action:
+    """'white 3', 'w3', '5' (Solo grid), or a card id on offer such as 'W07' (in Line Clear, on
+    ``seat``'s side)."""
     assert game.state is not None
     table = game.state.table
     match = _SLOT.match(text)
@@ -121,19 +151,28 @@ def parse_take(game: Game, text: str) -> Action:
         if isinstance(table, SoloTable):
             return engine.parse_action(f"take {match['slot']}")
     card = text.strip().upper()
-    for value, _label, card_id in _offers(game):
+    for value, _label, card_id in _offers(game, seat):
         if card_id == card:
             return engine.parse_action(f"take {value}")
     raise BadInputError(texts.NOT_A_PUZZLE_SLOT.format(text=quoted(text)))
 
 
-def _offers(game: Game) -> list[tuple[str, str, str]]:
-    """(value, label, card id) for every face-up puzzle a player could take."""
+def _offers(game: Game, seat: int | None = None) -> list[tuple[str, str, str]]:
+    """(value, label, card id) for every face-up puzzle a player could take (in Line Clear, the
+    rows on the side of ``seat``'s marker; default the current seat)."""
     assert game.state is not None
     state = game.state
     table = state.table
     offers: list[tuple[str, str, str]] = []
-    if isinstance(table, RowsTable):
+    if isinstance(table, LineClearTable):
+        turn = state.turn_of(state.current if seat is None else seat)
+        if turn is not None:
+            for colour in (Colour.WHITE, Colour.BLACK):
+                for slot, card in enumerate(table.row(turn.side, colour), start=1):
+                    if card is not None:
+                        label = f"{colour.value.capitalize()} {slot} ({turn.side})"
+                        offers.append((f"{colour} {slot}", label, card))
+    elif isinstance(table, RowsTable):
         for colour in (Colour.WHITE, Colour.BLACK):
             for slot, card in enumerate(table.row(colour), start=1):
                 if card is not None:
@@ -263,8 +302,9 @@ async def take_choices(interaction: discord.Interaction, current: str) -> Choice
     game = await common.manager_of(interaction).game_in_channel(interaction.channel_id)
     if game is None or game.state is None:
         return []
-    return _choices([(f"{label}: {_card_line(game, card)}", value) for value, label, card in _offers(game)],
-                    current)
+    seat = game.seat_of(interaction.user.id)
+    offers = _offers(game, None if seat is None else seat.seat)
+    return _choices([(f"{label}: {_card_line(game, card)}", value) for value, label, card in offers], current)
 
 
 @_safe
@@ -284,6 +324,21 @@ async def upgrade_take_choices(interaction: discord.Interaction, current: str) -
             continue
         pairs[upgrade.take.value] = f"{upgrade.take.label} (level {upgrade.take.level})"
     return _choices([(label, value) for value, label in pairs.items()], current)
+
+
+@_safe
+async def ghost_choices(interaction: discord.Interaction, current: str) -> Choices:
+    """For /projectl play ghost: every legal split of the ghosts in the asker's supply."""
+    state = await _my_turn_state(interaction)
+    if state is None:
+        return []
+    pairs = []
+    for action in engine.legal_actions(state):
+        if isinstance(action, GhostSplit):
+            text = str(action)[len("ghost "):]
+            label = f"{action.ghost.value} → " + " + ".join(p.value for p in action.pieces)
+            pairs.append((label, text))
+    return _choices(pairs, current)
 
 
 @_safe
@@ -313,8 +368,9 @@ class PlayCommands:
         game = await common.require_game(interaction)
         if game.state is None:
             raise BadInputError(texts.NOT_STARTED)
+        seat = game.seat_of(interaction.user.id)
         try:
-            action = parse_take(game, puzzle)
+            action = parse_take(game, puzzle, None if seat is None else seat.seat)
         except engine.IllegalActionError as error:
             raise BadInputError(str(error)) from error
         await perform(interaction, action, game_id=game.id)
@@ -386,6 +442,19 @@ class PlayCommands:
     @play.command(name="pass", description="Pass an action (only when nothing else is possible)")
     async def pass_(self, interaction: discord.Interaction) -> None:
         await perform(interaction, engine.Pass())
+
+    @play.command(name="ghost", description="Ghost Piece: split a ghost into pieces that tile it (preview)")
+    @app_commands.describe(
+        split="e.g. P5 to 1 O4 (the list shows the legal splits)",
+        place="Optional, place new pieces at once (one per puzzle): 1 on W07 at C3; O4 on B02 at …",
+    )
+    @app_commands.autocomplete(split=ghost_choices)
+    async def ghost(self, interaction: discord.Interaction, split: str, place: str | None = None) -> None:
+        text = f"ghost {split}" + (f"; {place}" if place else "")
+        action = parse_action_text(text)
+        if not isinstance(action, GhostSplit):
+            raise BadInputError(texts.GHOST_HOW)
+        await show_ghost_preview(interaction, action)
 
     @play.command(name="act", description="Any action in text notation: place L3 on W07 at A1 A2 B2")
     @app_commands.describe(text="take white 3 · draw black · level1 · upgrade 2 to L3 · place … · master …")
