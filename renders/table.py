@@ -321,7 +321,7 @@ def _paint_line_clear(
                 _paint_tab(image, x, top, i + 1, card_id, lay, cell=LINE_CLEAR_CELL)
                 _paint_slot(image, x, top + lay.tab, state, card_id, lay, changes, cell=LINE_CLEAR_CELL)
         deck_x = columns[3]
-        label = fonts.fit(labels.colour_deck(colour.value), t.small, w - GAP // 2)
+        label = fonts.fit(labels.DECK, t.small, w - GAP // 2)  # the backs show its colour
         fonts.draw(image, deck_x, top + lay.tab // 2 - 2, label, t.small, MUTED, anchor="lm")
         _paint_deck(image, deck_x, top + lay.tab, colour, len(table.deck(colour)), lay,
                     cell=LINE_CLEAR_CELL)
