@@ -16,8 +16,9 @@ from positions import (
     with_reserve,
 )
 
-from engine import GameState, Options, new_game, parse_action
+from engine import GameState, Options, apply, new_game, parse_action
 from engine.actions import GhostSplit
+from engine.cards import Colour
 from engine.errors import (
     ActionNotAvailableError,
     GhostError,
@@ -26,7 +27,7 @@ from engine.errors import (
     UpgradeNotAllowedError,
 )
 from engine.events import GhostSplit as GhostSplitEvent
-from engine.events import PieceGained, PuzzleCompleted
+from engine.events import LevelledUp, LevelUpDeclined, LevelUpLost, PieceGained, PuzzleCompleted
 from engine.expansions.ghost import DECOMPOSITIONS, ghost_tiling
 from engine.legal import iter_legal_actions, legal_actions
 from engine.pieces import Shape
@@ -227,3 +228,120 @@ def test_level_up_rewards_parse(code: str) -> None:
 
     assert parse_reward("up") is LevelUp.UP and parse_reward("⇈") is LevelUp.DOUBLE
     assert parse_reward(code).value == code
+
+
+# -- level-up rewards --------------------------------------------------------------------------------
+
+UP = card("TUP", "A1 B1", points=3, reward="up", colour=Colour.BLACK)
+UP2 = card("TUP2", "A1 B1 C1", points=3, reward="up2", colour=Colour.BLACK)
+
+
+def _with_arrow_cards(state: GameState) -> GameState:
+    return with_cards(state, [UP, UP2])
+
+
+def _completing(supply: str, puzzles: list, reserve: dict[str, int] | None = None) -> GameState:
+    state = _with_arrow_cards(ghost_game())
+    state = with_player(state, 0, supply=supply, puzzles=puzzles)
+    return state if reserve is None else with_reserve(state, reserve)
+
+
+def test_the_freed_pieces_may_be_levelled_up() -> None:
+    """Seed 004 "Level Up rewards": upgrade any pieces in your supply, including those you just
+    took back from the completed puzzle. The arrow is a choice for the player (pending)."""
+    state = _completing("2", ["TUP"])
+    after, events = play_events(state, "place 2 on TUP at A1 B1")
+    decision = after.decision_for(0)
+    assert decision is not None and decision.kind == "level_up"
+    assert "2 to I3" in decision.options and "2 to L3" in decision.options
+    assert decision.options[-1] == "decline"
+    assert legal_actions(after) == [parse_action(f"choose {o}") for o in decision.options]
+    raised, events = play_events(after, "choose 2 to L3")
+    assert count(raised.players[0].supply, "L3") == 1 and count(raised.players[0].supply, "2") == 0
+    assert any(isinstance(e, LevelledUp) for e in events)
+    assert raised.decision_for(0) is None
+
+
+def test_double_arrow_on_one_piece_twice() -> None:
+    """Seed 004: with the double arrow you may upgrade the same piece twice."""
+    state = _completing("1 I3", ["TUP2"])
+    after = play(state, "place I3 on TUP2 at A1 B1 C1")
+    first = after.decision_for(0)
+    assert first is not None and "1 to 2" in first.options
+    after = play(after, "choose 1 to 2")
+    second = after.decision_for(0)
+    assert second is not None and "2 to I3" in second.options  # the piece just raised, again
+    after = play(after, "choose 2 to I3")
+    supply = after.players[0].supply
+    assert count(supply, "1") == 0 and count(supply, "2") == 0 and count(supply, "I3") == 2
+    assert after.decision_for(0) is None
+
+
+def test_double_arrow_on_two_pieces_once_each() -> None:
+    state = _completing("1 I3", ["TUP2"])
+    after = play(state, "place I3 on TUP2 at A1 B1 C1", "choose 1 to 2", "choose I3 to O4")
+    supply = after.players[0].supply
+    assert count(supply, "2") == 1 and count(supply, "O4") == 1
+
+
+def test_an_arrow_may_be_declined() -> None:
+    state = _completing("2", ["TUP"])
+    after, events = play_events(state, "place 2 on TUP at A1 B1", "choose decline")
+    assert count(after.players[0].supply, "2") == 1
+    assert any(isinstance(e, LevelUpDeclined) for e in events)
+
+
+def test_level_4_may_become_a_ghost() -> None:
+    """RULINGS "Ghost Piece expansion": level 4 → a ghost is allowed by a level-up."""
+    big = card("TUP4", "A1 B1 C1 D1", points=3, reward="up", colour=Colour.BLACK)
+    state = with_player(with_cards(ghost_game(), [big]), 0, supply="I4", puzzles=["TUP4"])
+    after = play(state, "place I4 on TUP4 at A1 B1 C1 D1")
+    decision = after.decision_for(0)
+    assert decision is not None and {"I4 to P5", "I4 to U5", "I4 to L5"} <= set(decision.options)
+    after = play(after, "choose I4 to U5")
+    assert count(after.players[0].supply, "U5") == 1
+
+
+def test_an_arrow_with_no_possible_raise_is_lost() -> None:
+    """RULINGS: an arrow goes exactly one level up; if no shape of that level is in stock for any
+    piece you could raise, the arrow is lost (no question asked)."""
+    state = _completing("2", ["TUP"], reserve={"1": 3, "2": 3})  # no level 3 at all
+    after, events = play_events(state, "place 2 on TUP at A1 B1")
+    assert after.decision_for(0) is None
+    assert any(isinstance(e, LevelUpLost) for e in events)
+
+
+def test_piece_rewards_first_then_the_arrows() -> None:
+    """RULINGS: when one action completes several cards, all their pieces come back and all piece
+    rewards are taken first; then the arrows, on any piece in the supply (the reward included)."""
+    state = _completing("2 1", ["TUP", "TM"], reserve={"1": 3, "2": 3, "I3": 2, "L3": 2, "I4": 1})
+    after, events = play_events(state, "master 2 on TUP at A1 B1; 1 on TM at A1")
+    gained = [i for i, e in enumerate(events) if isinstance(e, PieceGained) and e.reason == "reward"]
+    asked = [i for i, e in enumerate(events) if type(e).__name__ == "DecisionAwaited"]
+    assert gained and asked and max(gained) < min(asked)
+    decision = after.decision_for(0)
+    assert decision is not None
+    # TM rewarded a domino: both dominoes (freed and rewarded) may be raised.
+    assert count(after.players[0].supply, "2") == 2 and "2 to I3" in decision.options
+
+
+def test_a_turn_waits_for_its_arrow() -> None:
+    """Engine rule (pending decisions): a turn never ends while its player has one pending."""
+    state = _completing("2", ["TUP"]).evolve(actions_left=1)
+    after = play(state, "place 2 on TUP at A1 B1")
+    assert after.current == 0 and after.actions_left == 0 and after.decision_for(0) is not None
+    after = play(after, "choose decline")
+    assert after.current == 1
+
+
+def test_a_holder_with_an_arrow_does_not_hold_up_the_other_holder() -> None:
+    """Line Clear: pending decisions are per seat — the other marker holder plays on."""
+    state = new_game(Options.for_players(5), seed=3)
+    white, black = state.table.markers  # type: ignore[union-attr]
+    state = with_player(_with_arrow_cards(state), white, supply="2", puzzles=["TUP"])
+    state = apply(state, parse_action("place 2 on TUP at A1 B1"), player=white).state
+    assert state.decision_for(white) is not None
+    assert legal_actions(state, black) and not any(a.kind == "choose" for a in legal_actions(state, black))
+    state = apply(state, parse_action("level1"), player=black).state
+    state = apply(state, parse_action("choose decline"), player=white).state
+    assert state.decision_for(white) is None

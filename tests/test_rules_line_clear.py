@@ -44,9 +44,11 @@ def _act(state: GameState, seat: int, text: str) -> GameState:
 
 
 def _spend(state: GameState, seat: int) -> GameState:
-    """Spend ``seat``'s remaining actions on level-1 pieces."""
+    """Spend ``seat``'s remaining actions on level-1 pieces (answering any substitute choice
+    with its first option)."""
     while seat in state.acting_seats:
-        state = _act(state, seat, "level1")
+        decision = state.decision_for(seat)
+        state = _act(state, seat, f"choose {decision.options[0]}" if decision else "level1")
     return state
 
 

@@ -146,10 +146,22 @@ def test_cli_mixed_policies(capsys: pytest.CaptureFixture[str]) -> None:
     assert json.loads(capsys.readouterr().out.splitlines()[0])["seed"] == 3
 
 
+@pytest.mark.parametrize("argv", [["--players", "5"], ["--players", "6", "--ghost"],
+                                  ["--players", "5", "--no-ghost"], ["--variant", "solo", "--ghost"]])
+def test_cli_plays_line_clear_and_ghost_tables(argv: list[str], capsys: pytest.CaptureFixture[str]) -> None:
+    """``python -m engine simulate --players 6 --ghost`` (and 5, and Solo with ghost) finish."""
+    assert main(["simulate", "--policy", "random", "--games", "2", *argv]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert json.loads(lines[-1])["stalled"] == 0
+    assert json.loads(lines[0]).get("ghost", False) == ("--no-ghost" not in argv)
+
+
 @pytest.mark.parametrize(
     ("argv", "message"),
     [
-        (["simulate", "--players", "5"], "2-4 players"),
+        (["simulate", "--players", "7"], "5-6 players, not 7"),
+        (["simulate", "--variant", "base", "--players", "5"], "2-4 players"),
+        (["simulate", "--players", "6", "--no-ghost"], "6 players need the Ghost Piece expansion"),
         (["simulate", "--variant", "solo", "--players", "2"], "solo is played by 1 player"),
         (["simulate", "--policy", "clever"], "--policy must be"),
         (["simulate", "--games", "0"], "must be at least 1"),

@@ -85,22 +85,9 @@ class Expansion:
         return ()
 
 
-def _registry() -> tuple[Expansion, ...]:
-    from .ghost import GhostExpansion
-
-    return (GhostExpansion(),)
-
-
-EXPANSIONS: tuple[Expansion, ...] = ()
-"""Every known expansion, in hook order (filled on first use: ghost imports the rules)."""
-
-
 @lru_cache(maxsize=64)
 def expansions_for(options: Options) -> tuple[Expansion, ...]:
     """The expansions switched on by these options, in registry order."""
-    global EXPANSIONS
-    if not EXPANSIONS:
-        EXPANSIONS = _registry()
     return tuple(e for e in EXPANSIONS if e.enabled(options))
 
 
@@ -132,6 +119,14 @@ def tiebreak(state: GameState, seat: int) -> tuple[Any, ...]:
         key += expansion.tiebreak(state, seat)
     return key
 
+
+# Registered here, after Expansion is defined (each module subclasses it). Importing the ghost
+# expansion also registers its ``level_up`` decision kind, so a stored game waiting for one can
+# always be answered.
+from .ghost import GhostExpansion  # noqa: E402
+
+EXPANSIONS: tuple[Expansion, ...] = (GhostExpansion(),)
+"""Every known expansion, in hook order."""
 
 __all__ = [
     "EXPANSIONS", "Expansion", "card_in_play", "end_of_round", "end_of_turn",

@@ -32,6 +32,7 @@ from ..solver import solve
 from ..state import GameState, Options, Phase, counts_of
 from ..work import Work
 from . import Expansion
+from .level_up import queue_arrows
 
 GHOSTS: tuple[Shape, ...] = SHAPES_BY_LEVEL[5]
 GHOSTS_PER_SHAPE = 10
@@ -186,6 +187,4 @@ class GhostExpansion(Expansion):
     def after_rewards(self, w: Work, seat: int, cards: Sequence[PuzzleCard]) -> None:
         arrows = sum(c.reward.arrows for c in cards if isinstance(c.reward, LevelUp))
         if arrows:
-            from .level_up import queue_arrows
-
             queue_arrows(w, seat, arrows)

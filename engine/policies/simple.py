@@ -40,6 +40,8 @@ from ..actions import (
 )
 from ..cards import PuzzleCard
 from ..catalogue import MODES
+from ..decisions import waiting_for
+from ..expansions.level_up import KIND as LEVEL_UP
 from ..legal import MasterOptions, legal_actions
 from ..pieces import BASE_SHAPES, PLACEMENTS, SHAPES, Shape, parse_shape, placements_in, shape_of_mask
 from ..rng import Rng
@@ -159,7 +161,7 @@ class RandomPolicy:
     def choose(self, state: GameState) -> Action:
         actions = legal_actions(state)
         rng = self.rng
-        if state.pending:
+        if waiting_for(state) is not None:
             return actions[rng.below(len(actions))]
         if state.phase is Phase.FINISHING:
             if len(actions) > 1 and rng.below(2):
@@ -413,7 +415,7 @@ class GreedyPolicy:
     # -- entry point ------------------------------------------------------------------------
     def choose(self, state: GameState) -> Action:
         self._use(self._solo if state.options.variant == "solo" else self._base)
-        if state.pending:
+        if waiting_for(state) is not None:
             return self._decide(state)
         if state.phase is Phase.FINISHING:
             return self._finishing(state)
@@ -652,9 +654,12 @@ class GreedyPolicy:
     def _decide(self, state: GameState) -> Action:
         """Answer a pending decision. A substitute piece: one that lies on a fewest-pieces filling
         of an open puzzle, else the biggest (it can be exchanged down later). Kinds it does not
-        know: the first option."""
+        know: the first option. A level-up: :func:`best_level_up`."""
         answers = [a for a in legal_actions(state) if isinstance(a, Choose)]
-        decision = state.pending[0]
+        decision = waiting_for(state)
+        assert decision is not None
+        if decision.kind == LEVEL_UP:
+            return Choose(best_level_up(state, decision.seat, decision.options))
         if decision.kind != SUBSTITUTE:
             return answers[0]
         player = state.players[decision.seat]
