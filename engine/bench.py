@@ -11,6 +11,9 @@ line is one JSON object with these keys, plus ``budgets`` and ``within_budget``:
 * ``random_actions_per_s`` — 4-player games with RandomPolicy on one core: actions chosen and
   applied per second, legal-action enumeration included (the policy calls ``legal_actions``).
 * ``random_games_per_s`` — the same games, per second.
+* ``random_6p_line_clear_actions_per_s`` — the same measure for 6-player Line Clear with the
+  Ghost Piece expansion (two holders' turns, ghost splits and level-up choices included), to set
+  beside the 4-player figure.
 * ``greedy_2p_game_s`` — seconds per 2-player game of GreedyPolicy against itself.
 * ``solo_greedy_win_rate`` — {difficulty: fraction of Solo games greedy wins}.
 * ``solo_greedy_mean_scores`` — {difficulty: [greedy's mean score, the mastermind's]}.
@@ -62,14 +65,16 @@ def bench_placements(repeats: int = 200) -> tuple[float, float]:
     return cold / repeats * 1000, warm / repeats * 1000
 
 
-def bench_random(games: int | None = None, seed: int = 0) -> tuple[float, float, int]:
-    """(actions/s, games/s, stalled) for 4-player random play."""
+def bench_random(
+    games: int | None = None, seed: int = 0, options: Options | None = None,
+) -> tuple[float, float, int]:
+    """(actions/s, games/s, stalled) for random play (4 players unless ``options`` say else)."""
     games = RANDOM_GAMES if games is None else games
-    options = Options(players=4)
+    options = Options(players=4) if options is None else options
     actions = stalled = 0
     start = CLOCK()
     for i in range(games):
-        policies = [RandomPolicy(seed + i * 8 + s) for s in range(4)]
+        policies = [RandomPolicy(seed + i * 8 + s) for s in range(options.players)]
         record = play_game(options, seed + i, policies, keep_log=False)
         actions += record.actions
         stalled += record.stalled
@@ -127,6 +132,9 @@ def run_bench(*, solo_games: int = 1000, seed: int = 0) -> int:
         f"random 4p: {per_action:,.0f} actions/s, {per_game:.1f} games/s "
         f"({stalled} of {RANDOM_GAMES} stalled)"
     )
+    line_clear, _, lc_stalled = bench_random(seed=seed, options=Options.for_players(6))
+    print(f"random 6p Line Clear + ghost: {line_clear:,.0f} actions/s "
+          f"({lc_stalled} of {RANDOM_GAMES} stalled)")
     greedy = bench_greedy_2p(seed=seed)
     print(f"greedy 2p: {greedy:.3f} s per game")
     rates, means = bench_solo(solo_games, seed=seed)
@@ -136,6 +144,8 @@ def run_bench(*, solo_games: int = 1000, seed: int = 0) -> int:
     report.add("random_actions_per_s", round(per_action), label="random-policy 4-player play, one core",
                unit="actions/s", at_least=RANDOM_BUDGET_PER_S)
     report.add("random_games_per_s", round(per_game, 2), label="random-policy 4-player games", unit="games/s")
+    report.add("random_6p_line_clear_actions_per_s", round(line_clear),
+               label="random-policy 6-player Line Clear with ghost, one core", unit="actions/s")
     report.add("greedy_2p_game_s", round(greedy, 4), label="one greedy 2-player game", unit="s")
     report.info("solo_greedy_win_rate", rates)
     report.info("solo_greedy_mean_scores", means)

@@ -215,6 +215,7 @@ def test_cli_bench_small(capsys: pytest.CaptureFixture[str], monkeypatch: pytest
     last = json.loads(capsys.readouterr().out.strip().splitlines()[-1])
     assert set(last) == {
         "placements_ms", "random_actions_per_s", "random_games_per_s", "greedy_2p_game_s",
+        "random_6p_line_clear_actions_per_s",
         "solo_greedy_win_rate", "solo_greedy_mean_scores", "budgets", "within_budget",
     }
     assert set(last["budgets"]) == {"placements_ms", "random_actions_per_s"}
