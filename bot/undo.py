@@ -42,8 +42,10 @@ class UndoResult:
     def turn_came_back(self) -> bool:
         """The undone action had ended the turn: the move is back with the undoer."""
         assert self.before.state is not None and self.game.state is not None
-        return self.before.state.current != self.game.state.current or \
-            self.before.state.turn != self.game.state.turn
+        before, after = self.before.state, self.game.state
+        if after.turns:  # Line Clear: was the undoer's own turn over, and is it running again?
+            return self.seat not in before.acting_seats and self.seat in after.acting_seats
+        return before.current != after.current or before.turn != after.turn
 
 
 async def undo_last(

@@ -82,13 +82,14 @@ def _paint_header(
     mid = h // 2
     if state.phase is Phase.OVER:
         status, colour = labels.GAME_OVER, WHITE
-    elif state.current == seat:
+    elif seat in state.acting_seats:  # either marker holder in Line Clear
         if state.phase is Phase.FINISHING:
             status, colour = labels.MAT_YOUR_FINISHING, ACCENT
         else:
-            status, colour = labels.mat_your_turn(state.actions_left), ACCENT
+            status, colour = labels.mat_your_turn(state.focused(seat).actions_left), ACCENT
     else:
-        status, colour = fonts.fit(labels.to_play(names[state.current]), t.small, MAT_WIDTH // 2), WHITE
+        who = labels.join_names([names[s] for s in state.acting_seats])
+        status, colour = fonts.fit(labels.to_play(who), t.small, MAT_WIDTH // 2), WHITE
     right = fonts.draw(image, MAT_WIDTH - MARGIN, mid, status, t.small, colour, bold=True, anchor="rm")
     title = fonts.fit(labels.mat_title(names[seat]), t.large, MAT_WIDTH - 3 * MARGIN - right, bold=True)
     fonts.draw(image, MARGIN, mid, title, t.large, WHITE, bold=True, anchor="lm")

@@ -104,3 +104,25 @@ async def test_an_ai_holder_plays_while_the_human_holder_thinks(manager: GameMan
         await manager.act(23, user_id(23, 0), "level1" if latest.state.players[human].supply_size < 4
                           else str(engine.legal_actions(latest.state, human)[-1]))
     assert await manager.verify(game.id)
+
+
+async def test_undo_is_your_own_last_action_while_neither_holder_acted_since(manager: GameManager) -> None:
+    """Undo per holder: your own last action, only while it is the log's last row."""
+    from bot.errors import InvalidActionError
+    from bot.storage.days import DaysStore
+    from bot.undo import undo_last
+
+    store = DaysStore(manager.storage)
+    game = await start_table(manager, 24, 5)
+    white, black = _holders(game)
+    await manager.act(24, user_id(24, white), "level1")
+    done = await undo_last(manager, store, 24, user_id(24, white))
+    assert done.seat == white and done.game.state is not None
+    assert done.game.state.focused(white).actions_left == 3
+    await manager.act(24, user_id(24, white), "level1")
+    await manager.act(24, user_id(24, black), "level1")
+    with pytest.raises(InvalidActionError):  # the other holder acted since
+        await undo_last(manager, store, 24, user_id(24, white))
+    done = await undo_last(manager, store, 24, user_id(24, black))
+    assert done.game.state is not None and done.game.state.focused(black).actions_left == 3
+    assert await manager.verify(game.id)

@@ -25,7 +25,10 @@ def status_header(game: Game, clock: str = "") -> str:
     state = game.state
     current = game.current
     phase = {"play": "playing", "finishing": "Finishing Touches", "over": "over"}[state.phase.value]
-    who = f"{current.name} to play ({state.actions_left} action(s) left)" if current else ""
+    who = " and ".join(
+        f"{game.seats[seat].name} to play ({state.focused(seat).actions_left} action(s) left)"
+        for seat in state.acting_seats
+    ) if current else ""
     if state.phase.value == "finishing" and current:
         who = f"{current.name} is making Finishing Touches"
     lines = [texts.STATUS_HEADER.format(round=state.round, phase=phase, current=who)]

@@ -44,7 +44,8 @@ async def take_back(interaction: discord.Interaction) -> None:
     await days.reminders.after_undo(done.game, interaction.user.id)
     state = done.game.state
     assert state is not None
-    left = texts.ACTIONS_LEFT.format(n=state.actions_left) if state.phase.value == "play" else ""
+    mine = state.focused(done.seat)  # Line Clear: the undoer's own turn
+    left = texts.ACTIONS_LEFT.format(n=mine.actions_left) if state.phase.value == "play" else ""
     mat = await bot.renderer.mat(state, done.seat, done.game.names)
     panel = panel_for(done.game, interaction.user.id, None)
     await common.reply(interaction, texts.UNDO_DONE.format(action=done.action, left=left).strip(),
