@@ -69,7 +69,6 @@ from .views import ConfirmButton, MatButton
 
 LABEL = 100
 PLACEHOLDER = 150
-MAX_ROWS = 5
 
 
 def _clip(text: str, limit: int = LABEL) -> str:
@@ -130,8 +129,9 @@ def _paged(entries: Sequence[tuple[str, str]], page: int) -> list[tuple[str, str
     if previous is not None:
         options.insert(0, (texts.PANEL_EARLIER, f"+{previous}"))
     if following is not None:
-        first = values.index(shown[-1]) + 2
-        options.append((texts.PANEL_MORE.format(first=first, last=min(len(values), first + 22),
+        following_shown = page_of(values, following)[0]
+        first = values.index(following_shown[0]) + 1
+        options.append((texts.PANEL_MORE.format(first=first, last=first + len(following_shown) - 1,
                                                 total=len(values)), f"+{following}"))
     return options
 
