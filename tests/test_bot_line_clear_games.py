@@ -31,6 +31,7 @@ class LineClearDriver:
         self.policies = [policy_by_name("random" if i % 2 else "greedy", seed + i) for i in range(5)]
         self.ways: dict[str, int] = {}
         self.interleaved = 0
+        self.passes = 0
 
     async def game(self) -> Game | None:
         return await bot_of(self.h).manager.game_in_channel(self.h.channel("games").id)
@@ -52,13 +53,29 @@ class LineClearDriver:
             last_seat = seat
             user = self.users[game.seats[seat].user_id]  # type: ignore[index]
             action = self.policies[seat].choose(game.state.focused(seat))
+            posts_before = len(self.h.channel_messages("games"))
             ix = await self.perform(user, game, action)
             reply = final_reply(ix)
             assert reply.ephemeral and reply.content.startswith(f"Done: `{action}`"), reply.content
+            await self.check_pings(game, posts_before)
         finished = await bot_of(self.h).manager.game(game_id)
         assert finished is not None and finished.status == "finished", "game did not finish"
         assert await bot_of(self.h).manager.verify(game_id)
         return finished
+
+    async def check_pings(self, before: Game, posts_before: int) -> None:
+        """A turn post pings only holders whose turn has just started: both new holders when the
+        markers pass, nobody when one holder finishes while the other plays on."""
+        after = await self.game()
+        posts = [p for p in self.h.channel_messages("games")[posts_before:] if p.filenames == ["table.png"]]
+        if after is None or after.state is None or not after.state.turns or not posts:
+            return
+        assert before.state is not None
+        new_holders = set(after.state.table.markers) != set(before.state.table.markers)  # type: ignore[union-attr]
+        expected = {after.seats[s].user_id for s in after.state.acting_seats} if new_holders else set()
+        mentioned = {u for u in self.users if f"<@{u}>" in (posts[-1].content or "")}
+        assert mentioned == expected, (mentioned, expected, posts[-1].content)
+        self.passes += new_holders
 
     def count(self, way: str) -> None:
         self.ways[way] = self.ways.get(way, 0) + 1
@@ -105,5 +122,6 @@ async def test_five_player_line_clear_game_with_ghost_actions_and_level_ups(tmp_
         finished = await driver.play()
         assert finished.state is not None and finished.state.options.variant == "lineclear"
         assert driver.interleaved > 10
+        assert driver.passes > 10  # both new holders pinged at every marker pass
         assert driver.ways.get("ghost", 0) >= 1, driver.ways
         assert driver.ways.get("choose", 0) >= 1, driver.ways

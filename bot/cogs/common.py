@@ -160,16 +160,20 @@ def clip(lines: Sequence[str], limit: int = MAX_CONTENT) -> str:
     return "… (earlier moves: `/projectl status`)\n" + "\n".join(reversed(kept))
 
 
-async def turn_prompt(bot: ProjectLBot, game: Game, just_played: int | None = None) -> str:
+async def turn_prompt(
+    bot: ProjectLBot, game: Game, just_played: int | None = None, fresh: set[int] | None = None,
+) -> str:
     """Who is to move now, with a mention when it is a human who wants one — but not the player
     who has just moved (``just_played``, a user id): in Solo the next turn is theirs again and
-    they are already here. In Line Clear both marker holders, each with their own actions left."""
+    they are already here. In Line Clear both marker holders, each with their own actions left;
+    only those whose turn has just started (``fresh`` seats) are pinged, not a holder still
+    playing the turn they were pinged for."""
     if game.current is None or game.state is None:
         return ""
     lines = []
     for number in game.state.acting_seats:
         seat = game.seats[number]
-        mine = seat.user_id == just_played
+        mine = seat.user_id == just_played or (fresh is not None and number not in fresh)
         if seat.user_id is not None and not mine and await bot.manager.wants_mention(seat.user_id):
             who = f"<@{seat.user_id}>"
         else:
@@ -210,7 +214,12 @@ async def post_turn(bot: ProjectLBot, channel: discord.abc.Messageable, result: 
         message = await channel.send(clip(lines), file=png(image, "results.png"))
     else:
         actor = result.first.user_id if result.first is not None else None
-        lines.append(await turn_prompt(bot, game, just_played=actor))
+        fresh = None
+        if game.state.turns:  # Line Clear: ping the holders whose turn has just started
+            fresh = {e.seat for e in result.events if isinstance(e, ev.TurnStarted)}
+            if result.started is not None or result.before.state is None:
+                fresh |= set(game.state.acting_seats)
+        lines.append(await turn_prompt(bot, game, just_played=actor, fresh=fresh))
         image = await board
         message = await channel.send(clip(lines), file=png(image, "table.png"), view=turn_view(game))
     await bot.manager.remember_messages(game.id, table_message_id=message.id)
