@@ -58,3 +58,14 @@ async def check_command(interaction: discord.Interaction) -> bool:
             and command.qualified_name.startswith(GUARDED_GROUPS):
         require_table_permissions(interaction)
     return True
+
+
+def require_thread_permissions(interaction: discord.Interaction) -> None:
+    """Before opening a game in a new thread: the bot must be able to create it and post in it."""
+    allowed = interaction.app_permissions
+    needed = {"create_public_threads": "Create Public Threads",
+              "send_messages_in_threads": "Send Messages in Threads"} | POSTING
+    missing = [label for name, label in needed.items() if not getattr(allowed, name)]
+    if missing:
+        names = " and ".join(f"**{name}**" for name in missing)
+        raise MissingPermissionError(texts.MISSING_PERMISSIONS.format(names=names))

@@ -62,6 +62,12 @@ MISSING_PERMISSIONS = (
     "I can't show the table here: this channel doesn't give me the {names} permission. Ask an "
     "admin to allow it (Server Settings → Roles, or the channel's permissions). Nothing was changed."
 )
+THREAD_NOT_HERE = (
+    "A new thread can be opened from a text channel. Here, just run `/projectl table new` without "
+    "`thread`: the game lives in this thread (or forum post)."
+)
+THREAD_DEFAULT_NAME = "Project L"
+TABLE_IN_THREAD = "Your table is open in {thread}: invite the players there."
 COMMAND_LIST_CHANGED = (
     "The command list has just changed — try again in a minute. (Your Discord app still shows an "
     "older version of this command; nothing was changed.)"

@@ -11,7 +11,7 @@ from discord import app_commands
 from .. import texts
 from ..errors import BadInputError, ChannelBusyError, StaleError
 from ..manager import ActionResult, Game, TableSettings
-from ..permissions import require_table_permissions
+from ..permissions import require_table_permissions, require_thread_permissions
 from ..turn_limits import clock_line, limit_hours, limit_text
 from . import common
 from .days import turn_limit_of
@@ -62,6 +62,7 @@ class TableCommands:
         unfinished_penalty="Unfinished puzzles count against you at the end",
         difficulty="Solo only: how strong the mastermind starts",
         turn_limit_days="Days per turn before the others may vote to skip or remove",
+        thread="Open the table in a new thread with this name",
     )
     @app_commands.choices(
         variant=[app_commands.Choice(name="base", value="base"),
@@ -75,6 +76,7 @@ class TableCommands:
         players: app_commands.Range[int, 2, 6] = 4, reserve: int = 10, unfinished_penalty: bool = True,
         difficulty: str = "normal", turn_limit_days: app_commands.Range[int, 1, 7] | None = None,
         ghost: bool | None = None,
+        thread: app_commands.Range[str, 1, 100] | None = None,
     ) -> None:
         channel_id = common.channel_id_of(interaction)
         if variant == "solo" and turn_limit_days is not None:
@@ -86,6 +88,9 @@ class TableCommands:
         settings.validate()  # every option is checked before anything is written
         hours = limit_hours(turn_limit_days)
         bot = common.bot_of(interaction)
+        if thread is not None:
+            await _new_in_thread(interaction, thread, settings, hours)
+            return
         if await bot.manager.game_in_channel(channel_id) is not None:  # refused privately, not after
             raise ChannelBusyError(texts.CHANNEL_BUSY)                  # the public "thinking…"
         await common.defer(interaction, ephemeral=False)  # the lobby is public; ack first
@@ -120,6 +125,36 @@ class TableCommands:
             allowed_mentions=discord.AllowedMentions.none(),
         )
         await _close_lobby_message(interaction, game)
+
+
+async def _new_in_thread(interaction: discord.Interaction, name: str, settings: TableSettings,
+                         hours: int | None) -> None:
+    """``/projectl table new thread:`` — a public thread of this channel becomes the game's home
+    (one game per thread is how servers run days-long games); the lobby is posted there."""
+    from ..views import lobby_view
+
+    parent = interaction.channel
+    if not isinstance(parent, discord.TextChannel):
+        raise BadInputError(texts.THREAD_NOT_HERE)
+    require_thread_permissions(interaction)
+    await common.defer(interaction)
+    bot = common.bot_of(interaction)
+    title = name.strip()[:100] or texts.THREAD_DEFAULT_NAME
+    home = await parent.create_thread(name=title, type=discord.ChannelType.public_thread,
+                                      auto_archive_duration=10080)
+    result = await bot.manager.create_game(
+        guild_id=interaction.guild_id, channel_id=home.id, host_id=interaction.user.id,
+        host_name=interaction.user.display_name, settings=settings, turn_limit_hours=hours,
+    )
+    game = result.game
+    limit = None if hours is None else timedelta(hours=hours)
+    if result.started is None:
+        message = await home.send(lobby_content(game, limit), view=lobby_view(game))
+        await bot.manager.remember_messages(game.id, lobby_message_id=message.id)
+    else:
+        await home.send(started_content(game, limit))
+        await common.post_turn(bot, home, result)
+    await common.reply(interaction, texts.TABLE_IN_THREAD.format(thread=home.mention))
 
 
 async def _close_lobby_message(interaction: discord.Interaction, game: Game) -> None:

@@ -353,6 +353,26 @@ class DiscordHarness(UserActions, Queries):
                 self.gateway.dispatch_frame("CHANNEL_CREATE", channel_payload(self.world, channel)))
         return channel
 
+    def add_forum(self, name: str) -> FakeChannel:
+        """Add a forum channel (its posts are threads: :meth:`add_thread`)."""
+        channel = self.world.add_channel(name, forum=True)
+        if self._ready:
+            self._pending_frames.append(
+                self.gateway.dispatch_frame("CHANNEL_CREATE", channel_payload(self.world, channel)))
+        return channel
+
+    def add_thread(self, parent: ChannelRef, name: str, *, owner: UserRef | None = None) -> FakeChannel:
+        """A public thread in a text channel, or a post in a forum; announced with THREAD_CREATE
+        after READY. Use it like any channel: ``h.slash(user, thread, ...)``."""
+        chan = parent if isinstance(parent, FakeChannel) else self.world.channel_named(parent)
+        owner_id = self.world.user(owner).id if owner is not None else self.world.bot_user_id
+        thread = self.world.add_thread(chan, name, owner_id=owner_id)
+        if self._ready:
+            data = channel_payload(self.world, thread)
+            data["newly_created"] = True
+            self._pending_frames.append(self.gateway.dispatch_frame("THREAD_CREATE", data))
+        return thread
+
     def deny_bot(self, channel: ChannelRef, *permissions: str) -> None:
         """A channel overwrite denying the bot ``permissions`` (names as in
         ``discord.Permissions``, e.g. ``"attach_files"``): interactions there carry the reduced

@@ -168,6 +168,7 @@ class FakeDiscordAPI:
         r("GET", "/channels/{channel_id}", self._get_channel)
         r("POST", "/channels/{channel_id}/typing", lambda c: None)
         r("POST", "/channels/{channel_id}/messages", self._post_message)
+        r("POST", "/channels/{channel_id}/threads", self._start_thread)
         r("GET", "/channels/{channel_id}/messages", self._history)
         r("GET", "/channels/{channel_id}/messages/{message_id}", self._get_channel_message)
         r("PATCH", "/channels/{channel_id}/messages/{message_id}", self._edit_channel_message)
@@ -238,13 +239,33 @@ class FakeDiscordAPI:
         body = dict(call.json or {})
         if not channel.is_dm:  # like Discord: 403 50013 for each permission the post needs
             allowed = discord.Permissions(self.world.bot_permissions(channel))
-            needs = [allowed.send_messages, not call.files or allowed.attach_files,
+            send = allowed.send_messages_in_threads if channel.is_thread else allowed.send_messages
+            needs = [send, not call.files or allowed.attach_files,
                      not body.get("embeds") or allowed.embed_links]
             if not all(needs):
                 raise ApiError(403, 50013, "Missing Permissions")
         body["flags"] = int(body.get("flags") or 0) & ~EPHEMERAL  # only interactions may hide
         record = self.messages.create(channel, body, call.files)
         return record.payload
+
+    def _start_thread(self, call: Call) -> dict[str, Any]:
+        """A thread without a starter message (``TextChannel.create_thread``), or a forum post."""
+        parent = self._channel(call.params["channel_id"])
+        body = dict(call.json or {})
+        allowed = discord.Permissions(self.world.bot_permissions(parent))
+        if parent.type == 0 and not allowed.create_public_threads:
+            raise ApiError(403, 50013, "Missing Permissions")
+        if parent.type == 15 and not allowed.send_messages:
+            raise ApiError(403, 50013, "Missing Permissions")
+        name = str(body.get("name") or "")
+        if not 1 <= len(name) <= 100:
+            raise form_error("name", "Must be between 1 and 100 in length.")
+        thread = self.world.add_thread(parent, name, owner_id=self.world.bot_user_id)
+        data = channel_payload(self.world, thread)
+        if parent.type == 15:  # a forum post opens with its first message
+            first = self.messages.create(thread, dict(body.get("message") or {}), call.files)
+            data["message"] = first.payload
+        return data
 
     def _history(self, call: Call) -> list[dict[str, Any]]:
         channel = self._channel(call.params["channel_id"])

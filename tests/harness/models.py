@@ -41,7 +41,8 @@ class FakeRole:
 
 @dataclass(eq=False)
 class FakeChannel:
-    """A guild text channel (type 0) or a DM channel (type 1)."""
+    """A guild text channel (type 0), a DM channel (type 1), a forum (type 15) or a public
+    thread (type 11: a thread of a text channel, or a post in a forum) with its ``parent_id``."""
 
     id: int
     name: str
@@ -52,10 +53,16 @@ class FakeChannel:
     recipient_id: int | None = None
     bot_denied: int = 0
     """Permissions a channel overwrite takes from the bot here (see ``h.deny_bot``)."""
+    parent_id: int | None = None
+    owner_id: int | None = None
 
     @property
     def is_dm(self) -> bool:
         return self.type == 1
+
+    @property
+    def is_thread(self) -> bool:
+        return self.type == 11
 
     @property
     def mention(self) -> str:

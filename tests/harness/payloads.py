@@ -160,6 +160,17 @@ def channel_payload(world: World, channel: FakeChannel, *,
         "rate_limit_per_user": 0,
         "flags": 0,
     }
+    if channel.is_thread:
+        data.update({
+            "parent_id": str(channel.parent_id), "owner_id": str(channel.owner_id or world.bot_user_id),
+            "member_count": 1, "message_count": 0, "total_message_sent": 0,
+            "thread_metadata": {"archived": False, "auto_archive_duration": 10080, "locked": False,
+                                "archive_timestamp": "2024-01-01T00:00:00+00:00"},
+        })
+        del data["topic"], data["position"], data["permission_overwrites"]
+    if channel.type == 15:
+        data.update({"available_tags": [], "default_reaction_emoji": None, "default_sort_order": None,
+                     "default_forum_layout": 0, "default_thread_rate_limit_per_user": 0})
     if permissions_for is not None:
         data["permissions"] = str(world.member_permissions(permissions_for))
     return data
@@ -208,8 +219,8 @@ def guild_create_payload(world: World) -> dict[str, Any]:
         "roles": [role_payload(r) for r in world.roles.values()],
         "emojis": [],
         "stickers": [],
-        "channels": [channel_payload(world, c) for c in world.guild_channels()],
-        "threads": [],
+        "channels": [channel_payload(world, c) for c in world.guild_channels() if not c.is_thread],
+        "threads": [channel_payload(world, c) for c in world.guild_channels() if c.is_thread],
         "members": members,
         "member_count": len(members),
         "presences": [],

@@ -66,11 +66,11 @@ class World:
 
     # -- entities ---------------------------------------------------------
 
-    def add_channel(self, name: str, *, topic: str | None = None) -> FakeChannel:
+    def add_channel(self, name: str, *, topic: str | None = None, forum: bool = False) -> FakeChannel:
         if any(c.name == name for c in self.guild_channels()):
             raise HarnessUsageError(f"channel #{name} already exists")
         channel = FakeChannel(
-            id=self.ids.next(), name=name, type=0, guild_id=self.guild_id,
+            id=self.ids.next(), name=name, type=15 if forum else 0, guild_id=self.guild_id,
             position=len(list(self.guild_channels())), topic=topic,
         )
         self.channels[channel.id] = channel
@@ -92,7 +92,17 @@ class World:
         return user
 
     def guild_channels(self) -> Iterator[FakeChannel]:
+        """Channels and threads of the guild."""
         return (c for c in self.channels.values() if not c.is_dm)
+
+    def add_thread(self, parent: FakeChannel, name: str, *, owner_id: int) -> FakeChannel:
+        """A public thread in ``parent`` (a text channel, or a post when ``parent`` is a forum)."""
+        if parent.type not in (0, 15):
+            raise HarnessUsageError(f"#{parent.name} cannot hold threads")
+        thread = FakeChannel(id=self.ids.next(), name=name, type=11, guild_id=self.guild_id,
+                             parent_id=parent.id, owner_id=owner_id, bot_denied=parent.bot_denied)
+        self.channels[thread.id] = thread
+        return thread
 
     def channel_named(self, name: str) -> FakeChannel:
         name = name.lstrip("#")
