@@ -51,6 +51,10 @@ ODD: tuple[str, ...] = (
 )
 """Strange but possibly meaningful."""
 
+FREE_TEXT_OPTIONS = frozenset({"thread"})
+"""Options where any text is a legitimate value (a thread's name): a hostile-looking value there
+does not make the case hostile — the bot may well act on it."""
+
 PLAUSIBLE: tuple[str, ...] = ("white 2", "L3", "2", "O4", "A1 A2", "B2 C2", "1 2 3 4", "level1")
 
 
@@ -108,7 +112,7 @@ def option_values(leaf: Leaf, rng: random.Random, members: list[Any], *, hostile
             limit = int(option.get("max_length", 6000))
             if len(value) > limit:
                 value = value[:limit]
-            out.hostile |= pool is HOSTILE and len(value) > 0
+            out.hostile |= pool is HOSTILE and len(value) > 0 and option["name"] not in FREE_TEXT_OPTIONS
             out.values[option["name"]] = value
         elif kind in (INTEGER, NUMBER):
             low = int(option.get("min_value", -(2**53)))
