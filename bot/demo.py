@@ -96,7 +96,8 @@ async def _record(out: Path, renderer: ThreadedRenderer, result: ActionResult, l
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m bot.demo", description=__doc__.splitlines()[0])
     parser.add_argument("--out", default="demo-output", help="folder for images and log")
-    parser.add_argument("--players", type=int, default=3, choices=(2, 3, 4))
+    parser.add_argument("--players", type=int, default=3, choices=(2, 3, 4, 5, 6),
+                        help="2-4 base game, 5-6 Line Clear with the Ghost Piece expansion")
     parser.add_argument("--variant", default="base", choices=("base", "solo"))
     parser.add_argument("--seed", type=int, default=7)
     parser.add_argument("--policy", default="greedy", choices=("greedy", "random"))
