@@ -125,3 +125,28 @@ async def test_five_player_line_clear_game_with_ghost_actions_and_level_ups(tmp_
         assert driver.passes > 10  # both new holders pinged at every marker pass
         assert driver.ways.get("ghost", 0) >= 1, driver.ways
         assert driver.ways.get("choose", 0) >= 1, driver.ways
+
+
+async def test_fifty_simultaneous_commands_from_both_holders_through_discord(tmp_path: Path) -> None:
+    """25 ``/projectl play level1`` from each marker holder, all delivered while the channel's
+    lock is held (none handled before the last arrives): every one is answered, exactly each
+    holder's three are applied, the rest refused privately, and the log replays."""
+    from bench.harnessed import open_table as open_harnessed
+    from bench.harnessed import running
+
+    async with running(tmp_path / "lc-races.sqlite3") as h:
+        users = [h.add_user(f"p{i}") for i in range(5)]
+        game = await open_harnessed(h, users[0], users[1:], players=5)
+        white, black = game.state.table.markers
+        holders = [h.user(game.seats[white].user_id), h.user(game.seats[black].user_id)]
+        async with h.bot.manager.lock(game.channel_id):
+            sent = [await h.slash(holders[i % 2], "games", "projectl play level1", settle=False)
+                    for i in range(50)]
+        await h.settle()
+        replies = [[r for r in ix.responses if not r.deferred][-1] for ix in sent]
+        applied = [r for r in replies if (r.content or "").startswith("Done: `level1`")]
+        assert len(applied) == 6
+        assert all(r.ephemeral and r.content for r in replies)
+        rows = await h.bot.manager.log(game.id)
+        assert sorted(r.seat for r in rows) == sorted([white] * 3 + [black] * 3)
+        assert await h.bot.manager.verify(game.id)
