@@ -11,10 +11,13 @@
 5. 100 channels end a turn at the same moment: until each player's mat and table image are ready
    (:mod:`bench.images`), with the bot's process-pool renderer and, for comparison, two threads.
    Budget: p99 <= 1.5 s. The load average is recorded too: the machine may be shared.
+6. Requests that must not grow with history: ``/projectl stats`` at 5,000 finished games, a turn
+   post at a 3,000-row log, ``resume()`` among 5,000 finished games (``bench/history_costs.py``),
+   each beside the old way of doing it.
 
 Human-readable lines first, then every figure beside its budget (:mod:`engine.budget`; the exit
 code is 1 when one is missed); the last line is ONE JSON object with every figure
-(docs/benchmarks.md explains each). About a minute on a 2-core machine.
+(docs/benchmarks.md explains each). About three minutes on a 2-core machine.
 """
 
 from __future__ import annotations
@@ -34,7 +37,7 @@ from bot.render import ProcessRenderer, ThreadedRenderer
 from bot.storage import Storage
 from engine.budget import BenchReport
 
-from . import build
+from . import build, history_costs
 from .images import image_followups
 from .latency import harness_latencies
 from .load import closed_loop, open_loop, percentile
@@ -151,8 +154,43 @@ def main() -> int:
         report.info("panel_taps_per_action_max", {kind: max(counts) for kind, counts in sorted(taps.items())})
         say(f"turn panel: {len(acks)} taps in 20 busy channels")
         images(report, workdir)
+        history_cases(report, workdir)
+        say("history: stats at 5,000 finished games, a 3,000-row log, resume()")
     report.info("seconds", round(time.perf_counter() - started, 1))
     return report.finish()
+
+
+STATS_BUDGET_MS = 100.0
+LOG_TAIL_BUDGET_MS = 5.0
+TURN_AT_LONG_LOG_BUDGET_MS = 12.0
+RESUME_PEAK_BUDGET_MB = 10.0
+
+
+def history_cases(report: BenchReport, workdir: Path) -> None:
+    """Requests that must not grow with a server's or a game's history (bench/history_costs.py);
+    each ``*_before_*`` figure is the old way of the same request, in the same run."""
+    figures = history_costs.run(workdir)
+    report.add("stats_5000_games_ms", figures["stats_5000_games_ms"],
+               label="/projectl stats at 5,000 finished games", unit="ms", at_most=STATS_BUDGET_MS)
+    report.add("stats_5000_before_ms", figures["stats_5000_before_ms"],
+               label="... parsing every finished game, as every request used to", unit="ms")
+    report.add("stats_5000_first_call_ms", figures["stats_5000_first_call_ms"],
+               label="... first call after the upgrade (results recorded once)", unit="ms")
+    report.add("log_tail_3000_rows_ms", figures["log_tail_3000_rows_ms"],
+               label="turn post's log lines at a 3,000-row log", unit="ms", at_most=LOG_TAIL_BUDGET_MS)
+    report.add("log_tail_before_3000_rows_ms", figures["log_tail_before_3000_rows_ms"],
+               label="... reading the whole log, as it used to", unit="ms")
+    report.add("turn_3000_rows_ms", figures["turn_3000_rows_ms"],
+               label="one action of a turn + its post's log lines, 3,000-row log (no images)", unit="ms",
+               at_most=TURN_AT_LONG_LOG_BUDGET_MS)
+    report.add("turn_30_rows_ms", figures["turn_30_rows_ms"], label="... the same at a 30-row log", unit="ms")
+    report.add("resume_peak_mb", figures["resume_peak_mb"],
+               label="resume() of 300 active games among 5,000 finished: peak Python memory", unit="MB",
+               at_most=RESUME_PEAK_BUDGET_MB)
+    report.add("resume_before_peak_mb", figures["resume_before_peak_mb"],
+               label="... listing every active game first, as it used to", unit="MB")
+    report.add("resume_ms_per_active_game", figures["resume_ms_per_active_game"],
+               label="resume() per active game", unit="ms")
 
 
 if __name__ == "__main__":

@@ -11,6 +11,7 @@ import subprocess
 import sys
 from pathlib import Path
 
+from bench import history_costs
 from bench.__main__ import many_games, memory
 from bench.latency import harness_latencies
 from bench.load import percentile
@@ -36,3 +37,10 @@ def test_soak_command_line(tmp_path: Path) -> None:
                            "--workdir", str(tmp_path)], cwd=ROOT, capture_output=True, text=True, timeout=120)
     summary = json.loads(done.stdout.strip().splitlines()[-1])
     assert done.returncode == 0 and summary["ok"] and summary["kills"] == summary["survived"] == 1
+
+
+def test_history_costs_at_toy_size(tmp_path: Path) -> None:
+    figures = history_costs.run(tmp_path, finished=30, long_log=60, active=4)
+    assert all(value >= 0 for value in figures.values())
+    assert figures["stats_5000_games_ms"] > 0 and figures["log_tail_before_3000_rows_ms"] > 0
+    assert 0 < figures["resume_peak_mb"]

@@ -9,9 +9,11 @@ from typing import Any
 import discord
 from discord import app_commands
 
+from engine import GameState, StateFormatError
+
 from .. import history, texts
-from ..errors import BadInputError, NoGameError, StaleError, UnreadableGameError
-from ..manager import Game
+from ..errors import BadInputError, NoGameError, StaleError
+from ..manager import Game, Seat
 from ..results import seat_results
 from ..storage import Storage
 from ..storage.stats import PlayerTotals, StatsStore
@@ -166,15 +168,24 @@ async def stats_command(interaction: discord.Interaction) -> None:
 
 async def server_stats(storage: Storage, guild_id: int) -> tuple[int, list[PlayerTotals]]:
     """(finished games, per-player totals) of a server: one aggregate query over
-    ``game_results``. Games finished before that table existed get their rows here, once."""
+    ``game_results``. Games finished before that table existed get their rows here, once, a
+    batch at a time (parsed without going through the manager's cache of live states)."""
     store = StatsStore(storage)
-    for row in await store.games_without_results(guild_id):
-        try:
-            game = Game.from_row(row)
-        except UnreadableGameError:
-            continue
-        if game.state is not None and game.state.is_over:
-            await store.save_results(game.id, game.guild_id, seat_results(game.seats, game.state))
+    skipped: set[int] = set()
+    while batch := [row for row in await store.games_without_results(guild_id, limit=200 + len(skipped))
+                    if row.id not in skipped]:
+        results = {}
+        for row in batch:
+            try:
+                state = GameState.loads(row.state or "")
+            except StateFormatError:
+                state = None
+            if state is None or not state.is_over:
+                skipped.add(row.id)  # unreadable: left out, as the old per-request parse did
+                continue
+            seats = [Seat(s.seat, s.user_id, s.display_name, s.policy) for s in row.seats]
+            results[row.id] = (row.guild_id, seat_results(seats, state))
+        await store.save_results(results)
     return await store.server_totals(guild_id)
 
 

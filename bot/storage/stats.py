@@ -12,7 +12,7 @@ from __future__ import annotations
 import sqlite3
 from dataclasses import dataclass
 
-from .db import GameRow, Storage, Write
+from .db import _GAME_COLUMNS, GameRow, Storage, Write, _game_row
 
 
 @dataclass(frozen=True, slots=True)
@@ -55,15 +55,25 @@ class StatsStore:
     def __init__(self, storage: Storage) -> None:
         self.storage = storage
 
-    async def games_without_results(self, guild_id: int) -> list[GameRow]:
-        """Finished games of the server that have no result rows (finished before 0003)."""
-        ids = await self.storage._job(lambda conn: [int(r[0]) for r in conn.execute(
-            "SELECT id FROM games g WHERE guild_id = ? AND status = 'finished' AND NOT EXISTS"
-            " (SELECT 1 FROM game_results r WHERE r.game_id = g.id) ORDER BY id", (guild_id,))])
-        return [await self.storage.get_game(game_id) for game_id in ids]
+    async def games_without_results(self, guild_id: int, *, limit: int = 200) -> list[GameRow]:
+        """Up to ``limit`` finished games of the server that have no result rows (finished before
+        0003), read in one job. Save theirs with :meth:`save_results`, then ask again."""
 
-    async def save_results(self, game_id: int, guild_id: int | None, rows: tuple[ResultRow, ...]) -> None:
-        writes = result_writes(game_id, guild_id, rows)
+        def work(conn: sqlite3.Connection) -> list[GameRow]:
+            rows = conn.execute(
+                f"SELECT {_GAME_COLUMNS} FROM games g WHERE guild_id = ? AND status = 'finished'"
+                " AND NOT EXISTS (SELECT 1 FROM game_results r WHERE r.game_id = g.id) ORDER BY id LIMIT ?",
+                (guild_id, limit),
+            ).fetchall()
+            return [_game_row(conn, row) for row in rows]
+
+        return await self.storage._job(work)
+
+    async def save_results(self, games: dict[int, tuple[int | None, tuple[ResultRow, ...]]]) -> None:
+        """Record the results of several games — ``{game id: (guild id, rows)}`` — in one
+        transaction. A game with no rows gets none (it is asked for again next time)."""
+        writes = [write for game_id, (guild_id, rows) in games.items()
+                  for write in result_writes(game_id, guild_id, rows)]
         await self.storage._write(lambda conn: [conn.execute(w.sql, w.params) for w in writes])
 
     async def server_totals(self, guild_id: int) -> tuple[int, list[PlayerTotals]]:
