@@ -174,7 +174,7 @@ def main_items(key: PanelKey, offer: Offer, last_action: Action | None) -> list[
     """The first screen: one menu per family of actions, then a row of buttons."""
     items: list[PanelItem] = []
     if offer.choosing or offer.others:
-        others = [(str(a), str(a)) for a in offer.others]
+        others = _other_entries(offer)
         placeholder = texts.PANEL_CHOOSE_MENU if offer.choosing else texts.PANEL_OTHER
         items.append(_menu(key.custom_id("other"), placeholder, _paged(others, 1)))
     if offer.choosing:
@@ -496,9 +496,20 @@ def _draft(offer: Offer, text: str) -> tuple[Place, ...]:
     return draft
 
 
+def _other_entries(offer: Offer) -> list[tuple[str, str]]:
+    """The generic menu: each action's text as label and value — or, for a text longer than a
+    menu value may be, its position (``#3``) in the engine's list for this revision."""
+    return [(str(a), str(a) if len(str(a)) <= LABEL else f"#{i}") for i, a in enumerate(offer.others)]
+
+
 def _listed(offer: Offer, text: str, *kinds: str) -> Action:
     """The offered action whose text was chosen: a value must be one the panel could have listed."""
-    for action in (offer.others if "other" in kinds else offer.of(*kinds)):
+    if "other" in kinds:
+        for (_, value), action in zip(_other_entries(offer), offer.others, strict=True):
+            if value == text:
+                return action
+        raise StaleError(texts.STALE_BUTTON)
+    for action in offer.of(*kinds):
         if str(action) == text:
             return action
     raise StaleError(texts.STALE_BUTTON)
@@ -575,7 +586,7 @@ async def _screen(interaction: discord.Interaction, parsed: PanelId, offer: Offe
 
 def _turn_page(key: PanelKey, offer: Offer, step: str, page: int) -> Screen:
     if step == "other":
-        others = [(str(a), str(a)) for a in offer.others]
+        others = _other_entries(offer)
         placeholder = texts.PANEL_CHOOSE_MENU if offer.choosing else texts.PANEL_OTHER
         return Screen(_header(offer), _view([_menu(key.custom_id("other"), placeholder, _paged(others, page),
                                                    row=0), _back(key, 1)]))

@@ -606,3 +606,52 @@ async def test_a_long_spot_menu_is_paged_inside_the_menu(tmp_path: Path) -> None
         assert me.taps == 4
         log = await bot_of(h).manager.log(table.id)
         assert log[-1].action == f"place L3 on B20 at {spots[-1]}"
+
+
+def test_a_long_action_text_is_offered_by_position() -> None:
+    """A menu value holds 100 characters: a longer action text is offered by its position in the
+    engine's list (the label is clipped), and only that position maps back to it."""
+    from dataclasses import replace as dc_replace
+
+    from bot.panel_views import _listed, _other_entries
+
+    state = engine.new_game(engine.Options(players=2), 3)
+    long = engine.Master(tuple(engine.Place(c, engine.Shape.L4, 0b111 | 1 << (i + 5)) for i, c in enumerate(
+        sorted(state.cards)[:5])))
+    assert len(str(long)) > 100
+    offer = dc_replace(offer_for(state, state.current), actions=(long,), by_kind={"odd": (long,)})
+    assert _other_entries(offer) == [(str(long), "#0")]
+    assert _listed(offer, "#0", "other") is long
+    with pytest.raises(Exception, match="out of date"):
+        _listed(offer, str(long)[:100], "other")
+
+
+@pytest.mark.parametrize("players", [1, 4, 6])
+def test_every_first_screen_of_random_games_fits_discord(players: int) -> None:
+    """Solo, base and Line Clear (with the Ghost action): the first screen of every acting seat's
+    panel along a random game stays within Discord's limits (rows, options, lengths)."""
+    import discord
+
+    from bench.limits import check_message
+    from bot.panel_views import recycle_screen
+    from engine.policies import policy_by_name
+
+    state = engine.new_game(engine.Options.for_players(players), 11)
+    policy = policy_by_name("random", 11)
+    key = PanelKey(10**9, 2**63 - 1, 10**6)
+    screens = 0
+    for _ in range(150):
+        if state.phase is engine.Phase.OVER:
+            break
+        for seat in state.acting_seats:
+            offer = offer_for(state, seat)
+            views = [discord.ui.View(timeout=None)]
+            for item in main_items(key, offer, engine.TakeLevelOne()):
+                views[0].add_item(item)
+            if offer.of("recycle"):
+                views.append(recycle_screen(key, offer).view)
+            for view in views:
+                assert check_message({"content": "x", "components": view.to_components()}) == []
+                screens += 1
+        state = engine.apply(state, policy.choose(state)).state
+    assert screens >= 25
