@@ -41,7 +41,7 @@ def tiny_png() -> bytes:
 class TinyRenderer:
     """Renderer stand-in: a 1×1 PNG for everything (tests that play whole games stay fast)."""
 
-    async def table(self, state: GameState, names: Sequence[str]) -> bytes:
+    async def table(self, state: GameState, names: Sequence[str], previous: GameState | None = None) -> bytes:
         return tiny_png()
 
     async def mat(self, state: GameState, seat: int, names: Sequence[str]) -> bytes:

@@ -12,6 +12,8 @@ from collections.abc import Callable
 import discord
 from discord.ext import commands
 
+from engine import GameState
+
 from .clock import Clock, SystemClock
 from .config import Settings
 from .manager import ActionResult, GameManager, PolicyFactory
@@ -50,6 +52,8 @@ class ProjectLBot(commands.Bot):
         self.storage: Storage = None  # type: ignore[assignment]
         self.manager: GameManager = None  # type: ignore[assignment]
         self._resumed: list[ActionResult] = []
+        self.posted_states: dict[int, GameState] = {}
+        """Per game id, the state its last turn post showed (cogs.common.remember_posted)."""
 
     async def setup_hook(self) -> None:
         """Open the database (migrating it), resume games, register commands and buttons, sync."""

@@ -18,6 +18,8 @@ import sys
 from collections.abc import Sequence
 from pathlib import Path
 
+from engine import GameState
+
 from .clock import SystemClock
 from .manager import ActionResult, GameManager, TableSettings, engine_policy
 from .render import ThreadedRenderer
@@ -51,13 +53,12 @@ async def play(out: Path, *, players: int = 3, seed: int = 7, policy: str = "gre
         game = result.game
         lines += [f"Project L demo: {variant} game, seed {seed}, seats: {', '.join(game.names)}",
                   f"{game.names[game.state.current] if game.state else '?'} plays first.", ""]
-        turn = 0
-        turn = await _record(out, renderer, result, lines, turn)
+        turn, posted = await _record(out, renderer, result, lines, 0, None)
         while result.game.status == "active":
             state = result.game.state
             assert state is not None
             result = await manager.act(CHANNEL_ID, HOST_ID, chooser.choose(state))
-            turn = await _record(out, renderer, result, lines, turn)
+            turn, posted = await _record(out, renderer, result, lines, turn, posted)
         game = result.game
         assert game.state is not None
         for seat in game.seats:
@@ -78,19 +79,23 @@ async def play(out: Path, *, players: int = 3, seed: int = 7, policy: str = "gre
 
 
 async def _record(out: Path, renderer: ThreadedRenderer, result: ActionResult, lines: list[str],
-                  turn: int) -> int:
-    """Log every step and write the table image after every turn (the deal counts as turn 0)."""
+                  turn: int, posted: GameState | None) -> tuple[int, GameState | None]:
+    """Log every step and write the table image after every turn (the deal counts as turn 0),
+    each framing what changed since the one before. Returns the turn count and the last state
+    drawn."""
     game = result.game
     names = game.names
     if result.started is not None and result.started.state is not None:
-        (out / "turn-000.png").write_bytes(await renderer.table(result.started.state, names))
+        posted = result.started.state
+        (out / "turn-000.png").write_bytes(await renderer.table(posted, names))
     for step in result.steps:
         lines.append(f"[rev {step.revision:4d}] {names[step.seat]}: {step.text}")
         lines += [f"             {event.describe(names)}" for event in step.events]
         if step.ended_turn:
             turn += 1
-            (out / f"turn-{turn:03d}.png").write_bytes(await renderer.table(step.state, names))
-    return turn
+            (out / f"turn-{turn:03d}.png").write_bytes(await renderer.table(step.state, names, posted))
+            posted = step.state
+    return turn, posted
 
 
 def main(argv: Sequence[str] | None = None) -> int:

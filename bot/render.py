@@ -30,7 +30,9 @@ from engine.actions import GhostSplit
 class Renderer(Protocol):
     """What the bot needs from an image renderer; tests may pass a faster fake."""
 
-    async def table(self, state: GameState, names: Sequence[str]) -> bytes: ...
+    async def table(
+        self, state: GameState, names: Sequence[str], previous: GameState | None = None
+    ) -> bytes: ...
 
     async def mat(self, state: GameState, seat: int, names: Sequence[str]) -> bytes: ...
 
@@ -54,8 +56,11 @@ class ThreadedRenderer:
         async with self._slots:
             return bytes(await asyncio.to_thread(function, *args))
 
-    async def table(self, state: GameState, names: Sequence[str]) -> bytes:
-        return await self._run("render_table", state, list(names))
+    async def table(
+        self, state: GameState, names: Sequence[str], previous: GameState | None = None
+    ) -> bytes:
+        """The table; ``previous`` (the state the last turn post showed) frames what changed."""
+        return await self._run("render_table", state, list(names), previous)
 
     async def mat(self, state: GameState, seat: int, names: Sequence[str]) -> bytes:
         return await self._run("render_mat", state, seat, list(names))
@@ -116,8 +121,11 @@ class ProcessRenderer:
         loop = asyncio.get_running_loop()
         return await loop.run_in_executor(self.start(), _render, name, *args)
 
-    async def table(self, state: GameState, names: Sequence[str]) -> bytes:
-        return await self._run("render_table", state, list(names))
+    async def table(
+        self, state: GameState, names: Sequence[str], previous: GameState | None = None
+    ) -> bytes:
+        """The table; ``previous`` (the state the last turn post showed) frames what changed."""
+        return await self._run("render_table", state, list(names), previous)
 
     async def mat(self, state: GameState, seat: int, names: Sequence[str]) -> bytes:
         return await self._run("render_mat", state, seat, list(names))

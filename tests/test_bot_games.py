@@ -244,3 +244,25 @@ async def test_game_with_ai_seats(tmp_path: Path) -> None:
         assert [s.is_ai for s in game.seats] == [False, True, True]
         log = await bot_of(h).manager.log(game.id)
         assert {row.user_id for row in log} == {alice.id, None}
+
+
+async def test_turn_post_frames_what_changed_since_the_previous_post(tmp_path: Path) -> None:
+    """The table posted after a turn is drawn against the state the previous post showed (the
+    start of that turn), although the turn's first actions were separate commands."""
+    async with running_bot(tmp_path / "changes.sqlite3", seed=31) as h:
+        alice, bob = h.add_user("alice"), h.add_user("bob")
+        await open_table(h, alice, [bob], players=2)
+        manager = bot_of(h).manager
+        renderer = bot_of(h).renderer
+        game = await manager.game_in_channel(h.channel("games").id)
+        assert game is not None and game.state is not None
+        turn_start = game.state
+        greedy = policy_by_name("greedy", 31)
+        users = {alice.id: alice, bob.id: bob}
+        renderer.previous.clear()
+        for _ in range(3):
+            game = await manager.game_in_channel(h.channel("games").id)
+            assert game is not None and game.state is not None and game.current is not None
+            player = users[game.current.user_id]
+            await h.slash(player, "games", "projectl play act", text=str(greedy.choose(game.state)))
+        assert renderer.previous[-1] == turn_start

@@ -41,9 +41,11 @@ class FakeRenderer:
 
     def __init__(self) -> None:
         self.calls: list[str] = []
+        self.previous: list[GameState | None] = []  # what each table render was compared with
 
-    async def table(self, state: GameState, names: Sequence[str]) -> bytes:
+    async def table(self, state: GameState, names: Sequence[str], previous: GameState | None = None) -> bytes:
         self.calls.append("table")
+        self.previous.append(previous)
         return tiny_png(3, 2)
 
     async def mat(self, state: GameState, seat: int, names: Sequence[str]) -> bytes:

@@ -192,8 +192,10 @@ def render_board(bot: ProjectLBot, result: ActionResult) -> asyncio.Task[bytes] 
     game = result.game
     if game.state is None:
         return None
-    draw = bot.renderer.results if result.finished else bot.renderer.table
-    return asyncio.ensure_future(draw(game.state, game.names))
+    if result.finished:
+        return asyncio.ensure_future(bot.renderer.results(game.state, game.names))
+    previous = bot.posted_states.get(game.id)
+    return asyncio.ensure_future(bot.renderer.table(game.state, game.names, previous))
 
 
 async def post_turn(bot: ProjectLBot, channel: discord.abc.Messageable, result: ActionResult,
@@ -222,7 +224,17 @@ async def post_turn(bot: ProjectLBot, channel: discord.abc.Messageable, result: 
         lines.append(await turn_prompt(bot, game, just_played=actor, fresh=fresh))
         image = await board
         message = await channel.send(clip(lines), file=png(image, "table.png"), view=turn_view(game))
+    remember_posted(bot, game)
     await bot.manager.remember_messages(game.id, table_message_id=message.id)
+
+
+def remember_posted(bot: ProjectLBot, game: Game) -> None:
+    """Keep the state this turn post showed, so the next post's table can frame what changed
+    since (in memory only: after a restart the first post simply marks nothing)."""
+    if game.state is None or game.status == "finished" or game.state.turns:
+        bot.posted_states.pop(game.id, None)  # over, or turns running at once: nothing to compare
+    else:
+        bot.posted_states[game.id] = game.state
 
 
 async def earlier_in_turn(bot: ProjectLBot, game: Game, result: ActionResult) -> list[str]:
