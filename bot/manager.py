@@ -17,7 +17,8 @@ from __future__ import annotations
 import asyncio
 import logging
 import secrets
-from collections.abc import AsyncIterator, Callable, Sequence
+from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
+from dataclasses import replace
 from typing import Any
 
 import engine
@@ -63,6 +64,7 @@ from .results import seat_results
 from .storage import ActionRow, NewSeat, Storage
 from .storage import ChannelBusyError as _StorageBusy
 from .storage import StaleRevisionError as _StorageStale
+from .storage.db import Write
 from .storage.stats import result_writes
 
 __all__ = [
@@ -72,6 +74,8 @@ __all__ = [
 ]
 
 log = logging.getLogger(__name__)
+
+CommitWrites = Callable[[Game, Step], Awaitable[Sequence[Write]]]
 
 MAX_POLICY_STEPS = 2000
 """Safety valve: policy seats never play more than this many actions in one go."""
@@ -102,6 +106,10 @@ class GameManager:
         or AI; the game start counts). Hooks run outside the channel lock, errors are logged."""
         self.on_action_committed: list[StepHook] = hooks.action_committed
         """Awaited as ``hook(game, step)`` for every committed action, policy seats' included."""
+        self.commit_writes: list[CommitWrites] = []
+        """Awaited as ``hook(game, step)`` with the game and step an action is ABOUT to commit;
+        the storage writes it returns join that action's transaction (one fsync, and the two
+        cannot disagree after a crash). Errors are logged and the action commits without them."""
         self.on_game_finished: list[GameHook] = hooks.game_finished
         self.on_game_cancelled: list[GameHook] = hooks.game_cancelled
 
@@ -282,8 +290,7 @@ class GameManager:
         except _StorageStale as error:
             raise StaleError(texts.STALE_GAME) from error
         started = Game.from_row(row)
-        steps = await self._play_policies(started) if play_policies else []
-        final = Game.from_row(await self.storage.get_game(game.id)) if steps else started
+        steps, final = await self._play_policies(started) if play_policies else ([], started)
         return ActionResult(game, final, tuple(steps), started=started)
 
     async def cancel(
@@ -328,11 +335,9 @@ class GameManager:
             seat = _current_seat_for(game, user_id)
             if expected_revision is not None and expected_revision != game.revision:
                 raise StaleError(texts.STALE_BUTTON)
-            step = await self._commit(game, seat.seat, user_id, parsed)
-            after = Game.from_row(await self.storage.get_game(game.id))
-            steps = [step, *await self._play_policies(after)]
-            final = Game.from_row(await self.storage.get_game(game.id)) if len(steps) > 1 else after
-            result = ActionResult(game, final, tuple(steps))
+            step, after = await self._commit(game, seat.seat, user_id, parsed)
+            steps, final = await self._play_policies(after)
+            result = ActionResult(game, final, (step, *steps))
         await self._after(result)
         return result
 
@@ -355,11 +360,9 @@ class GameManager:
             if expected_revision is not None and expected_revision != game.revision:
                 raise StaleError(texts.STALE_BUTTON)
             acting = game.state.current if seat is None else seat
-            step = await self._commit(game, acting, by_user_id, decision)
-            after = Game.from_row(await self.storage.get_game(game.id))
-            steps = [step, *await self._play_policies(after)]
-            final = Game.from_row(await self.storage.get_game(game.id)) if len(steps) > 1 else after
-            result = ActionResult(game, final, tuple(steps))
+            step, after = await self._commit(game, acting, by_user_id, decision)
+            steps, final = await self._play_policies(after)
+            result = ActionResult(game, final, (step, *steps))
         await self._after(result)
         return result
 
@@ -368,10 +371,9 @@ class GameManager:
         when no policy seat was to move."""
         async with self.lock(channel_id):
             game = await self._require_open(channel_id)
-            steps = await self._play_policies(game)
+            steps, final = await self._play_policies(game)
             if not steps:
                 return None
-            final = Game.from_row(await self.storage.get_game(game.id))
             result = ActionResult(game, final, tuple(steps))
         await self._after(result)
         return result
@@ -383,16 +385,19 @@ class GameManager:
         async for game in self.iter_active_games():
             async with self.lock(game.channel_id):
                 fresh = Game.from_row(await self.storage.get_game(game.id))
-                steps = await self._play_policies(fresh)
+                steps, final = await self._play_policies(fresh)
                 if not steps:
                     continue
-                final = Game.from_row(await self.storage.get_game(game.id))
                 result = ActionResult(fresh, final, tuple(steps))
             await self._after(result)
             results.append(result)
         return results
 
-    async def _commit(self, game: Game, seat: int, user_id: int | None, action: Action) -> Step:
+    async def _commit(
+        self, game: Game, seat: int, user_id: int | None, action: Action
+    ) -> tuple[Step, Game]:
+        """Apply and commit one action; the step and the game as committed (read back in the
+        same storage job, so nothing re-reads it)."""
         assert game.state is not None
         try:
             outcome = engine.apply(game.state, action, player=seat)
@@ -400,8 +405,17 @@ class GameManager:
             raise InvalidActionError(str(error)) from error
         finished = outcome.state.is_over
         # A finishing action records every seat's result with it (what /projectl stats reads).
-        also = result_writes(game.id, game.guild_id, seat_results(game.seats, outcome.state)) \
-            if finished else ()
+        also = list(result_writes(game.id, game.guild_id, seat_results(game.seats, outcome.state))
+                    if finished else ())
+        # Writes that belong to this moment (a reminder pushed back) join the same transaction.
+        pending = Step(seat, user_id, action, outcome.events, game.revision + 1, outcome.state)
+        provisional = replace(game, state=outcome.state, revision=game.revision + 1,
+                              status="finished" if finished else game.status)
+        for hook in list(self.commit_writes):
+            try:
+                also.extend(await hook(provisional, pending))
+            except Exception:
+                log.exception("commit hook %r failed", hook)
         try:
             row = await self.storage.commit_action(
                 game.id, game.revision, seat=seat, user_id=user_id, action=str(action),
@@ -411,19 +425,20 @@ class GameManager:
         except _StorageStale as error:
             raise StaleError(texts.STALE_BUTTON) from error
         self._drop_drafts(game.id)
-        return Step(seat, user_id, action, outcome.events, row.revision, outcome.state)
+        return Step(seat, user_id, action, outcome.events, row.revision, outcome.state), Game.from_row(row)
 
-    async def _play_policies(self, game: Game) -> list[Step]:
-        """While a policy seat is to move, let it move (each action its own commit)."""
+    async def _play_policies(self, game: Game) -> tuple[list[Step], Game]:
+        """While a policy seat is to move, let it move (each action its own commit). The steps,
+        and the game after the last of them."""
         steps: list[Step] = []
         while len(steps) < MAX_POLICY_STEPS:
             seat = _policy_seat(game)
             if seat is None or game.state is None:
                 break
             action = self._policy_action(game, seat)
-            steps.append(await self._commit(game, seat.seat, None, action))
-            game = Game.from_row(await self.storage.get_game(game.id))
-        return steps
+            step, game = await self._commit(game, seat.seat, None, action)
+            steps.append(step)
+        return steps, game
 
     def _policy_action(self, game: Game, seat: Seat) -> Action:
         """The policy's choice; if it fails or is illegal, a legal fallback keeps the game moving."""

@@ -34,6 +34,7 @@ from .clock import Clock
 from .manager import Game, Seat, Step
 from .reminder_policy import Preferences
 from .storage.days import DaysStore, ReminderPrefsRow, TurnKey, TurnRow, parse_ts
+from .storage.db import Write
 
 if TYPE_CHECKING:
     from .app import ProjectLBot
@@ -102,6 +103,7 @@ class ReminderScheduler:
     def install(self) -> None:
         manager = self.bot.manager
         manager.on_action_committed.append(self.action_committed)
+        manager.commit_writes.append(self.activity_writes)
         manager.on_turn_started.append(self.turn_started)
         manager.on_game_finished.append(self.game_over)
         manager.on_game_cancelled.append(self.game_over)
@@ -140,16 +142,20 @@ class ReminderScheduler:
     # -- hooks ------------------------------------------------------------------------------------
 
     async def action_committed(self, game: Game, step: Step) -> None:
-        """Remember who acted; if they still have the move, push their next reminder back."""
+        """Remember who acted (their reminder was pushed back in the action's commit)."""
         self._last_actor[game.id] = step.user_id
+
+    async def activity_writes(self, game: Game, step: Step) -> list[Write]:
+        """For the action's own transaction (``GameManager.commit_writes``): if the actor still has
+        the move after it, push their next reminder back."""
         key = turn_key(game, step.seat)
         if step.user_id is None or key is None or key.seat != step.seat:
-            return
+            return []
         if game.seats[step.seat].user_id != step.user_id:  # e.g. someone else left: not this player acting
-            return
+            return []
         now = self.clock.now()
         prefs = preferences(await self.store.get_prefs(step.user_id))
-        await self.store.record_activity(key, now, reminder_policy.next_nudge_due(now, now, prefs))
+        return [self.store.activity_write(key, now, reminder_policy.next_nudge_due(now, now, prefs))]
 
     async def turn_started(self, game: Game, seat: Seat) -> None:
         """Open the turn's row: first DM a minute from now, or a nudge later if they are acting."""

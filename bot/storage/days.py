@@ -20,7 +20,7 @@ from typing import Any
 
 import aiosqlite
 
-from .db import ActionRow, GameRow, StaleRevisionError, Storage, _check_revision
+from .db import ActionRow, GameRow, StaleRevisionError, Storage, Write, _check_revision
 
 
 def ts(when: datetime) -> str:
@@ -272,11 +272,14 @@ class DaysStore:
 
     async def record_activity(self, key: TurnKey, acted_at: datetime, due_at: datetime | None) -> None:
         """The player acted in their turn: push the next reminder back (none while acting)."""
-        async with self._transaction() as db:
-            await db.execute(
-                f"UPDATE turns SET last_acted_at = ?, due_at = ? WHERE {_KEY} AND closed_at IS NULL",
-                (ts(acted_at), None if due_at is None else ts(due_at), *_key(key)),
-            )
+        write = self.activity_write(key, acted_at, due_at)
+        await self.storage._write(lambda conn: conn.execute(write.sql, write.params))
+
+    def activity_write(self, key: TurnKey, acted_at: datetime, due_at: datetime | None) -> Write:
+        """:meth:`record_activity` as a statement for the action's own transaction
+        (``GameManager.commit_writes``): an action and its reminder update cost one fsync."""
+        return Write(f"UPDATE turns SET last_acted_at = ?, due_at = ? WHERE {_KEY} AND closed_at IS NULL",
+                     (ts(acted_at), None if due_at is None else ts(due_at), *_key(key)))
 
     async def claim_channel_fallback(self, key: TurnKey) -> bool:
         """At most one channel mention per turn replaces DMs: True for the first caller only."""
