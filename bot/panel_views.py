@@ -170,7 +170,8 @@ def _header(offer: Offer) -> str:
     return texts.PANEL_TURN.format(n=offer.state.actions_left)
 
 
-def main_items(key: PanelKey, offer: Offer, last_action: Action | None) -> list[discord.ui.Item[Any]]:
+def main_items(key: PanelKey, offer: Offer, last_action: Action | None, *,
+               mat_button: bool = True) -> list[discord.ui.Item[Any]]:
     """The first screen: one menu per family of actions, then a row of buttons."""
     items: list[PanelItem] = []
     if offer.choosing or offer.others:
@@ -210,15 +211,16 @@ def main_items(key: PanelKey, offer: Offer, last_action: Action | None) -> list[
     for item in items:
         item.item.row = items.index(item)
     row: list[discord.ui.Item[Any]] = [*buttons]
-    if len(row) < 5:  # the mat is not attached mid-turn: one tap away instead
+    if mat_button and len(row) < 5:  # the mat is not attached mid-turn: one tap away instead
         row.append(MatButton(key.game_id))
     for button in row:
         button.row = len(items)
     return [*items, *row]
 
 
-def main_screen(key: PanelKey, offer: Offer, last_action: Action | None) -> Screen:
-    return Screen(_header(offer), _view(main_items(key, offer, last_action)))
+def main_screen(key: PanelKey, offer: Offer, last_action: Action | None, *,
+                mat_button: bool = True) -> Screen:
+    return Screen(_header(offer), _view(main_items(key, offer, last_action, mat_button=mat_button)))
 
 
 def _take_label(offer: Offer, action: Action) -> str:
@@ -380,7 +382,8 @@ def _card_at(offer: Offer, index: str) -> str:
 # -- what the bot sends ------------------------------------------------------------------------------
 
 
-def panel_for(game: Game, user_id: int, last_action: Action | None) -> Screen | None:
+def panel_for(game: Game, user_id: int, last_action: Action | None, *,
+              mat_button: bool = True) -> Screen | None:
     """The first screen of ``user_id``'s panel in ``game``, or None when they have no move."""
     seat = game.seat_of(user_id)
     if seat is None or game.state is None or game.status != "active":
@@ -388,7 +391,7 @@ def panel_for(game: Game, user_id: int, last_action: Action | None) -> Screen | 
     offer = offer_for(game.state, seat.seat)
     if not offer.actions and offer.master is None:
         return None
-    return main_screen(PanelKey(game.id, user_id, game.revision), offer, last_action)
+    return main_screen(PanelKey(game.id, user_id, game.revision), offer, last_action, mat_button=mat_button)
 
 
 def panel_after(result: ActionResult) -> Screen | None:
@@ -469,7 +472,8 @@ async def _open(interaction: discord.Interaction, game_id: int | None) -> None:
     manager = common.manager_of(interaction)
     game, seat = await manager.check_turn(common.channel_id_of(interaction), interaction.user.id,
                                           game_id=game_id)
-    screen = panel_for(game, interaction.user.id, await _last_own_action(interaction, game, seat.seat))
+    screen = panel_for(game, interaction.user.id, await _last_own_action(interaction, game, seat.seat),
+                       mat_button=False)  # the mat comes with it
     if screen is None or game.state is None:
         raise InvalidActionError(texts.PANEL_NOTHING)
     mat = await common.bot_of(interaction).renderer.mat(game.state, seat.seat, game.names)

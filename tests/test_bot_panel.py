@@ -145,6 +145,9 @@ async def test_a_typical_turn_by_taps_alone(h: DiscordHarness) -> None:
     game = await game_of(h)
     await me.play(turn_post(h))
     assert me.taps == 1
+    opened = h.message(me.panel.id)  # type: ignore[union-attr]
+    assert opened.filenames == ["mat.png"]
+    assert not any(b.custom_id.startswith("pl:mat:") for b in opened.buttons), "the mat is already there"
 
     take = engine.TakePuzzle(engine.Colour.WHITE, 1)
     card = game.state.table.white_row[0]  # type: ignore[union-attr]

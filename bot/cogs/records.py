@@ -49,7 +49,7 @@ async def take_back(interaction: discord.Interaction) -> None:
     mine = state.focused(done.seat)  # Line Clear: the undoer's own turn
     left = texts.ACTIONS_LEFT.format(n=mine.actions_left) if state.phase.value == "play" else ""
     mat = await bot.renderer.mat(state, done.seat, done.game.names)
-    panel = panel_for(done.game, interaction.user.id, None)
+    panel = panel_for(done.game, interaction.user.id, None, mat_button=False)  # the mat is attached
     await common.reply(interaction, texts.UNDO_DONE.format(action=done.action, left=left).strip(),
                        files=[common.png(mat, "mat.png")], view=panel.view if panel else None)
     if interaction.channel is not None:
