@@ -14,6 +14,8 @@
 6. Requests that must not grow with history: ``/projectl stats`` at 5,000 finished games, a turn
    post at a 3,000-row log, ``resume()`` among 5,000 finished games (``bench/history_costs.py``),
    each beside the old way of doing it.
+7. 100 channels press Start at once (:mod:`bench.lobby`, offline harness): the slowest click's
+   acknowledgement (budget: Discord's 3 s) and the table post's p99.
 
 Human-readable lines first, then every figure beside its budget (:mod:`engine.budget`; the exit
 code is 1 when one is missed); the last line is ONE JSON object with every figure
@@ -41,6 +43,7 @@ from . import build, history_costs
 from .images import image_followups
 from .latency import harness_latencies
 from .load import closed_loop, open_loop, percentile
+from .lobby import start_latencies
 from .panel import panel_ack_latencies
 from .players import policy_factory
 
@@ -107,6 +110,8 @@ def memory(workdir: Path, stored: int = 1000, active: int = 100) -> dict[str, An
             "rss_mb_after_resume": figures["rss_after_resume_mb"]}
 
 
+START_ACK_BUDGET_MS = 3000.0
+"""Discord's deadline for acknowledging an interaction: every one of the 100 Start clicks."""
 IMAGES_P99_BUDGET_MS = 1500.0
 """Issue 10: 100 channels ending a turn at once, each player's images ready within 1.5 s (p99)."""
 PANEL_ACK_P99_BUDGET_MS = 100.0
@@ -156,6 +161,13 @@ def main() -> int:
         images(report, workdir)
         history_cases(report, workdir)
         say("history: stats at 5,000 finished games, a 3,000-row log, resume()")
+        start_acks, posts = asyncio.run(start_latencies(workdir))
+        report.add("start_100_ack_max_ms", round(max(start_acks), 1),
+                   label="100 channels press Start at once: slowest acknowledgement", unit="ms",
+                   at_most=START_ACK_BUDGET_MS)
+        report.add("start_100_post_p99_ms", round(percentile(posts, 99), 1),
+                   label="... table post with the AI's first moves, p99", unit="ms")
+        say(f"lobby: {len(start_acks)} Start clicks at once")
     report.info("seconds", round(time.perf_counter() - started, 1))
     return report.finish()
 
