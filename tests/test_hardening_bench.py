@@ -44,3 +44,16 @@ def test_history_costs_at_toy_size(tmp_path: Path) -> None:
     assert all(value >= 0 for value in figures.values())
     assert figures["stats_5000_games_ms"] > 0 and figures["log_tail_before_3000_rows_ms"] > 0
     assert 0 < figures["resume_peak_mb"]
+
+
+async def test_image_followups_and_start_burst_at_toy_size(tmp_path: Path) -> None:
+    """The two section-3/4 benches of issue 10 run and measure what they say, at toy size."""
+    from bench.images import image_followups
+    from bench.lobby import start_latencies
+    from bot.render import ThreadedRenderer
+
+    run = await image_followups(tmp_path, ThreadedRenderer, channels=6, rounds=1, name="toy")
+    assert len(run.images_ms) == len(run.committed_ms) >= 4
+    assert all(images >= commit > 0 for images, commit in zip(run.images_ms, run.committed_ms, strict=True))
+    acks, posts = await start_latencies(tmp_path, channels=4, renderer=ThreadedRenderer())
+    assert len(acks) == len(posts) == 4 and all(0 < ack < post for ack, post in zip(acks, posts, strict=True))
