@@ -407,9 +407,3 @@ class DaysStore:
             (channel_id,),
         )
         return None if row is None else await self.storage.get_game(int(row[0]))
-
-    async def finished_games(self, guild_id: int) -> list[GameRow]:
-        rows = await self._fetchall(
-            "SELECT id FROM games WHERE guild_id = ? AND status = 'finished' ORDER BY id", (guild_id,)
-        )
-        return [await self.storage.get_game(int(r[0])) for r in rows]
