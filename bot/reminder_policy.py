@@ -113,10 +113,11 @@ def parse_vacation(text: str, today: date) -> date | None:
 
 
 def interval_from_hours(hours: float) -> timedelta:
-    interval = timedelta(hours=hours)
-    if not MIN_INTERVAL <= interval <= MAX_INTERVAL:
-        raise PreferenceError(str(hours))
-    return interval
+    """The nudge interval; refuses anything outside the allowed range (an old client can send any
+    integer, and ``timedelta`` itself overflows on huge ones)."""
+    if not MIN_INTERVAL / timedelta(hours=1) <= hours <= MAX_INTERVAL / timedelta(hours=1):
+        raise PreferenceError(str(hours)[:12])
+    return timedelta(hours=hours)
 
 
 # -- the rules --------------------------------------------------------------------------------------

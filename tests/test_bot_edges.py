@@ -75,3 +75,38 @@ async def test_refusals_quote_only_a_short_prefix(h: Any, path: str) -> None:
     reply = assert_refused(await h.slash(mover, "games", path, options=HUGE[path]))
     assert len(reply) < 300, reply  # the input is 6,000 characters: at most a short prefix is quoted
     assert texts.UNEXPECTED not in reply
+
+
+NUMBERS = [0, -1, 5, 169, 10**6, 2**53, -(2**53)]
+"""Integers an old or tampered client can send where Discord's current ranges would not let it."""
+
+
+@pytest.mark.parametrize("path,option", [
+    ("projectl mat", "seat"), ("projectl log", "page"), ("projectl log", "game"),
+    ("projectl settings", "interval_hours"), ("projectl table new", "players"),
+    ("projectl table new", "turn_limit_days"), ("projectl table new", "reserve"),
+])
+async def test_numbers_outside_discords_ranges_are_refused(h: Any, path: str, option: str) -> None:
+    """Every integer option, fed values outside its synced range: a clear private answer (never
+    the apology for a bug), and nothing written unless the value is one the command accepts."""
+    mover, _ = await two_players(h)
+    db = Path(h.bot.settings.db_path)
+    leaf = next(o for o in _leaf_options(h, path) if o["name"] == option)
+    low, high = leaf.get("min_value"), leaf.get("max_value")
+    choices = [c["value"] for c in leaf.get("choices") or []]
+    for number in NUMBERS:
+        legal = (low is None or number >= low) and (high is None or number <= high) and \
+            (not choices or number in choices)
+        if legal:
+            continue
+        before = snapshot(db)
+        reply = assert_refused(await stale_slash(h, mover, "random", path, {option: number}))
+        assert reply != texts.UNEXPECTED and len(reply) < 400, (path, option, number)
+        assert snapshot(db) == before, (path, option, number)
+
+
+def _leaf_options(h: Any, path: str) -> list[dict[str, Any]]:
+    node: dict[str, Any] = next(c for c in h.commands if c["name"] == path.split()[0])
+    for part in path.split()[1:]:
+        node = next(o for o in node["options"] if o["name"] == part)
+    return list(node.get("options") or [])
