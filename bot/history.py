@@ -91,6 +91,18 @@ def decision_text(
     return line + " " + texts.LOG_BY_VOTE if by_vote else line
 
 
+def removed_by_vote(game: Game, rows: Sequence[ActionRow]) -> set[int]:
+    """The seats the table removed by a vote (not those who left of their own accord)."""
+    seats: set[int] = set()
+    for row in rows:
+        if not row.action.startswith("remove"):
+            continue
+        action = engine.parse_action(row.action)
+        if isinstance(action, engine.RemovePlayer) and _by_vote(game, action, row.seat, row.user_id):
+            seats.add(action.seat)
+    return seats
+
+
 def _by_vote(game: Game, action: engine.Action, seat: int, user_id: int | None) -> bool:
     """A decision asked for by someone other than the player it concerns (a vote, not leaving)."""
     if user_id is None:
@@ -127,10 +139,12 @@ def page_title(game: Game, number: int, entries: Sequence[Entry], size: int = PA
         pages=page_count(len(entries), size))
 
 
-def summary_lines(game: Game) -> list[str]:
-    """After the game: each player's score and cards (completed, and unfinished ones that cost)."""
+def summary_lines(game: Game, rows: Sequence[ActionRow] = ()) -> list[str]:
+    """After the game: each player's score and cards (completed, and unfinished ones that cost).
+    ``rows`` (the action log) tells a player the table voted out from one who left."""
     state = game.state
     assert state is not None
+    voted_out = removed_by_vote(game, rows)
     lines: list[str] = []
     scores = {line.seat: line for line in engine.score_lines(state)}
     for seat in game.seats:
@@ -139,7 +153,8 @@ def summary_lines(game: Game) -> list[str]:
             f"{d.card} ({state.cards[d.card].points})" for d in player.completed
         ) or "none"
         if player.removed:
-            lines.append(texts.SUMMARY_LEFT.format(name=seat.name, completed=completed))
+            out = texts.SUMMARY_REMOVED if seat.seat in voted_out else texts.SUMMARY_LEFT
+            lines.append(out.format(name=seat.name, completed=completed))
             continue
         unfinished = ", ".join(p.card for p in player.puzzles)
         lines.append(texts.SUMMARY_LINE.format(

@@ -269,7 +269,7 @@ VOTE_NO_LIMIT = (
 VOTE_NOT_YET = "{name} still has time for this turn (until <t:{deadline}:f>). Votes open when it runs out."
 VOTE_BACK = "{name} is back and has played since their time ran out, so there is nothing to vote on."
 VOTE_OWN_TURN = "You cannot vote on your own turn."
-VOTE_REMOVED = "You have left this game, so you cannot vote."
+VOTE_REMOVED = "You are out of this game (you left, or the table removed you), so you cannot vote."
 VOTE_RECORDED = "Your vote to {choice} is recorded: skip {skip}, remove {remove}; {needed} needed."
 VOTE_CHOICE_SKIP = "skip the turn"
 VOTE_CHOICE_REMOVE = "remove the player"
@@ -296,12 +296,12 @@ LEAVE_CONFIRM = (
 )
 LEAVE_BUTTON = "Leave the game"
 LEFT_GAME = "{name} left the game."
-LEAVE_REMOVED = "You have already left this game."
+LEAVE_REMOVED = "You are already out of this game (you left, or the table removed you)."
 
 REPLACE_HOST_ONLY = "Only the host can hand a seat to an AI."
 REPLACE_NOT_HUMAN = "{name} is not a human player at this table."
 REPLACE_SELF = "You cannot replace yourself: use `/projectl table leave`, or ask another player."
-REPLACE_REMOVED = "{name} has already left the game; a removed seat cannot come back."
+REPLACE_REMOVED = "{name} is already out of the game; a removed seat cannot come back."
 REPLACED = "{name}'s seat is now played by {ai}."
 REPLACED_NAME = "{policy} bot (for {name})"
 
@@ -325,6 +325,7 @@ SUMMARY_TITLE = "Game {game_id} — final summary"
 SUMMARY_LINE = "**{name}**: {total} pt — completed {completed}{unfinished}"
 SUMMARY_UNFINISHED = "; unfinished {cards}"
 SUMMARY_LEFT = "**{name}**: left the game — completed {completed}"
+SUMMARY_REMOVED = "**{name}**: removed by a table vote — completed {completed}"
 
 STATS_TITLE = "Project L in this server — {games} finished game(s)"
 STATS_LINE = "**{name}**: {played} played, {wins} won, average {average} pt{left}"

@@ -126,7 +126,8 @@ async def test_majority_votes_to_remove(tmp_path: Path) -> None:
         assert game.current is not None and game.current.user_id != absent.id
         assert (await h.bot.manager.log(game.id))[-1].action == f"remove {seat.seat + 1}"  # type: ignore[attr-defined]
         assert any("voted to remove" in m.content for m in h.channel_messages(CHANNEL))
-        assert_refused(await h.slash(absent, CHANNEL, "projectl table vote", choice="skip"), "left this game")
+        ix = await h.slash(absent, CHANNEL, "projectl table vote", choice="skip")
+        assert_refused(ix, "out of this game")
 
 
 async def test_leave_an_active_game(tmp_path: Path) -> None:
@@ -143,7 +144,7 @@ async def test_leave_an_active_game(tmp_path: Path) -> None:
         seat = game.seat_of(leaver.id)
         assert game.state is not None and seat is not None and game.state.players[seat.seat].removed
         assert any(f"{leaver.name} left the game" in m.content for m in h.channel_messages(CHANNEL))
-        assert_refused(await h.slash(leaver, CHANNEL, "projectl table leave"), "already left")
+        assert_refused(await h.slash(leaver, CHANNEL, "projectl table leave"), "already out of this game")
         assert await h.bot.manager.verify(game.id)  # type: ignore[attr-defined]
 
 

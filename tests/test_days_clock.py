@@ -264,3 +264,22 @@ async def test_solo_refuses_a_turn_clock_and_creates_nothing(tmp_path: Path) -> 
         ix = await h.slash(alice, CHANNEL, "projectl table new", variant="solo", turn_limit_days=2)
         assert_refused(ix, "Solo", "turn_limit_days")
         assert await h.bot.manager.game_in_channel(h.channel(CHANNEL).id) is None  # type: ignore[attr-defined]
+
+
+async def test_the_final_summary_tells_a_removal_from_leaving(tmp_path: Path) -> None:
+    clock = ManualClock(START)
+    async with days_bot(tmp_path / "db.sqlite3", clock) as h:
+        game = await start_game(h, turn_limit_days=1)
+        vic = await current_user(h)
+        [voter] = await others(h, vic)
+        clock.advance(days=1)
+        await tick(h)
+        await h.slash(voter, CHANNEL, "projectl table vote", choice="remove")   # 1 of 1 decides
+        game = await h.bot.manager.game(game.id)  # type: ignore[attr-defined]
+        assert game.status == "finished"           # one player left, with nothing to place: over
+        ix = await h.slash(voter, CHANNEL, "projectl log")
+        page, summary = final_reply(ix).embeds
+        assert f"**{vic.name}**: removed by a table vote — completed none" in summary.description
+        assert "left the game" not in summary.description
+        ix = await h.slash(vic, CHANNEL, "projectl table vote", choice="skip")
+        assert_refused(ix, "no Project L game")

@@ -91,7 +91,7 @@ async def log_page(game: Game, bot: Any, number: int | None) -> tuple[list[disco
     embeds = [embed]
     if game.status == "finished" and game.state is not None:
         embeds.append(discord.Embed(title=texts.SUMMARY_TITLE.format(game_id=game.id), colour=LOG_COLOUR,
-                                    description="\n".join(history.summary_lines(game))))
+                                    description="\n".join(history.summary_lines(game, rows))))
     view = discord.ui.View(timeout=None)
     pages = last_page
     view.add_item(LogButton(game.id, shown - 1, "prev", disabled=shown <= 1))
