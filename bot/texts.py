@@ -153,7 +153,8 @@ RULES: dict[str, str] = {
     ),
     "take": (
         "**Take a puzzle**: `/projectl play take` a face-up puzzle from the white or black row (Solo: a grid "
-        "position 1–9, numbered down the columns), or `/projectl play draw` the top card of a deck blind. "
+        "position 1–9, numbered row by row: 1 2 3 is the top row), or `/projectl play draw` the top card "
+        "of a deck blind. "
         "You may hold at most 4 unfinished puzzles. Notation: `take white 3`, `draw black`, `take 5`."
     ),
     "level1": "**Take a level-1 piece** from the reserve: `/projectl play level1` (notation `level1`).",

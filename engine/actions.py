@@ -4,7 +4,7 @@ The text form is what the action log stores and what a player can type:
 
 =========================================  ===============================================
 ``take white 3``                           take the 3rd card of the white row (slots 1–4)
-``take 5``                                 Solo: take grid position 5 (numbered down columns)
+``take 5``                                 Solo: take grid position 5 (numbered row by row)
 ``draw black`` / ``draw``                  take the top card of a deck, blind (Solo: ``draw``)
 ``level1``                                 take a level-1 piece from the reserve
 ``upgrade 2 to L3``                        return a piece, take another (upgrade or exchange)

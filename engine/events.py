@@ -198,10 +198,12 @@ class MastermindTook(Event):
 
 @dataclass(frozen=True, slots=True)
 class LocksReleased(Event):
-    """Every column was locked, so one lock piece left each column."""
+    """Every column holding a puzzle was locked: one lock piece left each column, and the
+    mastermind took nothing this turn."""
 
     def describe(self, names: Sequence[str]) -> str:
-        return "Every column was locked: one lock piece was removed from each column."
+        return ("Every column was locked: the mastermind removed one lock piece from above each "
+                "column and took nothing this turn.")
 
 
 @dataclass(frozen=True, slots=True)

@@ -19,7 +19,9 @@ from .cards import Colour, PuzzleCard, parse_reward
 from .errors import StateFormatError
 from .pieces import GRID, SHAPE_COUNT, SHAPES, Shape, mask_to_text, parse_cells, parse_shape
 
-SCHEMA_VERSION = 1
+SCHEMA_VERSION = 2
+"""2: the Solo grid is stored row by row (positions 1 2 3 are the top row); 1 stored it column by
+column. Version-1 states are converted when read."""
 ACTIONS_PER_TURN = 3
 MAX_UNFINISHED = 4
 ROW_SIZE = 4
@@ -188,7 +190,7 @@ class RowsTable:
 
 @dataclass(frozen=True, slots=True)
 class SoloTable:
-    """Solo's market: one deck, a 3×3 grid (positions 1–9, numbered down each column), lock
+    """Solo's market: one deck, a 3×3 grid (positions 1–9, numbered row by row), lock
     counters above the three columns, and the mastermind's supply and score pile.
 
     Lock and mastermind pieces are counters: they never come from the player's reserve.
@@ -402,6 +404,9 @@ class GameState:
     def from_json(cls, data: dict[str, Any]) -> GameState:
         try:
             schema = int(data["schema"])
+            if schema == 1:
+                data = _from_schema_1(data)
+                schema = SCHEMA_VERSION
             if schema != SCHEMA_VERSION:
                 raise StateFormatError(
                     f"This game was saved with state schema {schema}; this version reads "
@@ -531,6 +536,18 @@ def _decision_from_json(data: dict[str, Any]) -> PendingDecision:
         options=tuple(str(o) for o in data["options"]),
         about=str(data.get("about", "")),
     )
+
+
+def _from_schema_1(data: dict[str, Any]) -> dict[str, Any]:
+    """Schema 1 stored the Solo grid column by column; schema 2 row by row (a transpose)."""
+    table = data["table"]
+    if table.get("kind") != "solo":
+        return data
+    grid = list(table["grid"])
+    if len(grid) != SOLO_GRID:
+        raise ValueError("solo grid must have 9 slots")
+    by_rows = [grid[(i % 3) * 3 + i // 3] for i in range(SOLO_GRID)]
+    return {**data, "table": {**table, "grid": by_rows}}
 
 
 def _slots(data: list[str | None]) -> tuple[str | None, ...]:

@@ -351,7 +351,7 @@ def _paint_solo(
     top = y + _lock_row(lay)
     for col in range(3):
         for row in range(3):
-            position = col * 3 + row + 1
+            position = row * 3 + col + 1
             card_id = table.grid[position - 1]
             x = MARGIN + col * col_step
             cy = top + row * (lay.tab + h + GAP // 2)

@@ -113,7 +113,9 @@ def corrupt(real: str, kind: str) -> str:
     if kind == "truncated":
         return real[: len(real) // 2]
     if kind == "future schema":
-        return real.replace('"schema":1', '"schema":99')
+        current = f'"schema":{engine.SCHEMA_VERSION}'
+        assert current in real
+        return real.replace(current, '"schema":99')
     if kind == "wrong types":
         return real.replace('"players":[', '"players":[7,', 1)
     value = CORRUPTIONS[kind]

@@ -1,8 +1,8 @@
 """Rule cases: the Solo variant against the mastermind.
 
 Sources: seed 004 "In the Solo Variant…" (Setup, Your turn, Your opponent's turn, Game end, Final
-scoring) and RULINGS.md "Solo variant (vs the mastermind)". Grid positions are numbered column by
-column: 1–3 down the first column, 4–6 the second, 7–9 the third.
+scoring), the rulebook v2.5 and RULINGS.md "Solo variant (vs the mastermind)". Grid positions are
+numbered row by row, as the rulebook's picture shows: 1 2 3 the top row, 4 5 6, 7 8 9.
 """
 
 from __future__ import annotations
@@ -106,7 +106,7 @@ def test_solo_is_for_one_player() -> None:
 def test_taking_from_a_grid_column_moves_one_lock_to_the_mastermind() -> None:
     """Seed 004 "Your turn": each time you take a puzzle from a grid column, move one piece from above
     that column into the opponent's supply; the slot is refilled from the deck. Position 5 is the
-    middle of column 2 (column-by-column numbering)."""
+    middle of column 2."""
     state = solo(seed=1)
     table = _table(state)
     after, events = play_events(state, "take 5")
@@ -120,13 +120,15 @@ def test_taking_from_a_grid_column_moves_one_lock_to_the_mastermind() -> None:
 def test_taking_from_an_unlocked_column_moves_nothing() -> None:
     """Seed 004: "Skip this step if there are no pieces above the column"."""
     state = with_solo_table(solo(seed=1), locks=(1, 2, 0))
-    after = play(state, "take 8")
+    after = play(state, "take 9")
     assert _table(after).locks == (1, 2, 0) and _table(after).mastermind_supply == 6
 
 
-@pytest.mark.parametrize(("position", "column"), [(1, 1), (3, 1), (4, 2), (6, 2), (7, 3), (9, 3)])
-def test_grid_positions_are_numbered_down_each_column(position: int, column: int) -> None:
-    """RULINGS: positions 1–3 are the first column, 4–6 the second, 7–9 the third."""
+@pytest.mark.parametrize(("position", "column"), [(1, 1), (2, 2), (3, 3), (4, 1), (6, 3), (7, 1),
+                                                  (8, 2), (9, 3)])
+def test_grid_positions_are_numbered_row_by_row(position: int, column: int) -> None:
+    """RULINGS / rulebook picture: 1 2 3 is the top row, 4 5 6 the middle, 7 8 9 the bottom, so
+    positions 1, 4, 7 are the first column."""
     state = with_solo_table(solo(seed=1), locks=(1, 1, 1))
     _, events = play_events(state, f"take {position}")
     assert LockTaken(column) in events
@@ -167,7 +169,11 @@ def test_solo_four_puzzle_limit() -> None:
 # -- the mastermind's turn ----------------------------------------------------------------------------
 
 
-POINTS = {"G1": 1, "G2": 3, "G3": 0, "G4": 3, "G5": 2, "G6": 1, "G7": 5, "G8": 0, "G9": 2}
+# The test grid, row by row:      column 1   column 2   column 3
+#                                 G1 1 pt    G2 3 pt    G3 0 pt
+#                                 G4 3 pt    G5 2 pt    G6 1 pt
+#                                 G7 0 pt    G8 2 pt    G9 5 pt
+POINTS = {"G1": 1, "G2": 3, "G3": 0, "G4": 3, "G5": 2, "G6": 1, "G7": 0, "G8": 2, "G9": 5}
 GRID_CARDS = [card(cid, "A1 B1", points=p, reward="2") for cid, p in POINTS.items()]
 DECK_CARDS = [card(f"D{i}", "A1", points=0, reward="2") for i in range(1, 5)]
 
@@ -187,56 +193,61 @@ def _mastermind_turn(state):
 def test_mastermind_takes_the_most_valuable_puzzle_from_an_unlocked_column() -> None:
     """Seed 004: the opponent cannot take from a locked column; of the rest it takes the puzzle worth
     the most, straight into its score pile, and the slot is refilled from the deck."""
-    state = _grid(locks=(0, 1, 1))             # only column 1 (G1 1pt, G2 3pt, G3 0pt) is open
+    state = _grid(locks=(0, 1, 1))             # only column 1 (G1 1pt, G4 3pt, G7 0pt) is open
     after, events = _mastermind_turn(state)
-    assert MastermindTook("G2", 2, 3) in events
-    assert _table(after).mastermind_pile == ("G2",)
-    assert _table(after).grid[1] == "D1" and _table(after).deck == ("D2", "D3", "D4")
+    assert MastermindTook("G4", 4, 3) in events
+    assert _table(after).mastermind_pile == ("G4",)
+    assert _table(after).grid[3] == "D1" and _table(after).deck == ("D2", "D3", "D4")
     assert opponent_score(after) == 3
 
 
-def test_mastermind_ties_go_to_the_lowest_position() -> None:
-    """Seed 004 "In case of a tie, they take the puzzle in the lowest numbered position"; RULINGS:
-    numbered column by column — G2 (position 2: column 1, row 2) and G4 (position 4: column 2,
-    row 1) are both worth 3; position 2 is lower."""
+def test_mastermind_ties_go_to_the_lowest_position_numbered_row_by_row() -> None:
+    """Seed 004 "In case of a tie, they take the puzzle in the lowest numbered position"; RULINGS
+    and the rulebook's picture: numbered row by row — G2 (top row, column 2: position 2) beats G4
+    (middle row, column 1: position 4), both worth 3. Numbered down the columns it would have
+    been the other way round."""
     after, events = _mastermind_turn(_grid(locks=(0, 0, 1)))
     assert MastermindTook("G2", 2, 3) in events
 
 
 def test_mastermind_ignores_locked_columns_even_for_the_best_card() -> None:
-    """Seed 004: a locked column (at least one piece above it) is off limits — G7 (5 pt) stays."""
+    """Seed 004: a locked column (at least one piece above it) is off limits — G9 (5 pt) stays."""
     after, events = _mastermind_turn(_grid(locks=(0, 0, 1)))
-    assert "G7" not in _table(after).mastermind_pile
+    assert "G9" not in _table(after).mastermind_pile
     after, events = _mastermind_turn(_grid(locks=(1, 1, 0)))
-    assert MastermindTook("G7", 7, 5) in events
+    assert MastermindTook("G9", 9, 5) in events
 
 
-def test_when_every_column_is_locked_one_lock_leaves_each_column() -> None:
-    """Seed 004: "If all columns are locked, remove one piece from above each column and return them
-    to the reserve" — then the opponent takes as usual. Locks are counters: the player's reserve
-    does not change."""
-    state = _grid(locks=(2, 1, 1))
+def test_all_columns_locked_the_mastermind_removes_one_lock_each_and_takes_nothing() -> None:
+    """Rulebook v2.5 ("If they can take a puzzle…") and the publisher's rules app: if every column
+    is locked, remove one piece from above each column — and that is the mastermind's whole turn:
+    it takes nothing ("Then it's your turn again"). Locks are counters: the player's reserve does
+    not change."""
+    state = _grid(locks=(2, 1, 1), supply=2)
     after, events = _mastermind_turn(state)
     assert events.count(LocksReleased()) == 1
-    assert MastermindTook("G7", 7, 5) in events      # columns 2 and 3 opened; G7 is the best
+    assert not [e for e in events if isinstance(e, (MastermindTook, LocksMoved))]
+    assert _table(after).locks == (1, 0, 0) and _table(after).mastermind_supply == 2
+    assert _table(after).grid == _table(state).grid and _table(after).mastermind_pile == ()
     assert after.reserve == state.reserve
+    assert (after.current, after.round, after.actions_left) == (0, state.round + 1, 3)
 
 
-def test_release_repeats_while_every_column_is_still_locked() -> None:
-    """Engine ruling (docs/rules.md): if after one release every column is still locked, release
-    again until a column opens."""
+def test_all_columns_locked_releases_only_once_per_turn() -> None:
+    """The old reading (release again until a column opens, then take) is gone: one piece leaves
+    each column per mastermind turn, however many are still there."""
     after, events = _mastermind_turn(_grid(locks=(3, 2, 2)))
-    assert events.count(LocksReleased()) == 2
-    assert MastermindTook("G7", 7, 5) in events
+    assert events.count(LocksReleased()) == 1
+    assert _table(after).locks == (2, 1, 1) and _table(after).mastermind_pile == ()
 
 
 def test_only_columns_that_hold_a_puzzle_count_for_all_locked() -> None:
-    """Engine ruling: an empty column (late in the game) does not count as "unlocked" — when every
-    column that still holds a puzzle is locked, the locks are released."""
-    grid = ["G1", "G2", "G3", "G4", "G5", "G6", None, None, None]
+    """RULINGS: "If every column that still holds a card is locked" — an empty column (late in the
+    game) does not count as unlocked: one lock leaves each column and nothing is taken."""
+    grid = ["G1", "G2", None, "G4", "G5", None, "G7", "G8", None]
     after, events = _mastermind_turn(_grid(locks=(1, 1, 0), deck=0, grid=grid))
-    assert LocksReleased() in events
-    assert MastermindTook("G2", 2, 3) in events
+    assert LocksReleased() in events and not [e for e in events if isinstance(e, MastermindTook)]
+    assert _table(after).locks == (0, 0, 0)
 
 
 def test_after_taking_its_supply_and_one_lock_from_each_other_column_move_above_that_column() -> None:
@@ -244,7 +255,7 @@ def test_after_taking_its_supply_and_one_lock_from_each_other_column_move_above_
     that column, and one piece from above each other column (if it has one)."""
     state = _grid(locks=(0, 2, 0), supply=3)
     after, events = _mastermind_turn(state)
-    assert MastermindTook("G7", 7, 5) in events
+    assert MastermindTook("G9", 9, 5) in events
     assert _table(after).locks == (0, 1, 0 + 3 + 1)
     assert _table(after).mastermind_supply == 0
     assert LocksMoved(3, (0, 1, 4)) in events
@@ -263,7 +274,7 @@ def test_mastermind_plays_after_every_player_turn() -> None:
     the mastermind takes one puzzle, then a new round starts with the player."""
     state = _grid(locks=(0, 1, 1))
     after, events = play_events(state, "level1", "level1", "level1")
-    assert MastermindTook("G2", 2, 3) in events
+    assert MastermindTook("G4", 4, 3) in events
     assert (after.current, after.round, after.actions_left) == (0, 2, 3)
 
 
@@ -314,7 +325,7 @@ def test_solo_penalties_apply_to_the_player() -> None:
     """Seed 004 "Final scoring": deduct points from your score for unfinished puzzles or Finishing
     Touches as normal (the mastermind has neither)."""
     state = with_player(_grid(locks=(1, 1, 1)), 0, completed=["TB2"], puzzles=["TD"], finishing_pieces=1)
-    state = with_solo_table(state, mastermind_pile=["G7"]).evolve(phase=Phase.OVER)
+    state = with_solo_table(state, mastermind_pile=["G9"]).evolve(phase=Phase.OVER)
     assert score_lines(state)[0].total == 4 - 1 - 1
     assert opponent_score(state) == 5
     assert winners(state) == (-1,)

@@ -25,7 +25,14 @@ from positions import (
 
 from engine import Phase, RemovePlayer, SkipTurn, legal_actions, score_lines, winners
 from engine.errors import IllegalActionError
-from engine.events import FinishingDone, FinishingStarted, MastermindTook, PlayerRemoved, TurnSkipped
+from engine.events import (
+    FinishingDone,
+    FinishingStarted,
+    LocksReleased,
+    MastermindTook,
+    PlayerRemoved,
+    TurnSkipped,
+)
 from engine.state import RowsTable
 
 
@@ -68,11 +75,14 @@ def test_skip_during_finishing_touches_ends_that_players_touches() -> None:
 
 
 def test_skip_in_solo_still_lets_the_mastermind_play() -> None:
-    """Ruling "skip" in Solo: the player's turn ends and the mastermind takes its turn as usual."""
+    """Ruling "skip" in Solo: the player's turn ends and the mastermind takes its turn as usual
+    (at the start every column is locked, so its turn is to remove one lock from each)."""
     state = solo(seed=1)
     after, events = play_events(state, "skip")
+    assert LocksReleased() in events and (after.current, after.round) == (0, 2)
+    after, events = play_events(after, "skip")
     assert any(isinstance(e, MastermindTook) for e in events)
-    assert (after.current, after.round) == (0, 2)
+    assert (after.current, after.round) == (0, 3)
 
 
 # -- remove ------------------------------------------------------------------------------------------

@@ -79,7 +79,7 @@ def test_dumps_is_compact_and_key_sorted() -> None:
     data = json.loads(text)
     assert text == json.dumps(data, sort_keys=True, separators=(",", ":"))
     assert set(data) == TOP_LEVEL_KEYS
-    assert data["schema"] == SCHEMA_VERSION == 1
+    assert data["schema"] == SCHEMA_VERSION == 2
 
 
 def test_json_is_readable() -> None:
@@ -117,6 +117,22 @@ def test_unknown_schema_version_is_refused() -> None:
     data["schema"] = SCHEMA_VERSION + 1
     with pytest.raises(StateFormatError, match=f"schema {SCHEMA_VERSION + 1}.*reads {SCHEMA_VERSION}"):
         GameState.loads(json.dumps(data))
+
+
+def test_a_schema_1_solo_state_is_read_with_its_grid_turned_row_by_row() -> None:
+    """Schema 2 stores the Solo grid row by row (positions 1 2 3 are the top row); schema 1 stored
+    it column by column. A schema-1 state loads with every card in the same place on the table,
+    and is written back as schema 2."""
+    state = game(1, seed=9)
+    data = json.loads(state.dumps())
+    by_rows = data["table"]["grid"]
+    data["schema"] = 1
+    data["table"]["grid"] = [by_rows[(i % 3) * 3 + i // 3] for i in range(9)]  # column by column
+    loaded = GameState.loads(json.dumps(data))
+    assert loaded == state and loaded.schema == SCHEMA_VERSION
+    base = json.loads(STATES["mid"].dumps())
+    base["schema"] = 1
+    assert GameState.loads(json.dumps(base)) == STATES["mid"]
 
 
 def _broken(change) -> str:

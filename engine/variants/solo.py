@@ -1,7 +1,8 @@
 """Solo: one player against the mastermind, around a 3×3 grid of puzzles with lock pieces.
 
-Grid positions are numbered down each column: 1–3 is the first column, 4–6 the second, 7–9 the
-third. Lock pieces and the mastermind's pieces are counters, separate from the player's reserve.
+Grid positions are numbered row by row, as the rulebook's picture shows: 1 2 3 is the top row,
+4 5 6 the middle, 7 8 9 the bottom; ``SoloTable.grid[position - 1]`` is the card there. Lock
+pieces and the mastermind's pieces are counters, separate from the player's reserve.
 """
 
 from __future__ import annotations
@@ -39,8 +40,22 @@ START_LOCKS = (1, 2, 1)
 
 
 def column_of(position: int) -> int:
-    """Column 1–3 of grid position 1–9."""
-    return (position - 1) // 3 + 1
+    """Column 1–3 of grid position 1–9 (numbered row by row)."""
+    return (position - 1) % 3 + 1
+
+
+def mastermind_pick(points: Sequence[int | None], locks: Sequence[int]) -> int | None:
+    """The grid position the mastermind takes, given each position's points (None: empty) and
+    the locks above the three columns; None when it takes nothing (an empty grid, or every column
+    that still holds a card is locked). The most valuable card of an unlocked column; on a tie the
+    lowest position."""
+    best: tuple[int, int] | None = None  # (points, -position)
+    for i, value in enumerate(points):
+        if value is None or locks[column_of(i + 1) - 1] > 0:
+            continue
+        if best is None or (value, -(i + 1)) > best:
+            best = (value, -(i + 1))
+    return None if best is None else -best[1]
 
 
 class SoloGame(Variant):
@@ -148,33 +163,28 @@ class SoloGame(Variant):
 
     # -- the mastermind's turn ---------------------------------------------------------------
     def after_player_turn(self, w: Work) -> None:
-        """The mastermind takes the most valuable puzzle from an unlocked column.
+        """The mastermind's turn (RULINGS "Solo variant", rulebook v2.5).
 
-        Ruling: only columns that still hold a puzzle are considered. While every such column is
-        locked, one lock leaves every column (repeated if needed). With an empty grid it takes
-        nothing.
+        It takes the most valuable puzzle from an unlocked column, ties to the lowest position,
+        then moves its supply and one lock from each other column above that column. If every
+        column that still holds a puzzle is locked, it removes one piece from above each column
+        and takes nothing: the player's turn again. With an empty grid it does nothing.
         """
         table = w.table
         assert isinstance(table, SoloTable)
-        columns_with_cards = {column_of(i + 1) for i, c in enumerate(table.grid) if c is not None}
-        if not columns_with_cards:
+        if all(c is None for c in table.grid):
             return
-        locks = list(table.locks)
-        while all(locks[c - 1] > 0 for c in columns_with_cards):
-            locks = [max(0, n - 1) for n in locks]
+        points = [None if c is None else w.card(c).points for c in table.grid]
+        position = mastermind_pick(points, table.locks)
+        if position is None:
+            locks = tuple(max(0, n - 1) for n in table.locks)
+            w.table = replace(table, locks=(locks[0], locks[1], locks[2]))
             w.emit(LocksReleased())
-        best: tuple[int, int] | None = None  # (points, -position)
-        for i, card in enumerate(table.grid):
-            if card is None or locks[column_of(i + 1) - 1] > 0:
-                continue
-            candidate = (w.card(card).points, -(i + 1))
-            if best is None or candidate > best:
-                best = candidate
-        assert best is not None
-        position = -best[1]
+            return
         card = table.grid[position - 1]
         assert card is not None
         column = column_of(position)
+        locks = list(table.locks)
         locks[column - 1] += table.mastermind_supply
         for other in range(3):
             if other != column - 1 and locks[other] > 0:
