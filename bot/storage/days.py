@@ -14,6 +14,7 @@ bot and a lingering one race. At-most-once is the right side to err on for a DM.
 
 from __future__ import annotations
 
+import sqlite3
 from dataclasses import dataclass
 from datetime import UTC, date, datetime, time, timedelta
 from typing import Any
@@ -180,20 +181,21 @@ class DaysStore:
         If the row already exists (the turn was undone and is starting again) it is reopened as it
         was: a reminder already sent for that turn is not sent again.
         """
-        async with self._transaction() as db:
-            await db.execute(
+        def work(conn: sqlite3.Connection) -> TurnRow:  # one storage job: a turn post waits on it
+            conn.execute(
                 f"UPDATE turns SET closed_at = ? WHERE game_id = ? AND closed_at IS NULL AND NOT ({_KEY})",
                 (ts(started_at), key.game_id, *_key(key)),
             )
-            await db.execute(
+            conn.execute(
                 f"INSERT INTO turns ({_TURN_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, 0, NULL, NULL, 0,"
                 " NULL, NULL) ON CONFLICT DO UPDATE SET closed_at = NULL",
                 (*_key(key), user_id, channel_id, ts(started_at),
                  None if deadline_at is None else ts(deadline_at), None if due_at is None else ts(due_at)),
             )
-        row = await self.get_turn(key)
-        assert row is not None
-        return row
+            return _turn(conn.execute(f"SELECT {_TURN_COLUMNS} FROM turns WHERE {_KEY}", _key(key))
+                         .fetchone())
+
+        return await self.storage._write(work)
 
     async def reopen_turn(self, key: TurnKey, acted_at: datetime, due_at: datetime | None) -> None:
         """After an undo: the undoer's turn is open again and they are acting right now."""
