@@ -48,7 +48,11 @@ def substitutes(reserve: list[int] | tuple[int, ...], wanted: Shape) -> tuple[Sh
     if reserve[wanted.index] > 0:
         return (wanted,)
     level = wanted.level
+    # A ghost (level 5) is never a substitute for a lower piece, and a ghost reward with no ghost
+    # left falls back to level 4 first: the highest level the reserve's substitution reaches.
     order = [level] + list(range(level + 1, MAX_UPGRADE_LEVEL + 1))
+    if level > MAX_UPGRADE_LEVEL:
+        order.append(MAX_UPGRADE_LEVEL)
     for candidate_level in order:
         shapes = tuple(s for s in SHAPES_BY_LEVEL[candidate_level] if reserve[s.index] > 0)
         if shapes:

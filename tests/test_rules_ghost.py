@@ -218,8 +218,12 @@ def test_ghost_reward_falls_back_to_another_ghost_then_level_4() -> None:
     reserve[Shape.U5.index] = 2
     reserve[Shape.I4.index] = 3
     assert substitutes(reserve, Shape.P5) == (Shape.U5,)
+    reserve[Shape.MONO.index] = 4
     reserve[Shape.U5.index] = 0
-    assert substitutes(reserve, Shape.P5)[0] is Shape.I4
+    assert substitutes(reserve, Shape.P5) == (Shape.I4,)
+    reserve[Shape.I4.index] = 0
+    reserve[Shape.L3.index] = 1
+    assert substitutes(reserve, Shape.P5) == (Shape.MONO, Shape.L3)
 
 
 @pytest.mark.parametrize("code", ["1", "2", "I3", "L3", "I4", "O4", "T4", "L4", "S4"])
