@@ -45,6 +45,9 @@ class DecisionKind:
     """Bring the decision up to date just before it is asked: return it with its options as the
     game now stands, or ``None`` when there is nothing left to ask — the kind carried it out
     itself (a single option left) or it lapsed (no option left). It may emit events."""
+    when_skipped: Callable[[PendingDecision], str] = lambda decision: decision.options[0]
+    """The answer given when the table skips the player's turn: by default the first option (a
+    piece owed is not lost); an optional reward answers with its refusal instead."""
 
 
 KINDS: dict[str, DecisionKind] = {}
@@ -147,16 +150,17 @@ def answer(w: Work, action: Choose) -> None:
 
 
 def answer_by_default(w: Work, seat: int) -> None:
-    """Answer each of ``seat``'s pending decisions with its first option.
+    """Answer each of ``seat``'s pending decisions with its kind's ``when_skipped`` answer.
 
-    Used only when the table ends a turn for the player (a skip): the choice the rules gave them
-    is not lost, it falls back to the first option listed (docs/rules.md records this ruling).
+    Used only when the table ends a turn for the player (a skip): a piece owed is not lost (the
+    first option listed), an optional level-up is declined (docs/rules.md records this ruling).
     ``seat`` is the focused seat (the one whose turn is skipped).
     """
     settle(w)
     while (index := _head_index(w.pending, seat, bool(w.turns))) is not None and \
             w.pending[index].seat == seat:
-        answer(w, Choose(w.pending[index].options[0]))
+        head = w.pending[index]
+        answer(w, Choose(kind_of(head).when_skipped(head)))
         settle(w)
 
 

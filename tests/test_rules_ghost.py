@@ -295,6 +295,20 @@ def test_an_arrow_may_be_declined() -> None:
     assert any(isinstance(e, LevelUpDeclined) for e in events)
 
 
+def test_a_skipped_turn_declines_a_waiting_arrow() -> None:
+    """docs/rules.md (level-up rewards, engine ruling): a level-up is optional, so when the table
+    skips the turn of a player who owes an answer to an arrow, the arrow is declined — nobody
+    raises a piece for them."""
+    state = _completing("2", ["TUP"])
+    after = play(state, "place 2 on TUP at A1 B1")
+    assert after.decision_for(0) is not None
+    skipped, events = play_events(after, "skip")
+    assert count(skipped.players[0].supply, "2") == 1
+    assert count(skipped.players[0].supply, "I3") == 0 and count(skipped.players[0].supply, "L3") == 0
+    assert any(isinstance(e, LevelUpDeclined) for e in events)
+    assert skipped.decision_for(0) is None
+
+
 def test_level_4_may_become_a_ghost() -> None:
     """RULINGS "Ghost Piece expansion": level 4 → a ghost is allowed by a level-up."""
     big = card("TUP4", "A1 B1 C1 D1", points=3, reward="up", colour=Colour.BLACK)

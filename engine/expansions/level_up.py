@@ -81,4 +81,4 @@ def _prompt(decision: PendingDecision) -> str:
     )
 
 
-register(DecisionKind(KIND, _resolve, _prompt, _refresh))
+register(DecisionKind(KIND, _resolve, _prompt, _refresh, when_skipped=lambda _decision: DECLINE))
