@@ -8,17 +8,22 @@ slash command takes; the other seats are policy seats that the manager plays by 
 Written to the output folder: ``turn-NNN.png`` (the table after every turn, as the channel would
 see it), ``mat-<seat>.png`` (each player's mat at the end), ``results.png`` and ``log.txt``
 (every action and what it caused).
+
+``--catalogue FILE`` deals from a catalogue file (default: ``$PROJECTL_CATALOGUE``, as the bot,
+else the shipped one).
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
+import os
 import sys
 from collections.abc import Sequence
 from pathlib import Path
 
-from engine import GameState
+from engine import GameState, PuzzleCard
+from engine.catalogue import CatalogueError, load_catalogue
 
 from .clock import SystemClock
 from .manager import ActionResult, GameManager, TableSettings, engine_policy
@@ -30,7 +35,8 @@ CHANNEL_ID = 1
 
 
 async def play(out: Path, *, players: int = 3, seed: int = 7, policy: str = "greedy",
-               variant: str = "base", quiet: bool = False) -> Path:
+               variant: str = "base", quiet: bool = False,
+               cards: Sequence[PuzzleCard] | None = None) -> Path:
     """Play one game, write its images and log to ``out``; return the log path."""
     out.mkdir(parents=True, exist_ok=True)
     db = out / "demo.sqlite3"
@@ -40,7 +46,7 @@ async def play(out: Path, *, players: int = 3, seed: int = 7, policy: str = "gre
     renderer = ThreadedRenderer()
     lines: list[str] = []
     try:
-        manager = GameManager(storage, seed_source=lambda: seed)
+        manager = GameManager(storage, seed_source=lambda: seed, cards=cards)
         solo = variant == "solo"
         settings = TableSettings(variant=variant, max_players=1 if solo else players)
         result = await manager.create_game(guild_id=None, channel_id=CHANNEL_ID, host_id=HOST_ID,
@@ -106,9 +112,17 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--variant", default="base", choices=("base", "solo"))
     parser.add_argument("--seed", type=int, default=7)
     parser.add_argument("--policy", default="greedy", choices=("greedy", "random"))
+    parser.add_argument("--catalogue", metavar="FILE", default=None,
+                        help="deal from this catalogue JSON "
+                             "(default: $PROJECTL_CATALOGUE, else the shipped one)")
     args = parser.parse_args(argv)
+    path = args.catalogue or os.environ.get("PROJECTL_CATALOGUE", "").strip() or None
+    try:
+        cards = load_catalogue(path).cards
+    except CatalogueError as error:
+        parser.error(str(error))
     asyncio.run(play(Path(args.out), players=args.players, seed=args.seed, policy=args.policy,
-                     variant=args.variant))
+                     variant=args.variant, cards=cards))
     return 0
 
 

@@ -6,6 +6,9 @@
   exit code is 0 only when it is usable.
 * ``bench`` measures the engine and the policies (see ``engine.bench``).
 
+``simulate`` and ``bench`` take ``--catalogue FILE`` (default: ``$PROJECTL_CATALOGUE``, as the
+bot, else the shipped catalogue).
+
 Argument errors print one line and exit with code 2, as argparse does, never a traceback.
 """
 
@@ -13,10 +16,13 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 import time
 from collections.abc import Sequence
 
+from .cards import PuzzleCard
+from .catalogue import CatalogueError, load_catalogue
 from .policies import POLICIES, policy_by_name
 from .simulate import play_game
 from .state import Difficulty, Options
@@ -44,6 +50,27 @@ def _seed(text: str) -> int:
         return int(text, 0)
     except ValueError:
         raise argparse.ArgumentTypeError(f"'{text}' is not an integer seed") from None
+
+
+CATALOGUE_ENV = "PROJECTL_CATALOGUE"
+
+
+def _catalogue_argument(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--catalogue", metavar="FILE", default=None,
+        help=f"play with this catalogue JSON (default: ${CATALOGUE_ENV}, else the shipped one)",
+    )
+
+
+def _cards(args: argparse.Namespace, parser: argparse.ArgumentParser) -> tuple[PuzzleCard, ...]:
+    """The cards of ``--catalogue``, else of $PROJECTL_CATALOGUE, else the shipped catalogue —
+    the same file the bot would deal from, so anyone can measure a server's own cards."""
+    path = args.catalogue or os.environ.get(CATALOGUE_ENV, "").strip() or None
+    try:
+        return load_catalogue(path).cards
+    except CatalogueError as error:
+        parser.error(str(error))
+        raise  # unreachable: parser.error exits
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -78,6 +105,7 @@ def build_parser() -> argparse.ArgumentParser:
     sim.add_argument("--no-unfinished-penalty", action="store_true")
     sim.add_argument("--max-turns", type=_positive, default=None, help="stall cap in player turns")
     sim.add_argument("--log", action="store_true", help="include each game's action log")
+    _catalogue_argument(sim)
 
     cat = commands.add_parser("catalogue", help="check a puzzle catalogue")
     cat.add_argument("--check", action="store_true", required=True, help="report on the catalogue")
@@ -86,6 +114,7 @@ def build_parser() -> argparse.ArgumentParser:
     bench = commands.add_parser("bench", help="measure engine and policy speed, and solo win rates")
     bench.add_argument("--solo-games", type=_positive, default=1000, help="games per difficulty")
     bench.add_argument("--seed", type=_seed, default=0)
+    _catalogue_argument(bench)
     return parser
 
 
@@ -117,13 +146,14 @@ def _simulate(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
         difficulty=Difficulty(args.difficulty),
         ghost=ghost,
     )
+    cards = _cards(args, parser)
     extra = {} if args.max_turns is None else {"max_turns": args.max_turns}
     stalled = 0
     start = time.perf_counter()
     for i in range(args.games):
         seed = args.seed + i
         policies = [policy_by_name(names[seat % len(names)], seed * 8 + seat) for seat in range(players)]
-        record = play_game(options, seed, policies, keep_log=args.log, **extra)
+        record = play_game(options, seed, policies, keep_log=args.log, cards=cards, **extra)
         stalled += record.stalled
         print(json.dumps(record.to_json(with_log=args.log)), flush=False)
     elapsed = time.perf_counter() - start
@@ -154,7 +184,11 @@ def main(argv: Sequence[str] | None = None) -> int:
         return main_check(args.file)
     from .bench import run_bench
 
-    return run_bench(solo_games=args.solo_games, seed=args.seed)
+    try:
+        cards = _cards(args, parser)
+    except SystemExit as stop:
+        return int(stop.code or 0)
+    return run_bench(solo_games=args.solo_games, seed=args.seed, cards=cards)
 
 
 def _run() -> int:

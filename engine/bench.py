@@ -22,10 +22,11 @@ line is one JSON object with these keys, plus ``budgets`` and ``within_budget``:
 from __future__ import annotations
 
 import time
+from collections.abc import Sequence
 
 from . import legal, pieces
 from .budget import BenchReport
-from .cards import Colour
+from .cards import Colour, PuzzleCard
 from .catalogue import load_catalogue
 from .pieces import BASE_SHAPES
 from .policies import GreedyPolicy, RandomPolicy
@@ -36,13 +37,15 @@ CLOCK = time.process_time
 """Every figure is CPU time of this (single-threaded) process: "on one core" even when other
 work shares the machine, which would otherwise make wall-clock figures swing by 30% or more."""
 
+Cards = Sequence[PuzzleCard] | None
+
 RANDOM_GAMES = 40
 GREEDY_GAMES = 20
 
 
-def bench_placements(repeats: int = 200) -> tuple[float, float]:
+def bench_placements(repeats: int = 200, cards: Cards = None) -> tuple[float, float]:
     """(cold ms, warm ms) per enumeration over the four largest recesses of the catalogue."""
-    cards = load_catalogue(None)
+    cards = load_catalogue(None).cards if cards is None else cards
     whites = sorted((c for c in cards if c.colour is Colour.WHITE), key=lambda c: -c.size)[:2]
     blacks = sorted((c for c in cards if c.colour is Colour.BLACK), key=lambda c: -c.size)[:2]
     chosen = whites + blacks
@@ -66,7 +69,7 @@ def bench_placements(repeats: int = 200) -> tuple[float, float]:
 
 
 def bench_random(
-    games: int | None = None, seed: int = 0, options: Options | None = None,
+    games: int | None = None, seed: int = 0, options: Options | None = None, cards: Cards = None,
 ) -> tuple[float, float, int]:
     """(actions/s, games/s, stalled) for random play (4 players unless ``options`` say else)."""
     games = RANDOM_GAMES if games is None else games
@@ -75,24 +78,26 @@ def bench_random(
     start = CLOCK()
     for i in range(games):
         policies = [RandomPolicy(seed + i * 8 + s) for s in range(options.players)]
-        record = play_game(options, seed + i, policies, keep_log=False)
+        record = play_game(options, seed + i, policies, keep_log=False, cards=cards)
         actions += record.actions
         stalled += record.stalled
     elapsed = CLOCK() - start
     return actions / elapsed, games / elapsed, stalled
 
 
-def bench_greedy_2p(games: int | None = None, seed: int = 0) -> float:
+def bench_greedy_2p(games: int | None = None, seed: int = 0, cards: Cards = None) -> float:
     games = GREEDY_GAMES if games is None else games
     options = Options(players=2)
     start = CLOCK()
     for i in range(games):
         policies = [GreedyPolicy(seed + i * 8 + s) for s in range(2)]
-        play_game(options, seed + i, policies, keep_log=False)
+        play_game(options, seed + i, policies, keep_log=False, cards=cards)
     return (CLOCK() - start) / games
 
 
-def bench_solo(games: int, seed: int = 0) -> tuple[dict[str, float], dict[str, list[float]]]:
+def bench_solo(
+    games: int, seed: int = 0, cards: Cards = None,
+) -> tuple[dict[str, float], dict[str, list[float]]]:
     """Greedy's Solo win rate per difficulty, and its mean score against the mastermind's (the
     win rate alone hides how far off a losing player is)."""
     rates: dict[str, float] = {}
@@ -102,7 +107,9 @@ def bench_solo(games: int, seed: int = 0) -> tuple[dict[str, float], dict[str, l
         wins = mine = theirs = 0
         start = CLOCK()
         for i in range(games):
-            record = play_game(options, seed + i, [GreedyPolicy(seed + i)], keep_log=False)
+            record = play_game(
+                options, seed + i, [GreedyPolicy(seed + i)], keep_log=False, cards=cards
+            )
             wins += record.winners == (0,)
             mine += record.scores[0]
             theirs += record.mastermind or 0
@@ -120,24 +127,24 @@ PLACEMENTS_BUDGET_MS = 1.0
 RANDOM_BUDGET_PER_S = 10_000
 
 
-def run_bench(*, solo_games: int = 1000, seed: int = 0) -> int:
+def run_bench(*, solo_games: int = 1000, seed: int = 0, cards: Cards = None) -> int:
     """Measure, print each figure beside its budget (:mod:`engine.budget`), end with the JSON line;
-    the exit code is 1 when a budget is missed."""
+    the exit code is 1 when a budget is missed. ``cards``: a catalogue's cards (default: shipped)."""
     total = time.perf_counter()
     report = BenchReport("engine")
-    cold, warm = bench_placements()
+    cold, warm = bench_placements(cards=cards)
     print(f"placements, 9 shapes on 4 puzzles: {cold:.3f} ms cold cache, {warm:.4f} ms warm")
-    per_action, per_game, stalled = bench_random(seed=seed)
+    per_action, per_game, stalled = bench_random(seed=seed, cards=cards)
     print(
         f"random 4p: {per_action:,.0f} actions/s, {per_game:.1f} games/s "
         f"({stalled} of {RANDOM_GAMES} stalled)"
     )
-    line_clear, _, lc_stalled = bench_random(seed=seed, options=Options.for_players(6))
+    line_clear, _, lc_stalled = bench_random(seed=seed, options=Options.for_players(6), cards=cards)
     print(f"random 6p Line Clear + ghost: {line_clear:,.0f} actions/s "
           f"({lc_stalled} of {RANDOM_GAMES} stalled)")
-    greedy = bench_greedy_2p(seed=seed)
+    greedy = bench_greedy_2p(seed=seed, cards=cards)
     print(f"greedy 2p: {greedy:.3f} s per game")
-    rates, means = bench_solo(solo_games, seed=seed)
+    rates, means = bench_solo(solo_games, seed=seed, cards=cards)
     print(f"total {time.perf_counter() - total:.1f} s")
     report.add("placements_ms", round(cold, 4), label="legal placements, 9 shapes on 4 puzzles, cold",
                unit="ms", at_most=PLACEMENTS_BUDGET_MS)

@@ -8,12 +8,13 @@ in ``engine/data/README.md``.
 Two levels of checking, on purpose:
 
 * :func:`parse_catalogue` *rejects* malformed data (bad rows, unknown reward, disconnected
-  recess, duplicate cards …) with a :class:`CatalogueError` that names the card, because a game
+  recess, duplicate ids …) with a :class:`CatalogueError` that names the card, because a game
   must never be dealt a broken card.
 * :func:`check_catalogue` *reports* on a well-formed catalogue: per card the size, net cells,
   minimum pieces and whether it can be filled without monominoes, how far it strays from the
-  published economy, and which game modes it has enough cards for. A small custom catalogue is
-  not an error, it just supports fewer modes.
+  published economy, identical cards (legal: the printed set has a pair), and which game modes
+  it has enough cards for. A small custom catalogue is not an error, it just supports fewer
+  modes.
 """
 
 from __future__ import annotations
@@ -22,7 +23,7 @@ import difflib
 import json
 import sys
 from collections import Counter
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from importlib import resources
 from pathlib import Path
@@ -179,15 +180,9 @@ def _parse_card(raw: Any, position: int) -> PuzzleCard:
     return PuzzleCard(id=card_id, colour=colour, points=points, reward=reward, recess=recess)
 
 
-def _reject_duplicates(cards: list[PuzzleCard]) -> None:
-    """Same id twice, or two cards that play identically (congruent recess, same reward).
-
-    The reward is part of the identity: there are only 8 connected recesses of 2–4 cells, yet the
-    published economy has 11 white 0-point cards whose recess has the reward's size, so small
-    silhouettes must repeat with different rewards.
-    """
+def _reject_duplicate_ids(cards: list[PuzzleCard]) -> None:
+    """The same id twice: a game names its cards by id, so ids must be unique."""
     seen_ids: dict[str, int] = {}
-    seen_shapes: dict[tuple[object, Reward], PuzzleCard] = {}
     for position, card in enumerate(cards):
         if card.id in seen_ids:
             raise CatalogueError(
@@ -195,13 +190,24 @@ def _reject_duplicates(cards: list[PuzzleCard]) -> None:
                 f"and #{position + 1})"
             )
         seen_ids[card.id] = position
+
+
+def identical_cards(cards: Iterable[PuzzleCard]) -> list[tuple[str, str]]:
+    """Pairs of cards that play identically: congruent recess (rotated, reflected or shifted)
+    and the same reward, each later card paired with the first of its kind.
+
+    Legal (the printed set has two 0-point white cards with a domino recess and a domino
+    reward), so ``catalogue --check`` notes them and nothing refuses them.
+    """
+    first: dict[tuple[object, object], str] = {}
+    pairs: list[tuple[str, str]] = []
+    for card in cards:
         key = (canonical_form(card.recess), card.reward)
-        if key in seen_shapes:
-            raise CatalogueError(
-                f"Card {seen_shapes[key].id} and {card.id} are the same up to rotation/reflection "
-                f"(congruent recess and the same reward {card.reward.value})"
-            )
-        seen_shapes[key] = card
+        if key in first:
+            pairs.append((first[key], card.id))
+        else:
+            first[key] = card.id
+    return pairs
 
 
 def parse_catalogue(data: Any, *, name: str | None = None) -> Catalogue:
@@ -231,7 +237,7 @@ def parse_catalogue(data: Any, *, name: str | None = None) -> Catalogue:
     if not isinstance(raw_cards, list) or not raw_cards:
         raise CatalogueError("the catalogue needs a non-empty list of 'cards'")
     cards = [_parse_card(raw, i) for i, raw in enumerate(raw_cards)]
-    _reject_duplicates(cards)
+    _reject_duplicate_ids(cards)
     return Catalogue(name=title.strip(), cards=tuple(cards), description=description)
 
 
@@ -405,6 +411,10 @@ def check_catalogue(cat: Catalogue) -> CatalogueReport:
     reports = tuple(_card_report(card) for card in cat.cards)
     problems = [f"{r.id}: the recess cannot be filled" for r in reports if r.min_pieces is None]
     notes = [note for r in reports for note in _economy_notes(r)]
+    notes += [
+        f"{a} and {b} are identical (congruent recess, same reward): legal, the printed set has a pair"
+        for a, b in identical_cards(cat.cards)
+    ]
     base = [c for c in cat.cards if c.expansion is None]
     counts = {
         False: (sum(c.colour is Colour.WHITE for c in base), sum(c.colour is Colour.BLACK for c in base)),

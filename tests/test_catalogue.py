@@ -28,7 +28,10 @@ from engine.catalogue import (
     parse_catalogue,
 )
 from engine.pieces import Shape, canonical_form, is_connected
+from engine.policies import GreedyPolicy
+from engine.simulate import play_game
 from engine.solver import fillable_without_monominoes, min_pieces, solve
+from engine.state import Options
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -284,10 +287,6 @@ MALFORMED = {
         "Card W02: the recess is not one connected area",
     ),
     "reward is not a piece": (_with(2, reward="X9"), "Card B01: reward 'X9' is not a piece"),
-    "same card up to symmetry": (
-        _with(1, points=0, reward="2", recess=[".....", ".....", ".....", "...#.", "...#."]),
-        "Card W01 and W02 are the same up to rotation/reflection",
-    ),
     "duplicate id": (_with(2, id="W01"), "Card W01: the id is used twice"),
     "too few rows": (
         _with(0, recess=[".....", ".##..", "....."]),
@@ -413,3 +412,25 @@ def test_main_check_is_non_zero_on_problems(
     broken.write_text(json.dumps(_with(2, reward="X9")), encoding="utf-8")
     assert main_check(str(broken)) == 2
     assert "Card B01: reward 'X9' is not a piece" in capsys.readouterr().err
+
+
+def test_a_catalogue_with_two_identical_cards_loads_and_plays_every_supported_mode() -> None:
+    """RULINGS "Components": the printed set holds two cards with the same recess and the same
+    reward; a catalogue may too. It loads, `--check` notes the pair (no problem), and a game of
+    every mode it supports is dealt from it and played to the end."""
+    data = catalogue_to_json(load_catalogue())
+    first = data["cards"][0]
+    data["cards"][1] = {**first, "id": data["cards"][1]["id"]}  # W02 becomes a copy of W01
+    catalogue = parse_catalogue(data)
+    report = check_catalogue(catalogue)
+    assert report.ok
+    assert [n for n in report.notes if "identical" in n] == [
+        "W01 and W02 are identical (congruent recess, same reward): legal, the printed set has a pair"
+    ]
+    assert report.modes == ("solo", "2p", "3p", "4p", "5p", "6p")
+    for mode in report.modes:
+        players = 1 if mode == "solo" else int(mode[0])
+        options = Options.for_players(players)
+        record = play_game(options, 3, [GreedyPolicy(seat) for seat in range(players)],
+                           keep_log=False, cards=catalogue.cards)
+        assert record.final_state.is_over, mode

@@ -189,6 +189,45 @@ def test_cli_catalogue_check(tmp_path: Path, capsys: pytest.CaptureFixture[str])
     assert main(["catalogue", "--check", str(garbage)]) != 0
 
 
+def _one_white_point_more(tmp_path: Path) -> Path:
+    """A server's own catalogue: the shipped one with every white card worth one point more."""
+    data = json.loads((Path(__file__).resolve().parents[1] / "engine/data/puzzles.json").read_text())
+    for card in data["cards"]:
+        if card["colour"] == "white":
+            card["points"] += 1
+    path = tmp_path / "house.json"
+    path.write_text(json.dumps(data))
+    return path
+
+
+def test_cli_simulate_plays_a_given_catalogue(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Issue "Any real catalogue loads": ``--catalogue FILE`` (and $PROJECTL_CATALOGUE, as the bot
+    reads it) deal from a server's own cards — the same seed then scores differently."""
+    house = _one_white_point_more(tmp_path)
+    argv = ["simulate", "--variant", "solo", "--seed", "5", "--log"]
+    assert main(argv) == 0
+    shipped = json.loads(capsys.readouterr().out.splitlines()[0])
+    assert main([*argv, "--catalogue", str(house)]) == 0
+    given = json.loads(capsys.readouterr().out.splitlines()[0])
+    monkeypatch.setenv("PROJECTL_CATALOGUE", str(house))
+    assert main(argv) == 0
+    from_env = json.loads(capsys.readouterr().out.splitlines()[0])
+    assert given == from_env
+    assert (given["scores"], given["mastermind"]) != (shipped["scores"], shipped["mastermind"])
+
+
+def test_cli_refuses_an_unreadable_catalogue_in_one_line(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str],
+) -> None:
+    missing = str(tmp_path / "missing.json")
+    for argv in (["simulate", "--catalogue", missing], ["bench", "--catalogue", missing]):
+        assert main(argv) == 2
+        err = capsys.readouterr().err.strip()
+        assert "cannot read catalogue file" in err and len(err.splitlines()) == 1
+
+
 def test_cli_as_a_process() -> None:
     """``python -m engine`` end to end, including the exit code of a bad argument."""
     root = Path(__file__).resolve().parents[1]
