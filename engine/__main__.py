@@ -96,6 +96,8 @@ def build_parser() -> argparse.ArgumentParser:
                        help="play with the Ghost Piece expansion (default on for 5-6 players)")
     ghost.add_argument("--no-ghost", dest="ghost", action="store_false",
                        help="without the Ghost Piece expansion (5 players only)")
+    sim.add_argument("--finesse", action="store_true",
+                     help="play with the Finesse expansion (credits, tiles, Insert)")
     sim.add_argument("--difficulty", choices=[d.value for d in Difficulty], default="normal")
     sim.add_argument(
         "--policy", default="greedy",
@@ -145,16 +147,19 @@ def _simulate(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
         unfinished_penalty=not args.no_unfinished_penalty,
         difficulty=Difficulty(args.difficulty),
         ghost=ghost,
+        finesse=args.finesse,
     )
     cards = _cards(args, parser)
     extra = {} if args.max_turns is None else {"max_turns": args.max_turns}
-    stalled = 0
+    stalled = inserts = credits = 0
     start = time.perf_counter()
     for i in range(args.games):
         seed = args.seed + i
         policies = [policy_by_name(names[seat % len(names)], seed * 8 + seat) for seat in range(players)]
         record = play_game(options, seed, policies, keep_log=args.log, cards=cards, **extra)
         stalled += record.stalled
+        inserts += record.inserts
+        credits += sum(record.credits)
         print(json.dumps(record.to_json(with_log=args.log)), flush=False)
     elapsed = time.perf_counter() - start
     summary = {
@@ -163,6 +168,9 @@ def _simulate(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
         "seconds": round(elapsed, 3),
         "games_per_s": round(args.games / elapsed, 2) if elapsed > 0 else None,
     }
+    if args.finesse:
+        summary["inserts_per_game"] = round(inserts / args.games, 2)
+        summary["credits_per_player_game"] = round(credits / (args.games * players), 2)
     print(json.dumps(summary))
     return 0
 

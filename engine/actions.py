@@ -14,6 +14,8 @@ The text form is what the action log stores and what a player can type:
 ``ghost P5 to O4 1; 1 on W07 at C3``        Ghost Piece: split a ghost into pieces that tile it,
                                            optionally placing some at once (one per puzzle)
 ``choose I4``                              answer a pending decision (e.g. a substitute piece)
+``insert``                                 Finesse: pay 2 active credits for one extra action
+``end turn``                               end your turn while an Insert could still extend it
 ``done``                                   end your Finishing Touches
 ``pass``                                   only when nothing else is legal
 ``skip`` / ``remove 2``                    table decisions: skip this turn, remove seat 2
@@ -190,6 +192,27 @@ class EndFinishing:
 
 
 @dataclass(frozen=True, slots=True)
+class Insert:
+    """Finesse: pay 2 active credits for one extra action this turn. It spends no action."""
+
+    kind: ClassVar[str] = "insert"
+
+    def __str__(self) -> str:
+        return "insert"
+
+
+@dataclass(frozen=True, slots=True)
+class EndTurn:
+    """End a turn whose actions are spent but which an expansion holds open (Finesse: the
+    player could still Insert). Legal only then."""
+
+    kind: ClassVar[str] = "end turn"
+
+    def __str__(self) -> str:
+        return "end turn"
+
+
+@dataclass(frozen=True, slots=True)
 class Pass:
     """Spend an action doing nothing. Legal only when no other action is."""
 
@@ -230,7 +253,7 @@ TABLE_ACTIONS = (SkipTurn, RemovePlayer)
 
 Action = (
     TakePuzzle | DrawPuzzle | TakeLevelOne | Upgrade | Place | Master | Recycle | Choose
-    | EndFinishing | Pass | SkipTurn | RemovePlayer | GhostSplit
+    | EndFinishing | Pass | SkipTurn | RemovePlayer | GhostSplit | Insert | EndTurn
 )
 
 _CARD_ID = re.compile(r"^[A-Za-z][A-Za-z0-9_-]{0,15}$")
@@ -344,6 +367,10 @@ def parse_action(text: str) -> Action:
         )
     if verb == "done" and not rest:
         return EndFinishing()
+    if verb == "insert" and not rest:
+        return Insert()
+    if verb == "end" and [w.lower() for w in rest] == ["turn"]:
+        return EndTurn()
     if verb == "pass" and not rest:
         return Pass()
     if verb == "skip" and not rest:
@@ -352,5 +379,5 @@ def parse_action(text: str) -> Action:
         return RemovePlayer(_slot(rest[0], 6) - 1)
     raise ActionSyntaxError(
         f"{quoted(words[0])} is not an action. Actions: take, draw, level1, upgrade, place, master, "
-        "recycle, ghost, choose, done."
+        "recycle, ghost, insert, end turn, choose, done."
     )

@@ -314,3 +314,77 @@ class MarkersPassed(Event):
             f"Round {self.round}: {_name(names, self.white)} holds the White marker (left rows), "
             f"{_name(names, self.black)} the Black marker (right rows); both play now."
         )
+
+
+# -- Finesse expansion ------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class CreditEarned(Event):
+    """Finesse: ``seat`` took one credit from the bank (it is inactive until its turn ends).
+    ``reason`` says what earned it ("placed an L4"), ``tile`` the live tile's short label."""
+
+    seat: int
+    tile: str
+    reason: str
+
+    def describe(self, names: Sequence[str]) -> str:
+        return f"{_name(names, self.seat)}: +1 credit: {self.reason} (Finesse: {self.tile})."
+
+
+@dataclass(frozen=True, slots=True)
+class CreditReturned(Event):
+    """Finesse, empty bank: a player tied for the most credits returned one."""
+
+    seat: int
+    inactive: bool
+
+    def describe(self, names: Sequence[str]) -> str:
+        kind = "an inactive" if self.inactive else "an active"
+        return (
+            f"The credit bank was empty: {_name(names, self.seat)} (most credits) returned {kind} "
+            "credit."
+        )
+
+
+@dataclass(frozen=True, slots=True)
+class CreditsActivated(Event):
+    seat: int
+    count: int
+
+    def describe(self, names: Sequence[str]) -> str:
+        plural = "s" if self.count != 1 else ""
+        return f"{_name(names, self.seat)}'s {self.count} new credit{plural} became active."
+
+
+@dataclass(frozen=True, slots=True)
+class ActionInserted(Event):
+    """Finesse: ``seat`` paid 2 active credits for one extra action this turn."""
+
+    seat: int
+
+    def describe(self, names: Sequence[str]) -> str:
+        return f"{_name(names, self.seat)} paid 2 credits to insert an extra action."
+
+
+@dataclass(frozen=True, slots=True)
+class CreditPaidFinishing(Event):
+    """Finesse: a Finishing Touch cost a credit instead of a point."""
+
+    seat: int
+
+    def describe(self, names: Sequence[str]) -> str:
+        return f"{_name(names, self.seat)} paid that Finishing Touch with a credit instead of a point."
+
+
+@dataclass(frozen=True, slots=True)
+class FinesseTileRemoved(Event):
+    """Finesse: a round ended and the leftmost tile left play; ``live`` is the next one ("" when
+    none is left, or it is still face down)."""
+
+    tile: str
+    live: str
+
+    def describe(self, names: Sequence[str]) -> str:
+        text = f"The Finesse tile {self.tile} left play."
+        return text + (f" Live now: {self.live}." if self.live else "")

@@ -20,6 +20,7 @@ from .actions import (
     Choose,
     DrawPuzzle,
     EndFinishing,
+    EndTurn,
     GhostSplit,
     Master,
     Pass,
@@ -47,7 +48,13 @@ from .events import (
     PlayerRemoved,
     TurnSkipped,
 )
-from .expansions import end_of_turn, expansion_for_action
+from .expansions import (
+    after_action,
+    end_of_turn,
+    expansion_for_action,
+    holds_turn,
+    is_free_action,
+)
 from .legal import has_finishing_placement, legal_actions, master_options
 from .state import GameState, Options, Phase
 from .variants import Variant, variant_for
@@ -118,11 +125,23 @@ def apply(state: GameState, action: Action, *, player: int | None = None) -> Out
     elif isinstance(action, Choose):
         raise IllegalActionError("There is no choice waiting for an answer.")
     elif state.phase is Phase.PLAY:
+        free = is_free_action(w.options, action)
+        if isinstance(action, EndTurn):
+            _apply_end_turn(w, variant)
+            return Outcome(w.freeze(), tuple(w.events))
+        if w.current in w.held and not free:
+            raise IllegalActionError(
+                "Your three actions are spent: insert another (2 active credits) or end your turn."
+            )
+        seat, start = w.current, len(w.events)
         _apply_play(w, variant, action)
-        w.actions_left -= 1
+        after_action(w, seat, action, w.events[start:])
+        if not free:
+            w.actions_left -= 1
+        if w.actions_left > 0 and w.current in w.held:
+            w.held.remove(w.current)
         decisions.settle(w)
-        if w.actions_left == 0 and not decisions.waiting(w):
-            _end_turn(w, variant)
+        _turn_spent(w, variant)
     else:
         _apply_finishing(w, variant, action)
     return Outcome(w.freeze(), tuple(w.events))
@@ -165,12 +184,14 @@ def _apply_choice(w: Work, variant: Variant, action: Action) -> None:
             f"First choose: {decisions.prompt(head)}. Write 'choose <option>' with one of "
             f"{', '.join(head.options)}."
         )
+    seat, start = w.current, len(w.events)
     decisions.answer(w, action)
+    after_action(w, seat, action, w.events[start:])
     decisions.settle(w)
     if decisions.waiting(w):
         return
-    if w.phase is Phase.PLAY and w.actions_left == 0:
-        _end_turn(w, variant)
+    if w.phase is Phase.PLAY:
+        _turn_spent(w, variant)
     elif w.phase is Phase.FINISHING:
         _settle_finishing(w, variant)
 
@@ -235,6 +256,8 @@ def _apply_table_decision(w: Work, variant: Variant, action: SkipTurn | RemovePl
             "The last player in the game cannot be removed: let them finish, or cancel the game."
         )
     decisions.drop(w, seat)
+    if seat in w.held and seat != w.current:
+        w.held.remove(seat)
     player = w.players[seat]
     for puzzle in player.puzzles:
         for piece in puzzle.pieces:
@@ -256,9 +279,36 @@ def _apply_table_decision(w: Work, variant: Variant, action: SkipTurn | RemovePl
         _end_turn(w, variant)
 
 
+def _turn_spent(w: Work, variant: Variant) -> None:
+    """After an action or answer in play: a turn whose actions are spent and which has nothing
+    left to decide ends — unless an expansion holds it open (Finesse: an Insert is still
+    affordable), when it waits for that or for ``end turn``."""
+    if w.actions_left > 0 or decisions.waiting(w):
+        return
+    if holds_turn(w, w.current):
+        if w.current not in w.held:
+            w.held.append(w.current)
+        return
+    _end_turn(w, variant)
+
+
+def _apply_end_turn(w: Work, variant: Variant) -> None:
+    if w.current not in w.held:
+        if decisions.waiting(w):
+            raise IllegalActionError("First answer the choice waiting for you.")
+        raise IllegalActionError(
+            f"You still have {w.actions_left} action{'s' if w.actions_left != 1 else ''} this "
+            "turn: 'end turn' is for after your last one, while an Insert could still follow."
+        )
+    w.actions_left = 0
+    _end_turn(w, variant)
+
+
 def _end_turn(w: Work, variant: Variant) -> None:
     """The focused turn is over: expansions' end-of-turn hooks, then the variant starts the next
     turn(s) — or play is over and Finishing Touches begin."""
+    if w.current in w.held:
+        w.held.remove(w.current)
     end_of_turn(w, w.current)
     if variant.end_turn(w):
         _start_finishing(w, variant)
@@ -269,6 +319,7 @@ def _end_turn(w: Work, variant: Variant) -> None:
 
 def _start_finishing(w: Work, variant: Variant) -> None:
     w.turns = []
+    w.held = []
     w.phase = Phase.FINISHING
     w.actions_left = 0
     w.master_used = False
@@ -280,7 +331,9 @@ def _start_finishing(w: Work, variant: Variant) -> None:
 
 def _apply_finishing(w: Work, variant: Variant, action: Action) -> None:
     if isinstance(action, Place):
+        seat, start = w.current, len(w.events)
         rules.place(w, action)
+        after_action(w, seat, action, w.events[start:])
     elif isinstance(action, EndFinishing):
         w.set_player(w.current, finished_touches=True)
         w.emit(FinishingDone(w.current))

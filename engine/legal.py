@@ -14,7 +14,17 @@ from dataclasses import dataclass
 from functools import lru_cache
 from itertools import product
 
-from .actions import Action, Choose, EndFinishing, Master, Pass, Place, TakeLevelOne, Upgrade
+from .actions import (
+    Action,
+    Choose,
+    EndFinishing,
+    EndTurn,
+    Master,
+    Pass,
+    Place,
+    TakeLevelOne,
+    Upgrade,
+)
 from .cards import PuzzleCard
 from .decisions import waiting_for
 from .expansions import expansions_for
@@ -106,6 +116,14 @@ def legal_actions(state: GameState, player: int | None = None) -> list[Action]:
     me = state.players[state.current]
     if state.phase is Phase.FINISHING:
         return [*placements_for(state.cards, me), EndFinishing()]
+    if state.current in state.held:
+        # Actions spent, turn held open: only a free action (Insert) or ending the turn.
+        held: list[Action] = [
+            action for expansion in expansions_for(state.options)
+            for action in expansion.legal_actions(state)
+            if isinstance(action, expansion.free_action_types)
+        ]
+        return [*held, EndTurn()]
     actions: list[Action] = list(variant_for(state.options.variant).market_actions(state))
     if substitutes(state.reserve, Shape.MONO):
         actions.append(TakeLevelOne())
@@ -166,7 +184,10 @@ def master_options(state: GameState, player: int | None = None) -> MasterOptions
     if seen is None:
         return None
     state = seen
-    if state.phase is not Phase.PLAY or state.master_used or waiting_for(state) is not None:
+    if (
+        state.phase is not Phase.PLAY or state.master_used or waiting_for(state) is not None
+        or state.current in state.held
+    ):
         return None
     player = state.players[state.current]
     per_card: dict[str, tuple[Place, ...]] = {}
@@ -187,6 +208,9 @@ def iter_legal_actions(state: GameState, player: int | None = None) -> Iterator[
     if options is not None:
         yield from options.iter_actions()
     seen = _seen_by(state, player)
-    if seen is not None and seen.phase is Phase.PLAY and waiting_for(seen) is None:
+    if (
+        seen is not None and seen.phase is Phase.PLAY and waiting_for(seen) is None
+        and seen.current not in seen.held
+    ):
         for expansion in expansions_for(seen.options):
             yield from expansion.more_actions(seen)

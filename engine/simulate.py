@@ -14,6 +14,7 @@ from typing import Any
 
 from .cards import PuzzleCard
 from .catalogue import load_catalogue
+from .events import ActionInserted, CreditEarned
 from .game import apply, new_game, opponent_score, winners
 from .policies import Policy
 from .rules import score_lines
@@ -47,6 +48,10 @@ class GameRecord:
     winners: tuple[int, ...]
     stalled: bool
     mastermind: int | None = None
+    inserts: int = 0
+    """Finesse: Insert actions played (all seats)."""
+    credits: tuple[int, ...] = ()
+    """Finesse: credits earned per seat over the game (before any were spent)."""
     log: tuple[str, ...] = field(default=(), repr=False)
     final_state: GameState | None = field(default=None, repr=False, compare=False)
 
@@ -61,6 +66,8 @@ class GameRecord:
             "variant": self.options.variant,
             "players": self.options.players,
             **({"ghost": True} if self.options.ghost else {}),
+            **({"finesse": True, "inserts": self.inserts, "credits": list(self.credits)}
+               if self.options.finesse else {}),
             "rounds": self.rounds,
             "turns": self.turns,
             "actions": self.actions,
@@ -95,11 +102,19 @@ def play_game(
         raise ValueError(f"{options.players} seat(s) but {len(policies)} policies.")
     state = new_game(options, seed, default_cards() if cards is None else cards)
     log: list[str] = []
-    actions = 0
+    actions = inserts = 0
+    credits = [0] * options.players
     while not state.is_over and state.turn <= max_turns:
         action = policies[state.current].choose(state)
-        state = apply(state, action).state
+        outcome = apply(state, action)
+        state = outcome.state
         actions += 1
+        if options.finesse:
+            for event in outcome.events:
+                if isinstance(event, CreditEarned):
+                    credits[event.seat] += 1
+                elif isinstance(event, ActionInserted):
+                    inserts += 1
         if keep_log:
             log.append(str(action))
     stalled = not state.is_over
@@ -113,6 +128,8 @@ def play_game(
         winners=() if stalled else winners(state),
         stalled=stalled,
         mastermind=opponent_score(state),
+        inserts=inserts,
+        credits=tuple(credits) if options.finesse else (),
         log=tuple(log),
         final_state=state,
     )

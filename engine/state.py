@@ -79,6 +79,7 @@ class Options:
     unfinished_penalty: bool = True
     difficulty: Difficulty = Difficulty.NORMAL
     ghost: bool = False
+    finesse: bool = False
 
     @classmethod
     def for_players(cls, players: int, *, ghost: bool | None = None, **options: Any) -> Options:
@@ -100,6 +101,8 @@ class Options:
         }
         if self.ghost:
             data["ghost"] = True
+        if self.finesse:
+            data["finesse"] = True
         return data
 
     @classmethod
@@ -111,6 +114,7 @@ class Options:
             unfinished_penalty=bool(data["unfinished_penalty"]),
             difficulty=Difficulty(data["difficulty"]),
             ghost=bool(data.get("ghost", False)),
+            finesse=bool(data.get("finesse", False)),
         )
 
 
@@ -304,6 +308,9 @@ class GameState:
     pending: tuple[PendingDecision, ...] = ()
     turns: tuple[Turn, ...] = ()
     ext: dict[str, Any] = field(default_factory=dict, repr=False)
+    held: tuple[int, ...] = ()
+    """Seats whose actions are spent but whose turn an expansion keeps open (Finesse: 2 or more
+    active credits could still pay for an Insert); the turn ends with ``end turn``."""
     schema: int = SCHEMA_VERSION
 
     # -- convenience -----------------------------------------------------------------------
@@ -347,7 +354,8 @@ class GameState:
             return ()
         if self.phase is Phase.PLAY and self.turns:
             return tuple(
-                t.seat for t in self.turns if not t.done or self.decision_for(t.seat) is not None
+                t.seat for t in self.turns
+                if not t.done or t.seat in self.held or self.decision_for(t.seat) is not None
             )
         return (self.acting_seat,)
 
@@ -391,6 +399,7 @@ class GameState:
             "last_round": self.last_round,
             **({"turns": [_turn_to_json(t) for t in self.turns]} if self.turns else {}),
             **({"ext": self.ext} if self.ext else {}),
+            **({"held": list(self.held)} if self.held else {}),
         }
         if self.pending:
             data["pending"] = [_decision_to_json(d) for d in self.pending]
@@ -433,6 +442,7 @@ class GameState:
                 pending=tuple(_decision_from_json(d) for d in data.get("pending", ())),
                 turns=tuple(_turn_from_json(t) for t in data.get("turns", ())),
                 ext=dict(data.get("ext", {})),
+                held=tuple(int(s) for s in data.get("held", ())),
                 schema=schema,
             )
         except StateFormatError:

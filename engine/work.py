@@ -23,7 +23,7 @@ class Work:
     __slots__ = (
         "base", "reserve", "players", "table", "phase", "current", "round", "turn",
         "actions_left", "master_used", "black_taken", "last_round", "pending", "events", "turns",
-        "ext",
+        "ext", "held",
     )
 
     def __init__(self, state: GameState) -> None:
@@ -42,6 +42,7 @@ class Work:
         self.pending: list[PendingDecision] = list(state.pending)
         self.turns: list[Turn] = list(state.turns)
         self.ext: dict[str, Any] = dict(state.ext)
+        self.held: list[int] = list(state.held)
         self.events: list[Event] = []
 
     # -- reading -------------------------------------------------------------------------------
@@ -99,7 +100,7 @@ class Work:
                 return
 
     def _running(self, seat: int, actions_left: int) -> bool:
-        return actions_left > 0 or any(d.seat == seat for d in self.pending)
+        return actions_left > 0 or seat in self.held or any(d.seat == seat for d in self.pending)
 
     # -- result --------------------------------------------------------------------------------
     def freeze(self) -> GameState:
@@ -128,4 +129,5 @@ class Work:
             pending=tuple(self.pending),
             turns=tuple(self.turns),
             ext=self.ext,
+            held=tuple(self.held),
         )

@@ -51,6 +51,9 @@ from engine import (
 )
 from engine.actions import GhostSplit
 from engine.cards import Colour
+from engine.events import CreditPaidFinishing
+from engine.expansions.finesse import BANK
+from engine.expansions.finesse import view as finesse_view
 from engine.pieces import BASE_SHAPES, PLACEMENTS, SHAPES, Shape, shape_of_mask
 from engine.rng import Rng
 from engine.state import MAX_UNFINISHED, LineClearTable, RowsTable, SoloTable
@@ -59,14 +62,21 @@ from engine.state import MAX_UNFINISHED, LineClearTable, RowsTable, SoloTable
 TABLES = st.sampled_from([
     (1, 10, False), (2, 10, False), (2, 15, False), (3, 10, False), (4, 10, False), (4, 15, False),
     (1, 10, True), (3, 10, True), (5, 10, True), (5, 10, False), (6, 10, True), (6, 15, True),
+    # (…, finesse): the Finesse expansion on every kind of table
+    (1, 10, False, True), (2, 10, False, True), (3, 10, True, True), (4, 15, False, True),
+    (5, 10, True, True), (6, 10, True, True),
 ])
 SEEDS = st.integers(min_value=0, max_value=2**32 - 1)
 
 
-def _new(table: tuple[int, int, bool], seed: int, penalty: bool = True) -> GameState:
-    players, reserve, ghost = table
+def _new(table: tuple[int, ...], seed: int, penalty: bool = True) -> GameState:
+    players, reserve, ghost, *rest = table
+    finesse = bool(rest and rest[0])
     return new_game(
-        Options.for_players(players, ghost=ghost, reserve=reserve, unfinished_penalty=penalty), seed=seed,
+        Options.for_players(
+            players, ghost=bool(ghost), reserve=reserve, unfinished_penalty=penalty, finesse=finesse,
+        ),
+        seed=seed,
     )
 
 
@@ -149,18 +159,29 @@ def check_invariants(state: GameState, discarded: set[str], lock_budget: int) ->
         assert sum(state.table.locks) + state.table.mastermind_supply <= lock_budget
     # the turn structure
     if state.phase is Phase.PLAY:
-        # a turn whose third action is done waits only for its player's pending decisions
-        assert (1 if state.decision_for(state.current) is None else 0) <= state.actions_left <= 3
+        # a turn whose last action is done waits only for its player's pending decisions, or
+        # (Finesse) is held open while that player can pay for an Insert
+        def spent_ok(seat: int) -> bool:
+            return state.decision_for(seat) is not None or seat in state.held
+
+        assert (0 if spent_ok(state.current) else 1) <= state.actions_left
         assert not state.players[state.current].removed
         assert state.current in state.acting_seats
         for seat in state.acting_seats:
-            low = 0 if state.decision_for(seat) is not None else 1
-            assert low <= state.focused(seat).actions_left <= 3
+            assert (0 if spent_ok(seat) else 1) <= state.focused(seat).actions_left
+        for seat in state.held:
+            fv = finesse_view(state)
+            assert fv is not None and fv.active[seat] >= 2 and state.focused(seat).actions_left == 0
         if isinstance(state.table, LineClearTable):
             assert [t.seat for t in state.turns] == list(state.table.markers)
             assert len(set(state.table.markers)) == 2
     else:
-        assert state.turns == ()
+        assert state.turns == () and state.held == ()
+    # Finesse credits are conserved (bank + every player's) and never negative
+    fv = finesse_view(state)
+    if fv is not None:
+        assert fv.bank + sum(fv.active) + sum(fv.inactive) == BANK
+        assert fv.bank >= 0 and min(fv.active) >= 0 and min(fv.inactive) >= 0
     # pending decisions belong to a seat whose turn it is (either holder's in Line Clear), and
     # each decision being asked offers a real choice (later ones are brought up to date first)
     for decision in state.pending:
@@ -198,7 +219,10 @@ def play_checked(state: GameState, rng: Rng, randomness: int, limit: int) -> tup
         action = _choose(state.focused(seat), rng, randomness)
         if state.phase is Phase.FINISHING and isinstance(action, Place):
             finishing_placed[seat] += 1
-        state = apply(state, action, player=seat).state
+        outcome = apply(state, action, player=seat)
+        state = outcome.state
+        # Finesse: a Finishing Touch paid with a credit costs no point
+        finishing_placed[seat] -= sum(isinstance(e, CreditPaidFinishing) for e in outcome.events)
         log.append(action)
         seats.append(seat)
         check_invariants(state, set(), lock_budget)

@@ -16,10 +16,16 @@ Hooks (all optional; the defaults do nothing):
 ``action_types``       the action values it owns; ``apply_action`` applies them
 ``legal_actions``      its actions that ``legal_actions`` lists (cheap, enumerable)
 ``more_actions``       combinatorial ones only ``iter_legal_actions`` walks (like Master)
+``setup``              its starting state in ``GameState.ext[name]`` (dealt from the game's rng)
+``free_action_types``  its actions that spend none of the turn's actions (Finesse's Insert)
 ``after_rewards``      after the piece rewards of puzzles completed by one action (level-ups)
+``after_action``       after any action or answer, with the events it produced (Finesse tiles)
+``holds_turn``         keep a turn whose actions are spent open for a free action (``end turn``)
 ``end_of_turn``        a player's turn has ended (before the next one starts)
-``end_of_round``       a round has ended (the next one is about to start)
+``end_of_round``       a round has ended; True ends play now (straight to Finishing Touches)
 ``tiebreak``           a key inserted before the base tie-breaks (higher wins)
+``mastermind_takes``   Solo: how many puzzles the mastermind takes per turn
+``solo_deck``          Solo: the white and black deck sizes, when the expansion changes them
 =====================  ==========================================================================
 
 State an expansion needs beyond the shared fields lives in ``GameState.ext[name]``: JSON-native
@@ -36,7 +42,9 @@ from typing import TYPE_CHECKING, Any
 if TYPE_CHECKING:
     from ..actions import Action
     from ..cards import PuzzleCard
+    from ..events import Event
     from ..pieces import Shape
+    from ..rng import Rng
     from ..state import GameState, Options
     from ..work import Work
 
@@ -47,6 +55,8 @@ class Expansion:
     name = "expansion"
     option = "expansion"
     action_types: tuple[type, ...] = ()
+    free_action_types: tuple[type, ...] = ()
+    """Of ``action_types``, those that spend no action (the turn flow does not count them)."""
 
     def enabled(self, options: Options) -> bool:
         return bool(getattr(options, self.option, False))
@@ -59,6 +69,19 @@ class Expansion:
 
     def reserve(self, options: Options) -> dict[Shape, int]:
         return {}
+
+    def setup(self, options: Options, rng: Rng) -> Any:
+        """The expansion's starting data for ``GameState.ext[name]`` (None: nothing stored).
+        Drawn from the game's rng after the variant has dealt, so other tables deal alike."""
+        return None
+
+    def solo_deck(self, options: Options) -> tuple[int, int] | None:
+        """Solo's white and black deck sizes when this expansion changes them."""
+        return None
+
+    def mastermind_takes(self, options: Options) -> int:
+        """How many puzzles the Solo mastermind takes per turn (the base rule: 1)."""
+        return 1
 
     # -- actions -------------------------------------------------------------------------------
     def legal_actions(self, state: GameState) -> Iterator[Action]:
@@ -75,11 +98,22 @@ class Expansion:
         """``cards`` were completed by one action in play; their pieces are back and their piece
         rewards taken."""
 
+    def after_action(self, w: Work, seat: int, action: Action, events: Sequence[Event]) -> None:
+        """``seat``'s ``action`` (a play action, an answer, a Finishing Touch) was applied and
+        produced ``events``; the turn has not moved on yet."""
+
+    def holds_turn(self, w: Work, seat: int) -> bool:
+        """True keeps ``seat``'s turn open after its actions are spent (nothing pending): it
+        then waits for one of ``free_action_types`` or an explicit ``end turn``."""
+        return False
+
     def end_of_turn(self, w: Work, seat: int) -> None:
         """``seat``'s turn is over (its actions are spent, or it was skipped)."""
 
-    def end_of_round(self, w: Work) -> None:
-        """A round is over; ``w.round`` is still the finished round's number."""
+    def end_of_round(self, w: Work) -> bool:
+        """A round is over; ``w.round`` is still the finished round's number. True ends play
+        now: no further round, straight to Finishing Touches (Finesse after its tenth tile)."""
+        return False
 
     def tiebreak(self, state: GameState, seat: int) -> tuple[Any, ...]:
         return ()
@@ -103,9 +137,38 @@ def expansion_for_action(options: Options, action: Action) -> Expansion | None:
     return None
 
 
-def end_of_round(w: Work) -> None:
+def end_of_round(w: Work) -> bool:
+    """Every enabled expansion's end of round; True when one of them ends play now."""
+    over = False
     for expansion in expansions_for(w.options):
-        expansion.end_of_round(w)
+        over = expansion.end_of_round(w) or over
+    return over
+
+
+def is_free_action(options: Options, action: Action) -> bool:
+    """True for an expansion action that spends none of the turn's actions (Insert)."""
+    return any(isinstance(action, e.free_action_types) for e in expansions_for(options))
+
+
+def after_action(w: Work, seat: int, action: Action, events: Sequence[Event]) -> None:
+    for expansion in expansions_for(w.options):
+        expansion.after_action(w, seat, action, events)
+
+
+def holds_turn(w: Work, seat: int) -> bool:
+    return any(expansion.holds_turn(w, seat) for expansion in expansions_for(w.options))
+
+
+def mastermind_takes(options: Options) -> int:
+    return max((e.mastermind_takes(options) for e in expansions_for(options)), default=1)
+
+
+def solo_deck(options: Options) -> tuple[int, int] | None:
+    for expansion in expansions_for(options):
+        deck = expansion.solo_deck(options)
+        if deck is not None:
+            return deck
+    return None
 
 
 def end_of_turn(w: Work, seat: int) -> None:
@@ -123,12 +186,14 @@ def tiebreak(state: GameState, seat: int) -> tuple[Any, ...]:
 # Registered here, after Expansion is defined (each module subclasses it). Importing the ghost
 # expansion also registers its ``level_up`` decision kind, so a stored game waiting for one can
 # always be answered.
+from .finesse import FinesseExpansion  # noqa: E402
 from .ghost import GhostExpansion  # noqa: E402
 
-EXPANSIONS: tuple[Expansion, ...] = (GhostExpansion(),)
+EXPANSIONS: tuple[Expansion, ...] = (GhostExpansion(), FinesseExpansion())
 """Every known expansion, in hook order."""
 
 __all__ = [
-    "EXPANSIONS", "Expansion", "card_in_play", "end_of_round", "end_of_turn",
-    "expansion_for_action", "expansions_for", "tiebreak",
+    "EXPANSIONS", "Expansion", "after_action", "card_in_play", "end_of_round", "end_of_turn",
+    "expansion_for_action", "expansions_for", "holds_turn", "is_free_action", "mastermind_takes",
+    "solo_deck", "tiebreak",
 ]

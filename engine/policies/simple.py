@@ -30,7 +30,9 @@ from ..actions import (
     Action,
     Choose,
     EndFinishing,
+    EndTurn,
     GhostSplit,
+    Insert,
     Master,
     Pass,
     Place,
@@ -41,6 +43,7 @@ from ..actions import (
 from ..cards import PuzzleCard
 from ..catalogue import MODES
 from ..decisions import waiting_for
+from ..expansions.finesse import view
 from ..expansions.level_up import KIND as LEVEL_UP
 from ..legal import MasterOptions, legal_actions
 from ..pieces import BASE_SHAPES, PLACEMENTS, SHAPES, Shape, parse_shape, placements_in, shape_of_mask
@@ -168,6 +171,9 @@ class RandomPolicy:
             if len(actions) > 1 and rng.below(2):
                 return actions[rng.below(len(actions) - 1)]
             return EndFinishing()
+        if state.current in state.held:
+            # Finesse: actions spent, an Insert still affordable — insert or end, at random.
+            return actions[rng.below(len(actions))]
         player = state.players[state.current]
         free = _free_masks(state, player)
         done = _completions(player, free)
@@ -420,6 +426,8 @@ class GreedyPolicy:
         actions = legal_actions(state)
         player = state.players[state.current]
         free = _free_masks(state, player)
+        if state.current in state.held:
+            return self._insert_or_end(state, player, free)
         order = sorted(free, key=lambda c: (_pieces_to_fill(free[c]), -state.cards[c].points, c))
         legal = set(actions)
         for step in (
@@ -437,6 +445,16 @@ class GreedyPolicy:
             if chosen is not None:
                 return chosen
         return self._fallback(state, player, actions)
+
+    def _insert_or_end(
+        self, state: GameState, player: PlayerState, free: dict[str, int]
+    ) -> Action:
+        """Finesse, actions spent: buy one more (2 credits) when it completes a puzzle now or
+        when the game is about to end (credits then only break ties); otherwise end the turn."""
+        closing = state.last_round is not None and state.round >= state.last_round
+        if Insert() in legal_actions(state) and (_completions(player, free) or closing):
+            return Insert()
+        return EndTurn()
 
     def _open_goal(self, player: PlayerState) -> int:
         """How many puzzles to keep open: more as the supply grows, so Master has work."""
@@ -674,6 +692,8 @@ class GreedyPolicy:
     def _finishing(self, state: GameState) -> Action:
         player = state.players[state.current]
         factor = 2 if state.options.unfinished_penalty else 1
+        finesse = view(state)
+        credits = finesse.credits(state.current) if finesse is not None else 0
         best: tuple[int, Place] | None = None
         for puzzle in player.puzzles:
             card = state.cards[puzzle.card]
@@ -681,7 +701,8 @@ class GreedyPolicy:
             tiling = _finish_cost(free, player.supply)
             if tiling is None:
                 continue
-            gain = factor * card.points - len(tiling)
+            # Finesse: Finishing Touches are paid with credits first, at no cost in points.
+            gain = factor * card.points - max(0, len(tiling) - credits)
             if gain > 0 and (best is None or gain > best[0]):
                 mask = tiling[0]
                 shape = shape_of_mask(mask)

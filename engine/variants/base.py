@@ -83,7 +83,8 @@ class Variant:
         if wrapped:
             if w.last_round is not None and w.round >= w.last_round:
                 return True
-            end_of_round(w)
+            if end_of_round(w):
+                return True
             w.round += 1
         w.current = following
         w.turn += 1
@@ -188,6 +189,11 @@ def starting_state(
     for expansion in expansions_for(options):
         for shape, n in expansion.reserve(options).items():
             reserve[shape.index] += n
+    ext: dict[str, Any] = {}
+    for expansion in expansions_for(options):
+        data = expansion.setup(options, rng)
+        if data is not None:
+            ext[expansion.name] = data
     return GameState(
         options=options,
         seed=seed,
@@ -198,6 +204,7 @@ def starting_state(
         table=table,
         current=first,
         first_player=first,
+        ext=ext,
         **fields,  # type: ignore[arg-type]
     )
 

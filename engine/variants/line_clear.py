@@ -218,7 +218,7 @@ class LineClearGame(RowsGame):
         w.actions_left = 0
         w.store_turn()
         for turn in w.turns:
-            if not turn.done or any(d.seat == turn.seat for d in w.pending):
+            if not turn.done or turn.seat in w.held or any(d.seat == turn.seat for d in w.pending):
                 w.focus(turn.seat)
                 return False
         table = w.table
@@ -235,7 +235,8 @@ class LineClearGame(RowsGame):
         if receipts >= 2:
             return True
         if white == first:
-            end_of_round(w)
+            if end_of_round(w):
+                return True
             w.round += 1
         w.turns = [Turn(white, LEFT), Turn(black, RIGHT)]
         w.current = white

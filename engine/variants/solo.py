@@ -23,6 +23,7 @@ from ..events import (
     MastermindTook,
     PuzzleTaken,
 )
+from ..expansions import mastermind_takes, solo_deck
 from ..rng import Rng
 from ..rules import score_line, trigger_end
 from ..state import (
@@ -67,14 +68,15 @@ class SoloGame(Variant):
         self.validate_options(options, cards)
         rng = Rng(seed)
         white, black = cards_in_play(options, cards)
-        if len(white) < SOLO_WHITE or len(black) < SOLO_BLACK:
+        need_white, need_black = solo_deck(options) or (SOLO_WHITE, SOLO_BLACK)
+        if len(white) < need_white or len(black) < need_black:
             raise IllegalActionError(
-                f"Solo needs {SOLO_WHITE} white and {SOLO_BLACK} black puzzles; this catalogue "
+                f"Solo needs {need_white} white and {need_black} black puzzles; this catalogue "
                 f"has {len(white)} and {len(black)}."
             )
         rng.shuffle(white)
         rng.shuffle(black)
-        deck = white[:SOLO_WHITE] + black[:SOLO_BLACK]
+        deck = white[:need_white] + black[:need_black]
         table = SoloTable(
             deck=tuple(deck[SOLO_GRID:]),
             grid=tuple(deck[:SOLO_GRID]),
@@ -169,6 +171,10 @@ class SoloGame(Variant):
         then moves its supply and one lock from each other column above that column. If every
         column that still holds a puzzle is locked, it removes one piece from above each column
         and takes nothing: the player's turn again. With an empty grid it does nothing.
+
+        With Finesse it takes a second puzzle from the same column, the least valuable there
+        (the upper one on a tie); the locks move once, after both takes, and the emptied slots
+        refill upper first.
         """
         table = w.table
         assert isinstance(table, SoloTable)
@@ -181,9 +187,16 @@ class SoloGame(Variant):
             w.table = replace(table, locks=(locks[0], locks[1], locks[2]))
             w.emit(LocksReleased())
             return
-        card = table.grid[position - 1]
-        assert card is not None
         column = column_of(position)
+        positions = [position]
+        if mastermind_takes(w.options) > 1:
+            rest = [
+                (value, i + 1) for i, value in enumerate(points)
+                if value is not None and i + 1 != position and column_of(i + 1) == column
+            ]
+            if rest:
+                positions.append(min(rest)[1])
+        taken = [table.grid[p - 1] for p in positions]
         locks = list(table.locks)
         locks[column - 1] += table.mastermind_supply
         for other in range(3):
@@ -194,11 +207,14 @@ class SoloGame(Variant):
             table,
             locks=(locks[0], locks[1], locks[2]),
             mastermind_supply=0,
-            mastermind_pile=table.mastermind_pile + (card,),
+            mastermind_pile=table.mastermind_pile + tuple(c for c in taken if c is not None),
         )
-        w.emit(MastermindTook(card, position, w.card(card).points))
+        for p, card in zip(positions, taken, strict=True):
+            assert card is not None
+            w.emit(MastermindTook(card, p, w.card(card).points))
         w.emit(LocksMoved(column, (locks[0], locks[1], locks[2])))
-        self._refill(w, position - 1)
+        for p in sorted(positions):
+            self._refill(w, p - 1)
 
     # -- the end -------------------------------------------------------------------------------
     def opponent_score(self, state: GameState) -> int | None:

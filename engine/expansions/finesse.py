@@ -1,0 +1,394 @@
+"""The Finesse expansion: credits for playing in the style the live tile asks for, spent on Insert.
+
+* A bank of 35 credits. 30 tiles (Sets A, B, C; :data:`TILES`); a game deals 2 A + 2 B + 6 C,
+  shuffled into a row of 10 (the game's seed), the first two face down. Tile k is live in round k
+  (face-down tiles are never revealed: no Finesse in rounds 1–2); the leftmost tile leaves play
+  at the end of each round, and when the last one leaves, play ends (straight to Finishing
+  Touches).
+* Pink tiles pay the moment they are achieved, blue ones at the end of the turn. New credits are
+  inactive; at the end of the player's turn (after the blue tile has paid) they turn active.
+  Empty bank: every player tied for the most credits returns one (an inactive one first), then
+  the gain is taken.
+* ``insert`` (:class:`~engine.actions.Insert`): pay 2 active credits for an extra action, at any
+  time in your turn — so a turn whose actions are spent stays open while an Insert is affordable,
+  until the player writes ``end turn``.
+* Finishing Touches are paid with a credit instead of a point while the player has any; ties go
+  to the player with most credits first.
+* Solo: 20 white + 15 black puzzles; the mastermind takes two puzzles per turn (see
+  :mod:`engine.variants.solo`) and earns no credits.
+
+The rulings behind each line are in docs/rules.md ("Finesse expansion").
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass
+from itertools import combinations
+from typing import Any
+
+from ..actions import Action, Insert, Master, Place, TakeLevelOne, Upgrade
+from ..errors import IllegalActionError, WrongPhaseError
+from ..events import (
+    ActionInserted,
+    CreditEarned,
+    CreditPaidFinishing,
+    CreditReturned,
+    CreditsActivated,
+    Event,
+    FinesseTileRemoved,
+    LevelledUp,
+    PiecePlaced,
+    PuzzleCompleted,
+    PuzzleTaken,
+)
+from ..pieces import Shape
+from ..rng import Rng
+from ..state import GameState, Options, Phase, PlayerState
+from ..work import Work
+from . import Expansion
+
+BANK = 35
+ROW_LENGTH = 10
+FACE_DOWN = 2
+INSERT_COST = 2
+DEAL = {"A": 2, "B": 2, "C": 6}
+SOLO_DECK = (20, 15)
+
+TETROMINOES: tuple[Shape, ...] = (Shape.I4, Shape.L4, Shape.O4, Shape.S4, Shape.T4)
+SMALL: tuple[Shape, ...] = (Shape.MONO, Shape.DOMINO, Shape.I3, Shape.L3)
+
+PINK, BLUE = "pink", "blue"
+
+
+@dataclass(frozen=True, slots=True)
+class Tile:
+    """One Finesse tile. ``rule`` names what it counts (see :func:`rule_text`); ``shapes`` are
+    the pieces it depicts (Sets A and B, and Set C's piece tiles)."""
+
+    id: str
+    colour: str
+    rule: str
+    shapes: tuple[Shape, ...] = ()
+
+    @property
+    def label(self) -> str:
+        """Short name for events and the row: 'I, L, O' for a piece tile, else the rule."""
+        if self.rule in {"place", "pieces"} and self.id[0] in "AB":
+            return ", ".join(s.value[0] for s in self.shapes)
+        return _SHORT[self.rule] if self.rule not in {"place", "types"} else _SHORT[
+            f"{self.rule}-{'small' if self.shapes == SMALL else 'tetro'}"
+        ]
+
+    @property
+    def text(self) -> str:
+        return rule_text(self)
+
+
+_SHORT = {
+    "unfinished": "unfinished puzzles",
+    "master": "Master",
+    "complete": "complete a puzzle",
+    "take": "take a puzzle",
+    "types": "types",
+    "types-small": "small types",
+    "types-tetro": "tetromino types",
+    "place-small": "place small pieces",
+    "place-tetro": "place tetrominoes",
+    "upgrade": "Upgrade",
+}
+
+
+def _names(shapes: Sequence[Shape]) -> str:
+    return ", ".join(s.value for s in shapes)
+
+
+def rule_text(tile: Tile) -> str:
+    """The tile's rule in one sentence, for `/projectl rules finesse` and the row image."""
+    when = "at once" if tile.colour == PINK else "at the end of your turn"
+    if tile.rule == "place":
+        what = "for each piece you place that is one of " + _names(tile.shapes)
+    elif tile.rule == "pieces":
+        what = "for each " + " or ".join(s.value for s in tile.shapes) + (
+            " in your supply or on your unfinished puzzles"
+        )
+    elif tile.rule == "unfinished":
+        what = "for each unfinished puzzle you have"
+    elif tile.rule == "master":
+        what = "for each piece you place with Master"
+    elif tile.rule == "complete":
+        what = "for each puzzle you complete"
+    elif tile.rule == "take":
+        what = "for each puzzle you take"
+    elif tile.rule == "types":
+        what = "for each of " + _names(tile.shapes) + " you own (supply or unfinished puzzles)"
+    else:
+        what = "for each Upgrade action (taking a level-1 piece counts) and each level-up arrow used"
+    return f"{tile.colour.capitalize()}: +1 credit {what}, {when}."
+
+
+def _build_tiles() -> dict[str, Tile]:
+    tiles: list[Tile] = []
+    for i, triple in enumerate(combinations(TETROMINOES, 3), 1):
+        tiles.append(Tile(f"A{i}", PINK, "place", triple))
+    for i, pair in enumerate(combinations(TETROMINOES, 2), 1):
+        tiles.append(Tile(f"B{i}", BLUE, "pieces", pair))
+    tiles += [
+        Tile("C1", BLUE, "unfinished"),
+        Tile("C2", PINK, "master"),
+        Tile("C3", PINK, "complete"),
+        Tile("C4", PINK, "take"),
+        Tile("C5", BLUE, "types", SMALL),
+        Tile("C6", BLUE, "types", TETROMINOES),
+        Tile("C7", PINK, "place", SMALL),
+        Tile("C8", PINK, "place", TETROMINOES),
+        Tile("C9", PINK, "upgrade"),
+        Tile("C10", PINK, "upgrade"),
+    ]
+    return {t.id: t for t in tiles}
+
+
+TILES: dict[str, Tile] = _build_tiles()
+"""All 30 tiles by id: A1–A10 (pink, the 10 triples of tetrominoes; A1 is I, L, O and A2 is
+I, L, S as published), B1–B10 (blue, the 10 pairs), C1–C10 (Set C in the rulings' order)."""
+
+
+# -- reading the state ---------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class FinesseView:
+    """Finesse's part of a state, read-only (for renders, the bot and policies)."""
+
+    bank: int
+    row: tuple[str, ...]
+    active: tuple[int, ...]
+    inactive: tuple[int, ...]
+
+    @property
+    def removed(self) -> int:
+        return ROW_LENGTH - len(self.row)
+
+    @property
+    def face_down(self) -> int:
+        """How many tiles at the left of the row are face down."""
+        return max(0, FACE_DOWN - self.removed)
+
+    @property
+    def live(self) -> Tile | None:
+        """The tile that can be achieved now (None in rounds 1–2 and after the tenth)."""
+        if not self.row or self.face_down:
+            return None
+        return TILES[self.row[0]]
+
+    def credits(self, seat: int) -> int:
+        return self.active[seat] + self.inactive[seat]
+
+
+def view(state: GameState | Work) -> FinesseView | None:
+    """Finesse's data in a state (or work copy); None when Finesse is not played."""
+    data = state.ext.get(FinesseExpansion.name)
+    if data is None:
+        return None
+    return FinesseView(
+        data["bank"], tuple(data["row"]), tuple(data["active"]), tuple(data["inactive"])
+    )
+
+
+def _store(w: Work, fv: FinesseView) -> None:
+    w.ext[FinesseExpansion.name] = {
+        "bank": fv.bank, "row": list(fv.row), "active": list(fv.active),
+        "inactive": list(fv.inactive),
+    }
+
+
+def _owned(player: PlayerState, shape: Shape) -> int:
+    """Pieces of ``shape`` in the player's supply or on their unfinished puzzles."""
+    on_puzzles = sum(1 for p in player.puzzles for piece in p.pieces if piece.shape is shape)
+    return player.supply[shape.index] + on_puzzles
+
+
+def blue_reasons(tile: Tile, player: PlayerState) -> list[str]:
+    """What a blue tile pays ``player`` at the end of their turn: one reason per credit."""
+    if tile.rule == "unfinished":
+        return [f"unfinished puzzle {p.card}" for p in player.puzzles]
+    if tile.rule == "pieces":
+        return [
+            f"owns {s.with_article}" for s in tile.shapes for _ in range(_owned(player, s))
+        ]
+    if tile.rule == "types":
+        return [f"owns {s.with_article}" for s in tile.shapes if _owned(player, s)]
+    return []
+
+
+def pink_reasons(tile: Tile, seat: int, action: Action, events: Sequence[Event]) -> list[str]:
+    """What a pink tile pays ``seat`` for one action (or answer) and the events it produced."""
+    placed = [e for e in events if isinstance(e, PiecePlaced) and e.seat == seat and not e.finishing]
+    if tile.rule == "place":
+        return [f"placed {e.shape.with_article}" for e in placed if e.shape in tile.shapes]
+    if tile.rule == "master":
+        return [f"placed {e.shape.with_article} with Master" for e in placed] if isinstance(
+            action, Master) else []
+    if tile.rule == "complete":
+        return [
+            f"completed {e.card}" for e in events
+            if isinstance(e, PuzzleCompleted) and e.seat == seat and not e.finishing
+        ]
+    if tile.rule == "take":
+        return [f"took {e.card}" for e in events if isinstance(e, PuzzleTaken) and e.seat == seat]
+    if tile.rule == "upgrade":
+        reasons = []
+        if isinstance(action, Upgrade):
+            reasons.append(f"upgraded to {action.take.with_article}")
+        elif isinstance(action, TakeLevelOne):
+            reasons.append("took a level-1 piece (an Upgrade)")
+        reasons += [
+            f"levelled up to {e.take.with_article}" for e in events
+            if isinstance(e, LevelledUp) and e.seat == seat
+        ]
+        return reasons
+    return []
+
+
+# -- changing credits ------------------------------------------------------------------------------
+
+
+def gain_credit(w: Work, seat: int, tile: Tile, reason: str) -> None:
+    """``seat`` takes one credit from the bank (inactive), applying the empty-bank rule first."""
+    fv = view(w)
+    assert fv is not None
+    active, inactive, bank = list(fv.active), list(fv.inactive), fv.bank
+    if bank == 0:
+        totals = [a + i for a, i in zip(active, inactive, strict=True)]
+        most = max(totals)
+        for other, total in enumerate(totals):
+            if total != most or most == 0:
+                continue
+            was_inactive = inactive[other] > 0
+            if was_inactive:
+                inactive[other] -= 1
+            else:
+                active[other] -= 1
+            bank += 1
+            w.emit(CreditReturned(other, was_inactive))
+    if bank == 0:
+        return
+    bank -= 1
+    inactive[seat] += 1
+    _store(w, FinesseView(bank, fv.row, tuple(active), tuple(inactive)))
+    w.emit(CreditEarned(seat, tile.label, reason))
+
+
+class FinesseExpansion(Expansion):
+    name = "finesse"
+    option = "finesse"
+    action_types = (Insert,)
+    free_action_types = (Insert,)
+
+    def setup(self, options: Options, rng: Rng) -> dict[str, Any]:
+        row: list[str] = []
+        for group, count in DEAL.items():
+            ids = [t for t in TILES if t.startswith(group)]
+            rng.shuffle(ids)
+            row += ids[:count]
+        rng.shuffle(row)
+        players = options.players
+        return {"bank": BANK, "row": row, "active": [0] * players, "inactive": [0] * players}
+
+    def solo_deck(self, options: Options) -> tuple[int, int] | None:
+        return SOLO_DECK
+
+    def mastermind_takes(self, options: Options) -> int:
+        return 2
+
+    # -- Insert ---------------------------------------------------------------------------------
+    def legal_actions(self, state: GameState) -> Iterator[Action]:
+        fv = view(state)
+        if fv is not None and state.phase is Phase.PLAY and fv.active[state.current] >= INSERT_COST:
+            yield Insert()
+
+    def apply_action(self, w: Work, action: Action) -> None:
+        assert isinstance(action, Insert)
+        if w.phase is not Phase.PLAY:
+            raise WrongPhaseError("Insert is not available during Finishing Touches.")
+        fv = view(w)
+        assert fv is not None
+        seat = w.current
+        if fv.active[seat] < INSERT_COST:
+            raise IllegalActionError(
+                f"Insert costs {INSERT_COST} active credits; you have {fv.active[seat]} active"
+                + (f" ({fv.inactive[seat]} more turn active when your turn ends)."
+                   if fv.inactive[seat] else ".")
+            )
+        active = list(fv.active)
+        active[seat] -= INSERT_COST
+        _store(w, FinesseView(fv.bank + INSERT_COST, fv.row, tuple(active), fv.inactive))
+        w.actions_left += 1
+        w.emit(ActionInserted(seat))
+
+    def holds_turn(self, w: Work, seat: int) -> bool:
+        fv = view(w)
+        return fv is not None and w.phase is Phase.PLAY and fv.active[seat] >= INSERT_COST
+
+    # -- tiles and credits -----------------------------------------------------------------------
+    def after_action(self, w: Work, seat: int, action: Action, events: Sequence[Event]) -> None:
+        fv = view(w)
+        if fv is None:
+            return
+        if w.phase is Phase.FINISHING or any(
+            isinstance(e, PiecePlaced) and e.finishing for e in events
+        ):
+            if isinstance(action, Place):
+                self._pay_finishing(w, seat, fv)
+            return
+        tile = fv.live
+        if tile is None or tile.colour != PINK:
+            return
+        for reason in pink_reasons(tile, seat, action, events):
+            gain_credit(w, seat, tile, reason)
+
+    @staticmethod
+    def _pay_finishing(w: Work, seat: int, fv: FinesseView) -> None:
+        """A Finishing Touch costs a credit instead of a point while the player has one."""
+        if fv.credits(seat) == 0 or w.players[seat].finishing_pieces == 0:
+            return
+        active, inactive = list(fv.active), list(fv.inactive)
+        if active[seat]:
+            active[seat] -= 1
+        else:
+            inactive[seat] -= 1
+        _store(w, FinesseView(fv.bank + 1, fv.row, tuple(active), tuple(inactive)))
+        w.set_player(seat, finishing_pieces=w.players[seat].finishing_pieces - 1)
+        w.emit(CreditPaidFinishing(seat))
+
+    def end_of_turn(self, w: Work, seat: int) -> None:
+        fv = view(w)
+        if fv is None:
+            return
+        tile = fv.live
+        if tile is not None and tile.colour == BLUE and not w.players[seat].removed:
+            for reason in blue_reasons(tile, w.players[seat]):
+                gain_credit(w, seat, tile, reason)
+        fv = view(w)
+        assert fv is not None
+        if fv.inactive[seat]:
+            active, inactive = list(fv.active), list(fv.inactive)
+            w.emit(CreditsActivated(seat, inactive[seat]))
+            active[seat] += inactive[seat]
+            inactive[seat] = 0
+            _store(w, FinesseView(fv.bank, fv.row, tuple(active), tuple(inactive)))
+
+    def end_of_round(self, w: Work) -> bool:
+        fv = view(w)
+        if fv is None or not fv.row:
+            return False
+        gone = fv.row[0]
+        after = FinesseView(fv.bank, fv.row[1:], fv.active, fv.inactive)
+        _store(w, after)
+        live = after.live
+        w.emit(FinesseTileRemoved(gone, f"{live.id} ({live.label})" if live else ""))
+        return not after.row
+
+    def tiebreak(self, state: GameState, seat: int) -> tuple[Any, ...]:
+        fv = view(state)
+        return (fv.credits(seat),) if fv is not None else ()
