@@ -37,6 +37,7 @@ from engine.game import winners
 from engine.legal import legal_actions, master_options
 from engine.pieces import PLACEMENTS, Shape
 from engine.state import Phase
+from engine.variants.solo import column_of
 
 FILLER = ["C1", "C2", "C3", "C4", "C5", "C6", "C7"]
 
@@ -437,9 +438,10 @@ def test_finesse_solo_mastermind_takes_two_from_one_column_and_earns_nothing() -
     took = [e for e in events if isinstance(e, MastermindTook)]
     assert len(took) == 2
     first, second = took
-    column = [grid[i] for i in range(3)]
-    assert first.points == max(points[c] for c in column)
-    rest = [(points[c], i + 1) for i, c in enumerate(column) if i + 1 != first.position]
+    column = [p for p in range(1, 10) if column_of(p) == 1]  # the only unlocked column
+    assert column_of(first.position) == column_of(second.position) == 1
+    assert first.points == max(points[grid[p - 1]] for p in column)
+    rest = [(points[grid[p - 1]], p) for p in column if p != first.position]
     assert (second.points, second.position) == min(rest)
     assert not any(isinstance(e, CreditEarned) and e.seat != 0 for e in events)
 
