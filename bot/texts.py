@@ -113,6 +113,10 @@ YOUR_FINISHING = (
 )
 DONE_ACTION = "Done: `{action}`. {left}"
 ACTIONS_LEFT = "{n} action(s) left this turn."
+YOUR_CHOICE = (
+    "{mention}, first a choice: {prompt}. Pick it on your panel (**Play**) or "
+    "`/projectl play act text: choose <option>` — options: {options}."
+)
 TURN_OVER = "Your turn is over."
 GAME_FINISHED = "**Game over!** {winners}"
 MASTER_DRAFT = (

@@ -18,6 +18,7 @@ import discord
 from discord import app_commands
 
 import engine
+from engine import decisions
 from engine import events as ev
 from engine.events import MASTERMIND
 from engine.state import ACTIONS_PER_TURN
@@ -178,7 +179,12 @@ async def turn_prompt(
             who = f"<@{seat.user_id}>"
         else:
             who = f"**{seat.name}**"
-        if game.state.phase.value == "finishing":
+        waiting = next((d for d in game.state.pending if d.seat == number), None)
+        if waiting is not None:
+            options = ", ".join(f"`{o}`" for o in waiting.options)
+            lines.append(texts.YOUR_CHOICE.format(mention=who, prompt=decisions.prompt(waiting),
+                                                  options=options))
+        elif game.state.phase.value == "finishing":
             lines.append(texts.YOUR_FINISHING.format(mention=who))
         else:
             left = game.state.focused(number).actions_left
