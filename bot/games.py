@@ -41,6 +41,8 @@ class TableSettings:
     difficulty: str = "normal"
     ghost: bool | None = None
     """The Ghost Piece expansion; None = the default for the table size (on for 5–6 players)."""
+    finesse: bool = False
+    """The Finesse expansion (credits, tiles, Insert)."""
 
     def validate(self) -> None:
         if self.variant not in VARIANTS:
@@ -61,7 +63,7 @@ class TableSettings:
         the base game with 2–4 seats filled and Line Clear with 5–6."""
         return Options.for_players(
             players, ghost=self.ghost, reserve=self.reserve, unfinished_penalty=self.unfinished_penalty,
-            difficulty=engine.Difficulty(self.difficulty),
+            difficulty=engine.Difficulty(self.difficulty), finesse=self.finesse,
         )
 
     @property
@@ -75,6 +77,8 @@ class TableSettings:
                                 "difficulty": self.difficulty}
         if self.ghost is not None:
             data["ghost"] = self.ghost
+        if self.finesse:
+            data["finesse"] = True
         return data
 
     @classmethod
@@ -83,7 +87,8 @@ class TableSettings:
         return cls(variant=row.variant, max_players=row.max_players, reserve=int(row.options["reserve"]),
                    unfinished_penalty=bool(row.options["unfinished_penalty"]),
                    difficulty=str(row.options["difficulty"]),
-                   ghost=None if ghost is None else bool(ghost))
+                   ghost=None if ghost is None else bool(ghost),
+                   finesse=bool(row.options.get("finesse", False)))
 
 
 @dataclass(frozen=True, slots=True)

@@ -26,7 +26,7 @@ PANEL_PREFIX = "plp"
 MAX_CUSTOM_ID = 100
 MAX_OPTIONS = 25
 
-KNOWN_KINDS = frozenset({"take", "draw", "level1", "upgrade", "place", "recycle", "done", "pass"})
+KNOWN_KINDS = frozenset({"take", "draw", "level1", "upgrade", "place", "recycle", "done", "pass", "end turn"})
 """Kinds with their own widget; any other kind the engine lists goes to the generic menu."""
 
 UNDOABLE_KINDS = frozenset({"level1", "upgrade", "place", "master", "pass"})
@@ -127,9 +127,19 @@ class Offer:
         return tuple(a for k in kinds for a in self.by_kind.get(k, ()))
 
     @property
+    def held(self) -> bool:
+        """Finesse: the seat's actions are spent and its turn waits for Insert or End turn."""
+        return self.seat in self.state.held
+
+    @property
     def others(self) -> tuple[Action, ...]:
-        """Actions of kinds without a widget of their own (the generic menu)."""
-        return tuple(a for a in self.actions if a.kind not in KNOWN_KINDS)
+        """Actions of kinds without a widget of their own (the generic menu). Insert has its
+        button only on a held turn (then Insert and End turn are all there is); mid-turn the
+        button row is full, so it is listed here."""
+        return tuple(
+            a for a in self.actions
+            if a.kind not in KNOWN_KINDS and not (self.held and a.kind == "insert")
+        )
 
     def places(self) -> tuple[Place, ...]:
         return tuple(a for a in self.of("place") if isinstance(a, Place))

@@ -43,6 +43,7 @@ import discord
 import engine
 from engine import Action, Place, Shape
 from engine.cards import Colour
+from engine.expansions.finesse import view as finesse_view
 from engine.pieces import SHAPES, mask_to_text
 from engine.state import RowsTable, SoloTable
 
@@ -167,7 +168,16 @@ def _header(offer: Offer) -> str:
         return texts.PANEL_CHOOSE_ABOUT.format(about=about) if about else texts.PANEL_CHOOSE
     if offer.state.phase is engine.Phase.FINISHING:
         return texts.PANEL_FINISHING
-    return texts.PANEL_TURN.format(n=offer.state.actions_left)
+    finesse = finesse_view(offer.state)
+    if finesse is None:
+        return texts.PANEL_TURN.format(n=offer.state.actions_left)
+    active, inactive = finesse.active[offer.seat], finesse.inactive[offer.seat]
+    if offer.seat in offer.state.held:
+        return texts.PANEL_HELD.format(active=active)
+    live = finesse.live
+    tile = f"{live.id} ({live.label})" if live is not None else "none (face down)"
+    return texts.PANEL_TURN.format(n=offer.state.actions_left) + texts.PANEL_CREDITS.format(
+        active=active, inactive=inactive, tile=tile)
 
 
 def main_items(key: PanelKey, offer: Offer, last_action: Action | None, *,
@@ -204,6 +214,10 @@ def main_items(key: PanelKey, offer: Offer, last_action: Action | None, *,
         buttons.append(_button(key.custom_id("rec"), texts.PANEL_RECYCLE))
     if undo_offered(last_action):
         buttons.append(_button(key.custom_id("undo"), texts.PANEL_UNDO))
+    if offer.held and offer.of("insert"):
+        buttons.append(_button(key.custom_id("ins"), texts.PANEL_INSERT, discord.ButtonStyle.primary))
+    if offer.of("end turn"):
+        buttons.append(_button(key.custom_id("end"), texts.PANEL_END_TURN, discord.ButtonStyle.success))
     if offer.of("pass"):
         buttons.append(_button(key.custom_id("pass"), texts.PANEL_PASS, discord.ButtonStyle.danger))
     if offer.of("done"):
@@ -422,7 +436,7 @@ async def _last_own_action(interaction: discord.Interaction, game: Game, seat: i
 # -- taps ----------------------------------------------------------------------------------------------
 
 
-ACTION_STEPS = frozenset({"take", "upg", "rs", "lvl", "pass", "done", "mok", "other"})
+ACTION_STEPS = frozenset({"take", "upg", "rs", "lvl", "pass", "done", "ins", "end", "mok", "other"})
 """Steps that act at once (after a "thinking" acknowledgement); the others redraw the panel."""
 
 
@@ -532,8 +546,8 @@ async def _act(interaction: discord.Interaction, parsed: PanelId, offer: Offer, 
         action = _listed(offer, _one(values), "recycle")
     elif step == "other":
         action = _listed(offer, _one(values), "other")
-    elif step in ("lvl", "pass", "done"):
-        kind = {"lvl": "level1", "pass": "pass", "done": "done"}[step]
+    elif step in ("lvl", "pass", "done", "ins", "end"):
+        kind = {"lvl": "level1", "pass": "pass", "done": "done", "ins": "insert", "end": "end turn"}[step]
         found = offer.of(kind)
         if not found:
             raise StaleError(texts.STALE_BUTTON)

@@ -117,6 +117,7 @@ YOUR_CHOICE = (
     "{mention}, first a choice: {prompt}. Pick it on your panel (**Play**) or "
     "`/projectl play act text: choose <option>` — options: {options}."
 )
+ACTIONS_HELD = "Your actions are spent: Insert one more (2 active credits) or End turn."
 TURN_OVER = "Your turn is over."
 GAME_FINISHED = "**Game over!** {winners}"
 MASTER_DRAFT = (
@@ -192,7 +193,18 @@ RULES: dict[str, str] = {
         "mastermind; after each of your turns the mastermind takes the best unlocked card. Beat its "
         "score (ties go to the mastermind). Difficulty: normal, hard, unbeatable."
     ),
+    "finesse": (
+        "**Finesse** (table option `finesse`): a row of 10 tiles, one live per round (rounds 1–2: "
+        "face down, none). Do what the live tile asks to earn credits: pink tiles pay at once, blue "
+        "ones at the end of your turn. New credits are inactive until your turn ends. **Insert** "
+        "(`/projectl play act text:insert`, or the panel's button): pay 2 active credits for one "
+        "extra action, any time in your turn; with 2+ active credits your turn waits after the "
+        "third action until you Insert or **End turn** (`end turn`). The game also ends after round "
+        "10; Finishing Touches are paid with credits first; ties go to most credits."
+    ),
 }
+FINESSE_LIVE = "\n**Live tile now: {tile}** — {rule} ({left} tile(s) left in the row)."
+FINESSE_NONE_LIVE = "\n**No live tile now**: {why}."
 
 # -- playing over days: reminders, settings, turn clock, votes, undo, log, stats ------------------
 # (docs/play-over-days.md)
@@ -344,6 +356,7 @@ STATS_HINT = "Finished games in this server, best first (a game someone left cou
 
 PLAY_BUTTON = "Play"
 PANEL_TURN = "**Your turn** · {n} action(s) left. Choose below, or type `/projectl play …`."
+PANEL_CREDITS = " Finesse: {active} active, {inactive} inactive credit(s); live tile {tile}."
 PANEL_FINISHING = "**Finishing Touches** · place pieces (-1 point each), then press **Done**."
 PANEL_CHOOSE = "**A decision is waiting**: choose below before anything else."
 PANEL_CHOOSE_ABOUT = "**A decision is waiting** ({about}): choose below before anything else."
@@ -375,6 +388,12 @@ PANEL_MASTER = "Master"
 PANEL_RECYCLE = "Recycle"
 PANEL_UNDO = "Undo"
 PANEL_PASS = "Pass"
+PANEL_INSERT = "Insert (2 credits)"
+PANEL_END_TURN = "End turn"
+PANEL_HELD = (
+    "**Your turn** · your actions are spent, but you hold {active} active credits: **Insert** one "
+    "more action for 2, or **End turn**."
+)
 PANEL_DONE = "Done"
 PANEL_BACK = "Back"
 PANEL_CONFIRM = "Confirm"

@@ -40,6 +40,9 @@ list is older than the last sync)."""
 NOTABLE_EVENTS = (
     ev.PuzzleCompleted, ev.EndTriggered, ev.FinishingStarted, ev.MastermindTook, ev.LocksReleased,
     ev.GameEnded, ev.PlayerRemoved, ev.TurnSkipped, ev.DeckEmptied,
+    # Finesse: which credits were earned and why, Inserts, the tile row moving on
+    ev.CreditEarned, ev.CreditReturned, ev.ActionInserted, ev.CreditPaidFinishing,
+    ev.FinesseTileRemoved,
 )
 
 
@@ -301,7 +304,9 @@ async def respond_to_result(interaction: discord.Interaction, result: ActionResu
     still_mine = game.current is not None and step.seat in state.acting_seats and (
         not result.turn_changed or bool(state.turns)
     )
-    if still_mine and state.phase.value == "play":
+    if still_mine and state.phase.value == "play" and step.seat in state.held:
+        tail = texts.ACTIONS_HELD
+    elif still_mine and state.phase.value == "play":
         tail = texts.ACTIONS_LEFT.format(n=state.focused(step.seat).actions_left)
     elif still_mine:
         tail = ""

@@ -111,8 +111,27 @@ class InfoCommands:
     @app_commands.describe(topic="Which part of the rules")
     @app_commands.choices(topic=[app_commands.Choice(name=k, value=k) for k in texts.RULES])
     async def rules(self, interaction: discord.Interaction, topic: str = "overview") -> None:
-        await common.reply(interaction, texts.RULES[topic])
+        text = texts.RULES[topic]
+        if topic == "finesse":
+            text += await _live_tile_line(interaction)
+        await common.reply(interaction, text)
 
     @app_commands.command(name="help", description="How to play Project L here")
     async def help(self, interaction: discord.Interaction) -> None:
         await common.reply(interaction, texts.HELP)
+
+
+async def _live_tile_line(interaction: discord.Interaction) -> str:
+    """With a Finesse game in this channel: the live tile's rule in a sentence ('' otherwise)."""
+    from engine.expansions.finesse import view
+
+    game = await common.manager_of(interaction).game_in_channel(common.channel_id_of(interaction))
+    fv = view(game.state) if game is not None and game.state is not None else None
+    if fv is None:
+        return ""
+    live = fv.live
+    if live is not None:
+        return texts.FINESSE_LIVE.format(tile=f"{live.id} ({live.label})", rule=live.text,
+                                         left=len(fv.row))
+    why = "the first two tiles stay face down (rounds 1–2)" if fv.row else "every tile has left play"
+    return texts.FINESSE_NONE_LIVE.format(why=why)

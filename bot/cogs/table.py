@@ -27,6 +27,7 @@ def lobby_content(game: Game, turn_limit: timedelta | None = None) -> str:
     )
     difficulty = f", difficulty {settings.difficulty}" if settings.variant == "solo" else ""
     difficulty += f", Ghost Piece expansion {settings.ghost_label}"
+    difficulty += ", Finesse expansion on" if settings.finesse else ""
     host = next((s.name for s in game.seats if s.user_id == game.host_id), "?")
     if settings.variant == "solo":
         variant = "Solo"
@@ -58,6 +59,7 @@ class TableCommands:
         variant="base (2-6 players; 5-6 play Line Clear) or solo (vs the mastermind)",
         players="Most players who may join (base game; 5-6 play the Line Clear variant)",
         ghost="Ghost Piece expansion (default: on for 5-6 players, required for 6)",
+        finesse="Finesse expansion: credits for the live tile, Insert for extra actions",
         reserve="Pieces of each shape in the reserve",
         unfinished_penalty="Unfinished puzzles count against you at the end",
         difficulty="Solo only: how strong the mastermind starts",
@@ -77,6 +79,7 @@ class TableCommands:
         difficulty: str = "normal", turn_limit_days: app_commands.Range[int, 1, 7] | None = None,
         ghost: bool | None = None,
         thread: app_commands.Range[str, 1, 100] | None = None,
+        finesse: bool = False,
     ) -> None:
         channel_id = common.channel_id_of(interaction)
         if variant == "solo" and turn_limit_days is not None:
@@ -84,6 +87,7 @@ class TableCommands:
         settings = TableSettings(
             variant=variant, max_players=1 if variant == "solo" else players, reserve=reserve,
             unfinished_penalty=unfinished_penalty, difficulty=difficulty, ghost=ghost,
+            finesse=finesse,
         )
         settings.validate()  # every option is checked before anything is written
         hours = limit_hours(turn_limit_days)
