@@ -14,7 +14,7 @@ from PIL import Image, ImageDraw
 from engine.expansions.ghost import ghost_tiling
 from engine.pieces import Shape
 
-from . import fonts
+from . import fonts, labels
 from .draw import cells_of, label_piece, paint_piece
 from .palette import INK, MUTED, PAGE, PIECE, to_png
 from .panels import TextSizes
@@ -36,7 +36,7 @@ def render_ghost_split(ghost: Shape, pieces: Sequence[Shape]) -> bytes:
     height = title_h + rows * CELL + int(t.body * 2.6)
     image = Image.new("RGB", (WIDTH, height), PAGE)
     draw = ImageDraw.Draw(image)
-    fonts.draw(image, WIDTH // 2, title_h // 2, f"Ghost {ghost.value} splits into", t.large, INK,
+    fonts.draw(image, WIDTH // 2, title_h // 2, labels.ghost_split_title(ghost.value), t.large, INK,
                bold=True, anchor="mm")
     left = WIDTH // 4 - cols * CELL // 2
     right = 3 * WIDTH // 4 - cols * CELL // 2

@@ -118,6 +118,11 @@ BLACK_MARKER = "Black marker"  # and from the right rows
 TURN_DONE_WAITING = "done, waiting"
 
 
+def ghost_split_title(ghost: str) -> str:
+    """Above a Ghost Piece split preview: 'Ghost P5 splits into'."""
+    return f"Ghost {ghost} splits into"
+
+
 def marker_holder(marker: str, name: str) -> str:
     """Above each side of Line Clear's market: 'White marker: Ann'."""
     return f"{marker}: {name}"

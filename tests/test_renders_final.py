@@ -125,3 +125,35 @@ def test_completed_cards_are_shown_and_new_ones_marked() -> None:
     with fonts.recording() as drawn:
         render_table(after, names_for(after), previous=before)
     assert labels.DONE in [d.text for d in drawn]
+
+
+def test_every_image_word_comes_from_the_labels_module() -> None:
+    """Text handed to the drawing calls is never an English literal outside renders/labels.py,
+    so a translation replaces one module (digits, piece codes and punctuation may stay)."""
+    import ast
+    import re
+    from pathlib import Path
+
+    import renders
+
+    text_argument = {"draw": 3, "pill": 3, "fit": 0, "width": 0}
+    offenders = []
+    for path in sorted(Path(renders.__file__).parent.glob("*.py")):
+        if path.name in {"labels.py", "fonts.py", "bidi.py", "bench.py", "__main__.py"}:
+            continue
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if not isinstance(node, ast.Call):
+                continue
+            name = node.func.attr if isinstance(node.func, ast.Attribute) else getattr(node.func, "id", "")
+            index = text_argument.get(name)
+            if index is None or len(node.args) <= index:
+                continue
+            argument = node.args[index]
+            words = [
+                part.value
+                for part in ast.walk(argument)
+                if isinstance(part, ast.Constant) and isinstance(part.value, str)
+            ]
+            if any(re.search(r"[A-Za-z]{2,}", word) for word in words):
+                offenders.append(f"{path.name}:{node.lineno}")
+    assert offenders == []
