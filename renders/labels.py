@@ -250,3 +250,43 @@ def tie_broken(total: int, who: str, group: bool, wins: bool, criterion: str, ah
     """'Tie on 16 — Alice wins on puzzles completed (5 vs 4).'"""
     verb = "wins" if wins else ("rank ahead" if group else "ranks ahead")
     return f"Tie on {total} — {who} {verb} on {criterion} ({ahead} vs {behind})."
+
+
+# -- Finesse expansion ----------------------------------------------------------------------------
+
+FINESSE = "Finesse"
+FINESSE_LIVE = "LIVE"
+FINESSE_NEXT = "next"
+FINESSE_FACE_DOWN = "?"
+FINESSE_ALL_GONE = "all 10 tiles played: the game ends after this round"
+
+FINESSE_RULE: dict[str, str] = {
+    "place": "place",
+    "pieces": "own each",
+    "unfinished": "open",
+    "master": "Master",
+    "complete": "complete",
+    "take": "take",
+    "types": "own type",
+    "upgrade": "upgrade",
+}
+"""The caption under each tile's pictogram: what earns its credit (pieces are drawn above)."""
+
+FINESSE_MASTER_GLYPH = "M"
+"""Master's tile shows its initial (the other piece-less tiles are drawn)."""
+
+
+def finesse_bank(n: int) -> str:
+    """'bank 35' — credits left in the bank."""
+    return f"bank {n}"
+
+
+def finesse_when(colour: str) -> str:
+    """Pink tiles pay at once, blue at the end of the turn."""
+    return "now" if colour == "pink" else "end of turn"
+
+
+def finesse_credits(name: str, active: int, inactive: int) -> str:
+    """'Ana: 3 cr (+1 new)': active credits, and inactive ones that turn active at the end of the
+    turn."""
+    return f"{name}: {active} cr" + (f" (+{inactive} new)" if inactive else "")

@@ -25,6 +25,7 @@ from . import fonts, labels
 from .card import Look, look, market_card, market_geometry
 from .changes import NONE, Changes, changes_between
 from .draw import dashed_rect, pill
+from .finesse import finesse_height, paint_finesse
 from .palette import (
     HEADER,
     INK,
@@ -126,6 +127,7 @@ def table_image(state: GameState, names: Sequence[str], previous: GameState | No
         + GAP
         + reserve_height(t, RESERVE_CELL)
         + GAP
+        + (finesse_height(state, lay.inner, t) + GAP if finesse_height(state, lay.inner, t) else 0)
         + _legend_height(changes, t)
         + panels.height
         + MARGIN
@@ -145,6 +147,10 @@ def table_image(state: GameState, names: Sequence[str], previous: GameState | No
     y += market_h + GAP
     paint_reserve(image, MARGIN, y, lay.inner, state, t, RESERVE_CELL)
     y += reserve_height(t, RESERVE_CELL) + GAP
+    strip = finesse_height(state, lay.inner, t)
+    if strip:
+        paint_finesse(image, MARGIN, y, lay.inner, state, shown, t)
+        y += strip + GAP
     if changes:
         legend_mid = y + _legend_height(changes, t) // 2 - GAP // 4
         box = (
