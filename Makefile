@@ -37,7 +37,7 @@ $(STAMP): pyproject.toml $(CONSTRAINTS) | python
 		echo "$(VENV) was built with another Python; rebuilding it with $(PYTHON) ($(PYVER))"; rm -rf $(VENV); fi
 	@test -x $(PY) || $(PYTHON) -m venv $(VENV)
 	@$(PY) -m pip install -q --upgrade pip >/dev/null 2>&1 || true
-	$(PY) -m pip install -q -c $(CONSTRAINTS) -e '.[dev]'
+	$(PY) -m pip install -q -c $(CONSTRAINTS) -e '.[dev,postgres]'
 	@rm -f $(VENV)/.installed-*
 	@touch $(STAMP)
 

@@ -32,6 +32,7 @@ class Settings:
 
     token: str
     db_path: str = DEFAULT_DB_PATH
+    """A SQLite file, or a ``postgresql://`` URL when PROJECTL_DATABASE_URL is set."""
     dev_guild_id: int | None = None
     log_level: str = "INFO"
     catalogue_path: str | None = None
@@ -66,6 +67,14 @@ class Settings:
                     "copy it again from the developer portal's Bot page."
                 )
         db_path = env.get("PROJECTL_DB_PATH", "").strip() or DEFAULT_DB_PATH
+        database_url = env.get("PROJECTL_DATABASE_URL", "").strip()
+        if database_url:
+            if not database_url.startswith(("postgresql://", "postgres://")):
+                raise ConfigError(
+                    "PROJECTL_DATABASE_URL must be a postgresql://user@host:port/database URL "
+                    "(leave it unset to use the SQLite file PROJECTL_DB_PATH)."
+                )
+            db_path = database_url
         guild_text = env.get("PROJECTL_DEV_GUILD_ID", "").strip()
         dev_guild_id: int | None = None
         if guild_text:

@@ -18,3 +18,61 @@ def two_players() -> GameState:
 def solo_game() -> GameState:
     """A fresh Solo game (seed 1, Normal difficulty)."""
     return game(1, seed=1)
+
+
+# -- storage backends: every storage test runs on SQLite and on a real PostgreSQL server ---------
+
+_PG: dict[str, object] = {}
+
+
+def _pg_server() -> object:
+    """The session's PostgreSQL server (started on first use), or the reason there is none."""
+    if "server" not in _PG:
+        try:
+            import asyncpg  # noqa: F401
+
+            from bot.storage.pg_server import PgServer
+
+            _PG["server"] = PgServer.start()
+        except Exception as error:  # noqa: BLE001 - any reason means: skip the PostgreSQL runs
+            _PG["server"] = None
+            _PG["why"] = f"PostgreSQL runs skipped: {error}"
+    return _PG["server"]
+
+
+@pytest.fixture(params=["sqlite", "postgresql"])
+async def storage_target(request: pytest.FixtureRequest, tmp_path) -> str:  # type: ignore[no-untyped-def]
+    """Where a test's Storage lives: a SQLite file, or a fresh database on the test run's own
+    PostgreSQL server (skipped, with the reason, when this machine has none)."""
+    if request.param == "sqlite":
+        return str(tmp_path / "store.sqlite3")
+    server = _pg_server()
+    if server is None:
+        pytest.skip(str(_PG["why"]))
+    from bot.storage.pg_server import create_database
+
+    _PG["count"] = int(_PG.get("count", 0)) + 1  # type: ignore[call-overload]
+    return await create_database(server, f"t{_PG['count']}")  # type: ignore[arg-type]
+
+
+@pytest.fixture
+async def postgres_url() -> str:
+    """A fresh database on the test run's PostgreSQL server, for tests of several processes."""
+    server = _pg_server()
+    if server is None:
+        pytest.skip(str(_PG["why"]))
+    from bot.storage.pg_server import create_database
+
+    _PG["count"] = int(_PG.get("count", 0)) + 1  # type: ignore[call-overload]
+    return await create_database(server, f"t{_PG['count']}")  # type: ignore[arg-type]
+
+
+def pytest_terminal_summary(terminalreporter) -> None:  # type: ignore[no-untyped-def]
+    if _PG.get("why"):
+        terminalreporter.write_line(str(_PG["why"]), yellow=True)
+
+
+def pytest_sessionfinish(session, exitstatus) -> None:  # type: ignore[no-untyped-def]
+    server = _PG.get("server")
+    if server is not None:
+        server.stop()  # type: ignore[attr-defined]

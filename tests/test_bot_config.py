@@ -32,6 +32,7 @@ def test_defaults_and_parsing() -> None:
     ({"DISCORD_TOKEN": "hunter2"}, "does not look like a bot token"),
     ({"DISCORD_TOKEN": GOOD_TOKEN, "PROJECTL_DEV_GUILD_ID": "my server"}, "digits only"),
     ({"DISCORD_TOKEN": GOOD_TOKEN, "PROJECTL_LOG_LEVEL": "LOUD"}, "PROJECTL_LOG_LEVEL"),
+    ({"DISCORD_TOKEN": GOOD_TOKEN, "PROJECTL_DATABASE_URL": "mysql://x/y"}, "PROJECTL_DATABASE_URL"),
 ])
 def test_bad_settings_are_one_sentence(env: dict[str, str], fragment: str) -> None:
     with pytest.raises(ConfigError) as info:
@@ -43,14 +44,22 @@ def test_bad_settings_are_one_sentence(env: dict[str, str], fragment: str) -> No
 def test_env_example_lists_every_setting() -> None:
     text = (Path(__file__).resolve().parents[1] / ".env.example").read_text()
     for name in ("DISCORD_TOKEN", "PROJECTL_DB_PATH", "PROJECTL_DEV_GUILD_ID", "PROJECTL_LOG_LEVEL",
-                 "PROJECTL_CATALOGUE"):
+                 "PROJECTL_CATALOGUE", "PROJECTL_DATABASE_URL"):
         assert f"{name}=" in text
+
+
+def test_database_url_chooses_postgresql() -> None:
+    url = "postgresql://projectl@127.0.0.1:5432/projectl"
+    settings = Settings.from_env({"DISCORD_TOKEN": GOOD_TOKEN, "PROJECTL_DB_PATH": "x.db",
+                                  "PROJECTL_DATABASE_URL": url})
+    assert settings.db_path == url
 
 
 def run_main(monkeypatch: pytest.MonkeyPatch, tmp_path: Path, env: dict[str, str],
              capsys: pytest.CaptureFixture[str]) -> tuple[int, str]:
     monkeypatch.chdir(tmp_path)  # no stray .env is read
-    for name in ("DISCORD_TOKEN", "PROJECTL_DB_PATH", "PROJECTL_DEV_GUILD_ID", "PROJECTL_LOG_LEVEL"):
+    for name in ("DISCORD_TOKEN", "PROJECTL_DB_PATH", "PROJECTL_DEV_GUILD_ID", "PROJECTL_LOG_LEVEL",
+                 "PROJECTL_DATABASE_URL"):
         monkeypatch.delenv(name, raising=False)
     for name, value in env.items():
         monkeypatch.setenv(name, value)

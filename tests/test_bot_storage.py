@@ -16,10 +16,25 @@ START = datetime(2025, 3, 1, 12, 0, tzinfo=UTC)
 
 
 @pytest.fixture
-async def store(tmp_path: Path) -> AsyncIterator[Storage]:
-    storage = await Storage.open(tmp_path / "s.sqlite3", ManualClock(START))
+async def store(storage_target: str) -> AsyncIterator[Storage]:
+    """Each test below runs twice: on SQLite and on PostgreSQL (tests/conftest.py)."""
+    storage = await Storage.open(storage_target, ManualClock(START))
     yield storage
     await storage.close()
+
+
+async def count_rows_elsewhere(target: str, table: str) -> int:
+    """COUNT(*) through a separate connection: what another process would see."""
+    if target.startswith("postgresql://"):
+        import asyncpg
+
+        conn = await asyncpg.connect(target)
+        try:
+            return int(await conn.fetchval(f"SELECT COUNT(*) FROM {table}"))
+        finally:
+            await conn.close()
+    with sqlite3.connect(target) as db:
+        return int(db.execute(f"SELECT COUNT(*) FROM {table}").fetchone()[0])
 
 
 async def new_game(store: Storage, channel: int = 10) -> int:
@@ -77,7 +92,7 @@ async def test_one_open_game_per_channel(store: Storage) -> None:
     await new_game(store)  # a cancelled game frees the channel
 
 
-async def test_commit_action_is_atomic_and_revisioned(store: Storage, tmp_path: Path) -> None:
+async def test_commit_action_is_atomic_and_revisioned(store: Storage, storage_target: str) -> None:
     game_id = await new_game(store)
     game = await store.get_game(game_id)
     game = await store.replace_seats(game_id, game.revision, [NewSeat("alice", user_id=5),
@@ -97,8 +112,7 @@ async def test_commit_action_is_atomic_and_revisioned(store: Storage, tmp_path: 
     game = await store.commit_action(game_id, game.revision, seat=1, user_id=None, action="pass",
                                      state='{"s": 9}', state_schema=1, finished=True)
     assert game.status == "finished" and game.ended_at == START.isoformat()
-    with sqlite3.connect(tmp_path / "s.sqlite3") as db:  # another process sees it committed
-        assert db.execute("SELECT COUNT(*) FROM actions").fetchone() == (2,)
+    assert await count_rows_elsewhere(storage_target, "actions") == 2  # another process sees it
 
 
 async def test_failed_commit_rolls_back_everything(store: Storage) -> None:

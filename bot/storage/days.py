@@ -188,7 +188,7 @@ class DaysStore:
             )
             conn.execute(
                 f"INSERT INTO turns ({_TURN_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, 0, NULL, NULL, 0,"
-                " NULL, NULL) ON CONFLICT DO UPDATE SET closed_at = NULL",
+                " NULL, NULL) ON CONFLICT (game_id, turn, phase, seat) DO UPDATE SET closed_at = NULL",
                 (*_key(key), user_id, channel_id, ts(started_at),
                  None if deadline_at is None else ts(deadline_at), None if due_at is None else ts(due_at)),
             )
@@ -257,14 +257,18 @@ class DaysStore:
         first and replaces the nudge, even when another process is ticking too)."""
         if row.due_at is None:
             return False
+        sql = (f"UPDATE turns SET sent_count = sent_count + 1, last_sent_at = ?, due_at = ?"
+               f" WHERE {_KEY} AND due_at = ? AND closed_at IS NULL"
+               " AND (deadline_at IS NULL OR deadline_at > ? OR timed_out_at IS NOT NULL)")
+        params: tuple[Any, ...] = (ts(now), None if next_due is None else ts(next_due), *_key(row.key),
+                                   ts(row.due_at), ts(now))
+        if self.storage.dialect == "postgresql":
+            # Several bot processes tick at once: a row another one is claiming right now is
+            # skipped instead of waited for (its compare-and-set would fail anyway).
+            sql += f" AND ctid IN (SELECT ctid FROM turns WHERE {_KEY} FOR UPDATE SKIP LOCKED)"
+            params += _key(row.key)
         async with self._transaction() as db:
-            cursor = await db.execute(
-                f"UPDATE turns SET sent_count = sent_count + 1, last_sent_at = ?, due_at = ?"
-                f" WHERE {_KEY} AND due_at = ? AND closed_at IS NULL"
-                " AND (deadline_at IS NULL OR deadline_at > ? OR timed_out_at IS NOT NULL)",
-                (ts(now), None if next_due is None else ts(next_due), *_key(row.key), ts(row.due_at),
-                 ts(now)),
-            )
+            cursor = await db.execute(sql, params)
             return cursor.rowcount == 1
 
     async def reschedule(self, key: TurnKey, due_at: datetime | None) -> None:
@@ -303,12 +307,14 @@ class DaysStore:
         """Compare-and-set: the first caller announces the expired clock; True for it only. A
         ``next_due`` moves the next reminder in the same statement (the announcement replaces the
         nudge), so a worker that read the old ``due_at`` cannot claim that nudge any more."""
+        sql = (f"UPDATE turns SET timed_out_at = ?, due_at = COALESCE(?, due_at) WHERE {_KEY}"
+               " AND timed_out_at IS NULL AND closed_at IS NULL")
+        params: tuple[Any, ...] = (ts(now), None if next_due is None else ts(next_due), *_key(key))
+        if self.storage.dialect == "postgresql":  # as in claim_reminder: skip a row being claimed
+            sql += f" AND ctid IN (SELECT ctid FROM turns WHERE {_KEY} FOR UPDATE SKIP LOCKED)"
+            params += _key(key)
         async with self._transaction() as db:
-            cursor = await db.execute(
-                f"UPDATE turns SET timed_out_at = ?, due_at = COALESCE(?, due_at) WHERE {_KEY}"
-                " AND timed_out_at IS NULL AND closed_at IS NULL",
-                (ts(now), None if next_due is None else ts(next_due), *_key(key)),
-            )
+            cursor = await db.execute(sql, params)
             return cursor.rowcount == 1
 
     # -- table options and votes ---------------------------------------------------------------
@@ -330,7 +336,8 @@ class DaysStore:
         async with self._transaction() as db:
             await db.execute(
                 "INSERT INTO votes (game_id, turn, phase, seat, voter_id, choice, created_at)"
-                " VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT DO UPDATE SET choice = excluded.choice,"
+                " VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT (game_id, turn, phase, seat, voter_id)"
+                " DO UPDATE SET choice = excluded.choice,"
                 " created_at = excluded.created_at",
                 (*_key(key), voter_id, choice, self._now()),
             )

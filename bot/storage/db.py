@@ -34,6 +34,7 @@ import aiosqlite
 
 from ..clock import Clock, SystemClock
 from . import migrations
+from .postgres import PgConnection, is_postgres_url
 
 T = TypeVar("T")
 
@@ -145,8 +146,17 @@ class Storage:
 
     @classmethod
     async def open(cls, path: str | Path, clock: Clock | None = None) -> Storage:
-        """Open (creating if needed) and migrate the database at ``path`` (":memory:" works)."""
+        """Open (creating if needed) and migrate the database at ``path`` (":memory:" works), or
+        the PostgreSQL database at a ``postgresql://`` URL (bot/storage/postgres.py)."""
         clock = clock or SystemClock()
+        if is_postgres_url(path):
+            pg = await PgConnection.connect(str(path))
+            try:
+                await migrations.migrate(pg, _iso(clock.now()))  # type: ignore[arg-type]
+            except BaseException:
+                await pg.close()
+                raise
+            return cls(pg, clock)  # type: ignore[arg-type]
         if str(path) != ":memory:":
             Path(path).expanduser().resolve().parent.mkdir(parents=True, exist_ok=True)
         db = await aiosqlite.connect(str(path), isolation_level=None)
@@ -166,6 +176,11 @@ class Storage:
 
     async def schema_version(self) -> int:
         return await migrations.current_version(self._db)
+
+    @property
+    def dialect(self) -> str:
+        """'sqlite' or 'postgresql': which engine this store talks to."""
+        return str(getattr(self._db, "dialect", "sqlite"))
 
     async def journal_mode(self) -> str:
         return str(await self._scalar("PRAGMA journal_mode"))
@@ -216,11 +231,11 @@ class Storage:
             cursor = conn.execute(
                 "INSERT INTO games (guild_id, channel_id, status, host_id, variant, max_players,"
                 " options, seed, revision, created_at, updated_at)"
-                " VALUES (?, ?, 'lobby', ?, ?, ?, ?, ?, 0, ?, ?)",
+                " VALUES (?, ?, 'lobby', ?, ?, ?, ?, ?, 0, ?, ?) RETURNING id",
                 (guild_id, channel_id, host_id, variant, max_players,
                  json.dumps(options, sort_keys=True), seed, now, now),
             )
-            game_id = int(cursor.lastrowid or 0)
+            game_id = int(cursor.fetchone()[0])
             for index, seat in enumerate(new_seats):
                 _insert_seat(conn, game_id, index, seat, now)
             if turn_limit_hours is not None:
@@ -348,9 +363,9 @@ class Storage:
             )
             conn.execute(
                 "UPDATE games SET state = ?, state_schema = ?, revision = revision + 1, updated_at = ?,"
-                " status = CASE WHEN ? THEN 'finished' ELSE status END,"
-                " ended_at = CASE WHEN ? THEN ? ELSE ended_at END WHERE id = ?",
-                (state, state_schema, now, finished, finished, now, game_id),
+                " status = CASE WHEN ? = 1 THEN 'finished' ELSE status END,"
+                " ended_at = CASE WHEN ? = 1 THEN ? ELSE ended_at END WHERE id = ?",
+                (state, state_schema, now, int(finished), int(finished), now, game_id),
             )
             for write in also:
                 conn.execute(write.sql, write.params)
@@ -441,6 +456,8 @@ async def _scalar(db: aiosqlite.Connection, sql: str, params: Sequence[Any] = ()
 async def _check_revision(
     db: aiosqlite.Connection, game_id: int, expected: int, *, statuses: Sequence[str]
 ) -> None:
+    if getattr(db, "dialect", "sqlite") == "postgresql":
+        await db.execute(_GAME_LOCK, (game_id,))
     async with db.execute("SELECT revision, status FROM games WHERE id = ?", (game_id,)) as cursor:
         row = await cursor.fetchone()
     _revision_matches(row, game_id, expected, statuses)
@@ -515,8 +532,19 @@ def _read_player(conn: sqlite3.Connection, user_id: int) -> PlayerRow | None:
 def _check_revision_now(
     conn: sqlite3.Connection, game_id: int, expected: int, *, statuses: Sequence[str]
 ) -> None:
+    _lock_game(conn, game_id)
     row = conn.execute("SELECT revision, status FROM games WHERE id = ?", (game_id,)).fetchone()
     _revision_matches(row, game_id, expected, statuses)
+
+
+_GAME_LOCK = "SELECT pg_advisory_xact_lock(?)"
+
+
+def _lock_game(conn: sqlite3.Connection, game_id: int) -> None:
+    """On PostgreSQL, serialise changes to one game across processes until this transaction ends
+    (SQLite needs nothing: ``BEGIN IMMEDIATE`` already takes the one write lock)."""
+    if getattr(conn, "dialect", "sqlite") == "postgresql":
+        conn.execute(_GAME_LOCK, (game_id,))
 
 
 def _revision_matches(row: Any, game_id: int, expected: int, statuses: Sequence[str]) -> None:

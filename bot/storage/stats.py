@@ -39,8 +39,10 @@ class PlayerTotals:
     average: float | None
 
 
-_INSERT = ("INSERT OR REPLACE INTO game_results (game_id, seat, guild_id, user_id, display_name, score, won,"
-           " left_game) VALUES (?, ?, ?, ?, ?, ?, ?, ?)")
+_INSERT = ("INSERT INTO game_results (game_id, seat, guild_id, user_id, display_name, score, won,"
+           " left_game) VALUES (?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (game_id, seat) DO UPDATE SET"
+           " guild_id = excluded.guild_id, user_id = excluded.user_id, display_name = excluded.display_name,"
+           " score = excluded.score, won = excluded.won, left_game = excluded.left_game")
 
 
 def result_writes(game_id: int, guild_id: int | None, rows: tuple[ResultRow, ...]) -> list[Write]:
@@ -87,10 +89,10 @@ class StatsStore:
             rows = conn.execute(
                 "SELECT user_id, COUNT(*), SUM(won), SUM(left_game),"
                 " AVG(CASE WHEN left_game = 0 THEN score END),"
-                " (SELECT display_name FROM game_results n WHERE n.guild_id = r.guild_id"
+                " (SELECT display_name FROM game_results n WHERE n.guild_id = ?"
                 "  AND n.user_id = r.user_id ORDER BY n.game_id DESC LIMIT 1)"
                 " FROM game_results r WHERE guild_id = ? AND user_id IS NOT NULL GROUP BY user_id",
-                (guild_id,),
+                (guild_id, guild_id),
             ).fetchall()
             return int(games), [PlayerTotals(int(u), str(name), int(p), int(w), int(left),
                                              None if avg is None else float(avg))

@@ -1,0 +1,161 @@
+"""The play-over-days and stats stores on both engines, the migrations kept in step, and what
+several bot processes sharing one PostgreSQL rely on: per-game serialisation and reminders
+claimed exactly once. PostgreSQL is a real server started by the test run (tests/conftest.py)."""
+
+from __future__ import annotations
+
+import asyncio
+import sqlite3
+from collections.abc import AsyncIterator
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+
+import pytest
+
+from bot.clock import ManualClock
+from bot.storage import DaysStore, NewSeat, StaleRevisionError, Storage, TurnKey
+from bot.storage.stats import ResultRow, StatsStore
+
+START = datetime(2025, 3, 1, 12, 0, tzinfo=UTC)
+
+
+@pytest.fixture
+async def store(storage_target: str) -> AsyncIterator[Storage]:
+    storage = await Storage.open(storage_target, ManualClock(START))
+    yield storage
+    await storage.close()
+
+
+async def active_game(store: Storage, channel: int = 10) -> int:
+    game = await store.create_game(guild_id=1, channel_id=channel, host_id=5, variant="base", max_players=2,
+                                   options={"reserve": 10}, seed=99,
+                                   seats=[NewSeat("alice", user_id=5), NewSeat("bob", user_id=2**60)])
+    game = await store.start_game(game.id, game.revision, '{"s": 0}', 1)
+    return game.id
+
+
+async def test_discord_sized_ids_and_the_days_tables(store: Storage) -> None:
+    big = 2**62 + 7  # Discord snowflakes need 64 bits
+    game_id = await active_game(store, channel=big)
+    assert (await store.get_game(game_id)).channel_id == big
+    days = DaysStore(store)
+    key = TurnKey(game_id, 1, "play", 0)
+    row = await days.open_turn(key, user_id=5, channel_id=big, started_at=START,
+                               deadline_at=START + timedelta(hours=24), due_at=START + timedelta(hours=1))
+    assert row.due_at == START + timedelta(hours=1) and row.channel_id == big
+    assert [r.key for r in await days.due_turns(START + timedelta(hours=2))] == [key]
+    assert await days.claim_reminder(row, START + timedelta(hours=2), START + timedelta(hours=14))
+    assert not await days.claim_reminder(row, START + timedelta(hours=2), None)  # claimed once
+    assert await days.claim_channel_fallback(key) and not await days.claim_channel_fallback(key)
+    assert await days.claim_timeout(key, START + timedelta(hours=25))
+    assert not await days.claim_timeout(key, START + timedelta(hours=25))
+    await days.set_turn_limit(game_id, 24)
+    await days.set_turn_limit(game_id, 48)
+    assert await days.turn_limit(game_id) == timedelta(hours=48)
+    await days.cast_vote(key, 2**60, "skip")
+    assert await days.cast_vote(key, 2**60, "remove") == {2**60: "remove"}
+    prefs = await days.get_prefs(7)
+    await days.save_prefs(prefs, "carol")
+    assert (await days.get_prefs(7)).enabled is True
+
+
+async def test_undo_seat_to_policy_and_stats(store: Storage) -> None:
+    game_id = await active_game(store)
+    game = await store.get_game(game_id)
+    game = await store.commit_action(game_id, game.revision, seat=0, user_id=5, action="take white 3",
+                                     state='{"s": 1}', state_schema=1, finished=False)
+    days = DaysStore(store)
+    last = await days.last_action(game_id)
+    assert last is not None and last.seq == 1
+    game = await days.undo_last_action(game_id, game.revision, seq=1, state='{"s": 0}', state_schema=1,
+                                       by_user_id=5)
+    assert await store.actions(game_id) == [] and len(await days.undone_actions(game_id)) == 1
+    game = await days.seat_to_policy(game_id, game.revision, 1, policy="greedy", display_name="bot")
+    assert game.seats[1].is_policy
+    stats = StatsStore(store)
+    rows = (ResultRow(0, 5, "alice", 30, True, False), ResultRow(1, None, "bot", 20, False, False))
+    game = await store.commit_action(game_id, game.revision, seat=0, user_id=5, action="pass",
+                                     state='{"s": 9}', state_schema=1, finished=True)
+    await stats.save_results({game_id: (1, rows)})
+    await stats.save_results({game_id: (1, rows)})  # saving again replaces, never duplicates
+    games, totals = await stats.server_totals(1)
+    assert games == 1 and [(t.user_id, t.wins) for t in totals] == [(5, 1)]
+    assert (await days.latest_game_in_channel(10)).id == game_id  # type: ignore[union-attr]
+
+
+# -- several processes on one PostgreSQL ------------------------------------------------------------
+
+
+async def test_both_backends_have_the_same_tables_and_columns(tmp_path: Path, postgres_url: str) -> None:
+    """The one migration set, translated for PostgreSQL, gives the same schema on both engines."""
+    import asyncpg
+
+    lite = await Storage.open(tmp_path / "schema.sqlite3", ManualClock(START))
+    await lite.close()
+    with sqlite3.connect(tmp_path / "schema.sqlite3") as db:
+        tables = [r[0] for r in db.execute("SELECT name FROM sqlite_master WHERE type = 'table'"
+                                           " AND name NOT LIKE 'sqlite_%'")]
+        sqlite_schema = {t: {r[1] for r in db.execute(f"PRAGMA table_info({t})")} for t in tables}
+    pg = await Storage.open(postgres_url, ManualClock(START))
+    await pg.close()
+    conn = await asyncpg.connect(postgres_url)
+    try:
+        rows = await conn.fetch("SELECT table_name, column_name FROM information_schema.columns"
+                                " WHERE table_schema = 'public'")
+    finally:
+        await conn.close()
+    pg_schema: dict[str, set[str]] = {}
+    for row in rows:
+        pg_schema.setdefault(row["table_name"], set()).add(row["column_name"])
+    assert pg_schema == sqlite_schema
+
+
+async def test_two_processes_commit_to_one_game_one_at_a_time(postgres_url: str) -> None:
+    """Two stores (two bot processes) race to commit on the same revision: exactly one wins, the
+    other gets StaleRevisionError, and the log has one row."""
+    first = await Storage.open(postgres_url, ManualClock(START))
+    second = await Storage.open(postgres_url, ManualClock(START))
+    try:
+        game_id = await active_game(first)
+        game = await first.get_game(game_id)
+
+        async def commit(store: Storage, text: str) -> str:
+            try:
+                await store.commit_action(game_id, game.revision, seat=0, user_id=5, action=text,
+                                          state=f'{{"a": "{text}"}}', state_schema=1, finished=False)
+            except StaleRevisionError:
+                return "stale"
+            return "ok"
+
+        outcomes = await asyncio.gather(*(commit(s, f"act{i}") for i in range(6) for s in (first, second)))
+        assert sorted(outcomes).count("ok") == 1
+        assert len(await second.actions(game_id)) == 1
+    finally:
+        await first.close()
+        await second.close()
+
+
+async def test_reminders_fire_once_across_two_processes(postgres_url: str) -> None:
+    first = await Storage.open(postgres_url, ManualClock(START))
+    second = await Storage.open(postgres_url, ManualClock(START))
+    try:
+        days = DaysStore(first)
+        for channel in range(40):
+            game_id = await active_game(first, channel=100 + channel)
+            await days.open_turn(TurnKey(game_id, 1, "play", 0), user_id=5, channel_id=100 + channel,
+                                 started_at=START, deadline_at=None, due_at=START + timedelta(minutes=1))
+        now = START + timedelta(hours=1)
+
+        async def tick(store: Storage) -> int:
+            worker = DaysStore(store)
+            claimed = 0
+            for row in await worker.due_turns(now):
+                claimed += await worker.claim_reminder(row, now, None)
+            return claimed
+
+        counts = await asyncio.gather(tick(first), tick(second))
+        assert sum(counts) == 40
+        assert await DaysStore(second).due_turns(now) == []
+    finally:
+        await first.close()
+        await second.close()
