@@ -191,7 +191,8 @@ class PgConnection:
         try:
             import asyncpg
         except ImportError as error:
-            raise RuntimeError("a postgresql:// database needs asyncpg: pip install -e '.[postgres]'") from error
+            raise RuntimeError(
+                "a postgresql:// database needs asyncpg: pip install -e '.[postgres]'") from error
         self = cls()
 
         def start() -> None:
