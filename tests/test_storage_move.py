@@ -1,0 +1,58 @@
+"""`python -m bot.storage.move`: an existing SQLite database into an empty PostgreSQL one."""
+
+from __future__ import annotations
+
+import asyncio
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+
+import pytest
+
+from bot.clock import ManualClock
+from bot.storage import DaysStore, NewSeat, Storage, TurnKey
+from bot.storage.move import MoveError, main, move
+
+START = datetime(2025, 3, 1, 12, 0, tzinfo=UTC)
+
+
+async def filled_sqlite(path: Path) -> int:
+    store = await Storage.open(path, ManualClock(START))
+    game = await store.create_game(guild_id=1, channel_id=2**60, host_id=5, variant="base", max_players=2,
+                                   options={"reserve": 10}, seed=9,
+                                   seats=[NewSeat("alice", user_id=5), NewSeat("bot", policy="greedy")])
+    game = await store.start_game(game.id, game.revision, '{"s": 0}', 1)
+    game = await store.commit_action(game.id, game.revision, seat=0, user_id=5, action="take white 3",
+                                     state='{"s": 1}', state_schema=1, finished=False)
+    await DaysStore(store).open_turn(TurnKey(game.id, 1, "play", 0), user_id=5, channel_id=2**60,
+                                     started_at=START, deadline_at=None, due_at=START + timedelta(hours=1))
+    await store.upsert_player(5, "alice")
+    await store.close()
+    return game.id
+
+
+async def test_move_copies_everything_and_play_continues(tmp_path: Path, postgres_url: str) -> None:
+    game_id = await filled_sqlite(tmp_path / "old.sqlite3")
+    copied = await move(tmp_path / "old.sqlite3", postgres_url)
+    assert copied["games"] == 1 and copied["actions"] == 1 and copied["turns"] == 1 and copied["players"] == 1
+    store = await Storage.open(postgres_url, ManualClock(START))
+    try:
+        game = await store.get_game(game_id)
+        assert game.channel_id == 2**60 and game.state == '{"s": 1}' and len(game.seats) == 2
+        game = await store.commit_action(game_id, game.revision, seat=1, user_id=None, action="pass",
+                                         state='{"s": 2}', state_schema=1, finished=False)
+        assert [a.seq for a in await store.actions(game_id)] == [1, 2]
+        fresh = await store.create_game(guild_id=1, channel_id=3, host_id=5, variant="base", max_players=2,
+                                        options={}, seed=1)
+        assert fresh.id > game_id  # the id sequence moved past the copied games
+    finally:
+        await store.close()
+    with pytest.raises(MoveError, match="already has games"):  # never into a used database
+        await move(tmp_path / "old.sqlite3", postgres_url)
+
+
+def test_command_line(tmp_path: Path, postgres_url: str, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main([str(tmp_path / "missing.sqlite3"), postgres_url]) == 1
+    assert "does not exist" in capsys.readouterr().err
+    asyncio.run(filled_sqlite(tmp_path / "old.sqlite3"))
+    assert main([str(tmp_path / "old.sqlite3"), postgres_url]) == 0
+    assert "games: 1" in capsys.readouterr().out
