@@ -36,7 +36,12 @@ class ProjectLBot(commands.Bot):
         seed_source: Callable[[], int] | None = None, policies: PolicyFactory | None = None,
         reminder_tick_seconds: float | None = None,
     ) -> None:
+        sharding: dict[str, object] = {}
+        if isinstance(self, discord.AutoShardedClient):
+            sharding = {"shard_count": settings.shard_count,
+                        "shard_ids": None if settings.shard_ids is None else list(settings.shard_ids)}
         super().__init__(
+            **sharding,  # type: ignore[arg-type]
             command_prefix=commands.when_mentioned,  # no prefix commands: slash only
             intents=discord.Intents.default(),
             help_command=None,
@@ -124,11 +129,18 @@ class ProjectLBot(commands.Bot):
                 self.storage = None  # type: ignore[assignment]
 
 
+class ShardedProjectLBot(ProjectLBot, commands.AutoShardedBot):
+    """The same bot running the Discord shards its settings name (``shard_ids`` of
+    ``shard_count``): one of several processes sharing one PostgreSQL database (docs/deploy.md)."""
+
+
 def create_bot(
     settings: Settings, *, clock: Clock | None = None, renderer: Renderer | None = None,
     seed_source: Callable[[], int] | None = None, policies: PolicyFactory | None = None,
     reminder_tick_seconds: float | None = None,
 ) -> ProjectLBot:
-    """A fresh, not-yet-logged-in bot. Start it with ``bot.start(settings.token)``."""
-    return ProjectLBot(settings, clock=clock, renderer=renderer, seed_source=seed_source, policies=policies,
+    """A fresh, not-yet-logged-in bot. Start it with ``bot.start(settings.token)``. With
+    ``settings.shard_count`` it is a :class:`ShardedProjectLBot`."""
+    kind = ShardedProjectLBot if settings.shard_count is not None else ProjectLBot
+    return kind(settings, clock=clock, renderer=renderer, seed_source=seed_source, policies=policies,
                        reminder_tick_seconds=reminder_tick_seconds)

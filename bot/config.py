@@ -35,6 +35,10 @@ class Settings:
     """A SQLite file, or a ``postgresql://`` URL when PROJECTL_DATABASE_URL is set."""
     dev_guild_id: int | None = None
     log_level: str = "INFO"
+    shard_count: int | None = None
+    """Discord shards in the whole deployment (PROJECTL_SHARD_COUNT); None: one unsharded connection."""
+    shard_ids: tuple[int, ...] | None = None
+    """The shards THIS process runs (PROJECTL_SHARD_IDS); None with a count: all of them."""
     catalogue_path: str | None = None
     """A custom puzzle catalogue (engine/data/README.md) for new games; None: the shipped one."""
 
@@ -89,9 +93,11 @@ class Settings:
         catalogue_path = env.get("PROJECTL_CATALOGUE", "").strip() or None
         if catalogue_path is not None:
             _check_catalogue(catalogue_path)
+        shard_count, shard_ids = _shards(env.get("PROJECTL_SHARD_COUNT", "").strip(),
+                                         env.get("PROJECTL_SHARD_IDS", "").strip())
         return cls(
             token=token, db_path=db_path, dev_guild_id=dev_guild_id, log_level=level,
-            catalogue_path=catalogue_path,
+            catalogue_path=catalogue_path, shard_count=shard_count, shard_ids=shard_ids,
         )
 
     def load_cards(self) -> tuple[PuzzleCard, ...] | None:
@@ -99,6 +105,33 @@ class Settings:
         if self.catalogue_path is None:
             return None
         return load_catalogue(self.catalogue_path).cards
+
+
+def _shards(count_text: str, ids_text: str) -> tuple[int | None, tuple[int, ...] | None]:
+    """PROJECTL_SHARD_COUNT ("4") and PROJECTL_SHARD_IDS ("0,1" or "0-1"): which Discord shards
+    this process runs when several processes share the bot (docs/deploy.md)."""
+    if not count_text:
+        if ids_text:
+            raise ConfigError(
+                "PROJECTL_SHARD_IDS needs PROJECTL_SHARD_COUNT (the deployment's shard total).")
+        return None, None
+    if not count_text.isdigit() or int(count_text) < 1:
+        raise ConfigError(
+            f"PROJECTL_SHARD_COUNT must be a whole number of shards, 1 or more, not {count_text!r}.")
+    count = int(count_text)
+    if not ids_text:
+        return count, None
+    ids: list[int] = []
+    for part in ids_text.split(","):
+        low, _, high = part.strip().partition("-")
+        if not low.isdigit() or (high and not high.isdigit()):
+            raise ConfigError(f"PROJECTL_SHARD_IDS must be ids like 0,1 or 0-3, not {ids_text!r}.")
+        ids.extend(range(int(low), int(high or low) + 1))
+    if not ids or max(ids) >= count or len(set(ids)) != len(ids):
+        raise ConfigError(
+            f"PROJECTL_SHARD_IDS {ids_text!r} must name distinct shards below "
+            f"PROJECTL_SHARD_COUNT ({count}).")
+    return count, tuple(sorted(ids))
 
 
 def _check_catalogue(path: str) -> None:

@@ -33,6 +33,10 @@ def test_defaults_and_parsing() -> None:
     ({"DISCORD_TOKEN": GOOD_TOKEN, "PROJECTL_DEV_GUILD_ID": "my server"}, "digits only"),
     ({"DISCORD_TOKEN": GOOD_TOKEN, "PROJECTL_LOG_LEVEL": "LOUD"}, "PROJECTL_LOG_LEVEL"),
     ({"DISCORD_TOKEN": GOOD_TOKEN, "PROJECTL_DATABASE_URL": "mysql://x/y"}, "PROJECTL_DATABASE_URL"),
+    ({"DISCORD_TOKEN": GOOD_TOKEN, "PROJECTL_SHARD_IDS": "0"}, "needs PROJECTL_SHARD_COUNT"),
+    ({"DISCORD_TOKEN": GOOD_TOKEN, "PROJECTL_SHARD_COUNT": "zero"}, "PROJECTL_SHARD_COUNT"),
+    ({"DISCORD_TOKEN": GOOD_TOKEN, "PROJECTL_SHARD_COUNT": "2", "PROJECTL_SHARD_IDS": "1-2"}, "below"),
+    ({"DISCORD_TOKEN": GOOD_TOKEN, "PROJECTL_SHARD_COUNT": "2", "PROJECTL_SHARD_IDS": "a"}, "ids like"),
 ])
 def test_bad_settings_are_one_sentence(env: dict[str, str], fragment: str) -> None:
     with pytest.raises(ConfigError) as info:
@@ -44,7 +48,7 @@ def test_bad_settings_are_one_sentence(env: dict[str, str], fragment: str) -> No
 def test_env_example_lists_every_setting() -> None:
     text = (Path(__file__).resolve().parents[1] / ".env.example").read_text()
     for name in ("DISCORD_TOKEN", "PROJECTL_DB_PATH", "PROJECTL_DEV_GUILD_ID", "PROJECTL_LOG_LEVEL",
-                 "PROJECTL_CATALOGUE", "PROJECTL_DATABASE_URL"):
+                 "PROJECTL_CATALOGUE", "PROJECTL_DATABASE_URL", "PROJECTL_SHARD_COUNT", "PROJECTL_SHARD_IDS"):
         assert f"{name}=" in text
 
 
@@ -53,6 +57,23 @@ def test_database_url_chooses_postgresql() -> None:
     settings = Settings.from_env({"DISCORD_TOKEN": GOOD_TOKEN, "PROJECTL_DB_PATH": "x.db",
                                   "PROJECTL_DATABASE_URL": url})
     assert settings.db_path == url
+
+
+async def test_shard_settings_make_an_auto_sharded_bot() -> None:
+    """One of several processes: it runs exactly the shards its settings name (not connected
+    here: the offline harness drives the unsharded bot)."""
+    import discord
+
+    from bot.app import ProjectLBot, ShardedProjectLBot, create_bot
+
+    settings = Settings.from_env({"DISCORD_TOKEN": GOOD_TOKEN, "PROJECTL_SHARD_COUNT": "4",
+                                  "PROJECTL_SHARD_IDS": "2-3"})
+    assert (settings.shard_count, settings.shard_ids) == (4, (2, 3))
+    async with create_bot(settings) as bot:  # as `python -m bot` does; closes on the way out
+        assert isinstance(bot, ShardedProjectLBot) and isinstance(bot, discord.AutoShardedClient)
+        assert (bot.shard_count, bot.shard_ids) == (4, [2, 3])
+    async with create_bot(Settings.from_env({"DISCORD_TOKEN": GOOD_TOKEN})) as plain:
+        assert type(plain) is ProjectLBot and plain.shard_count is None
 
 
 def run_main(monkeypatch: pytest.MonkeyPatch, tmp_path: Path, env: dict[str, str],
