@@ -206,4 +206,8 @@ def history_cases(report: BenchReport, workdir: Path) -> None:
 
 
 if __name__ == "__main__":
+    if sys.argv[1:2] == ["scale"]:  # SQLite vs PostgreSQL with 1 and 2 processes (bench/scale.py)
+        from . import scale
+
+        sys.exit(scale.main(sys.argv[2:]))
     sys.exit(main())

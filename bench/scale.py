@@ -1,0 +1,181 @@
+"""``python -m bench scale``: SQLite in one process against PostgreSQL with 1 and 2 processes.
+
+* 200 channels acting (closed loop: every game acts again as soon as it is answered), through the
+  real manager, storage and a two-thread renderer (the response stub of ``bench/load.py``), in
+  one worker process with SQLite, then one and two worker processes sharing one PostgreSQL
+  (started here: :mod:`bot.storage.pg_server`; the 200 games are built in SQLite and moved in
+  with :mod:`bot.storage.move`). Two workers split the channels; actions/s is the sum.
+* 1,000 due reminders, two processes claiming them at the same time: each must be claimed once.
+
+Human-readable lines first; the last line is ONE JSON object. Figures from a shared machine are
+noisy: compare them within one run.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import shutil
+import sqlite3
+import subprocess
+import sys
+import tempfile
+import time
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+from typing import Any
+
+from bot.clock import ManualClock
+from bot.manager import GameManager
+from bot.render import ThreadedRenderer
+from bot.storage import DaysStore, NewSeat, Storage, TurnKey
+
+from . import build
+from .load import closed_loop, percentile
+from .players import policy_factory
+
+ROOT = Path(__file__).resolve().parent.parent
+START = datetime(2025, 3, 1, 12, 0, tzinfo=UTC)
+
+
+def say(text: str) -> None:
+    print(text, flush=True)
+
+
+# -- the worker processes -------------------------------------------------------------------------
+
+
+async def act_worker(target: str, channels: list[int], per_game: int) -> dict[str, Any]:
+    storage = await Storage.open(target)
+    try:
+        manager = GameManager(storage, policies=policy_factory)
+        result = await closed_loop(manager, ThreadedRenderer(), channels, per_game)
+    finally:
+        await storage.close()
+    return {"actions": result.actions, "seconds": result.seconds, "latencies_ms": result.latencies_ms}
+
+
+async def remind_worker(target: str) -> dict[str, Any]:
+    storage = await Storage.open(target, ManualClock(START))
+    claimed: list[list[int]] = []
+    try:
+        days = DaysStore(storage)
+        now = START + timedelta(hours=1)
+        for row in await days.due_turns(now):
+            if await days.claim_reminder(row, now, None):
+                claimed.append([row.key.game_id, row.key.seat])
+    finally:
+        await storage.close()
+    return {"claimed": claimed}
+
+
+def run_workers(jobs: list[list[str]]) -> list[dict[str, Any]]:
+    """Start every job as its own process at once; their JSON answers, in order."""
+    procs = [subprocess.Popen([sys.executable, "-m", "bench.scale", *job], cwd=ROOT,
+                              stdout=subprocess.PIPE, text=True) for job in jobs]
+    answers = []
+    for proc in procs:
+        out, _ = proc.communicate()
+        if proc.returncode != 0:
+            raise RuntimeError(f"worker {proc.args} failed")
+        answers.append(json.loads(out.strip().splitlines()[-1]))
+    return answers
+
+
+def acting(target: str, channels: list[int], processes: int, per_game: int) -> dict[str, float]:
+    shares = [channels[i::processes] for i in range(processes)]
+    started = time.perf_counter()
+    answers = run_workers([["act", target, "--per-game", str(per_game), "--channels", *map(str, share)]
+                           for share in shares])
+    wall = time.perf_counter() - started
+    latencies = [ms for answer in answers for ms in answer["latencies_ms"]]
+    actions = sum(answer["actions"] for answer in answers)
+    busiest = max(answer["seconds"] for answer in answers)
+    return {"actions": actions, "actions_per_s": round(actions / busiest, 1),
+            "p50_ms": round(percentile(latencies, 50), 1), "p99_ms": round(percentile(latencies, 99), 1),
+            "wall_s": round(wall, 1)}
+
+
+async def due_reminders(target: str, count: int) -> None:
+    """``count`` open turns of ``count`` games, each with a reminder due."""
+    storage = await Storage.open(target, ManualClock(START))
+    try:
+        days = DaysStore(storage)
+        for index in range(count):
+            game = await storage.create_game(guild_id=1, channel_id=50_000 + index, host_id=5, variant="base",
+                                             max_players=2, options={}, seed=index,
+                                             seats=[NewSeat("a", user_id=5), NewSeat("b", user_id=6)])
+            game = await storage.start_game(game.id, game.revision, "{}", 1)
+            await days.open_turn(TurnKey(game.id, 1, "play", 0), user_id=5, channel_id=50_000 + index,
+                                 started_at=START, deadline_at=None, due_at=START + timedelta(minutes=5))
+    finally:
+        await storage.close()
+
+
+# -- the bench --------------------------------------------------------------------------------------
+
+
+def main_bench(per_game: int, reminders: int) -> int:
+    from bot.storage.move import move
+    from bot.storage.pg_server import NoPostgresError, PgServer, create_database
+
+    figures: dict[str, Any] = {"channels": 200, "per_game": per_game}
+    with tempfile.TemporaryDirectory(prefix="projectl-scale-") as tmp:
+        built = Path(tmp) / "built.sqlite3"
+        channels = asyncio.run(build.build(built, games=200, active=200, moves=12, seed=2))
+        with sqlite3.connect(built) as db:  # WAL: fold the log into the file before copying it
+            db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+        lite = Path(tmp) / "sqlite1.sqlite3"
+        shutil.copy(built, lite)
+        figures["sqlite_1"] = acting(str(lite), channels, 1, per_game)
+        say(f"SQLite, 1 process: {figures['sqlite_1']}")
+        try:
+            server = PgServer.start()
+        except (NoPostgresError, subprocess.CalledProcessError) as error:
+            say(f"PostgreSQL figures skipped: {error}")
+            figures["postgresql"] = None
+            print(json.dumps(figures))
+            return 0
+        try:
+            for processes in (1, 2):
+                url = asyncio.run(create_database(server, f"scale{processes}"))
+                asyncio.run(move(built, url))
+                figures[f"postgresql_{processes}"] = acting(url, channels, processes, per_game)
+                say(f"PostgreSQL, {processes} process(es): {figures[f'postgresql_{processes}']}")
+            url = asyncio.run(create_database(server, "reminders"))
+            asyncio.run(due_reminders(url, reminders))
+            answers = run_workers([["remind", url], ["remind", url]])
+            claims = [tuple(c) for answer in answers for c in answer["claimed"]]
+            figures["reminders_due"] = reminders
+            figures["reminders_claimed"] = len(claims)
+            figures["reminders_claimed_twice"] = len(claims) - len(set(claims))
+            figures["reminders_per_process"] = [len(answer["claimed"]) for answer in answers]
+            say(f"{reminders} due reminders, 2 processes: {len(claims)} claimed, "
+                f"{figures['reminders_claimed_twice']} twice, split {figures['reminders_per_process']}")
+        finally:
+            server.stop()
+    print(json.dumps(figures))
+    ok = figures.get("reminders_claimed") == reminders and figures.get("reminders_claimed_twice") == 0
+    return 0 if ok else 1
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m bench scale")
+    parser.add_argument("mode", nargs="?", default="bench", choices=("bench", "act", "remind"))
+    parser.add_argument("target", nargs="?")
+    parser.add_argument("--channels", nargs="*", type=int, default=[])
+    parser.add_argument("--per-game", type=int, default=5)
+    parser.add_argument("--reminders", type=int, default=1000)
+    args = parser.parse_args(argv)
+    if args.mode == "act":
+        print(json.dumps(asyncio.run(act_worker(args.target, args.channels, args.per_game))))
+        return 0
+    if args.mode == "remind":
+        print(json.dumps(asyncio.run(remind_worker(args.target))))
+        return 0
+    return main_bench(args.per_game, args.reminders)
+
+
+if __name__ == "__main__":
+    sys.exit(main())
