@@ -74,6 +74,25 @@ class DeckEmptied(Event):
 
 
 @dataclass(frozen=True, slots=True)
+class WhiteDeckRenewed(Event):
+    """Endless White Deck: the white deck ran out, every player banked the points of their
+    completed white cards (``banked``: seat and points, in seat order), and those ``cards`` became
+    a new, shuffled white deck. The sentence names no points, so it is safe to post when scores
+    are hidden (option ``known_scores`` off)."""
+
+    cards: int
+    banked: tuple[tuple[int, int], ...]
+
+    reveals_hidden = True
+
+    def describe(self, names: Sequence[str]) -> str:
+        return (
+            f"The white deck ran out: every player banked the points of their completed white "
+            f"cards, and those {self.cards} cards were shuffled into a new white deck."
+        )
+
+
+@dataclass(frozen=True, slots=True)
 class EndTriggered(Event):
     round: int
     last_round: int

@@ -306,10 +306,11 @@ def score_line(state: GameState, seat: int) -> ScoreLine:
     )
     return ScoreLine(
         seat=seat,
-        completed_points=sum(state.cards[d.card].points for d in player.completed),
+        completed_points=player.banked_points
+        + sum(state.cards[d.card].points for d in player.completed),
         finishing_penalty=player.finishing_pieces,
         unfinished_penalty=unfinished,
-        completed_count=len(player.completed),
+        completed_count=player.banked_cards + len(player.completed),
         supply_left=player.supply_size,
     )
 

@@ -80,6 +80,12 @@ class Options:
     difficulty: Difficulty = Difficulty.NORMAL
     ghost: bool = False
     finesse: bool = False
+    known_scores: bool = True
+    """Score piles face up (the rulebook's "Known Victory Points"); off = each player's completed
+    cards and points are shown only to that player until the game ends."""
+    endless_white: bool = False
+    """Endless White Deck (2+ players): when the white deck runs out, every player banks the
+    points of their completed white cards, which are shuffled into a new white deck."""
 
     @classmethod
     def for_players(cls, players: int, *, ghost: bool | None = None, **options: Any) -> Options:
@@ -103,6 +109,10 @@ class Options:
             data["ghost"] = True
         if self.finesse:
             data["finesse"] = True
+        if not self.known_scores:
+            data["known_scores"] = False
+        if self.endless_white:
+            data["endless_white"] = True
         return data
 
     @classmethod
@@ -115,6 +125,8 @@ class Options:
             difficulty=Difficulty(data["difficulty"]),
             ghost=bool(data.get("ghost", False)),
             finesse=bool(data.get("finesse", False)),
+            known_scores=bool(data.get("known_scores", True)),
+            endless_white=bool(data.get("endless_white", False)),
         )
 
 
@@ -159,6 +171,12 @@ class PlayerState:
     finishing_pieces: int = 0
     finished_touches: bool = False
     removed: bool = False
+    banked_points: int = 0
+    """Endless White Deck: points of white cards this player completed before they were
+    reshuffled into a new deck (they still count at the end)."""
+    banked_cards: int = 0
+    """How many completed white cards those banked points came from (they count as completed
+    puzzles for the tie-break)."""
 
     def count(self, shape: Shape) -> int:
         return self.supply[shape.index]
@@ -511,6 +529,8 @@ def _player_to_json(player: PlayerState) -> dict[str, Any]:
         "finishing_pieces": player.finishing_pieces,
         "finished_touches": player.finished_touches,
         "removed": player.removed,
+        **({"banked_points": player.banked_points} if player.banked_points else {}),
+        **({"banked_cards": player.banked_cards} if player.banked_cards else {}),
     }
 
 
@@ -527,6 +547,8 @@ def _player_from_json(data: dict[str, Any]) -> PlayerState:
         finishing_pieces=int(data["finishing_pieces"]),
         finished_touches=bool(data["finished_touches"]),
         removed=bool(data.get("removed", False)),
+        banked_points=int(data.get("banked_points", 0)),
+        banked_cards=int(data.get("banked_cards", 0)),
     )
 
 

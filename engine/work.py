@@ -23,7 +23,7 @@ class Work:
     __slots__ = (
         "base", "reserve", "players", "table", "phase", "current", "round", "turn",
         "actions_left", "master_used", "black_taken", "last_round", "pending", "events", "turns",
-        "ext", "held",
+        "ext", "held", "rng_state",
     )
 
     def __init__(self, state: GameState) -> None:
@@ -43,6 +43,9 @@ class Work:
         self.turns: list[Turn] = list(state.turns)
         self.ext: dict[str, Any] = dict(state.ext)
         self.held: list[int] = list(state.held)
+        self.rng_state: int = state.rng_state
+        """The seeded generator's state: a rule that shuffles mid-game (Endless White Deck) draws
+        from it and writes it back, so replay from seed + actions stays exact."""
         self.events: list[Event] = []
 
     # -- reading -------------------------------------------------------------------------------
@@ -130,4 +133,5 @@ class Work:
             turns=tuple(self.turns),
             ext=self.ext,
             held=tuple(self.held),
+            rng_state=self.rng_state,
         )

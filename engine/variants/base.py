@@ -17,6 +17,7 @@ from typing import Any
 from ..actions import Action, DrawPuzzle, Recycle, TakePuzzle
 from ..cards import Colour, PuzzleCard
 from ..catalogue import MODES
+from ..endless import renew_white_deck
 from ..errors import (
     ActionNotAvailableError,
     BlackLimitError,
@@ -61,6 +62,10 @@ class Variant:
             )
         if options.reserve not in (10, 15):
             raise IllegalActionError("The reserve holds 10 or 15 pieces of each shape.")
+        if options.endless_white and (options.players < 2 or options.variant == "solo"):
+            raise IllegalActionError(
+                "The Endless White Deck is a variant for 2 or more players; Solo cannot use it."
+            )
         for expansion in expansions_for(options):
             expansion.validate_options(options)
 
@@ -348,10 +353,15 @@ class RowsGame(Variant):
                 w.emit(CardRevealed(card, colour, i + 1))
 
     def _deck_drawn(self, w: Work, colour: Colour, deck: list[str]) -> None:
+        """A card left ``colour``'s deck (the table already holds ``deck``). The shared
+        deck-emptied path of the rows variants (base game and Line Clear): the black deck running
+        out triggers the end; the white one is renewed under Endless White Deck."""
         if not deck:
             w.emit(DeckEmptied(colour))
             if colour is Colour.BLACK:
                 trigger_end(w)
+            else:
+                renew_white_deck(w)
 
     @staticmethod
     def _with(table: RowsTable, colour: Colour, deck: list[str], row: list[str | None]) -> RowsTable:
