@@ -43,6 +43,10 @@ class TableSettings:
     """The Ghost Piece expansion; None = the default for the table size (on for 5–6 players)."""
     finesse: bool = False
     """The Finesse expansion (credits, tiles, Insert)."""
+    known_scores: bool = True
+    """Score piles face up; off = each player's points are shown only to them until the end."""
+    endless_white: bool = False
+    """The Endless White Deck variant (2+ players)."""
 
     def validate(self) -> None:
         if self.variant not in VARIANTS:
@@ -53,6 +57,8 @@ class TableSettings:
             raise BadInputError(texts.BASE_PLAYERS)
         if self.max_players == 6 and self.ghost is False:
             raise BadInputError(texts.SIX_NEED_GHOST)
+        if self.variant == "solo" and self.endless_white:
+            raise BadInputError(texts.ENDLESS_WHITE_SOLO)
         if self.reserve not in (10, 15):
             raise BadInputError(texts.BAD_RESERVE)
         if self.difficulty not in {d.value for d in engine.Difficulty}:
@@ -64,6 +70,7 @@ class TableSettings:
         return Options.for_players(
             players, ghost=self.ghost, reserve=self.reserve, unfinished_penalty=self.unfinished_penalty,
             difficulty=engine.Difficulty(self.difficulty), finesse=self.finesse,
+            known_scores=self.known_scores, endless_white=self.endless_white,
         )
 
     @property
@@ -79,6 +86,10 @@ class TableSettings:
             data["ghost"] = self.ghost
         if self.finesse:
             data["finesse"] = True
+        if not self.known_scores:
+            data["known_scores"] = False
+        if self.endless_white:
+            data["endless_white"] = True
         return data
 
     @classmethod
@@ -88,7 +99,9 @@ class TableSettings:
                    unfinished_penalty=bool(row.options["unfinished_penalty"]),
                    difficulty=str(row.options["difficulty"]),
                    ghost=None if ghost is None else bool(ghost),
-                   finesse=bool(row.options.get("finesse", False)))
+                   finesse=bool(row.options.get("finesse", False)),
+                   known_scores=bool(row.options.get("known_scores", True)),
+                   endless_white=bool(row.options.get("endless_white", False)))
 
 
 @dataclass(frozen=True, slots=True)

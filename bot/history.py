@@ -15,6 +15,7 @@ from math import ceil
 
 import engine
 from engine import events as ev
+from engine.visibility import describe_for, hidden_scores
 
 from . import texts
 from .manager import Game
@@ -48,13 +49,15 @@ def log_entries(game: Game, rows: Sequence[ActionRow], undone: Sequence[UndoneRo
     names = game.names
     entries: list[Entry] = []
     if game.state is not None:
+        hidden = hidden_scores(game.state, None)  # anyone may read the log
         state = engine.initial_state(game.state)
         for row in rows:
             action = engine.parse_action(row.action)
             round_number = state.round
             outcome = engine.apply(state, action, player=row.seat)
             state = outcome.state
-            said = [e.describe(names) for e in outcome.events if not isinstance(e, _QUIET_EVENTS)]
+            said = [describe_for(e, names, hidden) for e in outcome.events
+                    if not isinstance(e, _QUIET_EVENTS)]
             if isinstance(action, (engine.SkipTurn, engine.RemovePlayer)):
                 line = f"`#{row.seq}` R{round_number} " + decision_text(
                     game, action, outcome.events, seat=row.seat, user_id=row.user_id)

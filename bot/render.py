@@ -34,7 +34,12 @@ class Renderer(Protocol):
         self, state: GameState, names: Sequence[str], previous: GameState | None = None
     ) -> bytes: ...
 
-    async def mat(self, state: GameState, seat: int, names: Sequence[str]) -> bytes: ...
+    async def mat(
+        self, state: GameState, seat: int, names: Sequence[str], viewer: int | None = None
+    ) -> bytes:
+        """``seat``'s mat as ``viewer`` (a seat, or ``engine.visibility.NOBODY``) may see it;
+        None = the owner's own view, which every private mat post is."""
+        ...
 
     async def results(self, state: GameState, names: Sequence[str]) -> bytes: ...
 
@@ -62,8 +67,10 @@ class ThreadedRenderer:
         """The table; ``previous`` (the state the last turn post showed) frames what changed."""
         return await self._run("render_table", state, list(names), previous)
 
-    async def mat(self, state: GameState, seat: int, names: Sequence[str]) -> bytes:
-        return await self._run("render_mat", state, seat, list(names))
+    async def mat(
+        self, state: GameState, seat: int, names: Sequence[str], viewer: int | None = None
+    ) -> bytes:
+        return await self._run("render_mat", state, seat, list(names), seat if viewer is None else viewer)
 
     async def results(self, state: GameState, names: Sequence[str]) -> bytes:
         return await self._run("render_results", state, list(names))
@@ -127,8 +134,10 @@ class ProcessRenderer:
         """The table; ``previous`` (the state the last turn post showed) frames what changed."""
         return await self._run("render_table", state, list(names), previous)
 
-    async def mat(self, state: GameState, seat: int, names: Sequence[str]) -> bytes:
-        return await self._run("render_mat", state, seat, list(names))
+    async def mat(
+        self, state: GameState, seat: int, names: Sequence[str], viewer: int | None = None
+    ) -> bytes:
+        return await self._run("render_mat", state, seat, list(names), seat if viewer is None else viewer)
 
     async def results(self, state: GameState, names: Sequence[str]) -> bytes:
         return await self._run("render_results", state, list(names))

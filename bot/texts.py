@@ -40,6 +40,10 @@ SIX_NEED_GHOST = (
     "Six players need the Ghost Piece expansion (its black puzzles make the 24-card black deck): "
     "leave ghost on, or allow at most 5 players."
 )
+ENDLESS_WHITE_SOLO = (
+    "The Endless White Deck is a variant for 2 or more players; Solo cannot use it. Leave "
+    "endless_white off, or open a base-game table."
+)
 BAD_RESERVE = "The reserve holds 10 or 15 pieces of each shape."
 BAD_DIFFICULTY = "Difficulty is normal, hard or unbeatable."
 BAD_POLICY = "Unknown AI kind. Choose one of: {names}."

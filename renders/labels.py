@@ -290,3 +290,14 @@ def finesse_credits(name: str, active: int, inactive: int) -> str:
     """'Ana: 3 cr (+1 new)': active credits, and inactive ones that turn active at the end of the
     turn."""
     return f"{name}: {active} cr" + (f" (+{inactive} new)" if inactive else "")
+
+
+# -- hidden score piles (option known_scores off) ---------------------------------------------------
+
+POINTS_HIDDEN = "?"
+POINTS_HIDDEN_UNIT = "pts (hidden)"
+PILE_HIDDEN_NOTE = "points hidden from the other players until the end"
+
+
+def pile_face_down(count: int) -> str:
+    return f"{plural(count, 'completed card')}, face down until the end"

@@ -15,6 +15,7 @@ from PIL import Image, ImageDraw
 from engine.actions import Place
 from engine.pieces import SHAPES, Shape, mask_to_text
 from engine.state import GameState, Phase, Placed, PlayerState
+from engine.visibility import hidden_scores
 
 from . import fonts, labels
 from .card import PlanGeometry, mini_card, mini_size, plan_card
@@ -42,12 +43,16 @@ class MatLayout:
     min_text: int
 
 
-def render_mat(state: GameState, seat: int, names: Sequence[str]) -> bytes:
-    """PNG of ``seat``'s private mat."""
-    return to_png(mat_image(state, seat, names)[0])
+def render_mat(state: GameState, seat: int, names: Sequence[str], viewer: int | None = None) -> bytes:
+    """PNG of ``seat``'s mat as ``viewer`` (a seat; None = anyone) may see it: with option
+    ``known_scores`` off, only the owner sees the score pile's cards and points."""
+    return to_png(mat_image(state, seat, names, viewer)[0])
 
 
-def mat_image(state: GameState, seat: int, names: Sequence[str]) -> tuple[Image.Image, MatLayout]:
+def mat_image(
+    state: GameState, seat: int, names: Sequence[str], viewer: int | None = None
+) -> tuple[Image.Image, MatLayout]:
+    hidden = seat in hidden_scores(state, viewer)
     t = TextSizes.for_width(MAT_WIDTH)
     shown = fonts.names_for(names, len(state.players))
     player = state.players[seat]
@@ -59,19 +64,19 @@ def mat_image(state: GameState, seat: int, names: Sequence[str]) -> tuple[Image.
     cards_h = rows * plan.height + max(0, rows - 1) * GAP + (GAP if rows else 0)
     supply = _supply_rows(player)
     supply_h = int(t.body * 1.6) + len(supply) * _supply_line(t)
-    pile_lines = _pile_lines(player, t)
+    pile_lines = [] if hidden else _pile_lines(player, t)
     pile_h = int(t.body * 1.6) + max(1, len(pile_lines)) * _pile_line(t)
     height = header_h + summary_h + cards_h + supply_h + GAP + pile_h + MARGIN
     image = Image.new("RGB", (MAT_WIDTH, height), PAGE)
     _paint_header(image, state, seat, shown, t, header_h)
     y = header_h
-    _paint_summary(image, y, state, seat, t, summary_h)
+    _paint_summary(image, y, state, seat, t, summary_h, hidden)
     y += summary_h
     positions = _paint_cards(image, y, state, player, plan, slots, t)
     y += cards_h
     _paint_supply(image, y, player, supply, t, supply_h)
     y += supply_h + GAP
-    _paint_pile(image, y, state, player, pile_lines, t, pile_h)
+    _paint_pile(image, y, state, player, pile_lines, t, pile_h, hidden)
     return image, MatLayout(MAT_WIDTH, height, positions, plan, t.small)
 
 
@@ -95,13 +100,16 @@ def _paint_header(
     fonts.draw(image, MARGIN, mid, title, t.large, WHITE, bold=True, anchor="lm")
 
 
-def _paint_summary(image: Image.Image, y: int, state: GameState, seat: int, t: TextSizes, h: int) -> None:
+def _paint_summary(
+    image: Image.Image, y: int, state: GameState, seat: int, t: TextSizes, h: int, hidden: bool
+) -> None:
     player = state.players[seat]
     points = shown_points(state, seat)
     mid = y + h // 2
     x = MARGIN
-    x += fonts.draw(image, x, mid, labels.points(points), t.body, INK, bold=True, anchor="lm")
-    text = labels.mat_summary(len(player.completed), player.supply_size)
+    score = f"{labels.POINTS_HIDDEN} {labels.POINTS_HIDDEN_UNIT}" if hidden else labels.points(points)
+    x += fonts.draw(image, x, mid, score, t.body, INK, bold=True, anchor="lm")
+    text = labels.mat_summary(player.banked_cards + len(player.completed), player.supply_size)
     fonts.draw(image, x, mid, fonts.fit(text, t.small, MAT_WIDTH - MARGIN - x), t.small, MUTED, anchor="lm")
 
 
@@ -212,8 +220,10 @@ def _paint_pile(
     lines: list[list[int]],
     t: TextSizes,
     h: int,
+    hidden: bool = False,
 ) -> None:
-    """Completed cards, each with its points ('*': completed during Finishing Touches)."""
+    """Completed cards, each with its points ('*': completed during Finishing Touches); when
+    ``hidden``, only how many there are."""
     ImageDraw.Draw(image).rounded_rectangle(
         (MARGIN, y, MAT_WIDTH - MARGIN, y + h), radius=12, fill=PANEL, outline=PANEL_EDGE, width=2
     )
@@ -225,17 +235,18 @@ def _paint_pile(
         image,
         MARGIN + pad + w + t.small // 2,
         title_y,
-        labels.score_pile_note(points),
+        labels.PILE_HIDDEN_NOTE if hidden else labels.score_pile_note(points),
         t.small,
         MUTED,
         anchor="lm",
     )
     if not lines:
+        count = player.banked_cards + len(player.completed)
         fonts.draw(
             image,
             MARGIN + pad,
             y + int(t.body * 1.6) + _pile_line(t) // 2,
-            labels.PILE_EMPTY,
+            labels.pile_face_down(count) if hidden and count else labels.PILE_EMPTY,
             t.small,
             MUTED,
             anchor="lm",

@@ -13,6 +13,7 @@ from PIL import Image, ImageDraw
 from engine.cards import Colour
 from engine.pieces import BASE_SHAPES, SHAPES, Shape
 from engine.state import GameState, Phase, PlayerState, RowsTable
+from engine.visibility import hidden_scores
 
 from . import fonts, labels
 from .card import mini_card, mini_size
@@ -276,10 +277,12 @@ def _done_lines(player: PlayerState, g: PanelGeometry) -> int:
     return -(-len(player.completed) // g.done_per_line())
 
 
-def panel_height(player: PlayerState, g: PanelGeometry) -> int:
+def panel_height(player: PlayerState, g: PanelGeometry, hidden: bool = False) -> int:
+    """``hidden``: the player's score pile is face down to the viewer (no completed thumbnails)."""
     supply = len(_supply_layout(player, g)) * g.line
     body = max(g.puzzles, supply) if g.side else g.puzzles + g.pad // 2 + supply
-    done = _done_lines(player, g) * g.done_step + g.pad // 2 if player.completed else 0
+    shown = player.completed and not hidden
+    done = _done_lines(player, g) * g.done_step + g.pad // 2 if shown else 0
     return g.pad + g.head + body + done + g.pad
 
 
@@ -307,8 +310,11 @@ def paint_panel(
 ) -> None:
     """One player: name, score, status, open puzzles with pieces, supply, completed cards.
 
-    What ``changes`` names (puzzles taken or given pieces, cards completed) is framed."""
+    What ``changes`` names (puzzles taken or given pieces, cards completed) is framed. The table
+    is public: a score pile that :func:`engine.visibility.hidden_scores` hides shows its count in
+    the status line but neither its cards nor the points."""
     player = state.players[seat]
+    hidden = seat in hidden_scores(state, None)
     t = g.t
     current = seat in state.acting_seats
     removed = is_removed(player)
@@ -323,14 +329,14 @@ def paint_panel(
     top = y + g.pad
     name_mid = top + int(t.large * 0.7)
     points = shown_points(state, seat)
-    unit = labels.points_unit(points)
+    unit = labels.POINTS_HIDDEN_UNIT if hidden else labels.points_unit(points)
     score_w = fonts.draw(image, x + g.width - pad, name_mid, unit, t.small, MUTED, anchor="rm")
     score_w += (
         fonts.draw(
             image,
             x + g.width - pad - score_w - 6,
             name_mid,
-            str(points),
+            labels.POINTS_HIDDEN if hidden else str(points),
             t.large,
             INK,
             bold=True,
@@ -391,7 +397,7 @@ def paint_panel(
             )
             ix += w + t.small * 2 // 3
         sy += g.line
-    if player.completed:
+    if player.completed and not hidden:
         body_bottom = max(py + g.puzzles, sy) if g.side else sy
         _paint_done(image, x + pad, body_bottom + g.pad // 2, state, seat, g, changes)
     if removed:  # everything greyed, then the reason restored in colour
@@ -455,7 +461,7 @@ def _paint_status_line(
     current: bool,
 ) -> None:
     player = state.players[seat]
-    done = labels.puzzles_done(len(player.completed))
+    done = labels.puzzles_done(player.banked_cards + len(player.completed))
     if removed:
         fonts.draw(image, x, mid, labels.LEFT_THE_GAME, t.small, BAD, bold=True, anchor="lm")
         return

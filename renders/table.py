@@ -20,6 +20,7 @@ from PIL import Image, ImageDraw
 
 from engine.cards import Colour
 from engine.state import GameState, LineClearTable, RowsTable, SoloTable
+from engine.visibility import hidden_scores
 
 from . import fonts, labels
 from .card import Look, look, market_card, market_geometry
@@ -465,6 +466,7 @@ def _panel_grid(state: GameState, lay: TableLayout) -> PanelGrid:
     columns = 1 if count == 1 else 2
     width = lay.inner if columns == 1 else (lay.inner - GAP) // 2
     g = PanelGeometry(width=width, t=lay.t, mini_cell=MINI_CELL, supply_cell=SUPPLY_CELL)
-    heights = [panel_height(p, g) for p in state.players]
+    hidden = hidden_scores(state, None)  # the table image is public
+    heights = [panel_height(p, g, seat in hidden) for seat, p in enumerate(state.players)]
     rows = tuple(max(heights[i : i + columns]) for i in range(0, count, columns))
     return PanelGrid(g, columns, rows)

@@ -48,7 +48,9 @@ class FakeRenderer:
         self.previous.append(previous)
         return tiny_png(3, 2)
 
-    async def mat(self, state: GameState, seat: int, names: Sequence[str]) -> bytes:
+    async def mat(
+        self, state: GameState, seat: int, names: Sequence[str], viewer: int | None = None
+    ) -> bytes:
         self.calls.append(f"mat:{seat}")
         return tiny_png(2, 2)
 

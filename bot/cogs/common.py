@@ -22,6 +22,7 @@ from engine import decisions
 from engine import events as ev
 from engine.events import MASTERMIND
 from engine.state import ACTIONS_PER_TURN
+from engine.visibility import describe_for, hidden_scores
 
 from .. import texts
 from ..errors import BotError, NoGameError
@@ -138,6 +139,7 @@ def seat_label(game: Game, seat: int) -> str:
 def step_lines(game: Game, steps: Sequence[Step]) -> list[str]:
     """Readable lines for a run of steps: who did what, plus the notable consequences."""
     names = game.names
+    hidden = hidden_scores(game.state, None) if game.state is not None else frozenset()  # a public post
     lines: list[str] = []
     for step in steps:
         if isinstance(step.action, (engine.SkipTurn, engine.RemovePlayer)):  # a table decision
@@ -146,7 +148,7 @@ def step_lines(game: Game, steps: Sequence[Step]) -> list[str]:
         lines.append(f"**{seat_label(game, step.seat)}**: `{step.text}`")
         for event in step.events:
             if isinstance(event, NOTABLE_EVENTS):
-                lines.append(f"  · {event.describe(names)}")
+                lines.append(f"  · {describe_for(event, names, hidden)}")
     return lines
 
 

@@ -8,6 +8,8 @@ from typing import TYPE_CHECKING
 import discord
 from discord import app_commands
 
+from engine.visibility import NOBODY
+
 from .. import texts
 from ..errors import BadInputError, NotInGameError
 from ..manager import Game
@@ -59,13 +61,14 @@ async def send_mat(interaction: discord.Interaction, game: Game, seat: int | Non
     """Show a mat privately: ``seat``, or the clicker's own when None."""
     if game.state is None:
         raise BadInputError(texts.NOT_STARTED)
+    mine = game.seat_of(interaction.user.id)
     if seat is None:
-        mine = game.seat_of(interaction.user.id)
         if mine is None:
             raise NotInGameError(texts.NOT_IN_GAME)
         seat = mine.seat
     await common.defer(interaction)
-    image = await common.bot_of(interaction).renderer.mat(game.state, seat, game.names)
+    viewer = NOBODY if mine is None else mine.seat  # another's mat hides a face-down score pile
+    image = await common.bot_of(interaction).renderer.mat(game.state, seat, game.names, viewer)
     await common.reply(interaction, texts.MAT_OF.format(name=game.seats[seat].name),
                        files=[common.png(image, "mat.png")])
 

@@ -28,6 +28,9 @@ def lobby_content(game: Game, turn_limit: timedelta | None = None) -> str:
     difficulty = f", difficulty {settings.difficulty}" if settings.variant == "solo" else ""
     difficulty += f", Ghost Piece expansion {settings.ghost_label}"
     difficulty += ", Finesse expansion on" if settings.finesse else ""
+    difficulty += ", scores " + ("public" if settings.known_scores else "hidden until the end")
+    if settings.endless_white:
+        difficulty += ", Endless White Deck"
     host = next((s.name for s in game.seats if s.user_id == game.host_id), "?")
     if settings.variant == "solo":
         variant = "Solo"
@@ -65,6 +68,8 @@ class TableCommands:
         difficulty="Solo only: how strong the mastermind starts",
         turn_limit_days="Days per turn before the others may vote to skip or remove",
         thread="Open the table in a new thread with this name",
+        known_scores="Score piles face up (default); off = each player's points stay private until the end",
+        endless_white="Endless White Deck: banked white cards become a new white deck (2+ players)",
     )
     @app_commands.choices(
         variant=[app_commands.Choice(name="base", value="base"),
@@ -80,6 +85,7 @@ class TableCommands:
         ghost: bool | None = None,
         thread: app_commands.Range[str, 1, 100] | None = None,
         finesse: bool = False,
+        known_scores: bool = True, endless_white: bool = False,
     ) -> None:
         channel_id = common.channel_id_of(interaction)
         if variant == "solo" and turn_limit_days is not None:
@@ -88,6 +94,7 @@ class TableCommands:
             variant=variant, max_players=1 if variant == "solo" else players, reserve=reserve,
             unfinished_penalty=unfinished_penalty, difficulty=difficulty, ghost=ghost,
             finesse=finesse,
+            known_scores=known_scores, endless_white=endless_white,
         )
         settings.validate()  # every option is checked before anything is written
         hours = limit_hours(turn_limit_days)
