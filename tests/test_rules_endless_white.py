@@ -7,14 +7,15 @@ Sources: the rulebook's variants ("Endless White Deck", "Known Victory Points");
 from __future__ import annotations
 
 import json
+from dataclasses import replace
 
 import pytest
 from positions import as_action, play_events, play_out, with_player, with_rows
 
-from engine import IllegalActionError, Options, new_game, replay, score_lines
+from engine import IllegalActionError, Options, apply, new_game, parse_action, replay, score_lines
 from engine.cards import Colour
 from engine.events import DeckEmptied, WhiteDeckRenewed
-from engine.state import GameState, RowsTable
+from engine.state import GameState, LineClearTable, RowsTable
 
 WHITE, BLACK = Colour.WHITE, Colour.BLACK
 
@@ -116,3 +117,20 @@ def test_new_options_are_written_only_when_not_the_default() -> None:
     assert Options.from_json(plain) == Options(players=2)
     hidden = Options(players=3, known_scores=False, endless_white=True)
     assert Options.from_json(hidden.to_json()) == hidden
+
+
+def test_endless_white_renews_the_deck_in_line_clear_too() -> None:
+    """The rule lives in the rows variants' shared deck-emptied path: Line Clear's blind draw of
+    the last white card renews the deck in the same way."""
+    state = new_game(Options.for_players(5, endless_white=True), seed=6)
+    table = state.table
+    assert isinstance(table, LineClearTable)
+    white_holder = table.markers[0]
+    spare = table.white_deck[1:]  # cards out of the deck: one of them is seat 2's completed card
+    state = state.evolve(table=replace(table, white_deck=table.white_deck[:1]))
+    state = with_player(state, 2, completed=[spare[0]])
+    after = apply(state, parse_action("draw white"), player=white_holder)
+    assert isinstance(after.state.table, LineClearTable)
+    assert after.state.table.white_deck == (spare[0],)
+    assert after.state.players[2].banked_points == state.cards[spare[0]].points
+    assert any(isinstance(e, WhiteDeckRenewed) for e in after.events)
