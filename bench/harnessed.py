@@ -44,7 +44,9 @@ class TinyRenderer:
     async def table(self, state: GameState, names: Sequence[str], previous: GameState | None = None) -> bytes:
         return tiny_png()
 
-    async def mat(self, state: GameState, seat: int, names: Sequence[str]) -> bytes:
+    async def mat(
+        self, state: GameState, seat: int, names: Sequence[str], viewer: int | None = None
+    ) -> bytes:
         return tiny_png()
 
     async def results(self, state: GameState, names: Sequence[str]) -> bytes:
