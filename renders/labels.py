@@ -296,6 +296,8 @@ def finesse_credits(name: str, active: int, inactive: int) -> str:
 
 POINTS_HIDDEN = "?"
 POINTS_HIDDEN_UNIT = "pts (hidden)"
+SCORE_HIDDEN = f"{POINTS_HIDDEN} {POINTS_HIDDEN_UNIT}"
+"""A hidden score as one line (a mat's summary)."""
 PILE_HIDDEN_NOTE = "points hidden from the other players until the end"
 
 

@@ -107,7 +107,7 @@ def _paint_summary(
     points = shown_points(state, seat)
     mid = y + h // 2
     x = MARGIN
-    score = f"{labels.POINTS_HIDDEN} {labels.POINTS_HIDDEN_UNIT}" if hidden else labels.points(points)
+    score = labels.SCORE_HIDDEN if hidden else labels.points(points)
     x += fonts.draw(image, x, mid, score, t.body, INK, bold=True, anchor="lm")
     text = labels.mat_summary(player.banked_cards + len(player.completed), player.supply_size)
     fonts.draw(image, x, mid, fonts.fit(text, t.small, MAT_WIDTH - MARGIN - x), t.small, MUTED, anchor="lm")
