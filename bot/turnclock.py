@@ -85,7 +85,7 @@ class TurnClock:
         if choice not in CHOICES:
             raise BadInputError(texts.FORGED_BUTTON)
         game = await self._active(channel_id)
-        current_key = key if key is not None else turn_key(game)
+        current_key = key if key is not None else await self._timed_out_key(game, user_id)
         if current_key is None or current_key not in turn_keys(game):
             raise StaleError(texts.VOTE_STALE)
         target = game.seats[current_key.seat]
@@ -122,6 +122,21 @@ class TurnClock:
         except StaleError as error:  # someone acted (or another vote decided) first
             raise StaleError(texts.VOTE_STALE) from error
         return VoteResult(game, target, choice, votes, result.needed, result.voters, applied)
+
+    async def _timed_out_key(self, game: Game, user_id: int) -> TurnKey | None:
+        """The turn a typed vote (no button) is about: with two holders at once (Line Clear), the
+        other holder's turn whose clock ran out and who has not played since; otherwise — and for
+        a single holder — the turn being played, so the refusal names the right reason."""
+        now = self.clock.now()
+        for key in turn_keys(game):
+            if game.seats[key.seat].user_id == user_id:
+                continue
+            row = await self.store.get_turn(key)
+            deadline = None if row is None else row.deadline_at
+            if deadline is not None and now >= deadline and (
+                    row.last_acted_at is None or row.last_acted_at < deadline):
+                return key
+        return turn_key(game)
 
     async def leave(
         self, channel_id: int, user_id: int, *, expected_revision: int | None = None,

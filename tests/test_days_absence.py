@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
 from days_support import (
     CHANNEL,
     START,
@@ -246,3 +247,27 @@ async def test_two_votes_completing_a_majority_at_once_skip_one_turn(tmp_path: P
         assert sum("recorded" in r for r in replies) == 1, replies
         assert sum("already over" in r or "still has time" in r for r in replies) == 1, replies
         assert game.current is not None and game.current.user_id != absent.id
+
+
+@pytest.mark.parametrize("back_index", [0, 1])
+async def test_a_typed_vote_in_line_clear_concerns_the_holder_whose_clock_ran_out(
+        tmp_path: Path, back_index: int) -> None:
+    """Line Clear (two marker holders at once): `/projectl table vote` without a button is about
+    the holder whose time ran out and who has not played since — not whichever holder the game
+    happens to show first."""
+    clock = ManualClock(START)
+    five = ("alice", "bob", "carol", "dave", "erin")
+    async with days_bot(tmp_path / "db.sqlite3", clock, five) as h:
+        await start_game(h, others=five[1:], players=5, turn_limit_days=1, ghost=False)
+        game = await game_of(h)
+        assert game.state is not None and len(game.state.acting_seats) == 2
+        holders = [h.user(game.seats[s].user_id) for s in game.state.acting_seats]
+        back, absent = holders[back_index], holders[1 - back_index]
+        clock.advance(days=1, hours=1)
+        await tick(h)
+        ix = await act(h, back, "level1")                      # one holder is back in time
+        assert not final_reply(ix).content.startswith("Sorry"), final_reply(ix).content
+        voter = next(h.user(s.user_id) for s in game.seats
+                     if s.user_id not in (back.id, absent.id))
+        reply = final_reply(await h.slash(voter, CHANNEL, "projectl table vote", choice="skip"))
+        assert reply.ephemeral and "skip 1" in reply.content, reply.content
