@@ -46,9 +46,11 @@ def check_commands(commands: Iterable[Mapping[str, Any]]) -> list[str]:
         if kind == CHAT_INPUT:
             problems += _name_and_description(command, where)
             problems += _options(command.get("options") or [], where, depth=0)
-            total = _text_size(command)
-            if total > COMMAND_TEXT_BUDGET:
-                problems.append(f"{where}: {total} characters of names/descriptions/choices (max 4000)")
+            for locale in [None, *sorted(_locales(command))]:
+                total = _text_size(command, locale)
+                if total > COMMAND_TEXT_BUDGET:
+                    problems.append(f"{where} [{locale or 'en'}]: {total} characters of "
+                                    f"names/descriptions/choices (max 4000)")
         else:
             name = str(command.get("name", ""))
             if not 1 <= len(name) <= 32:
@@ -60,12 +62,17 @@ def check_commands(commands: Iterable[Mapping[str, Any]]) -> list[str]:
 
 def _name_and_description(item: Mapping[str, Any], where: str) -> list[str]:
     problems = []
-    name = str(item.get("name", ""))
-    if not NAME.match(name) or name != name.lower():
-        problems.append(f"{where}: name {name!r} must match ^[-_\\w]{{1,32}}$ in lowercase")
-    description = str(item.get("description", ""))
-    if not 1 <= len(description) <= 100:
-        problems.append(f"{where}: description must be 1-100 characters, has {len(description)}")
+    names = {None: item.get("name", ""), **(item.get("name_localizations") or {})}
+    for locale, name in names.items():
+        name = str(name)
+        if not NAME.match(name) or name != name.lower():
+            problems.append(f"{where} [{locale or 'en'}]: name {name!r} must match "
+                            f"^[-_\\w]{{1,32}}$ in lowercase")
+    descriptions = {None: item.get("description", ""), **(item.get("description_localizations") or {})}
+    for locale, description in descriptions.items():
+        if not 1 <= len(str(description)) <= 100:
+            problems.append(f"{where} [{locale or 'en'}]: description must be 1-100 characters, "
+                            f"has {len(str(description))}")
     return problems
 
 
@@ -114,19 +121,34 @@ def _options(options: list[Mapping[str, Any]], where: str, depth: int) -> list[s
 
 def _choice(choice: Mapping[str, Any], where: str) -> list[str]:
     problems = []
-    if not 1 <= len(str(choice.get("name", ""))) <= 100:
-        problems.append(f"{where}: choice name must be 1-100 characters: {choice.get('name')!r}")
+    for name in [choice.get("name", ""), *(choice.get("name_localizations") or {}).values()]:
+        if not 1 <= len(str(name)) <= 100:
+            problems.append(f"{where}: choice name must be 1-100 characters: {name!r}")
     value = choice.get("value")
     if isinstance(value, str) and len(value) > 100:
         problems.append(f"{where}: choice value longer than 100 characters")
     return problems
 
 
-def _text_size(item: Mapping[str, Any]) -> int:
-    size = len(str(item.get("name", ""))) + len(str(item.get("description", "")))
+def _shown(item: Mapping[str, Any], key: str, locale: str | None) -> str:
+    """``item[key]`` as a client in ``locale`` sees it (the translation, else the original)."""
+    return str((item.get(f"{key}_localizations") or {}).get(locale, item.get(key, "")))
+
+
+def _locales(item: Mapping[str, Any]) -> set[str]:
+    found = set(item.get("name_localizations") or {}) | set(item.get("description_localizations") or {})
+    for key in ("options", "choices"):
+        for child in item.get(key) or []:
+            found |= _locales(child)
+    return found
+
+
+def _text_size(item: Mapping[str, Any], locale: str | None = None) -> int:
+    """Discord's 4000-character count, for one locale (each language is counted on its own)."""
+    size = len(_shown(item, "name", locale)) + len(_shown(item, "description", locale))
     for choice in item.get("choices") or []:
-        size += len(str(choice.get("name", ""))) + len(str(choice.get("value", "")))
-    return size + sum(_text_size(o) for o in item.get("options") or [])
+        size += len(_shown(choice, "name", locale)) + len(str(choice.get("value", "")))
+    return size + sum(_text_size(o, locale) for o in item.get("options") or [])
 
 
 def check_message(body: Mapping[str, Any], where: str = "message") -> list[str]:

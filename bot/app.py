@@ -84,12 +84,15 @@ class ProjectLBot(commands.Bot):
     async def _sync(self) -> None:
         """Sync the command tree — after checking it fits Discord, which would otherwise refuse
         the whole sync and leave players with yesterday's commands (see bot/commandtree.py)."""
-        from .commandtree import tree_payload, tree_problems
+        from .commandtree import translated_payload, tree_problems
+        from .locales import CatalogueTranslator
 
+        if self.tree.translator is None:  # every language's command names (bot/locales)
+            await self.tree.set_translator(CatalogueTranslator())
         guild = discord.Object(id=self.settings.dev_guild_id) if self.settings.dev_guild_id else None
         if guild is not None:
             self.tree.copy_global_to(guild=guild)
-        problems = tree_problems(tree_payload(self.tree, guild))
+        problems = tree_problems(await translated_payload(self.tree, guild))
         if problems:
             raise RuntimeError("the command tree breaks Discord's limits: " + "; ".join(problems))
         await self.tree.sync(guild=guild)

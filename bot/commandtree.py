@@ -13,10 +13,15 @@ Discord refuses a whole sync — every command, not just the new one — when on
 choices exceed 4000 characters together. :func:`tree_problems` checks exactly that on the payload
 the sync would send, and the bot refuses to sync (and to start) when it finds anything, so a
 command added in the wrong place fails every test run instead of production.
+
+Translations (bot/locales) travel in the same payload as ``name_localizations`` and
+``description_localizations``; Discord applies its rules to each language's strings and counts the
+4000 characters per language, so :func:`tree_problems` checks the command as every locale sees it.
 """
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable, Mapping
 from typing import Any
 
@@ -28,6 +33,9 @@ MAX_ENTRIES = 25
 """Subcommands and groups per level, options per subcommand, choices per option."""
 MAX_TEXT = 4000
 """Names, descriptions and choice names/values of one top-level command, all levels together."""
+MAX_NAME, MAX_DESCRIPTION = 32, 100
+NAME = re.compile(r"^[-_'\w]{1,32}$")
+"""Discord's name rule (letters and digits of any script, ``-``, ``_``, ``'``), lower case only."""
 _SUBCOMMAND, _GROUP = 1, 2
 
 
@@ -49,16 +57,54 @@ def tree_payload(tree: app_commands.CommandTree[Any], guild: Any = None) -> list
     return [command.to_dict(tree) for command in tree.get_commands(guild=guild)]
 
 
+async def translated_payload(tree: app_commands.CommandTree[Any],
+                             guild: Any = None) -> list[dict[str, Any]]:
+    """What ``tree.sync()`` sends for ``guild``, translations included (as discord.py builds it)."""
+    translator = tree.translator
+    if translator is None:
+        return tree_payload(tree, guild)
+    return [await command.get_translated_payload(tree, translator)
+            for command in tree.get_commands(guild=guild)]
+
+
+def in_locale(item: Mapping[str, Any], locale: str | None) -> dict[str, Any]:
+    """``item`` (a command, option or choice) as Discord shows it in ``locale``: each name and
+    description replaced by its translation where there is one (None: the English original)."""
+    view = dict(item)
+    if locale is not None:
+        for key in ("name", "description"):
+            translated = (item.get(f"{key}_localizations") or {}).get(locale)
+            if translated is not None:
+                view[key] = translated
+    for key in ("options", "choices"):
+        if item.get(key):
+            view[key] = [in_locale(child, locale) for child in item[key]]
+    return view
+
+
+def payload_locales(item: Mapping[str, Any]) -> set[str]:
+    """Every locale that has a translation somewhere in ``item``."""
+    found = set(item.get("name_localizations") or {}) | set(item.get("description_localizations") or {})
+    for key in ("options", "choices"):
+        for child in item.get(key) or []:
+            found |= payload_locales(child)
+    return found
+
+
 def tree_problems(commands: Iterable[Mapping[str, Any]]) -> list[str]:
-    """Every way ``commands`` (a sync payload) breaks Discord's size and nesting rules."""
+    """Every way ``commands`` (a sync payload) breaks Discord's size, naming and nesting rules,
+    in English and in every locale it carries translations for."""
     problems: list[str] = []
     for command in commands:
-        where = f"/{command.get('name')}"
-        problems += _level(command, where, depth=0)
-        size = _text_size(command)
-        if size > MAX_TEXT:
-            problems.append(f"{where}: {size} characters of names, descriptions and choices "
-                            f"(Discord allows {MAX_TEXT}); shorten descriptions or split the command")
+        for locale in [None, *sorted(payload_locales(command))]:
+            view = in_locale(command, locale)
+            where = f"/{view.get('name')}" + (f" [{locale}]" if locale else "")
+            problems += _level(view, where, depth=0)
+            problems += _texts(view, where, top=True)
+            size = _text_size(view)
+            if size > MAX_TEXT:
+                problems.append(f"{where}: {size} characters of names, descriptions and choices "
+                                f"(Discord allows {MAX_TEXT}); shorten descriptions or split the command")
     return problems
 
 
@@ -82,6 +128,25 @@ def _level(node: Mapping[str, Any], where: str, depth: int) -> list[str]:
             problems += _level(option, path, depth + 1)
         elif len(option.get("choices") or []) > MAX_ENTRIES:
             problems.append(f"{path}: {len(option['choices'])} choices (Discord allows {MAX_ENTRIES})")
+    return problems
+
+
+def _texts(item: Mapping[str, Any], where: str, *, top: bool = False) -> list[str]:
+    """Names and descriptions of ``item`` and everything under it against Discord's rules."""
+    problems: list[str] = []
+    name, description = str(item.get("name", "")), str(item.get("description", ""))
+    if not top:
+        where = f"{where} {name}"
+    if not NAME.match(name) or name != name.lower():
+        problems.append(f"{where}: name {name!r} must be 1-{MAX_NAME} lower-case letters, digits, - _ '")
+    if not 1 <= len(description) <= MAX_DESCRIPTION:
+        problems.append(f"{where}: description of {len(description)} characters "
+                        f"(Discord allows 1-{MAX_DESCRIPTION})")
+    for choice in item.get("choices") or []:
+        if not 1 <= len(str(choice.get("name", ""))) <= MAX_DESCRIPTION:
+            problems.append(f"{where}: choice {choice.get('name')!r} must be 1-{MAX_DESCRIPTION} characters")
+    for option in item.get("options") or []:
+        problems += _texts(option, where)
     return problems
 
 

@@ -227,3 +227,65 @@ def test_checker_rejects_oversized_messages() -> None:
     assert check_message({"choices": [{"name": str(i), "value": str(i)} for i in range(26)]})
     huge = [("a.png", b"0" * (11 << 20))]
     assert check_call("POST", "/channels/{channel_id}/messages", {"content": "x"}, huge)
+
+
+def _walk(node: dict[str, Any]) -> Any:
+    """Every command, group and option of a synced payload, then its choices."""
+    yield node
+    for option in node.get("options") or []:
+        yield from _walk(option)
+
+
+async def test_synced_commands_carry_every_language(h: Any) -> None:
+    """Every name, description and choice goes out with its translation in each catalogue
+    (bot/locales/*.json, pt-BR among them) — nothing left in English, nothing in a catalogue unused."""
+    from bot.locales import command_strings, locales
+
+    payload = synced(h)
+    assert "pt-BR" in locales()
+    for locale in locales():
+        names = command_strings(locale, "names")
+        descriptions = command_strings(locale, "descriptions")
+        choices = command_strings(locale, "choices")
+        used: dict[str, set[str]] = {"names": set(), "descriptions": set(), "choices": set()}
+        for command in payload:
+            for node in _walk(command):
+                assert node["name_localizations"][locale] == names[node["name"]], node["name"]
+                assert node["description_localizations"][locale] == descriptions[node["description"]]
+                used["names"].add(node["name"])
+                used["descriptions"].add(node["description"])
+                for choice in node.get("choices") or []:
+                    assert choice["name_localizations"][locale] == choices[choice["name"]]
+                    used["choices"].add(choice["name"])
+        for section, strings in used.items():
+            assert set(command_strings(locale, section)) == strings, f"unused {locale} {section}"
+    play = next(o for o in payload[0]["options"] if o["name"] == "play")
+    assert {o["name_localizations"]["pt-BR"] for o in play["options"]} >= {
+        "pegar", "nivel1", "aprimorar", "colocar", "reciclar"}
+
+
+LOCALE_BREAKS = {
+    "upper case": lambda c: _sub(c).update(name_localizations={"pt-BR": "Pegar"}),
+    "a space": lambda c: _sub(c).update(name_localizations={"pt-BR": "pegar um"}),
+    "33 characters": lambda c: _sub(c).update(name_localizations={"pt-BR": "p" * 33}),
+    "101-character description": lambda c: _sub(c).update(
+        description_localizations={"pt-BR": "d" * 101}),
+    "101-character choice": lambda c: _sub(c)["options"][1]["choices"][0].update(
+        name_localizations={"pt-BR": "n" * 101}),
+    "4001 characters in one language": lambda c: c["options"].extend(
+        {"name": f"s{i}", "description": "d", "type": 1,
+         "description_localizations": {"pt-BR": "d" * 100}} for i in range(23)) or c.update(
+        options=c["options"] + [{"name": "t", "description": "d", "type": 2, "options": [
+            {"name": f"u{i}", "description": "d", "type": 1,
+             "description_localizations": {"pt-BR": "d" * 100}} for i in range(18)]}]),
+}
+
+
+@pytest.mark.parametrize("name", sorted(LOCALE_BREAKS))
+def test_every_locale_is_held_to_discords_limits(name: str) -> None:
+    """A translation Discord would refuse stops the sync like an English one: both checks see it."""
+    command = broken(LOCALE_BREAKS[name])
+    assert tree_problems([GOOD]) == [] and check_commands([GOOD]) == []
+    found = tree_problems(command)
+    assert found and all("[pt-BR]" in p for p in found), (name, found)
+    assert check_commands(command), name
