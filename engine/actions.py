@@ -21,6 +21,12 @@ The text form is what the action log stores and what a player can type:
 ``skip`` / ``remove 2``                    table decisions: skip this turn, remove seat 2
 =========================================  ===============================================
 
+Players may type the same actions with Portuguese words (the Portuguese rulebook's verbs):
+``pegar branco 3``, ``comprar preto``, ``nivel1``, ``aprimorar 2 para L3``,
+``colocar L3 em W07 nas A1 A2 B2``, ``mestre 1 em B02 nas C3; …``, ``reciclar branco 3 1 4 2``,
+``fantasma P5 para O4 1``, ``escolher I4``, ``concluir``, ``passar``. They parse to the same
+actions, whose text stays English, so a log replays whatever language it was typed in.
+
 Cells are columns A–E and rows 1–5 of the card; a placement is named by the cells it covers, so no
 rotation convention is needed. ``parse_action(str(a)) == a`` for every action.
 
@@ -256,6 +262,31 @@ Action = (
     | EndFinishing | Pass | SkipTurn | RemovePlayer | GhostSplit | Insert | EndTurn
 )
 
+PORTUGUESE = {
+    "pegar": "take", "comprar": "draw", "nivel1": "level1", "nível1": "level1",
+    "nivel-1": "level1", "nível-1": "level1", "aprimorar": "upgrade", "colocar": "place",
+    "mestre": "master", "reciclar": "recycle", "escolher": "choose", "fantasma": "ghost",
+    "concluir": "done", "passar": "pass", "pular": "skip", "remover": "remove",
+    "branco": "white", "branca": "white", "preto": "black", "preta": "black",
+    "para": "to", "em": "on", "na": "at", "nas": "at",
+}
+"""Portuguese notation words and the English word each stands for (verbs, rows, ``to``/``on``/
+``at``). No card id, shape code or cell is one of them, so the swap is unambiguous."""
+_WORD = re.compile(r"[^\s;]+")
+
+
+def _in_english(text: str) -> str:
+    """``text`` with its Portuguese notation words swapped for the English ones — except the
+    option of ``choose``/``escolher``, which is a canonical option text taken as written."""
+    def swap(match: re.Match[str]) -> str:
+        return PORTUGUESE.get(match.group().lower(), match.group())
+
+    words = text.split(maxsplit=1)
+    if PORTUGUESE.get(words[0].lower(), words[0].lower()) == "choose":
+        return "choose " + (words[1] if len(words) > 1 else "")
+    return _WORD.sub(swap, text)
+
+
 _CARD_ID = re.compile(r"^[A-Za-z][A-Za-z0-9_-]{0,15}$")
 
 
@@ -313,6 +344,7 @@ def parse_action(text: str) -> Action:
         raise ActionSyntaxError("Empty action.")
     if len(text) > 400:
         raise ActionSyntaxError("That action text is far too long.")
+    text = _in_english(text)
     words = text.split()
     verb, rest = words[0].lower(), words[1:]
     if verb == "take":

@@ -164,3 +164,63 @@ def test_pieces_are_named_with_the_article_they_are_read_with() -> None:
         "Ana took an I4 (straight tetromino) (upgrade) instead of an O4 (square tetromino), "
         "which the reserve has run out of."
     )
+
+
+PORTUGUESE = [
+    ("pegar branco 3", "take white 3"),
+    ("Pegar Preta 1", "take black 1"),
+    ("pegar 5", "take 5"),
+    ("comprar preto", "draw black"),
+    ("comprar", "draw"),
+    ("nivel1", "level1"),
+    ("nível1", "level1"),
+    ("aprimorar 2 para L3", "upgrade 2 to L3"),
+    ("colocar l3 em w07 nas b2 a1 a2", "place L3 on W07 at A1 A2 B2"),
+    ("mestre 1 em B02 na C3; L3 em W07 nas A1 A2 B2", "master 1 on B02 at C3; L3 on W07 at A1 A2 B2"),
+    ("reciclar branca 3 1 4 2", "recycle white 3 1 4 2"),
+    ("fantasma P5 para O4 1; 1 em W07 nas C3", "ghost P5 to 1 O4; 1 on W07 at C3"),
+    ("escolher I4", "choose I4"),
+    ("concluir", "done"),
+    ("passar", "pass"),
+    ("pular", "skip"),
+    ("remover 2", "remove 2"),
+]
+
+
+@pytest.mark.parametrize(("portuguese", "canonical"), PORTUGUESE)
+def test_portuguese_words_parse_to_the_same_action(portuguese: str, canonical: str) -> None:
+    """The notation in Portuguese (the rulebook's verbs): the same action, its text English, so
+    the log replays whichever language a player typed in."""
+    action = parse_action(portuguese)
+    assert action == parse_action(canonical)
+    assert str(action) == canonical
+
+
+def test_portuguese_and_english_words_mix_and_choose_keeps_its_option() -> None:
+    """Words swap one by one (a player may mix languages); the option of a pending decision is
+    canonical text and is taken as written, even when it looks like a Portuguese word."""
+    assert str(parse_action("place L3 em W07 at A1 A2 B2")) == "place L3 on W07 at A1 A2 B2"
+    assert str(parse_action("escolher em")) == "choose em"
+    with pytest.raises(ActionSyntaxError, match="not a row"):
+        parse_action("pegar verde 3")
+    with pytest.raises(ActionSyntaxError, match="not an action"):
+        parse_action("voar 3")
+
+
+@pytest.mark.parametrize(("players", "seed"), [(1, 2), (2, 1), (4, 2)])
+def test_every_legal_action_typed_in_portuguese_is_the_same_action(players: int, seed: int) -> None:
+    """Through a whole game (base and Solo), every legal action written with the Portuguese words
+    parses to that very action."""
+    from engine.actions import PORTUGUESE as WORDS
+
+    portuguese = {english: word for word, english in WORDS.items()}
+    state = game(players, seed=seed)
+    rng = Rng(seed)
+    checked = 0
+    while not state.is_over and state.turn < 400:
+        for action in legal_actions(state):
+            typed = " ".join(portuguese.get(word, word) for word in str(action).split(" "))
+            assert parse_action(typed) == action, typed
+            checked += 1
+        state = apply(state, progress_action(state, rng)).state
+    assert state.is_over and checked > 500

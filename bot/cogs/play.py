@@ -127,7 +127,8 @@ def parse_place(piece: str, puzzle: str, cells: str) -> Place:
         raise BadInputError(str(error)) from error
 
 
-_SLOT = re.compile(r"^\s*(?:(?P<colour>white|black|w|b)\s*)?(?P<slot>\d)\s*$", re.IGNORECASE)
+_SLOT = re.compile(r"^\s*(?:(?P<colour>white|black|branc[oa]|pret[oa]|w|b)\s*)?(?P<slot>\d)\s*$",
+                   re.IGNORECASE)
 
 
 def parse_action_text(text: str) -> Action:
@@ -138,15 +139,15 @@ def parse_action_text(text: str) -> Action:
 
 
 def parse_take(game: Game, text: str, seat: int | None = None) -> Action:
-    """'white 3', 'w3', '5' (Solo grid), or a card id on offer such as 'W07' (in Line Clear, on
-    ``seat``'s side)."""
+    """'white 3' (or 'branco 3'), 'w3', '5' (Solo grid), or a card id on offer such as 'W07'
+    (in Line Clear, on ``seat``'s side)."""
     assert game.state is not None
     table = game.state.table
     match = _SLOT.match(text)
     if match:
         colour = match["colour"]
         if colour:
-            name = "white" if colour.lower().startswith("w") else "black"
+            name = "white" if colour.lower().startswith(("w", "branc")) else "black"
             return engine.parse_action(f"take {name} {match['slot']}")
         if isinstance(table, SoloTable):
             return engine.parse_action(f"take {match['slot']}")
