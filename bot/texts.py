@@ -1,5 +1,7 @@
 """Every sentence the bot shows to players, in one place (so wording is consistent and
-reviewable, and a translation would touch one file)."""
+reviewable). This is the English source; each sentence becomes a :class:`bot.locales.Text` that
+remembers its name, so the reply that sends it shows the catalogue's translation
+(``bot/locales/<locale>.json``, section ``texts``) to a reader in that language."""
 
 from __future__ import annotations
 
@@ -417,3 +419,7 @@ PANEL_MASTER_PICK_SPOT = "Master: where does {piece} go on {card}?"
 PANEL_MASTER_CONFIRM = "Confirm Master"
 PANEL_MASTER_CLEAR = "Start over"
 PANEL_NOTHING = "You have nothing to do in this game right now."
+
+from .locales import keyed as _keyed  # noqa: E402  (last: every sentence above gets its key)
+
+_keyed(globals())

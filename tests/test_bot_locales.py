@@ -9,9 +9,76 @@ from typing import Any
 import pytest
 from harness import DiscordHarness
 from test_bot_refusals import game_of, two_player_game
-from test_bot_support import running_bot
+from test_bot_support import assert_refused, running_bot
 
 import engine
+from bot import texts
+from bot.locales import Text, catalogues, locales, t
+
+TEXTS = Path(texts.__file__)
+TRANSLATED_SECTIONS = ("refusals",)
+"""Sections of bot/texts.py every catalogue translates completely (the rest shows in English for
+now; a section joins this list when its translations are in)."""
+
+
+def sections() -> dict[str, list[str]]:
+    """The keys of bot/texts.py by its ``# -- section --`` headings."""
+    found: dict[str, list[str]] = {}
+    section = ""
+    for line in TEXTS.read_text(encoding="utf-8").splitlines():
+        if line.startswith("# -- "):
+            section = line[5:].split(" -")[0].strip()
+        elif line[:1].isupper() and "=" in line and line.split("=")[0].strip().isupper():
+            found.setdefault(section, []).append(line.split("=")[0].strip())
+    return found
+
+
+def fields_of(template: str) -> set[str]:
+    import string
+
+    return {name for _, name, _, _ in string.Formatter().parse(template) if name}
+
+
+@pytest.mark.parametrize("locale", locales())
+def test_every_catalogue_translates_its_sections_and_nothing_unused(locale: str) -> None:
+    """Every sentence of the translated sections has an entry, every entry is a sentence of
+    bot/texts.py, and each fills in exactly the same fields as the English."""
+    translated = catalogues()[locale]["texts"]
+    for section in TRANSLATED_SECTIONS:
+        missing = [key for key in sections()[section] if key not in translated]
+        assert missing == [], f"{locale} lacks {section}: {missing}"
+    for key, template in translated.items():
+        english = getattr(texts, key, None)
+        assert isinstance(english, Text), f"{locale} translates {key}, which bot/texts.py lacks"
+        assert fields_of(template) == fields_of(english), key
+
+
+def test_t_translates_fills_in_and_falls_back_to_english() -> None:
+    assert t("NOT_YOUR_TURN", "pt-BR", name="Bia") == (
+        "Não é a sua vez: Bia está jogando. Só o jogador da vez pode agir.")
+    assert t("NOT_YOUR_TURN", "en-US", name="Bia") == texts.NOT_YOUR_TURN.format(name="Bia")
+    assert t("NOT_YOUR_TURN", None, name="Bia") == texts.NOT_YOUR_TURN.format(name="Bia")
+    assert t("GAME_OVER", "fr") == texts.GAME_OVER
+    filled = texts.NOT_YOUR_TURN.format(name="Bia")
+    assert filled == "It is not your turn: Bia is playing. Only the current player can act."
+    assert isinstance(filled, Text) and filled.key == "NOT_YOUR_TURN"
+    import pickle
+
+    assert pickle.loads(pickle.dumps(filled)).fields == {"name": "Bia"}
+
+
+async def test_a_refusal_is_in_the_users_own_language(h: DiscordHarness) -> None:
+    """Private replies follow the user's Discord locale (``interaction.locale``)."""
+    current, other, eve = await two_player_game(h)
+    before = await game_of(h)
+    ix = await h.slash(other, "games", "projectl play level1", locale="pt-BR")
+    assert_refused(ix, "Não é a sua vez", current.name)
+    ix = await h.slash(eve, "games", "projectl play take", puzzle="branco 1", locale="pt-BR")
+    assert_refused(ix, "Você não está jogando nesta partida", "/projectl estado")
+    ix = await h.slash(other, "games", "projectl play level1", locale="en-US")
+    assert_refused(ix, "It is not your turn", current.name)
+    after = await game_of(h)
+    assert after.revision == before.revision
 
 
 @pytest.fixture

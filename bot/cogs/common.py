@@ -27,6 +27,7 @@ from engine.visibility import describe_for, hidden_scores
 from .. import texts
 from ..errors import BotError, NoGameError
 from ..history import decision_text
+from ..locales import localise
 from ..manager import ActionResult, Game, GameManager, Step
 
 if TYPE_CHECKING:
@@ -76,7 +77,11 @@ async def reply(
     files: Sequence[discord.File] = (), view: discord.ui.View | None = None,
     embed: discord.Embed | None = None,
 ) -> None:
-    """Send the interaction's answer, or a followup if it was already answered or deferred."""
+    """Send the interaction's answer, or a followup if it was already answered or deferred.
+
+    A sentence of bot/texts.py is shown in the reader's language: the user's own Discord locale
+    for a private (ephemeral) reply, the server's preferred locale for one everybody sees."""
+    content = localise(content, interaction.locale if ephemeral else interaction.guild_locale)
     kwargs: dict[str, Any] = {"content": content, "ephemeral": ephemeral, "files": list(files)}
     if view is not None:
         kwargs["view"] = view
@@ -115,6 +120,7 @@ async def report_error(interaction: discord.Interaction, error: BaseException) -
             except discord.HTTPException:
                 log.debug("autocomplete for %s expired", interaction.user.id)
         return
+    message = localise(message, interaction.locale)  # a refusal is private: the user's language
     if len(message) > MAX_CONTENT:  # refusals quote what was typed, and an option holds 6000 chars
         message = message[: MAX_CONTENT - 1] + "…"
     try:

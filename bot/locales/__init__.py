@@ -58,3 +58,67 @@ class CatalogueTranslator(app_commands.Translator):
         if section is None:
             return None
         return command_strings(locale.value, section).get(string.message)
+
+
+# -- the bot's sentences (bot/texts.py) -------------------------------------------------------
+
+
+class Text(str):
+    """One sentence of bot/texts.py: the English text (it *is* that ``str``, so everything that
+    handles it as English keeps working) that remembers its key and fields, so the place that sends
+    it can show it in the reader's language (:func:`localise`)."""
+
+    key: str
+    fields: Mapping[str, Any]
+
+    def __new__(cls, key: str, english: str, fields: Mapping[str, Any] | None = None) -> Text:
+        text = super().__new__(cls, english)
+        text.key, text.fields = key, dict(fields or {})
+        return text
+
+    def __reduce__(self) -> tuple[Any, ...]:  # pickles and copies keep the key
+        return (Text, (self.key, str(self), self.fields))
+
+    def format(self, *args: Any, **fields: Any) -> Text:  # type: ignore[override]
+        """The English sentence filled in, still translatable (keyword fields only, as texts.py
+        writes them)."""
+        if args:
+            return str.format(self, *args, **fields)  # type: ignore[return-value]
+        return Text(self.key, str.format(self, **fields), fields)
+
+
+def keyed(namespace: dict[str, Any]) -> None:
+    """Turn every upper-case sentence of a texts module into a :class:`Text` named by its key."""
+    for key, value in list(namespace.items()):
+        if key.isupper() and type(value) is str:
+            namespace[key] = Text(key, value)
+
+
+def locale_code(locale: Any) -> str | None:
+    """A Discord locale (``discord.Locale``, its code, or None) as the code catalogues are named by."""
+    if locale is None:
+        return None
+    return str(getattr(locale, "value", locale))
+
+
+def t(key: str, locale: Any, **fields: Any) -> str:
+    """The sentence ``key`` of bot/texts.py in ``locale`` (English when the locale has no
+    catalogue or no entry for it), filled in with ``fields`` (translated too when they are
+    :class:`Text`)."""
+    from .. import texts
+
+    english = getattr(texts, key)
+    code = locale_code(locale)
+    template = catalogues().get(code or "", {}).get("texts", {}).get(key) if code else None
+    if template is None:
+        return english.format(**fields) if fields else str(english)
+    shown = {name: localise(value, locale) for name, value in fields.items()}
+    return template.format(**shown) if fields else template
+
+
+def localise(content: Any, locale: Any) -> Any:
+    """``content`` in ``locale`` when it is a sentence of bot/texts.py; anything else (a player's
+    name, a number, text assembled from several sentences) as it is."""
+    if isinstance(content, Text):
+        return t(content.key, locale, **content.fields)
+    return content
