@@ -13,23 +13,28 @@ from test_bot_support import assert_refused, running_bot
 
 import engine
 from bot import texts
-from bot.locales import Text, catalogues, locales, t
+from bot.locales import Text, catalogues, english, locales, t
 
 TEXTS = Path(texts.__file__)
-TRANSLATED_SECTIONS = ("refusals",)
+TRANSLATED_SECTIONS = ("refusals", "play", "help")
 """Sections of bot/texts.py every catalogue translates completely (the rest shows in English for
 now; a section joins this list when its translations are in)."""
 
 
 def sections() -> dict[str, list[str]]:
     """The keys of bot/texts.py by its ``# -- section --`` headings."""
+    import re
+
     found: dict[str, list[str]] = {}
     section = ""
     for line in TEXTS.read_text(encoding="utf-8").splitlines():
+        match = re.match(r"([A-Z][A-Z0-9_]*)\s*(:[^=]*)?=", line)
         if line.startswith("# -- "):
             section = line[5:].split(" -")[0].strip()
-        elif line[:1].isupper() and "=" in line and line.split("=")[0].strip().isupper():
-            found.setdefault(section, []).append(line.split("=")[0].strip())
+        elif match:
+            value = getattr(texts, match[1])
+            keys = [f"{match[1]}.{entry}" for entry in value] if isinstance(value, dict) else [match[1]]
+            found.setdefault(section, []).extend(keys)
     return found
 
 
@@ -48,9 +53,9 @@ def test_every_catalogue_translates_its_sections_and_nothing_unused(locale: str)
         missing = [key for key in sections()[section] if key not in translated]
         assert missing == [], f"{locale} lacks {section}: {missing}"
     for key, template in translated.items():
-        english = getattr(texts, key, None)
-        assert isinstance(english, Text), f"{locale} translates {key}, which bot/texts.py lacks"
-        assert fields_of(template) == fields_of(english), key
+        source = english(key)
+        assert isinstance(source, Text), f"{locale} translates {key}, which bot/texts.py lacks"
+        assert fields_of(template) == fields_of(source), key
 
 
 def test_t_translates_fills_in_and_falls_back_to_english() -> None:
@@ -101,3 +106,30 @@ async def test_portuguese_words_play_the_english_action(h: DiscordHarness, comma
     after = await game_of(h)
     assert after.revision == before.revision + 1
     assert after.state == engine.apply(before.state, engine.parse_action(english)).state
+
+
+async def test_the_turn_post_is_in_the_servers_language(h: DiscordHarness) -> None:
+    """Public posts follow the server's preferred locale (``guild_locale``), whoever acted."""
+    import discord
+    from test_bot_support import bot_of
+
+    current, other, _ = await two_player_game(h)
+    guild = bot_of(h).get_guild(h.world.guild_id)
+    guild.preferred_locale = discord.Locale.brazil_portuguese  # as a GUILD_UPDATE would set it
+    for _ in range(3):
+        await h.slash(current, "games", "projectl play level1", locale="en-US")
+    post = h.channel_messages("games")[-1]
+    assert "é a sua vez (3 ações)" in post.content, post.content
+    assert "it's your turn" not in post.content
+
+
+async def test_help_and_rules_in_the_users_language(h: DiscordHarness) -> None:
+    from test_bot_support import final_reply
+
+    bia = h.add_user("bia")
+    help_pt = final_reply(await h.slash(bia, "games", "projectl help", locale="pt-BR"))
+    assert help_pt.ephemeral and "Seu turno: 3 ações" in help_pt.content
+    rules = final_reply(await h.slash(bia, "games", "projectl rules", topic="master", locale="pt-BR"))
+    assert "**Ação de Mestre** (uma vez por turno)" in rules.content
+    rules = final_reply(await h.slash(bia, "games", "projectl rules", topic="master", locale="en-GB"))
+    assert rules.content == texts.RULES["master"]

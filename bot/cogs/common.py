@@ -158,7 +158,15 @@ def step_lines(game: Game, steps: Sequence[Step]) -> list[str]:
     return lines
 
 
-def clip(lines: Sequence[str], limit: int = MAX_CONTENT) -> str:
+def public_locale(channel: Any) -> Any:
+    """The language of a post everybody in ``channel`` sees: its server's preferred locale."""
+    return getattr(getattr(channel, "guild", None), "preferred_locale", None)
+
+
+def clip(lines: Sequence[str], limit: int = MAX_CONTENT, locale: Any = None) -> str:
+    """``lines`` as one message of at most ``limit`` characters (the latest kept), each sentence of
+    bot/texts.py in ``locale``."""
+    lines = [localise(line, locale) for line in lines]
     text = "\n".join(lines)
     if len(text) <= limit:
         return text
@@ -174,6 +182,7 @@ def clip(lines: Sequence[str], limit: int = MAX_CONTENT) -> str:
 
 async def turn_prompt(
     bot: ProjectLBot, game: Game, just_played: int | None = None, fresh: set[int] | None = None,
+    locale: Any = None,
 ) -> str:
     """Who is to move now, with a mention when it is a human who wants one — but not the player
     who has just moved (``just_played``, a user id): in Solo the next turn is theirs again and
@@ -200,7 +209,7 @@ async def turn_prompt(
         else:
             left = game.state.focused(number).actions_left
             lines.append(texts.YOUR_TURN.format(mention=who, actions=left))
-    return "\n".join(lines)
+    return "\n".join(localise(line, locale) for line in lines)
 
 
 def render_board(bot: ProjectLBot, result: ActionResult) -> asyncio.Task[bytes] | None:
@@ -230,7 +239,8 @@ async def post_turn(bot: ProjectLBot, channel: discord.abc.Messageable, result: 
     if result.finished:
         lines.append(final_summary(game))
         image = await board
-        message = await channel.send(clip(lines), file=png(image, "results.png"))
+        message = await channel.send(clip(lines, locale=public_locale(channel)),
+                                     file=png(image, "results.png"))
     else:
         actor = result.first.user_id if result.first is not None else None
         fresh = None
@@ -238,9 +248,11 @@ async def post_turn(bot: ProjectLBot, channel: discord.abc.Messageable, result: 
             fresh = {e.seat for e in result.events if isinstance(e, ev.TurnStarted)}
             if result.started is not None or result.before.state is None:
                 fresh |= set(game.state.acting_seats)
-        lines.append(await turn_prompt(bot, game, just_played=actor, fresh=fresh))
+        locale = public_locale(channel)
+        lines.append(await turn_prompt(bot, game, just_played=actor, fresh=fresh, locale=locale))
         image = await board
-        message = await channel.send(clip(lines), file=png(image, "table.png"), view=turn_view(game))
+        message = await channel.send(clip(lines, locale=locale), file=png(image, "table.png"),
+                                     view=turn_view(game))
     remember_posted(bot, game)
     await bot.manager.remember_messages(game.id, table_message_id=message.id)
 
@@ -333,10 +345,11 @@ async def respond_to_result(interaction: discord.Interaction, result: ActionResu
             from ..views import turn_view
 
             view = panel.view if panel is not None else turn_view(game)
-            await reply(interaction, clip(lines), ephemeral=True, view=view)
+            await reply(interaction, clip(lines, locale=interaction.locale), ephemeral=True, view=view)
         else:
             mat = await bot.renderer.mat(state, step.seat, game.names)
-            await reply(interaction, clip(lines), ephemeral=True, files=[png(mat, "mat.png")],
+            await reply(interaction, clip(lines, locale=interaction.locale), ephemeral=True,
+                        files=[png(mat, "mat.png")],
                         view=panel.view if panel is not None else None)  # a new turn that is theirs
     except BaseException:
         if board is not None:

@@ -88,10 +88,26 @@ class Text(str):
 
 
 def keyed(namespace: dict[str, Any]) -> None:
-    """Turn every upper-case sentence of a texts module into a :class:`Text` named by its key."""
+    """Turn every upper-case sentence of a texts module into a :class:`Text` named by its key (the
+    sentences of a table of them, like ``RULES``, by ``RULES.<entry>``)."""
     for key, value in list(namespace.items()):
-        if key.isupper() and type(value) is str:
+        if not key.isupper():
+            continue
+        if type(value) is str:
             namespace[key] = Text(key, value)
+        elif isinstance(value, dict) and all(type(v) is str for v in value.values()):
+            value.update({entry: Text(f"{key}.{entry}", v) for entry, v in value.items()})
+
+
+def english(key: str) -> Text | None:
+    """The English sentence ``key`` (``NAME`` or ``NAME.entry``) of bot/texts.py, if there is one."""
+    from .. import texts
+
+    name, _, entry = key.partition(".")
+    value = getattr(texts, name, None)
+    if entry and isinstance(value, dict):
+        value = value.get(entry)
+    return value if isinstance(value, Text) else None
 
 
 def locale_code(locale: Any) -> str | None:
@@ -105,13 +121,13 @@ def t(key: str, locale: Any, **fields: Any) -> str:
     """The sentence ``key`` of bot/texts.py in ``locale`` (English when the locale has no
     catalogue or no entry for it), filled in with ``fields`` (translated too when they are
     :class:`Text`)."""
-    from .. import texts
-
-    english = getattr(texts, key)
+    source = english(key)
+    if source is None:
+        raise KeyError(f"bot/texts.py has no sentence {key!r}")
     code = locale_code(locale)
     template = catalogues().get(code or "", {}).get("texts", {}).get(key) if code else None
     if template is None:
-        return english.format(**fields) if fields else str(english)
+        return source.format(**fields) if fields else str(source)
     shown = {name: localise(value, locale) for name, value in fields.items()}
     return template.format(**shown) if fields else template
 
