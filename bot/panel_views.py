@@ -50,6 +50,7 @@ from engine.state import RowsTable, SoloTable
 from . import texts
 from .cogs import common
 from .errors import InvalidActionError, StaleError
+from .locales import localise
 from .manager import ActionResult, Game
 from .panel import (
     PANEL_PREFIX,
@@ -473,7 +474,9 @@ async def _tap(interaction: discord.Interaction, parsed: PanelId | None) -> None
     screen = await _screen(interaction, parsed, offer, values, page, game)
     image = [common.png(screen.image, "preview.png")] if screen.image is not None else []
     if in_place:
-        await interaction.edit_original_response(content=screen.content, view=screen.view, attachments=image)
+        common.localise_view(screen.view, interaction.locale)  # the panel is private: the user's language
+        await interaction.edit_original_response(content=localise(screen.content, interaction.locale),
+                                                 view=screen.view, attachments=image)
     else:
         await common.reply(interaction, screen.content, view=screen.view, files=image)
 

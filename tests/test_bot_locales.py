@@ -16,7 +16,8 @@ from bot import texts
 from bot.locales import Text, catalogues, english, locales, t
 
 TEXTS = Path(texts.__file__)
-TRANSLATED_SECTIONS = ("refusals", "play", "help")
+TRANSLATED_SECTIONS = ("refusals", "play", "help",
+                       "the private turn panel (bot/panel_views.py)")
 """Sections of bot/texts.py every catalogue translates completely (the rest shows in English for
 now; a section joins this list when its translations are in)."""
 
@@ -133,3 +134,22 @@ async def test_help_and_rules_in_the_users_language(h: DiscordHarness) -> None:
     assert "**Ação de Mestre** (uma vez por turno)" in rules.content
     rules = final_reply(await h.slash(bia, "games", "projectl rules", topic="master", locale="en-GB"))
     assert rules.content == texts.RULES["master"]
+
+
+async def test_the_turn_panel_is_in_the_users_language(h: DiscordHarness) -> None:
+    """The private panel behind **Play**: its text, buttons and menus in the user's locale, its
+    custom ids unchanged (the bot reads them back whatever the language)."""
+    from test_bot_panel import turn_post
+    from test_bot_support import final_reply
+
+    current, _other, _ = await two_player_game(h)
+    post = turn_post(h)
+    play = next(b for b in post.buttons if b.custom_id.startswith("plp:play:"))
+    ix = await h.click(current, post, play.custom_id, locale="pt-BR")
+    panel = final_reply(ix)
+    assert panel.ephemeral and "**Sua vez** · 3 ação(ões)" in panel.content, panel.content
+    labels = {b.label for b in panel.message.buttons}
+    assert "Peça de nível 1" in labels, labels
+    english = final_reply(await h.click(current, post, play.custom_id, locale="en-US"))
+    assert "**Your turn**" in english.content
+    assert {b.custom_id for b in english.message.buttons} == {b.custom_id for b in panel.message.buttons}

@@ -27,7 +27,7 @@ from engine.visibility import describe_for, hidden_scores
 from .. import texts
 from ..errors import BotError, NoGameError
 from ..history import decision_text
-from ..locales import localise
+from ..locales import Text, localise
 from ..manager import ActionResult, Game, GameManager, Step
 
 if TYPE_CHECKING:
@@ -81,7 +81,9 @@ async def reply(
 
     A sentence of bot/texts.py is shown in the reader's language: the user's own Discord locale
     for a private (ephemeral) reply, the server's preferred locale for one everybody sees."""
-    content = localise(content, interaction.locale if ephemeral else interaction.guild_locale)
+    locale = interaction.locale if ephemeral else interaction.guild_locale
+    content = localise(content, locale)
+    localise_view(view, locale)
     kwargs: dict[str, Any] = {"content": content, "ephemeral": ephemeral, "files": list(files)}
     if view is not None:
         kwargs["view"] = view
@@ -156,6 +158,22 @@ def step_lines(game: Game, steps: Sequence[Step]) -> list[str]:
             if isinstance(event, NOTABLE_EVENTS):
                 lines.append(f"  · {describe_for(event, names, hidden)}")
     return lines
+
+
+def localise_view(view: discord.ui.View | None, locale: Any) -> discord.ui.View | None:
+    """``view``'s button labels, menu placeholders and options that are sentences of bot/texts.py,
+    shown in ``locale`` (in place; the custom ids, which the bot reads back, never change)."""
+    for child in view.children if view is not None else ():
+        item = getattr(child, "item", child)  # a DynamicItem wraps the button it shows
+        for name in ("label", "placeholder"):
+            value = getattr(item, name, None)
+            if isinstance(value, Text):
+                setattr(item, name, localise(value, locale))
+        for option in getattr(item, "options", None) or []:
+            option.label = localise(option.label, locale)
+            if option.description:
+                option.description = localise(option.description, locale)
+    return view
 
 
 def public_locale(channel: Any) -> Any:
@@ -252,7 +270,7 @@ async def post_turn(bot: ProjectLBot, channel: discord.abc.Messageable, result: 
         lines.append(await turn_prompt(bot, game, just_played=actor, fresh=fresh, locale=locale))
         image = await board
         message = await channel.send(clip(lines, locale=locale), file=png(image, "table.png"),
-                                     view=turn_view(game))
+                                     view=localise_view(turn_view(game), locale))
     remember_posted(bot, game)
     await bot.manager.remember_messages(game.id, table_message_id=message.id)
 

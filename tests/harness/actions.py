@@ -153,8 +153,9 @@ class UserActions:
             raise HarnessUsageError(f"{user.name} cannot see a DM to someone else")
 
     async def click(self, user: UserRef, message: MessageRef, custom_id: str, *,
-                    settle: bool = True) -> InteractionRecord:
-        """Click the (enabled, non-link) button ``custom_id`` on a sent message."""
+                    settle: bool = True, locale: str = "en-US") -> InteractionRecord:
+        """Click the (enabled, non-link) button ``custom_id`` on a sent message, from a client in
+        ``locale``."""
         member, rec = self.world.user(user), self._message_ref(message)
         self._visible(member, rec)
         comp = rec.component(custom_id)
@@ -164,7 +165,7 @@ class UserActions:
             raise HarnessUsageError(f"button {custom_id!r} ({comp.label!r}) is disabled")
         data = {"custom_id": custom_id, "component_type": 2}
         record = self._new_interaction(3, member, self.world.channels[rec.channel_id], data,
-                                       message=rec)
+                                       message=rec, locale=locale)
         return await self._send(record, settle)
 
     async def select(self, user: UserRef, message: MessageRef, custom_id: str,
