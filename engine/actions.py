@@ -24,7 +24,8 @@ The text form is what the action log stores and what a player can type:
 Players may type the same actions with Portuguese words (the Portuguese rulebook's verbs):
 ``pegar branco 3``, ``comprar preto``, ``nivel1``, ``aprimorar 2 para L3``,
 ``colocar L3 em W07 nas A1 A2 B2``, ``mestre 1 em B02 nas C3; …``, ``reciclar branco 3 1 4 2``,
-``fantasma P5 para O4 1``, ``escolher I4``, ``concluir``, ``passar``. They parse to the same
+``fantasma P5 para O4 1``, ``inserir``, ``encerrar turno``, ``escolher I4``, ``concluir``,
+``passar``. They parse to the same
 actions, whose text stays English, so a log replays whatever language it was typed in.
 
 Cells are columns A–E and rows 1–5 of the card; a placement is named by the cells it covers, so no
@@ -267,6 +268,7 @@ PORTUGUESE = {
     "nivel-1": "level1", "nível-1": "level1", "aprimorar": "upgrade", "colocar": "place",
     "mestre": "master", "reciclar": "recycle", "escolher": "choose", "fantasma": "ghost",
     "concluir": "done", "passar": "pass", "pular": "skip", "remover": "remove",
+    "inserir": "insert", "encerrar": "end", "turno": "turn",
     "branco": "white", "branca": "white", "preto": "black", "preta": "black",
     "para": "to", "em": "on", "na": "at", "nas": "at",
 }

@@ -180,6 +180,8 @@ PORTUGUESE = [
     ("reciclar branca 3 1 4 2", "recycle white 3 1 4 2"),
     ("fantasma P5 para O4 1; 1 em W07 nas C3", "ghost P5 to 1 O4; 1 on W07 at C3"),
     ("escolher I4", "choose I4"),
+    ("inserir", "insert"),
+    ("encerrar turno", "end turn"),
     ("concluir", "done"),
     ("passar", "pass"),
     ("pular", "skip"),
