@@ -6,6 +6,8 @@
   (started here: :mod:`bot.storage.pg_server`; the 200 games are built in SQLite and moved in
   with :mod:`bot.storage.move`). Two workers split the channels; actions/s is the sum.
 * 1,000 due reminders, two processes claiming them at the same time: each must be claimed once.
+* Two processes acting, one killed -9 mid-burst: every action a process answered is in the log
+  (0 lost), and a restarted process plays on in the killed one's channels.
 
 Human-readable lines first; the last line is ONE JSON object. Figures from a shared machine are
 noisy: compare them within one run.
@@ -54,6 +56,76 @@ async def act_worker(target: str, channels: list[int], per_game: int) -> dict[st
     finally:
         await storage.close()
     return {"actions": result.actions, "seconds": result.seconds, "latencies_ms": result.latencies_ms}
+
+
+async def ack_worker(target: str, channels: list[int], per_game: int) -> dict[str, Any]:
+    """Like :func:`act_worker`, but prints ``ACK <channel>`` the moment each action is answered
+    (committed): what a player was told, for the kill -9 check."""
+    import random
+
+    from .load import serve_action
+
+    storage = await Storage.open(target)
+    try:
+        manager = GameManager(storage, policies=policy_factory)
+        renderer = ThreadedRenderer()
+
+        async def player(channel: int) -> None:
+            rng = random.Random(channel)
+            for _ in range(per_game):
+                if not await serve_action(manager, renderer, channel, rng):
+                    return
+                print(f"ACK {channel}", flush=True)
+
+        await asyncio.gather(*(player(c) for c in channels))
+    finally:
+        await storage.close()
+    return {}
+
+
+async def logged_actions(target: str, channels: list[int]) -> dict[int, int]:
+    """Per channel, how many actions its latest game's log holds."""
+    storage = await Storage.open(target)
+    try:
+        days = DaysStore(storage)
+        counts = {}
+        for channel in channels:
+            game = await days.latest_game_in_channel(channel)
+            counts[channel] = 0 if game is None else len(await storage.actions(game.id))
+        return counts
+    finally:
+        await storage.close()
+
+
+def kill_mid_burst(url: str, channels: list[int], per_game: int, after_s: float = 4.0) -> dict[str, int]:
+    """Two processes act; one is killed -9 mid-burst; the other finishes and a restarted process
+    plays the killed one's channels on. Every action a process answered must be in the log."""
+    import signal
+
+    before = asyncio.run(logged_actions(url, channels))
+    shares = [channels[0::2], channels[1::2]]
+    procs = [subprocess.Popen([sys.executable, "-m", "bench.scale", "ack", url, "--per-game", str(per_game),
+                               "--channels", *map(str, share)], cwd=ROOT, stdout=subprocess.PIPE, text=True)
+             for share in shares]
+    time.sleep(after_s)
+    procs[0].send_signal(signal.SIGKILL)
+    acked: dict[int, int] = dict.fromkeys(channels, 0)
+    for proc in procs:
+        out, _ = proc.communicate()
+        for line in out.splitlines():
+            if line.startswith("ACK "):
+                acked[int(line.split()[1])] += 1
+    killed_acks = sum(acked[c] for c in shares[0])
+    restarted = subprocess.run([sys.executable, "-m", "bench.scale", "ack", url, "--per-game", "1",
+                                "--channels", *map(str, shares[0])], cwd=ROOT, capture_output=True, text=True)
+    for line in restarted.stdout.splitlines():
+        if line.startswith("ACK "):
+            acked[int(line.split()[1])] += 1
+    after = asyncio.run(logged_actions(url, channels))
+    lost = sum(max(0, before[c] + acked[c] - after[c]) for c in channels)
+    return {"kill_acked_before_kill": killed_acks, "kill_restart_acked": restarted.stdout.count("ACK "),
+            "kill_actions_acked": sum(acked.values()), "kill_actions_lost": lost,
+            "kill_restart_exit": restarted.returncode}
 
 
 async def remind_worker(target: str) -> dict[str, Any]:
@@ -143,6 +215,12 @@ def main_bench(per_game: int, reminders: int) -> int:
                 asyncio.run(move(built, url))
                 figures[f"postgresql_{processes}"] = acting(url, channels, processes, per_game)
                 say(f"PostgreSQL, {processes} process(es): {figures[f'postgresql_{processes}']}")
+            url = asyncio.run(create_database(server, "killed"))
+            asyncio.run(move(built, url))
+            figures.update(kill_mid_burst(url, channels, per_game=10))
+            say(f"kill -9 of one of two processes mid-burst: {figures['kill_actions_acked']} actions "
+                f"answered, {figures['kill_actions_lost']} lost; the restarted process answered "
+                f"{figures['kill_restart_acked']}")
             url = asyncio.run(create_database(server, "reminders"))
             asyncio.run(due_reminders(url, reminders))
             answers = run_workers([["remind", url], ["remind", url]])
@@ -156,13 +234,14 @@ def main_bench(per_game: int, reminders: int) -> int:
         finally:
             server.stop()
     print(json.dumps(figures))
-    ok = figures.get("reminders_claimed") == reminders and figures.get("reminders_claimed_twice") == 0
+    ok = (figures.get("reminders_claimed") == reminders and figures.get("reminders_claimed_twice") == 0
+          and figures.get("kill_actions_lost") == 0 and figures.get("kill_restart_acked", 0) > 0)
     return 0 if ok else 1
 
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m bench scale")
-    parser.add_argument("mode", nargs="?", default="bench", choices=("bench", "act", "remind"))
+    parser.add_argument("mode", nargs="?", default="bench", choices=("bench", "act", "ack", "remind"))
     parser.add_argument("target", nargs="?")
     parser.add_argument("--channels", nargs="*", type=int, default=[])
     parser.add_argument("--per-game", type=int, default=5)
@@ -170,6 +249,9 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     if args.mode == "act":
         print(json.dumps(asyncio.run(act_worker(args.target, args.channels, args.per_game))))
+        return 0
+    if args.mode == "ack":
+        asyncio.run(ack_worker(args.target, args.channels, args.per_game))
         return 0
     if args.mode == "remind":
         print(json.dumps(asyncio.run(remind_worker(args.target))))
