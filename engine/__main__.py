@@ -21,6 +21,7 @@ import sys
 import time
 from collections.abc import Sequence
 
+from .bench_strong import STRONG_GAMES, STRONG_SOLO_GAMES
 from .cards import PuzzleCard
 from .catalogue import CatalogueError, load_catalogue
 from .policies import POLICIES, policy_by_name
@@ -43,6 +44,20 @@ def _positive(text: str) -> int:
     if value < 1:
         raise argparse.ArgumentTypeError(f"{value} must be at least 1")
     return value
+
+
+def _count(text: str) -> int:
+    value = _whole(text)
+    if value < 0:
+        raise argparse.ArgumentTypeError(f"{value} must be 0 or more")
+    return value
+
+
+def _whole(text: str) -> int:
+    try:
+        return int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"'{text}' is not a whole number") from None
 
 
 def _seed(text: str) -> int:
@@ -117,6 +132,11 @@ def build_parser() -> argparse.ArgumentParser:
     bench.add_argument("--solo-games", type=_positive, default=1000, help="games per difficulty")
     bench.add_argument("--seed", type=_seed, default=0)
     _catalogue_argument(bench)
+    bench.add_argument("--strong-games", type=_count, default=STRONG_GAMES,
+                       help="2-player games per opponent for the strong policy's figures (0: skip)")
+    bench.add_argument("--strong-solo-games", type=_count, default=STRONG_SOLO_GAMES,
+                       help="strong-policy Solo games per difficulty")
+    bench.add_argument("--workers", type=_positive, default=1, help="processes sharing the strong games")
     return parser
 
 
@@ -196,7 +216,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         cards = _cards(args, parser)
     except SystemExit as stop:
         return int(stop.code or 0)
-    return run_bench(solo_games=args.solo_games, seed=args.seed, cards=cards)
+    return run_bench(
+        solo_games=args.solo_games, seed=args.seed, cards=cards, strong_games=args.strong_games,
+        strong_solo_games=args.strong_solo_games, workers=args.workers,
+    )
 
 
 def _run() -> int:

@@ -17,6 +17,10 @@ line is one JSON object with these keys, plus ``budgets`` and ``within_budget``:
 * ``greedy_2p_game_s`` — seconds per 2-player game of GreedyPolicy against itself.
 * ``solo_greedy_win_rate`` — {difficulty: fraction of Solo games greedy wins}.
 * ``solo_greedy_mean_scores`` — {difficulty: [greedy's mean score, the mastermind's]}.
+* ``strong_vs_greedy_2p``, ``strong_vs_tuned_greedy_2p``, ``strong_decision_p95_s``,
+  ``strong_solo_win_rate`` (and unbudgeted details) — the strong policy, see
+  :mod:`engine.bench_strong`; ``--strong-games``, ``--strong-solo-games`` and ``--workers`` size
+  that part (``--strong-games 0`` skips it).
 """
 
 from __future__ import annotations
@@ -25,6 +29,7 @@ import time
 from collections.abc import Sequence
 
 from . import legal, pieces
+from .bench_strong import STRONG_GAMES, STRONG_SOLO_GAMES, bench_strong
 from .budget import BenchReport
 from .cards import Colour, PuzzleCard
 from .catalogue import load_catalogue
@@ -125,9 +130,15 @@ def bench_solo(
 
 PLACEMENTS_BUDGET_MS = 1.0
 RANDOM_BUDGET_PER_S = 10_000
+STRONG_VS_GREEDY_BUDGET = 0.85
+STRONG_VS_TUNED_BUDGET = 0.75
+STRONG_DECISION_BUDGET_S = 0.5
 
 
-def run_bench(*, solo_games: int = 1000, seed: int = 0, cards: Cards = None) -> int:
+def run_bench(
+    *, solo_games: int = 1000, seed: int = 0, cards: Cards = None, strong_games: int = STRONG_GAMES,
+    strong_solo_games: int = STRONG_SOLO_GAMES, workers: int = 1,
+) -> int:
     """Measure, print each figure beside its budget (:mod:`engine.budget`), end with the JSON line;
     the exit code is 1 when a budget is missed. ``cards``: a catalogue's cards (default: shipped)."""
     total = time.perf_counter()
@@ -145,6 +156,9 @@ def run_bench(*, solo_games: int = 1000, seed: int = 0, cards: Cards = None) -> 
     greedy = bench_greedy_2p(seed=seed, cards=cards)
     print(f"greedy 2p: {greedy:.3f} s per game")
     rates, means = bench_solo(solo_games, seed=seed, cards=cards)
+    strong = None
+    if strong_games or strong_solo_games:
+        strong = bench_strong(strong_games, strong_solo_games, workers=workers, seed=seed)
     print(f"total {time.perf_counter() - total:.1f} s")
     report.add("placements_ms", round(cold, 4), label="legal placements, 9 shapes on 4 puzzles, cold",
                unit="ms", at_most=PLACEMENTS_BUDGET_MS)
@@ -156,4 +170,17 @@ def run_bench(*, solo_games: int = 1000, seed: int = 0, cards: Cards = None) -> 
     report.add("greedy_2p_game_s", round(greedy, 4), label="one greedy 2-player game", unit="s")
     report.info("solo_greedy_win_rate", rates)
     report.info("solo_greedy_mean_scores", means)
+    if strong is not None and strong_games:
+        sample = f"{strong_games} games, seats alternating"
+        report.add("strong_vs_greedy_2p", strong["strong_vs_greedy_2p"], label="strong policy's 2-player "
+                   "win rate against greedy", at_least=STRONG_VS_GREEDY_BUDGET, note=sample)
+        report.add("strong_vs_tuned_greedy_2p", strong["strong_vs_tuned_greedy_2p"], label="strong policy's "
+                   "2-player win rate against a differently tuned greedy", at_least=STRONG_VS_TUNED_BUDGET,
+                   note=sample)
+        report.add("strong_decision_p95_s", strong["strong_decision_p95_s"], label="strong policy's "
+                   "decision (a search), 95th percentile, CPU", unit="s", at_most=STRONG_DECISION_BUDGET_S,
+                   note=f"{strong['strong_decisions']} searches")
+    if strong is not None:
+        for key in ("strong_solo_win_rate", "strong_decision_mean_s", "strong_mean_margin", "strong_games"):
+            report.info(key, strong[key])
     return report.finish()

@@ -1,4 +1,5 @@
-"""Automatic players (the package): the random baseline and greedy live in :mod:`.simple`.
+"""Automatic players: a seeded random baseline and greedy (:mod:`.simple`), and the strong policy
+that plans whole turns with rollouts (:mod:`.strong`).
 
 Import from ``engine.policies``; the modules inside are an implementation detail.
 """
@@ -6,5 +7,13 @@ Import from ``engine.policies``; the modules inside are an implementation detail
 from __future__ import annotations
 
 from .simple import POLICIES, GreedyPolicy, Policy, RandomPolicy, mono_need, policy_by_name
+from .strong import Analysis, PlanValue, StrongPolicy
 
-__all__ = ["POLICIES", "GreedyPolicy", "Policy", "RandomPolicy", "mono_need", "policy_by_name"]
+# The registry is defined beside the simple policies (policy_by_name reads it); the strong policy
+# is registered here because its module builds on greedy.
+POLICIES["strong"] = StrongPolicy
+
+__all__ = [
+    "POLICIES", "Analysis", "GreedyPolicy", "PlanValue", "Policy", "RandomPolicy", "StrongPolicy",
+    "mono_need", "policy_by_name",
+]

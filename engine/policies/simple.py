@@ -429,7 +429,9 @@ class GreedyPolicy:
         if state.current in state.held:
             return self._insert_or_end(state, player, free)
         order = sorted(free, key=lambda c: (_pieces_to_fill(free[c]), -state.cards[c].points, c))
-        legal = set(actions)
+        # Only level-1 and upgrades are looked up (hashing every placement and recycle order cost a
+        # quarter of the whole choice).
+        legal = {a for a in actions if type(a) is TakeLevelOne or type(a) is Upgrade}
         for step in (
             lambda: self._complete(player, free, state),
             lambda: self._master(state, player, free, order),
@@ -717,7 +719,7 @@ POLICIES: dict[str, Callable[[int], Policy]] = {"random": RandomPolicy, "greedy"
 
 
 def policy_by_name(name: str, seed: int = 0) -> Policy:
-    """A fresh policy by name ("random" or "greedy"), seeded."""
+    """A fresh policy by name (a key of POLICIES: "random", "greedy", "strong"), seeded."""
     try:
         factory = POLICIES[name.strip().lower()]
     except KeyError:

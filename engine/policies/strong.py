@@ -1,0 +1,400 @@
+"""The strong policy: whole-turn plans, scored by playing the game out over re-dealt decks.
+
+How a decision is made (:meth:`StrongPolicy.analyse`):
+
+1. **Candidates are whole turns.** From the current state a beam search walks the rest of the turn
+   (up to three actions, plus any pending decision the rules raise on the way) through
+   :func:`~engine.legal.legal_actions` — generically, so a variant's own actions (``Choose``, Ghost,
+   Finesse...) are planned like any other. Each step is pruned to the moves worth trying (every
+   take and draw, level-1, upgrades to a shape a puzzle wants, placements on a fewest-pieces
+   filling, greedy's Master, any action kind this module does not know), and the beam keeps the
+   partial turns that a static evaluation (:func:`static_value`: points banked, puzzles in hand by
+   how far along they are, pieces by level) likes best. A plan ends early after an action that
+   puts a card nobody had seen into the player's hands (a blind draw): what follows depends on a
+   card the player does not know yet, so the rollout policy plays the rest of that turn.
+2. **The best few plans, plus greedy's own turn, are played out** to the end of the game with
+   :class:`~engine.policies.GreedyPolicy` in every seat, each rollout on a different re-deal of
+   the hidden decks (:func:`~engine.policies.hidden.redeal`). Every plan sees the same re-deals
+   and the same rollout seeds (common random numbers), so plans are compared on equal luck.
+   Rollouts are shared out by successive halving: every plan gets a few, the better half gets
+   more, and so on.
+3. **The plan with the best mean value wins**; value = final margin (own score minus the best
+   other score, the mastermind's in Solo) plus ``win_bonus`` for a win. The policy then plays that
+   plan's actions on its next calls without searching again, unless something new was revealed
+   (a refill after a take): then it searches again with what it now sees.
+
+**Hidden information.** The search never reads the real decks: every state it looks at is a
+re-deal drawn from the cards nobody can see, seeded by the policy's seed and the state's own
+``rng_state`` (which does not depend on the deck order). Two states that differ only in the hidden
+order of their decks get the same decision (tested).
+
+**Budget.** ``rollouts`` is the number of playouts per search and is what makes a decision
+deterministic for a seed. ``cpu_cap_s`` is a safety net only: if a search has used that much
+process CPU time, it stops handing out rollouts and decides on what it has (so on a machine slow
+enough to hit it, the choice can depend on the clock). The defaults keep a search under about
+0.5 s of CPU on the development machine (measured by ``python -m engine bench``).
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, fields
+
+from ..actions import Action, Master, Place, Upgrade
+from ..errors import IllegalActionError
+from ..game import Outcome, apply, opponent_score, winners
+from ..legal import legal_actions, master_options
+from ..pieces import SHAPES
+from ..rng import Rng
+from ..rules import score_line, score_lines
+from ..state import GameState, Phase
+from .hidden import redeal, visible_cards
+from .simple import GreedyPolicy, _free_masks, _good_moves, _pieces_to_fill
+
+CLOCK = time.process_time
+ROLLOUT_TURN_CAP = 600
+"""Player turns after which a rollout stops and is scored as it stands (a stalled table)."""
+MAX_PLAN_ACTIONS = 6
+"""Actions a plan may hold: three per turn, plus pending decisions raised along the way."""
+
+
+@dataclass(frozen=True, slots=True)
+class PlanValue:
+    """One candidate turn and what the rollouts made of it."""
+
+    actions: tuple[Action, ...]
+    value: float
+    """Mean rollout value: margin plus ``win_bonus`` per win."""
+    margin: float
+    """Mean final margin (own score minus the best other score)."""
+    wins: float
+    """Fraction of rollouts won."""
+    rollouts: int
+    source: str = "search"
+    """"search", "greedy" (greedy's own turn) or "forced" (a plan the caller asked to score)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Analysis:
+    """The result of one search: the plans scored, best first (compared on equal rollouts)."""
+
+    seat: int
+    plans: tuple[PlanValue, ...]
+    rollouts: int
+    cpu_s: float
+    capped: bool
+
+    @property
+    def best(self) -> PlanValue:
+        return self.plans[0]
+
+    def value_of(self, source: str) -> PlanValue | None:
+        for plan in self.plans:
+            if plan.source == source:
+                return plan
+        return None
+
+
+def _mix(*parts: int) -> int:
+    """A 64-bit seed from several integers (one SplitMix64 step per part)."""
+    rng = Rng(0x5EED)
+    for part in parts:
+        rng.state ^= part & ((1 << 64) - 1)
+        rng.next_u64()
+    return rng.next_u64()
+
+
+def _reward_level(card: object) -> int:
+    return int(getattr(getattr(card, "reward", None), "level", 1))
+
+
+def static_value(state: GameState, seat: int) -> float:
+    """A quick estimate of how well ``seat`` stands, in points, for pruning turn plans.
+
+    Banked points count in full. A puzzle in hand counts a share of its points that grows as it
+    fills (and less for every piece still needed), plus a little for its reward; near the end a
+    puzzle that cannot be finished counts against. Pieces count by level: bigger pieces are
+    tempo (one action places more cells).
+    """
+    player = state.players[seat]
+    line = score_line(state, seat)
+    value = float(line.completed_points - line.finishing_penalty)
+    cards = state.cards
+    for puzzle in player.puzzles:
+        card = cards[puzzle.card]
+        free = card.recess & ~puzzle.filled
+        need = _pieces_to_fill(free)
+        done = 1.0 - free.bit_count() / max(1, card.recess.bit_count())
+        value += card.points * (0.3 + 0.5 * done) - 0.35 * need + 0.3 * _reward_level(card)
+    for shape in SHAPES:
+        count = player.supply[shape.index]
+        if count:
+            value += count * (0.2 + 0.15 * shape.level)
+    return value
+
+
+def _state_key(state: GameState) -> tuple[object, ...]:
+    """Everything but the card catalogue: equal keys, same position (to merge transpositions)."""
+    return tuple(getattr(state, f.name) for f in fields(state) if f.name != "cards")
+
+
+class StrongPolicy:
+    """Plans whole turns and scores them by seeded rollouts over re-dealt decks (see the module).
+
+    ``rollouts``: playouts per search (the budget; deterministic). ``plans``: candidate turns
+    that reach the rollouts (greedy's turn is always one more). ``beam``: partial turns kept per
+    step of the plan search. ``cpu_cap_s``: safety cap on one search's CPU time. ``win_bonus``:
+    points a win is worth on top of the margin. ``rollout_policy``: builds the policy every seat
+    plays in a rollout, from a seed (greedy by default).
+    """
+
+    name = "strong"
+
+    def __init__(
+        self, seed: int = 0, *, rollouts: int = 32, plans: int = 6, beam: int = 8,
+        cpu_cap_s: float = 2.0, win_bonus: float = 6.0,
+        rollout_policy: Callable[[int], GreedyPolicy] | None = None,
+    ) -> None:
+        self.seed = seed
+        self.rollouts = rollouts
+        self.plans = plans
+        self.beam = beam
+        self.cpu_cap_s = cpu_cap_s
+        self.win_bonus = win_bonus
+        self._rollout_policy = rollout_policy or GreedyPolicy
+        self._pruner = GreedyPolicy(seed)
+        self._plan: tuple[Action, ...] = ()
+        self._expect: GameState | None = None
+        self.last: Analysis | None = None
+        """The last search (None until one ran); the bench reads its CPU time."""
+        self.searches = 0
+
+    # -- playing -------------------------------------------------------------------------------
+    def choose(self, state: GameState) -> Action:
+        """The next action: the rest of the planned turn while nothing new has been seen, else
+        the first action of a fresh search."""
+        plan, expect = self._plan, self._expect
+        self._plan, self._expect = (), None
+        if plan and expect is not None and state == expect:
+            try:
+                outcome = apply(state, plan[0])
+            except IllegalActionError:
+                pass
+            else:
+                self._keep(plan[1:], outcome)
+                return plan[0]
+        actions = legal_actions(state)
+        if len(actions) == 1 and master_options(state) is None:
+            return actions[0]
+        best = self.analyse(state).best.actions
+        if len(best) > 1:
+            self._keep(best[1:], apply(state, best[0]))
+        return best[0]
+
+    def _keep(self, rest: tuple[Action, ...], outcome: Outcome) -> None:
+        """Remember the rest of the plan, unless the action just chosen reveals a card: then the
+        next call searches again with what it shows."""
+        if rest and not outcome.reveals_hidden:
+            self._plan, self._expect = rest, outcome.state
+
+    # -- searching -------------------------------------------------------------------------------
+    def analyse(
+        self, state: GameState, *, forced: Sequence[tuple[Action, ...]] = (), rollouts: int | None = None,
+    ) -> Analysis:
+        """Score candidate turns for the player to act in ``state`` (see the module docstring).
+
+        ``forced`` plans are scored too (source "forced"), e.g. the turn a player really played,
+        for the post-game review; ``rollouts`` overrides the budget for this search.
+        """
+        start = CLOCK()
+        budget = self.rollouts if rollouts is None else rollouts
+        seat = state.current
+        base = _mix(self.seed, state.rng_state, state.round, state.turn, seat, state.actions_left)
+        root = redeal(state, Rng(base))
+        candidates: list[tuple[tuple[Action, ...], str]] = []
+        seen_plans: set[tuple[Action, ...]] = set()
+
+        def add(plan: tuple[Action, ...], source: str) -> None:
+            if plan and plan not in seen_plans:
+                seen_plans.add(plan)
+                candidates.append((plan, source))
+
+        for plan in forced:
+            add(tuple(plan), "forced")
+        add(self._greedy_turn(root, seat, base), "greedy")
+        for plan in self._search_plans(root, seat):
+            add(plan, "search")
+        worlds: list[GameState] = []
+        results: list[list[tuple[float, float, bool]]] = [[] for _ in candidates]
+        alive = list(range(len(candidates)))
+        spent = 0
+        capped = False
+        if len(candidates) > 1:
+            rounds = max(1, (len(candidates) - 1).bit_length())
+            for round_no in range(rounds):
+                left_rounds = rounds - round_no
+                per = max(1, (budget - spent) // (len(alive) * left_rounds))
+                if round_no == rounds - 1:
+                    per = max(1, (budget - spent) // len(alive))
+                for _ in range(per):
+                    index = len(results[alive[0]])
+                    while len(worlds) <= index:
+                        worlds.append(redeal(state, Rng(_mix(base, len(worlds) + 1))))
+                    if CLOCK() - start > self.cpu_cap_s:
+                        capped = True
+                        break
+                    for c in alive:
+                        results[c].append(self._rollout(worlds[index], candidates[c][0], seat, base + index))
+                        spent += 1
+                if capped or len(alive) <= 1:
+                    break
+                if round_no < rounds - 1:
+                    alive.sort(key=lambda c: -self._mean(results[c])[0])
+                    keep = max(1, (len(alive) + 1) // 2)
+                    forced_alive = [c for c in alive[keep:] if candidates[c][1] == "forced"]
+                    alive = alive[:keep] + forced_alive
+        scored = []
+        for i, (plan, source) in enumerate(candidates):
+            value, margin, wins = self._mean(results[i])
+            scored.append(PlanValue(plan, value, margin, wins, len(results[i]), source))
+        # Most rollouts first (they are compared on the same re-deals), then value; greedy's turn
+        # and forced plans first on a tie, so a plan must be better to replace them.
+        order = {"forced": 0, "greedy": 1, "search": 2}
+        scored.sort(key=lambda p: (-p.rollouts, -p.value, order[p.source]))
+        analysis = Analysis(seat, tuple(scored), spent, CLOCK() - start, capped)
+        self.last = analysis
+        self.searches += 1
+        return analysis
+
+    @staticmethod
+    def _mean(results: list[tuple[float, float, bool]]) -> tuple[float, float, float]:
+        if not results:
+            return 0.0, 0.0, 0.0
+        n = len(results)
+        value, margin, wins = (sum(column) / n for column in zip(*results, strict=True))
+        return value, margin, wins
+
+    def _greedy_turn(self, root: GameState, seat: int, seed: int) -> tuple[Action, ...]:
+        """The turn greedy would play from ``root`` (stopping, like every plan, at a blind card)."""
+        greedy = self._rollout_policy(seed)
+        visible = visible_cards(root)
+        plan: list[Action] = []
+        state = root
+        start = (state.turn, seat)
+        while len(plan) < MAX_PLAN_ACTIONS and not state.is_over and (state.turn, state.current) == start:
+            action = greedy.choose(state)
+            plan.append(action)
+            state = apply(state, action).state
+            if self._reveals_to(state, seat, visible):
+                break
+        return tuple(plan)
+
+    @staticmethod
+    def _reveals_to(state: GameState, seat: int, visible: frozenset[str]) -> bool:
+        """True when ``seat`` now holds a card that was not visible when the plan started."""
+        return any(p.card not in visible for p in state.players[seat].puzzles)
+
+    def _search_plans(self, root: GameState, seat: int) -> list[tuple[Action, ...]]:
+        """The ``plans`` best whole turns by :func:`static_value`, found by a beam search."""
+        visible = visible_cards(root)
+        start = (root.turn, seat)
+        frontier: list[tuple[tuple[Action, ...], GameState]] = [((), root)]
+        finished: dict[tuple[object, ...], tuple[float, tuple[Action, ...]]] = {}
+        for _ in range(MAX_PLAN_ACTIONS):
+            children: dict[tuple[object, ...], tuple[float, tuple[Action, ...], GameState]] = {}
+            for plan, state in frontier:
+                for action in self._step_candidates(state):
+                    try:
+                        after = apply(state, action).state
+                    except IllegalActionError:
+                        continue
+                    steps = plan + (action,)
+                    key = _state_key(after)
+                    value = static_value(after, seat)
+                    ended = (
+                        after.is_over or (after.turn, after.current) != start
+                        or self._reveals_to(after, seat, visible) or len(steps) == MAX_PLAN_ACTIONS
+                    )
+                    if ended:
+                        if key not in finished or finished[key][0] < value:
+                            finished[key] = (value, steps)
+                    elif key not in children or children[key][0] < value:
+                        children[key] = (value, steps, after)
+            if not children:
+                break
+            best = sorted(children.values(), key=lambda c: -c[0])[: self.beam]
+            frontier = [(steps, after) for _, steps, after in best]
+        else:
+            for plan, state in frontier:
+                finished.setdefault(_state_key(state), (static_value(state, seat), plan))
+        ranked = sorted(finished.values(), key=lambda c: -c[0])
+        return [plan for _, plan in ranked[: self.plans]]
+
+    def _step_candidates(self, state: GameState) -> list[Action]:
+        """The actions worth trying from ``state`` (see the module docstring, step 1)."""
+        actions = legal_actions(state)
+        chosen: dict[Action, None] = {self._pruner.choose(state): None}
+        if len(actions) <= 8 or state.phase is not Phase.PLAY:
+            chosen.update(dict.fromkeys(actions))
+            return list(chosen)
+        player = state.players[state.current]
+        free = _free_masks(state, player)
+        wanted = {s for mask in free.values() for s, _ in _good_moves(mask)}
+        per_card: dict[str, list[Place]] = {}
+        recycled: set[object] = set()
+        for action in actions:
+            kind = action.kind
+            if kind == "place":
+                assert isinstance(action, Place)
+                if (action.shape, action.mask) in _good_moves(free[action.card]):
+                    per_card.setdefault(action.card, []).append(action)
+            elif kind == "upgrade":
+                assert isinstance(action, Upgrade)
+                if action.take in wanted and player.supply[action.take.index] == 0:
+                    chosen[action] = None
+                elif action.give not in wanted and action.take.level > action.give.level:
+                    chosen[action] = None
+            elif kind == "recycle":
+                colour = getattr(action, "colour", None)
+                if colour not in recycled:
+                    recycled.add(colour)
+                    chosen[action] = None
+            else:
+                chosen[action] = None
+        for card, places in per_card.items():
+            rest = free[card]
+            places.sort(
+                key=lambda p: (p.mask == rest, p.shape.size, player.supply[p.shape.index]), reverse=True
+            )
+            chosen.update(dict.fromkeys(places[:3]))
+        master = self._pruner._master(state, player, free, sorted(free))
+        if isinstance(master, Master):
+            chosen[master] = None
+        return list(chosen)
+
+    # -- rollouts --------------------------------------------------------------------------------
+    def _rollout(
+        self, world: GameState, plan: tuple[Action, ...], seat: int, seed: int
+    ) -> tuple[float, float, bool]:
+        state = world
+        for action in plan:
+            try:
+                state = apply(state, action).state
+            except IllegalActionError:
+                break
+        policies = [self._rollout_policy(_mix(seed, s)) for s in range(len(state.players))]
+        cap = state.turn + ROLLOUT_TURN_CAP
+        while not state.is_over and state.turn <= cap:
+            state = apply(state, policies[state.current].choose(state)).state
+        return self._outcome(state, seat)
+
+    def _outcome(self, state: GameState, seat: int) -> tuple[float, float, bool]:
+        scores = [line.total for line in score_lines(state)]
+        others = [s for i, s in enumerate(scores) if i != seat and not state.players[i].removed]
+        rival = opponent_score(state)
+        if rival is not None:
+            others.append(rival)
+        margin = float(scores[seat] - max(others)) if others else float(scores[seat])
+        won = state.is_over and seat in winners(state)
+        return margin + self.win_bonus * won, margin, won

@@ -1,0 +1,191 @@
+"""The strong policy: legal in every variant, deterministic for a seed, within its budget, and blind
+to the hidden deck order."""
+
+from __future__ import annotations
+
+import os
+from dataclasses import fields, replace
+
+import pytest
+
+from engine import Difficulty, Options, apply, new_game
+from engine.actions import Pass
+from engine.errors import IllegalActionError
+from engine.game import winners
+from engine.policies import POLICIES, GreedyPolicy, StrongPolicy, policy_by_name
+from engine.policies.hidden import redeal, visible_cards
+from engine.rng import Rng
+from engine.simulate import default_cards, play_game
+from engine.state import GameState
+from engine.variants import VARIANTS
+
+SMALL = {"rollouts": 4, "plans": 3, "beam": 3}
+"""A tiny budget: the same code paths as the real one, at a fraction of the cost."""
+
+TABLES = [
+    Options(players=2),
+    Options(players=3, reserve=15),
+    Options(players=4, unfinished_penalty=False),
+    *(Options(players=1, variant="solo", difficulty=d) for d in Difficulty),
+]
+
+TINY = {"rollouts": 2, "plans": 2, "beam": 2}
+"""Smaller still, for whole games: legality does not depend on the budget."""
+
+LEGALITY_GAMES = int(os.environ.get("PROJECTL_STRONG_GAMES", "1"))
+"""Games per table in the legality test; ``PROJECTL_STRONG_GAMES=400`` for the long run."""
+
+
+def _states(options: Options, seed: int, every: int = 3) -> list[GameState]:
+    """Every ``every``-th state of a greedy game that is not over."""
+    state = new_game(options, seed, default_cards())
+    players = [GreedyPolicy(seed + s) for s in range(options.players)]
+    found = []
+    step = 0
+    while not state.is_over:
+        if step % every == 0:
+            found.append(state)
+        state = apply(state, players[state.current].choose(state)).state
+        step += 1
+    return found
+
+
+def _shuffle_decks(state: GameState, rng: Rng) -> GameState:
+    """The same state with each deck's hidden cards in another order and, where unseen cards are
+    left over, partly swapped for them: nothing a player can see changes (each position keeps its
+    colour, which is public: Solo's deck is white on top of black)."""
+    table = state.table
+    changes = {}
+    unseen = sorted(set(state.cards) - visible_cards(state) - {
+        c for f in fields(table) if f.name.endswith("deck") for c in getattr(table, f.name)
+    })
+    for f in fields(table):
+        if f.name.endswith("deck"):
+            deck = list(getattr(table, f.name))
+            for colour in sorted({state.cards[c].colour for c in deck}, key=lambda c: c.value):
+                where = [i for i, c in enumerate(deck) if state.cards[c].colour is colour]
+                cards = [deck[i] for i in where]
+                rng.shuffle(cards)
+                for i, card in zip(where, cards, strict=True):
+                    deck[i] = card
+            for i, card in enumerate(deck):
+                spare = [u for u in unseen if state.cards[u].colour is state.cards[card].colour]
+                if spare and rng.below(2):
+                    unseen.remove(spare[0])
+                    unseen.append(card)
+                    deck[i] = spare[0]
+            changes[f.name] = tuple(deck)
+    return state.evolve(table=replace(table, **changes))
+
+
+def test_registered_by_name() -> None:
+    assert POLICIES["strong"] is StrongPolicy
+    assert isinstance(policy_by_name("Strong", 3), StrongPolicy)
+
+
+@pytest.mark.parametrize("options", TABLES, ids=lambda o: f"{o.variant}-{o.players}p-{o.difficulty.value}")
+def test_whole_games_are_legal_in_every_variant(options: Options) -> None:
+    """Strong in the first two seats (greedy in the others): play_game's apply raises on any
+    illegal action, and the games finish."""
+    assert {o.variant for o in TABLES} == set(VARIANTS), "a variant is missing from TABLES"
+    for seed in range(LEGALITY_GAMES):
+        seats = [
+            StrongPolicy(seed * 8 + s, **TINY) if s < 2 else GreedyPolicy(s) for s in range(options.players)
+        ]
+        record = play_game(options, 500 + seed, seats, keep_log=False)
+        assert record.ended
+        assert record.final_state is not None and winners(record.final_state) == record.winners
+
+
+def test_same_seed_same_choices() -> None:
+    states = _states(Options(players=2), 4, every=7)
+    for state in states:
+        first = StrongPolicy(9, **SMALL).analyse(state)
+        again = StrongPolicy(9, **SMALL).analyse(state)
+        assert first.plans == again.plans
+    one = play_game(Options(players=2), 3, [StrongPolicy(1, **TINY), GreedyPolicy(2)])
+    two = play_game(Options(players=2), 3, [StrongPolicy(1, **TINY), GreedyPolicy(2)])
+    assert one.log == two.log
+
+
+@pytest.mark.parametrize("options", [Options(players=2), Options(players=1, variant="solo")],
+                         ids=["base", "solo"])
+def test_hidden_deck_order_changes_nothing(options: Options) -> None:
+    """Two states that differ only in what the decks hide get the same analysis, value for value."""
+    rng = Rng(77)
+    checked = 0
+    for state in _states(options, 12, every=5)[:8]:
+        other = _shuffle_decks(state, rng)
+        if other == state:
+            continue
+        first = StrongPolicy(5, **SMALL).analyse(state)
+        second = StrongPolicy(5, **SMALL).analyse(other)
+        assert first.plans == second.plans, f"turn {state.turn}: the deck order leaked"
+        checked += 1
+    assert checked >= 4
+
+
+def test_redeal_keeps_everything_visible_and_each_deck_colour() -> None:
+    state = _states(Options(players=2), 2, every=9)[2]
+    dealt = redeal(state, Rng(1))
+    assert dealt.players == state.players and dealt.reserve == state.reserve
+    assert visible_cards(dealt) == visible_cards(state)
+    for name in ("white_row", "black_row"):
+        assert getattr(dealt.table, name) == getattr(state.table, name)
+    for name in ("white_deck", "black_deck"):
+        real, new = getattr(state.table, name), getattr(dealt.table, name)
+        assert len(real) == len(new)
+        assert [state.cards[c].colour for c in real] == [state.cards[c].colour for c in new]
+    assert dealt.table != state.table
+
+
+def test_budget_counts_rollouts_and_the_cpu_cap_stops_a_search() -> None:
+    state = _states(Options(players=2), 6, every=4)[3]
+    analysis = StrongPolicy(1, rollouts=12, plans=5, beam=4).analyse(state)
+    assert 0 < analysis.rollouts <= 12 and not analysis.capped
+    assert sum(p.rollouts for p in analysis.plans) == analysis.rollouts
+    stopped = StrongPolicy(1, rollouts=500, plans=5, beam=4, cpu_cap_s=0.0).analyse(state)
+    assert stopped.capped and stopped.rollouts == 0
+    apply(state, stopped.best.actions[0])  # still a legal choice
+
+
+def test_plans_the_whole_turn_and_follows_the_plan() -> None:
+    """A search picks a whole turn; the next action of that turn is played from the plan without a
+    second search when the first revealed nothing."""
+    checked = 0
+    for state in _states(Options(players=2), 8, every=1)[:40]:
+        if state.actions_left < 2:
+            continue
+        policy = StrongPolicy(2, **SMALL)
+        first = policy.choose(state)
+        plan = policy.last.best.actions if policy.last else ()
+        assert len(plan) <= 6 and (not plan or plan[0] == first)
+        outcome = apply(state, first)
+        if len(plan) < 2 or outcome.reveals_hidden or outcome.state.turn != state.turn:
+            continue
+        searches = policy.searches
+        assert policy.choose(outcome.state) == plan[1]
+        assert policy.searches == searches
+        checked += 1
+    assert checked >= 3
+
+
+def test_forced_plan_is_scored_beside_the_search() -> None:
+    state = _states(Options(players=2), 10, every=6)[2]
+    greedy_turn = (GreedyPolicy(0).choose(state),)
+    analysis = StrongPolicy(3, **SMALL).analyse(state, forced=[greedy_turn])
+    forced = analysis.value_of("forced")
+    assert forced is not None and forced.actions == greedy_turn
+    assert analysis.best.value >= forced.value or analysis.best.rollouts > forced.rollouts
+
+
+def test_a_forced_plan_that_cannot_apply_is_cut_short() -> None:
+    """A forced plan (the review's "what you played") may not apply to a re-dealt world: the
+    action that cannot apply ends it and greedy plays on, instead of the search failing."""
+    state = _states(Options(players=2), 10, every=6)[2]
+    first = GreedyPolicy(0).choose(state)
+    with pytest.raises(IllegalActionError):
+        apply(apply(state, first).state, Pass())
+    analysis = StrongPolicy(3, **SMALL).analyse(state, forced=[(first, Pass())])
+    forced = analysis.value_of("forced")
+    assert forced is not None and forced.rollouts > 0
