@@ -127,6 +127,8 @@ class ProjectLBot(commands.Bot):
             close_renderer = getattr(self.renderer, "close", None)
             if close_renderer is not None:  # the process pool's workers
                 await close_renderer()
+            if self.manager is not None:
+                self.manager.thinker.close()
             if self.storage is not None:
                 await self.storage.close()
                 self.storage = None  # type: ignore[assignment]

@@ -24,7 +24,9 @@ from .storage import GameRow
 log = logging.getLogger("bot.manager")
 
 VARIANTS = ("base", "solo")
-POLICY_NAMES = ("greedy", "random")
+POLICY_NAMES = ("greedy", "strong", "random")
+POLICY_LABELS = {"greedy": "Easy", "strong": "Strong", "random": "Random"}
+"""What players see for each policy: "greedy" is offered as Easy."""
 
 
 # -- values ------------------------------------------------------------------------------------
@@ -47,6 +49,8 @@ class TableSettings:
     """Score piles face up; off = each player's points are shown only to them until the end."""
     endless_white: bool = False
     """The Endless White Deck variant (2+ players)."""
+    hints: bool = True
+    """Whether ``/projectl play hint`` may be used (a competitive table turns it off)."""
 
     def validate(self) -> None:
         if self.variant not in VARIANTS:
@@ -90,6 +94,8 @@ class TableSettings:
             data["known_scores"] = False
         if self.endless_white:
             data["endless_white"] = True
+        if not self.hints:  # written only when off, so older rows and their JSON stay as they were
+            data["hints"] = False
         return data
 
     @classmethod
@@ -101,7 +107,8 @@ class TableSettings:
                    ghost=None if ghost is None else bool(ghost),
                    finesse=bool(row.options.get("finesse", False)),
                    known_scores=bool(row.options.get("known_scores", True)),
-                   endless_white=bool(row.options.get("endless_white", False)))
+                   endless_white=bool(row.options.get("endless_white", False)),
+                   hints=bool(row.options.get("hints", True)))
 
 
 @dataclass(frozen=True, slots=True)

@@ -42,6 +42,7 @@ from .errors import (
     WrongStageError,
 )
 from .games import (
+    POLICY_LABELS,
     POLICY_NAMES,
     VARIANTS,
     ActionResult,
@@ -66,9 +67,11 @@ from .storage import ChannelBusyError as _StorageBusy
 from .storage import StaleRevisionError as _StorageStale
 from .storage.db import Write
 from .storage.stats import result_writes
+from .thinking import HEAVY_POLICIES, Thinker
 
 __all__ = [
-    "MAX_POLICY_STEPS", "POLICY_NAMES", "VARIANTS", "ActionResult", "Game", "GameHook", "GameManager",
+    "MAX_POLICY_STEPS", "POLICY_LABELS", "POLICY_NAMES", "VARIANTS", "ActionResult", "Game", "GameHook",
+    "GameManager",
     "MasterDraft", "Policy", "PolicyFactory", "Seat", "Step", "StepHook", "TableSettings", "TurnHook",
     "ai_name", "engine_policy",
 ]
@@ -90,9 +93,11 @@ class GameManager:
     def __init__(
         self, storage: Storage, *, clock: Clock | None = None,
         seed_source: Callable[[], int] | None = None, policies: PolicyFactory | None = None,
-        cards: Sequence[PuzzleCard] | None = None,
+        cards: Sequence[PuzzleCard] | None = None, thinker: Thinker | None = None,
     ) -> None:
         self.storage = storage
+        self.thinker = thinker or Thinker()
+        """Where the strong policy thinks: a process pool, so no channel waits for another's AI."""
         self._cards = tuple(cards) if cards is not None else None
         """New games are dealt from these cards (None: the shipped catalogue)."""
         self.clock = clock or SystemClock()
@@ -193,11 +198,20 @@ class GameManager:
 
     async def create_game(
         self, *, guild_id: int | None, channel_id: int, host_id: int, host_name: str,
-        settings: TableSettings, turn_limit_hours: int | None = None,
+        settings: TableSettings, turn_limit_hours: int | None = None, watch: str | None = None,
     ) -> ActionResult:
         """Open a lobby with the host seated. Solo games start at once (nobody else can join).
-        The game and its table options (``turn_limit_hours``) are committed together."""
+        The game and its table options (``turn_limit_hours``) are committed together.
+
+        ``watch`` (Solo only): the seat goes to that AI policy instead of the host, who watches
+        it play the mastermind."""
         settings.validate()
+        if watch is not None and (settings.variant != "solo" or watch not in POLICY_NAMES):
+            raise BadInputError(texts.WATCH_SOLO_ONLY if watch in POLICY_NAMES else
+                                texts.BAD_POLICY.format(names=", ".join(POLICY_NAMES)))
+        seat = NewSeat(host_name, user_id=host_id)
+        if watch is not None:
+            seat = NewSeat(ai_name(watch, 1), policy=watch)
         async with self.lock(channel_id):
             if await self.storage.open_game_in_channel(channel_id) is not None:
                 raise ChannelBusyError(texts.CHANNEL_BUSY)
@@ -206,7 +220,7 @@ class GameManager:
                 row = await self.storage.create_game(
                     guild_id=guild_id, channel_id=channel_id, host_id=host_id, variant=settings.variant,
                     max_players=settings.max_players, options=settings.to_json(),
-                    seed=self._seed_source(), seats=[NewSeat(host_name, user_id=host_id)],
+                    seed=self._seed_source(), seats=[seat],
                     turn_limit_hours=turn_limit_hours,
                 )
             except _StorageBusy as error:
@@ -435,18 +449,24 @@ class GameManager:
             seat = _policy_seat(game)
             if seat is None or game.state is None:
                 break
-            action = self._policy_action(game, seat)
+            action = await self._policy_action(game, seat)
             step, game = await self._commit(game, seat.seat, None, action)
             steps.append(step)
         return steps, game
 
-    def _policy_action(self, game: Game, seat: Seat) -> Action:
-        """The policy's choice; if it fails or is illegal, a legal fallback keeps the game moving."""
+    async def _policy_action(self, game: Game, seat: Seat) -> Action:
+        """The policy's choice; if it fails or is illegal, a legal fallback keeps the game moving.
+        The strong policy (with the default factory) thinks in the process pool; the others take
+        about a millisecond and choose inline."""
         assert game.state is not None
+        name = seat.policy or "greedy"
+        seed = game.seed ^ (game.revision * 7919 + seat.seat)
         seen = game.state.focused(seat.seat)
         try:
-            policy = self._policies(seat.policy or "greedy", game.seed ^ (game.revision * 7919 + seat.seat))
-            action = policy.choose(seen)
+            if name in HEAVY_POLICIES and self._policies is engine_policy:
+                action = engine.parse_action(await self.thinker.move(seen, seed))
+            else:
+                action = self._policies(name, seed).choose(seen)
             engine.apply(game.state, action, player=seat.seat)
             return action
         except Exception:

@@ -49,6 +49,7 @@ ENDLESS_WHITE_SOLO = (
 BAD_RESERVE = "The reserve holds 10 or 15 pieces of each shape."
 BAD_DIFFICULTY = "Difficulty is normal, hard or unbeatable."
 BAD_POLICY = "Unknown AI kind. Choose one of: {names}."
+WATCH_SOLO_ONLY = "Watching an AI play is for Solo tables: in the base game, add AI seats from the lobby."
 NOT_A_GUILD = "Project L games are played in server channels, not in direct messages."
 GAME_UNREADABLE = (
     "This channel's game (#{id}) could not be read from storage, so it is paused and nothing was "

@@ -64,10 +64,14 @@ async def _guard(interaction: discord.Interaction, work: Any) -> None:
 # -- lobby ----------------------------------------------------------------------------------------
 
 
-LOBBY_OPS = {"join": "Join", "leave": "Leave", "ai": "Add AI seat", "start": "Start", "cancel": "Cancel"}
+LOBBY_OPS = {"join": "Join", "leave": "Leave", "ai": "Add Easy AI", "strong": "Add Strong AI",
+             "start": "Start", "cancel": "Cancel"}
+LOBBY_AI = {"ai": "greedy", "strong": "strong"}
+"""Lobby buttons that seat an AI, and its policy ("ai" stays Easy so old lobby messages work)."""
 _LOBBY_STYLES = {
     "join": discord.ButtonStyle.success, "leave": discord.ButtonStyle.secondary,
-    "ai": discord.ButtonStyle.secondary, "start": discord.ButtonStyle.primary,
+    "ai": discord.ButtonStyle.secondary, "strong": discord.ButtonStyle.secondary,
+    "start": discord.ButtonStyle.primary,
     "cancel": discord.ButtonStyle.danger,
 }
 
@@ -104,7 +108,7 @@ class LobbyButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
 def lobby_view(game: Game) -> discord.ui.View:
     view = discord.ui.View(timeout=None)
     for op in LOBBY_OPS:
-        if op == "ai" and game.settings.variant == "solo":
+        if op in LOBBY_AI and game.settings.variant == "solo":
             continue
         view.add_item(LobbyButton(op, game.id))
     return view

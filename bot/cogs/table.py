@@ -10,7 +10,7 @@ from discord import app_commands
 
 from .. import texts
 from ..errors import BadInputError, ChannelBusyError, StaleError
-from ..manager import ActionResult, Game, TableSettings
+from ..manager import POLICY_LABELS, ActionResult, Game, TableSettings
 from ..permissions import require_table_permissions, require_thread_permissions
 from ..turn_limits import clock_line, limit_hours, limit_text
 from . import common
@@ -70,6 +70,8 @@ class TableCommands:
         thread="Open the table in a new thread with this name",
         known_scores="Score piles face up (default); off = each player's points stay private until the end",
         endless_white="Endless White Deck: banked white cards become a new white deck (2+ players)",
+        hints="Allow /projectl play hint (turn off for a competitive table)",
+        watch="Solo only: an AI plays the mastermind while you watch",
     )
     @app_commands.choices(
         variant=[app_commands.Choice(name="base", value="base"),
@@ -77,6 +79,7 @@ class TableCommands:
         reserve=[app_commands.Choice(name="10 per shape", value=10),
                  app_commands.Choice(name="15 per shape", value=15)],
         difficulty=[app_commands.Choice(name=d, value=d) for d in ("normal", "hard", "unbeatable")],
+        watch=[app_commands.Choice(name=f"{POLICY_LABELS[p]} AI", value=p) for p in ("greedy", "strong")],
     )
     async def new(
         self, interaction: discord.Interaction, variant: str = "base",
@@ -86,6 +89,7 @@ class TableCommands:
         thread: app_commands.Range[str, 1, 100] | None = None,
         finesse: bool = False,
         known_scores: bool = True, endless_white: bool = False,
+        hints: bool = True, watch: str | None = None,
     ) -> None:
         channel_id = common.channel_id_of(interaction)
         if variant == "solo" and turn_limit_days is not None:
@@ -94,20 +98,22 @@ class TableCommands:
             variant=variant, max_players=1 if variant == "solo" else players, reserve=reserve,
             unfinished_penalty=unfinished_penalty, difficulty=difficulty, ghost=ghost,
             finesse=finesse,
-            known_scores=known_scores, endless_white=endless_white,
+            known_scores=known_scores, endless_white=endless_white, hints=hints,
         )
         settings.validate()  # every option is checked before anything is written
+        if watch is not None and variant != "solo":
+            raise BadInputError(texts.WATCH_SOLO_ONLY)
         hours = limit_hours(turn_limit_days)
         bot = common.bot_of(interaction)
         if thread is not None:
-            await _new_in_thread(interaction, thread, settings, hours)
+            await _new_in_thread(interaction, thread, settings, hours, watch)
             return
         if await bot.manager.game_in_channel(channel_id) is not None:  # refused privately, not after
             raise ChannelBusyError(texts.CHANNEL_BUSY)                  # the public "thinking…"
         await common.defer(interaction, ephemeral=False)  # the lobby is public; ack first
         result = await bot.manager.create_game(
             guild_id=interaction.guild_id, channel_id=channel_id, host_id=interaction.user.id,
-            host_name=interaction.user.display_name, settings=settings, turn_limit_hours=hours,
+            host_name=interaction.user.display_name, settings=settings, turn_limit_hours=hours, watch=watch,
         )
         game = result.game
         limit = None if hours is None else timedelta(hours=hours)
@@ -139,7 +145,7 @@ class TableCommands:
 
 
 async def _new_in_thread(interaction: discord.Interaction, name: str, settings: TableSettings,
-                         hours: int | None) -> None:
+                         hours: int | None, watch: str | None = None) -> None:
     """``/projectl table new thread:`` — a public thread of this channel becomes the game's home
     (one game per thread is how servers run days-long games); the lobby is posted there."""
     from ..views import lobby_view
@@ -155,7 +161,7 @@ async def _new_in_thread(interaction: discord.Interaction, name: str, settings: 
                                       auto_archive_duration=10080)
     result = await bot.manager.create_game(
         guild_id=interaction.guild_id, channel_id=home.id, host_id=interaction.user.id,
-        host_name=interaction.user.display_name, settings=settings, turn_limit_hours=hours,
+        host_name=interaction.user.display_name, settings=settings, turn_limit_hours=hours, watch=watch,
     )
     game = result.game
     limit = None if hours is None else timedelta(hours=hours)
@@ -181,7 +187,7 @@ async def _close_lobby_message(interaction: discord.Interaction, game: Game) -> 
 
 async def lobby_button(interaction: discord.Interaction, op: str, game_id: int) -> None:
     """A click on Join / Leave / Add AI / Start / Cancel (see :class:`bot.views.LobbyButton`)."""
-    from ..views import LOBBY_OPS, lobby_view
+    from ..views import LOBBY_AI, LOBBY_OPS, lobby_view
 
     channel_id = common.channel_id_of(interaction)
     bot = common.bot_of(interaction)
@@ -195,8 +201,8 @@ async def lobby_button(interaction: discord.Interaction, op: str, game_id: int) 
         game = await manager.join(channel_id, user.id, user.display_name, game_id=game_id)
     elif op == "leave":
         game = await manager.leave(channel_id, user.id, game_id=game_id)
-    elif op == "ai":
-        game = await manager.add_policy_seat(channel_id, user.id, game_id=game_id)
+    elif op in LOBBY_AI:
+        game = await manager.add_policy_seat(channel_id, user.id, LOBBY_AI[op], game_id=game_id)
     elif op == "cancel":
         game = await manager.cancel(channel_id, user.id, game_id=game_id,
                                     can_manage_channel=bool(interaction.permissions.manage_channels))

@@ -1,0 +1,150 @@
+"""AI thinking off the event loop: the strong policy's searches run in worker processes.
+
+Greedy and random choose in about a millisecond and run inline. The strong policy searches for
+up to half a second of CPU per move (``engine.policies.strong``), which would stall every channel
+if it ran on the event loop and would hold the GIL if it ran in a thread; so its moves, hints and
+post-game reviews run in a :class:`concurrent.futures.ProcessPoolExecutor` (``spawn`` start
+method: a worker never inherits the bot's event loop, sockets or database handle). The functions
+sent to a worker take and return plain data (state JSON, action text, numbers), so nothing but
+the engine crosses the process boundary.
+
+A worker that dies (killed, out of memory) breaks the pool; :class:`Thinker` builds a new pool
+and retries once, then lets the error through (the manager then plays a legal fallback move).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import multiprocessing
+from collections.abc import Callable, Sequence
+from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
+from dataclasses import dataclass
+from typing import Any, TypeVar
+
+from engine import GameState, apply, parse_action
+from engine.policies import StrongPolicy
+
+log = logging.getLogger("bot.thinking")
+
+HEAVY_POLICIES = frozenset({"strong"})
+"""Policies whose moves are computed in the process pool."""
+REVIEW_ROLLOUTS = 16
+"""Rollouts per turn in a post-game review (a game has dozens of turns to score)."""
+T = TypeVar("T")
+
+
+# -- the work sent to a worker (module-level functions, plain data in and out) --------------------
+
+
+def strong_move(state_text: str, seed: int) -> str:
+    """The strong policy's next action for the player to act, as action text."""
+    return str(StrongPolicy(seed).choose(GameState.loads(state_text)))
+
+
+@dataclass(frozen=True, slots=True)
+class Hint:
+    """The strong policy's suggestion for the player to act (plain data, from a worker)."""
+
+    action: str
+    plan: tuple[str, ...]
+    margin: float
+    wins: float
+    rollouts: int
+    alternative: str | None
+    alternative_margin: float | None
+
+
+def strong_hint(state_text: str, seed: int) -> Hint:
+    analysis = StrongPolicy(seed).analyse(GameState.loads(state_text))
+    best = analysis.best
+    other = next((p for p in analysis.plans[1:] if p.actions[0] != best.actions[0]
+                  and p.rollouts == best.rollouts), None)
+    return Hint(str(best.actions[0]), tuple(str(a) for a in best.actions), best.margin, best.wins,
+                analysis.rollouts, None if other is None else str(other.actions[0]),
+                None if other is None else other.margin)
+
+
+@dataclass(frozen=True, slots=True)
+class Mistake:
+    """One turn of a finished game, scored: what was played, what the strong policy prefers."""
+
+    seat: int
+    round: int
+    turn: int
+    played: tuple[str, ...]
+    better: tuple[str, ...]
+    cost: float
+    """Estimated points lost: the strong plan's mean margin minus the played turn's."""
+    state_text: str
+    """The position before the turn (for its image)."""
+
+
+def review_game(initial_text: str, log_rows: Sequence[tuple[int, str]], seed: int,
+                rollouts: int = REVIEW_ROLLOUTS) -> list[Mistake]:
+    """Every play-phase turn of a finished game scored by the strong policy: the turn actually
+    played is a forced candidate beside the policy's own plans, on the same re-deals. Costs are
+    clipped at 0 (the policy's estimate, not an oracle: a turn it rates equal costs nothing)."""
+    state = GameState.loads(initial_text)
+    turns: list[tuple[GameState, int, list[str]]] = []
+    for seat, text in log_rows:
+        if state.is_over:
+            break
+        key = (state.turn, state.current)
+        if state.phase.value == "play" and seat == state.current:
+            if not turns or (turns[-1][0].turn, turns[-1][0].current) != key or turns[-1][1] != seat:
+                turns.append((state, seat, []))
+            turns[-1][2].append(text)
+        state = apply(state, parse_action(text)).state
+    policy = StrongPolicy(seed)
+    found: list[Mistake] = []
+    for before, seat, played in turns:
+        actions = tuple(parse_action(t) for t in played)
+        analysis = policy.analyse(before, forced=[actions], rollouts=rollouts)
+        mine = analysis.value_of("forced")
+        best = analysis.best
+        if mine is None or best.source == "forced":
+            cost = 0.0
+        else:
+            cost = max(0.0, best.margin - mine.margin)
+        better = tuple(str(a) for a in best.actions)
+        found.append(Mistake(seat, before.round, before.turn, tuple(played), better, round(cost, 2),
+                             before.dumps()))
+    return found
+
+
+# -- the pool ------------------------------------------------------------------------------------
+
+
+class Thinker:
+    """Runs the functions above in a lazily started process pool of ``workers`` processes."""
+
+    def __init__(self, workers: int = 2) -> None:
+        self.workers = workers
+        self._pool: ProcessPoolExecutor | None = None
+
+    def _executor(self) -> ProcessPoolExecutor:
+        if self._pool is None:
+            self._pool = ProcessPoolExecutor(self.workers, mp_context=multiprocessing.get_context("spawn"))
+        return self._pool
+
+    async def run(self, function: Callable[..., T], *args: Any) -> T:
+        loop = asyncio.get_running_loop()
+        for attempt in (1, 2):
+            try:
+                return await loop.run_in_executor(self._executor(), function, *args)
+            except BrokenProcessPool:
+                log.warning("the AI process pool broke (attempt %d); starting a new one", attempt)
+                self.close()
+                if attempt == 2:
+                    raise
+        raise AssertionError("unreachable")
+
+    async def move(self, state: GameState, seed: int) -> str:
+        return await self.run(strong_move, state.dumps(), seed)
+
+    def close(self) -> None:
+        pool, self._pool = self._pool, None
+        if pool is not None:
+            pool.shutdown(wait=False, cancel_futures=True)
