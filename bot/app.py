@@ -63,7 +63,7 @@ class ProjectLBot(commands.Bot):
     async def setup_hook(self) -> None:
         """Open the database (migrating it), resume games, register commands and buttons, sync."""
         from . import cogs, panel_views, permissions, views
-        from .cogs import days
+        from .cogs import advice, days
 
         self.storage = await Storage.open(self.settings.db_path, self.clock)
         self.manager = GameManager(
@@ -76,6 +76,7 @@ class ProjectLBot(commands.Bot):
             start_renderer()
         await cogs.setup(self)
         await days.install(self)  # reminders, turn clock, undo, log, stats: docs/play-over-days.md
+        advice.install(self)  # hint and review: bot/cogs/advice.py
         self.add_dynamic_items(*views.DYNAMIC_ITEMS, *panel_views.DYNAMIC_ITEMS)
         self.tree.on_error = self._on_app_command_error  # type: ignore[method-assign]
         self.tree.interaction_check = permissions.check_command  # type: ignore[method-assign]

@@ -421,6 +421,20 @@ PANEL_MASTER_CONFIRM = "Confirm Master"
 PANEL_MASTER_CLEAR = "Start over"
 PANEL_NOTHING = "You have nothing to do in this game right now."
 
+# -- hints and reviews (bot/cogs/advice.py) ----------------------------------------------------------
+HINT = "Hint (only you see this; hints used this game: {used}): **`{action}`**\n{reason}"
+HINT_REASON = ("Plan for this turn: {plan}. Played out {rollouts} times over re-dealt decks, it ends "
+               "{margin:+.1f} points against the best rival on average ({wins:.0%} won)")
+HINT_ALTERNATIVE = "; the next best start, `{action}`, {margin:+.1f}."
+HINTS_OFF = "Hints are off at this table (the host opened it with hints: False)."
+HINTS_USED = "Hints used: {list}."
+REVIEW_BUTTON = "Review"
+REVIEW_TITLE = "**Review of game {game_id}** — each player's costliest turns, by the strong AI's estimate:"
+REVIEW_LINE = "· round {round}: played {played}; the AI prefers {better} (≈ {cost:.1f} points better)"
+REVIEW_CLEAN = ": no turn the AI would clearly have played differently."
+REVIEW_NO_GAME = "No finished game in this channel to review."
+REVIEW_NOT_OVER = "The review is ready when the game is over."
+
 from .locales import keyed as _keyed  # noqa: E402  (last: every sentence above gets its key)
 
 _keyed(globals())

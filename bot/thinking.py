@@ -23,7 +23,7 @@ from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass
 from typing import Any, TypeVar
 
-from engine import GameState, apply, parse_action
+from engine import TABLE_ACTIONS, GameState, apply, parse_action
 from engine.policies import StrongPolicy
 
 log = logging.getLogger("bot.thinking")
@@ -82,21 +82,25 @@ class Mistake:
 
 
 def review_game(initial_text: str, log_rows: Sequence[tuple[int, str]], seed: int,
-                rollouts: int = REVIEW_ROLLOUTS) -> list[Mistake]:
-    """Every play-phase turn of a finished game scored by the strong policy: the turn actually
-    played is a forced candidate beside the policy's own plans, on the same re-deals. Costs are
-    clipped at 0 (the policy's estimate, not an oracle: a turn it rates equal costs nothing)."""
+                seats: Sequence[int], rollouts: int = REVIEW_ROLLOUTS) -> list[Mistake]:
+    """Every play-phase turn of ``seats`` in a finished game, scored by the strong policy: the turn
+    actually played is a forced candidate beside the policy's own plans, on the same re-deals.
+    Costs are clipped at 0 (the policy's estimate, not an oracle: a turn it rates as good as its
+    own costs nothing). Table decisions (skip, remove) are replayed but not scored."""
     state = GameState.loads(initial_text)
+    wanted = set(seats)
     turns: list[tuple[GameState, int, list[str]]] = []
     for seat, text in log_rows:
         if state.is_over:
             break
+        action = parse_action(text)
         key = (state.turn, state.current)
-        if state.phase.value == "play" and seat == state.current:
-            if not turns or (turns[-1][0].turn, turns[-1][0].current) != key or turns[-1][1] != seat:
+        scored = seat in wanted and not isinstance(action, TABLE_ACTIONS)
+        if scored and state.phase.value == "play" and seat == state.current:
+            if not turns or (turns[-1][0].turn, turns[-1][0].current) != key:
                 turns.append((state, seat, []))
             turns[-1][2].append(text)
-        state = apply(state, parse_action(text)).state
+        state = apply(state, action).state
     policy = StrongPolicy(seed)
     found: list[Mistake] = []
     for before, seat, played in turns:

@@ -255,10 +255,15 @@ async def post_turn(bot: ProjectLBot, channel: discord.abc.Messageable, result: 
     assert board is not None
     lines = await earlier_in_turn(bot, game, result) + step_lines(game, result.steps)
     if result.finished:
+        from .advice import hints_line, results_view
+
         lines.append(final_summary(game))
+        hints = await hints_line(bot, game)
+        if hints:
+            lines.append(hints)
         image = await board
         message = await channel.send(clip(lines, locale=public_locale(channel)),
-                                     file=png(image, "results.png"))
+                                     file=png(image, "results.png"), view=results_view(game))
     else:
         actor = result.first.user_id if result.first is not None else None
         fresh = None

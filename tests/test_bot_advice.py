@@ -1,0 +1,113 @@
+"""The strong AI in the bot, through the offline harness: Strong seats, watching an AI play Solo,
+``/projectl play hint`` (private, current player only, counted, can be turned off) and the
+post-game review (command and results button)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+from harness import DiscordHarness
+from test_bot_games import Driver
+from test_bot_support import (
+    TOKEN,
+    assert_refused,
+    bot_factory,
+    bot_of,
+    final_reply,
+    is_png,
+    last_channel_post,
+)
+
+from bot import texts
+
+
+@pytest.fixture
+async def h(tmp_path: Path) -> Any:
+    """The real bot with its real process pool: a worker starts on first use (seconds on a busy
+    machine), so the harness waits longer than its default for the bot to settle."""
+    async with DiscordHarness(bot_factory=bot_factory(tmp_path / "advice.sqlite3"), token=TOKEN,
+                              trap_loggers=("discord", "bot"), settle_timeout=180.0) as harness:
+        yield harness
+
+
+async def _game(h: DiscordHarness) -> Any:
+    game = await bot_of(h).manager.game_in_channel(h.channel("games").id)
+    assert game is not None and game.state is not None
+    return game
+
+
+async def test_hint_is_private_for_the_current_player_and_counted(h: DiscordHarness) -> None:
+    alice, eve = h.add_user("alice"), h.add_user("eve")
+    await h.slash(alice, "games", "projectl table new", variant="solo")
+    game = await _game(h)
+    posts = len(h.channel_messages("games"))
+    reply = final_reply(await h.slash(alice, "games", "projectl play hint"))
+    assert reply.ephemeral and reply.filenames == ["hint.png"] and is_png(reply.files[0][1])
+    assert "hints used this game: 1" in reply.content and "Played out" in reply.content
+    suggested = reply.content.split("**`", 1)[1].split("`**", 1)[0]
+    import engine
+
+    engine.apply(game.state, engine.parse_action(suggested))  # a legal action for this position
+    assert len(h.channel_messages("games")) == posts  # nothing public, nothing played
+    assert (await _game(h)).revision == game.revision
+    assert_refused(await h.slash(eve, "games", "projectl play hint"), "not")
+    again = final_reply(await h.slash(alice, "games", "projectl play hint"))
+    assert "hints used this game: 2" in again.content
+
+
+async def test_a_table_can_turn_hints_off(h: DiscordHarness) -> None:
+    alice = h.add_user("alice")
+    await h.slash(alice, "games", "projectl table new", variant="solo", hints=False)
+    assert_refused(await h.slash(alice, "games", "projectl play hint"), "Hints are off")
+
+
+async def test_strong_ai_seat_plays_its_turns(h: DiscordHarness) -> None:
+    alice = h.add_user("alice")
+    ix = await h.slash(alice, "games", "projectl table new", players=2)
+    lobby = ix.original
+    assert lobby is not None
+    game_id = lobby.buttons[0].custom_id.split(":")[-1]
+    assert "Add Strong AI" in [b.label for b in lobby.buttons]
+    await h.click(alice, lobby, f"pl:lobby:strong:{game_id}")
+    await h.click(alice, lobby, f"pl:lobby:start:{game_id}")
+    game = await _game(h)
+    assert [s.policy for s in game.seats] == [None, "strong"] and game.seats[1].name == "Strong bot 1"
+    assert game.current is not None and game.current.user_id == alice.id  # the AI already moved, if first
+    for _ in range(3):
+        await h.slash(alice, "games", "projectl play level1")
+    after = await _game(h)
+    assert after.current is not None and after.current.user_id == alice.id
+    assert after.state.turn > game.state.turn  # the Strong seat's whole turn was played
+    assert await bot_of(h).manager.verify(after.id)
+
+
+async def test_watching_an_ai_play_solo(h: DiscordHarness) -> None:
+    alice = h.add_user("alice")
+    assert_refused(await h.slash(alice, "games", "projectl table new", watch="greedy"), "Solo")
+    await h.slash(alice, "games", "projectl table new", variant="solo", watch="greedy")
+    game = await bot_of(h).manager.game((await bot_of(h).storage.actions(1))[0].game_id)
+    assert game is not None and game.status == "finished" and game.seats[0].policy == "greedy"
+    post = last_channel_post(h)
+    assert post.filenames == ["results.png"] and "Game over" in (post.content or "")
+
+
+async def test_review_after_the_game_from_the_button_and_the_command(h: DiscordHarness) -> None:
+    alice = h.add_user("alice")
+    await h.slash(alice, "games", "projectl table new", variant="solo")
+    assert_refused(await h.slash(alice, "games", "projectl review"), "when the game is over")
+    await h.slash(alice, "games", "projectl play hint")
+    finished = await Driver(h, [alice], seed=3, randomness=0.3).play()
+    post = last_channel_post(h)
+    assert "Hints used: alice 1." in (post.content or "")
+    button = f"pld:review:{finished.id}"
+    assert button in [b.custom_id for b in post.buttons]
+    review = final_reply(await h.click(alice, post, button))
+    assert review.ephemeral and review.content.startswith(f"**Review of game {finished.id}**")
+    assert "**alice**" in review.content
+    if "AI prefers" in review.content:
+        assert review.filenames == ["review-seat1.png"] and is_png(review.files[0][1])
+    again = final_reply(await h.slash(alice, "games", "projectl review"))
+    assert again.content == review.content  # the same game, from the cache
+    assert texts.REVIEW_LINE.split("{")[0] in review.content or texts.REVIEW_CLEAN in review.content
