@@ -97,6 +97,9 @@ class GameManager:
     ) -> None:
         self.storage = storage
         self.thinker = thinker or Thinker()
+        self._strong_plans: dict[tuple[int, int], tuple[int, tuple[Action, ...]]] = {}
+        """(game id, seat) -> (the revision the next move is expected at, the rest of a Strong seat's
+        planned turn): its next moves are played without searching again."""
         """Where the strong policy thinks: a process pool, so no channel waits for another's AI."""
         self._cards = tuple(cards) if cards is not None else None
         """New games are dealt from these cards (None: the shipped catalogue)."""
@@ -464,7 +467,15 @@ class GameManager:
         seen = game.state.focused(seat.seat)
         try:
             if name in HEAVY_POLICIES and self._policies is engine_policy:
-                action = engine.parse_action(await self.thinker.move(seen, seed))
+                key = (game.id, seat.seat)
+                kept = self._strong_plans.pop(key, None)
+                if kept is not None and kept[0] == game.revision and kept[1]:
+                    planned = kept[1]
+                else:
+                    planned = tuple(engine.parse_action(t) for t in await self.thinker.move(seen, seed))
+                action = planned[0]
+                if len(planned) > 1:
+                    self._strong_plans[key] = (game.revision + 1, planned[1:])
             else:
                 action = self._policies(name, seed).choose(seen)
             engine.apply(game.state, action, player=seat.seat)

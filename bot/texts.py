@@ -154,6 +154,7 @@ HELP = """**Project L in Discord** — build a table, then play asynchronously; 
 **End** Finishing Touches: `/projectl play place` (-1 point each) then `/projectl play done`
 **Look** `/projectl status` table image · `/projectl mat` any player's mat (only deck order is secret)
 `/projectl log` · `/projectl stats` · `/projectl rules` per action · `/projectl settings` DM reminders
+**Learn** `/projectl play hint` the Strong AI's advice · `/projectl review` your costliest turns
 Cells: columns A–E, rows 1–5 of the card, A1 top left."""
 
 RULES: dict[str, str] = {

@@ -38,9 +38,12 @@ T = TypeVar("T")
 # -- the work sent to a worker (module-level functions, plain data in and out) --------------------
 
 
-def strong_move(state_text: str, seed: int) -> str:
-    """The strong policy's next action for the player to act, as action text."""
-    return str(StrongPolicy(seed).choose(GameState.loads(state_text)))
+def strong_move(state_text: str, seed: int) -> tuple[str, ...]:
+    """The strong policy's next action for the player to act, then the rest of its planned turn
+    (empty after an action that reveals a card), as action texts."""
+    policy = StrongPolicy(seed)
+    first = policy.choose(GameState.loads(state_text))
+    return (str(first), *(str(a) for a in policy.planned))
 
 
 @dataclass(frozen=True, slots=True)
@@ -145,7 +148,7 @@ class Thinker:
                     raise
         raise AssertionError("unreachable")
 
-    async def move(self, state: GameState, seed: int) -> str:
+    async def move(self, state: GameState, seed: int) -> tuple[str, ...]:
         return await self.run(strong_move, state.dumps(), seed)
 
     def close(self) -> None:

@@ -36,6 +36,7 @@ STRONG_GAMES = 40
 """Two-player games per opponent in a quick run (``--strong-games`` raises it)."""
 STRONG_SOLO_GAMES = 20
 """Solo games per difficulty in a quick run (``--strong-solo-games`` raises it)."""
+PROGRESS_EVERY = 20
 TUNED_GREEDY: dict[str, Any] = {"hoard_limit": 3, "reward_weight": 0.33, "fetch_cost": 0.28, "rich_at": 6}
 
 
@@ -81,10 +82,26 @@ def play_one(job: tuple[str, int, int]) -> tuple[float, float, list[float]]:
 
 
 def _run(jobs: list[tuple[str, int, int]], workers: int) -> list[tuple[float, float, list[float]]]:
+    """Every job's result, in order; a progress line every ``PROGRESS_EVERY`` games (a full run
+    takes long enough that a reader wants to see it move, and to read partial figures)."""
+    results: list[tuple[float, float, list[float]]] = []
+    tally: dict[str, list[float]] = {}
+
+    def record(job: tuple[str, int, int], result: tuple[float, float, list[float]]) -> None:
+        results.append(result)
+        tally.setdefault(job[0], []).append(result[0])
+        if len(results) % PROGRESS_EVERY == 0:
+            rates = ", ".join(f"{name} {sum(r) / len(r):.1%} of {len(r)}" for name, r in tally.items())
+            print(f"  strong bench: {len(results)}/{len(jobs)} games; won {rates}", flush=True)
+
     if workers <= 1:
-        return [play_one(job) for job in jobs]
+        for job in jobs:
+            record(job, play_one(job))
+        return results
     with Pool(workers) as pool:
-        return pool.map(play_one, jobs, chunksize=1)
+        for job, result in zip(jobs, pool.imap(play_one, jobs, chunksize=1), strict=True):
+            record(job, result)
+    return results
 
 
 def percentile(values: Iterable[float], fraction: float) -> float:

@@ -46,9 +46,9 @@ async def test_synced_schema_is_within_discord_limits(h: Any) -> None:
 
 
 LAYOUT = {
-    "projectl": {"status", "mat", "rules", "help", "settings", "log", "stats", "play", "table"},
+    "projectl": {"status", "mat", "rules", "help", "settings", "log", "stats", "review", "play", "table"},
     "projectl play": {"take", "draw", "level1", "upgrade", "place", "recycle", "master-add",
-                      "master-confirm", "master-clear", "done", "pass", "act", "undo", "ghost"},
+                      "master-confirm", "master-clear", "done", "pass", "act", "undo", "ghost", "hint"},
     "projectl table": {"new", "cancel", "leave", "vote", "replace"},
 }
 

@@ -192,6 +192,12 @@ class StrongPolicy:
             self._keep(best[1:], apply(state, best[0]))
         return best[0]
 
+    @property
+    def planned(self) -> tuple[Action, ...]:
+        """The rest of the turn this policy means to play after the action it just chose (empty
+        when that action revealed a card: the next call searches again)."""
+        return self._plan
+
     def _keep(self, rest: tuple[Action, ...], outcome: Outcome) -> None:
         """Remember the rest of the plan, unless the action just chosen reveals a card: then the
         next call searches again with what it shows."""

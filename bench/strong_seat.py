@@ -1,0 +1,87 @@
+"""A Strong AI seat under load: how long until its whole turn is posted while 20 channels play?
+
+One channel holds a 2-player game of a human (played by greedy, through ``GameManager.act``)
+against a Strong seat. Twenty other channels play at the same time, each acting again as soon as
+its previous action was answered (:func:`bench.load.serve_action`: manager, real threaded
+renderer, response stub), taking a fresh stored game when theirs ends. Timed per Strong turn, in
+wall-clock seconds (what the players wait): from the human's last action of their turn being sent
+to the table image of the new turn being ready — the Strong seat's three moves (each a search in
+the manager's process pool, :mod:`bot.thinking`), their commits and the render included. The pool
+is started before timing (a worker's start-up is paid once per bot, not per turn).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import random
+import time
+from pathlib import Path
+
+from bot.manager import GameManager, TableSettings
+from bot.render import ThreadedRenderer
+from bot.storage import Storage
+from engine.policies import GreedyPolicy
+
+from . import build
+from .load import serve_action
+
+HUMAN = 1
+STRONG_CHANNEL = 1
+
+
+async def strong_turn_seconds(
+    workdir: Path, *, busy: int = 20, turns: int = 20, seed: int = 5,
+) -> list[float]:
+    """Seconds per Strong turn (see the module docstring), ``turns`` of them."""
+    path = workdir / "strong_seat.sqlite3"
+    spare = await build.build(path, games=busy * 4, active=busy * 4, moves=12, seed=seed)
+    storage = await Storage.open(path)
+    manager = GameManager(storage)
+    renderer = ThreadedRenderer()
+    stop = asyncio.Event()
+    queue = list(spare)
+
+    async def keep_busy(index: int) -> None:
+        rng = random.Random(seed * 7919 + index)
+        channel = queue.pop()
+        while not stop.is_set():
+            if not await serve_action(manager, renderer, channel, rng):
+                if not queue:
+                    return
+                channel = queue.pop()
+
+    timings: list[float] = []
+    channel = STRONG_CHANNEL
+    try:
+        await _new_table(manager, channel)
+        game = await manager.game_in_channel(channel)
+        assert game is not None and game.state is not None
+        await manager.thinker.move(game.state, 0)  # start the worker processes before timing
+        players = [asyncio.create_task(keep_busy(i)) for i in range(busy)]
+        human = GreedyPolicy(seed)
+        while len(timings) < turns:
+            game = await manager.game_in_channel(channel)
+            if game is None or game.state is None or game.current is None:
+                channel += 1000
+                await _new_table(manager, channel)
+                continue
+            started = time.perf_counter()
+            result = await manager.act(channel, HUMAN, human.choose(game.state))
+            ai_moved = any(step.user_id is None for step in result.steps[1:])
+            if ai_moved and result.game.state is not None:
+                await renderer.table(result.game.state, result.game.names)
+                timings.append(time.perf_counter() - started)
+        stop.set()
+        await asyncio.gather(*players)
+    finally:
+        stop.set()
+        manager.thinker.close()
+        await storage.close()
+    return timings
+
+
+async def _new_table(manager: GameManager, channel: int) -> None:
+    await manager.create_game(guild_id=1, channel_id=channel, host_id=HUMAN, host_name="human",
+                              settings=TableSettings(max_players=2))
+    await manager.add_policy_seat(channel, HUMAN, "strong")
+    await manager.start(channel, HUMAN)
