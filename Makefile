@@ -56,7 +56,7 @@ demo: $(STAMP)
 # docs/benchmarks.md's figures section is regenerated from what was measured (bench-output/).
 bench: $(STAMP)
 	@rm -rf bench-output; status=0; \
-	PROJECTL_BENCH_DIR=bench-output $(PY) -m engine bench || status=1; \
+	PROJECTL_BENCH_DIR=bench-output $(PY) -m engine bench --strong-games 400 --strong-solo-games 134 --workers 2 || status=1; \
 	PROJECTL_BENCH_DIR=bench-output $(PY) -m renders bench || status=1; \
 	PROJECTL_BENCH_DIR=bench-output $(PY) -m bench || status=1; \
 	$(PY) -m bench.docs --results bench-output || status=1; \

@@ -7,9 +7,9 @@ How a decision is made (:meth:`StrongPolicy.analyse`):
    :func:`~engine.legal.legal_actions` — generically, so a variant's own actions (``Choose``, Ghost,
    Finesse...) are planned like any other. Each step is pruned to the moves worth trying (every
    take and draw, level-1, upgrades to a shape a puzzle wants, placements on a fewest-pieces
-   filling, greedy's Master, any action kind this module does not know), and the beam keeps the
-   partial turns that a static evaluation (:func:`static_value`: points banked, puzzles in hand by
-   how far along they are, pieces by level) likes best. A plan ends early after an action that
+   filling, greedy's Master, the first few of any action kind this module does not know), and the
+   beam keeps the partial turns that a static evaluation (:func:`static_value`: points banked,
+   puzzles in hand by how far along they are, pieces by level) likes best. A plan ends early after an action that
    puts a card nobody had seen into the player's hands (a blind draw): what follows depends on a
    card the player does not know yet, so the rollout policy plays the rest of that turn.
 2. **The best few plans, plus greedy's own turn, are played out** to the end of the game with
@@ -55,6 +55,9 @@ from .simple import GreedyPolicy, _free_masks, _good_moves, _pieces_to_fill
 CLOCK = time.process_time
 ROLLOUT_TURN_CAP = 600
 """Player turns after which a rollout stops and is scored as it stands (a stalled table)."""
+OTHER_KIND_LIMIT = 8
+"""Actions of a kind this module does not know (a variant's own) tried per step, in legal order."""
+_KNOWN_KINDS = frozenset({"take", "draw", "level1", "done", "pass"})
 MAX_PLAN_ACTIONS = 6
 """Actions a plan may hold: three per turn, plus pending decisions raised along the way."""
 
@@ -134,9 +137,19 @@ def static_value(state: GameState, seat: int) -> float:
     return value
 
 
+def _hashable(value: object) -> object:
+    """``value`` as something hashable: a mapping (an expansion's ``ext`` data) becomes its sorted
+    items, recursively; anything else is returned as it is."""
+    if isinstance(value, dict):
+        return tuple(sorted((k, _hashable(v)) for k, v in value.items()))
+    if isinstance(value, list):
+        return tuple(_hashable(v) for v in value)
+    return value
+
+
 def _state_key(state: GameState) -> tuple[object, ...]:
     """Everything but the card catalogue: equal keys, same position (to merge transpositions)."""
-    return tuple(getattr(state, f.name) for f in fields(state) if f.name != "cards")
+    return tuple(_hashable(getattr(state, f.name)) for f in fields(state) if f.name != "cards")
 
 
 class StrongPolicy:
@@ -349,6 +362,7 @@ class StrongPolicy:
         wanted = {s for mask in free.values() for s, _ in _good_moves(mask)}
         per_card: dict[str, list[Place]] = {}
         recycled: set[object] = set()
+        others: dict[str, int] = {}
         for action in actions:
             kind = action.kind
             if kind == "place":
@@ -366,7 +380,10 @@ class StrongPolicy:
                 if colour not in recycled:
                     recycled.add(colour)
                     chosen[action] = None
-            else:
+            elif kind in _KNOWN_KINDS:
+                chosen[action] = None
+            elif others.get(kind, 0) < OTHER_KIND_LIMIT:
+                others[kind] = others.get(kind, 0) + 1
                 chosen[action] = None
         for card, places in per_card.items():
             rest = free[card]
