@@ -9,9 +9,10 @@ How a decision is made (:meth:`StrongPolicy.analyse`):
    take and draw, level-1, upgrades to a shape a puzzle wants, placements on a fewest-pieces
    filling, greedy's Master, the first few of any action kind this module does not know), and the
    beam keeps the partial turns that a static evaluation (:func:`static_value`: points banked,
-   puzzles in hand by how far along they are, pieces by level) likes best. A plan ends early after an action that
-   puts a card nobody had seen into the player's hands (a blind draw): what follows depends on a
-   card the player does not know yet, so the rollout policy plays the rest of that turn.
+   puzzles in hand by how far along they are, pieces by level) likes best. A plan ends early
+   after an action that puts a card nobody had seen into the player's hands (a blind draw): what
+   follows depends on a card the player does not know yet, so the rollout policy plays the rest
+   of that turn.
 2. **The best few plans, plus greedy's own turn, are played out** to the end of the game with
    :class:`~engine.policies.GreedyPolicy` in every seat, each rollout on a different re-deal of
    the hidden decks (:func:`~engine.policies.hidden.redeal`). Every plan sees the same re-deals
