@@ -250,7 +250,7 @@ def test_cli_bench_small(capsys: pytest.CaptureFixture[str], monkeypatch: pytest
 
     monkeypatch.setattr(bench, "RANDOM_GAMES", 2)
     monkeypatch.setattr(bench, "GREEDY_GAMES", 1)
-    code = main(["bench", "--solo-games", "3"])
+    code = main(["bench", "--solo-games", "3", "--strong-games", "0", "--strong-solo-games", "0"])
     last = json.loads(capsys.readouterr().out.strip().splitlines()[-1])
     assert set(last) == {
         "placements_ms", "random_actions_per_s", "random_games_per_s", "greedy_2p_game_s",
