@@ -25,6 +25,7 @@ SMALL = {"rollouts": 4, "plans": 3, "beam": 3}
 TABLES = [
     Options(players=2),
     Options(players=2, ghost=True),
+    Options(players=3, finesse=True),
     Options(players=5, variant="lineclear", ghost=True),
     Options(players=3, reserve=15),
     Options(players=4, unfinished_penalty=False),
