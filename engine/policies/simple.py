@@ -107,6 +107,8 @@ def mono_need(free: int) -> int:
 
 
 _KIND = attrgetter("kind")
+_LOOKED_UP = frozenset({TakeLevelOne, Upgrade, GhostSplit})
+"""Action types greedy looks up in its legal set (see GreedyPolicy.choose)."""
 
 
 def _free_masks(state: GameState, player: PlayerState) -> dict[str, int]:
@@ -429,9 +431,9 @@ class GreedyPolicy:
         if state.current in state.held:
             return self._insert_or_end(state, player, free)
         order = sorted(free, key=lambda c: (_pieces_to_fill(free[c]), -state.cards[c].points, c))
-        # Only level-1 and upgrades are looked up (hashing every placement and recycle order cost a
-        # quarter of the whole choice).
-        legal = {a for a in actions if type(a) is TakeLevelOne or type(a) is Upgrade}
+        # Only level-1, upgrades and ghost splits are looked up (hashing every placement and
+        # recycle order cost a quarter of the whole choice).
+        legal = {a for a in actions if type(a) in _LOOKED_UP}
         for step in (
             lambda: self._complete(player, free, state),
             lambda: self._master(state, player, free, order),
