@@ -14,7 +14,7 @@ from discord import app_commands
 
 from .. import texts
 from ..errors import NotInGameError, StaleError
-from ..manager import POLICY_LABELS, POLICY_NAMES, ActionResult, Game
+from ..manager import POLICY_NAMES, ActionResult, Game
 from ..permissions import require_table_permissions
 from ..reminders import ReminderScheduler, mention_only
 from ..storage.days import TurnKey, TurnRow
@@ -218,7 +218,7 @@ async def leave_command(interaction: discord.Interaction) -> None:
 @app_commands.command(name="replace",
                       description="Host: give an absent player's seat to an AI")
 @app_commands.describe(player="The player whose seat the AI takes over", ai="Which AI plays the seat")
-@app_commands.choices(ai=[app_commands.Choice(name=POLICY_LABELS[p], value=p) for p in POLICY_NAMES])
+@app_commands.choices(ai=[app_commands.Choice(name=p, value=p) for p in POLICY_NAMES])
 async def replace_command(
     interaction: discord.Interaction, player: discord.Member, ai: str = "greedy",
 ) -> None:

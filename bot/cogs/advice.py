@@ -54,7 +54,7 @@ def hint_reason(hint: Any) -> str:
     return line
 
 
-@app_commands.command(name="hint", description="The strong AI's suggestion for your move (only you see it)")
+@app_commands.command(name="hint", description="The Strong AI's advice")
 async def hint_command(interaction: discord.Interaction) -> None:
     bot = common.bot_of(interaction)
     game, seat = await bot.manager.check_turn(common.channel_id_of(interaction), interaction.user.id)
@@ -139,13 +139,9 @@ async def send_review(interaction: discord.Interaction, game_id: int | None) -> 
     await common.reply(interaction, text, files=[common.png(data, name) for name, data in images])
 
 
-@app_commands.command(name="review", description="After a game: each player's three costliest turns, "
-                      "by the strong AI")
-@app_commands.describe(game="A game number, for an older game (default: this channel's last)")
-async def review_command(
-    interaction: discord.Interaction, game: app_commands.Range[int, 1] | None = None,
-) -> None:
-    await send_review(interaction, game)
+@app_commands.command(name="review", description="Your costliest turns")
+async def review_command(interaction: discord.Interaction) -> None:
+    await send_review(interaction, None)
 
 
 class ReviewButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"pld:review:(?P<game>\d{1,19})"):

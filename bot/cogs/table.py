@@ -10,7 +10,7 @@ from discord import app_commands
 
 from .. import texts
 from ..errors import BadInputError, ChannelBusyError, StaleError
-from ..manager import POLICY_LABELS, ActionResult, Game, TableSettings
+from ..manager import ActionResult, Game, TableSettings
 from ..permissions import require_table_permissions, require_thread_permissions
 from ..turn_limits import clock_line, limit_hours, limit_text
 from . import common
@@ -70,8 +70,8 @@ class TableCommands:
         thread="Open the table in a new thread with this name",
         known_scores="Score piles face up (default); off = each player's points stay private until the end",
         endless_white="Endless White Deck: banked white cards become a new white deck (2+ players)",
-        hints="Allow /projectl play hint (turn off for a competitive table)",
-        watch="Solo only: an AI plays the mastermind while you watch",
+        hints="Allow hints",
+        watch="Solo: greedy or strong",
     )
     @app_commands.choices(
         variant=[app_commands.Choice(name="base", value="base"),
@@ -79,7 +79,6 @@ class TableCommands:
         reserve=[app_commands.Choice(name="10 per shape", value=10),
                  app_commands.Choice(name="15 per shape", value=15)],
         difficulty=[app_commands.Choice(name=d, value=d) for d in ("normal", "hard", "unbeatable")],
-        watch=[app_commands.Choice(name=f"{POLICY_LABELS[p]} AI", value=p) for p in ("greedy", "strong")],
     )
     async def new(
         self, interaction: discord.Interaction, variant: str = "base",
