@@ -41,7 +41,7 @@ STALE_COMMAND_ERRORS = (app_commands.CommandNotFound, app_commands.CommandSignat
 list is older than the last sync)."""
 NOTABLE_EVENTS = (
     ev.PuzzleCompleted, ev.EndTriggered, ev.FinishingStarted, ev.MastermindTook, ev.LocksReleased,
-    ev.GameEnded, ev.PlayerRemoved, ev.TurnSkipped, ev.DeckEmptied,
+    ev.GameEnded, ev.PlayerRemoved, ev.TurnSkipped, ev.DeckEmptied, ev.WhiteDeckRenewed,
     # Finesse: which credits were earned and why, Inserts, the tile row moving on
     ev.CreditEarned, ev.CreditReturned, ev.ActionInserted, ev.CreditPaidFinishing,
     ev.FinesseTileRemoved,
