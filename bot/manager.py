@@ -23,6 +23,7 @@ from typing import Any
 
 import engine
 from engine import Action, IllegalActionError, Phase, Place, PuzzleCard
+from engine.catalogue import load_catalogue, supported_modes
 from engine.events import TurnStarted
 
 from . import texts
@@ -103,6 +104,9 @@ class GameManager:
         """Where the strong policy thinks: a process pool, so no channel waits for another's AI."""
         self._cards = tuple(cards) if cards is not None else None
         """New games are dealt from these cards (None: the shipped catalogue)."""
+        self.supported_modes = supported_modes(self._cards if self._cards is not None
+                                               else load_catalogue().cards)
+        """The modes ``catalogue --check`` reports for those cards: the only ones a table opens in."""
         self.clock = clock or SystemClock()
         self._seed_source = seed_source or (lambda: secrets.randbits(62))
         self._policies = policies or engine_policy

@@ -251,6 +251,10 @@ BAD_VACATION = (
     "The vacation date is the day you are back, as YYYY-MM-DD after today (like `2025-08-31`), or `off`."
 )
 
+MODE_UNSUPPORTED = (
+    "This server's puzzle catalogue has too few cards for {mode}: it supports {modes}. "
+    "Pick one of those (`variant` and `players`)."
+)
 TURN_LIMIT_BAD = "The turn clock is 1 to 7 days per turn."
 TURN_LIMIT_SOLO = (
     "A turn clock lets the other players vote when someone's time runs out, and Solo has no other "

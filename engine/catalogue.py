@@ -23,7 +23,7 @@ import difflib
 import json
 import sys
 from collections import Counter
-from collections.abc import Iterable, Iterator, Mapping
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from importlib import resources
 from pathlib import Path
@@ -317,6 +317,19 @@ ECONOMY: dict[tuple[Colour, int], tuple[tuple[int, int], tuple[int, int]]] = {
     (Colour.BLACK, 5): ((16, 16), (15, 15)),
 }
 MIN_PIECES_RANGE: dict[Colour, tuple[int, int]] = {Colour.WHITE: (1, 3), Colour.BLACK: (2, 4)}
+# The minimum pieces to fill, per card class, as measured on the printed set (the rulebook's
+# cards): white 0 pt 1, 1 pt 1-2, 2 pt 2-3 (mostly 2); black 3 pt 2-3 (mostly 3), 4 pt 3-4,
+# 5 pt 4. The "mostly" value is the class's most common figure. Expansion cards (ghost and
+# level-up rewards) are held to the colour range above only.
+MIN_PIECES_BY_CLASS: dict[tuple[Colour, int], tuple[int, int]] = {
+    (Colour.WHITE, 0): (1, 1),
+    (Colour.WHITE, 1): (1, 2),
+    (Colour.WHITE, 2): (2, 3),
+    (Colour.BLACK, 3): (2, 3),
+    (Colour.BLACK, 4): (3, 4),
+    (Colour.BLACK, 5): (4, 4),
+}
+MIN_PIECES_MOSTLY: dict[tuple[Colour, int], int] = {(Colour.WHITE, 2): 2, (Colour.BLACK, 3): 3}
 # Expansion cards (ghost and level-up rewards) follow the same net-cell economy; their recess
 # sizes follow from it (a ghost reward is worth its 5 cells, an arrow one cell per level).
 EXPANSION_NET: dict[tuple[Colour, int], tuple[int, int]] = {k: net for k, (_, net) in ECONOMY.items()}
@@ -398,12 +411,40 @@ def _economy_notes(r: CardReport) -> list[str]:
         notes.append(f"{r.id}: {kind} with {r.size} cells (published: {lo_size}–{hi_size})")
     if not lo_net <= r.net_cells <= hi_net:
         notes.append(f"{r.id}: {kind} with net {r.net_cells} cells (published: {lo_net}–{hi_net})")
-    lo_min, hi_min = MIN_PIECES_RANGE[r.colour]
+    lo_min, hi_min = MIN_PIECES_RANGE[r.colour] if expansion else MIN_PIECES_BY_CLASS[r.colour, r.points]
     if r.min_pieces is not None and not lo_min <= r.min_pieces <= hi_min:
-        notes.append(
-            f"{r.id}: {r.colour} card needing {r.min_pieces} pieces (published: {lo_min}–{hi_min})"
-        )
+        notes.append(f"{r.id}: {kind} card needing {r.min_pieces} pieces (published: {lo_min}–{hi_min})")
     return notes
+
+
+def _modes(cards: Sequence[PuzzleCard]) -> tuple[list[str], list[str]]:
+    """The modes these cards support, and why each other mode is not supported."""
+    base = [c for c in cards if c.expansion is None]
+    counts = {
+        False: (sum(c.colour is Colour.WHITE for c in base), sum(c.colour is Colour.BLACK for c in base)),
+        True: (sum(c.colour is Colour.WHITE for c in cards), sum(c.colour is Colour.BLACK for c in cards)),
+    }
+    modes, unsupported = [], []
+    for mode, (need_white, need_black) in MODES.items():
+        white, black = counts[mode in GHOST_MODES]
+        if white >= need_white and black >= need_black:
+            modes.append(mode)
+        else:
+            unsupported.append(
+                f"{mode} (needs {need_white} white + {need_black} black, has {white} + {black})"
+            )
+    return modes, unsupported
+
+
+def supported_modes(cards: Sequence[PuzzleCard]) -> tuple[str, ...]:
+    """The game modes (``solo``, ``2p`` … ``6p``) these cards have enough cards for: exactly the
+    ones ``catalogue --check`` reports, so the bot offers the same (no solver needed)."""
+    return tuple(_modes(cards)[0])
+
+
+def mode_name(solo: bool, players: int) -> str:
+    """The mode a table plays: ``solo`` or ``<players>p``, as :data:`MODES` names it."""
+    return "solo" if solo else f"{players}p"
 
 
 def check_catalogue(cat: Catalogue) -> CatalogueReport:
@@ -415,20 +456,7 @@ def check_catalogue(cat: Catalogue) -> CatalogueReport:
         f"{a} and {b} are identical (congruent recess, same reward): legal, the printed set has a pair"
         for a, b in identical_cards(cat.cards)
     ]
-    base = [c for c in cat.cards if c.expansion is None]
-    counts = {
-        False: (sum(c.colour is Colour.WHITE for c in base), sum(c.colour is Colour.BLACK for c in base)),
-        True: (len(cat.white), len(cat.black)),
-    }
-    modes, unsupported = [], []
-    for mode, (need_white, need_black) in MODES.items():
-        white, black = counts[mode in GHOST_MODES]
-        if white >= need_white and black >= need_black:
-            modes.append(mode)
-        else:
-            unsupported.append(
-                f"{mode} (needs {need_white} white + {need_black} black, has {white} + {black})"
-            )
+    modes, unsupported = _modes(cat.cards)
     if not modes:
         problems.append("too few cards for any game mode")
     return CatalogueReport(
@@ -449,6 +477,36 @@ def _group_order(item: tuple[tuple[Colour, int], list[CardReport]]) -> tuple[boo
 
 def _range(values: list[int]) -> str:
     return "–" if not values else f"{min(values)}–{max(values)}"
+
+
+def _is_expansion(r: CardReport) -> bool:
+    return isinstance(r.reward, LevelUp) or r.reward.level >= 5
+
+
+def min_pieces_by_class(report: CatalogueReport) -> dict[tuple[Colour, int], dict[int, int]]:
+    """How many base cards of each class (colour, points) need each minimum number of pieces."""
+    counts: dict[tuple[Colour, int], dict[int, int]] = {}
+    for r in report.cards:
+        if _is_expansion(r) or r.min_pieces is None:
+            continue
+        per_class = counts.setdefault((r.colour, r.points), {})
+        per_class[r.min_pieces] = per_class.get(r.min_pieces, 0) + 1
+    return counts
+
+
+def _min_pieces_lines(report: CatalogueReport) -> list[str]:
+    """Per class: how many base cards need 1, 2, 3, 4 pieces, next to the printed set's figures."""
+    lines = ["Minimum pieces per class (base cards; the printed set in brackets):"]
+    counts = min_pieces_by_class(report)
+    for key in sorted(counts, key=lambda k: (k[0] is Colour.BLACK, k[1])):
+        colour, points = key
+        spread = ", ".join(f"{n}: {counts[key][n]}" for n in sorted(counts[key]))
+        lo, hi = MIN_PIECES_BY_CLASS.get(key, MIN_PIECES_RANGE[colour])
+        published = str(lo) if lo == hi else f"{lo}–{hi}"
+        if key in MIN_PIECES_MOSTLY:
+            published += f", mostly {MIN_PIECES_MOSTLY[key]}"
+        lines.append(f"  {colour.value:<5} {points} pt  {spread}  ({published})")
+    return lines
 
 
 def format_report(report: CatalogueReport) -> str:
@@ -473,6 +531,7 @@ def format_report(report: CatalogueReport) -> str:
             f"{colour.value:<5} {points} pt ×{len(group):<2}  size {_range(sizes):<5}  "
             f"net {_range(nets):<5}  min pieces {_range(mins)}"
         )
+    lines.extend(_min_pieces_lines(report))
     no_mono = sum(r.no_mono for r in report.cards)
     lines.append(
         f"{no_mono}/{len(report.cards)} cards fillable without monominoes; "

@@ -146,3 +146,33 @@ async def test_table_and_options_are_one_transaction(tmp_path: Path) -> None:
                                       settings=TableSettings(max_players=9))
     finally:
         await storage.close()
+
+
+async def test_the_shipped_catalogue_opens_every_mode(h: Any) -> None:
+    assert h.bot.manager.supported_modes == ("solo", "2p", "3p", "4p", "5p", "6p")
+
+
+async def test_a_mode_the_catalogue_cannot_deal_is_refused_before_anything_is_written(h: Any) -> None:
+    """A server's small catalogue (20 white + 14 black base cards: solo, 2 and 3 players, as
+    ``catalogue --check`` reports) opens only those modes; the others get an ephemeral sentence."""
+    from engine.catalogue import load_catalogue, supported_modes
+
+    base = [c for c in load_catalogue(None).cards if c.expansion is None]
+    white = [c for c in base if c.colour.value == "white"]
+    black = [c for c in base if c.colour.value == "black"]
+    small = white[:20] + black[:14]
+    h.bot.manager.supported_modes = supported_modes(small)
+    assert h.bot.manager.supported_modes == ("solo", "2p", "3p")
+    alice = h.add_user("alice")
+    db = Path(h.bot.settings.db_path)
+    before = snapshot(db)
+    for players in (4, 5, 6):
+        assert_refused(await h.slash(alice, "games", "projectl table new", players=players),
+                       f"too few cards for {players} players", "it supports Solo, 2 players, 3 players")
+    assert snapshot(db) == before
+    h.bot.manager.supported_modes = supported_modes(white[:12] + black[:12])  # 12 + 12: 2p only
+    assert_refused(await h.slash(alice, "games", "projectl table new", variant="solo"),
+                   "too few cards for Solo", "it supports 2 players")
+    assert snapshot(db) == before
+    lobby = (await h.slash(alice, "games", "projectl table new", players=2)).original
+    assert lobby is not None and lobby.buttons

@@ -27,7 +27,7 @@ from engine.catalogue import (
     main_check,
     parse_catalogue,
 )
-from engine.pieces import Shape, canonical_form, is_connected
+from engine.pieces import PLACEMENTS, Shape, canonical_form, is_connected
 from engine.policies import GreedyPolicy
 from engine.simulate import play_game
 from engine.solver import fillable_without_monominoes, min_pieces, solve
@@ -154,6 +154,44 @@ def test_min_pieces_are_1_to_3_for_white_and_2_to_4_for_black(shipped: Catalogue
         assert 2 <= min_pieces(card.recess) <= 4, card.describe()
 
 
+# The printed set's minimum pieces per card class (the rulebook's cards, measured with the solver):
+# (lowest, highest, most common or None when the figures do not say).
+PRINTED_MIN_PIECES = {
+    (Colour.WHITE, 0): (1, 1, 1),
+    (Colour.WHITE, 1): (1, 2, None),
+    (Colour.WHITE, 2): (2, 3, 2),
+    (Colour.BLACK, 3): (2, 3, 3),
+    (Colour.BLACK, 4): (3, 4, None),
+    (Colour.BLACK, 5): (4, 4, 4),
+}
+
+
+def test_min_pieces_per_class_match_the_printed_set(shipped: Catalogue) -> None:
+    base = [c for c in shipped.cards if c.expansion is None]
+    for (colour, points), (low, high, mostly) in PRINTED_MIN_PIECES.items():
+        counts = Counter(min_pieces(c.recess) for c in base if (c.colour, c.points) == (colour, points))
+        assert counts, (colour, points)
+        assert low <= min(counts) and max(counts) <= high, (colour, points, counts)
+        if mostly is not None:
+            assert counts.most_common(1)[0][0] == mostly, (colour, points, counts)
+            assert counts[mostly] * 2 > sum(counts.values()), (colour, points, counts)
+
+
+def test_zero_point_tetromino_cards_have_their_rewards_own_shape(shipped: Catalogue) -> None:
+    cards = [c for c in shipped.white if c.points == 0 and c.reward.size == 4]
+    assert len(cards) == 5
+    for card in cards:
+        assert canonical_form(card.recess) == canonical_form(PLACEMENTS[card.reward][0]), card.describe()
+
+
+def test_check_prints_the_min_pieces_per_class(shipped: Catalogue) -> None:
+    text = format_report(check_catalogue(shipped))
+    assert "Minimum pieces per class" in text
+    assert "white 2 pt  2: 6, 3: 2  (2–3, mostly 2)" in text
+    assert "black 3 pt  2: 1, 3: 7  (2–3, mostly 3)" in text
+    assert "black 5 pt  4: 5  (4)" in text
+
+
 def test_every_recess_is_one_connected_area(shipped: Catalogue) -> None:
     assert all(is_connected(c.recess) for c in shipped.cards)
 
@@ -174,9 +212,14 @@ def test_every_card_can_be_filled_without_monominoes(shipped: Catalogue) -> None
     assert all(fillable_without_monominoes(c.recess) for c in shipped.cards)
 
 
-def test_no_two_cards_are_the_same_up_to_rotation_or_reflection(shipped: Catalogue) -> None:
-    keys = [(canonical_form(c.recess), c.reward) for c in shipped.cards]
-    assert len(set(keys)) == len(keys)
+def test_only_the_two_zero_point_domino_cards_are_the_same_card(shipped: Catalogue) -> None:
+    # Like the printed set's pair: 11 zero-point cards whose recess is their reward's shape (a
+    # tetromino only its own) cannot all differ; the repeat is the domino card, as printed.
+    keys = Counter((canonical_form(c.recess), c.reward) for c in shipped.cards)
+    repeated = {key: n for key, n in keys.items() if n > 1}
+    assert list(repeated.values()) == [2]
+    (recess, reward), = repeated
+    assert reward is Shape.DOMINO and recess == canonical_form(PLACEMENTS[Shape.DOMINO][0])
 
 
 def test_recesses_of_five_cells_or_more_have_unique_silhouettes(shipped: Catalogue) -> None:
@@ -200,7 +243,9 @@ def test_checking_the_whole_catalogue_is_fast(shipped: Catalogue) -> None:
 def test_shipped_catalogue_has_no_problems_or_notes(shipped: Catalogue) -> None:
     report = check_catalogue(shipped)
     assert report.problems == ()
-    assert report.notes == ()
+    assert report.notes == (
+        "W01 and W02 are identical (congruent recess, same reward): legal, the printed set has a pair",
+    )
     # 6p needs 24 black: the Ghost Piece cards bring them.
     assert report.modes == ("solo", "2p", "3p", "4p", "5p", "6p")
 

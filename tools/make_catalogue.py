@@ -11,8 +11,12 @@ card as (colour, points, reward, recess size, minimum pieces); it was written by
 * net cells (recess size minus reward size) follow the published economy: white 0 pt → 0,
   1 pt → 1–2, 2 pt → 3–5; black 3 pt → 6–7, 4 pt → 10–11, 5 pt → 15 (16 cells, a monomino);
 * big pieces go to small, cheap recesses and small pieces to big, valuable ones;
-* the minimum number of pieces (place actions) stays in the published range, white 1–3 and
-  black 2–4, and varies within a point value where the size allows it.
+* the minimum number of pieces (place actions) matches the printed set class by class: white
+  0 pt 1, 1 pt 1–2, 2 pt 2–3 (mostly 2); black 3 pt 2–3 (mostly 3), 4 pt 3–4, 5 pt 4
+  (``engine.catalogue.MIN_PIECES_BY_CLASS``);
+* a 0-point card's recess is its reward's shape (net 0, one piece): a domino or tetromino reward
+  sits in its own shape, a tromino reward in either tromino. 11 such cards cannot all differ:
+  the two domino cards are identical, like the printed set's pair (the only repeat allowed).
 
 For each planned card a seeded random search then builds a recess: it drops exactly the planned
 number of random pieces (dominoes, trominoes, tetrominoes; never a monomino) next to each other
@@ -21,19 +25,22 @@ the first candidate that
 
 * the solver cannot fill with fewer pieces than planned;
 * is not a plain rectangle (from 5 cells up) and has no enclosed raised island;
-* is not the same card as an earlier one up to rotation/reflection; from 5 cells up its
-  silhouette is new to the whole set. (There are only 8 connected shapes of 2–4 cells, so the
-  11 zero-point cards must reuse silhouettes: they then differ by reward.)
+* is not the same card as an earlier one up to rotation/reflection (but for the domino pair);
+  from 5 cells up its silhouette is new to the whole set. (There are only 8 connected shapes of
+  2–4 cells, so the 11 zero-point cards must reuse silhouettes: they then differ by reward.)
 
 The Ghost Piece expansion's 24 cards (``GHOST_PLAN``: 12 white rewarding a ghost, 4 P, 4 U, 4 L;
 12 black: 4 ↑, 4 ⇈, 4 ghost) follow the same net-cell economy, a ghost reward worth its 5 cells and
-an arrow one cell per level, and are searched the same way from their own seed after the base set
-(so the base cards never change because of them), with one exception: a 0-point ghost card's
-recess is exactly its reward's pentomino (net 0, like the base 0-point cards), even when a base
-card already uses that silhouette. They are ids W33–W44 and B21–B32.
+an arrow one cell per level, and are searched the same way from their own seed, with one
+exception: a 0-point ghost card's recess is exactly its reward's pentomino (net 0, like the base
+0-point cards), even when a base card already uses that silhouette. They are ids W33–W44 and
+B21–B32. They were first searched after an earlier base set (``FIRST_BASE_PLAN``), avoiding its
+recesses; to keep them exactly as published, that search is replayed (not shipped) to reserve the
+same recesses, the expansion is searched next, and the shipped base set is searched last,
+avoiding the expansion's silhouettes.
 
 The fixed seed makes the output deterministic. ``--check`` regenerates the set and verifies it
-equals the committed file, and that the checker finds nothing to note.
+equals the committed file, and that the checker finds nothing to note but the 0-point domino pair.
 
 Usage: ``python tools/make_catalogue.py [--check] [--out PATH]``
 """
@@ -52,6 +59,7 @@ if str(ROOT) not in sys.path:  # runnable as a plain script from anywhere
 
 from engine.cards import Colour, PuzzleCard, Reward, parse_reward  # noqa: E402
 from engine.catalogue import (  # noqa: E402
+    MIN_PIECES_BY_CLASS,
     MIN_PIECES_RANGE,
     Catalogue,
     check_catalogue,
@@ -85,6 +93,35 @@ W, B = Colour.WHITE, Colour.BLACK
 # Where the size allows a choice, the minimum number of pieces is varied on purpose so that
 # cards of the same value are not all equally hard.
 PLAN: list[tuple[Colour, int, str, int, int]] = [
+    # White 0 pt: the recess is exactly the reward's shape (net 0), so one piece fills it; a
+    # tromino reward may sit in the other tromino's recess, a tetromino only in its own. The two
+    # domino cards are identical, like the printed set's pair.
+    (W, 0, "2", 2, 1), (W, 0, "2", 2, 1), (W, 0, "I3", 3, 1), (W, 0, "I3", 3, 1),
+    (W, 0, "L3", 3, 1), (W, 0, "L3", 3, 1), (W, 0, "I4", 4, 1), (W, 0, "O4", 4, 1),
+    (W, 0, "T4", 4, 1), (W, 0, "L4", 4, 1), (W, 0, "S4", 4, 1),
+    # White 1 pt: net 1-2.
+    (W, 1, "1", 3, 1), (W, 1, "2", 3, 1), (W, 1, "2", 4, 1), (W, 1, "2", 4, 1),
+    (W, 1, "I3", 4, 1), (W, 1, "L3", 4, 1), (W, 1, "I3", 5, 2), (W, 1, "L3", 5, 2),
+    (W, 1, "I4", 5, 2), (W, 1, "T4", 5, 2), (W, 1, "O4", 6, 2), (W, 1, "L4", 6, 2),
+    (W, 1, "S4", 6, 2),
+    # White 2 pt: net 3-5; 2-3 pieces, mostly 2 (the printed set's figures).
+    (W, 2, "2", 5, 2), (W, 2, "T4", 7, 2), (W, 2, "L4", 7, 2), (W, 2, "I3", 7, 3),
+    (W, 2, "L3", 8, 2), (W, 2, "I4", 8, 2), (W, 2, "S4", 8, 3), (W, 2, "O4", 7, 2),
+    # Black 3 pt: net 6-7, the bigger rewards; 2-3 pieces, mostly 3.
+    (B, 3, "2", 8, 2), (B, 3, "I3", 10, 3), (B, 3, "L3", 10, 3), (B, 3, "O4", 10, 3),
+    (B, 3, "L4", 10, 3), (B, 3, "I4", 11, 3), (B, 3, "T4", 11, 3), (B, 3, "S4", 11, 3),
+    # Black 4 pt: net 10-11, small rewards.
+    (B, 4, "1", 12, 3), (B, 4, "2", 12, 4), (B, 4, "2", 13, 4), (B, 4, "I3", 13, 4),
+    (B, 4, "L3", 13, 4), (B, 4, "I3", 14, 4), (B, 4, "L3", 14, 4),
+    # Black 5 pt: 16 cells rewarding a monomino; four tetrominoes at best.
+    (B, 5, "1", 16, 4), (B, 5, "1", 16, 4), (B, 5, "1", 16, 4), (B, 5, "1", 16, 4),
+    (B, 5, "1", 16, 4),
+]
+
+# The base set as first generated (before the per-class minimum-piece figures were matched).
+# The Ghost Piece cards were searched avoiding its recesses; it is regenerated, never shipped,
+# only to reserve those recesses again so that the expansion's cards stay exactly as published.
+FIRST_BASE_PLAN: list[tuple[Colour, int, str, int, int]] = [
     # White 0 pt: the recess is as big as the reward (net 0), so one piece fills it.
     (W, 0, "2", 2, 1), (W, 0, "I3", 3, 1), (W, 0, "I3", 3, 1), (W, 0, "L3", 3, 1),
     (W, 0, "L3", 3, 1), (W, 0, "I4", 4, 1), (W, 0, "O4", 4, 1), (W, 0, "T4", 4, 1),
@@ -217,17 +254,25 @@ def _acceptable(mask: int, reward: Reward, target: int, taken: _Taken) -> bool:
 
 
 def make_card(rng: random.Random, card_id: str, plan: tuple[Colour, int, str, int, int],
-              taken: _Taken) -> PuzzleCard:
-    """Search for a recess fitting one planned card, then reserve its identity."""
+              taken: _Taken, legacy: bool = False) -> PuzzleCard:
+    """Search for a recess fitting one planned card, then reserve its identity.
+
+    ``legacy`` replays the first base set's search (colour ranges only, 0-point cards searched
+    like the others) to reserve its recesses for the Ghost Piece cards."""
     colour, points, code, size, target = plan
-    low, high = MIN_PIECES_RANGE[colour]
-    if not low <= target <= high:
-        raise ValueError(f"{card_id}: {target} pieces is outside the {colour} range {low}-{high}")
     reward = parse_reward(code)
-    if isinstance(reward, Shape) and reward.level == 5 and points == 0:
-        # The recess is the reward's own pentomino: one ghost fills it (net 0).
+    expansion = not isinstance(reward, Shape) or reward.level == 5
+    low, high = (MIN_PIECES_RANGE[colour] if expansion or legacy
+                 else MIN_PIECES_BY_CLASS[colour, points])
+    if not low <= target <= high:
+        raise ValueError(f"{card_id}: {target} pieces is outside the range {low}-{high}")
+    own_shape = (2, 4, 5) if not legacy else (5,)
+    if isinstance(reward, Shape) and points == 0 and reward.size in own_shape:
+        # The recess is the reward's own shape: one piece fills it (net 0). A domino card may
+        # repeat (the printed set has an identical domino pair); any other repeat is refused.
         mask = PLACEMENTS[reward][0]
-        if (canonical_form(mask), reward) in taken.keys or min_pieces(mask) != target:
+        repeat = (canonical_form(mask), reward) in taken.keys and reward.size != 2
+        if repeat or min_pieces(mask) != target:
             raise RuntimeError(f"{card_id}: the {code} recess does not fit the plan {plan}")
         taken.keys.add((canonical_form(mask), reward))
         taken.silhouettes.add(canonical_form(mask))
@@ -246,18 +291,33 @@ def make_card(rng: random.Random, card_id: str, plan: tuple[Colour, int, str, in
     raise RuntimeError(f"no recess found for {card_id} {plan}")
 
 
+def _ids(plans: list[tuple[Colour, int, str, int, int]], start: dict[Colour, int]) -> list[str]:
+    """W01, W02, ... and B01, ... in plan order, numbering on from ``start`` per colour."""
+    counters = dict(start)
+    ids = []
+    for colour, *_ in plans:
+        counters[colour] += 1
+        ids.append(f"{'W' if colour is W else 'B'}{counters[colour]:02d}")
+    return ids
+
+
 def generate(seed: int = SEED, ghost_seed: int = GHOST_SEED) -> Catalogue:
     """Build the whole catalogue from ``PLAN`` then ``GHOST_PLAN`` (deterministic for the seeds;
     the expansion cards have their own random stream so the base cards never depend on them)."""
-    taken = _Taken(set(), set())
-    counters = {W: 0, B: 0}
-    cards = []
-    for rng, plans in ((random.Random(seed), PLAN), (random.Random(ghost_seed), GHOST_PLAN)):
-        for plan in plans:
-            colour = plan[0]
-            counters[colour] += 1
-            card_id = f"{'W' if colour is W else 'B'}{counters[colour]:02d}"
-            cards.append(make_card(rng, card_id, plan, taken))
+    first_base = _Taken(set(), set())
+    first_rng = random.Random(seed)
+    for number, plan in enumerate(FIRST_BASE_PLAN, start=1):
+        make_card(first_rng, f"first{number}", plan, first_base, legacy=True)
+    # The expansion first (its ids come after the base cards'), so the base set avoids its recesses.
+    ghost_rng = random.Random(ghost_seed)
+    ghost_ids = _ids(GHOST_PLAN, {W: sum(p[0] is W for p in PLAN), B: sum(p[0] is B for p in PLAN)})
+    ghost = [make_card(ghost_rng, card_id, plan, first_base)
+             for card_id, plan in zip(ghost_ids, GHOST_PLAN, strict=True)]
+    base_taken = _Taken(set(), {canonical_form(card.recess) for card in ghost})
+    base_rng = random.Random(seed)
+    base = [make_card(base_rng, card_id, plan, base_taken)
+            for card_id, plan in zip(_ids(PLAN, {W: 0, B: 0}), PLAN, strict=True)]
+    cards = base + ghost
     return Catalogue(name=NAME, cards=tuple(cards), description=DESCRIPTION)
 
 
@@ -276,8 +336,12 @@ def main(argv: list[str] | None = None) -> int:
         print("internal error: the written JSON does not read back as the same catalogue")
         return 1
     report = check_catalogue(cat)
-    if report.problems or report.notes:
-        print("\n".join(report.problems + report.notes))
+    # The only identical cards allowed are the two 0-point domino cards (the printed set's pair).
+    domino_pair = [c.id for c in cat.white if c.points == 0 and c.reward.value == "2"]
+    expected = f"{domino_pair[0]} and {domino_pair[1]} are identical" if len(domino_pair) == 2 else ""
+    notes = [n for n in report.notes if not (expected and n.startswith(expected))]
+    if report.problems or notes:
+        print("\n".join(report.problems + tuple(notes)))
         return 1
     if args.check:
         current = args.out.read_text(encoding="utf-8") if args.out.exists() else ""

@@ -8,6 +8,8 @@ from datetime import timedelta
 import discord
 from discord import app_commands
 
+from engine.catalogue import mode_name
+
 from .. import texts
 from ..errors import BadInputError, ChannelBusyError, StaleError
 from ..manager import ActionResult, Game, TableSettings
@@ -50,6 +52,19 @@ def lobby_content(game: Game, turn_limit: timedelta | None = None) -> str:
 def started_content(game: Game, turn_limit: timedelta | None = None) -> str:
     clock = "" if turn_limit is None else texts.LOBBY_STARTED_CLOCK.format(clock=clock_line(turn_limit))
     return texts.LOBBY_STARTED.format(players=", ".join(game.names), clock=clock)
+
+
+def require_supported_mode(modes: tuple[str, ...], settings: TableSettings) -> None:
+    """Refuse a table whose mode (solo, 2p … 6p) the loaded catalogue has too few cards for: the
+    bot opens exactly the modes ``catalogue --check`` reports, nothing else."""
+    mode = mode_name(settings.variant == "solo", settings.max_players)
+    if mode not in modes:
+        raise BadInputError(texts.MODE_UNSUPPORTED.format(
+            mode=_mode_text(mode), modes=", ".join(_mode_text(m) for m in modes) or "no mode"))
+
+
+def _mode_text(mode: str) -> str:
+    return "Solo" if mode == "solo" else f"{mode[:-1]} players"
 
 
 class TableCommands:
@@ -104,6 +119,7 @@ class TableCommands:
             raise BadInputError(texts.WATCH_SOLO_ONLY)
         hours = limit_hours(turn_limit_days)
         bot = common.bot_of(interaction)
+        require_supported_mode(bot.manager.supported_modes, settings)
         if thread is not None:
             await _new_in_thread(interaction, thread, settings, hours, watch)
             return
