@@ -198,7 +198,7 @@ def real_renderer() -> Any:
     return ThreadedRenderer()
 
 
-@pytest.mark.parametrize(("players", "seed", "randomness"), [(2, 11, 0.0), (3, 12, 0.4), (4, 13, 0.2)])
+@pytest.mark.parametrize(("players", "seed", "randomness"), [(2, 11, 0.0), (3, 14, 0.4), (4, 13, 0.2)])
 async def test_full_base_game_by_humans(tmp_path: Path, players: int, seed: int, randomness: float) -> None:
     """2-4 users play to the end; some moves come from the random policy so that every kind of
     action (Master, Recycle, blind draws) is played through its command or button."""

@@ -578,7 +578,7 @@ async def test_place_asks_the_puzzle_only_when_the_piece_fits_several(h: Discord
 
 
 async def test_a_long_spot_menu_is_paged_inside_the_menu(tmp_path: Path) -> None:
-    """L3 on the empty B20 fits 31 ways: page 1 shows 24 spots and "more", page 2 the rest after
+    """L3 on the empty B19 fits 35 ways: page 1 shows 24 spots and "more", page 2 the rest after
     "earlier"; a spot from page 2 is placed like any other (4 taps with the page turn: one puzzle)."""
     import sqlite3
 
@@ -589,9 +589,9 @@ async def test_a_long_spot_menu_is_paged_inside_the_menu(tmp_path: Path) -> None
         alice, bob = h.add_user("alice"), h.add_user("bob")
         await open_table(h, alice, [bob], players=2)
         table = await game_of(h)
-        state = with_player(at_turn_start(game(2, seed=1), 0), 0, supply="L3", puzzles=["B20"])
+        state = with_player(at_turn_start(game(2, seed=1), 0), 0, supply="L3", puzzles=["B19"])
         spots = [mask_to_text(p.mask) for p in engine.legal_actions(state) if isinstance(p, engine.Place)]
-        assert len(spots) == 31
+        assert len(spots) == 35
         with sqlite3.connect(db) as raw:
             raw.execute("UPDATE games SET state = ?, revision = revision + 1 WHERE id = ?",
                         (state.dumps(), table.id))
@@ -600,7 +600,7 @@ async def test_a_long_spot_menu_is_paged_inside_the_menu(tmp_path: Path) -> None
         me.taps = 0
         await me.choose("place", "L3")
         first = [o.value for o in me.component("at").options]
-        assert first == [*spots[:24], "+2"] and "more (25–31 of 31)" in me.component("at").options[-1].label
+        assert first == [*spots[:24], "+2"] and "more (25–35 of 35)" in me.component("at").options[-1].label
         await me.choose("at", "+2")
         second = [o.value for o in me.component("at").options]
         assert second == ["+1", *spots[24:]]
@@ -608,7 +608,7 @@ async def test_a_long_spot_menu_is_paged_inside_the_menu(tmp_path: Path) -> None
         await me.confirm()
         assert me.taps == 4
         log = await bot_of(h).manager.log(table.id)
-        assert log[-1].action == f"place L3 on B20 at {spots[-1]}"
+        assert log[-1].action == f"place L3 on B19 at {spots[-1]}"
 
 
 def test_a_long_action_text_is_offered_by_position() -> None:
