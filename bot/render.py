@@ -48,18 +48,12 @@ class Renderer(Protocol):
     async def ghost_split(self, split: GhostSplit) -> bytes: ...
 
 
-class ThreadedRenderer:
-    """The real renderer: :mod:`renders` functions run in a thread, at most ``parallel`` at once."""
-
-    def __init__(self, parallel: int = 2) -> None:
-        self._slots = asyncio.Semaphore(parallel)
+class _NamedRenderer:
+    """The :class:`Renderer` methods, each one call of a :mod:`renders` function by name; a
+    subclass decides where that call runs (``_run``)."""
 
     async def _run(self, name: str, *args: object) -> bytes:
-        import renders
-
-        function = getattr(renders, name)
-        async with self._slots:
-            return bytes(await asyncio.to_thread(function, *args))
+        raise NotImplementedError
 
     async def table(
         self, state: GameState, names: Sequence[str], previous: GameState | None = None
@@ -80,6 +74,21 @@ class ThreadedRenderer:
 
     async def ghost_split(self, split: GhostSplit) -> bytes:
         return await self._run("render_ghost_split", split.ghost, split.pieces)
+
+
+class ThreadedRenderer(_NamedRenderer):
+    """The real renderer: :mod:`renders` functions run in a thread, at most ``parallel`` at once."""
+
+    def __init__(self, parallel: int = 2) -> None:
+        self._slots = asyncio.Semaphore(parallel)
+
+    async def _run(self, name: str, *args: object) -> bytes:
+        import renders
+
+        function = getattr(renders, name)
+        async with self._slots:
+            return bytes(await asyncio.to_thread(function, *args))
+
 
 def _render(name: str, *args: object) -> bytes:
     """In a worker process: one :mod:`renders` function (they are pure, so any worker will do)."""
@@ -103,7 +112,7 @@ def _warm_worker() -> None:
     renders.render_mat(state, 0, names)
 
 
-class ProcessRenderer:
+class ProcessRenderer(_NamedRenderer):
     """:mod:`renders` functions in a pool of ``workers`` processes (default: one per core).
 
     The pool is started lazily on the first render (or by :meth:`start`), with the ``spawn``
@@ -127,26 +136,6 @@ class ProcessRenderer:
     async def _run(self, name: str, *args: object) -> bytes:
         loop = asyncio.get_running_loop()
         return await loop.run_in_executor(self.start(), _render, name, *args)
-
-    async def table(
-        self, state: GameState, names: Sequence[str], previous: GameState | None = None
-    ) -> bytes:
-        """The table; ``previous`` (the state the last turn post showed) frames what changed."""
-        return await self._run("render_table", state, list(names), previous)
-
-    async def mat(
-        self, state: GameState, seat: int, names: Sequence[str], viewer: int | None = None
-    ) -> bytes:
-        return await self._run("render_mat", state, seat, list(names), seat if viewer is None else viewer)
-
-    async def results(self, state: GameState, names: Sequence[str]) -> bytes:
-        return await self._run("render_results", state, list(names))
-
-    async def preview(self, state: GameState, seat: int, place: Place, names: Sequence[str]) -> bytes:
-        return await self._run("render_preview", state, seat, place, list(names))
-
-    async def ghost_split(self, split: GhostSplit) -> bytes:
-        return await self._run("render_ghost_split", split.ghost, split.pieces)
 
     async def close(self) -> None:
         pool, self._pool = self._pool, None
