@@ -80,8 +80,8 @@ class TableSettings:
     @property
     def ghost_label(self) -> str:
         if self.ghost is None:
-            return "on for 5–6 players" if self.variant != "solo" else "off"
-        return "on" if self.ghost else "off"
+            return texts.LOBBY_GHOST_DEFAULT if self.variant != "solo" else texts.LOBBY_OFF
+        return texts.LOBBY_ON if self.ghost else texts.LOBBY_OFF
 
     def to_json(self) -> dict[str, Any]:
         data: dict[str, Any] = {"reserve": self.reserve, "unfinished_penalty": self.unfinished_penalty,

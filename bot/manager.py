@@ -206,6 +206,7 @@ class GameManager:
     async def create_game(
         self, *, guild_id: int | None, channel_id: int, host_id: int, host_name: str,
         settings: TableSettings, turn_limit_hours: int | None = None, watch: str | None = None,
+        host_locale: str | None = None,
     ) -> ActionResult:
         """Open a lobby with the host seated. Solo games start at once (nobody else can join).
         The game and its table options (``turn_limit_hours``) are committed together.
@@ -222,7 +223,7 @@ class GameManager:
         async with self.lock(channel_id):
             if await self.storage.open_game_in_channel(channel_id) is not None:
                 raise ChannelBusyError(texts.CHANNEL_BUSY)
-            await self.storage.upsert_player(host_id, host_name)
+            await self.storage.upsert_player(host_id, host_name, host_locale)
             try:
                 row = await self.storage.create_game(
                     guild_id=guild_id, channel_id=channel_id, host_id=host_id, variant=settings.variant,
@@ -239,14 +240,16 @@ class GameManager:
         await self._after(result)
         return result
 
-    async def join(self, channel_id: int, user_id: int, name: str, *, game_id: int | None = None) -> Game:
+    async def join(self, channel_id: int, user_id: int, name: str, *, game_id: int | None = None,
+                   locale: str | None = None) -> Game:
+        """Seat ``user_id`` in the lobby (``locale``: their Discord language, kept for DMs)."""
         async with self.lock(channel_id):
             game = await self._require_lobby(channel_id, game_id)
             if game.seat_of(user_id) is not None:
                 raise AlreadySeatedError(texts.ALREADY_SEATED)
             if game.is_full:
                 raise GameFullError(texts.GAME_FULL.format(limit=game.settings.max_players))
-            await self.storage.upsert_player(user_id, name)
+            await self.storage.upsert_player(user_id, name, locale)
             seats = [*_new_seats(game), NewSeat(name, user_id=user_id)]
             return await self._replace_seats(game, seats)
 

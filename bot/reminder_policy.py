@@ -168,16 +168,19 @@ def next_nudge_due(last_sent: datetime, last_acted: datetime | None, prefs: Pref
 
 
 def describe(prefs: Preferences) -> dict[str, str]:
-    """Values for the settings summary a player sees (texts are filled in by the caller)."""
+    """Values for the settings summary a player sees (texts are filled in by the caller); the
+    words among them are sentences of bot/texts.py, so they show in the reader's language."""
+    from . import texts
+
     hours = prefs.interval.total_seconds() / 3600
     quiet = (
         f"{prefs.quiet_start:%H:%M}–{prefs.quiet_end:%H:%M}"
-        if prefs.has_quiet_hours and prefs.quiet_start and prefs.quiet_end else "none"
+        if prefs.has_quiet_hours and prefs.quiet_start and prefs.quiet_end else texts.SETTINGS_NONE
     )
     return {
-        "enabled": "on" if prefs.enabled else "off",
-        "interval": f"{hours:g} h",
+        "enabled": texts.SETTINGS_ON if prefs.enabled else texts.SETTINGS_OFF,
+        "interval": texts.SETTINGS_HOURS.format(hours=f"{hours:g}"),
         "quiet": quiet,
         "timezone": prefs.timezone,
-        "vacation": prefs.vacation_until.isoformat() if prefs.vacation_until else "none",
+        "vacation": prefs.vacation_until.isoformat() if prefs.vacation_until else texts.SETTINGS_NONE,
     }

@@ -31,6 +31,7 @@ from discord.ext import tasks
 
 from . import reminder_policy, texts, turn_limits
 from .clock import Clock
+from .locales import Joined, localise, public_locale
 from .manager import Game, Seat, Step
 from .reminder_policy import Preferences
 from .storage.days import DaysStore, ReminderPrefsRow, TurnKey, TurnRow, parse_ts
@@ -42,6 +43,7 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 
 TICK_SECONDS = 60
+JUMP_LINK = "https://discord.com/channels/{guild_id}/{channel_id}/{message_id}"
 FIRST_REMINDER_DELAY = timedelta(minutes=1)
 
 TimeoutAnnouncer = Callable[[Game, TurnRow], Awaitable[None]]
@@ -319,10 +321,13 @@ class ReminderScheduler:
         self, user_id: int, content: str, files: list[discord.File] | None = None,
     ) -> str:
         """``"sent"``, ``"closed"`` (Discord answered 403: the player does not accept DMs from the
-        server) or ``"failed"`` (another HTTP error, logged)."""
+        server) or ``"failed"`` (another HTTP error, logged). ``content`` (a sentence of
+        bot/texts.py, or a :class:`~bot.locales.Joined` of them) is shown in the player's language:
+        the Discord locale of their latest table command (``players.locale``), else English."""
+        locale = (await self.store.get_prefs(user_id)).locale
         try:
             channel = await self.bot.create_dm(discord.Object(id=user_id))
-            await channel.send(content, files=files or [])
+            await channel.send(localise(content, locale), files=files or [])
         except discord.Forbidden:
             log.info("DMs to %s are closed", user_id)
             return "closed"
@@ -332,12 +337,14 @@ class ReminderScheduler:
         return "sent"
 
     async def post_mentioning(self, channel_id: int, content: str, user_ids: list[int]) -> bool:
-        """A channel post that pings exactly ``user_ids`` (no one else, no roles, no @everyone)."""
+        """A channel post that pings exactly ``user_ids`` (no one else, no roles, no @everyone), in
+        the server's language."""
         channel = self.bot.get_channel(channel_id)
         if not isinstance(channel, discord.abc.Messageable):
             return False
         try:
-            await channel.send(content, allowed_mentions=mention_only(user_ids))
+            await channel.send(localise(content, public_locale(channel)),
+                               allowed_mentions=mention_only(user_ids))
         except discord.HTTPException as error:
             log.warning("post in %s failed: %s", channel_id, error)
             return False
@@ -400,7 +407,8 @@ class ReminderScheduler:
                                               actions=game.state.focused(row.key.seat).actions_left,
                                               link=link)
         if row.deadline_at is not None and turn_limits.voters_for(game, row.key.seat):
-            text += turn_limits.reminder_clock_line(row.deadline_at, self.clock.now(), row.last_acted_at)
+            return Joined([text, turn_limits.reminder_clock_line(row.deadline_at, self.clock.now(),
+                                                                 row.last_acted_at)])
         return text
 
     @staticmethod
@@ -409,5 +417,5 @@ class ReminderScheduler:
         message = game.table_message_id or game.lobby_message_id
         if game.guild_id is None or message is None:
             return ""
-        return texts.JUMP_LINK.format(guild_id=game.guild_id, channel_id=game.channel_id, message_id=message)
+        return JUMP_LINK.format(guild_id=game.guild_id, channel_id=game.channel_id, message_id=message)
 

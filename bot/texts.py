@@ -94,22 +94,61 @@ TOO_MANY_PLACEMENTS = (
 # -- names --------------------------------------------------------------------------------------
 
 AI_SEAT_NAME = "{policy} bot {number}"
+REPLACED_NAME = "{policy} bot (for {name})"
 
 # -- lobby --------------------------------------------------------------------------------------
+# (bot/cogs/table.py, the lobby buttons of bot/views.py): a public post, in the server's language
 
 LOBBY_TITLE = "Project L — {variant} table"
+LOBBY_VARIANT_SOLO = "Solo"
+LOBBY_VARIANT_BASE = "base game"
+LOBBY_VARIANT_LINE_CLEAR = "base game (Line Clear with 5–6 players)"
 LOBBY_BODY = (
     "Host: {host}\nSeats: {seated}/{limit}\n{players}\n\nOptions: reserve {reserve} per shape, "
     "unfinished-puzzle penalty {penalty}{difficulty}.\n{clock}.\nPress **Join** to take a seat; the host "
     "presses **Start** when everyone is in."
 )
+LOBBY_SEAT = "{number}. {name}"
+LOBBY_SEAT_HOST = " (host)"
+LOBBY_SEAT_AI = " [AI]"
+LOBBY_ON = "on"
+LOBBY_OFF = "off"
+LOBBY_DIFFICULTY = ", difficulty {difficulty}"
+DIFFICULTY: dict[str, str] = {"normal": "normal", "hard": "hard", "unbeatable": "unbeatable"}
+LOBBY_GHOST = ", Ghost Piece expansion {ghost}"
+LOBBY_GHOST_DEFAULT = "on for 5–6 players"
+LOBBY_FINESSE = ", Finesse expansion on"
+LOBBY_SCORES_PUBLIC = ", scores public"
+LOBBY_SCORES_HIDDEN = ", scores hidden until the end"
+LOBBY_ENDLESS_WHITE = ", Endless White Deck"
 LOBBY_STARTED = "The game has started! Seats: {players}.{clock}"
 LOBBY_STARTED_CLOCK = "\n{clock}: when a player's time runs out, the others may vote to skip or remove."
 LOBBY_CANCELLED = "This table was cancelled."
-JOINED = "You joined the table."
+LOBBY_JOIN = "Join"
+LOBBY_LEAVE = "Leave"
+LOBBY_ADD_EASY = "Add Easy AI"
+LOBBY_ADD_STRONG = "Add Strong AI"
+LOBBY_START = "Start"
+LOBBY_CANCEL = "Cancel"
 LEFT = "You left the table."
-AI_ADDED = "Added {name}."
 CANCELLED = "The game in this channel was cancelled by {name}."
+MODE_UNSUPPORTED = (
+    "This server's puzzle catalogue has too few cards for {mode}: it supports {modes}. "
+    "Pick one of those (`variant` and `players`)."
+)
+MODE_SOLO = "Solo"
+MODE_PLAYERS = "{n} players"
+MODE_NONE = "no mode"
+
+# -- status -----------------------------------------------------------------------------------
+# (/projectl status, bot/cogs/info.py): a private reply, in the user's language
+
+STATUS_HEADER = "Round {round} · {phase} · {current}"
+STATUS_PHASE: dict[str, str] = {"play": "playing", "finishing": "Finishing Touches", "over": "over"}
+STATUS_TO_PLAY = "{name} to play ({n} action(s) left)"
+STATUS_AND = " and "
+STATUS_FINISHING = "{name} is making Finishing Touches"
+STATUS_END_TRIGGERED = "The end is triggered: round {round} is the last."
 
 # -- play ---------------------------------------------------------------------------------------
 
@@ -135,7 +174,6 @@ MASTER_DRAFT = (
 MASTER_CLEARED = "Your Master draft is cleared."
 PICK_PLACEMENT = "Choose where to put {piece} on {card}. You will see a preview before anything happens."
 PREVIEW = "Preview: `{action}`. Press **Confirm** to place it."
-STATUS_HEADER = "Round {round} · {phase} · {current}"
 MAT_OF = "{name}'s mat"
 
 # -- help ---------------------------------------------------------------------------------------
@@ -214,8 +252,8 @@ RULES: dict[str, str] = {
 FINESSE_LIVE = "\n**Live tile now: {tile}** — {rule} ({left} tile(s) left in the row)."
 FINESSE_NONE_LIVE = "\n**No live tile now**: {why}."
 
-# -- playing over days: reminders, settings, turn clock, votes, undo, log, stats ------------------
-# (docs/play-over-days.md)
+# -- reminders and settings --------------------------------------------------------------------
+# (bot/reminders.py, bot/cogs/settings.py, docs/play-over-days.md): DMs in the player's language
 
 REMINDER_TURN = "Your turn in <#{channel_id}> — round {round}, {actions} actions. {link}"
 REMINDER_FINISHING = (
@@ -232,14 +270,17 @@ REMINDER_FALLBACK = (
     "<@{user_id}>, it's your turn here (round {round}). I couldn't send you a direct message: allow "
     "DMs from this server and run `/projectl settings` to get reminders privately again."
 )
-JUMP_LINK = "https://discord.com/channels/{guild_id}/{channel_id}/{message_id}"
 
 SETTINGS_SUMMARY = (
     "**Your reminder settings** (all your games):\n"
     "Reminders: {enabled} · every {interval}\nQuiet hours: {quiet} ({timezone})\n"
     "Vacation until: {vacation}{dms}"
 )
-SETTINGS_SAVED = "Saved. "
+SETTINGS_ON = "on"
+SETTINGS_OFF = "off"
+SETTINGS_NONE = "none"
+SETTINGS_HOURS = "{hours} h"
+SETTINGS_SAVED = "Saved. {summary}"
 SETTINGS_DMS_CLOSED = (
     "\nLast time I could not DM you, so reminders went to the game channel. Saving your settings "
     "lets me try DMs again."
@@ -251,10 +292,9 @@ BAD_VACATION = (
     "The vacation date is the day you are back, as YYYY-MM-DD after today (like `2025-08-31`), or `off`."
 )
 
-MODE_UNSUPPORTED = (
-    "This server's puzzle catalogue has too few cards for {mode}: it supports {modes}. "
-    "Pick one of those (`variant` and `players`)."
-)
+# -- turn clock and votes ------------------------------------------------------------------------
+# (bot/turn_limits.py, bot/turnclock.py, bot/cogs/absence.py)
+
 TURN_LIMIT_BAD = "The turn clock is 1 to 7 days per turn."
 TURN_LIMIT_SOLO = (
     "A turn clock lets the other players vote when someone's time runs out, and Solo has no other "
@@ -315,9 +355,10 @@ REMOVED_DM = (
     "pieces went back to the reserve and your unfinished puzzles left play; your completed puzzles "
     "stay, but you cannot win. You can still follow the game with `/projectl status`. {link}"
 )
-PLAYER_REMOVED = "{name} was removed from the game; their pieces went back to the reserve{puzzles}."
-PLAYER_REMOVED_PUZZLES = " and their unfinished puzzles ({cards}) left play"
 VOTE_STALE = "That vote was for a turn that is already over."
+
+# -- leaving and replacing -----------------------------------------------------------------------
+# (bot/cogs/absence.py, bot/turnclock.py)
 
 LEAVE_CONFIRM = (
     "Leave this game for good? Your pieces go back to the reserve and your unfinished puzzles leave "
@@ -328,19 +369,25 @@ LEFT_GAME = "{name} left the game."
 LEAVE_REMOVED = "You are already out of this game (you left, or the table removed you)."
 
 REPLACE_HOST_ONLY = "Only the host can hand a seat to an AI."
-REPLACE_NOT_HUMAN = "{name} is not a human player at this table."
 REPLACE_SELF = "You cannot replace yourself: use `/projectl table leave`, or ask another player."
 REPLACE_REMOVED = "{name} is already out of the game; a removed seat cannot come back."
 REPLACED = "{name}'s seat is now played by {ai}."
-REPLACED_NAME = "{policy} bot (for {name})"
+
+# -- undo ----------------------------------------------------------------------------------------
+# (bot/undo.py, /projectl play undo in bot/cogs/records.py)
 
 UNDO_NOTHING = "There is nothing to take back in this game yet."
 UNDO_NOT_YOURS = "You can only take back your own last action, and {name} has acted since."
 UNDO_DECISION = "A table decision (a skip or a removal) cannot be taken back."
 UNDO_HIDDEN = "`{action}` revealed a card nobody had seen, so it cannot be taken back."
-UNDO_DONE = "Took back `{action}`. {left}"
+UNDO_DONE = "Took back `{action}`."
 UNDO_PUBLIC = "↩️ {name} took back their last action (`{action}`)."
 
+# -- playing over days: log and stats --------------------------------------------------------------
+# (bot/history.py, bot/cogs/records.py)
+
+PLAYER_REMOVED = "{name} was removed from the game; their pieces went back to the reserve{puzzles}."
+PLAYER_REMOVED_PUZZLES = " and their unfinished puzzles ({cards}) left play"
 LOG_TITLE = "Game {game_id} — actions {first}–{last} of {total}{taken_back} (page {page}/{pages})"
 LOG_TAKEN_BACK = ", {n} taken back"
 LOG_EMPTY = "No actions yet."

@@ -14,6 +14,7 @@ from enum import Enum
 from . import texts
 from .errors import BadInputError
 from .games import Game, Seat
+from .locales import Joined
 
 
 class ClockState(Enum):
@@ -102,4 +103,4 @@ def status_clock_line(
         ClockState.EXPIRED: texts.STATUS_CLOCK_EXPIRED,
         ClockState.BACK: texts.STATUS_CLOCK_BACK,
     }[state]
-    return line + template.format(name=seat.name, deadline=stamp)
+    return Joined([line, template.format(name=seat.name, deadline=stamp)])

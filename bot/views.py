@@ -64,8 +64,10 @@ async def _guard(interaction: discord.Interaction, work: Any) -> None:
 # -- lobby ----------------------------------------------------------------------------------------
 
 
-LOBBY_OPS = {"join": "Join", "leave": "Leave", "ai": "Add Easy AI", "strong": "Add Strong AI",
-             "start": "Start", "cancel": "Cancel"}
+LOBBY_OPS = {"join": texts.LOBBY_JOIN, "leave": texts.LOBBY_LEAVE, "ai": texts.LOBBY_ADD_EASY,
+             "strong": texts.LOBBY_ADD_STRONG, "start": texts.LOBBY_START, "cancel": texts.LOBBY_CANCEL}
+"""The lobby's buttons by the operation in their custom id, and their labels (sentences of
+bot/texts.py: the lobby is shown with :func:`bot.cogs.common.localise_view`)."""
 LOBBY_AI = {"ai": "greedy", "strong": "strong"}
 """Lobby buttons that seat an AI, and its policy ("ai" stays Easy so old lobby messages work)."""
 _LOBBY_STYLES = {

@@ -14,6 +14,7 @@ from discord import app_commands
 
 from .. import texts
 from ..errors import NotInGameError, StaleError
+from ..locales import localise
 from ..manager import POLICY_NAMES, ActionResult, Game
 from ..permissions import require_table_permissions
 from ..reminders import ReminderScheduler, mention_only
@@ -41,7 +42,8 @@ async def _post(interaction: discord.Interaction, text: str, result: ActionResul
     channel = interaction.channel
     if channel is None:
         return
-    await channel.send(text, allowed_mentions=mention_only(list(mention)))  # type: ignore[union-attr]
+    await channel.send(common.public(text, interaction),  # type: ignore[union-attr]
+                       allowed_mentions=mention_only(list(mention)))
     if result is not None and (result.turn_changed or result.finished):
         await common.post_turn(common.bot_of(interaction), channel, result)  # type: ignore[arg-type]
 
@@ -137,12 +139,13 @@ def announcer(bot: ProjectLBot) -> Callable[[Game, TurnRow], Awaitable[None]]:
         view = discord.ui.View(timeout=None)
         view.add_item(VoteButton(row.key, "skip"))
         view.add_item(VoteButton(row.key, "remove"))
+        locale = common.public_locale(channel)  # a post everybody sees: the server's language
         await channel.send(
-            texts.TURN_TIMED_OUT.format(
+            localise(texts.TURN_TIMED_OUT.format(
                 name=game.seats[row.key.seat].name, limit=limit_text(limit),
                 voters=" ".join(f"<@{v}>" for v in voters), needed=majority(len(voters)),
-                count=len(voters)),
-            view=view, allowed_mentions=mention_only(voters),
+                count=len(voters)), locale),
+            view=common.localise_view(view, locale), allowed_mentions=mention_only(voters),
         )
 
     return announce
@@ -191,7 +194,8 @@ class LeaveButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"pld
         name = next((s.name for s in game.seats if s.user_id == self.user_id), interaction.user.display_name)
         result = await days_of(common.bot_of(interaction)).turnclock.leave(
             channel_id, self.user_id, expected_revision=self.revision)
-        await interaction.response.edit_message(content=texts.LEFT_GAME.format(name=name), view=None)
+        await interaction.response.edit_message(  # the private confirmation: the user's language
+            content=localise(texts.LEFT_GAME.format(name=name), interaction.locale), view=None)
         await _post(interaction, texts.LEFT_GAME.format(name=name), result)
 
 

@@ -27,7 +27,7 @@ from engine.visibility import describe_for, hidden_scores
 from .. import texts
 from ..errors import BotError, NoGameError
 from ..history import decision_text
-from ..locales import Text, localise
+from ..locales import Text, localise, public_locale
 from ..manager import ActionResult, Game, GameManager, Step
 
 if TYPE_CHECKING:
@@ -81,7 +81,7 @@ async def reply(
 
     A sentence of bot/texts.py is shown in the reader's language: the user's own Discord locale
     for a private (ephemeral) reply, the server's preferred locale for one everybody sees."""
-    locale = interaction.locale if ephemeral else interaction.guild_locale
+    locale = interaction.locale if ephemeral else server_locale(interaction)
     content = localise(content, locale)
     localise_view(view, locale)
     kwargs: dict[str, Any] = {"content": content, "ephemeral": ephemeral, "files": list(files)}
@@ -176,9 +176,17 @@ def localise_view(view: discord.ui.View | None, locale: Any) -> discord.ui.View 
     return view
 
 
-def public_locale(channel: Any) -> Any:
-    """The language of a post everybody in ``channel`` sees: its server's preferred locale."""
-    return getattr(getattr(channel, "guild", None), "preferred_locale", None)
+def server_locale(interaction: discord.Interaction) -> Any:
+    """The language of a public answer to ``interaction``: the server's preferred locale, as the
+    bot knows it (the same as :func:`public_locale` of the channel), else as the interaction says."""
+    return public_locale(interaction.channel) or interaction.guild_locale
+
+
+def public(content: Any, interaction: discord.Interaction) -> Any:
+    """``content`` (a sentence of bot/texts.py, a :class:`~bot.locales.Joined` of them, or plain
+    text) as everybody in the interaction's channel reads it, for the sends that do not go
+    through :func:`reply` (a followup or edit of a public message)."""
+    return localise(content, server_locale(interaction))
 
 
 def clip(lines: Sequence[str], limit: int = MAX_CONTENT, locale: Any = None) -> str:

@@ -12,6 +12,7 @@ from engine.visibility import NOBODY
 
 from .. import texts
 from ..errors import BadInputError, NotInGameError
+from ..locales import Joined
 from ..manager import Game
 from ..reminders import turn_keys
 from ..turn_limits import clock_line, status_clock_line
@@ -21,27 +22,29 @@ if TYPE_CHECKING:
     from ..app import ProjectLBot
 
 
-def status_header(game: Game, clock: str = "") -> str:
-    """The status reply's text; ``clock`` is the turn clock line (:func:`clock_status`), if any."""
+def status_header(game: Game, clock: str = "") -> Joined:
+    """The status reply's text, built from sentences of bot/texts.py (shown in the reader's
+    language); ``clock`` is the turn clock line (:func:`clock_status`), if any."""
     assert game.state is not None
     state = game.state
     current = game.current
-    phase = {"play": "playing", "finishing": "Finishing Touches", "over": "over"}[state.phase.value]
-    who = " and ".join(
-        f"{game.seats[seat].name} to play ({state.focused(seat).actions_left} action(s) left)"
-        for seat in state.acting_seats
-    ) if current else ""
+    who: str = ""
     if state.phase.value == "finishing" and current:
-        who = f"{current.name} is making Finishing Touches"
-    lines = [texts.STATUS_HEADER.format(round=state.round, phase=phase, current=who)]
+        who = texts.STATUS_FINISHING.format(name=current.name)
+    elif current:
+        who = Joined((texts.STATUS_TO_PLAY.format(name=game.seats[seat].name,
+                                                  n=state.focused(seat).actions_left)
+                      for seat in state.acting_seats), texts.STATUS_AND)
+    lines = [texts.STATUS_HEADER.format(round=state.round, phase=texts.STATUS_PHASE[state.phase.value],
+                                        current=who)]
     if state.end_triggered:
-        lines.append(f"The end is triggered: round {state.last_round} is the last.")
+        lines.append(texts.STATUS_END_TRIGGERED.format(round=state.last_round))
     if clock:
         lines.append(clock)
-    return "\n".join(lines)
+    return Joined(lines, "\n")
 
 
-async def clock_status(bot: ProjectLBot, game: Game) -> str:
+async def clock_status(bot: ProjectLBot, game: Game) -> str:  # a Text or Joined of them
     """``Turn clock: 1 day per turn · Uma's time runs out in 5 hours``; "" at a table without one."""
     from .days import days_of, turn_limit_of
 
@@ -54,7 +57,7 @@ async def clock_status(bot: ProjectLBot, game: Game) -> str:
         if row is not None:
             lines.append(status_clock_line(limit, game.seats[key.seat], row.deadline_at, bot.clock.now(),
                                            row.last_acted_at))
-    return "\n".join(lines) or clock_line(limit)
+    return Joined(lines, "\n") if lines else clock_line(limit)
 
 
 async def send_mat(interaction: discord.Interaction, game: Game, seat: int | None) -> None:

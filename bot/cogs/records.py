@@ -13,6 +13,7 @@ from engine import GameState, StateFormatError
 
 from .. import history, texts
 from ..errors import BadInputError, NoGameError, StaleError
+from ..locales import Joined
 from ..manager import Game, Seat
 from ..results import seat_results
 from ..storage import Storage
@@ -50,12 +51,12 @@ async def take_back(interaction: discord.Interaction) -> None:
     left = texts.ACTIONS_LEFT.format(n=mine.actions_left) if state.phase.value == "play" else ""
     mat = await bot.renderer.mat(state, done.seat, done.game.names)
     panel = panel_for(done.game, interaction.user.id, None, mat_button=False)  # the mat is attached
-    await common.reply(interaction, texts.UNDO_DONE.format(action=done.action, left=left).strip(),
+    await common.reply(interaction, Joined([texts.UNDO_DONE.format(action=done.action), left], " "),
                        files=[common.png(mat, "mat.png")], view=panel.view if panel else None)
     if interaction.channel is not None:
         name = done.game.seats[done.seat].name
         await interaction.channel.send(  # type: ignore[union-attr]
-            texts.UNDO_PUBLIC.format(name=name, action=done.action),
+            common.public(texts.UNDO_PUBLIC.format(name=name, action=done.action), interaction),
             allowed_mentions=discord.AllowedMentions.none(),
         )
 

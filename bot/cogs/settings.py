@@ -18,6 +18,7 @@ from engine.errors import quoted
 from .. import reminder_policy as policy
 from .. import texts
 from ..errors import BadInputError
+from ..locales import locale_code
 from ..reminders import preferences
 from ..storage.days import ReminderPrefsRow
 from . import common
@@ -88,9 +89,11 @@ async def settings_command(
         return
     new = updated(current, today_utc=bot.clock.now(), reminders=reminders, interval_hours=interval_hours,
                   quiet_hours=quiet_hours, timezone=timezone, vacation_until=vacation_until)
-    await days.store.save_prefs(replace(new, dms_closed=False), user.display_name)
+    await days.store.save_prefs(replace(new, dms_closed=False, locale=locale_code(interaction.locale)),
+                                user.display_name)
     await days.reminders.preferences_changed(user.id)
-    await common.reply(interaction, texts.SETTINGS_SAVED + summary(await days.store.get_prefs(user.id)))
+    saved = summary(await days.store.get_prefs(user.id))
+    await common.reply(interaction, texts.SETTINGS_SAVED.format(summary=saved))
 
 
 @settings_command.autocomplete("timezone")

@@ -12,6 +12,7 @@ from engine.catalogue import mode_name
 
 from .. import texts
 from ..errors import BadInputError, ChannelBusyError, StaleError
+from ..locales import Joined, locale_code, localise
 from ..manager import ActionResult, Game, TableSettings
 from ..permissions import require_table_permissions, require_thread_permissions
 from ..turn_limits import clock_line, limit_hours, limit_text
@@ -21,32 +22,36 @@ from .days import turn_limit_of
 log = logging.getLogger(__name__)
 
 
-def lobby_content(game: Game, turn_limit: timedelta | None = None) -> str:
+def lobby_content(game: Game, turn_limit: timedelta | None = None) -> Joined:
+    """The lobby message: built from sentences of bot/texts.py, shown in the reader's language
+    where it is sent (the server's for the public lobby, the user's in a private status)."""
     settings = game.settings
-    players = "\n".join(
-        f"{s.seat + 1}. {s.name}{' (host)' if s.user_id == game.host_id else ''}"
-        f"{' [AI]' if s.is_ai else ''}" for s in game.seats
-    )
-    difficulty = f", difficulty {settings.difficulty}" if settings.variant == "solo" else ""
-    difficulty += f", Ghost Piece expansion {settings.ghost_label}"
-    difficulty += ", Finesse expansion on" if settings.finesse else ""
-    difficulty += ", scores " + ("public" if settings.known_scores else "hidden until the end")
-    if settings.endless_white:
-        difficulty += ", Endless White Deck"
+    players = Joined((Joined([texts.LOBBY_SEAT.format(number=s.seat + 1, name=s.name),
+                              texts.LOBBY_SEAT_HOST if s.user_id == game.host_id else "",
+                              texts.LOBBY_SEAT_AI if s.is_ai else ""]) for s in game.seats), "\n")
+    options = [
+        texts.LOBBY_DIFFICULTY.format(difficulty=texts.DIFFICULTY.get(settings.difficulty,
+                                                                      settings.difficulty))
+        if settings.variant == "solo" else "",
+        texts.LOBBY_GHOST.format(ghost=settings.ghost_label),
+        texts.LOBBY_FINESSE if settings.finesse else "",
+        texts.LOBBY_SCORES_PUBLIC if settings.known_scores else texts.LOBBY_SCORES_HIDDEN,
+        texts.LOBBY_ENDLESS_WHITE if settings.endless_white else "",
+    ]
     host = next((s.name for s in game.seats if s.user_id == game.host_id), "?")
     if settings.variant == "solo":
-        variant = "Solo"
+        variant = texts.LOBBY_VARIANT_SOLO
     elif settings.max_players >= 5:
-        variant = "base game (Line Clear with 5–6 players)"
+        variant = texts.LOBBY_VARIANT_LINE_CLEAR
     else:
-        variant = "base game"
+        variant = texts.LOBBY_VARIANT_BASE
     title = texts.LOBBY_TITLE.format(variant=variant)
     body = texts.LOBBY_BODY.format(
         host=host, seated=len(game.seats), limit=settings.max_players, players=players,
-        reserve=settings.reserve, penalty="on" if settings.unfinished_penalty else "off",
-        difficulty=difficulty, clock=clock_line(turn_limit),
+        reserve=settings.reserve, penalty=texts.LOBBY_ON if settings.unfinished_penalty else texts.LOBBY_OFF,
+        difficulty=Joined(options), clock=clock_line(turn_limit),
     )
-    return f"**{title}**\n{body}"
+    return Joined(["**", title, "**\n", body])
 
 
 def started_content(game: Game, turn_limit: timedelta | None = None) -> str:
@@ -60,11 +65,12 @@ def require_supported_mode(modes: tuple[str, ...], settings: TableSettings) -> N
     mode = mode_name(settings.variant == "solo", settings.max_players)
     if mode not in modes:
         raise BadInputError(texts.MODE_UNSUPPORTED.format(
-            mode=_mode_text(mode), modes=", ".join(_mode_text(m) for m in modes) or "no mode"))
+            mode=_mode_text(mode), modes=Joined((_mode_text(m) for m in modes), ", ") if modes
+            else texts.MODE_NONE))
 
 
 def _mode_text(mode: str) -> str:
-    return "Solo" if mode == "solo" else f"{mode[:-1]} players"
+    return texts.MODE_SOLO if mode == "solo" else texts.MODE_PLAYERS.format(n=mode[:-1])
 
 
 class TableCommands:
@@ -129,19 +135,22 @@ class TableCommands:
         result = await bot.manager.create_game(
             guild_id=interaction.guild_id, channel_id=channel_id, host_id=interaction.user.id,
             host_name=interaction.user.display_name, settings=settings, turn_limit_hours=hours, watch=watch,
+            host_locale=locale_code(interaction.locale),
         )
         game = result.game
         limit = None if hours is None else timedelta(hours=hours)
         if result.started is None:
             from ..views import lobby_view
 
-            message = await interaction.followup.send(lobby_content(game, limit), view=lobby_view(game),
-                                                      wait=True)
+            locale = common.server_locale(interaction)
+            message = await interaction.followup.send(
+                localise(lobby_content(game, limit), locale),
+                view=common.localise_view(lobby_view(game), locale), wait=True)
             await bot.manager.remember_messages(game.id, lobby_message_id=message.id)
             if limit is not None:  # the host sees what the table agreed to
                 await common.reply(interaction, texts.TURN_LIMIT_SET.format(limit=limit_text(limit)))
             return
-        await interaction.followup.send(started_content(game, limit))
+        await interaction.followup.send(common.public(started_content(game, limit), interaction))
         await common.post_turn_or_explain(interaction, result)
 
     @table.command(name="cancel", description="Cancel this channel's game (host or channel managers)")
@@ -153,7 +162,7 @@ class TableCommands:
             can_manage_channel=bool(interaction.permissions.manage_channels),
         )
         await interaction.response.send_message(
-            texts.CANCELLED.format(name=interaction.user.display_name),
+            common.public(texts.CANCELLED.format(name=interaction.user.display_name), interaction),
             allowed_mentions=discord.AllowedMentions.none(),
         )
         await _close_lobby_message(interaction, game)
@@ -177,14 +186,17 @@ async def _new_in_thread(interaction: discord.Interaction, name: str, settings: 
     result = await bot.manager.create_game(
         guild_id=interaction.guild_id, channel_id=home.id, host_id=interaction.user.id,
         host_name=interaction.user.display_name, settings=settings, turn_limit_hours=hours, watch=watch,
+        host_locale=locale_code(interaction.locale),
     )
     game = result.game
     limit = None if hours is None else timedelta(hours=hours)
+    locale = common.public_locale(home) or interaction.guild_locale
     if result.started is None:
-        message = await home.send(lobby_content(game, limit), view=lobby_view(game))
+        message = await home.send(localise(lobby_content(game, limit), locale),
+                                  view=common.localise_view(lobby_view(game), locale))
         await bot.manager.remember_messages(game.id, lobby_message_id=message.id)
     else:
-        await home.send(started_content(game, limit))
+        await home.send(localise(started_content(game, limit), locale))
         await common.post_turn(bot, home, result)
     await common.reply(interaction, texts.TABLE_IN_THREAD.format(thread=home.mention))
 
@@ -195,7 +207,7 @@ async def _close_lobby_message(interaction: discord.Interaction, game: Game) -> 
         return
     try:
         partial = interaction.channel.get_partial_message(game.lobby_message_id)  # type: ignore[union-attr]
-        await partial.edit(content=texts.LOBBY_CANCELLED, view=None)
+        await partial.edit(content=common.public(texts.LOBBY_CANCELLED, interaction), view=None)
     except (discord.HTTPException, AttributeError):
         log.info("could not close lobby message %s", game.lobby_message_id)
 
@@ -213,7 +225,8 @@ async def lobby_button(interaction: discord.Interaction, op: str, game_id: int) 
     require_table_permissions(interaction)
     await interaction.response.defer()  # ack first (an invisible "update"), then the work
     if op == "join":
-        game = await manager.join(channel_id, user.id, user.display_name, game_id=game_id)
+        game = await manager.join(channel_id, user.id, user.display_name, game_id=game_id,
+                                  locale=locale_code(interaction.locale))
     elif op == "leave":
         game = await manager.leave(channel_id, user.id, game_id=game_id)
     elif op in LOBBY_AI:
@@ -221,13 +234,16 @@ async def lobby_button(interaction: discord.Interaction, op: str, game_id: int) 
     elif op == "cancel":
         game = await manager.cancel(channel_id, user.id, game_id=game_id,
                                     can_manage_channel=bool(interaction.permissions.manage_channels))
-        await interaction.edit_original_response(content=texts.LOBBY_CANCELLED, view=None)
+        await interaction.edit_original_response(content=common.public(texts.LOBBY_CANCELLED, interaction),
+                                                 view=None)
         return
     else:
         await _start(interaction, game_id)
         return
     limit = await turn_limit_of(bot, game.id)
-    await interaction.edit_original_response(content=lobby_content(game, limit), view=lobby_view(game))
+    locale = common.server_locale(interaction)
+    await interaction.edit_original_response(content=localise(lobby_content(game, limit), locale),
+                                             view=common.localise_view(lobby_view(game), locale))
 
 
 async def _start(interaction: discord.Interaction, game_id: int) -> None:
@@ -237,7 +253,8 @@ async def _start(interaction: discord.Interaction, game_id: int) -> None:
     channel_id = common.channel_id_of(interaction)
     result = await bot.manager.start(channel_id, interaction.user.id, game_id=game_id, play_policies=False)
     limit = await turn_limit_of(bot, game_id)
-    await interaction.edit_original_response(content=started_content(result.game, limit), view=None)
+    await interaction.edit_original_response(content=common.public(started_content(result.game, limit),
+                                                                   interaction), view=None)
     played = await bot.manager.play_policies(channel_id)
     if played is not None:
         result = ActionResult(result.before, played.game, played.steps, started=result.started)

@@ -15,7 +15,7 @@ them to discord.py, which puts them in the synced payload as ``name_localization
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from functools import cache
 from pathlib import Path
 from typing import Any
@@ -87,6 +87,26 @@ class Text(str):
         return Text(self.key, str.format(self, **fields), fields)
 
 
+class Joined(str):
+    """Several pieces shown as one text — sentences of bot/texts.py (:class:`Text`) among plain
+    strings such as names — joined by ``sep`` (itself a :class:`Text` or plain). It *is* the
+    English join, and :func:`localise` shows each piece in the reader's language, so a message
+    built from several sentences (a lobby, a status, a settings summary) is translated whole where
+    it is sent, like a single :class:`Text`; a :class:`Text` field may hold one too."""
+
+    parts: tuple[Any, ...]
+    sep: str
+
+    def __new__(cls, parts: Iterable[Any], sep: str = "") -> Joined:
+        kept = tuple(part for part in parts if part != "")
+        text = super().__new__(cls, str(sep).join(str(part) for part in kept))
+        text.parts, text.sep = kept, sep
+        return text
+
+    def __reduce__(self) -> tuple[Any, ...]:  # pickles and copies keep the pieces
+        return (Joined, (self.parts, self.sep))
+
+
 def keyed(namespace: dict[str, Any]) -> None:
     """Turn every upper-case sentence of a texts module into a :class:`Text` named by its key (the
     sentences of a table of them, like ``RULES``, by ``RULES.<entry>``)."""
@@ -133,8 +153,16 @@ def t(key: str, locale: Any, **fields: Any) -> str:
 
 
 def localise(content: Any, locale: Any) -> Any:
-    """``content`` in ``locale`` when it is a sentence of bot/texts.py; anything else (a player's
-    name, a number, text assembled from several sentences) as it is."""
+    """``content`` in ``locale`` when it is a sentence of bot/texts.py or a :class:`Joined` of
+    them; anything else (a player's name, a number, a plain f-string) as it is."""
     if isinstance(content, Text):
         return t(content.key, locale, **content.fields)
+    if isinstance(content, Joined):
+        return str(localise(content.sep, locale)).join(str(localise(part, locale))
+                                                       for part in content.parts)
     return content
+
+
+def public_locale(channel: Any) -> Any:
+    """The language of a post everybody in ``channel`` sees: its server's preferred locale."""
+    return getattr(getattr(channel, "guild", None), "preferred_locale", None)

@@ -47,6 +47,8 @@ class ReminderPrefsRow:
     timezone: str = "UTC"
     vacation_until: date | None = None
     dms_closed: bool = False
+    locale: str | None = None
+    """The player's Discord language (migration 0005), for the DMs; None: English."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -135,7 +137,7 @@ class DaysStore:
     async def get_prefs(self, user_id: int) -> ReminderPrefsRow:
         row = await self._fetchone(
             "SELECT reminders_enabled, reminder_interval_minutes, quiet_start, quiet_end, timezone,"
-            " vacation_until, dms_closed FROM players WHERE user_id = ?", (user_id,),
+            " vacation_until, dms_closed, locale FROM players WHERE user_id = ?", (user_id,),
         )
         if row is None:
             return ReminderPrefsRow(user_id)
@@ -144,11 +146,13 @@ class DaysStore:
             None if row[2] is None else time.fromisoformat(row[2]),
             None if row[3] is None else time.fromisoformat(row[3]),
             str(row[4]), None if row[5] is None else date.fromisoformat(row[5]), bool(row[6]),
+            None if row[7] is None else str(row[7]),
         )
 
     async def save_prefs(self, prefs: ReminderPrefsRow, display_name: str) -> None:
-        """Write every reminder column (creating the player if new). Saving clears ``dms_closed``:
-        a player who touches their settings gets a fresh DM attempt."""
+        """Write every reminder column (creating the player if new), and ``locale`` unless it is
+        None. Saving clears ``dms_closed``: a player who touches their settings gets a fresh DM
+        attempt."""
         now = self._now()
         async with self._transaction() as db:
             await db.execute(
@@ -157,13 +161,13 @@ class DaysStore:
             )
             await db.execute(
                 "UPDATE players SET reminders_enabled = ?, reminder_interval_minutes = ?, quiet_start = ?,"
-                " quiet_end = ?, timezone = ?, vacation_until = ?, dms_closed = 0, updated_at = ?"
-                " WHERE user_id = ?",
+                " quiet_end = ?, timezone = ?, vacation_until = ?, dms_closed = 0, updated_at = ?,"
+                " locale = COALESCE(?, locale) WHERE user_id = ?",
                 (int(prefs.enabled), int(prefs.interval.total_seconds() // 60),
                  None if prefs.quiet_start is None else prefs.quiet_start.strftime("%H:%M"),
                  None if prefs.quiet_end is None else prefs.quiet_end.strftime("%H:%M"),
                  prefs.timezone, None if prefs.vacation_until is None else prefs.vacation_until.isoformat(),
-                 now, prefs.user_id),
+                 now, prefs.locale, prefs.user_id),
             )
 
     async def set_dms_closed(self, user_id: int, closed: bool) -> None:

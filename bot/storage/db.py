@@ -410,15 +410,18 @@ class Storage:
 
     # -- players -------------------------------------------------------------------------------
 
-    async def upsert_player(self, user_id: int, display_name: str) -> PlayerRow:
+    async def upsert_player(self, user_id: int, display_name: str, locale: str | None = None) -> PlayerRow:
+        """Create or rename a player; ``locale`` (their Discord language, for later DMs) is kept
+        as it was when None."""
         now = self._now()
 
         def work(conn: sqlite3.Connection) -> PlayerRow:
             conn.execute(
-                "INSERT INTO players (user_id, display_name, created_at, updated_at) VALUES (?, ?, ?, ?)"
+                "INSERT INTO players (user_id, display_name, created_at, updated_at, locale)"
+                " VALUES (?, ?, ?, ?, ?)"
                 " ON CONFLICT (user_id) DO UPDATE SET display_name = excluded.display_name,"
-                " updated_at = excluded.updated_at",
-                (user_id, display_name, now, now),
+                " updated_at = excluded.updated_at, locale = COALESCE(excluded.locale, players.locale)",
+                (user_id, display_name, now, now, locale),
             )
             player = _read_player(conn, user_id)
             assert player is not None
