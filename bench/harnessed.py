@@ -41,21 +41,24 @@ def tiny_png() -> bytes:
 class TinyRenderer:
     """Renderer stand-in: a 1×1 PNG for everything (tests that play whole games stay fast)."""
 
-    async def table(self, state: GameState, names: Sequence[str], previous: GameState | None = None) -> bytes:
+    async def table(self, state: GameState, names: Sequence[str], previous: GameState | None = None, *,
+                    locale: Any = None) -> bytes:
         return tiny_png()
 
     async def mat(
-        self, state: GameState, seat: int, names: Sequence[str], viewer: int | None = None
+        self, state: GameState, seat: int, names: Sequence[str], viewer: int | None = None, *,
+        locale: Any = None,
     ) -> bytes:
         return tiny_png()
 
-    async def results(self, state: GameState, names: Sequence[str]) -> bytes:
+    async def results(self, state: GameState, names: Sequence[str], *, locale: Any = None) -> bytes:
         return tiny_png()
 
-    async def preview(self, state: GameState, seat: int, place: Place, names: Sequence[str]) -> bytes:
+    async def preview(self, state: GameState, seat: int, place: Place, names: Sequence[str], *,
+                      locale: Any = None) -> bytes:
         return tiny_png()
 
-    async def ghost_split(self, split: GhostSplit) -> bytes:
+    async def ghost_split(self, split: GhostSplit, *, locale: Any = None) -> bytes:
         return tiny_png()
 
 

@@ -493,7 +493,8 @@ async def _open(interaction: discord.Interaction, game_id: int | None) -> None:
                        mat_button=False)  # the mat comes with it
     if screen is None or game.state is None:
         raise InvalidActionError(texts.PANEL_NOTHING)
-    mat = await common.bot_of(interaction).renderer.mat(game.state, seat.seat, game.names)
+    mat = await common.bot_of(interaction).renderer.mat(game.state, seat.seat, game.names,
+                                                            locale=interaction.locale)
     await common.reply(interaction, screen.content, view=screen.view, files=[common.png(mat, "mat.png")])
 
 
@@ -622,7 +623,8 @@ async def _preview(interaction: discord.Interaction, key: PanelKey, offer: Offer
     chosen = next((p for p in offer.placements(shape, card) if mask_to_text(p.mask) == cells), None)
     if chosen is None:
         raise StaleError(texts.STALE_BUTTON)
-    image = await common.bot_of(interaction).renderer.preview(offer.state, offer.seat, chosen, names)
+    image = await common.bot_of(interaction).renderer.preview(offer.state, offer.seat, chosen, names,
+                                                                locale=interaction.locale)
     confirm = ConfirmButton(key.game_id, key.user_id, key.revision, str(chosen), label=texts.PANEL_CONFIRM)
     confirm.item.row = 0
     return Screen(texts.PANEL_PREVIEW.format(action=str(chosen)), _view([confirm, _back(key, 0)]), image)

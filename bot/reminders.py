@@ -381,7 +381,11 @@ class ReminderScheduler:
         assert game.state is not None
         files: list[discord.File] = []
         try:
-            mat = await self.bot.renderer.mat(game.state, row.key.seat, game.names)
+            from .cogs.common import public_locale
+
+            # a DM has no reader's locale (no interaction): the game's server language
+            locale = public_locale(self.bot.get_channel(game.channel_id))
+            mat = await self.bot.renderer.mat(game.state, row.key.seat, game.names, locale=locale)
             files.append(discord.File(io.BytesIO(mat), filename="mat.png"))
         except Exception:  # a reminder without its picture beats no reminder
             log.warning("could not render the mat for a reminder in game %s", game.id, exc_info=True)

@@ -10,6 +10,9 @@ tens of milliseconds, long enough to stall every other channel if done on the ev
   half a millisecond); workers load fonts and palettes once, when the pool starts.
 * :class:`ThreadedRenderer` runs the same functions in threads (no start-up cost; tools, tests).
 
+Each call names the locale its labels are drawn in; the words come from that locale's catalogue
+(``images`` in ``bot/locales/<code>.json``), looked up where the drawing runs.
+
 With 100 channels ending a turn at once, the process pool brings the image followups' p99 from
 about 4.7 s (two threads) to the figure ``python -m bench`` reports (docs/benchmarks.md).
 """
@@ -21,59 +24,82 @@ import multiprocessing
 import os
 from collections.abc import Sequence
 from concurrent.futures import ProcessPoolExecutor
-from typing import Protocol
+from typing import Any, Protocol
 
 from engine import GameState, Place
 from engine.actions import GhostSplit
 
+from .locales import image_words, locale_code
+
 
 class Renderer(Protocol):
-    """What the bot needs from an image renderer; tests may pass a faster fake."""
+    """What the bot needs from an image renderer; tests may pass a faster fake.
+
+    ``locale`` (a Discord locale or its code; None = English) is the language of the image's
+    labels: the server's for a post everybody sees, the reader's own for a private reply."""
 
     async def table(
-        self, state: GameState, names: Sequence[str], previous: GameState | None = None
+        self, state: GameState, names: Sequence[str], previous: GameState | None = None, *,
+        locale: Any = None,
     ) -> bytes: ...
 
     async def mat(
-        self, state: GameState, seat: int, names: Sequence[str], viewer: int | None = None
+        self, state: GameState, seat: int, names: Sequence[str], viewer: int | None = None, *,
+        locale: Any = None,
     ) -> bytes:
         """``seat``'s mat as ``viewer`` (a seat, or ``engine.visibility.NOBODY``) may see it;
         None = the owner's own view, which every private mat post is."""
         ...
 
-    async def results(self, state: GameState, names: Sequence[str]) -> bytes: ...
+    async def results(self, state: GameState, names: Sequence[str], *, locale: Any = None) -> bytes: ...
 
-    async def preview(self, state: GameState, seat: int, place: Place, names: Sequence[str]) -> bytes: ...
+    async def preview(
+        self, state: GameState, seat: int, place: Place, names: Sequence[str], *, locale: Any = None,
+    ) -> bytes: ...
 
-    async def ghost_split(self, split: GhostSplit) -> bytes: ...
+    async def ghost_split(self, split: GhostSplit, *, locale: Any = None) -> bytes: ...
 
 
 class _NamedRenderer:
-    """The :class:`Renderer` methods, each one call of a :mod:`renders` function by name; a
-    subclass decides where that call runs (``_run``)."""
+    """The :class:`Renderer` methods, each one call of a :mod:`renders` function by name, in a
+    locale's words; a subclass decides where that call runs (``_run``)."""
 
-    async def _run(self, name: str, *args: object) -> bytes:
+    async def _run(self, name: str, locale: str | None, *args: object) -> bytes:
         raise NotImplementedError
 
     async def table(
-        self, state: GameState, names: Sequence[str], previous: GameState | None = None
+        self, state: GameState, names: Sequence[str], previous: GameState | None = None, *,
+        locale: Any = None,
     ) -> bytes:
         """The table; ``previous`` (the state the last turn post showed) frames what changed."""
-        return await self._run("render_table", state, list(names), previous)
+        return await self._run("render_table", locale_code(locale), state, list(names), previous)
 
     async def mat(
-        self, state: GameState, seat: int, names: Sequence[str], viewer: int | None = None
+        self, state: GameState, seat: int, names: Sequence[str], viewer: int | None = None, *,
+        locale: Any = None,
     ) -> bytes:
-        return await self._run("render_mat", state, seat, list(names), seat if viewer is None else viewer)
+        return await self._run("render_mat", locale_code(locale), state, seat, list(names),
+                               seat if viewer is None else viewer)
 
-    async def results(self, state: GameState, names: Sequence[str]) -> bytes:
-        return await self._run("render_results", state, list(names))
+    async def results(self, state: GameState, names: Sequence[str], *, locale: Any = None) -> bytes:
+        return await self._run("render_results", locale_code(locale), state, list(names))
 
-    async def preview(self, state: GameState, seat: int, place: Place, names: Sequence[str]) -> bytes:
-        return await self._run("render_preview", state, seat, place, list(names))
+    async def preview(
+        self, state: GameState, seat: int, place: Place, names: Sequence[str], *, locale: Any = None,
+    ) -> bytes:
+        return await self._run("render_preview", locale_code(locale), state, seat, place, list(names))
 
-    async def ghost_split(self, split: GhostSplit) -> bytes:
-        return await self._run("render_ghost_split", split.ghost, split.pieces)
+    async def ghost_split(self, split: GhostSplit, *, locale: Any = None) -> bytes:
+        return await self._run("render_ghost_split", locale_code(locale), split.ghost, split.pieces)
+
+
+def _render(name: str, locale: str | None, *args: object) -> bytes:
+    """One :mod:`renders` function (they are pure, so any worker will do), in ``locale``'s words:
+    the ``images`` section of its catalogue, read once per process. Only the code crosses to a
+    worker process, not the catalogue."""
+    import renders
+
+    return bytes(getattr(renders, name)(*args, words=image_words(locale)))
 
 
 class ThreadedRenderer(_NamedRenderer):
@@ -82,19 +108,9 @@ class ThreadedRenderer(_NamedRenderer):
     def __init__(self, parallel: int = 2) -> None:
         self._slots = asyncio.Semaphore(parallel)
 
-    async def _run(self, name: str, *args: object) -> bytes:
-        import renders
-
-        function = getattr(renders, name)
+    async def _run(self, name: str, locale: str | None, *args: object) -> bytes:
         async with self._slots:
-            return bytes(await asyncio.to_thread(function, *args))
-
-
-def _render(name: str, *args: object) -> bytes:
-    """In a worker process: one :mod:`renders` function (they are pure, so any worker will do)."""
-    import renders
-
-    return bytes(getattr(renders, name)(*args))
+            return await asyncio.to_thread(_render, name, locale, *args)
 
 
 def _ready() -> bool:
@@ -133,9 +149,9 @@ class ProcessRenderer(_NamedRenderer):
                 self._pool.submit(_ready)
         return self._pool
 
-    async def _run(self, name: str, *args: object) -> bytes:
+    async def _run(self, name: str, locale: str | None, *args: object) -> bytes:
         loop = asyncio.get_running_loop()
-        return await loop.run_in_executor(self.start(), _render, name, *args)
+        return await loop.run_in_executor(self.start(), _render, name, locale, *args)
 
     async def close(self) -> None:
         pool, self._pool = self._pool, None

@@ -2,8 +2,9 @@
 
 Nothing here knows about Discord, files or the clock: each function takes a
 :class:`engine.GameState` (plus display names) and returns PNG bytes, the same bytes for the same
-state. Images are sized for phones — Discord shows them about 400 px wide — so every text is at
-least 3% of the image width (12 px at that scale).
+state. Each takes ``words=``, the language of its labels (a translation of
+``renders.labels.ENGLISH``; None: English). Images are sized for phones — Discord shows them
+about 400 px wide — so every text is at least 3% of the image width (12 px at that scale).
 
 * :func:`render_table` — the public table, posted after every turn.
 * :func:`render_mat` — one player's private mat, with card coordinates for planning.

@@ -23,6 +23,7 @@ from engine.state import Placed
 
 from . import fonts, labels
 from .draw import badge, cells_of, edge_width, label_piece, paint_piece, paste_reward
+from .labels import Words
 from .palette import (
     CARD_BLACK,
     CARD_BLACK_EDGE,
@@ -217,7 +218,6 @@ class PlanGeometry:
         return self.margin + self.pad, self.title + self.margin + self.pad
 
 
-@lru_cache(maxsize=32)
 def plan_card(
     card: PuzzleCard,
     pieces: tuple[Placed, ...],
@@ -227,6 +227,22 @@ def plan_card(
     background: RGB = PANEL,
 ) -> Image.Image:
     """A large card for planning: title (id, points, reward), coordinates, lettered pieces."""
+    title = (labels.points(card.points), labels.REWARD)
+    return _plan_card(card, pieces, cell, text, highlight, background, *title)
+
+
+@lru_cache(maxsize=32)
+def _plan_card(
+    card: PuzzleCard,
+    pieces: tuple[Placed, ...],
+    cell: int,
+    text: int,
+    highlight: Placed | None,
+    background: RGB,
+    points: str,
+    reward: str,
+) -> Image.Image:
+    """:func:`plan_card`, cached with its title's words (they depend on the language drawn in)."""
     g = PlanGeometry(cell, text)
     lk = look(card.colour)
     image = Image.new("RGB", (g.width, g.height), background)
@@ -235,8 +251,8 @@ def plan_card(
     mid = g.title // 2 - 2
     x = g.margin
     x += fonts.draw(image, x, mid, card.id, int(text * 1.15), INK, bold=True, anchor="lm") + text // 2
-    x += fonts.draw(image, x, mid, labels.points(card.points), text, MUTED, anchor="lm") + text // 2
-    x += fonts.draw(image, x, mid, labels.REWARD, text, MUTED, anchor="lm") + text // 3
+    x += fonts.draw(image, x, mid, points, text, MUTED, anchor="lm") + text // 2
+    x += fonts.draw(image, x, mid, reward, text, MUTED, anchor="lm") + text // 3
     paste_reward(image, card.reward, max(10, text // 2), x, mid, anchor="lm")
     # Coordinates.
     gx, gy = g.grid_origin()
@@ -273,8 +289,16 @@ def render_card(
     style: str = "plan",
     cell: int | None = None,
     highlight: Placed | None = None,
+    words: Words | None = None,
 ) -> bytes:
-    """One card as PNG bytes, in ``style`` 'plan' (default), 'market' or 'mini'."""
+    """One card as PNG bytes, in ``style`` 'plan' (default), 'market' or 'mini' (the market
+    card's words in ``words``, None: English)."""
+    with labels.speaking(words):
+        return _card(card, placed, style, cell, highlight)
+
+
+def _card(card: PuzzleCard, placed: Sequence[Placed], style: str, cell: int | None,
+          highlight: Placed | None) -> bytes:
     if style == "market":
         cell = cell or 28
         face = market_card(card, cell, max(14, cell))

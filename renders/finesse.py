@@ -86,6 +86,8 @@ def paint_finesse(
         line, col = divmod(seat, 3)
         cy = top + line * int(t.small * 1.4) + int(t.small * 0.8)
         name = names[seat] if seat < len(names) else str(seat + 1)
+        counts = labels.finesse_credits("", fv.active[seat], fv.inactive[seat])
+        name = fonts.fit(name, t.small, per - t.small // 2 - fonts.width(counts, t.small))  # a long name
         text = labels.finesse_credits(name, fv.active[seat], fv.inactive[seat])
         fonts.draw(image, x + t.small // 2 + col * per, cy, text, t.small, INK, anchor="lm")
 

@@ -30,6 +30,7 @@ from pathlib import Path
 
 from PIL import Image, ImageDraw, ImageFont
 
+from . import labels
 from .bidi import visual
 from .palette import RGB
 
@@ -148,6 +149,12 @@ class Drawn:
     text: str
     size: int
     bold: bool
+    box: tuple[int, int, int, int] = (0, 0, 0, 0)
+    """Where: left, top of capitals, right, baseline (tests check that texts neither overlap nor
+    leave the image)."""
+    image_size: tuple[int, int] = (0, 0)
+    canvas: int = 0
+    """Which image it was drawn on (``id``): cards and tiles are drawn apart, then pasted."""
 
 
 _recorded: list[Drawn] | None = None
@@ -193,17 +200,32 @@ def draw(
     ``anchor`` is two letters: horizontal ``l``/``m``/``r`` and vertical ``t`` (top of capitals),
     ``m`` (middle of capitals — visually centred numbers and labels) or ``b`` (baseline).
     """
-    if _recorded is not None:
-        _recorded.append(Drawn(text, size, bold))
     if not text:
+        if _recorded is not None:
+            _recorded.append(Drawn(text, size, bold, image_size=image.size, canvas=id(image)))
         return 0
     r = run(text, size, bold)
     h, v = anchor[0], anchor[1]
     left = x - (r.width / 2 if h == "m" else r.width if h == "r" else 0)
     baseline = y + (r.cap if v == "t" else r.cap / 2 if v == "m" else 0)
     left_i, top_i = int(round(left)), int(round(baseline)) - r.ascent
+    if _recorded is not None:
+        box = (left_i, int(round(baseline)) - r.cap, left_i + r.width, int(round(baseline)))
+        _recorded.append(Drawn(text, size, bold, box, image.size, id(image)))
     image.paste(colour, (left_i, top_i, left_i + r.mask.width, top_i + r.mask.height), r.mask)
     return r.width
+
+
+def fitting_size(text: str, size: int, max_width: int, smallest: int, bold: bool = False) -> int:
+    """The largest size from ``size`` down to ``smallest`` at which ``text`` fits ``max_width``
+    pixels (``smallest`` if none does: :func:`fit` then shortens it). Fixed words shrink rather
+    than lose letters: a translation may be longer than the English the layout was drawn for.
+    ``smallest`` is never under the image's small size (legible on a phone)."""
+    floor = min(size, smallest)
+    for candidate in range(size, floor, -1):
+        if width(text, candidate, bold) <= max_width:
+            return candidate
+    return floor
 
 
 def fit(text: str, size: int, max_width: int, bold: bool = False) -> str:
@@ -220,9 +242,15 @@ def fit(text: str, size: int, max_width: int, bold: bool = False) -> str:
     return ELLIPSIS
 
 
-@lru_cache(maxsize=512)
 def display_name(name: str, seat: int) -> str:
-    """``name`` with what no shipped face can draw removed (emoji, joiners); 'Player N' if empty."""
+    """``name`` with what no shipped face can draw removed (emoji, joiners); 'Player N' (in the
+    language drawn in) if nothing is left."""
+    return _drawable(name) or labels.player_fallback(seat + 1)
+
+
+@lru_cache(maxsize=512)
+def _drawable(name: str) -> str:
+    """``name`` with what no shipped face can draw removed; empty if no letter or digit is left."""
     kept = []
     for char in unicodedata.normalize("NFC", name):
         if char.isspace():
@@ -230,9 +258,7 @@ def display_name(name: str, seat: int) -> str:
         elif drawable(char):
             kept.append(char)
     text = " ".join("".join(kept).split())
-    if not any(c.isalnum() for c in text):
-        return f"Player {seat + 1}"
-    return text
+    return text if any(c.isalnum() for c in text) else ""
 
 
 def names_for(names: Sequence[str], count: int) -> list[str]:

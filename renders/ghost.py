@@ -16,6 +16,7 @@ from engine.pieces import Shape
 
 from . import fonts, labels
 from .draw import cells_of, label_piece, paint_piece
+from .labels import Words
 from .palette import INK, MUTED, PAGE, PIECE, to_png
 from .panels import TextSizes
 
@@ -23,8 +24,14 @@ WIDTH = 640
 CELL = 44
 
 
-def render_ghost_split(ghost: Shape, pieces: Sequence[Shape]) -> bytes:
-    """PNG of ``ghost`` and the split into ``pieces``; ValueError if they do not tile it."""
+def render_ghost_split(ghost: Shape, pieces: Sequence[Shape], words: Words | None = None) -> bytes:
+    """PNG of ``ghost`` and the split into ``pieces`` (title in ``words``, None: English);
+    ValueError if they do not tile it."""
+    with labels.speaking(words):
+        return _ghost_split(ghost, pieces)
+
+
+def _ghost_split(ghost: Shape, pieces: Sequence[Shape]) -> bytes:
     tiling = ghost_tiling(ghost, pieces)
     if tiling is None:
         raise ValueError(f"{' '.join(p.value for p in pieces)} do not tile {ghost.value}")
@@ -51,7 +58,7 @@ def render_ghost_split(ghost: Shape, pieces: Sequence[Shape]) -> bytes:
         part = cells_of(mask)
         paint_piece(draw, right, top, CELL, part, PIECE[shape])
         label_piece(image, right, top, CELL, part, shape, t.small)
-    names = " + ".join(s.label for s in pieces)
+    names = " + ".join(labels.piece_label(s.value) for s in pieces)
     line = fonts.fit(names, t.body, WIDTH - 2 * t.small)
     fonts.draw(image, WIDTH // 2, top + rows * CELL + int(t.body * 1.3), line, t.body, INK, anchor="mm")
     return to_png(image)

@@ -20,6 +20,7 @@ from engine.visibility import hidden_scores
 from . import fonts, labels
 from .card import PlanGeometry, mini_card, mini_size, plan_card
 from .draw import dashed_rect, paste_sprite
+from .labels import Words
 from .palette import ACCENT, GOOD, HEADER, INK, MUTED, PAGE, PANEL, PANEL_EDGE, SLOT, WHITE, to_png
 from .panels import TextSizes
 from .rank import shown_points
@@ -43,10 +44,14 @@ class MatLayout:
     min_text: int
 
 
-def render_mat(state: GameState, seat: int, names: Sequence[str], viewer: int | None = None) -> bytes:
+def render_mat(
+    state: GameState, seat: int, names: Sequence[str], viewer: int | None = None, words: Words | None = None,
+) -> bytes:
     """PNG of ``seat``'s mat as ``viewer`` (a seat; None = anyone) may see it: with option
-    ``known_scores`` off, only the owner sees the score pile's cards and points."""
-    return to_png(mat_image(state, seat, names, viewer)[0])
+    ``known_scores`` off, only the owner sees the score pile's cards and points. ``words``: the
+    labels' language (None: English)."""
+    with labels.speaking(words):
+        return to_png(mat_image(state, seat, names, viewer)[0])
 
 
 def mat_image(
@@ -276,9 +281,13 @@ PREVIEW_WIDTH = 600
 PREVIEW_CELL = 84
 
 
-def render_preview(state: GameState, seat: int, place: Place, names: Sequence[str]) -> bytes:
-    """PNG of one card with the proposed piece drawn in and outlined, to confirm a move."""
-    return to_png(preview_image(state, seat, place, names))
+def render_preview(
+    state: GameState, seat: int, place: Place, names: Sequence[str], words: Words | None = None,
+) -> bytes:
+    """PNG of one card with the proposed piece drawn in and outlined, to confirm a move (labels
+    in ``words``, None: English)."""
+    with labels.speaking(words):
+        return to_png(preview_image(state, seat, place, names))
 
 
 def preview_image(state: GameState, seat: int, place: Place, names: Sequence[str]) -> Image.Image:
@@ -337,4 +346,4 @@ def preview_image(state: GameState, seat: int, place: Place, names: Sequence[str
 
 def _piece_name(shape: Shape) -> str:
     """'monomino', 'domino', else the code ('L3'), as players type it."""
-    return shape.label if shape.value in {"1", "2"} else shape.value
+    return labels.piece_label(shape.value) if shape.value in {"1", "2"} else shape.value

@@ -69,9 +69,6 @@ def is_removed(player: PlayerState) -> bool:
     return bool(getattr(player, "removed", False))
 
 
-plural = labels.plural  # kept importable from here for the modules that lay out counts
-
-
 # -- status bar and banner ----------------------------------------------------------------------------
 
 
@@ -347,7 +344,7 @@ def paint_panel(
     name = fonts.fit(names[seat], t.large, g.width - 2 * pad - score_w - t.small, bold=True)
     fonts.draw(image, x + pad, name_mid, name, t.large, INK, bold=True, anchor="lm")
     status_mid = top + int(t.large * 1.35) + int(t.small * 0.6)
-    _paint_status_line(image, x + pad, status_mid, state, seat, t, removed, current)
+    _paint_status_line(image, x + pad, status_mid, g.width - 2 * pad, state, seat, t, removed, current)
     # Open puzzles (four slots).
     py = top + g.head
     for i in range(4):
@@ -454,39 +451,46 @@ def _paint_status_line(
     image: Image.Image,
     x: int,
     mid: int,
+    room: int,
     state: GameState,
     seat: int,
     t: TextSizes,
     removed: bool,
     current: bool,
 ) -> None:
+    """The line under a player's name, within ``room`` pixels: a pill (to play, a Line Clear
+    marker, Finishing) and the text beside it, or the puzzles done."""
     player = state.players[seat]
-    done = labels.puzzles_done(player.banked_cards + len(player.completed))
+
+    def beside(box: tuple[int, int, int, int], text: str) -> None:
+        left = box[2] + 8
+        fonts.draw(image, left, mid, fonts.fit(text, t.small, x + room - left), t.small, INK, anchor="lm")
+
     if removed:
-        fonts.draw(image, x, mid, labels.LEFT_THE_GAME, t.small, BAD, bold=True, anchor="lm")
+        fonts.draw(image, x, mid, fonts.fit(labels.LEFT_THE_GAME, t.small, room, True), t.small, BAD,
+                   bold=True, anchor="lm")
         return
     if state.phase is Phase.FINISHING:
         placed = player.finishing_pieces
         if current:
-            box = pill(image, x, mid, labels.FINISHING_PILL, t.small, ACCENT, WHITE)
-            text = labels.finishing_placed(placed)
-            fonts.draw(image, box[2] + 8, mid, text, t.small, INK, anchor="lm")
+            beside(pill(image, x, mid, labels.FINISHING_PILL, t.small, ACCENT, WHITE),
+                   labels.finishing_placed(placed))
         else:
             text = labels.finishing_status(player.finished_touches, placed)
-            fonts.draw(image, x, mid, text, t.small, MUTED, anchor="lm")
+            fonts.draw(image, x, mid, fonts.fit(text, t.small, room), t.small, MUTED, anchor="lm")
         return
     turn = state.turn_of(seat)
     if turn is not None:
         # Line Clear: the marker this player holds, and their own actions left.
         white = turn.side == "left"
-        label = labels.WHITE_MARKER if white else labels.BLACK_MARKER
+        label = labels.WHITE_MARKER_PILL if white else labels.BLACK_MARKER_PILL
         fill, ink = (MARKER_WHITE, INK) if white else (MARKER_BLACK, WHITE)
         box = pill(image, x, mid, label, t.small, fill, ink)
-        text = labels.TURN_DONE_WAITING if turn.done else labels.actions_left(turn.actions_left)
-        fonts.draw(image, box[2] + 8, mid, text, t.small, INK, anchor="lm")
+        beside(box, labels.TURN_DONE_WAITING if turn.done else labels.actions_left(turn.actions_left))
         return
     if current:
-        box = pill(image, x, mid, labels.TO_PLAY_PILL, t.small, ACCENT, WHITE)
-        fonts.draw(image, box[2] + 8, mid, labels.actions_left(state.actions_left), t.small, INK, anchor="lm")
+        beside(pill(image, x, mid, labels.TO_PLAY_PILL, t.small, ACCENT, WHITE),
+               labels.actions_left(state.actions_left))
         return
-    fonts.draw(image, x, mid, done, t.small, MUTED, anchor="lm")
+    done = labels.puzzles_done(player.banked_cards + len(player.completed))
+    fonts.draw(image, x, mid, fonts.fit(done, t.small, room), t.small, MUTED, anchor="lm")

@@ -16,7 +16,7 @@ from engine.state import GameState
 
 from . import fonts, labels
 from .card import mini_card, mini_size
-from .labels import ordinal
+from .labels import Words, ordinal
 from .palette import (
     ACCENT,
     ACCENT_SOFT,
@@ -40,9 +40,11 @@ GAP = 14
 THUMB_CELL = 9
 
 
-def render_results(state: GameState, names: Sequence[str]) -> bytes:
-    """PNG of the final standings (meant for a finished game; works on any state)."""
-    return to_png(results_image(state, names))
+def render_results(state: GameState, names: Sequence[str], words: Words | None = None) -> bytes:
+    """PNG of the final standings (meant for a finished game; works on any state), labelled in
+    ``words`` (None: English)."""
+    with labels.speaking(words):
+        return to_png(results_image(state, names))
 
 
 def _thumbs_per_line(t: TextSizes) -> int:
@@ -59,7 +61,7 @@ def results_image(state: GameState, names: Sequence[str]) -> Image.Image:
     shown = fonts.names_for(names, len(state.players))
     lines = {line.seat: line for line in score_lines(state)}
     ranked = places(state)
-    notes = _notes(state, shown)
+    notes = _notes(state, shown, t)
     head = int(t.huge * 2.4)
     versus = int(t.huge * 2.2) if is_solo(state) else 0
     rows = sum(_row_height(lines[seat], t) + GAP for seat in range(len(state.players)))
@@ -105,18 +107,18 @@ def results_image(state: GameState, names: Sequence[str]) -> Image.Image:
     return image
 
 
-def _notes(state: GameState, names: list[str]) -> list[str]:
-    if is_solo(state):
-        return [labels.SOLO_TIE_NOTE]
-    return [line for note in tiebreak_notes(state, names) for line in _wrap(note, 60)]
+def _notes(state: GameState, names: list[str], t: TextSizes) -> list[str]:
+    notes = [labels.SOLO_TIE_NOTE] if is_solo(state) else tiebreak_notes(state, names)
+    room = WIDTH - 2 * MARGIN - t.small
+    return [line for note in notes for line in _wrap(note, t.small, room)]
 
 
-def _wrap(text: str, limit: int) -> list[str]:
-    """Split a sentence into lines of at most ``limit`` characters."""
+def _wrap(text: str, size: int, room: int) -> list[str]:
+    """Split a sentence into lines at most ``room`` pixels wide (at ``size``), between words."""
     lines: list[str] = []
     current = ""
     for word in text.split():
-        if current and len(current) + 1 + len(word) > limit:
+        if current and fonts.width(f"{current} {word}", size) > room:
             lines.append(current)
             current = word
         else:

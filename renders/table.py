@@ -27,6 +27,7 @@ from .card import Look, look, market_card, market_geometry
 from .changes import NONE, Changes, changes_between
 from .draw import dashed_rect, pill
 from .finesse import finesse_height, paint_finesse
+from .labels import Words
 from .palette import (
     HEADER,
     INK,
@@ -97,11 +98,15 @@ LAYOUT = TableLayout()
 NEUTRAL_DECK = Look(HEADER, PIECE_EDGE, mix(HEADER, WHITE, 0.6), HEADER, HEADER, WHITE)
 
 
-def render_table(state: GameState, names: Sequence[str], previous: GameState | None = None) -> bytes:
+def render_table(
+    state: GameState, names: Sequence[str], previous: GameState | None = None, words: Words | None = None,
+) -> bytes:
     """PNG of the whole table: market, reserve, every player, turn and end-of-game state.
 
-    ``previous``: the state the previous turn post showed; what changed since is framed."""
-    return to_png(table_image(state, names, previous))
+    ``previous``: the state the previous turn post showed; what changed since is framed.
+    ``words``: the labels' language (a translation of ``labels.ENGLISH``; None: English)."""
+    with labels.speaking(words):
+        return to_png(table_image(state, names, previous))
 
 
 def _legend_height(changes: Changes, t: TextSizes) -> int:
@@ -223,7 +228,7 @@ def _paint_deck(
     draw = ImageDraw.Draw(image)
     if count == 0:
         dashed_rect(draw, (x, y, x + w - 1, y + h - 1), SLOT, width=3)
-        fonts.draw(image, x + w / 2, y + h / 2, labels.EMPTY, t.small, MUTED, anchor="mm")
+        fonts.draw(image, x + w / 2, y + h / 2, labels.DECK_EMPTY, t.small, MUTED, anchor="mm")
         return
     lk = look(colour) if colour is not None else NEUTRAL_DECK
     layers = min(3, count)
@@ -245,7 +250,8 @@ def _paint_deck(
     fonts.draw(
         image, x + cw / 2, y + ch / 2 - t.small * 0.45, str(count), t.huge, lk.ink, bold=True, anchor="mm"
     )
-    fonts.draw(image, x + cw / 2, y + ch / 2 + t.huge * 0.6, labels.IN_DECK, t.small, lk.ink, anchor="mm")
+    if fonts.width(labels.IN_DECK, t.small) <= cw - 2 * inset - 8:  # else the column's title says it
+        fonts.draw(image, x + cw / 2, y + ch / 2 + t.huge * 0.6, labels.IN_DECK, t.small, lk.ink, anchor="mm")
 
 
 # -- base game: two rows ---------------------------------------------------------------------------
@@ -354,7 +360,7 @@ def _paint_solo(
     col_step = w + GAP
     lock_mid = y + _lock_row(lay) // 2
     for col in range(3):
-        _paint_locks(image, MARGIN + col * col_step + w // 2, lock_mid, table.locks[col], lay)
+        _paint_locks(image, MARGIN + col * col_step + w // 2, lock_mid, table.locks[col], lay, col_step)
     top = y + _lock_row(lay)
     for col in range(3):
         for row in range(3):
@@ -373,16 +379,21 @@ def _paint_solo(
     _paint_mastermind(image, rx, my, rw, y + _solo_height(lay) - my, state, table, lay)
 
 
-def _paint_locks(image: Image.Image, cx: int, mid: int, count: int, lay: TableLayout) -> None:
-    """Lock pieces above a grid column: one dark block per lock, and the count in words."""
+def _paint_locks(image: Image.Image, cx: int, mid: int, count: int, lay: TableLayout, room: int) -> None:
+    """Lock pieces above a grid column: one dark block per lock, and the count in words, within
+    ``room`` pixels (a longer word keeps one block, or none: the words say it all)."""
     t = lay.t
     if count == 0:
         fonts.draw(image, cx, mid, labels.LOCK_OPEN, t.small, MUTED, anchor="mm")
         return
     size = int(t.small * 0.8)
     label = labels.locks(count)
+    words = fonts.width(label, t.small, True)
     shown = count if count <= 3 else 1  # past three blocks the number says it; keep within the column
-    total = shown * (size + 4) + 6 + fonts.width(label, t.small, True)
+    while shown and shown * (size + 4) + 6 + words > room:
+        shown = 1 if shown > 1 else 0
+    label = fonts.fit(label, t.small, room, bold=True)
+    total = shown * (size + 4) + (6 if shown else 0) + fonts.width(label, t.small, True)
     x = cx - total // 2
     draw = ImageDraw.Draw(image)
     for _ in range(shown):
@@ -390,7 +401,7 @@ def _paint_locks(image: Image.Image, cx: int, mid: int, count: int, lay: TableLa
             (x, mid - size // 2, x + size - 1, mid + size // 2), fill=LOCK, outline=PIECE_EDGE, width=2
         )
         x += size + 4
-    fonts.draw(image, x + 6, mid, label, t.small, INK, bold=True, anchor="lm")
+    fonts.draw(image, x + (6 if shown else 0), mid, label, t.small, INK, bold=True, anchor="lm")
 
 
 def _paint_mastermind(

@@ -155,3 +155,28 @@ async def test_the_turn_panel_is_in_the_users_language(h: DiscordHarness) -> Non
     english = final_reply(await h.click(current, post, play.custom_id, locale="en-US"))
     assert "**Your turn**" in english.content
     assert {b.custom_id for b in english.message.buttons} == {b.custom_id for b in panel.message.buttons}
+
+
+async def test_images_are_drawn_in_the_language_of_who_sees_them(h: DiscordHarness) -> None:
+    """The table posted in the channel is labelled in the server's language; the mat attached to
+    a private reply, the preview and `/projectl status` (only you see it) in the reader's own."""
+    import discord
+    from test_bot_support import bot_of
+
+    current, other, _ = await two_player_game(h)
+    bot = bot_of(h)
+    bot.get_guild(h.world.guild_id).preferred_locale = discord.Locale.brazil_portuguese
+    renderer = bot.renderer
+    renderer.calls.clear()
+    renderer.locales.clear()
+    for _ in range(3):  # the third action ends the turn: the actor's mat, then the table post
+        await h.slash(current, "games", "projectl play level1", locale="en-US")
+    drawn = dict(zip(renderer.calls, renderer.locales, strict=True))
+    seat = (await game_of(h)).seat_of(current.id).seat
+    assert drawn == {f"mat:{seat}": "en-US", "table": "pt-BR"}, drawn
+    renderer.calls.clear()
+    renderer.locales.clear()
+    await h.slash(other, "games", "projectl status", locale="pt-BR")
+    await h.slash(current, "games", "projectl status", locale="en-GB")
+    shown = list(zip(renderer.calls, renderer.locales, strict=True))
+    assert shown == [("table", "pt-BR"), ("table", "en-GB")]

@@ -18,6 +18,7 @@ from harness import DiscordHarness, FakeMember, InteractionRecord, MessageRecord
 from bot.app import ProjectLBot, create_bot
 from bot.clock import ManualClock
 from bot.config import Settings
+from bot.locales import locale_code
 from bot.render import Renderer
 from engine import GameState, Place
 from engine.actions import GhostSplit
@@ -37,33 +38,42 @@ def tiny_png(width: int = 2, height: int = 1) -> bytes:
 
 
 class FakeRenderer:
-    """Counts calls and returns a tiny valid PNG: full games in tests stay fast."""
+    """Counts calls and returns a tiny valid PNG: full games in tests stay fast. ``locales``
+    records each call's language, parallel to ``calls``."""
 
     def __init__(self) -> None:
         self.calls: list[str] = []
+        self.locales: list[str | None] = []
         self.previous: list[GameState | None] = []  # what each table render was compared with
 
-    async def table(self, state: GameState, names: Sequence[str], previous: GameState | None = None) -> bytes:
-        self.calls.append("table")
+    def _called(self, call: str, locale: Any) -> None:
+        self.calls.append(call)
+        self.locales.append(locale_code(locale))
+
+    async def table(self, state: GameState, names: Sequence[str], previous: GameState | None = None, *,
+                    locale: Any = None) -> bytes:
+        self._called("table", locale)
         self.previous.append(previous)
         return tiny_png(3, 2)
 
     async def mat(
-        self, state: GameState, seat: int, names: Sequence[str], viewer: int | None = None
+        self, state: GameState, seat: int, names: Sequence[str], viewer: int | None = None, *,
+        locale: Any = None,
     ) -> bytes:
-        self.calls.append(f"mat:{seat}")
+        self._called(f"mat:{seat}", locale)
         return tiny_png(2, 2)
 
-    async def results(self, state: GameState, names: Sequence[str]) -> bytes:
-        self.calls.append("results")
+    async def results(self, state: GameState, names: Sequence[str], *, locale: Any = None) -> bytes:
+        self._called("results", locale)
         return tiny_png(4, 2)
 
-    async def preview(self, state: GameState, seat: int, place: Place, names: Sequence[str]) -> bytes:
-        self.calls.append(f"preview:{place}")
+    async def preview(self, state: GameState, seat: int, place: Place, names: Sequence[str], *,
+                      locale: Any = None) -> bytes:
+        self._called(f"preview:{place}", locale)
         return tiny_png(2, 3)
 
-    async def ghost_split(self, split: GhostSplit) -> bytes:
-        self.calls.append(f"ghost:{split}")
+    async def ghost_split(self, split: GhostSplit, *, locale: Any = None) -> bytes:
+        self._called(f"ghost:{split}", locale)
         return tiny_png(3, 3)
 
 

@@ -5,9 +5,12 @@ from __future__ import annotations
 
 import asyncio
 
+import discord
+
 import engine
 import renders
-from bot.render import ProcessRenderer
+from bot.locales import image_words
+from bot.render import ProcessRenderer, ThreadedRenderer
 from renders.samples import names_for, play
 
 
@@ -25,6 +28,20 @@ async def test_process_pool_draws_what_the_renders_draw() -> None:
         assert await renderer.results(states[-1], names) == renders.render_results(states[-1], names)
         preview = await renderer.preview(middle, middle.current, place, names)
         assert preview == renders.render_preview(middle, middle.current, place, names)
+        words = image_words("pt-BR")  # a locale crosses to the worker as its code
+        portuguese = await renderer.table(middle, names, locale=discord.Locale.brazil_portuguese)
+        assert portuguese == renders.render_table(middle, names, words=words) != table
+        mat = await renderer.mat(middle, 1, names, locale="pt-BR")
+        assert mat == renders.render_mat(middle, 1, names, words=words)
     finally:
         await renderer.close()
     await renderer.close()  # closing twice is harmless
+
+
+async def test_threaded_renderer_draws_in_the_locale_asked() -> None:
+    states = list(play(engine.Options(players=2), 5))
+    names = names_for(states[-1])
+    renderer = ThreadedRenderer()
+    assert await renderer.results(states[-1], names, locale="pt-BR") == renders.render_results(
+        states[-1], names, words=image_words("pt-BR"))
+    assert await renderer.results(states[-1], names, locale="fr") == renders.render_results(states[-1], names)

@@ -106,7 +106,7 @@ def _clear_caches() -> None:
     for cached in (
         card.market_card,
         card.mini_card,
-        card.plan_card,
+        card._plan_card,
         draw.piece_sprite,
         draw.disc_image,
         fonts.run,

@@ -21,6 +21,7 @@ from engine import Master, Place
 
 from .. import texts
 from ..errors import BadInputError, NoGameError, StaleError
+from ..locales import locale_code
 from ..manager import Game
 from ..storage.hints import HintStore
 from ..thinking import Mistake, review_game, strong_hint
@@ -67,9 +68,10 @@ async def hint_command(interaction: discord.Interaction) -> None:
     action = engine.parse_action(hint.action)
     place = _first_placement(action)
     if place is not None:
-        image = await bot.renderer.preview(game.state, seat.seat, place, game.names)
+        image = await bot.renderer.preview(game.state, seat.seat, place, game.names,
+                                           locale=interaction.locale)
     else:
-        image = await bot.renderer.mat(game.state, seat.seat, game.names)
+        image = await bot.renderer.mat(game.state, seat.seat, game.names, locale=interaction.locale)
     text = texts.HINT.format(action=hint.action, reason=hint_reason(hint), used=used)
     await common.reply(interaction, text, files=[common.png(image, "hint.png")])
 
@@ -106,10 +108,12 @@ def review_lines(game: Game, mistakes: list[Mistake]) -> list[str]:
     return lines
 
 
-async def build_review(bot: ProjectLBot, game: Game) -> tuple[str, list[tuple[str, bytes]]]:
+async def build_review(
+    bot: ProjectLBot, game: Game, locale: Any = None,
+) -> tuple[str, list[tuple[str, bytes]]]:
     """(text, [(file name, PNG)]) for a finished game; one image per player: their mat before the
-    costliest turn."""
-    key = (game.id, game.revision)
+    costliest turn, labelled in ``locale`` (the reader's)."""
+    key = (game.id, game.revision, locale_code(locale))
     if key in _reviews:
         return _reviews[key]
     assert game.state is not None
@@ -124,7 +128,8 @@ async def build_review(bot: ProjectLBot, game: Game) -> tuple[str, list[tuple[st
         worst = max(costly, key=lambda m: m.cost, default=None)
         if worst is not None:
             state = engine.GameState.loads(worst.state_text)
-            images.append((f"review-seat{seat + 1}.png", await bot.renderer.mat(state, seat, game.names)))
+            images.append((f"review-seat{seat + 1}.png", await bot.renderer.mat(state, seat, game.names,
+                                                                                         locale=locale)))
     result = (common.clip(review_lines(game, mistakes)), images)
     if len(_reviews) >= _REVIEW_CACHE:
         _reviews.pop(next(iter(_reviews)))
@@ -135,7 +140,7 @@ async def build_review(bot: ProjectLBot, game: Game) -> tuple[str, list[tuple[st
 async def send_review(interaction: discord.Interaction, game_id: int | None) -> None:
     game = await _finished_game(interaction, game_id)
     await common.defer(interaction)
-    text, images = await build_review(common.bot_of(interaction), game)
+    text, images = await build_review(common.bot_of(interaction), game, interaction.locale)
     await common.reply(interaction, text, files=[common.png(data, name) for name, data in images])
 
 

@@ -238,16 +238,17 @@ async def turn_prompt(
     return "\n".join(localise(line, locale) for line in lines)
 
 
-def render_board(bot: ProjectLBot, result: ActionResult) -> asyncio.Task[bytes] | None:
-    """Start rendering the image :func:`post_turn` will post (results at the end, else the table),
-    so it can be drawn while the player's mat is: the two renders overlap instead of queueing."""
+def render_board(bot: ProjectLBot, result: ActionResult, locale: Any) -> asyncio.Task[bytes] | None:
+    """Start rendering the image :func:`post_turn` will post (results at the end, else the table)
+    in the channel's ``locale`` (:func:`public_locale`), so it can be drawn while the player's mat
+    is: the two renders overlap instead of queueing."""
     game = result.game
     if game.state is None:
         return None
     if result.finished:
-        return asyncio.ensure_future(bot.renderer.results(game.state, game.names))
+        return asyncio.ensure_future(bot.renderer.results(game.state, game.names, locale=locale))
     previous = bot.posted_states.get(game.id)
-    return asyncio.ensure_future(bot.renderer.table(game.state, game.names, previous))
+    return asyncio.ensure_future(bot.renderer.table(game.state, game.names, previous, locale=locale))
 
 
 async def post_turn(bot: ProjectLBot, channel: discord.abc.Messageable, result: ActionResult,
@@ -259,7 +260,7 @@ async def post_turn(bot: ProjectLBot, channel: discord.abc.Messageable, result: 
     game = result.game
     if game.state is None:
         return
-    board = board or render_board(bot, result)
+    board = board or render_board(bot, result, public_locale(channel))
     assert board is not None
     lines = await earlier_in_turn(bot, game, result) + step_lines(game, result.steps)
     if result.finished:
@@ -367,7 +368,7 @@ async def respond_to_result(interaction: discord.Interaction, result: ActionResu
     lines += [f"· {e.describe(game.names)}" for e in step.events
               if not isinstance(e, (ev.TurnStarted,))]
     posting = (result.turn_changed or result.finished) and interaction.channel is not None
-    board = render_board(bot, result) if posting else None
+    board = render_board(bot, result, public_locale(interaction.channel)) if posting else None
     panel = panel_after(result)
     if panel is not None:
         lines.append(panel.content)
@@ -378,7 +379,7 @@ async def respond_to_result(interaction: discord.Interaction, result: ActionResu
             view = panel.view if panel is not None else turn_view(game)
             await reply(interaction, clip(lines, locale=interaction.locale), ephemeral=True, view=view)
         else:
-            mat = await bot.renderer.mat(state, step.seat, game.names)
+            mat = await bot.renderer.mat(state, step.seat, game.names, locale=interaction.locale)
             await reply(interaction, clip(lines, locale=interaction.locale), ephemeral=True,
                         files=[png(mat, "mat.png")],
                         view=panel.view if panel is not None else None)  # a new turn that is theirs

@@ -71,7 +71,8 @@ async def send_mat(interaction: discord.Interaction, game: Game, seat: int | Non
         seat = mine.seat
     await common.defer(interaction)
     viewer = NOBODY if mine is None else mine.seat  # another's mat hides a face-down score pile
-    image = await common.bot_of(interaction).renderer.mat(game.state, seat, game.names, viewer)
+    image = await common.bot_of(interaction).renderer.mat(game.state, seat, game.names, viewer,
+                                                             locale=interaction.locale)
     await common.reply(interaction, texts.MAT_OF.format(name=game.seats[seat].name),
                        files=[common.png(image, "mat.png")])
 
@@ -90,7 +91,7 @@ class InfoCommands:
             await common.reply(interaction, lobby_content(game, await turn_limit_of(bot, game.id)))
             return
         await common.defer(interaction)
-        image = await bot.renderer.table(game.state, game.names)
+        image = await bot.renderer.table(game.state, game.names, locale=interaction.locale)  # a private reply
         header = status_header(game, await clock_status(bot, game))
         await common.reply(interaction, header, files=[common.png(image, "table.png")])
 

@@ -65,7 +65,8 @@ async def show_preview(interaction: discord.Interaction, game_id: int, revision:
     except engine.IllegalActionError as error:
         raise InvalidActionError(str(error)) from error
     await common.defer(interaction)
-    image = await common.bot_of(interaction).renderer.preview(game.state, seat.seat, place, game.names)
+    image = await common.bot_of(interaction).renderer.preview(game.state, seat.seat, place, game.names,
+                                                                   locale=interaction.locale)
     view = discord.ui.View(timeout=None)
     view.add_item(ConfirmButton(game.id, interaction.user.id, revision, str(place)))
     await common.reply(interaction, texts.PREVIEW.format(action=str(place)),
@@ -86,7 +87,7 @@ async def show_ghost_preview(interaction: discord.Interaction, split: GhostSplit
     except engine.IllegalActionError as error:
         raise InvalidActionError(str(error)) from error
     await common.defer(interaction)
-    image = await common.bot_of(interaction).renderer.ghost_split(split)
+    image = await common.bot_of(interaction).renderer.ghost_split(split, locale=interaction.locale)
     view = discord.ui.View(timeout=None)
     view.add_item(ConfirmButton(game.id, interaction.user.id, game.revision, str(split)))
     await common.reply(interaction, texts.PREVIEW.format(action=str(split)),

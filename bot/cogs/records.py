@@ -49,7 +49,7 @@ async def take_back(interaction: discord.Interaction) -> None:
     assert state is not None
     mine = state.focused(done.seat)  # Line Clear: the undoer's own turn
     left = texts.ACTIONS_LEFT.format(n=mine.actions_left) if state.phase.value == "play" else ""
-    mat = await bot.renderer.mat(state, done.seat, done.game.names)
+    mat = await bot.renderer.mat(state, done.seat, done.game.names, locale=interaction.locale)
     panel = panel_for(done.game, interaction.user.id, None, mat_button=False)  # the mat is attached
     await common.reply(interaction, Joined([texts.UNDO_DONE.format(action=done.action), left], " "),
                        files=[common.png(mat, "mat.png")], view=panel.view if panel else None)
@@ -113,7 +113,8 @@ async def log_command(
     embeds, view = await log_page(found, bot, page)
     files = []
     if found.status == "finished" and found.state is not None:
-        files.append(common.png(await bot.renderer.results(found.state, found.names), "results.png"))
+        files.append(common.png(await bot.renderer.results(found.state, found.names,
+                                                                  locale=interaction.locale), "results.png"))
     await interaction.followup.send(texts.LOG_HINT, embeds=embeds, view=view, files=files, ephemeral=True)
 
 

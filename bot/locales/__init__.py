@@ -10,6 +10,10 @@ carries nothing unused.
 Discord's name rules apply), ``descriptions`` and ``choices``. :class:`CatalogueTranslator` hands
 them to discord.py, which puts them in the synced payload as ``name_localizations`` and
 ``description_localizations``.
+
+``texts`` holds the bot's sentences (by their names in ``bot/texts.py``, see :func:`t`), and
+``images`` the words the images draw (by their keys in ``renders.labels.ENGLISH``, see
+:func:`image_words`; ``renders`` never reads a catalogue, the bot hands it the section).
 """
 
 from __future__ import annotations
@@ -150,6 +154,13 @@ def t(key: str, locale: Any, **fields: Any) -> str:
         return source.format(**fields) if fields else str(source)
     shown = {name: localise(value, locale) for name, value in fields.items()}
     return template.format(**shown) if fields else template
+
+
+def image_words(locale: Any) -> Mapping[str, Any] | None:
+    """The words the images print in ``locale``: its catalogue's ``images`` section, a translation
+    of ``renders.labels.ENGLISH`` by key (None for English, or a locale without a catalogue)."""
+    code = locale_code(locale)
+    return catalogues().get(code, {}).get("images") if code else None
 
 
 def localise(content: Any, locale: Any) -> Any:

@@ -1,0 +1,256 @@
+"""Images in every language the bot speaks: each catalogue translates every image label and
+nothing else; the labels drawn are the locale's; longer words never overflow the image or run into
+each other; and golden hashes pin how a table, a mat, the results and a preview look per locale.
+
+The golden hashes hash the decoded RGB pixels (not the PNG bytes or palette), so neither a zlib
+build nor a change of PNG mode can fail them while any visual change still does. If a deliberate
+change to the look breaks them, look at the new images and update the hashes.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import io
+import string
+import threading
+from collections.abc import Callable, Mapping
+from functools import cache
+from typing import Any
+
+import pytest
+from PIL import Image
+
+from bot.locales import catalogues, image_words, locales
+from engine import GameState, Options, Phase, Place, Shape, legal_actions
+from renders import (
+    fonts,
+    labels,
+    render_ghost_split,
+    render_mat,
+    render_preview,
+    render_results,
+    render_table,
+)
+from renders.samples import play
+
+LOCALES = [None, *locales()]
+"""English (no catalogue) and every catalogue."""
+
+NAMES = ("Ana", "Bartholomew Fitzgerald", "Chloé", "李小龍", "Дмитрий", "Eun-ji")
+
+
+def fields_of(template: Any) -> set[str]:
+    """Every ``{field}`` a template (or each form of a count or table) fills in."""
+    if isinstance(template, Mapping):
+        return set().union(*(fields_of(form) for form in template.values()))
+    if isinstance(template, list):
+        return set().union(*(fields_of(line) for line in template))
+    return {name for _, name, _, _ in string.Formatter().parse(template) if name}
+
+
+def is_count(key: str, template: Any) -> bool:
+    return not key.isupper() and isinstance(template, Mapping)
+
+
+@pytest.mark.parametrize("locale", locales())
+def test_every_catalogue_translates_every_image_label_and_nothing_unused(locale: str) -> None:
+    """Every key of ``renders.labels.ENGLISH`` has an entry, every entry is such a key, and each
+    has the English one's shape: a table keeps its engine values, a list its line count, and no
+    translation asks for a field the English does not give (it may leave one out)."""
+    words = catalogues()[locale]["images"]
+    assert sorted(set(labels.ENGLISH) - set(words)) == [], f"{locale} lacks image labels"
+    assert sorted(set(words) - set(labels.ENGLISH)) == [], f"{locale} has unused image labels"
+    for key, english in labels.ENGLISH.items():
+        translated = words[key]
+        given = fields_of(english) | ({"n"} if is_count(key, english) else set())
+        if is_count(key, translated):
+            assert set(translated) == {"one", "other"}, key
+            assert "n" in given, f"{key}: a count's form is chosen by its field n"
+        elif isinstance(english, Mapping):
+            assert set(translated) == set(english), key
+        elif isinstance(english, list):
+            assert isinstance(translated, list) and len(translated) == len(english), key
+        else:
+            assert isinstance(translated, str), key
+        assert fields_of(translated) <= given, (key, fields_of(translated) - given)
+
+
+def test_english_is_the_default_and_a_gap_falls_back_to_it() -> None:
+    assert labels.round_number(7) == "Round 7"
+    assert labels.RESERVE == "Reserve"
+    with labels.speaking({"round_number": "Rodada {n}", "COLOUR_DECK": {"white": "Pilha branca"}}):
+        assert labels.round_number(7) == "Rodada 7"
+        assert labels.RESERVE == "Reserve"  # not translated: English
+        assert labels.colour_deck("white") == "Pilha branca"
+        assert labels.colour_deck("black") == "Black deck"  # a table's missing entry
+    assert labels.round_number(7) == "Round 7"  # the block's language ends with it
+
+
+def test_portuguese_labels_read_as_portuguese() -> None:
+    with labels.speaking(image_words("pt-BR")):
+        assert labels.round_number(7) == "Rodada 7"
+        assert labels.to_play("Ana") == "Vez de Ana"
+        assert labels.RESERVE == "Reserva"
+        assert labels.actions_left(1) == "resta 1 ação"
+        assert labels.actions_left(3) == "restam 3 ações"
+        assert labels.points(0) == "0 pts" and labels.points(1) == "1 pt"
+        assert labels.join_names(["Ana", "Bo", "Cy"]) == "Ana, Bo e Cy"
+        assert labels.winners_line(["Ana", "Bo"]) == "Ana e Bo dividem a vitória"
+        assert labels.ordinal(2) == "2º"
+        assert labels.piece_label("L3") == "L3 (triminó em L)"
+        assert labels.piece_label("1") == "monominó"
+
+
+def test_english_piece_names_are_the_engines() -> None:
+    for shape in Shape:
+        assert labels.piece_label(shape.value) == shape.label
+
+
+def test_each_thread_draws_in_its_own_language() -> None:
+    """The language is a context variable: two renders at once in two threads do not mix."""
+    seen: dict[str, str] = {}
+    gate = threading.Barrier(2)
+
+    def work(locale: str | None) -> None:
+        with labels.speaking(image_words(locale)):
+            gate.wait()
+            seen[str(locale)] = labels.round_number(3)
+
+    threads = [threading.Thread(target=work, args=(code,)) for code in ("pt-BR", None)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert seen == {"pt-BR": "Rodada 3", "None": "Round 3"}
+
+
+# -- the images themselves ------------------------------------------------------------------------
+
+
+@cache
+def game(options: Options, seed: int) -> tuple[GameState, ...]:
+    return tuple(play(options, seed, max_actions=2000))
+
+
+def first(states: tuple[GameState, ...], test: Callable[[GameState], bool]) -> GameState:
+    return next(s for s in states if test(s))
+
+
+def some_place(state: GameState) -> Place:
+    return max((a for a in legal_actions(state) if isinstance(a, Place)),
+               key=lambda p: (p.shape.size, p.card, p.mask))
+
+
+def images(words: Mapping[str, Any] | None) -> dict[str, Callable[[], bytes]]:
+    """Every kind of image, in states that show every kind of label (banners, Finishing, the end,
+    Solo, Line Clear with ghosts, Finesse, hidden scores)."""
+    four = game(Options(players=4), 3)
+    mid = four[len(four) // 2]
+    playing = first(four[len(four) // 2:], lambda s: any(isinstance(a, Place) for a in legal_actions(s)))
+    end = first(four, lambda s: s.last_round is not None and s.phase is Phase.PLAY)
+    finishing = first(four, lambda s: s.phase is Phase.FINISHING)
+    solo = game(Options(players=1, variant="solo"), 3)
+    line_clear = game(Options(players=6, variant="lineclear", ghost=True), 5)
+    finesse = game(Options(players=3, finesse=True), 4)
+    hidden = game(Options(players=2, known_scores=False), 4)
+    w = words
+    return {
+        "table": lambda: render_table(mid, NAMES[:4], four[len(four) // 2 - 3], words=w),
+        "table-end": lambda: render_table(end, NAMES[:4], words=w),
+        "table-finishing": lambda: render_table(finishing, NAMES[:4], words=w),
+        "table-over": lambda: render_table(four[-1], NAMES[:4], words=w),
+        "mat": lambda: render_mat(mid, mid.current, NAMES[:4], words=w),
+        "mat-finishing": lambda: render_mat(finishing, finishing.current, NAMES[:4], words=w),
+        "results": lambda: render_results(four[-1], NAMES[:4], words=w),
+        "preview": lambda: render_preview(playing, playing.current, some_place(playing), NAMES[:4], words=w),
+        "solo": lambda: render_table(solo[len(solo) * 2 // 3], NAMES[:1], words=w),
+        "solo-results": lambda: render_results(solo[-1], NAMES[:1], words=w),
+        "line-clear": lambda: render_table(line_clear[len(line_clear) // 2], NAMES, words=w),
+        "line-clear-mat": lambda: render_mat(line_clear[len(line_clear) // 2], 0, NAMES, words=w),
+        "line-clear-results": lambda: render_results(line_clear[-1], NAMES, words=w),
+        "finesse": lambda: render_table(finesse[len(finesse) // 2], NAMES[:3], words=w),
+        "hidden": lambda: render_table(hidden[len(hidden) * 2 // 3], NAMES[:2], words=w),
+        "hidden-mat": lambda: render_mat(hidden[len(hidden) * 2 // 3], 0, NAMES[:2], viewer=1, words=w),
+        "ghost": lambda: render_ghost_split(Shape.P5, [Shape.MONO, Shape.O4], words=w),
+    }
+
+
+def overlaps(a: tuple[int, int, int, int], b: tuple[int, int, int, int]) -> bool:
+    """Two text boxes share more than a pixel's edge."""
+    return a[0] < b[2] - 1 and b[0] < a[2] - 1 and a[1] < b[3] - 1 and b[1] < a[3] - 1
+
+
+@pytest.mark.parametrize("locale", LOCALES)
+def test_no_label_leaves_the_image_or_runs_into_another(locale: str | None) -> None:
+    """Measured layouts: however long a language's words, every text stays inside its image and
+    clear of every other text drawn on it (cards and tiles are drawn apart, then pasted)."""
+    problems = []
+    for name, render in images(image_words(locale)).items():
+        with fonts.recording() as drawn:
+            render()
+        shown = [d for d in drawn if d.text.strip()]
+        for i, d in enumerate(shown):
+            width, height = d.image_size
+            if d.box[0] < 0 or d.box[1] < 0 or d.box[2] > width or d.box[3] > height:
+                problems.append(f"{name}: {d.text!r} leaves the image at {d.box}")
+            for other in shown[i + 1:]:
+                if other.canvas == d.canvas and (other.text, other.box) != (d.text, d.box) \
+                        and overlaps(d.box, other.box):
+                    problems.append(f"{name}: {d.text!r} runs into {other.text!r}")
+    assert problems == []
+
+
+def test_the_portuguese_table_says_it_in_portuguese() -> None:
+    four = game(Options(players=4), 3)
+    mid = four[len(four) // 2]
+    with fonts.recording() as drawn:
+        render_table(mid, NAMES[:4], words=image_words("pt-BR"))
+    said = [d.text for d in drawn]
+    assert f"Rodada {mid.round}" in said and f"Vez de {NAMES[mid.current]}" in said
+    assert "Reserva" in said and "peças para pegar" in said and "Suprimento" in said
+    english = {value for key, value in labels.ENGLISH.items() if key.isupper() and isinstance(value, str)}
+    portuguese = {value for key, value in image_words("pt-BR").items() if isinstance(value, str)}
+    assert not [text for text in said if text in english - portuguese]
+
+
+def rgb_digest(data: bytes) -> str:
+    image = Image.open(io.BytesIO(data)).convert("RGB")
+    return hashlib.sha256(f"{image.width}x{image.height}".encode() + image.tobytes()).hexdigest()
+
+
+GOLDEN: dict[tuple[str, str], str] = {
+    ("en", "table"): "6fd9cdfb9d0cf727a9d72625439a6975f1fd3fc2883f0835c862386d14b42a51",
+    ("en", "mat"): "6e487a7e1e5949d5abed70ffd151ee11a3132d0276532121477d970ccd8fe2d9",
+    ("en", "results"): "98f1e90a603db84f68da4762be5b4ad4d71ecf3e427adfb39ef1f52a634982d0",
+    ("en", "preview"): "a4400bd9ff4b485f93bf0e010dcc0ab519275b5dfe3b147978138c48e7c89af3",
+    ("en", "solo"): "8421e62b6205ab0cbb691a5e805945c60f6b52d79dee72a75b8c410d23144fc4",
+    ("en", "line-clear"): "45b3130df838fa2a89cd8881265b14f990e93130ff3471c5ecb47ca3028d0450",
+    ("pt-BR", "table"): "dd6fe86d98e4fe31da6a8148f84090b9f53d22d644d60d56c9eb795c2bfe2b9f",
+    ("pt-BR", "mat"): "a5a7cdb0daf83f6cc2bb968cc66393bd569c93afedc3a1ad948853121edee99c",
+    ("pt-BR", "results"): "005a708ef78cf98aa354a5eea00a3d0bf0c060a2db748e547bfb2cdbbc557e6e",
+    ("pt-BR", "preview"): "6be5c766c62bd96e2343ab332dda44834109715b1422f7e078b2bb5ca3ee2c90",
+    ("pt-BR", "solo"): "8e6de796371db9120f7a75ef752ff892ac2c17fbe950b3d9044be9aefd4cade0",
+    ("pt-BR", "line-clear"): "273936c8f628fe11d7937fa5c5ca32245c01aed70bc328f878e60fc53c024eb8",
+}
+"""(locale, image) -> digest; "en" is English (no catalogue is read for it)."""
+
+
+@pytest.mark.parametrize(("locale", "name"), sorted(GOLDEN))
+def test_golden_images_per_locale(locale: str, name: str) -> None:
+    data = images(image_words(locale))[name]()
+    assert rgb_digest(data) == GOLDEN[(locale, name)]
+
+
+def test_no_cached_drawing_keeps_another_languages_words() -> None:
+    """Cards and names are cached between renders: a Portuguese mat drawn right after an English
+    one is the same as one drawn from cold caches."""
+    from renders import card, fonts
+
+    english, portuguese = images(None), images(image_words("pt-BR"))
+    warm = {}
+    for name in ("mat", "preview", "table"):
+        english[name]()
+        warm[name] = portuguese[name]()
+    for cached in (card._plan_card, card.market_card, card.mini_card, fonts._drawable, fonts.run):
+        cached.cache_clear()
+    assert {name: portuguese[name]() for name in warm} == warm
