@@ -381,10 +381,7 @@ class ReminderScheduler:
         assert game.state is not None
         files: list[discord.File] = []
         try:
-            from .cogs.common import public_locale
-
-            # a DM has no reader's locale (no interaction): the game's server language
-            locale = public_locale(self.bot.get_channel(game.channel_id))
+            locale = (await self.store.get_prefs(row.user_id)).locale  # the DM's own language
             mat = await self.bot.renderer.mat(game.state, row.key.seat, game.names, locale=locale)
             files.append(discord.File(io.BytesIO(mat), filename="mat.png"))
         except Exception:  # a reminder without its picture beats no reminder

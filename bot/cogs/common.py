@@ -368,7 +368,7 @@ async def respond_to_result(interaction: discord.Interaction, result: ActionResu
     lines += [f"· {e.describe(game.names)}" for e in step.events
               if not isinstance(e, (ev.TurnStarted,))]
     posting = (result.turn_changed or result.finished) and interaction.channel is not None
-    board = render_board(bot, result, public_locale(interaction.channel)) if posting else None
+    board = render_board(bot, result, server_locale(interaction)) if posting else None
     panel = panel_after(result)
     if panel is not None:
         lines.append(panel.content)
