@@ -157,7 +157,7 @@ YOUR_FINISHING = (
     "{mention}, Finishing Touches: place pieces from your supply (-1 point each) with "
     "`/projectl play place`, then `/projectl play done`."
 )
-DONE_ACTION = "Done: `{action}`. {left}"
+DONE_ACTION = "Done: `{action}`."
 ACTIONS_LEFT = "{n} action(s) left this turn."
 YOUR_CHOICE = (
     "{mention}, first a choice: {prompt}. Pick it on your panel (**Play**) or "

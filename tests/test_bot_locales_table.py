@@ -234,3 +234,16 @@ async def test_a_players_locale_is_remembered_for_dms(tmp_path: Path) -> None:
         assert (await store.get_prefs(h.user("ana").id)).locale == "pt-BR"
         await h.slash(h.user("ana"), CHANNEL, "projectl settings", reminders=True, locale="en-GB")
         assert (await store.get_prefs(h.user("ana").id)).locale == "en-GB"
+
+
+async def test_an_action_confirmation_is_in_the_users_language(tmp_path: Path) -> None:
+    """The private "Done" after an action is one message built from two sentences (what was done,
+    actions left): both in the player's language."""
+    clock = ManualClock(START)
+    async with days_bot(tmp_path / "db.sqlite3", clock, PLAYERS) as h:
+        await start(h, await open_table(h, ("ana", "bob")))
+        user = await current_user(h)
+        pt = final_reply(await h.slash(user, CHANNEL, "projectl play level1", locale="pt-BR"))
+        assert pt.content.startswith("Feito: `level1`. 2 ação(ões) restante(s) neste turno."), pt.content
+        en = final_reply(await h.slash(user, CHANNEL, "projectl play level1", locale="en-US"))
+        assert en.content.startswith("Done: `level1`. 1 action(s) left this turn."), en.content

@@ -27,7 +27,7 @@ from engine.visibility import describe_for, hidden_scores
 from .. import texts
 from ..errors import BotError, NoGameError
 from ..history import decision_text
-from ..locales import Text, localise, public_locale
+from ..locales import Joined, Text, localise, public_locale
 from ..manager import ActionResult, Game, GameManager, Step
 
 if TYPE_CHECKING:
@@ -364,7 +364,7 @@ async def respond_to_result(interaction: discord.Interaction, result: ActionResu
         tail = ""
     else:
         tail = texts.TURN_OVER
-    lines = [texts.DONE_ACTION.format(action=step.text, left=tail).strip()]
+    lines = [Joined([texts.DONE_ACTION.format(action=step.text), tail], " ")]  # translated whole
     lines += [f"· {e.describe(game.names)}" for e in step.events
               if not isinstance(e, (ev.TurnStarted,))]
     posting = (result.turn_changed or result.finished) and interaction.channel is not None
