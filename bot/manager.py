@@ -62,6 +62,7 @@ from .games import (
     ai_name,
     engine_policy,
 )
+from .locales import engine_text
 from .results import seat_results
 from .storage import ActionRow, NewSeat, Storage
 from .storage import ChannelBusyError as _StorageBusy
@@ -308,7 +309,7 @@ class GameManager:
         try:
             state = engine.new_game(game.settings.options(len(game.seats)), game.seed, self._cards)
         except IllegalActionError as error:
-            raise BadInputError(str(error)) from error
+            raise BadInputError(engine_text(error)) from error
         try:
             row = await self.storage.start_game(game.id, game.revision, _dump_state(state), state.schema)
         except _StorageStale as error:
@@ -426,7 +427,7 @@ class GameManager:
         try:
             outcome = engine.apply(game.state, action, player=seat)
         except IllegalActionError as error:
-            raise InvalidActionError(str(error)) from error
+            raise InvalidActionError(engine_text(error)) from error
         finished = outcome.state.is_over
         # A finishing action records every seat's result with it (what /projectl stats reads).
         also = list(result_writes(game.id, game.guild_id, seat_results(game.seats, outcome.state))
@@ -534,7 +535,7 @@ class GameManager:
             try:
                 place = engine.parse_placement(place)
             except IllegalActionError as error:
-                raise BadInputError(str(error)) from error
+                raise BadInputError(engine_text(error)) from error
         async with self.lock(channel_id):
             game = await self._require_open(channel_id, game_id)
             seat = _current_seat_for(game, user_id)
@@ -546,7 +547,7 @@ class GameManager:
             try:
                 engine.apply(game.state, candidate.action)
             except IllegalActionError as error:
-                raise InvalidActionError(str(error)) from error
+                raise InvalidActionError(engine_text(error)) from error
             self._drafts[(game.id, seat.seat)] = candidate
             return candidate
 
@@ -611,7 +612,7 @@ def _parse(action: Action | str) -> Action:
     try:
         return engine.parse_action(action)
     except IllegalActionError as error:
-        raise BadInputError(str(error)) from error
+        raise BadInputError(engine_text(error)) from error
 
 
 def _player_action(action: Action) -> Action:

@@ -50,7 +50,7 @@ from engine.state import RowsTable, SoloTable
 from . import texts
 from .cogs import common
 from .errors import InvalidActionError, StaleError
-from .locales import localise
+from .locales import engine_text, localise
 from .manager import ActionResult, Game
 from .panel import (
     PANEL_PREFIX,
@@ -640,7 +640,7 @@ def _master_add(key: PanelKey, offer: Offer, draft: tuple[Place, ...], card: str
     try:
         engine.apply(offer.state, engine.Master(longer))
     except engine.IllegalActionError as error:
-        raise InvalidActionError(str(error)) from error
+        raise InvalidActionError(engine_text(error)) from error
     return master_screen(key, offer, longer)
 
 

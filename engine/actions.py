@@ -296,12 +296,12 @@ def _colour(word: str) -> Colour:
     try:
         return Colour(word.lower())
     except ValueError:
-        raise ActionSyntaxError(f"{quoted(word)} is not a row: say white or black.") from None
+        raise ActionSyntaxError("parse.not_a_row", text=quoted(word)) from None
 
 
 def _slot(word: str, highest: int = 9) -> int:
     if not word.isdigit() or not 1 <= int(word) <= highest:
-        raise ActionSyntaxError(f"{quoted(word)} is not a position: use a number from 1 to {highest}.")
+        raise ActionSyntaxError("parse.not_a_position", text=quoted(word), highest=highest)
     return int(word)
 
 
@@ -309,28 +309,25 @@ def _shape(word: str) -> Shape:
     try:
         return parse_shape(word)
     except UnknownShapeError as error:
-        raise ActionSyntaxError(str(error)) from None
+        raise error.again(ActionSyntaxError) from None
 
 
 def parse_placement(text: str) -> Place:
     """Read '<piece> on <card> at <cells>'. The cells must form exactly that piece."""
     match = re.fullmatch(r"\s*(\S+)\s+on\s+(\S+)\s+at\s+(.+?)\s*", text, flags=re.IGNORECASE)
     if not match:
-        raise ActionSyntaxError(
-            "Write a placement as '<piece> on <puzzle> at <cells>', e.g. 'L3 on W07 at A1 A2 B2'."
-        )
+        raise ActionSyntaxError("parse.placement_form")
     shape = _shape(match.group(1))
     card = match.group(2).upper()
     if not _CARD_ID.match(card):
-        raise ActionSyntaxError(f"{quoted(match.group(2))} is not a puzzle id (like W07 or B12).")
+        raise ActionSyntaxError("parse.not_a_puzzle_id", text=quoted(match.group(2)))
     try:
         mask = parse_cells(match.group(3))
     except BadCellError as error:
-        raise ActionSyntaxError(str(error)) from None
+        raise error.again(ActionSyntaxError) from None
     if shape_of_mask(mask) is not shape:
-        raise ActionSyntaxError(
-            f"The cells {mask_to_text(mask)} do not form {shape.with_article} piece."
-        )
+        raise ActionSyntaxError("cells.not_the_piece", cells=mask_to_text(mask), article=shape.article,
+                                piece=shape)
     return Place(card, shape, mask)
 
 
@@ -343,9 +340,9 @@ def parse_action(text: str) -> Action:
     'master 1 on B02 at C3; L3 on W07 at A1 A2 B2'
     """
     if not isinstance(text, str) or not text.strip():
-        raise ActionSyntaxError("Empty action.")
+        raise ActionSyntaxError("parse.empty")
     if len(text) > 400:
-        raise ActionSyntaxError("That action text is far too long.")
+        raise ActionSyntaxError("parse.too_long")
     text = _in_english(text)
     words = text.split()
     verb, rest = words[0].lower(), words[1:]
@@ -353,52 +350,49 @@ def parse_action(text: str) -> Action:
         if len(rest) == 1:
             if rest[0].lower() in {colour.value for colour in Colour}:
                 row = rest[0].lower()
-                raise ActionSyntaxError(f"Say which {row} card: 'take {row} 1' to 'take {row} 4'.")
+                raise ActionSyntaxError("parse.take_which", row=row)
             return TakePuzzle(None, _slot(rest[0]))
         if len(rest) == 2:
             return TakePuzzle(_colour(rest[0]), _slot(rest[1], 4))
-        raise ActionSyntaxError("Write 'take white 3' (or 'take 5' in Solo).")
+        raise ActionSyntaxError("parse.take_form")
     if verb == "draw":
         if not rest:
             return DrawPuzzle(None)
         if len(rest) == 1:
             return DrawPuzzle(_colour(rest[0]))
-        raise ActionSyntaxError("Write 'draw white' or 'draw black' (or just 'draw' in Solo).")
+        raise ActionSyntaxError("parse.draw_form")
     if verb in {"level1", "level-1"} and not rest:
         return TakeLevelOne()
     if verb == "upgrade":
         if len(rest) == 3 and rest[1].lower() == "to":
             return Upgrade(_shape(rest[0]), _shape(rest[2]))
-        raise ActionSyntaxError("Write 'upgrade <piece> to <piece>', e.g. 'upgrade 2 to L3'.")
+        raise ActionSyntaxError("parse.upgrade_form")
     if verb == "place":
         return parse_placement(text.strip()[len(words[0]):])
     if verb == "master":
         body = text.strip()[len(words[0]):]
         parts = [part for part in body.split(";") if part.strip()]
         if not parts:
-            raise ActionSyntaxError("A Master action needs at least one placement.")
+            raise ActionSyntaxError("master.empty")
         return Master(tuple(parse_placement(part) for part in parts))
     if verb == "recycle":
         if len(rest) >= 2:
             order = tuple(_slot(word, 4) for word in rest[1:])
             return Recycle(_colour(rest[0]), order)
         if len(rest) == 1:
-            raise ActionSyntaxError("Say the order the cards go under the deck: 'recycle white 1 2 3 4'.")
-        raise ActionSyntaxError("Write 'recycle white 1 2 3 4'.")
+            raise ActionSyntaxError("parse.recycle_order")
+        raise ActionSyntaxError("parse.recycle_form")
     if verb == "choose":
         if rest:
             return Choose(" ".join(rest))
-        raise ActionSyntaxError("Write 'choose <option>', e.g. 'choose I4'.")
+        raise ActionSyntaxError("parse.choose_form")
     if verb == "ghost":
         head, *tail = text.strip()[len(words[0]):].split(";")
         parts = head.split()
         if len(parts) >= 3 and parts[1].lower() == "to":
             placements = tuple(parse_placement(part) for part in tail if part.strip())
             return GhostSplit(_shape(parts[0]), tuple(_shape(w) for w in parts[2:]), placements)
-        raise ActionSyntaxError(
-            "Write 'ghost <ghost piece> to <pieces>', e.g. 'ghost P5 to O4 1', and optionally "
-            "placements after ';' ('ghost P5 to O4 1; 1 on W07 at C3')."
-        )
+        raise ActionSyntaxError("parse.ghost_form")
     if verb == "done" and not rest:
         return EndFinishing()
     if verb == "insert" and not rest:
@@ -411,7 +405,4 @@ def parse_action(text: str) -> Action:
         return SkipTurn()
     if verb == "remove" and len(rest) == 1:
         return RemovePlayer(_slot(rest[0], 6) - 1)
-    raise ActionSyntaxError(
-        f"{quoted(words[0])} is not an action. Actions: take, draw, level1, upgrade, place, master, "
-        "recycle, ghost, insert, end turn, choose, done."
-    )
+    raise ActionSyntaxError("parse.not_an_action", text=quoted(words[0]))

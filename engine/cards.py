@@ -69,10 +69,7 @@ def parse_reward(text: str) -> Reward:
     try:
         return parse_shape(text)
     except UnknownShapeError:
-        raise UnknownShapeError(
-            f"'{text.strip()}' is not a reward: use a piece code (1, 2, I3 … S4, P5, U5, L5) or "
-            "up / up2 for a level-up."
-        ) from None
+        raise UnknownShapeError("parse.not_a_reward", text=f"'{text.strip()}'") from None
 
 
 GHOST_EXPANSION = "ghost"

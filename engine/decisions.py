@@ -63,8 +63,7 @@ def kind_of(decision: PendingDecision) -> DecisionKind:
     try:
         return KINDS[decision.kind]
     except KeyError:
-        raise IllegalActionError(f"This game waits for a '{decision.kind}' decision that this "
-                                 "version of the engine does not know.") from None
+        raise IllegalActionError("choose.unknown_kind", kind=decision.kind) from None
 
 
 def ask(w: Work, decision: PendingDecision) -> None:
@@ -137,14 +136,13 @@ def answer(w: Work, action: Choose) -> None:
     """Carry out ``action`` as the answer to the focused seat's pending decision."""
     index = _head_index(w.pending, w.current, bool(w.turns))
     if index is None:
-        raise IllegalActionError("There is no choice waiting for an answer.")
+        raise IllegalActionError("choose.nothing_waiting")
     head = w.pending[index]
     wanted = action.option.casefold()
     option = next((o for o in head.options if o.casefold() == wanted), None)
     if option is None:
-        raise IllegalActionError(
-            f"{quoted(action.option)} is not one of the choices: {', '.join(head.options)}."
-        )
+        raise IllegalActionError("choose.not_an_option", text=quoted(action.option),
+                                 options=list(head.options))
     w.pending.pop(index)
     kind_of(head).resolve(w, head, option)
 

@@ -4,9 +4,17 @@ Every refusal is an :class:`IllegalActionError` subclass whose message is writte
 ("Your supply has no T4 piece."). Callers can catch the base class to show the message, or a
 subclass to react to one case (the bot treats :class:`NotYourTurnError` differently, for instance).
 Raising never leaves a state half-changed: states are immutable and ``apply`` builds a new one.
+
+Each refusal is raised with a key of :data:`engine.messages.MESSAGES` and its fields
+(``PlacementError("place.occupied", cells="A1", card="W07")``): ``str(error)`` is the English,
+and ``error.key`` / ``error.fields`` let a front end say it in another language.
 """
 
 from __future__ import annotations
+
+from typing import Any
+
+from .messages import english
 
 QUOTE_LIMIT = 24
 """Characters of a player's input a refusal repeats; a 6,000-character option is not echoed."""
@@ -22,7 +30,30 @@ class EngineError(Exception):
     """Base of every error the engine raises on purpose."""
 
 
-class IllegalActionError(EngineError):
+class Keyed(Exception):
+    """An error whose message is :data:`engine.messages.MESSAGES` ``[key]`` filled in with
+    ``fields`` (English); a translation starts from the key and fields instead."""
+
+    key: str
+    fields: dict[str, Any]
+
+    def __init__(self, key: str, /, **fields: Any) -> None:
+        super().__init__(english(key, fields))
+        self.key, self.fields = key, fields
+
+    def __reduce__(self) -> tuple[Any, ...]:  # pickles (process pools) keep the key and fields
+        return (_rebuild, (type(self), self.key, self.fields))
+
+    def again(self, cls: type[Keyed]) -> Keyed:
+        """The same refusal as another error class (a cell error becomes a syntax error)."""
+        return cls(self.key, **self.fields)
+
+
+def _rebuild(cls: type[Keyed], key: str, fields: dict[str, Any]) -> Keyed:
+    return cls(key, **fields)
+
+
+class IllegalActionError(Keyed, EngineError):
     """The action is not allowed in this state. ``str(error)`` is a sentence for the player."""
 
 

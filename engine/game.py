@@ -111,9 +111,9 @@ def apply(state: GameState, action: Action, *, player: int | None = None) -> Out
     when the action is not allowed; ``state`` itself is never changed.
     """
     if state.phase is Phase.OVER:
-        raise GameOverError("The game is over.")
+        raise GameOverError("game.over")
     if player is not None and player not in state.acting_seats:
-        raise NotYourTurnError("It is not your turn.")
+        raise NotYourTurnError("game.not_your_turn")
     variant = variant_for(state.options.variant)
     w = Work(state)
     if player is not None and player != state.current:
@@ -123,16 +123,14 @@ def apply(state: GameState, action: Action, *, player: int | None = None) -> Out
     elif decisions.waiting(w):
         _apply_choice(w, variant, action)
     elif isinstance(action, Choose):
-        raise IllegalActionError("There is no choice waiting for an answer.")
+        raise IllegalActionError("choose.nothing_waiting")
     elif state.phase is Phase.PLAY:
         free = is_free_action(w.options, action)
         if isinstance(action, EndTurn):
             _apply_end_turn(w, variant)
             return Outcome(w.freeze(), tuple(w.events))
         if w.current in w.held and not free:
-            raise IllegalActionError(
-                "Your three actions are spent: insert another (2 active credits) or end your turn."
-            )
+            raise IllegalActionError("game.actions_spent")
         seat, start = w.current, len(w.events)
         _apply_play(w, variant, action)
         after_action(w, seat, action, w.events[start:])
@@ -180,10 +178,7 @@ def _apply_choice(w: Work, variant: Variant, action: Action) -> None:
     if not isinstance(action, Choose):
         head = decisions.focused_decision(w)
         assert head is not None
-        raise IllegalActionError(
-            f"First choose: {decisions.prompt(head)}. Write 'choose <option>' with one of "
-            f"{', '.join(head.options)}."
-        )
+        raise IllegalActionError("choose.first", prompt=decisions.prompt(head), options=list(head.options))
     seat, start = w.current, len(w.events)
     decisions.answer(w, action)
     after_action(w, seat, action, w.events[start:])
@@ -217,20 +212,16 @@ def _apply_play(w: Work, variant: Variant, action: Action) -> None:
     elif isinstance(action, Pass):
         state = w.base.focused(w.current)
         if legal_actions(state) != [Pass()] or master_options(state) is not None:
-            raise IllegalActionError("You can only pass when no other action is possible.")
+            raise IllegalActionError("game.pass_not_allowed")
     elif isinstance(action, EndFinishing):
-        raise WrongPhaseError("'done' ends Finishing Touches, which come after the last round.")
+        raise WrongPhaseError("game.done_not_finishing")
     else:
         expansion = expansion_for_action(w.options, action)
         if expansion is None:
-            raise ActionNotAvailableError(_not_available(action))
+            if isinstance(action, GhostSplit):
+                raise ActionNotAvailableError("ghost.not_in_game")
+            raise ActionNotAvailableError("game.unknown_action", action=repr(action))
         expansion.apply_action(w, action)
-
-
-def _not_available(action: Action) -> str:
-    if isinstance(action, GhostSplit):
-        return "The Ghost action needs the Ghost Piece expansion, which this game does not use."
-    return f"Unknown action {action!r}."
 
 
 def _apply_table_decision(w: Work, variant: Variant, action: SkipTurn | RemovePlayer) -> None:
@@ -248,13 +239,11 @@ def _apply_table_decision(w: Work, variant: Variant, action: SkipTurn | RemovePl
         return
     seat = action.seat
     if len(w.players) == 1:
-        raise ActionNotAvailableError("A solo game has nobody else to play on: cancel it instead.")
+        raise ActionNotAvailableError("remove.solo")
     if not 0 <= seat < len(w.players) or w.players[seat].removed:
-        raise IllegalActionError(f"There is no player in seat {seat + 1} to remove.")
+        raise IllegalActionError("remove.no_seat", seat=seat + 1)
     if all(p.removed for i, p in enumerate(w.players) if i != seat):
-        raise IllegalActionError(
-            "The last player in the game cannot be removed: let them finish, or cancel the game."
-        )
+        raise IllegalActionError("remove.last")
     decisions.drop(w, seat)
     if seat in w.held and seat != w.current:
         w.held.remove(seat)
@@ -295,11 +284,8 @@ def _turn_spent(w: Work, variant: Variant) -> None:
 def _apply_end_turn(w: Work, variant: Variant) -> None:
     if w.current not in w.held:
         if decisions.waiting(w):
-            raise IllegalActionError("First answer the choice waiting for you.")
-        raise IllegalActionError(
-            f"You still have {w.actions_left} action{'s' if w.actions_left != 1 else ''} this "
-            "turn: 'end turn' is for after your last one, while an Insert could still follow."
-        )
+            raise IllegalActionError("choose.answer_first")
+        raise IllegalActionError("game.end_turn_early", n=w.actions_left)
     w.actions_left = 0
     _end_turn(w, variant)
 
@@ -338,10 +324,7 @@ def _apply_finishing(w: Work, variant: Variant, action: Action) -> None:
         w.set_player(w.current, finished_touches=True)
         w.emit(FinishingDone(w.current))
     else:
-        raise WrongPhaseError(
-            "It is time for Finishing Touches: place pieces from your supply (1 point each) "
-            "or say 'done'."
-        )
+        raise WrongPhaseError("game.finishing_now")
     decisions.settle(w)
     if not w.pending:
         _settle_finishing(w, variant)

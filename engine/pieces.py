@@ -16,7 +16,7 @@ import enum
 from collections.abc import Iterable
 from functools import lru_cache
 
-from .errors import quoted
+from .errors import Keyed, quoted
 
 GRID = 5
 FULL_MASK = (1 << (GRID * GRID)) - 1
@@ -55,10 +55,14 @@ class Shape(enum.Enum):
         return f"{self.value} ({_NAMES[self]})" if self.value not in {"1", "2"} else _NAMES[self]
 
     @property
+    def article(self) -> str:
+        """'a' or 'an' before the label, as it is read aloud: 'an I4 (…)', 'an L3 (…)', 'a T4 (…)'."""
+        return "an" if self.value[0] in "AEFHILMNORSX" else "a"
+
+    @property
     def with_article(self) -> str:
-        """The label after 'a' or 'an' as it is read aloud: 'an I4 (…)', 'an L3 (…)', 'a T4 (…)'."""
-        article = "an" if self.value[0] in "AEFHILMNORSX" else "a"
-        return f"{article} {self.label}"
+        """The label after its article: 'an L3 (bent tromino)'."""
+        return f"{self.article} {self.label}"
 
     def __str__(self) -> str:
         return self.value
@@ -135,7 +139,7 @@ _ALIASES = {
 }
 
 
-class UnknownShapeError(ValueError):
+class UnknownShapeError(Keyed, ValueError):
     """The text does not name a piece shape."""
 
 
@@ -152,7 +156,7 @@ def parse_shape(text: str) -> Shape:
     if key in _ALIASES:
         return _ALIASES[key]
     names = ", ".join(s.value for s in BASE_SHAPES)
-    raise UnknownShapeError(f"{quoted(text)} is not a piece. Pieces are: {names}.")
+    raise UnknownShapeError("parse.not_a_piece", text=quoted(text), pieces=names)
 
 
 def cells_to_mask(cells: Iterable[tuple[int, int]]) -> int:
@@ -178,7 +182,7 @@ def mask_to_text(mask: int) -> str:
     return " ".join(cell_name(c, r) for c, r in mask_to_cells(mask))
 
 
-class BadCellError(ValueError):
+class BadCellError(Keyed, ValueError):
     """A cell name that is not on a 5×5 card."""
 
 
@@ -190,22 +194,20 @@ def parse_cell(text: str) -> tuple[int, int]:
             return COLUMNS.index(token[0]), int(token[1]) - 1
         if token[1] in COLUMNS and token[0] in "12345":
             return COLUMNS.index(token[1]), int(token[0]) - 1
-    raise BadCellError(
-        f"{quoted(text)} is not a cell on the card: use a column A–E and a row 1–5, like B3."
-    )
+    raise BadCellError("parse.not_a_cell", text=quoted(text))
 
 
 def parse_cells(text: str) -> int:
     """'A1 A2, B2' -> mask. Duplicates are an error: a piece covers each cell once."""
     tokens = text.replace(",", " ").split()
     if not tokens:
-        raise BadCellError("No cells given: name the cells the piece covers, like A1 A2 B2.")
+        raise BadCellError("parse.no_cells")
     mask = 0
     for token in tokens:
         col, row = parse_cell(token)
         bit = 1 << (row * GRID + col)
         if mask & bit:
-            raise BadCellError(f"Cell {cell_name(col, row)} is named twice.")
+            raise BadCellError("parse.cell_twice", cell=cell_name(col, row))
         mask |= bit
     return mask
 

@@ -120,7 +120,7 @@ decisions.register(decisions.DecisionKind(
 
 def take_level_one(w: Work, action: TakeLevelOne) -> None:
     if not substitutes(w.reserve, Shape.MONO):
-        raise ReserveEmptyError("The reserve is empty: there is no piece to take.")
+        raise ReserveEmptyError("reserve.empty")
     give_piece(w, w.current, Shape.MONO, "level1")
 
 
@@ -135,23 +135,17 @@ def upgrade_target_level(reserve: list[int] | tuple[int, ...], give: Shape) -> i
 def check_upgrade(reserve: list[int] | tuple[int, ...], supply: tuple[int, ...], action: Upgrade) -> None:
     give, take = action.give, action.take
     if supply[give.index] <= 0:
-        raise PieceNotInSupplyError(f"Your supply has no {give.label} to return.")
+        raise PieceNotInSupplyError("supply.none_to_return", piece=give)
     if take.level > MAX_UPGRADE_LEVEL:
-        raise UpgradeNotAllowedError(
-            "Level-5 ghost pieces are never reached by Upgrade: only a card's reward or a "
-            "level-up gives one."
-        )
+        raise UpgradeNotAllowedError("upgrade.to_ghost")
     if take is give:
-        raise UpgradeNotAllowedError("An exchange must take a different shape.")
+        raise UpgradeNotAllowedError("upgrade.same_shape")
     if reserve[take.index] <= 0:
-        raise ReserveEmptyError(f"The reserve has no {take.label} left.")
+        raise ReserveEmptyError("reserve.none_of", piece=take)
     if take.level > give.level:
         allowed = upgrade_target_level(reserve, give)
         if take.level != allowed:
-            raise UpgradeNotAllowedError(
-                f"From a level-{give.level} piece you can upgrade to level {allowed} only "
-                f"(one level up, or further only when that level has run out)."
-            )
+            raise UpgradeNotAllowedError("upgrade.level", level=give.level, allowed=allowed)
 
 
 def upgrade(w: Work, action: Upgrade) -> None:
@@ -174,24 +168,19 @@ def check_placement(state_or_work: GameState | Work, seat: int, place: Place) ->
     puzzle = player.puzzle(place.card)
     if puzzle is None:
         yours = ", ".join(p.card for p in player.puzzles) or "none"
-        raise PuzzleNotFoundError(
-            f"You have no unfinished puzzle {place.card}. Your puzzles: {yours}."
-        )
+        raise PuzzleNotFoundError("place.no_such_puzzle", card=place.card, puzzles=yours)
     if player.supply[place.shape.index] <= 0:
-        raise PieceNotInSupplyError(f"Your supply has no {place.shape.label} piece.")
+        raise PieceNotInSupplyError("supply.no_piece", piece=place.shape)
     if shape_of_mask(place.mask) is not place.shape:
-        raise PlacementError(
-            f"The cells {mask_to_text(place.mask)} do not form {place.shape.with_article} piece."
-        )
+        raise PlacementError("cells.not_the_piece", cells=mask_to_text(place.mask),
+                             article=place.shape.article, piece=place.shape)
     recess = state_or_work.card(place.card).recess
     outside = place.mask & ~recess
     if outside:
-        raise PlacementError(
-            f"That piece would cover {mask_to_text(outside)}, outside the recess of {place.card}."
-        )
+        raise PlacementError("place.outside", cells=mask_to_text(outside), card=place.card)
     covered = place.mask & puzzle.filled
     if covered:
-        raise PlacementError(f"{mask_to_text(covered)} on {place.card} already has a piece.")
+        raise PlacementError("place.occupied", cells=mask_to_text(covered), card=place.card)
     return puzzle
 
 
@@ -212,14 +201,14 @@ def place(w: Work, action: Place) -> None:
 
 def master(w: Work, action: Master) -> None:
     if w.phase is not Phase.PLAY:
-        raise WrongPhaseError("Master is not available during Finishing Touches.")
+        raise WrongPhaseError("master.finishing")
     if w.master_used:
-        raise MasterError("You have already used Master this turn.")
+        raise MasterError("master.used")
     if not action.placements:
-        raise MasterError("A Master action needs at least one placement.")
+        raise MasterError("master.empty")
     cards = [p.card for p in action.placements]
     if len(set(cards)) != len(cards):
-        raise MasterError("Master places at most one piece on each puzzle.")
+        raise MasterError("master.one_per_puzzle")
     seat = w.current
     start_supply = w.player.supply
     needed = [0] * len(start_supply)
@@ -228,9 +217,7 @@ def master(w: Work, action: Master) -> None:
     for shape in SHAPES:
         if needed[shape.index] > start_supply[shape.index]:
             have = start_supply[shape.index]
-            raise PieceNotInSupplyError(
-                f"Master needs {needed[shape.index]} × {shape.label} but your supply has {have}."
-            )
+            raise PieceNotInSupplyError("master.supply", needed=needed[shape.index], piece=shape, have=have)
     checked = [(p, check_placement(w, seat, p)) for p in action.placements]
     for p, puzzle in checked:
         put_piece(w, seat, p, puzzle, finishing=False)

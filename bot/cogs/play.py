@@ -24,6 +24,7 @@ from engine.state import LineClearTable, RowsTable, SoloTable
 
 from .. import texts
 from ..errors import BadInputError, BotError, InvalidActionError, StaleError
+from ..locales import engine_text
 from ..manager import Game
 from ..permissions import require_table_permissions
 from . import common
@@ -63,7 +64,7 @@ async def show_preview(interaction: discord.Interaction, game_id: int, revision:
     try:
         engine.apply(game.state, place, player=seat.seat)
     except engine.IllegalActionError as error:
-        raise InvalidActionError(str(error)) from error
+        raise InvalidActionError(engine_text(error)) from error
     await common.defer(interaction)
     image = await common.bot_of(interaction).renderer.preview(game.state, seat.seat, place, game.names,
                                                                    locale=interaction.locale)
@@ -85,7 +86,7 @@ async def show_ghost_preview(interaction: discord.Interaction, split: GhostSplit
     try:
         engine.apply(game.state, split, player=seat.seat)
     except engine.IllegalActionError as error:
-        raise InvalidActionError(str(error)) from error
+        raise InvalidActionError(engine_text(error)) from error
     await common.defer(interaction)
     image = await common.bot_of(interaction).renderer.ghost_split(split, locale=interaction.locale)
     view = discord.ui.View(timeout=None)
@@ -118,14 +119,14 @@ def parse_piece(text: str) -> engine.Shape:
     try:
         return parse_shape(text)
     except UnknownShapeError as error:
-        raise BadInputError(str(error)) from error
+        raise BadInputError(engine_text(error)) from error
 
 
 def parse_place(piece: str, puzzle: str, cells: str) -> Place:
     try:
         return engine.parse_placement(f"{parse_piece(piece).value} on {puzzle.strip()} at {cells}")
     except engine.IllegalActionError as error:
-        raise BadInputError(str(error)) from error
+        raise BadInputError(engine_text(error)) from error
 
 
 _SLOT = re.compile(r"^\s*(?:(?P<colour>white|black|branc[oa]|pret[oa]|w|b)\s*)?(?P<slot>\d)\s*$",
@@ -136,7 +137,7 @@ def parse_action_text(text: str) -> Action:
     try:
         return engine.parse_action(text)
     except engine.IllegalActionError as error:
-        raise BadInputError(str(error)) from error
+        raise BadInputError(engine_text(error)) from error
 
 
 def parse_take(game: Game, text: str, seat: int | None = None) -> Action:
@@ -374,7 +375,7 @@ class PlayCommands:
         try:
             action = parse_take(game, puzzle, None if seat is None else seat.seat)
         except engine.IllegalActionError as error:
-            raise BadInputError(str(error)) from error
+            raise BadInputError(engine_text(error)) from error
         await perform(interaction, action, game_id=game.id)
 
     @play.command(name="draw", description="Take a deck's top card, unseen")

@@ -27,6 +27,11 @@ from typing import Any
 from discord import Locale, app_commands
 from discord.app_commands import TranslationContextLocation as Where
 
+from engine.errors import Keyed
+from engine.messages import english_field, fill
+from engine.pieces import Shape
+from renders import labels
+
 FOLDER = Path(__file__).parent
 SECTION = {
     Where.command_name: "names", Where.group_name: "names", Where.parameter_name: "names",
@@ -164,14 +169,56 @@ def image_words(locale: Any) -> Mapping[str, Any] | None:
 
 
 def localise(content: Any, locale: Any) -> Any:
-    """``content`` in ``locale`` when it is a sentence of bot/texts.py or a :class:`Joined` of
-    them; anything else (a player's name, a number, a plain f-string) as it is."""
+    """``content`` in ``locale`` when it is a sentence of bot/texts.py, an engine refusal
+    (:func:`engine_text`) or a :class:`Joined` of them; anything else (a player's name, a number,
+    a plain f-string) as it is."""
     if isinstance(content, Text):
+        if content.key.startswith(ENGINE_KEY):
+            return _engine_sentence(content, locale)
         return t(content.key, locale, **content.fields)
     if isinstance(content, Joined):
         return str(localise(content.sep, locale)).join(str(localise(part, locale))
                                                        for part in content.parts)
     return content
+
+
+# -- the engine's refusals (engine/messages.py) ---------------------------------------------------
+
+ENGINE_KEY = "engine:"
+"""How a :class:`Text` made from an engine refusal is keyed: ``engine:<key of MESSAGES>``."""
+
+
+def engine_text(error: Keyed) -> Text:
+    """An engine refusal (an ``IllegalActionError``, a piece or cell the engine could not read) as
+    a sentence the bot can show in its reader's language: the engine's English, keyed by its
+    message key and carrying its fields. A catalogue translates it in its ``engine`` section:
+    ``messages`` (by key, the same ``{fields}``) and ``words`` (English field values, like a
+    row's colour, in that language); a piece is named with the ``images`` section's
+    ``SHAPE_NAMES``, as the images name it."""
+    return Text(ENGINE_KEY + error.key, str(error), error.fields)
+
+
+def _engine_sentence(text: Text, locale: Any) -> str:
+    code = locale_code(locale)
+    section = catalogues().get(code, {}).get("engine", {}) if code else {}
+    template = section.get("messages", {}).get(text.key[len(ENGINE_KEY):])
+    if template is None:
+        return str(text)
+    words = section.get("words", {})
+    with labels.speaking(image_words(locale)):
+        shown = {name: _engine_field(value, words) for name, value in text.fields.items()}
+    return fill(template, text.fields, shown)
+
+
+def _engine_field(value: Any, words: Mapping[str, str]) -> str:
+    """An engine refusal's field in the current language: a piece by its translated name, an
+    English word through ``words``, a list item by item."""
+    if isinstance(value, Shape):
+        return labels.piece_label(value.value)
+    if isinstance(value, (list, tuple)):
+        return ", ".join(_engine_field(item, words) for item in value)
+    shown = english_field(value)
+    return words.get(shown, shown)
 
 
 def public_locale(channel: Any) -> Any:

@@ -310,16 +310,15 @@ class FinesseExpansion(Expansion):
     def apply_action(self, w: Work, action: Action) -> None:
         assert isinstance(action, Insert)
         if w.phase is not Phase.PLAY:
-            raise WrongPhaseError("Insert is not available during Finishing Touches.")
+            raise WrongPhaseError("finesse.insert_finishing")
         fv = view(w)
         assert fv is not None
         seat = w.current
         if fv.active[seat] < INSERT_COST:
-            raise IllegalActionError(
-                f"Insert costs {INSERT_COST} active credits; you have {fv.active[seat]} active"
-                + (f" ({fv.inactive[seat]} more turn active when your turn ends)."
-                   if fv.inactive[seat] else ".")
-            )
+            if fv.inactive[seat]:
+                raise IllegalActionError("finesse.insert_cost_inactive", cost=INSERT_COST,
+                                         active=fv.active[seat], inactive=fv.inactive[seat])
+            raise IllegalActionError("finesse.insert_cost", cost=INSERT_COST, active=fv.active[seat])
         active = list(fv.active)
         active[seat] -= INSERT_COST
         _store(w, FinesseView(fv.bank + INSERT_COST, fv.row, tuple(active), fv.inactive))

@@ -142,36 +142,28 @@ class GhostExpansion(Expansion):
         from ..rules import check_placement, complete_puzzles, put_piece
 
         if w.phase is not Phase.PLAY:
-            raise WrongPhaseError("The Ghost action is not available during Finishing Touches.")
+            raise WrongPhaseError("ghost.finishing")
         seat, ghost = w.current, action.ghost
         if ghost.level != 5:
-            raise GhostError(f"{ghost.label} is not a ghost piece: split a P5, U5 or L5.")
+            raise GhostError("ghost.not_a_ghost", piece=ghost)
         if w.players[seat].supply[ghost.index] <= 0:
-            raise PieceNotInSupplyError(f"Your supply has no {ghost.label} to return.")
+            raise PieceNotInSupplyError("supply.none_to_return", piece=ghost)
         if action.pieces not in DECOMPOSITIONS[ghost]:
             named = " ".join(s.value for s in action.pieces)
             sets = "; ".join(" ".join(s.value for s in d) for d in DECOMPOSITIONS[ghost])
-            raise GhostError(
-                f"The pieces {named} do not tile a {ghost.label} exactly (two or more level 1–4 pieces "
-                f"covering its 5 cells). Possible sets: {sets}."
-            )
+            raise GhostError("ghost.no_tiling", pieces=named, piece=ghost, sets=sets)
         for shape, n in Counter(action.pieces).items():
             if w.reserve[shape.index] < n:
-                raise ReserveEmptyError(
-                    f"The reserve has {w.reserve[shape.index]} {shape.label} left, {n} needed: the "
-                    "Ghost action takes exactly the pieces that tile the ghost (no substitutes)."
-                )
+                raise ReserveEmptyError("ghost.reserve_short", left=w.reserve[shape.index], piece=shape,
+                                        needed=n)
         cards = [p.card for p in action.placements]
         if len(set(cards)) != len(cards):
-            raise GhostError("The Ghost action places at most one new piece on each puzzle.")
+            raise GhostError("ghost.one_per_puzzle")
         used = Counter(p.shape for p in action.placements)
         counts = Counter(action.pieces)
         for shape, n in used.items():
             if n > counts[shape]:
-                raise GhostError(
-                    f"Only the new pieces can be placed at once, and this split gives "
-                    f"{counts[shape]} {shape.label}."
-                )
+                raise GhostError("ghost.only_new", count=counts[shape], piece=shape)
         w.change_supply(seat, ghost, -1)
         w.reserve[ghost.index] += 1
         w.emit(PieceReturned(seat, ghost))

@@ -20,7 +20,7 @@ def variant_for(name: str) -> Variant:
         return VARIANTS[name]
     except KeyError:
         known = ", ".join(VARIANTS)
-        raise IllegalActionError(f"Unknown variant '{name}'. Variants: {known}.") from None
+        raise IllegalActionError("setup.unknown_variant", name=name, variants=known) from None
 
 
 __all__ = [

@@ -57,15 +57,12 @@ class Variant:
 
     def validate_options(self, options: Options, cards: Sequence[PuzzleCard]) -> None:
         if not self.min_players <= options.players <= self.max_players:
-            raise IllegalActionError(
-                f"{self.name} is played by {self.min_players}–{self.max_players} players."
-            )
+            raise IllegalActionError("setup.players", variant=self.name, low=self.min_players,
+                                     high=self.max_players)
         if options.reserve not in (10, 15):
-            raise IllegalActionError("The reserve holds 10 or 15 pieces of each shape.")
+            raise IllegalActionError("setup.reserve")
         if options.endless_white and (options.players < 2 or options.variant == "solo"):
-            raise IllegalActionError(
-                "The Endless White Deck is a variant for 2 or more players; Solo cannot use it."
-            )
+            raise IllegalActionError("setup.endless_solo")
         for expansion in expansions_for(options):
             expansion.validate_options(options)
 
@@ -119,7 +116,7 @@ class Variant:
         raise NotImplementedError
 
     def recycle(self, w: Work, action: Recycle) -> None:
-        raise ActionNotAvailableError("Recycle is not available in this game.")
+        raise ActionNotAvailableError("recycle.not_available")
 
     # -- between turns -------------------------------------------------------------------------
     def after_player_turn(self, w: Work) -> None:
@@ -161,9 +158,7 @@ def _recycle_actions(colour: Colour, slots: tuple[int, ...]) -> tuple[Recycle, .
 
 def check_room_for_puzzle(w: Work) -> None:
     if len(w.player.puzzles) >= MAX_UNFINISHED:
-        raise PuzzleLimitError(
-            f"You already have {MAX_UNFINISHED} unfinished puzzles: complete one before taking more."
-        )
+        raise PuzzleLimitError("take.limit", limit=MAX_UNFINISHED)
 
 
 def add_puzzle(w: Work, card: str) -> None:
@@ -228,11 +223,8 @@ class RowsGame(Variant):
         white, black = cards_in_play(options, cards)
         need_white, need_black = MODES[f"{options.players}p"]
         if len(white) < need_white or len(black) < need_black:
-            raise IllegalActionError(
-                f"This catalogue has {len(white)} white and {len(black)} black puzzles; a "
-                f"{options.players}-player game needs at least {need_white} white and "
-                f"{need_black} black."
-            )
+            raise IllegalActionError("setup.catalogue", white=len(white), black=len(black),
+                                     players=options.players, need_white=need_white, need_black=need_black)
         rng.shuffle(white)
         rng.shuffle(black)
         black = black[:need_black]
@@ -269,12 +261,10 @@ class RowsGame(Variant):
 
     def _check_take(self, w: Work, colour: Colour | None) -> Colour:
         if colour is None:
-            raise IllegalActionError("Say which row: 'take white 2' or 'take black 1'.")
+            raise IllegalActionError("take.which_row")
         check_room_for_puzzle(w)
         if colour is Colour.BLACK and self._black_blocked(w.last_round, w.black_taken):
-            raise BlackLimitError(
-                "The end has been triggered: you may take only one black puzzle per turn."
-            )
+            raise BlackLimitError("take.one_black")
         return colour
 
     def _after_take(self, w: Work, colour: Colour) -> None:
@@ -297,7 +287,7 @@ class RowsGame(Variant):
         row = list(table.row(colour))
         index = action.slot - 1
         if not 0 <= index < len(row) or row[index] is None:
-            raise EmptySlotError(f"There is no puzzle at position {action.slot} of the {colour} row.")
+            raise EmptySlotError("take.empty_slot", slot=action.slot, colour=colour)
         card = row[index]
         assert card is not None
         deck = list(table.deck(colour))
@@ -316,7 +306,7 @@ class RowsGame(Variant):
         assert isinstance(table, RowsTable)
         deck = list(table.deck(colour))
         if not deck:
-            raise EmptySlotError(f"The {colour} deck is empty.")
+            raise EmptySlotError("draw.empty_deck", colour=colour)
         card = deck.pop(0)
         w.table = self._with(table, colour, deck, list(table.row(colour)))
         add_puzzle(w, card)
@@ -332,17 +322,12 @@ class RowsGame(Variant):
         deck = list(table.deck(colour))
         occupied = sorted(i + 1 for i, card in enumerate(row) if card is not None)
         if not occupied:
-            raise EmptySlotError(f"The {colour} row is empty.")
+            raise EmptySlotError("recycle.empty_row", colour=colour)
         if not deck:
-            raise EmptySlotError(
-                f"The {colour} deck is empty, so recycling would bring back the same puzzles."
-            )
+            raise EmptySlotError("recycle.empty_deck", colour=colour)
         if sorted(action.order) != occupied:
             listed = " ".join(str(s) for s in occupied)
-            raise IllegalActionError(
-                f"Name every card of the {colour} row once, in the order they go under the deck "
-                f"(positions {listed})."
-            )
+            raise IllegalActionError("recycle.order", colour=colour, positions=listed)
         recycled = [row[slot - 1] for slot in action.order]
         deck.extend(c for c in recycled if c is not None)
         new_row: list[str | None] = [deck.pop(0) if deck else None for _ in range(ROW_SIZE)]

@@ -52,12 +52,9 @@ class LineClearGame(RowsGame):
 
     def validate_options(self, options: Options, cards: Sequence[PuzzleCard]) -> None:
         if not self.min_players <= options.players <= self.max_players:
-            raise IllegalActionError("Line Clear is played by 5 or 6 players.")
+            raise IllegalActionError("setup.line_clear_players")
         if options.players == 6 and not options.ghost:
-            raise IllegalActionError(
-                "Six players need the Ghost Piece expansion (its black puzzles make the 24-card "
-                "black deck): turn the ghost option on."
-            )
+            raise IllegalActionError("setup.six_need_ghost")
         super().validate_options(options, cards)
 
     def setup(self, options: Options, cards: Sequence[PuzzleCard], seed: int) -> GameState:
@@ -66,11 +63,8 @@ class LineClearGame(RowsGame):
         white, black = cards_in_play(options, cards)
         need_white, need_black = MODES[f"{options.players}p"]
         if len(white) < need_white or len(black) < need_black:
-            raise IllegalActionError(
-                f"This table deals from {len(white)} white and {len(black)} black puzzles; a "
-                f"{options.players}-player game needs at least {need_white} white and "
-                f"{need_black} black."
-            )
+            raise IllegalActionError("setup.table_catalogue", white=len(white), black=len(black),
+                                     players=options.players, need_white=need_white, need_black=need_black)
         rng.shuffle(white)
         rng.shuffle(black)
         black = black[:need_black]
@@ -95,7 +89,7 @@ class LineClearGame(RowsGame):
         for turn in state.turns:
             if turn.seat == seat:
                 return turn.side
-        raise IllegalActionError("You hold no marker: it is not your turn.")
+        raise IllegalActionError("game.no_marker")
 
     # -- legal market actions ----------------------------------------------------------------
     def market_actions(self, state: GameState) -> Iterator[Action]:
@@ -136,10 +130,8 @@ class LineClearGame(RowsGame):
         row = list(table.row(side, colour))
         index = action.slot - 1
         if not 0 <= index < len(row) or row[index] is None:
-            raise EmptySlotError(
-                f"There is no puzzle at position {action.slot} of the {colour} row on your side, "
-                f"the {_side_name(side)}."
-            )
+            raise EmptySlotError("take.empty_slot_side", slot=action.slot, colour=colour,
+                                 side=_side_name(side))
         card = row[index]
         assert card is not None
         deck = list(table.deck(colour))
@@ -152,21 +144,19 @@ class LineClearGame(RowsGame):
             self._deck_drawn(w, colour, deck)
         self._after_take(w, colour)
 
-    def _white_holder_only(self, w: Work, what: str) -> None:
+    def _white_holder_only(self, w: Work, refusal: str) -> None:
+        """Refuse (with the key ``refusal``) unless the current player holds the White marker."""
         if self._side(w, w.current) != LEFT:
-            raise ActionNotAvailableError(
-                f"Only the White-marker holder may {what} (on the left rows); you hold the Black "
-                "marker and take from the right rows."
-            )
+            raise ActionNotAvailableError(refusal)
 
     def draw(self, w: Work, action: DrawPuzzle) -> None:
-        self._white_holder_only(w, "draw from a deck")
+        self._white_holder_only(w, "take.white_holder_draws")
         colour = self._check_take(w, action.colour)
         table = w.table
         assert isinstance(table, LineClearTable)
         deck = list(table.deck(colour))
         if not deck:
-            raise EmptySlotError(f"The {colour} deck is empty.")
+            raise EmptySlotError("draw.empty_deck", colour=colour)
         card = deck.pop(0)
         w.table = self._with_row(table, LEFT, colour, deck, list(table.row(LEFT, colour)))
         add_puzzle(w, card)
@@ -175,7 +165,7 @@ class LineClearGame(RowsGame):
         self._after_take(w, colour)
 
     def recycle(self, w: Work, action: Recycle) -> None:
-        self._white_holder_only(w, "Recycle")
+        self._white_holder_only(w, "recycle.white_holder_only")
         table = w.table
         assert isinstance(table, LineClearTable)
         colour = action.colour
@@ -183,17 +173,12 @@ class LineClearGame(RowsGame):
         deck = list(table.deck(colour))
         occupied = sorted(i + 1 for i, card in enumerate(row) if card is not None)
         if not occupied:
-            raise EmptySlotError(f"The left {colour} row is empty.")
+            raise EmptySlotError("recycle.empty_left_row", colour=colour)
         if not deck:
-            raise EmptySlotError(
-                f"The {colour} deck is empty, so recycling would bring back the same puzzles."
-            )
+            raise EmptySlotError("recycle.empty_deck", colour=colour)
         if sorted(action.order) != occupied:
             listed = " ".join(str(s) for s in occupied)
-            raise IllegalActionError(
-                f"Name every card of the left {colour} row once, in the order they go under the "
-                f"deck (positions {listed})."
-            )
+            raise IllegalActionError("recycle.order_left", colour=colour, positions=listed)
         recycled = [row[slot - 1] for slot in action.order]
         deck.extend(c for c in recycled if c is not None)
         new_row: list[str | None] = [deck.pop(0) if deck else None for _ in range(LINE_CLEAR_ROW_SIZE)]

@@ -70,10 +70,8 @@ class SoloGame(Variant):
         white, black = cards_in_play(options, cards)
         need_white, need_black = solo_deck(options) or (SOLO_WHITE, SOLO_BLACK)
         if len(white) < need_white or len(black) < need_black:
-            raise IllegalActionError(
-                f"Solo needs {need_white} white and {need_black} black puzzles; this catalogue "
-                f"has {len(white)} and {len(black)}."
-            )
+            raise IllegalActionError("setup.solo_catalogue", need_white=need_white, need_black=need_black,
+                                     white=len(white), black=len(black))
         rng.shuffle(white)
         rng.shuffle(black)
         deck = white[:need_white] + black[:need_black]
@@ -104,13 +102,13 @@ class SoloGame(Variant):
 
     def take(self, w: Work, action: TakePuzzle) -> None:
         if action.colour is not None:
-            raise IllegalActionError("In Solo, take a puzzle by its grid position: 'take 5'.")
+            raise IllegalActionError("take.solo_by_position")
         check_room_for_puzzle(w)
         table = w.table
         assert isinstance(table, SoloTable)
         index = action.slot - 1
         if not 0 <= index < SOLO_GRID or table.grid[index] is None:
-            raise EmptySlotError(f"There is no puzzle at grid position {action.slot}.")
+            raise EmptySlotError("take.solo_empty_position", slot=action.slot)
         card = table.grid[index]
         assert card is not None
         column = column_of(action.slot)
@@ -127,12 +125,12 @@ class SoloGame(Variant):
 
     def draw(self, w: Work, action: DrawPuzzle) -> None:
         if action.colour is not None:
-            raise IllegalActionError("Solo has a single deck: write 'draw'.")
+            raise IllegalActionError("draw.solo_form")
         check_room_for_puzzle(w)
         table = w.table
         assert isinstance(table, SoloTable)
         if not table.deck:
-            raise EmptySlotError("The puzzle deck is empty.")
+            raise EmptySlotError("draw.solo_empty_deck")
         card = table.deck[0]
         w.table = replace(table, deck=table.deck[1:])
         add_puzzle(w, card)
@@ -140,7 +138,7 @@ class SoloGame(Variant):
         self._deck_drawn(w)
 
     def recycle(self, w: Work, action: Recycle) -> None:
-        raise ActionNotAvailableError("Recycle is not used in Solo.")
+        raise ActionNotAvailableError("recycle.not_in_solo")
 
     def _refill(self, w: Work, index: int) -> None:
         table = w.table
