@@ -254,3 +254,23 @@ def test_no_cached_drawing_keeps_another_languages_words() -> None:
     for cached in (card._plan_card, card.market_card, card.mini_card, fonts._drawable, fonts.run):
         cached.cache_clear()
     assert {name: portuguese[name]() for name in warm} == warm
+
+
+def test_every_image_the_bot_sends_names_its_language() -> None:
+    """Each call of the bot's renderer (``….renderer.<image>(…)``) passes ``locale=``: the server's
+    for a channel post, the reader's for a private reply (the offline demo is English)."""
+    import ast
+    from pathlib import Path
+
+    import bot
+
+    unnamed = []
+    for path in sorted(Path(bot.__file__).parent.rglob("*.py")):
+        if path.name in {"demo.py", "render.py"}:
+            continue
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute)
+                    and isinstance(node.func.value, ast.Attribute) and node.func.value.attr == "renderer"
+                    and not any(keyword.arg == "locale" for keyword in node.keywords)):
+                unnamed.append(f"{path.name}:{node.lineno} {node.func.attr}")
+    assert unnamed == []
