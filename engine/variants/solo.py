@@ -59,6 +59,28 @@ def mastermind_pick(points: Sequence[int | None], locks: Sequence[int]) -> int |
     return None if best is None else -best[1]
 
 
+def mastermind_picks(points: Sequence[int | None], locks: Sequence[int], takes: int = 1) -> tuple[int, ...]:
+    """The grid positions the mastermind takes in one turn, in the order it takes them; empty
+    when it takes nothing. The first is :func:`mastermind_pick`; with ``takes`` 2 (Finesse Solo)
+    the second comes from the same column, the least valuable card left there, the upper one
+    (lower position) on a tie, and is skipped when that column holds no other card. One function
+    for the engine and for policies that predict the mastermind, so the two cannot drift apart."""
+    first = mastermind_pick(points, locks)
+    if first is None:
+        return ()
+    column = column_of(first)
+    picks = [first]
+    for _ in range(takes - 1):
+        rest = [
+            (value, i + 1) for i, value in enumerate(points)
+            if value is not None and i + 1 not in picks and column_of(i + 1) == column
+        ]
+        if not rest:
+            break
+        picks.append(min(rest)[1])
+    return tuple(picks)
+
+
 class SoloGame(Variant):
     name = "solo"
     min_players = 1
@@ -179,21 +201,13 @@ class SoloGame(Variant):
         if all(c is None for c in table.grid):
             return
         points = [None if c is None else w.card(c).points for c in table.grid]
-        position = mastermind_pick(points, table.locks)
-        if position is None:
+        positions = mastermind_picks(points, table.locks, mastermind_takes(w.options))
+        if not positions:
             locks = tuple(max(0, n - 1) for n in table.locks)
             w.table = replace(table, locks=(locks[0], locks[1], locks[2]))
             w.emit(LocksReleased())
             return
-        column = column_of(position)
-        positions = [position]
-        if mastermind_takes(w.options) > 1:
-            rest = [
-                (value, i + 1) for i, value in enumerate(points)
-                if value is not None and i + 1 != position and column_of(i + 1) == column
-            ]
-            if rest:
-                positions.append(min(rest)[1])
+        column = column_of(positions[0])
         taken = [table.grid[p - 1] for p in positions]
         locks = list(table.locks)
         locks[column - 1] += table.mastermind_supply
