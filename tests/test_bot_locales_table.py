@@ -247,3 +247,22 @@ async def test_an_action_confirmation_is_in_the_users_language(tmp_path: Path) -
         assert pt.content.startswith("Feito: `level1`. 2 ação(ões) restante(s) neste turno."), pt.content
         en = final_reply(await h.slash(user, CHANNEL, "projectl play level1", locale="en-US"))
         assert en.content.startswith("Done: `level1`. 1 action(s) left this turn."), en.content
+
+
+def test_joined_is_the_english_join_and_translates_piece_by_piece() -> None:
+    import pickle
+
+    from bot.locales import Joined, localise
+
+    who = Joined([texts.STATUS_TO_PLAY.format(name="Ana", n=2),
+                  texts.STATUS_TO_PLAY.format(name="Bob", n=3)], texts.STATUS_AND)
+    line = texts.STATUS_HEADER.format(round=4, phase=texts.STATUS_PHASE["play"], current=who)
+    message = Joined([line, "", "plain"], "\n")  # empty pieces are left out
+    assert message == ("Round 4 · playing · Ana to play (2 action(s) left) and Bob to play "
+                       "(3 action(s) left)\nplain")
+    assert localise(message, "en-US") == message and localise(message, None) == message
+    assert localise(message, "pt-BR") == (
+        "Rodada 4 · em jogo · vez de Ana (2 ação(ões) restante(s)) e vez de Bob "
+        "(3 ação(ões) restante(s))\nplain")
+    copy = pickle.loads(pickle.dumps(message))
+    assert isinstance(copy, Joined) and localise(copy, "pt-BR") == localise(message, "pt-BR")
