@@ -58,6 +58,12 @@ class TinyRenderer:
                       locale: Any = None) -> bytes:
         return tiny_png()
 
+    async def master_preview(
+        self, state: GameState, seat: int, placements: Sequence[Place], names: Sequence[str], *,
+        locale: Any = None,
+    ) -> bytes:
+        return tiny_png()
+
     async def ghost_split(self, split: GhostSplit, *, locale: Any = None) -> bytes:
         return tiny_png()
 

@@ -26,7 +26,8 @@ Steps (menus marked ▤, buttons ▢):
 ``lvl``     ▢ level-1 piece · ``pass`` ▢ · ``done`` ▢ · ``undo`` ▢ (as ``/projectl play undo``)
 ``rec``    ▢ → ``rs:<row>`` ▤ the legal orders of that row → recycle at once
 ``ms``     ▢ Master: ``ms:<draft>`` screen → ``mc`` ▤ puzzle → ``mp`` ▤ piece → ``ma`` ▤ spot
-           (paged) → back to ``ms`` with the longer draft; ``mok:<draft>`` ▢ confirms
+           (paged) → back to ``ms`` with the longer draft and every drafted placement drawn
+           together (the combined preview); ``mok:<draft>`` ▢ confirms
 ``main``   ▢ Back to the first screen
 =========  ============================================================================
 """
@@ -592,7 +593,9 @@ async def _screen(interaction: discord.Interaction, parsed: PanelId, offer: Offe
     if offer.master is None and step in ("ms", "mc", "mp", "ma"):
         raise StaleError(texts.STALE_BUTTON)
     if step == "ms" and len(args) == 1:
-        return master_screen(key, offer, _draft(offer, args[0]))
+        draft = _draft(offer, args[0])
+        return await _with_master_preview(interaction, master_screen(key, offer, draft), offer, draft,
+                                          game.names)
     if step == "mc" and len(args) == 1:
         return master_piece_screen(key, offer, _draft(offer, args[0]), _one(values))
     if step == "mp" and len(args) == 2:
@@ -602,7 +605,9 @@ async def _screen(interaction: discord.Interaction, parsed: PanelId, offer: Offe
         draft, card, shape = _draft(offer, args[0]), _card_at(offer, args[1]), _shape(args[2])
         if page is not None:
             return master_spot_screen(key, offer, draft, card, shape, page)
-        return _master_add(key, offer, draft, card, shape, _one(values))
+        longer = _master_add(offer, draft, card, shape, _one(values))
+        return await _with_master_preview(interaction, master_screen(key, offer, longer), offer, longer,
+                                          game.names)
     raise StaleError(texts.FORGED_BUTTON)
 
 
@@ -630,8 +635,9 @@ async def _preview(interaction: discord.Interaction, key: PanelKey, offer: Offer
     return Screen(texts.PANEL_PREVIEW.format(action=str(chosen)), _view([confirm, _back(key, 0)]), image)
 
 
-def _master_add(key: PanelKey, offer: Offer, draft: tuple[Place, ...], card: str, shape: Shape,
-                cells: str) -> Screen:
+def _master_add(offer: Offer, draft: tuple[Place, ...], card: str, shape: Shape,
+                cells: str) -> tuple[Place, ...]:
+    """The draft with the chosen spot added, once the engine has checked the whole of it."""
     chosen = next((p for p in _master_places(offer, draft, card)
                    if p.shape is shape and mask_to_text(p.mask) == cells), None)
     if chosen is None or any(p.card == card for p in draft):
@@ -641,7 +647,17 @@ def _master_add(key: PanelKey, offer: Offer, draft: tuple[Place, ...], card: str
         engine.apply(offer.state, engine.Master(longer))
     except engine.IllegalActionError as error:
         raise InvalidActionError(engine_text(error)) from error
-    return master_screen(key, offer, longer)
+    return longer
+
+
+async def _with_master_preview(interaction: discord.Interaction, screen: Screen, offer: Offer,
+                               draft: tuple[Place, ...], names: Sequence[str]) -> Screen:
+    """The Master screen with every drafted placement drawn together — the combined counterpart
+    of the single placement's preview — so what Confirm will play is seen before it is tapped."""
+    if draft:
+        screen.image = await common.bot_of(interaction).renderer.master_preview(
+            offer.state, offer.seat, draft, names, locale=interaction.locale)  # a private panel
+    return screen
 
 
 async def _undo(interaction: discord.Interaction, parsed: PanelId) -> None:

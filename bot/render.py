@@ -57,6 +57,13 @@ class Renderer(Protocol):
         self, state: GameState, seat: int, place: Place, names: Sequence[str], *, locale: Any = None,
     ) -> bytes: ...
 
+    async def master_preview(
+        self, state: GameState, seat: int, placements: Sequence[Place], names: Sequence[str], *,
+        locale: Any = None,
+    ) -> bytes:
+        """Every placement of a Master draft drawn together, to confirm the action."""
+        ...
+
     async def ghost_split(self, split: GhostSplit, *, locale: Any = None) -> bytes: ...
 
 
@@ -88,6 +95,13 @@ class _NamedRenderer:
         self, state: GameState, seat: int, place: Place, names: Sequence[str], *, locale: Any = None,
     ) -> bytes:
         return await self._run("render_preview", locale_code(locale), state, seat, place, list(names))
+
+    async def master_preview(
+        self, state: GameState, seat: int, placements: Sequence[Place], names: Sequence[str], *,
+        locale: Any = None,
+    ) -> bytes:
+        return await self._run("render_master_preview", locale_code(locale), state, seat, tuple(placements),
+                               list(names))
 
     async def ghost_split(self, split: GhostSplit, *, locale: Any = None) -> bytes:
         return await self._run("render_ghost_split", locale_code(locale), split.ghost, split.pieces)

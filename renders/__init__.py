@@ -9,6 +9,7 @@ about 400 px wide — so every text is at least 3% of the image width (12 px at 
 * :func:`render_table` — the public table, posted after every turn.
 * :func:`render_mat` — one player's private mat, with card coordinates for planning.
 * :func:`render_preview` — one card with a proposed placement, to confirm a move.
+* :func:`render_master_preview` — every placement of a Master action at once, to confirm it.
 * :func:`render_results` — final standings with the score breakdown and tie-breaks.
 * :func:`render_card` — a single card, in 'plan', 'market' or 'mini' style.
 * :func:`render_ghost_split` — the Ghost action's preview: a ghost and the pieces that tile it.
@@ -18,10 +19,12 @@ about 400 px wide — so every text is at least 3% of the image width (12 px at 
 
 from .card import render_card
 from .ghost import render_ghost_split
+from .master import render_master_preview
 from .mat import render_mat, render_preview
 from .results import render_results
 from .table import render_table
 
 __all__ = [
-    "render_card", "render_ghost_split", "render_mat", "render_preview", "render_results", "render_table",
+    "render_card", "render_ghost_split", "render_master_preview", "render_mat", "render_preview",
+    "render_results", "render_table",
 ]

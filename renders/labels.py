@@ -114,6 +114,10 @@ ENGLISH: dict[str, Any] = {
         "one": "New piece framed in pink; {n} cell left after it",
         "other": "New piece framed in pink; {n} cells left after it",
     },
+    "master_preview_title": {"one": "Master: place {n} piece?", "other": "Master: place {n} pieces at once?"},
+    "MASTER_PREVIEW_NOTE": "New pieces framed in pink, one per puzzle",
+    "master_preview_piece": "{piece} at {cells}",
+    "master_preview_cells_left": {"one": "{n} cell left after it", "other": "{n} cells left after it"},
     # -- results ------------------------------------------------------------------------------
     "winners_solo_won": "{name} beats the mastermind",
     "WINNERS_SOLO_LOST": "the mastermind wins",
@@ -358,6 +362,19 @@ def preview_completes(card: str, worth: int) -> str:
 
 def preview_cells_left(left: int) -> str:
     return say("preview_cells_left", n=left)
+
+
+def master_preview_title(pieces: int) -> str:
+    """Above a Master draft's preview: every piece it places at once."""
+    return say("master_preview_title", n=pieces)
+
+
+def master_preview_piece(piece: str, cells: str) -> str:
+    return say("master_preview_piece", piece=piece, cells=cells)
+
+
+def master_preview_cells_left(left: int) -> str:
+    return say("master_preview_cells_left", n=left)
 
 
 # -- results -----------------------------------------------------------------------------------

@@ -311,7 +311,7 @@ def preview_image(state: GameState, seat: int, place: Place, names: Sequence[str
         MARGIN,
         head * 0.32,
         fonts.fit(
-            labels.preview_title(_piece_name(place.shape), card.id),
+            labels.preview_title(piece_name(place.shape), card.id),
             t.huge,
             PREVIEW_WIDTH - 2 * MARGIN,
             bold=True,
@@ -344,6 +344,6 @@ def preview_image(state: GameState, seat: int, place: Place, names: Sequence[str
     return image
 
 
-def _piece_name(shape: Shape) -> str:
+def piece_name(shape: Shape) -> str:
     """'monomino', 'domino', else the code ('L3'), as players type it."""
     return labels.piece_label(shape.value) if shape.value in {"1", "2"} else shape.value

@@ -143,6 +143,7 @@ class Driver:
                                      puzzle=place.card, cells=mask_to_text(place.mask))
             reply = final_reply(draft_ix)
             assert reply.ephemeral and place.placement_text() in reply.content, reply.content
+            assert reply.filenames == ["preview.png"] and is_png(reply.files[0][1]), "the combined preview"
         assert draft_ix is not None
         if self.rng.random() < 0.5:
             self.count("master:button")

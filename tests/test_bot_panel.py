@@ -229,14 +229,47 @@ async def test_master_one_spot_per_puzzle_then_confirm(h: DiscordHarness) -> Non
         spots.append(spot)
         await me.choose("ma", spot)
         assert index  # the puzzle is named by its position in the id, the card in the menu
-    text = h.message(me.panel.id).content  # type: ignore[union-attr]
-    assert all(c in text for c in cards)
+    panel = h.message(me.panel.id)  # type: ignore[union-attr]
+    assert all(c in panel.content for c in cards)
     assert not me.has("mc"), "both puzzles are in the draft; two pieces of supply: none left"
+    # The message with Confirm shows every drafted placement drawn together (the combined preview).
+    assert panel.filenames == ["preview.png"] and is_png(panel.files[0][1])
+    drawn = [c for c in bot_of(h).renderer.calls if c.startswith("master:")]
+    assert len(drawn) == 2 and drawn[0].count(" on ") == 1, "a preview after each placement added"
     await me.tap("mok")
     game = await game_of(h)
     log = await bot_of(h).manager.log(game.id)
     assert log[-1].action.startswith("master ")
+    shown = drawn[-1][len("master:"):].split("; ")
+    assert sorted(shown) == sorted(log[-1].action[len("master "):].split("; ")), "what Confirm played"
+    assert [p.split(" on ")[1].split()[0] for p in shown] == cards, "in the order they were chosen"
     assert game.current.user_id != me.user.id  # type: ignore[union-attr]
+
+
+async def test_typed_master_draft_shows_every_placement_before_confirm(h: DiscordHarness) -> None:
+    """`/projectl play master-add`: each answer (the one with Confirm Master) carries the combined
+    preview of the whole draft so far; Confirm plays exactly what the last preview showed."""
+    _, _, me = await two_players(h)
+    game = await game_of(h)
+    cards = list(game.state.table.white_row[:2])  # type: ignore[union-attr]
+    for slot in ("white 1", "white 2"):
+        await h.slash(me.user, "games", "projectl play take", puzzle=slot)
+    game = await game_of(h)
+    player = game.state.players[game.current.seat]  # type: ignore[union-attr]
+    draft = [engine.placements_for(game.state.cards, player, card=card, shape=shape)[0]
+             for card, shape in zip(cards, (engine.Shape.MONO, engine.Shape.DOMINO), strict=True)]
+    answer = None
+    for n, place in enumerate(draft, start=1):
+        ix = await h.slash(me.user, "games", "projectl play master-add", piece=place.shape.value,
+                           puzzle=place.card, cells=mask_to_text(place.mask))
+        answer = final_reply(ix)
+        assert answer.ephemeral and answer.filenames == ["preview.png"] and is_png(answer.files[0][1])
+        assert bot_of(h).renderer.calls[-1] == "master:" + "; ".join(p.placement_text() for p in draft[:n])
+    assert answer is not None
+    confirm = next(b for b in answer.buttons if b.custom_id.startswith("pl:master:ok:"))
+    await h.click(me.user, answer.message, confirm.custom_id)
+    log = await bot_of(h).manager.log(game.id)
+    assert log[-1].action == str(engine.Master(tuple(draft)))
 
 
 def test_finishing_touches_offer_places_and_done() -> None:

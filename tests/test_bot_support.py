@@ -72,6 +72,13 @@ class FakeRenderer:
         self._called(f"preview:{place}", locale)
         return tiny_png(2, 3)
 
+    async def master_preview(
+        self, state: GameState, seat: int, placements: Sequence[Place], names: Sequence[str], *,
+        locale: Any = None,
+    ) -> bytes:
+        self._called("master:" + "; ".join(p.placement_text() for p in placements), locale)
+        return tiny_png(3, 4)
+
     async def ghost_split(self, split: GhostSplit, *, locale: Any = None) -> bytes:
         self._called(f"ghost:{split}", locale)
         return tiny_png(3, 3)

@@ -17,12 +17,35 @@ from dataclasses import dataclass
 import pytest
 from PIL import Image
 
-from engine import Colour, Options, Phase, Place, PuzzleCard, Shape, legal_actions, new_game, winners
+from engine import (
+    Colour,
+    Master,
+    Options,
+    Phase,
+    Place,
+    PuzzleCard,
+    Shape,
+    legal_actions,
+    master_options,
+    new_game,
+    winners,
+)
 from engine.pieces import parse_cells
 from engine.state import DonePuzzle, GameState, Placed, PlayerState
-from renders import card, draw, fonts, render_card, render_mat, render_preview, render_results, render_table
+from renders import (
+    card,
+    draw,
+    fonts,
+    render_card,
+    render_master_preview,
+    render_mat,
+    render_preview,
+    render_results,
+    render_table,
+)
+from renders.master import master_preview_image
 from renders.mat import mat_image
-from renders.palette import HIGHLIGHT, INK, PIECE
+from renders.palette import HIGHLIGHT, INK, PAGE, PIECE
 from renders.rank import tiebreak_notes, winners_text
 from renders.samples import names_for, play
 
@@ -97,6 +120,46 @@ def test_previews_of_legal_placements(games: dict[str, list[GameState]]) -> None
     for place in places:
         image = open_png(render_preview(state, state.current, place, names_for(state))).convert("RGB")
         assert HIGHLIGHT in {colour for _, colour in image.getcolors(1 << 16) or []}
+
+
+def test_master_preview_draws_every_placement_like_the_single_preview(
+    games: dict[str, list[GameState]],
+) -> None:
+    """The combined preview: each drafted puzzle is drawn pixel for pixel as the mat's plan card
+    with its proposed piece highlighted, and nothing else is highlighted."""
+    state, action = next(
+        (s, a) for s in games["4p"] if s.phase is Phase.PLAY
+        for a in [_largest_master(s)] if a is not None and len(a.placements) >= 3
+    )
+    data = render_master_preview(state, state.current, action.placements, names_for(state))
+    image = open_png(data).convert("RGB")
+    assert data == render_master_preview(state, state.current, action.placements, names_for(state))
+    whole, layout = master_preview_image(state, state.current, action.placements)
+    assert [c for c, _, _ in layout.cards] == [p.card for p in action.placements]
+    assert (image.width, image.height) == (layout.width, layout.height) == whole.size
+    covered = 0
+    for place, (card_id, x, y) in zip(action.placements, layout.cards, strict=True):
+        puzzle = state.players[state.current].puzzle(card_id)
+        assert puzzle is not None
+        expected = card.plan_card(state.card(card_id), puzzle.pieces, layout.plan.cell, layout.plan.text,
+                                  Placed(place.shape, place.mask), PAGE)
+        block = whole.crop((x, y, x + expected.width, y + expected.height))  # before the PNG's palette
+        assert block.tobytes() == expected.convert("RGB").tobytes(), card_id
+        highlighted = sum(n for n, colour in block.getcolors(1 << 16) or [] if colour == HIGHLIGHT)
+        assert highlighted > 0, card_id
+        covered += highlighted
+    everywhere = sum(n for n, colour in whole.getcolors(1 << 16) or [] if colour == HIGHLIGHT)
+    assert everywhere == covered, "only the proposed pieces are framed"
+    assert HIGHLIGHT in {colour for _, colour in image.getcolors(1 << 16) or []}, "and the PNG keeps it"
+    with pytest.raises(ValueError):
+        master_preview_image(state, state.current, ())
+
+
+def _largest_master(state: GameState) -> Master | None:
+    options = master_options(state)
+    if options is None:
+        return None
+    return max(options.iter_actions(), key=lambda a: len(a.placements), default=None)
 
 
 # -- determinism -------------------------------------------------------------------------------------

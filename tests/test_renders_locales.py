@@ -21,11 +21,12 @@ import pytest
 from PIL import Image
 
 from bot.locales import catalogues, image_words, locales
-from engine import GameState, Options, Phase, Place, Shape, legal_actions
+from engine import GameState, Master, Options, Phase, Place, Shape, legal_actions, master_options
 from renders import (
     fonts,
     labels,
     render_ghost_split,
+    render_master_preview,
     render_mat,
     render_preview,
     render_results,
@@ -141,6 +142,18 @@ def some_place(state: GameState) -> Place:
                key=lambda p: (p.shape.size, p.card, p.mask))
 
 
+def first_master(states: list[GameState]) -> tuple[GameState, Master]:
+    """The first state whose player may Master three puzzles or more, with the first such action."""
+    for state in states:
+        options = master_options(state) if state.phase is Phase.PLAY else None
+        if options is None:
+            continue
+        action = next((a for a in options.iter_actions() if len(a.placements) >= 3), None)
+        if action is not None:
+            return state, action
+    raise AssertionError("no Master of three placements in this game")
+
+
 def images(words: Mapping[str, Any] | None) -> dict[str, Callable[[], bytes]]:
     """Every kind of image, in states that show every kind of label (banners, Finishing, the end,
     Solo, Line Clear with ghosts, Finesse, hidden scores)."""
@@ -153,6 +166,7 @@ def images(words: Mapping[str, Any] | None) -> dict[str, Callable[[], bytes]]:
     line_clear = game(Options(players=6, variant="lineclear", ghost=True), 5)
     finesse = game(Options(players=3, finesse=True), 4)
     hidden = game(Options(players=2, known_scores=False), 4)
+    master = first_master(four)
     w = words
     return {
         "table": lambda: render_table(mid, NAMES[:4], four[len(four) // 2 - 3], words=w),
@@ -172,6 +186,8 @@ def images(words: Mapping[str, Any] | None) -> dict[str, Callable[[], bytes]]:
         "hidden": lambda: render_table(hidden[len(hidden) * 2 // 3], NAMES[:2], words=w),
         "hidden-mat": lambda: render_mat(hidden[len(hidden) * 2 // 3], 0, NAMES[:2], viewer=1, words=w),
         "ghost": lambda: render_ghost_split(Shape.P5, [Shape.MONO, Shape.O4], words=w),
+        "master": lambda: render_master_preview(master[0], master[0].current, master[1].placements, NAMES[:4],
+                                                words=w),
     }
 
 
@@ -225,12 +241,14 @@ GOLDEN: dict[tuple[str, str], str] = {
     ("en", "preview"): "a4400bd9ff4b485f93bf0e010dcc0ab519275b5dfe3b147978138c48e7c89af3",
     ("en", "solo"): "8421e62b6205ab0cbb691a5e805945c60f6b52d79dee72a75b8c410d23144fc4",
     ("en", "line-clear"): "45b3130df838fa2a89cd8881265b14f990e93130ff3471c5ecb47ca3028d0450",
+    ("en", "master"): "b98cbc12d2e9d21e169b20f0afb005065eae51dcec9c272838dc3e3ef54fb289",
     ("pt-BR", "table"): "dd6fe86d98e4fe31da6a8148f84090b9f53d22d644d60d56c9eb795c2bfe2b9f",
     ("pt-BR", "mat"): "a5a7cdb0daf83f6cc2bb968cc66393bd569c93afedc3a1ad948853121edee99c",
     ("pt-BR", "results"): "005a708ef78cf98aa354a5eea00a3d0bf0c060a2db748e547bfb2cdbbc557e6e",
     ("pt-BR", "preview"): "6be5c766c62bd96e2343ab332dda44834109715b1422f7e078b2bb5ca3ee2c90",
     ("pt-BR", "solo"): "8e6de796371db9120f7a75ef752ff892ac2c17fbe950b3d9044be9aefd4cade0",
     ("pt-BR", "line-clear"): "273936c8f628fe11d7937fa5c5ca32245c01aed70bc328f878e60fc53c024eb8",
+    ("pt-BR", "master"): "4c1e6970670caf68dd663a5b356ab26faca52a98ac6a406dee9a5ebb0f4130c5",
 }
 """(locale, image) -> digest; "en" is English (no catalogue is read for it)."""
 

@@ -25,7 +25,7 @@ from engine.state import LineClearTable, RowsTable, SoloTable
 from .. import texts
 from ..errors import BadInputError, BotError, InvalidActionError, StaleError
 from ..locales import engine_text
-from ..manager import Game
+from ..manager import Game, MasterDraft
 from ..permissions import require_table_permissions
 from . import common
 
@@ -93,6 +93,15 @@ async def show_ghost_preview(interaction: discord.Interaction, split: GhostSplit
     view.add_item(ConfirmButton(game.id, interaction.user.id, game.revision, str(split)))
     await common.reply(interaction, texts.PREVIEW.format(action=str(split)),
                        files=[common.png(image, "ghost.png")], view=view)
+
+
+async def master_preview(interaction: discord.Interaction, draft: MasterDraft) -> bytes:
+    """Every placement of the draft drawn together on the player's puzzles (what Confirm plays)."""
+    game = await common.manager_of(interaction).game(draft.game_id)
+    if game is None or game.state is None or game.revision != draft.revision:
+        raise StaleError(texts.STALE_BUTTON)
+    return await common.bot_of(interaction).renderer.master_preview(
+        game.state, draft.seat, draft.placements, game.names, locale=interaction.locale)  # a private answer
 
 
 async def master_confirm(
@@ -424,10 +433,13 @@ class PlayCommands:
         from ..views import master_view
 
         place = parse_place(piece, puzzle, cells)
-        draft = await common.manager_of(interaction).master_add(
-            common.channel_id_of(interaction), interaction.user.id, place)
+        await common.defer(interaction)  # the preview is drawn before the answer
+        manager = common.manager_of(interaction)
+        draft = await manager.master_add(common.channel_id_of(interaction), interaction.user.id, place)
+        image = await master_preview(interaction, draft)
         lines = "\n".join(f"· `{p.placement_text()}`" for p in draft.placements)
         await common.reply(interaction, texts.MASTER_DRAFT.format(lines=lines),
+                           files=[common.png(image, "preview.png")],
                            view=master_view(draft, interaction.user.id))
 
     @play.command(name="master-confirm", description="Play your Master action as built")
