@@ -35,6 +35,7 @@ from ..state import (
     MAX_UNFINISHED,
     ROW_SIZE,
     GameState,
+    LineClearTable,
     OpenPuzzle,
     Options,
     PlayerState,
@@ -216,6 +217,10 @@ class RowsGame(Variant):
     min_players = 2
     max_players = 4
     black_limit_after_trigger = True
+    row_size = ROW_SIZE
+    empty_row_refusal = "recycle.empty_row"
+    """The refusal key of a Recycle of an empty row (Line Clear names the left row)."""
+    recycle_order_refusal = "recycle.order"
 
     def setup(self, options: Options, cards: Sequence[PuzzleCard], seed: int) -> GameState:
         self.validate_options(options, cards)
@@ -282,17 +287,15 @@ class RowsGame(Variant):
     # -- applying -------------------------------------------------------------------------------
     def take(self, w: Work, action: TakePuzzle) -> None:
         colour = self._check_take(w, action.colour)
-        table = w.table
-        assert isinstance(table, RowsTable)
-        row = list(table.row(colour))
+        row = list(self._row(w, colour))
         index = action.slot - 1
         if not 0 <= index < len(row) or row[index] is None:
-            raise EmptySlotError("take.empty_slot", slot=action.slot, colour=colour)
+            raise self._no_puzzle_at(w, colour, action.slot)
         card = row[index]
         assert card is not None
-        deck = list(table.deck(colour))
+        deck = self._deck(w, colour)
         row[index] = deck.pop(0) if deck else None
-        w.table = self._with(table, colour, deck, row)
+        self._store_row(w, colour, deck, row)
         add_puzzle(w, card)
         w.emit(PuzzleTaken(w.current, card, "row", colour, action.slot))
         if row[index] is not None:
@@ -302,40 +305,59 @@ class RowsGame(Variant):
 
     def draw(self, w: Work, action: DrawPuzzle) -> None:
         colour = self._check_take(w, action.colour)
-        table = w.table
-        assert isinstance(table, RowsTable)
-        deck = list(table.deck(colour))
+        deck = self._deck(w, colour)
         if not deck:
             raise EmptySlotError("draw.empty_deck", colour=colour)
         card = deck.pop(0)
-        w.table = self._with(table, colour, deck, list(table.row(colour)))
+        self._store_row(w, colour, deck, list(self._row(w, colour)))
         add_puzzle(w, card)
         w.emit(PuzzleTaken(w.current, card, "deck", colour, None))
         self._deck_drawn(w, colour, deck)
         self._after_take(w, colour)
 
     def recycle(self, w: Work, action: Recycle) -> None:
-        table = w.table
-        assert isinstance(table, RowsTable)
         colour = action.colour
-        row = list(table.row(colour))
-        deck = list(table.deck(colour))
+        row = list(self._row(w, colour))
+        deck = self._deck(w, colour)
         occupied = sorted(i + 1 for i, card in enumerate(row) if card is not None)
         if not occupied:
-            raise EmptySlotError("recycle.empty_row", colour=colour)
+            raise EmptySlotError(self.empty_row_refusal, colour=colour)
         if not deck:
             raise EmptySlotError("recycle.empty_deck", colour=colour)
         if sorted(action.order) != occupied:
             listed = " ".join(str(s) for s in occupied)
-            raise IllegalActionError("recycle.order", colour=colour, positions=listed)
+            raise IllegalActionError(self.recycle_order_refusal, colour=colour, positions=listed)
         recycled = [row[slot - 1] for slot in action.order]
         deck.extend(c for c in recycled if c is not None)
-        new_row: list[str | None] = [deck.pop(0) if deck else None for _ in range(ROW_SIZE)]
-        w.table = self._with(table, colour, deck, new_row)
+        new_row: list[str | None] = [deck.pop(0) if deck else None for _ in range(self.row_size)]
+        self._store_row(w, colour, deck, new_row)
         w.emit(RowRecycled(colour, tuple(c for c in recycled if c is not None)))
         for i, card in enumerate(new_row):
             if card is not None:
                 w.emit(CardRevealed(card, colour, i + 1))
+
+    # -- the rows the current seat uses (Line Clear: those on its marker's side) ------------------
+    def _row(self, w: Work, colour: Colour) -> tuple[str | None, ...]:
+        """The face-up ``colour`` row the current seat takes from, draws beside and recycles."""
+        table = w.table
+        assert isinstance(table, RowsTable)
+        return table.row(colour)
+
+    @staticmethod
+    def _deck(w: Work, colour: Colour) -> list[str]:
+        table = w.table
+        assert isinstance(table, (RowsTable, LineClearTable))
+        return list(table.deck(colour))
+
+    def _store_row(self, w: Work, colour: Colour, deck: list[str], row: list[str | None]) -> None:
+        """Put the ``colour`` deck and the current seat's ``colour`` row back on the table."""
+        table = w.table
+        assert isinstance(table, RowsTable)
+        w.table = self._with(table, colour, deck, row)
+
+    def _no_puzzle_at(self, w: Work, colour: Colour, slot: int) -> EmptySlotError:
+        """The refusal of a take from an empty (or missing) slot of the current seat's row."""
+        return EmptySlotError("take.empty_slot", slot=slot, colour=colour)
 
     def _deck_drawn(self, w: Work, colour: Colour, deck: list[str]) -> None:
         """A card left ``colour``'s deck (the table already holds ``deck``). The shared

@@ -18,7 +18,7 @@ from ..actions import Action, DrawPuzzle, Recycle, TakePuzzle
 from ..cards import Colour, PuzzleCard
 from ..catalogue import MODES
 from ..errors import ActionNotAvailableError, EmptySlotError, IllegalActionError
-from ..events import CardRevealed, MarkersPassed, PuzzleTaken, RowRecycled, TurnStarted
+from ..events import MarkersPassed, TurnStarted
 from ..expansions import end_of_round
 from ..rng import Rng
 from ..state import (
@@ -31,7 +31,7 @@ from ..state import (
     Turn,
 )
 from ..work import Work
-from .base import RowsGame, add_puzzle, cards_in_play, starting_state
+from .base import RowsGame, cards_in_play, starting_state
 
 LEFT, RIGHT = SIDES
 
@@ -49,6 +49,9 @@ class LineClearGame(RowsGame):
     name = "lineclear"
     min_players = 5
     max_players = 6
+    row_size = LINE_CLEAR_ROW_SIZE
+    empty_row_refusal = "recycle.empty_left_row"  # only the White-marker holder recycles: the left rows
+    recycle_order_refusal = "recycle.order_left"
 
     def validate_options(self, options: Options, cards: Sequence[PuzzleCard]) -> None:
         if not self.min_players <= options.players <= self.max_players:
@@ -121,28 +124,22 @@ class LineClearGame(RowsGame):
         row = table.row(self._side(state, state.current), action.colour)
         return row[action.slot - 1] if 0 < action.slot <= len(row) else None
 
-    # -- applying -------------------------------------------------------------------------------
-    def take(self, w: Work, action: TakePuzzle) -> None:
-        colour = self._check_take(w, action.colour)
-        side = self._side(w, w.current)
+    # -- applying: the base game's take, draw and Recycle, on the rows of the seat's side -------
+    def _row(self, w: Work, colour: Colour) -> tuple[str | None, ...]:
         table = w.table
         assert isinstance(table, LineClearTable)
-        row = list(table.row(side, colour))
-        index = action.slot - 1
-        if not 0 <= index < len(row) or row[index] is None:
-            raise EmptySlotError("take.empty_slot_side", slot=action.slot, colour=colour,
-                                 side=_side_name(side))
-        card = row[index]
-        assert card is not None
-        deck = list(table.deck(colour))
-        row[index] = deck.pop(0) if deck else None
-        w.table = self._with_row(table, side, colour, deck, row)
-        add_puzzle(w, card)
-        w.emit(PuzzleTaken(w.current, card, "row", colour, action.slot))
-        if row[index] is not None:
-            w.emit(CardRevealed(row[index], colour, action.slot))
-            self._deck_drawn(w, colour, deck)
-        self._after_take(w, colour)
+        return table.row(self._side(w, w.current), colour)
+
+    def _store_row(self, w: Work, colour: Colour, deck: list[str], row: list[str | None]) -> None:
+        table = w.table
+        assert isinstance(table, LineClearTable)
+        deck_field = "white_deck" if colour is Colour.WHITE else "black_deck"
+        side = self._side(w, w.current)
+        w.table = replace(table, **{deck_field: tuple(deck), f"{side}_{colour.value}": tuple(row)})
+
+    def _no_puzzle_at(self, w: Work, colour: Colour, slot: int) -> EmptySlotError:
+        return EmptySlotError("take.empty_slot_side", slot=slot, colour=colour,
+                              side=_side_name(self._side(w, w.current)))
 
     def _white_holder_only(self, w: Work, refusal: str) -> None:
         """Refuse (with the key ``refusal``) unless the current player holds the White marker."""
@@ -151,49 +148,11 @@ class LineClearGame(RowsGame):
 
     def draw(self, w: Work, action: DrawPuzzle) -> None:
         self._white_holder_only(w, "take.white_holder_draws")
-        colour = self._check_take(w, action.colour)
-        table = w.table
-        assert isinstance(table, LineClearTable)
-        deck = list(table.deck(colour))
-        if not deck:
-            raise EmptySlotError("draw.empty_deck", colour=colour)
-        card = deck.pop(0)
-        w.table = self._with_row(table, LEFT, colour, deck, list(table.row(LEFT, colour)))
-        add_puzzle(w, card)
-        w.emit(PuzzleTaken(w.current, card, "deck", colour, None))
-        self._deck_drawn(w, colour, deck)
-        self._after_take(w, colour)
+        super().draw(w, action)
 
     def recycle(self, w: Work, action: Recycle) -> None:
         self._white_holder_only(w, "recycle.white_holder_only")
-        table = w.table
-        assert isinstance(table, LineClearTable)
-        colour = action.colour
-        row = list(table.row(LEFT, colour))
-        deck = list(table.deck(colour))
-        occupied = sorted(i + 1 for i, card in enumerate(row) if card is not None)
-        if not occupied:
-            raise EmptySlotError("recycle.empty_left_row", colour=colour)
-        if not deck:
-            raise EmptySlotError("recycle.empty_deck", colour=colour)
-        if sorted(action.order) != occupied:
-            listed = " ".join(str(s) for s in occupied)
-            raise IllegalActionError("recycle.order_left", colour=colour, positions=listed)
-        recycled = [row[slot - 1] for slot in action.order]
-        deck.extend(c for c in recycled if c is not None)
-        new_row: list[str | None] = [deck.pop(0) if deck else None for _ in range(LINE_CLEAR_ROW_SIZE)]
-        w.table = self._with_row(table, LEFT, colour, deck, new_row)
-        w.emit(RowRecycled(colour, tuple(c for c in recycled if c is not None)))
-        for i, card in enumerate(new_row):
-            if card is not None:
-                w.emit(CardRevealed(card, colour, i + 1))
-
-    @staticmethod
-    def _with_row(
-        table: LineClearTable, side: str, colour: Colour, deck: list[str], row: list[str | None]
-    ) -> LineClearTable:
-        deck_field = "white_deck" if colour is Colour.WHITE else "black_deck"
-        return replace(table, **{deck_field: tuple(deck), f"{side}_{colour.value}": tuple(row)})
+        super().recycle(w, action)
 
     # -- the two turns -----------------------------------------------------------------------------
     def end_turn(self, w: Work) -> bool:
