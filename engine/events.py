@@ -1,6 +1,9 @@
 """What happened when an action was applied, as values a log or a UI can show.
 
-Seats are numbers; ``describe(names)`` turns an event into a sentence given the seat names.
+Seats are numbers; ``describe(names)`` turns an event into a sentence given the seat names. Most
+events say one fixed sentence about their fields: they set ``sentence`` (a ``str.format`` template,
+``{who}`` being the name of the event's ``seat``); the few whose wording depends on their values
+write ``describe`` themselves.
 ``reveals_hidden`` marks events that showed a card nobody had seen (a refill, a blind draw, a
 recycle): an action that produced one cannot be taken back.
 """
@@ -8,7 +11,8 @@ recycle): an action that produced one cannot be taken back.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
+from typing import ClassVar
 
 from .cards import Colour
 from .pieces import Shape, mask_to_text
@@ -26,9 +30,15 @@ def _name(names: Sequence[str], seat: int) -> str:
 @dataclass(frozen=True, slots=True)
 class Event:
     reveals_hidden = False
+    sentence: ClassVar[str] = ""
+    """What :meth:`describe` says: filled in with the event's fields, plus ``who`` (the name of
+    its ``seat``, when it has one)."""
 
-    def describe(self, names: Sequence[str]) -> str:  # pragma: no cover - overridden
-        raise NotImplementedError
+    def describe(self, names: Sequence[str]) -> str:
+        values = {f.name: getattr(self, f.name) for f in fields(self)}
+        if "seat" in values:
+            values["who"] = _name(names, values["seat"])
+        return self.sentence.format(**values)
 
 
 @dataclass(frozen=True, slots=True)
@@ -84,12 +94,10 @@ class WhiteDeckRenewed(Event):
     banked: tuple[tuple[int, int], ...]
 
     reveals_hidden = True
-
-    def describe(self, names: Sequence[str]) -> str:
-        return (
-            f"The white deck ran out: every player banked the points of their completed white "
-            f"cards, and those {self.cards} cards were shuffled into a new white deck."
-        )
+    sentence = (
+        "The white deck ran out: every player banked the points of their completed white cards, "
+        "and those {cards} cards were shuffled into a new white deck."
+    )
 
 
 @dataclass(frozen=True, slots=True)
@@ -97,11 +105,8 @@ class EndTriggered(Event):
     round: int
     last_round: int
 
-    def describe(self, names: Sequence[str]) -> str:
-        return (
-            f"The end of the game is triggered: round {self.round} is finished, then round "
-            f"{self.last_round} is the last."
-        )
+    sentence = ("The end of the game is triggered: round {round} is finished, then round {last_round} "
+                "is the last.")
 
 
 @dataclass(frozen=True, slots=True)
@@ -137,8 +142,7 @@ class PieceReturned(Event):
     seat: int
     shape: Shape
 
-    def describe(self, names: Sequence[str]) -> str:
-        return f"{_name(names, self.seat)} returned {self.shape.with_article} to the reserve."
+    sentence = "{who} returned {shape.with_article} to the reserve."
 
 
 @dataclass(frozen=True, slots=True)
@@ -184,22 +188,19 @@ class TurnStarted(Event):
     seat: int
     round: int
 
-    def describe(self, names: Sequence[str]) -> str:
-        return f"Round {self.round}: {_name(names, self.seat)}'s turn."
+    sentence = "Round {round}: {who}'s turn."
 
 
 @dataclass(frozen=True, slots=True)
 class FinishingStarted(Event):
-    def describe(self, names: Sequence[str]) -> str:
-        return "The last round is over: Finishing Touches begin (each piece placed costs 1 point)."
+    sentence = "The last round is over: Finishing Touches begin (each piece placed costs 1 point)."
 
 
 @dataclass(frozen=True, slots=True)
 class FinishingDone(Event):
     seat: int
 
-    def describe(self, names: Sequence[str]) -> str:
-        return f"{_name(names, self.seat)} is done with Finishing Touches."
+    sentence = "{who} is done with Finishing Touches."
 
 
 @dataclass(frozen=True, slots=True)
@@ -208,11 +209,7 @@ class MastermindTook(Event):
     position: int
     points: int
 
-    def describe(self, names: Sequence[str]) -> str:
-        return (
-            f"The mastermind took {self.card} ({self.points} pt) from grid position "
-            f"{self.position}."
-        )
+    sentence = "The mastermind took {card} ({points} pt) from grid position {position}."
 
 
 @dataclass(frozen=True, slots=True)
@@ -220,9 +217,8 @@ class LocksReleased(Event):
     """Every column holding a puzzle was locked: one lock piece left each column, and the
     mastermind took nothing this turn."""
 
-    def describe(self, names: Sequence[str]) -> str:
-        return ("Every column was locked: the mastermind removed one lock piece from above each "
-                "column and took nothing this turn.")
+    sentence = ("Every column was locked: the mastermind removed one lock piece from above each column "
+                "and took nothing this turn.")
 
 
 @dataclass(frozen=True, slots=True)
@@ -239,16 +235,14 @@ class LocksMoved(Event):
 class LockTaken(Event):
     column: int
 
-    def describe(self, names: Sequence[str]) -> str:
-        return f"A lock piece from column {self.column} went to the mastermind's supply."
+    sentence = "A lock piece from column {column} went to the mastermind's supply."
 
 
 @dataclass(frozen=True, slots=True)
 class TurnSkipped(Event):
     seat: int
 
-    def describe(self, names: Sequence[str]) -> str:
-        return f"{_name(names, self.seat)}'s turn was skipped."
+    sentence = "{who}'s turn was skipped."
 
 
 @dataclass(frozen=True, slots=True)
@@ -295,16 +289,14 @@ class LevelledUp(Event):
     give: Shape
     take: Shape
 
-    def describe(self, names: Sequence[str]) -> str:
-        return f"{_name(names, self.seat)} levelled up a {self.give.label} to a {self.take.label}."
+    sentence = "{who} levelled up a {give.label} to a {take.label}."
 
 
 @dataclass(frozen=True, slots=True)
 class LevelUpDeclined(Event):
     seat: int
 
-    def describe(self, names: Sequence[str]) -> str:
-        return f"{_name(names, self.seat)} declined a level-up."
+    sentence = "{who} declined a level-up."
 
 
 @dataclass(frozen=True, slots=True)
@@ -313,11 +305,8 @@ class LevelUpLost(Event):
 
     seat: int
 
-    def describe(self, names: Sequence[str]) -> str:
-        return (
-            f"{_name(names, self.seat)}'s level-up was lost: no piece in their supply can go one "
-            "level up with what is left in the reserve."
-        )
+    sentence = ("{who}'s level-up was lost: no piece in their supply can go one level up with what is "
+                "left in the reserve.")
 
 
 @dataclass(frozen=True, slots=True)
@@ -347,8 +336,7 @@ class CreditEarned(Event):
     tile: str
     reason: str
 
-    def describe(self, names: Sequence[str]) -> str:
-        return f"{_name(names, self.seat)}: +1 credit: {self.reason} (Finesse: {self.tile})."
+    sentence = "{who}: +1 credit: {reason} (Finesse: {tile})."
 
 
 @dataclass(frozen=True, slots=True)
@@ -382,8 +370,7 @@ class ActionInserted(Event):
 
     seat: int
 
-    def describe(self, names: Sequence[str]) -> str:
-        return f"{_name(names, self.seat)} paid 2 credits to insert an extra action."
+    sentence = "{who} paid 2 credits to insert an extra action."
 
 
 @dataclass(frozen=True, slots=True)
@@ -392,8 +379,7 @@ class CreditPaidFinishing(Event):
 
     seat: int
 
-    def describe(self, names: Sequence[str]) -> str:
-        return f"{_name(names, self.seat)} paid that Finishing Touch with a credit instead of a point."
+    sentence = "{who} paid that Finishing Touch with a credit instead of a point."
 
 
 @dataclass(frozen=True, slots=True)
