@@ -20,6 +20,7 @@ from bot.manager import Game
 
 CHANNEL = "games"
 START = datetime(2024, 1, 1, 12, 0, tzinfo=UTC)  # a Monday, noon UTC
+THREE = ("alice", "bob", "carol")
 
 
 class FirstLegal:
@@ -88,6 +89,12 @@ async def start_game(h: DiscordHarness, host: str = "alice", others: Sequence[st
     game = await game_of(h)
     assert game.status == "active"
     return game
+
+
+async def others(h: DiscordHarness, user: FakeMember) -> list[FakeMember]:
+    """The game's other human players (those who may vote on ``user``)."""
+    game = await game_of(h)
+    return [h.user(s.user_id) for s in game.seats if s.user_id not in (None, user.id)]
 
 
 async def current_user(h: DiscordHarness) -> FakeMember:

@@ -9,12 +9,14 @@ import pytest
 from days_support import (
     CHANNEL,
     START,
+    THREE,
     act,
     current_user,
     days,
     days_bot,
     forge_click,
     game_of,
+    others,
     start_game,
     tick,
 )
@@ -23,13 +25,6 @@ from test_bot_support import assert_refused, final_reply, open_table
 
 import engine
 from bot.clock import ManualClock
-
-THREE = ("alice", "bob", "carol")
-
-
-async def others(h: DiscordHarness, user: FakeMember) -> list[FakeMember]:
-    game = await game_of(h)
-    return [h.user(s.user_id) for s in game.seats if s.user_id not in (None, user.id)]
 
 
 async def timed_out(h: DiscordHarness, clock: ManualClock) -> tuple[FakeMember, list[FakeMember]]:
