@@ -27,13 +27,14 @@ STRING, INTEGER, BOOLEAN, USER, CHANNEL, ROLE, MENTIONABLE, NUMBER = 3, 4, 5, 6,
 
 TABLE_DECISIONS: tuple[str, ...] = (
     "skip", "SKIP", "remove 1", "remove 2", "remove 4", "  Remove   2 ", "remove 0", "remove 99",
+    "pular", "Remover 2", "remover  1",  # the Portuguese notation parses to the same decisions
 )
 """Table-decision notation: only a vote, the turn clock or the host's replace may apply these."""
 
 HOSTILE: tuple[str, ...] = (
     "Z9", "L33", "l3l3", "X", "pentomino", "0", "-1", "99999999999999999999", "1e9", "NaN", "None",
     "null", "A0 F6", "A1 A1 A1 A1 A1 A1", "Z99", "a1,,b2;;c3", "F1 G2 H3", "A6", "E0",
-    "white 0", "white 5", "black 9", "grid 10", "purple 2", "W99", "B00", "Q01", "W-1",
+    "white 0", "white 5", "black 9", "grid 10", "purple 2", "W99", "B00", "Q01", "W-1", "white ²", "+²",
     "'; DROP TABLE games; --", '" OR 1=1 --', "{name}", "{0}", "%s%s%n", "${jndi:ldap://x.invalid/a}",
     "<script>alert(1)</script>", "@everyone", "@here", "<@&1>", "||spoiler||", "```", "\\", "*_~`|>",
     "\x00", "\x00A1", "\u200b", "\u202eA1 A2", "\ufeff", "🟥🟧", "𝕃𝟛", "ǅ", "İ", "ﬀ",

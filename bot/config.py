@@ -82,7 +82,7 @@ class Settings:
         guild_text = env.get("PROJECTL_DEV_GUILD_ID", "").strip()
         dev_guild_id: int | None = None
         if guild_text:
-            if not guild_text.isdigit():
+            if not guild_text.isdecimal():
                 raise ConfigError(
                     f"PROJECTL_DEV_GUILD_ID must be a server id (digits only), not {guild_text!r}."
                 )
@@ -115,7 +115,7 @@ def _shards(count_text: str, ids_text: str) -> tuple[int | None, tuple[int, ...]
             raise ConfigError(
                 "PROJECTL_SHARD_IDS needs PROJECTL_SHARD_COUNT (the deployment's shard total).")
         return None, None
-    if not count_text.isdigit() or int(count_text) < 1:
+    if not count_text.isdecimal() or int(count_text) < 1:
         raise ConfigError(
             f"PROJECTL_SHARD_COUNT must be a whole number of shards, 1 or more, not {count_text!r}.")
     count = int(count_text)
@@ -124,7 +124,7 @@ def _shards(count_text: str, ids_text: str) -> tuple[int | None, tuple[int, ...]
     ids: list[int] = []
     for part in ids_text.split(","):
         low, _, high = part.strip().partition("-")
-        if not low.isdigit() or (high and not high.isdigit()):
+        if not low.isdecimal() or (high and not high.isdecimal()):
             raise ConfigError(f"PROJECTL_SHARD_IDS must be ids like 0,1 or 0-3, not {ids_text!r}.")
         ids.extend(range(int(low), int(high or low) + 1))
     if not ids or max(ids) >= count or len(set(ids)) != len(ids):

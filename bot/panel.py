@@ -81,14 +81,14 @@ class PanelId:
 def parse_panel_id(custom_id: str) -> PanelId | None:
     """The parts of a panel id, or None if it is not one we could have made."""
     parts = custom_id.split(":")
-    if len(parts) == 3 and parts[:2] == [PANEL_PREFIX, "play"] and parts[2].isdigit() \
+    if len(parts) == 3 and parts[:2] == [PANEL_PREFIX, "play"] and parts[2].isdecimal() \
             and len(parts[2]) <= 20 and int(parts[2]) < 2**63:
         return PanelId(PanelKey(int(parts[2]), 0, 0), "play", ())
     if len(custom_id) > MAX_CUSTOM_ID or len(parts) < 5 or parts[0] != PANEL_PREFIX:
         return None
     numbers = []
     for part in parts[1:4]:
-        if not part.isdigit() or len(part) > 20 or int(part) >= 2**63:
+        if not part.isdecimal() or len(part) > 20 or int(part) >= 2**63:
             return None
         numbers.append(int(part))
     step = parts[4]
@@ -221,7 +221,7 @@ def page_of(values: Sequence[str], page: int) -> tuple[list[str], int | None, in
 
 
 def page_request(value: str) -> int | None:
-    if not value.startswith(PAGE_PREFIX) or not value[1:].isdigit():
+    if not value.startswith(PAGE_PREFIX) or not value[1:].isdecimal() or len(value) > 8:
         return None
     return int(value[1:])
 
@@ -246,7 +246,7 @@ def decode_draft(state: GameState, seat: int, text: str) -> tuple[Place, ...] | 
     puzzles = [p.card for p in state.players[seat].puzzles]
     placements: list[Place] = []
     for part in text.split("."):
-        if len(part) < 3 or not part[0].isdigit() or int(part[0]) >= len(puzzles):
+        if len(part) < 3 or not part[0].isdecimal() or int(part[0]) >= len(puzzles):
             return None
         shape_index, mask = from36(part[1]), from36(part[2:])
         if shape_index is None or shape_index >= len(SHAPES) or mask is None or mask >= 1 << 25:

@@ -390,7 +390,7 @@ def _puzzle_index(offer: Offer, card: str) -> str:
 
 def _card_at(offer: Offer, index: str) -> str:
     puzzles = offer.state.players[offer.seat].puzzles
-    if not index.isdigit() or int(index) >= len(puzzles):
+    if not index.isdecimal() or int(index) >= len(puzzles):
         raise StaleError(texts.FORGED_BUTTON)
     return puzzles[int(index)].card
 

@@ -300,7 +300,7 @@ def _colour(word: str) -> Colour:
 
 
 def _slot(word: str, highest: int = 9) -> int:
-    if not word.isdigit() or not 1 <= int(word) <= highest:
+    if not word.isdecimal() or not 1 <= int(word) <= highest:  # isdigit() also takes "²", which int() refuses
         raise ActionSyntaxError("parse.not_a_position", text=quoted(word), highest=highest)
     return int(word)
 

@@ -515,7 +515,8 @@ async def test_bench_driver_plays_by_panel_alone(tmp_path: Path) -> None:
 
 @pytest.mark.parametrize("step,value", [
     ("other", "remove 1"), ("other", "skip"), ("take", "remove 1"), ("take", "skip"), ("upg", "skip"),
-    ("rs", "remove 0"), ("take", "take white 9"),
+    ("rs", "remove 0"), ("take", "take white 9"), ("other", "pular"), ("take", "remover 2"),
+    ("take", "+²"), ("other", "+²"),  # "²" is a digit to str.isdigit() that int() refuses: once a crash
 ])
 async def test_a_forged_menu_value_must_be_one_the_panel_listed(h: DiscordHarness, step: str,
                                                                  value: str) -> None:

@@ -157,8 +157,10 @@ async def test_whole_games_leak_no_secret_and_fit_discord(
             assert watch.leaks and hidden[0] in watch.leaks[-1]
 
 
-TABLE_DECISIONS = ("skip", "SKIP", "remove 1", "remove 2", "  Remove   2 ", "remove 3")
-"""Table decisions in every spelling the parser accepts (``remove 3``: no such seat at two)."""
+TABLE_DECISIONS = ("skip", "SKIP", "remove 1", "remove 2", "  Remove   2 ", "remove 3", "pular", "PULAR",
+                   "remover 2", "Remover  1")
+"""Table decisions in every spelling the parser accepts, Portuguese too (``remove 3``: no such seat
+at two)."""
 
 
 async def test_players_cannot_send_table_decisions(h: Any) -> None:
@@ -174,7 +176,7 @@ async def test_players_cannot_send_table_decisions(h: Any) -> None:
         assert_refused(await h.slash(mover, "games", "projectl play act", text=text), "table decision")
         forged = f"pl:do:{game.id}:{mover.id}:{game.revision}:{text.strip().replace(' ', '.')}"
         assert_refused(await forge_click(h, mover, "games", preview, forged), "table decision")
-    for typed in ("sk", "rem", ""):
+    for typed in ("sk", "rem", "pul", ""):
         offered = await h.autocomplete(mover, "games", "projectl play act", focused="text",
                                        options={"text": typed})
         assert not [c for c in offered if c.value.split()[0] in ("skip", "remove")]

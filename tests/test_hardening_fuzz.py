@@ -149,7 +149,7 @@ async def test_forged_buttons_and_menus(fuzz: Fuzz) -> None:
                                              someone=someone.id, revision=game.revision))
         values = [fuzz.rng.choice(["A1 A2 B2", "Z9", "", "A1"])] if custom_id.startswith("pl:pick:") else None
         if custom_id.startswith("plp:") and fuzz.rng.random() < 0.6:  # a menu choice, hostile or not
-            menu = [*TABLE_DECISIONS, "take white 1", "level1", "+2", "+999", "L3", "", "A1"]
+            menu = [*TABLE_DECISIONS, "take white 1", "level1", "+2", "+999", "+²", "L3", "", "A1"]
             values = [fuzz.rng.choice(menu)]
         before = snapshot(fuzz.db)
         ix = await forge_click(fuzz.h, clicker, channel, message, custom_id, values)

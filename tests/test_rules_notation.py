@@ -100,6 +100,9 @@ def test_parsing_is_forgiving(loose: str, canonical: str) -> None:
     ("recycle white", "Say the order"),
     ("recycle", "Write 'recycle white 1 2 3 4'"),
     ("remove 0", "use a number from 1 to 6"),
+    ("take white ²", "not a position"),  # a digit to str.isdigit(), not to int(): once a crash
+    ("recycle black 1 ³ 2 4", "not a position"),
+    ("remove ²", "not a position"),
     ("x" * 401, "far too long"),
 ])
 def test_parse_errors_are_helpful(text: str, fragment: str) -> None:

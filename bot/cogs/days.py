@@ -41,7 +41,7 @@ def id_fields(pattern: str, text: str) -> dict[str, str] | None:
     if match is None:
         return None
     fields = match.groupdict()
-    if any(v.isdigit() and int(v) > MAX_ID for v in fields.values()):
+    if any(v.isdecimal() and int(v) > MAX_ID for v in fields.values()):
         return None
     return fields
 
