@@ -525,6 +525,13 @@ def _other_entries(offer: Offer) -> list[tuple[str, str]]:
     return [(str(a), str(a) if len(str(a)) <= LABEL else f"#{i}") for i, a in enumerate(offer.others)]
 
 
+def _require_listed(value: str, listed: Sequence[str]) -> None:
+    """A puzzle chosen from a menu must be one the menu listed (a forged value is refused as out
+    of date, and never quoted back)."""
+    if value not in listed:
+        raise StaleError(texts.STALE_BUTTON)
+
+
 def _listed(offer: Offer, text: str, *kinds: str) -> Action:
     """The offered action whose text was chosen: a value must be one the panel could have listed."""
     if "other" in kinds:
@@ -579,10 +586,12 @@ async def _screen(interaction: discord.Interaction, parsed: PanelId, offer: Offe
             return spot_screen(key, offer, shape, cards[0])
         return puzzle_screen(key, offer, shape)
     if step == "puz" and len(args) == 1:
-        card = _one(values)
-        return spot_screen(key, offer, _shape(args[0]), card)
+        shape, card = _shape(args[0]), _one(values)
+        _require_listed(card, offer.puzzles_for(shape))
+        return spot_screen(key, offer, shape, card)
     if step == "at" and len(args) == 2:
         shape, card = _shape(args[0]), args[1]
+        _require_listed(card, offer.puzzles_for(shape))
         if page is not None:
             return spot_screen(key, offer, shape, card, page)
         return await _preview(interaction, key, offer, shape, card, _one(values), game.names)
@@ -597,7 +606,10 @@ async def _screen(interaction: discord.Interaction, parsed: PanelId, offer: Offe
         return await _with_master_preview(interaction, master_screen(key, offer, draft), offer, draft,
                                           game.names)
     if step == "mc" and len(args) == 1:
-        return master_piece_screen(key, offer, _draft(offer, args[0]), _one(values))
+        draft, card = _draft(offer, args[0]), _one(values)
+        assert offer.master is not None
+        _require_listed(card, [c for c in offer.master.per_card if all(p.card != c for p in draft)])
+        return master_piece_screen(key, offer, draft, card)
     if step == "mp" and len(args) == 2:
         return master_spot_screen(key, offer, _draft(offer, args[0]), _card_at(offer, args[1]),
                                   _shape(_one(values)))

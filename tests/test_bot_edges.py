@@ -10,6 +10,7 @@ from typing import Any
 import pytest
 from test_bot_support import assert_refused
 
+from bench.fuzz import FREE_TEXT_OPTIONS, STRING, leaves
 from bench.harnessed import open_table, running, stale_slash
 from bench.tables import snapshot
 from bot import texts
@@ -75,6 +76,30 @@ async def test_refusals_quote_only_a_short_prefix(h: Any, path: str) -> None:
     reply = assert_refused(await h.slash(mover, "games", path, options=HUGE[path]))
     assert len(reply) < 300, reply  # the input is 6,000 characters: at most a short prefix is quoted
     assert texts.UNEXPECTED not in reply
+
+
+async def test_no_text_option_echoes_a_huge_value(h: Any) -> None:
+    """Every text option of every command (the synced list, so new ones are covered), given 6,000
+    characters while the others hold plausible values: the answer quotes at most a short prefix,
+    and it is never the apology for a bug."""
+    mover, _ = await two_players(h)
+    tried = 0
+    for leaf in leaves(h.commands):
+        required = [o for o in leaf.options if o.get("required")]
+        if any(int(o["type"]) != STRING for o in required):
+            continue  # a member or a number is needed too: covered by the tests above
+        for option in leaf.options:
+            if int(option["type"]) != STRING or option.get("choices") or option["name"] in FREE_TEXT_OPTIONS:
+                continue
+            values = {o["name"]: (o["choices"][0]["value"] if o.get("choices") else "1") for o in required}
+            values[option["name"]] = "q" * 6000
+            ix = await stale_slash(h, mover, "games", leaf.path, values)
+            answers = [r.content or "" for r in ix.responses if not r.deferred]
+            assert answers, (leaf.path, option["name"])
+            assert all("q" * 30 not in text.lower() and text != texts.UNEXPECTED for text in answers), \
+                (leaf.path, option["name"], answers[-1][:200])
+            tried += 1
+    assert tried >= 15
 
 
 NUMBERS = [0, -1, 5, 169, 10**6, 2**53, -(2**53)]

@@ -517,6 +517,7 @@ async def test_bench_driver_plays_by_panel_alone(tmp_path: Path) -> None:
     ("other", "remove 1"), ("other", "skip"), ("take", "remove 1"), ("take", "skip"), ("upg", "skip"),
     ("rs", "remove 0"), ("take", "take white 9"), ("other", "pular"), ("take", "remover 2"),
     ("take", "+²"), ("other", "+²"),  # "²" is a digit to str.isdigit() that int() refuses: once a crash
+    ("puz", "W01" + "q" * 90), ("mc", "Q" * 90),  # a puzzle no menu listed: refused, not quoted back
 ])
 async def test_a_forged_menu_value_must_be_one_the_panel_listed(h: DiscordHarness, step: str,
                                                                  value: str) -> None:
@@ -526,10 +527,10 @@ async def test_a_forged_menu_value_must_be_one_the_panel_listed(h: DiscordHarnes
     _, _, me = await two_players(h)
     await me.play(turn_post(h))
     game = await game_of(h)
-    args = ["white"] if step == "rs" else []
+    args = {"rs": ["white"], "puz": ["1"], "mc": ["-"]}.get(step, [])
     custom_id = PanelKey(game.id, me.user.id, game.revision).custom_id(step, *args)
     ix = await forge_click(h, me.user, "games", me.panel, custom_id, [value])
-    assert_refused(ix, "out of date")
+    assert "qqqqq" not in assert_refused(ix, "out of date").lower()
     after = await game_of(h)
     assert after.revision == game.revision and after.state == game.state
 

@@ -17,7 +17,7 @@ from discord import app_commands
 import engine
 from engine import Action, Colour, GameState, Place, PlayerState, parse_shape
 from engine.actions import GhostSplit
-from engine.errors import quoted
+from engine.errors import QUOTE_LIMIT, quoted
 from engine.legal import upgrade_actions
 from engine.pieces import UnknownShapeError, mask_to_text
 from engine.state import LineClearTable, RowsTable, SoloTable
@@ -488,7 +488,8 @@ async def _placement_menu(interaction: discord.Interaction, shape: engine.Shape,
     player = game.state.players[seat.seat]
     if player.puzzle(card) is None:
         yours = ", ".join(p.card for p in player.puzzles) or "none"
-        raise InvalidActionError(f"You have no unfinished puzzle {card}. Your puzzles: {yours}.")
+        named = card if len(card) <= QUOTE_LIMIT else quoted(card)  # what was typed: a short prefix
+        raise InvalidActionError(f"You have no unfinished puzzle {named}. Your puzzles: {yours}.")
     if player.supply[shape.index] <= 0:
         raise InvalidActionError(f"Your supply has no {shape.label} piece.")
     places = engine.placements_for(game.state.cards, player, card=card, shape=shape)
