@@ -69,6 +69,29 @@ async def test_every_lobby_button_is_acknowledged_before_its_work(h: Any) -> Non
     assert_refused(late, "already started")
 
 
+async def test_lobby_commands_are_acknowledged_before_their_work(h: Any) -> None:
+    """`/projectl table leave` in a lobby and `/projectl table cancel` answer first ("thinking…"),
+    then write; a leave by command also updates the lobby's public list of seats."""
+    alice, bob = h.add_user("alice"), h.add_user("bob")
+    lobby = (await h.slash(alice, "games", "projectl table new", players=3)).original
+    gid = game_id_of(lobby)
+    await h.click(bob, lobby, f"pl:lobby:join:{gid}")
+    assert "bob" in h.world.messages[lobby.id].content
+    commits = CommitLog(h)
+    leave = await h.slash(bob, "games", "projectl table leave")
+    assert leave.responses[0].callback_type == 5 and leave.responses[-1].ephemeral
+    assert [name for name, _, _ in commits.at] == ["replace_seats"]
+    assert commits.at[0][2] > first_call_of(h, leave)
+    assert "bob" not in h.world.messages[lobby.id].content, "the lobby shows who is seated now"
+    assert_refused(await h.slash(bob, "games", "projectl table cancel"), "only the host")  # privately
+    cancel = await h.slash(alice, "games", "projectl table cancel")
+    assert cancel.responses[0].callback_type == 5
+    assert [name for name, _, _ in commits.at] == ["replace_seats", "set_status"]
+    assert commits.at[1][2] > first_call_of(h, cancel)
+    assert not cancel.responses[-1].ephemeral and "cancelled by alice" in cancel.responses[-1].content
+    assert h.world.messages[lobby.id].content == "This table was cancelled."
+
+
 async def test_ai_seats_play_after_the_start_click_is_answered(h: Any) -> None:
     """The click is acknowledged and the lobby shows "started" before any AI move is computed;
     the one table post then carries the AI's moves."""

@@ -48,6 +48,7 @@ async def test_timeout_post_then_majority_votes_to_skip(tmp_path: Path) -> None:
         ix = await h.click(first_voter, post, skip.custom_id)
         reply = final_reply(ix)
         assert reply.ephemeral and "skip 1" in reply.content
+        assert ix.responses[0].callback_type == 5  # acknowledged ("thinking…") before the vote is counted
         assert (await game_of(h)).current.user_id == absent.id     # one vote of two: nothing yet
         # The absent player cannot vote on their own turn; a spectator cannot vote at all.
         assert_refused(await h.slash(absent, CHANNEL, "projectl table vote", choice="skip"), "own turn")
@@ -55,6 +56,7 @@ async def test_timeout_post_then_majority_votes_to_skip(tmp_path: Path) -> None:
         assert_refused(await h.slash(eve, CHANNEL, "projectl table vote", choice="skip"), "not playing")
         ix = await h.slash(second_voter, CHANNEL, "projectl table vote", choice="skip")
         assert final_reply(ix).ephemeral
+        assert ix.responses[0].callback_type == 5  # the deciding vote commits: acknowledged first
         game = await game_of(h)
         assert game.current is not None and game.current.user_id != absent.id
         texts = [m.content for m in h.channel_messages(CHANNEL)]
@@ -135,7 +137,8 @@ async def test_leave_an_active_game(tmp_path: Path) -> None:
         confirm = final_reply(ix)
         assert confirm.ephemeral and "for good" in confirm.content
         assert (await game_of(h)).state.players[(await game_of(h)).seat_of(leaver.id).seat].removed is False
-        await h.click(leaver, confirm.message, confirm.buttons[0].custom_id)
+        left = await h.click(leaver, confirm.message, confirm.buttons[0].custom_id)
+        assert left.responses[0].callback_type == 6  # acknowledged before the seat is removed
         game = await game_of(h)
         seat = game.seat_of(leaver.id)
         assert game.state is not None and seat is not None and game.state.players[seat.seat].removed

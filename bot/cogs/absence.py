@@ -54,6 +54,7 @@ async def _post(interaction: discord.Interaction, text: str, result: ActionResul
 async def cast_vote(interaction: discord.Interaction, choice: str, key: TurnKey | None = None) -> None:
     channel_id = common.channel_id_of(interaction)
     require_table_permissions(interaction)
+    await common.defer(interaction)  # ack first: a deciding vote commits, and AI seats may then play
     outcome: VoteResult = await days_of(common.bot_of(interaction)).turnclock.vote(
         channel_id, interaction.user.id, choice, key=key)
     await common.reply(interaction, texts.VOTE_RECORDED.format(
@@ -192,9 +193,10 @@ class LeaveButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"pld
         if game is None or game.id != self.game_id:
             raise StaleError(texts.STALE_GAME)
         name = next((s.name for s in game.seats if s.user_id == self.user_id), interaction.user.display_name)
+        await interaction.response.defer()  # ack first: AI seats may play a whole turn after the removal
         result = await days_of(common.bot_of(interaction)).turnclock.leave(
             channel_id, self.user_id, expected_revision=self.revision)
-        await interaction.response.edit_message(  # the private confirmation: the user's language
+        await interaction.edit_original_response(  # the private confirmation: the user's language
             content=localise(texts.LEFT_GAME.format(name=name), interaction.locale), view=None)
         await _post(interaction, texts.LEFT_GAME.format(name=name), result)
 
@@ -202,12 +204,16 @@ class LeaveButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"pld
 @app_commands.command(name="leave",
                       description="Leave this channel's game (in play: for good, your seat is removed)")
 async def leave_command(interaction: discord.Interaction) -> None:
+    from .table import refresh_lobby_message
+
     bot = common.bot_of(interaction)
     channel_id = common.channel_id_of(interaction)
     game = await common.require_game(interaction)
     if game.status == "lobby":
-        await bot.manager.leave(channel_id, interaction.user.id, game_id=game.id)
+        await common.defer(interaction)  # ack first, then the work
+        left = await bot.manager.leave(channel_id, interaction.user.id, game_id=game.id)
         await common.reply(interaction, texts.LEFT)
+        await refresh_lobby_message(interaction, left)  # the seats everyone sees
         return
     seat = game.seat_of(interaction.user.id)
     if seat is None:

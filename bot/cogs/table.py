@@ -11,7 +11,7 @@ from discord import app_commands
 from engine.catalogue import mode_name
 
 from .. import texts
-from ..errors import BadInputError, ChannelBusyError, StaleError
+from ..errors import BadInputError, ChannelBusyError, NotHostError, StaleError
 from ..locales import Joined, locale_code, localise
 from ..manager import ActionResult, Game, TableSettings
 from ..permissions import require_table_permissions, require_thread_permissions
@@ -157,11 +157,14 @@ class TableCommands:
     async def cancel(self, interaction: discord.Interaction) -> None:
         channel_id = common.channel_id_of(interaction)
         bot = common.bot_of(interaction)
-        game = await bot.manager.cancel(
-            channel_id, interaction.user.id,
-            can_manage_channel=bool(interaction.permissions.manage_channels),
-        )
-        await interaction.response.send_message(
+        may_manage = bool(interaction.permissions.manage_channels)
+        game = await common.require_game(interaction)
+        if interaction.user.id != game.host_id and not may_manage:  # refused privately, not after
+            raise NotHostError(texts.HOST_ONLY_CANCEL)                  # the public "thinking…"
+        await common.defer(interaction, ephemeral=False)  # the notice is public; ack first
+        game = await bot.manager.cancel(channel_id, interaction.user.id, can_manage_channel=may_manage,
+                                        game_id=game.id)
+        await interaction.followup.send(
             common.public(texts.CANCELLED.format(name=interaction.user.display_name), interaction),
             allowed_mentions=discord.AllowedMentions.none(),
         )
@@ -210,6 +213,23 @@ async def _close_lobby_message(interaction: discord.Interaction, game: Game) -> 
         await partial.edit(content=common.public(texts.LOBBY_CANCELLED, interaction), view=None)
     except (discord.HTTPException, AttributeError):
         log.info("could not close lobby message %s", game.lobby_message_id)
+
+
+async def refresh_lobby_message(interaction: discord.Interaction, game: Game) -> None:
+    """Show the lobby's seats as they are now on its public message, after a change made by a
+    command rather than one of its buttons (best effort, like closing it)."""
+    from ..views import lobby_view
+
+    if game.lobby_message_id is None or interaction.channel is None:
+        return
+    limit = await turn_limit_of(common.bot_of(interaction), game.id)
+    locale = common.server_locale(interaction)  # the lobby is public: the server's language
+    try:
+        partial = interaction.channel.get_partial_message(game.lobby_message_id)  # type: ignore[union-attr]
+        await partial.edit(content=localise(lobby_content(game, limit), locale),
+                           view=common.localise_view(lobby_view(game), locale))
+    except (discord.HTTPException, AttributeError):
+        log.info("could not update lobby message %s", game.lobby_message_id)
 
 
 async def lobby_button(interaction: discord.Interaction, op: str, game_id: int) -> None:
