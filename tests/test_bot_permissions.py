@@ -26,6 +26,8 @@ async def test_nothing_is_committed_where_the_table_cannot_see_it(h: Any, permis
     alice, bob = h.add_user("alice"), h.add_user("bob")
     game = await open_table(h, alice, [bob])
     mover = alice if game.current.user_id == alice.id else bob
+    await h.slash(mover, "games", "projectl play level1")  # something Undo could take back
+    game = await h.bot.manager.game(game.id)
     lobby = (await h.slash(alice, "general", "projectl table new")).original
     gid = lobby.buttons[0].custom_id.split(":")[-1]
     for channel in ("games", "general", "random"):
@@ -42,6 +44,11 @@ async def test_nothing_is_committed_where_the_table_cannot_see_it(h: Any, permis
         await h.click(bob, lobby, f"pl:lobby:join:{gid}"),
         await h.click(alice, lobby, f"pl:lobby:start:{gid}"),
         await h.slash(alice, "random", "projectl table new"),
+        await h.slash(mover, "games", "projectl play undo"),  # the table is told of an undo
+        await forge_click(h, mover, "games", h.channel_messages("games")[-1],
+                          f"plp:{game.id}:{mover.id}:{game.revision}:undo"),  # the panel's Undo
+        await forge_click(h, mover, "games", h.channel_messages("games")[-1],
+                          f"plp:{game.id}:{mover.id}:{game.revision}:lvl"),
     ]
     for ix in attempts:
         assert_refused(ix, label, "nothing was changed")

@@ -15,6 +15,7 @@ from .. import history, texts
 from ..errors import BadInputError, NoGameError, StaleError
 from ..locales import Joined
 from ..manager import Game, Seat
+from ..permissions import require_table_permissions
 from ..results import seat_results
 from ..storage import Storage
 from ..storage.stats import PlayerTotals, StatsStore
@@ -41,6 +42,7 @@ async def take_back(interaction: discord.Interaction) -> None:
 
     bot = common.bot_of(interaction)
     channel_id = common.channel_id_of(interaction)
+    require_table_permissions(interaction)  # the table is told: the panel's Undo button checks too
     await common.defer(interaction)
     days = days_of(bot)
     done = await undo_last(bot.manager, days.store, channel_id, interaction.user.id)
