@@ -18,12 +18,13 @@ from typing import Any
 
 import discord
 
-from engine import parse_action, parse_placement
+from engine import GameState, parse_action, parse_placement
 
 from . import texts
 from .cogs import common
 from .errors import BotError, StaleError
 from .manager import Game, MasterDraft
+from .panel import MAX_CUSTOM_ID, encode_draft
 
 PREFIX = "pl"
 _INT = re.compile(r"^\d{1,20}$")
@@ -236,21 +237,32 @@ class ConfirmButton(_Personal, discord.ui.DynamicItem[discord.ui.Button[Any]],
 
 class MasterButton(_Personal, discord.ui.DynamicItem[discord.ui.Button[Any]],
                    template=r"pl:master:(?P<op>[a-z]{0,8}):(?P<game>[^:]{0,20}):(?P<user>[^:]{0,20})"
-                            r":(?P<rev>[^:]{0,20})"):
-    """Confirm or clear a Master draft built with ``/projectl play master-add``."""
+                            r":(?P<rev>[^:]{0,20})(?::(?P<draft>[0-9a-z.]{1,60}))?"):
+    """Confirm or clear a Master draft built with ``/projectl play master-add``.
 
-    def __init__(self, op: str, game_id: int | None, user_id: int | None, revision: int | None) -> None:
+    Confirm carries the draft itself (encoded as the turn panel's Master drafts are), so it plays
+    what its message showed even after a restart emptied the drafts kept in memory; an id without
+    one (older messages, or a draft too long for the id) confirms the draft in memory."""
+
+    def __init__(self, op: str, game_id: int | None, user_id: int | None, revision: int | None,
+                 draft: str | None = None) -> None:
+        custom_id = f"{PREFIX}:master:{op}:{game_id}:{user_id}:{revision}"
+        if draft is not None and len(custom_id) + 1 + len(draft) <= MAX_CUSTOM_ID:
+            custom_id += f":{draft}"
+        else:
+            draft = None
         super().__init__(discord.ui.Button(
             label="Confirm Master" if op == "ok" else "Clear",
             style=discord.ButtonStyle.success if op == "ok" else discord.ButtonStyle.secondary,
-            custom_id=f"{PREFIX}:master:{op}:{game_id}:{user_id}:{revision}",
+            custom_id=custom_id,
         ))
         self.op, self.game_id, self.user_id, self.revision = op, game_id, user_id, revision
+        self.draft = draft
 
     @classmethod
     async def from_custom_id(cls, interaction: discord.Interaction, item: Any,
                              match: re.Match[str]) -> MasterButton:
-        return cls(match["op"], _int(match["game"]), _int(match["user"]), _int(match["rev"]))
+        return cls(match["op"], _int(match["game"]), _int(match["user"]), _int(match["rev"]), match["draft"])
 
     async def callback(self, interaction: discord.Interaction) -> None:
         await _guard(interaction, self._run(interaction))
@@ -261,14 +273,18 @@ class MasterButton(_Personal, discord.ui.DynamicItem[discord.ui.Button[Any]],
         if None in (self.game_id, self.user_id, self.revision) or self.op not in ("ok", "clear"):
             raise StaleError(texts.FORGED_BUTTON)
         if self.op == "ok":
-            await master_confirm(interaction, expected_revision=self.revision, game_id=self.game_id)
+            await master_confirm(interaction, expected_revision=self.revision, game_id=self.game_id,
+                                 draft=self.draft)
         else:
             await master_clear(interaction)
 
 
-def master_view(draft: MasterDraft, user_id: int) -> discord.ui.View:
+def master_view(draft: MasterDraft, user_id: int, state: GameState) -> discord.ui.View:
+    """Confirm (carrying the draft, see :class:`MasterButton`) and Clear under a draft's answer;
+    ``state`` is the game the draft was built on."""
     view = discord.ui.View(timeout=None)
-    view.add_item(MasterButton("ok", draft.game_id, user_id, draft.revision))
+    code = encode_draft(state, draft.seat, draft.placements)
+    view.add_item(MasterButton("ok", draft.game_id, user_id, draft.revision, code))
     view.add_item(MasterButton("clear", draft.game_id, user_id, draft.revision))
     return view
 

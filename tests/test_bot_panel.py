@@ -429,6 +429,51 @@ async def test_panel_works_after_a_restart(tmp_path: Path) -> None:
         assert await bot_of(second).manager.verify(game.id)
 
 
+async def test_a_typed_master_draft_is_confirmed_after_a_restart(tmp_path: Path) -> None:
+    """Drafts built with `master-add` are kept in memory, but the answer's Confirm Master button
+    carries its draft: after a restart it still plays exactly what the preview showed."""
+    from test_bot_restart import carry_message, harness, same_channel
+
+    db = tmp_path / "restart.sqlite3"
+    async with harness(db) as first:
+        alice, bob = first.add_user("alice"), first.add_user("bob")
+        await open_table(first, alice, [bob], players=2)
+        game = await game_of(first)
+        cards = list(game.state.table.white_row[:2])  # type: ignore[union-attr]
+        me = first.user(game.current.user_id)  # type: ignore[union-attr]
+        for slot in ("white 1", "white 2"):
+            await first.slash(me, "games", "projectl play take", puzzle=slot)
+        game = await game_of(first)
+        player = game.state.players[game.current.seat]  # type: ignore[union-attr]
+        draft = [engine.placements_for(game.state.cards, player, card=card, shape=shape)[0]
+                 for card, shape in zip(cards, (engine.Shape.MONO, engine.Shape.DOMINO), strict=True)]
+        for place in draft:
+            ix = await first.slash(me, "games", "projectl play master-add", piece=place.shape.value,
+                                   puzzle=place.card, cells=mask_to_text(place.mask))
+        answer = final_reply(ix)
+        confirm = next(b.custom_id for b in answer.buttons if b.custom_id.startswith("pl:master:ok:"))
+        assert len(confirm) <= MAX_CUSTOM_ID
+        payload, channel_id = dict(answer.message.payload), first.channel("games").id
+        user_ids, who = {alice.name: alice.id, bob.name: bob.id}, me.name
+    async with harness(db) as second:
+        same_channel(second, "games", channel_id)
+        for name, user_id in user_ids.items():
+            member = second.add_user(name)
+            del second.world.users[member.id]
+            member.id = user_id
+            second.world.users[user_id] = member
+        await second.settle()
+        carried = carry_message(second, channel_id, payload)
+        carried.visible_to = None
+        await second.click(second.user(who), carried, confirm)
+        game = await game_of(second)
+        log = await bot_of(second).manager.log(game.id)
+        assert log[-1].action == str(engine.Master(tuple(draft)))
+        assert await bot_of(second).manager.verify(game.id)
+        assert_refused(await second.click(second.user(who), second.message(carried.id), confirm))
+        assert len(await bot_of(second).manager.log(game.id)) == len(log), "played once"
+
+
 # -- Discord's limits ------------------------------------------------------------------------------
 
 

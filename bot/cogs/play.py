@@ -25,7 +25,7 @@ from engine.state import LineClearTable, RowsTable, SoloTable
 from .. import texts
 from ..errors import BadInputError, BotError, InvalidActionError, StaleError
 from ..locales import engine_text
-from ..manager import Game, MasterDraft
+from ..manager import Game
 from ..permissions import require_table_permissions
 from . import common
 
@@ -95,24 +95,31 @@ async def show_ghost_preview(interaction: discord.Interaction, split: GhostSplit
                        files=[common.png(image, "ghost.png")], view=view)
 
 
-async def master_preview(interaction: discord.Interaction, draft: MasterDraft) -> bytes:
-    """Every placement of the draft drawn together on the player's puzzles (what Confirm plays)."""
-    game = await common.manager_of(interaction).game(draft.game_id)
-    if game is None or game.state is None or game.revision != draft.revision:
-        raise StaleError(texts.STALE_BUTTON)
-    return await common.bot_of(interaction).renderer.master_preview(
-        game.state, draft.seat, draft.placements, game.names, locale=interaction.locale)  # a private answer
-
-
 async def master_confirm(
     interaction: discord.Interaction, *, expected_revision: int | None = None, game_id: int | None = None,
+    draft: str | None = None,
 ) -> None:
+    """Play the user's Master draft: the one a Confirm button carries (``draft``, encoded for the
+    revision it was built on), else the one kept in memory."""
+    from ..panel import decode_draft
+
     channel_id = common.channel_id_of(interaction)
     require_table_permissions(interaction)
     await common.defer(interaction)
-    result = await common.manager_of(interaction).master_confirm(
-        channel_id, interaction.user.id, expected_revision=expected_revision, game_id=game_id,
-    )
+    manager = common.manager_of(interaction)
+    if draft is not None:
+        game, seat = await manager.check_turn(channel_id, interaction.user.id, game_id=game_id)
+        if game.revision != expected_revision or game.state is None:
+            raise StaleError(texts.STALE_BUTTON)
+        placements = decode_draft(game.state, seat.seat, draft)
+        if not placements:
+            raise StaleError(texts.FORGED_BUTTON)
+        result = await manager.act(channel_id, interaction.user.id, engine.Master(placements),
+                                   expected_revision=expected_revision, game_id=game.id)
+    else:
+        result = await manager.master_confirm(
+            channel_id, interaction.user.id, expected_revision=expected_revision, game_id=game_id,
+        )
     await common.respond_to_result(interaction, result)
 
 
@@ -436,11 +443,16 @@ class PlayCommands:
         await common.defer(interaction)  # the preview is drawn before the answer
         manager = common.manager_of(interaction)
         draft = await manager.master_add(common.channel_id_of(interaction), interaction.user.id, place)
-        image = await master_preview(interaction, draft)
+        game = await manager.game(draft.game_id)
+        if game is None or game.state is None or game.revision != draft.revision:
+            raise StaleError(texts.STALE_BUTTON)  # the game moved on since: the draft is gone
+        # Every placement of the draft drawn together on the player's puzzles (what Confirm plays).
+        image = await common.bot_of(interaction).renderer.master_preview(
+            game.state, draft.seat, draft.placements, game.names, locale=interaction.locale)  # private
         lines = "\n".join(f"· `{p.placement_text()}`" for p in draft.placements)
         await common.reply(interaction, texts.MASTER_DRAFT.format(lines=lines),
                            files=[common.png(image, "preview.png")],
-                           view=master_view(draft, interaction.user.id))
+                           view=master_view(draft, interaction.user.id, game.state))
 
     @play.command(name="master-confirm", description="Play your Master action as built")
     async def master_confirm_cmd(self, interaction: discord.Interaction) -> None:
