@@ -75,7 +75,7 @@ __all__ = [
     "MAX_POLICY_STEPS", "POLICY_LABELS", "POLICY_NAMES", "VARIANTS", "ActionResult", "Game", "GameHook",
     "GameManager",
     "MasterDraft", "Policy", "PolicyFactory", "Seat", "Step", "StepHook", "TableSettings", "TurnHook",
-    "ai_name", "engine_policy",
+    "ai_name", "engine_policy", "validate_new_table",
 ]
 
 log = logging.getLogger(__name__)
@@ -214,10 +214,7 @@ class GameManager:
 
         ``watch`` (Solo only): the seat goes to that AI policy instead of the host, who watches
         it play the mastermind."""
-        settings.validate()
-        if watch is not None and (settings.variant != "solo" or watch not in POLICY_NAMES):
-            raise BadInputError(texts.WATCH_SOLO_ONLY if watch in POLICY_NAMES else
-                                texts.BAD_POLICY.format(names=", ".join(POLICY_NAMES)))
+        validate_new_table(settings, watch)
         seat = NewSeat(host_name, user_id=host_id)
         if watch is not None:
             seat = NewSeat(ai_name(watch, 1), policy=watch)
@@ -604,6 +601,16 @@ class GameManager:
 
 
 # -- helpers -------------------------------------------------------------------------------------
+
+
+def validate_new_table(settings: TableSettings, watch: str | None = None) -> None:
+    """Every check :meth:`GameManager.create_game` makes before writing a table: callers run it
+    before anything else visible (a public "thinking…", a new thread) so a refusal is private and
+    leaves nothing behind."""
+    settings.validate()
+    if watch is not None and (settings.variant != "solo" or watch not in POLICY_NAMES):
+        raise BadInputError(texts.WATCH_SOLO_ONLY if watch in POLICY_NAMES else
+                            texts.BAD_POLICY.format(names=", ".join(POLICY_NAMES)))
 
 
 def _parse(action: Action | str) -> Action:

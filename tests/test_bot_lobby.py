@@ -148,6 +148,16 @@ async def test_an_invalid_option_leaves_no_lobby(h: Any) -> None:
     assert snapshot(db) == before
 
 
+async def test_a_bad_watch_value_is_refused_privately(h: Any) -> None:
+    """`watch` is typed (no list): a kind of AI that does not exist is refused before the public
+    "thinking…" the lobby would fill, so only the host sees the refusal."""
+    alice = h.add_user("alice")
+    ix = await h.slash(alice, "games", "projectl table new", variant="solo", watch="easy")
+    assert_refused(ix, "Unknown AI kind")
+    assert ix.responses[0].ephemeral and ix.responses[0].callback_type == 4
+    assert await h.bot.manager.game_in_channel(h.channel("games").id) is None
+
+
 async def test_table_and_options_are_one_transaction(tmp_path: Path) -> None:
     """If writing the options fails, the lobby is not created either (no half-created table that
     blocks the channel)."""

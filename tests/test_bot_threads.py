@@ -76,6 +76,8 @@ async def test_threads_need_their_own_permissions(h: Any) -> None:
     h.deny_bot("games", "create_public_threads")
     denied = await h.slash(alice, "games", "projectl table new", thread="x")
     assert_refused(denied, "**Create Public Threads**")
+    for options in ({"variant": "solo", "watch": "easy"}, {"watch": "greedy"}):  # refused before the thread
+        assert_refused(await h.slash(alice, "general", "projectl table new", thread="y", **options), "AI")
     quiet = h.add_thread("random", "muted")
     h.deny_bot(quiet, "send_messages_in_threads")
     reply = assert_refused(await h.slash(alice, quiet, "projectl table new"), "**Send Messages in Threads**")

@@ -13,7 +13,7 @@ from engine.catalogue import mode_name
 from .. import texts
 from ..errors import BadInputError, ChannelBusyError, NotHostError, StaleError
 from ..locales import Joined, locale_code, localise
-from ..manager import ActionResult, Game, TableSettings
+from ..manager import ActionResult, Game, TableSettings, validate_new_table
 from ..permissions import require_table_permissions, require_thread_permissions
 from ..turn_limits import clock_line, limit_hours, limit_text
 from . import common
@@ -120,9 +120,7 @@ class TableCommands:
             finesse=finesse,
             known_scores=known_scores, endless_white=endless_white, hints=hints,
         )
-        settings.validate()  # every option is checked before anything is written
-        if watch is not None and variant != "solo":
-            raise BadInputError(texts.WATCH_SOLO_ONLY)
+        validate_new_table(settings, watch)  # every option is checked before anything is shown or written
         hours = limit_hours(turn_limit_days)
         bot = common.bot_of(interaction)
         require_supported_mode(bot.manager.supported_modes, settings)
