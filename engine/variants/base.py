@@ -218,9 +218,6 @@ class RowsGame(Variant):
     max_players = 4
     black_limit_after_trigger = True
     row_size = ROW_SIZE
-    empty_row_refusal = "recycle.empty_row"
-    """The refusal key of a Recycle of an empty row (Line Clear names the left row)."""
-    recycle_order_refusal = "recycle.order"
 
     def setup(self, options: Options, cards: Sequence[PuzzleCard], seed: int) -> GameState:
         self.validate_options(options, cards)
@@ -321,12 +318,12 @@ class RowsGame(Variant):
         deck = self._deck(w, colour)
         occupied = sorted(i + 1 for i, card in enumerate(row) if card is not None)
         if not occupied:
-            raise EmptySlotError(self.empty_row_refusal, colour=colour)
+            raise self._empty_row(colour)
         if not deck:
             raise EmptySlotError("recycle.empty_deck", colour=colour)
         if sorted(action.order) != occupied:
             listed = " ".join(str(s) for s in occupied)
-            raise IllegalActionError(self.recycle_order_refusal, colour=colour, positions=listed)
+            raise self._wrong_order(colour, listed)
         recycled = [row[slot - 1] for slot in action.order]
         deck.extend(c for c in recycled if c is not None)
         new_row: list[str | None] = [deck.pop(0) if deck else None for _ in range(self.row_size)]
@@ -358,6 +355,14 @@ class RowsGame(Variant):
     def _no_puzzle_at(self, w: Work, colour: Colour, slot: int) -> EmptySlotError:
         """The refusal of a take from an empty (or missing) slot of the current seat's row."""
         return EmptySlotError("take.empty_slot", slot=slot, colour=colour)
+
+    def _empty_row(self, colour: Colour) -> EmptySlotError:
+        """The refusal of a Recycle of an empty row."""
+        return EmptySlotError("recycle.empty_row", colour=colour)
+
+    def _wrong_order(self, colour: Colour, positions: str) -> IllegalActionError:
+        """The refusal of a Recycle order that does not name each card of the row once."""
+        return IllegalActionError("recycle.order", colour=colour, positions=positions)
 
     def _deck_drawn(self, w: Work, colour: Colour, deck: list[str]) -> None:
         """A card left ``colour``'s deck (the table already holds ``deck``). The shared

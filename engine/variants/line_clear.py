@@ -50,8 +50,6 @@ class LineClearGame(RowsGame):
     min_players = 5
     max_players = 6
     row_size = LINE_CLEAR_ROW_SIZE
-    empty_row_refusal = "recycle.empty_left_row"  # only the White-marker holder recycles: the left rows
-    recycle_order_refusal = "recycle.order_left"
 
     def validate_options(self, options: Options, cards: Sequence[PuzzleCard]) -> None:
         if not self.min_players <= options.players <= self.max_players:
@@ -140,6 +138,13 @@ class LineClearGame(RowsGame):
     def _no_puzzle_at(self, w: Work, colour: Colour, slot: int) -> EmptySlotError:
         return EmptySlotError("take.empty_slot_side", slot=slot, colour=colour,
                               side=_side_name(self._side(w, w.current)))
+
+    # Only the White-marker holder recycles: the refusals name the left rows.
+    def _empty_row(self, colour: Colour) -> EmptySlotError:
+        return EmptySlotError("recycle.empty_left_row", colour=colour)
+
+    def _wrong_order(self, colour: Colour, positions: str) -> IllegalActionError:
+        return IllegalActionError("recycle.order_left", colour=colour, positions=positions)
 
     def _white_holder_only(self, w: Work, refusal: str) -> None:
         """Refuse (with the key ``refusal``) unless the current player holds the White marker."""
