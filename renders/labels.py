@@ -130,10 +130,13 @@ ENGLISH: dict[str, Any] = {
     "unfinished_part": "-{n} unfinished",
     "TIEBREAK_PUZZLES": "puzzles completed",
     "TIEBREAK_PIECES": "pieces left",
+    "TIEBREAK_CREDITS": "credits",
     "THE_WIN": "the win",
     "place_ordinal": "{ordinal} place",
     "tie_shared": "Tie on {total} — {who} also tie on puzzles completed ({puzzles}) and pieces left "
                   "({pieces}): they share {what}.",
+    "tie_shared_credits": "Tie on {total} — {who} also tie on credits ({credits}), puzzles completed "
+                          "({puzzles}) and pieces left ({pieces}): they share {what}.",
     "tie_wins": "Tie on {total} — {who} wins on {criterion} ({ahead} vs {behind}).",
     "tie_ranks_ahead": "Tie on {total} — {who} ranks ahead on {criterion} ({ahead} vs {behind}).",
     "tie_group_ahead": "Tie on {total} — {who} rank ahead on {criterion} ({ahead} vs {behind}).",
@@ -156,6 +159,13 @@ ENGLISH: dict[str, Any] = {
     "finesse_bank": "bank {n}",
     "finesse_credits": "{name}: {active} cr",
     "finesse_credits_new": "{name}: {active} cr (+{inactive} new)",
+    "results_credits": {"one": "{n} credit", "other": "{n} credits"},
+    "MAT_CREDITS": "Credits",
+    "mat_credits_active": {"one": "{n} active", "other": "{n} active"},
+    "mat_credits_inactive": {
+        "one": "{n} inactive until your turn ends",
+        "other": "{n} inactive until your turn ends",
+    },
     # -- hidden score piles (option known_scores off) -----------------------------------------
     "POINTS_HIDDEN": "?",
     "POINTS_HIDDEN_UNIT": "pts (hidden)",
@@ -402,8 +412,14 @@ def unfinished_part(penalty: int) -> str:
     return say("unfinished_part", n=penalty)
 
 
-def tie_shared(who: str, total: int, puzzles: int, pieces: int, place: int) -> str:
+def tie_shared(
+    who: str, total: int, puzzles: int, pieces: int, place: int, credits: int | None = None
+) -> str:
+    """A tie no tie-break settles; with Finesse (``credits`` given) credits were compared first."""
     what = __getattr__("THE_WIN") if place == 1 else say("place_ordinal", ordinal=ordinal(place))
+    if credits is not None:
+        return say("tie_shared_credits", who=who, total=total, credits=credits, puzzles=puzzles,
+                   pieces=pieces, what=what)
     return say("tie_shared", who=who, total=total, puzzles=puzzles, pieces=pieces, what=what)
 
 
@@ -427,6 +443,21 @@ def finesse_credits(name: str, active: int, inactive: int) -> str:
     if inactive:
         return say("finesse_credits_new", name=name, active=active, inactive=inactive)
     return say("finesse_credits", name=name, active=active)
+
+
+def results_credits(n: int) -> str:
+    """A player's final credits on the results image (they break ties on points first)."""
+    return say("results_credits", n=n)
+
+
+def mat_credits_active(n: int) -> str:
+    """'3 active' — credits that can pay for an Insert now."""
+    return say("mat_credits_active", n=n)
+
+
+def mat_credits_inactive(n: int) -> str:
+    """'1 inactive until your turn ends' — credits earned this turn."""
+    return say("mat_credits_inactive", n=n)
 
 
 # -- hidden score piles (option known_scores off) ----------------------------------------------

@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from PIL import Image, ImageDraw
 
 from engine.actions import Place
+from engine.expansions.finesse import view as finesse_view
 from engine.pieces import SHAPES, Shape, mask_to_text
 from engine.state import GameState, Phase, Placed, PlayerState
 from engine.visibility import hidden_scores
@@ -64,6 +65,7 @@ def mat_image(
     plan = PlanGeometry(PLAN_CELL, t.small)
     header_h = int(t.large * 2)
     summary_h = int(t.body * 1.8)
+    credits_h = int(t.body * 1.6) if finesse_view(state) is not None else 0
     slots = _card_slots(state, player)
     rows = -(-slots // 2)
     cards_h = rows * plan.height + max(0, rows - 1) * GAP + (GAP if rows else 0)
@@ -71,12 +73,14 @@ def mat_image(
     supply_h = int(t.body * 1.6) + len(supply) * _supply_line(t)
     pile_lines = [] if hidden else _pile_lines(player, t)
     pile_h = int(t.body * 1.6) + max(1, len(pile_lines)) * _pile_line(t)
-    height = header_h + summary_h + cards_h + supply_h + GAP + pile_h + MARGIN
+    height = header_h + summary_h + credits_h + cards_h + supply_h + GAP + pile_h + MARGIN
     image = Image.new("RGB", (MAT_WIDTH, height), PAGE)
     _paint_header(image, state, seat, shown, t, header_h)
     y = header_h
     _paint_summary(image, y, state, seat, t, summary_h, hidden)
     y += summary_h
+    _paint_credits(image, y, state, seat, t, credits_h)
+    y += credits_h
     positions = _paint_cards(image, y, state, player, plan, slots, t)
     y += cards_h
     _paint_supply(image, y, player, supply, t, supply_h)
@@ -116,6 +120,25 @@ def _paint_summary(
     x += fonts.draw(image, x, mid, score, t.body, INK, bold=True, anchor="lm")
     text = labels.mat_summary(player.banked_cards + len(player.completed), player.supply_size)
     fonts.draw(image, x, mid, fonts.fit(text, t.small, MAT_WIDTH - MARGIN - x), t.small, MUTED, anchor="lm")
+
+
+def _paint_credits(image: Image.Image, y: int, state: GameState, seat: int, t: TextSizes, h: int) -> None:
+    """Finesse: 'Credits  3 active  1 inactive until your turn ends' (after the game, the total
+    that broke ties). Nothing without Finesse."""
+    fv = finesse_view(state)
+    if fv is None:
+        return
+    mid = y + h // 2
+    x = MARGIN
+    x += fonts.draw(image, x, mid, labels.MAT_CREDITS, t.body, INK, bold=True, anchor="lm") + t.small
+    if state.phase is Phase.OVER:
+        fonts.draw(image, x, mid, labels.results_credits(fv.credits(seat)), t.body, ACCENT, bold=True,
+                   anchor="lm")
+        return
+    x += fonts.draw(image, x, mid, labels.mat_credits_active(fv.active[seat]), t.body, ACCENT, bold=True,
+                    anchor="lm") + t.small
+    text = fonts.fit(labels.mat_credits_inactive(fv.inactive[seat]), t.small, MAT_WIDTH - MARGIN - x)
+    fonts.draw(image, x, mid, text, t.small, MUTED, anchor="lm")
 
 
 def _card_slots(state: GameState, player: PlayerState) -> int:

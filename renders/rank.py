@@ -1,8 +1,8 @@
 """Final ranking in words: who won, and why when points were tied.
 
-The order itself comes from the engine (``rank_by_tiebreaks``: points, then completed puzzles,
-then pieces left in supply) so the picture can never disagree with the bot's announcement; this
-module only explains it.
+The order itself comes from the engine (``rank_by_tiebreaks``: points, then an expansion's own
+tie-break — Finesse: most credits — then completed puzzles, then pieces left in supply) so the
+picture can never disagree with the bot's announcement; this module only explains it.
 """
 
 from __future__ import annotations
@@ -10,6 +10,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from engine import ScoreLine, opponent_score, score_lines, winners
+from engine.expansions import tiebreak
+from engine.expansions.finesse import view as finesse_view
 from engine.rules import score_line
 from engine.state import GameState, Phase, SoloTable
 from engine.variants.base import rank_by_tiebreaks
@@ -44,10 +46,17 @@ def places(state: GameState) -> list[tuple[int, tuple[ScoreLine, ...]]]:
     by_seat = {line.seat: line for line in lines}
     result = []
     place = 1
-    for group in rank_by_tiebreaks(lines):
+    for group in rank_by_tiebreaks(lines, lambda seat: tiebreak(state, seat)):
         result.append((place, tuple(by_seat[s] for s in group)))
         place += len(group)
     return result
+
+
+def final_credits(state: GameState, seat: int) -> int | None:
+    """Finesse: ``seat``'s credits (active and inactive), which break ties on points first; None
+    without Finesse."""
+    fv = finesse_view(state)
+    return None if fv is None else fv.credits(seat)
 
 
 def tiebreak_notes(state: GameState, names: Sequence[str]) -> list[str]:
@@ -60,10 +69,16 @@ def tiebreak_notes(state: GameState, names: Sequence[str]) -> list[str]:
         who = join_names([names[line.seat] for line in group])
         if len(group) > 1:
             line = group[0]
-            notes.append(labels.tie_shared(who, total, line.completed_count, line.supply_left, place))
+            notes.append(labels.tie_shared(who, total, line.completed_count, line.supply_left, place,
+                                           final_credits(state, line.seat)))
         if i + 1 < len(ranked) and ranked[i + 1][1][0].total == total:
             ahead, behind = group[0], ranked[i + 1][1][0]
-            if ahead.completed_count != behind.completed_count:
+            credits_ahead = final_credits(state, ahead.seat)
+            credits_behind = final_credits(state, behind.seat)
+            if credits_ahead is not None and credits_behind is not None and credits_ahead != credits_behind:
+                criterion = labels.TIEBREAK_CREDITS
+                counts = (credits_ahead, credits_behind)
+            elif ahead.completed_count != behind.completed_count:
                 criterion = labels.TIEBREAK_PUZZLES
                 counts = (ahead.completed_count, behind.completed_count)
             else:

@@ -32,7 +32,7 @@ from .palette import (
     to_png,
 )
 from .panels import TextSizes, is_removed
-from .rank import is_solo, mastermind_points, places, tiebreak_notes, winners_text
+from .rank import final_credits, is_solo, mastermind_points, places, tiebreak_notes, winners_text
 
 WIDTH = 960
 MARGIN = 20
@@ -204,10 +204,15 @@ def _paint_row(
         parts.append(labels.finishing_part(line.finishing_penalty))
     if line.unfinished_penalty:
         parts.append(labels.unfinished_part(line.unfinished_penalty))
+    right = WIDTH - MARGIN - pad
+    credits = final_credits(state, line.seat)
+    if credits is not None:  # Finesse: final credits, the first tie-break, under the total
+        right -= fonts.draw(image, right, sy, labels.results_credits(credits), t.small, ACCENT, bold=True,
+                            anchor="rm") + t.small
     sx = MARGIN + pad
     for i, text in enumerate(parts):
         colour = GOOD if i == 0 else BAD
-        text = fonts.fit(text, t.small, WIDTH - MARGIN - pad - sx, bold=True)
+        text = fonts.fit(text, t.small, right - sx, bold=True)
         sx += fonts.draw(image, sx, sy, text, t.small, colour, bold=True, anchor="lm") + t.small
     # Completed cards.
     size = mini_size(THUMB_CELL)

@@ -10,9 +10,12 @@ from PIL import Image
 
 from engine import GameState, Options, new_game
 from engine.expansions.finesse import TILES
-from renders import fonts, labels, render_table
+from engine.game import winners
+from engine.state import DonePuzzle, Phase, PlayerState
+from renders import fonts, labels, render_mat, render_results, render_table
 from renders.finesse import finesse_height
 from renders.panels import TextSizes
+from renders.rank import places, tiebreak_notes
 
 NAMES = ["Ana", "Bo", "Cy"]
 
@@ -71,3 +74,66 @@ def test_every_tile_text_is_phone_legible() -> None:
         data = render_table(state, NAMES)
     width = Image.open(io.BytesIO(data)).width
     assert min(sizes) >= 0.03 * width
+
+
+# -- credits on the results image and the private mat --------------------------------------------
+
+
+def _finished(state: GameState, completed: list[list[str]], active: list[int]) -> GameState:
+    """``state`` over, seat i having completed ``completed[i]`` and holding ``active[i]`` credits."""
+    players = tuple(
+        PlayerState(p.supply, (), tuple(DonePuzzle(c) for c in cards))
+        for p, cards in zip(state.players, completed, strict=True)
+    )
+    n = len(players)
+    finesse = {"bank": 35 - sum(active), "row": [], "active": active, "inactive": [0] * n}
+    return state.evolve(players=players, phase=Phase.OVER, ext={"finesse": finesse})
+
+
+def _worth(state: GameState, points: int) -> list[str]:
+    return sorted(cid for cid, c in state.cards.items() if c.points == points)
+
+
+def test_results_show_final_credits_and_rank_a_tie_on_points_by_them() -> None:
+    """Ana and Bo tie on 2 points; Bo completed more puzzles, but with Finesse credits come first:
+    Ana (3 credits) wins, the image ranks her first and says why."""
+    state = new_game(Options(players=2, finesse=True), seed=11)
+    over = _finished(state, [[_worth(state, 2)[0]], _worth(state, 1)[:2]], active=[3, 1])
+    assert winners(over) == (0,)
+    assert tiebreak_notes(over, ["Ana", "Bo"]) == ["Tie on 2 — Ana wins on credits (3 vs 1)."]
+    assert [group[0].seat for _, group in places(over)] == [0, 1]
+    with fonts.recording() as texts:
+        render_results(over, ["Ana", "Bo"])
+    words = [d.text for d in texts]
+    assert labels.results_credits(3) in words and labels.results_credits(1) in words
+    assert words.index("Ana") < words.index("Bo")  # rows are drawn best first
+    shared = _finished(state, [[_worth(state, 1)[0]], [_worth(state, 1)[1]]], active=[2, 2])
+    assert tiebreak_notes(shared, ["Ana", "Bo"]) == [
+        "Tie on 1 — Ana and Bo also tie on credits (2), puzzles completed (1) and pieces left "
+        f"({shared.players[0].supply_size}): they share the win."
+    ]
+
+
+def test_results_without_finesse_print_no_credits() -> None:
+    state = new_game(Options(players=2), seed=11)
+    players = tuple(PlayerState(p.supply, (), ()) for p in state.players)
+    with fonts.recording() as texts:
+        render_results(state.evolve(players=players, phase=Phase.OVER), ["Ana", "Bo"])
+    assert not [d.text for d in texts if d.text == labels.results_credits(0)]
+
+
+def test_the_mat_shows_active_and_inactive_credits_legibly() -> None:
+    state = with_finesse(new_game(Options(players=3, finesse=True), seed=2), ["C3", "A1"],
+                         active=[3, 0, 2], inactive=[1, 0, 1])
+    with fonts.recording() as texts:
+        render_mat(state, 0, NAMES)
+    with fonts.recording_sizes() as sizes:
+        image = Image.open(io.BytesIO(render_mat(state, 0, NAMES)))
+    words = [d.text for d in texts]
+    assert labels.MAT_CREDITS in words
+    assert labels.mat_credits_active(3) in words and labels.mat_credits_inactive(1) in words
+    assert min(sizes) >= 0.03 * image.width  # the project's phone rule
+    plain = new_game(Options(players=3), seed=2)
+    with fonts.recording() as texts:
+        render_mat(plain, 0, NAMES)
+    assert labels.MAT_CREDITS not in [d.text for d in texts]
