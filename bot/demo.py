@@ -9,6 +9,11 @@ Written to the output folder: ``turn-NNN.png`` (the table after every turn, as t
 see it), ``mat-<seat>.png`` (each player's mat at the end), ``results.png`` and ``log.txt``
 (every action and what it caused).
 
+Alongside it, in ``<out>/finesse/``, the same is written for a 2-player table with the Finesse
+expansion (:data:`FINESSE_SEED`): its tile strip, credits earned and why, Inserts (the seed is
+one in which the players insert) and the credits on the mats and results. ``--finesse`` plays the
+requested game itself with Finesse instead; ``--single`` writes only the requested game.
+
 ``--catalogue FILE`` deals from a catalogue file (default: ``$PROJECTL_CATALOGUE``, as the bot,
 else the shipped one).
 """
@@ -32,10 +37,14 @@ from .storage import Storage
 
 HOST_ID = 1
 CHANNEL_ID = 1
+FINESSE_PLAYERS = 2
+FINESSE_SEED = 3
+"""The Finesse table written alongside the requested game (a seed whose players insert)."""
+FINESSE_FOLDER = "finesse"
 
 
 async def play(out: Path, *, players: int = 3, seed: int = 7, policy: str = "greedy",
-               variant: str = "base", quiet: bool = False,
+               variant: str = "base", finesse: bool = False, quiet: bool = False,
                cards: Sequence[PuzzleCard] | None = None) -> Path:
     """Play one game, write its images and log to ``out``; return the log path."""
     out.mkdir(parents=True, exist_ok=True)
@@ -48,7 +57,7 @@ async def play(out: Path, *, players: int = 3, seed: int = 7, policy: str = "gre
     try:
         manager = GameManager(storage, seed_source=lambda: seed, cards=cards)
         solo = variant == "solo"
-        settings = TableSettings(variant=variant, max_players=1 if solo else players)
+        settings = TableSettings(variant=variant, max_players=1 if solo else players, finesse=finesse)
         result = await manager.create_game(guild_id=None, channel_id=CHANNEL_ID, host_id=HOST_ID,
                                            host_name="You (policy)", settings=settings)
         if not solo:
@@ -57,7 +66,8 @@ async def play(out: Path, *, players: int = 3, seed: int = 7, policy: str = "gre
             result = await manager.start(CHANNEL_ID, HOST_ID)
         chooser = engine_policy(policy, seed)
         game = result.game
-        lines += [f"Project L demo: {variant} game, seed {seed}, seats: {', '.join(game.names)}",
+        table = f"{variant} game{' with Finesse' if finesse else ''}"
+        lines += [f"Project L demo: {table}, seed {seed}, seats: {', '.join(game.names)}",
                   f"{game.names[game.state.current] if game.state else '?'} plays first.", ""]
         turn, posted = await _record(out, renderer, result, lines, 0, None)
         while result.game.status == "active":
@@ -112,6 +122,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--variant", default="base", choices=("base", "solo"))
     parser.add_argument("--seed", type=int, default=7)
     parser.add_argument("--policy", default="greedy", choices=("greedy", "random"))
+    parser.add_argument("--finesse", action="store_true",
+                        help="play the requested game with the Finesse expansion")
+    parser.add_argument("--single", action="store_true",
+                        help=f"write only the requested game (no Finesse table in OUT/{FINESSE_FOLDER})")
     parser.add_argument("--catalogue", metavar="FILE", default=None,
                         help="deal from this catalogue JSON "
                              "(default: $PROJECTL_CATALOGUE, else the shipped one)")
@@ -121,8 +135,12 @@ def main(argv: Sequence[str] | None = None) -> int:
         cards = load_catalogue(path).cards
     except CatalogueError as error:
         parser.error(str(error))
-    asyncio.run(play(Path(args.out), players=args.players, seed=args.seed, policy=args.policy,
-                     variant=args.variant, cards=cards))
+    out = Path(args.out)
+    asyncio.run(play(out, players=args.players, seed=args.seed, policy=args.policy,
+                     variant=args.variant, finesse=args.finesse, cards=cards))
+    if not (args.single or args.finesse):
+        asyncio.run(play(out / FINESSE_FOLDER, players=FINESSE_PLAYERS, seed=FINESSE_SEED, finesse=True,
+                         policy=args.policy, cards=cards))
     return 0
 
 
