@@ -5,13 +5,21 @@ catalogue it was dealt from, in catalogue order (so a custom catalogue cannot ch
 under its feet, and :func:`engine.game.initial_state` can rebuild its start). It does not know
 player names: seats are numbers, names belong to whoever displays the game.
 
+The cards are most of a state's JSON (about 80 % of its bytes and most of ``dumps``' time) and
+never change during a game, so a store may keep them once per game: ``to_json(cards=False)``
+writes only the catalogue's content key (:func:`catalogue_key`) in their place, and
+``from_json(data, cards=...)`` takes them back. Both forms read back to the same state.
+
 Pieces are counted in tuples indexed by :attr:`engine.pieces.Shape.index`.
 """
 
 from __future__ import annotations
 
 import enum
+import hashlib
 import json
+from collections import OrderedDict
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field, replace
 from typing import Any
 
@@ -19,8 +27,10 @@ from .cards import Colour, PuzzleCard, parse_reward
 from .errors import StateFormatError
 from .pieces import GRID, SHAPE_COUNT, SHAPES, Shape, mask_to_text, parse_cells, parse_shape
 
-SCHEMA_VERSION = 2
-"""2: the Solo grid is stored row by row (positions 1 2 3 are the top row); 1 stored it column by
+SCHEMA_VERSION = 3
+"""3: the cards may be kept apart from the state, which then names them by ``catalogue`` (their
+content key) instead of listing them under ``cards``; 2 always listed them (and is read as it is).
+2: the Solo grid is stored row by row (positions 1 2 3 are the top row); 1 stored it column by
 column. Version-1 states are converted when read."""
 ACTIONS_PER_TURN = 3
 MAX_UNFINISHED = 4
@@ -396,13 +406,16 @@ class GameState:
         return replace(self, **changes)
 
     # -- JSON --------------------------------------------------------------------------------
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self, *, cards: bool = True) -> dict[str, Any]:
+        """The state as JSON data. ``cards=False`` leaves the catalogue out and names it by its
+        content key instead (``"catalogue"``): the form to store when the cards are kept once
+        per game; :meth:`from_json` then needs them back."""
         data: dict[str, Any] = {
             "schema": self.schema,
             "options": self.options.to_json(),
             "seed": self.seed,
             "rng_state": self.rng_state,
-            "cards": [_card_to_json(c) for c in self.cards.values()],
+            **({"cards": cards_to_json(self.cards)} if cards else {"catalogue": catalogue_key(self.cards)}),
             "reserve": counts_to_json(self.reserve),
             "players": [_player_to_json(p) for p in self.players],
             "table": _table_to_json(self.table),
@@ -423,28 +436,33 @@ class GameState:
             data["pending"] = [_decision_to_json(d) for d in self.pending]
         return data
 
-    def dumps(self) -> str:
-        """Compact, key-sorted JSON text: equal states give equal text."""
-        return json.dumps(self.to_json(), sort_keys=True, separators=(",", ":"))
+    def dumps(self, *, cards: bool = True) -> str:
+        """Compact, key-sorted JSON text: equal states give equal text. ``cards=False``: without
+        the catalogue (see :meth:`to_json`)."""
+        return json.dumps(self.to_json(cards=cards), sort_keys=True, separators=(",", ":"))
 
     @classmethod
-    def from_json(cls, data: dict[str, Any]) -> GameState:
+    def from_json(cls, data: dict[str, Any], cards: Mapping[str, PuzzleCard] | None = None) -> GameState:
+        """The state in ``data``. A state stored without its cards names its catalogue; pass
+        those cards as ``cards`` (checked against the name). A state that lists its cards is
+        read from them, whatever ``cards`` is."""
         try:
             schema = int(data["schema"])
             if schema == 1:
                 data = _from_schema_1(data)
+                schema = 2
+            if schema == 2:  # the cards were always listed: nothing else changed
                 schema = SCHEMA_VERSION
             if schema != SCHEMA_VERSION:
                 raise StateFormatError(
                     f"This game was saved with state schema {schema}; this version reads "
                     f"{SCHEMA_VERSION}."
                 )
-            cards = [_card_from_json(c) for c in data["cards"]]
             return cls(
                 options=Options.from_json(data["options"]),
                 seed=int(data["seed"]),
                 rng_state=int(data["rng_state"]),
-                cards={c.id: c for c in cards},
+                cards=_cards_of(data, cards),
                 reserve=counts_from_json(data["reserve"]),
                 players=tuple(_player_from_json(p) for p in data["players"]),
                 table=_table_from_json(data["table"]),
@@ -469,14 +487,90 @@ class GameState:
             raise StateFormatError(f"Stored game state is malformed: {error!r}") from error
 
     @classmethod
-    def loads(cls, text: str) -> GameState:
+    def loads(cls, text: str, cards: Mapping[str, PuzzleCard] | None = None) -> GameState:
+        """:meth:`dumps`' text back as a state (``cards``: as in :meth:`from_json`)."""
         try:
             data = json.loads(text)
         except (json.JSONDecodeError, TypeError) as error:
             raise StateFormatError(f"Stored game state is not JSON: {error}") from error
         if not isinstance(data, dict):
             raise StateFormatError("Stored game state is not a JSON object.")
-        return cls.from_json(data)
+        return cls.from_json(data, cards)
+
+
+# -- the catalogue, stored apart -------------------------------------------------------------------
+
+
+def cards_to_json(cards: Mapping[str, PuzzleCard]) -> list[dict[str, Any]]:
+    """The cards as JSON data, in catalogue order (the ``cards`` list of a full state)."""
+    return [_card_to_json(c) for c in cards.values()]
+
+
+def cards_from_json(data: Iterable[dict[str, Any]]) -> dict[str, PuzzleCard]:
+    """:func:`cards_to_json`'s data back as cards by id, in catalogue order. Raises
+    :class:`StateFormatError` when it is malformed."""
+    try:
+        cards = [_card_from_json(c) for c in data]
+    except (KeyError, TypeError, ValueError, AttributeError) as error:
+        raise StateFormatError(f"Stored catalogue is malformed: {error!r}") from error
+    return {c.id: c for c in cards}
+
+
+def catalogue_text(cards: Mapping[str, PuzzleCard]) -> str:
+    """The cards as compact, key-sorted JSON text: what a store keeps once per catalogue, and
+    what :func:`catalogue_key` hashes."""
+    return json.dumps(cards_to_json(cards), sort_keys=True, separators=(",", ":"))
+
+
+def cards_from_text(text: str) -> dict[str, PuzzleCard]:
+    """:func:`catalogue_text` back as cards; :class:`StateFormatError` if it is not that."""
+    try:
+        data = json.loads(text)
+    except (json.JSONDecodeError, TypeError) as error:
+        raise StateFormatError(f"Stored catalogue is not JSON: {error}") from error
+    if not isinstance(data, list):
+        raise StateFormatError("Stored catalogue is not a JSON list.")
+    return cards_from_json(data)
+
+
+CATALOGUE_KEY_CHARS = 32
+"""Hex digits of SHA-256 kept in a catalogue key (128 bits: no two catalogues share one)."""
+
+_KEYS: OrderedDict[int, tuple[Mapping[str, PuzzleCard], str]] = OrderedDict()
+_KEYS_KEPT = 64
+
+
+def catalogue_key(cards: Mapping[str, PuzzleCard]) -> str:
+    """The content key of a catalogue: a hash of :func:`catalogue_text`, so equal cards in the
+    same order give the same key everywhere, and any change to a card gives another.
+
+    Every state of a game shares one cards mapping (states are immutable and never change their
+    cards), so the key is remembered per mapping object: hashing is paid once per game loaded,
+    not per ``dumps``. The mapping is kept referenced while remembered, so its id cannot be
+    reused by another object meanwhile."""
+    found = _KEYS.get(id(cards))
+    if found is not None and found[0] is cards:
+        _KEYS.move_to_end(id(cards))
+        return found[1]
+    key = hashlib.sha256(catalogue_text(cards).encode()).hexdigest()[:CATALOGUE_KEY_CHARS]
+    _KEYS[id(cards)] = (cards, key)
+    while len(_KEYS) > _KEYS_KEPT:
+        _KEYS.popitem(last=False)
+    return key
+
+
+def _cards_of(data: dict[str, Any], cards: Mapping[str, PuzzleCard] | None) -> dict[str, PuzzleCard]:
+    """A stored state's cards: listed in it, or the ``cards`` given for the catalogue it names."""
+    if "cards" in data:
+        return {c.id: c for c in (_card_from_json(c) for c in data["cards"])}
+    named = str(data["catalogue"])
+    if cards is None:
+        raise StateFormatError(f"This state was stored without its catalogue ({named}), which is needed.")
+    if catalogue_key(cards) != named:
+        raise StateFormatError(
+            f"This state was dealt from catalogue {named}, not from the one given ({catalogue_key(cards)})."
+        )
+    return cards if isinstance(cards, dict) else dict(cards)
 
 
 # -- JSON helpers --------------------------------------------------------------------------------

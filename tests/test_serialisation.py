@@ -29,6 +29,7 @@ from engine import (
     replay,
 )
 from engine.catalogue import load_catalogue
+from engine.state import cards_from_text, catalogue_key, catalogue_text
 
 TOP_LEVEL_KEYS = {
     "schema", "options", "seed", "rng_state", "cards", "reserve", "players", "table", "phase",
@@ -79,7 +80,7 @@ def test_dumps_is_compact_and_key_sorted() -> None:
     data = json.loads(text)
     assert text == json.dumps(data, sort_keys=True, separators=(",", ":"))
     assert set(data) == TOP_LEVEL_KEYS
-    assert data["schema"] == SCHEMA_VERSION == 2
+    assert data["schema"] == SCHEMA_VERSION == 3
 
 
 def test_json_is_readable() -> None:
@@ -122,7 +123,7 @@ def test_unknown_schema_version_is_refused() -> None:
 def test_a_schema_1_solo_state_is_read_with_its_grid_turned_row_by_row() -> None:
     """Schema 2 stores the Solo grid row by row (positions 1 2 3 are the top row); schema 1 stored
     it column by column. A schema-1 state loads with every card in the same place on the table,
-    and is written back as schema 2."""
+    and is written back in the current schema."""
     state = game(1, seed=9)
     data = json.loads(state.dumps())
     by_rows = data["table"]["grid"]
@@ -133,6 +134,67 @@ def test_a_schema_1_solo_state_is_read_with_its_grid_turned_row_by_row() -> None
     base = json.loads(STATES["mid"].dumps())
     base["schema"] = 1
     assert GameState.loads(json.dumps(base)) == STATES["mid"]
+
+
+@pytest.mark.parametrize("name", list(STATES))
+def test_a_state_stored_without_its_cards_reads_back_exactly_with_them(name: str) -> None:
+    """Schema 3: ``dumps(cards=False)`` names the catalogue by its content key instead of listing
+    the cards (what the bot stores; the cards are kept once per game), and ``loads`` given those
+    cards gives the same state — which dumps to the same text in either form."""
+    state = STATES[name]
+    text = state.dumps(cards=False)
+    data = json.loads(text)
+    assert set(data) == TOP_LEVEL_KEYS - {"cards"} | {"catalogue"}
+    assert data["catalogue"] == catalogue_key(state.cards)
+    assert text == json.dumps(data, sort_keys=True, separators=(",", ":"))
+    cards = cards_from_text(catalogue_text(state.cards))  # as a store gives them back
+    again = GameState.loads(text, cards)
+    assert again == state
+    assert again.dumps(cards=False) == text and again.dumps() == state.dumps()
+    assert GameState.loads(state.dumps(), cards) == state  # listed cards win over the ones given
+    assert len(text) < len(state.dumps()) / 3
+
+
+def test_a_state_without_its_cards_needs_exactly_its_own_catalogue() -> None:
+    """Read without the cards, or with other cards, such a state is refused (never half-read)."""
+    state = STATES["mid"]
+    text = state.dumps(cards=False)
+    with pytest.raises(StateFormatError, match="without its catalogue"):
+        GameState.loads(text)
+    other = {c.id: c for c in (replace(card, points=card.points + 1) for card in state.cards.values())}
+    with pytest.raises(StateFormatError, match="not from the one given"):
+        GameState.loads(text, other)
+
+
+def test_the_catalogue_key_names_the_cards_and_their_order() -> None:
+    """Equal cards in the same order have one key wherever they come from; changing any card, or
+    the order, gives another."""
+    cards = STATES["fresh"].cards
+    copied = cards_from_text(catalogue_text(cards))
+    assert copied is not cards and copied == cards and list(copied) == list(cards)
+    assert catalogue_key(copied) == catalogue_key(cards)
+    first = next(iter(cards))
+    changed = {**cards, first: replace(cards[first], points=cards[first].points + 1)}
+    reordered = dict(reversed(list(cards.items())))
+    keys = {catalogue_key(cards), catalogue_key(changed), catalogue_key(reordered)}
+    assert len(keys) == 3 and all(len(k) == 32 for k in keys)
+
+
+def test_a_schema_2_state_is_read_as_it_is_and_written_as_schema_3() -> None:
+    """Schema 2 always listed the cards; that form is still schema 3's full form, so a stored
+    schema-2 state loads unchanged and is written back (either form) as schema 3."""
+    state = STATES["mid"]
+    data = json.loads(state.dumps())
+    data["schema"] = 2
+    loaded = GameState.loads(json.dumps(data))
+    assert loaded == state and loaded.schema == SCHEMA_VERSION == 3
+    assert json.loads(loaded.dumps(cards=False))["schema"] == 3
+
+
+def test_a_malformed_catalogue_is_refused() -> None:
+    for text in ("{garbage", "{}", '[{"id": "W01"}]'):
+        with pytest.raises(StateFormatError, match="catalogue"):
+            cards_from_text(text)
 
 
 def _broken(change) -> str:
