@@ -14,12 +14,13 @@ from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 import engine
-from engine import Action, GameState, Master, Options, Place, StateFormatError
+from engine import Action, GameState, Master, Options, Place, PuzzleCard, StateFormatError
 from engine.events import Event, FinishingStarted, GameEnded, TurnStarted
+from engine.state import cards_from_text, catalogue_key, catalogue_text
 
 from . import texts
 from .errors import BadInputError, UnreadableGameError
-from .storage import GameRow
+from .storage import GameRow, StoredCatalogue
 
 log = logging.getLogger("bot.manager")
 
@@ -143,6 +144,8 @@ class Game:
     table_message_id: int | None = None
     created_at: str = ""
     updated_at: str = ""
+    catalogue_key: str | None = None
+    """The catalogue the stored state names (None: a state stored with its cards, before 0006)."""
 
     @property
     def names(self) -> list[str]:
@@ -167,7 +170,7 @@ class Game:
         """The game in ``row``; :class:`UnreadableGameError` (a refusal) if it is corrupt, so one
         damaged row stops only its own game."""
         try:
-            state = None if row.state is None else _load_state(row.state)
+            state = None if row.state is None else _load_state(row.state, row)
             settings = TableSettings.from_row(row)
         except (StateFormatError, KeyError, TypeError, ValueError) as error:
             log.warning("game %s cannot be read: %s", row.id, error)
@@ -178,6 +181,7 @@ class Game:
             seats=tuple(Seat(s.seat, s.user_id, s.display_name, s.policy) for s in row.seats),
             state=state, revision=row.revision, lobby_message_id=row.lobby_message_id,
             table_message_id=row.table_message_id, created_at=row.created_at, updated_at=row.updated_at,
+            catalogue_key=row.catalogue_key,
         )
 
 
@@ -294,20 +298,70 @@ commit, the next action's load); states are immutable, so the value can be share
 are a few MB."""
 
 
-def _load_state(text: str) -> GameState:
+def _load_state(text: str, row: GameRow) -> GameState:
     state = _PARSED.get(text)
     if state is None:
-        state = _remember(text, GameState.loads(text))
+        state = _remember(text, parse_stored_state(text, row))
     else:
         _PARSED.move_to_end(text)
     return state
 
 
+def parse_stored_state(text: str, row: GameRow) -> GameState:
+    """``row``'s state ``text``, read with the catalogue the row names (if it names one), without
+    the cache of live states. :class:`StateFormatError` if they cannot be read."""
+    if row.catalogue_key is None:
+        return GameState.loads(text)
+    if row.catalogue is None:
+        raise StateFormatError(f"catalogue {row.catalogue_key} is missing")
+    return GameState.loads(text, _cards_named(row.catalogue_key, row.catalogue))
+
+
 def _dump_state(state: GameState) -> str:
-    """``state.dumps()``, remembered: the row about to be written is read back straight away."""
-    text = state.dumps()
+    """``state`` as stored: without its cards (kept once per game, see :func:`stored_state`),
+    remembered, since the row about to be written is read back straight away."""
+    text = state.dumps(cards=False)
     _remember(text, state)
     return text
+
+
+def stored_state(game: Game, state: GameState) -> tuple[str, StoredCatalogue | None]:
+    """What to write for ``game``'s new ``state``: its text without the cards, and the cards to
+    store alongside when ``game``'s row does not name them yet (None when it does)."""
+    text = _dump_state(state)
+    key = catalogue_key(state.cards)
+    return text, None if game.catalogue_key == key else StoredCatalogue(key, catalogue_text(state.cards))
+
+
+_CARDS: OrderedDict[str, dict[str, PuzzleCard]] = OrderedDict()
+CATALOGUES_KEPT = 8
+"""Parsed catalogues by key. Every state of every game dealt from one catalogue shares one
+cards mapping: it is parsed once per process, held once in memory, and its key (a hash) is
+computed once (``engine.state.catalogue_key`` remembers it per mapping)."""
+
+
+def shared_cards(state: GameState) -> GameState:
+    """``state`` holding the process's one mapping of its catalogue's cards (an equal state)."""
+    key = catalogue_key(state.cards)
+    cards = _CARDS.setdefault(key, state.cards)
+    _CARDS.move_to_end(key)
+    _trim_catalogues()
+    return state if cards is state.cards else state.evolve(cards=cards)
+
+
+def _cards_named(key: str, text: str) -> dict[str, PuzzleCard]:
+    cards = _CARDS.get(key)
+    if cards is None:
+        cards = _CARDS[key] = cards_from_text(text)
+        _trim_catalogues()
+    else:
+        _CARDS.move_to_end(key)
+    return cards
+
+
+def _trim_catalogues() -> None:
+    while len(_CARDS) > CATALOGUES_KEPT:
+        _CARDS.popitem(last=False)
 
 
 def _remember(text: str, state: GameState) -> GameState:

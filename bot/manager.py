@@ -57,10 +57,11 @@ from .games import (
     StepHook,
     TableSettings,
     TurnHook,
-    _dump_state,
     _Hooks,
     ai_name,
     engine_policy,
+    shared_cards,
+    stored_state,
 )
 from .locales import engine_text
 from .results import seat_results
@@ -178,7 +179,8 @@ class GameManager:
         initial = engine.initial_state(game.state)
         rows = await self.storage.actions(game_id)
         actions = [engine.parse_action(a.action) for a in rows]
-        return engine.replay(initial, actions, [a.seat for a in rows]).dumps() == row.state
+        replayed = engine.replay(initial, actions, [a.seat for a in rows])
+        return replayed.dumps(cards=False) == game.state.dumps(cards=False)
 
     async def _require_lobby(
         self, channel_id: int, game_id: int | None, *, started: str = texts.ALREADY_STARTED,
@@ -307,8 +309,10 @@ class GameManager:
             state = engine.new_game(game.settings.options(len(game.seats)), game.seed, self._cards)
         except IllegalActionError as error:
             raise BadInputError(engine_text(error)) from error
+        state = shared_cards(state)
+        text, catalogue = stored_state(game, state)
         try:
-            row = await self.storage.start_game(game.id, game.revision, _dump_state(state), state.schema)
+            row = await self.storage.start_game(game.id, game.revision, text, state.schema, catalogue)
         except _StorageStale as error:
             raise StaleError(texts.STALE_GAME) from error
         started = Game.from_row(row)
@@ -438,11 +442,12 @@ class GameManager:
                 also.extend(await hook(provisional, pending))
             except Exception:
                 log.exception("commit hook %r failed", hook)
+        text, catalogue = stored_state(game, outcome.state)
         try:
             row = await self.storage.commit_action(
                 game.id, game.revision, seat=seat, user_id=user_id, action=str(action),
-                state=_dump_state(outcome.state), state_schema=outcome.state.schema, finished=finished,
-                also=also,
+                state=text, state_schema=outcome.state.schema, finished=finished,
+                also=also, catalogue=catalogue,
             )
         except _StorageStale as error:
             raise StaleError(texts.STALE_BUTTON) from error

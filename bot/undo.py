@@ -26,6 +26,7 @@ import engine
 
 from . import texts
 from .errors import InvalidActionError, NoGameError, NotInGameError, StaleError, WrongStageError
+from .games import stored_state
 from .manager import Game, GameManager
 from .storage import StaleRevisionError
 from .storage.days import DaysStore
@@ -75,14 +76,15 @@ async def undo_last(
             initial, [engine.parse_action(r.action) for r in rows[:-1]], [r.seat for r in rows[:-1]]
         )
         outcome = engine.apply(previous, action, player=last.seat)
-        if outcome.state.dumps() != game.state.dumps():
+        if outcome.state.dumps(cards=False) != game.state.dumps(cards=False):
             raise StaleError(texts.STALE_GAME)  # the log and the state disagree: touch nothing
         if outcome.reveals_hidden:
             raise InvalidActionError(texts.UNDO_HIDDEN.format(action=last.action))
         try:
+            text, catalogue = stored_state(game, previous)
             row = await store.undo_last_action(
-                game.id, game.revision, seq=last.seq, state=previous.dumps(), state_schema=previous.schema,
-                by_user_id=user_id,
+                game.id, game.revision, seq=last.seq, state=text, state_schema=previous.schema,
+                by_user_id=user_id, catalogue=catalogue,
             )
         except StaleRevisionError as error:
             raise StaleError(texts.STALE_BUTTON) from error

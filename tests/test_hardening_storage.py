@@ -20,12 +20,14 @@ import pytest
 from harness import DiscordHarness
 from test_bot_support import assert_refused, bot_of, open_table, running_bot
 
+import bot.games
 import engine
 from bench.checks import integrity
 from bench.players import choose_action
 from bench.tables import open_manager, snapshot, start_table, user_id
 from bot.errors import UnreadableGameError
 from bot.storage import migrations
+from engine.state import cards_from_text, catalogue_key
 
 MIGRATIONS = migrations.available()
 NOW = "2024-01-01T00:00:00+00:00"
@@ -44,6 +46,13 @@ async def build_at_version(path: Path, version: int, tmp: Path) -> None:
 OPTIONS_0001 = '{"difficulty": "normal", "reserve": 10, "unfinished_penalty": true}'
 
 
+def SCHEMA_2(state: engine.GameState) -> str:  # noqa: N802 - names the stored form
+    """``state`` as the bot stored it before state schema 3: with every card inside."""
+    text = state.dumps()
+    assert f'"schema":{engine.SCHEMA_VERSION}' in text and engine.SCHEMA_VERSION == 3
+    return text.replace('"schema":3', '"schema":2')
+
+
 def old_game(path: Path, channel: int) -> tuple[int, engine.GameState]:
     """Insert a started 2-player game with six logged actions using only 0001's columns."""
     state = engine.new_game(engine.Options(players=2), 99)
@@ -58,7 +67,7 @@ def old_game(path: Path, channel: int) -> tuple[int, engine.GameState]:
             "INSERT INTO games (guild_id, channel_id, status, host_id, variant, max_players, options, seed,"
             " state, state_schema, revision, created_at, updated_at)"
             " VALUES (1, ?, 'active', ?, 'base', 2, ?, 99, ?, ?, ?, ?, ?)",
-            (channel, user_id(channel, 0), OPTIONS_0001, state.dumps(), state.schema, 3 + len(log), NOW, NOW),
+            (channel, user_id(channel, 0), OPTIONS_0001, SCHEMA_2(state), 2, 3 + len(log), NOW, NOW),
         ).lastrowid or 0)
         for seat in range(2):
             user = user_id(channel, seat)
@@ -88,14 +97,57 @@ async def test_migrates_forward_from_every_version(version: int, tmp_path: Path)
             assert game is not None and game.id == game_id and game.state == state
             assert await manager.verify(game_id)
             assert game.current is not None and game.current.user_id is not None
+            assert game.catalogue_key is None  # its state still lists its cards
             await manager.act(50, game.current.user_id, choose_action(state, random.Random(1)))
             assert await manager.verify(game_id)
+            row = await manager.storage.get_game(game_id)  # the next action stored it without them
+            assert row.catalogue_key == catalogue_key(state.cards) and '"cards"' not in (row.state or "")
         fresh = await start_table(manager, 51, 2)
         await manager.act(51, user_id(51, 0), "level1")
         assert await manager.verify(fresh.id)
     finally:
         await manager.storage.close()
     assert integrity(path) == "ok"
+
+
+async def test_states_are_stored_without_their_cards_which_are_kept_once(tmp_path: Path) -> None:
+    """Each game's state names its catalogue (state schema 3, migration 0006); games dealt from
+    one catalogue share one stored copy, and the stored state is a fraction of its full form."""
+    path = tmp_path / "compact.sqlite3"
+    manager = await open_manager(path)
+    try:
+        games = [await start_table(manager, channel, 2) for channel in (1, 2)]
+        await manager.act(1, user_id(1, 0), "level1")
+        for game in games:
+            row = await manager.storage.get_game(game.id)
+            assert row.state is not None and '"cards"' not in row.state
+            state = engine.GameState.loads(row.state, cards_from_text(row.catalogue or ""))
+            assert row.catalogue_key == catalogue_key(state.cards) and len(row.state) * 4 < len(state.dumps())
+            assert await manager.verify(game.id)
+    finally:
+        await manager.storage.close()
+    with sqlite3.connect(path) as db:
+        assert db.execute("SELECT COUNT(*) FROM catalogues").fetchone()[0] == 1
+    assert integrity(path) == "ok"
+
+
+async def test_a_missing_catalogue_stops_only_its_game(tmp_path: Path) -> None:
+    path = tmp_path / "lost.sqlite3"
+    manager = await open_manager(path)
+    broken = await start_table(manager, 1, 3)  # not 2: equal states would share one parsed state
+    healthy = await start_table(manager, 2, 2)
+    await manager.storage.close()
+    with sqlite3.connect(path) as db:  # no foreign keys on this connection: the row can lose it
+        db.execute("UPDATE games SET catalogue_key = ? WHERE id = ?", ("0" * 32, broken.id))
+    bot.games._PARSED.clear()  # a restarted process: nothing parsed yet
+    manager = await open_manager(path)
+    try:
+        assert [g.id for g in await manager.active_games()] == [healthy.id]
+        with pytest.raises(UnreadableGameError):
+            await manager.act(1, user_id(1, 0), "level1")
+        assert (await manager.act(2, user_id(2, 0), "level1")).first is not None
+    finally:
+        await manager.storage.close()
 
 
 CORRUPTIONS = {

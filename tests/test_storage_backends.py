@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from bot.clock import ManualClock
-from bot.storage import DaysStore, NewSeat, StaleRevisionError, Storage, TurnKey
+from bot.storage import DaysStore, NewSeat, StaleRevisionError, Storage, StoredCatalogue, TurnKey
 from bot.storage.stats import ResultRow, StatsStore
 
 START = datetime(2025, 3, 1, 12, 0, tzinfo=UTC)
@@ -81,6 +81,31 @@ async def test_undo_seat_to_policy_and_stats(store: Storage) -> None:
     games, totals = await stats.server_totals(1)
     assert games == 1 and [(t.user_id, t.wins) for t in totals] == [(5, 1)]
     assert (await days.latest_game_in_channel(10)).id == game_id  # type: ignore[union-attr]
+
+
+async def test_a_catalogue_is_stored_once_and_read_with_every_game_naming_it(store: Storage) -> None:
+    """Migration 0006: a state written without its cards names its catalogue, kept once per key
+    whatever the number of games (or commits) naming it; every read of the game brings it back.
+    A game stored before (no catalogue) gets one with the commit that first names it."""
+    catalogue = StoredCatalogue("k" * 32, '[{"id": "W01"}]')
+    first = await store.create_game(guild_id=1, channel_id=20, host_id=5, variant="base", max_players=2,
+                                    options={}, seed=1, seats=[NewSeat("alice", user_id=5)])
+    first = await store.start_game(first.id, first.revision, '{"s": 0}', 3, catalogue)
+    assert (first.catalogue_key, first.catalogue) == (catalogue.key, catalogue.cards)
+    old_id = await active_game(store, channel=21)  # started without a catalogue: the old form
+    old = await store.get_game(old_id)
+    assert old.catalogue_key is None and old.catalogue is None
+    old = await store.commit_action(old_id, old.revision, seat=0, user_id=5, action="pass", state='{"s": 1}',
+                                    state_schema=3, finished=False, catalogue=catalogue)
+    assert (old.catalogue_key, old.catalogue) == (catalogue.key, catalogue.cards)
+    again = await store.commit_action(first.id, first.revision, seat=0, user_id=5, action="pass",
+                                      state='{"s": 1}', state_schema=3, finished=False)
+    assert again.catalogue == catalogue.cards and (await store.get_game(old_id)).catalogue == catalogue.cards
+    assert await store._scalar("SELECT COUNT(*) FROM catalogues") == 1
+    undone = await DaysStore(store).undo_last_action(old_id, old.revision, seq=1, state='{"s": 0}',
+                                                     state_schema=3, by_user_id=5, catalogue=catalogue)
+    assert undone.catalogue_key == catalogue.key
+    assert await store._scalar("SELECT COUNT(*) FROM catalogues") == 1
 
 
 # -- several processes on one PostgreSQL ------------------------------------------------------------

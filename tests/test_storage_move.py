@@ -9,10 +9,11 @@ from pathlib import Path
 import pytest
 
 from bot.clock import ManualClock
-from bot.storage import DaysStore, NewSeat, Storage, TurnKey
+from bot.storage import DaysStore, NewSeat, Storage, StoredCatalogue, TurnKey
 from bot.storage.move import MoveError, main, move
 
 START = datetime(2025, 3, 1, 12, 0, tzinfo=UTC)
+CATALOGUE = StoredCatalogue("c" * 32, '[{"id": "W01"}]')
 
 
 async def filled_sqlite(path: Path) -> int:
@@ -20,7 +21,7 @@ async def filled_sqlite(path: Path) -> int:
     game = await store.create_game(guild_id=1, channel_id=2**60, host_id=5, variant="base", max_players=2,
                                    options={"reserve": 10}, seed=9,
                                    seats=[NewSeat("alice", user_id=5), NewSeat("bot", policy="greedy")])
-    game = await store.start_game(game.id, game.revision, '{"s": 0}', 1)
+    game = await store.start_game(game.id, game.revision, '{"s": 0}', 1, CATALOGUE)
     game = await store.commit_action(game.id, game.revision, seat=0, user_id=5, action="take white 3",
                                      state='{"s": 1}', state_schema=1, finished=False)
     await DaysStore(store).open_turn(TurnKey(game.id, 1, "play", 0), user_id=5, channel_id=2**60,
@@ -34,10 +35,14 @@ async def test_move_copies_everything_and_play_continues(tmp_path: Path, postgre
     game_id = await filled_sqlite(tmp_path / "old.sqlite3")
     copied = await move(tmp_path / "old.sqlite3", postgres_url)
     assert copied["games"] == 1 and copied["actions"] == 1 and copied["turns"] == 1 and copied["players"] == 1
+    assert copied["catalogues"] == 1  # the cards every stored state names (migration 0006)
     store = await Storage.open(postgres_url, ManualClock(START))
     try:
         game = await store.get_game(game_id)
         assert game.channel_id == 2**60 and game.state == '{"s": 1}' and len(game.seats) == 2
+        assert (game.catalogue_key, game.catalogue) == (CATALOGUE.key, CATALOGUE.cards)
+        assert await store._scalar("SELECT cards FROM catalogues WHERE catalogue_key = ?",
+                                   (CATALOGUE.key,)) == CATALOGUE.cards
         game = await store.commit_action(game_id, game.revision, seat=1, user_id=None, action="pass",
                                          state='{"s": 2}', state_schema=1, finished=False)
         assert [a.seq for a in await store.actions(game_id)] == [1, 2]

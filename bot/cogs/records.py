@@ -9,10 +9,11 @@ from typing import Any
 import discord
 from discord import app_commands
 
-from engine import GameState, StateFormatError
+from engine import StateFormatError
 
 from .. import history, texts
 from ..errors import BadInputError, NoGameError, StaleError
+from ..games import parse_stored_state
 from ..locales import Joined
 from ..manager import Game, Seat
 from ..permissions import require_table_permissions
@@ -181,7 +182,7 @@ async def server_stats(storage: Storage, guild_id: int) -> tuple[int, list[Playe
         results = {}
         for row in batch:
             try:
-                state = GameState.loads(row.state or "")
+                state = parse_stored_state(row.state or "", row)
             except StateFormatError:
                 state = None
             if state is None or not state.is_over:

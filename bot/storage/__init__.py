@@ -15,12 +15,13 @@ from .db import (
     StaleRevisionError,
     Storage,
     StorageError,
+    StoredCatalogue,
 )
 
 __all__ = [
     "GAME_STATUSES", "OPEN_STATUSES", "PLAYER_PREFERENCES", "ActionRow", "ChannelBusyError",
     "GameNotFoundError", "GameRow", "NewSeat", "PlayerRow", "SeatRow", "StaleRevisionError",
-    "Storage", "StorageError",
+    "Storage", "StorageError", "StoredCatalogue",
     # play over days (migration 0002, bot/storage/days.py)
     "DaysStore", "ReminderPrefsRow", "TurnKey", "TurnRow", "UndoneRow",
 ]

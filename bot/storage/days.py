@@ -21,7 +21,16 @@ from typing import Any
 
 import aiosqlite
 
-from .db import ActionRow, GameRow, StaleRevisionError, Storage, Write, _check_revision
+from .db import (
+    ActionRow,
+    GameRow,
+    StaleRevisionError,
+    Storage,
+    StoredCatalogue,
+    Write,
+    _check_revision,
+    catalogue_writes,
+)
 
 
 def ts(when: datetime) -> str:
@@ -362,10 +371,11 @@ class DaysStore:
 
     async def undo_last_action(
         self, game_id: int, expected_revision: int, *, seq: int, state: str, state_schema: int,
-        by_user_id: int,
+        by_user_id: int, catalogue: StoredCatalogue | None = None,
     ) -> GameRow:
         """Move action ``seq`` (which must be the last) to ``undone_actions`` and store ``state``
-        (the replay of the remaining log), bumping the revision — all in ONE transaction."""
+        (the replay of the remaining log), bumping the revision — all in ONE transaction.
+        ``catalogue``: as in ``Storage.start_game``."""
         now = self._now()
         async with self._transaction() as db:
             await _check_revision(db, game_id, expected_revision, statuses=("active",))
@@ -380,6 +390,8 @@ class DaysStore:
                 (expected_revision + 1, now, by_user_id, game_id, seq),
             )
             await db.execute("DELETE FROM actions WHERE game_id = ? AND seq = ?", (game_id, seq))
+            for write in catalogue_writes(game_id, catalogue, now):
+                await db.execute(write.sql, write.params)
             await db.execute(
                 "UPDATE games SET state = ?, state_schema = ?, revision = revision + 1, updated_at = ?"
                 " WHERE id = ?", (state, state_schema, self.storage._now(), game_id),

@@ -23,6 +23,7 @@ from __future__ import annotations
 import asyncio
 import json
 import sqlite3
+from collections import OrderedDict
 from collections.abc import AsyncIterator, Callable, Iterable, Sequence
 from contextlib import asynccontextmanager
 from dataclasses import dataclass
@@ -94,6 +95,19 @@ class GameRow:
     updated_at: str
     ended_at: str | None
     seats: tuple[SeatRow, ...]
+    catalogue_key: str | None = None
+    """The catalogue ``state`` was stored without (migration 0006); None: ``state`` lists its cards."""
+    catalogue: str | None = None
+    """That catalogue's cards as JSON text (``catalogues.cards``), or None."""
+
+
+@dataclass(frozen=True, slots=True)
+class StoredCatalogue:
+    """A card catalogue as the store keeps it: once, under its content key, for every game whose
+    state names it (``engine.state.catalogue_key`` / ``catalogue_text``)."""
+
+    key: str
+    cards: str
 
 
 @dataclass(frozen=True, slots=True)
@@ -127,7 +141,8 @@ class NewSeat:
 
 _GAME_COLUMNS = (
     "id, guild_id, channel_id, status, host_id, variant, max_players, options, seed, state, "
-    "state_schema, revision, lobby_message_id, table_message_id, created_at, updated_at, ended_at"
+    "state_schema, revision, lobby_message_id, table_message_id, created_at, updated_at, ended_at, "
+    "catalogue_key"
 )
 
 
@@ -303,13 +318,16 @@ class Storage:
         return await self._write(work)
 
     async def start_game(
-        self, game_id: int, expected_revision: int, state: str, state_schema: int
+        self, game_id: int, expected_revision: int, state: str, state_schema: int,
+        catalogue: StoredCatalogue | None = None,
     ) -> GameRow:
-        """Lobby -> active with the initial state."""
+        """Lobby -> active with the initial state. ``catalogue``: the cards ``state`` was written
+        without, stored (once) in the same transaction and named by the game."""
         now = self._now()
 
         def work(conn: sqlite3.Connection) -> GameRow:
             _check_revision_now(conn, game_id, expected_revision, statuses=("lobby",))
+            _store_catalogue(conn, game_id, catalogue, now)
             conn.execute(
                 "UPDATE games SET status = 'active', state = ?, state_schema = ?,"
                 " revision = revision + 1, updated_at = ? WHERE id = ?",
@@ -340,7 +358,7 @@ class Storage:
     async def commit_action(
         self, game_id: int, expected_revision: int, *, seat: int, user_id: int | None,
         action: str, state: str, state_schema: int, finished: bool,
-        also: Sequence[Write] = (),
+        also: Sequence[Write] = (), catalogue: StoredCatalogue | None = None,
     ) -> GameRow:
         """Append ``action`` to the log and store the state it produced, in ONE transaction (and
         one thread round trip, the row read back included).
@@ -349,11 +367,14 @@ class Storage:
         reminder being pushed back): they commit with the action, so an action costs one fsync.
         Raises :class:`StaleRevisionError` (and changes nothing) if the game moved on since
         ``expected_revision`` — which also makes a retried commit of the same action harmless.
+        ``catalogue``: as in :meth:`start_game`, for a game whose row does not name it yet (one
+        stored before migration 0006, on its first action since).
         """
         now = self._now()
 
         def work(conn: sqlite3.Connection) -> GameRow:
             _check_revision_now(conn, game_id, expected_revision, statuses=("active",))
+            _store_catalogue(conn, game_id, catalogue, now)
             seq = int(_scalar_now(conn, "SELECT COALESCE(MAX(seq), 0) + 1 FROM actions WHERE game_id = ?",
                                   (game_id,)))
             conn.execute(
@@ -519,7 +540,47 @@ def _game_row(conn: sqlite3.Connection, row: Sequence[Any]) -> GameRow:
         values[7] = json.loads(values[7])
     except (TypeError, ValueError):
         values[7] = {}  # unreadable options: the manager refuses this one game, not all
-    return GameRow(*values, seats=seats)
+    key = values.pop()
+    cards = None if key is None else _catalogue_cards(conn, str(key))
+    return GameRow(*values, seats=seats, catalogue_key=key, catalogue=cards)
+
+
+_CATALOGUES: OrderedDict[str, str] = OrderedDict()
+CATALOGUES_KEPT = 8
+"""Catalogue texts remembered by key. A key is a hash of its cards, so the text under it never
+changes, in any database: every read of a game hands out the same string instead of reading
+(and copying) the ~8 KB of cards again. A server normally has one catalogue."""
+
+
+def _catalogue_cards(conn: sqlite3.Connection, key: str) -> str | None:
+    """The cards stored under ``key`` (None if the row is missing: that game is unreadable)."""
+    text = _CATALOGUES.get(key)
+    if text is None:
+        found = _scalar_now(conn, "SELECT cards FROM catalogues WHERE catalogue_key = ?", (key,))
+        if found is None:
+            return None
+        text = _CATALOGUES[key] = str(found)
+        while len(_CATALOGUES) > CATALOGUES_KEPT:
+            _CATALOGUES.popitem(last=False)
+    return text
+
+
+def catalogue_writes(game_id: int, catalogue: StoredCatalogue | None, now: str) -> list[Write]:
+    """Keep ``catalogue`` (once per key) and name it as the game's; nothing when None."""
+    if catalogue is None:
+        return []
+    return [
+        Write("INSERT INTO catalogues (catalogue_key, cards, created_at) VALUES (?, ?, ?)"
+              " ON CONFLICT (catalogue_key) DO NOTHING", (catalogue.key, catalogue.cards, now)),
+        Write("UPDATE games SET catalogue_key = ? WHERE id = ?", (catalogue.key, game_id)),
+    ]
+
+
+def _store_catalogue(
+    conn: sqlite3.Connection, game_id: int, catalogue: StoredCatalogue | None, now: str
+) -> None:
+    for write in catalogue_writes(game_id, catalogue, now):
+        conn.execute(write.sql, write.params)
 
 
 def _read_player(conn: sqlite3.Connection, user_id: int) -> PlayerRow | None:
