@@ -19,6 +19,8 @@
 8. A Strong AI seat's whole turn while 20 other channels play (manager, process pool, real
    renderer; :mod:`bench.strong_seat`): p95 wall-clock seconds from the human's last action to the
    new turn's table image. Budget: p95 <= 3 s.
+9. One stored game state (:mod:`bench.stored_states`): bytes and ``dumps`` time as the bot stores
+   it (without the cards, kept once per game) beside the full form it used to store.
 
 Human-readable lines first, then every figure beside its budget (:mod:`engine.budget`; the exit
 code is 1 when one is missed); the last line is ONE JSON object with every figure
@@ -42,7 +44,7 @@ from bot.render import ProcessRenderer, ThreadedRenderer
 from bot.storage import Storage
 from engine.budget import BenchReport
 
-from . import build, history_costs
+from . import build, history_costs, stored_states
 from .images import image_followups
 from .latency import harness_latencies
 from .load import closed_loop, open_loop, percentile
@@ -179,6 +181,8 @@ def main() -> int:
                    at_most=STRONG_TURN_P95_BUDGET_S)
         report.info("strong_turns", len(strong))
         say(f"strong seat: {len(strong)} turns while 20 channels play")
+        stored_state_cases(report)
+        say("stored states: bytes and dumps time, with and without the cards")
     report.info("seconds", round(time.perf_counter() - started, 1))
     return report.finish()
 
@@ -214,6 +218,20 @@ def history_cases(report: BenchReport, workdir: Path) -> None:
                label="... listing every active game first, as it used to", unit="MB")
     report.add("resume_ms_per_active_game", figures["resume_ms_per_active_game"],
                label="resume() per active game", unit="ms")
+
+
+def stored_state_cases(report: BenchReport) -> None:
+    """Bytes and ``dumps`` time of one stored state, now and in the full form (bench/stored_states.py)."""
+    figures = stored_states.figures()
+    report.add("stored_state_bytes", figures["stored_state_bytes"],
+               label="one stored game state, without its cards (mean)", unit="B")
+    report.add("stored_state_before_bytes", figures["stored_state_before_bytes"],
+               label="... with every card inside, as it used to be stored", unit="B")
+    report.add("state_dumps_ms", figures["state_dumps_ms"],
+               label="writing one state (dumps) without its cards, median CPU", unit="ms")
+    report.add("state_dumps_before_ms", figures["state_dumps_before_ms"],
+               label="... with every card, as it used to", unit="ms")
+    report.info("stored_state_sample", figures["stored_state_sample"])
 
 
 if __name__ == "__main__":

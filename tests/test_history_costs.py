@@ -94,3 +94,14 @@ async def test_active_games_are_walked_in_batches_in_id_order() -> None:
         assert [row async for row in manager.storage.iter_games_with_status("finished", batch=2)] == []
     finally:
         await manager.storage.close()
+
+
+def test_the_stored_state_figures_compare_both_forms_of_the_same_states() -> None:
+    """bench/stored_states.py: every state of its sample measured in both forms; stored without
+    its cards a state is a fraction of the size it used to be."""
+    from bench.stored_states import TABLES, figures
+
+    measured = figures()
+    assert measured["stored_state_sample"] > 4 * len(TABLES)  # whole games, not just their starts
+    assert 0 < measured["stored_state_bytes"] * 3 < measured["stored_state_before_bytes"]
+    assert measured["state_dumps_ms"] > 0 and measured["state_dumps_before_ms"] > 0
