@@ -24,7 +24,7 @@ import io
 import logging
 from collections.abc import Awaitable, Callable
 from datetime import timedelta
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import discord
 from discord.ext import tasks
@@ -310,21 +310,31 @@ class ReminderScheduler:
         if not prefs.dms_closed:
             text = texts.TIMED_OUT_DM.format(channel_id=game.channel_id, limit=limit_text,
                                              link=self.jump_link(game))
-            outcome = await self.direct_message(row.user_id, text)
+            outcome = await self.direct_message(row.user_id, text, game=game)
             if outcome != "closed":
                 return outcome == "sent"
             await self.store.set_dms_closed(row.user_id, True)
         return await self.post_mentioning(
             game.channel_id, texts.TIMED_OUT_FALLBACK.format(user_id=row.user_id), [row.user_id])
 
+    async def dm_locale(self, user_id: int, game: Game | None = None) -> Any:
+        """The language of a DM to ``user_id``: the Discord locale of their latest table command
+        (``players.locale``); for a player not seen since that was kept, the language of the
+        server ``game`` is played in; else None (English)."""
+        known = (await self.store.get_prefs(user_id)).locale
+        if known is not None or game is None:
+            return known
+        return public_locale(self.bot.get_channel(game.channel_id))
+
     async def direct_message(
-        self, user_id: int, content: str, files: list[discord.File] | None = None,
+        self, user_id: int, content: str, files: list[discord.File] | None = None, *,
+        game: Game | None = None,
     ) -> str:
         """``"sent"``, ``"closed"`` (Discord answered 403: the player does not accept DMs from the
         server) or ``"failed"`` (another HTTP error, logged). ``content`` (a sentence of
-        bot/texts.py, or a :class:`~bot.locales.Joined` of them) is shown in the player's language:
-        the Discord locale of their latest table command (``players.locale``), else English."""
-        locale = (await self.store.get_prefs(user_id)).locale
+        bot/texts.py, or a :class:`~bot.locales.Joined` of them) is shown in the player's language
+        (:meth:`dm_locale`; ``game`` is the game the DM is about)."""
+        locale = await self.dm_locale(user_id, game)
         try:
             channel = await self.bot.create_dm(discord.Object(id=user_id))
             await channel.send(localise(content, locale), files=files or [])
@@ -381,12 +391,12 @@ class ReminderScheduler:
         assert game.state is not None
         files: list[discord.File] = []
         try:
-            locale = (await self.store.get_prefs(row.user_id)).locale  # the DM's own language
+            locale = await self.dm_locale(row.user_id, game)  # the DM's own language
             mat = await self.bot.renderer.mat(game.state, row.key.seat, game.names, locale=locale)
             files.append(discord.File(io.BytesIO(mat), filename="mat.png"))
         except Exception:  # a reminder without its picture beats no reminder
             log.warning("could not render the mat for a reminder in game %s", game.id, exc_info=True)
-        return await self.direct_message(row.user_id, content, files)
+        return await self.direct_message(row.user_id, content, files, game=game)
 
     async def _post_fallback(self, game: Game, row: TurnRow) -> bool:
         """The one channel mention that replaces this turn's DMs (caller claimed it)."""

@@ -46,9 +46,9 @@ async def open_table(h: DiscordHarness, users: Sequence[str] = PLAYERS, **option
     return lobby
 
 
-async def start(h: DiscordHarness, lobby: object) -> None:
+async def start(h: DiscordHarness, lobby: object, host_name: str = PLAYERS[0]) -> None:
     game_id = lobby.buttons[0].custom_id.split(":")[-1]  # type: ignore[attr-defined]
-    host = h.user(PLAYERS[0])
+    host = h.user(host_name)
     await h.click(host, lobby, f"pl:lobby:start:{game_id}", locale=LOCALE[host.name])
     assert (await game_of(h)).status == "active"
 
@@ -266,3 +266,19 @@ def test_joined_is_the_english_join_and_translates_piece_by_piece() -> None:
         "(3 ação(ões) restante(s))\nplain")
     copy = pickle.loads(pickle.dumps(message))
     assert isinstance(copy, Joined) and localise(copy, "pt-BR") == localise(message, "pt-BR")
+
+
+async def test_a_player_whose_language_is_not_known_gets_dms_in_the_servers(tmp_path: Path) -> None:
+    """A player last seen before languages were remembered (``players.locale`` NULL, as after the
+    migration) is DMed in the language of the server the game is played in."""
+    clock = ManualClock(START)
+    async with days_bot(tmp_path / "db.sqlite3", clock, PLAYERS) as h:
+        await start(h, await open_table(h, ("bob", "cid")), "bob")  # both en-US
+        storage = h.bot.storage  # type: ignore[attr-defined]
+        await storage._write(lambda conn: conn.execute("UPDATE players SET locale = NULL"))  # noqa: SLF001
+        server_speaks(h, discord.Locale.brazil_portuguese)
+        user = await current_user(h)
+        clock.advance(minutes=1)
+        assert await tick(h) == 1
+        assert h.dms_to(user)[-1].content.startswith("Sua vez em <#"), h.dms_to(user)[-1].content
+        assert await days(h).reminders.dm_locale(user.id) is None  # no game to go by: English

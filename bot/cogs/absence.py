@@ -80,7 +80,7 @@ async def announce_decision(interaction: discord.Interaction, outcome: VoteResul
     dm = (texts.SKIPPED_DM if skip else texts.REMOVED_DM).format(
         channel_id=game.channel_id, link=ReminderScheduler.jump_link(game))
     reminders = days_of(bot).reminders
-    if await reminders.direct_message(target.user_id, dm) == "closed":
+    if await reminders.direct_message(target.user_id, dm, game=game) == "closed":
         await days_of(bot).store.set_dms_closed(target.user_id, True)  # the channel post pinged them
 
 
