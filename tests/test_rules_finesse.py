@@ -488,3 +488,64 @@ def test_state_with_finesse_round_trips_through_json() -> None:
     state = play(state, "level1", "level1", "level1")
     assert state.held
     assert GameState.loads(state.dumps()) == state
+
+
+# -- general cases: the end, the bank, the second take ----------------------------------------------
+
+
+def test_the_tenth_tile_ends_play_even_when_the_base_end_would_play_a_round_more() -> None:
+    """Seed: the game ends whichever way comes first. The black deck ran out in round 10, so the
+    base end would play round 11 too; the last tile leaving at the end of round 10 ends it."""
+    state = finesse(fgame(2, seed=2), row=["C1"]).evolve(round=10, last_round=11)
+    state = spend_turn(spend_turn(state))
+    assert state.phase is not Phase.PLAY and state.round == 10
+
+
+def test_empty_bank_the_gainer_alone_with_most_returns_one_then_takes_it() -> None:
+    """Seed: the player (or players) with the most credits return 1, then you take yours — even
+    when that player is you: an inactive one goes back first, and the bank stays empty."""
+    state = fgame(2)
+    seat = state.current
+    active, inactive = [0, 0], [0, 0]
+    active[seat], inactive[seat] = 3, 1
+    active[1 - seat] = 2
+    state = finesse(state, "C4", bank=0, active=active, inactive=inactive)
+    after, events = play_events(state, "take white 1")
+    assert [(e.seat, e.inactive) for e in events if isinstance(e, CreditReturned)] == [(seat, True)]
+    fv = view(after)
+    assert fv is not None and fv.bank == 0
+    assert (fv.active[seat], fv.inactive[seat]) == (3, 1) and fv.credits(1 - seat) == 2
+
+
+def _solo_grid(state: GameState, points: list[int | None]) -> GameState:
+    """A Finesse Solo state whose grid holds cards of these points (None: an empty slot)."""
+    table = state.table
+    cards = [c for c in (*table.grid, *table.deck) if c is not None]  # type: ignore[union-attr]
+    grid = []
+    for value in points:
+        if value is None:
+            grid.append(None)
+            continue
+        card = next(c for c in cards if state.card(c).points == value)
+        cards.remove(card)
+        grid.append(card)
+    return with_solo_table(state, grid=tuple(grid), deck=tuple(cards), locks=(0, 1, 1),
+                           mastermind_supply=0)
+
+
+def test_finesse_solo_second_take_least_valuable_tie_to_the_upper_then_refill_upper_first() -> None:
+    """Seed: the second puzzle is the least valuable left in the first one's column; on a tie the
+    one closest to the top; replace after both, the topmost first."""
+    state = _solo_grid(finesse(game(1, finesse=True), "C1"), [1, None, None, 4, None, None, 1, None, None])
+    deck = state.table.deck  # type: ignore[union-attr]
+    _, events = play_events(state, "level1", "level1", "level1")
+    took = [(e.position, e.points) for e in events if isinstance(e, MastermindTook)]
+    assert took == [(4, 4), (1, 1)]  # the 4, then the upper of the two 1s
+    revealed = [(e.slot, e.card) for e in events if type(e).__name__ == "CardRevealed"]
+    assert revealed == [(1, deck[0]), (4, deck[1])]
+
+
+def test_finesse_solo_no_second_take_when_the_column_is_empty_after_the_first() -> None:
+    state = _solo_grid(finesse(game(1, finesse=True), "C1"), [3, 1, 1, None, 2, 2, None, None, None])
+    _, events = play_events(state, "level1", "level1", "level1")
+    assert [(e.position, e.points) for e in events if isinstance(e, MastermindTook)] == [(1, 3)]
