@@ -16,6 +16,9 @@ A template is one of:
 
 A translation may leave out a field its language does not need (``ordinal``'s English suffix) but
 never add one; ``tests/test_renders_locales.py`` checks every catalogue.
+
+Read fixed words as ``labels.RESERVE`` while drawing: ``from .labels import RESERVE`` would copy
+the English once, at import.
 """
 
 from __future__ import annotations

@@ -298,3 +298,19 @@ def test_every_image_the_bot_sends_names_its_language() -> None:
                     and not any(keyword.arg == "locale" for keyword in node.keywords)):
                 unnamed.append(f"{path.name}:{node.lineno} {node.func.attr}")
     assert unnamed == []
+
+
+def test_no_module_copies_a_word_at_import() -> None:
+    """``from .labels import RESERVE`` would keep the English forever: fixed words are read as
+    ``labels.RESERVE`` while drawing, when the language is known."""
+    import ast
+    from pathlib import Path
+
+    import renders
+
+    copied = []
+    for path in sorted(Path(renders.__file__).parent.glob("*.py")):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.ImportFrom) and (node.module or "").endswith("labels"):
+                copied += [f"{path.name}: {alias.name}" for alias in node.names if alias.name.isupper()]
+    assert copied == []
