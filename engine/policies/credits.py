@@ -4,8 +4,8 @@ The greedy player never tries an action with ``apply`` (too slow), so it predict
 Finesse tile pays from the action itself. :func:`pink_credits` is that prediction for the pink
 tiles (paid at once); a test checks it against the credits the engine really pays
 (``engine.expansions.finesse.pink_reasons``) for every legal action of many states. Blue tiles
-pay at the end of the turn from what the player owns, so they are read straight from the
-engine's own :func:`~engine.expansions.finesse.blue_reasons`.
+pay at the end of the turn for what the player owns or has open, so the policy aims for them by
+what it keeps: :func:`owned_shapes` names the pieces a blue tile pays for holding.
 
 :func:`turns_after_this` tells the policy how many more turns it gets before the game is known
 to end — the base trigger's last round, or the last Finesse tile leaving at the end of round 10,
@@ -16,13 +16,13 @@ from __future__ import annotations
 
 from ..actions import Action, Choose, DrawPuzzle, GhostSplit, Master, Place, TakeLevelOne, TakePuzzle, Upgrade
 from ..decisions import waiting_for
-from ..expansions.finesse import BLUE, PINK, Tile, blue_reasons, view
+from ..expansions.finesse import BLUE, PINK, Tile, view
 from ..expansions.level_up import KIND as LEVEL_UP
 from ..expansions.level_up import parse_level_up
 from ..pieces import Shape
 from ..state import GameState, LineClearTable, PlayerState
 
-__all__ = ["blue_credits", "live_tile", "paying_shapes", "pink_credits", "turns_after_this"]
+__all__ = ["live_tile", "owned_shapes", "paying_shapes", "pink_credits", "turns_after_this"]
 
 
 def live_tile(state: GameState) -> Tile | None:
@@ -92,14 +92,6 @@ def pink_credits(state: GameState, seat: int, action: Action, tile: Tile | None 
                 and parse_level_up(action.option) is not None
             )
     return 0
-
-
-def blue_credits(state: GameState, player: PlayerState, tile: Tile | None = None) -> int:
-    """Credits the live blue tile would pay ``player`` if their turn ended now."""
-    tile = live_tile(state) if tile is None else tile
-    if tile is None or tile.colour != BLUE:
-        return 0
-    return len(blue_reasons(tile, player))
 
 
 def turns_after_this(state: GameState, seat: int) -> int | None:
