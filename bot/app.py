@@ -18,6 +18,7 @@ from .clock import Clock, SystemClock
 from .config import Settings
 from .manager import ActionResult, GameManager, PolicyFactory
 from .render import ProcessRenderer, Renderer
+from .server_locales import ServerLocales
 from .storage import Storage
 
 log = logging.getLogger(__name__)
@@ -56,6 +57,8 @@ class ProjectLBot(commands.Bot):
         """Seconds between reminder ticks; None: every 60 s, or no loop on a ManualClock."""
         self.storage: Storage = None  # type: ignore[assignment]
         self.manager: GameManager = None  # type: ignore[assignment]
+        self.server_locales: ServerLocales = None  # type: ignore[assignment]
+        """The language each server chose for public posts (bot/server_locales.py)."""
         self._resumed: list[ActionResult] = []
         self.posted_states: dict[int, GameState] = {}
         """Per game id, the state its last turn post showed (cogs.common.remember_posted)."""
@@ -66,6 +69,8 @@ class ProjectLBot(commands.Bot):
         from .cogs import advice, days
 
         self.storage = await Storage.open(self.settings.db_path, self.clock)
+        self.server_locales = ServerLocales(self.storage)
+        await self.server_locales.load()
         self.manager = GameManager(
             self.storage, clock=self.clock, seed_source=self._seed_source, policies=self._policies,
             cards=self.settings.load_cards(),

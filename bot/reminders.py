@@ -324,7 +324,8 @@ class ReminderScheduler:
         known = (await self.store.get_prefs(user_id)).locale
         if known is not None or game is None:
             return known
-        return public_locale(self.bot.get_channel(game.channel_id))
+        return public_locale(self.bot.get_channel(game.channel_id), self.bot.server_locales,
+                             guild_id=game.guild_id)
 
     async def direct_message(
         self, user_id: int, content: str, files: list[discord.File] | None = None, *,
@@ -353,7 +354,7 @@ class ReminderScheduler:
         if not isinstance(channel, discord.abc.Messageable):
             return False
         try:
-            await channel.send(localise(content, public_locale(channel)),
+            await channel.send(localise(content, public_locale(channel, self.bot.server_locales)),
                                allowed_mentions=mention_only(user_ids))
         except discord.HTTPException as error:
             log.warning("post in %s failed: %s", channel_id, error)

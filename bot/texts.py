@@ -383,6 +383,20 @@ UNDO_HIDDEN = "`{action}` revealed a card nobody had seen, so it cannot be taken
 UNDO_DONE = "Took back `{action}`."
 UNDO_PUBLIC = "↩️ {name} took back their last action (`{action}`)."
 
+# -- server language (bot/cogs/server.py) -----------------------------------------------------------
+SERVER_ADMINS_ONLY = ("Only a member with the **Manage Server** permission can choose the language "
+                      "of the bot's posts in this server.")
+SERVER_LANGUAGE_CHOSEN = ("Public posts in this server (turn posts, lobbies, votes, results and the "
+                          "images) are now in {language}. Private replies and DMs stay in each "
+                          "player's own Discord language.")
+SERVER_LANGUAGE_FOLLOWED = ("Public posts in this server follow its preferred locale again (the "
+                            "server's settings), so they are now in {language}.")
+SERVER_LANGUAGE_IS_CHOSEN = ("Public posts in this server are in {language}, chosen with "
+                             "`/projectl-server`. Private replies and DMs follow each player's own "
+                             "Discord language.")
+SERVER_LANGUAGE_IS_FOLLOWED = ("Public posts in this server follow its preferred locale: {language}. "
+                               "Choose another with `/projectl-server language:`.")
+
 # -- playing over days: log and stats --------------------------------------------------------------
 # (bot/history.py, bot/cogs/records.py)
 

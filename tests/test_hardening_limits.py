@@ -56,7 +56,10 @@ LAYOUT = {
 async def test_command_tree_layout(h: Any) -> None:
     """Where every command sits (docs/bot.md): turn actions under play, the table's own business
     under table, looking and personal settings directly under /projectl — nothing lost."""
-    (root,) = synced(h)
+    commands = {command["name"]: command for command in synced(h)}
+    assert set(commands) == {"projectl", "projectl-server"}  # the admins' own command (cogs/server.py)
+    assert int(commands["projectl-server"]["default_member_permissions"]) == 1 << 5  # Manage Server
+    root = commands["projectl"]
     found: dict[str, set[str]] = {}
 
     def walk(path: str, node: dict[str, Any]) -> None:
@@ -87,7 +90,7 @@ async def test_a_tree_over_discords_limits_is_never_synced(h: Any) -> None:
     bot = h.bot
     play = subgroup(bot.tree, PLAY)
     puts = len([c for c in h.calls if c.method == "PUT"])
-    headroom = MAX_TEXT - text_size(synced(h)[0])
+    headroom = MAX_TEXT - text_size(next(c for c in synced(h) if c["name"] == "projectl"))
     extra = [_command(f"extra{i}") for i in range(headroom // 200 + 1)]
     for command in extra:
         play.add_command(command)
@@ -259,7 +262,8 @@ async def test_synced_commands_carry_every_language(h: Any) -> None:
                     used["choices"].add(choice["name"])
         for section, strings in used.items():
             assert set(command_strings(locale, section)) == strings, f"unused {locale} {section}"
-    play = next(o for o in payload[0]["options"] if o["name"] == "play")
+    root = next(c for c in payload if c["name"] == "projectl")
+    play = next(o for o in root["options"] if o["name"] == "play")
     assert {o["name_localizations"]["pt-BR"] for o in play["options"]} >= {
         "pegar", "nivel1", "aprimorar", "colocar", "reciclar"}
 

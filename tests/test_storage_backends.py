@@ -108,6 +108,19 @@ async def test_a_catalogue_is_stored_once_and_read_with_every_game_naming_it(sto
     assert await store._scalar("SELECT COUNT(*) FROM catalogues") == 1
 
 
+async def test_a_servers_language_is_chosen_changed_and_reset(store: Storage) -> None:
+    """Migration 0007: one row per server (Discord-sized ids); None follows the server's own
+    preferred locale again, so the server drops out of what the bot caches."""
+    big = 2**62 + 11
+    assert await store.server_locales() == {}
+    await store.set_server_locale(big, "pt-BR", set_by=2**60)
+    await store.set_server_locale(7, "en-US", set_by=5)
+    assert await store.server_locales() == {big: "pt-BR", 7: "en-US"}
+    await store.set_server_locale(big, None, set_by=5)
+    assert await store.server_locales() == {7: "en-US"}
+    assert await store._scalar("SELECT COUNT(*) FROM server_settings") == 2
+
+
 # -- several processes on one PostgreSQL ------------------------------------------------------------
 
 

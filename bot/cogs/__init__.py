@@ -1,6 +1,7 @@
 """Slash commands and their button partners. Cogs parse and authorise; the manager does the work.
 
-All commands live under one ``/projectl`` group. Each module contributes a mixin of commands
+All game commands live under one ``/projectl`` group; the server admins' settings are their own
+``/projectl-server`` command (bot/cogs/server.py). Each module contributes a mixin of commands
 (``TableCommands``, ``PlayCommands``, ``InfoCommands``) and :class:`ProjectLCog` combines them,
 because discord.py builds one group per ``GroupCog`` and collects commands from its bases.
 """
@@ -14,6 +15,7 @@ from discord.ext import commands
 
 from .info import InfoCommands
 from .play import PlayCommands
+from .server import server_command
 from .table import TableCommands
 
 if TYPE_CHECKING:
@@ -31,3 +33,4 @@ class ProjectLCog(TableCommands, PlayCommands, InfoCommands, commands.GroupCog,
 
 async def setup(bot: ProjectLBot) -> None:
     await bot.add_cog(ProjectLCog(bot))
+    bot.tree.add_command(server_command)

@@ -140,7 +140,7 @@ def announcer(bot: ProjectLBot) -> Callable[[Game, TurnRow], Awaitable[None]]:
         view = discord.ui.View(timeout=None)
         view.add_item(VoteButton(row.key, "skip"))
         view.add_item(VoteButton(row.key, "remove"))
-        locale = common.public_locale(channel)  # a post everybody sees: the server's language
+        locale = common.channel_locale(bot, channel)  # a post everybody sees: the server's language
         await channel.send(
             localise(texts.TURN_TIMED_OUT.format(
                 name=game.seats[row.key.seat].name, limit=limit_text(limit),

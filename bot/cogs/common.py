@@ -177,9 +177,16 @@ def localise_view(view: discord.ui.View | None, locale: Any) -> discord.ui.View 
 
 
 def server_locale(interaction: discord.Interaction) -> Any:
-    """The language of a public answer to ``interaction``: the server's preferred locale, as the
-    bot knows it (the same as :func:`public_locale` of the channel), else as the interaction says."""
-    return public_locale(interaction.channel) or interaction.guild_locale
+    """The language of a public answer to ``interaction``: :func:`~bot.locales.public_locale` of
+    its channel (the server's chosen language, else its preferred locale), with what the
+    interaction says of its server when the bot has not cached it."""
+    return public_locale(interaction.channel, bot_of(interaction).server_locales,
+                         guild_id=interaction.guild_id, preferred=interaction.guild_locale)
+
+
+def channel_locale(bot: ProjectLBot, channel: Any) -> Any:
+    """The language of a post everybody in ``channel`` sees (:func:`~bot.locales.public_locale`)."""
+    return public_locale(channel, bot.server_locales)
 
 
 def public(content: Any, interaction: discord.Interaction) -> Any:
@@ -240,7 +247,7 @@ async def turn_prompt(
 
 def render_board(bot: ProjectLBot, result: ActionResult, locale: Any) -> asyncio.Task[bytes] | None:
     """Start rendering the image :func:`post_turn` will post (results at the end, else the table)
-    in the channel's ``locale`` (:func:`public_locale`), so it can be drawn while the player's mat
+    in the channel's ``locale`` (:func:`channel_locale`), so it can be drawn while the player's mat
     is: the two renders overlap instead of queueing."""
     game = result.game
     if game.state is None:
@@ -260,7 +267,7 @@ async def post_turn(bot: ProjectLBot, channel: discord.abc.Messageable, result: 
     game = result.game
     if game.state is None:
         return
-    board = board or render_board(bot, result, public_locale(channel))
+    board = board or render_board(bot, result, channel_locale(bot, channel))
     assert board is not None
     lines = await earlier_in_turn(bot, game, result) + step_lines(game, result.steps)
     if result.finished:
@@ -271,7 +278,7 @@ async def post_turn(bot: ProjectLBot, channel: discord.abc.Messageable, result: 
         if hints:
             lines.append(hints)
         image = await board
-        message = await channel.send(clip(lines, locale=public_locale(channel)),
+        message = await channel.send(clip(lines, locale=channel_locale(bot, channel)),
                                      file=png(image, "results.png"), view=results_view(game))
     else:
         actor = result.first.user_id if result.first is not None else None
@@ -280,7 +287,7 @@ async def post_turn(bot: ProjectLBot, channel: discord.abc.Messageable, result: 
             fresh = {e.seat for e in result.events if isinstance(e, ev.TurnStarted)}
             if result.started is not None or result.before.state is None:
                 fresh |= set(game.state.acting_seats)
-        locale = public_locale(channel)
+        locale = channel_locale(bot, channel)
         lines.append(await turn_prompt(bot, game, just_played=actor, fresh=fresh, locale=locale))
         image = await board
         message = await channel.send(clip(lines, locale=locale), file=png(image, "table.png"),

@@ -191,7 +191,7 @@ async def _new_in_thread(interaction: discord.Interaction, name: str, settings: 
     )
     game = result.game
     limit = None if hours is None else timedelta(hours=hours)
-    locale = common.public_locale(home) or interaction.guild_locale
+    locale = common.server_locale(interaction)  # the new thread is in the same server
     if result.started is None:
         message = await home.send(localise(lobby_content(game, limit), locale),
                                   view=common.localise_view(lobby_view(game), locale))

@@ -221,6 +221,21 @@ def _engine_field(value: Any, words: Mapping[str, str]) -> str:
     return words.get(shown, shown)
 
 
-def public_locale(channel: Any) -> Any:
-    """The language of a post everybody in ``channel`` sees: its server's preferred locale."""
-    return getattr(getattr(channel, "guild", None), "preferred_locale", None)
+def language_name(locale: str) -> str:
+    """A locale's language as its speakers name it (a catalogue's ``language``; "English" for
+    English), as /projectl-server offers it."""
+    return str(catalogues().get(locale, {}).get("language", "English"))
+
+
+def public_locale(channel: Any, chosen: Mapping[int, str], *, guild_id: int | None = None,
+                  preferred: Any = None) -> Any:
+    """The language of a post everybody in ``channel`` sees — THE rule, every public text and
+    image asks it: the language the server's admins chose with /projectl-server (``chosen``, by
+    guild id: :class:`bot.server_locales.ServerLocales`), else the server's preferred locale.
+    ``guild_id`` and ``preferred`` stand in for a channel whose server the bot has not cached (an
+    interaction carries both)."""
+    guild = getattr(channel, "guild", None)
+    server = getattr(guild, "id", None) or guild_id or getattr(channel, "guild_id", None)
+    if server is not None and server in chosen:
+        return chosen[server]
+    return getattr(guild, "preferred_locale", None) or preferred

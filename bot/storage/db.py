@@ -461,6 +461,25 @@ class Storage:
         await self._write(lambda conn: conn.execute(
             f"UPDATE players SET {name} = ?, updated_at = ? WHERE user_id = ?", (value, now, user_id)))
 
+    # -- servers (migration 0007) ----------------------------------------------------------------
+
+    async def server_locales(self) -> dict[int, str]:
+        """Every server's chosen language for public posts (/projectl-server), by guild id; a
+        server that follows its own preferred locale is absent. Read once at startup."""
+        rows = await self._job(lambda conn: conn.execute(
+            "SELECT guild_id, locale FROM server_settings WHERE locale IS NOT NULL").fetchall())
+        return {int(guild_id): str(locale) for guild_id, locale in rows}
+
+    async def set_server_locale(self, guild_id: int, locale: str | None, set_by: int) -> None:
+        """Choose the language of a server's public posts; None follows the server's own
+        preferred locale again."""
+        now = self._now()
+        await self._write(lambda conn: conn.execute(
+            "INSERT INTO server_settings (guild_id, locale, set_by, updated_at) VALUES (?, ?, ?, ?)"
+            " ON CONFLICT (guild_id) DO UPDATE SET locale = excluded.locale,"
+            " set_by = excluded.set_by, updated_at = excluded.updated_at",
+            (guild_id, locale, set_by, now)))
+
 
 # -- helpers -----------------------------------------------------------------------------------
 
