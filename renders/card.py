@@ -23,6 +23,7 @@ from engine.state import Placed
 
 from . import fonts, labels
 from .draw import badge, cells_of, edge_width, label_piece, paint_piece, paste_reward
+from .indexed import blank, ink
 from .labels import Words
 from .palette import (
     CARD_BLACK,
@@ -69,16 +70,17 @@ def look(colour: Colour) -> Look:
 def paint_recess(draw: ImageDraw.ImageDraw, x0: int, y0: int, cell: int, recess: int, lk: Look) -> None:
     """The hole: cell grid lines inside it, and a shadow on its upper and left rims."""
     shadow = max(2, cell // 9)
+    hole_line, hole, shade = ink(draw, lk.hole_line), ink(draw, lk.hole), ink(draw, lk.shadow)
     for c, r in cells_of(recess):
         x, y = x0 + c * cell, y0 + r * cell
-        draw.rectangle((x, y, x + cell - 1, y + cell - 1), fill=lk.hole_line)
-        draw.rectangle((x + 1, y + 1, x + cell - 2, y + cell - 2), fill=lk.hole)
+        draw.rectangle((x, y, x + cell - 1, y + cell - 1), fill=hole_line)
+        draw.rectangle((x + 1, y + 1, x + cell - 2, y + cell - 2), fill=hole)
     for c, r in cells_of(recess):
         x, y = x0 + c * cell, y0 + r * cell
         if r == 0 or not recess >> ((r - 1) * GRID + c) & 1:
-            draw.rectangle((x, y, x + cell - 1, y + shadow - 1), fill=lk.shadow)
+            draw.rectangle((x, y, x + cell - 1, y + shadow - 1), fill=shade)
         if c == 0 or not recess >> (r * GRID + c - 1) & 1:
-            draw.rectangle((x, y, x + shadow - 1, y + cell - 1), fill=lk.shadow)
+            draw.rectangle((x, y, x + shadow - 1, y + cell - 1), fill=shade)
 
 
 def paint_grid(
@@ -106,7 +108,8 @@ def paint_grid(
         frame = max(4, cell // 9)
         for c, r in cells:  # the frame sits outside the piece, so draw it first, wider
             x, y = x0 + c * cell, y0 + r * cell
-            draw.rectangle((x - frame, y - frame, x + cell - 1 + frame, y + cell - 1 + frame), fill=HIGHLIGHT)
+            draw.rectangle((x - frame, y - frame, x + cell - 1 + frame, y + cell - 1 + frame),
+                           fill=ink(draw, HIGHLIGHT))
         paint_piece(draw, x0, y0, cell, cells, PIECE[highlight.shape], edge_w=edge_width(cell) + 1)
     if letters:
         for piece in (*pieces, *(() if highlight is None else (highlight,))):
@@ -162,8 +165,11 @@ def mini_size(cell: int) -> int:
 
 
 @lru_cache(maxsize=1024)
-def mini_card(card: PuzzleCard, pieces: tuple[Placed, ...], cell: int, done: bool = False) -> Image.Image:
-    """A small card with its pieces, no text (callers label it).
+def mini_card(
+    card: PuzzleCard, pieces: tuple[Placed, ...], cell: int, done: bool = False, mode: str = "RGBA"
+) -> Image.Image:
+    """A small card with its pieces, no text (callers label it), on a transparent background:
+    RGBA, or ``mode`` "P" for a palette image (paste it with :func:`indexed.paste_sprite`).
 
     ``done`` fills the recess in one flat colour: a completed card whose pieces went back to
     the supply.
@@ -171,15 +177,16 @@ def mini_card(card: PuzzleCard, pieces: tuple[Placed, ...], cell: int, done: boo
     size = mini_size(cell)
     pad = (size - GRID * cell) // 2
     lk = look(card.colour)
-    image = Image.new("RGBA", (size, size), (0, 0, 0, 0))
+    image = blank(mode, (size, size), None)
     ImageDraw.Draw(image).rounded_rectangle(
-        (0, 0, size - 1, size - 1), radius=max(3, cell // 3), fill=lk.body, outline=lk.edge, width=2
+        (0, 0, size - 1, size - 1), radius=max(3, cell // 3), fill=ink(image, lk.body),
+        outline=ink(image, lk.edge), width=2,
     )
     if done:
         draw = ImageDraw.Draw(image)
         for c, r in cells_of(card.recess):
             x, y = pad + c * cell, pad + r * cell
-            draw.rectangle((x, y, x + cell - 1, y + cell - 1), fill=DONE)
+            draw.rectangle((x, y, x + cell - 1, y + cell - 1), fill=ink(image, DONE))
     else:
         paint_grid(image, pad, pad, cell, card, pieces)
     return image
@@ -225,10 +232,12 @@ def plan_card(
     text: int,
     highlight: Placed | None = None,
     background: RGB = PANEL,
+    mode: str = "RGB",
 ) -> Image.Image:
-    """A large card for planning: title (id, points, reward), coordinates, lettered pieces."""
+    """A large card for planning: title (id, points, reward), coordinates, lettered pieces. In
+    ``mode`` "RGB", or "P" drawn straight on the palette (the mat and the preview)."""
     title = (labels.points(card.points), labels.REWARD)
-    return _plan_card(card, pieces, cell, text, highlight, background, *title)
+    return _plan_card(card, pieces, cell, text, highlight, background, mode, *title)
 
 
 @lru_cache(maxsize=32)
@@ -239,13 +248,14 @@ def _plan_card(
     text: int,
     highlight: Placed | None,
     background: RGB,
+    mode: str,
     points: str,
     reward: str,
 ) -> Image.Image:
     """:func:`plan_card`, cached with its title's words (they depend on the language drawn in)."""
     g = PlanGeometry(cell, text)
     lk = look(card.colour)
-    image = Image.new("RGB", (g.width, g.height), background)
+    image = blank(mode, (g.width, g.height), background)
     draw = ImageDraw.Draw(image)
     # Title: id, then points and the reward piece.
     mid = g.title // 2 - 2
@@ -265,7 +275,7 @@ def _plan_card(
         )
     # The card.
     body = (g.margin, g.title + g.margin, g.width - 1, g.height - 1)
-    draw.rounded_rectangle(body, radius=g.pad, fill=lk.body, outline=lk.edge, width=3)
+    draw.rounded_rectangle(body, radius=g.pad, fill=ink(draw, lk.body), outline=ink(draw, lk.edge), width=3)
     _paint_guides(draw, gx, gy, cell, card, lk)
     paint_grid(image, gx, gy, cell, card, pieces, letters=max(text, cell * 2 // 5), highlight=highlight)
     return image
@@ -273,7 +283,7 @@ def _plan_card(
 
 def _paint_guides(draw: ImageDraw.ImageDraw, gx: int, gy: int, cell: int, card: PuzzleCard, lk: Look) -> None:
     """Faint cell lines on the raised part of the card, so coordinates can be followed."""
-    faint = mix(lk.body, lk.edge, 0.35)
+    faint = ink(draw, mix(lk.body, lk.edge, 0.35))
     for i in range(GRID + 1):
         draw.line((gx + i * cell, gy, gx + i * cell, gy + GRID * cell), fill=faint)
         draw.line((gx, gy + i * cell, gx + GRID * cell, gy + i * cell), fill=faint)
@@ -316,5 +326,5 @@ def _card(card: PuzzleCard, placed: Sequence[Placed], style: str, cell: int | No
         return to_png(image)
     if style == "plan":
         cell = cell or 64
-        return to_png(plan_card(card, tuple(placed), cell, max(18, cell * 2 // 5), highlight))
+        return to_png(plan_card(card, tuple(placed), cell, max(18, cell * 2 // 5), highlight, mode="P"))
     raise ValueError(f"unknown card style {style!r}: use 'plan', 'market' or 'mini'")

@@ -15,7 +15,8 @@ from PIL import Image, ImageDraw
 from engine.cards import LevelUp
 from engine.pieces import GRID, ORIENTATIONS, Shape
 
-from . import fonts
+from . import fonts, indexed
+from .indexed import blank, ink
 from .palette import ARROW, FADED, FADED_EDGE, PIECE, PIECE_EDGE, RGB, mix, text_on
 
 Cells = tuple[tuple[int, int], ...]
@@ -45,6 +46,7 @@ def paint_piece(
     w = edge_width(cell) if edge_w is None else edge_w
     shade = mix(colour, PIECE_EDGE, 0.5)
     present = set(cells)
+    colour, edge, shade = ink(draw, colour), ink(draw, edge), ink(draw, shade)  # type: ignore[assignment]
     for c, r in cells:
         x, y = x0 + c * cell, y0 + r * cell
         draw.rectangle((x, y, x + cell - 1, y + cell - 1), fill=colour)
@@ -100,15 +102,16 @@ def sprite_cells(shape: Shape) -> Cells:
 
 
 @lru_cache(maxsize=256)
-def piece_sprite(shape: Shape, cell: int, faded: bool = False) -> Image.Image:
-    """The piece on a transparent background, for reserve, supply and reward icons.
+def piece_sprite(shape: Shape, cell: int, faded: bool = False, mode: str = "RGBA") -> Image.Image:
+    """The piece on a transparent background, for reserve, supply and reward icons: RGBA, or
+    ``mode`` "P" for a palette image (transparent where :data:`indexed.CLEAR`).
 
     ``faded``: washed-out grey, for a shape the reserve has run out of.
     """
     cells = sprite_cells(shape)
     cols = max(c for c, _ in cells) + 1
     rows = max(r for _, r in cells) + 1
-    sprite = Image.new("RGBA", (cols * cell, rows * cell), (0, 0, 0, 0))
+    sprite = blank(mode, (cols * cell, rows * cell), None)
     colour, edge = (FADED, FADED_EDGE) if faded else (PIECE[shape], PIECE_EDGE)
     paint_piece(ImageDraw.Draw(sprite), 0, 0, cell, cells, colour, edge=edge)
     return sprite
@@ -129,12 +132,17 @@ def paste_sprite(
     faded: bool = False,
 ) -> int:
     """Paste a piece icon; ``anchor`` as in :func:`fonts.draw` (l/m/r, t/m). Returns its width."""
-    sprite = piece_sprite(shape, cell, faded)
+    sprite = piece_sprite(shape, cell, faded, _sprite_mode(image))
     w, h = sprite.size
     left = x - (w // 2 if anchor[0] == "m" else w if anchor[0] == "r" else 0)
     top = y - (h // 2 if anchor[1] == "m" else 0)
-    image.paste(sprite, (left, top), sprite)
+    indexed.paste_sprite(image, sprite, (left, top))
     return w
+
+
+def _sprite_mode(image: Image.Image) -> str:
+    """The mode of the sprites pasted onto ``image``: "P" onto a palette image, else RGBA."""
+    return "P" if image.mode == "P" else "RGBA"
 
 
 @lru_cache(maxsize=256)
@@ -166,8 +174,8 @@ def badge(
     outline: RGB | None = None,
 ) -> None:
     """A round badge with a centred number: card points, action counts."""
-    disc = disc_image(diameter, fill, outline)
-    image.paste(disc, (cx - diameter // 2, cy - diameter // 2), disc)
+    disc = disc_image(diameter, fill, outline)  # antialiased: RGB images only
+    indexed.paste_sprite(image, disc, (cx - diameter // 2, cy - diameter // 2))
     fonts.draw(image, cx, cy, text, size, ink, bold=True, anchor="mm")
 
 
@@ -191,7 +199,7 @@ def pill(
     left = x - (w // 2 if anchor[0] == "m" else w if anchor[0] == "r" else 0)
     top = y - h // 2 if anchor[1] == "m" else y
     box = (left, top, left + w, top + h)
-    ImageDraw.Draw(image).rounded_rectangle(box, radius=h // 2, fill=fill)
+    ImageDraw.Draw(image).rounded_rectangle(box, radius=h // 2, fill=indexed.ink(image, fill))
     fonts.draw(image, left + w / 2, top + h / 2, text, size, ink, bold=bold, anchor="mm")
     return box
 
@@ -206,6 +214,7 @@ def dashed_rect(
 ) -> None:
     """A dashed outline, for empty slots."""
     x0, y0, x1, y1 = box
+    colour = ink(draw, colour)  # type: ignore[assignment]
     for x in range(x0, x1, dash * 2):
         draw.rectangle((x, y0, min(x + dash, x1), y0 + width - 1), fill=colour)
         draw.rectangle((x, y1 - width + 1, min(x + dash, x1), y1), fill=colour)
@@ -215,11 +224,12 @@ def dashed_rect(
 
 
 @lru_cache(maxsize=64)
-def arrow_sprite(arrows: int, cell: int) -> Image.Image:
+def arrow_sprite(arrows: int, cell: int, mode: str = "RGBA") -> Image.Image:
     """A level-up reward (Ghost Piece expansion): one or two upward arrows, each as tall as a
-    three-cell piece, outlined like a piece so it reads on white and black cards alike."""
+    three-cell piece, outlined like a piece so it reads on white and black cards alike. ``mode``
+    as in :func:`piece_sprite`."""
     width, height = int(cell * 1.5), cell * 3
-    sprite = Image.new("RGBA", (arrows * width + (arrows - 1) * (cell // 3), height), (0, 0, 0, 0))
+    sprite = blank(mode, (arrows * width + (arrows - 1) * (cell // 3), height), None)
     draw = ImageDraw.Draw(sprite)
     edge = edge_width(cell) + 1
     for i in range(arrows):
@@ -231,7 +241,7 @@ def arrow_sprite(arrows: int, cell: int) -> Image.Image:
             (mid, 0), (left + width - 1, head), (mid + shaft, head), (mid + shaft, height - 1),
             (mid - shaft, height - 1), (mid - shaft, head), (left, head),
         ]
-        draw.polygon(points, fill=ARROW, outline=PIECE_EDGE, width=edge)
+        draw.polygon(points, fill=ink(draw, ARROW), outline=ink(draw, PIECE_EDGE), width=edge)
     return sprite
 
 
@@ -242,9 +252,9 @@ def paste_reward(
     :func:`paste_sprite`. Returns its width."""
     if isinstance(reward, Shape):
         return paste_sprite(image, reward, cell, x, y, anchor=anchor)
-    sprite = arrow_sprite(reward.arrows, cell)
+    sprite = arrow_sprite(reward.arrows, cell, _sprite_mode(image))
     w, h = sprite.size
     left = x - (w // 2 if anchor[0] == "m" else w if anchor[0] == "r" else 0)
     top = y - (h // 2 if anchor[1] == "m" else 0)
-    image.paste(sprite, (left, top), sprite)
+    indexed.paste_sprite(image, sprite, (left, top))
     return w

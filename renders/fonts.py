@@ -32,6 +32,7 @@ from PIL import Image, ImageDraw, ImageFont
 
 from . import labels
 from .bidi import visual
+from .indexed import paste_text
 from .palette import RGB
 
 FONT_DIR = Path(__file__).resolve().parent / "fonts"
@@ -212,6 +213,9 @@ def draw(
     if _recorded is not None:
         box = (left_i, int(round(baseline)) - r.cap, left_i + r.width, int(round(baseline)))
         _recorded.append(Drawn(text, size, bold, box, image.size, id(image)))
+    if image.mode == "P":  # drawn on the palette: the blend comes from a lookup table
+        paste_text(image, colour, (left_i, top_i), r.mask)
+        return r.width
     image.paste(colour, (left_i, top_i, left_i + r.mask.width, top_i + r.mask.height), r.mask)
     return r.width
 

@@ -3,6 +3,9 @@
 The mat is for planning a move: every unfinished puzzle large, with column letters A–E and row
 numbers 1–5 so a placement can be typed ("place L3 on W07 at A1 A2 B2"), placed pieces lettered,
 then the supply grouped by level and the score pile.
+
+The mat and the preview are drawn straight on the fixed palette (:mod:`renders.indexed`), so
+saving them maps no pixels: they are drawn for one player at every turn end and on every tap.
 """
 
 from __future__ import annotations
@@ -18,9 +21,10 @@ from engine.pieces import SHAPES, Shape, mask_to_text
 from engine.state import GameState, Phase, Placed, PlayerState
 from engine.visibility import hidden_scores
 
-from . import fonts, labels
+from . import fonts, indexed, labels
 from .card import PlanGeometry, mini_card, mini_size, plan_card
 from .draw import dashed_rect, paste_sprite
+from .indexed import canvas, ink
 from .labels import Words
 from .palette import ACCENT, GOOD, HEADER, INK, MUTED, PAGE, PANEL, PANEL_EDGE, SLOT, WHITE, to_png
 from .panels import TextSizes
@@ -74,7 +78,7 @@ def mat_image(
     pile_lines = [] if hidden else _pile_lines(player, t)
     pile_h = int(t.body * 1.6) + max(1, len(pile_lines)) * _pile_line(t)
     height = header_h + summary_h + credits_h + cards_h + supply_h + GAP + pile_h + MARGIN
-    image = Image.new("RGB", (MAT_WIDTH, height), PAGE)
+    image = canvas((MAT_WIDTH, height), PAGE)
     _paint_header(image, state, seat, shown, t, header_h)
     y = header_h
     _paint_summary(image, y, state, seat, t, summary_h, hidden)
@@ -92,7 +96,7 @@ def mat_image(
 def _paint_header(
     image: Image.Image, state: GameState, seat: int, names: list[str], t: TextSizes, h: int
 ) -> None:
-    ImageDraw.Draw(image).rectangle((0, 0, MAT_WIDTH, h - 1), fill=HEADER)
+    ImageDraw.Draw(image).rectangle((0, 0, MAT_WIDTH, h - 1), fill=ink(image, HEADER))
     mid = h // 2
     if state.phase is Phase.OVER:
         status, colour = labels.GAME_OVER, WHITE
@@ -164,7 +168,8 @@ def _paint_cards(
         top = y + (i // 2) * (plan.height + GAP)
         if i < len(player.puzzles):
             puzzle = player.puzzles[i]
-            block = plan_card(state.card(puzzle.card), puzzle.pieces, plan.cell, plan.text, None, PAGE)
+            card = state.card(puzzle.card)
+            block = plan_card(card, puzzle.pieces, plan.cell, plan.text, None, PAGE, image.mode)
             image.paste(block, (x, top))
             positions.append((puzzle.card, x, top))
         else:
@@ -203,7 +208,8 @@ def _paint_supply(
 ) -> None:
     """Supply by level: 'Level 4  [T4 sprite] x2  [L4 sprite] x1', codes beside the shapes."""
     ImageDraw.Draw(image).rounded_rectangle(
-        (MARGIN, y, MAT_WIDTH - MARGIN, y + h), radius=12, fill=PANEL, outline=PANEL_EDGE, width=2
+        (MARGIN, y, MAT_WIDTH - MARGIN, y + h), radius=12, fill=ink(image, PANEL),
+        outline=ink(image, PANEL_EDGE), width=2,
     )
     pad = t.small // 2 + 4
     fonts.draw(
@@ -253,7 +259,8 @@ def _paint_pile(
     """Completed cards, each with its points ('*': completed during Finishing Touches); when
     ``hidden``, only how many there are."""
     ImageDraw.Draw(image).rounded_rectangle(
-        (MARGIN, y, MAT_WIDTH - MARGIN, y + h), radius=12, fill=PANEL, outline=PANEL_EDGE, width=2
+        (MARGIN, y, MAT_WIDTH - MARGIN, y + h), radius=12, fill=ink(image, PANEL),
+        outline=ink(image, PANEL_EDGE), width=2,
     )
     pad = t.small // 2 + 4
     title_y = y + int(t.body * 0.85)
@@ -288,8 +295,8 @@ def _paint_pile(
         for index in line:
             done = player.completed[index]
             card = state.card(done.card)
-            thumb = mini_card(card, done.pieces, PILE_CELL, not done.finishing)
-            image.paste(thumb, (x, cy), thumb)
+            thumb = mini_card(card, done.pieces, PILE_CELL, not done.finishing, "P")
+            indexed.paste_sprite(image, thumb, (x, cy))
             label = str(card.points) + (labels.FINISHING_MARK if done.finishing else "")
             fonts.draw(
                 image, x + size / 2, cy + size + t.small * 0.6, label, t.small, INK, bold=True, anchor="mm"
@@ -323,12 +330,12 @@ def preview_image(state: GameState, seat: int, place: Place, names: Sequence[str
     card = state.card(place.card)
     plan = PlanGeometry(PREVIEW_CELL, t.body)
     proposed = Placed(place.shape, place.mask)
-    block = plan_card(card, pieces, plan.cell, plan.text, proposed, PAGE)
+    block = plan_card(card, pieces, plan.cell, plan.text, proposed, PAGE, "P")
     head = int(t.huge * 2.3)
     foot = int(t.body * 2.2)
     height = head + block.height + foot
-    image = Image.new("RGB", (PREVIEW_WIDTH, height), PAGE)
-    ImageDraw.Draw(image).rectangle((0, 0, PREVIEW_WIDTH, head - 1), fill=HEADER)
+    image = canvas((PREVIEW_WIDTH, height), PAGE)
+    ImageDraw.Draw(image).rectangle((0, 0, PREVIEW_WIDTH, head - 1), fill=ink(image, HEADER))
     fonts.draw(
         image,
         MARGIN,

@@ -1,12 +1,14 @@
 """Colours, and the fixed 256-colour palette every image is saved with.
 
-Images are drawn in RGB (so text is antialiased) and then mapped onto one fixed palette before
-saving. A palette PNG holds one byte per pixel instead of three, which makes it about three times
-smaller and several times faster to compress — the difference between missing and meeting the
-30 ms / 250 KB budget for the table image. The palette is built from the colours we actually
-draw plus a few blends between each background and the text colours used on it, so the
-antialiased edges of letters survive the mapping. Mapping onto a *fixed* palette (rather than an
-adaptive one) is also what keeps the output byte-for-byte deterministic.
+The table and results images are drawn in RGB (so text is antialiased) and then mapped onto one
+fixed palette before saving; the private mat and the move preview are drawn on that palette
+directly (:mod:`renders.indexed`), which skips the mapping. A palette PNG holds one byte per
+pixel instead of three, which makes it about three times smaller and several times faster to
+compress — the difference between missing and meeting the 30 ms / 250 KB budget for the table
+image. The palette is built from the colours we actually draw plus a few blends between each
+background and the text colours used on it, so the antialiased edges of letters survive the
+mapping. Mapping onto a *fixed* palette (rather than an adaptive one) is also what keeps the
+output byte-for-byte deterministic.
 """
 
 from __future__ import annotations
@@ -168,8 +170,12 @@ of the time, and a fixed value keeps output bytes stable."""
 
 
 def to_png(image: Image.Image) -> bytes:
-    """Map an RGB drawing onto the fixed palette and encode it as PNG bytes."""
-    indexed = image.quantize(palette=_palette_image(), dither=Image.Dither.NONE)
+    """Encode an image as PNG bytes on the fixed palette: an RGB drawing is mapped onto it first;
+    a "P" image drawn on it (:mod:`renders.indexed`: the mat) is written as it is."""
+    if image.mode == "P":
+        indexed = image
+    else:
+        indexed = image.quantize(palette=_palette_image(), dither=Image.Dither.NONE)
     buffer = io.BytesIO()
     indexed.save(buffer, "PNG", optimize=False, compress_level=PNG_COMPRESS_LEVEL)
     return buffer.getvalue()
