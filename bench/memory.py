@@ -36,6 +36,9 @@ def rss_mb() -> tuple[float, float]:
 async def run(path: Path, channels: list[int], per_game: int) -> dict[str, float]:
     import bot.app  # noqa: F401 - the bot process has discord.py and the cogs loaded
     import renders  # noqa: F401
+    from bot.allocator import limit_heap_growth
+
+    limit_heap_growth()  # as python -m bot does first
 
     imported = rss_mb()[0]
     storage = await Storage.open(path)

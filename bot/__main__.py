@@ -13,6 +13,7 @@ import sys
 import aiohttp
 import discord
 
+from .allocator import limit_heap_growth
 from .app import create_bot
 from .config import ConfigError, Settings
 
@@ -37,6 +38,7 @@ async def _run(settings: Settings) -> None:
 
 
 def main(argv: list[str] | None = None) -> int:
+    limit_heap_growth()
     try:
         settings = Settings.from_env()
     except ConfigError as error:

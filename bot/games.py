@@ -291,11 +291,16 @@ class _Hooks:
 
 
 _PARSED: OrderedDict[str, GameState] = OrderedDict()
-PARSED_STATES_KEPT = 512
-"""Parsed states remembered by their JSON text. Parsing one takes about a millisecond (every card
-is rebuilt) and an action used to parse the same text up to three times (load, re-read after the
-commit, the next action's load); states are immutable, so the value can be shared. 512 states
-are a few MB."""
+_parsed_bytes = 0
+PARSED_STATES_BYTES = 4 * 1024 * 1024
+"""What the parsed states remembered by their JSON text may cost together. Parsing one takes
+about a millisecond (every card is rebuilt) and an action used to parse the same text up to three
+times (load, re-read after the commit, the next action's load); states are immutable, so the value
+can be shared. Bounded by bytes, not entries: a 6-player state with long logs is many times a
+2-player one. 4 MB keeps the latest state of more than a hundred busy games."""
+PARSED_BYTES_PER_CHARACTER = 3
+"""A remembered state costs about three times its JSON text: the text itself (the key) and the
+parsed objects, which measure about twice the text (tracemalloc, 50 stored games)."""
 
 
 def _load_state(text: str, row: GameRow) -> GameState:
@@ -365,8 +370,20 @@ def _trim_catalogues() -> None:
 
 
 def _remember(text: str, state: GameState) -> GameState:
+    global _parsed_bytes
+    cost = len(text) * PARSED_BYTES_PER_CHARACTER
+    if cost > PARSED_STATES_BYTES:
+        return state
+    if text not in _PARSED:
+        _parsed_bytes += cost
     _PARSED[text] = state
     _PARSED.move_to_end(text)
-    while len(_PARSED) > PARSED_STATES_KEPT:
-        _PARSED.popitem(last=False)
+    while _parsed_bytes > PARSED_STATES_BYTES:
+        dropped, _ = _PARSED.popitem(last=False)
+        _parsed_bytes -= len(dropped) * PARSED_BYTES_PER_CHARACTER
     return state
+
+
+def parsed_states_bytes() -> int:
+    """What the remembered states cost now (for tests and the memory benchmark)."""
+    return _parsed_bytes

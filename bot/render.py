@@ -136,6 +136,10 @@ def _warm_worker() -> None:
     import engine
     import renders
 
+    from .allocator import limit_heap_growth
+
+    limit_heap_growth()
+
     state = engine.new_game(engine.Options(players=4), 1)
     names = [f"player {n}" for n in range(4)]
     renders.render_table(state, names)

@@ -13,7 +13,6 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from functools import lru_cache
 
 from PIL import Image, ImageDraw
 
@@ -22,6 +21,7 @@ from engine.pieces import COLUMNS, GRID
 from engine.state import Placed
 
 from . import fonts, labels
+from .cache import MB, byte_lru, image_bytes
 from .draw import badge, cells_of, edge_width, label_piece, paint_piece, paste_reward
 from .indexed import blank, ink
 from .labels import Words
@@ -138,7 +138,7 @@ def market_geometry(cell: int) -> MarketGeometry:
     return MarketGeometry(cell=cell, pad=max(6, cell * 4 // 7), header=int(cell * 1.6))
 
 
-@lru_cache(maxsize=256)
+@byte_lru(4 * MB, image_bytes)  # ~30 face-up cards
 def market_card(card: PuzzleCard, cell: int, text: int) -> Image.Image:
     """A face-up card: points (badge, top left), reward piece (top right), recess."""
     g = market_geometry(cell)
@@ -164,7 +164,7 @@ def mini_size(cell: int) -> int:
     return GRID * cell + 2 * max(4, cell * 2 // 5)
 
 
-@lru_cache(maxsize=1024)
+@byte_lru(3 * MB, image_bytes)  # ~150 thumbnails
 def mini_card(
     card: PuzzleCard, pieces: tuple[Placed, ...], cell: int, done: bool = False, mode: str = "RGBA"
 ) -> Image.Image:
@@ -240,7 +240,7 @@ def plan_card(
     return _plan_card(card, pieces, cell, text, highlight, background, mode, *title)
 
 
-@lru_cache(maxsize=32)
+@byte_lru(6 * MB, image_bytes)  # ~12 planning cards: three mats
 def _plan_card(
     card: PuzzleCard,
     pieces: tuple[Placed, ...],

@@ -8,14 +8,13 @@ two touching pieces of the same colour.
 
 from __future__ import annotations
 
-from functools import lru_cache
-
 from PIL import Image, ImageDraw
 
 from engine.cards import LevelUp
 from engine.pieces import GRID, ORIENTATIONS, Shape
 
 from . import fonts, indexed
+from .cache import MB, byte_lru, image_bytes
 from .indexed import blank, ink
 from .palette import ARROW, FADED, FADED_EDGE, PIECE, PIECE_EDGE, RGB, mix, text_on
 
@@ -101,7 +100,7 @@ def sprite_cells(shape: Shape) -> Cells:
     return tuple(best)
 
 
-@lru_cache(maxsize=256)
+@byte_lru(1 * MB, image_bytes)
 def piece_sprite(shape: Shape, cell: int, faded: bool = False, mode: str = "RGBA") -> Image.Image:
     """The piece on a transparent background, for reserve, supply and reward icons: RGBA, or
     ``mode`` "P" for a palette image (transparent where :data:`indexed.CLEAR`).
@@ -145,7 +144,7 @@ def _sprite_mode(image: Image.Image) -> str:
     return "P" if image.mode == "P" else "RGBA"
 
 
-@lru_cache(maxsize=256)
+@byte_lru(MB // 2, image_bytes)
 def disc_image(diameter: int, fill: RGB, outline: RGB | None) -> Image.Image:
     """A smooth filled circle (drawn 4x larger and reduced, since Pillow's are not antialiased)."""
     big = Image.new("L", (diameter * 4, diameter * 4), 0)
@@ -223,7 +222,7 @@ def dashed_rect(
         draw.rectangle((x1 - width + 1, y, x1, min(y + dash, y1)), fill=colour)
 
 
-@lru_cache(maxsize=64)
+@byte_lru(MB // 2, image_bytes)
 def arrow_sprite(arrows: int, cell: int, mode: str = "RGBA") -> Image.Image:
     """A level-up reward (Ghost Piece expansion): one or two upward arrows, each as tall as a
     three-cell piece, outlined like a piece so it reads on white and black cards alike. ``mode``

@@ -32,6 +32,7 @@ from PIL import Image, ImageDraw, ImageFont
 
 from . import labels
 from .bidi import visual
+from .cache import MB, byte_lru, image_bytes
 from .indexed import paste_text
 from .palette import RGB
 
@@ -72,7 +73,17 @@ def drawable(char: str) -> bool:
     return face_for(char) is not None and unicodedata.category(char) != "Cf"
 
 
-@lru_cache(maxsize=64)
+@lru_cache(maxsize=len(FACES))
+def _file_bytes(path: str) -> int:
+    return Path(path).stat().st_size
+
+
+def _face_bytes(font: ImageFont.FreeTypeFont) -> int:
+    """What a loaded face costs, about: its file (FreeType maps it) plus a glyph cache."""
+    return _file_bytes(str(font.path)) + 64 * 1024
+
+
+@byte_lru(5 * MB, _face_bytes)
 def get_font(size: int, face: int = 0) -> ImageFont.FreeTypeFont:
     """Face number ``face`` at ``size`` px, with the basic layout engine.
 
@@ -114,7 +125,7 @@ class TextRun:
     cap: int  # height of capital letters above the baseline
 
 
-@lru_cache(maxsize=4096)
+@byte_lru(2 * MB, lambda text_run: image_bytes(text_run.mask))
 def run(text: str, size: int, bold: bool = False) -> TextRun:
     """``text`` (logical order) drawn white on black, each run in its own face."""
     stroke = stroke_for(size, bold)

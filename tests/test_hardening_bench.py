@@ -30,6 +30,8 @@ async def test_latency_and_load_at_toy_size(tmp_path: Path) -> None:
 def test_memory_runs_in_its_own_process(tmp_path: Path) -> None:
     figures = memory(tmp_path, stored=12, active=3)
     assert 20 < figures["rss_mb_1000_games"] <= figures["rss_peak_mb_1000_games"]
+    assert figures["rss_mb_above_imports"] == round(
+        figures["rss_mb_1000_games"] - figures["rss_mb_after_imports"], 1)
 
 
 def test_soak_command_line(tmp_path: Path) -> None:

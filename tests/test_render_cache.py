@@ -1,0 +1,107 @@
+"""The drawing caches and the parsed-state cache are bounded by bytes (issue 15's memory budget)."""
+
+from __future__ import annotations
+
+import threading
+
+from PIL import Image
+
+import engine
+import renders
+from bot import games
+from bot.allocator import limit_heap_growth
+from renders import card, draw, fonts
+from renders.cache import RENDER_CACHE_BYTES, budgets, byte_lru, held, image_bytes
+
+
+def test_entries_are_dropped_by_bytes_least_recently_used_first() -> None:
+    drawn: list[int] = []
+
+    @byte_lru(1000, len)
+    def blob(n: int) -> bytes:
+        drawn.append(n)
+        return bytes(400)
+
+    blob(1), blob(2), blob(1)  # 1 is now the most recently used
+    blob(3)  # 1200 bytes > 1000: 2 goes
+    info = blob.cache_info()
+    assert (info.entries, info.bytes) == (2, 800)
+    blob(1), blob(3)
+    assert drawn == [1, 2, 3]
+    blob(2)
+    assert drawn == [1, 2, 3, 2]
+
+
+def test_a_value_larger_than_the_budget_is_returned_but_not_kept() -> None:
+    @byte_lru(100, len)
+    def big(n: int) -> bytes:
+        return bytes(n)
+
+    assert len(big(500)) == 500
+    assert big.cache_info().entries == 0 and big.cache_info().bytes == 0
+
+
+def test_threads_drawing_at_once_keep_the_count_of_bytes_exact() -> None:
+    @byte_lru(10_000, len)
+    def blob(n: int) -> bytes:
+        return bytes(100 + n % 7)
+
+    def work(offset: int) -> None:
+        for n in range(400):
+            blob((n * 13 + offset) % 150)
+
+    threads = [threading.Thread(target=work, args=(k,)) for k in range(4)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    info = blob.cache_info()
+    assert 0 < info.bytes <= 10_000
+    assert info.entries * 100 <= info.bytes <= info.entries * 106  # each entry counted once
+
+
+def test_every_drawing_cache_is_byte_bounded_and_the_budgets_add_up() -> None:
+    for function in (card.market_card, card.mini_card, card._plan_card, draw.piece_sprite,
+                     draw.disc_image, draw.arrow_sprite, fonts.run, fonts.get_font):
+        assert f"{function.__module__}.{function.__qualname__}" in budgets()
+    drawing = {name: size for name, size in budgets().items() if name.startswith("renders.")}
+    assert sum(drawing.values()) <= RENDER_CACHE_BYTES
+
+
+def test_drawing_many_games_stays_within_the_budgets() -> None:
+    names = ["Ana", "Bo", "Cy", "Di"]
+    for seed in range(12):
+        state = engine.new_game(engine.Options(players=4), seed)
+        renders.render_table(state, names)
+        for seat in range(4):
+            renders.render_mat(state, seat, names)
+    for name, info in held().items():
+        assert info.bytes <= info.max_bytes, name
+    assert held()["renders.card.market_card"].entries > 0
+
+
+def test_image_bytes_counts_every_band() -> None:
+    assert image_bytes(Image.new("RGBA", (10, 3))) == 120
+    assert image_bytes(Image.new("L", (10, 3))) == 30
+
+
+def test_remembered_states_stay_within_their_byte_budget(monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    monkeypatch.setattr(games, "_PARSED", type(games._PARSED)())
+    monkeypatch.setattr(games, "_parsed_bytes", 0)
+    state = engine.new_game(engine.Options(players=2), 1)
+    text = state.dumps()
+    cost = len(text) * games.PARSED_BYTES_PER_CHARACTER
+    monkeypatch.setattr(games, "PARSED_STATES_BYTES", cost * 3)
+    states = [engine.new_game(engine.Options(players=2), seed) for seed in range(1, 7)]
+    texts = [games._dump_state(s) for s in states]
+    assert games.parsed_states_bytes() <= cost * 3 + 3 * 64  # texts differ only in a few digits
+    assert len(games._PARSED) == 3 and list(games._PARSED) == texts[-3:]
+    assert games._load_state(texts[0]) == states[0]  # dropped, so parsed again: equal
+    assert list(games._PARSED)[-1] == texts[0]
+
+
+def test_heap_settings_apply_on_glibc() -> None:
+    import platform
+
+    applied = limit_heap_growth()
+    assert applied is (platform.libc_ver()[0] == "glibc")
