@@ -19,6 +19,7 @@ from .config import Settings
 from .manager import ActionResult, GameManager, PolicyFactory
 from .render import ProcessRenderer, Renderer
 from .server_locales import ServerLocales
+from .shards import runs_guild
 from .storage import Storage
 
 log = logging.getLogger(__name__)
@@ -75,7 +76,8 @@ class ProjectLBot(commands.Bot):
             self.storage, clock=self.clock, seed_source=self._seed_source, policies=self._policies,
             cards=self.settings.load_cards(),
         )
-        self._resumed = await self.manager.resume()
+        self._resumed = await self.manager.resume(
+            lambda game: runs_guild(self.settings, game.guild_id))  # others' are theirs to post
         start_renderer = getattr(self.renderer, "start", None)
         if start_renderer is not None:  # render workers warm up while the bot connects
             start_renderer()

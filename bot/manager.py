@@ -90,6 +90,11 @@ MAX_POLICY_STEPS = 2000
 # -- the manager -------------------------------------------------------------------------------
 
 
+TYPED_ACTION_ATTEMPTS = 3
+"""A typed action that lost a race with another process's commit to the same game is applied
+again to the game as that commit left it, at most this many times in all."""
+
+
 class GameManager:
     """Creates, runs and finishes games. One instance per bot (or per test)."""
 
@@ -356,16 +361,26 @@ class GameManager:
         confirmation finds the revision moved on and gets :class:`StaleError`, changing nothing.
         """
         parsed = _player_action(_parse(action))
-        async with self.lock(channel_id):
-            game = await self._require_open(channel_id, game_id)
-            seat = _current_seat_for(game, user_id)
-            if expected_revision is not None and expected_revision != game.revision:
-                raise StaleError(texts.STALE_BUTTON)
-            step, after = await self._commit(game, seat.seat, user_id, parsed)
-            steps, final = await self._play_policies(after)
-            result = ActionResult(game, final, (step, *steps))
-        await self._after(result)
-        return result
+        for attempt in range(1, TYPED_ACTION_ATTEMPTS + 1):
+            async with self.lock(channel_id):
+                game = await self._require_open(channel_id, game_id)
+                seat = _current_seat_for(game, user_id)
+                if expected_revision is not None and expected_revision != game.revision:
+                    raise StaleError(texts.STALE_BUTTON)
+                try:
+                    step, after = await self._commit(game, seat.seat, user_id, parsed)
+                except StaleError:
+                    # Another bot process (sharing the database) committed to this game between
+                    # our load and our commit. A button was meant for the state it showed; a
+                    # typed action is applied again to the new state, as if it had queued.
+                    if expected_revision is not None or attempt == TYPED_ACTION_ATTEMPTS:
+                        raise
+                    continue
+                steps, final = await self._play_policies(after)
+                result = ActionResult(game, final, (step, *steps))
+            await self._after(result)
+            return result
+        raise AssertionError("unreachable: the last attempt returns or raises")
 
     async def decide(
         self, channel_id: int, decision: engine.SkipTurn | engine.RemovePlayer, *,
@@ -404,11 +419,14 @@ class GameManager:
         await self._after(result)
         return result
 
-    async def resume(self) -> list[ActionResult]:
+    async def resume(self, ours: Callable[[Game], bool] | None = None) -> list[ActionResult]:
         """At start-up: check every active game loads, and let policy seats play any turn a crash
-        interrupted. Returns the games where something was played."""
+        interrupted. Returns the games where something was played. ``ours``: only the games it
+        accepts are played (a sharded process plays those of the servers it runs and posts)."""
         results: list[ActionResult] = []
         async for game in self.iter_active_games():
+            if ours is not None and not ours(game):
+                continue
             async with self.lock(game.channel_id):
                 fresh = Game.from_row(await self.storage.get_game(game.id))
                 steps, final = await self._play_policies(fresh)

@@ -34,6 +34,7 @@ from .clock import Clock
 from .locales import Joined, localise, public_locale
 from .manager import Game, Seat, Step
 from .reminder_policy import Preferences
+from .shards import runs_guild
 from .storage.days import DaysStore, ReminderPrefsRow, TurnKey, TurnRow, parse_ts
 from .storage.db import Write
 
@@ -254,6 +255,8 @@ class ReminderScheduler:
             if game is None or row.key not in turn_keys(game):
                 await self.store.close_turn(row.key)  # the turn ended while nobody was looking
                 continue
+            if not runs_guild(self.bot.settings, game.guild_id):
+                continue  # the process running that server's shard sends it
             prefs = preferences(await self.store.get_prefs(row.user_id))
             allowed = reminder_policy.deliverable_at(now, prefs)
             if allowed is None or allowed > now:  # settings changed since it was planned
@@ -279,6 +282,8 @@ class ReminderScheduler:
             if game is None or row.key not in turn_keys(game):
                 await self.store.close_turn(row.key)
                 continue
+            if not runs_guild(self.bot.settings, game.guild_id):
+                continue  # posted by the process that has the channel (bot/shards.py)
             if not turn_limits.voters_for(game, row.key.seat):
                 # Nobody else could vote (Solo, or only AI seats besides them): nothing to say,
                 # reminders go on as before.
