@@ -51,6 +51,7 @@ class UserActions:
 
     if TYPE_CHECKING:
         world: World
+        _delivered: set[int]
         schema: CommandSchema
         api: FakeDiscordAPI
         gateway: FakeGateway
@@ -84,6 +85,7 @@ class UserActions:
         return record
 
     async def _send(self, record: InteractionRecord, settle: bool) -> InteractionRecord:
+        self._delivered.add(record.id)
         frame = self.gateway.dispatch_frame("INTERACTION_CREATE", copy.deepcopy(record.payload))
         await self.feed(frame, settle=settle)
         return record

@@ -83,6 +83,14 @@ class DiscordHarness(UserActions, Queries):
         Upper bound for ``settle()``; tests normally settle in milliseconds.
     ignore_task:
         Extra predicate for long-lived tasks ``settle()`` must not wait for.
+    world:
+        Share another harness's Discord (guild, channels, users, messages): two bot processes of
+        one deployment, e.g. an ``AutoShardedBot`` per shard range. Each harness delivers to its
+        own bot and checks only the interactions it delivered.
+
+    A bot that is a ``discord.AutoShardedClient`` gets one READY per shard it runs (``shard``
+    set as Discord sets it) and the guild only on the shard Discord computes for it
+    (``(guild_id >> 22) % shard_count``); :attr:`runs_guild` says whether that is one of its.
     """
 
     def __init__(
@@ -100,14 +108,17 @@ class DiscordHarness(UserActions, Queries):
         trap_loggers: Iterable[str] = ("discord",),
         settle_timeout: float = 5.0,
         ignore_task: Callable[[asyncio.Task[Any]], bool] | None = None,
+        world: World | None = None,
     ) -> None:
         self._factory = bot_factory
         self.token = token
         self.sync_commands = sync_commands
         self.require_ack = require_ack
         self.settle_timeout = settle_timeout
-        self.world = World(guild_name=guild_name, guild_id=guild_id, channels=channels,
-                           application_id=application_id, bot_name=bot_name)
+        self.world = world or World(guild_name=guild_name, guild_id=guild_id, channels=channels,
+                                    application_id=application_id, bot_name=bot_name)
+        self._delivered: set[int] = set()
+        """Ids of the interactions this harness delivered (the world may be shared)."""
         self.trap = ErrorTrap(trap_loggers)
         self.schema = CommandSchema(self.world)
         self.api = FakeDiscordAPI(self.world, self.schema, self.trap)
@@ -170,10 +181,16 @@ class DiscordHarness(UserActions, Queries):
 
         async def deliver() -> None:
             # Same task, no await in between: _delay_ready sees the guild queued.
-            await self.gateway.feed(self.gateway.dispatch_frame(
-                "READY", ready_payload(self.world, f"harness-session-{self.world.ids.next()}")))
-            await self.gateway.feed(self.gateway.dispatch_frame(
-                "GUILD_CREATE", guild_create_payload(self.world)))
+            for shard in self.shards:
+                ours = shard == self.guild_shard
+                ready = ready_payload(self.world, f"harness-session-{self.world.ids.next()}")
+                if shard is not None:
+                    ready["shard"] = [shard, self.bot.shard_count]
+                    ready["guilds"] = ready["guilds"] if ours else []
+                await self.gateway.feed(self.gateway.dispatch_frame("READY", ready))
+                if ours:
+                    await self.gateway.feed(self.gateway.dispatch_frame(
+                        "GUILD_CREATE", guild_create_payload(self.world)))
 
         try:
             await self.tracker.run_as_bot_work(deliver())
@@ -186,6 +203,26 @@ class DiscordHarness(UserActions, Queries):
         except SettleTimeout:
             pass  # on_ready started background work; mark_baseline() will exclude it
         self._collect_task_errors()
+
+    @property
+    def shards(self) -> list[int | None]:
+        """The shards the bot runs ([None]: not sharded)."""
+        if not isinstance(self.bot, discord.AutoShardedClient):
+            return [None]
+        count = self.bot.shard_count or 1
+        return list(self.bot.shard_ids) if self.bot.shard_ids is not None else list(range(count))
+
+    @property
+    def guild_shard(self) -> int | None:
+        """The shard Discord sends the guild's events to (None: not sharded)."""
+        if not isinstance(self.bot, discord.AutoShardedClient):
+            return None
+        return (self.world.guild_id >> 22) % (self.bot.shard_count or 1)
+
+    @property
+    def runs_guild(self) -> bool:
+        """Discord would deliver the guild's interactions to this bot."""
+        return self.guild_shard in self.shards
 
     async def _sync_tree(self) -> None:
         tree = self.bot._connection._command_tree
@@ -262,6 +299,8 @@ class DiscordHarness(UserActions, Queries):
         if not self.require_ack:
             return
         for ix in self.world.interactions.values():
+            if ix.id not in self._delivered:
+                continue
             if ix.response_type is None and not ix.expired and not ix.ack_checked:
                 ix.ack_checked = True
                 what = _describe(ix.payload["data"])

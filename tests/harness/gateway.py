@@ -70,7 +70,21 @@ class FakeGateway:
         return self.socket.sent
 
     async def connect(self) -> DiscordWebSocket:
-        """Mirror ``DiscordWebSocket.from_client`` minus the network, then IDENTIFY."""
+        """Mirror ``DiscordWebSocket.from_client`` minus the network, then IDENTIFY. An
+        ``AutoShardedClient`` gets what its ``launch_shards`` sets up, then one websocket (and one
+        IDENTIFY naming its shard) per shard it runs; frames are fed through the first."""
+        client = self.client
+        if isinstance(client, discord.AutoShardedClient):
+            state = client._connection
+            state.shard_count = client.shard_count
+            state.shard_ids = client.shard_ids or range(client.shard_count or 1)  # type: ignore[attr-defined]
+            sockets = [await self._connect_one(shard) for shard in state.shard_ids]  # type: ignore[attr-defined]
+            self.ws = sockets[0]
+            client.ws = sockets[0]
+            return sockets[0]
+        return await self._connect_one(None)
+
+    async def _connect_one(self, shard_id: int | None) -> DiscordWebSocket:
         client = self.client
         state = client._connection
         ws = DiscordWebSocket(self.socket, loop=client.loop)  # type: ignore[arg-type]
@@ -81,8 +95,8 @@ class FakeGateway:
         ws.gateway = yarl.URL(GATEWAY_URL)
         ws.call_hooks = state.call_hooks
         ws._initial_identify = True
-        ws.shard_id = None
-        ws._rate_limiter.shard_id = None
+        ws.shard_id = shard_id
+        ws._rate_limiter.shard_id = shard_id
         ws.shard_count = state.shard_count
         ws.session_id = None
         ws.sequence = None
