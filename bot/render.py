@@ -29,6 +29,7 @@ from typing import Any, Protocol
 from engine import GameState, Place
 from engine.actions import GhostSplit
 
+from .allocator import release_freed_memory
 from .locales import image_words, locale_code
 
 
@@ -116,15 +117,29 @@ def _render(name: str, locale: str | None, *args: object) -> bytes:
     return bytes(getattr(renders, name)(*args, words=image_words(locale)))
 
 
+def _render_in_worker(name: str, locale: str | None, *args: object) -> bytes:
+    """:func:`_render` in a pool worker, whose freed buffers go back to the system once a second."""
+    image = _render(name, locale, *args)
+    release_freed_memory()
+    return image
+
+
 class ThreadedRenderer(_NamedRenderer):
     """The real renderer: :mod:`renders` functions run in a thread, at most ``parallel`` at once."""
 
     def __init__(self, parallel: int = 2) -> None:
         self._slots = asyncio.Semaphore(parallel)
+        self._drawing = 0
 
     async def _run(self, name: str, locale: str | None, *args: object) -> bytes:
         async with self._slots:
-            return await asyncio.to_thread(_render, name, locale, *args)
+            self._drawing += 1
+            try:
+                return await asyncio.to_thread(_render, name, locale, *args)
+            finally:
+                self._drawing -= 1
+                if self._drawing == 0:  # idle: give what the renders freed back to the system
+                    await asyncio.to_thread(release_freed_memory, every=0.0)
 
 
 def _ready() -> bool:
@@ -169,7 +184,7 @@ class ProcessRenderer(_NamedRenderer):
 
     async def _run(self, name: str, locale: str | None, *args: object) -> bytes:
         loop = asyncio.get_running_loop()
-        return await loop.run_in_executor(self.start(), _render, name, locale, *args)
+        return await loop.run_in_executor(self.start(), _render_in_worker, name, locale, *args)
 
     async def close(self) -> None:
         pool, self._pool = self._pool, None

@@ -26,7 +26,7 @@ P = ParamSpec("P")
 V = TypeVar("V")
 
 MB = 1024 * 1024
-RENDER_CACHE_BYTES = 22 * MB
+RENDER_CACHE_BYTES = 19 * MB
 """What every drawing cache of one process may hold together (the sum of the budgets below)."""
 
 

@@ -138,7 +138,7 @@ def market_geometry(cell: int) -> MarketGeometry:
     return MarketGeometry(cell=cell, pad=max(6, cell * 4 // 7), header=int(cell * 1.6))
 
 
-@byte_lru(4 * MB, image_bytes)  # ~30 face-up cards
+@byte_lru(3 * MB, image_bytes)  # ~25 face-up cards
 def market_card(card: PuzzleCard, cell: int, text: int) -> Image.Image:
     """A face-up card: points (badge, top left), reward piece (top right), recess."""
     g = market_geometry(cell)
@@ -240,7 +240,7 @@ def plan_card(
     return _plan_card(card, pieces, cell, text, highlight, background, mode, *title)
 
 
-@byte_lru(6 * MB, image_bytes)  # ~12 planning cards: three mats
+@byte_lru(4 * MB, image_bytes)  # ~8 planning cards: two mats
 def _plan_card(
     card: PuzzleCard,
     pieces: tuple[Placed, ...],

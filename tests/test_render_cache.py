@@ -2,14 +2,16 @@
 
 from __future__ import annotations
 
+import platform
 import threading
+import time
 
 from PIL import Image
 
 import engine
 import renders
 from bot import games
-from bot.allocator import limit_heap_growth
+from bot.allocator import TRIM_EVERY_SECONDS, limit_heap_growth, release_freed_memory
 from renders import card, draw, fonts
 from renders.cache import RENDER_CACHE_BYTES, budgets, byte_lru, held, image_bytes
 
@@ -101,7 +103,15 @@ def test_remembered_states_stay_within_their_byte_budget(monkeypatch) -> None:  
 
 
 def test_heap_settings_apply_on_glibc() -> None:
-    import platform
+    assert limit_heap_growth() is (platform.libc_ver()[0] == "glibc")
 
-    applied = limit_heap_growth()
-    assert applied is (platform.libc_ver()[0] == "glibc")
+
+def test_freed_memory_is_given_back_at_most_once_per_interval() -> None:
+    if platform.libc_ver()[0] != "glibc":
+        assert not release_freed_memory(every=0.0)
+        return
+    start = time.monotonic() + 1000.0  # later than any trim so far
+    assert release_freed_memory(now=start)
+    assert not release_freed_memory(now=start + TRIM_EVERY_SECONDS / 2)
+    assert release_freed_memory(now=start + TRIM_EVERY_SECONDS)
+    assert release_freed_memory(every=0.0, now=start + TRIM_EVERY_SECONDS)
