@@ -46,7 +46,9 @@ async def run(path: Path, channels: list[int], per_game: int) -> dict[str, float
     await manager.resume()
     resumed = rss_mb()[0]
     started = time.perf_counter()
-    result = await closed_loop(manager, ThreadedRenderer(), channels, per_game)
+    renderer = ThreadedRenderer()
+    result = await closed_loop(manager, renderer, channels, per_game)
+    await renderer.close()
     stored = len(await storage.games_with_status("lobby", "active", "finished", "cancelled"))
     await storage.close()
     current, peak = rss_mb()

@@ -130,6 +130,7 @@ class ThreadedRenderer(_NamedRenderer):
     def __init__(self, parallel: int = 2) -> None:
         self._slots = asyncio.Semaphore(parallel)
         self._drawing = 0
+        self._trimming: asyncio.Future[bool] | None = None
 
     async def _run(self, name: str, locale: str | None, *args: object) -> bytes:
         async with self._slots:
@@ -138,8 +139,14 @@ class ThreadedRenderer(_NamedRenderer):
                 return await asyncio.to_thread(_render, name, locale, *args)
             finally:
                 self._drawing -= 1
-                if self._drawing == 0:  # idle: give what the renders freed back to the system
-                    await asyncio.to_thread(release_freed_memory, every=0.0)
+                if self._drawing == 0:  # idle: what the renders freed goes back to the system,
+                    self._trimming = asyncio.get_running_loop().run_in_executor(  # nobody waits
+                        None, lambda: release_freed_memory(every=0.0))
+
+    async def close(self) -> None:
+        """Wait for the last hand-back of freed memory (nothing else runs in the background)."""
+        if self._trimming is not None:
+            await self._trimming
 
 
 def _ready() -> bool:
