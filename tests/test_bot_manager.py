@@ -185,6 +185,31 @@ async def test_resume_finishes_an_interrupted_ai_turn(tmp_path: Path) -> None:
     await storage.close()
 
 
+async def test_resume_leaves_games_it_is_told_are_not_its_own(tmp_path: Path) -> None:
+    """A sharded process resumes only the games of the servers it runs (bot/shards.py): it
+    could not post the AI's moves in the others' channels; their own process plays them."""
+    path = tmp_path / "crash.sqlite3"
+    storage = await Storage.open(path, ManualClock(START))
+    manager = GameManager(storage, seed_source=lambda: 5)
+    await manager.create_game(guild_id=1, channel_id=CHANNEL, host_id=1, host_name="ann",
+                              settings=TableSettings(max_players=2))
+    await manager.add_policy_seat(CHANNEL, 1)
+    game = (await manager.start(CHANNEL, 1)).game
+    assert game.state is not None
+    state = game.state
+    for text in ("level1", "level1", "level1"):  # the human's turn, committed without the manager
+        outcome = engine.apply(state, engine.parse_action(text))
+        row = await storage.commit_action(game.id, game.revision, seat=0, user_id=1, action=text,
+                                          state=outcome.state.dumps(), state_schema=1, finished=False)
+        game, state = Game.from_row(row), outcome.state
+    assert await manager.resume(lambda g: g.guild_id != 1) == []
+    unchanged = await manager.game(game.id)
+    assert unchanged is not None and unchanged.revision == game.revision and unchanged.current is not None
+    assert unchanged.current.is_ai
+    assert len(await manager.resume(lambda g: g.guild_id == 1)) == 1
+    await storage.close()
+
+
 async def test_new_games_use_the_servers_catalogue_and_replay_from_it(tmp_path: Path) -> None:
     """A custom catalogue deals new games; replay and verification rebuild the start from the cards
     stored with the game, so they keep working whatever the server's file says later."""
