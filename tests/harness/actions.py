@@ -82,10 +82,10 @@ class UserActions:
                                    payload=payload, message_id=message.id if message else None,
                                    world=self.world)
         self.world.interactions[ix_id] = record
+        self._delivered.add(ix_id)  # this harness answers for it (the world may be shared)
         return record
 
     async def _send(self, record: InteractionRecord, settle: bool) -> InteractionRecord:
-        self._delivered.add(record.id)
         frame = self.gateway.dispatch_frame("INTERACTION_CREATE", copy.deepcopy(record.payload))
         await self.feed(frame, settle=settle)
         return record

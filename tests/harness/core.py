@@ -118,7 +118,7 @@ class DiscordHarness(UserActions, Queries):
         self.world = world or World(guild_name=guild_name, guild_id=guild_id, channels=channels,
                                     application_id=application_id, bot_name=bot_name)
         self._delivered: set[int] = set()
-        """Ids of the interactions this harness delivered (the world may be shared)."""
+        """Ids of the interactions this harness created: the ones it checks were answered."""
         self.trap = ErrorTrap(trap_loggers)
         self.schema = CommandSchema(self.world)
         self.api = FakeDiscordAPI(self.world, self.schema, self.trap)
