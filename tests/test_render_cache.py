@@ -90,16 +90,18 @@ def test_image_bytes_counts_every_band() -> None:
 def test_remembered_states_stay_within_their_byte_budget(monkeypatch) -> None:  # type: ignore[no-untyped-def]
     monkeypatch.setattr(games, "_PARSED", type(games._PARSED)())
     monkeypatch.setattr(games, "_parsed_bytes", 0)
-    state = engine.new_game(engine.Options(players=2), 1)
-    text = state.dumps()
-    cost = len(text) * games.PARSED_BYTES_PER_CHARACTER
-    monkeypatch.setattr(games, "PARSED_STATES_BYTES", cost * 3)
     states = [engine.new_game(engine.Options(players=2), seed) for seed in range(1, 7)]
-    texts = [games._dump_state(s) for s in states]
-    assert games.parsed_states_bytes() <= cost * 3 + 3 * 64  # texts differ only in a few digits
-    assert len(games._PARSED) == 3 and list(games._PARSED) == texts[-3:]
-    assert games._load_state(texts[0]) == states[0]  # dropped, so parsed again: equal
-    assert list(games._PARSED)[-1] == texts[0]
+    texts = [state.dumps(cards=False) for state in states]  # what a commit stores
+    budget = sum(len(text) for text in texts[-3:]) * games.PARSED_BYTES_PER_CHARACTER
+    monkeypatch.setattr(games, "PARSED_STATES_BYTES", budget)
+    assert [games._dump_state(state) for state in states] == texts
+    assert list(games._PARSED) == texts[-3:] and games.parsed_states_bytes() == budget
+    games._remember(texts[0], states[0])  # read again: the most recent now, the oldest goes
+    assert list(games._PARSED)[-1] == texts[0] and texts[3] not in games._PARSED
+    assert games.parsed_states_bytes() <= budget
+    monkeypatch.setattr(games, "PARSED_STATES_BYTES", 10)
+    games._remember(texts[1], states[1])  # larger than the whole budget: not kept
+    assert texts[1] not in games._PARSED
 
 
 def test_heap_settings_apply_on_glibc() -> None:
