@@ -192,3 +192,99 @@ def test_a_forced_plan_that_cannot_apply_is_cut_short() -> None:
     analysis = StrongPolicy(3, **SMALL).analyse(state, forced=[(first, Pass())])
     forced = analysis.value_of("forced")
     assert forced is not None and forced.rollouts > 0
+
+
+def _swap_hidden_piles(state: GameState) -> GameState:
+    """The same state with every completed card of every seat but the one to act swapped for a
+    deck card of the same colour and other points (the deck card goes where the pile card was
+    not: into the deck, at the same position). With ``known_scores`` off that changes only what
+    the player to act cannot see: which cards the others' face-down piles hold, and the decks."""
+    table = state.table
+    decks = {f.name: list(getattr(table, f.name)) for f in fields(table) if f.name.endswith("deck")}
+    players = list(state.players)
+    for seat, player in enumerate(players):
+        if seat == state.current:
+            continue
+        completed = []
+        for done in player.completed:
+            card = state.cards[done.card]
+            swap = next(((name, i) for name, deck in decks.items() for i, c in enumerate(deck)
+                         if state.cards[c].colour is card.colour and state.cards[c].points != card.points),
+                        None)
+            if swap is None:
+                completed.append(done)
+                continue
+            name, i = swap
+            completed.append(replace(done, card=decks[name][i]))
+            decks[name][i] = done.card
+        players[seat] = replace(player, completed=tuple(completed))
+    changes = {name: tuple(deck) for name, deck in decks.items()}
+    return state.evolve(table=replace(table, **changes), players=tuple(players))
+
+
+def _with_hidden_piles(options: Options) -> list[GameState]:
+    """States of a greedy game (score piles face down) where someone but the player to act has
+    completed a card."""
+    return [s for s in _states(options, 21, every=2)
+            if any(p.completed for i, p in enumerate(s.players) if i != s.current)]
+
+
+@pytest.mark.parametrize("players", [2, 3])
+def test_hidden_score_piles_and_deck_order_change_nothing(players: int) -> None:
+    """With ``known_scores`` off, two states that differ in the others' face-down score piles
+    (cards and so points) and in the decks' order get the same analysis, value for value; with
+    score piles face up the same difference is seen (the policy reads the piles it may see)."""
+    options = Options(players=players, known_scores=False)
+    rng = Rng(5)
+    checked = 0
+    for state in _with_hidden_piles(options)[::4][:5]:
+        other = _shuffle_decks(_swap_hidden_piles(state), rng)
+        assert other.players != state.players
+        first = StrongPolicy(5, **SMALL).analyse(state)
+        second = StrongPolicy(5, **SMALL).analyse(other)
+        assert first.plans == second.plans, f"turn {state.turn}: a face-down score pile leaked"
+        assert StrongPolicy(5, **SMALL).choose(state) == StrongPolicy(5, **SMALL).choose(other)
+        checked += 1
+    assert checked >= 3
+    # The control: with the piles face up, the other players' points are public and count.
+    face_up = [s.evolve(options=replace(s.options, known_scores=True))
+               for s in _with_hidden_piles(options)[::4][:5]]
+    differ = sum(StrongPolicy(5, **SMALL).analyse(s).plans
+                 != StrongPolicy(5, **SMALL).analyse(_swap_hidden_piles(s)).plans for s in face_up)
+    assert differ >= 1
+
+
+def test_banked_points_of_a_hidden_pile_are_not_read() -> None:
+    """Endless White Deck banks points on the player; with score piles face down the others'
+    banked points are as hidden as their cards (only how many cards were banked is public)."""
+    state = _with_hidden_piles(Options(players=2, known_scores=False, endless_white=True))[3]
+    rival = 1 - state.current
+
+    def banked(points: int) -> GameState:
+        players = list(state.players)
+        players[rival] = replace(players[rival], banked_points=points, banked_cards=3)
+        return state.evolve(players=tuple(players))
+
+    low, high = StrongPolicy(2, **SMALL).analyse(banked(3)), StrongPolicy(2, **SMALL).analyse(banked(15))
+    assert low.plans == high.plans
+
+
+def test_redeal_refills_hidden_score_piles_from_unseen_cards() -> None:
+    state = _with_hidden_piles(Options(players=3, known_scores=False))[4]
+    viewer = state.current
+    seen = visible_cards(state, viewer)
+    assert all(d.card not in seen for i, p in enumerate(state.players) if i != viewer for d in p.completed)
+    assert all(d.card in seen for d in state.players[viewer].completed)
+    assert visible_cards(state, None) <= seen
+    dealt = redeal(state, Rng(3), viewer)
+    assert dealt.players[viewer] == state.players[viewer]
+    for seat, (real, new) in enumerate(zip(state.players, dealt.players, strict=True)):
+        assert len(new.completed) == len(real.completed) and new.puzzles == real.puzzles
+        assert all(d.card not in seen for d in new.completed) or seat == viewer
+    every = [d.card for p in dealt.players for d in p.completed]
+    every += [c for f in fields(dealt.table) if f.name.endswith("deck") for c in getattr(dealt.table, f.name)]
+    assert len(every) == len(set(every)), "a card was dealt twice"
+    assert visible_cards(dealt, viewer) == seen
+    # Face up, the piles are public: a re-deal keeps them.
+    face_up = state.evolve(options=replace(state.options, known_scores=True))
+    assert redeal(face_up, Rng(3), viewer).players == face_up.players

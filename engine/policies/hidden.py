@@ -1,10 +1,15 @@
 """What a player can see, and re-dealing what they cannot: the strong policy's only model of the
-hidden deck order.
+hidden deck order and of score piles kept face down.
 
 A player sees every card on the table outside the decks, every card in front of every player and
-every card in a score pile. What they do not see is which of the remaining cards are in each deck,
-and in what order. :func:`redeal` builds a state equal to the given one in everything visible,
-with every deck refilled from the cards nobody can see, uniformly at random from an :class:`Rng`.
+every card in a score pile that :func:`engine.visibility.hidden_scores` does not hide from them.
+What they do not see is which of the remaining cards are in each deck, and in what order; and,
+with the table option ``known_scores`` off, which cards (so how many points) are in the other
+players' score piles — only how many there are. :func:`redeal` builds a state equal to the given
+one in everything the viewer sees, with every deck refilled and every hidden score pile refilled
+(card for card, so its size stays) from the cards the viewer cannot see, uniformly at random from
+an :class:`Rng`. Points an Endless White Deck banked for a hidden seat are estimated as that many
+white cards of average value.
 
 The function reads the table generically — every field of the table dataclass whose name ends in
 ``deck`` is a hidden deck, every other field is visible — so a new variant's table (Line Clear's
@@ -13,8 +18,10 @@ position (public: the base game's decks are one colour each, Solo's is white on 
 a card can only be dealt to a position of its own colour.
 
 The pool of unseen cards is the catalogue minus every card visible anywhere, so it does not depend
-on the real deck order, nor on which cards the real decks happen to hold: two states that differ
-only in hidden deck contents give the same re-deals for the same generator.
+on the real deck order, nor on which cards the real decks (or hidden score piles) happen to hold:
+two states that differ only in hidden deck contents, or in the contents of score piles hidden from
+the viewer, give the same re-deals for the same generator. With score piles face up (the default)
+a re-deal draws exactly what it drew before hidden piles were modelled.
 """
 
 from __future__ import annotations
@@ -23,7 +30,8 @@ from dataclasses import fields, replace
 
 from ..cards import Colour
 from ..rng import Rng
-from ..state import GameState, Table
+from ..state import GameState, PlayerState, Table
+from ..visibility import hidden_scores
 
 
 def _deck_fields(table: Table) -> list[str]:
@@ -39,28 +47,33 @@ def _collect(value: object, cards: dict[str, object], into: set[str]) -> None:
             _collect(item, cards, into)
 
 
-def visible_cards(state: GameState) -> frozenset[str]:
-    """Every card id anyone at the table can see: outside the decks, on the table, in front of a
-    player (open or completed)."""
+def visible_cards(state: GameState, viewer: int | None = None) -> frozenset[str]:
+    """Every card id ``viewer`` (a seat; None for a spectator, as in
+    :func:`~engine.visibility.hidden_scores`) can see: outside the decks, on the table, in front of
+    a player, and in every score pile not hidden from them."""
     seen: set[str] = set()
     table = state.table
-    hidden = set(_deck_fields(table))
+    decks = set(_deck_fields(table))
     for f in fields(table):
-        if f.name not in hidden:
+        if f.name not in decks:
             _collect(getattr(table, f.name), state.cards, seen)
-    for player in state.players:
+    piles_hidden = hidden_scores(state, viewer)
+    for seat, player in enumerate(state.players):
         seen.update(p.card for p in player.puzzles)
-        seen.update(d.card for d in player.completed)
+        if seat not in piles_hidden:
+            seen.update(d.card for d in player.completed)
     return frozenset(seen)
 
 
-def redeal(state: GameState, rng: Rng) -> GameState:
-    """``state`` with every deck re-dealt from the cards nobody can see (see the module)."""
+def redeal(state: GameState, rng: Rng, viewer: int | None = None) -> GameState:
+    """``state`` with every deck, and every score pile hidden from ``viewer``, re-dealt from the
+    cards ``viewer`` cannot see (see the module)."""
     table = state.table
     names = _deck_fields(table)
-    if not names:
+    piles_hidden = sorted(hidden_scores(state, viewer))
+    if not names and not piles_hidden:
         return state
-    seen = visible_cards(state)
+    seen = visible_cards(state, viewer)
     pools: dict[Colour, list[str]] = {}
     for card_id in sorted(state.cards):
         if card_id not in seen:
@@ -77,5 +90,25 @@ def redeal(state: GameState, rng: Rng) -> GameState:
             # deck card is unseen); fall back to the card itself only if a table breaks that.
             dealt.append(pool.pop() if pool else card_id)
         changes[name] = tuple(dealt)
-    return state.evolve(table=replace(table, **changes))
+    if not piles_hidden:
+        return state.evolve(table=replace(table, **changes))
+    # Deck positions have a public colour; a hidden score pile's cards may be of either colour,
+    # so they come from what the decks left, shuffled together (uniform over consistent deals).
+    rest = sorted(card_id for pool in pools.values() for card_id in pool)
+    rng.shuffle(rest)
+    players = list(state.players)
+    for seat in piles_hidden:
+        players[seat] = _refill_pile(state, players[seat], rest)
+    return state.evolve(table=replace(table, **changes), players=tuple(players))
+
+
+def _refill_pile(state: GameState, player: PlayerState, rest: list[str]) -> PlayerState:
+    """``player`` with each completed card swapped for one drawn from ``rest`` (the unseen cards
+    the decks left), and banked Endless-White points replaced by their public estimate."""
+    completed = tuple(replace(done, card=rest.pop()) if rest else done for done in player.completed)
+    banked = player.banked_points
+    if player.banked_cards:
+        whites = [c.points for c in state.cards.values() if c.colour is Colour.WHITE]
+        banked = round(player.banked_cards * sum(whites) / max(1, len(whites)))
+    return replace(player, completed=completed, banked_points=banked)
 

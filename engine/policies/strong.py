@@ -24,10 +24,12 @@ How a decision is made (:meth:`StrongPolicy.analyse`):
    plan's actions on its next calls without searching again, unless something new was revealed
    (a refill after a take): then it searches again with what it now sees.
 
-**Hidden information.** The search never reads the real decks: every state it looks at is a
-re-deal drawn from the cards nobody can see, seeded by the policy's seed and the state's own
-``rng_state`` (which does not depend on the deck order). Two states that differ only in the hidden
-order of their decks get the same decision (tested).
+**Hidden information.** The search never reads the real decks, nor — with the table option
+``known_scores`` off — the other players' score piles (:func:`engine.visibility.hidden_scores`):
+every state it looks at is a re-deal (:func:`~engine.policies.hidden.redeal`, as the player to act
+sees the table) drawn from the cards that player cannot see, seeded by the policy's seed and the
+state's own ``rng_state`` (which depends on neither). Two states that differ only in the hidden
+order of their decks, or in what the hidden score piles hold, get the same decision (tested).
 
 **Budget.** ``rollouts`` is the number of playouts per search and is what makes a decision
 deterministic for a seed. ``cpu_cap_s`` is a safety net only: if a search has used that much
@@ -231,7 +233,7 @@ class StrongPolicy:
         budget = self.rollouts if rollouts is None else rollouts
         seat = state.current
         base = _mix(self.seed, state.rng_state, state.round, state.turn, seat, state.actions_left)
-        root = redeal(state, Rng(base))
+        root = redeal(state, Rng(base), seat)
         candidates: list[tuple[tuple[Action, ...], str]] = []
         seen_plans: set[tuple[Action, ...]] = set()
 
@@ -260,7 +262,7 @@ class StrongPolicy:
                 for _ in range(per):
                     index = len(results[alive[0]])
                     while len(worlds) <= index:
-                        worlds.append(redeal(state, Rng(_mix(base, len(worlds) + 1))))
+                        worlds.append(redeal(state, Rng(_mix(base, len(worlds) + 1)), seat))
                     if CLOCK() - start > self.cpu_cap_s:
                         capped = True
                         break
@@ -298,7 +300,7 @@ class StrongPolicy:
     def _greedy_turn(self, root: GameState, seat: int, seed: int) -> tuple[Action, ...]:
         """The turn greedy would play from ``root`` (stopping, like every plan, at a blind card)."""
         greedy = self._rollout_policy(seed)
-        visible = visible_cards(root)
+        visible = visible_cards(root, seat)
         plan: list[Action] = []
         state = root
         start = (state.turn, seat)
@@ -317,7 +319,7 @@ class StrongPolicy:
 
     def _search_plans(self, root: GameState, seat: int) -> list[tuple[Action, ...]]:
         """The ``plans`` best whole turns by :func:`static_value`, found by a beam search."""
-        visible = visible_cards(root)
+        visible = visible_cards(root, seat)
         start = (root.turn, seat)
         frontier: list[tuple[tuple[Action, ...], GameState]] = [((), root)]
         finished: dict[tuple[object, ...], tuple[float, tuple[Action, ...]]] = {}
