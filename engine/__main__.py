@@ -1,10 +1,12 @@
-"""Command line: ``python -m engine simulate|catalogue|bench``.
+"""Command line: ``python -m engine simulate|catalogue|bench|sweep``.
 
 * ``simulate`` plays games with policies and prints one JSON line per game, then a summary line
   (also JSON) with games per second.
 * ``catalogue --check [FILE]`` reports on a puzzle catalogue (the shipped one by default); the
   exit code is 0 only when it is usable.
 * ``bench`` measures the engine and the policies (see ``engine.bench``).
+* ``sweep`` plays strong-policy games on every table the engine accepts and counts illegal
+  actions, stalls and errors (see ``engine.sweep``); the exit code is 1 when one is not zero.
 
 ``simulate`` and ``bench`` take ``--catalogue FILE`` (default: ``$PROJECTL_CATALOGUE``, as the
 bot, else the shipped catalogue).
@@ -27,6 +29,7 @@ from .catalogue import CatalogueError, load_catalogue
 from .policies import POLICIES, policy_by_name
 from .simulate import play_game
 from .state import Difficulty, Options
+from .sweep import GAMES_PER_TABLE, SWEEP_BUDGET
 
 
 class _Parser(argparse.ArgumentParser):
@@ -91,7 +94,7 @@ def _cards(args: argparse.Namespace, parser: argparse.ArgumentParser) -> tuple[P
 def build_parser() -> argparse.ArgumentParser:
     parser = _Parser(prog="python -m engine", description="Project L engine tools.")
     commands = parser.add_subparsers(
-        dest="command", metavar="{simulate,catalogue,bench}", parser_class=_Parser
+        dest="command", metavar="{simulate,catalogue,bench,sweep}", parser_class=_Parser
     )
     commands.required = True
 
@@ -137,6 +140,16 @@ def build_parser() -> argparse.ArgumentParser:
     bench.add_argument("--strong-solo-games", type=_count, default=STRONG_SOLO_GAMES,
                        help="strong-policy Solo games per difficulty")
     bench.add_argument("--workers", type=_positive, default=1, help="processes sharing the strong games")
+
+    sweep = commands.add_parser(
+        "sweep", help="strong-policy games on every variant and expansion: illegal actions and stalls"
+    )
+    sweep.add_argument("--games", type=_positive, default=GAMES_PER_TABLE, help="games per table")
+    sweep.add_argument("--seed", type=_seed, default=0, help="seed of the first game; game i uses seed+i")
+    sweep.add_argument("--workers", type=_positive, default=1, help="processes sharing the games")
+    for name, value in SWEEP_BUDGET.items():
+        sweep.add_argument(f"--{name}", type=_positive, default=value,
+                           help=f"the strong policy's {name} per decision (default {value})")
     return parser
 
 
@@ -206,6 +219,11 @@ def main(argv: Sequence[str] | None = None) -> int:
             return _simulate(args, parser)
         except SystemExit as stop:
             return int(stop.code or 0)
+    if args.command == "sweep":
+        from .sweep import run_sweep
+
+        budget = {name: getattr(args, name) for name in SWEEP_BUDGET}
+        return run_sweep(args.games, seed=args.seed, workers=args.workers, budget=budget)
     if args.command == "catalogue":
         from .catalogue import main_check
 

@@ -57,7 +57,8 @@ from .simple import GreedyPolicy, _free_masks, _good_moves, _pieces_to_fill
 
 CLOCK = time.process_time
 ROLLOUT_TURN_CAP = 600
-"""Player turns after which a rollout stops and is scored as it stands (a stalled table)."""
+"""Player turns after which a rollout stops and is scored as it stands (a stalled table): the
+default ``horizon``."""
 OTHER_KIND_LIMIT = 8
 """Actions of a kind this module does not know (a variant's own) tried per step, in legal order."""
 _KNOWN_KINDS = frozenset({"take", "draw", "level1", "done", "pass"})
@@ -162,7 +163,9 @@ class StrongPolicy:
     that reach the rollouts (greedy's turn is always one more). ``beam``: partial turns kept per
     step of the plan search. ``cpu_cap_s``: safety cap on one search's CPU time. ``win_bonus``:
     points a win is worth on top of the margin. ``rollout_policy``: builds the policy every seat
-    plays in a rollout, from a seed (greedy by default).
+    plays in a rollout, from a seed (greedy by default). ``horizon``: player turns a rollout plays
+    before it is scored as it stands (the default plays to the end; a short one is a cheap budget
+    for checks that need many games, such as ``python -m engine sweep``, not for strength).
     """
 
     name = "strong"
@@ -170,7 +173,7 @@ class StrongPolicy:
     def __init__(
         self, seed: int = 0, *, rollouts: int = 32, plans: int = 6, beam: int = 8,
         cpu_cap_s: float = 2.0, win_bonus: float = 6.0,
-        rollout_policy: Callable[[int], GreedyPolicy] | None = None,
+        rollout_policy: Callable[[int], GreedyPolicy] | None = None, horizon: int = ROLLOUT_TURN_CAP,
     ) -> None:
         self.seed = seed
         self.rollouts = rollouts
@@ -178,6 +181,7 @@ class StrongPolicy:
         self.beam = beam
         self.cpu_cap_s = cpu_cap_s
         self.win_bonus = win_bonus
+        self.horizon = horizon
         self._rollout_policy = rollout_policy or GreedyPolicy
         self._pruner = GreedyPolicy(seed)
         self._plan: tuple[Action, ...] = ()
@@ -410,7 +414,7 @@ class StrongPolicy:
             except IllegalActionError:
                 break
         policies = [self._rollout_policy(_mix(seed, s)) for s in range(len(state.players))]
-        cap = state.turn + ROLLOUT_TURN_CAP
+        cap = state.turn + self.horizon
         while not state.is_over and state.turn <= cap:
             state = apply(state, policies[state.current].choose(state)).state
         return self._outcome(state, seat)
