@@ -18,7 +18,9 @@ line is one JSON object with these keys, plus ``budgets`` and ``within_budget``:
 * ``solo_greedy_win_rate`` — {difficulty: fraction of Solo games greedy wins}.
 * ``solo_greedy_mean_scores`` — {difficulty: [greedy's mean score, the mastermind's]}.
 * ``strong_vs_greedy_2p``, ``strong_vs_tuned_greedy_2p``, ``strong_decision_p95_s``,
-  ``strong_solo_win_rate`` (and unbudgeted details) — the strong policy, see
+  ``strong_solo_win_rate`` (a dict by difficulty; also one unbudgeted figure per difficulty,
+  ``strong_solo_win_rate_<difficulty>``, so docs/benchmarks.md lists them) and unbudgeted
+  details — the strong policy, see
   :mod:`engine.bench_strong`; ``--strong-games``, ``--strong-solo-games`` and ``--workers`` size
   that part (``--strong-games 0`` skips it).
 """
@@ -180,6 +182,10 @@ def run_bench(
         report.add("strong_decision_p95_s", strong["strong_decision_p95_s"], label="strong policy's "
                    "decision (a search), 95th percentile, CPU", unit="s", at_most=STRONG_DECISION_BUDGET_S,
                    note=f"{strong['strong_decisions']} searches")
+    if strong is not None and strong_solo_games:
+        for difficulty, rate in strong["strong_solo_win_rate"].items():
+            report.add(f"strong_solo_win_rate_{difficulty}", rate, label=f"strong policy's Solo win rate, "
+                       f"{difficulty}", note=f"{strong_solo_games} games")
     if strong is not None:
         for key in ("strong_solo_win_rate", "strong_decision_mean_s", "strong_mean_margin", "strong_games"):
             report.info(key, strong[key])

@@ -22,6 +22,7 @@ docs/benchmarks.md come from ``--strong-games 400``.
 
 from __future__ import annotations
 
+import itertools
 import time
 from collections.abc import Iterable
 from multiprocessing import Pool
@@ -104,6 +105,18 @@ def _run(jobs: list[tuple[str, int, int]], workers: int) -> list[tuple[float, fl
     return results
 
 
+def interleaved(games: int, solo_games: int, seed: int) -> list[tuple[str, int, int]]:
+    """Every bench game as a job (opponent, index, seed), taken in turn from each opponent and
+    difficulty, so that the progress lines of a run stopped early hold every figure on a sample
+    of the same size (a game's result depends only on its job, not on the order)."""
+    queues = [[("greedy", i, seed + i) for i in range(games)], [("tuned", i, seed + i) for i in range(games)]]
+    queues += [[(d.value, i, seed + i) for i in range(solo_games)] for d in Difficulty]
+    jobs: list[tuple[str, int, int]] = []
+    for row in itertools.zip_longest(*queues):
+        jobs.extend(job for job in row if job is not None)
+    return jobs
+
+
 def percentile(values: Iterable[float], fraction: float) -> float:
     ordered = sorted(values)
     if not ordered:
@@ -116,8 +129,7 @@ def bench_strong(
 ) -> dict[str, Any]:
     """Play the bench's strong-policy games (see the module) and return the figures."""
     start = time.perf_counter()
-    jobs = [(opponent, i, seed + i) for opponent in ("greedy", "tuned") for i in range(games)]
-    jobs += [(d.value, i, seed + i) for d in Difficulty for i in range(solo_games)]
+    jobs = interleaved(games, solo_games, seed)
     results = _run(jobs, workers)
     by: dict[str, list[tuple[float, float, list[float]]]] = {}
     for (opponent, _, _), result in zip(jobs, results, strict=True):

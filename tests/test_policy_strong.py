@@ -3,6 +3,7 @@ to the hidden deck order."""
 
 from __future__ import annotations
 
+import itertools
 import os
 from dataclasses import fields, replace
 
@@ -17,6 +18,8 @@ from engine.policies.hidden import redeal, visible_cards
 from engine.rng import Rng
 from engine.simulate import default_cards, play_game
 from engine.state import GameState
+from engine.sweep import describe, sweep
+from engine.sweep import tables as sweep_tables
 from engine.variants import VARIANTS
 
 SMALL = {"rollouts": 4, "plans": 3, "beam": 3}
@@ -288,3 +291,42 @@ def test_redeal_refills_hidden_score_piles_from_unseen_cards() -> None:
     # Face up, the piles are public: a re-deal keeps them.
     face_up = state.evolve(options=replace(state.options, known_scores=True))
     assert redeal(face_up, Rng(3), viewer).players == face_up.players
+
+
+SWEEP_TABLES = (
+    "solo-1p-normal", "solo-1p-unbeatable+ghost+finesse", "base-2p", "base-2p+finesse+hidden-scores",
+    "base-3p+ghost+endless-white", "base-4p+ghost+finesse+hidden-scores+endless-white", "lineclear-5p",
+    "lineclear-5p+ghost+finesse", "lineclear-6p+ghost+hidden-scores",
+    "lineclear-6p+ghost+finesse+endless-white",
+)
+"""The suite's bounded sweep: every variant, each expansion and option, and combinations of them
+(``python -m engine sweep`` plays every table the engine accepts, thousands of games)."""
+SWEEP_TINY = {"rollouts": 1, "plans": 1, "beam": 2, "horizon": 1}
+
+
+def test_the_sweep_covers_every_variant_and_expansion() -> None:
+    every = sweep_tables()
+    assert {o.variant for o in every} == set(VARIANTS)
+    assert {o.players for o in every} == set(range(1, 7))
+    flags = {(o.ghost, o.finesse, o.known_scores, o.endless_white) for o in every if o.players == 4}
+    assert flags == set(itertools.product((False, True), repeat=4))
+    assert {o.difficulty for o in every if o.variant == "solo"} == set(Difficulty)
+    assert not any(o.players == 6 and not o.ghost for o in every), "the engine refuses 6p without ghost"
+    assert set(SWEEP_TABLES) <= {describe(o) for o in every}
+
+
+def test_bounded_sweep_no_illegal_action_and_no_stall() -> None:
+    """A few strong-policy games per variant and expansion, tiny budget, the strong seat moving
+    round the table: no illegal action, no stall, no error."""
+    chosen = [o for o in sweep_tables() if describe(o) in SWEEP_TABLES]
+    total, per_table = sweep(2, seed=40, budget=SWEEP_TINY, tables_to_play=chosen)
+    assert total.clean, total.problems
+    assert total.games == 2 * len(SWEEP_TABLES) and total.choices > 0 and total.searches > 0
+    assert all(result.games == 2 for result in per_table.values())
+
+
+def test_the_sweep_counts_an_illegal_action(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The sweep's verdict can fail: a strong policy that passes out of turn is caught."""
+    monkeypatch.setattr(StrongPolicy, "choose", lambda self, state: Pass())
+    total, _ = sweep(1, budget=SWEEP_TINY, tables_to_play=[Options(players=2)])
+    assert total.illegal == 1 and not total.clean and "chose 'pass'" in total.problems[0]
