@@ -178,7 +178,8 @@ def sweep(
     total and the result per table (by :func:`describe`)."""
     chosen = list(tables() if tables_to_play is None else tables_to_play)
     spend = dict(SWEEP_BUDGET if budget is None else budget)
-    jobs = [(options, i, seed + i, spend, max_turns) for options in chosen for i in range(games_per_table)]
+    # Round by round over the tables, so that a run stopped early has played every table alike.
+    jobs = [(options, i, seed + i, spend, max_turns) for i in range(games_per_table) for options in chosen]
     total = SweepResult()
     per_table: dict[str, SweepResult] = {describe(options): SweepResult() for options in chosen}
     for done, (job, result) in enumerate(zip(jobs, _results(jobs, workers), strict=True), start=1):

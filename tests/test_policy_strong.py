@@ -330,3 +330,14 @@ def test_the_sweep_counts_an_illegal_action(monkeypatch: pytest.MonkeyPatch) -> 
     monkeypatch.setattr(StrongPolicy, "choose", lambda self, state: Pass())
     total, _ = sweep(1, budget=SWEEP_TINY, tables_to_play=[Options(players=2)])
     assert total.illegal == 1 and not total.clean and "chose 'pass'" in total.problems[0]
+
+
+def test_hint_does_not_read_face_down_score_piles() -> None:
+    """``/projectl hint`` runs the same search (bot.thinking.strong_hint, full budget): with score
+    piles face down, what the others' piles hold changes neither the suggestion nor its figures."""
+    from bot.thinking import strong_hint
+
+    state = _with_hidden_piles(Options(players=2, known_scores=False))[6]
+    other = _swap_hidden_piles(state)
+    assert other.players != state.players
+    assert strong_hint(state.dumps(), 11) == strong_hint(other.dumps(), 11)
