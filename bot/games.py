@@ -8,6 +8,7 @@ keyed by their JSON text (states are immutable, and parsing one takes about a mi
 from __future__ import annotations
 
 import logging
+import re
 from collections import OrderedDict
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
@@ -178,7 +179,8 @@ class Game:
         return cls(
             id=row.id, guild_id=row.guild_id, channel_id=row.channel_id, status=row.status,
             host_id=row.host_id, settings=settings, seed=row.seed,
-            seats=tuple(Seat(s.seat, s.user_id, s.display_name, s.policy) for s in row.seats),
+            seats=tuple(Seat(s.seat, s.user_id, seat_name(s.display_name, s.policy, s.user_id), s.policy)
+                        for s in row.seats),
             state=state, revision=row.revision, lobby_message_id=row.lobby_message_id,
             table_message_id=row.table_message_id, created_at=row.created_at, updated_at=row.updated_at,
             catalogue_key=row.catalogue_key,
@@ -275,7 +277,28 @@ def engine_policy(name: str, seed: int) -> Policy:
 
 
 def ai_name(policy: str, number: int) -> str:
-    return texts.AI_SEAT_NAME.format(policy=policy.capitalize(), number=number)
+    """``Greedy bot 2`` — a sentence of bot/texts.py, so it reads ``Robô Guloso 2`` in Portuguese."""
+    named = texts.POLICY_NAMES.get(policy, policy.capitalize())
+    return texts.AI_SEAT_NAME.format(policy=named, number=number)
+
+
+def seat_name(name: str, policy: str | None, user_id: int | None) -> str:
+    """A stored seat name as players read it: an AI seat's generated name (stored in English,
+    ``Greedy bot 2``) becomes :func:`ai_name` again, so every reader sees it in their language;
+    a seat the host handed to an AI (``Greedy bot (for Ana)``) likewise; any other name as it is."""
+    if user_id is None and policy:
+        match = re.fullmatch(re.escape(str(ai_name(policy, 0))).replace("0", r"(\d{1,3})"), name)
+        if match:
+            return ai_name(policy, int(match[1]))
+        before, _, after = str(replaced_name(policy, "\0")).partition("\0")
+        if len(name) > len(before) + len(after) and name.startswith(before) and name.endswith(after):
+            return replaced_name(policy, name[len(before):len(name) - len(after)])
+    return name
+
+
+def replaced_name(policy: str, name: str) -> str:
+    """``Greedy bot (for Ana)``: the AI that took over Ana's seat (``/projectl table replace``)."""
+    return texts.REPLACED_NAME.format(policy=texts.POLICY_NAMES.get(policy, policy.capitalize()), name=name)
 
 
 @dataclass

@@ -12,12 +12,15 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 from math import ceil
+from typing import Any
 
 import engine
 from engine import events as ev
-from engine.visibility import describe_for, hidden_scores
+from engine.visibility import hidden_scores
 
 from . import texts
+from .event_texts import and_list, event_text, seat_name
+from .locales import Joined, Notation, localise
 from .manager import Game
 from .results import seat_results
 from .storage import ActionRow
@@ -33,11 +36,16 @@ _QUIET_EVENTS = (ev.TurnStarted, ev.PiecePlaced, ev.PieceReturned, ev.FinishingD
 
 @dataclass(frozen=True, slots=True)
 class Entry:
-    """One log line: a played action (its ``seq``) or, struck through, one taken back (None)."""
+    """One log line: a played action (its ``seq``) or, struck through, one taken back (None).
+    ``text`` is in English and knows its sentences (:func:`shown` puts it in a reader's words)."""
 
     revision: int
     text: str
     seq: int | None = None
+
+    def shown(self, locale: Any = None) -> str:
+        """The line in ``locale``, cut to :data:`ENTRY_LIMIT` characters."""
+        return _clip(str(localise(self.text, locale)))
 
 
 def _clip(text: str, limit: int = ENTRY_LIMIT) -> str:
@@ -56,26 +64,31 @@ def log_entries(game: Game, rows: Sequence[ActionRow], undone: Sequence[UndoneRo
             round_number = state.round
             outcome = engine.apply(state, action, player=row.seat)
             state = outcome.state
-            said = [describe_for(e, names, hidden) for e in outcome.events
+            said = [event_text(e, names, hidden) for e in outcome.events
                     if not isinstance(e, _QUIET_EVENTS)]
+            line: str
             if isinstance(action, (engine.SkipTurn, engine.RemovePlayer)):
-                line = f"`#{row.seq}` R{round_number} " + decision_text(
-                    game, action, outcome.events, seat=row.seat, user_id=row.user_id)
+                line = texts.LOG_DECISION_LINE.format(seq=row.seq, round=round_number, decision=decision_text(
+                    game, action, outcome.events, seat=row.seat, user_id=row.user_id))
+            elif said:
+                line = texts.LOG_LINE_SAID.format(seq=row.seq, round=round_number,
+                                                  name=_seat_name(game, row.seat),
+                                                  action=Notation(row.action), said=Joined(said, " "))
             else:
-                line = f"`#{row.seq}` R{round_number} **{_seat_name(game, row.seat)}**: `{row.action}`"
-                if said:
-                    line += " — " + " ".join(said)
-            entries.append(Entry(row.revision, _clip(line), row.seq))
+                line = texts.LOG_LINE.format(seq=row.seq, round=round_number, name=_seat_name(game, row.seat),
+                                             action=Notation(row.action))
+            entries.append(Entry(row.revision, line, row.seq))
     for old in undone:
-        line = f"`#{old.seq}` **{_seat_name(game, old.seat)}**: `{old.action}`"
-        entries.append(Entry(old.revision, _clip(texts.LOG_UNDONE.format(line=line))))
+        line = texts.LOG_UNDONE_LINE.format(seq=old.seq, name=_seat_name(game, old.seat),
+                                            action=Notation(old.action))
+        entries.append(Entry(old.revision, texts.LOG_UNDONE.format(line=line)))
     entries.sort(key=lambda e: e.revision)
     return entries
 
 
 def decision_text(
     game: Game, action: engine.Action, events: Sequence[ev.Event], *, seat: int, user_id: int | None,
-) -> str:
+) -> Joined:
     """A table decision (skip, remove) as the log and the channel tell it: ``⚖ Vic was removed
     from the game; … (table vote)``. A removal the player did not ask for is worded as a removal,
     never as "Vic left the game"; leaving of one's own accord keeps the engine's words."""
@@ -89,9 +102,8 @@ def decision_text(
                        if event.discarded else "")
             said.append(texts.PLAYER_REMOVED.format(name=_seat_name(game, event.seat), puzzles=puzzles))
         else:
-            said.append(event.describe(game.names))
-    line = "⚖ " + " ".join(said)
-    return line + " " + texts.LOG_BY_VOTE if by_vote else line
+            said.append(event_text(event, game.names))
+    return Joined(["⚖", *said, texts.LOG_BY_VOTE] if by_vote else ["⚖", *said], " ")
 
 
 def removed_by_vote(game: Game, rows: Sequence[ActionRow]) -> set[int]:
@@ -115,7 +127,9 @@ def _by_vote(game: Game, action: engine.Action, seat: int, user_id: int | None) 
 
 
 def _seat_name(game: Game, seat: int) -> str:
-    return game.seats[seat].name if 0 <= seat < len(game.seats) else f"Seat {seat + 1}"
+    if 0 <= seat < len(game.seats):
+        return game.seats[seat].name
+    return texts.SEAT_FALLBACK.format(number=seat + 1)
 
 
 def page_count(total: int, size: int = PAGE_SIZE) -> int:
@@ -152,9 +166,9 @@ def summary_lines(game: Game, rows: Sequence[ActionRow] = ()) -> list[str]:
     scores = {line.seat: line for line in engine.score_lines(state)}
     for seat in game.seats:
         player = state.players[seat.seat]
-        completed = ", ".join(
+        completed: str = ", ".join(
             f"{d.card} ({state.cards[d.card].points})" for d in player.completed
-        ) or "none"
+        ) or texts.NONE
         if player.removed:
             out = texts.SUMMARY_REMOVED if seat.seat in voted_out else texts.SUMMARY_LEFT
             lines.append(out.format(name=seat.name, completed=completed))
@@ -166,8 +180,8 @@ def summary_lines(game: Game, rows: Sequence[ActionRow] = ()) -> list[str]:
         ))
     if state.is_over:
         won = engine.winners(state)
-        who = " and ".join("The mastermind" if w == engine.MASTERMIND else game.seats[w].name for w in won)
-        lines.append(f"Winner: {who}." if who else "")
+        who = and_list([seat_name(game.names, w) for w in won])
+        lines.append(texts.WINNER.format(names=who) if won else "")
     return [line for line in lines if line]
 
 

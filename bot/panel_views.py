@@ -51,7 +51,8 @@ from engine.state import RowsTable, SoloTable
 from . import texts
 from .cogs import common
 from .errors import InvalidActionError, StaleError
-from .locales import engine_text, localise
+from .event_texts import pending_prompt
+from .locales import Notation, engine_text, localise
 from .manager import ActionResult, Game
 from .panel import (
     PANEL_PREFIX,
@@ -165,8 +166,8 @@ def _view(items: Sequence[discord.ui.Item[Any]]) -> discord.ui.View:
 
 def _header(offer: Offer) -> str:
     if offer.choosing:
-        pending = offer.state.pending
-        about = pending[0].about if pending else ""
+        waiting = next((d for d in offer.state.pending if d.seat == offer.seat), None)
+        about = pending_prompt(waiting) if waiting is not None else ""
         return texts.PANEL_CHOOSE_ABOUT.format(about=about) if about else texts.PANEL_CHOOSE
     if offer.state.phase is engine.Phase.FINISHING:
         return texts.PANEL_FINISHING
@@ -244,7 +245,8 @@ def _take_label(offer: Offer, action: Action) -> str:
     table = state.table
     if isinstance(action, engine.DrawPuzzle):
         if isinstance(table, RowsTable) and action.colour is not None:
-            return texts.PANEL_DRAW.format(deck=action.colour.value, left=len(table.deck(action.colour)))
+            return texts.PANEL_DRAW.format(deck=texts.COLOURS[action.colour.value],
+                                           left=len(table.deck(action.colour)))
         if isinstance(table, SoloTable):
             return texts.PANEL_DRAW_SOLO.format(left=len(table.deck))
         return str(action)
@@ -252,7 +254,7 @@ def _take_label(offer: Offer, action: Action) -> str:
     card_id: str | None = None
     if isinstance(table, RowsTable) and action.colour is not None:
         card_id = table.row(action.colour)[action.slot - 1]
-        where = texts.PANEL_ROW_SLOT.format(colour=action.colour.value.capitalize(), slot=action.slot)
+        where = texts.PANEL_ROW_SLOT.format(colour=texts.COLOUR_TITLES[action.colour.value], slot=action.slot)
     elif isinstance(table, SoloTable):
         card_id = table.grid[action.slot - 1]
         where = texts.PANEL_GRID_SLOT.format(slot=action.slot)
@@ -311,11 +313,12 @@ def recycle_screen(key: PanelKey, offer: Offer) -> Screen:
     for colour in (Colour.WHITE, Colour.BLACK):
         orders = [a for a in offer.of("recycle") if isinstance(a, engine.Recycle) and a.colour is colour]
         if orders:
-            name = colour.value.capitalize()
+            name = texts.COLOUR_TITLES[colour.value]
             options = [(texts.PANEL_RECYCLE_ORDER.format(colour=name, order=" ".join(map(str, a.order))),
                         str(a)) for a in orders]
             items.append(_menu(key.custom_id("rs", colour.value),
-                               texts.PANEL_RECYCLE_ROW.format(colour=colour.value), _paged(options, 1),
+                               texts.PANEL_RECYCLE_ROW.format(colour=texts.COLOURS[colour.value]),
+                               _paged(options, 1),
                                row=len(items)))
     if not items:
         raise InvalidActionError(texts.PANEL_NOTHING)
@@ -522,7 +525,8 @@ def _draft(offer: Offer, text: str) -> tuple[Place, ...]:
 def _other_entries(offer: Offer) -> list[tuple[str, str]]:
     """The generic menu: each action's text as label and value — or, for a text longer than a
     menu value may be, its position (``#3``) in the engine's list for this revision."""
-    return [(str(a), str(a) if len(str(a)) <= LABEL else f"#{i}") for i, a in enumerate(offer.others)]
+    return [(Notation(str(a)), str(a) if len(str(a)) <= LABEL else f"#{i}")
+            for i, a in enumerate(offer.others)]
 
 
 def _require_listed(value: str, listed: Sequence[str]) -> None:

@@ -102,7 +102,7 @@ class _NamedRenderer:
         locale: Any = None,
     ) -> bytes:
         return await self._run("render_master_preview", locale_code(locale), state, seat, tuple(placements),
-                               list(names))
+                               _shown(names, locale))
 
     async def ghost_split(self, split: GhostSplit, *, locale: Any = None) -> bytes:
         return await self._run("render_ghost_split", locale_code(locale), split.ghost, split.pieces)

@@ -92,9 +92,135 @@ TOO_MANY_PLACEMENTS = (
 )
 
 # -- names --------------------------------------------------------------------------------------
+# (issue 18, pt-play: AI seats, the mastermind, pieces and rows, as sentences name them)
 
 AI_SEAT_NAME = "{policy} bot {number}"
 REPLACED_NAME = "{policy} bot (for {name})"
+POLICY_NAMES: dict[str, str] = {"random": "Random", "greedy": "Greedy", "strong": "Strong"}
+MASTERMIND_NAME = "The mastermind"
+SEAT_NUMBER = "Player {number}"
+AND = " and "
+NONE = "none"
+COLOURS: dict[str, str] = {"white": "white", "black": "black"}
+COLOUR_TITLES: dict[str, str] = {"white": "White", "black": "Black"}
+SHAPE_NAMES: dict[str, str] = {
+    "1": "monomino", "2": "domino", "I3": "straight tromino", "L3": "bent tromino",
+    "I4": "straight tetromino", "O4": "square tetromino", "T4": "T tetromino", "L4": "L tetromino",
+    "S4": "S tetromino", "P5": "P pentomino", "U5": "U pentomino", "L5": "L pentomino",
+}
+SHAPE_LABEL = "{code} ({name})"
+A_PIECE = "a {piece}"
+AN_PIECE = "an {piece}"
+GAIN_REASONS: dict[str, str] = {"level1": "level1", "upgrade": "upgrade", "reward": "reward",
+                                "level-up": "level-up", "ghost": "ghost"}
+
+# -- events (bot/event_texts.py) ------------------------------------------------------------------
+# What happened, as the turn posts, replies and the log tell it: the same English words as
+# engine/events.py, picked by bot/event_texts.py. (issue 18, pt-play)
+
+EVENT_TOOK_ROW = "{name} took puzzle {card} from the {colour} row."
+EVENT_TOOK_DECK = "{name} took puzzle {card} from the top of the {colour} deck."
+EVENT_TOOK_SOLO_DECK = "{name} took puzzle {card} from the top of the deck."
+EVENT_TOOK_GRID = "{name} took puzzle {card} from grid position {slot}."
+EVENT_REVEALED_ROW = "Puzzle {card} was revealed in the {colour} row (position {slot})."
+EVENT_REVEALED_GRID = "Puzzle {card} was revealed in the grid (position {slot})."
+EVENT_DECK_EMPTY = "The {colour} deck is empty."
+EVENT_SOLO_DECK_EMPTY = "The puzzle deck is empty."
+EVENT_WHITE_RENEWED = (
+    "The white deck ran out: every player banked the points of their completed white cards, and "
+    "those {cards} cards were shuffled into a new white deck."
+)
+EVENT_END_TRIGGERED = (
+    "The end of the game is triggered: round {round} is finished, then round {last_round} is the last."
+)
+EVENT_PIECE_GAINED = "{name} took {piece} ({reason})."
+EVENT_PIECE_INSTEAD = (
+    "{name} took {piece} ({reason}) instead of {wanted}, which the reserve has run out of."
+)
+EVENT_DECISION = "{name} must choose: {prompt} (choose {options})."
+EVENT_PIECE_RETURNED = "{name} returned {piece} to the reserve."
+EVENT_PIECE_PLACED = "{name} placed {piece} on {card} at {cells}."
+EVENT_PIECE_PLACED_FINISHING = "{name} placed {piece} on {card} at {cells} (Finishing Touch, -1 point)."
+EVENT_COMPLETED = "{name} completed {card} for {points} pt."
+EVENT_COMPLETED_FINISHING = "{name} completed {card} for {points} pt during Finishing Touches (no reward)."
+EVENT_COMPLETED_HIDDEN = "{name} completed a puzzle (score piles are hidden until the end)."
+EVENT_RECYCLED = "The {colour} row ({cards}) went under its deck."
+EVENT_TURN_STARTED = "Round {round}: {name}'s turn."
+EVENT_FINISHING_STARTED = (
+    "The last round is over: Finishing Touches begin (each piece placed costs 1 point)."
+)
+EVENT_FINISHING_DONE = "{name} is done with Finishing Touches."
+EVENT_MASTERMIND_TOOK = "The mastermind took {card} ({points} pt) from grid position {position}."
+EVENT_LOCKS_RELEASED = (
+    "Every column was locked: the mastermind removed one lock piece from above each column and "
+    "took nothing this turn."
+)
+EVENT_LOCKS_MOVED = "Lock pieces moved onto column {column}; locks per column now {counts}."
+EVENT_LOCK_TAKEN = "A lock piece from column {column} went to the mastermind's supply."
+EVENT_TURN_SKIPPED = "{name}'s turn was skipped."
+EVENT_PLAYER_LEFT = "{name} left the game; their pieces went back to the reserve."
+EVENT_PLAYER_LEFT_PUZZLES = (
+    "{name} left the game; their pieces went back to the reserve and their unfinished puzzles "
+    "({cards}) left play."
+)
+EVENT_GAME_WON = "Game over: {names} wins."
+EVENT_GAME_SHARED = "Game over: {names} share the victory."
+EVENT_GHOST_SPLIT = "{name} split a ghost {ghost} into {pieces}."
+EVENT_LEVELLED_UP = "{name} levelled up a {give} to a {take}."
+EVENT_LEVEL_UP_DECLINED = "{name} declined a level-up."
+EVENT_LEVEL_UP_LOST = (
+    "{name}'s level-up was lost: no piece in their supply can go one level up with what is left in "
+    "the reserve."
+)
+EVENT_MARKERS_PASSED = (
+    "Round {round}: {white} holds the White marker (left rows), {black} the Black marker (right "
+    "rows); both play now."
+)
+EVENT_CREDIT_EARNED = "{name}: +1 credit: {reason} (Finesse: {tile})."
+EVENT_CREDIT_RETURNED_ACTIVE = (
+    "The credit bank was empty: {name} (most credits) returned an active credit."
+)
+EVENT_CREDIT_RETURNED_INACTIVE = (
+    "The credit bank was empty: {name} (most credits) returned an inactive credit."
+)
+EVENT_CREDIT_ACTIVATED = "{name}'s {count} new credit became active."
+EVENT_CREDITS_ACTIVATED = "{name}'s {count} new credits became active."
+EVENT_ACTION_INSERTED = "{name} paid 2 credits to insert an extra action."
+EVENT_CREDIT_PAID_FINISHING = "{name} paid that Finishing Touch with a credit instead of a point."
+EVENT_TILE_LEFT = "The Finesse tile {tile} left play."
+EVENT_TILE_LEFT_LIVE = "The Finesse tile {tile} left play. Live now: {live}."
+
+ACTION_LINE = "**{name}**: `{action}`"
+CLIP_EARLIER = "… (earlier moves: `/projectl status`)"
+WINNER = "Winner: {names}."
+FINAL_SCORE = (
+    "{name}: {total} pt ({points} from {count} puzzle(s), -{finishing} finishing, -{unfinished} "
+    "unfinished)"
+)
+FINAL_MASTERMIND = "The mastermind: {points} pt"
+
+DECISION_SUBSTITUTE = "the reserve has no {piece} left for {why}: pick another piece"
+SUBSTITUTE_FOR: dict[str, str] = {"reward": "your reward", "level1": "your level-1 piece"}
+DECISION_LEVEL_UP = (
+    "Level-up reward: raise one piece of your supply exactly one level (a level-4 piece may "
+    "become a ghost), or decline"
+)
+
+# -- play, continued (bot/cogs/play.py, bot/views.py) ----------------------------------------------
+# Autocomplete lists, the placement menu, the buttons under a post. (issue 18, pt-play)
+
+MY_MAT_BUTTON = "My mat"
+PLACE_WHERE = "Where does {piece} go on {card}?"
+MASTER_CLEAR_BUTTON = "Clear"
+CHOICE_SIDE = "{where} ({side})"
+CHOICE_TAKE = "{where}: {card} · {points} pt · reward {reward} · {size} cells"
+SIDES: dict[str, str] = {"left": "left", "right": "right"}
+CHOICE_PIECE = "{piece} ×{count}"
+CHOICE_PUZZLE = "{card} · {points} pt · {filled}/{size} cells filled"
+NOT_YOUR_PUZZLE = "You have no unfinished puzzle {card}. Your puzzles: {yours}."
+NO_SUCH_PIECE = "Your supply has no {piece} piece."
+FINESSE_FACE_DOWN = "the first two tiles stay face down (rounds 1–2)"
+FINESSE_ALL_GONE = "every tile has left play"
 
 # -- lobby --------------------------------------------------------------------------------------
 # (bot/cogs/table.py, the lobby buttons of bot/views.py): a public post, in the server's language
@@ -397,20 +523,27 @@ SERVER_LANGUAGE_IS_CHOSEN = ("Public posts in this server are in {language}, cho
 SERVER_LANGUAGE_IS_FOLLOWED = ("Public posts in this server follow its preferred locale: {language}. "
                                "Choose another with `/projectl-server language:`.")
 
-# -- playing over days: log and stats --------------------------------------------------------------
-# (bot/history.py, bot/cogs/records.py)
+# -- the record (bot/history.py) -------------------------------------------------------------------
+# /projectl log, the final summary, /projectl stats, table decisions as the log tells them.
+# (issue 18, pt-play)
 
 PLAYER_REMOVED = "{name} was removed from the game; their pieces went back to the reserve{puzzles}."
 PLAYER_REMOVED_PUZZLES = " and their unfinished puzzles ({cards}) left play"
+LOG_BY_VOTE = "(table vote)"
 LOG_TITLE = "Game {game_id} — actions {first}–{last} of {total}{taken_back} (page {page}/{pages})"
 LOG_TAKEN_BACK = ", {n} taken back"
 LOG_EMPTY = "No actions yet."
+LOG_LINE = "`#{seq}` R{round} **{name}**: `{action}`"
+LOG_LINE_SAID = "`#{seq}` R{round} **{name}**: `{action}` — {said}"
+LOG_DECISION_LINE = "`#{seq}` R{round} {decision}"
+LOG_UNDONE_LINE = "`#{seq}` **{name}**: `{action}`"
 LOG_UNDONE = "~~{line}~~ (taken back)"
-LOG_BY_VOTE = "(table vote)"
 LOG_PREV = "◀ Prev"
 LOG_NEXT = "Next ▶"
 LOG_NO_GAME = "There is no game to show in this channel."
 LOG_NOT_HERE = "Game {game_id} was not played in this server."
+LOG_HINT = "Only you see this. Browse with ◀ Prev / Next ▶ or `/projectl log page:`."
+SEAT_FALLBACK = "Seat {number}"
 SUMMARY_TITLE = "Game {game_id} — final summary"
 SUMMARY_LINE = "**{name}**: {total} pt — completed {completed}{unfinished}"
 SUMMARY_UNFINISHED = "; unfinished {cards}"
@@ -421,7 +554,6 @@ STATS_TITLE = "Project L in this server — {games} finished game(s)"
 STATS_LINE = "**{name}**: {played} played, {wins} won, average {average} pt{left}"
 STATS_LEFT = ", left {n}"
 STATS_EMPTY = "No finished games in this server yet."
-LOG_HINT = "Only you see this. Browse with ◀ Prev / Next ▶ or `/projectl log page:`."
 STATS_HINT = "Finished games in this server, best first (a game someone left counts as played, not scored)."
 
 # -- the private turn panel (bot/panel_views.py) ----------------------------------------------------
@@ -492,6 +624,7 @@ HINT = "Hint (only you see this; hints used this game: {used}): **`{action}`**\n
 HINT_REASON = ("Plan for this turn: {plan}. Played out {rollouts} times over re-dealt decks, it ends "
                "{margin:+.1f} points against the best rival on average ({wins:.0%} won)")
 HINT_ALTERNATIVE = "; the next best start, `{action}`, {margin:+.1f}."
+THEN = ", then "
 HINTS_OFF = "Hints are off at this table (the host opened it with hints: False)."
 HINTS_USED = "Hints used: {list}."
 REVIEW_BUTTON = "Review"

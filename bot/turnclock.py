@@ -23,6 +23,7 @@ import engine
 
 from . import texts
 from .clock import Clock
+from .games import replaced_name
 from .errors import (
     BadInputError,
     InvalidActionError,
@@ -173,7 +174,7 @@ class TurnClock:
             assert game.state is not None
             if game.state.players[target.seat].removed:
                 raise InvalidActionError(texts.REPLACE_REMOVED.format(name=target.name))
-            name = texts.REPLACED_NAME.format(policy=policy.capitalize(), name=target.name)
+            name = replaced_name(policy, target.name)
             try:
                 row = await self.store.seat_to_policy(game.id, game.revision, target.seat, policy=policy,
                                                       display_name=name)

@@ -124,7 +124,7 @@ class MatButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"pl:ma
     """"My mat" under a table image: shows the clicker their own mat, privately."""
 
     def __init__(self, game_id: int | None) -> None:
-        super().__init__(discord.ui.Button(label="My mat", style=discord.ButtonStyle.secondary,
+        super().__init__(discord.ui.Button(label=texts.MY_MAT_BUTTON, style=discord.ButtonStyle.secondary,
                                            custom_id=f"{PREFIX}:mat:{game_id}"))
         self.game_id = game_id
 
@@ -169,7 +169,7 @@ class PlacementSelect(_Personal, discord.ui.DynamicItem[discord.ui.Select[Any]],
                  card: str, options: list[discord.SelectOption] | None = None) -> None:
         super().__init__(discord.ui.Select(
             custom_id=f"{PREFIX}:pick:{game_id}:{user_id}:{revision}:{piece}:{card}",
-            placeholder=f"Where does {piece} go on {card}?",
+            placeholder=texts.PLACE_WHERE.format(piece=piece, card=card),
             options=options or [discord.SelectOption(label="-", value="-")],
         ))
         self.game_id, self.user_id, self.revision = game_id, user_id, revision
@@ -205,7 +205,7 @@ class ConfirmButton(_Personal, discord.ui.DynamicItem[discord.ui.Button[Any]],
     """Confirm one action (written in the id as engine notation, spaces as '.')."""
 
     def __init__(self, game_id: int | None, user_id: int | None, revision: int | None, action: str,
-                 label: str = "Confirm") -> None:
+                 label: str = texts.PANEL_CONFIRM) -> None:
         super().__init__(discord.ui.Button(
             label=label, style=discord.ButtonStyle.success,
             custom_id=f"{PREFIX}:do:{game_id}:{user_id}:{revision}:{action.replace(' ', '.')}",
@@ -252,7 +252,7 @@ class MasterButton(_Personal, discord.ui.DynamicItem[discord.ui.Button[Any]],
         else:
             draft = None
         super().__init__(discord.ui.Button(
-            label="Confirm Master" if op == "ok" else "Clear",
+            label=texts.PANEL_MASTER_CONFIRM if op == "ok" else texts.MASTER_CLEAR_BUTTON,
             style=discord.ButtonStyle.success if op == "ok" else discord.ButtonStyle.secondary,
             custom_id=custom_id,
         ))

@@ -24,7 +24,8 @@ The text form is what the action log stores and what a player can type:
 Players may type the same actions with Portuguese words (the Portuguese rulebook's verbs):
 ``pegar branco 3``, ``comprar preto``, ``nivel1``, ``aprimorar 2 para L3``,
 ``colocar L3 em W07 nas A1 A2 B2``, ``mestre 1 em B02 nas C3; …``, ``reciclar branco 3 1 4 2``,
-``fantasma P5 para O4 1``, ``inserir``, ``encerrar turno``, ``escolher I4``, ``concluir``,
+``fantasma P5 para O4 1``, ``inserir``, ``encerrar turno``, ``escolher I4`` (``escolher L3 para
+O4``, ``escolher recusar``), ``concluir``,
 ``passar``. They parse to the same
 actions, whose text stays English, so a log replays whatever language it was typed in.
 
@@ -274,18 +275,26 @@ PORTUGUESE = {
 }
 """Portuguese notation words and the English word each stands for (verbs, rows, ``to``/``on``/
 ``at``). No card id, shape code or cell is one of them, so the swap is unambiguous."""
+PORTUGUESE_OPTIONS = {"para": "to", "recusar": "decline"}
+"""Portuguese words inside the option of ``escolher`` (the level-up options ``L3 to O4`` and
+``decline``); every other word of an option is taken as written."""
 _WORD = re.compile(r"[^\s;]+")
 
 
 def _in_english(text: str) -> str:
-    """``text`` with its Portuguese notation words swapped for the English ones — except the
-    option of ``choose``/``escolher``, which is a canonical option text taken as written."""
+    """``text`` with its Portuguese notation words swapped for the English ones — except in the
+    option of ``choose``/``escolher``, a canonical option text taken as written (after
+    ``escolher``, only :data:`PORTUGUESE_OPTIONS` are swapped)."""
     def swap(match: re.Match[str]) -> str:
         return PORTUGUESE.get(match.group().lower(), match.group())
 
     words = text.split(maxsplit=1)
     if PORTUGUESE.get(words[0].lower(), words[0].lower()) == "choose":
-        return "choose " + (words[1] if len(words) > 1 else "")
+        option = words[1] if len(words) > 1 else ""
+        if words[0].lower() != "choose":
+            option = _WORD.sub(lambda match: PORTUGUESE_OPTIONS.get(match.group().lower(), match.group()),
+                               option)
+        return "choose " + option
     return _WORD.sub(swap, text)
 
 

@@ -125,7 +125,7 @@ def settle(w: Work) -> None:
             continue
         w.pending[index] = fresh
         if fresh != before.get(fresh.seat):
-            w.emit(DecisionAwaited(fresh.seat, fresh.kind, fresh.options, prompt(fresh)))
+            w.emit(DecisionAwaited(fresh.seat, fresh.kind, fresh.options, prompt(fresh), fresh.about))
         if not w.turns:
             return
         asked.add(head.seat)

@@ -131,6 +131,7 @@ class DecisionAwaited(Event):
     kind: str
     options: tuple[str, ...]
     prompt: str
+    about: str = ""  # the decision's own note (``PendingDecision.about``), so a UI can word it
 
     def describe(self, names: Sequence[str]) -> str:
         choices = ", ".join(self.options)

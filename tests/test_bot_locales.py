@@ -19,7 +19,10 @@ TEXTS = Path(texts.__file__)
 TRANSLATED_SECTIONS = ("refusals", "play", "help",
                        "the private turn panel (bot/panel_views.py)",
                        "lobby", "status", "reminders and settings", "turn clock and votes",
-                       "leaving and replacing", "undo", "server language (bot/cogs/server.py)")
+                       "leaving and replacing", "undo", "server language (bot/cogs/server.py)",
+                       "names", "events (bot/event_texts.py)",
+                       "play, continued (bot/cogs/play.py, bot/views.py)",
+                       "the record (bot/history.py)", "hints and reviews (bot/cogs/advice.py)")
 """Sections of bot/texts.py every catalogue translates completely (the rest shows in English for
 now; a section joins this list when its translations are in)."""
 

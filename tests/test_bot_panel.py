@@ -598,7 +598,11 @@ def test_a_pending_decision_is_the_only_thing_the_panel_shows() -> None:
     assert options == [str(a) for a in engine.legal_actions(waiting)] == ["choose I4", "choose O4"]
     from bot.panel_views import main_screen
 
-    assert "reward T4" in main_screen(PanelKey(1, 2, 3), offer, None).content
+    header = main_screen(PanelKey(1, 2, 3), offer, None).content  # what the choice is for, in words
+    assert "the reserve has no T4 (T tetromino) left for your reward" in header
+    from bot.locales import localise
+
+    assert "a reserva não tem mais T4 (tetraminó em T) para a sua recompensa" in localise(header, "pt-BR")
 
 
 async def test_a_pending_decision_is_answered_from_the_panel(tmp_path: Path) -> None:
@@ -629,7 +633,7 @@ async def test_a_pending_decision_is_answered_from_the_panel(tmp_path: Path) -> 
         panel = h.message(me.panel.id)  # type: ignore[union-attr]
         assert [step_of(c.custom_id) for c in panel.components] == ["other"]
         assert [o.value for o in panel.selects[0].options] == ["choose I4", "choose O4"]
-        assert "reward T4" in (panel.content or "")
+        assert "the reserve has no T4 (T tetromino) left for your reward" in (panel.content or "")
         await me.choose("other", "choose O4")
         after = await game_of(h)
         assert after.state.pending == () and after.state.actions_left == 2

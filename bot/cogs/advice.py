@@ -21,7 +21,7 @@ from engine import Master, Place
 
 from .. import texts
 from ..errors import BadInputError, NoGameError, StaleError
-from ..locales import locale_code
+from ..locales import Joined, Notation, locale_code
 from ..manager import Game
 from ..storage.hints import HintStore
 from ..thinking import Mistake, review_game, strong_hint
@@ -32,9 +32,11 @@ if TYPE_CHECKING:
     from ..app import ProjectLBot
 
 REVIEW_PER_PLAYER = 3
-_reviews: dict[tuple[int, int], tuple[str, list[tuple[str, bytes]]]] = {}
-"""Finished reviews by (game id, revision): a finished game never changes, and a review costs
-seconds of CPU, so a second request (or a second click) is answered from here."""
+_reviews: dict[tuple[int, int, str | None], tuple[str, list[tuple[str, bytes]]]] = {}
+"""Finished reviews by (game id, revision, locale): a finished game never changes, and a review
+costs seconds of CPU, so a second request (or a second click) is answered from here."""
+_mistakes: dict[tuple[int, int], list[Mistake]] = {}
+"""The strong AI's scoring of a finished game by (game id, revision), whatever language it is shown in."""
 _REVIEW_CACHE = 32
 
 
@@ -46,13 +48,14 @@ def _first_placement(action: engine.Action) -> Place | None:
     return None
 
 
-def hint_reason(hint: Any) -> str:
+def hint_reason(hint: Any) -> Joined:
     """One line: the plan, how it played out, and the next best first move if there is one."""
-    plan = ", then ".join(f"`{a}`" for a in hint.plan)
+    plan = Joined((common.code(a) for a in hint.plan), texts.THEN)
     line = texts.HINT_REASON.format(plan=plan, rollouts=hint.rollouts, margin=hint.margin, wins=hint.wins)
     if hint.alternative is not None and hint.alternative_margin is not None:
-        line += texts.HINT_ALTERNATIVE.format(action=hint.alternative, margin=hint.alternative_margin)
-    return line
+        return Joined((line, texts.HINT_ALTERNATIVE.format(action=Notation(hint.alternative),
+                                                           margin=hint.alternative_margin)), "")
+    return Joined((line,), "")
 
 
 @app_commands.command(name="hint", description="The Strong AI's advice")
@@ -72,7 +75,7 @@ async def hint_command(interaction: discord.Interaction) -> None:
                                            locale=interaction.locale)
     else:
         image = await bot.renderer.mat(game.state, seat.seat, game.names, locale=interaction.locale)
-    text = texts.HINT.format(action=hint.action, reason=hint_reason(hint), used=used)
+    text = texts.HINT.format(action=Notation(hint.action), reason=hint_reason(hint), used=used)
     await common.reply(interaction, text, files=[common.png(image, "hint.png")])
 
 
@@ -100,19 +103,19 @@ def review_lines(game: Game, mistakes: list[Mistake]) -> list[str]:
             continue
         mine = sorted((m for m in mistakes if m.seat == seat.seat), key=lambda m: (-m.cost, m.turn))
         costly = [m for m in mine[:REVIEW_PER_PLAYER] if m.cost > 0]
-        lines.append(f"**{seat.name}**" + ("" if costly else texts.REVIEW_CLEAN))
+        lines.append(Joined(("**", seat.name, "**", "" if costly else texts.REVIEW_CLEAN), ""))
         for m in costly:
             lines.append(texts.REVIEW_LINE.format(
-                round=m.round, played=", ".join(f"`{a}`" for a in m.played),
-                better=", ".join(f"`{a}`" for a in m.better), cost=m.cost))
+                round=m.round, played=Joined((common.code(a) for a in m.played), ", "),
+                better=Joined((common.code(a) for a in m.better), ", "), cost=m.cost))
     return lines
 
 
 async def build_review(
     bot: ProjectLBot, game: Game, locale: Any = None,
 ) -> tuple[str, list[tuple[str, bytes]]]:
-    """(text, [(file name, PNG)]) for a finished game; one image per player: their mat before the
-    costliest turn, labelled in ``locale`` (the reader's)."""
+    """(text, [(file name, PNG)]) for a finished game, in ``locale`` (the reader's): its lines and
+    one image per player, their mat before the costliest turn."""
     key = (game.id, game.revision, locale_code(locale))
     if key in _reviews:
         return _reviews[key]
@@ -121,7 +124,12 @@ async def build_review(
     humans = [s.seat for s in game.seats if not s.is_ai]
     initial = engine.initial_state(game.state)
     log_rows = [(r.seat, r.action) for r in rows]
-    mistakes = await bot.manager.thinker.run(review_game, initial.dumps(), log_rows, game.seed, humans)
+    mistakes = _mistakes.get(key[:2])  # the same game read in another language: no second search
+    if mistakes is None:
+        mistakes = await bot.manager.thinker.run(review_game, initial.dumps(), log_rows, game.seed, humans)
+        if len(_mistakes) >= _REVIEW_CACHE:
+            _mistakes.pop(next(iter(_mistakes)))
+        _mistakes[key[:2]] = mistakes
     images: list[tuple[str, bytes]] = []
     for seat in humans:
         costly = [m for m in mistakes if m.seat == seat and m.cost > 0]
@@ -130,7 +138,7 @@ async def build_review(
             state = engine.GameState.loads(worst.state_text)
             images.append((f"review-seat{seat + 1}.png", await bot.renderer.mat(state, seat, game.names,
                                                                                          locale=locale)))
-    result = (common.clip(review_lines(game, mistakes)), images)
+    result = (common.clip(review_lines(game, mistakes), locale=locale), images)
     if len(_reviews) >= _REVIEW_CACHE:
         _reviews.pop(next(iter(_reviews)))
     _reviews[key] = result
@@ -178,8 +186,9 @@ def results_view(game: Game) -> discord.ui.View:
 async def hints_line(bot: ProjectLBot, game: Game) -> str:
     """"Hints used: Ann 2, Bob 1" for the final results ("" when nobody asked for one)."""
     used = await HintStore(bot.storage).hints_used(game.id)
-    named = [f"{game.seats[seat].name} {n}" for seat, n in sorted(used.items()) if seat < len(game.seats)]
-    return texts.HINTS_USED.format(list=", ".join(named)) if named else ""
+    named = [Joined((game.seats[seat].name, str(n)), " ") for seat, n in sorted(used.items())
+             if seat < len(game.seats)]
+    return texts.HINTS_USED.format(list=Joined(named, ", ")) if named else ""
 
 
 def install(bot: ProjectLBot) -> None:

@@ -18,16 +18,16 @@ import discord
 from discord import app_commands
 
 import engine
-from engine import decisions
 from engine import events as ev
 from engine.events import MASTERMIND
 from engine.state import ACTIONS_PER_TURN
-from engine.visibility import describe_for, hidden_scores
+from engine.visibility import hidden_scores
 
 from .. import texts
 from ..errors import BotError, NoGameError
+from ..event_texts import and_list, event_text, pending_prompt
 from ..history import decision_text
-from ..locales import Joined, Text, localise, public_locale
+from ..locales import Joined, Notation, Text, localise, public_locale
 from ..manager import ActionResult, Game, GameManager, Step
 
 if TYPE_CHECKING:
@@ -140,8 +140,23 @@ async def require_game(interaction: discord.Interaction) -> Game:
 
 def seat_label(game: Game, seat: int) -> str:
     if seat == MASTERMIND:
-        return "The mastermind"
+        return texts.MASTERMIND_NAME
     return game.seats[seat].name
+
+
+def action_line(name: str, action: str) -> Text:
+    """``**Ann**: `take white 3``` — the action in the reader's notation words."""
+    return texts.ACTION_LINE.format(name=name, action=Notation(action))
+
+
+def event_line(sentence: str, indent: str = "  ") -> Joined:
+    """One consequence under an action line: ``  · Ann completed W07 for 3 pt.``"""
+    return Joined((indent + "· ", sentence), "")
+
+
+def code(text: str) -> Joined:
+    """An action or option in the reader's notation words, between backticks."""
+    return Joined(("`", Notation(text), "`"), "")
 
 
 def step_lines(game: Game, steps: Sequence[Step]) -> list[str]:
@@ -153,10 +168,10 @@ def step_lines(game: Game, steps: Sequence[Step]) -> list[str]:
         if isinstance(step.action, (engine.SkipTurn, engine.RemovePlayer)):  # a table decision
             lines.append(decision_text(game, step.action, step.events, seat=step.seat, user_id=step.user_id))
             continue
-        lines.append(f"**{seat_label(game, step.seat)}**: `{step.text}`")
+        lines.append(action_line(seat_label(game, step.seat), step.text))
         for event in step.events:
             if isinstance(event, NOTABLE_EVENTS):
-                lines.append(f"  · {describe_for(event, names, hidden)}")
+                lines.append(event_line(event_text(event, names, hidden)))
     return lines
 
 
@@ -167,12 +182,12 @@ def localise_view(view: discord.ui.View | None, locale: Any) -> discord.ui.View 
         item = getattr(child, "item", child)  # a DynamicItem wraps the button it shows
         for name in ("label", "placeholder"):
             value = getattr(item, name, None)
-            if isinstance(value, Text):
-                setattr(item, name, localise(value, locale))
+            if isinstance(value, (Text, Notation, Joined)):
+                setattr(item, name, _fit(localise(value, locale), COMPONENT_LIMITS[name]))
         for option in getattr(item, "options", None) or []:
-            option.label = localise(option.label, locale)
+            option.label = _fit(localise(option.label, locale), COMPONENT_LIMITS["option"])
             if option.description:
-                option.description = localise(option.description, locale)
+                option.description = _fit(localise(option.description, locale), COMPONENT_LIMITS["option"])
     return view
 
 
@@ -196,10 +211,19 @@ def public(content: Any, interaction: discord.Interaction) -> Any:
     return localise(content, server_locale(interaction))
 
 
+COMPONENT_LIMITS = {"label": 80, "placeholder": 150, "option": 100}
+"""Discord's length limits for a button label, a menu placeholder and a menu option's label or
+description: a translation may be longer than the English it replaces."""
+
+
+def _fit(text: str, limit: int) -> str:
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
 def clip(lines: Sequence[str], limit: int = MAX_CONTENT, locale: Any = None) -> str:
     """``lines`` as one message of at most ``limit`` characters (the latest kept), each sentence of
-    bot/texts.py in ``locale``."""
-    lines = [localise(line, locale) for line in lines]
+    bot/texts.py in ``locale`` (trailing spaces dropped: a sentence whose last field is empty)."""
+    lines = [str(localise(line, locale)).rstrip() for line in lines]
     text = "\n".join(lines)
     if len(text) <= limit:
         return text
@@ -210,7 +234,7 @@ def clip(lines: Sequence[str], limit: int = MAX_CONTENT, locale: Any = None) -> 
             break
         kept.append(line)
         size += len(line) + 1
-    return "… (earlier moves: `/projectl status`)\n" + "\n".join(reversed(kept))
+    return localise(texts.CLIP_EARLIER, locale) + "\n" + "\n".join(reversed(kept))
 
 
 async def turn_prompt(
@@ -231,11 +255,11 @@ async def turn_prompt(
         if seat.user_id is not None and not mine and await bot.manager.wants_mention(seat.user_id):
             who = f"<@{seat.user_id}>"
         else:
-            who = f"**{seat.name}**"
+            who = Joined(("**", seat.name, "**"), "")
         waiting = next((d for d in game.state.pending if d.seat == number), None)
         if waiting is not None:
-            options = ", ".join(f"`{o}`" for o in waiting.options)
-            lines.append(texts.YOUR_CHOICE.format(mention=who, prompt=decisions.prompt(waiting),
+            options = Joined((code(o) for o in waiting.options), ", ")
+            lines.append(texts.YOUR_CHOICE.format(mention=who, prompt=pending_prompt(waiting),
                                                   options=options))
         elif game.state.phase.value == "finishing":
             lines.append(texts.YOUR_FINISHING.format(mention=who))
@@ -278,8 +302,9 @@ async def post_turn(bot: ProjectLBot, channel: discord.abc.Messageable, result: 
         if hints:
             lines.append(hints)
         image = await board
-        message = await channel.send(clip(lines, locale=channel_locale(bot, channel)),
-                                     file=png(image, "results.png"), view=results_view(game))
+        locale = channel_locale(bot, channel)
+        message = await channel.send(clip(lines, locale=locale), file=png(image, "results.png"),
+                                     view=localise_view(results_view(game), locale))
     else:
         actor = result.first.user_id if result.first is not None else None
         fresh = None
@@ -320,28 +345,26 @@ async def earlier_in_turn(bot: ProjectLBot, game: Game, result: ActionResult) ->
     window = done if not result.before.state.turns else done + 3 + 6
     rows = await bot.manager.log_tail(game.id, window, before_revision=first.revision)  # not the whole log
     earlier = [row for row in rows if row.seat == first.seat][-done:]
-    return [f"**{seat_label(game, first.seat)}**: `{row.action}`" for row in earlier]
+    return [action_line(seat_label(game, first.seat), row.action) for row in earlier]
 
 
-def final_summary(game: Game) -> str:
+def final_summary(game: Game) -> Joined:
     from engine import opponent_score, score_lines, winners
 
     assert game.state is not None
     won = winners(game.state)
-    names = " and ".join(seat_label(game, s) for s in won)
-    lines = [texts.GAME_FINISHED.format(winners=f"Winner: {names}." if won else "")]
+    names = and_list([seat_label(game, s) for s in won])
+    lines: list[str] = [texts.GAME_FINISHED.format(winners=texts.WINNER.format(names=names) if won else "")]
     for line in score_lines(game.state):
         if game.state.players[line.seat].removed:
             continue
-        lines.append(
-            f"{seat_label(game, line.seat)}: {line.total} pt ({line.completed_points} from "
-            f"{line.completed_count} puzzle(s), -{line.finishing_penalty} finishing, "
-            f"-{line.unfinished_penalty} unfinished)"
-        )
+        lines.append(texts.FINAL_SCORE.format(
+            name=seat_label(game, line.seat), total=line.total, points=line.completed_points,
+            count=line.completed_count, finishing=line.finishing_penalty, unfinished=line.unfinished_penalty))
     rival = opponent_score(game.state)
     if rival is not None:
-        lines.append(f"The mastermind: {rival} pt")
-    return "\n".join(lines)
+        lines.append(texts.FINAL_MASTERMIND.format(points=rival))
+    return Joined(lines, "\n")
 
 
 async def respond_to_result(interaction: discord.Interaction, result: ActionResult) -> None:
@@ -371,8 +394,8 @@ async def respond_to_result(interaction: discord.Interaction, result: ActionResu
         tail = ""
     else:
         tail = texts.TURN_OVER
-    lines = [Joined([texts.DONE_ACTION.format(action=step.text), tail], " ")]  # translated whole
-    lines += [f"· {e.describe(game.names)}" for e in step.events
+    lines: list[str] = [Joined([texts.DONE_ACTION.format(action=Notation(step.text)), tail], " ")]  # whole
+    lines += [event_line(event_text(e, game.names), indent="") for e in step.events
               if not isinstance(e, (ev.TurnStarted,))]
     posting = (result.turn_changed or result.finished) and interaction.channel is not None
     board = render_board(bot, result, server_locale(interaction)) if posting else None

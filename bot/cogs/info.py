@@ -118,9 +118,9 @@ class InfoCommands:
     @app_commands.describe(topic="Which part of the rules")
     @app_commands.choices(topic=[app_commands.Choice(name=k, value=k) for k in texts.RULES])
     async def rules(self, interaction: discord.Interaction, topic: str = "overview") -> None:
-        text = texts.RULES[topic]
+        text: str = texts.RULES[topic]
         if topic == "finesse":
-            text += await _live_tile_line(interaction)
+            text = Joined((text, await _live_tile_line(interaction)), "")
         await common.reply(interaction, text)
 
     @app_commands.command(name="help", description="How to play Project L here")
@@ -140,5 +140,5 @@ async def _live_tile_line(interaction: discord.Interaction) -> str:
     if live is not None:
         return texts.FINESSE_LIVE.format(tile=f"{live.id} ({live.label})", rule=live.text,
                                          left=len(fv.row))
-    why = "the first two tiles stay face down (rounds 1–2)" if fv.row else "every tile has left play"
+    why = texts.FINESSE_FACE_DOWN if fv.row else texts.FINESSE_ALL_GONE
     return texts.FINESSE_NONE_LIVE.format(why=why)

@@ -10,6 +10,7 @@ import functools
 import logging
 import re
 from collections.abc import Awaitable, Callable
+from typing import Any
 
 import discord
 from discord import app_commands
@@ -24,7 +25,8 @@ from engine.state import LineClearTable, RowsTable, SoloTable
 
 from .. import texts
 from ..errors import BadInputError, BotError, InvalidActionError, StaleError
-from ..locales import engine_text
+from ..event_texts import shape_label
+from ..locales import Joined, Notation, Text, engine_text, localise
 from ..manager import Game
 from ..permissions import require_table_permissions
 from . import common
@@ -70,7 +72,7 @@ async def show_preview(interaction: discord.Interaction, game_id: int, revision:
                                                                    locale=interaction.locale)
     view = discord.ui.View(timeout=None)
     view.add_item(ConfirmButton(game.id, interaction.user.id, revision, str(place)))
-    await common.reply(interaction, texts.PREVIEW.format(action=str(place)),
+    await common.reply(interaction, texts.PREVIEW.format(action=Notation(str(place))),
                        files=[common.png(image, "preview.png")], view=view)
 
 
@@ -91,7 +93,7 @@ async def show_ghost_preview(interaction: discord.Interaction, split: GhostSplit
     image = await common.bot_of(interaction).renderer.ghost_split(split, locale=interaction.locale)
     view = discord.ui.View(timeout=None)
     view.add_item(ConfirmButton(game.id, interaction.user.id, game.revision, str(split)))
-    await common.reply(interaction, texts.PREVIEW.format(action=str(split)),
+    await common.reply(interaction, texts.PREVIEW.format(action=Notation(str(split))),
                        files=[common.png(image, "ghost.png")], view=view)
 
 
@@ -176,37 +178,41 @@ def parse_take(game: Game, text: str, seat: int | None = None) -> Action:
     raise BadInputError(texts.NOT_A_PUZZLE_SLOT.format(text=quoted(text)))
 
 
-def _offers(game: Game, seat: int | None = None) -> list[tuple[str, str, str]]:
+def _offers(game: Game, seat: int | None = None) -> list[tuple[str, Text, str]]:
     """(value, label, card id) for every face-up puzzle a player could take (in Line Clear, the
     rows on the side of ``seat``'s marker; default the current seat)."""
     assert game.state is not None
     state = game.state
     table = state.table
-    offers: list[tuple[str, str, str]] = []
+    offers: list[tuple[str, Text, str]] = []
     if isinstance(table, LineClearTable):
         turn = state.turn_of(state.current if seat is None else seat)
         if turn is not None:
             for colour in (Colour.WHITE, Colour.BLACK):
                 for slot, card in enumerate(table.row(turn.side, colour), start=1):
                     if card is not None:
-                        label = f"{colour.value.capitalize()} {slot} ({turn.side})"
+                        colour_name = texts.COLOUR_TITLES[colour.value]
+                        where = texts.PANEL_ROW_SLOT.format(colour=colour_name, slot=slot)
+                        label = texts.CHOICE_SIDE.format(where=where, side=texts.SIDES[turn.side])
                         offers.append((f"{colour} {slot}", label, card))
     elif isinstance(table, RowsTable):
         for colour in (Colour.WHITE, Colour.BLACK):
             for slot, card in enumerate(table.row(colour), start=1):
                 if card is not None:
-                    offers.append((f"{colour} {slot}", f"{colour.value.capitalize()} {slot}", card))
+                    offers.append((f"{colour} {slot}", texts.PANEL_ROW_SLOT.format(
+                        colour=texts.COLOUR_TITLES[colour.value], slot=slot), card))
     elif isinstance(table, SoloTable):
         for slot, card in enumerate(table.grid, start=1):
             if card is not None:
-                offers.append((str(slot), f"Grid {slot}", card))
+                offers.append((str(slot), texts.PANEL_GRID_SLOT.format(slot=slot), card))
     return offers
 
 
-def _card_line(game: Game, card_id: str) -> str:
+def _card_line(game: Game, card_id: str, where: Text) -> Text:
     assert game.state is not None
     card = game.state.cards[card_id]
-    return f"{card.id} · {card.points} pt · reward {card.reward.value} · {card.size} cells"
+    return texts.CHOICE_TAKE.format(where=where, card=card.id, points=card.points, reward=card.reward.value,
+                                    size=card.size)
 
 
 # -- autocomplete -----------------------------------------------------------------------------------
@@ -259,19 +265,22 @@ def _matches(current: str, *texts_: str) -> bool:
     return not needle or any(needle in t.lower() for t in texts_)
 
 
-def _choices(pairs: list[tuple[str, str]], current: str) -> Choices:
+def _choices(pairs: list[tuple[str, str]], current: str, locale: Any = None) -> Choices:
+    """Suggestions whose label (in the asker's language, ``locale``) or value contains what was
+    typed; the value, which the command reads back, is never translated."""
+    shown = [(str(localise(name, locale)), value) for name, value in pairs]
     return [app_commands.Choice(name=name[:100], value=value[:100])
-            for name, value in pairs if _matches(current, name, value)][:MAX_CHOICES]
+            for name, value in shown if _matches(current, name, value)][:MAX_CHOICES]
 
 
 @_safe
 async def piece_choices(interaction: discord.Interaction, current: str) -> Choices:
     mine = await _my_player(interaction)
     if mine is None:
-        return _choices([(s.label, s.value) for s in engine.SHAPES[:9]], current)
+        return _choices([(shape_label(s), s.value) for s in engine.SHAPES[:9]], current, interaction.locale)
     _, _, player = mine
-    return _choices([(f"{s.label} ×{player.supply[s.index]}", s.value)
-                     for s in engine.SHAPES if player.supply[s.index] > 0], current)
+    return _choices([(texts.CHOICE_PIECE.format(piece=shape_label(s), count=player.supply[s.index]), s.value)
+                     for s in engine.SHAPES if player.supply[s.index] > 0], current, interaction.locale)
 
 
 @_safe
@@ -285,8 +294,9 @@ async def puzzle_choices(interaction: discord.Interaction, current: str) -> Choi
     for puzzle in player.puzzles:
         card = game.state.cards[puzzle.card]
         filled = puzzle.filled.bit_count()
-        pairs.append((f"{card.id} · {card.points} pt · {filled}/{card.size} cells filled", card.id))
-    return _choices(pairs, current)
+        pairs.append((texts.CHOICE_PUZZLE.format(card=card.id, points=card.points, filled=filled,
+                                                 size=card.size), card.id))
+    return _choices(pairs, current, interaction.locale)
 
 
 @_safe
@@ -323,7 +333,8 @@ async def take_choices(interaction: discord.Interaction, current: str) -> Choice
         return []
     seat = game.seat_of(interaction.user.id)
     offers = _offers(game, None if seat is None else seat.seat)
-    return _choices([(f"{label}: {_card_line(game, card)}", value) for value, label, card in offers], current)
+    return _choices([(_card_line(game, card, label), value) for value, label, card in offers], current,
+                    interaction.locale)
 
 
 @_safe
@@ -337,12 +348,13 @@ async def upgrade_take_choices(interaction: discord.Interaction, current: str) -
     if state is None:
         return []
     give_text = str(interaction.namespace.give or "")
-    pairs: dict[str, str] = {}
+    pairs: dict[str, Text] = {}
     for upgrade in upgrade_actions(state):
         if give_text and upgrade.give.value.upper() != give_text.strip().upper():
             continue
-        pairs[upgrade.take.value] = f"{upgrade.take.label} (level {upgrade.take.level})"
-    return _choices([(label, value) for value, label in pairs.items()], current)
+        pairs[upgrade.take.value] = texts.PANEL_TAKE_PIECE.format(piece=shape_label(upgrade.take),
+                                                                  level=upgrade.take.level)
+    return _choices([(label, value) for value, label in pairs.items()], current, interaction.locale)
 
 
 @_safe
@@ -369,7 +381,7 @@ async def action_choices(interaction: discord.Interaction, current: str) -> Choi
     texts_ = [str(a) for a in engine.legal_actions(state)]
     if engine.master_options(state) is not None:
         texts_.append("master ")
-    return _choices([(t, t) for t in texts_], current)
+    return _choices([(Notation(t), t) for t in texts_], current, interaction.locale)
 
 
 # -- the commands ------------------------------------------------------------------------------------
@@ -449,7 +461,7 @@ class PlayCommands:
         # Every placement of the draft drawn together on the player's puzzles (what Confirm plays).
         image = await common.bot_of(interaction).renderer.master_preview(
             game.state, draft.seat, draft.placements, game.names, locale=interaction.locale)  # private
-        lines = "\n".join(f"· `{p.placement_text()}`" for p in draft.placements)
+        lines = Joined((Joined(("· ", common.code(p.placement_text())), "") for p in draft.placements), "\n")
         await common.reply(interaction, texts.MASTER_DRAFT.format(lines=lines),
                            files=[common.png(image, "preview.png")],
                            view=master_view(draft, interaction.user.id, game.state))
@@ -499,19 +511,19 @@ async def _placement_menu(interaction: discord.Interaction, shape: engine.Shape,
     assert game.state is not None
     player = game.state.players[seat.seat]
     if player.puzzle(card) is None:
-        yours = ", ".join(p.card for p in player.puzzles) or "none"
+        yours: str = ", ".join(p.card for p in player.puzzles) or texts.NONE
         named = card if len(card) <= QUOTE_LIMIT else quoted(card)  # what was typed: a short prefix
-        raise InvalidActionError(f"You have no unfinished puzzle {named}. Your puzzles: {yours}.")
+        raise InvalidActionError(texts.NOT_YOUR_PUZZLE.format(card=named, yours=yours))
     if player.supply[shape.index] <= 0:
-        raise InvalidActionError(f"Your supply has no {shape.label} piece.")
+        raise InvalidActionError(texts.NO_SUCH_PIECE.format(piece=shape_label(shape)))
     places = engine.placements_for(game.state.cards, player, card=card, shape=shape)
     if not places:
-        raise InvalidActionError(texts.NO_PLACEMENTS.format(piece=shape.label, card=card))
+        raise InvalidActionError(texts.NO_PLACEMENTS.format(piece=shape_label(shape), card=card))
     options = [discord.SelectOption(label=mask_to_text(p.mask), value=mask_to_text(p.mask))
                for p in places[:MAX_CHOICES]]
     view = discord.ui.View(timeout=None)
     view.add_item(PlacementSelect(game.id, interaction.user.id, game.revision, shape.value, card, options))
-    content = texts.PICK_PLACEMENT.format(piece=shape.label, card=card)
+    content: str = texts.PICK_PLACEMENT.format(piece=shape_label(shape), card=card)
     if len(places) > MAX_CHOICES:
-        content += "\n" + texts.TOO_MANY_PLACEMENTS.format(count=len(places))
+        content = Joined((content, texts.TOO_MANY_PLACEMENTS.format(count=len(places))), "\n")
     await common.reply(interaction, content, view=view)

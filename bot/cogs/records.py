@@ -14,7 +14,7 @@ from engine import StateFormatError
 from .. import history, texts
 from ..errors import BadInputError, NoGameError, StaleError
 from ..games import parse_stored_state
-from ..locales import Joined
+from ..locales import Joined, Notation, localise
 from ..manager import Game, Seat
 from ..permissions import require_table_permissions
 from ..results import seat_results
@@ -54,12 +54,12 @@ async def take_back(interaction: discord.Interaction) -> None:
     left = texts.ACTIONS_LEFT.format(n=mine.actions_left) if state.phase.value == "play" else ""
     mat = await bot.renderer.mat(state, done.seat, done.game.names, locale=interaction.locale)
     panel = panel_for(done.game, interaction.user.id, None, mat_button=False)  # the mat is attached
-    await common.reply(interaction, Joined([texts.UNDO_DONE.format(action=done.action), left], " "),
+    await common.reply(interaction, Joined([texts.UNDO_DONE.format(action=Notation(done.action)), left], " "),
                        files=[common.png(mat, "mat.png")], view=panel.view if panel else None)
     if interaction.channel is not None:
         name = done.game.seats[done.seat].name
         await interaction.channel.send(  # type: ignore[union-attr]
-            common.public(texts.UNDO_PUBLIC.format(name=name, action=done.action), interaction),
+            common.public(texts.UNDO_PUBLIC.format(name=name, action=Notation(done.action)), interaction),
             allowed_mentions=discord.AllowedMentions.none(),
         )
 
@@ -82,25 +82,28 @@ async def _log_game(interaction: discord.Interaction, game_id: int | None) -> Ga
     return game
 
 
-async def log_page(game: Game, bot: Any, number: int | None) -> tuple[list[discord.Embed], discord.ui.View]:
+async def log_page(game: Game, bot: Any, number: int | None,
+                   locale: Any = None) -> tuple[list[discord.Embed], discord.ui.View]:
     """Embeds for one page of the log (the last page by default), plus the summary when the game
-    is over, and the Prev/Next buttons."""
+    is over, and the Prev/Next buttons — in ``locale``, the reader's (the log is private)."""
     store = days_of(bot).store
     rows, undone = await store.storage.actions(game.id), await store.undone_actions(game.id)
     entries = history.log_entries(game, rows, undone)
     last_page = history.page_count(len(entries))
     shown, shown_entries = history.page(entries, number if number is not None else last_page)
-    embed = discord.Embed(title=history.page_title(game, shown, entries), colour=LOG_COLOUR,
-                          description="\n".join(e.text for e in shown_entries) or texts.LOG_EMPTY)
+    embed = discord.Embed(title=localise(history.page_title(game, shown, entries), locale), colour=LOG_COLOUR,
+                          description="\n".join(e.shown(locale) for e in shown_entries)
+                          or localise(texts.LOG_EMPTY, locale))
     embeds = [embed]
     if game.status == "finished" and game.state is not None:
-        embeds.append(discord.Embed(title=texts.SUMMARY_TITLE.format(game_id=game.id), colour=LOG_COLOUR,
-                                    description="\n".join(history.summary_lines(game, rows))))
+        summary = [localise(line, locale) for line in history.summary_lines(game, rows)]
+        embeds.append(discord.Embed(title=localise(texts.SUMMARY_TITLE.format(game_id=game.id), locale),
+                                    colour=LOG_COLOUR, description="\n".join(summary)))
     view = discord.ui.View(timeout=None)
     pages = last_page
     view.add_item(LogButton(game.id, shown - 1, "prev", disabled=shown <= 1))
     view.add_item(LogButton(game.id, shown + 1, "next", disabled=shown >= pages))
-    return embeds, view
+    return embeds, common.localise_view(view, locale)
 
 
 @app_commands.command(name="log",
@@ -113,12 +116,13 @@ async def log_command(
     bot = common.bot_of(interaction)
     found = await _log_game(interaction, game)
     await common.defer(interaction)
-    embeds, view = await log_page(found, bot, page)
+    embeds, view = await log_page(found, bot, page, interaction.locale)
     files = []
     if found.status == "finished" and found.state is not None:
         files.append(common.png(await bot.renderer.results(found.state, found.names,
                                                                   locale=interaction.locale), "results.png"))
-    await interaction.followup.send(texts.LOG_HINT, embeds=embeds, view=view, files=files, ephemeral=True)
+    await interaction.followup.send(localise(texts.LOG_HINT, interaction.locale), embeds=embeds, view=view,
+                                    files=files, ephemeral=True)
 
 
 _LOG_ID = r"(?P<game>\d{1,19}):(?P<page>\d{1,6}):(?P<dir>prev|next)"
@@ -148,7 +152,7 @@ class LogButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"pld:l
             game = await bot.manager.game(self.game_id)
             if game is None or game.guild_id != interaction.guild_id:
                 raise StaleError(texts.STALE_GAME)
-            embeds, view = await log_page(game, bot, max(self.page, 1))
+            embeds, view = await log_page(game, bot, max(self.page, 1), interaction.locale)
             await interaction.response.edit_message(embeds=embeds, view=view)
         except Exception as error:  # noqa: BLE001 - every failure must reach the user politely
             await common.report_error(interaction, error)
@@ -165,9 +169,10 @@ async def stats_command(interaction: discord.Interaction) -> None:
         raise BadInputError(texts.NOT_A_GUILD)
     await common.defer(interaction)
     games, totals = await server_stats(days_of(bot).store.storage, interaction.guild_id)
-    lines = history.stats_lines(history.ranked(totals))
-    embed = discord.Embed(title=texts.STATS_TITLE.format(games=games), colour=LOG_COLOUR,
-                          description="\n".join(lines[:40]) or texts.STATS_EMPTY)
+    locale = interaction.locale  # the reply is private: the reader's language
+    lines = [localise(line, locale) for line in history.stats_lines(history.ranked(totals))]
+    embed = discord.Embed(title=localise(texts.STATS_TITLE.format(games=games), locale), colour=LOG_COLOUR,
+                          description="\n".join(lines[:40]) or localise(texts.STATS_EMPTY, locale))
     await common.reply(interaction, texts.STATS_HINT, embed=embed)
 
 

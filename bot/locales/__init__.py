@@ -19,6 +19,7 @@ them to discord.py, which puts them in the synced payload as ``name_localization
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Iterable, Mapping
 from functools import cache
 from pathlib import Path
@@ -170,8 +171,8 @@ def image_words(locale: Any) -> Mapping[str, Any] | None:
 
 def localise(content: Any, locale: Any) -> Any:
     """``content`` in ``locale`` when it is a sentence of bot/texts.py, an engine refusal
-    (:func:`engine_text`) or a :class:`Joined` of them; anything else (a player's name, a number,
-    a plain f-string) as it is."""
+    (:func:`engine_text`), an action in the engine's notation (:class:`Notation`) or a
+    :class:`Joined` of them; anything else (a player's name, a number, a plain f-string) as it is."""
     if isinstance(content, Text):
         if content.key.startswith(ENGINE_KEY):
             return _engine_sentence(content, locale)
@@ -179,6 +180,8 @@ def localise(content: Any, locale: Any) -> Any:
     if isinstance(content, Joined):
         return str(localise(content.sep, locale)).join(str(localise(part, locale))
                                                        for part in content.parts)
+    if isinstance(content, Notation):
+        return notation_in(content, locale)
     return content
 
 
@@ -239,3 +242,30 @@ def public_locale(channel: Any, chosen: Mapping[int, str], *, guild_id: int | No
     if server is not None and server in chosen:
         return chosen[server]
     return getattr(guild, "preferred_locale", None) or preferred
+
+
+# -- actions in the engine's notation ---------------------------------------------------------
+
+
+class Notation(str):
+    """An action's text in the engine's (English) notation, as the log stores it. Shown to a
+    reader in their language's notation words (the catalogue's ``notation`` section: ``take
+    white 3`` reads ``pegar branco 3``), which the engine parses back to the same action."""
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (Notation, (str(self),))
+
+
+_NOTATION_WORD = re.compile(r"(?<![\w-])[a-z][a-z0-9-]*(?![\w-])")
+
+
+def notation_in(text: str, locale: Any) -> str:
+    """``text`` (an action in the engine's notation) with its notation words in ``locale``. Only
+    whole lower-case words are swapped — card ids, shapes and cells are upper case or digits —
+    and the option of a ``choose`` keeps its canonical shapes (``choose L3 to O4`` reads
+    ``escolher L3 para O4``), so the result parses back to the same action."""
+    code = locale_code(locale)
+    words = catalogues().get(code or "", {}).get("notation", {}) if code else {}
+    if not words:
+        return str(text)
+    return _NOTATION_WORD.sub(lambda match: words.get(match.group(), match.group()), str(text))

@@ -352,6 +352,17 @@ class DiscordHarness(UserActions, Queries):
         self._member_event("GUILD_MEMBER_ADD", user)
         return user
 
+    def set_preferred_locale(self, locale: str) -> None:
+        """The server's preferred locale changes (an admin's Server Settings): later interactions
+        carry it as ``guild_locale``, and after READY the bot is told by a GUILD_UPDATE (before
+        the next interaction or settle)."""
+        self.world.preferred_locale = locale
+        if self._ready:
+            guild = guild_create_payload(self.world)
+            for key in ("channels", "threads", "members", "presences", "voice_states"):
+                guild.pop(key, None)
+            self._pending_frames.append(self.gateway.dispatch_frame("GUILD_UPDATE", guild))
+
     def _member_event(self, event: str, user: FakeMember) -> None:
         # Discord only sends member events to bots with the GUILD_MEMBERS intent.
         if self._ready and self.bot.intents.members:

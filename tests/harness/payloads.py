@@ -204,7 +204,7 @@ def guild_create_payload(world: World) -> dict[str, Any]:
         "premium_tier": 0,
         "premium_subscription_count": 0,
         "premium_progress_bar_enabled": False,
-        "preferred_locale": "en-US",
+        "preferred_locale": world.preferred_locale,
         "system_channel_id": None,
         "system_channel_flags": 0,
         "rules_channel_id": None,
@@ -354,8 +354,8 @@ def interaction_payload(world: World, *, interaction_id: int, token: str, itype:
         payload["authorizing_integration_owners"] = {"0": "0"}
     else:
         payload["guild_id"] = str(world.guild_id)
-        payload["guild"] = {"id": str(world.guild_id), "locale": "en-US", "features": []}
-        payload["guild_locale"] = "en-US"
+        payload["guild"] = {"id": str(world.guild_id), "locale": world.preferred_locale, "features": []}
+        payload["guild_locale"] = world.preferred_locale
         payload["member"] = member_payload(world, user, with_permissions=True)
         payload["context"] = 0
         payload["authorizing_integration_owners"] = {"0": str(world.guild_id)}

@@ -45,6 +45,9 @@ class World:
         self.guild_name = guild_name
         self.owner_id: int = self.ids.next()
         self.joined_at = now_iso()
+        #: The server's preferred locale (Server Settings → Community): GUILD_CREATE/GUILD_UPDATE
+        #: carry it, and every interaction from the guild as ``guild_locale``.
+        self.preferred_locale = "en-US"
 
         self.everyone = FakeRole(self.guild_id, "@everyone", default_permissions(), position=0)
         self.manager_role = FakeRole(self.ids.next(), "Channel Manager", manager_permissions(), 1)

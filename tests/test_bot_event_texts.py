@@ -1,0 +1,194 @@
+"""What happened in a game, in the reader's language: the engine's events, pieces, decisions and
+actions as sentences of bot/texts.py (bot/event_texts.py), and actions in Portuguese notation.
+
+The English must be exactly the engine's own words (``describe``), so it is checked against them
+over whole games of every variant and expansion; the Portuguese must be Portuguese (no sentence
+left in English) and every action shown in Portuguese notation must parse back to itself."""
+
+from __future__ import annotations
+
+import inspect
+from collections.abc import Iterator
+
+import pytest
+
+import engine
+from bot import texts
+from bot.event_texts import _SENTENCES, event_text, pending_prompt, shape_label, with_article
+from bot.games import ai_name, seat_name
+from bot.locales import Joined, Notation, Text, catalogues, localise, notation_in
+from engine import decisions
+from engine import events as ev
+from engine.legal import legal_actions
+from engine.pieces import SHAPES
+from engine.policies import policy_by_name
+from engine.state import Options
+from engine.visibility import describe_for, hidden_scores
+
+NAMES = ["Ana", "Bruno", "Caio", "Duda", "Eva", "Fábio"]
+TABLES = [
+    Options.for_players(2),
+    Options.for_players(1),
+    Options.for_players(5),
+    Options.for_players(3, ghost=True, finesse=True, known_scores=False),
+    Options.for_players(2, endless_white=True, reserve=10),
+    Options.for_players(4, ghost=True),
+]
+
+
+Played = tuple[engine.GameState, engine.Action, list[ev.Event]]
+
+
+def played(options: Options, seed: int = 7, limit: int = 2500) -> Iterator[Played]:
+    """(state before, action, events) of a greedy game at this table."""
+    state = engine.new_game(options, seed)
+    policies = [policy_by_name("greedy", seat) for seat in range(options.players)]
+    for _ in range(limit):
+        if state.is_over:
+            return
+        action = policies[state.current].choose(state)
+        outcome = engine.apply(state, action)
+        yield state, action, list(outcome.events)
+        state = outcome.state
+
+
+def sample_events() -> list[ev.Event]:
+    """One of each event the greedy games seldom or never produce."""
+    white, black = engine.Colour.WHITE, engine.Colour.BLACK
+    l3, o4, i4 = engine.Shape.L3, engine.Shape.O4, engine.Shape.I4
+    return [
+        ev.PuzzleTaken(0, "W07", "deck", black, None), ev.PuzzleTaken(0, "S01", "deck", None, None),
+        ev.PuzzleTaken(0, "S02", "grid", None, 5), ev.PuzzleTaken(1, "W03", "row", white, 2),
+        ev.CardRevealed("S04", None, 3), ev.DeckEmptied(None), ev.DeckEmptied(white),
+        ev.WhiteDeckRenewed(9, ((0, 6), (1, 3))), ev.EndTriggered(7, 8),
+        ev.PieceGained(0, o4, "reward", i4), ev.PieceGained(0, engine.Shape.MONO, "level1"),
+        ev.PieceGained(0, engine.Shape.DOMINO, "upgrade", engine.Shape.DOMINO),
+        ev.DecisionAwaited(0, "substitute", ("I4", "O4"), "the reserve has no T4 (T tetromino) left for "
+                           "your reward: pick another piece", "reward T4"),
+        ev.DecisionAwaited(1, "level_up", ("L3 to O4", "decline"), "Level-up reward: raise one piece of "
+                           "your supply exactly one level (a level-4 piece may become a ghost), or decline",
+                           "arrow 1 of 2"),
+        ev.PieceReturned(0, l3), ev.PiecePlaced(0, "W07", l3, 0b100011, finishing=True),
+        ev.PuzzleCompleted(0, "W07", 3, finishing=True), ev.RowRecycled(white, ("W01", "W02", "W03", "W04")),
+        ev.TurnSkipped(1), ev.PlayerRemoved(1, ()), ev.PlayerRemoved(2, ("W01", "B02")),
+        ev.GameEnded((10, 10), (0, 1)), ev.GameEnded((10, 3), (0,)), ev.GameEnded((3,), (ev.MASTERMIND,)),
+        ev.GhostSplit(0, engine.Shape.P5, (engine.Shape.MONO, o4)), ev.LevelledUp(0, l3, o4),
+        ev.LevelUpDeclined(0), ev.LevelUpLost(1), ev.MarkersPassed(0, 2, 4),
+        ev.CreditEarned(0, "L4", "placed an L4"), ev.CreditReturned(1, True), ev.CreditReturned(1, False),
+        ev.CreditsActivated(0, 1), ev.CreditsActivated(0, 3), ev.ActionInserted(0), ev.CreditPaidFinishing(0),
+        ev.FinesseTileRemoved("F1", ""), ev.FinesseTileRemoved("F1", "F2"), ev.MastermindTook("S05", 4, 2),
+        ev.LocksReleased(), ev.LocksMoved(2, (1, 3, 0)), ev.LockTaken(3), ev.FinishingStarted(),
+        ev.FinishingDone(0), ev.TurnStarted(1, 4), ev.PuzzleCompleted(7, "W01", 2),
+    ]
+
+
+def test_every_engine_event_has_a_sentence() -> None:
+    """A new event in engine/events.py needs its sentence here, or it would show in English."""
+    events = {cls for _, cls in inspect.getmembers(ev, inspect.isclass)
+              if issubclass(cls, ev.Event) and cls is not ev.Event and cls.__module__ == ev.__name__}
+    assert events - set(_SENTENCES) == set()
+    assert {type(e) for e in sample_events()} == events
+
+
+@pytest.mark.parametrize("options", TABLES, ids=lambda o: f"{o.variant}-{o.players}")
+def test_english_sentences_are_the_engines_own_words(options: Options) -> None:
+    seen = 0
+    for state, _action, events in played(options):
+        hidden = hidden_scores(state, None)
+        for event in events:
+            assert event_text(event, NAMES, hidden) == describe_for(event, NAMES, hidden)
+            seen += 1
+    assert seen > 100
+    for event in sample_events():
+        assert event_text(event, NAMES) == event.describe(NAMES)
+        assert event_text(event, NAMES, frozenset({0, 1})) == describe_for(event, NAMES, frozenset({0, 1}))
+
+
+def test_every_event_reads_in_portuguese() -> None:
+    """No sentence stays English: each differs from the English and holds none of its words of
+    more than four letters (names, card ids and shapes aside)."""
+    for event in sample_events():
+        english = event_text(event, NAMES)
+        portuguese = localise(english, "pt-BR")
+        assert isinstance(english, Text)
+        assert portuguese != english, english
+        for word in ("puzzle", "took", "reserve", "round", "completed", "credit", "deck", "the "):
+            if isinstance(event, ev.CreditEarned) and word == "placed":
+                continue
+            assert word not in portuguese.replace("placed an L4", ""), (word, portuguese)
+    assert localise(event_text(ev.PieceGained(0, engine.Shape.L3, "reward", engine.Shape.O4), NAMES),
+                    "pt-BR") == ("Ana pegou um L3 (triminó em L) (recompensa) em vez de um O4 (tetraminó "
+                                 "quadrado), que acabou na reserva.")
+    assert localise(event_text(ev.GameEnded((3, 3), (0, 1)), NAMES), "pt-BR") == (
+        "Fim de jogo: Ana e Bruno compartilham a vitória.")
+    mastermind = localise(event_text(ev.MastermindTook("S05", 4, 2), NAMES), "pt-BR")
+    assert mastermind.startswith("O Mentor pegou S05")
+
+
+def test_pieces_and_prompts_match_the_engine() -> None:
+    for shape in SHAPES:
+        assert shape_label(shape) == shape.label
+        assert with_article(shape) == shape.with_article
+        assert localise(shape_label(shape), "pt-BR") != shape.label
+    from positions import at_turn_start, game, play, with_player, without_shapes
+
+    state = with_player(at_turn_start(game(2, seed=1), 0), 0, supply="2 1",
+                        puzzles=[("TO", [("2", "A1 B1")]), "TD"])
+    state = play(without_shapes(state, "T4", "L4", "S4"), "place 2 on TO at A2 B2")
+    decision = state.pending[0]
+    assert pending_prompt(decision) == decisions.prompt(decision)
+    assert localise(pending_prompt(decision), "pt-BR") == (
+        "a reserva não tem mais T4 (tetraminó em T) para a sua recompensa: escolha outra peça")
+
+
+@pytest.mark.parametrize("options", TABLES, ids=lambda o: f"{o.variant}-{o.players}")
+def test_portuguese_notation_parses_back_to_the_same_action(options: Options) -> None:
+    """Every action a player could take (and every one played), shown in Portuguese, is read by
+    the engine as that very action — so a player can copy it from the log or a hint."""
+    checked = 0
+    for state, action, _events in played(options, limit=400):
+        for candidate in [action, *legal_actions(state)[:60]]:
+            shown = notation_in(str(candidate), "pt-BR")
+            assert engine.parse_action(shown) == candidate, shown
+            checked += 1
+    for text in ("skip", "remove 2", "choose L3 to O4", "choose decline", "end turn", "insert",
+                 "master 1 on B02 at C3; L3 on W07 at A1 A2 B2", "ghost P5 to 1 O4; 1 on W07 at C3"):
+        shown = notation_in(text, "pt-BR")
+        assert str(engine.parse_action(shown)) == text, shown
+    assert notation_in("choose L3 to O4", "pt-BR") == "escolher L3 para O4"
+    assert notation_in("place L3 on W07 at A1 A2 B2", "pt-BR") == "colocar L3 em W07 nas A1 A2 B2"
+    assert notation_in("take white 3", "en-US") == "take white 3"
+    assert checked > 200
+
+
+def test_the_notation_catalogue_names_only_notation_words() -> None:
+    """Each locale's ``notation`` section translates English notation words (the engine's), and
+    each translation is a word the engine reads back as that English word."""
+    from engine.actions import PORTUGUESE, PORTUGUESE_OPTIONS, _in_english
+
+    english_words = set(PORTUGUESE.values()) | set(PORTUGUESE_OPTIONS.values())
+    for locale, catalogue in catalogues().items():
+        words = catalogue.get("notation", {})
+        assert set(words) <= english_words, locale
+        for english, shown in words.items():
+            assert _in_english(shown).strip() == english or PORTUGUESE_OPTIONS.get(shown) == english, shown
+
+
+def test_ai_seat_names_read_in_each_language_and_are_stored_in_english() -> None:
+    name = ai_name("greedy", 2)
+    assert name == "Greedy bot 2" and localise(name, "pt-BR") == "Robô Guloso 2"
+    stored = str(name)  # what the database holds
+    again = seat_name(stored, "greedy", None)
+    assert isinstance(again, Text) and localise(again, "pt-BR") == "Robô Guloso 2"
+    assert localise(seat_name("Strong bot 1", "strong", None), "pt-BR") == "Robô Forte 1"
+    assert seat_name("Greedy bot 2", "greedy", 42) == "Greedy bot 2"  # a human called that keeps it
+    assert not isinstance(seat_name("Greedy bot (for Ana)", "greedy", None), Text)
+
+
+def test_joined_and_notation_survive_pickling_and_read_in_each_language() -> None:
+    import pickle
+
+    line = Joined((texts.MASTERMIND_NAME, Notation("take white 3")), texts.AND)
+    assert line == "The mastermind and take white 3"
+    assert localise(line, "pt-BR") == "O Mentor e pegar branco 3"
+    assert localise(pickle.loads(pickle.dumps(line)), "pt-BR") == "O Mentor e pegar branco 3"
