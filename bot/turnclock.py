@@ -23,7 +23,6 @@ import engine
 
 from . import texts
 from .clock import Clock
-from .games import replaced_name
 from .errors import (
     BadInputError,
     InvalidActionError,
@@ -33,6 +32,7 @@ from .errors import (
     StaleError,
     WrongStageError,
 )
+from .games import replaced_name
 from .manager import POLICY_NAMES, ActionResult, Game, GameManager, Seat
 from .reminders import turn_key, turn_keys
 from .storage import StaleRevisionError

@@ -182,7 +182,10 @@ def test_ai_seat_names_read_in_each_language_and_are_stored_in_english() -> None
     assert isinstance(again, Text) and localise(again, "pt-BR") == "Robô Guloso 2"
     assert localise(seat_name("Strong bot 1", "strong", None), "pt-BR") == "Robô Forte 1"
     assert seat_name("Greedy bot 2", "greedy", 42) == "Greedy bot 2"  # a human called that keeps it
-    assert not isinstance(seat_name("Greedy bot (for Ana)", "greedy", None), Text)
+    replaced = seat_name("Greedy bot (for Ana (2))", "greedy", None)  # a seat the host handed over
+    assert replaced == "Greedy bot (for Ana (2))"
+    assert localise(replaced, "pt-BR") == "Robô Guloso (no lugar de Ana (2))"
+    assert not isinstance(seat_name("Greedy bot for Ana", "greedy", None), Text)
 
 
 def test_joined_and_notation_survive_pickling_and_read_in_each_language() -> None:

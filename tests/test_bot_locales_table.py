@@ -210,11 +210,11 @@ async def test_undo_answers_privately_in_the_users_language_and_posts_in_the_ser
             await h.slash(user, CHANNEL, "projectl play level1", locale=locale)
             reply = final_reply(await h.slash(user, CHANNEL, "projectl play undo", locale=locale))
             if speaks_portuguese(user):
-                assert reply.content.startswith("Desfeito: `level1`. 3 ação(ões) restante(s) neste turno.")
+                assert reply.content.startswith("Desfeito: `nível1`. 3 ação(ões) restante(s) neste turno.")
             else:
                 assert reply.content.startswith("Took back `level1`. 3 action(s) left this turn.")
             public = h.channel_messages(CHANNEL)[-1].content
-            assert public == f"↩️ {user.name} desfez a última ação (`level1`)."
+            assert public == f"↩️ {user.name} desfez a última ação (`nível1`)."  # the server's notation
             seen.add(locale)
             for _ in range(3):
                 await h.slash(user, CHANNEL, "projectl play level1", locale=locale)
