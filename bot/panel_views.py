@@ -178,7 +178,7 @@ def _header(offer: Offer) -> str:
     if offer.seat in offer.state.held:
         return texts.PANEL_HELD.format(active=active)
     live = finesse.live
-    tile = f"{live.id} ({live.label})" if live is not None else "none (face down)"
+    tile: str = f"{live.id} ({live.label})" if live is not None else texts.FINESSE_TILE_NONE
     return texts.PANEL_TURN.format(n=offer.state.actions_left) + texts.PANEL_CREDITS.format(
         active=active, inactive=inactive, tile=tile)
 
