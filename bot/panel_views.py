@@ -51,7 +51,7 @@ from engine.state import RowsTable, SoloTable
 from . import texts
 from .cogs import common
 from .errors import InvalidActionError, StaleError
-from .event_texts import pending_prompt
+from .event_texts import pending_prompt, shape_label
 from .locales import Notation, engine_text, localise
 from .manager import ActionResult, Game
 from .panel import (
@@ -201,13 +201,13 @@ def main_items(key: PanelKey, offer: Offer, last_action: Action | None, *,
     if shapes:
         supply = offer.state.players[offer.seat].supply
         items.append(_menu(key.custom_id("place"), texts.PANEL_PLACE, [
-            (texts.PANEL_PIECE.format(piece=s.label, count=supply[s.index],
+            (texts.PANEL_PIECE.format(piece=shape_label(s), count=supply[s.index],
                                       cards=", ".join(offer.puzzles_for(s))), s.value) for s in shapes]))
     gives = offer.upgrade_gives()
     if gives:
         supply = offer.state.players[offer.seat].supply
         items.append(_menu(key.custom_id("give"), texts.PANEL_UPGRADE, [
-            (texts.PANEL_GIVE.format(piece=s.label, count=supply[s.index]), s.value) for s in gives]))
+            (texts.PANEL_GIVE.format(piece=shape_label(s), count=supply[s.index]), s.value) for s in gives]))
     buttons: list[PanelItem] = []
     if offer.of("level1"):
         buttons.append(_button(key.custom_id("lvl"), texts.PANEL_LEVEL1, discord.ButtonStyle.primary))
@@ -272,7 +272,7 @@ def _back(key: PanelKey, row: int) -> PanelItem:
 def puzzle_screen(key: PanelKey, offer: Offer, shape: Shape) -> Screen:
     cards = offer.puzzles_for(shape)
     if not cards:
-        raise InvalidActionError(texts.NO_PLACEMENTS.format(piece=shape.label, card="any puzzle"))
+        raise InvalidActionError(texts.NO_PLACEMENTS.format(piece=shape_label(shape), card=texts.ANY_PUZZLE))
     options = []
     for card_id in cards:
         card = offer.state.cards[card_id]
@@ -281,17 +281,17 @@ def puzzle_screen(key: PanelKey, offer: Offer, shape: Shape) -> Screen:
         options.append((texts.PANEL_PUZZLE.format(card=card_id, points=card.points,
                                                   filled=puzzle.filled.bit_count(), size=card.size,
                                                   spots=len(offer.placements(shape, card_id))), card_id))
-    items = [_menu(key.custom_id("puz", shape.value), texts.PANEL_PICK_PUZZLE.format(piece=shape.label),
-                   options, row=0), _back(key, 1)]
-    return Screen(texts.PANEL_PICK_PUZZLE.format(piece=shape.label), _view(items))
+    prompt = texts.PANEL_PICK_PUZZLE.format(piece=shape_label(shape))
+    items = [_menu(key.custom_id("puz", shape.value), prompt, options, row=0), _back(key, 1)]
+    return Screen(prompt, _view(items))
 
 
 def spot_screen(key: PanelKey, offer: Offer, shape: Shape, card: str, page: int = 1) -> Screen:
     places = offer.placements(shape, card)
     if not places:
-        raise InvalidActionError(texts.NO_PLACEMENTS.format(piece=shape.label, card=card))
+        raise InvalidActionError(texts.NO_PLACEMENTS.format(piece=shape_label(shape), card=card))
     entries = [(mask_to_text(p.mask), mask_to_text(p.mask)) for p in places]
-    prompt = texts.PANEL_PICK_SPOT.format(piece=shape.label, card=card)
+    prompt = texts.PANEL_PICK_SPOT.format(piece=shape_label(shape), card=card)
     items = [_menu(key.custom_id("at", shape.value, card), prompt, _paged(entries, page), row=0),
              _back(key, 1)]
     return Screen(prompt, _view(items))
@@ -301,8 +301,8 @@ def upgrade_screen(key: PanelKey, offer: Offer, give: Shape) -> Screen:
     upgrades = offer.upgrades_from(give)
     if not upgrades:
         raise InvalidActionError(texts.PANEL_NOTHING)
-    prompt = texts.PANEL_PICK_TAKE.format(piece=give.label)
-    options = [(texts.PANEL_TAKE_PIECE.format(piece=u.take.label, level=u.take.level), str(u))
+    prompt = texts.PANEL_PICK_TAKE.format(piece=shape_label(give))
+    options = [(texts.PANEL_TAKE_PIECE.format(piece=shape_label(u.take), level=u.take.level), str(u))
                for u in upgrades]
     return Screen(prompt, _view([_menu(key.custom_id("upg", give.value), prompt, options, row=0),
                                  _back(key, 1)]))
@@ -368,7 +368,8 @@ def master_piece_screen(key: PanelKey, offer: Offer, draft: tuple[Place, ...], c
     code = encode_draft(offer.state, offer.seat, draft)
     index = _puzzle_index(offer, card)
     prompt = texts.PANEL_MASTER_PICK_PIECE.format(card=card)
-    items = [_menu(key.custom_id("mp", code, index), prompt, [(s.label, s.value) for s in shapes], row=0),
+    pieces = [(shape_label(s), s.value) for s in shapes]
+    items = [_menu(key.custom_id("mp", code, index), prompt, pieces, row=0),
              _button(key.custom_id("ms", code), texts.PANEL_BACK, row=1)]
     return Screen(prompt, _view(items))
 
@@ -377,9 +378,9 @@ def master_spot_screen(key: PanelKey, offer: Offer, draft: tuple[Place, ...], ca
                        page: int = 1) -> Screen:
     places = [p for p in _master_places(offer, draft, card) if p.shape is shape]
     if not places:
-        raise InvalidActionError(texts.NO_PLACEMENTS.format(piece=shape.label, card=card))
+        raise InvalidActionError(texts.NO_PLACEMENTS.format(piece=shape_label(shape), card=card))
     code = encode_draft(offer.state, offer.seat, draft)
-    prompt = texts.PANEL_MASTER_PICK_SPOT.format(piece=shape.label, card=card)
+    prompt = texts.PANEL_MASTER_PICK_SPOT.format(piece=shape_label(shape), card=card)
     entries = [(mask_to_text(p.mask), mask_to_text(p.mask)) for p in places]
     items = [_menu(key.custom_id("ma", code, _puzzle_index(offer, card), shape.value), prompt,
                    _paged(entries, page), row=0),

@@ -222,6 +222,7 @@ NO_SUCH_PIECE = "Your supply has no {piece} piece."
 FINESSE_FACE_DOWN = "the first two tiles stay face down (rounds 1–2)"
 FINESSE_ALL_GONE = "every tile has left play"
 FINESSE_TILE_NONE = "none (face down)"
+ANY_PUZZLE = "any puzzle"
 
 # -- lobby --------------------------------------------------------------------------------------
 # (bot/cogs/table.py, the lobby buttons of bot/views.py): a public post, in the server's language

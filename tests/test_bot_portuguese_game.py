@@ -172,3 +172,31 @@ async def test_a_whole_game_in_portuguese_and_english(tmp_path: Path) -> None:
         assert "**ana**: 1 jogada(s)" in (stats_pt.embeds[0].description or "")
         stats_en = final_reply(await h.slash(ben, "games", "projectl stats", locale=EN))
         assert stats_en.embeds[0].title == "Project L in this server — 1 finished game(s)"
+
+
+async def test_a_solo_game_and_its_review_in_portuguese(tmp_path: Path) -> None:
+    """Solo in a Portuguese server: the mastermind is *o Mentor* in every post, the results name its
+    score, and the review behind the **Revisão** button reads in the clicker's language."""
+    async with DiscordHarness(bot_factory=bot_factory(tmp_path / "solo.sqlite3", seed=3), token=TOKEN,
+                              trap_loggers=("discord", "bot"), settle_timeout=180.0) as h:
+        h.set_preferred_locale(PT)
+        bia, eve = h.add_user("bia"), h.add_user("eve")
+        await h.slash(bia, "games", "projectl table new", variant="solo", locale=PT)
+        table = Table(h, {bia.id: PT})
+        table.users = {bia.id: bia}
+        table.hinted = {bia.id}  # no hint here: the review below is the strong AI's part
+        game_id = await table.play()
+        everything = "\n".join(post.content or "" for post in table.public)
+        assert "O Mentor pegou " in everything and "The mastermind" not in everything
+        final = table.public[-1]
+        assert "\nO Mentor: " in (final.content or ""), final.content
+        button = next(b for b in final.buttons if b.custom_id == f"pld:review:{game_id}")
+        assert button.label == "Revisão"
+        review = final_reply(await h.click(bia, final, button.custom_id, locale=PT))
+        assert review.ephemeral and review.content.startswith(f"**Revisão da partida {game_id}**")
+        assert "**bia**" in review.content and english_in(review.content) == []
+        english_moves = ("`take ", "`place ", "`upgrade ", "`level1`", "`draw", "`master ", "`pass`")
+        assert [move for move in english_moves if move in review.content] == [], review.content
+        again = final_reply(await h.click(eve, final, button.custom_id, locale=EN))  # the same review, cached
+        assert again.content.startswith(f"**Review of game {game_id}**")
+        assert portuguese_in(again.content) == []
