@@ -30,7 +30,7 @@ from engine import GameState, Place
 from engine.actions import GhostSplit
 
 from .allocator import release_freed_memory
-from .locales import image_words, locale_code
+from .locales import image_words, locale_code, localise
 
 
 class Renderer(Protocol):
@@ -80,22 +80,23 @@ class _NamedRenderer:
         locale: Any = None,
     ) -> bytes:
         """The table; ``previous`` (the state the last turn post showed) frames what changed."""
-        return await self._run("render_table", locale_code(locale), state, list(names), previous)
+        return await self._run("render_table", locale_code(locale), state, _shown(names, locale), previous)
 
     async def mat(
         self, state: GameState, seat: int, names: Sequence[str], viewer: int | None = None, *,
         locale: Any = None,
     ) -> bytes:
-        return await self._run("render_mat", locale_code(locale), state, seat, list(names),
+        return await self._run("render_mat", locale_code(locale), state, seat, _shown(names, locale),
                                seat if viewer is None else viewer)
 
     async def results(self, state: GameState, names: Sequence[str], *, locale: Any = None) -> bytes:
-        return await self._run("render_results", locale_code(locale), state, list(names))
+        return await self._run("render_results", locale_code(locale), state, _shown(names, locale))
 
     async def preview(
         self, state: GameState, seat: int, place: Place, names: Sequence[str], *, locale: Any = None,
     ) -> bytes:
-        return await self._run("render_preview", locale_code(locale), state, seat, place, list(names))
+        return await self._run("render_preview", locale_code(locale), state, seat, place,
+                               _shown(names, locale))
 
     async def master_preview(
         self, state: GameState, seat: int, placements: Sequence[Place], names: Sequence[str], *,
@@ -106,6 +107,12 @@ class _NamedRenderer:
 
     async def ghost_split(self, split: GhostSplit, *, locale: Any = None) -> bytes:
         return await self._run("render_ghost_split", locale_code(locale), split.ghost, split.pieces)
+
+
+def _shown(names: Sequence[str], locale: Any) -> list[str]:
+    """The seat names as drawn in ``locale``: an AI seat's name is a sentence of bot/texts.py
+    (``Robô Guloso 1`` in Portuguese); a player's name as it is."""
+    return [str(localise(name, locale)) for name in names]
 
 
 def _render(name: str, locale: str | None, *args: object) -> bytes:

@@ -195,3 +195,12 @@ def test_joined_and_notation_survive_pickling_and_read_in_each_language() -> Non
     assert line == "The mastermind and take white 3"
     assert localise(line, "pt-BR") == "O Mentor e pegar branco 3"
     assert localise(pickle.loads(pickle.dumps(line)), "pt-BR") == "O Mentor e pegar branco 3"
+
+
+def test_images_draw_an_ai_seats_name_in_their_language() -> None:
+    from bot.render import _shown
+
+    names = [ai_name("strong", 1), "Ana"]
+    assert _shown(names, "pt-BR") == ["Robô Forte 1", "Ana"]
+    assert _shown(names, None) == ["Strong bot 1", "Ana"]
+    assert all(type(name) is str for name in _shown(names, "pt-BR"))
