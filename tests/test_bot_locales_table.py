@@ -244,7 +244,7 @@ async def test_an_action_confirmation_is_in_the_users_language(tmp_path: Path) -
         await start(h, await open_table(h, ("ana", "bob")))
         user = await current_user(h)
         pt = final_reply(await h.slash(user, CHANNEL, "projectl play level1", locale="pt-BR"))
-        assert pt.content.startswith("Feito: `level1`. 2 ação(ões) restante(s) neste turno."), pt.content
+        assert pt.content.startswith("Feito: `nível1`. 2 ação(ões) restante(s) neste turno."), pt.content
         en = final_reply(await h.slash(user, CHANNEL, "projectl play level1", locale="en-US"))
         assert en.content.startswith("Done: `level1`. 1 action(s) left this turn."), en.content
 
