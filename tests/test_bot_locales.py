@@ -183,3 +183,15 @@ async def test_images_are_drawn_in_the_language_of_who_sees_them(h: DiscordHarne
     await h.slash(current, "games", "projectl status", locale="en-GB")
     shown = list(zip(renderer.calls, renderer.locales, strict=True))
     assert shown == [("table", "pt-BR"), ("table", "en-GB")]
+
+
+@pytest.mark.parametrize("locale", locales())
+def test_every_sentence_of_texts_py_is_translated(locale: str) -> None:
+    """Issue 18: every English sentence, whatever its section, has an entry in every catalogue
+    (the test above checks that no entry is unused and that each keeps the English fields)."""
+    translated = catalogues()[locale]["texts"]
+    every = {value.key for value in vars(texts).values() if isinstance(value, Text)}
+    every |= {entry.key for value in vars(texts).values() if isinstance(value, dict)
+              for entry in value.values() if isinstance(entry, Text)}
+    assert every == {key for keys in sections().values() for key in keys}
+    assert sorted(key for key in every if key not in translated) == []
