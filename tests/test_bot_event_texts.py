@@ -138,7 +138,7 @@ def test_pieces_and_prompts_match_the_engine() -> None:
     decision = state.pending[0]
     assert pending_prompt(decision) == decisions.prompt(decision)
     assert localise(pending_prompt(decision), "pt-BR") == (
-        "a reserva não tem mais T4 (tetraminó em T) para a sua recompensa: escolha outra peça")
+        "a reserva não tem mais T4 (tetraminó T) para a sua recompensa: escolha outra peça")
 
 
 @pytest.mark.parametrize("options", TABLES, ids=lambda o: f"{o.variant}-{o.players}")
@@ -204,3 +204,12 @@ def test_images_draw_an_ai_seats_name_in_their_language() -> None:
     assert _shown(names, "pt-BR") == ["Robô Forte 1", "Ana"]
     assert _shown(names, None) == ["Strong bot 1", "Ana"]
     assert all(type(name) is str for name in _shown(names, "pt-BR"))
+
+
+def test_piece_names_are_the_images_own() -> None:
+    """A piece is called the same in a sentence as on an image, in every language."""
+    for locale, catalogue in catalogues().items():
+        drawn = catalogue.get("images", {}).get("SHAPE_NAMES", {})
+        for shape in SHAPES:
+            if shape.value in drawn:
+                assert localise(texts.SHAPE_NAMES[shape.value], locale) == drawn[shape.value], shape

@@ -602,7 +602,7 @@ def test_a_pending_decision_is_the_only_thing_the_panel_shows() -> None:
     assert "the reserve has no T4 (T tetromino) left for your reward" in header
     from bot.locales import localise
 
-    assert "a reserva não tem mais T4 (tetraminó em T) para a sua recompensa" in localise(header, "pt-BR")
+    assert "a reserva não tem mais T4 (tetraminó T) para a sua recompensa" in localise(header, "pt-BR")
 
 
 async def test_a_pending_decision_is_answered_from_the_panel(tmp_path: Path) -> None:
