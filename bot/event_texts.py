@@ -9,12 +9,14 @@ pieces, rows and actions as fields that are themselves translated.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Sequence
 from typing import Any
 
 from engine import events as ev
-from engine.expansions import level_up
-from engine.pieces import Shape, mask_to_text, parse_shape
+from engine.expansions import finesse, level_up
+from engine.expansions.finesse import Tile
+from engine.pieces import SHAPES, Shape, mask_to_text, parse_shape
 from engine.rules import SUBSTITUTE
 from engine.state import PendingDecision
 
@@ -81,6 +83,89 @@ def option_text(option: str) -> Notation:
     return Notation(option)
 
 
+# -- Finesse: tiles and credits -------------------------------------------------------------------
+
+
+def _finesse_name_key(tile: Tile) -> str | None:
+    """Which :data:`texts.FINESSE_TILE_NAMES` entry names ``tile`` (None: a piece tile, named by
+    its pieces' letters)."""
+    if tile.rule in {"place", "pieces"} and tile.id[0] in "AB":
+        return None
+    if tile.rule in {"place", "types"}:
+        return f"{tile.rule}-{'small' if tile.shapes == finesse.SMALL else 'tetro'}"
+    return tile.rule
+
+
+def finesse_tile_label(tile: Tile) -> str:
+    """The tile's short name, as ``Tile.label``: ``I, L, O`` or ``complete a puzzle``."""
+    key = _finesse_name_key(tile)
+    return tile.label if key is None else texts.FINESSE_TILE_NAMES[key]
+
+
+def finesse_tile(tile: Tile) -> Text:
+    """``C3 (complete a puzzle)``."""
+    return texts.FINESSE_TILE.format(id=tile.id, label=finesse_tile_label(tile))
+
+
+def finesse_rule(tile: Tile) -> Text:
+    """The tile's rule in one sentence, as ``finesse.rule_text``."""
+    codes = [shape.value for shape in tile.shapes]
+    what: str = texts.FINESSE_WHAT[tile.rule]
+    if tile.rule in {"place", "types"}:
+        what = texts.FINESSE_WHAT[tile.rule].format(shapes=", ".join(codes))
+    elif tile.rule == "pieces":
+        what = texts.FINESSE_WHAT[tile.rule].format(shapes=Joined(codes, texts.OR))
+    return texts.FINESSE_RULE_LINE.format(colour=texts.FINESSE_TILE_COLOURS[tile.colour], what=what,
+                                          when=texts.FINESSE_WHEN[tile.colour])
+
+
+_TILES_BY_LABEL = {tile.label: tile for tile in finesse.TILES.values()}
+_TILE_SHOWN = re.compile(r"(?P<id>[A-C]\d{1,2}) \((?P<label>.*)\)")
+_PIECES_BY_ARTICLE = {shape.with_article: shape for shape in SHAPES}
+_REASONS = [  # (pattern of the engine's English, FINESSE_REASONS entry, what the group is)
+    (re.compile(r"unfinished puzzle (\S+)"), "unfinished", "card"),
+    (re.compile(r"owns (.+)"), "owns", "piece"),
+    (re.compile(r"placed (.+) with Master"), "placed_master", "piece"),
+    (re.compile(r"placed (.+)"), "placed", "piece"),
+    (re.compile(r"completed (\S+)"), "completed", "card"),
+    (re.compile(r"took a level-1 piece \(an Upgrade\)"), "level1", ""),
+    (re.compile(r"took (\S+)"), "took", "card"),
+    (re.compile(r"upgraded to (.+)"), "upgraded", "piece"),
+    (re.compile(r"levelled up to (.+)"), "levelled", "piece"),
+]
+
+
+def finesse_label_text(label: str) -> str:
+    """A tile's English short name (``CreditEarned.tile``) in words: the same label."""
+    tile = _TILES_BY_LABEL.get(label)
+    return label if tile is None else finesse_tile_label(tile)
+
+
+def finesse_tile_text(shown: str) -> str:
+    """``C3 (complete a puzzle)`` (``FinesseTileRemoved.live``) in words."""
+    match = _TILE_SHOWN.fullmatch(shown)
+    tile = finesse.TILES.get(match["id"]) if match else None
+    return shown if tile is None else finesse_tile(tile)
+
+
+def credit_reason(reason: str) -> str:
+    """Why a Finesse credit was earned (``CreditEarned.reason``, finesse's English) in words; an
+    unknown reason as it is."""
+    for pattern, key, group in _REASONS:
+        match = pattern.fullmatch(reason)
+        if match is None:
+            continue
+        if group == "piece":
+            shape = _PIECES_BY_ARTICLE.get(match[1])
+            if shape is None:
+                continue
+            return texts.FINESSE_REASONS[key].format(piece=with_article(shape))
+        if group == "card":
+            return texts.FINESSE_REASONS[key].format(card=match[1])
+        return texts.FINESSE_REASONS[key]
+    return reason
+
+
 def _took(e: ev.PuzzleTaken, names: Names) -> Text:
     name = seat_name(names, e.seat)
     if e.source == "deck":
@@ -141,7 +226,7 @@ def _returned_credit(e: ev.CreditReturned, names: Names) -> Text:
 
 def _tile_left(e: ev.FinesseTileRemoved, names: Names) -> Text:
     if e.live:
-        return texts.EVENT_TILE_LEFT_LIVE.format(tile=e.tile, live=e.live)
+        return texts.EVENT_TILE_LEFT_LIVE.format(tile=e.tile, live=finesse_tile_text(e.live))
     return texts.EVENT_TILE_LEFT.format(tile=e.tile)
 
 
@@ -184,7 +269,7 @@ _SENTENCES: dict[type[ev.Event], Callable[[Any, Names], Text]] = {
     ev.MarkersPassed: lambda e, n: texts.EVENT_MARKERS_PASSED.format(
         round=e.round, white=seat_name(n, e.white), black=seat_name(n, e.black)),
     ev.CreditEarned: lambda e, n: texts.EVENT_CREDIT_EARNED.format(
-        name=seat_name(n, e.seat), reason=e.reason, tile=e.tile),
+        name=seat_name(n, e.seat), reason=credit_reason(e.reason), tile=finesse_label_text(e.tile)),
     ev.CreditReturned: _returned_credit,
     ev.CreditsActivated: _credits,
     ev.ActionInserted: lambda e, n: texts.EVENT_ACTION_INSERTED.format(name=seat_name(n, e.seat)),

@@ -51,7 +51,7 @@ from engine.state import RowsTable, SoloTable
 from . import texts
 from .cogs import common
 from .errors import InvalidActionError, StaleError
-from .event_texts import pending_prompt, shape_label
+from .event_texts import finesse_tile, pending_prompt, shape_label
 from .locales import Notation, engine_text, localise
 from .manager import ActionResult, Game
 from .panel import (
@@ -178,7 +178,7 @@ def _header(offer: Offer) -> str:
     if offer.seat in offer.state.held:
         return texts.PANEL_HELD.format(active=active)
     live = finesse.live
-    tile: str = f"{live.id} ({live.label})" if live is not None else texts.FINESSE_TILE_NONE
+    tile: str = finesse_tile(live) if live is not None else texts.FINESSE_TILE_NONE
     return texts.PANEL_TURN.format(n=offer.state.actions_left) + texts.PANEL_CREDITS.format(
         active=active, inactive=inactive, tile=tile)
 

@@ -206,6 +206,38 @@ DECISION_LEVEL_UP = (
     "become a ghost), or decline"
 )
 
+# -- Finesse, as sentences tell it (bot/event_texts.py) -------------------------------------------
+# The tiles' names and rules and why a credit was earned: the same English as
+# engine/expansions/finesse.py, built from the tile instead of its English. (issue 18, pt-play)
+
+FINESSE_TILE = "{id} ({label})"
+FINESSE_TILE_NAMES: dict[str, str] = {
+    "unfinished": "unfinished puzzles", "master": "Master", "complete": "complete a puzzle",
+    "take": "take a puzzle", "types": "types", "types-small": "small types",
+    "types-tetro": "tetromino types", "place-small": "place small pieces",
+    "place-tetro": "place tetrominoes", "upgrade": "Upgrade",
+}
+FINESSE_RULE_LINE = "{colour}: +1 credit {what}, {when}."
+FINESSE_TILE_COLOURS: dict[str, str] = {"pink": "Pink", "blue": "Blue"}
+FINESSE_WHEN: dict[str, str] = {"pink": "at once", "blue": "at the end of your turn"}
+FINESSE_WHAT: dict[str, str] = {
+    "place": "for each piece you place that is one of {shapes}",
+    "pieces": "for each {shapes} in your supply or on your unfinished puzzles",
+    "unfinished": "for each unfinished puzzle you have",
+    "master": "for each piece you place with Master",
+    "complete": "for each puzzle you complete",
+    "take": "for each puzzle you take",
+    "types": "for each of {shapes} you own (supply or unfinished puzzles)",
+    "upgrade": "for each Upgrade action (taking a level-1 piece counts) and each level-up arrow used",
+}
+OR = " or "
+FINESSE_REASONS: dict[str, str] = {
+    "unfinished": "unfinished puzzle {card}", "owns": "owns {piece}", "placed": "placed {piece}",
+    "placed_master": "placed {piece} with Master", "completed": "completed {card}", "took": "took {card}",
+    "upgraded": "upgraded to {piece}", "level1": "took a level-1 piece (an Upgrade)",
+    "levelled": "levelled up to {piece}",
+}
+
 # -- play, continued (bot/cogs/play.py, bot/views.py) ----------------------------------------------
 # Autocomplete lists, the placement menu, the buttons under a post. (issue 18, pt-play)
 

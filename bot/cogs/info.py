@@ -12,6 +12,7 @@ from engine.visibility import NOBODY
 
 from .. import texts
 from ..errors import BadInputError, NotInGameError
+from ..event_texts import finesse_rule, finesse_tile
 from ..locales import Joined
 from ..manager import Game
 from ..reminders import turn_keys
@@ -138,7 +139,6 @@ async def _live_tile_line(interaction: discord.Interaction) -> str:
         return ""
     live = fv.live
     if live is not None:
-        return texts.FINESSE_LIVE.format(tile=f"{live.id} ({live.label})", rule=live.text,
-                                         left=len(fv.row))
+        return texts.FINESSE_LIVE.format(tile=finesse_tile(live), rule=finesse_rule(live), left=len(fv.row))
     why = texts.FINESSE_FACE_DOWN if fv.row else texts.FINESSE_ALL_GONE
     return texts.FINESSE_NONE_LIVE.format(why=why)
