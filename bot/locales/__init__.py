@@ -65,7 +65,7 @@ class CatalogueTranslator(app_commands.Translator):
     async def translate(self, string: app_commands.locale_str, locale: Locale,
                         context: app_commands.TranslationContextTypes) -> str | None:
         section = SECTION.get(context.location)
-        if section is None:
+        if section is None or (section == "choices" and string.message in language_names()):
             return None
         return command_strings(locale.value, section).get(string.message)
 
@@ -228,6 +228,13 @@ def language_name(locale: str) -> str:
     """A locale's language as its speakers name it (a catalogue's ``language``; "English" for
     English), as /projectl-server offers it."""
     return str(catalogues().get(locale, {}).get("language", "English"))
+
+
+def language_names() -> frozenset[str]:
+    """Every language's own name, English's included. A language is offered under its own name
+    in every locale (a reader looks for "Português", not its English name), so these choices carry
+    no translations, and adding a catalogue never means editing the others."""
+    return frozenset({language_name("en-US"), *(language_name(code) for code in locales())})
 
 
 def public_locale(channel: Any, chosen: Mapping[int, str], *, guild_id: int | None = None,
