@@ -26,7 +26,7 @@ P = ParamSpec("P")
 V = TypeVar("V")
 
 MB = 1024 * 1024
-RENDER_CACHE_BYTES = 19 * MB
+RENDER_CACHE_BYTES = 20 * MB
 """What every drawing cache of one process may hold together (the sum of the budgets below)."""
 
 
@@ -94,7 +94,57 @@ class ByteLRU(Generic[P, V]):
             self._hits = self._misses = 0
 
 
-_CACHES: dict[str, ByteLRU[Any, Any]] = {}
+class DerivedImages:
+    """Images made from another image (a sprite's mask, a glyph over one background), remembered
+    per source *object*: the key is ``id(source)``, so the source is kept referenced with its
+    entry (its id stays its own) and both images count against ``max_bytes``."""
+
+    def __init__(self, name: str, max_bytes: int) -> None:
+        self.max_bytes = max_bytes
+        self._entries: OrderedDict[Hashable, tuple[Image.Image, Image.Image, int]] = OrderedDict()
+        self._bytes = 0
+        self._hits = 0
+        self._misses = 0
+        self._lock = threading.Lock()
+        _CACHES[name] = self
+
+    def get(self, source: Image.Image, what: tuple[object, ...], make: Callable[[], Image.Image]) -> Image.Image:
+        """``make()`` for ``source`` and ``what``, remembered."""
+        key = (id(source), *what)
+        with self._lock:
+            found = self._entries.get(key)
+            if found is not None and found[0] is source:
+                self._entries.move_to_end(key)
+                self._hits += 1
+                return found[1]
+            self._misses += 1
+        made = make()
+        cost = image_bytes(source) + image_bytes(made)
+        if cost > self.max_bytes:
+            return made
+        with self._lock:
+            previous = self._entries.pop(key, None)
+            if previous is not None:
+                self._bytes -= previous[2]
+            self._entries[key] = (source, made, cost)
+            self._bytes += cost
+            while self._bytes > self.max_bytes:
+                _, (_, _, dropped) = self._entries.popitem(last=False)
+                self._bytes -= dropped
+        return made
+
+    def cache_info(self) -> CacheInfo:
+        with self._lock:
+            return CacheInfo(self._hits, self._misses, len(self._entries), self._bytes, self.max_bytes)
+
+    def cache_clear(self) -> None:
+        with self._lock:
+            self._entries.clear()
+            self._bytes = 0
+            self._hits = self._misses = 0
+
+
+_CACHES: dict[str, ByteLRU[Any, Any] | DerivedImages] = {}
 
 
 def byte_lru(max_bytes: int, size: Callable[[V], int]) -> Callable[[Callable[P, V]], ByteLRU[P, V]]:

@@ -19,12 +19,12 @@ What RGB drawing got from blending, palette drawing gets from lookup tables:
 
 from __future__ import annotations
 
-from collections import OrderedDict
 from collections.abc import Callable
 from functools import lru_cache
 
 from PIL import Image, ImageChops, ImageDraw
 
+from .cache import MB, DerivedImages
 from .palette import RGB, palette_colours
 
 CLEAR = 255
@@ -87,25 +87,15 @@ def opaque(sprite: Image.Image) -> Image.Image:
 
 _NOT_CLEAR = [0 if i == CLEAR else 255 for i in range(256)]
 
-_DERIVED: OrderedDict[tuple[object, ...], tuple[Image.Image, Image.Image]] = OrderedDict()
-DERIVED_KEPT = 2048
+_DERIVED = DerivedImages("renders.indexed._DERIVED", 1 * MB)
 """Images made from another image (a sprite's mask, a glyph on one background), remembered while
-their source lives in its own cache. ``Image.point`` costs ~0.1 ms in Python for its table alone,
-which paid per sprite and per string was most of a mat's drawing."""
+their source is referenced. ``Image.point`` costs ~0.1 ms in Python for its table alone, which
+paid per sprite and per string was most of a mat's drawing; a mat needs about 5 KB of them."""
 
 
 def _derived(source: Image.Image, what: tuple[object, ...], make: Callable[[], Image.Image]) -> Image.Image:
-    """``make()``, remembered for the ``source`` object (kept referenced, so its id stays its own)."""
-    key = (id(source), *what)
-    found = _DERIVED.get(key)
-    if found is not None and found[0] is source:
-        _DERIVED.move_to_end(key)
-        return found[1]
-    made = make()
-    _DERIVED[key] = (source, made)
-    while len(_DERIVED) > DERIVED_KEPT:
-        _DERIVED.popitem(last=False)
-    return made
+    """``make()``, remembered for the ``source`` object (see :class:`~renders.cache.DerivedImages`)."""
+    return _DERIVED.get(source, what, make)
 
 
 def paste_sprite(image: Image.Image, sprite: Image.Image, xy: tuple[int, int]) -> None:

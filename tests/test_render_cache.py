@@ -13,7 +13,7 @@ import renders
 from bot import games
 from bot.allocator import TRIM_EVERY_SECONDS, limit_heap_growth, release_freed_memory
 from renders import card, draw, fonts
-from renders.cache import RENDER_CACHE_BYTES, budgets, byte_lru, held, image_bytes
+from renders.cache import RENDER_CACHE_BYTES, DerivedImages, budgets, byte_lru, held, image_bytes
 
 
 def test_entries_are_dropped_by_bytes_least_recently_used_first() -> None:
@@ -66,6 +66,7 @@ def test_every_drawing_cache_is_byte_bounded_and_the_budgets_add_up() -> None:
     for function in (card.market_card, card.mini_card, card._plan_card, draw.piece_sprite,
                      draw.disc_image, draw.arrow_sprite, fonts.run, fonts.get_font):
         assert f"{function.__module__}.{function.__qualname__}" in budgets()
+    assert "renders.indexed._DERIVED" in budgets()
     drawing = {name: size for name, size in budgets().items() if name.startswith("renders.")}
     assert sum(drawing.values()) <= RENDER_CACHE_BYTES
 
@@ -80,6 +81,19 @@ def test_drawing_many_games_stays_within_the_budgets() -> None:
     for name, info in held().items():
         assert info.bytes <= info.max_bytes, name
     assert held()["renders.card.market_card"].entries > 0
+
+
+def test_derived_images_are_kept_per_source_object_within_their_bytes() -> None:
+    derived = DerivedImages("tests.derived", 3 * 200)  # room for three (source + made) pairs
+    sources = [Image.new("L", (10, 10), shade) for shade in range(5)]
+    made = [derived.get(source, ("x",), lambda s=source: s.point(lambda v: 255 - v)) for source in sources]
+    info = derived.cache_info()
+    assert (info.entries, info.bytes) == (3, 600)
+    assert derived.get(sources[4], ("x",), lambda: Image.new("L", (1, 1))) is made[4]  # kept
+    assert derived.get(sources[0], ("x",), lambda: Image.new("L", (1, 1))) is not made[0]  # dropped
+    equal_twin = sources[4].copy()  # same pixels, another object: not the same entry
+    assert derived.get(equal_twin, ("x",), lambda: Image.new("L", (2, 2))).size == (2, 2)
+    assert derived.cache_info().bytes <= derived.max_bytes
 
 
 def test_image_bytes_counts_every_band() -> None:

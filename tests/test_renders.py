@@ -178,7 +178,7 @@ def _clear_caches() -> None:
         indexed.text_lut,
     ):
         cached.cache_clear()
-    indexed._DERIVED.clear()
+    indexed._DERIVED.cache_clear()
 
 
 def test_same_state_gives_identical_bytes(games: dict[str, list[GameState]]) -> None:
