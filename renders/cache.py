@@ -108,7 +108,8 @@ class DerivedImages:
         self._lock = threading.Lock()
         _CACHES[name] = self
 
-    def get(self, source: Image.Image, what: tuple[object, ...], make: Callable[[], Image.Image]) -> Image.Image:
+    def get(self, source: Image.Image, what: tuple[object, ...],
+            make: Callable[[], Image.Image]) -> Image.Image:
         """``make()`` for ``source`` and ``what``, remembered."""
         key = (id(source), *what)
         with self._lock:

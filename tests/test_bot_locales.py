@@ -13,7 +13,7 @@ from test_bot_support import assert_refused, running_bot
 
 import engine
 from bot import texts
-from bot.locales import Text, catalogues, english, locales, t
+from bot.locales import Text, catalogues, english, locales, localise, t
 
 TEXTS = Path(texts.__file__)
 TRANSLATED_SECTIONS = ("refusals", "play", "help",
@@ -76,6 +76,20 @@ def test_t_translates_fills_in_and_falls_back_to_english() -> None:
     import pickle
 
     assert pickle.loads(pickle.dumps(filled)).fields == {"name": "Bia"}
+
+
+def test_sentences_joined_with_plus_stay_translatable() -> None:
+    """``+`` between sentences (the Finesse turn panel's header adds its credits line) keeps each
+    sentence translatable, and still reads as the English join."""
+    turn, over = texts.NOT_YOUR_TURN.format(name="Bia"), texts.GAME_OVER
+    for joined, pieces in (
+        (turn + " " + over, (turn, " ", over)),
+        ("» " + turn, ("» ", turn)),
+        (turn + over, (turn, over)),
+    ):
+        assert joined == "".join(pieces)
+        assert localise(joined, "pt-BR") == "".join(str(localise(p, "pt-BR")) for p in pieces)
+    assert localise(turn + over, "pt-BR").startswith("Não é a sua vez: Bia")
 
 
 async def test_a_refusal_is_in_the_users_own_language(h: DiscordHarness) -> None:

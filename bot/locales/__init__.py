@@ -89,6 +89,13 @@ class Text(str):
     def __reduce__(self) -> tuple[Any, ...]:  # pickles and copies keep the key
         return (Text, (self.key, str(self), self.fields))
 
+    def __add__(self, other: str) -> Joined:  # type: ignore[override]
+        """A sentence followed by more text stays translatable, piece by piece."""
+        return Joined((self, other))
+
+    def __radd__(self, other: str) -> Joined:
+        return Joined((other, self))
+
     def format(self, *args: Any, **fields: Any) -> Text:  # type: ignore[override]
         """The English sentence filled in, still translatable (keyword fields only, as texts.py
         writes them)."""
@@ -115,6 +122,12 @@ class Joined(str):
 
     def __reduce__(self) -> tuple[Any, ...]:  # pickles and copies keep the pieces
         return (Joined, (self.parts, self.sep))
+
+    def __add__(self, other: str) -> Joined:  # type: ignore[override]
+        return Joined((self, other))
+
+    def __radd__(self, other: str) -> Joined:
+        return Joined((other, self))
 
 
 def keyed(namespace: dict[str, Any]) -> None:
