@@ -44,34 +44,32 @@ class CacheInfo:
     max_bytes: int
 
 
-class ByteLRU(Generic[P, V]):
-    """``function`` memoised; least recently used entries are dropped once their sizes (by
-    ``size``) exceed ``max_bytes``. A value larger than the whole budget is returned, not kept."""
+class _ByteBounded(Generic[V]):
+    """Entries kept least recently used first, dropped once their sizes add up to more than
+    ``max_bytes``; thread-safe. A value larger than the whole budget is not kept."""
 
-    def __init__(self, function: Callable[P, V], max_bytes: int, size: Callable[[V], int]) -> None:
-        self._function = function
-        self._size = size
+    def __init__(self, max_bytes: int) -> None:
         self.max_bytes = max_bytes
         self._entries: OrderedDict[Hashable, tuple[V, int]] = OrderedDict()
         self._bytes = 0
         self._hits = 0
         self._misses = 0
         self._lock = threading.Lock()
-        update_wrapper(self, function)
 
-    def __call__(self, *args: P.args, **kwargs: P.kwargs) -> V:
-        key: Hashable = (args, tuple(sorted(kwargs.items()))) if kwargs else args
+    def _find(self, key: Hashable) -> tuple[V] | None:
+        """``(value,)`` when ``key`` is kept (now the most recent), else None (a miss)."""
         with self._lock:
             found = self._entries.get(key)
             if found is not None:
                 self._entries.move_to_end(key)
                 self._hits += 1
-                return found[0]
+                return (found[0],)
             self._misses += 1
-        value = self._function(*args, **kwargs)
-        cost = self._size(value)
+            return None
+
+    def _keep(self, key: Hashable, value: V, cost: int) -> None:
         if cost > self.max_bytes:
-            return value
+            return
         with self._lock:
             previous = self._entries.pop(key, None)
             if previous is not None:
@@ -81,7 +79,6 @@ class ByteLRU(Generic[P, V]):
             while self._bytes > self.max_bytes:
                 _, (_, dropped) = self._entries.popitem(last=False)
                 self._bytes -= dropped
-        return value
 
     def cache_info(self) -> CacheInfo:
         with self._lock:
@@ -94,58 +91,47 @@ class ByteLRU(Generic[P, V]):
             self._hits = self._misses = 0
 
 
-class DerivedImages:
+class ByteLRU(_ByteBounded[V], Generic[P, V]):
+    """``function`` memoised within ``max_bytes`` (each value's size by ``size``)."""
+
+    def __init__(self, function: Callable[P, V], max_bytes: int, size: Callable[[V], int]) -> None:
+        super().__init__(max_bytes)
+        self._function = function
+        self._size = size
+        update_wrapper(self, function)
+
+    def __call__(self, *args: P.args, **kwargs: P.kwargs) -> V:
+        key: Hashable = (args, tuple(sorted(kwargs.items()))) if kwargs else args
+        found = self._find(key)
+        if found is not None:
+            return found[0]
+        value = self._function(*args, **kwargs)
+        self._keep(key, value, self._size(value))
+        return value
+
+
+class DerivedImages(_ByteBounded[tuple[Image.Image, Image.Image]]):
     """Images made from another image (a sprite's mask, a glyph over one background), remembered
     per source *object*: the key is ``id(source)``, so the source is kept referenced with its
     entry (its id stays its own) and both images count against ``max_bytes``."""
 
     def __init__(self, name: str, max_bytes: int) -> None:
-        self.max_bytes = max_bytes
-        self._entries: OrderedDict[Hashable, tuple[Image.Image, Image.Image, int]] = OrderedDict()
-        self._bytes = 0
-        self._hits = 0
-        self._misses = 0
-        self._lock = threading.Lock()
+        super().__init__(max_bytes)
         _CACHES[name] = self
 
     def get(self, source: Image.Image, what: tuple[object, ...],
             make: Callable[[], Image.Image]) -> Image.Image:
         """``make()`` for ``source`` and ``what``, remembered."""
         key = (id(source), *what)
-        with self._lock:
-            found = self._entries.get(key)
-            if found is not None and found[0] is source:
-                self._entries.move_to_end(key)
-                self._hits += 1
-                return found[1]
-            self._misses += 1
+        found = self._find(key)
+        if found is not None and found[0][0] is source:
+            return found[0][1]
         made = make()
-        cost = image_bytes(source) + image_bytes(made)
-        if cost > self.max_bytes:
-            return made
-        with self._lock:
-            previous = self._entries.pop(key, None)
-            if previous is not None:
-                self._bytes -= previous[2]
-            self._entries[key] = (source, made, cost)
-            self._bytes += cost
-            while self._bytes > self.max_bytes:
-                _, (_, _, dropped) = self._entries.popitem(last=False)
-                self._bytes -= dropped
+        self._keep(key, (source, made), image_bytes(source) + image_bytes(made))
         return made
 
-    def cache_info(self) -> CacheInfo:
-        with self._lock:
-            return CacheInfo(self._hits, self._misses, len(self._entries), self._bytes, self.max_bytes)
 
-    def cache_clear(self) -> None:
-        with self._lock:
-            self._entries.clear()
-            self._bytes = 0
-            self._hits = self._misses = 0
-
-
-_CACHES: dict[str, ByteLRU[Any, Any] | DerivedImages] = {}
+_CACHES: dict[str, _ByteBounded[Any]] = {}
 
 
 def byte_lru(max_bytes: int, size: Callable[[V], int]) -> Callable[[Callable[P, V]], ByteLRU[P, V]]:
