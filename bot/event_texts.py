@@ -16,7 +16,7 @@ from typing import Any
 from engine import events as ev
 from engine.expansions import finesse, level_up
 from engine.expansions.finesse import Tile
-from engine.pieces import SHAPES, Shape, mask_to_text, parse_shape
+from engine.pieces import Shape, mask_to_text, parse_shape
 from engine.rules import SUBSTITUTE
 from engine.state import PendingDecision
 
@@ -121,20 +121,6 @@ def finesse_rule(tile: Tile) -> Text:
 
 _TILES_BY_LABEL = {tile.label: tile for tile in finesse.TILES.values()}
 _TILE_SHOWN = re.compile(r"(?P<id>[A-C]\d{1,2}) \((?P<label>.*)\)")
-_PIECES_BY_ARTICLE = {shape.with_article: shape for shape in SHAPES}
-_REASONS = [  # (pattern of the engine's English, FINESSE_REASONS entry, what the group is)
-    (re.compile(r"unfinished puzzle (\S+)"), "unfinished", "card"),
-    (re.compile(r"owns (.+)"), "owns", "piece"),
-    (re.compile(r"placed (.+) with Master"), "placed_master", "piece"),
-    (re.compile(r"placed (.+)"), "placed", "piece"),
-    (re.compile(r"completed (\S+)"), "completed", "card"),
-    (re.compile(r"took a level-1 piece \(an Upgrade\)"), "level1", ""),
-    (re.compile(r"took (\S+)"), "took", "card"),
-    (re.compile(r"upgraded to (.+)"), "upgraded", "piece"),
-    (re.compile(r"levelled up to (.+)"), "levelled", "piece"),
-]
-
-
 def finesse_label_text(label: str) -> str:
     """A tile's English short name (``CreditEarned.tile``) in words: the same label."""
     tile = _TILES_BY_LABEL.get(label)
@@ -149,21 +135,16 @@ def finesse_tile_text(shown: str) -> str:
 
 
 def credit_reason(reason: str) -> str:
-    """Why a Finesse credit was earned (``CreditEarned.reason``, finesse's English) in words; an
-    unknown reason as it is."""
-    for pattern, key, group in _REASONS:
-        match = pattern.fullmatch(reason)
-        if match is None:
-            continue
-        if group == "piece":
-            shape = _PIECES_BY_ARTICLE.get(match[1])
-            if shape is None:
-                continue
-            return texts.FINESSE_REASONS[key].format(piece=with_article(shape))
-        if group == "card":
-            return texts.FINESSE_REASONS[key].format(card=match[1])
-        return texts.FINESSE_REASONS[key]
-    return reason
+    """Why a Finesse credit was earned (``CreditEarned.reason``, a :class:`finesse.CreditReason`)
+    in words, built from its kind and subject; any other text as it is."""
+    if not isinstance(reason, finesse.CreditReason):
+        return reason
+    template = texts.FINESSE_REASONS[reason.kind]
+    if isinstance(reason.subject, Shape):
+        return template.format(piece=with_article(reason.subject))
+    if reason.subject is not None:
+        return template.format(card=reason.subject)
+    return template
 
 
 def _took(e: ev.PuzzleTaken, names: Names) -> Text:

@@ -19,6 +19,7 @@ from bot.games import ai_name, seat_name
 from bot.locales import Joined, Notation, Text, catalogues, localise, notation_in
 from engine import decisions
 from engine import events as ev
+from engine.expansions.finesse import CreditReason
 from engine.legal import legal_actions
 from engine.pieces import SHAPES
 from engine.policies import policy_by_name
@@ -74,7 +75,7 @@ def sample_events() -> list[ev.Event]:
         ev.GameEnded((10, 10), (0, 1)), ev.GameEnded((10, 3), (0,)), ev.GameEnded((3,), (ev.MASTERMIND,)),
         ev.GhostSplit(0, engine.Shape.P5, (engine.Shape.MONO, o4)), ev.LevelledUp(0, l3, o4),
         ev.LevelUpDeclined(0), ev.LevelUpLost(1), ev.MarkersPassed(0, 2, 4),
-        ev.CreditEarned(0, "I, L, O", "placed an L4 (L tetromino)"), ev.CreditReturned(1, True),
+        ev.CreditEarned(0, "I, L, O", CreditReason("placed", engine.Shape.L4)), ev.CreditReturned(1, True),
         ev.CreditReturned(1, False),
         ev.CreditsActivated(0, 1), ev.CreditsActivated(0, 3), ev.ActionInserted(0), ev.CreditPaidFinishing(0),
         ev.FinesseTileRemoved("F1", ""), ev.FinesseTileRemoved("F1", "F2"), ev.MastermindTook("S05", 4, 2),
@@ -240,10 +241,24 @@ def test_finesse_tiles_and_credits_read_in_each_language() -> None:
                     assert localise(shown, "pt-BR") != event.reason
                     reasons += 1
     assert reasons > 10
-    for reason in ("unfinished puzzle W07", "owns an L4 (L tetromino)", "placed a T4 (T tetromino)",
-                   "placed an O4 (square tetromino) with Master", "completed B02", "took W03",
-                   "upgraded to an I4 (straight tetromino)", "took a level-1 piece (an Upgrade)",
-                   "levelled up to a P5 (P pentomino)"):
+    shape = engine.Shape
+    reason_of = CreditReason
+    for reason, english in (
+        (reason_of("unfinished", "W07"), "unfinished puzzle W07"),
+        (reason_of("owns", shape.L4), "owns an L4 (L tetromino)"),
+        (reason_of("placed", shape.T4), "placed a T4 (T tetromino)"),
+        (reason_of("placed_master", shape.O4), "placed an O4 (square tetromino) with Master"),
+        (reason_of("completed", "B02"), "completed B02"), (reason_of("took", "W03"), "took W03"),
+        (reason_of("upgraded", shape.I4), "upgraded to an I4 (straight tetromino)"),
+        (reason_of("level1"), "took a level-1 piece (an Upgrade)"),
+        (reason_of("levelled", shape.P5), "levelled up to a P5 (P pentomino)"),
+    ):
+        assert reason == english
         assert credit_reason(reason) == reason and isinstance(credit_reason(reason), Text), reason
-    assert localise(credit_reason("placed an O4 (square tetromino) with Master"), "pt-BR") == (
+    assert localise(credit_reason(reason_of("placed_master", shape.O4)), "pt-BR") == (
         "colocou um O4 (tetraminó quadrado) com a Ação de Mestre")
+    assert credit_reason("an English phrase") == "an English phrase"  # not a CreditReason: as it is
+    import pickle
+
+    kept = pickle.loads(pickle.dumps(reason_of("owns", shape.L4)))
+    assert (kept.kind, kept.subject) == ("owns", shape.L4)

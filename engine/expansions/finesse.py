@@ -208,16 +208,44 @@ def _owned(player: PlayerState, shape: Shape) -> int:
     return player.supply[shape.index] + on_puzzles
 
 
+REASONS: dict[str, str] = {
+    "unfinished": "unfinished puzzle {card}", "owns": "owns {piece}", "placed": "placed {piece}",
+    "placed_master": "placed {piece} with Master", "completed": "completed {card}", "took": "took {card}",
+    "upgraded": "upgraded to {piece}", "level1": "took a level-1 piece (an Upgrade)",
+    "levelled": "levelled up to {piece}",
+}
+"""Why a tile pays a credit, by kind: the English of :class:`CreditReason`."""
+
+
+class CreditReason(str):
+    """Why one credit was earned: the English phrase (it *is* that ``str``, as events show it)
+    that keeps what it was built from — ``kind`` (a key of :data:`REASONS`) and ``subject`` (the
+    card id or the piece's Shape, None for "level1") — so a reader in another language words it
+    from those, never by reading the English back."""
+
+    kind: str
+    subject: str | Shape | None
+
+    def __new__(cls, kind: str, subject: str | Shape | None = None) -> CreditReason:
+        piece = subject.with_article if isinstance(subject, Shape) else None
+        text = super().__new__(cls, REASONS[kind].format(card=subject, piece=piece))
+        text.kind, text.subject = kind, subject
+        return text
+
+    def __reduce__(self) -> tuple[Any, ...]:  # pickles and copies keep the parts
+        return (CreditReason, (self.kind, self.subject))
+
+
 def blue_reasons(tile: Tile, player: PlayerState) -> list[str]:
     """What a blue tile pays ``player`` at the end of their turn: one reason per credit."""
     if tile.rule == "unfinished":
-        return [f"unfinished puzzle {p.card}" for p in player.puzzles]
+        return [CreditReason("unfinished", p.card) for p in player.puzzles]
     if tile.rule == "pieces":
         return [
-            f"owns {s.with_article}" for s in tile.shapes for _ in range(_owned(player, s))
+            CreditReason("owns", s) for s in tile.shapes for _ in range(_owned(player, s))
         ]
     if tile.rule == "types":
-        return [f"owns {s.with_article}" for s in tile.shapes if _owned(player, s)]
+        return [CreditReason("owns", s) for s in tile.shapes if _owned(player, s)]
     return []
 
 
@@ -225,25 +253,25 @@ def pink_reasons(tile: Tile, seat: int, action: Action, events: Sequence[Event])
     """What a pink tile pays ``seat`` for one action (or answer) and the events it produced."""
     placed = [e for e in events if isinstance(e, PiecePlaced) and e.seat == seat and not e.finishing]
     if tile.rule == "place":
-        return [f"placed {e.shape.with_article}" for e in placed if e.shape in tile.shapes]
+        return [CreditReason("placed", e.shape) for e in placed if e.shape in tile.shapes]
     if tile.rule == "master":
-        return [f"placed {e.shape.with_article} with Master" for e in placed] if isinstance(
+        return [CreditReason("placed_master", e.shape) for e in placed] if isinstance(
             action, Master) else []
     if tile.rule == "complete":
         return [
-            f"completed {e.card}" for e in events
+            CreditReason("completed", e.card) for e in events
             if isinstance(e, PuzzleCompleted) and e.seat == seat and not e.finishing
         ]
     if tile.rule == "take":
-        return [f"took {e.card}" for e in events if isinstance(e, PuzzleTaken) and e.seat == seat]
+        return [CreditReason("took", e.card) for e in events if isinstance(e, PuzzleTaken) and e.seat == seat]
     if tile.rule == "upgrade":
-        reasons = []
+        reasons: list[str] = []
         if isinstance(action, Upgrade):
-            reasons.append(f"upgraded to {action.take.with_article}")
+            reasons.append(CreditReason("upgraded", action.take))
         elif isinstance(action, TakeLevelOne):
-            reasons.append("took a level-1 piece (an Upgrade)")
+            reasons.append(CreditReason("level1"))
         reasons += [
-            f"levelled up to {e.take.with_article}" for e in events
+            CreditReason("levelled", e.take) for e in events
             if isinstance(e, LevelledUp) and e.seat == seat
         ]
         return reasons
