@@ -178,7 +178,10 @@ def _apply_choice(w: Work, variant: Variant, action: Action) -> None:
     if not isinstance(action, Choose):
         head = decisions.focused_decision(w)
         assert head is not None
-        raise IllegalActionError("choose.first", prompt=decisions.prompt(head), options=list(head.options))
+        # kind and about: what the prompt is made from, so a front end words it in its reader's
+        # language (the English sentence uses the prompt and the options only).
+        raise IllegalActionError("choose.first", prompt=decisions.prompt(head), options=list(head.options),
+                                 kind=head.kind, about=head.about)
     seat, start = w.current, len(w.events)
     decisions.answer(w, action)
     after_action(w, seat, action, w.events[start:])

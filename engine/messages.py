@@ -10,7 +10,10 @@ A template is a ``str`` with ``{field}`` placeholders, or a ``{"one": …, "othe
 by the field ``n``. Fields are numbers, ids, cells, the player's own (quoted) words, a
 :class:`~engine.pieces.Shape` (shown by its ``label``), a list of either (joined by ", ") or a
 plain English word a catalogue may translate (a row's colour, a Line Clear side). ``article`` is
-English only ("a"/"an" before a piece).
+English only ("a"/"an" before a piece). A refusal may carry fields its English does not show,
+for a front end that words it from its parts: ``choose.first`` names the waiting decision's
+``kind`` and ``about`` (as :class:`~engine.events.DecisionAwaited` does) beside its English
+``prompt``.
 """
 
 from __future__ import annotations

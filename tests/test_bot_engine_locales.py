@@ -20,9 +20,9 @@ from engine import errors
 from engine.messages import MESSAGES
 from engine.pieces import Shape
 
-OPTIONAL = {"article", "prompt"}
-"""English-only fields a translation may leave out: the a/an before a piece, and a decision's
-English prompt (its options are listed either way)."""
+OPTIONAL = {"article"}
+"""English-only fields a translation may leave out: the a/an before a piece. (A decision's prompt
+is not one: the bot words it in the reader's language, see bot/locales ``_worded_fields``.)"""
 
 
 def fields_of(template: Any) -> set[str]:
@@ -86,3 +86,61 @@ async def test_engine_refusals_through_discord_follow_the_users_locale(h: Discor
     assert_refused(ix, "Você ainda tem 3 ações neste turno")
     after = await game_of(h)
     assert after.revision == before.revision
+
+
+def _waiting_for_a_substitute() -> engine.GameState:
+    """Seat 0 completed TO, whose T4 reward the reserve no longer has: it must choose I4 or O4."""
+    from positions import at_turn_start, game, play, with_player, without_shapes
+
+    state = with_player(at_turn_start(game(2, seed=1), 0), 0, supply="2 1",
+                        puzzles=[("TO", [("2", "A1 B1")]), "TD"])
+    waiting = play(without_shapes(state, "T4", "L4", "S4"), "place 2 on TO at A2 B2")
+    assert [d.options for d in waiting.pending] == [("I4", "O4")]
+    return waiting
+
+
+def test_the_first_choose_refusal_words_the_decision_in_the_readers_language() -> None:
+    """The engine's English prompt stays the English sentence; a catalogue's reader gets the prompt
+    the turn post gives (built from the decision's kind and about) and the options in its notation."""
+    with pytest.raises(engine.IllegalActionError) as caught:
+        engine.apply(_waiting_for_a_substitute(), engine.parse_action("level1"))
+    text = engine_text(caught.value)
+    assert text == ("First choose: the reserve has no T4 (T tetromino) left for your reward: pick "
+                    "another piece. Write 'choose <option>' with one of I4, O4.")
+    assert localise(text, "en-US") == str(text)
+    assert localise(text, "pt-BR") == (
+        "Primeiro escolha: a reserva não tem mais T4 (tetraminó T) para a sua recompensa: escolha "
+        "outra peça. Escreva 'escolher <opção>' com uma de I4, O4.")
+    from engine.expansions import level_up
+
+    arrow = engine.IllegalActionError(  # a Ghost Piece level-up: its options in the reader's notation
+        "choose.first", prompt="raise a piece", options=["L3 to O4", level_up.DECLINE],
+        kind=level_up.KIND, about="arrow 1 of 1")
+    assert str(arrow) == "First choose: raise a piece. Write 'choose <option>' with one of L3 to O4, decline."
+    assert localise(engine_text(arrow), "pt-BR") == (
+        "Primeiro escolha: Recompensa de subida de nível: suba uma peça do seu suprimento exatamente "
+        "um nível (uma peça de nível 4 pode virar um fantasma), ou recuse. Escreva 'escolher <opção>' "
+        "com uma de L3 para O4, recusar.")
+
+
+async def test_an_action_typed_while_a_choice_waits_is_refused_in_the_users_language(
+        h: DiscordHarness, tmp_path: Path) -> None:
+    """Through Discord: the current player types an action while their substitute piece is still
+    to choose; the refusal names the choice and its options in pt-BR, as before in en-US."""
+    import sqlite3
+
+    await two_player_game(h)
+    table = await game_of(h)
+    with sqlite3.connect(tmp_path / "bot.sqlite3") as raw:  # a rules-test position, on this table
+        raw.execute("UPDATE games SET state = ?, revision = revision + 1 WHERE id = ?",
+                    (_waiting_for_a_substitute().dumps(), table.id))
+    before = await game_of(h)
+    me = h.user(table.seats[0].user_id)
+    ix = await h.slash(me, "games", "projectl play act", text="nível1", locale="pt-BR")
+    assert_refused(ix, "Primeiro escolha: a reserva não tem mais T4 (tetraminó T) para a sua recompensa",
+                   "'escolher <opção>' com uma de I4, O4.")
+    ix = await h.slash(me, "games", "projectl play act", text="level1", locale="en-US")
+    assert_refused(ix, "First choose: the reserve has no T4 (T tetromino) left for your reward: pick "
+                       "another piece. Write 'choose <option>' with one of I4, O4.")
+    after = await game_of(h)
+    assert after.revision == before.revision and after.state == before.state

@@ -211,7 +211,20 @@ def engine_text(error: Keyed) -> Text:
     ``messages`` (by key, the same ``{fields}``) and ``words`` (English field values, like a
     row's colour, in that language); a piece is named with the ``images`` section's
     ``SHAPE_NAMES``, as the images name it."""
-    return Text(ENGINE_KEY + error.key, str(error), error.fields)
+    return Text(ENGINE_KEY + error.key, str(error), _worded_fields(error.fields))
+
+
+def _worded_fields(fields: Mapping[str, Any]) -> Mapping[str, Any]:
+    """The refusal's fields, a waiting decision's (``choose.first``: its ``kind`` and ``about``
+    beside the English ``prompt``) worded the way the turn post words it: the prompt as a sentence
+    of bot/texts.py, the options in the reader's notation. Any other refusal's fields unchanged."""
+    if not {"prompt", "kind", "about", "options"} <= set(fields):
+        return fields
+    from ..event_texts import decision_prompt, option_text  # it builds on this module
+
+    return {**fields,
+            "prompt": decision_prompt(str(fields["kind"]), str(fields["about"]), str(fields["prompt"])),
+            "options": Joined((option_text(str(o)) for o in fields["options"]), ", ")}
 
 
 def _engine_sentence(text: Text, locale: Any) -> str:
@@ -222,17 +235,20 @@ def _engine_sentence(text: Text, locale: Any) -> str:
         return str(text)
     words = section.get("words", {})
     with labels.speaking(image_words(locale)):
-        shown = {name: _engine_field(value, words) for name, value in text.fields.items()}
+        shown = {name: _engine_field(value, words, locale) for name, value in text.fields.items()}
     return fill(template, text.fields, shown)
 
 
-def _engine_field(value: Any, words: Mapping[str, str]) -> str:
+def _engine_field(value: Any, words: Mapping[str, str], locale: Any) -> str:
     """An engine refusal's field in the current language: a piece by its translated name, an
-    English word through ``words``, a list item by item."""
+    English word through ``words``, a list item by item; a sentence of bot/texts.py, a notation or
+    a join of them (see :func:`_worded_fields`) as :func:`localise` shows it."""
+    if isinstance(value, (Text, Joined, Notation)):
+        return str(localise(value, locale))
     if isinstance(value, Shape):
         return labels.piece_label(value.value)
     if isinstance(value, (list, tuple)):
-        return ", ".join(_engine_field(item, words) for item in value)
+        return ", ".join(_engine_field(item, words, locale) for item in value)
     shown = english_field(value)
     return words.get(shown, shown)
 
