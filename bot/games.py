@@ -245,8 +245,9 @@ class ActionResult:
 class MasterDraft:
     """A Master action being assembled one placement at a time (``/projectl play master-add``).
 
-    Drafts live in memory, tied to the game revision they were built on: any committed change
-    discards them, so a confirmed draft is always checked against the state it was built for.
+    Drafts are kept by storage (``master_drafts``, migration 0008), so one survives a restart,
+    tied to the game revision it was built on: it is read only at that revision and any committed
+    change discards it, so a confirmed draft is always checked against the state it was built for.
     """
 
     game_id: int

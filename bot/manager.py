@@ -118,7 +118,6 @@ class GameManager:
         self._seed_source = seed_source or (lambda: secrets.randbits(62))
         self._policies = policies or engine_policy
         self._locks: dict[int, asyncio.Lock] = {}
-        self._drafts: dict[tuple[int, int], MasterDraft] = {}
         hooks = _Hooks()
         self.on_turn_started: list[TurnHook] = hooks.turn_started
         """Awaited as ``hook(game, seat)`` after a commit that hands the move to ``seat`` (human
@@ -337,7 +336,6 @@ class GameManager:
                 row = await self.storage.set_status(game.id, game.revision, "cancelled")
             except _StorageStale as error:
                 raise StaleError(texts.STALE_GAME) from error
-            self._drop_drafts(game.id)
             cancelled = Game.from_row(row)
         await _run_hooks(self.on_game_cancelled, cancelled)
         return cancelled
@@ -469,7 +467,6 @@ class GameManager:
             )
         except _StorageStale as error:
             raise StaleError(texts.STALE_BUTTON) from error
-        self._drop_drafts(game.id)
         return Step(seat, user_id, action, outcome.events, row.revision, outcome.state), Game.from_row(row)
 
     async def _play_policies(self, game: Game) -> tuple[list[Step], Game]:
@@ -546,6 +543,9 @@ class GameManager:
             await _run_hooks(self.on_game_finished, result.game)
 
     # -- Master drafts ----------------------------------------------------------------------------
+    # A draft is kept by storage (migration 0008), so master-confirm plays it after a restart too;
+    # it is handed out only while the game is at the revision it was built on, and the storage
+    # forgets a game's drafts with every commit (a confirm included) and when the game ends.
 
     async def master_add(
         self, channel_id: int, user_id: int, place: Place | str, *, game_id: int | None = None,
@@ -559,7 +559,7 @@ class GameManager:
         async with self.lock(channel_id):
             game = await self._require_open(channel_id, game_id)
             seat = _current_seat_for(game, user_id)
-            draft = self._draft(game, seat.seat)
+            draft = await self._draft(game, seat.seat, user_id)
             if any(p.card == place.card for p in draft.placements):
                 raise InvalidActionError(texts.MASTER_SAME_PUZZLE.format(card=place.card))
             candidate = MasterDraft(game.id, seat.seat, game.revision, (*draft.placements, place))
@@ -568,18 +568,23 @@ class GameManager:
                 engine.apply(game.state, candidate.action)
             except IllegalActionError as error:
                 raise InvalidActionError(engine_text(error)) from error
-            self._drafts[(game.id, seat.seat)] = candidate
+            try:
+                await self.storage.save_master_draft(game.id, game.revision, seat=seat.seat,
+                                                     user_id=user_id, placements=_draft_text(candidate))
+            except _StorageStale as error:  # another process committed to this game meanwhile
+                raise StaleError(texts.STALE_BUTTON) from error
             return candidate
 
     async def master_draft(self, channel_id: int, user_id: int) -> tuple[Game, MasterDraft]:
         game = await self._require_open(channel_id)
         seat = _current_seat_for(game, user_id)
-        return game, self._draft(game, seat.seat)
+        return game, await self._draft(game, seat.seat, user_id)
 
     async def master_clear(self, channel_id: int, user_id: int) -> None:
-        game = await self._require_open(channel_id)
-        seat = _current_seat_for(game, user_id)
-        self._drafts.pop((game.id, seat.seat), None)
+        async with self.lock(channel_id):
+            game = await self._require_open(channel_id)
+            seat = _current_seat_for(game, user_id)
+            await self.storage.clear_master_draft(game.id, seat.seat)
 
     async def master_confirm(
         self, channel_id: int, user_id: int, *, expected_revision: int | None = None,
@@ -587,21 +592,24 @@ class GameManager:
     ) -> ActionResult:
         game = await self._require_open(channel_id, game_id)
         seat = _current_seat_for(game, user_id)
-        draft = self._draft(game, seat.seat)
+        draft = await self._draft(game, seat.seat, user_id)
         if not draft.placements:
             raise InvalidActionError(texts.MASTER_EMPTY)
         revision = draft.revision if expected_revision is None else expected_revision
         return await self.act(channel_id, user_id, draft.action, expected_revision=revision, game_id=game.id)
 
-    def _draft(self, game: Game, seat: int) -> MasterDraft:
-        draft = self._drafts.get((game.id, seat))
-        if draft is None or draft.revision != game.revision:
-            draft = MasterDraft(game.id, seat, game.revision)
-        return draft
-
-    def _drop_drafts(self, game_id: int) -> None:
-        for key in [k for k in self._drafts if k[0] == game_id]:
-            del self._drafts[key]
+    async def _draft(self, game: Game, seat: int, user_id: int) -> MasterDraft:
+        """The user's stored draft for the game as it stands; an empty one when they have none at
+        this revision (or its text no longer reads as placements)."""
+        text = await self.storage.master_draft(game.id, seat, user_id, game.revision)
+        if text is not None:
+            try:
+                placements = tuple(engine.parse_placement(part) for part in text.split(";"))
+            except IllegalActionError:
+                log.warning("unreadable Master draft in game %s, seat %s: %r", game.id, seat, text)
+            else:
+                return MasterDraft(game.id, seat, game.revision, placements)
+        return MasterDraft(game.id, seat, game.revision)
 
     # -- odds and ends ---------------------------------------------------------------------------
 
@@ -674,6 +682,12 @@ def _current_seat_for(game: Game, user_id: int) -> Seat:
         names = " and ".join(game.seats[s].name for s in acting) or current.name
         raise NotYourTurnError(texts.NOT_YOUR_TURN.format(name=names))
     return seat
+
+
+def _draft_text(draft: MasterDraft) -> str:
+    """A draft's placements as storage keeps them: in the order the player added them (the Master
+    action itself sorts them by puzzle), separated as Master's text separates them."""
+    return "; ".join(place.placement_text() for place in draft.placements)
 
 
 def _policy_seat(game: Game) -> Seat | None:

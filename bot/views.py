@@ -241,8 +241,8 @@ class MasterButton(_Personal, discord.ui.DynamicItem[discord.ui.Button[Any]],
     """Confirm or clear a Master draft built with ``/projectl play master-add``.
 
     Confirm carries the draft itself (encoded as the turn panel's Master drafts are), so it plays
-    what its message showed even after a restart emptied the drafts kept in memory; an id without
-    one (older messages, or a draft too long for the id) confirms the draft in memory."""
+    what its message showed; an id without one (older messages, or a draft too long for the id)
+    confirms the draft the manager keeps (in storage, so after a restart too)."""
 
     def __init__(self, op: str, game_id: int | None, user_id: int | None, revision: int | None,
                  draft: str | None = None) -> None:

@@ -388,6 +388,15 @@ async def test_forged_panel_ids_are_answered(h: DiscordHarness, custom_id: str) 
 # -- restarts -----------------------------------------------------------------------------------------
 
 
+def same_players(h: DiscordHarness, user_ids: dict[str, int]) -> None:
+    """After a restart: the players keep their Discord ids in the new world."""
+    for name, user_id in user_ids.items():
+        member = h.add_user(name)
+        del h.world.users[member.id]
+        member.id = user_id
+        h.world.users[user_id] = member
+
+
 async def test_panel_works_after_a_restart(tmp_path: Path) -> None:
     from test_bot_restart import carry_message, harness, same_channel
 
@@ -407,11 +416,7 @@ async def test_panel_works_after_a_restart(tmp_path: Path) -> None:
         who = me.user.name
     async with harness(db) as second:
         same_channel(second, "games", channel_id)
-        for name, user_id in user_ids.items():
-            member = second.add_user(name)
-            del second.world.users[member.id]
-            member.id = user_id
-            second.world.users[user_id] = member
+        same_players(second, user_ids)
         await second.settle()
         carried = carry_message(second, channel_id, payload)
         carried.visible_to = None
@@ -429,27 +434,38 @@ async def test_panel_works_after_a_restart(tmp_path: Path) -> None:
         assert await bot_of(second).manager.verify(game.id)
 
 
+async def draft_master(h: DiscordHarness, me: FakeMember) -> tuple[list[engine.Place], InteractionRecord]:
+    """``me`` (the current player) takes white 1 and white 2, then drafts a Master with
+    ``master-add``: the mono on the first, the domino on the second. Returns the placements and
+    the last ``master-add`` interaction."""
+    game = await game_of(h)
+    cards = list(game.state.table.white_row[:2])  # type: ignore[union-attr]
+    for slot in ("white 1", "white 2"):
+        await h.slash(me, "games", "projectl play take", puzzle=slot)
+    game = await game_of(h)
+    player = game.state.players[game.current.seat]  # type: ignore[union-attr]
+    draft = [engine.placements_for(game.state.cards, player, card=card, shape=shape)[0]
+             for card, shape in zip(cards, (engine.Shape.MONO, engine.Shape.DOMINO), strict=True)]
+    ix = None
+    for place in draft:
+        ix = await h.slash(me, "games", "projectl play master-add", piece=place.shape.value,
+                           puzzle=place.card, cells=mask_to_text(place.mask))
+        assert final_reply(ix).ephemeral and place.placement_text() in final_reply(ix).content
+    assert ix is not None
+    return draft, ix
+
+
 async def test_a_typed_master_draft_is_confirmed_after_a_restart(tmp_path: Path) -> None:
-    """Drafts built with `master-add` are kept in memory, but the answer's Confirm Master button
-    carries its draft: after a restart it still plays exactly what the preview showed."""
+    """The answer's Confirm Master button carries its draft: after a restart it still plays
+    exactly what the preview showed."""
     from test_bot_restart import carry_message, harness, same_channel
 
     db = tmp_path / "restart.sqlite3"
     async with harness(db) as first:
         alice, bob = first.add_user("alice"), first.add_user("bob")
         await open_table(first, alice, [bob], players=2)
-        game = await game_of(first)
-        cards = list(game.state.table.white_row[:2])  # type: ignore[union-attr]
-        me = first.user(game.current.user_id)  # type: ignore[union-attr]
-        for slot in ("white 1", "white 2"):
-            await first.slash(me, "games", "projectl play take", puzzle=slot)
-        game = await game_of(first)
-        player = game.state.players[game.current.seat]  # type: ignore[union-attr]
-        draft = [engine.placements_for(game.state.cards, player, card=card, shape=shape)[0]
-                 for card, shape in zip(cards, (engine.Shape.MONO, engine.Shape.DOMINO), strict=True)]
-        for place in draft:
-            ix = await first.slash(me, "games", "projectl play master-add", piece=place.shape.value,
-                                   puzzle=place.card, cells=mask_to_text(place.mask))
+        me = first.user((await game_of(first)).current.user_id)  # type: ignore[union-attr]
+        draft, ix = await draft_master(first, me)
         answer = final_reply(ix)
         confirm = next(b.custom_id for b in answer.buttons if b.custom_id.startswith("pl:master:ok:"))
         assert len(confirm) <= MAX_CUSTOM_ID
@@ -457,11 +473,7 @@ async def test_a_typed_master_draft_is_confirmed_after_a_restart(tmp_path: Path)
         user_ids, who = {alice.name: alice.id, bob.name: bob.id}, me.name
     async with harness(db) as second:
         same_channel(second, "games", channel_id)
-        for name, user_id in user_ids.items():
-            member = second.add_user(name)
-            del second.world.users[member.id]
-            member.id = user_id
-            second.world.users[user_id] = member
+        same_players(second, user_ids)
         await second.settle()
         carried = carry_message(second, channel_id, payload)
         carried.visible_to = None
@@ -472,6 +484,74 @@ async def test_a_typed_master_draft_is_confirmed_after_a_restart(tmp_path: Path)
         assert await bot_of(second).manager.verify(game.id)
         assert_refused(await second.click(second.user(who), second.message(carried.id), confirm))
         assert len(await bot_of(second).manager.log(game.id)) == len(log), "played once"
+
+
+async def test_the_typed_master_confirm_plays_the_draft_after_a_restart(tmp_path: Path) -> None:
+    """`/projectl play master-confirm` (no button) after a restart: the new bot, on the same
+    database, plays the placements drafted before it, once; the draft is gone afterwards."""
+    from test_bot_restart import harness, same_channel
+
+    db = tmp_path / "restart.sqlite3"
+    async with harness(db) as first:
+        alice, bob = first.add_user("alice"), first.add_user("bob")
+        await open_table(first, alice, [bob], players=2)
+        me = first.user((await game_of(first)).current.user_id)  # type: ignore[union-attr]
+        draft, _ = await draft_master(first, me)
+        before = await game_of(first)
+        channel_id, user_ids = first.channel("games").id, {alice.name: alice.id, bob.name: bob.id}
+    async with harness(db) as second:
+        same_channel(second, "games", channel_id)
+        same_players(second, user_ids)
+        await second.settle()
+        me = second.user(me.name)
+        ix = await second.slash(me, "games", "projectl play master-confirm")
+        reply = final_reply(ix).content
+        assert reply.startswith(f"Done: `{engine.Master(tuple(draft))}`"), reply
+        game = await game_of(second)
+        log = await bot_of(second).manager.log(game.id)
+        assert [row.action for row in log[-1:]] == [str(engine.Master(tuple(draft)))]
+        assert log[-1].revision == before.revision + 1
+        assert await bot_of(second).manager.verify(game.id)
+        assert await bot_of(second).storage._scalar("SELECT COUNT(*) FROM master_drafts") == 0
+
+
+async def test_a_stale_typed_master_draft_is_never_played(tmp_path: Path) -> None:
+    """A draft belongs to the position it was built on. The player takes a puzzle, takes a
+    level-1 piece, drafts a mono on the puzzle, then undoes the level-1 action (an undo changes the
+    game without a new action): master-confirm, before and after a restart, finds no placements
+    and plays nothing, though the draft would still be legal."""
+    from test_bot_restart import harness, same_channel
+
+    db = tmp_path / "restart.sqlite3"
+    async with harness(db) as first:
+        alice, bob = first.add_user("alice"), first.add_user("bob")
+        await open_table(first, alice, [bob], players=2)
+        me = first.user((await game_of(first)).current.user_id)  # type: ignore[union-attr]
+        card = (await game_of(first)).state.table.white_row[0]
+        await first.slash(me, "games", "projectl play take", puzzle="white 1")
+        await first.slash(me, "games", "projectl play level1")
+        game = await game_of(first)
+        place = engine.placements_for(game.state.cards, game.state.players[game.current.seat],  # type: ignore[union-attr]
+                                      card=card, shape=engine.Shape.MONO)[0]
+        ix = await first.slash(me, "games", "projectl play master-add", piece="1", puzzle=card,
+                               cells=mask_to_text(place.mask))
+        assert place.placement_text() in final_reply(ix).content
+        ix = await first.slash(me, "games", "projectl play undo")  # takes back level1: a newer revision
+        assert final_reply(ix).content.startswith("Took back `level1`"), final_reply(ix).content
+        engine.apply((await game_of(first)).state, engine.Master((place,)))  # still legal, yet stale
+        assert_refused(await first.slash(me, "games", "projectl play master-confirm"), "no placements yet")
+        before = await game_of(first)
+        log = await bot_of(first).manager.log(before.id)
+        channel_id, user_ids = first.channel("games").id, {alice.name: alice.id, bob.name: bob.id}
+    async with harness(db) as second:
+        same_channel(second, "games", channel_id)
+        same_players(second, user_ids)
+        await second.settle()
+        me = second.user(me.name)
+        assert_refused(await second.slash(me, "games", "projectl play master-confirm"), "no placements yet")
+        game = await game_of(second)
+        assert game.revision == before.revision and await bot_of(second).manager.log(game.id) == log
+        assert [row.action for row in log] == ["take white 1"]
 
 
 # -- Discord's limits ------------------------------------------------------------------------------

@@ -121,6 +121,35 @@ async def test_a_servers_language_is_chosen_changed_and_reset(store: Storage) ->
     assert await store._scalar("SELECT COUNT(*) FROM server_settings") == 2
 
 
+async def test_a_master_draft_round_trips_at_its_revision_only(store: Storage) -> None:
+    """Migration 0008: a seat's Master draft is read back as written (its placements in the order
+    added), by its player, at the revision it was built on, and never at another; saving again
+    replaces it; a draft for a game that moved on is refused; a commit, a clear and the game's end
+    delete drafts."""
+    big = 2**60  # bob's Discord-sized id
+    game_id = await active_game(store)
+    game = await store.get_game(game_id)
+    first, both = "2 on W02 at A1 A2", "2 on W02 at A1 A2; 1 on W01 at C3"
+    await store.save_master_draft(game_id, game.revision, seat=1, user_id=big, placements=first)
+    await store.save_master_draft(game_id, game.revision, seat=1, user_id=big, placements=both)
+    await store.save_master_draft(game_id, game.revision, seat=0, user_id=5, placements="1 on W05 at A1")
+    assert await store.master_draft(game_id, 1, big, game.revision) == both
+    assert await store.master_draft(game_id, 1, 5, game.revision) is None  # not bob's
+    assert await store.master_draft(game_id, 1, big, game.revision + 1) is None  # another position
+    await store.clear_master_draft(game_id, 0)
+    assert await store.master_draft(game_id, 0, 5, game.revision) is None
+    assert await store.master_draft(game_id, 1, big, game.revision) == both  # only seat 0's went
+    moved = await store.commit_action(game_id, game.revision, seat=1, user_id=big, action="level1",
+                                      state='{"s": 1}', state_schema=1, finished=False)
+    assert await store._scalar("SELECT COUNT(*) FROM master_drafts") == 0  # the commit forgot it
+    with pytest.raises(StaleRevisionError):  # built on the position before that commit
+        await store.save_master_draft(game_id, game.revision, seat=1, user_id=big, placements=first)
+    assert await store._scalar("SELECT COUNT(*) FROM master_drafts") == 0
+    await store.save_master_draft(game_id, moved.revision, seat=1, user_id=big, placements=first)
+    await store.set_status(game_id, moved.revision, "cancelled")
+    assert await store._scalar("SELECT COUNT(*) FROM master_drafts") == 0
+
+
 # -- several processes on one PostgreSQL ------------------------------------------------------------
 
 

@@ -28,6 +28,8 @@ async def filled_sqlite(path: Path) -> int:
                                      started_at=START, deadline_at=None, due_at=START + timedelta(hours=1))
     await store.upsert_player(5, "alice")
     await store.set_server_locale(1, "pt-BR", set_by=5)  # /projectl-server (migration 0007)
+    await store.save_master_draft(game.id, game.revision, seat=0, user_id=5,  # master-add (0008)
+                                  placements="1 on W01 at A1")
     await store.close()
     return game.id
 
@@ -37,13 +39,14 @@ async def test_move_copies_everything_and_play_continues(tmp_path: Path, postgre
     copied = await move(tmp_path / "old.sqlite3", postgres_url)
     assert copied["games"] == 1 and copied["actions"] == 1 and copied["turns"] == 1 and copied["players"] == 1
     assert copied["catalogues"] == 1  # the cards every stored state names (migration 0006)
-    assert copied["server_settings"] == 1
+    assert copied["server_settings"] == 1 and copied["master_drafts"] == 1
     store = await Storage.open(postgres_url, ManualClock(START))
     try:
         game = await store.get_game(game_id)
         assert game.channel_id == 2**60 and game.state == '{"s": 1}' and len(game.seats) == 2
         assert (game.catalogue_key, game.catalogue) == (CATALOGUE.key, CATALOGUE.cards)
         assert await store.server_locales() == {1: "pt-BR"}
+        assert await store.master_draft(game_id, 0, 5, game.revision) == "1 on W01 at A1"
         assert await store._scalar("SELECT cards FROM catalogues WHERE catalogue_key = ?",
                                    (CATALOGUE.key,)) == CATALOGUE.cards
         game = await store.commit_action(game_id, game.revision, seat=1, user_id=None, action="pass",

@@ -102,7 +102,7 @@ async def master_confirm(
     draft: str | None = None,
 ) -> None:
     """Play the user's Master draft: the one a Confirm button carries (``draft``, encoded for the
-    revision it was built on), else the one kept in memory."""
+    revision it was built on), else the one the manager keeps for them (``master-add``)."""
     from ..panel import decode_draft
 
     channel_id = common.channel_id_of(interaction)

@@ -351,6 +351,7 @@ class Storage:
                 " ended_at = COALESCE(?, ended_at) WHERE id = ?",
                 (status, now, ended, game_id),
             )
+            _forget_drafts(conn, game_id)
             return _require_game(conn, game_id)
 
         return await self._write(work)
@@ -388,6 +389,7 @@ class Storage:
                 " ended_at = CASE WHEN ? = 1 THEN ? ELSE ended_at END WHERE id = ?",
                 (state, state_schema, now, int(finished), int(finished), now, game_id),
             )
+            _forget_drafts(conn, game_id)
             for write in also:
                 conn.execute(write.sql, write.params)
             return _require_game(conn, game_id)
@@ -479,6 +481,41 @@ class Storage:
             " ON CONFLICT (guild_id) DO UPDATE SET locale = excluded.locale,"
             " set_by = excluded.set_by, updated_at = excluded.updated_at",
             (guild_id, locale, set_by, now)))
+
+    # -- Master drafts (migration 0008) ------------------------------------------------------------
+
+    async def master_draft(self, game_id: int, seat: int, user_id: int, revision: int) -> str | None:
+        """The placements of the Master action ``user_id`` is building for ``seat`` (engine
+        notation, in the order added: ``L3 on W07 at A1 A2 B2; 1 on B03 at C3``), if they built it
+        at ``revision``: a draft made at another revision of the game is never handed out."""
+        found = await self._scalar(
+            "SELECT placements FROM master_drafts WHERE game_id = ? AND seat = ? AND user_id = ?"
+            " AND revision = ?", (game_id, seat, user_id, revision))
+        return None if found is None else str(found)
+
+    async def save_master_draft(
+        self, game_id: int, expected_revision: int, *, seat: int, user_id: int, placements: str,
+    ) -> None:
+        """Keep the seat's draft (replacing the one it had), built on ``expected_revision``.
+        Raises :class:`StaleRevisionError` (and keeps nothing) if the game moved on since: the
+        check and the write are one transaction, so a draft never outlives the commit after it."""
+        now = self._now()
+
+        def work(conn: sqlite3.Connection) -> None:
+            _check_revision_now(conn, game_id, expected_revision, statuses=("active",))
+            conn.execute(
+                "INSERT INTO master_drafts (game_id, seat, user_id, revision, placements, updated_at)"
+                " VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (game_id, seat) DO UPDATE SET"
+                " user_id = excluded.user_id, revision = excluded.revision, placements = excluded.placements,"
+                " updated_at = excluded.updated_at",
+                (game_id, seat, user_id, expected_revision, placements, now))
+
+        await self._write(work)
+
+    async def clear_master_draft(self, game_id: int, seat: int) -> None:
+        """Forget the seat's draft (``master-clear``); nothing happens if it has none."""
+        await self._write(lambda conn: conn.execute(
+            "DELETE FROM master_drafts WHERE game_id = ? AND seat = ?", (game_id, seat)))
 
 
 # -- helpers -----------------------------------------------------------------------------------
@@ -637,6 +674,12 @@ def _revision_matches(row: Any, game_id: int, expected: int, statuses: Sequence[
         raise StaleRevisionError(
             f"Game {game_id} is at revision {row[0]} ({row[1]}), not {expected}."
         )
+
+
+def _forget_drafts(conn: sqlite3.Connection, game_id: int) -> None:
+    """The game moved on: its Master drafts (migration 0008) were built on the position before.
+    Reading them checks the revision anyway; this keeps the table to the drafts still playable."""
+    conn.execute("DELETE FROM master_drafts WHERE game_id = ?", (game_id,))
 
 
 def _bump(conn: sqlite3.Connection, game_id: int, now: str) -> None:
