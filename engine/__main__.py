@@ -148,7 +148,7 @@ def build_parser() -> argparse.ArgumentParser:
     sweep.add_argument("--seed", type=_seed, default=0, help="seed of the first game; game i uses seed+i")
     sweep.add_argument("--workers", type=_positive, default=1, help="processes sharing the games")
     for name, value in SWEEP_BUDGET.items():
-        sweep.add_argument(f"--{name}", type=_positive, default=value,
+        sweep.add_argument(f"--{name}", type=_count if name == "work" else _positive, default=value,
                            help=f"the strong policy's {name} per decision (default {value})")
     return parser
 

@@ -39,9 +39,10 @@ from .policies import GreedyPolicy, Policy, StrongPolicy
 from .simulate import DEFAULT_MAX_TURNS, default_cards
 from .state import Difficulty, Options
 
-SWEEP_BUDGET: dict[str, int] = {"rollouts": 2, "plans": 2, "beam": 2, "horizon": 2}
+SWEEP_BUDGET: dict[str, int] = {"rollouts": 2, "plans": 2, "beam": 2, "horizon": 2, "work": 0}
 """The strong policy's per-decision budget in a sweep (see :class:`~engine.policies.StrongPolicy`):
-two rollouts of a couple of turns, two candidate turns beside greedy's, a beam of two."""
+two rollouts of a couple of turns (exactly two: ``work`` 0), two candidate turns beside
+greedy's, a beam of two."""
 GAMES_PER_TABLE = 36
 """Games per table in a default run: about 3,000 games over the tables the engine accepts."""
 

@@ -17,12 +17,12 @@ from engine.policies import POLICIES, GreedyPolicy, StrongPolicy, policy_by_name
 from engine.policies.hidden import redeal, visible_cards
 from engine.rng import Rng
 from engine.simulate import default_cards, play_game
-from engine.state import GameState
+from engine.state import GameState, Phase
 from engine.sweep import describe, sweep
 from engine.sweep import tables as sweep_tables
 from engine.variants import VARIANTS
 
-SMALL = {"rollouts": 4, "plans": 3, "beam": 3}
+SMALL = {"rollouts": 4, "plans": 3, "beam": 3, "work": 0}
 """A tiny budget: the same code paths as the real one, at a fraction of the cost."""
 
 TABLES = [
@@ -35,7 +35,7 @@ TABLES = [
     *(Options(players=1, variant="solo", difficulty=d) for d in Difficulty),
 ]
 
-TINY = {"rollouts": 2, "plans": 2, "beam": 2}
+TINY = {"rollouts": 2, "plans": 2, "beam": 2, "work": 0}
 """Smaller still, for whole games: legality does not depend on the budget."""
 
 LEGALITY_GAMES = int(os.environ.get("PROJECTL_STRONG_GAMES", "1"))
@@ -147,12 +147,31 @@ def test_redeal_keeps_everything_visible_and_each_deck_colour() -> None:
 
 def test_budget_counts_rollouts_and_the_cpu_cap_stops_a_search() -> None:
     state = _states(Options(players=2), 6, every=4)[3]
-    analysis = StrongPolicy(1, rollouts=12, plans=5, beam=4).analyse(state)
+    analysis = StrongPolicy(1, rollouts=12, plans=5, beam=4, work=0).analyse(state)
     assert 0 < analysis.rollouts <= 12 and not analysis.capped
     assert sum(p.rollouts for p in analysis.plans) == analysis.rollouts
     stopped = StrongPolicy(1, rollouts=500, plans=5, beam=4, cpu_cap_s=0.0).analyse(state)
     assert stopped.capped and stopped.rollouts == 0
     apply(state, stopped.best.actions[0])  # still a legal choice
+
+
+def test_work_budget_gives_late_decisions_more_rollouts_for_the_same_work() -> None:
+    """``work`` counts playout actions: an opening search, whose playouts are long, gets about
+    ``rollouts``; a search near the end, whose playouts are short, gets more, up to
+    ``max_rollouts``. The count is deterministic, and an explicit ``rollouts`` (the review's)
+    turns the work budget off."""
+    states = [s for s in _states(Options(players=2), 6, every=2) if s.phase is Phase.PLAY]
+    budget = {"rollouts": 4, "plans": 3, "beam": 3, "work": 400, "max_rollouts": 40}
+    opening = StrongPolicy(1, **budget).analyse(states[0])
+    late = StrongPolicy(1, **budget).analyse(states[-1])
+    assert 4 <= opening.rollouts < late.rollouts <= 40
+    assert late.rollouts >= 3 * opening.rollouts
+    assert StrongPolicy(1, **budget).analyse(states[-1]).plans == late.plans
+    fixed = StrongPolicy(1, **budget).analyse(states[-1], rollouts=6)
+    assert fixed.rollouts <= 6
+    without_work = StrongPolicy(1, **{**budget, "work": 0}).analyse(states[-1])
+    explicit = StrongPolicy(1, **budget).analyse(states[-1], rollouts=4)
+    assert without_work.rollouts == explicit.rollouts < late.rollouts
 
 
 def test_plans_the_whole_turn_and_follows_the_plan() -> None:
@@ -301,7 +320,7 @@ SWEEP_TABLES = (
 )
 """The suite's bounded sweep: every variant, each expansion and option, and combinations of them
 (``python -m engine sweep`` plays every table the engine accepts, thousands of games)."""
-SWEEP_TINY = {"rollouts": 1, "plans": 1, "beam": 2, "horizon": 1}
+SWEEP_TINY = {"rollouts": 1, "plans": 1, "beam": 2, "horizon": 1, "work": 0}
 
 
 def test_the_sweep_covers_every_variant_and_expansion() -> None:

@@ -31,11 +31,18 @@ sees the table) drawn from the cards that player cannot see, seeded by the polic
 state's own ``rng_state`` (which depends on neither). Two states that differ only in the hidden
 order of their decks, or in what the hidden score piles hold, get the same decision (tested).
 
-**Budget.** ``rollouts`` is the number of playouts per search and is what makes a decision
-deterministic for a seed. ``cpu_cap_s`` is a safety net only: if a search has used that much
-process CPU time, it stops handing out rollouts and decides on what it has (so on a machine slow
-enough to hit it, the choice can depend on the clock). The defaults keep a search under about
-0.5 s of CPU on the development machine (measured by ``python -m engine bench``).
+**Budget.** A search spends ``work`` playout actions: the first round of rollouts (one per plan)
+measures how long a playout is from here, and the search plays as many rollouts as ``work`` pays
+for at that length, never fewer than ``rollouts`` nor more than ``max_rollouts``. An opening
+playout runs some 75 actions, so an opening decision gets about 32 rollouts; a playout near the
+end is a handful of actions, so the decisions that settle close games get up to eight times as
+many for the same CPU. The count depends only on the state and the seed (playout lengths are
+deterministic), so a decision is deterministic for a seed. ``work=0`` plays exactly ``rollouts``
+(the post-game review and the tests' small budgets do). ``cpu_cap_s`` is a safety net only: if a
+search has used that much process CPU time, it stops handing out rollouts and decides on what it
+has (so on a machine slow enough to hit it, the choice can depend on the clock). The defaults
+keep a search under about 0.5 s of CPU on the development machine (measured by
+``python -m engine bench``).
 """
 
 from __future__ import annotations
@@ -62,6 +69,9 @@ default ``horizon``."""
 OTHER_KIND_LIMIT = 8
 """Actions of a kind this module does not know (a variant's own) tried per step, in legal order."""
 _KNOWN_KINDS = frozenset({"take", "draw", "level1", "done", "pass"})
+WORK = 2500
+"""Playout actions a search may spend (the default ``work``): about 32 rollouts of an opening
+position, where a rollout plays some 75 actions to the end."""
 MAX_PLAN_ACTIONS = 6
 """Actions a plan may hold: three per turn, plus pending decisions raised along the way."""
 
@@ -159,7 +169,10 @@ def _state_key(state: GameState) -> tuple[object, ...]:
 class StrongPolicy:
     """Plans whole turns and scores them by seeded rollouts over re-dealt decks (see the module).
 
-    ``rollouts``: playouts per search (the budget; deterministic). ``plans``: candidate turns
+    ``rollouts``: playouts per search, at least (deterministic). ``work``: playout actions a
+    search may spend; when the first rollouts show a playout is short (late in the game), the
+    search plays as many more as that pays for, up to ``max_rollouts`` (0 turns this off:
+    exactly ``rollouts``). ``plans``: candidate turns
     that reach the rollouts (greedy's turn is always one more). ``beam``: partial turns kept per
     step of the plan search. ``cpu_cap_s``: safety cap on one search's CPU time. ``win_bonus``:
     points a win is worth on top of the margin. ``rollout_policy``: builds the policy every seat
@@ -171,12 +184,14 @@ class StrongPolicy:
     name = "strong"
 
     def __init__(
-        self, seed: int = 0, *, rollouts: int = 32, plans: int = 6, beam: int = 8,
-        cpu_cap_s: float = 2.0, win_bonus: float = 6.0,
+        self, seed: int = 0, *, rollouts: int = 32, work: int = WORK, max_rollouts: int = 256,
+        plans: int = 6, beam: int = 8, cpu_cap_s: float = 2.0, win_bonus: float = 6.0,
         rollout_policy: Callable[[int], GreedyPolicy] | None = None, horizon: int = ROLLOUT_TURN_CAP,
     ) -> None:
         self.seed = seed
         self.rollouts = rollouts
+        self.work = work
+        self.max_rollouts = max_rollouts
         self.plans = plans
         self.beam = beam
         self.cpu_cap_s = cpu_cap_s
@@ -254,25 +269,39 @@ class StrongPolicy:
         worlds: list[GameState] = []
         results: list[list[tuple[float, float, bool]]] = [[] for _ in candidates]
         alive = list(range(len(candidates)))
-        spent = 0
+        spent = plies = 0
         capped = False
+
+        def play_world(index: int) -> bool:
+            """One more rollout on world ``index`` for every plan alive; False when capped."""
+            nonlocal spent, plies
+            while len(worlds) <= index:
+                worlds.append(redeal(state, Rng(_mix(base, len(worlds) + 1)), seat))
+            if CLOCK() - start > self.cpu_cap_s:
+                return False
+            for c in alive:
+                result, length = self._rollout(worlds[index], candidates[c][0], seat, base + index)
+                results[c].append(result)
+                spent += 1
+                plies += length
+            return True
+
         if len(candidates) > 1:
+            capped = not play_world(0)
+            if not capped and rollouts is None:
+                budget = self._budget_for(plies / max(1, spent))
             rounds = max(1, (len(candidates) - 1).bit_length())
             for round_no in range(rounds):
+                if capped:
+                    break
                 left_rounds = rounds - round_no
-                per = max(1, (budget - spent) // (len(alive) * left_rounds))
+                per = max(0 if round_no == 0 else 1, (budget - spent) // (len(alive) * left_rounds))
                 if round_no == rounds - 1:
                     per = max(1, (budget - spent) // len(alive))
                 for _ in range(per):
-                    index = len(results[alive[0]])
-                    while len(worlds) <= index:
-                        worlds.append(redeal(state, Rng(_mix(base, len(worlds) + 1)), seat))
-                    if CLOCK() - start > self.cpu_cap_s:
+                    if not play_world(len(results[alive[0]])):
                         capped = True
                         break
-                    for c in alive:
-                        results[c].append(self._rollout(worlds[index], candidates[c][0], seat, base + index))
-                        spent += 1
                 if capped or len(alive) <= 1:
                     break
                 if round_no < rounds - 1:
@@ -292,6 +321,16 @@ class StrongPolicy:
         self.last = analysis
         self.searches += 1
         return analysis
+
+    def _budget_for(self, plies_per_rollout: float) -> int:
+        """Rollouts for this search: as many as ``work`` playout actions pay for at the length the
+        first rollouts measured, between ``rollouts`` and ``max_rollouts``. Late in the game a
+        playout is short, so the decisions that settle close games get many more rollouts for
+        the CPU an opening decision spends on ``rollouts``; deterministic, as the lengths are."""
+        if self.work <= 0:
+            return self.rollouts
+        wanted = int(self.work / max(1.0, plies_per_rollout))
+        return max(self.rollouts, min(self.max_rollouts, wanted))
 
     @staticmethod
     def _mean(results: list[tuple[float, float, bool]]) -> tuple[float, float, float]:
@@ -406,18 +445,23 @@ class StrongPolicy:
     # -- rollouts --------------------------------------------------------------------------------
     def _rollout(
         self, world: GameState, plan: tuple[Action, ...], seat: int, seed: int
-    ) -> tuple[float, float, bool]:
+    ) -> tuple[tuple[float, float, bool], int]:
+        """The outcome of playing ``plan`` then greedy to the end on ``world``, and the number of
+        actions that took (the work the budget counts)."""
         state = world
+        length = 0
         for action in plan:
             try:
                 state = apply(state, action).state
             except IllegalActionError:
                 break
+            length += 1
         policies = [self._rollout_policy(_mix(seed, s)) for s in range(len(state.players))]
         cap = state.turn + self.horizon
         while not state.is_over and state.turn <= cap:
             state = apply(state, policies[state.current].choose(state)).state
-        return self._outcome(state, seat)
+            length += 1
+        return self._outcome(state, seat), length
 
     def _outcome(self, state: GameState, seat: int) -> tuple[float, float, bool]:
         scores = [line.total for line in score_lines(state)]
