@@ -397,30 +397,41 @@ def same_players(h: DiscordHarness, user_ids: dict[str, int]) -> None:
         h.world.users[user_id] = member
 
 
+async def restart_table(h: DiscordHarness) -> tuple[FakeMember, int, dict[str, int]]:
+    """A started two-player table in #games, for a restart test: the player to act, the channel's
+    id and the players' ids (to carry over with :func:`reopen`)."""
+    alice, bob = h.add_user("alice"), h.add_user("bob")
+    await open_table(h, alice, [bob], players=2)
+    me = h.user((await game_of(h)).current.user_id)  # type: ignore[union-attr]
+    return me, h.channel("games").id, {alice.name: alice.id, bob.name: bob.id}
+
+
+async def reopen(h: DiscordHarness, channel_id: int, user_ids: dict[str, int]) -> None:
+    """The restarted bot's world: the same #games channel and players, and the bot settled."""
+    from test_bot_restart import same_channel
+
+    same_channel(h, "games", channel_id)
+    same_players(h, user_ids)
+    await h.settle()
+
+
 async def test_panel_works_after_a_restart(tmp_path: Path) -> None:
-    from test_bot_restart import carry_message, harness, same_channel
+    from test_bot_restart import carry_message, harness
 
     db = tmp_path / "restart.sqlite3"
     async with harness(db) as first:
-        alice, bob = first.add_user("alice"), first.add_user("bob")
-        await open_table(first, alice, [bob], players=2)
-        game = await game_of(first)
-        channel_id = first.channel("games").id
-        me = Player(first, first.user(game.current.user_id))  # type: ignore[union-attr]
+        who, channel_id, user_ids = await restart_table(first)
+        me = Player(first, who)
         await me.play(turn_post(first))
         await me.choose("take", "take white 1")
         await me.choose("take", "take white 2")
         await me.choose("place", "1")
         payload = dict(first.message(me.panel.id).payload)  # type: ignore[union-attr]
-        user_ids = {alice.name: alice.id, bob.name: bob.id}
-        who = me.user.name
     async with harness(db) as second:
-        same_channel(second, "games", channel_id)
-        same_players(second, user_ids)
-        await second.settle()
+        await reopen(second, channel_id, user_ids)
         carried = carry_message(second, channel_id, payload)
         carried.visible_to = None
-        me2 = Player(second, second.user(who))
+        me2 = Player(second, second.user(who.name))
         me2.panel = carried
         puzzle = me2.component("puz").options[0].value
         await me2.choose("puz", puzzle)
@@ -458,23 +469,18 @@ async def draft_master(h: DiscordHarness, me: FakeMember) -> tuple[list[engine.P
 async def test_a_typed_master_draft_is_confirmed_after_a_restart(tmp_path: Path) -> None:
     """The answer's Confirm Master button carries its draft: after a restart it still plays
     exactly what the preview showed."""
-    from test_bot_restart import carry_message, harness, same_channel
+    from test_bot_restart import carry_message, harness
 
     db = tmp_path / "restart.sqlite3"
     async with harness(db) as first:
-        alice, bob = first.add_user("alice"), first.add_user("bob")
-        await open_table(first, alice, [bob], players=2)
-        me = first.user((await game_of(first)).current.user_id)  # type: ignore[union-attr]
+        me, channel_id, user_ids = await restart_table(first)
         draft, ix = await draft_master(first, me)
         answer = final_reply(ix)
         confirm = next(b.custom_id for b in answer.buttons if b.custom_id.startswith("pl:master:ok:"))
         assert len(confirm) <= MAX_CUSTOM_ID
-        payload, channel_id = dict(answer.message.payload), first.channel("games").id
-        user_ids, who = {alice.name: alice.id, bob.name: bob.id}, me.name
+        payload, who = dict(answer.message.payload), me.name
     async with harness(db) as second:
-        same_channel(second, "games", channel_id)
-        same_players(second, user_ids)
-        await second.settle()
+        await reopen(second, channel_id, user_ids)
         carried = carry_message(second, channel_id, payload)
         carried.visible_to = None
         await second.click(second.user(who), carried, confirm)
@@ -489,20 +495,15 @@ async def test_a_typed_master_draft_is_confirmed_after_a_restart(tmp_path: Path)
 async def test_the_typed_master_confirm_plays_the_draft_after_a_restart(tmp_path: Path) -> None:
     """`/projectl play master-confirm` (no button) after a restart: the new bot, on the same
     database, plays the placements drafted before it, once; the draft is gone afterwards."""
-    from test_bot_restart import harness, same_channel
+    from test_bot_restart import harness
 
     db = tmp_path / "restart.sqlite3"
     async with harness(db) as first:
-        alice, bob = first.add_user("alice"), first.add_user("bob")
-        await open_table(first, alice, [bob], players=2)
-        me = first.user((await game_of(first)).current.user_id)  # type: ignore[union-attr]
+        me, channel_id, user_ids = await restart_table(first)
         draft, _ = await draft_master(first, me)
         before = await game_of(first)
-        channel_id, user_ids = first.channel("games").id, {alice.name: alice.id, bob.name: bob.id}
     async with harness(db) as second:
-        same_channel(second, "games", channel_id)
-        same_players(second, user_ids)
-        await second.settle()
+        await reopen(second, channel_id, user_ids)
         me = second.user(me.name)
         ix = await second.slash(me, "games", "projectl play master-confirm")
         reply = final_reply(ix).content
@@ -520,13 +521,11 @@ async def test_a_stale_typed_master_draft_is_never_played(tmp_path: Path) -> Non
     level-1 piece, drafts a mono on the puzzle, then undoes the level-1 action (an undo changes the
     game without a new action): master-confirm, before and after a restart, finds no placements
     and plays nothing, though the draft would still be legal."""
-    from test_bot_restart import harness, same_channel
+    from test_bot_restart import harness
 
     db = tmp_path / "restart.sqlite3"
     async with harness(db) as first:
-        alice, bob = first.add_user("alice"), first.add_user("bob")
-        await open_table(first, alice, [bob], players=2)
-        me = first.user((await game_of(first)).current.user_id)  # type: ignore[union-attr]
+        me, channel_id, user_ids = await restart_table(first)
         card = (await game_of(first)).state.table.white_row[0]
         await first.slash(me, "games", "projectl play take", puzzle="white 1")
         await first.slash(me, "games", "projectl play level1")
@@ -542,11 +541,8 @@ async def test_a_stale_typed_master_draft_is_never_played(tmp_path: Path) -> Non
         assert_refused(await first.slash(me, "games", "projectl play master-confirm"), "no placements yet")
         before = await game_of(first)
         log = await bot_of(first).manager.log(before.id)
-        channel_id, user_ids = first.channel("games").id, {alice.name: alice.id, bob.name: bob.id}
     async with harness(db) as second:
-        same_channel(second, "games", channel_id)
-        same_players(second, user_ids)
-        await second.settle()
+        await reopen(second, channel_id, user_ids)
         me = second.user(me.name)
         assert_refused(await second.slash(me, "games", "projectl play master-confirm"), "no placements yet")
         game = await game_of(second)
