@@ -219,18 +219,26 @@ class RowsGame(Variant):
     black_limit_after_trigger = True
     row_size = ROW_SIZE
 
-    def setup(self, options: Options, cards: Sequence[PuzzleCard], seed: int) -> GameState:
+    def deal(
+        self, options: Options, cards: Sequence[PuzzleCard], seed: int, *, shortage: str = "setup.catalogue"
+    ) -> tuple[Rng, list[str], list[str], int]:
+        """The start every rows table shares, reading the seed in this order (replays depend on
+        it): the white and the black cards in play shuffled, the black cut to the mode's count,
+        and the first player. Returns the generator to go on with, both piles and the first seat.
+        ``shortage`` is the refusal (a key of :mod:`engine.messages`) when the cards are too few."""
         self.validate_options(options, cards)
         rng = Rng(seed)
         white, black = cards_in_play(options, cards)
         need_white, need_black = MODES[f"{options.players}p"]
         if len(white) < need_white or len(black) < need_black:
-            raise IllegalActionError("setup.catalogue", white=len(white), black=len(black),
+            raise IllegalActionError(shortage, white=len(white), black=len(black),
                                      players=options.players, need_white=need_white, need_black=need_black)
         rng.shuffle(white)
         rng.shuffle(black)
-        black = black[:need_black]
-        first = rng.below(options.players)
+        return rng, white, black[:need_black], rng.below(options.players)
+
+    def setup(self, options: Options, cards: Sequence[PuzzleCard], seed: int) -> GameState:
+        rng, white, black, first = self.deal(options, cards, seed)
         table = RowsTable(
             white_deck=tuple(white[ROW_SIZE:]),
             black_deck=tuple(black[ROW_SIZE:]),

@@ -16,11 +16,9 @@ from dataclasses import replace
 
 from ..actions import Action, DrawPuzzle, Recycle, TakePuzzle
 from ..cards import Colour, PuzzleCard
-from ..catalogue import MODES
 from ..errors import ActionNotAvailableError, EmptySlotError, IllegalActionError
 from ..events import MarkersPassed, TurnStarted
 from ..expansions import end_of_round
-from ..rng import Rng
 from ..state import (
     LINE_CLEAR_ROW_SIZE,
     MAX_UNFINISHED,
@@ -31,7 +29,7 @@ from ..state import (
     Turn,
 )
 from ..work import Work
-from .base import RowsGame, cards_in_play, starting_state
+from .base import RowsGame, starting_state
 
 LEFT, RIGHT = SIDES
 
@@ -59,17 +57,7 @@ class LineClearGame(RowsGame):
         super().validate_options(options, cards)
 
     def setup(self, options: Options, cards: Sequence[PuzzleCard], seed: int) -> GameState:
-        self.validate_options(options, cards)
-        rng = Rng(seed)
-        white, black = cards_in_play(options, cards)
-        need_white, need_black = MODES[f"{options.players}p"]
-        if len(white) < need_white or len(black) < need_black:
-            raise IllegalActionError("setup.table_catalogue", white=len(white), black=len(black),
-                                     players=options.players, need_white=need_white, need_black=need_black)
-        rng.shuffle(white)
-        rng.shuffle(black)
-        black = black[:need_black]
-        first = rng.below(options.players)
+        rng, white, black, first = self.deal(options, cards, seed, shortage="setup.table_catalogue")
         size = LINE_CLEAR_ROW_SIZE
         markers = (first, black_marker_start(options.players, first))
         table = LineClearTable(
