@@ -150,6 +150,22 @@ async def test_a_master_draft_round_trips_at_its_revision_only(store: Storage) -
     assert await store._scalar("SELECT COUNT(*) FROM master_drafts") == 0
 
 
+async def test_an_undo_or_a_seat_handed_to_an_ai_forgets_the_games_master_drafts(store: Storage) -> None:
+    """Both change the position without a commit: a draft built before either can never be played,
+    so it does not stay behind in the table."""
+    game_id = await active_game(store)
+    days = DaysStore(store)
+    game = await store.commit_action(game_id, (await store.get_game(game_id)).revision, seat=0, user_id=5,
+                                     action="level1", state='{"s": 1}', state_schema=1, finished=False)
+    await store.save_master_draft(game_id, game.revision, seat=0, user_id=5, placements="1 on W05 at A1")
+    game = await days.undo_last_action(game_id, game.revision, seq=1, state='{"s": 0}', state_schema=1,
+                                       by_user_id=5)
+    assert await store._scalar("SELECT COUNT(*) FROM master_drafts") == 0
+    await store.save_master_draft(game_id, game.revision, seat=1, user_id=2**60, placements="1 on W05 at A1")
+    await days.seat_to_policy(game_id, game.revision, 1, policy="greedy", display_name="bot")
+    assert await store._scalar("SELECT COUNT(*) FROM master_drafts") == 0
+
+
 # -- several processes on one PostgreSQL ------------------------------------------------------------
 
 

@@ -22,6 +22,7 @@ from typing import Any
 import aiosqlite
 
 from .db import (
+    FORGET_DRAFTS_SQL,
     ActionRow,
     GameRow,
     StaleRevisionError,
@@ -396,6 +397,7 @@ class DaysStore:
                 "UPDATE games SET state = ?, state_schema = ?, revision = revision + 1, updated_at = ?"
                 " WHERE id = ?", (state, state_schema, self.storage._now(), game_id),
             )
+            await db.execute(FORGET_DRAFTS_SQL, (game_id,))
         return await self.storage.get_game(game_id)
 
     async def undone_actions(self, game_id: int) -> list[UndoneRow]:
@@ -420,6 +422,7 @@ class DaysStore:
             )
             await db.execute("UPDATE games SET revision = revision + 1, updated_at = ? WHERE id = ?",
                              (self.storage._now(), game_id))
+            await db.execute(FORGET_DRAFTS_SQL, (game_id,))
         return await self.storage.get_game(game_id)
 
     # -- history and statistics -----------------------------------------------------------------------

@@ -676,10 +676,14 @@ def _revision_matches(row: Any, game_id: int, expected: int, statuses: Sequence[
         )
 
 
+FORGET_DRAFTS_SQL = "DELETE FROM master_drafts WHERE game_id = ?"
+"""Run with every change to a game's position (a commit, its end, an undo, a seat handed over):
+its Master drafts (migration 0008) were built on the position before. Reading them checks the
+revision anyway; this keeps the table to the drafts still playable."""
+
+
 def _forget_drafts(conn: sqlite3.Connection, game_id: int) -> None:
-    """The game moved on: its Master drafts (migration 0008) were built on the position before.
-    Reading them checks the revision anyway; this keeps the table to the drafts still playable."""
-    conn.execute("DELETE FROM master_drafts WHERE game_id = ?", (game_id,))
+    conn.execute(FORGET_DRAFTS_SQL, (game_id,))
 
 
 def _bump(conn: sqlite3.Connection, game_id: int, now: str) -> None:
