@@ -478,7 +478,15 @@ class GameManager:
             if seat is None or game.state is None:
                 break
             action = await self._policy_action(game, seat)
-            step, game = await self._commit(game, seat.seat, None, action)
+            try:
+                step, game = await self._commit(game, seat.seat, None, action)
+            except StaleError:
+                # Another bot process sharing the database changed this game since it was loaded
+                # here: it played this AI's move itself, or a vote or a turn clock decided. That
+                # process plays on from its own commit, so this one stops with what it committed
+                # (the caller's action stays committed and answered, not refused).
+                log.info("game %s moved on in another process; its AI seats play on there", game.id)
+                break
             steps.append(step)
         return steps, game
 

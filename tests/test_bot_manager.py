@@ -185,6 +185,50 @@ async def test_resume_finishes_an_interrupted_ai_turn(tmp_path: Path) -> None:
     await storage.close()
 
 
+async def test_an_ai_move_another_process_made_first_does_not_undo_the_players_answer(tmp_path: Path) -> None:
+    """Two bot processes share the database. A player's action is committed here; before this
+    process commits the AI's reply, the other process plays that AI turn itself. The player's
+    action stands and is answered (not refused as out of date), the AI seat moved once, and the
+    log replays."""
+    path = tmp_path / "shared.sqlite3"
+    here_storage = await Storage.open(path, ManualClock(START))
+    there_storage = await Storage.open(path, ManualClock(START))
+    here = GameManager(here_storage, seed_source=lambda: 5)
+    there = GameManager(there_storage, seed_source=lambda: 5)
+    try:
+        await here.create_game(guild_id=1, channel_id=CHANNEL, host_id=1, host_name="ann",
+                               settings=TableSettings(max_players=2))
+        await here.add_policy_seat(CHANNEL, 1)
+        game = (await here.start(CHANNEL, 1)).game
+        assert game.current is not None and game.current.user_id == 1
+        start = len(await here.log(game.id))  # the AI's opening turn, if it was dealt first
+        for _ in range(2):
+            await here.act(CHANNEL, 1, "level1")
+        think = here._policy_action
+        raced: list[int] = []
+
+        async def slow_policy(game: Game, seat: Seat) -> engine.Action:
+            if not raced:  # the other process plays the AI's turn while this one still thinks
+                played = await there.play_policies(CHANNEL)
+                assert played is not None
+                raced.append(len(played.steps))
+            return await think(game, seat)
+
+        here._policy_action = slow_policy  # type: ignore[method-assign]
+        result = await here.act(CHANNEL, 1, "level1")
+        assert [step.text for step in result.steps] == ["level1"] and result.steps[0].user_id == 1
+        assert raced and raced[0] >= 1
+        log = (await here.log(game.id))[start:]
+        assert [(row.action, row.user_id) for row in log[:3]] == [("level1", 1)] * 3
+        assert len(log) == 3 + raced[0] and all(row.user_id is None for row in log[3:])
+        final = await there.game(game.id)
+        assert final is not None and final.current is not None and final.current.user_id == 1
+        assert await here.verify(game.id)
+    finally:
+        await here_storage.close()
+        await there_storage.close()
+
+
 async def test_resume_leaves_games_it_is_told_are_not_its_own(tmp_path: Path) -> None:
     """A sharded process resumes only the games of the servers it runs (bot/shards.py): it
     could not post the AI's moves in the others' channels; their own process plays them."""
