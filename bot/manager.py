@@ -486,6 +486,7 @@ class GameManager:
                 # process plays on from its own commit, so this one stops with what it committed
                 # (the caller's action stays committed and answered, not refused).
                 log.info("game %s moved on in another process; its AI seats play on there", game.id)
+                self._strong_plans.pop((game.id, seat.seat), None)  # planned from a turn not played here
                 break
             steps.append(step)
         return steps, game
