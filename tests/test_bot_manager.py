@@ -33,6 +33,28 @@ async def two_humans(manager: GameManager) -> Game:
     return (await manager.start(CHANNEL, 1)).game
 
 
+async def human_and_ai(manager: GameManager) -> Game:
+    """A started two-player table: ann (user 1) and a greedy AI seat; ann is to move (the AI plays
+    its opening turn at the start when it is dealt first)."""
+    await manager.create_game(guild_id=1, channel_id=CHANNEL, host_id=1, host_name="ann",
+                              settings=TableSettings(max_players=2))
+    await manager.add_policy_seat(CHANNEL, 1)
+    return (await manager.start(CHANNEL, 1)).game
+
+
+async def human_turn_behind_its_back(storage: Storage, game: Game) -> Game:
+    """Ann's whole turn (three level-1 takes) committed straight to storage, without the manager:
+    as if the process crashed after her commit, before the AI seat moved."""
+    assert game.state is not None
+    state = game.state
+    for text in ("level1", "level1", "level1"):
+        outcome = engine.apply(state, engine.parse_action(text))
+        row = await storage.commit_action(game.id, game.revision, seat=0, user_id=1, action=text,
+                                          state=outcome.state.dumps(), state_schema=1, finished=False)
+        game, state = Game.from_row(row), outcome.state
+    return game
+
+
 def user_of(game: Game) -> int:
     assert game.current is not None and game.current.user_id is not None
     return game.current.user_id
@@ -160,17 +182,9 @@ async def test_resume_finishes_an_interrupted_ai_turn(tmp_path: Path) -> None:
     path = tmp_path / "crash.sqlite3"
     storage = await Storage.open(path, ManualClock(START))
     manager = GameManager(storage, seed_source=lambda: 5)
-    await manager.create_game(guild_id=1, channel_id=CHANNEL, host_id=1, host_name="ann",
-                              settings=TableSettings(max_players=2))
-    await manager.add_policy_seat(CHANNEL, 1)
-    game = (await manager.start(CHANNEL, 1)).game
+    game = await human_and_ai(manager)
     assert game.state is not None and game.current is not None and game.current.user_id == 1
-    state = game.state
-    for text in ("level1", "level1", "level1"):  # the human's turn, committed without the manager
-        outcome = engine.apply(state, engine.parse_action(text))
-        row = await storage.commit_action(game.id, game.revision, seat=0, user_id=1, action=text,
-                                          state=outcome.state.dumps(), state_schema=1, finished=False)
-        game, state = Game.from_row(row), outcome.state
+    game = await human_turn_behind_its_back(storage, game)
     assert game.current is not None and game.current.is_ai
     await storage.close()
 
@@ -196,10 +210,7 @@ async def test_an_ai_move_another_process_made_first_does_not_undo_the_players_a
     here = GameManager(here_storage, seed_source=lambda: 5)
     there = GameManager(there_storage, seed_source=lambda: 5)
     try:
-        await here.create_game(guild_id=1, channel_id=CHANNEL, host_id=1, host_name="ann",
-                               settings=TableSettings(max_players=2))
-        await here.add_policy_seat(CHANNEL, 1)
-        game = (await here.start(CHANNEL, 1)).game
+        game = await human_and_ai(here)
         assert game.current is not None and game.current.user_id == 1
         start = len(await here.log(game.id))  # the AI's opening turn, if it was dealt first
         for _ in range(2):
@@ -238,17 +249,9 @@ async def test_resume_leaves_games_it_is_told_are_not_its_own(tmp_path: Path) ->
     path = tmp_path / "crash.sqlite3"
     storage = await Storage.open(path, ManualClock(START))
     manager = GameManager(storage, seed_source=lambda: 5)
-    await manager.create_game(guild_id=1, channel_id=CHANNEL, host_id=1, host_name="ann",
-                              settings=TableSettings(max_players=2))
-    await manager.add_policy_seat(CHANNEL, 1)
-    game = (await manager.start(CHANNEL, 1)).game
+    game = await human_and_ai(manager)
     assert game.state is not None
-    state = game.state
-    for text in ("level1", "level1", "level1"):  # the human's turn, committed without the manager
-        outcome = engine.apply(state, engine.parse_action(text))
-        row = await storage.commit_action(game.id, game.revision, seat=0, user_id=1, action=text,
-                                          state=outcome.state.dumps(), state_schema=1, finished=False)
-        game, state = Game.from_row(row), outcome.state
+    game = await human_turn_behind_its_back(storage, game)
     assert await manager.resume(lambda g: g.guild_id != 1) == []
     unchanged = await manager.game(game.id)
     assert unchanged is not None and unchanged.revision == game.revision and unchanged.current is not None

@@ -84,6 +84,13 @@ async def current_player(h: DiscordHarness) -> FakeMember:
     return h.user(game.current.user_id)
 
 
+async def open_lobby(h: DiscordHarness, host: FakeMember) -> tuple[MessageRecord, str]:
+    """A two-player lobby opened by ``host``, and its game id (as its buttons carry it)."""
+    lobby = (await h.slash(host, CHANNEL, "projectl table new", players=2)).original
+    assert lobby is not None
+    return lobby, lobby.buttons[0].custom_id.rsplit(":", 1)[1]
+
+
 def turn_post(h: DiscordHarness) -> MessageRecord:
     return next(m for m in reversed(h.channel_messages(CHANNEL)) if m.filenames == ["table.png"])
 
@@ -108,9 +115,7 @@ async def test_a_channel_moves_to_the_other_process_and_its_buttons_still_work(p
     world, clock = shared_world(), ManualClock(START)
     alice, bob = world.user("alice"), world.user("bob")
     async with deployment(postgres_url, world, clock, "a") as (first, _):
-        lobby = (await first.slash(alice, CHANNEL, "projectl table new", players=2)).original
-        assert lobby is not None
-        game_id = lobby.buttons[0].custom_id.rsplit(":", 1)[1]
+        lobby, game_id = await open_lobby(first, alice)
     # Both processes restart with their shard ids swapped: the server's shard is now on "b".
     async with deployment(postgres_url, world, clock, "b") as (second, _):
         join = await second.click(bob, lobby, f"pl:lobby:join:{game_id}")  # a button "a" posted
@@ -138,9 +143,7 @@ async def test_one_game_is_changed_by_one_process_at_a_time(postgres_url: str) -
     world, clock = shared_world(), ManualClock(START)
     alice, bob = world.user("alice"), world.user("bob")
     async with deployment(postgres_url, world, clock, "a") as (a, b):
-        lobby = (await a.slash(alice, CHANNEL, "projectl table new", players=2)).original
-        assert lobby is not None
-        game_id = lobby.buttons[0].custom_id.rsplit(":", 1)[1]
+        lobby, game_id = await open_lobby(a, alice)
         await a.click(bob, lobby, f"pl:lobby:join:{game_id}")
         starts = [await h.click(alice, lobby, f"pl:lobby:start:{game_id}", settle=False) for h in (a, b)]
         await asyncio.gather(a.settle(), b.settle())
