@@ -17,6 +17,7 @@ from engine import GameState
 from .clock import Clock, SystemClock
 from .config import Settings
 from .manager import ActionResult, GameManager, PolicyFactory
+from .mentions import NOBODY
 from .render import ProcessRenderer, Renderer
 from .server_locales import ServerLocales
 from .shards import runs_guild
@@ -47,7 +48,7 @@ class ProjectLBot(commands.Bot):
             command_prefix=commands.when_mentioned,  # no prefix commands: slash only
             intents=discord.Intents.default(),
             help_command=None,
-            allowed_mentions=discord.AllowedMentions(everyone=False, roles=False, users=True),
+            allowed_mentions=NOBODY,  # a send that names nobody to ping pings nobody (bot/mentions.py)
         )
         self.settings = settings
         self.clock: Clock = clock or SystemClock()

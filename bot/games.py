@@ -21,6 +21,7 @@ from engine.state import cards_from_text, catalogue_key, catalogue_text
 
 from . import texts
 from .errors import BadInputError, UnreadableGameError
+from .locales import PlayerName
 from .storage import GameRow, StoredCatalogue
 
 log = logging.getLogger("bot.manager")
@@ -286,15 +287,17 @@ def ai_name(policy: str, number: int) -> str:
 def seat_name(name: str, policy: str | None, user_id: int | None) -> str:
     """A stored seat name as players read it: an AI seat's generated name (stored in English,
     ``Greedy bot 2``) becomes :func:`ai_name` again, so every reader sees it in their language;
-    a seat the host handed to an AI (``Greedy bot (for Ana)``) likewise; any other name as it is."""
+    a seat the host handed to an AI (``Greedy bot (for Ana)``) likewise; any other name is a
+    player's own, quoted escaped (:class:`~bot.locales.PlayerName`): this is where the names of
+    seats enter the bot's wording."""
     if user_id is None and policy:
         match = re.fullmatch(re.escape(str(ai_name(policy, 0))).replace("0", r"(\d{1,3})"), name)
         if match:
             return ai_name(policy, int(match[1]))
         before, _, after = str(replaced_name(policy, "\0")).partition("\0")
         if len(name) > len(before) + len(after) and name.startswith(before) and name.endswith(after):
-            return replaced_name(policy, name[len(before):len(name) - len(after)])
-    return name
+            return replaced_name(policy, PlayerName(name[len(before):len(name) - len(after)]))
+    return PlayerName(name)
 
 
 def replaced_name(policy: str, name: str) -> str:

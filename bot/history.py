@@ -20,7 +20,7 @@ from engine.visibility import hidden_scores
 
 from . import texts
 from .event_texts import and_list, event_text, seat_name
-from .locales import Joined, Notation, localise
+from .locales import Joined, Notation, PlayerName, localise
 from .manager import Game
 from .results import seat_results
 from .storage import ActionRow
@@ -221,7 +221,7 @@ def stats_lines(stats: Sequence[PlayerTotals]) -> list[str]:
     for entry in stats:
         average = "–" if entry.average is None else f"{entry.average:.1f}"
         lines.append(texts.STATS_LINE.format(
-            name=entry.display_name, played=entry.played, wins=entry.wins, average=average,
+            name=PlayerName(entry.display_name), played=entry.played, wins=entry.wins, average=average,
             left=texts.STATS_LEFT.format(n=entry.left) if entry.left else "",
         ))
     return lines

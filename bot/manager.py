@@ -63,7 +63,7 @@ from .games import (
     shared_cards,
     stored_state,
 )
-from .locales import engine_text
+from .locales import engine_text, unescaped
 from .results import seat_results
 from .storage import ActionRow, NewSeat, Storage
 from .storage import ChannelBusyError as _StorageBusy
@@ -710,7 +710,8 @@ def _policy_seat(game: Game) -> Seat | None:
 
 
 def _new_seats(game: Game) -> list[NewSeat]:
-    return [NewSeat(s.name, user_id=s.user_id, policy=s.policy) for s in game.seats]
+    """``game``'s seats to store again, each name as it was given (not escaped twice)."""
+    return [NewSeat(unescaped(s.name), user_id=s.user_id, policy=s.policy) for s in game.seats]
 
 
 def _with_state(game: Game, step: Step) -> Game:

@@ -33,6 +33,7 @@ from . import reminder_policy, texts, turn_limits
 from .clock import Clock
 from .locales import Joined, localise, public_locale
 from .manager import Game, Seat, Step
+from .mentions import pinging
 from .reminder_policy import Preferences
 from .shards import runs_guild
 from .storage.days import DaysStore, ReminderPrefsRow, TurnKey, TurnRow, parse_ts
@@ -48,12 +49,6 @@ JUMP_LINK = "https://discord.com/channels/{guild_id}/{channel_id}/{message_id}"
 FIRST_REMINDER_DELAY = timedelta(minutes=1)
 
 TimeoutAnnouncer = Callable[[Game, TurnRow], Awaitable[None]]
-
-
-def mention_only(user_ids: list[int]) -> discord.AllowedMentions:
-    """Allowed mentions that ping exactly these users (the bot's default would ping anyone named)."""
-    return discord.AllowedMentions(everyone=False, roles=False, replied_user=False,
-                                   users=[discord.Object(id=u) for u in user_ids])
 
 
 def preferences(row: ReminderPrefsRow) -> Preferences:
@@ -360,7 +355,7 @@ class ReminderScheduler:
             return False
         try:
             await channel.send(localise(content, public_locale(channel, self.bot.server_locales)),
-                               allowed_mentions=mention_only(user_ids))
+                               allowed_mentions=pinging(user_ids))
         except discord.HTTPException as error:
             log.warning("post in %s failed: %s", channel_id, error)
             return False

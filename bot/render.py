@@ -15,22 +15,31 @@ Each call names the locale its labels are drawn in; the words come from that loc
 
 With 100 channels ending a turn at once, the process pool brings the image followups' p99 from
 about 4.7 s (two threads) to the figure ``python -m bench`` reports (docs/benchmarks.md).
+
+A worker that dies (killed by the kernel's OOM killer, a segfault in a native library) breaks the
+whole pool: every later job fails at once with ``BrokenProcessPool``. :class:`ProcessRenderer`
+then starts a new pool and draws that image again, once; the caller of a render that still fails
+posts its message without the image (bot/cogs/common.py, :func:`~bot.cogs.common.drawn`).
 """
 
 from __future__ import annotations
 
 import asyncio
+import logging
 import multiprocessing
 import os
 from collections.abc import Sequence
 from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
 from typing import Any, Protocol
 
 from engine import GameState, Place
 from engine.actions import GhostSplit
 
 from .allocator import release_freed_memory
-from .locales import image_words, locale_code, localise
+from .locales import image_words, locale_code, localise, unescaped
+
+log = logging.getLogger(__name__)
 
 
 class Renderer(Protocol):
@@ -111,8 +120,9 @@ class _NamedRenderer:
 
 def _shown(names: Sequence[str], locale: Any) -> list[str]:
     """The seat names as drawn in ``locale``: an AI seat's name is a sentence of bot/texts.py
-    (``Robô Guloso 1`` in Portuguese); a player's name as it is."""
-    return [str(localise(name, locale)) for name in names]
+    (``Robô Guloso 1`` in Portuguese); a player's name as they wrote it (an image reads no
+    markdown, so the escaped text the messages quote would show its backslashes)."""
+    return [str(localise(unescaped(name), locale)) for name in names]
 
 
 def _render(name: str, locale: str | None, *args: object) -> bytes:
@@ -180,7 +190,8 @@ class ProcessRenderer(_NamedRenderer):
 
     The pool is started lazily on the first render (or by :meth:`start`), with the ``spawn``
     method: the bot's process has threads (the database's, asyncio's), which ``fork`` must not
-    copy. :meth:`close` shuts it down (the bot does so when it closes)."""
+    copy. A pool broken by a dead worker is replaced, and the render retried once (:meth:`_run`).
+    :meth:`close` shuts it down (the bot does so when it closes)."""
 
     def __init__(self, workers: int | None = None) -> None:
         self.workers = max(1, workers or os.cpu_count() or 1)
@@ -198,7 +209,20 @@ class ProcessRenderer(_NamedRenderer):
 
     async def _run(self, name: str, locale: str | None, *args: object) -> bytes:
         loop = asyncio.get_running_loop()
+        pool = self.start()
+        try:
+            return await loop.run_in_executor(pool, _render_in_worker, name, locale, *args)
+        except BrokenProcessPool:
+            log.warning("a render worker died: starting a new pool and drawing %s again", name)
+            self._discard(pool)
         return await loop.run_in_executor(self.start(), _render_in_worker, name, locale, *args)
+
+    def _discard(self, pool: ProcessPoolExecutor) -> None:
+        """Forget a broken ``pool`` so the next render starts a new one (once: the renders that
+        were waiting on it all see it break, and the first one here replaces it)."""
+        if self._pool is pool:
+            self._pool = None
+            pool.shutdown(wait=False, cancel_futures=True)  # its workers are gone or going
 
     async def close(self) -> None:
         pool, self._pool = self._pool, None

@@ -10,6 +10,7 @@ from typing import Protocol
 import engine
 from engine import GameState
 
+from .locales import unescaped
 from .storage.stats import ResultRow
 
 
@@ -27,6 +28,7 @@ def seat_results(seats: Sequence[_Seat], state: GameState) -> tuple[ResultRow, .
     rows = []
     for seat in seats:
         left = state.players[seat.seat].removed
-        rows.append(ResultRow(seat.seat, seat.user_id, seat.name, None if left else totals[seat.seat],
+        name = str(unescaped(seat.name))  # stored as the player wrote it
+        rows.append(ResultRow(seat.seat, seat.user_id, name, None if left else totals[seat.seat],
                               not left and seat.seat in won, left))
     return tuple(rows)

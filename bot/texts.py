@@ -59,6 +59,11 @@ UNEXPECTED = (
     "Sorry, something went wrong on my side and nothing was changed. The error has been logged; "
     "please try again."
 )
+FAILED_AFTER_COMMIT = (
+    "Your action stands (it is saved), but something went wrong on my side after it. The error has "
+    "been logged; `/projectl status` shows the table."
+)
+IMAGE_MISSING = "(The image could not be drawn this time.)"
 CANNOT_POST = (
     "Your move is saved, but I may not post in this channel. Please ask an admin to give me Send "
     "Messages and Attach Files here; `/projectl status` shows the table meanwhile."

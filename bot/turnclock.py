@@ -33,6 +33,7 @@ from .errors import (
     WrongStageError,
 )
 from .games import replaced_name
+from .locales import unescaped
 from .manager import POLICY_NAMES, ActionResult, Game, GameManager, Seat
 from .reminders import turn_key, turn_keys
 from .storage import StaleRevisionError
@@ -174,7 +175,7 @@ class TurnClock:
             assert game.state is not None
             if game.state.players[target.seat].removed:
                 raise InvalidActionError(texts.REPLACE_REMOVED.format(name=target.name))
-            name = replaced_name(policy, target.name)
+            name = replaced_name(policy, unescaped(target.name))  # stored as given
             try:
                 row = await self.store.seat_to_policy(game.id, game.revision, target.seat, policy=policy,
                                                       display_name=name)

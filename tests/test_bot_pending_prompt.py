@@ -30,8 +30,8 @@ def test_the_turn_post_names_the_choice_a_player_owes() -> None:
     state = play(without_shapes(state, "T4", "L4", "S4"), "place 2 on TO at A2 B2")
     assert state.pending
     bot = SimpleNamespace(manager=_Manager())
-    text = asyncio.run(turn_prompt(bot, _game(state)))  # type: ignore[arg-type]
+    text, _ = asyncio.run(turn_prompt(bot, _game(state)))  # type: ignore[arg-type]
     assert text.startswith("<@11>, first a choice: the reserve has no T4")
     assert "`I4`, `O4`" in text and "choose <option>" in text
-    plain = asyncio.run(turn_prompt(bot, _game(play(state, "choose I4"))))  # type: ignore[arg-type]
+    plain, _ = asyncio.run(turn_prompt(bot, _game(play(state, "choose I4"))))  # type: ignore[arg-type]
     assert "first a choice" not in plain and "it's your turn (2 actions)" in plain

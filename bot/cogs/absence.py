@@ -14,10 +14,11 @@ from discord import app_commands
 
 from .. import texts
 from ..errors import NotInGameError, StaleError
-from ..locales import localise
+from ..locales import PlayerName, localise
 from ..manager import POLICY_NAMES, ActionResult, Game
+from ..mentions import pinging
 from ..permissions import require_table_permissions
-from ..reminders import ReminderScheduler, mention_only
+from ..reminders import ReminderScheduler
 from ..storage.days import TurnKey, TurnRow
 from ..turn_limits import limit_text, majority, voters_for
 from ..turnclock import VoteResult
@@ -43,7 +44,7 @@ async def _post(interaction: discord.Interaction, text: str, result: ActionResul
     if channel is None:
         return
     await channel.send(common.public(text, interaction),  # type: ignore[union-attr]
-                       allowed_mentions=mention_only(list(mention)))
+                       allowed_mentions=pinging(list(mention)))
     if result is not None and (result.turn_changed or result.finished):
         await common.post_turn(common.bot_of(interaction), channel, result)  # type: ignore[arg-type]
 
@@ -146,7 +147,7 @@ def announcer(bot: ProjectLBot) -> Callable[[Game, TurnRow], Awaitable[None]]:
                 name=game.seats[row.key.seat].name, limit=limit_text(limit),
                 voters=" ".join(f"<@{v}>" for v in voters), needed=majority(len(voters)),
                 count=len(voters)), locale),
-            view=common.localise_view(view, locale), allowed_mentions=mention_only(voters),
+            view=common.localise_view(view, locale), allowed_mentions=pinging(voters),
         )
 
     return announce
@@ -192,7 +193,8 @@ class LeaveButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"pld
         game = await common.manager_of(interaction).game_in_channel(channel_id)
         if game is None or game.id != self.game_id:
             raise StaleError(texts.STALE_GAME)
-        name = next((s.name for s in game.seats if s.user_id == self.user_id), interaction.user.display_name)
+        name = next((s.name for s in game.seats if s.user_id == self.user_id),
+                    PlayerName(interaction.user.display_name))
         await interaction.response.defer()  # ack first: AI seats may play a whole turn after the removal
         result = await days_of(common.bot_of(interaction)).turnclock.leave(
             channel_id, self.user_id, expected_revision=self.revision)
@@ -238,7 +240,7 @@ async def replace_command(
     old_seat = old.seat_of(player.id)
     game, seat, played = await days_of(common.bot_of(interaction)).turnclock.replace(
         channel_id, interaction.user.id, player.id, ai)
-    before = old_seat.name if old_seat is not None else player.display_name
+    before = old_seat.name if old_seat is not None else PlayerName(player.display_name)
     text = texts.REPLACED.format(name=before, ai=seat.name)
     await common.reply(interaction, text)
     await _post(interaction, text, played)

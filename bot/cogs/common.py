@@ -4,6 +4,10 @@ Responding is the fiddly part of Discord: an interaction must be acknowledged wi
 exactly once, and later messages go through its followup webhook. :func:`reply` hides that (it
 answers or follows up, whichever is due), and :func:`report_error` turns any exception into an
 ephemeral sentence — a refusal's own message, or an apology for a bug, which is logged.
+
+Once a change is committed (:func:`committed`), nothing may say that nothing changed: an error
+after it is reported as what it is, and an image that cannot be drawn (:func:`drawn`) leaves its
+message without the image instead of leaving the message unsent.
 """
 
 from __future__ import annotations
@@ -11,7 +15,7 @@ from __future__ import annotations
 import asyncio
 import io
 import logging
-from collections.abc import Sequence
+from collections.abc import Awaitable, Sequence
 from typing import TYPE_CHECKING, Any
 
 import discord
@@ -29,6 +33,7 @@ from ..event_texts import and_list, event_text, pending_prompt
 from ..history import decision_text
 from ..locales import Joined, Notation, Text, localise, public_locale
 from ..manager import ActionResult, Game, GameManager, Step
+from ..mentions import pinging
 
 if TYPE_CHECKING:
     from ..app import ProjectLBot
@@ -64,6 +69,32 @@ def channel_id_of(interaction: discord.Interaction) -> int:
 
 def png(data: bytes, name: str) -> discord.File:
     return discord.File(io.BytesIO(data), filename=name)
+
+
+def pngs(data: bytes | None, name: str) -> list[discord.File]:
+    """``data`` as the one file of a message, or no file when the image could not be drawn."""
+    return [] if data is None else [png(data, name)]
+
+
+async def drawn(image: Awaitable[bytes], what: str) -> bytes | None:
+    """The image ``image`` draws, or None (logged) when it cannot be drawn — the renderer has
+    already replaced a dead worker and tried again (bot/render.py). A message after a commit goes
+    out without its image rather than not at all."""
+    try:
+        return await image
+    except Exception:  # any failure of the drawing: the words still go out
+        log.error("could not draw %s", what, exc_info=True)
+        return None
+
+
+COMMITTED = "projectl.committed"
+"""The ``interaction.extras`` key :func:`committed` sets."""
+
+
+def committed(interaction: discord.Interaction) -> None:
+    """Note that ``interaction``'s change is saved: from here on an unexpected error is reported
+    as happening after it (``texts.FAILED_AFTER_COMMIT``), never as "nothing was changed"."""
+    interaction.extras[COMMITTED] = True
 
 
 async def defer(interaction: discord.Interaction, *, ephemeral: bool = True) -> None:
@@ -114,7 +145,7 @@ async def report_error(interaction: discord.Interaction, error: BaseException) -
             else str(original)
     else:
         log.error("unexpected error handling an interaction", exc_info=original)
-        message = texts.UNEXPECTED
+        message = texts.FAILED_AFTER_COMMIT if interaction.extras.get(COMMITTED) else texts.UNEXPECTED
     if interaction.type is discord.InteractionType.autocomplete:
         if not interaction.response.is_done():  # no suggestions, rather than "loading failed"
             try:
@@ -240,20 +271,23 @@ def clip(lines: Sequence[str], limit: int = MAX_CONTENT, locale: Any = None) -> 
 async def turn_prompt(
     bot: ProjectLBot, game: Game, just_played: int | None = None, fresh: set[int] | None = None,
     locale: Any = None,
-) -> str:
-    """Who is to move now, with a mention when it is a human who wants one — but not the player
+) -> tuple[str, list[int]]:
+    """Who is to move now, and the users it pings (what the post's allowed mentions name): a
+    mention when it is a human who wants one — but not the player
     who has just moved (``just_played``, a user id): in Solo the next turn is theirs again and
     they are already here. In Line Clear both marker holders, each with their own actions left;
     only those whose turn has just started (``fresh`` seats) are pinged, not a holder still
     playing the turn they were pinged for."""
     if game.current is None or game.state is None:
-        return ""
+        return "", []
     lines = []
+    pinged: list[int] = []
     for number in game.state.acting_seats:
         seat = game.seats[number]
         mine = seat.user_id == just_played or (fresh is not None and number not in fresh)
         if seat.user_id is not None and not mine and await bot.manager.wants_mention(seat.user_id):
             who = f"<@{seat.user_id}>"
+            pinged.append(seat.user_id)
         else:
             who = Joined(("**", seat.name, "**"), "")
         waiting = next((d for d in game.state.pending if d.seat == number), None)
@@ -266,7 +300,7 @@ async def turn_prompt(
         else:
             left = game.state.focused(number).actions_left
             lines.append(texts.YOUR_TURN.format(mention=who, actions=left))
-    return "\n".join(localise(line, locale) for line in lines)
+    return "\n".join(localise(line, locale) for line in lines), pinged
 
 
 def render_board(bot: ProjectLBot, result: ActionResult, locale: Any) -> asyncio.Task[bytes] | None:
@@ -301,9 +335,10 @@ async def post_turn(bot: ProjectLBot, channel: discord.abc.Messageable, result: 
         hints = await hints_line(bot, game)
         if hints:
             lines.append(hints)
-        image = await board
+        image = await drawn(board, f"the results of game {game.id}")
         locale = channel_locale(bot, channel)
-        message = await channel.send(clip(lines, locale=locale), file=png(image, "results.png"),
+        lines += [] if image is not None else [texts.IMAGE_MISSING]
+        message = await channel.send(clip(lines, locale=locale), files=pngs(image, "results.png"),
                                      view=localise_view(results_view(game), locale))
     else:
         actor = result.first.user_id if result.first is not None else None
@@ -313,10 +348,13 @@ async def post_turn(bot: ProjectLBot, channel: discord.abc.Messageable, result: 
             if result.started is not None or result.before.state is None:
                 fresh |= set(game.state.acting_seats)
         locale = channel_locale(bot, channel)
-        lines.append(await turn_prompt(bot, game, just_played=actor, fresh=fresh, locale=locale))
-        image = await board
-        message = await channel.send(clip(lines, locale=locale), file=png(image, "table.png"),
-                                     view=localise_view(turn_view(game), locale))
+        prompt, pinged = await turn_prompt(bot, game, just_played=actor, fresh=fresh, locale=locale)
+        lines.append(prompt)
+        image = await drawn(board, f"the table of game {game.id}")
+        lines += [] if image is not None else [texts.IMAGE_MISSING]
+        message = await channel.send(clip(lines, locale=locale), files=pngs(image, "table.png"),
+                                     view=localise_view(turn_view(game), locale),
+                                     allowed_mentions=pinging(pinged))
     remember_posted(bot, game)
     await bot.manager.remember_messages(game.id, table_message_id=message.id)
 
@@ -377,6 +415,7 @@ async def respond_to_result(interaction: discord.Interaction, result: ActionResu
     """
     from ..panel_views import panel_after
 
+    committed(interaction)
     bot = bot_of(interaction)
     game = result.game
     step = result.first
@@ -409,9 +448,11 @@ async def respond_to_result(interaction: discord.Interaction, result: ActionResu
             view = panel.view if panel is not None else turn_view(game)
             await reply(interaction, clip(lines, locale=interaction.locale), ephemeral=True, view=view)
         else:
-            mat = await bot.renderer.mat(state, step.seat, game.names, locale=interaction.locale)
+            mat = await drawn(bot.renderer.mat(state, step.seat, game.names, locale=interaction.locale),
+                              f"seat {step.seat}'s mat in game {game.id}")
+            lines += [] if mat is not None else [texts.IMAGE_MISSING]
             await reply(interaction, clip(lines, locale=interaction.locale), ephemeral=True,
-                        files=[png(mat, "mat.png")],
+                        files=pngs(mat, "mat.png"),
                         view=panel.view if panel is not None else None)  # a new turn that is theirs
     except BaseException:
         if board is not None:
@@ -425,6 +466,7 @@ async def post_turn_or_explain(interaction: discord.Interaction, result: ActionR
                                board: asyncio.Task[bytes] | None = None) -> None:
     """Post the turn in the channel; if Discord refuses (missing permissions), say so privately —
     the action itself is committed either way."""
+    committed(interaction)
     try:
         await post_turn(bot_of(interaction), interaction.channel, result, board)  # type: ignore[arg-type]
     except discord.Forbidden:

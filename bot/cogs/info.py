@@ -13,7 +13,7 @@ from engine.visibility import NOBODY
 from .. import texts
 from ..errors import BadInputError, NotInGameError
 from ..event_texts import finesse_rule, finesse_tile
-from ..locales import Joined
+from ..locales import Joined, PlayerName
 from ..manager import Game
 from ..reminders import turn_keys
 from ..turn_limits import clock_line, status_clock_line
@@ -107,7 +107,7 @@ class InfoCommands:
         if player is not None:
             found = game.seat_of(player.id)
             if found is None:
-                raise NotInGameError(texts.NO_SUCH_PLAYER.format(name=player.display_name))
+                raise NotInGameError(texts.NO_SUCH_PLAYER.format(name=PlayerName(player.display_name)))
             index = found.seat
         elif seat is not None:
             if not 1 <= seat <= len(game.seats):  # Discord's range is 1-4; an old client may send anything

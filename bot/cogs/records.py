@@ -13,7 +13,7 @@ from engine import StateFormatError
 
 from .. import history, texts
 from ..errors import BadInputError, NoGameError, StaleError
-from ..games import parse_stored_state
+from ..games import parse_stored_state, seat_name
 from ..locales import Joined, Notation, localise
 from ..manager import Game, Seat
 from ..permissions import require_table_permissions
@@ -47,21 +47,23 @@ async def take_back(interaction: discord.Interaction) -> None:
     await common.defer(interaction)
     days = days_of(bot)
     done = await undo_last(bot.manager, days.store, channel_id, interaction.user.id)
+    common.committed(interaction)
     await days.reminders.after_undo(done.game, interaction.user.id)
     state = done.game.state
     assert state is not None
     mine = state.focused(done.seat)  # Line Clear: the undoer's own turn
     left = texts.ACTIONS_LEFT.format(n=mine.actions_left) if state.phase.value == "play" else ""
-    mat = await bot.renderer.mat(state, done.seat, done.game.names, locale=interaction.locale)
+    mat = await common.drawn(bot.renderer.mat(state, done.seat, done.game.names, locale=interaction.locale),
+                             f"seat {done.seat}'s mat in game {done.game.id}")
     panel = panel_for(done.game, interaction.user.id, None, mat_button=False)  # the mat is attached
-    await common.reply(interaction, Joined([texts.UNDO_DONE.format(action=Notation(done.action)), left], " "),
-                       files=[common.png(mat, "mat.png")], view=panel.view if panel else None)
+    undone = Joined([texts.UNDO_DONE.format(action=Notation(done.action)), left,
+                     "" if mat is not None else texts.IMAGE_MISSING], " ")
+    await common.reply(interaction, undone, files=common.pngs(mat, "mat.png"),
+                       view=panel.view if panel else None)
     if interaction.channel is not None:
         name = done.game.seats[done.seat].name
         await interaction.channel.send(  # type: ignore[union-attr]
-            common.public(texts.UNDO_PUBLIC.format(name=name, action=Notation(done.action)), interaction),
-            allowed_mentions=discord.AllowedMentions.none(),
-        )
+            common.public(texts.UNDO_PUBLIC.format(name=name, action=Notation(done.action)), interaction))
 
 
 # -- log -------------------------------------------------------------------------------------------
@@ -193,7 +195,8 @@ async def server_stats(storage: Storage, guild_id: int) -> tuple[int, list[Playe
             if state is None or not state.is_over:
                 skipped.add(row.id)  # unreadable: left out, as the old per-request parse did
                 continue
-            seats = [Seat(s.seat, s.user_id, s.display_name, s.policy) for s in row.seats]
+            seats = [Seat(s.seat, s.user_id, seat_name(s.display_name, s.policy, s.user_id), s.policy)
+                     for s in row.seats]
             results[row.id] = (row.guild_id, seat_results(seats, state))
         await store.save_results(results)
     return await store.server_totals(guild_id)

@@ -12,7 +12,7 @@ from engine.catalogue import mode_name
 
 from .. import texts
 from ..errors import BadInputError, ChannelBusyError, NotHostError, StaleError
-from ..locales import Joined, locale_code, localise
+from ..locales import Joined, PlayerName, locale_code, localise
 from ..manager import ActionResult, Game, TableSettings, validate_new_table
 from ..permissions import require_table_permissions, require_thread_permissions
 from ..turn_limits import clock_line, limit_hours, limit_text
@@ -162,10 +162,8 @@ class TableCommands:
         await common.defer(interaction, ephemeral=False)  # the notice is public; ack first
         game = await bot.manager.cancel(channel_id, interaction.user.id, can_manage_channel=may_manage,
                                         game_id=game.id)
-        await interaction.followup.send(
-            common.public(texts.CANCELLED.format(name=interaction.user.display_name), interaction),
-            allowed_mentions=discord.AllowedMentions.none(),
-        )
+        cancelled = texts.CANCELLED.format(name=PlayerName(interaction.user.display_name))
+        await interaction.followup.send(common.public(cancelled, interaction))
         await _close_lobby_message(interaction, game)
 
 

@@ -305,3 +305,50 @@ def notation_in(text: str, locale: Any) -> str:
     if not words:
         return str(text)
     return _NOTATION_WORD.sub(lambda match: words.get(match.group(), match.group()), str(text))
+
+
+# -- names players chose ------------------------------------------------------------------------
+
+_MARKDOWN = re.compile(r"[\\*_~|`\[\]]|^[>#-]")
+"""What Discord reads as markdown in a name: emphasis, code, spoilers, strike-through, masked
+links anywhere; a quote, heading or list at the start."""
+
+
+def escape_name(raw: str) -> str:
+    """``raw`` (a name a player chose) safe to quote in a message: every markdown character
+    backslashed and every ``@`` followed by a zero-width space, so ``**x**`` is not bold and
+    ``<@123…>``, ``<@&…>``, ``@everyone`` neither ping nor even look like a mention. Discord-free
+    (discord.utils has the same two escapes, but the wording must not import Discord)."""
+    return _MARKDOWN.sub(lambda match: "\\" + match[0], raw).replace("@", "@\u200b")
+
+
+class PlayerName(str):
+    """A name a player chose (their Discord display name): it *is* the escaped text
+    (:func:`escape_name`), so every way it reaches a message — a sentence's field, a join, an
+    f-string, ``+`` — quotes it safely, and the place names enter the wording (a seat loaded from
+    storage, a user's name read from an interaction) wraps it once. ``raw`` is the name as the
+    player wrote it, for what is not a message: the images, and storage (see :func:`unescaped`)."""
+
+    raw: str
+
+    def __new__(cls, raw: str) -> PlayerName:
+        raw = raw.raw if isinstance(raw, PlayerName) else str(raw)  # never escaped twice
+        name = super().__new__(cls, escape_name(raw))
+        name.raw = raw
+        return name
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (PlayerName, (self.raw,))
+
+
+def unescaped(name: Any) -> Any:
+    """``name`` as the player wrote it: a :class:`PlayerName`'s ``raw``, and a sentence naming
+    one (``Greedy bot (for Ana)``) refilled with the raw name — for an image, which draws names
+    rather than reading markdown, and for storage, which keeps names as they were given."""
+    if isinstance(name, PlayerName):
+        return name.raw
+    if isinstance(name, Text) and any(isinstance(value, PlayerName) for value in name.fields.values()):
+        source = english(name.key)
+        if source is not None:
+            return source.format(**{key: unescaped(value) for key, value in name.fields.items()})
+    return name
