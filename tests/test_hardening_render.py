@@ -40,13 +40,14 @@ async def end_a_turn(h: DiscordHarness, users: dict[int, FakeMember]) -> Any:
     game = await manager.game_in_channel(channel.id)
     assert game is not None and game.current is not None
     player = game.current.user_id
+    last = None
     while True:
         game = await manager.game_in_channel(channel.id)
         assert game is not None and game.state is not None and game.current is not None
         if game.current.user_id != player:
-            return ix
+            return last
         action = policy.choose(game.state)
-        ix = await h.slash(users[player], "games", "projectl play act", text=str(action))
+        last = await h.slash(users[player], "games", "projectl play act", text=str(action))
 
 
 def turn_posts(h: DiscordHarness) -> list[Any]:
