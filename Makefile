@@ -65,8 +65,10 @@ bench: $(STAMP)
 soak: $(STAMP)
 	$(PY) -m bench.soak --kills 50
 
+# ruff on everything; mypy on the packages listed in pyproject.toml ([tool.mypy] packages).
 lint: $(STAMP)
 	$(PY) -m ruff check engine renders bot tests bench
+	$(PY) -m mypy
 
 clean:
 	rm -rf $(VENV) demo-output .pytest_cache

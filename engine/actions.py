@@ -348,7 +348,7 @@ def parse_action(text: str) -> Action:
     >>> str(parse_action("master 1 on B02 at c3; L3 on W07 at A1 A2 B2"))
     'master 1 on B02 at C3; L3 on W07 at A1 A2 B2'
     """
-    if not isinstance(text, str) or not text.strip():
+    if not text.strip():
         raise ActionSyntaxError("parse.empty")
     if len(text) > 400:
         raise ActionSyntaxError("parse.too_long")

@@ -28,7 +28,7 @@ from collections.abc import Iterable
 from multiprocessing import Pool
 from typing import Any
 
-from .policies import GreedyPolicy, StrongPolicy
+from .policies import GreedyPolicy, Policy, StrongPolicy
 from .simulate import play_game
 from .state import Difficulty, GameState, Options
 
@@ -69,7 +69,7 @@ def play_one(job: tuple[str, int, int]) -> tuple[float, float, list[float]]:
         weights = TUNED_GREEDY if opponent == "tuned" else {}
         other = GreedyPolicy(seed + 7919, **weights)
         seat = index % 2
-        seats = [strong, other] if seat == 0 else [other, strong]
+        seats: list[Policy] = [strong, other] if seat == 0 else [other, strong]
         record = play_game(Options(players=2), seed, seats, keep_log=False)
         rival = record.scores[1 - seat]
     else:

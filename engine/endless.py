@@ -14,6 +14,7 @@ from dataclasses import replace
 from .cards import Colour
 from .events import WhiteDeckRenewed
 from .rng import Rng
+from .state import SoloTable
 from .work import Work
 
 
@@ -45,6 +46,8 @@ def renew_white_deck(w: Work) -> bool:
     rng = Rng(w.rng_state)
     rng.shuffle(renewed)
     w.rng_state = rng.state
-    w.table = replace(w.table, white_deck=tuple(renewed))  # type: ignore[type-var]
+    table = w.table
+    assert not isinstance(table, SoloTable)  # Endless White is refused in Solo (validate_options)
+    w.table = replace(table, white_deck=tuple(renewed))
     w.emit(WhiteDeckRenewed(len(renewed), tuple(banked)))
     return True

@@ -189,15 +189,15 @@ def master_options(state: GameState, player: int | None = None) -> MasterOptions
         or state.current in state.held
     ):
         return None
-    player = state.players[state.current]
+    acting = state.players[state.current]
     per_card: dict[str, tuple[Place, ...]] = {}
-    for puzzle in player.puzzles:
-        places = placements_for(state.cards, player, card=puzzle.card)
+    for puzzle in acting.puzzles:
+        places = placements_for(state.cards, acting, card=puzzle.card)
         if places:
             per_card[puzzle.card] = tuple(places)
     if not per_card:
         return None
-    return MasterOptions(per_card, player.supply)
+    return MasterOptions(per_card, acting.supply)
 
 
 def iter_legal_actions(state: GameState, player: int | None = None) -> Iterator[Action]:

@@ -26,6 +26,8 @@ COLUMNS = "ABCDE"
 class Shape(enum.Enum):
     """The piece shapes. The value is the short code used in text and JSON."""
 
+    _value_: str  # every value is a short code (mypy reads ``value`` as Any without this)
+
     MONO = "1"
     DOMINO = "2"
     I3 = "I3"
@@ -65,7 +67,7 @@ class Shape(enum.Enum):
         return f"{self.article} {self.label}"
 
     def __str__(self) -> str:
-        return self.value
+        return self._value_
 
 
 SHAPES: tuple[Shape, ...] = tuple(Shape)

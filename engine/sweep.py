@@ -124,7 +124,7 @@ class SweepResult:
         }
 
 
-Job = tuple[Options, int, int, dict[str, int], int]
+Job = tuple[Options, int, int, dict[str, Any], int]
 """One sweep game: (table, game index, seed, budget, turn cap)."""
 
 

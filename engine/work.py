@@ -70,7 +70,7 @@ class Work:
         supply[shape.index] += delta
         self.players[seat] = replace(player, supply=tuple(supply))
 
-    def set_player(self, seat: int, **changes: object) -> None:
+    def set_player(self, seat: int, **changes: Any) -> None:
         self.players[seat] = replace(self.players[seat], **changes)
 
     def set_puzzle(self, seat: int, puzzle: OpenPuzzle) -> None:

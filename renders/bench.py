@@ -13,6 +13,7 @@ from __future__ import annotations
 import statistics
 import time
 from collections.abc import Callable
+from functools import partial
 
 from engine import Options
 from engine.budget import BenchReport
@@ -40,8 +41,8 @@ def run() -> dict[str, float]:
     sample: list[GameState] = states[middle : middle + STATES]
     names = names_for(sample[0])
     cold_ms, _ = _time(lambda: render_table(sample[0], names))
-    table = [_time(lambda s=s: render_table(s, names)) for s in sample]
-    mats = [_time(lambda s=s: render_mat(s, s.current, names)) for s in sample]
+    table = [_time(partial(render_table, s, names)) for s in sample]
+    mats = [_time(partial(render_mat, s, s.current, names)) for s in sample]
     final = states[-1]
     results = [_time(lambda: render_results(final, names)) for _ in range(5)]
     return {

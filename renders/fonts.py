@@ -125,7 +125,11 @@ class TextRun:
     cap: int  # height of capital letters above the baseline
 
 
-@byte_lru(2 * MB, lambda text_run: image_bytes(text_run.mask))
+def _run_bytes(text_run: TextRun) -> int:
+    return image_bytes(text_run.mask)
+
+
+@byte_lru(2 * MB, _run_bytes)
 def run(text: str, size: int, bold: bool = False) -> TextRun:
     """``text`` (logical order) drawn white on black, each run in its own face."""
     stroke = stroke_for(size, bold)
@@ -150,7 +154,7 @@ def run(text: str, size: int, bold: bool = False) -> TextRun:
             stroke_fill=255,
         )
         x += advance
-    cap = -get_font(size).getbbox("H", anchor="ls")[1]
+    cap = -int(get_font(size).getbbox("H", anchor="ls")[1])  # FreeType answers in whole pixels
     return TextRun(mask, width, ascent + stroke, cap + stroke)
 
 

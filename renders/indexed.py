@@ -40,7 +40,7 @@ def _flat_palette() -> tuple[int, ...]:
 
 def index(colour: RGB) -> int:
     """The palette index of ``colour``, or of the palette colour nearest to it."""
-    return _nearest(tuple(colour[:3]))  # type: ignore[arg-type]
+    return _nearest((colour[0], colour[1], colour[2]))
 
 
 @lru_cache(maxsize=4096)
@@ -121,7 +121,7 @@ def text_lut(background: int, colour: RGB) -> tuple[int, ...]:
     for v in range(256):
         t = v / 255
         blended = tuple(round(b + (c - b) * t) for b, c in zip(base, colour, strict=True))
-        out.append(background if v == 0 else _nearest(blended))  # type: ignore[arg-type]
+        out.append(background if v == 0 else _nearest(blended))
     return tuple(out)
 
 

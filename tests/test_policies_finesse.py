@@ -22,9 +22,10 @@ from engine.events import CardRevealed, CreditEarned, MastermindTook, TurnStarte
 from engine.expansions.finesse import TILES
 from engine.legal import legal_actions, master_options
 from engine.pieces import Shape, parse_cells
-from engine.policies import GreedyPolicy
+from engine.policies import BASE_WEIGHTS, GreedyPolicy
 from engine.policies.credits import pink_credits, turns_after_this
-from engine.policies.simple import _mastermind_denial, _mastermind_points, _my_actions_left
+from engine.policies.mastermind import mastermind_denial, mastermind_points
+from engine.policies.outlook import my_actions_left
 from engine.rng import Rng
 from engine.simulate import play_game
 from engine.state import Phase, SoloTable
@@ -160,7 +161,7 @@ def test_mid_game_greedy_keeps_credits_below_its_reserve_and_spends_them_in_the_
     card = PuzzleCard("Y3", Colour.WHITE, 2, parse_reward("1"), parse_cells("A1 B1 A2 B2 A3 B3"))
     state = with_cards(new_game(Options(players=2, finesse=True), seed=1), [card])
     state = with_player(state.evolve(current=0), 0, supply="O4 2", puzzles=["Y3"])
-    reserve = int(GreedyPolicy.BASE_WEIGHTS["insert_reserve"])
+    reserve = BASE_WEIGHTS.insert_reserve
     assert GreedyPolicy(0).choose(_held(state, 2)) == EndTurn()
     assert GreedyPolicy(0).choose(_held(state, reserve + 2)) == Insert()
     last = finesse(_held(state, 2), row=["C1"], active=[2, 0])
@@ -173,13 +174,13 @@ def test_mid_game_greedy_keeps_credits_below_its_reserve_and_spends_them_in_the_
 
 def test_greedy_counts_its_actions_to_the_tenth_tile() -> None:
     state = new_game(Options(players=3, finesse=True), seed=1)
-    assert _my_actions_left(state) == 3 + 3 * 9  # round 1 of 10: nine more turns
+    assert my_actions_left(state) == 3 + 3 * 9  # round 1 of 10: nine more turns
     three_left = finesse(state, row=["C1", "C2", "C3"])
-    assert _my_actions_left(three_left) == 3 + 3 * 2
+    assert my_actions_left(three_left) == 3 + 3 * 2
     plain = new_game(Options(players=3), seed=1)
-    assert _my_actions_left(plain) is None  # no end in sight without Finesse
+    assert my_actions_left(plain) is None  # no end in sight without Finesse
     triggered = three_left.evolve(last_round=three_left.round)  # the base end comes first
-    assert _my_actions_left(triggered) == 3
+    assert my_actions_left(triggered) == 3
 
 
 def test_line_clear_turns_to_the_tenth_tile_are_the_turns_the_engine_starts() -> None:
@@ -230,7 +231,7 @@ def test_the_models_picks_are_the_engines_picks_and_refill_upper_first() -> None
         _, events = play_events(state, TakeLevelOne())
         took = [e for e in events if isinstance(e, MastermindTook)]
         assert [e.position for e in took] == list(predicted)
-        assert sum(e.points for e in took) == _mastermind_points(points, table.locks, 2)
+        assert sum(e.points for e in took) == mastermind_points(points, table.locks, 2)
         refilled = [(e.slot, e.card) for e in events if isinstance(e, CardRevealed)]
         # After both takes, the upper (lower-numbered) slot first, from the top of the deck.
         assert refilled == list(zip(sorted(predicted), table.deck, strict=False))
@@ -257,8 +258,8 @@ def test_greedy_values_denying_the_mastermind_its_second_take() -> None:
             by_points.setdefault(state.card(c).points, c)
     grid = [by_points[5], None, None, by_points[1], None, None, by_points[3], None, None]
     locked = with_solo_table(state, grid=tuple(grid), locks=(0, 1, 1))
-    assert _mastermind_points([5, None, None, 1, None, None, 3, None, None], (0, 1, 1), 2) == 6
-    denial = _mastermind_denial(locked)
+    assert mastermind_points([5, None, None, 1, None, None, 3, None, None], (0, 1, 1), 2) == 6
+    denial = mastermind_denial(locked)
     assert denial == {1: 6 - 4, 4: 6 - 8}  # taking the 5 denies 2; taking the 1 gives it 2 more
     one_take = replace(locked.options, finesse=False)
-    assert _mastermind_denial(locked.evolve(options=one_take)) == {1: 5 - 3}
+    assert mastermind_denial(locked.evolve(options=one_take)) == {1: 5 - 3}

@@ -21,7 +21,7 @@ What was searched and found (Solo Normal unless said; margin = player - mastermi
 * With the structural weights exposed for this (doubler_bonus, eager_take, prepare_master,
   goal_min/goal_max, lock_aware, rich_level; runs ``--seed 2..5``, ~750 steps): the big step is
   goal_max 1-2 -- one black puzzle at a time, a second only with 8+ pieces -- train -9.6.
-  These are GreedyPolicy.SOLO_WEIGHTS. Held-out (seeds 10,000-10,399), before -> after:
+  These are engine.policies.SOLO_WEIGHTS. Held-out (seeds 10,000-10,399), before -> after:
   Normal score 10.75 -> 16.92, mastermind 26.46 -> 26.29, margin -15.71 -> -9.38;
   Hard margin -15.81 -> -8.95; Unbeatable -16.35 -> -9.90. Win rate 0 -> 0 at every
   difficulty (2,000 more Normal seeds: 2 wins -> 1; within 2 points: 7 -> 45). 2-player play
@@ -49,7 +49,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from engine import Difficulty, Options  # noqa: E402
-from engine.policies import GreedyPolicy, RandomPolicy  # noqa: E402
+from engine.policies import BASE_WEIGHTS, SOLO_WEIGHTS, GreedyPolicy, RandomPolicy  # noqa: E402
 from engine.simulate import play_game  # noqa: E402
 
 TRAIN = range(0, 200)
@@ -130,10 +130,8 @@ def mutate(params: dict, rng: random.Random) -> dict:
 
 def defaults(untuned: bool = False) -> dict:
     """The weights GreedyPolicy plays Solo with today (``untuned``: the base-game weights)."""
-    weights = dict(GreedyPolicy.BASE_WEIGHTS)
-    if not untuned:
-        weights.update(GreedyPolicy.SOLO_WEIGHTS)
-    return {name: weights[name] for name in SPACE}
+    weights = BASE_WEIGHTS if untuned else SOLO_WEIGHTS
+    return {name: getattr(weights, name) for name in SPACE}
 
 
 def search(pool: Pool, start: dict, iters: int, seed: int) -> dict:

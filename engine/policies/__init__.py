@@ -1,19 +1,21 @@
-"""Automatic players: a seeded random baseline and greedy (:mod:`.simple`), and the strong policy
-that plans whole turns with rollouts (:mod:`.strong`).
+"""Automatic players: a seeded random baseline (:mod:`.random_policy`), greedy (:mod:`.greedy`,
+its weights in :mod:`.greedy_weights`), and the strong policy that plans whole turns with
+rollouts (:mod:`.strong`); :mod:`.registry` names them.
 
 Import from ``engine.policies``; the modules inside are an implementation detail.
 """
 
 from __future__ import annotations
 
-from .simple import POLICIES, GreedyPolicy, Policy, RandomPolicy, mono_need, policy_by_name
+from .fillings import mono_need
+from .greedy import GreedyPolicy
+from .greedy_weights import BASE_WEIGHTS, SOLO_WEIGHTS, GreedyWeights
+from .policy import Policy
+from .random_policy import RandomPolicy
+from .registry import POLICIES, policy_by_name
 from .strong import Analysis, PlanValue, StrongPolicy
 
-# The registry is defined beside the simple policies (policy_by_name reads it); the strong policy
-# is registered here because its module builds on greedy.
-POLICIES["strong"] = StrongPolicy
-
 __all__ = [
-    "POLICIES", "Analysis", "GreedyPolicy", "PlanValue", "Policy", "RandomPolicy", "StrongPolicy",
-    "mono_need", "policy_by_name",
+    "BASE_WEIGHTS", "POLICIES", "SOLO_WEIGHTS", "Analysis", "GreedyPolicy", "GreedyWeights", "PlanValue",
+    "Policy", "RandomPolicy", "StrongPolicy", "mono_need", "policy_by_name",
 ]

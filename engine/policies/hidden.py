@@ -26,7 +26,9 @@ a re-deal draws exactly what it drew before hidden piles were modelled.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import fields, replace
+from typing import Any
 
 from ..cards import Colour
 from ..rng import Rng
@@ -38,7 +40,7 @@ def _deck_fields(table: Table) -> list[str]:
     return [f.name for f in fields(table) if f.name.endswith("deck")]
 
 
-def _collect(value: object, cards: dict[str, object], into: set[str]) -> None:
+def _collect(value: object, cards: Mapping[str, object], into: set[str]) -> None:
     if isinstance(value, str):
         if value in cards:
             into.add(value)
@@ -80,15 +82,15 @@ def redeal(state: GameState, rng: Rng, viewer: int | None = None) -> GameState:
             pools.setdefault(state.cards[card_id].colour, []).append(card_id)
     for pool in pools.values():
         rng.shuffle(pool)
-    changes: dict[str, tuple[str, ...]] = {}
+    changes: dict[str, Any] = {}  # deck fields by name: the table's kind decides which
     for name in names:
         deck = getattr(table, name)
         dealt = []
         for card_id in deck:
-            pool = pools.get(state.cards[card_id].colour)
+            unseen = pools.get(state.cards[card_id].colour)
             # The pool always holds at least as many cards of a colour as the decks do (every
             # deck card is unseen); fall back to the card itself only if a table breaks that.
-            dealt.append(pool.pop() if pool else card_id)
+            dealt.append(unseen.pop() if unseen else card_id)
         changes[name] = tuple(dealt)
     if not piles_hidden:
         return state.evolve(table=replace(table, **changes))

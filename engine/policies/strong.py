@@ -59,8 +59,9 @@ from ..pieces import SHAPES
 from ..rng import Rng
 from ..rules import score_line, score_lines
 from ..state import GameState, Phase
+from .fillings import free_masks, good_moves, pieces_to_fill
+from .greedy import GreedyPolicy
 from .hidden import redeal, visible_cards
-from .simple import GreedyPolicy, _free_masks, _good_moves, _pieces_to_fill
 
 CLOCK = time.process_time
 ROLLOUT_TURN_CAP = 600
@@ -141,7 +142,7 @@ def static_value(state: GameState, seat: int) -> float:
     for puzzle in player.puzzles:
         card = cards[puzzle.card]
         free = card.recess & ~puzzle.filled
-        need = _pieces_to_fill(free)
+        need = pieces_to_fill(free)
         done = 1.0 - free.bit_count() / max(1, card.recess.bit_count())
         value += card.points * (0.3 + 0.5 * done) - 0.35 * need + 0.3 * _reward_level(card)
     for shape in SHAPES:
@@ -404,8 +405,8 @@ class StrongPolicy:
             chosen.update(dict.fromkeys(actions))
             return list(chosen)
         player = state.players[state.current]
-        free = _free_masks(state, player)
-        wanted = {s for mask in free.values() for s, _ in _good_moves(mask)}
+        free = free_masks(state, player)
+        wanted = {s for mask in free.values() for s, _ in good_moves(mask)}
         per_card: dict[str, list[Place]] = {}
         recycled: set[object] = set()
         others: dict[str, int] = {}
@@ -413,7 +414,7 @@ class StrongPolicy:
             kind = action.kind
             if kind == "place":
                 assert isinstance(action, Place)
-                if (action.shape, action.mask) in _good_moves(free[action.card]):
+                if (action.shape, action.mask) in good_moves(free[action.card]):
                     per_card.setdefault(action.card, []).append(action)
             elif kind == "upgrade":
                 assert isinstance(action, Upgrade)

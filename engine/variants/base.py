@@ -303,8 +303,9 @@ class RowsGame(Variant):
         self._store_row(w, colour, deck, row)
         add_puzzle(w, card)
         w.emit(PuzzleTaken(w.current, card, "row", colour, action.slot))
-        if row[index] is not None:
-            w.emit(CardRevealed(row[index], colour, action.slot))
+        revealed = row[index]
+        if revealed is not None:
+            w.emit(CardRevealed(revealed, colour, action.slot))
             self._deck_drawn(w, colour, deck)
         self._after_take(w, colour)
 

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
 from dataclasses import replace
+from typing import Any
 
 from ..actions import Action, DrawPuzzle, Recycle, TakePuzzle
 from ..cards import Colour, PuzzleCard
@@ -121,7 +122,8 @@ class LineClearGame(RowsGame):
         assert isinstance(table, LineClearTable)
         deck_field = "white_deck" if colour is Colour.WHITE else "black_deck"
         side = self._side(w, w.current)
-        w.table = replace(table, **{deck_field: tuple(deck), f"{side}_{colour.value}": tuple(row)})
+        changes: dict[str, Any] = {deck_field: tuple(deck), f"{side}_{colour.value}": tuple(row)}
+        w.table = replace(table, **changes)
 
     def _no_puzzle_at(self, w: Work, colour: Colour, slot: int) -> EmptySlotError:
         return EmptySlotError("take.empty_slot_side", slot=slot, colour=colour,

@@ -203,8 +203,8 @@ class SoloGame(Variant):
         points = [None if c is None else w.card(c).points for c in table.grid]
         positions = mastermind_picks(points, table.locks, mastermind_takes(w.options))
         if not positions:
-            locks = tuple(max(0, n - 1) for n in table.locks)
-            w.table = replace(table, locks=(locks[0], locks[1], locks[2]))
+            released = tuple(max(0, n - 1) for n in table.locks)
+            w.table = replace(table, locks=(released[0], released[1], released[2]))
             w.emit(LocksReleased())
             return
         column = column_of(positions[0])
