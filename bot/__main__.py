@@ -1,13 +1,18 @@
 """``python -m bot`` / ``projectl-bot``: start the bot with settings from the environment / .env.
 
 A first run should end in one sentence that says what to fix, never a traceback: configuration
-problems, a rejected token and an unreachable Discord are each reported that way.
+problems, a database that cannot be opened (checked before Discord is contacted), a rejected
+token and an unreachable Discord are each reported that way, with a non-zero exit.
+
+SIGTERM (what ``systemctl stop`` and ``docker stop`` send) stops the bot as Ctrl-C does: the
+gateway and the database are closed, and the process exits 0.
 """
 
 from __future__ import annotations
 
 import asyncio
 import logging
+import signal
 import sys
 
 import aiohttp
@@ -16,6 +21,7 @@ import discord
 from .allocator import limit_heap_growth
 from .app import create_bot
 from .config import ConfigError, Settings
+from .storage import Storage, StorageOpenError
 
 
 class _NoVoiceNoise(logging.Filter):
@@ -31,10 +37,41 @@ def _fail(message: str) -> int:
     return 2
 
 
+async def _check_storage(settings: Settings) -> None:
+    """Open (and migrate) the database once before contacting Discord, so that a database that
+    cannot be used is reported as such, not as a failed login or an unreachable Discord."""
+    storage = await Storage.open(settings.db_path)
+    await storage.close()
+
+
 async def _run(settings: Settings) -> None:
+    stopping = stop_on_sigterm()
     bot = create_bot(settings)
-    async with bot:
-        await bot.start(settings.token)
+    try:
+        async with bot:  # closing the bot closes the gateway, the renderer and the database
+            await bot.start(settings.token)
+    except asyncio.CancelledError:
+        if not stopping.is_set():
+            raise
+
+
+def stop_on_sigterm() -> asyncio.Event:
+    """Make SIGTERM cancel the running main task, as asyncio.run does for Ctrl-C, so that the
+    ``async with`` blocks above it close what they opened. The event tells a cancellation that
+    SIGTERM asked for from any other."""
+    stopping = asyncio.Event()
+    task = asyncio.current_task()
+
+    def stop() -> None:
+        stopping.set()
+        if task is not None:
+            task.cancel()
+
+    try:
+        asyncio.get_running_loop().add_signal_handler(signal.SIGTERM, stop)
+    except (NotImplementedError, RuntimeError):  # not the main thread, or no signals here
+        pass
+    return stopping
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -48,7 +85,13 @@ def main(argv: list[str] | None = None) -> int:
     )
     logging.getLogger("discord.client").addFilter(_NoVoiceNoise())
     try:
+        asyncio.run(_check_storage(settings))
+    except StorageOpenError as error:
+        return _fail(str(error))
+    try:
         asyncio.run(_run(settings))
+    except StorageOpenError as error:  # the database changed between the check and the start
+        return _fail(str(error))
     except discord.LoginFailure:
         return _fail("Discord rejected DISCORD_TOKEN: reset the token on your application's Bot page "
                      "and paste the new one into .env.")

@@ -12,11 +12,16 @@ import re
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
+from urllib.parse import urlsplit
 
 from engine.cards import PuzzleCard
 from engine.catalogue import CatalogueError, check_catalogue, load_catalogue
 
 DEFAULT_DB_PATH = "projectl.sqlite3"
+SNOWFLAKE_DIGITS = 20
+"""A Discord id fits 64 bits: at most 20 digits."""
+MAX_SHARDS = 10_000
+"""Far above any real deployment (Discord asks for one shard per 1,000 servers or so)."""
 LOG_LEVELS = ("DEBUG", "INFO", "WARNING", "ERROR")
 # Three dot-separated base64url parts; Discord does not promise more, so check only the shape.
 _TOKEN_SHAPE = re.compile(r"^[A-Za-z0-9_\-]{20,}\.[A-Za-z0-9_\-]{4,}\.[A-Za-z0-9_\-]{20,}$")
@@ -70,21 +75,17 @@ class Settings:
                     "DISCORD_TOKEN does not look like a bot token (three dot-separated parts): "
                     "copy it again from the developer portal's Bot page."
                 )
-        db_path = env.get("PROJECTL_DB_PATH", "").strip() or DEFAULT_DB_PATH
+        db_path = _db_path(env.get("PROJECTL_DB_PATH", "").strip() or DEFAULT_DB_PATH)
         database_url = env.get("PROJECTL_DATABASE_URL", "").strip()
         if database_url:
-            if not database_url.startswith(("postgresql://", "postgres://")):
-                raise ConfigError(
-                    "PROJECTL_DATABASE_URL must be a postgresql://user@host:port/database URL "
-                    "(leave it unset to use the SQLite file PROJECTL_DB_PATH)."
-                )
-            db_path = database_url
+            db_path = _database_url(database_url)
         guild_text = env.get("PROJECTL_DEV_GUILD_ID", "").strip()
         dev_guild_id: int | None = None
         if guild_text:
-            if not guild_text.isdecimal():
+            if not guild_text.isascii() or not guild_text.isdecimal() or len(guild_text) > SNOWFLAKE_DIGITS:
                 raise ConfigError(
-                    f"PROJECTL_DEV_GUILD_ID must be a server id (digits only), not {guild_text!r}."
+                    f"PROJECTL_DEV_GUILD_ID must be a server id (digits only, at most {SNOWFLAKE_DIGITS} "
+                    f"of them), not {_shown(guild_text)}."
                 )
             dev_guild_id = int(guild_text)
         level = (env.get("PROJECTL_LOG_LEVEL", "").strip() or "INFO").upper()
@@ -115,23 +116,60 @@ def _shards(count_text: str, ids_text: str) -> tuple[int | None, tuple[int, ...]
             raise ConfigError(
                 "PROJECTL_SHARD_IDS needs PROJECTL_SHARD_COUNT (the deployment's shard total).")
         return None, None
-    if not count_text.isdecimal() or int(count_text) < 1:
+    if not _small_whole(count_text, MAX_SHARDS) or int(count_text) < 1:
         raise ConfigError(
-            f"PROJECTL_SHARD_COUNT must be a whole number of shards, 1 or more, not {count_text!r}.")
+            f"PROJECTL_SHARD_COUNT must be a whole number of shards from 1 to {MAX_SHARDS}, "
+            f"not {_shown(count_text)}.")
     count = int(count_text)
     if not ids_text:
         return count, None
-    ids: list[int] = []
+    ids: set[int] = set()
     for part in ids_text.split(","):
         low, _, high = part.strip().partition("-")
-        if not low.isdecimal() or (high and not high.isdecimal()):
-            raise ConfigError(f"PROJECTL_SHARD_IDS must be ids like 0,1 or 0-3, not {ids_text!r}.")
-        ids.extend(range(int(low), int(high or low) + 1))
-    if not ids or max(ids) >= count or len(set(ids)) != len(ids):
-        raise ConfigError(
-            f"PROJECTL_SHARD_IDS {ids_text!r} must name distinct shards below "
-            f"PROJECTL_SHARD_COUNT ({count}).")
+        if not _small_whole(low, count - 1) or (high and not _small_whole(high, count - 1)):
+            raise ConfigError(
+                f"PROJECTL_SHARD_IDS must be ids like 0,1 or 0-3, each below PROJECTL_SHARD_COUNT "
+                f"({count}), not {_shown(ids_text)}.")
+        span = range(int(low), int(high or low) + 1)  # both ends below count: bounded
+        if not span or ids.intersection(span):
+            raise ConfigError(
+                f"PROJECTL_SHARD_IDS {_shown(ids_text)} must name distinct shards, each range low-high.")
+        ids.update(span)
     return count, tuple(sorted(ids))
+
+
+def _small_whole(text: str, largest: int) -> bool:
+    """Is ``text`` a whole number from 0 to ``largest``? (Checked on the digits first, so a
+    number of thousands of digits never reaches int().)"""
+    return (text.isascii() and text.isdecimal() and len(text) <= len(str(largest))
+            and int(text) <= largest)
+
+
+def _shown(text: str, limit: int = 40) -> str:
+    """A setting's value quoted in a message, cut if it is long."""
+    return repr(text if len(text) <= limit else text[: limit - 1] + "…")
+
+
+def _db_path(text: str) -> str:
+    """PROJECTL_DB_PATH with ``~`` expanded (a shell does not expand it inside .env)."""
+    return text if text == ":memory:" else os.path.expanduser(text)
+
+
+def _database_url(url: str) -> str:
+    """PROJECTL_DATABASE_URL, checked for the parts a connection needs."""
+    if not url.startswith(("postgresql://", "postgres://")):
+        raise ConfigError(
+            "PROJECTL_DATABASE_URL must be a postgresql://user@host:port/database URL "
+            "(leave it unset to use the SQLite file PROJECTL_DB_PATH)."
+        )
+    parts = urlsplit(url)
+    try:
+        parts.port  # noqa: B018 - urlsplit checks the port only when it is read
+    except ValueError:
+        raise ConfigError(
+            f"PROJECTL_DATABASE_URL has a port that is not a number from 1 to 65535 "
+            f"({_shown(parts.netloc.rpartition('@')[2])}).") from None
+    return url
 
 
 def _check_catalogue(path: str) -> None:
@@ -139,6 +177,10 @@ def _check_catalogue(path: str) -> None:
     try:
         report = check_catalogue(load_catalogue(path))
     except CatalogueError as error:
-        raise ConfigError(f"PROJECTL_CATALOGUE: {error}") from None
+        raise ConfigError(_sentence(f"PROJECTL_CATALOGUE: {error}")) from None
     if not report.ok:
-        raise ConfigError(f"PROJECTL_CATALOGUE {path}: {'; '.join(report.problems)}")
+        raise ConfigError(_sentence(f"PROJECTL_CATALOGUE {path}: {'; '.join(report.problems)}"))
+
+
+def _sentence(text: str) -> str:
+    return text if text.endswith((".", "?", "!")) else text + "."

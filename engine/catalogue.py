@@ -39,6 +39,15 @@ DEFAULT_RESOURCE = "puzzles.json"
 CARD_FIELDS = ("id", "colour", "points", "reward", "recess")
 
 
+MAX_POINTS = 99
+"""No printed card is worth more than 6; a bound keeps a typo of thousands of digits readable."""
+
+
+def _short(text: str, limit: int = 40) -> str:
+    """``text`` cut for an error message, so a huge value does not bury the sentence."""
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
 class CatalogueError(ValueError):
     """A catalogue that cannot be used. The message names the card and what is wrong with it."""
 
@@ -158,7 +167,9 @@ def _parse_card(raw: Any, position: int) -> PuzzleCard:
 
     points = raw["points"]
     if isinstance(points, bool) or not isinstance(points, int):
-        raise CatalogueError(f"{label}: points must be a whole number, not {points!r}")
+        raise CatalogueError(f"{label}: points must be a whole number, not {_short(repr(points))}")
+    if points > MAX_POINTS:
+        raise CatalogueError(f"{label}: points must be at most {MAX_POINTS}, not {_short(str(points))}")
     if points < 0:
         raise CatalogueError(f"{label}: points cannot be negative ({points})")
 
@@ -292,12 +303,18 @@ def load_catalogue(path: str | Path | None = None) -> Catalogue:
         text = default_catalogue_text() if path is None else Path(path).read_text("utf-8")
     except OSError as err:
         raise CatalogueError(f"cannot read {where}: {err.strerror or err}") from err
+    except UnicodeDecodeError as err:
+        raise CatalogueError(f"{where} is not UTF-8 text (byte {err.start} cannot be read)") from err
     try:
         data = json.loads(text)
     except json.JSONDecodeError as err:
         raise CatalogueError(
             f"{where} is not valid JSON (line {err.lineno}, column {err.colno}: {err.msg})"
         ) from err
+    except RecursionError as err:
+        raise CatalogueError(f"{where} nests its JSON too deeply to be a catalogue") from err
+    except ValueError as err:  # e.g. a number of thousands of digits, which int() refuses
+        raise CatalogueError(f"{where} holds a value no catalogue can have ({err})") from err
     fallback = None
     if isinstance(data, dict) and not data.get("name") and path is not None:
         fallback = Path(path).stem

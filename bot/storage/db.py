@@ -35,6 +35,20 @@ import aiosqlite
 
 from ..clock import Clock, SystemClock
 from . import migrations
+from .errors import (
+    ChannelBusyError,
+    GameNotFoundError,
+    StaleRevisionError,
+)
+from .migrations import NewerSchemaError
+from .opening import (
+    SQLITE_ERRORS,
+    StorageOpenError,
+    check_sqlite_file,
+    explain_postgres,
+    explain_sqlite,
+    make_sqlite_folder,
+)
 from .postgres import PgConnection, is_postgres_url
 
 T = TypeVar("T")
@@ -44,22 +58,6 @@ OPEN_STATUSES = ("lobby", "active")
 PLAYER_PREFERENCES = ("mention_on_turn",)
 """Columns of ``players`` that :meth:`Storage.set_preference` may write. Later migrations that
 add preference columns append their names here."""
-
-
-class StorageError(Exception):
-    """Base class for storage refusals the manager turns into player messages."""
-
-
-class ChannelBusyError(StorageError):
-    """The channel already has a game in the lobby or in play."""
-
-
-class StaleRevisionError(StorageError):
-    """The game changed since the caller loaded it (another action was committed first)."""
-
-
-class GameNotFoundError(StorageError):
-    """No game with that id."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -162,29 +160,14 @@ class Storage:
     @classmethod
     async def open(cls, path: str | Path, clock: Clock | None = None) -> Storage:
         """Open (creating if needed) and migrate the database at ``path`` (":memory:" works), or
-        the PostgreSQL database at a ``postgresql://`` URL (bot/storage/postgres.py)."""
+        the PostgreSQL database at a ``postgresql://`` URL (bot/storage/postgres.py).
+
+        Raises :class:`StorageOpenError` (one sentence naming the setting) for a database that
+        cannot be used, without changing it."""
         clock = clock or SystemClock()
         if is_postgres_url(path):
-            pg = await PgConnection.connect(str(path))
-            try:
-                await migrations.migrate(pg, _iso(clock.now()))  # type: ignore[arg-type]
-            except BaseException:
-                await pg.close()
-                raise
-            return cls(pg, clock)  # type: ignore[arg-type]
-        if str(path) != ":memory:":
-            Path(path).expanduser().resolve().parent.mkdir(parents=True, exist_ok=True)
-        db = await aiosqlite.connect(str(path), isolation_level=None)
-        try:
-            await db.execute("PRAGMA journal_mode=WAL")
-            await db.execute("PRAGMA synchronous=FULL")
-            await db.execute("PRAGMA foreign_keys=ON")
-            await db.execute("PRAGMA busy_timeout=5000")
-            await migrations.migrate(db, _iso(clock.now()))
-        except BaseException:
-            await db.close()
-            raise
-        return cls(db, clock)
+            return cls(await _open_postgres(str(path), _iso(clock.now())), clock)  # type: ignore[arg-type]
+        return cls(await _open_sqlite(str(path), _iso(clock.now())), clock)
 
     async def close(self) -> None:
         await self._db.close()
@@ -519,6 +502,57 @@ class Storage:
 
 
 # -- helpers -----------------------------------------------------------------------------------
+
+
+
+BUSY_TIMEOUT_SECONDS = 5.0
+"""How long a statement waits for another connection's lock before failing."""
+
+
+async def _open_sqlite(target: str, now_iso: str) -> aiosqlite.Connection:
+    """The SQLite database at ``target``, checked, in WAL mode and migrated. The busy timeout is
+    set as the connection opens, before anything else, so that of several processes starting at
+    once none fails on another's lock (the WAL switch and the migrations wait their turn)."""
+    check_sqlite_file(target)
+    make_sqlite_folder(target)
+    try:
+        db = await aiosqlite.connect(target, isolation_level=None, timeout=BUSY_TIMEOUT_SECONDS)
+    except SQLITE_ERRORS as error:
+        raise explain_sqlite(target, error) from None
+    try:
+        await db.execute(f"PRAGMA busy_timeout={int(BUSY_TIMEOUT_SECONDS * 1000)}")
+        await db.execute("PRAGMA journal_mode=WAL")
+        await db.execute("PRAGMA synchronous=FULL")
+        await db.execute("PRAGMA foreign_keys=ON")
+        await migrations.migrate(db, now_iso)
+    except NewerSchemaError as error:
+        await db.close()
+        raise StorageOpenError(f"the database file {target}: {error}.") from None
+    except SQLITE_ERRORS as error:
+        await db.close()
+        raise explain_sqlite(target, error) from None
+    except BaseException:
+        await db.close()
+        raise
+    return db
+
+
+async def _open_postgres(url: str, now_iso: str) -> PgConnection:
+    try:
+        pg = await PgConnection.connect(url)
+    except StorageOpenError:
+        raise
+    except Exception as error:  # asyncpg's errors, OSError, timeouts: all mean "cannot open"
+        raise explain_postgres(url, error) from None
+    try:
+        await migrations.migrate(pg, now_iso)  # type: ignore[arg-type]
+    except NewerSchemaError as error:
+        await pg.close()
+        raise StorageOpenError(f"the PostgreSQL database: {error}.") from None
+    except BaseException:
+        await pg.close()
+        raise
+    return pg
 
 
 def _iso(when: datetime) -> str:

@@ -66,10 +66,20 @@ class PgServer:
         subprocess.run([*run_as, str(bin_dir / "initdb"), "-D", str(data), "-A", "trust", "-U", "postgres",
                         "-E", "UTF8", "--no-sync"], check=True, capture_output=True)
         port = _free_port()
-        options = f"-c listen_addresses=127.0.0.1 -p {port} -k {folder} -c fsync=off -c max_connections=200"
-        subprocess.run([*run_as, str(bin_dir / "pg_ctl"), "-D", str(data), "-l", str(folder / "log"),
-                        "-o", options, "-w", "start"], check=True, capture_output=True)
-        return cls(bin_dir, folder, port, run_as)
+        server = cls(bin_dir, folder, port, run_as)
+        server._pg_ctl("start")
+        return server
+
+    def _pg_ctl(self, command: str, *extra: str) -> None:
+        options = (f"-c listen_addresses=127.0.0.1 -p {self.port} -k {self.folder} -c fsync=off "
+                   "-c max_connections=200")
+        subprocess.run([*self.run_as, str(self.bin_dir / "pg_ctl"), "-D", str(self.folder / "data"),
+                        "-l", str(self.folder / "log"), "-o", options, "-w", *extra, command],
+                       check=True, capture_output=True)
+
+    def restart(self) -> None:
+        """``pg_ctl restart -m fast``: every client connection is dropped, as in a real restart."""
+        self._pg_ctl("restart", "-m", "fast")
 
     def url(self, database: str = "postgres") -> str:
         return f"postgresql://postgres@127.0.0.1:{self.port}/{database}"

@@ -29,6 +29,8 @@ from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from typing import TYPE_CHECKING, Any, TypeVar
 
+from .errors import StorageUnavailableError
+
 if TYPE_CHECKING:  # asyncpg is the optional `postgres` extra: imported only when a URL is opened
     import asyncpg
 
@@ -127,8 +129,12 @@ class PgSyncConnection:
     def __init__(self, loop: asyncio.AbstractEventLoop, conn: asyncpg.Connection) -> None:
         self._loop = loop
         self._conn = conn
+        self.statements = 0
+        """Statements sent since the current job began (PgConnection counts them to know
+        whether a job that lost its connection can be run again)."""
 
     def execute(self, sql: str, params: Sequence[Any] = ()) -> PgCursor:
+        self.statements += 1
         return self._loop.run_until_complete(self._run(sql, params))
 
     async def _run(self, sql: str, params: Sequence[Any]) -> PgCursor:
@@ -176,36 +182,82 @@ class _Statement:
 
 
 class PgConnection:
-    """One PostgreSQL connection on its own thread, with aiosqlite's surface (see the module doc)."""
+    """One PostgreSQL connection on its own thread, with aiosqlite's surface (see the module doc).
+
+    It heals: a connection the server dropped (a restart, an idle timeout, a failover) is
+    replaced before the next job. A job whose FIRST statement finds the connection dead (a
+    ``BEGIN`` or a read, so nothing of it reached the server) runs again once on a new
+    connection; any other job that loses its connection raises
+    :class:`~bot.storage.db.StorageUnavailableError` — its transaction was rolled back by the
+    server — and the next job reconnects. While the server is down every job raises that error
+    at once; the first job after it is back plays on."""
 
     dialect = DIALECT
 
-    def __init__(self) -> None:
+    def __init__(self, url: str = "") -> None:
+        self._url = url
         self._executor = ThreadPoolExecutor(max_workers=1, thread_name_prefix="projectl-pg")
         self._loop: asyncio.AbstractEventLoop | None = None
         self._conn: PgSyncConnection = None  # type: ignore[assignment]
         self._thread: threading.Thread | None = None
+        self.reconnects = 0
+        """Connections opened after the first (for tests and the log)."""
 
     @classmethod
     async def connect(cls, url: str) -> PgConnection:
         try:
-            import asyncpg
+            import asyncpg  # noqa: F401 - the optional extra; checked before the worker starts
         except ImportError as error:
             raise RuntimeError(
                 "a postgresql:// database needs asyncpg: pip install -e '.[postgres]'") from error
-        self = cls()
+        self = cls(url)
 
         def start() -> None:
-            loop = asyncio.new_event_loop()
-            self._loop = loop
-            raw = loop.run_until_complete(asyncpg.connect(url))
-            self._conn = PgSyncConnection(loop, raw)
+            self._loop = asyncio.new_event_loop()
+            self._open()
 
-        await asyncio.get_running_loop().run_in_executor(self._executor, start)
+        try:
+            await asyncio.get_running_loop().run_in_executor(self._executor, start)
+        except BaseException:
+            await self.close()
+            raise
         return self
 
+    def _open(self) -> None:
+        """(Re)connect, on the worker thread."""
+        import asyncpg
+
+        assert self._loop is not None
+        raw = self._loop.run_until_complete(asyncpg.connect(self._url))
+        self._conn = PgSyncConnection(self._loop, raw)
+
+    def _drop(self) -> None:
+        """Forget a dead connection (terminating what is left of it), on the worker thread."""
+        if self._conn is not None:
+            self._conn._conn.terminate()
+            self._conn = None  # type: ignore[assignment]
+
+    def _run_job(self, work: Callable[[], T]) -> T:
+        for attempt in (1, 2):
+            try:
+                if self._conn is None or self._conn._conn.is_closed():
+                    self._drop()
+                    self._open()
+                    self.reconnects += 1
+                self._conn.statements = 0
+                return work()
+            except BaseException as error:
+                if not is_connection_lost(error):
+                    raise
+                retry = attempt == 1 and self._conn is not None and self._conn.statements <= 1
+                self._drop()
+                if not retry:
+                    raise StorageUnavailableError(
+                        "The database connection was lost: nothing was changed.") from error
+        raise AssertionError("unreachable")  # pragma: no cover - the loop returns or raises
+
     async def _execute(self, work: Callable[[], T]) -> T:
-        return await asyncio.get_running_loop().run_in_executor(self._executor, work)
+        return await asyncio.get_running_loop().run_in_executor(self._executor, self._run_job, work)
 
     def execute(self, sql: str, params: Sequence[Any] = ()) -> _Statement:
         return _Statement(self, sql, params)
@@ -215,10 +267,25 @@ class PgConnection:
             if self._loop is None:
                 return
             if self._conn is not None:
-                self._loop.run_until_complete(self._conn._conn.close())
+                try:
+                    self._loop.run_until_complete(self._conn._conn.close(timeout=5))
+                except Exception:  # a dead connection: nothing left to close politely
+                    self._conn._conn.terminate()
             self._loop.close()
 
         try:
-            await self._execute(stop)
+            await asyncio.get_running_loop().run_in_executor(self._executor, stop)
         finally:
             self._executor.shutdown(wait=True)
+
+
+def is_connection_lost(error: BaseException) -> bool:
+    """Did ``error`` come from a connection that is gone (as opposed to a refused statement)?"""
+    import asyncpg
+
+    if isinstance(error, OSError | ConnectionError | asyncpg.InterfaceError
+                  | asyncpg.exceptions.ConnectionDoesNotExistError):
+        return True
+    # SQLSTATE class 08 (connection exception) and 57P0x (the server shutting down or starting)
+    state = getattr(error, "sqlstate", None) or ""
+    return isinstance(error, asyncpg.PostgresError) and (state.startswith("08") or state.startswith("57P"))

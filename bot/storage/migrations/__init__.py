@@ -40,28 +40,76 @@ def available(folder: Path = HERE) -> list[Migration]:
     return found
 
 
-async def current_version(db: aiosqlite.Connection) -> int:
-    await db.execute(
-        "CREATE TABLE IF NOT EXISTS schema_version ("
-        " version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at TEXT NOT NULL)"
-    )
+class NewerSchemaError(RuntimeError):
+    """The database was written by a newer version of the bot: opening it could corrupt it."""
+
+
+MIGRATION_LOCK_KEY = 0x50524A4C  # "PRJL": the PostgreSQL advisory lock migrations take
+_CREATE_VERSIONS = (
+    "CREATE TABLE IF NOT EXISTS schema_version ("
+    " version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at TEXT NOT NULL)"
+)
+
+
+def _is_postgres(db: aiosqlite.Connection) -> bool:
+    return getattr(db, "dialect", "sqlite") == "postgresql"
+
+
+async def _read_version(db: aiosqlite.Connection) -> int:
     async with db.execute("SELECT COALESCE(MAX(version), 0) FROM schema_version") as cursor:
         row = await cursor.fetchone()
     return int(row[0]) if row else 0
 
 
+async def _begin_locked(db: aiosqlite.Connection) -> None:
+    """Start a transaction that holds the migration lock, so that of several processes starting
+    at once exactly one reads the version and migrates while the others wait, then read the
+    version it wrote: SQLite's ``BEGIN IMMEDIATE`` takes the write lock (waiting up to the busy
+    timeout, which the connection sets before anything else), PostgreSQL an advisory lock held
+    until the transaction ends."""
+    await db.execute("BEGIN IMMEDIATE")
+    if _is_postgres(db):
+        await db.execute("SELECT pg_advisory_xact_lock(?)", (MIGRATION_LOCK_KEY,))
+
+
+async def current_version(db: aiosqlite.Connection) -> int:
+    """The newest migration applied to ``db`` (0 for a new database)."""
+    await _begin_locked(db)
+    try:
+        await db.execute(_CREATE_VERSIONS)
+        version = await _read_version(db)
+    except BaseException:
+        await db.execute("ROLLBACK")
+        raise
+    await db.execute("COMMIT")
+    return version
+
+
 async def migrate(db: aiosqlite.Connection, now_iso: str, folder: Path = HERE) -> list[str]:
-    """Apply every migration newer than the database; return the names applied."""
-    done = await current_version(db)
+    """Apply every migration newer than the database; return the names applied.
+
+    Each migration is one transaction that takes the migration lock FIRST and only then reads the
+    version, so a migration is applied exactly once however many processes start together. A
+    database from a newer bot (a version this folder does not have) raises
+    :class:`NewerSchemaError` before anything is written."""
+    known = available(folder)
     applied: list[str] = []
-    for migration in available(folder):
-        if migration.version <= done:
-            continue
-        statements = [s.strip() for s in _split(migration.sql) if s.strip()]
-        await db.execute("BEGIN IMMEDIATE")
+    for migration in known:
+        await _begin_locked(db)
         try:
-            for statement in statements:
-                await db.execute(statement)
+            await db.execute(_CREATE_VERSIONS)
+            done = await _read_version(db)
+            if done > len(known):
+                raise NewerSchemaError(
+                    f"the database is at schema version {done}, newer than this bot's {len(known)}: "
+                    "it was written by a newer version of the bot; upgrade the bot (or point it at "
+                    "another database)")
+            if migration.version <= done:
+                await db.execute("COMMIT")
+                continue
+            for statement in (s.strip() for s in _split(migration.sql)):
+                if statement:
+                    await db.execute(statement)
             await db.execute(
                 "INSERT INTO schema_version (version, name, applied_at) VALUES (?, ?, ?)",
                 (migration.version, migration.name, now_iso),
@@ -71,6 +119,8 @@ async def migrate(db: aiosqlite.Connection, now_iso: str, folder: Path = HERE) -
             await db.execute("ROLLBACK")
             raise
         applied.append(migration.name)
+    if not known:
+        await current_version(db)
     return applied
 
 
