@@ -1,7 +1,8 @@
 """Checks run on a database after a crash: nothing acknowledged is lost, nothing is corrupt.
 
-Kept apart from the soak driver so tests can run the same checks on any database they built.
-Raw ``sqlite3`` is used for what the Storage API does not expose (integrity, the log by revision);
+Kept apart from the soak driver so tests can run the same checks on any database they built, a
+SQLite file or a ``postgresql://`` URL. The log and the game rows are read through the Storage
+API (both engines); raw ``sqlite3`` only for what SQLite alone has (``PRAGMA integrity_check``);
 ``GameManager.verify`` does the replay, exactly as an operator would.
 """
 
@@ -14,6 +15,7 @@ from pathlib import Path
 
 from bot.manager import GameManager
 from bot.storage import Storage
+from bot.storage.postgres import is_postgres_url
 
 
 @dataclass(frozen=True, slots=True)
@@ -56,32 +58,35 @@ def integrity(path: str | Path) -> str:
     return result if not broken else f"{result}; foreign keys: {broken[:5]}"
 
 
-def check_acks(path: str | Path, acks: Iterable[Ack], report: CheckReport) -> None:
+async def check_acks(storage: Storage, acks: Iterable[Ack], report: CheckReport) -> None:
     """Every ACT is in the log at its revision with its text; every STATE revision was reached."""
-    with sqlite3.connect(path) as db:
-        for ack in acks:
-            report.acks_checked += 1
-            if ack.kind == "ACT":
-                row = db.execute("SELECT action FROM actions WHERE game_id = ? AND revision = ?",
-                                 (ack.game_id, ack.revision)).fetchone()
-                if row is None or row[0] != ack.text:
-                    report.problems.append(f"acknowledged {ack} but the log has {row}")
-                continue
-            row = db.execute("SELECT revision, status FROM games WHERE id = ?", (ack.game_id,)).fetchone()
-            if row is None or row[0] < ack.revision:
-                report.problems.append(f"acknowledged {ack} but the game row is {row}")
-            elif ack.text == "cancelled" and row[1] != "cancelled":
-                report.problems.append(f"acknowledged {ack} but the game is {row[1]}")
+    logs: dict[int, dict[int, str]] = {}
+    for ack in acks:
+        report.acks_checked += 1
+        if ack.kind == "ACT":
+            if ack.game_id not in logs:
+                logs[ack.game_id] = {row.revision: row.action for row in await storage.actions(ack.game_id)}
+            logged = logs[ack.game_id].get(ack.revision)
+            if logged != ack.text:
+                report.problems.append(f"acknowledged {ack} but the log has {logged!r}")
+            continue
+        row = await storage.find_game(ack.game_id)
+        if row is None or row.revision < ack.revision:
+            found = None if row is None else (row.revision, row.status)
+            report.problems.append(f"acknowledged {ack} but the game row is {found}")
+        elif ack.text == "cancelled" and row.status != "cancelled":
+            report.problems.append(f"acknowledged {ack} but the game is {row.status}")
 
 
-async def check_database(path: str | Path, acks: Iterable[Ack] = ()) -> CheckReport:
-    """Integrity, acknowledgements, and ``verify`` (stored state == replayed log) for every game."""
-    report = CheckReport(integrity=integrity(path))
+async def check_database(target: str | Path, acks: Iterable[Ack] = ()) -> CheckReport:
+    """Integrity (SQLite), acknowledgements, and ``verify`` (stored state == replayed log) for
+    every game, on a SQLite file or a PostgreSQL URL."""
+    report = CheckReport(integrity="ok" if is_postgres_url(str(target)) else integrity(target))
     if report.integrity != "ok":
         report.problems.append(f"integrity_check: {report.integrity}")
-    check_acks(path, acks, report)
-    storage = await Storage.open(path)
+    storage = await Storage.open(str(target))
     try:
+        await check_acks(storage, acks, report)
         manager = GameManager(storage)
         rows = await storage.games_with_status("lobby", "active", "finished", "cancelled")
         report.games = len(rows)

@@ -57,7 +57,10 @@ async def play(h: Any, game: Any, action: Action, rng: random.Random) -> list[An
         order = " ".join(str(s) for s in action.order)
         return [await h.slash(user, channel, "projectl play recycle", row=str(action.colour), order=order)]
     simple = {engine.TakeLevelOne: "level1", engine.EndFinishing: "done", engine.Pass: "pass"}
-    return [await h.slash(user, channel, f"projectl play {simple[type(action)]}")]
+    command = simple.get(type(action))
+    if command is None:  # no command of its own (a decision's answer, Ghost, Insert…): typed
+        return [await h.slash(user, channel, "projectl play act", text=str(action))]
+    return [await h.slash(user, channel, f"projectl play {command}")]
 
 
 async def _place(h: Any, user: Any, channel: Any, place: engine.Place, rng: random.Random) -> list[Any]:

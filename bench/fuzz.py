@@ -148,13 +148,16 @@ def forged_ids(rng: random.Random, *, game: int, other: int, clicker: int, someo
         rev_kind = rng.choice(("now", "old", "future", "huge", "junk"))
         rev = {"now": str(revision), "old": str(max(0, revision - 1)), "future": str(revision + 1),
                "huge": "9" * 20, "junk": "-"}[rev_kind]
-        right = gid_kind == "game" and uid_kind == "clicker" and rev_kind == "now"
-        if kind == "lobby":
+        # Judged by the values, not by which generator picked them: "other" may be this very
+        # game, and "old" is the current revision while it is 0.
+        real_game = gid in (str(game), str(other))
+        right = gid == str(game) and uid == str(clicker) and rev == str(revision)
+        if kind == "lobby":  # any real lobby's button is a real button, whoever presses it
             op = rng.choice(("join", "leave", "ai", "start", "cancel", "boom", "JOIN", ""))
-            yield f"pl:lobby:{op}:{gid}", True if op not in ("join", "leave", "ai", "start", "cancel") \
-                else gid_kind != "game"
+            yield f"pl:lobby:{op}:{gid}", op not in ("join", "leave", "ai", "start", "cancel") \
+                or not real_game
         elif kind == "mat":
-            yield f"pl:mat:{gid}", gid_kind != "game"
+            yield f"pl:mat:{gid}", not real_game
         elif kind == "pick":
             piece, card = rng.choice(("L3", "Z9", "1", "")), rng.choice(("W01", "B02", "Q", ""))
             yield f"pl:pick:{gid}:{uid}:{rev}:{piece}:{card}", not right

@@ -1,12 +1,13 @@
 """Crash soak: SIGKILL the playing process at random moments, restart it, check nothing was lost.
 
-``python -m bench.soak --kills 50`` (``make soak``); ``tests/test_hardening_crash.py`` runs a
-short version. Each round starts :mod:`bench.crashsim` on the same database file, lets it play
+``python -m bench.soak --kills 50`` (``make soak``; ``--postgres`` for the same soak on a
+PostgreSQL server it starts itself); ``tests/test_hardening_crash.py`` runs a short version of
+both. Each round starts :mod:`bench.crashsim` on the same database, lets it play
 for a random time (sometimes killing it before it is even ready, i.e. during migration or
 ``resume()``), kills it with SIGKILL, then checks with :func:`bench.checks.check_database`:
 
 * every action the process acknowledged is in the log, at its revision, with its text;
-* ``PRAGMA integrity_check`` is ``ok``;
+* ``PRAGMA integrity_check`` is ``ok`` (SQLite);
 * every game's stored state equals the replay of its log (``GameManager.verify``).
 
 A final round runs without a kill and must play on every channel and exit cleanly: the games the
@@ -28,6 +29,8 @@ import threading
 import time
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
+
+from bot.storage.pg_server import PgServer, create_database
 
 from .checks import Ack, CheckReport, check_database
 
@@ -56,7 +59,9 @@ class SoakReport:
 class Child:
     """One crashsim process with a thread collecting its acknowledgement lines."""
 
-    def __init__(self, db: Path, seed: int, channels: int, per_channel: int | None, stderr: Path) -> None:
+    def __init__(
+        self, db: Path | str, seed: int, channels: int, per_channel: int | None, stderr: Path,
+    ) -> None:
         command = [sys.executable, "-m", "bench.crashsim", str(db), "--seed", str(seed),
                    "--channels", str(channels)]
         if per_channel is not None:
@@ -102,14 +107,16 @@ def _record(report: SoakReport, check: CheckReport, where: str) -> None:
 
 def run_soak(
     kills: int, *, seed: int = 0, workdir: Path | None = None, channels: int = 6,
-    max_play_s: float = 0.8, final_per_channel: int = 4, log: bool = True,
+    max_play_s: float = 0.8, final_per_channel: int = 4, log: bool = True, database: str | None = None,
 ) -> SoakReport:
-    """Kill ``kills`` times, checking after each; then one clean run. See the module docstring."""
+    """Kill ``kills`` times, checking after each; then one clean run. See the module docstring.
+    ``database``: a ``postgresql://`` URL to soak instead of ``workdir/soak.sqlite3``."""
     started = time.perf_counter()
     rng = random.Random(seed)
     workdir = Path(workdir or tempfile.mkdtemp(prefix="projectl-soak-"))
     workdir.mkdir(parents=True, exist_ok=True)
-    db, stderr = workdir / "soak.sqlite3", workdir / "crashsim.stderr"
+    db: Path | str = database or workdir / "soak.sqlite3"
+    stderr = workdir / "crashsim.stderr"
     report = SoakReport()
     all_acks: list[Ack] = []
     for round_no in range(kills):
@@ -157,8 +164,19 @@ def cli(argv: list[str] | None = None) -> int:
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--channels", type=int, default=6)
     parser.add_argument("--workdir", type=Path, default=None, help="keep the database here")
+    parser.add_argument("--postgres", action="store_true",
+                        help="soak a PostgreSQL database on a server of its own (bot/storage/pg_server.py)")
     args = parser.parse_args(argv)
-    report = run_soak(args.kills, seed=args.seed, workdir=args.workdir, channels=args.channels)
+    if not args.postgres:
+        report = run_soak(args.kills, seed=args.seed, workdir=args.workdir, channels=args.channels)
+    else:
+        server = PgServer.start()
+        try:
+            url = asyncio.run(create_database(server, "soak"))
+            report = run_soak(args.kills, seed=args.seed, workdir=args.workdir, channels=args.channels,
+                              database=url)
+        finally:
+            server.stop()
     for problem in report.problems:
         print("PROBLEM:", problem, file=sys.stderr)
     summary = {k: v for k, v in asdict(report).items() if k != "problems"}

@@ -27,6 +27,27 @@ def test_survives_random_kills(tmp_path: Path) -> None:
     assert sqlite3.connect(tmp_path / "soak.sqlite3").execute("PRAGMA integrity_check").fetchone() == ("ok",)
 
 
+def test_postgresql_survives_random_kills(tmp_path: Path, postgres_url: str) -> None:
+    report = run_soak(KILLS, seed=12, workdir=tmp_path, channels=4, max_play_s=0.5, log=False,
+                      database=postgres_url)
+    print(f"crash soak (PostgreSQL): {report}")
+    assert report.problems == []
+    assert report.survived == report.kills == KILLS
+    assert report.acks > 0 and report.final_run_actions >= 4 * 4
+    assert report.continued_games > 0
+
+
+async def test_checker_notices_a_lost_acknowledgement_on_postgresql(postgres_url: str) -> None:
+    target = postgres_url
+    manager = await open_manager(target)
+    game = await start_table(manager, 5, 2)
+    step = (await manager.act(5, user_id(5, 0), "level1")).first
+    await manager.storage.close()
+    assert step is not None
+    assert (await check_database(target, [Ack("ACT", game.id, step.revision, "level1")])).ok
+    assert not (await check_database(target, [Ack("ACT", game.id, step.revision + 1, "level1")])).ok
+
+
 async def test_checker_notices_a_lost_action_and_a_tampered_state(tmp_path: Path) -> None:
     path = tmp_path / "check.sqlite3"
     manager = await open_manager(path)
