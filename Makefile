@@ -67,7 +67,7 @@ soak: $(STAMP)
 
 # ruff on everything; mypy on the packages listed in pyproject.toml ([tool.mypy] packages).
 lint: $(STAMP)
-	$(PY) -m ruff check engine renders bot tests bench
+	$(PY) -m ruff check engine renders bot tests bench tools
 	$(PY) -m mypy
 
 clean:

@@ -1,0 +1,105 @@
+"""The docs stay true: their numbers come from the code, their images are what the code draws,
+and every Python example in them runs.
+
+* Facts: a number the code can produce is a marked span (``tools/docfacts.py``); a stale or
+  unknown one fails here, and ``python -m tools.docfacts`` rewrites them.
+* Images: ``python -m renders examples`` draws the README's images again; each must match the
+  committed file (within the same small tolerance as the golden tests, for Pillow versions).
+* Examples: every fenced ``python`` block of README.md and docs/*.md runs as written, in a fresh
+  interpreter, from the repository's root (a block that defines ``test_`` functions runs under
+  pytest, as the test file it shows). A block that cannot run as written is not an example.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from PIL import Image, ImageChops, ImageStat
+
+from renders.examples import write_examples
+from tools import docfacts
+
+ROOT = Path(__file__).resolve().parents[1]
+MARKDOWN = (ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md")))
+BLOCK = re.compile(r"^```python\n(.*?)^```", re.DOTALL | re.MULTILINE)
+IMAGE_TOLERANCE = 1.0
+"""Mean absolute difference per channel (0–255) allowed between a committed image and a fresh
+drawing: far below any visible change, above what another Pillow's resampling shifts."""
+
+
+def test_every_fact_in_the_docs_is_current() -> None:
+    assert docfacts.stale() == []
+
+
+def test_a_stale_fact_is_caught_and_rewritten(tmp_path: Path) -> None:
+    doc = tmp_path / "doc.md"
+    doc.write_text("We ship <!-- fact:catalogue_cards -->3<!-- /fact --> cards and "
+                   "<!-- fact:no_such_fact -->9<!-- /fact --> others.")
+    problems = docfacts.stale((doc,))
+    assert any("catalogue_cards says '3'" in p for p in problems)
+    assert any("unknown fact 'no_such_fact'" in p for p in problems)
+    fixed = docfacts.rewrite(doc.read_text())
+    assert f"<!-- fact:catalogue_cards -->{docfacts.FACTS['catalogue_cards']()}<!-- /fact -->" in fixed
+
+
+def image_difference(committed: Path, drawn: Path) -> float:
+    with Image.open(committed) as a, Image.open(drawn) as b:
+        if a.size != b.size:
+            return 255.0
+        diff = ImageChops.difference(a.convert("RGB"), b.convert("RGB"))
+        return max(ImageStat.Stat(diff).mean)
+
+
+def test_the_readme_images_are_what_the_code_draws(tmp_path: Path) -> None:
+    drawn = {path.name: path for path in write_examples(tmp_path)}
+    committed = {path.name: path for path in (ROOT / "docs" / "images").glob("*.png")}
+    assert set(drawn) == set(committed), "python -m renders examples docs/images"
+    stale = {name: round(image_difference(committed[name], drawn[name]), 2) for name in drawn
+             if image_difference(committed[name], drawn[name]) > IMAGE_TOLERANCE}
+    assert not stale, f"stale images {stale}: run python -m renders examples docs/images"
+
+
+def test_a_changed_image_is_caught(tmp_path: Path) -> None:
+    [first, *_] = write_examples(tmp_path / "a")
+    with Image.open(first) as image:
+        changed = image.convert("RGB")
+    changed.paste((255, 0, 255), (0, 0, changed.width // 3, changed.height // 3))
+    changed.save(tmp_path / "changed.png")
+    assert image_difference(first, tmp_path / "changed.png") > IMAGE_TOLERANCE
+
+
+def python_blocks() -> list[tuple[str, str]]:
+    found = []
+    for doc in MARKDOWN:
+        text = doc.read_text(encoding="utf-8")
+        for match in BLOCK.finditer(text):
+            line = text.count("\n", 0, match.start()) + 2
+            found.append((f"{doc.relative_to(ROOT)}:{line}", match.group(1)))
+    return found
+
+
+BLOCKS = python_blocks()
+
+
+def test_the_docs_have_examples() -> None:
+    assert len(BLOCKS) >= 5
+
+
+@pytest.mark.parametrize(("where", "code"), BLOCKS, ids=[where for where, _ in BLOCKS])
+def test_every_python_example_in_the_docs_runs(where: str, code: str, tmp_path: Path) -> None:
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join((str(ROOT), str(ROOT / "tests"))),
+           "PROJECTL_BENCH_DIR": str(tmp_path)}
+    if re.search(r"^(async )?def test_", code, re.MULTILINE):
+        example = tmp_path / "test_example.py"
+        example.write_text(code)
+        command = [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "--rootdir", str(ROOT),
+                   "-c", str(ROOT / "pyproject.toml"), str(example)]
+    else:
+        command = [sys.executable, "-c", code]
+    done = subprocess.run(command, cwd=ROOT, env=env, capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, f"{where} does not run:\n{done.stdout[-3000:]}\n{done.stderr[-3000:]}"
