@@ -32,7 +32,7 @@ TABLE_DECISIONS: tuple[str, ...] = (
 """Table-decision notation: only a vote, the turn clock or the host's replace may apply these."""
 
 HOSTILE: tuple[str, ...] = (
-    "Z9", "L33", "l3l3", "X", "pentomino", "0", "-1", "99999999999999999999", "1e9", "NaN", "None",
+    "Z9", "L33", "l3l3", "X", "pentomino", "0", "-1", "99999999999999999999", "1e9", "NaN",
     "null", "A0 F6", "A1 A1 A1 A1 A1 A1", "Z99", "a1,,b2;;c3", "F1 G2 H3", "A6", "E0",
     "white 0", "white 5", "black 9", "grid 10", "purple 2", "W99", "B00", "Q01", "W-1", "white ²", "+²",
     "'; DROP TABLE games; --", '" OR 1=1 --', "{name}", "{0}", "%s%s%n", "${jndi:ldap://x.invalid/a}",
@@ -48,7 +48,7 @@ ODD: tuple[str, ...] = (
     "W07", "B01", "W01", "B12", "w07", "l3", "1", "5", "9", "white ３", "black ٣", "A1", "A1 A2 B2",
     "a1 a2 b2", "white 1", "black 4", "take white 1", "level1", "draw", "draw black", "pass", "done",
     "upgrade 1 to 2", "place 1 on W01 at A1", "master 1 on W01 at A1", "recycle black 4 3 2 1",
-    "\n\n\n", "\t", " ",
+    "\n\n\n", "\t", " ", "None",  # "none" is a vacation's "off"
 )
 """Strange but possibly meaningful."""
 
