@@ -24,7 +24,7 @@ PYTHON ?= $(firstword $(foreach p,python3.13 python3.12 python3.11 python3,\
 PYVER  := $(shell $(RUN_ENV) $(PYTHON) -c 'import sys; print("%d.%d" % sys.version_info[:2])' 2>/dev/null)
 STAMP  := $(VENV)/.installed-$(PYVER)
 
-.PHONY: test run demo bench soak lint clean venv python
+.PHONY: test run demo bench bench-ai soak lint clean venv python
 
 # Which interpreter make would use; fails when it is missing or unsupported.
 python:
@@ -52,13 +52,19 @@ run: $(STAMP)
 demo: $(STAMP)
 	@$(PY) -m bot.demo --out demo-output
 
-# Every bench runs even if an earlier one misses a budget; the target fails if any did, after
-# docs/benchmarks.md's figures section is regenerated from what was measured (bench-output/).
+# The quick bench (speed, size and memory budgets; a few minutes) and, with FULL=1, the AI bench
+# too; `make bench-ai` is the AI bench alone (strength games, about 40 minutes on 2 cores). Every
+# suite runs even if an earlier one misses a budget; the target fails if any did, after the
+# figures of the suites that ran are written into docs/benchmarks.md (from bench-output/).
 bench: $(STAMP)
 	@rm -rf bench-output; status=0; \
-	PROJECTL_BENCH_DIR=bench-output $(PY) -m engine bench --strong-games 400 --strong-solo-games 134 --workers 2 || status=1; \
-	PROJECTL_BENCH_DIR=bench-output $(PY) -m renders bench || status=1; \
-	PROJECTL_BENCH_DIR=bench-output $(PY) -m bench || status=1; \
+	PROJECTL_BENCH_DIR=bench-output $(PY) -m bench $(if $(FULL),full,quick) || status=1; \
+	$(PY) -m bench.docs --results bench-output || status=1; \
+	exit $$status
+
+bench-ai: $(STAMP)
+	@rm -rf bench-output; status=0; \
+	PROJECTL_BENCH_DIR=bench-output $(PY) -m bench ai || status=1; \
 	$(PY) -m bench.docs --results bench-output || status=1; \
 	exit $$status
 

@@ -7,7 +7,7 @@ each, the time from that moment until both images are ready is the *image follow
 Discord upload itself is not included: the network is not what this machine controls). The run
 is repeated ``rounds`` times and split into where the time went: waiting for the commit (channel
 lock, engine, one fsync'd transaction) and drawing the two images (queueing for a renderer
-included). ``python -m bench`` reports it for the threaded and the process-pool renderer.
+included). ``python -m bench bot`` reports it for the threaded and the process-pool renderer.
 """
 
 from __future__ import annotations

@@ -1,6 +1,6 @@
 """Memory of a bot process holding many stored games: ``python -m bench.memory DB --active-from N``.
 
-Run in its own process (by ``python -m bench``) so nothing the other benchmarks allocated counts.
+Run in its own process (by ``python -m bench bot``) so nothing the other benchmarks allocated counts.
 It does what the bot does: imports discord.py and the bot, opens and migrates the database,
 ``resume()`` (which loads every active game), then the active games play with the real renderer.
 Prints one JSON line: current and peak resident set size in MB.

@@ -1,14 +1,13 @@
-"""Command line: ``python -m engine simulate|catalogue|bench|sweep``.
+"""Command line: ``python -m engine simulate|catalogue|sweep``.
 
 * ``simulate`` plays games with policies and prints one JSON line per game, then a summary line
   (also JSON) with games per second.
 * ``catalogue --check [FILE]`` reports on a puzzle catalogue (the shipped one by default); the
   exit code is 0 only when it is usable.
-* ``bench`` measures the engine and the policies (see ``engine.bench``).
 * ``sweep`` plays strong-policy games on every table the engine accepts and counts illegal
   actions, stalls and errors (see ``engine.sweep``); the exit code is 1 when one is not zero.
 
-``simulate`` and ``bench`` take ``--catalogue FILE`` (default: ``$PROJECTL_CATALOGUE``, as the
+``simulate`` takes ``--catalogue FILE`` (default: ``$PROJECTL_CATALOGUE``, as the
 bot, else the shipped catalogue).
 
 Argument errors print one line and exit with code 2, as argparse does, never a traceback.
@@ -23,7 +22,6 @@ import sys
 import time
 from collections.abc import Sequence
 
-from .bench_strong import STRONG_GAMES, STRONG_SOLO_GAMES
 from .cards import PuzzleCard
 from .catalogue import CatalogueError, load_catalogue
 from .policies import POLICIES, policy_by_name
@@ -94,7 +92,7 @@ def _cards(args: argparse.Namespace, parser: argparse.ArgumentParser) -> tuple[P
 def build_parser() -> argparse.ArgumentParser:
     parser = _Parser(prog="python -m engine", description="Project L engine tools.")
     commands = parser.add_subparsers(
-        dest="command", metavar="{simulate,catalogue,bench,sweep}", parser_class=_Parser
+        dest="command", metavar="{simulate,catalogue,sweep}", parser_class=_Parser
     )
     commands.required = True
 
@@ -130,16 +128,6 @@ def build_parser() -> argparse.ArgumentParser:
     cat = commands.add_parser("catalogue", help="check a puzzle catalogue")
     cat.add_argument("--check", action="store_true", required=True, help="report on the catalogue")
     cat.add_argument("file", nargs="?", default=None, help="catalogue JSON (default: the shipped one)")
-
-    bench = commands.add_parser("bench", help="measure engine and policy speed, and solo win rates")
-    bench.add_argument("--solo-games", type=_positive, default=1000, help="games per difficulty")
-    bench.add_argument("--seed", type=_seed, default=0)
-    _catalogue_argument(bench)
-    bench.add_argument("--strong-games", type=_count, default=STRONG_GAMES,
-                       help="2-player games per opponent for the strong policy's figures (0: skip)")
-    bench.add_argument("--strong-solo-games", type=_count, default=STRONG_SOLO_GAMES,
-                       help="strong-policy Solo games per difficulty")
-    bench.add_argument("--workers", type=_positive, default=1, help="processes sharing the strong games")
 
     sweep = commands.add_parser(
         "sweep", help="strong-policy games on every variant and expansion: illegal actions and stalls"
@@ -224,20 +212,9 @@ def main(argv: Sequence[str] | None = None) -> int:
 
         budget = {name: getattr(args, name) for name in SWEEP_BUDGET}
         return run_sweep(args.games, seed=args.seed, workers=args.workers, budget=budget)
-    if args.command == "catalogue":
-        from .catalogue import main_check
+    from .catalogue import main_check
 
-        return main_check(args.file)
-    from .bench import run_bench
-
-    try:
-        cards = _cards(args, parser)
-    except SystemExit as stop:
-        return int(stop.code or 0)
-    return run_bench(
-        solo_games=args.solo_games, seed=args.seed, cards=cards, strong_games=args.strong_games,
-        strong_solo_games=args.strong_solo_games, workers=args.workers,
-    )
+    return main_check(args.file)
 
 
 def _run() -> int:

@@ -14,7 +14,7 @@ about 400 px wide — so every text is at least 3% of the image width (12 px at 
 * :func:`render_card` — a single card, in 'plan', 'market' or 'mini' style.
 * :func:`render_ghost_split` — the Ghost action's preview: a ghost and the pieces that tile it.
 
-``python -m renders bench`` times them; ``python -m renders examples DIR`` writes README images.
+``python -m bench renders`` times them; ``python -m renders examples DIR`` writes README images.
 """
 
 from .card import render_card

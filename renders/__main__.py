@@ -1,17 +1,13 @@
-"""Command line: ``python -m renders bench`` or ``python -m renders examples [DIR]``."""
+"""Command line: ``python -m renders examples [DIR]`` (the images' bench is ``python -m bench renders``)."""
 
 from __future__ import annotations
 
 import sys
 
-USAGE = "usage: python -m renders bench | python -m renders examples [DIR]"
+USAGE = "usage: python -m renders examples [DIR]   (the images' bench: python -m bench renders)"
 
 
 def main(argv: list[str]) -> int:
-    if argv[:1] == ["bench"]:
-        from .bench import main as bench
-
-        return bench()
     if argv[:1] == ["examples"]:
         from .examples import main as examples
 

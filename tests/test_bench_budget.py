@@ -1,4 +1,5 @@
-"""The budget mechanism every bench reports through (engine.budget) and the docs it regenerates."""
+"""The budget mechanism every bench reports through (bench.report, the registry bench.budgets) and
+the docs it regenerates (bench.docs)."""
 
 from __future__ import annotations
 
@@ -8,21 +9,29 @@ from pathlib import Path
 import pytest
 
 from bench import docs
-from engine.budget import RESULTS_DIR_VARIABLE, BenchReport
+from bench.budgets import AI_SUITES, BUDGETS, QUICK_SUITES, at_least, at_most
+from bench.report import RESULTS_DIR_VARIABLE, BenchReport
+
+DEMO = {
+    "fast_ms": at_most(10, "speed", "demo", why="a fast thing"),
+    "edge_ms": at_most(10, "speed", "demo", why="an edge"),
+    "rate_per_s": at_least(10_000, "speed", "demo", why="a rate"),
+}
 
 
-def test_figures_pass_and_miss_against_their_budgets(capsys: pytest.CaptureFixture[str]) -> None:
-    report = BenchReport("demo")
-    report.add("fast_ms", 9.5, label="fast thing", unit="ms", at_most=10)
-    report.add("edge_ms", 10.0, label="edge", unit="ms", at_most=10)
-    report.add("rate_per_s", 9_000, label="rate", unit="actions/s", at_least=10_000)
+def test_figures_pass_and_miss_against_their_registered_budgets(capsys: pytest.CaptureFixture[str]) -> None:
+    report = BenchReport("demo", budgets=DEMO)
+    report.add("fast_ms", 9.5, label="fast thing", unit="ms")
+    report.add("edge_ms", 10.0, label="edge", unit="ms")
+    report.add("rate_per_s", 9_000, label="rate", unit="actions/s", note="40 games")
     report.add("size_kb", 70.0, label="unbudgeted", unit="KB")
     report.info("count", 3)
     assert [c.key for c in report.missed] == ["rate_per_s"]
     assert report.finish() == 1
     out = capsys.readouterr().out.strip().splitlines()
     assert any(line.strip().startswith("PASS  fast thing: 9.50 ms   budget <= 10") for line in out)
-    assert any(line.strip().startswith("MISS  rate: 9,000 actions/s   budget >= 10,000") for line in out)
+    assert any(line.strip() == "MISS  rate: 9,000 actions/s   budget >= 10,000 actions/s  (40 games)"
+               for line in out)
     last = json.loads(out[-1])
     assert last["fast_ms"] == 9.5 and last["size_kb"] == 70.0 and last["count"] == 3
     assert last["within_budget"] is False
@@ -31,42 +40,85 @@ def test_figures_pass_and_miss_against_their_budgets(capsys: pytest.CaptureFixtu
 
 
 def test_all_budgets_met_exits_zero(capsys: pytest.CaptureFixture[str]) -> None:
-    report = BenchReport("demo")
-    report.add("a", 1.0, label="a", at_most=2)
+    report = BenchReport("demo", budgets={"a": at_most(2, "speed", "demo", why="a")})
+    report.add("a", 1.0, label="a")
     assert report.finish() == 0
     assert json.loads(capsys.readouterr().out.strip().splitlines()[-1])["within_budget"] is True
 
 
-def test_a_figure_has_one_budget_and_one_entry() -> None:
-    report = BenchReport("demo")
-    with pytest.raises(ValueError):
-        report.add("a", 1.0, label="a", at_most=2, at_least=0)
+def test_a_budget_the_suite_never_recorded_is_missed(capsys: pytest.CaptureFixture[str]) -> None:
+    """Dropping a measurement cannot silently drop its budget: the suite fails, naming it."""
+    report = BenchReport("demo", budgets=DEMO)
+    report.add("fast_ms", 1.0, label="fast thing", unit="ms")
+    assert report.finish() == 1
+    out = capsys.readouterr().out.strip().splitlines()
+    assert any(line.strip().startswith("MISS  an edge: not measured") for line in out)
+    last = json.loads(out[-1])
+    assert last["budgets"]["edge_ms"] == {"value": None, "limit": "<=", "budget": 10, "ok": False}
+    assert "edge_ms" not in last  # no figure invented for it
+
+
+def test_a_figure_has_one_entry_and_its_budget_one_suite() -> None:
+    report = BenchReport("demo", budgets=DEMO)
     report.add("a", 1.0, label="a")
     with pytest.raises(ValueError):
         report.add("a", 2.0, label="a again")
+    with pytest.raises(ValueError, match="belongs to demo"):
+        BenchReport("other", budgets=DEMO).add("fast_ms", 1.0, label="fast thing")
 
 
-def test_saved_reports_regenerate_the_docs_section(
+def test_the_quick_bench_checks_every_speed_size_and_memory_budget() -> None:
+    """Issue 25: ``make bench`` (the quick suites) holds every budget that is not about strength,
+    ``make bench-ai`` the strength ones; every budget names a suite that exists."""
+    for key, budget in BUDGETS.items():
+        assert budget.suites and set(budget.suites) <= set(QUICK_SUITES + AI_SUITES), key
+        if budget.kind == "strength":
+            assert set(budget.suites) <= set(AI_SUITES), key
+        else:
+            assert set(budget.suites) & set(QUICK_SUITES), key
+
+
+def _save(name: str, key: str, value: float) -> None:
+    report = BenchReport(name, budgets=DEMO)
+    report.add(key, value, label=f"{name} figure", unit="ms", note="12 samples")
+    report.finish()
+
+
+def test_saved_reports_regenerate_their_own_blocks_only(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    monkeypatch.setenv(RESULTS_DIR_VARIABLE, str(tmp_path / "out"))
-    for name, value in (("bot", 11.0), ("engine", 12_345)):
-        report = BenchReport(name)
-        report.add("x_ms" if name == "bot" else "rate", value, label=f"{name} figure", unit="ms",
-                   at_most=12 if name == "bot" else None)
-        report.finish()
-    capsys.readouterr()
+    """Each suite has its own block: a run of one bench leaves the other's figures in place."""
     doc = tmp_path / "benchmarks.md"
-    doc.write_text(f"# Benchmarks\n\nintro\n\n{docs.BEGIN}\nold figures\n{docs.END}\n\n## After\nkept\n")
-    assert docs.main(["--results", str(tmp_path / "out"), "--doc", str(doc)]) == 0
+    blocks = "\n\n".join(f"{docs.begin(s)}\nold {s} figures\n{docs.end(s)}" for s in ("engine", "bot", "ai"))
+    doc.write_text(f"# Benchmarks\n\nintro\n\n{blocks}\n\n## After\nkept\n")
+    monkeypatch.setenv(RESULTS_DIR_VARIABLE, str(tmp_path / "quick"))
+    _save("bot", "x_ms", 11.0)
+    _save("engine", "rate", 12_345)
+    capsys.readouterr()
+    assert docs.main(["--results", str(tmp_path / "quick"), "--doc", str(doc)]) == 0
     text = doc.read_text()
-    assert "old figures" not in text and text.startswith("# Benchmarks\n\nintro") and text.endswith("kept\n")
-    assert "Measured on:" in text and "cores" in text
-    engine_row = text.index("`python -m engine bench` | engine figure (`rate`) | **12,345 ms** | — |")
-    bot_row = text.index("`python -m bench` | bot figure (`x_ms`) | **11 ms** | ≤ 12 ms | ✔ |")
-    assert engine_row < bot_row  # engine, renders, then the bot, as make bench runs them
-    again = docs.rewrite(text, docs.section(docs.load_reports(tmp_path / "out")))
+    assert "old engine figures" not in text and "old bot figures" not in text
+    assert "old ai figures" in text  # the AI bench did not run: its figures stay
+    assert text.startswith("# Benchmarks\n\nintro") and text.endswith("kept\n")
+    assert "`python -m bench engine` on " in text and "cores" in text
+    assert "| engine figure (`rate`) | **12,345 ms** | — |  | 12 samples |" in text
+    assert text.index("engine figure") < text.index("bot figure")  # the document's order is kept
+    again = text
+    for report in docs.load_reports(tmp_path / "quick"):
+        again = docs.rewrite(again, docs.section(report), report["bench"])
     assert again == text  # regenerating is idempotent
+
+
+def test_a_budgeted_row_shows_its_verdict(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                          capsys: pytest.CaptureFixture[str]) -> None:
+    monkeypatch.setenv(RESULTS_DIR_VARIABLE, str(tmp_path))
+    report = BenchReport("demo", budgets=DEMO)
+    report.add("fast_ms", 11.0, label="fast thing", unit="ms", note="300 actions")
+    report.finish()
+    capsys.readouterr()
+    block = docs.section(docs.load_reports(tmp_path)[0])
+    assert "| fast thing (`fast_ms`) | **11 ms** | ≤ 10 ms | ✘ missed | 300 actions |" in block
+    assert "| an edge (`edge_ms`) | not measured | ≤ 10 | ✘ missed |" in block
 
 
 def test_docs_refuses_an_empty_results_folder(tmp_path: Path) -> None:

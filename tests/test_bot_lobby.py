@@ -111,7 +111,7 @@ async def test_ai_seats_play_after_the_start_click_is_answered(h: Any) -> None:
 
 async def test_a_hundred_channels_press_start_at_once(h: Any) -> None:
     """Every click's acknowledgement is its first call, before any of its work, even when 100
-    tables start together with AI seats to play (bench: ``python -m bench`` times them)."""
+    tables start together with AI seats to play (bench: ``python -m bench bot`` times them)."""
     alice = h.add_user("alice")
     lobbies = []
     for n in range(100):
@@ -124,7 +124,7 @@ async def test_a_hundred_channels_press_start_at_once(h: Any) -> None:
     clicks = [await h.click(alice, lobby, f"pl:lobby:start:{game}", settle=False)
               for lobby, game in zip(lobbies, games, strict=True)]
     # 100 starts and their AI turns are a lot of work for two cores: wait for it without a clock
-    # (the acknowledgement order is what this test checks; `python -m bench` times it).
+    # (the acknowledgement order is what this test checks; `python -m bench bot` times it).
     await h.settle(timeout=120)
     assert all(ix.responses and ix.responses[0].callback_type == 6 for ix in clicks)
     for game, ix in zip(games, clicks, strict=True):

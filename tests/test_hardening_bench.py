@@ -1,6 +1,6 @@
-"""The benchmark code itself, at toy sizes, so ``python -m bench`` and ``make soak`` do not rot.
+"""The bot's benchmark code itself, at toy sizes, so ``python -m bench bot`` and ``make soak`` do not rot.
 
-The real runs are ``python -m bench`` (about a minute) and ``python -m bench.soak --kills 50``;
+The real runs are ``python -m bench bot`` (part of ``make bench``) and ``python -m bench.soak --kills 50``;
 here each piece runs small and its figures are only checked for shape.
 """
 
@@ -12,7 +12,7 @@ import sys
 from pathlib import Path
 
 from bench import history_costs
-from bench.__main__ import many_games, memory
+from bench.bot import many_games, memory
 from bench.latency import harness_latencies
 from bench.load import percentile
 

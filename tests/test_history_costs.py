@@ -1,5 +1,5 @@
 """Requests that must not grow with history: stats from the results table, the turn post's log
-tail, start-up walking active games in batches (the figures are in ``python -m bench``)."""
+tail, start-up walking active games in batches (the figures are in ``python -m bench bot``)."""
 
 from __future__ import annotations
 

@@ -369,7 +369,7 @@ def test_solo_tie_goes_to_the_mastermind(games: dict[str, list[GameState]]) -> N
 
 
 def test_bench_report_keys() -> None:
-    from renders.bench import run
+    from bench.renders import run
 
     report = run()
     json.dumps(report)

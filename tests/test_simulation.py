@@ -222,10 +222,9 @@ def test_cli_refuses_an_unreadable_catalogue_in_one_line(
     tmp_path: Path, capsys: pytest.CaptureFixture[str],
 ) -> None:
     missing = str(tmp_path / "missing.json")
-    for argv in (["simulate", "--catalogue", missing], ["bench", "--catalogue", missing]):
-        assert main(argv) == 2
-        err = capsys.readouterr().err.strip()
-        assert "cannot read catalogue file" in err and len(err.splitlines()) == 1
+    assert main(["simulate", "--catalogue", missing]) == 2
+    err = capsys.readouterr().err.strip()
+    assert "cannot read catalogue file" in err and len(err.splitlines()) == 1
 
 
 def test_cli_as_a_process() -> None:
@@ -242,22 +241,3 @@ def test_cli_as_a_process() -> None:
         cwd=root, capture_output=True, text=True, timeout=60,
     )
     assert bad.returncode == 2 and "Traceback" not in bad.stderr and bad.stderr.count("\n") == 1
-
-
-def test_cli_bench_small(capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> None:
-    """The bench's last line is JSON with exactly the documented keys (tiny run)."""
-    from engine import bench
-
-    monkeypatch.setattr(bench, "RANDOM_GAMES", 2)
-    monkeypatch.setattr(bench, "GREEDY_GAMES", 1)
-    code = main(["bench", "--solo-games", "3", "--strong-games", "0", "--strong-solo-games", "0"])
-    last = json.loads(capsys.readouterr().out.strip().splitlines()[-1])
-    assert set(last) == {
-        "placements_ms", "random_actions_per_s", "random_games_per_s", "greedy_2p_game_s",
-        "random_6p_line_clear_actions_per_s",
-        "solo_greedy_win_rate", "solo_greedy_mean_scores", "budgets", "within_budget",
-    }
-    assert set(last["budgets"]) == {"placements_ms", "random_actions_per_s"}
-    assert code == (0 if last["within_budget"] else 1)  # speed is the bench's verdict, not the test's
-    assert set(last["solo_greedy_win_rate"]) == {"normal", "hard", "unbeatable"}
-    assert all(len(pair) == 2 for pair in last["solo_greedy_mean_scores"].values())

@@ -42,7 +42,7 @@ deterministic), so a decision is deterministic for a seed. ``work=0`` plays exac
 search has used that much process CPU time, it stops handing out rollouts and decides on what it
 has (so on a machine slow enough to hit it, the choice can depend on the clock). The defaults
 keep a search under about 0.5 s of CPU on the development machine (measured by
-``python -m engine bench``).
+``python -m bench engine``, ``strong_decision_p95_s``).
 """
 
 from __future__ import annotations

@@ -1,24 +1,23 @@
-"""Budgets for measured figures: the one mechanism every benchmark of the project reports through.
+"""The one mechanism every bench reports through: figures, their budgets, the verdict, the file.
 
-``python -m engine bench``, ``python -m renders bench`` and ``python -m bench`` each build a
-:class:`BenchReport`, add their figures to it — with a budget (``at_most`` / ``at_least``) or
-without one (reported only) — and end with :meth:`BenchReport.finish`, which
+Each suite (``python -m bench engine|renders|bot|ai``) builds a :class:`BenchReport`, records its
+figures with :meth:`BenchReport.add` — the budget, if the figure has one, comes from the registry
+in :mod:`bench.budgets` — and ends with :meth:`BenchReport.finish`, which
 
-* prints one line per budgeted figure: PASS or MISS, the value, and the budget beside it;
-* prints the JSON last line: every figure by its key (as before), plus ``"budgets"`` (per budgeted
-  key: value, limit, budget, ok) and ``"within_budget"``;
+* prints one line per figure: PASS or MISS and the budget beside a budgeted one;
+* reports every budget of the suite that was never recorded as missed ("not measured");
+* prints the JSON last line: every figure by its key, plus ``"budgets"`` (per budgeted key:
+  value, limit, budget, ok) and ``"within_budget"``;
 * returns the exit code: 0 when every budget is met, 1 when one is missed (``make bench`` fails);
-* writes the report, with a description of the machine, to ``$PROJECTL_BENCH_DIR/<name>.json``
+* writes the report, with a description of the machine, to ``$PROJECTL_BENCH_DIR/<suite>.json``
   when that variable is set (``make bench`` sets it; ``python -m bench.docs`` turns those files
-  into the figures section of docs/benchmarks.md).
-
-It lives in the engine only because the engine is the package every other one already depends
-on; it is pure apart from :meth:`finish`'s printing and the optional file.
+  into the figures sections of docs/benchmarks.md).
 """
 
 from __future__ import annotations
 
 import json
+import math
 import os
 import platform
 import time
@@ -26,7 +25,10 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from .budgets import BUDGETS, Budget, budgets_of
+
 RESULTS_DIR_VARIABLE = "PROJECTL_BENCH_DIR"
+NOT_MEASURED = "not measured"
 
 
 @dataclass(frozen=True, slots=True)
@@ -46,67 +48,89 @@ class Case:
         return self.limit is not None and self.budget is not None
 
     @property
+    def measured(self) -> bool:
+        return not math.isnan(self.value)
+
+    @property
     def ok(self) -> bool:
         if not self.budgeted:
             return True
         assert self.budget is not None
+        if not self.measured:
+            return False
         return self.value <= self.budget if self.limit == "<=" else self.value >= self.budget
 
     def line(self) -> str:
-        value = f"{_number(self.value)} {self.unit}".strip()
+        value = f"{_number(self.value)} {self.unit}".strip() if self.measured else NOT_MEASURED
         note = f"  ({self.note})" if self.note else ""
         if not self.budgeted:
             return f"  ----  {self.label}: {value}{note}"
         budget = f"{self.limit} {_number(self.budget or 0.0)} {self.unit}".strip()
         return f"  {'PASS' if self.ok else 'MISS'}  {self.label}: {value}   budget {budget}{note}"
 
+    def json_value(self) -> float | None:
+        return self.value if self.measured else None
+
     def to_json(self) -> dict[str, Any]:
-        return {"label": self.label, "value": self.value, "unit": self.unit, "limit": self.limit,
+        return {"label": self.label, "value": self.json_value(), "unit": self.unit, "limit": self.limit,
                 "budget": self.budget, "ok": self.ok, "note": self.note}
 
 
 class BenchReport:
-    """Collects the figures of one benchmark command (see the module docstring)."""
+    """Collects the figures of one suite (see the module docstring). ``budgets`` is the registry
+    (tests pass their own)."""
 
-    def __init__(self, name: str) -> None:
+    def __init__(self, name: str, budgets: dict[str, Budget] | None = None) -> None:
         self.name = name
+        self.budgets = BUDGETS if budgets is None else budgets
         self.cases: list[Case] = []
         self.extra: dict[str, Any] = {}
 
-    def add(
-        self, key: str, value: float, *, label: str, unit: str = "", at_most: float | None = None,
-        at_least: float | None = None, note: str = "",
-    ) -> float:
-        """Record a figure; with ``at_most`` or ``at_least`` it is budgeted. Returns ``value``."""
-        if at_most is not None and at_least is not None:
-            raise ValueError(f"{key}: a budget is either at_most or at_least, not both")
+    def add(self, key: str, value: float, *, label: str, unit: str = "", note: str = "") -> float:
+        """Record a figure; its budget, if any, is the registry's (:mod:`bench.budgets`).
+        ``note`` says what it was measured over (a sample size). Returns ``value``."""
         if any(c.key == key for c in self.cases):
             raise ValueError(f"{key}: recorded twice")
-        limit = "<=" if at_most is not None else ">=" if at_least is not None else None
-        budget = at_most if at_most is not None else at_least
-        self.cases.append(Case(key, label, value, unit, limit, budget, note))
+        budget = self.budgets.get(key)
+        if budget is not None and self.name not in budget.suites:
+            raise ValueError(f"{key}: its budget belongs to {', '.join(budget.suites)}, not to {self.name} "
+                             "(bench/budgets.py)")
+        if budget is None:
+            self.cases.append(Case(key, label, value, unit, note=note))
+        else:
+            self.cases.append(Case(key, label, value, unit, budget.limit, budget.value, note))
         return value
 
     def info(self, key: str, value: Any) -> None:
         """A value for the JSON line that is not a measured figure (counts, settings, nested data)."""
         self.extra[key] = value
 
+    def _unmeasured(self) -> list[Case]:
+        """A budget of this suite that no figure was recorded for, as a missed case."""
+        recorded = {c.key for c in self.cases}
+        return [Case(key, budget.why, math.nan, "", budget.limit, budget.value, "the suite did not record it")
+                for key, budget in budgets_of(self.name, self.budgets).items() if key not in recorded]
+
+    def _all_cases(self) -> list[Case]:
+        return self.cases + self._unmeasured()
+
     @property
     def missed(self) -> list[Case]:
-        return [c for c in self.cases if not c.ok]
+        return [c for c in self._all_cases() if not c.ok]
 
     def to_json(self) -> dict[str, Any]:
-        data: dict[str, Any] = {c.key: c.value for c in self.cases}
+        cases = self._all_cases()
+        data: dict[str, Any] = {c.key: c.json_value() for c in self.cases}
         data.update(self.extra)
-        data["budgets"] = {c.key: {"value": c.value, "limit": c.limit, "budget": c.budget, "ok": c.ok}
-                           for c in self.cases if c.budgeted}
+        data["budgets"] = {c.key: {"value": c.json_value(), "limit": c.limit, "budget": c.budget, "ok": c.ok}
+                           for c in cases if c.budgeted}
         data["within_budget"] = not self.missed
         return data
 
     def finish(self) -> int:
         """Print the per-figure lines and the JSON last line; save the file; return the exit code."""
         print(f"{self.name}: figures against their budgets", flush=True)
-        for case in self.cases:
+        for case in self._all_cases():
             print(case.line(), flush=True)
         missed = self.missed
         print(f"{self.name}: " + (f"{len(missed)} budget(s) MISSED: " + ", ".join(c.key for c in missed)
@@ -121,10 +145,9 @@ class BenchReport:
             return None
         path = Path(folder) / f"{self.name}.json"
         path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(json.dumps({
-            "bench": self.name, "machine": machine(), "cases": {c.key: c.to_json() for c in self.cases},
-            "extra": self.extra, "within_budget": not self.missed,
-        }, indent=1))
+        cases = {c.key: c.to_json() for c in self._all_cases()}
+        path.write_text(json.dumps({"bench": self.name, "machine": machine(), "cases": cases,
+                                    "extra": self.extra, "within_budget": not self.missed}, indent=1))
         return path
 
 

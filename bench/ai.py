@@ -1,0 +1,116 @@
+"""``python -m bench ai``: how strong the AI is (``make bench-ai``; long: about 40 minutes on 2 cores).
+
+The strength games, kept out of the quick bench because their figures need hundreds of games:
+
+* ``strong_vs_greedy_2p``, ``strong_vs_tuned_greedy_2p`` — the Strong policy's two-player win
+  rates against greedy and against a differently tuned greedy (:mod:`bench.strong`: seats
+  alternating, a shared win counting one half), ``--strong-games`` per opponent (400);
+* ``strong_solo_win_rate_<difficulty>`` — its Solo win rate, ``--strong-solo-games`` per
+  difficulty (134), no budget;
+* ``strong_decision_p95_s`` — the decision percentile over every search of those games (the quick
+  bench measures it on a few games, :mod:`bench.engine`);
+* ``solo_greedy_win_rate``, ``solo_greedy_mean_scores`` (JSON only) — greedy's Solo results,
+  ``--solo-games`` per difficulty (1,000): the win rate, and its mean score against the
+  mastermind's (the win rate alone hides how far off a losing player is).
+
+Figures beside their budgets (:mod:`bench.budgets`), then one JSON line; the exit code is 1 when
+a budget is missed.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Sequence
+
+from engine.policies import GreedyPolicy
+from engine.simulate import play_game
+from engine.state import Difficulty, Options
+
+from .engine import CLOCK, Cards, arguments, load_cards
+from .report import BenchReport
+from .strong import bench_strong
+
+STRONG_GAMES = 400
+"""Two-player games per opponent."""
+STRONG_SOLO_GAMES = 134
+"""Solo games per difficulty."""
+SOLO_GAMES = 1000
+"""Greedy's Solo games per difficulty."""
+
+
+def bench_solo(
+    games: int, seed: int = 0, cards: Cards = None,
+) -> tuple[dict[str, float], dict[str, list[float]]]:
+    """Greedy's Solo win rate per difficulty, and its mean score against the mastermind's."""
+    rates: dict[str, float] = {}
+    means: dict[str, list[float]] = {}
+    for difficulty in Difficulty:
+        options = Options(players=1, variant="solo", difficulty=difficulty)
+        wins = mine = theirs = 0
+        start = CLOCK()
+        for i in range(games):
+            record = play_game(
+                options, seed + i, [GreedyPolicy(seed + i)], keep_log=False, cards=cards
+            )
+            wins += record.winners == (0,)
+            mine += record.scores[0]
+            theirs += record.mastermind or 0
+        elapsed = CLOCK() - start
+        rates[difficulty.value] = round(wins / games, 4)
+        means[difficulty.value] = [round(mine / games, 2), round(theirs / games, 2)]
+        print(
+            f"solo {difficulty.value}: greedy won {wins}/{games}, mean score {mine / games:.1f} "
+            f"vs the mastermind's {theirs / games:.1f} ({elapsed:.1f} s)"
+        )
+    return rates, means
+
+
+def run_bench(
+    *, solo_games: int = SOLO_GAMES, seed: int = 0, cards: Cards = None, strong_games: int = STRONG_GAMES,
+    strong_solo_games: int = STRONG_SOLO_GAMES, workers: int = 1,
+) -> int:
+    """Play, print each figure beside its budget, end with the JSON line; the exit code is 1 when
+    a budget is missed. ``cards``: the catalogue greedy's Solo games deal from (default: shipped)."""
+    total = time.perf_counter()
+    report = BenchReport("ai")
+    if solo_games:
+        rates, means = bench_solo(solo_games, seed=seed, cards=cards)
+        report.info("solo_greedy_win_rate", rates)
+        report.info("solo_greedy_mean_scores", means)
+        report.info("solo_greedy_games", solo_games)
+    if strong_games or strong_solo_games:
+        strong = bench_strong(strong_games, strong_solo_games, workers=workers, seed=seed)
+        if strong_games:
+            sample = f"{strong_games} games, seats alternating"
+            report.add("strong_vs_greedy_2p", strong["strong_vs_greedy_2p"],
+                       label="strong policy's 2-player win rate against greedy", note=sample)
+            report.add("strong_vs_tuned_greedy_2p", strong["strong_vs_tuned_greedy_2p"],
+                       label="strong policy's 2-player win rate against a differently tuned greedy",
+                       note=sample)
+        report.add("strong_decision_p95_s", strong["strong_decision_p95_s"],
+                   label="strong policy's decision (a search), 95th percentile, CPU", unit="s",
+                   note=f"{strong['strong_decisions']} searches")
+        if strong_solo_games:
+            for difficulty, rate in strong["strong_solo_win_rate"].items():
+                report.add(f"strong_solo_win_rate_{difficulty}", rate,
+                           label=f"strong policy's Solo win rate, {difficulty}",
+                           note=f"{strong_solo_games} games")
+        for key in ("strong_solo_win_rate", "strong_decision_mean_s", "strong_mean_margin", "strong_games",
+                    "strong_decisions"):
+            report.info(key, strong[key])
+    print(f"total {time.perf_counter() - total:.1f} s")
+    return report.finish()
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = arguments("python -m bench ai", "How strong the AI is (long).")
+    parser.add_argument("--strong-games", type=int, default=STRONG_GAMES,
+                        help=f"2-player games per opponent, strong policy (default {STRONG_GAMES}; 0: skip)")
+    parser.add_argument("--strong-solo-games", type=int, default=STRONG_SOLO_GAMES,
+                        help=f"strong-policy Solo games per difficulty (default {STRONG_SOLO_GAMES})")
+    parser.add_argument("--solo-games", type=int, default=SOLO_GAMES,
+                        help=f"greedy's Solo games per difficulty (default {SOLO_GAMES}; 0: skip)")
+    args = parser.parse_args(argv)
+    cards = load_cards(parser, args.catalogue)
+    return run_bench(solo_games=args.solo_games, seed=args.seed, cards=cards, strong_games=args.strong_games,
+                     strong_solo_games=args.strong_solo_games, workers=args.workers)

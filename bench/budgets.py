@@ -1,0 +1,84 @@
+"""Every budget a bench figure is held to, in one table: the place to add one.
+
+A budget is a promise to the players (a time they wait, a size Discord accepts, memory a small
+host has, how often the AI wins), not the figure of the day plus a margin; never loosen one to
+make a run pass. Each entry names the figure's JSON key, the limit, what kind of promise it is
+and which suites must measure it (``python -m bench <suite>``). :class:`bench.report.BenchReport`
+looks the key up when a bench records the figure, so a bench only measures and calls
+``report.add(key, value, label=..., unit=...)``; a budget its suite never recorded is reported as
+missed ("not measured"), so a budget cannot silently stop being checked.
+
+``kind`` decides which bench checks it: ``speed``, ``size`` and ``memory`` budgets belong to the
+quick bench (``make bench``: the ``engine``, ``renders`` and ``bot`` suites, a few minutes),
+``strength`` budgets to the AI bench (``make bench-ai``: the ``ai`` suite, long games).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Literal
+
+Kind = Literal["speed", "size", "memory", "strength"]
+
+QUICK_SUITES: tuple[str, ...] = ("engine", "renders", "bot")
+"""``make bench`` / ``python -m bench``: everything about speed, size and memory."""
+AI_SUITES: tuple[str, ...] = ("ai",)
+"""``make bench-ai``: the AI's strength games."""
+
+
+@dataclass(frozen=True, slots=True)
+class Budget:
+    """The limit one figure is held to (``at_most`` or ``at_least`` ``value``, in the figure's unit)."""
+
+    limit: Literal["<=", ">="]
+    value: float
+    kind: Kind
+    suites: tuple[str, ...]
+    why: str
+
+
+def at_most(value: float, kind: Kind, *suites: str, why: str) -> Budget:
+    return Budget("<=", value, kind, suites, why)
+
+
+def at_least(value: float, kind: Kind, *suites: str, why: str) -> Budget:
+    return Budget(">=", value, kind, suites, why)
+
+
+BUDGETS: dict[str, Budget] = {
+    # -- engine (bench/engine.py): CPU time of one process ----------------------------------------
+    "placements_ms": at_most(1.0, "speed", "engine",
+                             why="one enumeration of every legal placement, cold caches"),
+    "random_actions_per_s": at_least(10_000, "speed", "engine",
+                                     why="random 4-player play on one core, enumeration included"),
+    "strong_decision_p95_s": at_most(0.5, "speed", "engine", "ai",
+                                     why="a Strong decision (a search), 95th percentile, one core"),
+    # -- AI strength (bench/ai.py) ----------------------------------------------------------------
+    "strong_vs_greedy_2p": at_least(0.85, "strength", "ai", why="Strong beats Easy (greedy), 2 players"),
+    "strong_vs_tuned_greedy_2p": at_least(0.75, "strength", "ai",
+                                          why="Strong beats a differently tuned greedy, 2 players"),
+    # -- images (bench/renders.py) ----------------------------------------------------------------
+    "table_render_ms": at_most(30.0, "speed", "renders", why="table image, 4-player mid-game, median"),
+    "table_png_kb": at_most(250.0, "size", "renders", why="Discord's practical size for an inline image"),
+    "mat_render_ms": at_most(15.0, "speed", "renders", why="a player's mat, median"),
+    # -- the bot (bench/bot.py): wall-clock time a player sees ----------------------------------
+    "action_p50_ms": at_most(12.0, "speed", "bot", why="one action end to end through the bot, p50"),
+    "action_p99_ms": at_most(30.0, "speed", "bot", why="one action end to end through the bot, p99"),
+    "rss_mb_1000_games_above_imports": at_most(
+        50.0, "memory", "bot", why="issue 15: 1,000 stored games, 100 playing, above the imports"),
+    "panel_ack_p99_ms": at_most(100.0, "speed", "bot", why="a panel tap acknowledged, 20 busy channels"),
+    "images_100_p99_ms": at_most(1500.0, "speed", "bot",
+                                 why="issue 10: 100 channels end a turn at once, images ready"),
+    "stats_5000_games_ms": at_most(100.0, "speed", "bot", why="/projectl stats at 5,000 finished games"),
+    "log_tail_3000_rows_ms": at_most(5.0, "speed", "bot", why="a turn post's log lines at 3,000 rows"),
+    "turn_3000_rows_ms": at_most(12.0, "speed", "bot", why="an action at a 3,000-row log, as at 30"),
+    "resume_peak_mb": at_most(10.0, "memory", "bot", why="resume() among 5,000 finished games"),
+    "start_100_ack_max_ms": at_most(3000.0, "speed", "bot", why="Discord's deadline for an acknowledgement"),
+    "strong_turn_p95_s": at_most(3.0, "speed", "bot", why="a Strong seat's whole turn, 20 busy channels"),
+}
+
+
+def budgets_of(suite: str, budgets: dict[str, Budget] | None = None) -> dict[str, Budget]:
+    """The budgets ``suite`` must measure (in registry order)."""
+    table = BUDGETS if budgets is None else budgets
+    return {key: budget for key, budget in table.items() if suite in budget.suites}

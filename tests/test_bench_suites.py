@@ -1,0 +1,157 @@
+"""The suites of ``python -m bench``: the strong policy's games as jobs in a fixed, interleaved
+order, the engine suite's and the AI suite's figures and budgets (the strong games themselves are
+too long for the suite: fakes stand in for them), and the groups ``make bench`` runs."""
+
+from __future__ import annotations
+
+import ast
+import json
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from bench import ai
+from bench import engine as engine_suite
+from bench.__main__ import GROUPS, main
+from bench.budgets import AI_SUITES, QUICK_SUITES
+from bench.strong import StrongGames, interleaved
+from engine.state import Difficulty
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def test_jobs_take_turns_between_opponents_and_difficulties() -> None:
+    jobs = interleaved(3, 2, seed=10)
+    assert len(jobs) == 2 * 3 + len(Difficulty) * 2
+    assert len(set(jobs)) == len(jobs)
+    first_round = [opponent for opponent, _, _ in jobs[:5]]
+    assert first_round == ["greedy", "tuned", *(d.value for d in Difficulty)]
+    assert all(seed == 10 + index for _, index, seed in jobs)
+    # Seats alternate within each opponent: game i seats the strong policy at i % 2.
+    assert [index for opponent, index, _ in jobs if opponent == "tuned"] == [0, 1, 2]
+    assert {opponent for opponent, _, _ in interleaved(2, 0, seed=0, opponents=("greedy",))} == {"greedy"}
+
+
+def _fake_strength(games: int, solo_games: int, *, workers: int, seed: int) -> dict[str, Any]:
+    assert (games, solo_games, workers) == (ai.STRONG_GAMES, ai.STRONG_SOLO_GAMES, 2)
+    return {
+        "strong_vs_greedy_2p": 0.88, "strong_vs_tuned_greedy_2p": 0.74, "strong_decision_p95_s": 0.3,
+        "strong_decision_mean_s": 0.1, "strong_solo_win_rate": {d.value: 0.5 for d in Difficulty},
+        "strong_mean_margin": {"greedy": 9.0}, "strong_games": {"greedy": 400}, "strong_decisions": 9000,
+    }
+
+
+def test_ai_bench_reports_the_strength_figures_with_their_budgets(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """``make bench-ai`` plays 400 games per opponent and 134 Solo games per difficulty on two
+    workers (the suite's defaults); a missed strength budget fails it."""
+    monkeypatch.setattr(ai, "bench_strong", _fake_strength)
+    code = ai.main(["--solo-games", "2", "--workers", "2"])
+    last = json.loads(capsys.readouterr().out.strip().splitlines()[-1])
+    budgets = last["budgets"]
+    assert budgets["strong_vs_greedy_2p"] == {"value": 0.88, "limit": ">=", "budget": 0.85, "ok": True}
+    assert budgets["strong_vs_tuned_greedy_2p"] == {"value": 0.74, "limit": ">=", "budget": 0.75, "ok": False}
+    assert budgets["strong_decision_p95_s"] == {"value": 0.3, "limit": "<=", "budget": 0.5, "ok": True}
+    assert last["strong_solo_win_rate"] == {d.value: 0.5 for d in Difficulty}
+    assert all(last[f"strong_solo_win_rate_{d.value}"] == 0.5 for d in Difficulty)
+    assert set(last["solo_greedy_win_rate"]) == {d.value for d in Difficulty}
+    assert all(len(pair) == 2 for pair in last["solo_greedy_mean_scores"].values())
+    assert not last["within_budget"] and code == 1  # the missed figure fails the bench
+
+
+def _fake_games(games: int, solo_games: int, *, workers: int, seed: int,
+                opponents: tuple[str, ...]) -> StrongGames:
+    assert opponents == ("greedy",) and solo_games == 0
+    times = [0.01 * i for i in range(1, 101)]
+    return StrongGames(results={"greedy": [(1.0, 5.0, times)] * games})
+
+
+def test_engine_bench_is_speed_only(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The quick engine suite's JSON holds exactly the documented keys (tiny run): speed, and the
+    strong decision percentile over the searches of a few games; no win rate."""
+    monkeypatch.setattr(engine_suite, "RANDOM_GAMES", 2)
+    monkeypatch.setattr(engine_suite, "GREEDY_GAMES", 1)
+    monkeypatch.setattr(engine_suite, "strong_games", _fake_games)
+    code = engine_suite.main(["--strong-games", "3"])
+    last = json.loads(capsys.readouterr().out.strip().splitlines()[-1])
+    assert set(last) == {
+        "placements_ms", "random_actions_per_s", "random_games_per_s", "greedy_2p_game_s",
+        "random_6p_line_clear_actions_per_s", "strong_decision_p95_s", "strong_decisions",
+        "budgets", "within_budget",
+    }
+    assert last["strong_decisions"] == 300 and last["strong_decision_p95_s"] == 0.96
+    assert set(last["budgets"]) == {"placements_ms", "random_actions_per_s", "strong_decision_p95_s"}
+    assert code == (0 if last["within_budget"] else 1)  # speed is the bench's verdict, not the test's
+
+
+def test_engine_bench_without_its_strong_games_misses_that_budget(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setattr(engine_suite, "RANDOM_GAMES", 1)
+    monkeypatch.setattr(engine_suite, "GREEDY_GAMES", 1)
+    assert engine_suite.main(["--strong-games", "0"]) == 1
+    last = json.loads(capsys.readouterr().out.strip().splitlines()[-1])
+    assert last["budgets"]["strong_decision_p95_s"]["value"] is None
+
+
+def test_a_bad_catalogue_is_one_line(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    for suite in (engine_suite, ai):
+        with pytest.raises(SystemExit) as stop:
+            suite.main(["--catalogue", str(tmp_path / "missing.json")])
+        assert stop.value.code == 2
+        err = capsys.readouterr().err.strip()
+        assert "cannot read catalogue file" in err and len(err.splitlines()) == 1
+
+
+def test_groups_run_every_suite_in_its_own_process_and_fail_after_all(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str],
+) -> None:
+    """``python -m bench`` is the quick bench; ``full`` adds the AI bench; a suite that misses a
+    budget does not stop the ones after it, and the group exits 1."""
+    assert GROUPS == {"quick": QUICK_SUITES, "full": QUICK_SUITES + AI_SUITES}
+    ran: list[list[str]] = []
+
+    def fake_run(command: list[str], cwd: Path) -> subprocess.CompletedProcess[str]:
+        ran.append(command[1:])
+        return subprocess.CompletedProcess(command, 1 if command[-1] == "engine" else 0)
+
+    monkeypatch.setattr(subprocess, "run", fake_run)
+    assert main([]) == 1
+    assert ran == [["-m", "bench", suite] for suite in QUICK_SUITES]
+    assert "missed (or a failure) in: engine" in capsys.readouterr().out
+    ran.clear()
+    assert main(["full"]) == 1 and [command[-1] for command in ran] == [*QUICK_SUITES, *AI_SUITES]
+
+
+def test_an_unknown_suite_is_refused() -> None:
+    done = subprocess.run([sys.executable, "-m", "bench", "nonsense"], cwd=ROOT, capture_output=True,
+                          text=True, timeout=60)
+    assert done.returncode == 2 and "usage: python -m bench" in done.stderr and "Traceback" not in done.stderr
+
+
+def test_make_runs_the_groups() -> None:
+    """``make bench`` is the quick group (``FULL=1``: both), ``make bench-ai`` the AI suite."""
+    makefile = (ROOT / "Makefile").read_text()
+    assert "-m bench $(if $(FULL),full,quick)" in makefile
+    assert "-m bench ai" in makefile
+
+
+def test_the_engine_and_the_renderer_never_import_the_benches() -> None:
+    """The benches measure engine/ and renders/ from outside (bench/): never the other way."""
+    for package in ("engine", "renders"):
+        for path in (ROOT / package).rglob("*.py"):
+            tree = ast.parse(path.read_text())
+            for node in ast.walk(tree):
+                if isinstance(node, ast.Import):
+                    names = [alias.name for alias in node.names]
+                elif isinstance(node, ast.ImportFrom) and not node.level:
+                    names = [node.module or ""]
+                else:
+                    continue
+                assert not any(name == "bench" or name.startswith("bench.") for name in names), path
