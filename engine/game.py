@@ -33,6 +33,7 @@ from .actions import (
     Upgrade,
 )
 from .cards import PuzzleCard
+from .catalogue import load_catalogue
 from .errors import (
     ActionNotAvailableError,
     GameOverError,
@@ -48,7 +49,8 @@ from .events import (
     PlayerRemoved,
     TurnSkipped,
 )
-from .expansions import (
+from .expansions import finesse, ghost  # noqa: F401  (importing an expansion registers it)
+from .expansions.base import (
     after_action,
     end_of_turn,
     expansion_for_action,
@@ -95,8 +97,6 @@ def initial_state(state: GameState) -> GameState:
 @lru_cache(maxsize=1)
 def _default_cards() -> tuple[PuzzleCard, ...]:
     """The shipped catalogue, read and checked once per process (it never changes at run time)."""
-    from .catalogue import load_catalogue
-
     return load_catalogue(None).cards
 
 

@@ -27,7 +27,7 @@ from .actions import (
 )
 from .cards import PuzzleCard
 from .decisions import waiting_for
-from .expansions import expansions_for
+from .expansions.base import expansions_for
 from .pieces import SHAPES, Shape, placements_in
 from .rng import Rng
 from .rules import MAX_UPGRADE_LEVEL, substitutes

@@ -20,7 +20,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from enum import Enum
-from typing import Any
+from typing import Any, Protocol, runtime_checkable
 
 MESSAGES: dict[str, Any] = {
     # -- reading an action's text ----------------------------------------------------------------
@@ -154,12 +154,20 @@ MESSAGES: dict[str, Any] = {
 """Every refusal's English, by key."""
 
 
+@runtime_checkable
+class Labelled(Protocol):
+    """A field value that names itself in a sentence: a piece (:class:`~engine.pieces.Shape`)
+    shows its label, "L3 (bent tromino)". A protocol, because the pieces module raises errors
+    and so imports this one, never the other way round."""
+
+    @property
+    def refusal_label(self) -> str: ...
+
+
 def english_field(value: Any) -> str:
     """A field as the English sentence shows it: a piece by its label, a list joined by ', '."""
-    from .pieces import Shape
-
-    if isinstance(value, Shape):
-        return value.label
+    if isinstance(value, Labelled):
+        return value.refusal_label
     if isinstance(value, (list, tuple)):
         return ", ".join(english_field(item) for item in value)
     if isinstance(value, Enum):

@@ -62,6 +62,11 @@ class Shape(enum.Enum):
         return "an" if self.value[0] in "AEFHILMNORSX" else "a"
 
     @property
+    def refusal_label(self) -> str:
+        """How a refusal names the piece (:class:`engine.messages.Labelled`): its label."""
+        return self.label
+
+    @property
     def with_article(self) -> str:
         """The label after its article: 'an L3 (bent tromino)'."""
         return f"{self.article} {self.label}"

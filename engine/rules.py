@@ -27,6 +27,7 @@ from .events import (
     PieceReturned,
     PuzzleCompleted,
 )
+from .expansions.base import expansions_for
 from .pieces import SHAPES, SHAPES_BY_LEVEL, Shape, mask_to_text, parse_shape, shape_of_mask
 from .state import DonePuzzle, GameState, OpenPuzzle, PendingDecision, Phase, Placed
 from .work import Work
@@ -234,8 +235,6 @@ def complete_puzzles(w: Work, seat: int, *, finishing: bool) -> None:
     full = [p for p in player.puzzles if p.filled == w.card(p.card).recess]
     if not full:
         return
-    from .expansions import expansions_for
-
     remaining = tuple(p for p in player.puzzles if p not in full)
     completed = list(player.completed)
     supply = list(player.supply)

@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from engine import ScoreLine, opponent_score, score_lines, winners
-from engine.expansions import tiebreak
+from engine.expansions.base import tiebreak
 from engine.expansions.finesse import view as finesse_view
 from engine.rules import score_line
 from engine.state import GameState, Phase, SoloTable

@@ -46,7 +46,7 @@ from ..pieces import Shape
 from ..rng import Rng
 from ..state import GameState, Options, Phase, PlayerState
 from ..work import Work
-from . import Expansion
+from .base import Expansion, register
 
 BANK = 35
 ROW_LENGTH = 10
@@ -310,6 +310,7 @@ def gain_credit(w: Work, seat: int, tile: Tile, reason: str) -> None:
 class FinesseExpansion(Expansion):
     name = "finesse"
     option = "finesse"
+    order = 20
     action_types = (Insert,)
     free_action_types = (Insert,)
 
@@ -419,3 +420,6 @@ class FinesseExpansion(Expansion):
     def tiebreak(self, state: GameState, seat: int) -> tuple[Any, ...]:
         fv = view(state)
         return (fv.credits(seat),) if fv is not None else ()
+
+
+register(FinesseExpansion())

@@ -27,11 +27,12 @@ from ..errors import (
 )
 from ..events import GhostSplit as GhostSplitEvent
 from ..events import PieceGained, PieceReturned
-from ..pieces import BASE_SHAPES, PLACEMENTS, SHAPES_BY_LEVEL, Shape, placements_in
+from ..pieces import BASE_SHAPES, PLACEMENTS, SHAPES_BY_LEVEL, Shape, placements_in, shape_of_mask
+from ..rules import check_placement, complete_puzzles, put_piece
 from ..solver import solve
 from ..state import GameState, Options, Phase, counts_of
 from ..work import Work
-from . import Expansion
+from .base import Expansion, register
 from .level_up import queue_arrows
 
 GHOSTS: tuple[Shape, ...] = SHAPES_BY_LEVEL[5]
@@ -67,8 +68,6 @@ def ghost_tiling(ghost: Shape, pieces: Sequence[Shape]) -> list[tuple[Shape, int
     tiling = solve(mask, BASE_SHAPES, supply=supply)
     if tiling is None:
         return None
-    from ..pieces import shape_of_mask
-
     result = []
     for part in tiling:
         shape = shape_of_mask(part)
@@ -125,6 +124,7 @@ def _with_placements(state: GameState, split: GhostSplit) -> Iterator[GhostSplit
 class GhostExpansion(Expansion):
     name = "ghost"
     option = "ghost"
+    order = 10
     action_types = (GhostSplit,)
 
     def reserve(self, options: Options) -> dict[Shape, int]:
@@ -139,8 +139,6 @@ class GhostExpansion(Expansion):
 
     def apply_action(self, w: Work, action: Action) -> None:
         assert isinstance(action, GhostSplit)
-        from ..rules import check_placement, complete_puzzles, put_piece
-
         if w.phase is not Phase.PLAY:
             raise WrongPhaseError("ghost.finishing")
         seat, ghost = w.current, action.ghost
@@ -180,3 +178,6 @@ class GhostExpansion(Expansion):
         arrows = sum(c.reward.arrows for c in cards if isinstance(c.reward, LevelUp))
         if arrows:
             queue_arrows(w, seat, arrows)
+
+
+register(GhostExpansion())

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from ..expansions import mastermind_takes
+from ..expansions.base import mastermind_takes
 from ..state import GameState, SoloTable
 from ..variants.solo import column_of, mastermind_picks
 

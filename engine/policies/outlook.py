@@ -7,7 +7,7 @@ nears; both read these two estimates.
 from __future__ import annotations
 
 from ..catalogue import MODES
-from ..expansions import solo_deck
+from ..expansions.base import solo_deck
 from ..expansions.finesse import view
 from ..state import ACTIONS_PER_TURN, ROW_SIZE, SOLO_GRID, GameState, SoloTable
 from .credits import turns_after_this

@@ -26,7 +26,7 @@ from ..errors import (
     PuzzleLimitError,
 )
 from ..events import CardRevealed, DeckEmptied, PuzzleTaken, RowRecycled, TurnStarted
-from ..expansions import card_in_play, end_of_round, expansions_for, tiebreak
+from ..expansions.base import card_in_play, end_of_round, expansions_for, tiebreak
 from ..pieces import BASE_SHAPES, Shape
 from ..rng import Rng
 from ..rules import ScoreLine, score_lines, trigger_end
@@ -152,7 +152,7 @@ def rank_by_tiebreaks(
 
 
 @lru_cache(maxsize=64)
-def _recycle_actions(colour: Colour, slots: tuple[int, ...]) -> tuple[Recycle, ...]:
+def recycle_actions(colour: Colour, slots: tuple[int, ...]) -> tuple[Recycle, ...]:
     """Every order a row can go under its deck (cached: the same few rows recur all game)."""
     return tuple(Recycle(colour, order) for order in permutations(slots))
 
@@ -264,7 +264,7 @@ class RowsGame(Variant):
             if table.deck(colour):
                 slots = tuple(i + 1 for i, card in enumerate(table.row(colour)) if card is not None)
                 if slots:
-                    yield from _recycle_actions(colour, slots)
+                    yield from recycle_actions(colour, slots)
 
     def _black_blocked(self, last_round: int | None, black_taken: bool) -> bool:
         return self.black_limit_after_trigger and last_round is not None and black_taken

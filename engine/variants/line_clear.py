@@ -19,7 +19,7 @@ from ..actions import Action, DrawPuzzle, Recycle, TakePuzzle
 from ..cards import Colour, PuzzleCard
 from ..errors import ActionNotAvailableError, EmptySlotError, IllegalActionError
 from ..events import MarkersPassed, TurnStarted
-from ..expansions import end_of_round
+from ..expansions.base import end_of_round
 from ..state import (
     LINE_CLEAR_ROW_SIZE,
     MAX_UNFINISHED,
@@ -30,7 +30,7 @@ from ..state import (
     Turn,
 )
 from ..work import Work
-from .base import RowsGame, starting_state
+from .base import RowsGame, recycle_actions, starting_state
 
 LEFT, RIGHT = SIDES
 
@@ -99,9 +99,7 @@ class LineClearGame(RowsGame):
             if side == LEFT and table.deck(colour):
                 slots = tuple(i + 1 for i, card in enumerate(row) if card is not None)
                 if slots:
-                    from .base import _recycle_actions
-
-                    yield from _recycle_actions(colour, slots)
+                    yield from recycle_actions(colour, slots)
 
     def card_for_take(self, state: GameState, action: TakePuzzle) -> str | None:
         table = state.table

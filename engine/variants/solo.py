@@ -23,7 +23,7 @@ from ..events import (
     MastermindTook,
     PuzzleTaken,
 )
-from ..expansions import mastermind_takes, solo_deck
+from ..expansions.base import mastermind_takes, solo_deck
 from ..rng import Rng
 from ..rules import score_line, trigger_end
 from ..state import (
