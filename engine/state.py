@@ -287,6 +287,7 @@ class Turn:
     actions_left: int = ACTIONS_PER_TURN
     master_used: bool = False
     black_taken: bool = False
+    """A black puzzle taken in this turn since the end was triggered (the one-black limit)."""
 
     @property
     def done(self) -> bool:
@@ -332,6 +333,7 @@ class GameState:
     actions_left: int = ACTIONS_PER_TURN
     master_used: bool = False
     black_taken: bool = False
+    """A black puzzle taken in this turn since the end was triggered (the one-black limit)."""
     last_round: int | None = None
     pending: tuple[PendingDecision, ...] = ()
     turns: tuple[Turn, ...] = ()

@@ -6,6 +6,9 @@ game".
 
 from __future__ import annotations
 
+from dataclasses import replace
+
+import pytest
 from positions import assert_refused, at_turn_start, end_turn, game, play, play_events, with_rows
 
 from engine import DrawPuzzle, Phase, TakePuzzle, legal_actions
@@ -141,6 +144,23 @@ def test_the_triggering_black_puzzle_counts_as_the_turns_one() -> None:
         state = play(_last_black(), trigger)
         assert state.end_triggered and state.black_taken
         assert_refused(state, "take black 2", BlackLimitError, "one black puzzle")
+
+
+@pytest.mark.parametrize("endless_white", [False, True], ids=["base", "endless-white"])
+def test_blacks_taken_before_the_end_was_triggered_do_not_count_towards_the_limit(
+    endless_white: bool,
+) -> None:
+    """Rulebook p. 7: "any puzzles they may have taken before the end of the game was triggered do
+    not count towards this limit". A black taken while the deck still had cards leaves the turn's
+    one black free; the take that then empties the deck is that one (the engine ruling), so a third
+    black is refused. The same with the Endless White Deck (Solo has no limit: test_rules_solo)."""
+    state = _last_black(cards=2)
+    state = state.evolve(options=replace(state.options, endless_white=endless_white))
+    state = play(state, "take black 1")
+    assert not state.end_triggered and not state.black_taken
+    state = play(state, "take black 1")
+    assert state.end_triggered and state.black_taken
+    assert_refused(state, "take black 2", BlackLimitError, "one black puzzle")
 
 
 def test_no_black_limit_before_the_trigger() -> None:

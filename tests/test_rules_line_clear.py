@@ -256,6 +256,25 @@ def test_black_limit_after_the_trigger() -> None:
     assert_refused(state, "take black 2", BlackLimitError, "one black puzzle", player=white)
 
 
+def test_blacks_taken_before_the_end_was_triggered_do_not_count_towards_the_limit() -> None:
+    """Rulebook p. 7: "any puzzles they may have taken before the end of the game was triggered do
+    not count towards this limit". The Black holder takes a black card while the deck still has
+    cards; the White holder's take then empties it: the Black holder may still take one black
+    puzzle this turn, and only one."""
+    table = _table(lc(5, seed=12))
+    state = with_line_clear_table(lc(5, seed=12), black_deck=list(table.black_deck[:2]))
+    white, black = _holders(state)
+    state = _act(state, black, "take black 1")                # the deck keeps one card
+    assert not state.end_triggered
+    state = _act(state, white, "take black 1")                # its last card: the end is triggered
+    assert state.end_triggered
+    assert not state.turn_of(black).black_taken
+    assert "take black 2" in {str(a) for a in legal_actions(state, player=black)}
+    state = _act(state, black, "take black 2")
+    assert_refused(state, "take black 3", BlackLimitError, "one black puzzle", player=black)
+    assert_refused(state, "take black 2", BlackLimitError, "one black puzzle", player=white)
+
+
 def test_the_game_ends_on_the_first_players_second_receipt() -> None:
     """Seed 004 "Game end": after the trigger the game continues until the first player has been
     passed both markers again; at the second the game ends at once (RULINGS: before that turn)."""

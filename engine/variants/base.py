@@ -278,7 +278,10 @@ class RowsGame(Variant):
         return colour
 
     def _after_take(self, w: Work, colour: Colour) -> None:
-        if colour is Colour.BLACK:
+        # Only a black taken once the end is triggered counts toward the one-black limit: the
+        # rulebook (p. 7) leaves out "any puzzles they may have taken before the end of the game
+        # was triggered". The take that empties the deck triggers before this runs, so it counts.
+        if colour is Colour.BLACK and w.last_round is not None:
             w.black_taken = True
 
     def card_for_take(self, state: GameState, action: TakePuzzle) -> str | None:
