@@ -206,8 +206,13 @@ def _returned_credit(e: ev.CreditReturned, names: Names) -> Text:
 
 
 def _tile_left(e: ev.FinesseTileRemoved, names: Names) -> Text:
-    if e.live:
-        return texts.EVENT_TILE_LEFT_LIVE.format(tile=e.tile, live=finesse_tile_text(e.live))
+    live = finesse_tile_text(e.live) if e.live else None
+    if e.tile is None:  # it was face down: never named
+        if live is None:
+            return texts.EVENT_FACE_DOWN_TILE_LEFT
+        return texts.EVENT_FACE_DOWN_TILE_LEFT_LIVE.format(live=live)
+    if live is not None:
+        return texts.EVENT_TILE_LEFT_LIVE.format(tile=e.tile, live=live)
     return texts.EVENT_TILE_LEFT.format(tile=e.tile)
 
 

@@ -194,6 +194,9 @@ EVENT_ACTION_INSERTED = "{name} paid 2 credits to insert an extra action."
 EVENT_CREDIT_PAID_FINISHING = "{name} paid that Finishing Touch with a credit instead of a point."
 EVENT_TILE_LEFT = "The Finesse tile {tile} left play."
 EVENT_TILE_LEFT_LIVE = "The Finesse tile {tile} left play. Live now: {live}."
+# A face-down tile (rounds 1-2) is never revealed, not even as it leaves: no identity to name.
+EVENT_FACE_DOWN_TILE_LEFT = "A face-down Finesse tile left play."
+EVENT_FACE_DOWN_TILE_LEFT_LIVE = "A face-down Finesse tile left play. Live now: {live}."
 
 ACTION_LINE = "**{name}**: `{action}`"
 CLIP_EARLIER = "… (earlier moves: `/projectl status`)"

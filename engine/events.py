@@ -386,11 +386,16 @@ class CreditPaidFinishing(Event):
 @dataclass(frozen=True, slots=True)
 class FinesseTileRemoved(Event):
     """Finesse: a round ended and the leftmost tile left play; ``live`` is the next one ("" when
-    none is left, or it is still face down)."""
+    none is left, or it is still face down).
 
-    tile: str
+    ``tile`` is None when the tile leaving was face down (rounds 1–2): a face-down tile is never
+    revealed, not even as it leaves, so the event does not know which it was."""
+
+    tile: str | None
     live: str
 
     def describe(self, names: Sequence[str]) -> str:
-        text = f"The Finesse tile {self.tile} left play."
+        text = "A face-down Finesse tile left play." if self.tile is None else (
+            f"The Finesse tile {self.tile} left play."
+        )
         return text + (f" Live now: {self.live}." if self.live else "")

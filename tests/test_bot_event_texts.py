@@ -78,7 +78,8 @@ def sample_events() -> list[ev.Event]:
         ev.CreditEarned(0, "I, L, O", CreditReason("placed", engine.Shape.L4)), ev.CreditReturned(1, True),
         ev.CreditReturned(1, False),
         ev.CreditsActivated(0, 1), ev.CreditsActivated(0, 3), ev.ActionInserted(0), ev.CreditPaidFinishing(0),
-        ev.FinesseTileRemoved("F1", ""), ev.FinesseTileRemoved("F1", "F2"), ev.MastermindTook("S05", 4, 2),
+        ev.FinesseTileRemoved("F1", ""), ev.FinesseTileRemoved("F1", "F2"), ev.FinesseTileRemoved(None, ""),
+        ev.FinesseTileRemoved(None, "C3 (complete a puzzle)"), ev.MastermindTook("S05", 4, 2),
         ev.LocksReleased(), ev.LocksMoved(2, (1, 3, 0)), ev.LockTaken(3), ev.FinishingStarted(),
         ev.FinishingDone(0), ev.TurnStarted(1, 4), ev.PuzzleCompleted(7, "W01", 2),
     ]
@@ -213,6 +214,19 @@ def test_piece_names_are_the_images_own() -> None:
         for shape in SHAPES:
             if shape.value in drawn:
                 assert localise(texts.SHAPE_NAMES[shape.value], locale) == drawn[shape.value], shape
+
+
+def test_a_face_down_tile_leaving_play_is_not_named_in_either_language() -> None:
+    """Finesse: the tiles that leave at the end of rounds 1–2 are face down and never revealed; the
+    post says a face-down tile left play, in English and in Portuguese, and names the live one."""
+    gone = event_text(ev.FinesseTileRemoved(None, ""), NAMES)
+    assert gone == "A face-down Finesse tile left play."
+    assert localise(gone, "pt-BR") == "Uma peça de requinte virada para baixo saiu de jogo."
+    live = event_text(ev.FinesseTileRemoved(None, "C3 (complete a puzzle)"), NAMES)
+    assert live == "A face-down Finesse tile left play. Live now: C3 (complete a puzzle)."
+    assert localise(live, "pt-BR") == (
+        "Uma peça de requinte virada para baixo saiu de jogo. Ativa agora: C3 (completar um quebra-cabeça)."
+    )
 
 
 def test_finesse_tiles_and_credits_read_in_each_language() -> None:

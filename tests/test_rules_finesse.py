@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 from collections import Counter
 from typing import Any
 
@@ -149,6 +150,36 @@ def test_the_leftmost_tile_leaves_at_the_end_of_each_round_and_tile_k_is_live_in
             state = spend_turn(state)
     fv = view(state)
     assert fv is not None and fv.live is not None and fv.live.id == row[3]
+
+
+def test_a_face_down_tile_is_never_named_even_when_it_leaves_play() -> None:
+    """RULINGS: face-down tiles are never revealed. The two that leave at the end of rounds 1–2
+    leave unnamed (``tile`` None, "A face-down Finesse tile left play."); the third, face up, is
+    named. No event of those rounds carries a face-down tile's id in any field."""
+    state = fgame(2, seed=3)
+    row = view(state).row  # type: ignore[union-attr]
+    hidden = set(row[:2])
+    events = []
+    while state.round <= 3 and state.phase is Phase.PLAY:
+        seat, turn = state.current, state.turn
+        while state.turn == turn and state.phase is Phase.PLAY and state.current == seat:
+            legal = legal_actions(state)
+            action = EndTurn() if EndTurn() in legal else (
+                TakeLevelOne() if TakeLevelOne() in legal else legal[0])
+            outcome = apply(state, action)
+            state = outcome.state
+            events.extend(outcome.events)
+    removed = [e for e in events if isinstance(e, FinesseTileRemoved)]
+    assert [e.tile for e in removed] == [None, None, row[2]]
+    assert removed[0].describe(["A", "B"]) == "A face-down Finesse tile left play."
+    assert removed[1].describe(["A", "B"]) == (
+        f"A face-down Finesse tile left play. Live now: {row[2]} ({TILES[row[2]].label})."
+    )
+    for event in events:
+        for field in dataclasses.fields(event):
+            value = getattr(event, field.name)
+            if isinstance(value, str):
+                assert value.split(" (")[0] not in hidden, event
 
 
 def spend_turn(state: GameState) -> GameState:

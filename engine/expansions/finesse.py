@@ -410,7 +410,7 @@ class FinesseExpansion(Expansion):
         fv = view(w)
         if fv is None or not fv.row:
             return False
-        gone = fv.row[0]
+        gone = None if fv.face_down else fv.row[0]  # a face-down tile leaves unnamed
         after = FinesseView(fv.bank, fv.row[1:], fv.active, fv.inactive)
         _store(w, after)
         live = after.live
