@@ -15,6 +15,7 @@ from pathlib import Path
 
 import engine
 from bot.storage import Storage
+from engine import serialisation
 
 from .players import choose_action
 from .tables import user_id
@@ -50,7 +51,8 @@ def _game_rows(db: sqlite3.Connection, channel: int, status: str, players: int, 
         state = engine.apply(state, action).state
     ended = None if status == "active" else NOW
     game_id = int(db.execute(GAME_SQL, (
-        channel, status, user_id(channel, 0), players, OPTIONS, seed, state.dumps(), state.schema,
+        channel, status, user_id(channel, 0), players, OPTIONS, seed, serialisation.dumps(state),
+        state.schema,
         players + len(log), NOW, NOW, ended)).lastrowid or 0)
     for seat in range(players):
         db.execute(SEAT_SQL, (game_id, seat, user_id(channel, seat), f"player{seat}", NOW))

@@ -34,7 +34,7 @@ from bot import history
 from bot.cogs.records import server_stats
 from bot.manager import Game, GameManager
 from bot.storage import Storage
-from engine import GameState, TakeLevelOne, Upgrade
+from engine import GameState, TakeLevelOne, Upgrade, serialisation
 from engine.policies import policy_by_name
 
 from .build import ACTION_SQL, GAME_SQL, NOW, OPTIONS, PLAYER_SQL, SEAT_SQL, build
@@ -64,7 +64,7 @@ def build_finished(path: Path, games: int = FINISHED, seed: int = 5) -> None:
     with sqlite3.connect(path) as db:
         for index in range(games):
             players, state = templates[index % TEMPLATES]
-            data = state.to_json()
+            data = serialisation.state_to_json(state)
             data["rng_state"] = (state.rng_state + index) % 2**62  # unique text: no cache hits
             text = json.dumps(data, sort_keys=True, separators=(",", ":"))
             channel = 50_000 + index
@@ -101,7 +101,8 @@ def build_long_log(path: Path, channel: int, rows: int) -> None:
         log.append((state.current, str(action)))
         state = engine.apply(state, action).state
     with sqlite3.connect(path) as db:
-        values = (channel, "active", user_id(channel, 0), 2, OPTIONS, 17, state.dumps(), state.schema,
+        values = (channel, "active", user_id(channel, 0), 2, OPTIONS, 17, serialisation.dumps(state),
+                  state.schema,
                   2 + len(log), NOW, NOW, None)
         game_id = int(db.execute(GAME_SQL, values).lastrowid or 0)
         for seat in range(2):

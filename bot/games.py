@@ -15,9 +15,9 @@ from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 import engine
-from engine import Action, GameState, Master, Options, Place, PuzzleCard, StateFormatError
+from engine import Action, GameState, Master, Options, Place, PuzzleCard, StateFormatError, serialisation
 from engine.events import Event, FinishingStarted, GameEnded, TurnStarted
-from engine.state import cards_from_text, catalogue_key, catalogue_text
+from engine.serialisation import cards_from_text, catalogue_key, catalogue_text
 
 from . import texts
 from .errors import BadInputError, UnreadableGameError
@@ -344,16 +344,16 @@ def parse_stored_state(text: str, row: GameRow) -> GameState:
     """``row``'s state ``text``, read with the catalogue the row names (if it names one), without
     the cache of live states. :class:`StateFormatError` if they cannot be read."""
     if row.catalogue_key is None:
-        return GameState.loads(text)
+        return serialisation.loads(text)
     if row.catalogue is None:
         raise StateFormatError(f"catalogue {row.catalogue_key} is missing")
-    return GameState.loads(text, _cards_named(row.catalogue_key, row.catalogue))
+    return serialisation.loads(text, _cards_named(row.catalogue_key, row.catalogue))
 
 
 def _dump_state(state: GameState) -> str:
     """``state`` as stored: without its cards (kept once per game, see :func:`stored_state`),
     remembered, since the row about to be written is read back straight away."""
-    text = state.dumps(cards=False)
+    text = serialisation.dumps(state, cards=False)
     _remember(text, state)
     return text
 
@@ -370,7 +370,7 @@ _CARDS: OrderedDict[str, dict[str, PuzzleCard]] = OrderedDict()
 CATALOGUES_KEPT = 8
 """Parsed catalogues by key. Every state of every game dealt from one catalogue shares one
 cards mapping: it is parsed once per process, held once in memory, and its key (a hash) is
-computed once (``engine.state.catalogue_key`` remembers it per mapping)."""
+computed once (``engine.serialisation.catalogue_key`` remembers it per mapping)."""
 
 
 def shared_cards(state: GameState) -> GameState:

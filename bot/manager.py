@@ -22,7 +22,7 @@ from dataclasses import replace
 from typing import Any
 
 import engine
-from engine import Action, IllegalActionError, Phase, Place, PuzzleCard
+from engine import Action, IllegalActionError, Phase, Place, PuzzleCard, serialisation
 from engine.catalogue import load_catalogue, supported_modes
 from engine.events import TurnStarted
 
@@ -184,7 +184,7 @@ class GameManager:
         rows = await self.storage.actions(game_id)
         actions = [engine.parse_action(a.action) for a in rows]
         replayed = engine.replay(initial, actions, [a.seat for a in rows])
-        return replayed.dumps(cards=False) == game.state.dumps(cards=False)
+        return serialisation.dumps(replayed, cards=False) == serialisation.dumps(game.state, cards=False)
 
     async def _require_lobby(
         self, channel_id: int, game_id: int | None, *, started: str = texts.ALREADY_STARTED,

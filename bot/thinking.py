@@ -23,7 +23,7 @@ from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass
 from typing import Any, TypeVar
 
-from engine import TABLE_ACTIONS, GameState, apply, parse_action
+from engine import TABLE_ACTIONS, GameState, apply, parse_action, serialisation
 from engine.policies import StrongPolicy
 
 log = logging.getLogger("bot.thinking")
@@ -42,7 +42,7 @@ def strong_move(state_text: str, seed: int) -> tuple[str, ...]:
     """The strong policy's next action for the player to act, then the rest of its planned turn
     (empty after an action that reveals a card), as action texts."""
     policy = StrongPolicy(seed)
-    first = policy.choose(GameState.loads(state_text))
+    first = policy.choose(serialisation.loads(state_text))
     return (str(first), *(str(a) for a in policy.planned))
 
 
@@ -60,7 +60,7 @@ class Hint:
 
 
 def strong_hint(state_text: str, seed: int) -> Hint:
-    analysis = StrongPolicy(seed).analyse(GameState.loads(state_text))
+    analysis = StrongPolicy(seed).analyse(serialisation.loads(state_text))
     best = analysis.best
     other = next((p for p in analysis.plans[1:] if p.actions[0] != best.actions[0]
                   and p.rollouts == best.rollouts), None)
@@ -90,7 +90,7 @@ def review_game(initial_text: str, log_rows: Sequence[tuple[int, str]], seed: in
     actually played is a forced candidate beside the policy's own plans, on the same re-deals.
     Costs are clipped at 0 (the policy's estimate, not an oracle: a turn it rates as good as its
     own costs nothing). Table decisions (skip, remove) are replayed but not scored."""
-    state = GameState.loads(initial_text)
+    state = serialisation.loads(initial_text)
     wanted = set(seats)
     turns: list[tuple[GameState, int, list[str]]] = []
     for seat, text in log_rows:
@@ -117,7 +117,7 @@ def review_game(initial_text: str, log_rows: Sequence[tuple[int, str]], seed: in
             cost = max(0.0, best.margin - mine.margin)
         better = tuple(str(a) for a in best.actions)
         found.append(Mistake(seat, before.round, before.turn, tuple(played), better, round(cost, 2),
-                             before.dumps()))
+                             serialisation.dumps(before)))
     return found
 
 
@@ -149,7 +149,7 @@ class Thinker:
         raise AssertionError("unreachable")
 
     async def move(self, state: GameState, seed: int) -> tuple[str, ...]:
-        return await self.run(strong_move, state.dumps(), seed)
+        return await self.run(strong_move, serialisation.dumps(state), seed)
 
     def close(self) -> None:
         pool, self._pool = self._pool, None

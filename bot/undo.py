@@ -23,6 +23,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 import engine
+from engine import serialisation
 
 from . import texts
 from .errors import InvalidActionError, NoGameError, NotInGameError, StaleError, WrongStageError
@@ -76,7 +77,7 @@ async def undo_last(
             initial, [engine.parse_action(r.action) for r in rows[:-1]], [r.seat for r in rows[:-1]]
         )
         outcome = engine.apply(previous, action, player=last.seat)
-        if outcome.state.dumps(cards=False) != game.state.dumps(cards=False):
+        if serialisation.dumps(outcome.state, cards=False) != serialisation.dumps(game.state, cards=False):
             raise StaleError(texts.STALE_GAME)  # the log and the state disagree: touch nothing
         if outcome.reveals_hidden:
             raise InvalidActionError(texts.UNDO_HIDDEN.format(action=last.action))

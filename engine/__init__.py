@@ -5,6 +5,7 @@ No Discord, database, images, clock or global randomness here. A game is a :clas
 an :class:`IllegalActionError` whose message a player can read. See docs/engine.md.
 """
 
+from . import serialisation
 from .actions import (
     TABLE_ACTIONS,
     Action,
@@ -59,5 +60,5 @@ __all__ = [
     "SoloTable", "StateFormatError", "TABLE_ACTIONS", "TakeLevelOne", "TakePuzzle", "Upgrade", "apply",
     "initial_state", "iter_legal_actions", "legal_actions", "master_options", "new_game", "opponent_score",
     "parse_action", "parse_placement", "parse_shape", "placements_for", "replay", "score_lines",
-    "winners",
+    "serialisation", "winners",
 ]

@@ -33,6 +33,7 @@ from engine import (
     master_options,
     new_game,
     parse_action,
+    serialisation,
 )
 from engine.cards import Colour, parse_reward
 from engine.events import Event
@@ -391,7 +392,7 @@ def assert_refused(state: GameState, action: Action | str, error: type[Exception
                    player: int | None = None) -> str:
     """The action raises exactly ``error`` (or a subclass) with a readable message naming the
     ``fragments``, and the state — compared by value and by its JSON text — is unchanged."""
-    before = state.dumps()
+    before = serialisation.dumps(state)
     with pytest.raises(error) as caught:
         apply(state, as_action(action), player=player)
     message = str(caught.value)
@@ -399,5 +400,5 @@ def assert_refused(state: GameState, action: Action | str, error: type[Exception
     assert message.rstrip().endswith((".", "!", ")")), message
     for fragment in fragments:
         assert fragment.lower() in message.lower(), (fragment, message)
-    assert state.dumps() == before
+    assert serialisation.dumps(state) == before
     return message

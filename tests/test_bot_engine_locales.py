@@ -133,7 +133,7 @@ async def test_an_action_typed_while_a_choice_waits_is_refused_in_the_users_lang
     table = await game_of(h)
     with sqlite3.connect(tmp_path / "bot.sqlite3") as raw:  # a rules-test position, on this table
         raw.execute("UPDATE games SET state = ?, revision = revision + 1 WHERE id = ?",
-                    (_waiting_for_a_substitute().dumps(), table.id))
+                    (engine.serialisation.dumps(_waiting_for_a_substitute()), table.id))
     before = await game_of(h)
     me = h.user(table.seats[0].user_id)
     ix = await h.slash(me, "games", "projectl play act", text="nível1", locale="pt-BR")

@@ -13,6 +13,7 @@ from bot.clock import ManualClock
 from bot.errors import InvalidActionError, NotYourTurnError, StaleError, WrongStageError
 from bot.manager import Game, GameManager, Seat, Step, TableSettings
 from bot.storage import Storage
+from engine import serialisation
 from engine.policies import policy_by_name
 
 CHANNEL = 500
@@ -50,7 +51,8 @@ async def human_turn_behind_its_back(storage: Storage, game: Game) -> Game:
     for text in ("level1", "level1", "level1"):
         outcome = engine.apply(state, engine.parse_action(text))
         row = await storage.commit_action(game.id, game.revision, seat=0, user_id=1, action=text,
-                                          state=outcome.state.dumps(), state_schema=1, finished=False)
+                                          state=serialisation.dumps(outcome.state), state_schema=1,
+                                          finished=False)
         game, state = Game.from_row(row), outcome.state
     return game
 

@@ -28,6 +28,7 @@ from bot.panel import (
     parse_panel_id,
 )
 from bot.panel_views import main_items
+from engine import serialisation
 from engine.pieces import SHAPES, mask_to_text
 
 
@@ -698,7 +699,7 @@ async def test_a_pending_decision_is_answered_from_the_panel(tmp_path: Path) -> 
         state = without_shapes(state, "T4", "L4", "S4")
         with sqlite3.connect(db) as raw:  # a position the rules tests use, put on this table
             raw.execute("UPDATE games SET state = ?, revision = revision + 1 WHERE id = ?",
-                        (state.dumps(), table.id))
+                        (serialisation.dumps(state), table.id))
         me = Player(h, h.user(table.seats[0].user_id))  # type: ignore[arg-type]
         await me.play(turn_post(h))
         await me.choose("place", "2")
@@ -754,7 +755,7 @@ async def test_a_long_spot_menu_is_paged_inside_the_menu(tmp_path: Path) -> None
         assert len(spots) == 35
         with sqlite3.connect(db) as raw:
             raw.execute("UPDATE games SET state = ?, revision = revision + 1 WHERE id = ?",
-                        (state.dumps(), table.id))
+                        (serialisation.dumps(state), table.id))
         me = Player(h, h.user(table.seats[0].user_id))  # type: ignore[arg-type]
         await me.play(turn_post(h))
         me.taps = 0

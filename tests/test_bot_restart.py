@@ -101,7 +101,8 @@ async def test_restart_finishes_ai_turns_a_crash_interrupted(tmp_path: Path) -> 
         for text in ("level1", "level1", "level1"):  # committed, then "the process died"
             outcome = engine.apply(state, engine.parse_action(text))
             row = await storage.commit_action(game.id, game.revision, seat=state.current, user_id=alice_id,
-                                              action=text, state=outcome.state.dumps(), state_schema=1,
+                                              action=text, state=engine.serialisation.dumps(outcome.state),
+                                              state_schema=1,
                                               finished=False)
             game, state = Game.from_row(row), outcome.state
         assert game.current is not None and game.current.is_ai

@@ -27,7 +27,7 @@ from bench.players import choose_action
 from bench.tables import open_manager, snapshot, start_table, user_id
 from bot.errors import UnreadableGameError
 from bot.storage import migrations
-from engine.state import cards_from_text, catalogue_key
+from engine.serialisation import cards_from_text, catalogue_key
 
 MIGRATIONS = migrations.available()
 NOW = "2024-01-01T00:00:00+00:00"
@@ -48,7 +48,7 @@ OPTIONS_0001 = '{"difficulty": "normal", "reserve": 10, "unfinished_penalty": tr
 
 def SCHEMA_2(state: engine.GameState) -> str:  # noqa: N802 - names the stored form
     """``state`` as the bot stored it before state schema 3: with every card inside."""
-    text = state.dumps()
+    text = engine.serialisation.dumps(state)
     assert f'"schema":{engine.SCHEMA_VERSION}' in text and engine.SCHEMA_VERSION == 3
     return text.replace('"schema":3', '"schema":2')
 
@@ -121,8 +121,9 @@ async def test_states_are_stored_without_their_cards_which_are_kept_once(tmp_pat
         for game in games:
             row = await manager.storage.get_game(game.id)
             assert row.state is not None and '"cards"' not in row.state
-            state = engine.GameState.loads(row.state, cards_from_text(row.catalogue or ""))
-            assert row.catalogue_key == catalogue_key(state.cards) and len(row.state) * 4 < len(state.dumps())
+            state = engine.serialisation.loads(row.state, cards_from_text(row.catalogue or ""))
+            assert row.catalogue_key == catalogue_key(state.cards)
+            assert len(row.state) * 4 < len(engine.serialisation.dumps(state))
             assert await manager.verify(game.id)
     finally:
         await manager.storage.close()

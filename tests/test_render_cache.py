@@ -12,6 +12,7 @@ import engine
 import renders
 from bot import games
 from bot.allocator import TRIM_EVERY_SECONDS, limit_heap_growth, release_freed_memory
+from engine import serialisation
 from renders import card, draw, fonts
 from renders.cache import RENDER_CACHE_BYTES, DerivedImages, budgets, byte_lru, held, image_bytes
 
@@ -105,7 +106,7 @@ def test_remembered_states_stay_within_their_byte_budget(monkeypatch) -> None:  
     monkeypatch.setattr(games, "_PARSED", type(games._PARSED)())
     monkeypatch.setattr(games, "_parsed_bytes", 0)
     states = [engine.new_game(engine.Options(players=2), seed) for seed in range(1, 7)]
-    texts = [state.dumps(cards=False) for state in states]  # what a commit stores
+    texts = [serialisation.dumps(state, cards=False) for state in states]  # what a commit stores
     budget = sum(len(text) for text in texts[-3:]) * games.PARSED_BYTES_PER_CHARACTER
     monkeypatch.setattr(games, "PARSED_STATES_BYTES", budget)
     assert [games._dump_state(state) for state in states] == texts

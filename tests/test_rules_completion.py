@@ -18,7 +18,7 @@ from positions import (
     without_shapes,
 )
 
-from engine import Shape, score_lines
+from engine import Shape, score_lines, serialisation
 from engine.events import PieceGained, PiecePlaced, PuzzleCompleted
 from engine.state import DonePuzzle
 
@@ -84,7 +84,7 @@ def test_completed_cards_score_and_are_public() -> None:
     after = play(state, "place 1 on TD at B1")
     line = score_lines(after)[0]
     assert (line.completed_points, line.completed_count) == (1, 1)
-    assert '"completed":[{"card":"TD"' in after.dumps()
+    assert '"completed":[{"card":"TD"' in serialisation.dumps(after)
 
 
 def test_reward_substitution_when_the_reward_shape_is_gone() -> None:

@@ -18,7 +18,7 @@ from positions import (
     with_solo_table,
 )
 
-from engine import GameState, Options, apply, new_game, parse_action
+from engine import GameState, Options, apply, new_game, parse_action, serialisation
 from engine.actions import EndTurn, Insert, TakeLevelOne
 from engine.cards import Colour, PuzzleCard, parse_reward
 from engine.errors import IllegalActionError, WrongPhaseError
@@ -119,9 +119,9 @@ def test_setup_bank_of_35_and_a_seeded_row_of_2a_2b_6c() -> None:
 
 
 def test_options_json_writes_finesse_only_when_on() -> None:
-    assert "finesse" not in Options(players=2).to_json()
+    assert "finesse" not in serialisation.options_to_json(Options(players=2))
     on = Options(players=2, finesse=True)
-    assert Options.from_json(on.to_json()) == on
+    assert serialisation.options_from_json(serialisation.options_to_json(on)) == on
 
 
 # -- the row ----------------------------------------------------------------------------------------
@@ -518,7 +518,7 @@ def test_state_with_finesse_round_trips_through_json() -> None:
     state = finesse(fgame(2), "C1", active=[4, 4])
     state = play(state, "level1", "level1", "level1")
     assert state.held
-    assert GameState.loads(state.dumps()) == state
+    assert serialisation.loads(serialisation.dumps(state)) == state
 
 
 # -- general cases: the end, the bank, the second take ----------------------------------------------

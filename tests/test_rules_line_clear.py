@@ -22,6 +22,7 @@ from engine import (
     new_game,
     parse_action,
     replay,
+    serialisation,
 )
 from engine.errors import ActionNotAvailableError, BlackLimitError, PuzzleLimitError
 from engine.events import MarkersPassed, TurnStarted
@@ -326,4 +327,4 @@ def test_line_clear_games_finish_and_replay_with_seats(players: int, ghost: bool
         seats.append(replayed.current)
         replayed = apply(replayed, action).state
     assert replay(start, log, seats) == final
-    assert GameState.loads(final.dumps()) == final
+    assert serialisation.loads(serialisation.dumps(final)) == final

@@ -1,6 +1,6 @@
 """Game state ↔ JSON, the schema version, determinism and replay.
 
-See docs/engine.md "JSON format" and "Determinism & replay": ``GameState.loads(s.dumps()) == s``
+See docs/engine.md "JSON format" and "Determinism & replay": ``loads(dumps(s)) == s``
 exactly, ``dumps`` is stable (key-sorted, compact), unknown schema versions and malformed data are
 refused with StateFormatError, and a game is fully determined by its seed and its action log.
 """
@@ -27,9 +27,10 @@ from engine import (
     new_game,
     parse_action,
     replay,
+    serialisation,
 )
 from engine.catalogue import load_catalogue
-from engine.state import cards_from_text, catalogue_key, catalogue_text
+from engine.serialisation import cards_from_text, catalogue_key, catalogue_text
 
 TOP_LEVEL_KEYS = {
     "schema", "options", "seed", "rng_state", "cards", "reserve", "players", "table", "phase",
@@ -64,19 +65,19 @@ STATES = _states()
 
 @pytest.mark.parametrize("name", list(STATES))
 def test_json_round_trip_is_exact(name: str) -> None:
-    """state.py: GameState.loads(s.dumps()) == s, and dumping again gives the same text."""
+    """state.py: serialisation.loads(serialisation.dumps(s)) == s, and dumping again gives the same text."""
     state = STATES[name]
-    text = state.dumps()
-    again = GameState.loads(text)
+    text = serialisation.dumps(state)
+    again = serialisation.loads(text)
     assert again == state
-    assert again.dumps() == text
-    assert GameState.from_json(json.loads(text)) == state
+    assert serialisation.dumps(again) == text
+    assert serialisation.state_from_json(json.loads(text)) == state
 
 
 def test_dumps_is_compact_and_key_sorted() -> None:
     """Equal states give equal text: compact separators and sorted keys at every level."""
     state = STATES["mid"]
-    text = state.dumps()
+    text = serialisation.dumps(state)
     data = json.loads(text)
     assert text == json.dumps(data, sort_keys=True, separators=(",", ":"))
     assert set(data) == TOP_LEVEL_KEYS
@@ -85,7 +86,7 @@ def test_dumps_is_compact_and_key_sorted() -> None:
 
 def test_json_is_readable() -> None:
     """The format is meant to be read: shapes by code, cells by name, recesses drawn with '#'."""
-    data = json.loads(STATES["finishing"].dumps())
+    data = json.loads(serialisation.dumps(STATES["finishing"]))
     player = data["players"][1]
     assert player["supply"] == {"2": 1, "L3": 1, "S4": 1}     # zero counts are left out
     assert player["puzzles"] == [
@@ -94,7 +95,7 @@ def test_json_is_readable() -> None:
     ]
     assert player["completed"] == [{"card": "TD", "finishing": False, "pieces": []}]
     assert player["finishing_pieces"] == 1
-    done = json.loads(STATES["finishing-completed"].dumps())["players"][1]["completed"][1]
+    done = json.loads(serialisation.dumps(STATES["finishing-completed"]))["players"][1]["completed"][1]
     assert done == {"card": "TO", "finishing": True, "pieces": [["2", "A1 B1"], ["2", "A2 B2"]]}
     cards = {c["id"]: c for c in data["cards"]}
     assert cards["TD"]["recess"] == ["##...", ".....", ".....", ".....", "....."]
@@ -107,17 +108,17 @@ def test_state_keeps_its_own_cards() -> None:
     catalogue (a server may change its catalogue between sessions)."""
     custom = [replace(c, points=c.points + 1) for c in load_catalogue(None).cards]
     state = new_game(Options(players=2), seed=3, cards=custom)
-    again = GameState.loads(state.dumps())
+    again = serialisation.loads(serialisation.dumps(state))
     assert all(again.card(cid).points == state.card(cid).points for cid in state.cards)
     assert again.card("W01").points == load_catalogue(None).by_id("W01").points + 1
 
 
 def test_unknown_schema_version_is_refused() -> None:
     """A state saved by another schema version is refused with a message naming both versions."""
-    data = json.loads(STATES["fresh"].dumps())
+    data = json.loads(serialisation.dumps(STATES["fresh"]))
     data["schema"] = SCHEMA_VERSION + 1
     with pytest.raises(StateFormatError, match=f"schema {SCHEMA_VERSION + 1}.*reads {SCHEMA_VERSION}"):
-        GameState.loads(json.dumps(data))
+        serialisation.loads(json.dumps(data))
 
 
 def test_a_schema_1_solo_state_is_read_with_its_grid_turned_row_by_row() -> None:
@@ -125,15 +126,15 @@ def test_a_schema_1_solo_state_is_read_with_its_grid_turned_row_by_row() -> None
     it column by column. A schema-1 state loads with every card in the same place on the table,
     and is written back in the current schema."""
     state = game(1, seed=9)
-    data = json.loads(state.dumps())
+    data = json.loads(serialisation.dumps(state))
     by_rows = data["table"]["grid"]
     data["schema"] = 1
     data["table"]["grid"] = [by_rows[(i % 3) * 3 + i // 3] for i in range(9)]  # column by column
-    loaded = GameState.loads(json.dumps(data))
+    loaded = serialisation.loads(json.dumps(data))
     assert loaded == state and loaded.schema == SCHEMA_VERSION
-    base = json.loads(STATES["mid"].dumps())
+    base = json.loads(serialisation.dumps(STATES["mid"]))
     base["schema"] = 1
-    assert GameState.loads(json.dumps(base)) == STATES["mid"]
+    assert serialisation.loads(json.dumps(base)) == STATES["mid"]
 
 
 @pytest.mark.parametrize("name", list(STATES))
@@ -142,28 +143,30 @@ def test_a_state_stored_without_its_cards_reads_back_exactly_with_them(name: str
     the cards (what the bot stores; the cards are kept once per game), and ``loads`` given those
     cards gives the same state — which dumps to the same text in either form."""
     state = STATES[name]
-    text = state.dumps(cards=False)
+    text = serialisation.dumps(state, cards=False)
     data = json.loads(text)
     assert set(data) == TOP_LEVEL_KEYS - {"cards"} | {"catalogue"}
     assert data["catalogue"] == catalogue_key(state.cards)
     assert text == json.dumps(data, sort_keys=True, separators=(",", ":"))
     cards = cards_from_text(catalogue_text(state.cards))  # as a store gives them back
-    again = GameState.loads(text, cards)
+    again = serialisation.loads(text, cards)
     assert again == state
-    assert again.dumps(cards=False) == text and again.dumps() == state.dumps()
-    assert GameState.loads(state.dumps(), cards) == state  # listed cards win over the ones given
-    assert len(text) < len(state.dumps()) / 3
+    assert serialisation.dumps(again, cards=False) == text
+    assert serialisation.dumps(again) == serialisation.dumps(state)
+    # the listed cards win over the ones given
+    assert serialisation.loads(serialisation.dumps(state), cards) == state
+    assert len(text) < len(serialisation.dumps(state)) / 3
 
 
 def test_a_state_without_its_cards_needs_exactly_its_own_catalogue() -> None:
     """Read without the cards, or with other cards, such a state is refused (never half-read)."""
     state = STATES["mid"]
-    text = state.dumps(cards=False)
+    text = serialisation.dumps(state, cards=False)
     with pytest.raises(StateFormatError, match="without its catalogue"):
-        GameState.loads(text)
+        serialisation.loads(text)
     other = {c.id: c for c in (replace(card, points=card.points + 1) for card in state.cards.values())}
     with pytest.raises(StateFormatError, match="not from the one given"):
-        GameState.loads(text, other)
+        serialisation.loads(text, other)
 
 
 def test_the_catalogue_key_names_the_cards_and_their_order() -> None:
@@ -184,11 +187,11 @@ def test_a_schema_2_state_is_read_as_it_is_and_written_as_schema_3() -> None:
     """Schema 2 always listed the cards; that form is still schema 3's full form, so a stored
     schema-2 state loads unchanged and is written back (either form) as schema 3."""
     state = STATES["mid"]
-    data = json.loads(state.dumps())
+    data = json.loads(serialisation.dumps(state))
     data["schema"] = 2
-    loaded = GameState.loads(json.dumps(data))
+    loaded = serialisation.loads(json.dumps(data))
     assert loaded == state and loaded.schema == SCHEMA_VERSION == 3
-    assert json.loads(loaded.dumps(cards=False))["schema"] == 3
+    assert json.loads(serialisation.dumps(loaded, cards=False))["schema"] == 3
 
 
 def test_a_malformed_catalogue_is_refused() -> None:
@@ -198,7 +201,7 @@ def test_a_malformed_catalogue_is_refused() -> None:
 
 
 def _broken(change) -> str:
-    data = copy.deepcopy(json.loads(STATES["mid"].dumps()))
+    data = copy.deepcopy(json.loads(serialisation.dumps(STATES["mid"])))
     change(data)
     return json.dumps(data)
 
@@ -220,17 +223,17 @@ def test_malformed_state_is_refused(text: str) -> None:
     """Malformed stored state raises StateFormatError (an EngineError, not an IllegalActionError:
     it is a storage problem, not a player's mistake)."""
     with pytest.raises(StateFormatError):
-        GameState.loads(text)
+        serialisation.loads(text)
     assert issubclass(StateFormatError, EngineError)
     assert not issubclass(StateFormatError, IllegalActionError)
 
 
 def test_solo_locks_must_be_three_columns() -> None:
     """Solo's table has exactly three lock counters."""
-    data = json.loads(STATES["solo"].dumps())
+    data = json.loads(serialisation.dumps(STATES["solo"]))
     data["table"]["locks"] = [1, 2]
     with pytest.raises(StateFormatError, match="3 columns"):
-        GameState.loads(json.dumps(data))
+        serialisation.loads(json.dumps(data))
 
 
 def test_a_game_is_determined_by_its_seed_and_its_log() -> None:
@@ -240,7 +243,8 @@ def test_a_game_is_determined_by_its_seed_and_its_log() -> None:
     final, log = play_out(initial, 3)
     assert final.is_over
     assert replay(game(4, seed=3), log) == final
-    assert replay(initial, [parse_action(str(a)) for a in log]).dumps() == final.dumps()
+    replayed = replay(initial, [parse_action(str(a)) for a in log])
+    assert serialisation.dumps(replayed) == serialisation.dumps(final)
 
 
 def test_saving_and_loading_between_every_action_changes_nothing() -> None:
@@ -250,6 +254,6 @@ def test_saving_and_loading_between_every_action_changes_nothing() -> None:
     final, log = play_out(initial, 4)
     state = initial
     for action in log:
-        state = GameState.loads(state.dumps())
+        state = serialisation.loads(serialisation.dumps(state))
         state = replay(state, [action])
     assert state == final

@@ -66,7 +66,9 @@ async def hint_command(interaction: discord.Interaction) -> None:
         raise BadInputError(texts.HINTS_OFF)
     assert game.state is not None
     await common.defer(interaction)
-    hint = await bot.manager.thinker.run(strong_hint, game.state.dumps(), game.seed ^ game.revision)
+    hint = await bot.manager.thinker.run(
+        strong_hint, engine.serialisation.dumps(game.state), game.seed ^ game.revision
+    )
     used = await HintStore(bot.storage).count_hint(game.id, seat.seat)
     action = engine.parse_action(hint.action)
     place = _first_placement(action)
@@ -126,7 +128,9 @@ async def build_review(
     log_rows = [(r.seat, r.action) for r in rows]
     mistakes = _mistakes.get(key[:2])  # the same game read in another language: no second search
     if mistakes is None:
-        mistakes = await bot.manager.thinker.run(review_game, initial.dumps(), log_rows, game.seed, humans)
+        mistakes = await bot.manager.thinker.run(
+            review_game, engine.serialisation.dumps(initial), log_rows, game.seed, humans
+        )
         if len(_mistakes) >= _REVIEW_CACHE:
             _mistakes.pop(next(iter(_mistakes)))
         _mistakes[key[:2]] = mistakes
@@ -135,7 +139,7 @@ async def build_review(
         costly = [m for m in mistakes if m.seat == seat and m.cost > 0]
         worst = max(costly, key=lambda m: m.cost, default=None)
         if worst is not None:
-            state = engine.GameState.loads(worst.state_text)
+            state = engine.serialisation.loads(worst.state_text)
             images.append((f"review-seat{seat + 1}.png", await bot.renderer.mat(state, seat, game.names,
                                                                                          locale=locale)))
     result = (common.clip(review_lines(game, mistakes), locale=locale), images)

@@ -102,7 +102,7 @@ class GameRow:
 @dataclass(frozen=True, slots=True)
 class StoredCatalogue:
     """A card catalogue as the store keeps it: once, under its content key, for every game whose
-    state names it (``engine.state.catalogue_key`` / ``catalogue_text``)."""
+    state names it (``engine.serialisation.catalogue_key`` / ``catalogue_text``)."""
 
     key: str
     cards: str
