@@ -43,9 +43,9 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from bot.manager import GameManager
-from bot.render import ProcessRenderer, ThreadedRenderer
-from bot.storage import Storage
+from bot.core.manager import GameManager
+from bot.core.render import ProcessRenderer, ThreadedRenderer
+from bot.core.storage import Storage
 
 from . import build, history_costs, stored_states
 from .images import image_followups

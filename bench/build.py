@@ -14,7 +14,7 @@ import sqlite3
 from pathlib import Path
 
 import engine
-from bot.storage import Storage
+from bot.core.storage import Storage
 from engine import serialisation
 
 from .players import choose_action

@@ -13,9 +13,9 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from bot.manager import GameManager
-from bot.storage import Storage
-from bot.storage.postgres import is_postgres_url
+from bot.core.manager import GameManager
+from bot.core.storage import Storage
+from bot.core.storage.postgres import is_postgres_url
 
 
 @dataclass(frozen=True, slots=True)

@@ -23,9 +23,9 @@ import os
 import random
 import sys
 
-from bot.errors import BotError
-from bot.manager import ActionResult, Game, GameManager, TableSettings
-from bot.storage import Storage
+from bot.core.errors import BotError
+from bot.core.manager import ActionResult, Game, GameManager, TableSettings
+from bot.core.storage import Storage
 
 from .players import choose_action, policy_factory
 

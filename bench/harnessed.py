@@ -15,10 +15,10 @@ from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Any
 
-from bot.app import ProjectLBot, create_bot
-from bot.clock import ManualClock
-from bot.config import Settings
-from bot.render import Renderer
+from bot.core.clock import ManualClock
+from bot.core.config import Settings
+from bot.core.render import Renderer
+from bot.discord.app import ProjectLBot, create_bot
 from engine import GameState, Place
 from engine.actions import GhostSplit
 

@@ -30,10 +30,10 @@ from pathlib import Path
 from typing import Any
 
 import engine
-from bot import history
-from bot.cogs.records import server_stats
-from bot.manager import Game, GameManager
-from bot.storage import Storage
+from bot.core import history
+from bot.core.manager import Game, GameManager
+from bot.core.storage import Storage
+from bot.discord.cogs.records import server_stats
 from engine import GameState, TakeLevelOne, Upgrade, serialisation
 from engine.policies import policy_by_name
 

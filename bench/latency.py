@@ -14,7 +14,7 @@ import random
 import time
 from pathlib import Path
 
-from bot.render import ThreadedRenderer
+from bot.core.render import ThreadedRenderer
 
 from .harnessed import open_table, running
 from .players import choose_action

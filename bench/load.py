@@ -14,8 +14,8 @@ import random
 import time
 from dataclasses import dataclass, field
 
-from bot.manager import GameManager
-from bot.render import Renderer
+from bot.core.manager import GameManager
+from bot.core.render import Renderer
 
 from .players import choose_action
 

@@ -15,9 +15,9 @@ import sys
 import time
 from pathlib import Path
 
-from bot.manager import GameManager
-from bot.render import ThreadedRenderer
-from bot.storage import Storage
+from bot.core.manager import GameManager
+from bot.core.render import ThreadedRenderer
+from bot.core.storage import Storage
 
 from .load import closed_loop
 from .players import policy_factory
@@ -34,9 +34,9 @@ def rss_mb() -> tuple[float, float]:
 
 
 async def run(path: Path, channels: list[int], per_game: int) -> dict[str, float]:
-    import bot.app  # noqa: F401 - the bot process has discord.py and the cogs loaded
+    import bot.discord.app  # noqa: F401 - the bot process has discord.py and the cogs loaded
     import renders  # noqa: F401
-    from bot.allocator import limit_heap_growth
+    from bot.core.allocator import limit_heap_growth
 
     limit_heap_growth()  # as python -m bot does first
 

@@ -3,8 +3,8 @@
 * 200 channels acting (closed loop: every game acts again as soon as it is answered), through the
   real manager, storage and a two-thread renderer (the response stub of ``bench/load.py``), in
   one worker process with SQLite, then one and two worker processes sharing one PostgreSQL
-  (started here: :mod:`bot.storage.pg_server`; the 200 games are built in SQLite and moved in
-  with :mod:`bot.storage.move`). Two workers split the channels; actions/s is the sum.
+  (started here: :mod:`bot.core.storage.pg_server`; the 200 games are built in SQLite and moved in
+  with :mod:`bot.core.storage.move`). Two workers split the channels; actions/s is the sum.
 * 1,000 due reminders, two processes claiming them at the same time: each must be claimed once.
 * Two processes acting, one killed -9 mid-burst: every action a process answered is in the log
   (0 lost), and a restarted process plays on in the killed one's channels.
@@ -28,10 +28,10 @@ from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
-from bot.clock import ManualClock
-from bot.manager import GameManager
-from bot.render import ThreadedRenderer
-from bot.storage import DaysStore, NewSeat, Storage, TurnKey
+from bot.core.clock import ManualClock
+from bot.core.manager import GameManager
+from bot.core.render import ThreadedRenderer
+from bot.core.storage import DaysStore, NewSeat, Storage, TurnKey
 
 from . import build
 from .load import closed_loop, percentile
@@ -189,8 +189,8 @@ async def due_reminders(target: str, count: int) -> None:
 
 
 def main_bench(per_game: int, reminders: int) -> int:
-    from bot.storage.move import move
-    from bot.storage.pg_server import NoPostgresError, PgServer, create_database
+    from bot.core.storage.move import move
+    from bot.core.storage.pg_server import NoPostgresError, PgServer, create_database
 
     figures: dict[str, Any] = {"channels": 200, "per_game": per_game}
     with tempfile.TemporaryDirectory(prefix="projectl-scale-") as tmp:

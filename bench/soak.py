@@ -30,7 +30,7 @@ import time
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
-from bot.storage.pg_server import PgServer, create_database
+from bot.core.storage.pg_server import PgServer, create_database
 
 from .checks import Ack, CheckReport, check_database
 
@@ -165,7 +165,8 @@ def cli(argv: list[str] | None = None) -> int:
     parser.add_argument("--channels", type=int, default=6)
     parser.add_argument("--workdir", type=Path, default=None, help="keep the database here")
     parser.add_argument("--postgres", action="store_true",
-                        help="soak a PostgreSQL database on a server of its own (bot/storage/pg_server.py)")
+                        help="soak a PostgreSQL database on a server of its own "
+                             "(bot/core/storage/pg_server.py)")
     args = parser.parse_args(argv)
     if not args.postgres:
         report = run_soak(args.kills, seed=args.seed, workdir=args.workdir, channels=args.channels)

@@ -10,9 +10,9 @@ import sqlite3
 from pathlib import Path
 from typing import Any
 
-from bot.clock import ManualClock
-from bot.manager import Game, GameManager, TableSettings
-from bot.storage import Storage
+from bot.core.clock import ManualClock
+from bot.core.manager import Game, GameManager, TableSettings
+from bot.core.storage import Storage
 
 from .players import policy_factory
 

@@ -18,10 +18,10 @@ import sys
 import aiohttp
 import discord
 
-from .allocator import limit_heap_growth
-from .app import create_bot
-from .config import ConfigError, Settings
-from .storage import Storage, StorageOpenError
+from .core.allocator import limit_heap_growth
+from .core.config import ConfigError, Settings
+from .core.storage import Storage, StorageOpenError
+from .discord.app import create_bot
 
 
 class _NoVoiceNoise(logging.Filter):

@@ -1,6 +1,6 @@
 """``python -m bot.demo --out demo-output``: a whole game between AI players, without Discord.
 
-The game runs through the same :class:`~bot.manager.GameManager` and SQLite storage the bot uses
+The game runs through the same :class:`~bot.core.manager.GameManager` and SQLite storage the bot uses
 (the database is kept in the output folder), so the demo is also a smoke test of the bot's core.
 Seat 1 is a "human" seat whose moves a policy picks and submits with ``manager.act`` — the path a
 slash command takes; the other seats are policy seats that the manager plays by itself.
@@ -30,10 +30,10 @@ from pathlib import Path
 from engine import GameState, PuzzleCard
 from engine.catalogue import CatalogueError, load_catalogue
 
-from .clock import SystemClock
-from .manager import ActionResult, GameManager, TableSettings, engine_policy
-from .render import ThreadedRenderer
-from .storage import Storage
+from .core.clock import SystemClock
+from .core.manager import ActionResult, GameManager, TableSettings, engine_policy
+from .core.render import ThreadedRenderer
+from .core.storage import Storage
 
 HOST_ID = 1
 CHANNEL_ID = 1
@@ -81,7 +81,7 @@ async def play(out: Path, *, players: int = 3, seed: int = 7, policy: str = "gre
             image = await renderer.mat(game.state, seat.seat, game.names)
             (out / f"mat-{seat.seat + 1}.png").write_bytes(image)
         (out / "results.png").write_bytes(await renderer.results(game.state, game.names))
-        from .cogs.common import final_summary
+        from .discord.cogs.common import final_summary
 
         lines += ["", final_summary(game).replace("**", ""),
                   f"Replay of the stored log matches the stored state: {await manager.verify(game.id)}"]

@@ -31,7 +31,7 @@ def _pg_server() -> object:
         try:
             import asyncpg  # noqa: F401
 
-            from bot.storage.pg_server import PgServer
+            from bot.core.storage.pg_server import PgServer
 
             _PG["server"] = PgServer.start()
         except Exception as error:  # noqa: BLE001 - any reason means: skip the PostgreSQL runs
@@ -49,7 +49,7 @@ async def storage_target(request: pytest.FixtureRequest, tmp_path) -> str:  # ty
     server = _pg_server()
     if server is None:
         pytest.skip(str(_PG["why"]))
-    from bot.storage.pg_server import create_database
+    from bot.core.storage.pg_server import create_database
 
     _PG["count"] = int(_PG.get("count", 0)) + 1  # type: ignore[call-overload]
     return await create_database(server, f"t{_PG['count']}")  # type: ignore[arg-type]
@@ -61,7 +61,7 @@ async def postgres_url() -> str:
     server = _pg_server()
     if server is None:
         pytest.skip(str(_PG["why"]))
-    from bot.storage.pg_server import create_database
+    from bot.core.storage.pg_server import create_database
 
     _PG["count"] = int(_PG.get("count", 0)) + 1  # type: ignore[call-overload]
     return await create_database(server, f"t{_PG['count']}")  # type: ignore[arg-type]

@@ -13,10 +13,10 @@ from harness import DiscordHarness, FakeMember, InteractionRecord
 from test_bot_support import TOKEN, FakeRenderer, final_reply, open_table, settings_for
 
 import engine
-from bot.app import ProjectLBot, create_bot
-from bot.clock import ManualClock
-from bot.cogs.days import Days, days_of
-from bot.manager import Game
+from bot.core.clock import ManualClock
+from bot.core.manager import Game
+from bot.discord.app import ProjectLBot, create_bot
+from bot.discord.cogs.days import Days, days_of
 
 CHANNEL = "games"
 START = datetime(2024, 1, 1, 12, 0, tzinfo=UTC)  # a Monday, noon UTC

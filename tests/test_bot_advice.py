@@ -20,7 +20,7 @@ from test_bot_support import (
     last_channel_post,
 )
 
-from bot import texts
+from bot.core import texts
 
 
 @pytest.fixture

@@ -10,7 +10,7 @@ import discord
 import pytest
 
 import bot.__main__ as entry
-from bot.config import DEFAULT_DB_PATH, ConfigError, Settings
+from bot.core.config import DEFAULT_DB_PATH, ConfigError, Settings
 from engine.catalogue import default_catalogue_text
 
 GOOD_TOKEN = "MTAwMDAwMDAwMDAwMDAwMDAw.GabcDE.abcdefghijklmnopqrstuvwxyz0123456789AB"
@@ -64,7 +64,7 @@ async def test_shard_settings_make_an_auto_sharded_bot() -> None:
     here: the offline harness drives the unsharded bot)."""
     import discord
 
-    from bot.app import ProjectLBot, ShardedProjectLBot, create_bot
+    from bot.discord.app import ProjectLBot, ShardedProjectLBot, create_bot
 
     settings = Settings.from_env({"DISCORD_TOKEN": GOOD_TOKEN, "PROJECTL_SHARD_COUNT": "4",
                                   "PROJECTL_SHARD_IDS": "2-3"})

@@ -15,14 +15,14 @@ from test_bot_refusals import game_of, two_player_game
 from test_bot_support import assert_refused, running_bot
 
 import engine
-from bot.locales import catalogues, engine_text, locales, localise
+from bot.core.locales import catalogues, engine_text, locales, localise
 from engine import errors
 from engine.messages import MESSAGES
 from engine.pieces import Shape
 
 OPTIONAL = {"article"}
 """English-only fields a translation may leave out: the a/an before a piece. (A decision's prompt
-is not one: the bot words it in the reader's language, see bot/locales ``_worded_fields``.)"""
+is not one: the bot words it in the reader's language, see bot/core/locales ``_worded_fields``.)"""
 
 
 def fields_of(template: Any) -> set[str]:

@@ -9,7 +9,7 @@ import pytest
 from harness import DiscordHarness
 from test_bot_support import assert_refused, bot_of, final_reply, is_png, open_table, running_bot
 
-from bot import texts
+from bot.core import texts
 
 
 @pytest.fixture

@@ -12,10 +12,10 @@ from test_bot_support import assert_refused
 
 from bench.harnessed import forge_click, running, stale_slash
 from bench.tables import snapshot
-from bot.clock import ManualClock
-from bot.errors import BadInputError
-from bot.manager import GameManager, TableSettings
-from bot.storage import Storage
+from bot.core.clock import ManualClock
+from bot.core.errors import BadInputError
+from bot.core.manager import GameManager, TableSettings
+from bot.core.storage import Storage
 
 
 @pytest.fixture

@@ -12,23 +12,23 @@ from test_bot_refusals import game_of, two_player_game
 from test_bot_support import assert_refused, running_bot
 
 import engine
-from bot import texts
-from bot.locales import Text, catalogues, english, locales, localise, t
+from bot.core import texts
+from bot.core.locales import Text, catalogues, english, locales, localise, t
 
 TEXTS = Path(texts.__file__)
 TRANSLATED_SECTIONS = ("refusals", "play", "help",
-                       "the private turn panel (bot/panel_views.py)",
+                       "the private turn panel (bot/discord/panel_views.py)",
                        "lobby", "status", "reminders and settings", "turn clock and votes",
-                       "leaving and replacing", "undo", "server language (bot/cogs/server.py)",
-                       "names", "events (bot/event_texts.py)",
-                       "play, continued (bot/cogs/play.py, bot/views.py)",
-                       "the record (bot/history.py)", "hints and reviews (bot/cogs/advice.py)")
-"""Sections of bot/texts.py every catalogue translates completely (the rest shows in English for
+                       "leaving and replacing", "undo", "server language (bot/discord/cogs/server.py)",
+                       "names", "events (bot/core/event_texts.py)",
+                       "play, continued (bot/discord/cogs/play.py, bot/discord/views.py)",
+                       "the record (bot/core/history.py)", "hints and reviews (bot/discord/cogs/advice.py)")
+"""Sections of bot/core/texts.py every catalogue translates completely (the rest shows in English for
 now; a section joins this list when its translations are in)."""
 
 
 def sections() -> dict[str, list[str]]:
-    """The keys of bot/texts.py by its ``# -- section --`` headings."""
+    """The keys of bot/core/texts.py by its ``# -- section --`` headings."""
     import re
 
     found: dict[str, list[str]] = {}
@@ -53,14 +53,14 @@ def fields_of(template: str) -> set[str]:
 @pytest.mark.parametrize("locale", locales())
 def test_every_catalogue_translates_its_sections_and_nothing_unused(locale: str) -> None:
     """Every sentence of the translated sections has an entry, every entry is a sentence of
-    bot/texts.py, and each fills in exactly the same fields as the English."""
+    bot/core/texts.py, and each fills in exactly the same fields as the English."""
     translated = catalogues()[locale]["texts"]
     for section in TRANSLATED_SECTIONS:
         missing = [key for key in sections()[section] if key not in translated]
         assert missing == [], f"{locale} lacks {section}: {missing}"
     for key, template in translated.items():
         source = english(key)
-        assert isinstance(source, Text), f"{locale} translates {key}, which bot/texts.py lacks"
+        assert isinstance(source, Text), f"{locale} translates {key}, which bot/core/texts.py lacks"
         assert fields_of(template) == fields_of(source), key
 
 

@@ -9,10 +9,10 @@ from pathlib import Path
 import pytest
 
 import engine
-from bot.clock import ManualClock
-from bot.errors import InvalidActionError, NotYourTurnError, StaleError, WrongStageError
-from bot.manager import Game, GameManager, Seat, Step, TableSettings
-from bot.storage import Storage
+from bot.core.clock import ManualClock
+from bot.core.errors import InvalidActionError, NotYourTurnError, StaleError, WrongStageError
+from bot.core.manager import Game, GameManager, Seat, Step, TableSettings
+from bot.core.storage import Storage
 from engine import serialisation
 from engine.policies import policy_by_name
 
@@ -246,7 +246,7 @@ async def test_an_ai_move_another_process_made_first_does_not_undo_the_players_a
 
 
 async def test_resume_leaves_games_it_is_told_are_not_its_own(tmp_path: Path) -> None:
-    """A sharded process resumes only the games of the servers it runs (bot/shards.py): it
+    """A sharded process resumes only the games of the servers it runs (bot/core/shards.py): it
     could not post the AI's moves in the others' channels; their own process plays them."""
     path = tmp_path / "crash.sqlite3"
     storage = await Storage.open(path, ManualClock(START))

@@ -17,8 +17,8 @@ from test_bot_support import assert_refused, bot_of, final_reply, is_png, open_t
 
 import engine
 from bench.limits import check_call
-from bot.manager import Game
-from bot.panel import (
+from bot.core.manager import Game
+from bot.core.panel import (
     MAX_CUSTOM_ID,
     PanelKey,
     decode_draft,
@@ -27,7 +27,7 @@ from bot.panel import (
     page_of,
     parse_panel_id,
 )
-from bot.panel_views import main_items
+from bot.discord.panel_views import main_items
 from engine import serialisation
 from engine.pieces import SHAPES, mask_to_text
 
@@ -673,11 +673,11 @@ def test_a_pending_decision_is_the_only_thing_the_panel_shows() -> None:
     assert [step_of(i.item.custom_id) for i in panel_items] == ["other"]
     options = [o.value for o in panel_items[0].item.options]
     assert options == [str(a) for a in engine.legal_actions(waiting)] == ["choose I4", "choose O4"]
-    from bot.panel_views import main_screen
+    from bot.discord.panel_views import main_screen
 
     header = main_screen(PanelKey(1, 2, 3), offer, None).content  # what the choice is for, in words
     assert "the reserve has no T4 (T tetromino) left for your reward" in header
-    from bot.locales import localise
+    from bot.core.locales import localise
 
     assert "a reserva não tem mais T4 (tetraminó T) para a sua recompensa" in localise(header, "pt-BR")
 
@@ -777,7 +777,7 @@ def test_a_long_action_text_is_offered_by_position() -> None:
     engine's list (the label is clipped), and only that position maps back to it."""
     from dataclasses import replace as dc_replace
 
-    from bot.panel_views import _listed, _other_entries
+    from bot.discord.panel_views import _listed, _other_entries
 
     state = engine.new_game(engine.Options(players=2), 3)
     long = engine.Master(tuple(engine.Place(c, engine.Shape.L4, 0b111 | 1 << (i + 5)) for i, c in enumerate(
@@ -797,7 +797,7 @@ def test_every_first_screen_of_random_games_fits_discord(players: int) -> None:
     import discord
 
     from bench.limits import check_message
-    from bot.panel_views import recycle_screen
+    from bot.discord.panel_views import recycle_screen
     from engine.policies import policy_by_name
 
     state = engine.new_game(engine.Options.for_players(players), 11)

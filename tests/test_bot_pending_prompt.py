@@ -9,8 +9,8 @@ from types import SimpleNamespace
 
 from positions import at_turn_start, game, play, with_player, without_shapes
 
-from bot.cogs.common import turn_prompt
-from bot.games import Game, Seat, TableSettings
+from bot.core.games import Game, Seat, TableSettings
+from bot.discord.cogs.common import turn_prompt
 
 
 class _Manager:

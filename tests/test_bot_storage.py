@@ -9,8 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from bot.clock import ManualClock
-from bot.storage import ChannelBusyError, NewSeat, StaleRevisionError, Storage, migrations
+from bot.core.clock import ManualClock
+from bot.core.storage import ChannelBusyError, NewSeat, StaleRevisionError, Storage, migrations
 
 START = datetime(2025, 3, 1, 12, 0, tzinfo=UTC)
 

@@ -15,11 +15,11 @@ from typing import Any
 
 from harness import DiscordHarness, FakeMember, InteractionRecord, MessageRecord
 
-from bot.app import ProjectLBot, create_bot
-from bot.clock import ManualClock
-from bot.config import Settings
-from bot.locales import locale_code
-from bot.render import Renderer
+from bot.core.clock import ManualClock
+from bot.core.config import Settings
+from bot.core.locales import locale_code
+from bot.core.render import Renderer
+from bot.discord.app import ProjectLBot, create_bot
 from engine import GameState, Place
 from engine.actions import GhostSplit
 

@@ -24,7 +24,7 @@ from harness import DiscordHarness, FakeMember
 from test_bot_support import assert_refused, final_reply, open_table
 
 import engine
-from bot.clock import ManualClock
+from bot.core.clock import ManualClock
 
 
 async def timed_out(h: DiscordHarness, clock: ManualClock) -> tuple[FakeMember, list[FakeMember]]:

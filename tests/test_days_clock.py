@@ -33,7 +33,7 @@ from days_support import (
 from harness import DiscordHarness, FakeMember
 from test_bot_support import assert_refused, final_reply, open_table, replies
 
-from bot.clock import ManualClock
+from bot.core.clock import ManualClock
 
 
 @pytest.fixture

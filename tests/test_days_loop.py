@@ -17,8 +17,8 @@ import pytest
 from days_support import START, current_user, days, days_bot, game_of, start_game, world_ids
 from test_bot_support import open_table
 
-from bot.clock import ManualClock
-from bot.reminders import ReminderScheduler
+from bot.core.clock import ManualClock
+from bot.discord.reminders import ReminderScheduler
 
 PACE = 0.02
 """Seconds between ticks in these tests (production: 60)."""

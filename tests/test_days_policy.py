@@ -6,7 +6,7 @@ from datetime import UTC, date, datetime, time, timedelta
 
 import pytest
 
-from bot.reminder_policy import (
+from bot.core.reminder_policy import (
     PreferenceError,
     Preferences,
     deliverable_at,

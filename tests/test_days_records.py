@@ -9,8 +9,8 @@ from harness import DiscordHarness
 from positions import play_out
 from test_bot_support import assert_refused, final_reply
 
-from bot.clock import ManualClock
-from bot.manager import Game
+from bot.core.clock import ManualClock
+from bot.core.manager import Game
 
 
 async def play_actions(h: DiscordHarness, count: int | None = None, *, seed: int = 1) -> Game:

@@ -21,8 +21,8 @@ from days_support import (
 )
 from test_bot_support import final_reply
 
-from bot.clock import ManualClock
-from bot.storage.days import TurnKey
+from bot.core.clock import ManualClock
+from bot.core.storage.days import TurnKey
 
 
 async def test_one_dm_per_turn_with_mat_and_jump_link(tmp_path: Path) -> None:

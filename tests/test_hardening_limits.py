@@ -18,7 +18,7 @@ from discord import app_commands
 from bench.fuzz import leaves
 from bench.harnessed import running
 from bench.limits import check_call, check_commands, check_message
-from bot.commandtree import MAX_TEXT, PLAY, subgroup, text_size, tree_problems
+from bot.discord.commandtree import MAX_TEXT, PLAY, subgroup, text_size, tree_problems
 
 
 @pytest.fixture
@@ -241,9 +241,9 @@ def _walk(node: dict[str, Any]) -> Any:
 
 async def test_synced_commands_carry_every_language(h: Any) -> None:
     """Every name, description and choice goes out with its translation in each catalogue
-    (bot/locales/*.json, pt-BR among them) — nothing left in English, nothing in a catalogue unused;
+    (bot/core/locales/*.json, pt-BR among them) — nothing left in English, nothing in a catalogue unused;
     a language's own name is the one choice shown as is everywhere."""
-    from bot.locales import command_strings, language_names, locales
+    from bot.core.locales import command_strings, language_names, locales
 
     payload = synced(h)
     assert "pt-BR" in locales()

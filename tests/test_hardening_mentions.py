@@ -16,9 +16,9 @@ import pytest
 from harness import DiscordHarness
 from test_bot_support import FakeRenderer, bot_of, open_table, running_bot, tiny_png
 
-from bot.locales import PlayerName, escape_name, localise, unescaped
+from bot.core.locales import PlayerName, escape_name, localise, unescaped
+from bot.core.render import _shown
 from bot.mentions import NOBODY, pinging
-from bot.render import _shown
 from engine.policies import policy_by_name
 
 ZWSP = "\u200b"

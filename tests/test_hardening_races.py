@@ -22,8 +22,8 @@ from bench.harnessed import open_table, placement_preview, running
 from bench.limits import check_call
 from bench.players import choose_action
 from bench.tables import open_manager, snapshot, start_table, user_id
-from bot.errors import BotError, StaleError
-from bot.manager import GameManager, TableSettings
+from bot.core.errors import BotError, StaleError
+from bot.core.manager import GameManager, TableSettings
 
 N = 50
 

@@ -26,9 +26,9 @@ from test_bot_support import (
     running_bot,
 )
 
-from bot import texts
-from bot.cogs import common
-from bot.render import ProcessRenderer
+from bot.core import texts
+from bot.core.render import ProcessRenderer
+from bot.discord.cogs import common
 from engine.policies import policy_by_name
 
 

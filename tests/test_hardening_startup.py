@@ -27,10 +27,10 @@ import pytest
 from test_bot_support import TOKEN
 
 import bot.__main__ as entry
-import bot.storage.db as storage_db
+import bot.core.storage.db as storage_db
 from bot.__main__ import main
-from bot.storage import Storage, StorageOpenError, migrations
-from bot.storage.opening import explain_sqlite
+from bot.core.storage import Storage, StorageOpenError, migrations
+from bot.core.storage.opening import explain_sqlite
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -187,7 +187,7 @@ def test_sqlite_errors_read_as_what_they_are(tmp_path: Path) -> None:
 
 
 def test_a_tilde_in_the_database_path_means_home(monkeypatch, tmp_path) -> None:
-    from bot.config import Settings
+    from bot.core.config import Settings
 
     monkeypatch.setenv("HOME", str(tmp_path))
     settings = Settings.from_env({"DISCORD_TOKEN": TOKEN, "PROJECTL_DB_PATH": "~/bot/projectl.sqlite3"},
@@ -274,7 +274,7 @@ async def test_postgresql_without_the_database_or_the_user_is_one_sentence(postg
 
 STARTER = textwrap.dedent("""
     import asyncio, sys
-    from bot.storage import Storage
+    from bot.core.storage import Storage
 
     async def main() -> None:
         store = await Storage.open(sys.argv[1])
@@ -337,8 +337,8 @@ async def test_migrating_takes_the_lock_before_reading_the_version(tmp_path: Pat
 STOPPABLE = textwrap.dedent("""
     import asyncio, sys
     import bot.__main__ as entry
-    from bot.app import ProjectLBot
-    from bot.storage import Storage
+    from bot.discord.app import ProjectLBot
+    from bot.core.storage import Storage
 
     async def start(self, token, *, reconnect=True):
         self.storage = await Storage.open(self.settings.db_path)
@@ -388,7 +388,7 @@ def test_the_container_image_leaves_secrets_and_databases_out() -> None:
 def own_postgres() -> Iterator[object]:
     """A PostgreSQL server of this test's own, which it may restart."""
     pytest.importorskip("asyncpg")
-    from bot.storage.pg_server import NoPostgresError, PgServer
+    from bot.core.storage.pg_server import NoPostgresError, PgServer
 
     try:
         server = PgServer.start()
@@ -404,8 +404,8 @@ async def test_the_bot_plays_on_after_postgresql_restarts(own_postgres) -> None:
     from days_support import CHANNEL, START, act, current_user, days_bot, game_of
     from test_bot_support import final_reply, open_table
 
-    from bot.clock import ManualClock as Clock
-    from bot.storage.pg_server import create_database
+    from bot.core.clock import ManualClock as Clock
+    from bot.core.storage.pg_server import create_database
 
     url = await create_database(own_postgres, "restarts")
     async with days_bot(url, Clock(START)) as h:  # type: ignore[arg-type]
@@ -424,8 +424,8 @@ async def test_the_bot_plays_on_after_postgresql_restarts(own_postgres) -> None:
 
 
 async def test_a_job_that_loses_its_connection_mid_transaction_changes_nothing(own_postgres) -> None:
-    from bot.storage import NewSeat, StorageUnavailableError
-    from bot.storage.pg_server import create_database
+    from bot.core.storage import NewSeat, StorageUnavailableError
+    from bot.core.storage.pg_server import create_database
 
     url = await create_database(own_postgres, "midway")
     store = await Storage.open(url)

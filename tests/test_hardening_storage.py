@@ -20,13 +20,13 @@ import pytest
 from harness import DiscordHarness
 from test_bot_support import assert_refused, bot_of, open_table, running_bot
 
-import bot.games
+import bot.core.games
 import engine
 from bench.checks import integrity
 from bench.players import choose_action
 from bench.tables import open_manager, snapshot, start_table, user_id
-from bot.errors import UnreadableGameError
-from bot.storage import migrations
+from bot.core.errors import UnreadableGameError
+from bot.core.storage import migrations
 from engine.serialisation import cards_from_text, catalogue_key
 
 MIGRATIONS = migrations.available()
@@ -140,7 +140,7 @@ async def test_a_missing_catalogue_stops_only_its_game(tmp_path: Path) -> None:
     await manager.storage.close()
     with sqlite3.connect(path) as db:  # no foreign keys on this connection: the row can lose it
         db.execute("UPDATE games SET catalogue_key = ? WHERE id = ?", ("0" * 32, broken.id))
-    bot.games._PARSED.clear()  # a restarted process: nothing parsed yet
+    bot.core.games._PARSED.clear()  # a restarted process: nothing parsed yet
     manager = await open_manager(path)
     try:
         assert [g.id for g in await manager.active_games()] == [healthy.id]

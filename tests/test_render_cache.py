@@ -10,8 +10,8 @@ from PIL import Image
 
 import engine
 import renders
-from bot import games
-from bot.allocator import TRIM_EVERY_SECONDS, limit_heap_growth, release_freed_memory
+from bot.core import games
+from bot.core.allocator import TRIM_EVERY_SECONDS, limit_heap_growth, release_freed_memory
 from engine import serialisation
 from renders import card, draw, fonts
 from renders.cache import RENDER_CACHE_BYTES, DerivedImages, budgets, byte_lru, held, image_bytes

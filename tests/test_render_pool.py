@@ -9,8 +9,8 @@ import discord
 
 import engine
 import renders
-from bot.locales import image_words
-from bot.render import ProcessRenderer, ThreadedRenderer
+from bot.core.locales import image_words
+from bot.core.render import ProcessRenderer, ThreadedRenderer
 from renders.samples import names_for, play
 
 

@@ -19,12 +19,12 @@ from harness import DiscordHarness, FakeMember, MessageRecord
 from harness.world import World
 from test_bot_support import TOKEN, FakeRenderer, final_reply, open_table
 
-from bot.app import ProjectLBot, ShardedProjectLBot, create_bot
-from bot.clock import ManualClock
-from bot.cogs.days import days_of
-from bot.config import Settings
-from bot.manager import Game
-from bot.shards import runs_guild, shard_of
+from bot.core.clock import ManualClock
+from bot.core.config import Settings
+from bot.core.manager import Game
+from bot.core.shards import runs_guild, shard_of
+from bot.discord.app import ProjectLBot, ShardedProjectLBot, create_bot
+from bot.discord.cogs.days import days_of
 
 SHARDS = 2
 GUILD = (12345 << 22) + 42

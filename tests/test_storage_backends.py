@@ -12,9 +12,9 @@ from pathlib import Path
 
 import pytest
 
-from bot.clock import ManualClock
-from bot.storage import DaysStore, NewSeat, StaleRevisionError, Storage, StoredCatalogue, TurnKey
-from bot.storage.stats import ResultRow, StatsStore
+from bot.core.clock import ManualClock
+from bot.core.storage import DaysStore, NewSeat, StaleRevisionError, Storage, StoredCatalogue, TurnKey
+from bot.core.storage.stats import ResultRow, StatsStore
 
 START = datetime(2025, 3, 1, 12, 0, tzinfo=UTC)
 

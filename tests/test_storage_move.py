@@ -1,4 +1,4 @@
-"""`python -m bot.storage.move`: an existing SQLite database into an empty PostgreSQL one."""
+"""`python -m bot.core.storage.move`: an existing SQLite database into an empty PostgreSQL one."""
 
 from __future__ import annotations
 
@@ -8,9 +8,9 @@ from pathlib import Path
 
 import pytest
 
-from bot.clock import ManualClock
-from bot.storage import DaysStore, NewSeat, Storage, StoredCatalogue, TurnKey
-from bot.storage.move import MoveError, main, move
+from bot.core.clock import ManualClock
+from bot.core.storage import DaysStore, NewSeat, Storage, StoredCatalogue, TurnKey
+from bot.core.storage.move import MoveError, main, move
 
 START = datetime(2025, 3, 1, 12, 0, tzinfo=UTC)
 CATALOGUE = StoredCatalogue("c" * 32, '[{"id": "W01"}]')

@@ -1,0 +1,417 @@
+"""Values the manager hands out: games, seats, steps, results, drafts (no Discord, no SQL).
+
+Split from :mod:`bot.core.manager` to keep each module short; ``bot.core.manager`` re-exports every name,
+so ``from bot.manager import Game`` keeps working. Parsed states are shared through a small cache
+keyed by their JSON text (states are immutable, and parsing one takes about a millisecond).
+"""
+
+from __future__ import annotations
+
+import logging
+import re
+from collections import OrderedDict
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass, field
+from typing import Any, Protocol
+
+import engine
+from engine import Action, GameState, Master, Options, Place, PuzzleCard, StateFormatError, serialisation
+from engine.events import Event, FinishingStarted, GameEnded, TurnStarted
+from engine.serialisation import cards_from_text, catalogue_key, catalogue_text
+
+from . import texts
+from .errors import BadInputError, UnreadableGameError
+from .locales import PlayerName
+from .storage import GameRow, StoredCatalogue
+
+log = logging.getLogger("bot.manager")
+
+VARIANTS = ("base", "solo")
+POLICY_NAMES = ("greedy", "strong", "random")
+POLICY_LABELS = {"greedy": "Easy", "strong": "Strong", "random": "Random"}
+"""What players see for each policy: "greedy" is offered as Easy."""
+
+
+# -- values ------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class TableSettings:
+    """What the host chose in ``/projectl table new``. ``max_players`` is 1 for Solo."""
+
+    variant: str = "base"
+    max_players: int = 4
+    reserve: int = 10
+    unfinished_penalty: bool = True
+    difficulty: str = "normal"
+    ghost: bool | None = None
+    """The Ghost Piece expansion; None = the default for the table size (on for 5–6 players)."""
+    finesse: bool = False
+    """The Finesse expansion (credits, tiles, Insert)."""
+    known_scores: bool = True
+    """Score piles face up; off = each player's points are shown only to them until the end."""
+    endless_white: bool = False
+    """The Endless White Deck variant (2+ players)."""
+    hints: bool = True
+    """Whether ``/projectl play hint`` may be used (a competitive table turns it off)."""
+
+    def validate(self) -> None:
+        if self.variant not in VARIANTS:
+            raise BadInputError(texts.BAD_VARIANT)
+        if self.variant == "solo" and self.max_players != 1:
+            raise BadInputError(texts.SOLO_IS_ONE)
+        if self.variant == "base" and not 2 <= self.max_players <= 6:
+            raise BadInputError(texts.BASE_PLAYERS)
+        if self.max_players == 6 and self.ghost is False:
+            raise BadInputError(texts.SIX_NEED_GHOST)
+        if self.variant == "solo" and self.endless_white:
+            raise BadInputError(texts.ENDLESS_WHITE_SOLO)
+        if self.reserve not in (10, 15):
+            raise BadInputError(texts.BAD_RESERVE)
+        if self.difficulty not in {d.value for d in engine.Difficulty}:
+            raise BadInputError(texts.BAD_DIFFICULTY)
+
+    def options(self, players: int) -> Options:
+        """The engine options for a game started with ``players`` seats: a ``base`` table plays
+        the base game with 2–4 seats filled and Line Clear with 5–6."""
+        return Options.for_players(
+            players, ghost=self.ghost, reserve=self.reserve, unfinished_penalty=self.unfinished_penalty,
+            difficulty=engine.Difficulty(self.difficulty), finesse=self.finesse,
+            known_scores=self.known_scores, endless_white=self.endless_white,
+        )
+
+    @property
+    def ghost_label(self) -> str:
+        if self.ghost is None:
+            return texts.LOBBY_GHOST_DEFAULT if self.variant != "solo" else texts.LOBBY_OFF
+        return texts.LOBBY_ON if self.ghost else texts.LOBBY_OFF
+
+    def to_json(self) -> dict[str, Any]:
+        data: dict[str, Any] = {"reserve": self.reserve, "unfinished_penalty": self.unfinished_penalty,
+                                "difficulty": self.difficulty}
+        if self.ghost is not None:
+            data["ghost"] = self.ghost
+        if self.finesse:
+            data["finesse"] = True
+        if not self.known_scores:
+            data["known_scores"] = False
+        if self.endless_white:
+            data["endless_white"] = True
+        if not self.hints:  # written only when off, so older rows and their JSON stay as they were
+            data["hints"] = False
+        return data
+
+    @classmethod
+    def from_row(cls, row: GameRow) -> TableSettings:
+        ghost = row.options.get("ghost")
+        return cls(variant=row.variant, max_players=row.max_players, reserve=int(row.options["reserve"]),
+                   unfinished_penalty=bool(row.options["unfinished_penalty"]),
+                   difficulty=str(row.options["difficulty"]),
+                   ghost=None if ghost is None else bool(ghost),
+                   finesse=bool(row.options.get("finesse", False)),
+                   known_scores=bool(row.options.get("known_scores", True)),
+                   endless_white=bool(row.options.get("endless_white", False)),
+                   hints=bool(row.options.get("hints", True)))
+
+
+@dataclass(frozen=True, slots=True)
+class Seat:
+    """A place at the table: a human (``user_id``) or a policy seat (``policy``)."""
+
+    seat: int
+    user_id: int | None
+    name: str
+    policy: str | None = None
+
+    @property
+    def is_ai(self) -> bool:
+        return self.user_id is None
+
+
+@dataclass(frozen=True, slots=True)
+class Game:
+    """A snapshot of one game. Immutable: a later change gives a new Game."""
+
+    id: int
+    guild_id: int | None
+    channel_id: int
+    status: str  # lobby / active / finished / cancelled
+    host_id: int
+    settings: TableSettings
+    seed: int
+    seats: tuple[Seat, ...]
+    state: GameState | None
+    revision: int
+    lobby_message_id: int | None = None
+    table_message_id: int | None = None
+    created_at: str = ""
+    updated_at: str = ""
+    catalogue_key: str | None = None
+    """The catalogue the stored state names (None: a state stored with its cards, before 0006)."""
+
+    @property
+    def names(self) -> list[str]:
+        return [s.name for s in self.seats]
+
+    def seat_of(self, user_id: int) -> Seat | None:
+        return next((s for s in self.seats if s.user_id == user_id), None)
+
+    @property
+    def current(self) -> Seat | None:
+        """Whose move it is (None in the lobby or after the end)."""
+        if self.state is None or self.state.is_over or self.status != "active":
+            return None
+        return self.seats[self.state.current]
+
+    @property
+    def is_full(self) -> bool:
+        return len(self.seats) >= self.settings.max_players
+
+    @classmethod
+    def from_row(cls, row: GameRow) -> Game:
+        """The game in ``row``; :class:`UnreadableGameError` (a refusal) if it is corrupt, so one
+        damaged row stops only its own game."""
+        try:
+            state = None if row.state is None else _load_state(row.state, row)
+            settings = TableSettings.from_row(row)
+        except (StateFormatError, KeyError, TypeError, ValueError) as error:
+            log.warning("game %s cannot be read: %s", row.id, error)
+            raise UnreadableGameError(texts.GAME_UNREADABLE.format(id=row.id)) from error
+        return cls(
+            id=row.id, guild_id=row.guild_id, channel_id=row.channel_id, status=row.status,
+            host_id=row.host_id, settings=settings, seed=row.seed,
+            seats=tuple(Seat(s.seat, s.user_id, seat_name(s.display_name, s.policy, s.user_id), s.policy)
+                        for s in row.seats),
+            state=state, revision=row.revision, lobby_message_id=row.lobby_message_id,
+            table_message_id=row.table_message_id, created_at=row.created_at, updated_at=row.updated_at,
+            catalogue_key=row.catalogue_key,
+        )
+
+
+@dataclass(frozen=True, slots=True)
+class Step:
+    """One committed action: who did what, what happened, and the state after it."""
+
+    seat: int
+    user_id: int | None
+    action: Action
+    events: tuple[Event, ...]
+    revision: int
+    state: GameState
+
+    @property
+    def text(self) -> str:
+        return str(self.action)
+
+    @property
+    def ended_turn(self) -> bool:
+        return any(isinstance(e, (TurnStarted, FinishingStarted, GameEnded)) for e in self.events)
+
+
+@dataclass(frozen=True, slots=True)
+class ActionResult:
+    """What :meth:`GameManager.act` (or ``start``/``decide``) did: the player's step, then any
+    steps policy seats played straight after, and the game as it now stands."""
+
+    before: Game
+    game: Game
+    steps: tuple[Step, ...]
+    started: Game | None = None
+    """Set by ``start`` (and Solo ``create_game``): the game as dealt, before any policy move."""
+
+    @property
+    def first(self) -> Step | None:
+        return self.steps[0] if self.steps else None
+
+    @property
+    def turn_changed(self) -> bool:
+        """True when someone else (or a new turn/phase) is up: time to post the table."""
+        if self.before.state is None:
+            return self.game.state is not None
+        if self.game.state is None:
+            return False
+        a, b = self.before.state, self.game.state
+        return (a.current, a.turn, a.phase) != (b.current, b.turn, b.phase)
+
+    @property
+    def finished(self) -> bool:
+        return self.game.status == "finished"
+
+    @property
+    def events(self) -> tuple[Event, ...]:
+        return tuple(e for s in self.steps for e in s.events)
+
+
+@dataclass(frozen=True, slots=True)
+class MasterDraft:
+    """A Master action being assembled one placement at a time (``/projectl play master-add``).
+
+    Drafts are kept by storage (``master_drafts``, migration 0008), so one survives a restart,
+    tied to the game revision it was built on: it is read only at that revision and any committed
+    change discards it, so a confirmed draft is always checked against the state it was built for.
+    """
+
+    game_id: int
+    seat: int
+    revision: int
+    placements: tuple[Place, ...] = ()
+
+    @property
+    def action(self) -> Master:
+        return Master(self.placements)
+
+
+class Policy(Protocol):
+    def choose(self, state: GameState) -> Action: ...
+
+
+PolicyFactory = Callable[[str, int], Policy]
+TurnHook = Callable[[Game, Seat], Awaitable[None]]
+StepHook = Callable[[Game, Step], Awaitable[None]]
+GameHook = Callable[[Game], Awaitable[None]]
+
+
+def engine_policy(name: str, seed: int) -> Policy:
+    """The default policy factory: ``engine.policies.policy_by_name``."""
+    from engine.policies import policy_by_name
+
+    return policy_by_name(name, seed)  # type: ignore[no-any-return]
+
+
+def ai_name(policy: str, number: int) -> str:
+    """``Greedy bot 2`` — a sentence of bot/core/texts.py, so it reads ``Robô Guloso 2`` in Portuguese."""
+    named = texts.POLICY_NAMES.get(policy, policy.capitalize())
+    return texts.AI_SEAT_NAME.format(policy=named, number=number)
+
+
+def seat_name(name: str, policy: str | None, user_id: int | None) -> str:
+    """A stored seat name as players read it: an AI seat's generated name (stored in English,
+    ``Greedy bot 2``) becomes :func:`ai_name` again, so every reader sees it in their language;
+    a seat the host handed to an AI (``Greedy bot (for Ana)``) likewise; any other name is a
+    player's own, quoted escaped (:class:`~bot.core.locales.PlayerName`): this is where the names of
+    seats enter the bot's wording."""
+    if user_id is None and policy:
+        match = re.fullmatch(re.escape(str(ai_name(policy, 0))).replace("0", r"(\d{1,3})"), name)
+        if match:
+            return ai_name(policy, int(match[1]))
+        before, _, after = str(replaced_name(policy, "\0")).partition("\0")
+        if len(name) > len(before) + len(after) and name.startswith(before) and name.endswith(after):
+            return replaced_name(policy, PlayerName(name[len(before):len(name) - len(after)]))
+    return PlayerName(name)
+
+
+def replaced_name(policy: str, name: str) -> str:
+    """``Greedy bot (for Ana)``: the AI that took over Ana's seat (``/projectl table replace``)."""
+    return texts.REPLACED_NAME.format(policy=texts.POLICY_NAMES.get(policy, policy.capitalize()), name=name)
+
+
+@dataclass
+class _Hooks:
+    turn_started: list[TurnHook] = field(default_factory=list)
+    action_committed: list[StepHook] = field(default_factory=list)
+    game_finished: list[GameHook] = field(default_factory=list)
+    game_cancelled: list[GameHook] = field(default_factory=list)
+
+
+
+# -- parsed states ----------------------------------------------------------------------------
+
+
+_PARSED: OrderedDict[str, GameState] = OrderedDict()
+_parsed_bytes = 0
+PARSED_STATES_BYTES = 4 * 1024 * 1024
+"""What the parsed states remembered by their JSON text may cost together. Parsing one takes
+about a millisecond (every card is rebuilt) and an action used to parse the same text up to three
+times (load, re-read after the commit, the next action's load); states are immutable, so the value
+can be shared. Bounded by bytes, not entries: a 6-player state with long logs is many times a
+2-player one. 4 MB keeps the latest state of more than a hundred busy games."""
+PARSED_BYTES_PER_CHARACTER = 5
+"""A remembered state costs about five times its JSON text: the text itself (the key) and the
+parsed objects, which measure about four times the text once the cards are stored apart and
+shared (tracemalloc, 50 stored games: 1.5 KB of text, 5.7 KB parsed)."""
+
+
+def _load_state(text: str, row: GameRow) -> GameState:
+    state = _PARSED.get(text)
+    if state is None:
+        state = _remember(text, parse_stored_state(text, row))
+    else:
+        _PARSED.move_to_end(text)
+    return state
+
+
+def parse_stored_state(text: str, row: GameRow) -> GameState:
+    """``row``'s state ``text``, read with the catalogue the row names (if it names one), without
+    the cache of live states. :class:`StateFormatError` if they cannot be read."""
+    if row.catalogue_key is None:
+        return serialisation.loads(text)
+    if row.catalogue is None:
+        raise StateFormatError(f"catalogue {row.catalogue_key} is missing")
+    return serialisation.loads(text, _cards_named(row.catalogue_key, row.catalogue))
+
+
+def _dump_state(state: GameState) -> str:
+    """``state`` as stored: without its cards (kept once per game, see :func:`stored_state`),
+    remembered, since the row about to be written is read back straight away."""
+    text = serialisation.dumps(state, cards=False)
+    _remember(text, state)
+    return text
+
+
+def stored_state(game: Game, state: GameState) -> tuple[str, StoredCatalogue | None]:
+    """What to write for ``game``'s new ``state``: its text without the cards, and the cards to
+    store alongside when ``game``'s row does not name them yet (None when it does)."""
+    text = _dump_state(state)
+    key = catalogue_key(state.cards)
+    return text, None if game.catalogue_key == key else StoredCatalogue(key, catalogue_text(state.cards))
+
+
+_CARDS: OrderedDict[str, dict[str, PuzzleCard]] = OrderedDict()
+CATALOGUES_KEPT = 8
+"""Parsed catalogues by key. Every state of every game dealt from one catalogue shares one
+cards mapping: it is parsed once per process, held once in memory, and its key (a hash) is
+computed once (``engine.serialisation.catalogue_key`` remembers it per mapping)."""
+
+
+def shared_cards(state: GameState) -> GameState:
+    """``state`` holding the process's one mapping of its catalogue's cards (an equal state)."""
+    key = catalogue_key(state.cards)
+    cards = _CARDS.setdefault(key, state.cards)
+    _CARDS.move_to_end(key)
+    _trim_catalogues()
+    return state if cards is state.cards else state.evolve(cards=cards)
+
+
+def _cards_named(key: str, text: str) -> dict[str, PuzzleCard]:
+    cards = _CARDS.get(key)
+    if cards is None:
+        cards = _CARDS[key] = cards_from_text(text)
+        _trim_catalogues()
+    else:
+        _CARDS.move_to_end(key)
+    return cards
+
+
+def _trim_catalogues() -> None:
+    while len(_CARDS) > CATALOGUES_KEPT:
+        _CARDS.popitem(last=False)
+
+
+def _remember(text: str, state: GameState) -> GameState:
+    global _parsed_bytes
+    cost = len(text) * PARSED_BYTES_PER_CHARACTER
+    if cost > PARSED_STATES_BYTES:
+        return state
+    if text not in _PARSED:
+        _parsed_bytes += cost
+    _PARSED[text] = state
+    _PARSED.move_to_end(text)
+    while _parsed_bytes > PARSED_STATES_BYTES:
+        dropped, _ = _PARSED.popitem(last=False)
+        _parsed_bytes -= len(dropped) * PARSED_BYTES_PER_CHARACTER
+    return state
+
+
+def parsed_states_bytes() -> int:
+    """What the remembered states cost now (for tests and the memory benchmark)."""
+    return _parsed_bytes

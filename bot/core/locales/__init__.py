@@ -1,0 +1,354 @@
+"""Languages the bot speaks besides English: one JSON catalogue per Discord locale in this folder.
+
+English is the source and the fallback: a catalogue maps English text to its translation, so a
+string with no entry (or a locale with no file) simply shows in English. Adding a language is
+adding one file named after the Discord locale code (``pt-BR.json``, ``es-ES.json``…) with the
+same keys as an existing one; the tests check that every catalogue covers every English string and
+carries nothing unused.
+
+``commands`` holds the slash-command strings, by kind: ``names`` (commands, groups, options —
+Discord's name rules apply), ``descriptions`` and ``choices``. :class:`CatalogueTranslator` hands
+them to discord.py, which puts them in the synced payload as ``name_localizations`` and
+``description_localizations``.
+
+``texts`` holds the bot's sentences (by their names in ``bot/core/texts.py``, see :func:`t`), and
+``images`` the words the images draw (by their keys in ``renders.labels.ENGLISH``, see
+:func:`image_words`; ``renders`` never reads a catalogue, the bot hands it the section).
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Iterable, Mapping
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+from discord import Locale, app_commands
+from discord.app_commands import TranslationContextLocation as Where
+
+from engine.errors import Keyed
+from engine.messages import english_field, fill
+from engine.pieces import Shape
+from renders import labels
+
+FOLDER = Path(__file__).parent
+SECTION = {
+    Where.command_name: "names", Where.group_name: "names", Where.parameter_name: "names",
+    Where.command_description: "descriptions", Where.group_description: "descriptions",
+    Where.parameter_description: "descriptions", Where.choice_name: "choices",
+}
+"""Which catalogue section a slash-command string is looked up in, by where it sits."""
+
+
+@cache
+def catalogues() -> Mapping[str, Mapping[str, Any]]:
+    """Every catalogue in this folder, by locale code (read once; they ship with the code)."""
+    return {path.stem: json.loads(path.read_text(encoding="utf-8"))
+            for path in sorted(FOLDER.glob("*.json"))}
+
+
+def locales() -> list[str]:
+    """The locale codes the bot has a catalogue for (English, the source, has none)."""
+    return list(catalogues())
+
+
+def command_strings(locale: str, section: str) -> Mapping[str, str]:
+    """One section (``names``, ``descriptions``, ``choices``) of a locale's command strings."""
+    return catalogues().get(locale, {}).get("commands", {}).get(section, {})
+
+
+class CatalogueTranslator(app_commands.Translator):
+    """discord.py's translator for the slash commands, reading :func:`catalogues`."""
+
+    async def translate(self, string: app_commands.locale_str, locale: Locale,
+                        context: app_commands.TranslationContextTypes) -> str | None:
+        section = SECTION.get(context.location)
+        if section is None or (section == "choices" and string.message in language_names()):
+            return None
+        return command_strings(locale.value, section).get(string.message)
+
+
+# -- the bot's sentences (bot/core/texts.py) -------------------------------------------------------
+
+
+class Text(str):
+    """One sentence of bot/core/texts.py: the English text (it *is* that ``str``, so everything that
+    handles it as English keeps working) that remembers its key and fields, so the place that sends
+    it can show it in the reader's language (:func:`localise`)."""
+
+    key: str
+    fields: Mapping[str, Any]
+
+    def __new__(cls, key: str, english: str, fields: Mapping[str, Any] | None = None) -> Text:
+        text = super().__new__(cls, english)
+        text.key, text.fields = key, dict(fields or {})
+        return text
+
+    def __reduce__(self) -> tuple[Any, ...]:  # pickles and copies keep the key
+        return (Text, (self.key, str(self), self.fields))
+
+    def __add__(self, other: str) -> Joined:  # type: ignore[override]
+        """A sentence followed by more text stays translatable, piece by piece."""
+        return Joined((self, other))
+
+    def __radd__(self, other: str) -> Joined:
+        return Joined((other, self))
+
+    def format(self, *args: Any, **fields: Any) -> Text:  # type: ignore[override]
+        """The English sentence filled in, still translatable (keyword fields only, as texts.py
+        writes them)."""
+        if args:
+            return str.format(self, *args, **fields)  # type: ignore[return-value]
+        return Text(self.key, str.format(self, **fields), fields)
+
+
+class Joined(str):
+    """Several pieces shown as one text — sentences of bot/core/texts.py (:class:`Text`) among plain
+    strings such as names — joined by ``sep`` (itself a :class:`Text` or plain). It *is* the
+    English join, and :func:`localise` shows each piece in the reader's language, so a message
+    built from several sentences (a lobby, a status, a settings summary) is translated whole where
+    it is sent, like a single :class:`Text`; a :class:`Text` field may hold one too."""
+
+    parts: tuple[Any, ...]
+    sep: str
+
+    def __new__(cls, parts: Iterable[Any], sep: str = "") -> Joined:
+        kept = tuple(part for part in parts if part != "")
+        text = super().__new__(cls, str(sep).join(str(part) for part in kept))
+        text.parts, text.sep = kept, sep
+        return text
+
+    def __reduce__(self) -> tuple[Any, ...]:  # pickles and copies keep the pieces
+        return (Joined, (self.parts, self.sep))
+
+    def __add__(self, other: str) -> Joined:  # type: ignore[override]
+        return Joined((self, other))
+
+    def __radd__(self, other: str) -> Joined:
+        return Joined((other, self))
+
+
+def keyed(namespace: dict[str, Any]) -> None:
+    """Turn every upper-case sentence of a texts module into a :class:`Text` named by its key (the
+    sentences of a table of them, like ``RULES``, by ``RULES.<entry>``)."""
+    for key, value in list(namespace.items()):
+        if not key.isupper():
+            continue
+        if type(value) is str:
+            namespace[key] = Text(key, value)
+        elif isinstance(value, dict) and all(type(v) is str for v in value.values()):
+            value.update({entry: Text(f"{key}.{entry}", v) for entry, v in value.items()})
+
+
+def english(key: str) -> Text | None:
+    """The English sentence ``key`` (``NAME`` or ``NAME.entry``) of bot/core/texts.py, if there is one."""
+    from .. import texts
+
+    name, _, entry = key.partition(".")
+    value = getattr(texts, name, None)
+    if entry and isinstance(value, dict):
+        value = value.get(entry)
+    return value if isinstance(value, Text) else None
+
+
+def locale_code(locale: Any) -> str | None:
+    """A Discord locale (``discord.Locale``, its code, or None) as the code catalogues are named by."""
+    if locale is None:
+        return None
+    return str(getattr(locale, "value", locale))
+
+
+def t(key: str, locale: Any, **fields: Any) -> str:
+    """The sentence ``key`` of bot/core/texts.py in ``locale`` (English when the locale has no
+    catalogue or no entry for it), filled in with ``fields`` (translated too when they are
+    :class:`Text`)."""
+    source = english(key)
+    if source is None:
+        raise KeyError(f"bot/core/texts.py has no sentence {key!r}")
+    code = locale_code(locale)
+    template = catalogues().get(code or "", {}).get("texts", {}).get(key) if code else None
+    if template is None:
+        return source.format(**fields) if fields else str(source)
+    shown = {name: localise(value, locale) for name, value in fields.items()}
+    return template.format(**shown) if fields else template
+
+
+def image_words(locale: Any) -> Mapping[str, Any] | None:
+    """The words the images print in ``locale``: its catalogue's ``images`` section, a translation
+    of ``renders.labels.ENGLISH`` by key (None for English, or a locale without a catalogue)."""
+    code = locale_code(locale)
+    return catalogues().get(code, {}).get("images") if code else None
+
+
+def localise(content: Any, locale: Any) -> Any:
+    """``content`` in ``locale`` when it is a sentence of bot/core/texts.py, an engine refusal
+    (:func:`engine_text`), an action in the engine's notation (:class:`Notation`) or a
+    :class:`Joined` of them; anything else (a player's name, a number, a plain f-string) as it is."""
+    if isinstance(content, Text):
+        if content.key.startswith(ENGINE_KEY):
+            return _engine_sentence(content, locale)
+        return t(content.key, locale, **content.fields)
+    if isinstance(content, Joined):
+        return str(localise(content.sep, locale)).join(str(localise(part, locale))
+                                                       for part in content.parts)
+    if isinstance(content, Notation):
+        return notation_in(content, locale)
+    return content
+
+
+# -- the engine's refusals (engine/messages.py) ---------------------------------------------------
+
+ENGINE_KEY = "engine:"
+"""How a :class:`Text` made from an engine refusal is keyed: ``engine:<key of MESSAGES>``."""
+
+
+def engine_text(error: Keyed) -> Text:
+    """An engine refusal (an ``IllegalActionError``, a piece or cell the engine could not read) as
+    a sentence the bot can show in its reader's language: the engine's English, keyed by its
+    message key and carrying its fields. A catalogue translates it in its ``engine`` section:
+    ``messages`` (by key, the same ``{fields}``) and ``words`` (English field values, like a
+    row's colour, in that language); a piece is named with the ``images`` section's
+    ``SHAPE_NAMES``, as the images name it."""
+    return Text(ENGINE_KEY + error.key, str(error), _worded_fields(error.fields))
+
+
+def _worded_fields(fields: Mapping[str, Any]) -> Mapping[str, Any]:
+    """The refusal's fields, a waiting decision's (``choose.first``: its ``kind`` and ``about``
+    beside the English ``prompt``) worded the way the turn post words it: the prompt as a sentence
+    of bot/core/texts.py, the options in the reader's notation. Any other refusal's fields unchanged."""
+    if not {"prompt", "kind", "about", "options"} <= set(fields):
+        return fields
+    from ..event_texts import decision_prompt, option_text  # it builds on this module
+
+    return {**fields,
+            "prompt": decision_prompt(str(fields["kind"]), str(fields["about"]), str(fields["prompt"])),
+            "options": Joined((option_text(str(o)) for o in fields["options"]), ", ")}
+
+
+def _engine_sentence(text: Text, locale: Any) -> str:
+    code = locale_code(locale)
+    section = catalogues().get(code, {}).get("engine", {}) if code else {}
+    template = section.get("messages", {}).get(text.key[len(ENGINE_KEY):])
+    if template is None:
+        return str(text)
+    words = section.get("words", {})
+    with labels.speaking(image_words(locale)):
+        shown = {name: _engine_field(value, words, locale) for name, value in text.fields.items()}
+    return fill(template, text.fields, shown)
+
+
+def _engine_field(value: Any, words: Mapping[str, str], locale: Any) -> str:
+    """An engine refusal's field in the current language: a piece by its translated name, an
+    English word through ``words``, a list item by item; a sentence of bot/core/texts.py, a notation or
+    a join of them (see :func:`_worded_fields`) as :func:`localise` shows it."""
+    if isinstance(value, (Text, Joined, Notation)):
+        return str(localise(value, locale))
+    if isinstance(value, Shape):
+        return labels.piece_label(value.value)
+    if isinstance(value, (list, tuple)):
+        return ", ".join(_engine_field(item, words, locale) for item in value)
+    shown = english_field(value)
+    return words.get(shown, shown)
+
+
+def language_name(locale: str) -> str:
+    """A locale's language as its speakers name it (a catalogue's ``language``; "English" for
+    English), as /projectl-server offers it."""
+    return str(catalogues().get(locale, {}).get("language", "English"))
+
+
+def language_names() -> frozenset[str]:
+    """Every language's own name, English's included. A language is offered under its own name
+    in every locale (a reader looks for "Português", not its English name), so these choices carry
+    no translations, and adding a catalogue never means editing the others."""
+    return frozenset({language_name("en-US"), *(language_name(code) for code in locales())})
+
+
+def public_locale(channel: Any, chosen: Mapping[int, str], *, guild_id: int | None = None,
+                  preferred: Any = None) -> Any:
+    """The language of a post everybody in ``channel`` sees — THE rule, every public text and
+    image asks it: the language the server's admins chose with /projectl-server (``chosen``, by
+    guild id: :class:`bot.core.server_locales.ServerLocales`), else the server's preferred locale.
+    ``guild_id`` and ``preferred`` stand in for a channel whose server the bot has not cached (an
+    interaction carries both)."""
+    guild = getattr(channel, "guild", None)
+    server = getattr(guild, "id", None) or guild_id or getattr(channel, "guild_id", None)
+    if server is not None and server in chosen:
+        return chosen[server]
+    return getattr(guild, "preferred_locale", None) or preferred
+
+
+# -- actions in the engine's notation ---------------------------------------------------------
+
+
+class Notation(str):
+    """An action's text in the engine's (English) notation, as the log stores it. Shown to a
+    reader in their language's notation words (the catalogue's ``notation`` section: ``take
+    white 3`` reads ``pegar branco 3``), which the engine parses back to the same action."""
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (Notation, (str(self),))
+
+
+_NOTATION_WORD = re.compile(r"(?<![\w-])[a-z][a-z0-9-]*(?![\w-])")
+
+
+def notation_in(text: str, locale: Any) -> str:
+    """``text`` (an action in the engine's notation) with its notation words in ``locale``. Only
+    whole lower-case words are swapped — card ids, shapes and cells are upper case or digits —
+    and the option of a ``choose`` keeps its canonical shapes (``choose L3 to O4`` reads
+    ``escolher L3 para O4``), so the result parses back to the same action."""
+    code = locale_code(locale)
+    words = catalogues().get(code or "", {}).get("notation", {}) if code else {}
+    if not words:
+        return str(text)
+    return _NOTATION_WORD.sub(lambda match: words.get(match.group(), match.group()), str(text))
+
+
+# -- names players chose ------------------------------------------------------------------------
+
+_MARKDOWN = re.compile(r"[\\*_~|`\[\]]|^[>#-]")
+"""What Discord reads as markdown in a name: emphasis, code, spoilers, strike-through, masked
+links anywhere; a quote, heading or list at the start."""
+
+
+def escape_name(raw: str) -> str:
+    """``raw`` (a name a player chose) safe to quote in a message: every markdown character
+    backslashed and every ``@`` followed by a zero-width space, so ``**x**`` is not bold and
+    ``<@123…>``, ``<@&…>``, ``@everyone`` neither ping nor even look like a mention. Discord-free
+    (discord.utils has the same two escapes, but the wording must not import Discord)."""
+    return _MARKDOWN.sub(lambda match: "\\" + match[0], raw).replace("@", "@\u200b")
+
+
+class PlayerName(str):
+    """A name a player chose (their Discord display name): it *is* the escaped text
+    (:func:`escape_name`), so every way it reaches a message — a sentence's field, a join, an
+    f-string, ``+`` — quotes it safely, and the place names enter the wording (a seat loaded from
+    storage, a user's name read from an interaction) wraps it once. ``raw`` is the name as the
+    player wrote it, for what is not a message: the images, and storage (see :func:`unescaped`)."""
+
+    raw: str
+
+    def __new__(cls, raw: str) -> PlayerName:
+        raw = raw.raw if isinstance(raw, PlayerName) else str(raw)  # never escaped twice
+        name = super().__new__(cls, escape_name(raw))
+        name.raw = raw
+        return name
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (PlayerName, (self.raw,))
+
+
+def unescaped(name: Any) -> Any:
+    """``name`` as the player wrote it: a :class:`PlayerName`'s ``raw``, and a sentence naming
+    one (``Greedy bot (for Ana)``) refilled with the raw name — for an image, which draws names
+    rather than reading markdown, and for storage, which keeps names as they were given."""
+    if isinstance(name, PlayerName):
+        return name.raw
+    if isinstance(name, Text) and any(isinstance(value, PlayerName) for value in name.fields.values()):
+        source = english(name.key)
+        if source is not None:
+            return source.format(**{key: unescaped(value) for key, value in name.fields.items()})
+    return name

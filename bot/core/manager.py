@@ -1,0 +1,728 @@
+"""The game manager: the one place that changes games, one channel at a time.
+
+Every change follows the same path — **lock → load → engine apply → commit → (caller renders and
+responds)** — under one :class:`asyncio.Lock` per channel, so two clicks in the same channel can
+never interleave, while games in different channels run in parallel. A change is committed (log
+row + new state + revision bump, in one transaction) before this module returns, so whatever the
+caller then tells the player is already durable.
+
+No Discord here: callers pass plain ids and names and get plain values back (:class:`Game`,
+:class:`ActionResult`), so the manager can be driven by tests, the demo, fuzzers and benchmarks.
+Refusals are :class:`bot.core.errors.BotError` subclasses with a player-readable message; nothing is
+changed when one is raised. See docs/bot.md for the API and the hooks.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import secrets
+from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
+from dataclasses import replace
+from typing import Any
+
+import engine
+from engine import Action, IllegalActionError, Phase, Place, PuzzleCard, serialisation
+from engine.catalogue import load_catalogue, supported_modes
+from engine.events import TurnStarted
+
+from . import texts
+from .clock import Clock, SystemClock
+from .errors import (
+    AlreadySeatedError,
+    BadInputError,
+    ChannelBusyError,
+    GameFullError,
+    InvalidActionError,
+    NoGameError,
+    NotHostError,
+    NotInGameError,
+    NotYourTurnError,
+    StaleError,
+    UnreadableGameError,
+    WrongStageError,
+)
+from .games import (
+    POLICY_LABELS,
+    POLICY_NAMES,
+    VARIANTS,
+    ActionResult,
+    Game,
+    GameHook,
+    MasterDraft,
+    Policy,
+    PolicyFactory,
+    Seat,
+    Step,
+    StepHook,
+    TableSettings,
+    TurnHook,
+    _Hooks,
+    ai_name,
+    engine_policy,
+    shared_cards,
+    stored_state,
+)
+from .locales import engine_text, unescaped
+from .results import seat_results
+from .storage import ActionRow, NewSeat, Storage
+from .storage import ChannelBusyError as _StorageBusy
+from .storage import StaleRevisionError as _StorageStale
+from .storage.db import Write
+from .storage.stats import result_writes
+from .thinking import HEAVY_POLICIES, Thinker
+
+__all__ = [
+    "MAX_POLICY_STEPS", "POLICY_LABELS", "POLICY_NAMES", "VARIANTS", "ActionResult", "Game", "GameHook",
+    "GameManager",
+    "MasterDraft", "Policy", "PolicyFactory", "Seat", "Step", "StepHook", "TableSettings", "TurnHook",
+    "ai_name", "engine_policy", "validate_new_table",
+]
+
+log = logging.getLogger(__name__)
+
+CommitWrites = Callable[[Game, Step], Awaitable[Sequence[Write]]]
+
+MAX_POLICY_STEPS = 2000
+"""Safety valve: policy seats never play more than this many actions in one go."""
+
+
+# -- the manager -------------------------------------------------------------------------------
+
+
+TYPED_ACTION_ATTEMPTS = 3
+"""A typed action that lost a race with another process's commit to the same game is applied
+again to the game as that commit left it, at most this many times in all."""
+
+
+class GameManager:
+    """Creates, runs and finishes games. One instance per bot (or per test)."""
+
+    def __init__(
+        self, storage: Storage, *, clock: Clock | None = None,
+        seed_source: Callable[[], int] | None = None, policies: PolicyFactory | None = None,
+        cards: Sequence[PuzzleCard] | None = None, thinker: Thinker | None = None,
+    ) -> None:
+        self.storage = storage
+        self.thinker = thinker or Thinker()
+        self._strong_plans: dict[tuple[int, int], tuple[int, tuple[Action, ...]]] = {}
+        """(game id, seat) -> (the revision the next move is expected at, the rest of a Strong seat's
+        planned turn): its next moves are played without searching again."""
+        """Where the strong policy thinks: a process pool, so no channel waits for another's AI."""
+        self._cards = tuple(cards) if cards is not None else None
+        """New games are dealt from these cards (None: the shipped catalogue)."""
+        self.supported_modes = supported_modes(self._cards if self._cards is not None
+                                               else load_catalogue().cards)
+        """The modes ``catalogue --check`` reports for those cards: the only ones a table opens in."""
+        self.clock = clock or SystemClock()
+        self._seed_source = seed_source or (lambda: secrets.randbits(62))
+        self._policies = policies or engine_policy
+        self._locks: dict[int, asyncio.Lock] = {}
+        hooks = _Hooks()
+        self.on_turn_started: list[TurnHook] = hooks.turn_started
+        """Awaited as ``hook(game, seat)`` after a commit that hands the move to ``seat`` (human
+        or AI; the game start counts). Hooks run outside the channel lock, errors are logged."""
+        self.on_action_committed: list[StepHook] = hooks.action_committed
+        """Awaited as ``hook(game, step)`` for every committed action, policy seats' included."""
+        self.commit_writes: list[CommitWrites] = []
+        """Awaited as ``hook(game, step)`` with the game and step an action is ABOUT to commit;
+        the storage writes it returns join that action's transaction (one fsync, and the two
+        cannot disagree after a crash). Errors are logged and the action commits without them."""
+        self.on_game_finished: list[GameHook] = hooks.game_finished
+        self.on_game_cancelled: list[GameHook] = hooks.game_cancelled
+
+    def lock(self, channel_id: int) -> asyncio.Lock:
+        """The channel's lock. Hold it to read-modify-write a game; never across a Discord call."""
+        lock = self._locks.get(channel_id)
+        if lock is None:
+            lock = self._locks[channel_id] = asyncio.Lock()
+        return lock
+
+    # -- reading --------------------------------------------------------------------------------
+
+    async def game_in_channel(self, channel_id: int) -> Game | None:
+        """The lobby or active game in the channel, if any (no lock: a consistent snapshot)."""
+        row = await self.storage.open_game_in_channel(channel_id)
+        return None if row is None else Game.from_row(row)
+
+    async def game(self, game_id: int) -> Game | None:
+        row = await self.storage.find_game(game_id)
+        return None if row is None else Game.from_row(row)
+
+    async def active_games(self) -> list[Game]:
+        """Every active game that can be read (an unreadable one is logged and left out, so it
+        cannot stop ``resume()`` — and with it the whole bot — from starting)."""
+        return [game async for game in self.iter_active_games()]
+
+    async def iter_active_games(self) -> AsyncIterator[Game]:
+        """:meth:`active_games` one at a time (read in small batches): start-up does not parse
+        every active game into one list first."""
+        async for row in self.storage.iter_games_with_status("active"):
+            try:
+                yield Game.from_row(row)
+            except UnreadableGameError:
+                continue
+
+    async def log(self, game_id: int, *, after_seq: int = 0) -> list[ActionRow]:
+        """The action log, oldest first: ``ActionRow(game_id, seq, seat, user_id, action, revision,
+        created_at)``, ``action`` in engine text notation."""
+        return await self.storage.actions(game_id, after_seq=after_seq)
+
+    async def log_tail(
+        self, game_id: int, limit: int, *, before_revision: int | None = None
+    ) -> list[ActionRow]:
+        """The last ``limit`` log rows (committed before ``before_revision``), oldest first."""
+        return await self.storage.last_actions(game_id, limit, before_revision=before_revision)
+
+    async def verify(self, game_id: int) -> bool:
+        """Replay the log from the seed and compare with the stored state."""
+        row = await self.storage.get_game(game_id)
+        if row.state is None:
+            return True
+        game = Game.from_row(row)
+        initial = engine.initial_state(game.state)
+        rows = await self.storage.actions(game_id)
+        actions = [engine.parse_action(a.action) for a in rows]
+        replayed = engine.replay(initial, actions, [a.seat for a in rows])
+        return serialisation.dumps(replayed, cards=False) == serialisation.dumps(game.state, cards=False)
+
+    async def _require_lobby(
+        self, channel_id: int, game_id: int | None, *, started: str = texts.ALREADY_STARTED,
+        host: int | None = None, not_host: str = "",
+    ) -> Game:
+        """The channel's game, still in its lobby; with ``host``, that user must be its host."""
+        game = await self._require_open(channel_id, game_id)
+        if game.status != "lobby":
+            raise WrongStageError(started)
+        if host is not None and host != game.host_id:
+            raise NotHostError(not_host)
+        return game
+
+    async def _require_open(self, channel_id: int, game_id: int | None = None) -> Game:
+        game = await self.game_in_channel(channel_id)
+        if game is None:
+            if game_id is not None:
+                raise StaleError(texts.STALE_GAME)
+            raise NoGameError(texts.NO_GAME)
+        if game_id is not None and game.id != game_id:
+            raise StaleError(texts.STALE_GAME)
+        return game
+
+    # -- lobby ----------------------------------------------------------------------------------
+
+    async def create_game(
+        self, *, guild_id: int | None, channel_id: int, host_id: int, host_name: str,
+        settings: TableSettings, turn_limit_hours: int | None = None, watch: str | None = None,
+        host_locale: str | None = None,
+    ) -> ActionResult:
+        """Open a lobby with the host seated. Solo games start at once (nobody else can join).
+        The game and its table options (``turn_limit_hours``) are committed together.
+
+        ``watch`` (Solo only): the seat goes to that AI policy instead of the host, who watches
+        it play the mastermind."""
+        validate_new_table(settings, watch)
+        seat = NewSeat(host_name, user_id=host_id)
+        if watch is not None:
+            seat = NewSeat(ai_name(watch, 1), policy=watch)
+        async with self.lock(channel_id):
+            if await self.storage.open_game_in_channel(channel_id) is not None:
+                raise ChannelBusyError(texts.CHANNEL_BUSY)
+            await self.storage.upsert_player(host_id, host_name, host_locale)
+            try:
+                row = await self.storage.create_game(
+                    guild_id=guild_id, channel_id=channel_id, host_id=host_id, variant=settings.variant,
+                    max_players=settings.max_players, options=settings.to_json(),
+                    seed=self._seed_source(), seats=[seat],
+                    turn_limit_hours=turn_limit_hours,
+                )
+            except _StorageBusy as error:
+                raise ChannelBusyError(texts.CHANNEL_BUSY) from error
+            game = Game.from_row(row)
+            if settings.variant != "solo":
+                return ActionResult(game, game, ())
+            result = await self._start_locked(game)
+        await self._after(result)
+        return result
+
+    async def join(self, channel_id: int, user_id: int, name: str, *, game_id: int | None = None,
+                   locale: str | None = None) -> Game:
+        """Seat ``user_id`` in the lobby (``locale``: their Discord language, kept for DMs)."""
+        async with self.lock(channel_id):
+            game = await self._require_lobby(channel_id, game_id)
+            if game.seat_of(user_id) is not None:
+                raise AlreadySeatedError(texts.ALREADY_SEATED)
+            if game.is_full:
+                raise GameFullError(texts.GAME_FULL.format(limit=game.settings.max_players))
+            await self.storage.upsert_player(user_id, name, locale)
+            seats = [*_new_seats(game), NewSeat(name, user_id=user_id)]
+            return await self._replace_seats(game, seats)
+
+    async def leave(self, channel_id: int, user_id: int, *, game_id: int | None = None) -> Game:
+        """Leave the lobby. The host cannot leave (they cancel instead)."""
+        async with self.lock(channel_id):
+            game = await self._require_lobby(channel_id, game_id, started=texts.LEAVE_STARTED)
+            if game.seat_of(user_id) is None:
+                raise NotInGameError(texts.NOT_IN_LOBBY)
+            if user_id == game.host_id:
+                raise NotHostError(texts.HOST_CANNOT_LEAVE)
+            seats = [s for s in _new_seats(game) if s.user_id != user_id]
+            return await self._replace_seats(game, seats)
+
+    async def add_policy_seat(
+        self, channel_id: int, by_user_id: int, policy: str = "greedy", *, game_id: int | None = None,
+    ) -> Game:
+        """Seat an AI player (host only). Its moves are played automatically after each turn."""
+        if policy not in POLICY_NAMES:
+            raise BadInputError(texts.BAD_POLICY.format(names=", ".join(POLICY_NAMES)))
+        async with self.lock(channel_id):
+            game = await self._require_lobby(
+                channel_id, game_id, host=by_user_id, not_host=texts.HOST_ONLY_AI
+            )
+            if game.is_full:
+                raise GameFullError(texts.GAME_FULL.format(limit=game.settings.max_players))
+            number = sum(1 for s in game.seats if s.is_ai) + 1
+            seats = [*_new_seats(game), NewSeat(ai_name(policy, number), policy=policy)]
+            return await self._replace_seats(game, seats)
+
+    async def _replace_seats(self, game: Game, seats: list[NewSeat]) -> Game:
+        try:
+            row = await self.storage.replace_seats(game.id, game.revision, seats)
+        except _StorageStale as error:
+            raise StaleError(texts.STALE_GAME) from error
+        return Game.from_row(row)
+
+    async def start(
+        self, channel_id: int, by_user_id: int, *, game_id: int | None = None, play_policies: bool = True,
+    ) -> ActionResult:
+        """Deal the game (host only, enough players). Policy seats who start play at once — or,
+        with ``play_policies=False``, when the caller calls :meth:`play_policies` (the bot
+        answers the Start click first, so it is never late for Discord's 3 seconds)."""
+        async with self.lock(channel_id):
+            game = await self._require_lobby(
+                channel_id, game_id, host=by_user_id, not_host=texts.HOST_ONLY_START
+            )
+            minimum = 1 if game.settings.variant == "solo" else 2
+            if len(game.seats) < minimum:
+                raise WrongStageError(texts.NEED_PLAYERS.format(n=minimum))
+            result = await self._start_locked(game, play_policies=play_policies)
+        await self._after(result)
+        return result
+
+    async def _start_locked(self, game: Game, *, play_policies: bool = True) -> ActionResult:
+        try:
+            state = engine.new_game(game.settings.options(len(game.seats)), game.seed, self._cards)
+        except IllegalActionError as error:
+            raise BadInputError(engine_text(error)) from error
+        state = shared_cards(state)
+        text, catalogue = stored_state(game, state)
+        try:
+            row = await self.storage.start_game(game.id, game.revision, text, state.schema, catalogue)
+        except _StorageStale as error:
+            raise StaleError(texts.STALE_GAME) from error
+        started = Game.from_row(row)
+        steps, final = await self._play_policies(started) if play_policies else ([], started)
+        return ActionResult(game, final, tuple(steps), started=started)
+
+    async def cancel(
+        self, channel_id: int, by_user_id: int, *, can_manage_channel: bool = False,
+        game_id: int | None = None,
+    ) -> Game:
+        """Cancel the channel's open game: the host, or anyone allowed to manage the channel."""
+        async with self.lock(channel_id):
+            game = await self._require_open(channel_id, game_id)
+            if by_user_id != game.host_id and not can_manage_channel:
+                raise NotHostError(texts.HOST_ONLY_CANCEL)
+            try:
+                row = await self.storage.set_status(game.id, game.revision, "cancelled")
+            except _StorageStale as error:
+                raise StaleError(texts.STALE_GAME) from error
+            cancelled = Game.from_row(row)
+        await _run_hooks(self.on_game_cancelled, cancelled)
+        return cancelled
+
+    # -- playing --------------------------------------------------------------------------------
+
+    async def check_turn(
+        self, channel_id: int, user_id: int, *, game_id: int | None = None
+    ) -> tuple[Game, Seat]:
+        """The active game and the user's seat, if it is their move; else the right refusal."""
+        game = await self._require_open(channel_id, game_id)
+        return game, _current_seat_for(game, user_id)
+
+    async def act(
+        self, channel_id: int, user_id: int, action: Action | str, *,
+        expected_revision: int | None = None, game_id: int | None = None,
+    ) -> ActionResult:
+        """Apply the user's action (engine text or value), commit, then let policy seats play.
+
+        ``expected_revision`` makes the call idempotent for buttons: a second click on the same
+        confirmation finds the revision moved on and gets :class:`StaleError`, changing nothing.
+        """
+        parsed = _player_action(_parse(action))
+        for attempt in range(1, TYPED_ACTION_ATTEMPTS + 1):
+            async with self.lock(channel_id):
+                game = await self._require_open(channel_id, game_id)
+                seat = _current_seat_for(game, user_id)
+                if expected_revision is not None and expected_revision != game.revision:
+                    raise StaleError(texts.STALE_BUTTON)
+                try:
+                    step, after = await self._commit(game, seat.seat, user_id, parsed)
+                except StaleError:
+                    # Another bot process (sharing the database) committed to this game between
+                    # our load and our commit. A button was meant for the state it showed; a
+                    # typed action is applied again to the new state, as if it had queued.
+                    if expected_revision is not None or attempt == TYPED_ACTION_ATTEMPTS:
+                        raise
+                    continue
+                steps, final = await self._play_policies(after)
+                result = ActionResult(game, final, (step, *steps))
+            await self._after(result)
+            return result
+        raise AssertionError("unreachable: the last attempt returns or raises")
+
+    async def decide(
+        self, channel_id: int, decision: engine.SkipTurn | engine.RemovePlayer, *,
+        by_user_id: int | None = None, game_id: int | None = None, expected_revision: int | None = None,
+        seat: int | None = None,
+    ) -> ActionResult:
+        """Apply a table decision (skip the current turn, remove a seat) decided elsewhere — by a
+        vote or a turn clock. The caller authorises; the log records ``by_user_id``.
+        ``expected_revision`` pins the state the decision was made on (two votes completing a
+        majority at once must not skip two turns). ``seat`` names the turn a skip ends when two
+        run at once (Line Clear's marker holders); default: the current one."""
+        if not isinstance(decision, engine.TABLE_ACTIONS):
+            raise TypeError(f"decide() takes a table decision, not {decision!r}: players act through act()")
+        async with self.lock(channel_id):
+            game = await self._require_open(channel_id, game_id)
+            if game.status != "active" or game.state is None:
+                raise WrongStageError(texts.NOT_STARTED)
+            if expected_revision is not None and expected_revision != game.revision:
+                raise StaleError(texts.STALE_BUTTON)
+            acting = game.state.current if seat is None else seat
+            step, after = await self._commit(game, acting, by_user_id, decision)
+            steps, final = await self._play_policies(after)
+            result = ActionResult(game, final, (step, *steps))
+        await self._after(result)
+        return result
+
+    async def play_policies(self, channel_id: int) -> ActionResult | None:
+        """Let policy seats move now, e.g. after a human seat was handed to an AI mid-game. None
+        when no policy seat was to move."""
+        async with self.lock(channel_id):
+            game = await self._require_open(channel_id)
+            steps, final = await self._play_policies(game)
+            if not steps:
+                return None
+            result = ActionResult(game, final, tuple(steps))
+        await self._after(result)
+        return result
+
+    async def resume(self, ours: Callable[[Game], bool] | None = None) -> list[ActionResult]:
+        """At start-up: check every active game loads, and let policy seats play any turn a crash
+        interrupted. Returns the games where something was played. ``ours``: only the games it
+        accepts are played (a sharded process plays those of the servers it runs and posts)."""
+        results: list[ActionResult] = []
+        async for game in self.iter_active_games():
+            if ours is not None and not ours(game):
+                continue
+            async with self.lock(game.channel_id):
+                fresh = Game.from_row(await self.storage.get_game(game.id))
+                steps, final = await self._play_policies(fresh)
+                if not steps:
+                    continue
+                result = ActionResult(fresh, final, tuple(steps))
+            await self._after(result)
+            results.append(result)
+        return results
+
+    async def _commit(
+        self, game: Game, seat: int, user_id: int | None, action: Action
+    ) -> tuple[Step, Game]:
+        """Apply and commit one action; the step and the game as committed (read back in the
+        same storage job, so nothing re-reads it)."""
+        assert game.state is not None
+        try:
+            outcome = engine.apply(game.state, action, player=seat)
+        except IllegalActionError as error:
+            raise InvalidActionError(engine_text(error)) from error
+        finished = outcome.state.is_over
+        # A finishing action records every seat's result with it (what /projectl stats reads).
+        also = list(result_writes(game.id, game.guild_id, seat_results(game.seats, outcome.state))
+                    if finished else ())
+        # Writes that belong to this moment (a reminder pushed back) join the same transaction.
+        pending = Step(seat, user_id, action, outcome.events, game.revision + 1, outcome.state)
+        provisional = replace(game, state=outcome.state, revision=game.revision + 1,
+                              status="finished" if finished else game.status)
+        for hook in list(self.commit_writes):
+            try:
+                also.extend(await hook(provisional, pending))
+            except Exception:
+                log.exception("commit hook %r failed", hook)
+        text, catalogue = stored_state(game, outcome.state)
+        try:
+            row = await self.storage.commit_action(
+                game.id, game.revision, seat=seat, user_id=user_id, action=str(action),
+                state=text, state_schema=outcome.state.schema, finished=finished,
+                also=also, catalogue=catalogue,
+            )
+        except _StorageStale as error:
+            raise StaleError(texts.STALE_BUTTON) from error
+        return Step(seat, user_id, action, outcome.events, row.revision, outcome.state), Game.from_row(row)
+
+    async def _play_policies(self, game: Game) -> tuple[list[Step], Game]:
+        """While a policy seat is to move, let it move (each action its own commit). The steps,
+        and the game after the last of them."""
+        steps: list[Step] = []
+        while len(steps) < MAX_POLICY_STEPS:
+            seat = _policy_seat(game)
+            if seat is None or game.state is None:
+                break
+            action = await self._policy_action(game, seat)
+            try:
+                step, game = await self._commit(game, seat.seat, None, action)
+            except StaleError:
+                # Another bot process sharing the database changed this game since it was loaded
+                # here: it played this AI's move itself, or a vote or a turn clock decided. That
+                # process plays on from its own commit, so this one stops with what it committed
+                # (the caller's action stays committed and answered, not refused).
+                log.info("game %s moved on in another process; its AI seats play on there", game.id)
+                self._strong_plans.pop((game.id, seat.seat), None)  # planned from a turn not played here
+                break
+            steps.append(step)
+        return steps, game
+
+    async def _policy_action(self, game: Game, seat: Seat) -> Action:
+        """The policy's choice; if it fails or is illegal, a legal fallback keeps the game moving.
+        The strong policy (with the default factory) thinks in the process pool; the others take
+        about a millisecond and choose inline."""
+        assert game.state is not None
+        name = seat.policy or "greedy"
+        seed = game.seed ^ (game.revision * 7919 + seat.seat)
+        seen = game.state.focused(seat.seat)
+        try:
+            if name in HEAVY_POLICIES and self._policies is engine_policy:
+                key = (game.id, seat.seat)
+                kept = self._strong_plans.pop(key, None)
+                if kept is not None and kept[0] == game.revision and kept[1]:
+                    planned = kept[1]
+                else:
+                    planned = tuple(engine.parse_action(t) for t in await self.thinker.move(seen, seed))
+                action = planned[0]
+                if len(planned) > 1:
+                    self._strong_plans[key] = (game.revision + 1, planned[1:])
+            else:
+                action = self._policies(name, seed).choose(seen)
+            engine.apply(game.state, action, player=seat.seat)
+            return action
+        except Exception:
+            log.exception("policy %s failed in game %s; using a fallback move", seat.policy, game.id)
+        legal = engine.legal_actions(game.state, seat.seat)
+        if legal:
+            return legal[0]
+        options = engine.master_options(game.state, seat.seat)
+        if options is not None:
+            return next(options.iter_actions())
+        return engine.SkipTurn()
+
+    async def _after(self, result: ActionResult) -> None:
+        """Run hooks for a committed result, outside the lock."""
+        previous = result.before.state
+        running = result.before
+        if previous is None and result.started is not None and result.started.state is not None:
+            started = result.started
+            previous = started.state
+            for seat in started.state.acting_seats:  # type: ignore[union-attr]
+                await _run_hooks(self.on_turn_started, started, started.seats[seat])
+        for step in result.steps:
+            running = _with_state(result.game, step)
+            await _run_hooks(self.on_action_committed, running, step)
+            if step.state.turns:
+                # Two turns at once (Line Clear): each new turn is announced by its own event;
+                # one holder finishing never "starts" the other's.
+                for event in step.events:
+                    if isinstance(event, TurnStarted):
+                        await _run_hooks(self.on_turn_started, running, running.seats[event.seat])
+            elif previous is None or (previous.current, previous.turn, previous.phase) != (
+                step.state.current, step.state.turn, step.state.phase
+            ):
+                if step.state.phase is not Phase.OVER:
+                    await _run_hooks(self.on_turn_started, running, running.seats[step.state.current])
+            previous = step.state
+        if result.finished and result.before.status != "finished":
+            await _run_hooks(self.on_game_finished, result.game)
+
+    # -- Master drafts ----------------------------------------------------------------------------
+    # A draft is kept by storage (migration 0008), so master-confirm plays it after a restart too;
+    # it is handed out only while the game is at the revision it was built on, and the storage
+    # forgets a game's drafts with every commit (a confirm included) and when the game ends.
+
+    async def master_add(
+        self, channel_id: int, user_id: int, place: Place | str, *, game_id: int | None = None,
+    ) -> MasterDraft:
+        """Add a placement to the user's Master draft after checking the whole draft is legal."""
+        if isinstance(place, str):
+            try:
+                place = engine.parse_placement(place)
+            except IllegalActionError as error:
+                raise BadInputError(engine_text(error)) from error
+        async with self.lock(channel_id):
+            game = await self._require_open(channel_id, game_id)
+            seat = _current_seat_for(game, user_id)
+            draft = await self._draft(game, seat.seat, user_id)
+            if any(p.card == place.card for p in draft.placements):
+                raise InvalidActionError(texts.MASTER_SAME_PUZZLE.format(card=place.card))
+            candidate = MasterDraft(game.id, seat.seat, game.revision, (*draft.placements, place))
+            assert game.state is not None
+            try:
+                engine.apply(game.state, candidate.action)
+            except IllegalActionError as error:
+                raise InvalidActionError(engine_text(error)) from error
+            try:
+                await self.storage.save_master_draft(game.id, game.revision, seat=seat.seat,
+                                                     user_id=user_id, placements=_draft_text(candidate))
+            except _StorageStale as error:  # another process committed to this game meanwhile
+                raise StaleError(texts.STALE_BUTTON) from error
+            return candidate
+
+    async def master_draft(self, channel_id: int, user_id: int) -> tuple[Game, MasterDraft]:
+        game = await self._require_open(channel_id)
+        seat = _current_seat_for(game, user_id)
+        return game, await self._draft(game, seat.seat, user_id)
+
+    async def master_clear(self, channel_id: int, user_id: int) -> None:
+        async with self.lock(channel_id):
+            game = await self._require_open(channel_id)
+            seat = _current_seat_for(game, user_id)
+            await self.storage.clear_master_draft(game.id, seat.seat)
+
+    async def master_confirm(
+        self, channel_id: int, user_id: int, *, expected_revision: int | None = None,
+        game_id: int | None = None,
+    ) -> ActionResult:
+        game = await self._require_open(channel_id, game_id)
+        seat = _current_seat_for(game, user_id)
+        draft = await self._draft(game, seat.seat, user_id)
+        if not draft.placements:
+            raise InvalidActionError(texts.MASTER_EMPTY)
+        revision = draft.revision if expected_revision is None else expected_revision
+        return await self.act(channel_id, user_id, draft.action, expected_revision=revision, game_id=game.id)
+
+    async def _draft(self, game: Game, seat: int, user_id: int) -> MasterDraft:
+        """The user's stored draft for the game as it stands; an empty one when they have none at
+        this revision (or its text no longer reads as placements)."""
+        text = await self.storage.master_draft(game.id, seat, user_id, game.revision)
+        if text is not None:
+            try:
+                placements = tuple(engine.parse_placement(part) for part in text.split(";"))
+            except IllegalActionError:
+                log.warning("unreadable Master draft in game %s, seat %s: %r", game.id, seat, text)
+            else:
+                return MasterDraft(game.id, seat, game.revision, placements)
+        return MasterDraft(game.id, seat, game.revision)
+
+    # -- odds and ends ---------------------------------------------------------------------------
+
+    async def wants_mention(self, user_id: int) -> bool:
+        """Whether to ping this player when their turn starts (``players.mention_on_turn``)."""
+        player = await self.storage.get_player(user_id)
+        return True if player is None else player.mention_on_turn
+
+    async def set_mention(self, user_id: int, name: str, enabled: bool) -> None:
+        await self.storage.upsert_player(user_id, name)
+        await self.storage.set_preference(user_id, "mention_on_turn", int(enabled))
+
+    async def remember_messages(
+        self, game_id: int, *, lobby_message_id: int | None = None, table_message_id: int | None = None,
+    ) -> None:
+        """Record where the lobby / latest table image was posted (not game state)."""
+        await self.storage.set_message_ids(
+            game_id, lobby_message_id=lobby_message_id, table_message_id=table_message_id
+        )
+
+
+# -- helpers -------------------------------------------------------------------------------------
+
+
+def validate_new_table(settings: TableSettings, watch: str | None = None) -> None:
+    """Every check :meth:`GameManager.create_game` makes before writing a table: callers run it
+    before anything else visible (a public "thinking…", a new thread) so a refusal is private and
+    leaves nothing behind."""
+    settings.validate()
+    if watch is not None and (settings.variant != "solo" or watch not in POLICY_NAMES):
+        raise BadInputError(texts.WATCH_SOLO_ONLY if watch in POLICY_NAMES else
+                            texts.BAD_POLICY.format(names=", ".join(POLICY_NAMES)))
+
+
+def _parse(action: Action | str) -> Action:
+    if not isinstance(action, str):
+        return action
+    try:
+        return engine.parse_action(action)
+    except IllegalActionError as error:
+        raise BadInputError(engine_text(error)) from error
+
+
+def _player_action(action: Action) -> Action:
+    """The one gate between a player and the engine: a player may send only their own moves.
+
+    Table decisions (skip a turn, remove a seat — ``engine.TABLE_ACTIONS``) are applied only by
+    :meth:`GameManager.decide` after a vote, the turn clock or the host's replace; every player
+    entry point (typed text, autocomplete values, buttons, menus, Master confirm) reaches the
+    engine through :meth:`GameManager.act`, which calls this first. Any kind the engine adds to
+    ``TABLE_ACTIONS`` is refused here without touching this function."""
+    if isinstance(action, engine.TABLE_ACTIONS):
+        raise InvalidActionError(texts.TABLE_DECISION_ONLY.format(action=str(action)))
+    return action
+
+
+def _current_seat_for(game: Game, user_id: int) -> Seat:
+    """The user's seat if it may act now: the current seat, or either marker holder's while two
+    turns run at once (Line Clear)."""
+    if game.status == "lobby":
+        raise WrongStageError(texts.NOT_STARTED)
+    seat = game.seat_of(user_id)
+    if seat is None:
+        raise NotInGameError(texts.NOT_IN_GAME)
+    current = game.current
+    if current is None or game.state is None:
+        raise WrongStageError(texts.GAME_OVER)
+    acting = game.state.acting_seats
+    if seat.seat not in acting:
+        names = " and ".join(game.seats[s].name for s in acting) or current.name
+        raise NotYourTurnError(texts.NOT_YOUR_TURN.format(name=names))
+    return seat
+
+
+def _draft_text(draft: MasterDraft) -> str:
+    """A draft's placements as storage keeps them: in the order the player added them (the Master
+    action itself sorts them by puzzle), separated as Master's text separates them."""
+    return "; ".join(place.placement_text() for place in draft.placements)
+
+
+def _policy_seat(game: Game) -> Seat | None:
+    """A policy seat that may act now (with two turns at once, either holder's)."""
+    if game.state is None or game.current is None:
+        return None
+    for seat in game.state.acting_seats:
+        if game.seats[seat].is_ai:
+            return game.seats[seat]
+    return None
+
+
+def _new_seats(game: Game) -> list[NewSeat]:
+    """``game``'s seats to store again, each name as it was given (not escaped twice)."""
+    return [NewSeat(unescaped(s.name), user_id=s.user_id, policy=s.policy) for s in game.seats]
+
+
+def _with_state(game: Game, step: Step) -> Game:
+    from dataclasses import replace
+
+    return replace(game, state=step.state, revision=step.revision)
+
+
+async def _run_hooks(hooks: list[Any], *args: Any) -> None:
+    for hook in list(hooks):
+        try:
+            await hook(*args)
+        except Exception:
+            log.exception("manager hook %r failed", hook)

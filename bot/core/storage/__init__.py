@@ -1,0 +1,32 @@
+"""Persistence for the bot: SQLite through aiosqlite (the embedded default) or PostgreSQL
+through asyncpg (postgres.py, for several processes). The only package that speaks SQL."""
+
+from .days import DaysStore, ReminderPrefsRow, TurnKey, TurnRow, UndoneRow
+from .db import (
+    GAME_STATUSES,
+    OPEN_STATUSES,
+    PLAYER_PREFERENCES,
+    ActionRow,
+    GameRow,
+    NewSeat,
+    PlayerRow,
+    SeatRow,
+    Storage,
+    StoredCatalogue,
+)
+from .errors import (
+    ChannelBusyError,
+    GameNotFoundError,
+    StaleRevisionError,
+    StorageError,
+    StorageUnavailableError,
+)
+from .opening import StorageOpenError
+
+__all__ = [
+    "GAME_STATUSES", "OPEN_STATUSES", "PLAYER_PREFERENCES", "ActionRow", "ChannelBusyError",
+    "GameNotFoundError", "GameRow", "NewSeat", "PlayerRow", "SeatRow", "StaleRevisionError",
+    "Storage", "StorageError", "StorageUnavailableError", "StoredCatalogue", "StorageOpenError",
+    # play over days (migration 0002, bot/core/storage/days.py)
+    "DaysStore", "ReminderPrefsRow", "TurnKey", "TurnRow", "UndoneRow",
+]

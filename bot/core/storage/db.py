@@ -1,0 +1,728 @@
+"""The SQLite store: the only code in the bot that speaks SQL.
+
+Why the shape it has:
+
+* WAL mode and ``synchronous=FULL``: readers never block the writer, and a committed action
+  survives a power cut or SIGKILL, so "commit, then tell the player" is an honest promise.
+* Autocommit connection with explicit ``BEGIN IMMEDIATE`` transactions: a multi-row change (log
+  row + state + revision) is one transaction, and it takes the write lock up front instead of
+  failing half-way on a busy database.
+* Optimistic concurrency: every change names the ``revision`` it was computed from and fails with
+  :class:`StaleRevisionError` if someone else committed first. The manager's per-channel lock
+  makes that rare; the check makes it safe even across processes or after a crash.
+* Rows come back as frozen dataclasses, never cursors, so callers cannot hold a transaction open.
+* One thread round trip per request: aiosqlite runs every call (``execute``, ``fetchone``,
+  closing a cursor...) as a separate job on its thread, about 0.2 ms each on a busy machine, and
+  an action used to make ~37 of them. The hot paths run a plain function on the connection's
+  thread instead (:meth:`Storage._job`): a read, or a whole transaction plus reading the row back,
+  is ONE job.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import sqlite3
+from collections import OrderedDict
+from collections.abc import AsyncIterator, Callable, Iterable, Sequence
+from contextlib import asynccontextmanager
+from dataclasses import dataclass
+from datetime import datetime
+from pathlib import Path
+from typing import Any, TypeVar
+
+import aiosqlite
+
+from ..clock import Clock, SystemClock
+from . import migrations
+from .errors import ChannelBusyError, GameNotFoundError, StaleRevisionError
+from .migrations import NewerSchemaError
+from .opening import (
+    SQLITE_ERRORS,
+    StorageOpenError,
+    check_sqlite_file,
+    explain_postgres,
+    explain_sqlite,
+    make_sqlite_folder,
+)
+from .postgres import PgConnection, is_postgres_url
+
+T = TypeVar("T")
+
+GAME_STATUSES = ("lobby", "active", "finished", "cancelled")
+OPEN_STATUSES = ("lobby", "active")
+PLAYER_PREFERENCES = ("mention_on_turn",)
+"""Columns of ``players`` that :meth:`Storage.set_preference` may write. Later migrations that
+add preference columns append their names here."""
+
+
+@dataclass(frozen=True, slots=True)
+class SeatRow:
+    seat: int
+    user_id: int | None
+    display_name: str
+    policy: str | None
+    joined_at: str
+
+    @property
+    def is_policy(self) -> bool:
+        return self.user_id is None
+
+
+@dataclass(frozen=True, slots=True)
+class GameRow:
+    id: int
+    guild_id: int | None
+    channel_id: int
+    status: str
+    host_id: int
+    variant: str
+    max_players: int
+    options: dict[str, Any]
+    seed: int
+    state: str | None
+    state_schema: int | None
+    revision: int
+    lobby_message_id: int | None
+    table_message_id: int | None
+    created_at: str
+    updated_at: str
+    ended_at: str | None
+    seats: tuple[SeatRow, ...]
+    catalogue_key: str | None = None
+    """The catalogue ``state`` was stored without (migration 0006); None: ``state`` lists its cards."""
+    catalogue: str | None = None
+    """That catalogue's cards as JSON text (``catalogues.cards``), or None."""
+
+
+@dataclass(frozen=True, slots=True)
+class StoredCatalogue:
+    """A card catalogue as the store keeps it: once, under its content key, for every game whose
+    state names it (``engine.serialisation.catalogue_key`` / ``catalogue_text``)."""
+
+    key: str
+    cards: str
+
+
+@dataclass(frozen=True, slots=True)
+class ActionRow:
+    game_id: int
+    seq: int
+    seat: int
+    user_id: int | None
+    action: str
+    revision: int
+    created_at: str
+
+
+@dataclass(frozen=True, slots=True)
+class PlayerRow:
+    user_id: int
+    display_name: str
+    mention_on_turn: bool
+    created_at: str
+    updated_at: str
+
+
+@dataclass(frozen=True, slots=True)
+class NewSeat:
+    """A seat to add: a human (``user_id``) or a policy seat (``policy``)."""
+
+    display_name: str
+    user_id: int | None = None
+    policy: str | None = None
+
+
+_GAME_COLUMNS = (
+    "id, guild_id, channel_id, status, host_id, variant, max_players, options, seed, state, "
+    "state_schema, revision, lobby_message_id, table_message_id, created_at, updated_at, ended_at, "
+    "catalogue_key"
+)
+
+
+class Storage:
+    """Async access to the bot's database. Create with :meth:`open`, finish with :meth:`close`."""
+
+    def __init__(self, db: aiosqlite.Connection, clock: Clock) -> None:
+        self._db = db
+        self._clock = clock
+        self._writing = asyncio.Lock()
+        """One connection serves every channel, so a second BEGIN while another channel's
+        transaction is open would fail ("cannot start a transaction within a transaction"):
+        transactions take turns here, for the few milliseconds each lasts."""
+
+    # -- lifecycle ---------------------------------------------------------------------------
+
+    @classmethod
+    async def open(cls, path: str | Path, clock: Clock | None = None) -> Storage:
+        """Open (creating if needed) and migrate the database at ``path`` (":memory:" works), or
+        the PostgreSQL database at a ``postgresql://`` URL (bot/core/storage/postgres.py).
+
+        Raises :class:`StorageOpenError` (one sentence naming the setting) for a database that
+        cannot be used, without changing it."""
+        clock = clock or SystemClock()
+        if is_postgres_url(path):
+            return cls(await _open_postgres(str(path), _iso(clock.now())), clock)  # type: ignore[arg-type]
+        return cls(await _open_sqlite(str(path), _iso(clock.now())), clock)
+
+    async def close(self) -> None:
+        await self._db.close()
+
+    async def schema_version(self) -> int:
+        return await migrations.current_version(self._db)
+
+    @property
+    def dialect(self) -> str:
+        """'sqlite' or 'postgresql': which engine this store talks to."""
+        return str(getattr(self._db, "dialect", "sqlite"))
+
+    async def journal_mode(self) -> str:
+        return str(await self._scalar("PRAGMA journal_mode"))
+
+    @asynccontextmanager
+    async def _transaction(self) -> AsyncIterator[aiosqlite.Connection]:
+        async with self._writing:
+            await self._db.execute("BEGIN IMMEDIATE")
+            try:
+                yield self._db
+            except BaseException:
+                await self._db.execute("ROLLBACK")
+                raise
+            await self._db.execute("COMMIT")
+
+    async def _job(self, work: Callable[[sqlite3.Connection], T]) -> T:
+        """Run ``work`` on the connection's own thread as ONE aiosqlite job (see the module doc).
+        ``work`` is plain blocking sqlite3 code; it must not await or touch the event loop."""
+        db = self._db
+        return await db._execute(lambda: work(db._conn))  # noqa: SLF001 - aiosqlite's job queue
+
+    async def _write(self, work: Callable[[sqlite3.Connection], T]) -> T:
+        """``work`` inside ``BEGIN IMMEDIATE`` ... ``COMMIT`` (ROLLBACK if it raises), as one job."""
+        async with self._writing:
+            return await self._job(lambda conn: _in_transaction(conn, work))
+
+    def _now(self) -> str:
+        return _iso(self._clock.now())
+
+    async def _scalar(self, sql: str, params: Sequence[Any] = ()) -> Any:
+        return await self._job(lambda conn: _scalar_now(conn, sql, params))
+
+    # -- games -------------------------------------------------------------------------------
+
+    async def create_game(
+        self, *, guild_id: int | None, channel_id: int, host_id: int, variant: str,
+        max_players: int, options: dict[str, Any], seed: int, seats: Iterable[NewSeat] = (),
+        turn_limit_hours: int | None = None,
+    ) -> GameRow:
+        """A new game in the lobby. Raises :class:`ChannelBusyError` if the channel has one.
+
+        The game, its seats and its table options (``turn_limit_hours``: the turn clock) are one
+        transaction, so a failure leaves no half-created lobby."""
+        now = self._now()
+        new_seats = list(seats)
+
+        def work(conn: sqlite3.Connection) -> GameRow:
+            cursor = conn.execute(
+                "INSERT INTO games (guild_id, channel_id, status, host_id, variant, max_players,"
+                " options, seed, revision, created_at, updated_at)"
+                " VALUES (?, ?, 'lobby', ?, ?, ?, ?, ?, 0, ?, ?) RETURNING id",
+                (guild_id, channel_id, host_id, variant, max_players,
+                 json.dumps(options, sort_keys=True), seed, now, now),
+            )
+            game_id = int(cursor.fetchone()[0])
+            for index, seat in enumerate(new_seats):
+                _insert_seat(conn, game_id, index, seat, now)
+            if turn_limit_hours is not None:
+                conn.execute("INSERT INTO table_options (game_id, turn_limit_hours) VALUES (?, ?)",
+                             (game_id, turn_limit_hours))
+            return _require_game(conn, game_id)
+
+        try:
+            return await self._write(work)
+        except sqlite3.IntegrityError as error:
+            if "games" in str(error) or "channel_id" in str(error):
+                raise ChannelBusyError("This channel already has a game.") from error
+            raise
+
+    async def get_game(self, game_id: int) -> GameRow:
+        return await self._job(lambda conn: _require_game(conn, game_id))
+
+    async def find_game(self, game_id: int) -> GameRow | None:
+        return await self._job(lambda conn: _read_game(conn, "id = ?", (game_id,)))
+
+    async def open_game_in_channel(self, channel_id: int) -> GameRow | None:
+        """The lobby or active game in ``channel_id``, if any."""
+        return await self._job(lambda conn: _read_game(
+            conn, "channel_id = ? AND status IN ('lobby', 'active')", (channel_id,)))
+
+    async def games_with_status(self, *statuses: str) -> list[GameRow]:
+        marks = ", ".join("?" for _ in statuses)
+
+        def work(conn: sqlite3.Connection) -> list[GameRow]:
+            rows = conn.execute(
+                f"SELECT {_GAME_COLUMNS} FROM games WHERE status IN ({marks}) ORDER BY id", statuses
+            ).fetchall()
+            return [_game_row(conn, row) for row in rows]
+
+        return await self._job(work)
+
+    async def iter_games_with_status(self, *statuses: str, batch: int = 64) -> AsyncIterator[GameRow]:
+        """Like :meth:`games_with_status`, but ``batch`` rows at a time (by id): start-up walks
+        every active game without holding them all in memory at once."""
+        marks = ", ".join("?" for _ in statuses)
+        after = 0
+        while True:
+            rows = await self._job(lambda conn, after=after: [_game_row(conn, row) for row in conn.execute(
+                f"SELECT {_GAME_COLUMNS} FROM games WHERE status IN ({marks}) AND id > ? ORDER BY id LIMIT ?",
+                (*statuses, after, batch),
+            ).fetchall()])
+            for row in rows:
+                yield row
+            if len(rows) < batch:
+                return
+            after = rows[-1].id
+
+    async def replace_seats(self, game_id: int, expected_revision: int, seats: Sequence[NewSeat]) -> GameRow:
+        """Set the lobby's seats (in order), bumping the revision. Lobby only."""
+        now = self._now()
+
+        def work(conn: sqlite3.Connection) -> GameRow:
+            _check_revision_now(conn, game_id, expected_revision, statuses=("lobby",))
+            conn.execute("DELETE FROM seats WHERE game_id = ?", (game_id,))
+            for index, seat in enumerate(seats):
+                _insert_seat(conn, game_id, index, seat, now)
+            _bump(conn, game_id, now)
+            return _require_game(conn, game_id)
+
+        return await self._write(work)
+
+    async def start_game(
+        self, game_id: int, expected_revision: int, state: str, state_schema: int,
+        catalogue: StoredCatalogue | None = None,
+    ) -> GameRow:
+        """Lobby -> active with the initial state. ``catalogue``: the cards ``state`` was written
+        without, stored (once) in the same transaction and named by the game."""
+        now = self._now()
+
+        def work(conn: sqlite3.Connection) -> GameRow:
+            _check_revision_now(conn, game_id, expected_revision, statuses=("lobby",))
+            _store_catalogue(conn, game_id, catalogue, now)
+            conn.execute(
+                "UPDATE games SET status = 'active', state = ?, state_schema = ?,"
+                " revision = revision + 1, updated_at = ? WHERE id = ?",
+                (state, state_schema, now, game_id),
+            )
+            return _require_game(conn, game_id)
+
+        return await self._write(work)
+
+    async def set_status(self, game_id: int, expected_revision: int, status: str) -> GameRow:
+        """Move an open game to ``status`` (e.g. 'cancelled')."""
+        if status not in GAME_STATUSES:
+            raise ValueError(f"unknown status {status!r}")
+        now = self._now()
+        ended = now if status in ("finished", "cancelled") else None
+
+        def work(conn: sqlite3.Connection) -> GameRow:
+            _check_revision_now(conn, game_id, expected_revision, statuses=OPEN_STATUSES)
+            conn.execute(
+                "UPDATE games SET status = ?, revision = revision + 1, updated_at = ?,"
+                " ended_at = COALESCE(?, ended_at) WHERE id = ?",
+                (status, now, ended, game_id),
+            )
+            _forget_drafts(conn, game_id)
+            return _require_game(conn, game_id)
+
+        return await self._write(work)
+
+    async def commit_action(
+        self, game_id: int, expected_revision: int, *, seat: int, user_id: int | None,
+        action: str, state: str, state_schema: int, finished: bool,
+        also: Sequence[Write] = (), catalogue: StoredCatalogue | None = None,
+    ) -> GameRow:
+        """Append ``action`` to the log and store the state it produced, in ONE transaction (and
+        one thread round trip, the row read back included).
+
+        ``also`` are further writes that belong to the same moment (e.g. the acting player's
+        reminder being pushed back): they commit with the action, so an action costs one fsync.
+        Raises :class:`StaleRevisionError` (and changes nothing) if the game moved on since
+        ``expected_revision`` — which also makes a retried commit of the same action harmless.
+        ``catalogue``: as in :meth:`start_game`, for a game whose row does not name it yet (one
+        stored before migration 0006, on its first action since).
+        """
+        now = self._now()
+
+        def work(conn: sqlite3.Connection) -> GameRow:
+            _check_revision_now(conn, game_id, expected_revision, statuses=("active",))
+            _store_catalogue(conn, game_id, catalogue, now)
+            seq = int(_scalar_now(conn, "SELECT COALESCE(MAX(seq), 0) + 1 FROM actions WHERE game_id = ?",
+                                  (game_id,)))
+            conn.execute(
+                "INSERT INTO actions (game_id, seq, seat, user_id, action, revision, created_at)"
+                " VALUES (?, ?, ?, ?, ?, ?, ?)",
+                (game_id, seq, seat, user_id, action, expected_revision + 1, now),
+            )
+            conn.execute(
+                "UPDATE games SET state = ?, state_schema = ?, revision = revision + 1, updated_at = ?,"
+                " status = CASE WHEN ? = 1 THEN 'finished' ELSE status END,"
+                " ended_at = CASE WHEN ? = 1 THEN ? ELSE ended_at END WHERE id = ?",
+                (state, state_schema, now, int(finished), int(finished), now, game_id),
+            )
+            _forget_drafts(conn, game_id)
+            for write in also:
+                conn.execute(write.sql, write.params)
+            return _require_game(conn, game_id)
+
+        return await self._write(work)
+
+    async def set_message_ids(
+        self, game_id: int, *, lobby_message_id: int | None = None, table_message_id: int | None = None,
+    ) -> None:
+        """Remember where the bot posted; does not bump the revision (it is not game state)."""
+
+        def work(conn: sqlite3.Connection) -> None:
+            if lobby_message_id is not None:
+                conn.execute("UPDATE games SET lobby_message_id = ? WHERE id = ?",
+                             (lobby_message_id, game_id))
+            if table_message_id is not None:
+                conn.execute("UPDATE games SET table_message_id = ? WHERE id = ?",
+                             (table_message_id, game_id))
+
+        await self._write(work)
+
+    # -- the action log ------------------------------------------------------------------------
+
+    async def actions(self, game_id: int, *, after_seq: int = 0) -> list[ActionRow]:
+        return await self._job(lambda conn: [ActionRow(*row) for row in conn.execute(
+            f"SELECT {_ACTION_COLUMNS} FROM actions WHERE game_id = ? AND seq > ? ORDER BY seq",
+            (game_id, after_seq),
+        )])
+
+    async def last_actions(
+        self, game_id: int, limit: int, *, before_revision: int | None = None
+    ) -> list[ActionRow]:
+        """The last ``limit`` logged actions (before ``before_revision`` when given), oldest first:
+        what a turn post shows, read without the rest of a long log."""
+        bound = 2**62 if before_revision is None else before_revision
+        rows = await self._job(lambda conn: conn.execute(
+            f"SELECT {_ACTION_COLUMNS} FROM actions WHERE game_id = ? AND revision < ?"
+            " ORDER BY seq DESC LIMIT ?", (game_id, bound, limit),
+        ).fetchall())
+        return [ActionRow(*row) for row in reversed(rows)]
+
+    # -- players -------------------------------------------------------------------------------
+
+    async def upsert_player(self, user_id: int, display_name: str, locale: str | None = None) -> PlayerRow:
+        """Create or rename a player; ``locale`` (their Discord language, for later DMs) is kept
+        as it was when None."""
+        now = self._now()
+
+        def work(conn: sqlite3.Connection) -> PlayerRow:
+            conn.execute(
+                "INSERT INTO players (user_id, display_name, created_at, updated_at, locale)"
+                " VALUES (?, ?, ?, ?, ?)"
+                " ON CONFLICT (user_id) DO UPDATE SET display_name = excluded.display_name,"
+                " updated_at = excluded.updated_at, locale = COALESCE(excluded.locale, players.locale)",
+                (user_id, display_name, now, now, locale),
+            )
+            player = _read_player(conn, user_id)
+            assert player is not None
+            return player
+
+        return await self._write(work)
+
+    async def get_player(self, user_id: int) -> PlayerRow | None:
+        return await self._job(lambda conn: _read_player(conn, user_id))
+
+    async def set_preference(self, user_id: int, name: str, value: int | str | None) -> None:
+        """Write one preference column (see :data:`PLAYER_PREFERENCES`) for a known player."""
+        if name not in PLAYER_PREFERENCES:
+            raise ValueError(f"unknown preference {name!r}")
+        now = self._now()
+        await self._write(lambda conn: conn.execute(
+            f"UPDATE players SET {name} = ?, updated_at = ? WHERE user_id = ?", (value, now, user_id)))
+
+    # -- servers (migration 0007) ----------------------------------------------------------------
+
+    async def server_locales(self) -> dict[int, str]:
+        """Every server's chosen language for public posts (/projectl-server), by guild id; a
+        server that follows its own preferred locale is absent. Read once at startup."""
+        rows = await self._job(lambda conn: conn.execute(
+            "SELECT guild_id, locale FROM server_settings WHERE locale IS NOT NULL").fetchall())
+        return {int(guild_id): str(locale) for guild_id, locale in rows}
+
+    async def set_server_locale(self, guild_id: int, locale: str | None, set_by: int) -> None:
+        """Choose the language of a server's public posts; None follows the server's own
+        preferred locale again."""
+        now = self._now()
+        await self._write(lambda conn: conn.execute(
+            "INSERT INTO server_settings (guild_id, locale, set_by, updated_at) VALUES (?, ?, ?, ?)"
+            " ON CONFLICT (guild_id) DO UPDATE SET locale = excluded.locale,"
+            " set_by = excluded.set_by, updated_at = excluded.updated_at",
+            (guild_id, locale, set_by, now)))
+
+    # -- Master drafts (migration 0008) ------------------------------------------------------------
+
+    async def master_draft(self, game_id: int, seat: int, user_id: int, revision: int) -> str | None:
+        """The placements of the Master action ``user_id`` is building for ``seat`` (engine
+        notation, in the order added: ``L3 on W07 at A1 A2 B2; 1 on B03 at C3``), if they built it
+        at ``revision``: a draft made at another revision of the game is never handed out."""
+        found = await self._scalar(
+            "SELECT placements FROM master_drafts WHERE game_id = ? AND seat = ? AND user_id = ?"
+            " AND revision = ?", (game_id, seat, user_id, revision))
+        return None if found is None else str(found)
+
+    async def save_master_draft(
+        self, game_id: int, expected_revision: int, *, seat: int, user_id: int, placements: str,
+    ) -> None:
+        """Keep the seat's draft (replacing the one it had), built on ``expected_revision``.
+        Raises :class:`StaleRevisionError` (and keeps nothing) if the game moved on since: the
+        check and the write are one transaction, so a draft never outlives the commit after it."""
+        now = self._now()
+
+        def work(conn: sqlite3.Connection) -> None:
+            _check_revision_now(conn, game_id, expected_revision, statuses=("active",))
+            conn.execute(
+                "INSERT INTO master_drafts (game_id, seat, user_id, revision, placements, updated_at)"
+                " VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (game_id, seat) DO UPDATE SET"
+                " user_id = excluded.user_id, revision = excluded.revision, placements = excluded.placements,"
+                " updated_at = excluded.updated_at",
+                (game_id, seat, user_id, expected_revision, placements, now))
+
+        await self._write(work)
+
+    async def clear_master_draft(self, game_id: int, seat: int) -> None:
+        """Forget the seat's draft (``master-clear``); nothing happens if it has none."""
+        await self._write(lambda conn: conn.execute(
+            "DELETE FROM master_drafts WHERE game_id = ? AND seat = ?", (game_id, seat)))
+
+
+# -- helpers -----------------------------------------------------------------------------------
+
+
+
+BUSY_TIMEOUT_SECONDS = 5.0
+"""How long a statement waits for another connection's lock before failing."""
+
+
+async def _open_sqlite(target: str, now_iso: str) -> aiosqlite.Connection:
+    """The SQLite database at ``target``, checked, in WAL mode and migrated. The busy timeout is
+    set as the connection opens, before anything else, so that of several processes starting at
+    once none fails on another's lock (the WAL switch and the migrations wait their turn)."""
+    check_sqlite_file(target)
+    make_sqlite_folder(target)
+    try:
+        db = await aiosqlite.connect(target, isolation_level=None, timeout=BUSY_TIMEOUT_SECONDS)
+    except SQLITE_ERRORS as error:
+        raise explain_sqlite(target, error) from None
+    try:
+        await db.execute(f"PRAGMA busy_timeout={int(BUSY_TIMEOUT_SECONDS * 1000)}")
+        await db.execute("PRAGMA journal_mode=WAL")
+        await db.execute("PRAGMA synchronous=FULL")
+        await db.execute("PRAGMA foreign_keys=ON")
+        await migrations.migrate(db, now_iso)
+    except NewerSchemaError as error:
+        await db.close()
+        raise StorageOpenError(f"the database file {target}: {error}.") from None
+    except SQLITE_ERRORS as error:
+        await db.close()
+        raise explain_sqlite(target, error) from None
+    except BaseException:
+        await db.close()
+        raise
+    return db
+
+
+async def _open_postgres(url: str, now_iso: str) -> PgConnection:
+    try:
+        pg = await PgConnection.connect(url)
+    except StorageOpenError:
+        raise
+    except Exception as error:  # asyncpg's errors, OSError, timeouts: all mean "cannot open"
+        raise explain_postgres(url, error) from None
+    try:
+        await migrations.migrate(pg, now_iso)  # type: ignore[arg-type]
+    except NewerSchemaError as error:
+        await pg.close()
+        raise StorageOpenError(f"the PostgreSQL database: {error}.") from None
+    except BaseException:
+        await pg.close()
+        raise
+    return pg
+
+
+def _iso(when: datetime) -> str:
+    if when.tzinfo is None:
+        raise ValueError("the clock must return timezone-aware times")
+    return when.isoformat()
+
+
+async def _scalar(db: aiosqlite.Connection, sql: str, params: Sequence[Any] = ()) -> Any:
+    async with db.execute(sql, params) as cursor:
+        row = await cursor.fetchone()
+    return None if row is None else row[0]
+
+
+async def _check_revision(
+    db: aiosqlite.Connection, game_id: int, expected: int, *, statuses: Sequence[str]
+) -> None:
+    if getattr(db, "dialect", "sqlite") == "postgresql":
+        await db.execute(_GAME_LOCK, (game_id,))
+    async with db.execute("SELECT revision, status FROM games WHERE id = ?", (game_id,)) as cursor:
+        row = await cursor.fetchone()
+    _revision_matches(row, game_id, expected, statuses)
+
+
+# Plain sqlite3 helpers: they run inside one Storage._job, on the connection's thread.
+
+
+@dataclass(frozen=True, slots=True)
+class Write:
+    """One SQL statement to run inside another transaction (see ``Storage.commit_action``'s
+    ``also``). Built by storage code only, so SQL still lives in this package."""
+
+    sql: str
+    params: tuple[Any, ...]
+
+
+_ACTION_COLUMNS = "game_id, seq, seat, user_id, action, revision, created_at"
+
+
+def _in_transaction(conn: sqlite3.Connection, work: Callable[[sqlite3.Connection], T]) -> T:
+    conn.execute("BEGIN IMMEDIATE")
+    try:
+        result = work(conn)
+    except BaseException:
+        conn.execute("ROLLBACK")
+        raise
+    conn.execute("COMMIT")
+    return result
+
+
+def _scalar_now(conn: sqlite3.Connection, sql: str, params: Sequence[Any] = ()) -> Any:
+    row = conn.execute(sql, params).fetchone()
+    return None if row is None else row[0]
+
+
+def _read_game(conn: sqlite3.Connection, where: str, params: Sequence[Any]) -> GameRow | None:
+    row = conn.execute(f"SELECT {_GAME_COLUMNS} FROM games WHERE {where}", params).fetchone()
+    return None if row is None else _game_row(conn, row)
+
+
+def _require_game(conn: sqlite3.Connection, game_id: int) -> GameRow:
+    game = _read_game(conn, "id = ?", (game_id,))
+    if game is None:
+        raise GameNotFoundError(f"No game {game_id}.")
+    return game
+
+
+def _game_row(conn: sqlite3.Connection, row: Sequence[Any]) -> GameRow:
+    seats = tuple(SeatRow(*seat) for seat in conn.execute(
+        "SELECT seat, user_id, display_name, policy, joined_at FROM seats WHERE game_id = ? ORDER BY seat",
+        (row[0],),
+    ))
+    values = list(row)
+    try:
+        values[7] = json.loads(values[7])
+    except (TypeError, ValueError):
+        values[7] = {}  # unreadable options: the manager refuses this one game, not all
+    key = values.pop()
+    cards = None if key is None else _catalogue_cards(conn, str(key))
+    return GameRow(*values, seats=seats, catalogue_key=key, catalogue=cards)
+
+
+_CATALOGUES: OrderedDict[str, str] = OrderedDict()
+CATALOGUES_KEPT = 8
+"""Catalogue texts remembered by key. A key is a hash of its cards, so the text under it never
+changes, in any database: every read of a game hands out the same string instead of reading
+(and copying) the ~8 KB of cards again. A server normally has one catalogue."""
+
+
+def _catalogue_cards(conn: sqlite3.Connection, key: str) -> str | None:
+    """The cards stored under ``key`` (None if the row is missing: that game is unreadable)."""
+    text = _CATALOGUES.get(key)
+    if text is None:
+        found = _scalar_now(conn, "SELECT cards FROM catalogues WHERE catalogue_key = ?", (key,))
+        if found is None:
+            return None
+        text = _CATALOGUES[key] = str(found)
+        while len(_CATALOGUES) > CATALOGUES_KEPT:
+            _CATALOGUES.popitem(last=False)
+    return text
+
+
+def catalogue_writes(game_id: int, catalogue: StoredCatalogue | None, now: str) -> list[Write]:
+    """Keep ``catalogue`` (once per key) and name it as the game's; nothing when None."""
+    if catalogue is None:
+        return []
+    return [
+        Write("INSERT INTO catalogues (catalogue_key, cards, created_at) VALUES (?, ?, ?)"
+              " ON CONFLICT (catalogue_key) DO NOTHING", (catalogue.key, catalogue.cards, now)),
+        Write("UPDATE games SET catalogue_key = ? WHERE id = ?", (catalogue.key, game_id)),
+    ]
+
+
+def _store_catalogue(
+    conn: sqlite3.Connection, game_id: int, catalogue: StoredCatalogue | None, now: str
+) -> None:
+    for write in catalogue_writes(game_id, catalogue, now):
+        conn.execute(write.sql, write.params)
+
+
+def _read_player(conn: sqlite3.Connection, user_id: int) -> PlayerRow | None:
+    row = conn.execute(
+        "SELECT user_id, display_name, mention_on_turn, created_at, updated_at FROM players"
+        " WHERE user_id = ?", (user_id,),
+    ).fetchone()
+    if row is None:
+        return None
+    return PlayerRow(int(row[0]), str(row[1]), bool(row[2]), str(row[3]), str(row[4]))
+
+
+def _check_revision_now(
+    conn: sqlite3.Connection, game_id: int, expected: int, *, statuses: Sequence[str]
+) -> None:
+    _lock_game(conn, game_id)
+    row = conn.execute("SELECT revision, status FROM games WHERE id = ?", (game_id,)).fetchone()
+    _revision_matches(row, game_id, expected, statuses)
+
+
+_GAME_LOCK = "SELECT pg_advisory_xact_lock(?)"
+
+
+def _lock_game(conn: sqlite3.Connection, game_id: int) -> None:
+    """On PostgreSQL, serialise changes to one game across processes until this transaction ends
+    (SQLite needs nothing: ``BEGIN IMMEDIATE`` already takes the one write lock)."""
+    if getattr(conn, "dialect", "sqlite") == "postgresql":
+        conn.execute(_GAME_LOCK, (game_id,))
+
+
+def _revision_matches(row: Any, game_id: int, expected: int, statuses: Sequence[str]) -> None:
+    if row is None:
+        raise GameNotFoundError(f"No game {game_id}.")
+    if int(row[0]) != expected or row[1] not in statuses:
+        raise StaleRevisionError(
+            f"Game {game_id} is at revision {row[0]} ({row[1]}), not {expected}."
+        )
+
+
+FORGET_DRAFTS_SQL = "DELETE FROM master_drafts WHERE game_id = ?"
+"""Run with every change to a game's position (a commit, its end, an undo, a seat handed over):
+its Master drafts (migration 0008) were built on the position before. Reading them checks the
+revision anyway; this keeps the table to the drafts still playable."""
+
+
+def _forget_drafts(conn: sqlite3.Connection, game_id: int) -> None:
+    conn.execute(FORGET_DRAFTS_SQL, (game_id,))
+
+
+def _bump(conn: sqlite3.Connection, game_id: int, now: str) -> None:
+    conn.execute("UPDATE games SET revision = revision + 1, updated_at = ? WHERE id = ?", (now, game_id))
+
+
+def _insert_seat(conn: sqlite3.Connection, game_id: int, index: int, seat: NewSeat, now: str) -> None:
+    conn.execute(
+        "INSERT INTO seats (game_id, seat, user_id, display_name, policy, joined_at)"
+        " VALUES (?, ?, ?, ?, ?, ?)",
+        (game_id, index, seat.user_id, seat.display_name, seat.policy, now),
+    )

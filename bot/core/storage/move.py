@@ -1,0 +1,88 @@
+"""Move an existing SQLite database into an empty PostgreSQL database.
+
+    python -m bot.core.storage.move projectl.sqlite3 postgresql://projectl@127.0.0.1:5432/projectl
+
+Both are opened through :class:`~bot.core.storage.db.Storage`, so both are migrated to the same latest
+schema first; then every row of every table is copied in ONE PostgreSQL transaction (all or
+nothing), parents before children, and the game id sequence is moved past the largest id. It
+refuses a target that already has games, so it can never mix two deployments. Stop the bot first:
+rows committed to SQLite after the copy began are not moved.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import sqlite3
+import sys
+from pathlib import Path
+
+from .db import Storage
+
+TABLES = ("players", "catalogues", "games", "seats", "actions", "table_options", "turns", "votes",
+          "undone_actions", "game_results", "hints", "server_settings", "master_drafts")
+"""Every table a migration creates (``schema_version`` aside), parents before children. A
+migration that adds a table must add it here: :func:`move` refuses a table it does not know."""
+
+
+class MoveError(Exception):
+    """The move cannot be done; the message says why, and nothing was written."""
+
+
+async def move(sqlite_path: str | Path, postgres_url: str) -> dict[str, int]:
+    """Copy every row; returns rows copied per table."""
+    if not Path(sqlite_path).is_file():
+        raise MoveError(f"{sqlite_path} does not exist.")
+    source = await Storage.open(sqlite_path)  # brings an older file up to the latest schema
+    await source.close()
+    target = await Storage.open(postgres_url)
+    try:
+        if target.dialect != "postgresql":
+            raise MoveError("the target must be a postgresql:// URL.")
+        if await target._scalar("SELECT COUNT(*) FROM games"):
+            raise MoveError("the PostgreSQL database already has games; move into an empty one.")
+        copied: dict[str, int] = {}
+        with sqlite3.connect(sqlite_path) as lite:
+            known = {r[0] for r in lite.execute(
+                "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'")}
+            unknown = known - set(TABLES) - {"schema_version"}
+            if unknown:
+                raise MoveError(f"unknown tables {sorted(unknown)}: add them to bot/core/storage/move.py.")
+            batches = {}
+            for table in TABLES:
+                columns = [r[1] for r in lite.execute(f"PRAGMA table_info({table})")]
+                rows = lite.execute(f"SELECT {', '.join(columns)} FROM {table}").fetchall()
+                batches[table] = (columns, rows)
+
+        def work(conn: sqlite3.Connection) -> None:
+            for table, (columns, rows) in batches.items():
+                marks = ", ".join("?" for _ in columns)
+                for row in rows:
+                    conn.execute(f"INSERT INTO {table} ({', '.join(columns)}) VALUES ({marks})", row)
+                copied[table] = len(rows)
+            conn.execute("SELECT setval(pg_get_serial_sequence('games', 'id'), COALESCE(MAX(id), 0) + 1,"
+                         " false) FROM games")
+
+        await target._write(work)
+        return copied
+    finally:
+        await target.close()
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(
+        prog="python -m bot.core.storage.move", description=__doc__.splitlines()[0])
+    parser.add_argument("sqlite_path")
+    parser.add_argument("postgres_url")
+    args = parser.parse_args(argv)
+    try:
+        copied = asyncio.run(move(args.sqlite_path, args.postgres_url))
+    except MoveError as error:
+        print(f"Nothing moved: {error}", file=sys.stderr)
+        return 1
+    print(", ".join(f"{table}: {count}" for table, count in copied.items()))
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,291 @@
+"""PostgreSQL behind the same :class:`~bot.core.storage.db.Storage` interface, through asyncpg.
+
+Why it is an adapter and not a second store: every query of the bot is written once, in the SQL
+both engines accept (``ON CONFLICT ... DO UPDATE``, ``RETURNING``, partial indexes), and the
+store's hot paths are plain blocking functions run as ONE job on the connection's own thread
+(see ``db.py``). :class:`PgConnection` offers the same two surfaces aiosqlite does — the async
+``execute`` / ``_execute`` and, on its worker thread, a sqlite3-like ``_conn`` — so ``Storage``,
+``DaysStore`` and ``StatsStore`` run unchanged on either engine. asyncpg drives the server
+connection from that worker thread's own event loop; the bot's loop only awaits the job.
+
+What is translated, and nothing else: ``?`` placeholders become ``$1, $2 ...``; ``BEGIN
+IMMEDIATE`` becomes ``BEGIN``; in schema statements ``INTEGER PRIMARY KEY AUTOINCREMENT`` becomes
+``BIGSERIAL PRIMARY KEY`` and ``INTEGER`` becomes ``BIGINT`` (Discord ids need 64 bits); Python
+booleans are sent as 0/1 like SQLite stores them. A constraint violation is raised as
+``sqlite3.IntegrityError`` (with PostgreSQL's message) so the store's one ``except`` covers both.
+
+Across processes: every change to a game takes ``pg_advisory_xact_lock(game id)`` inside its
+transaction (``db._lock_game``), so two bot processes serialise on a game the way one process's
+``asyncio.Lock`` does; the lock ends with the transaction, so a killed process never leaves it held.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import re
+import sqlite3
+import threading
+from collections.abc import Callable, Iterator, Sequence
+from concurrent.futures import ThreadPoolExecutor
+from typing import TYPE_CHECKING, Any, TypeVar
+
+from .errors import StorageUnavailableError
+
+if TYPE_CHECKING:  # asyncpg is the optional `postgres` extra: imported only when a URL is opened
+    import asyncpg
+
+T = TypeVar("T")
+
+DIALECT = "postgresql"
+URL_PREFIXES = ("postgresql://", "postgres://")
+
+
+def is_postgres_url(target: object) -> bool:
+    return isinstance(target, str) and target.startswith(URL_PREFIXES)
+
+
+def translate(sql: str) -> str:
+    """The SQLite-flavoured statement ``sql`` as PostgreSQL text (see the module doc)."""
+    text = sql.strip()
+    if text.upper() == "BEGIN IMMEDIATE":
+        return "BEGIN"
+    if re.match(r"^\s*(CREATE|ALTER)\b", text, re.IGNORECASE):
+        text = re.sub(r"\bINTEGER\s+PRIMARY\s+KEY\s+AUTOINCREMENT\b", "BIGSERIAL PRIMARY KEY", text,
+                      flags=re.IGNORECASE)
+        text = re.sub(r"\bINTEGER\b", "BIGINT", text)
+    return _numbered_placeholders(text)
+
+
+def _numbered_placeholders(sql: str) -> str:
+    """``?`` -> ``$n`` outside quoted literals."""
+    out: list[str] = []
+    number = 0
+    quote: str | None = None
+    for char in sql:
+        if quote is not None:
+            if char == quote:
+                quote = None
+        elif char in ("'", '"'):
+            quote = char
+        elif char == "?":
+            number += 1
+            out.append(f"${number}")
+            continue
+        out.append(char)
+    return "".join(out)
+
+
+def _params(params: Sequence[Any]) -> list[Any]:
+    return [int(p) if isinstance(p, bool) else p for p in params]
+
+
+class PgCursor:
+    """The part of a sqlite3 cursor the store uses: rows, ``rowcount``."""
+
+    def __init__(self, rows: list[tuple[Any, ...]], rowcount: int) -> None:
+        self._rows = rows
+        self._next = 0
+        self.rowcount = rowcount
+
+    def fetchone(self) -> tuple[Any, ...] | None:
+        if self._next >= len(self._rows):
+            return None
+        self._next += 1
+        return self._rows[self._next - 1]
+
+    def fetchall(self) -> list[tuple[Any, ...]]:
+        rest = self._rows[self._next:]
+        self._next = len(self._rows)
+        return rest
+
+    def __iter__(self) -> Iterator[tuple[Any, ...]]:
+        return iter(self.fetchall())
+
+    # the async surface (aiosqlite's cursor), for code written against it
+    async def __aenter__(self) -> _AsyncCursor:
+        return _AsyncCursor(self)
+
+    async def __aexit__(self, *exc: object) -> None:
+        return None
+
+
+class _AsyncCursor:
+    def __init__(self, cursor: PgCursor) -> None:
+        self._cursor = cursor
+        self.rowcount = cursor.rowcount
+
+    async def fetchone(self) -> tuple[Any, ...] | None:
+        return self._cursor.fetchone()
+
+    async def fetchall(self) -> list[tuple[Any, ...]]:
+        return self._cursor.fetchall()
+
+
+class PgSyncConnection:
+    """sqlite3.Connection's ``execute``, on the worker thread (blocking on that thread's loop)."""
+
+    dialect = DIALECT
+
+    def __init__(self, loop: asyncio.AbstractEventLoop, conn: asyncpg.Connection) -> None:
+        self._loop = loop
+        self._conn = conn
+        self.statements = 0
+        """Statements sent since the current job began (PgConnection counts them to know
+        whether a job that lost its connection can be run again)."""
+
+    def execute(self, sql: str, params: Sequence[Any] = ()) -> PgCursor:
+        self.statements += 1
+        return self._loop.run_until_complete(self._run(sql, params))
+
+    async def _run(self, sql: str, params: Sequence[Any]) -> PgCursor:
+        import asyncpg
+
+        text = translate(sql)
+        args = _params(params)
+        try:
+            if re.match(r"^\s*(SELECT|WITH)\b", text, re.IGNORECASE) or re.search(
+                    r"\bRETURNING\b", text, re.IGNORECASE):
+                records = await self._conn.fetch(text, *args)
+                rows = [tuple(record.values()) for record in records]
+                return PgCursor(rows, len(rows))
+            status = await self._conn.execute(text, *args)
+        except asyncpg.IntegrityConstraintViolationError as error:
+            raise sqlite3.IntegrityError(str(error)) from error
+        last = status.rsplit(" ", 1)[-1] if status else ""
+        return PgCursor([], int(last) if last.isdigit() else -1)
+
+
+class _Statement:
+    """What ``PgConnection.execute`` returns: awaitable (a cursor) and an async context manager,
+    like aiosqlite's."""
+
+    def __init__(self, owner: PgConnection, sql: str, params: Sequence[Any]) -> None:
+        self._owner = owner
+        self._sql = sql
+        self._params = params
+        self._cursor: PgCursor | None = None
+
+    async def _get(self) -> PgCursor:
+        if self._cursor is None:
+            self._cursor = await self._owner._execute(
+                lambda: self._owner._conn.execute(self._sql, self._params))
+        return self._cursor
+
+    def __await__(self) -> Any:
+        return self._get().__await__()
+
+    async def __aenter__(self) -> _AsyncCursor:
+        return _AsyncCursor(await self._get())
+
+    async def __aexit__(self, *exc: object) -> None:
+        return None
+
+
+class PgConnection:
+    """One PostgreSQL connection on its own thread, with aiosqlite's surface (see the module doc).
+
+    It heals: a connection the server dropped (a restart, an idle timeout, a failover) is
+    replaced before the next job. A job whose FIRST statement finds the connection dead (a
+    ``BEGIN`` or a read, so nothing of it reached the server) runs again once on a new
+    connection; any other job that loses its connection raises
+    :class:`~bot.core.storage.db.StorageUnavailableError` — its transaction was rolled back by the
+    server — and the next job reconnects. While the server is down every job raises that error
+    at once; the first job after it is back plays on."""
+
+    dialect = DIALECT
+
+    def __init__(self, url: str = "") -> None:
+        self._url = url
+        self._executor = ThreadPoolExecutor(max_workers=1, thread_name_prefix="projectl-pg")
+        self._loop: asyncio.AbstractEventLoop | None = None
+        self._conn: PgSyncConnection = None  # type: ignore[assignment]
+        self._thread: threading.Thread | None = None
+        self.reconnects = 0
+        """Connections opened after the first (for tests and the log)."""
+
+    @classmethod
+    async def connect(cls, url: str) -> PgConnection:
+        try:
+            import asyncpg  # noqa: F401 - the optional extra; checked before the worker starts
+        except ImportError as error:
+            raise RuntimeError(
+                "a postgresql:// database needs asyncpg: pip install -e '.[postgres]'") from error
+        self = cls(url)
+
+        def start() -> None:
+            self._loop = asyncio.new_event_loop()
+            self._open()
+
+        try:
+            await asyncio.get_running_loop().run_in_executor(self._executor, start)
+        except BaseException:
+            await self.close()
+            raise
+        return self
+
+    def _open(self) -> None:
+        """(Re)connect, on the worker thread."""
+        import asyncpg
+
+        assert self._loop is not None
+        raw = self._loop.run_until_complete(asyncpg.connect(self._url))
+        self._conn = PgSyncConnection(self._loop, raw)
+
+    def _drop(self) -> None:
+        """Forget a dead connection (terminating what is left of it), on the worker thread."""
+        if self._conn is not None:
+            self._conn._conn.terminate()
+            self._conn = None  # type: ignore[assignment]
+
+    def _run_job(self, work: Callable[[], T]) -> T:
+        for attempt in (1, 2):
+            try:
+                if self._conn is None or self._conn._conn.is_closed():
+                    self._drop()
+                    self._open()
+                    self.reconnects += 1
+                self._conn.statements = 0
+                return work()
+            except BaseException as error:
+                if not is_connection_lost(error):
+                    raise
+                retry = attempt == 1 and self._conn is not None and self._conn.statements <= 1
+                self._drop()
+                if not retry:
+                    raise StorageUnavailableError(
+                        "The database connection was lost: nothing was changed.") from error
+        raise AssertionError("unreachable")  # pragma: no cover - the loop returns or raises
+
+    async def _execute(self, work: Callable[[], T]) -> T:
+        return await asyncio.get_running_loop().run_in_executor(self._executor, self._run_job, work)
+
+    def execute(self, sql: str, params: Sequence[Any] = ()) -> _Statement:
+        return _Statement(self, sql, params)
+
+    async def close(self) -> None:
+        def stop() -> None:
+            if self._loop is None:
+                return
+            if self._conn is not None:
+                try:
+                    self._loop.run_until_complete(self._conn._conn.close(timeout=5))
+                except Exception:  # a dead connection: nothing left to close politely
+                    self._conn._conn.terminate()
+            self._loop.close()
+
+        try:
+            await asyncio.get_running_loop().run_in_executor(self._executor, stop)
+        finally:
+            self._executor.shutdown(wait=True)
+
+
+def is_connection_lost(error: BaseException) -> bool:
+    """Did ``error`` come from a connection that is gone (as opposed to a refused statement)?"""
+    import asyncpg
+
+    if isinstance(error, OSError | ConnectionError | asyncpg.InterfaceError
+                  | asyncpg.exceptions.ConnectionDoesNotExistError):
+        return True
+    # SQLSTATE class 08 (connection exception) and 57P0x (the server shutting down or starting)
+    state = getattr(error, "sqlstate", None) or ""
+    return isinstance(error, asyncpg.PostgresError) and (state.startswith("08") or state.startswith("57P"))

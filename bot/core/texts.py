@@ -1,0 +1,683 @@
+"""Every sentence the bot shows to players, in one place (so wording is consistent and
+reviewable). This is the English source; each sentence becomes a :class:`bot.core.locales.Text` that
+remembers its name, so the reply that sends it shows the catalogue's translation
+(``bot/core/locales/<locale>.json``, section ``texts``) to a reader in that language."""
+
+from __future__ import annotations
+
+# -- refusals ---------------------------------------------------------------------------------
+
+NO_GAME = "There is no Project L game in this channel. Start one with `/projectl table new`."
+CHANNEL_BUSY = (
+    "This channel already has a Project L game. Finish it, or ask the host to `/projectl table cancel` it, "
+    "before starting another."
+)
+NOT_STARTED = "The game has not started yet: the host presses **Start** in the lobby."
+ALREADY_STARTED = "That game has already started, so nobody can join or leave now."
+LEAVE_STARTED = "The game has already started. You can leave the lobby only before the start."
+ALREADY_SEATED = "You are already at this table."
+GAME_FULL = "This table is full ({limit} players)."
+NOT_IN_LOBBY = "You are not at this table."
+NOT_IN_GAME = "You are not playing in this game. You can still look: `/projectl status`, `/projectl mat`."
+NOT_YOUR_TURN = "It is not your turn: {name} is playing. Only the current player can act."
+GAME_OVER = "This game is over."
+HOST_CANNOT_LEAVE = "You are the host: use `/projectl table cancel` to close the table instead of leaving."
+HOST_ONLY_START = "Only the host can start the game."
+HOST_ONLY_AI = "Only the host can add AI players."
+HOST_ONLY_CANCEL = "Only the host or someone who can manage this channel can cancel the game."
+NEED_PLAYERS = "At least {n} players are needed to start."
+STALE_GAME = "That button belongs to a game that is no longer open here."
+STALE_BUTTON = (
+    "That button is out of date: the game has moved on since it was shown. Nothing was changed."
+)
+NOT_YOUR_BUTTON = "That button is for {name}. Use your own commands or buttons."
+FORGED_BUTTON = "That button is not valid. Nothing was changed."
+MASTER_SAME_PUZZLE = "Your Master already has a piece on {card}: one piece per puzzle."
+MASTER_EMPTY = "Your Master has no placements yet: add some with `/projectl play master-add`."
+BAD_VARIANT = "The variant is base or solo."
+SOLO_IS_ONE = "Solo is played by exactly one player."
+BASE_PLAYERS = "A table has 2 to 6 players (5–6 play the Line Clear variant)."
+GHOST_HOW = "Write the split as '<ghost> to <pieces>', e.g. 'P5 to 1 O4' (the list shows the legal ones)."
+SIX_NEED_GHOST = (
+    "Six players need the Ghost Piece expansion (its black puzzles make the 24-card black deck): "
+    "leave ghost on, or allow at most 5 players."
+)
+ENDLESS_WHITE_SOLO = (
+    "The Endless White Deck is a variant for 2 or more players; Solo cannot use it. Leave "
+    "endless_white off, or open a base-game table."
+)
+BAD_RESERVE = "The reserve holds 10 or 15 pieces of each shape."
+BAD_DIFFICULTY = "Difficulty is normal, hard or unbeatable."
+BAD_POLICY = "Unknown AI kind. Choose one of: {names}."
+WATCH_SOLO_ONLY = "Watching an AI play is for Solo tables: in the base game, add AI seats from the lobby."
+NOT_A_GUILD = "Project L games are played in server channels, not in direct messages."
+GAME_UNREADABLE = (
+    "This channel's game (#{id}) could not be read from storage, so it is paused and nothing was "
+    "changed. Games in other channels are not affected; the bot's operator has been told."
+)
+UNEXPECTED = (
+    "Sorry, something went wrong on my side and nothing was changed. The error has been logged; "
+    "please try again."
+)
+FAILED_AFTER_COMMIT = (
+    "Your action stands (it is saved), but something went wrong on my side after it. The error has "
+    "been logged; `/projectl status` shows the table."
+)
+IMAGE_MISSING = "(The image could not be drawn this time.)"
+CANNOT_POST = (
+    "Your move is saved, but I may not post in this channel. Please ask an admin to give me Send "
+    "Messages and Attach Files here; `/projectl status` shows the table meanwhile."
+)
+NO_SUCH_PLAYER = "{name} is not playing in this game."
+NO_SUCH_SEAT = "There is no seat {seat} at this table: its seats are 1 to {count}."
+MISSING_PERMISSIONS = (
+    "I can't show the table here: this channel doesn't give me the {names} permission. Ask an "
+    "admin to allow it (Server Settings → Roles, or the channel's permissions). Nothing was changed."
+)
+THREAD_NOT_HERE = (
+    "A new thread can be opened from a text channel. Here, just run `/projectl table new` without "
+    "`thread`: the game lives in this thread (or forum post)."
+)
+THREAD_DEFAULT_NAME = "Project L"
+TABLE_IN_THREAD = "Your table is open in {thread}: invite the players there."
+COMMAND_LIST_CHANGED = (
+    "The command list has just changed — try again in a minute. (Your Discord app still shows an "
+    "older version of this command; nothing was changed.)"
+)
+NOT_A_PUZZLE_SLOT = "{text} is not a puzzle on offer. Pick one from the list, e.g. `white 3`."
+TABLE_DECISION_ONLY = (
+    "`{action}` is a table decision, not a move: skips and removals come from a vote after the turn "
+    "clock (`/projectl table vote`), the turn clock itself, or the host's `/projectl table replace`. "
+    "Nothing was changed."
+)
+NO_PLACEMENTS = "{piece} does not fit anywhere on {card} right now."
+TOO_MANY_PLACEMENTS = (
+    "{count} placements fit; type part of the cells in the `cells` option to narrow the list, "
+    "or give the cells directly."
+)
+
+# -- names --------------------------------------------------------------------------------------
+# (issue 18, pt-play: AI seats, the mastermind, pieces and rows, as sentences name them)
+
+AI_SEAT_NAME = "{policy} bot {number}"
+REPLACED_NAME = "{policy} bot (for {name})"
+POLICY_NAMES: dict[str, str] = {"random": "Random", "greedy": "Greedy", "strong": "Strong"}
+MASTERMIND_NAME = "The mastermind"
+SEAT_NUMBER = "Player {number}"
+AND = " and "
+NONE = "none"
+COLOURS: dict[str, str] = {"white": "white", "black": "black"}
+COLOUR_TITLES: dict[str, str] = {"white": "White", "black": "Black"}
+SHAPE_NAMES: dict[str, str] = {
+    "1": "monomino", "2": "domino", "I3": "straight tromino", "L3": "bent tromino",
+    "I4": "straight tetromino", "O4": "square tetromino", "T4": "T tetromino", "L4": "L tetromino",
+    "S4": "S tetromino", "P5": "P pentomino", "U5": "U pentomino", "L5": "L pentomino",
+}
+SHAPE_LABEL = "{code} ({name})"
+A_PIECE = "a {piece}"
+AN_PIECE = "an {piece}"
+GAIN_REASONS: dict[str, str] = {"level1": "level1", "upgrade": "upgrade", "reward": "reward",
+                                "level-up": "level-up", "ghost": "ghost"}
+
+# -- events (bot/core/event_texts.py) ------------------------------------------------------------------
+# What happened, as the turn posts, replies and the log tell it: the same English words as
+# engine/events.py, picked by bot/core/event_texts.py. (issue 18, pt-play)
+
+EVENT_TOOK_ROW = "{name} took puzzle {card} from the {colour} row."
+EVENT_TOOK_DECK = "{name} took puzzle {card} from the top of the {colour} deck."
+EVENT_TOOK_SOLO_DECK = "{name} took puzzle {card} from the top of the deck."
+EVENT_TOOK_GRID = "{name} took puzzle {card} from grid position {slot}."
+EVENT_REVEALED_ROW = "Puzzle {card} was revealed in the {colour} row (position {slot})."
+EVENT_REVEALED_GRID = "Puzzle {card} was revealed in the grid (position {slot})."
+EVENT_DECK_EMPTY = "The {colour} deck is empty."
+EVENT_SOLO_DECK_EMPTY = "The puzzle deck is empty."
+EVENT_WHITE_RENEWED = (
+    "The white deck ran out: every player banked the points of their completed white cards, and "
+    "those {cards} cards were shuffled into a new white deck."
+)
+EVENT_END_TRIGGERED = (
+    "The end of the game is triggered: round {round} is finished, then round {last_round} is the last."
+)
+EVENT_PIECE_GAINED = "{name} took {piece} ({reason})."
+EVENT_PIECE_INSTEAD = (
+    "{name} took {piece} ({reason}) instead of {wanted}, which the reserve has run out of."
+)
+EVENT_DECISION = "{name} must choose: {prompt} (choose {options})."
+EVENT_PIECE_RETURNED = "{name} returned {piece} to the reserve."
+EVENT_PIECE_PLACED = "{name} placed {piece} on {card} at {cells}."
+EVENT_PIECE_PLACED_FINISHING = "{name} placed {piece} on {card} at {cells} (Finishing Touch, -1 point)."
+EVENT_COMPLETED = "{name} completed {card} for {points} pt."
+EVENT_COMPLETED_FINISHING = "{name} completed {card} for {points} pt during Finishing Touches (no reward)."
+EVENT_COMPLETED_HIDDEN = "{name} completed a puzzle (score piles are hidden until the end)."
+EVENT_RECYCLED = "The {colour} row ({cards}) went under its deck."
+EVENT_TURN_STARTED = "Round {round}: {name}'s turn."
+EVENT_FINISHING_STARTED = (
+    "The last round is over: Finishing Touches begin (each piece placed costs 1 point)."
+)
+EVENT_FINISHING_DONE = "{name} is done with Finishing Touches."
+EVENT_MASTERMIND_TOOK = "The mastermind took {card} ({points} pt) from grid position {position}."
+EVENT_LOCKS_RELEASED = (
+    "Every column was locked: the mastermind removed one lock piece from above each column and "
+    "took nothing this turn."
+)
+EVENT_LOCKS_MOVED = "Lock pieces moved onto column {column}; locks per column now {counts}."
+EVENT_LOCK_TAKEN = "A lock piece from column {column} went to the mastermind's supply."
+EVENT_TURN_SKIPPED = "{name}'s turn was skipped."
+EVENT_PLAYER_LEFT = "{name} left the game; their pieces went back to the reserve."
+EVENT_PLAYER_LEFT_PUZZLES = (
+    "{name} left the game; their pieces went back to the reserve and their unfinished puzzles "
+    "({cards}) left play."
+)
+EVENT_GAME_WON = "Game over: {names} wins."
+EVENT_GAME_SHARED = "Game over: {names} share the victory."
+EVENT_GHOST_SPLIT = "{name} split a ghost {ghost} into {pieces}."
+EVENT_LEVELLED_UP = "{name} levelled up a {give} to a {take}."
+EVENT_LEVEL_UP_DECLINED = "{name} declined a level-up."
+EVENT_LEVEL_UP_LOST = (
+    "{name}'s level-up was lost: no piece in their supply can go one level up with what is left in "
+    "the reserve."
+)
+EVENT_MARKERS_PASSED = (
+    "Round {round}: {white} holds the White marker (left rows), {black} the Black marker (right "
+    "rows); both play now."
+)
+EVENT_CREDIT_EARNED = "{name}: +1 credit: {reason} (Finesse: {tile})."
+EVENT_CREDIT_RETURNED_ACTIVE = (
+    "The credit bank was empty: {name} (most credits) returned an active credit."
+)
+EVENT_CREDIT_RETURNED_INACTIVE = (
+    "The credit bank was empty: {name} (most credits) returned an inactive credit."
+)
+EVENT_CREDIT_ACTIVATED = "{name}'s {count} new credit became active."
+EVENT_CREDITS_ACTIVATED = "{name}'s {count} new credits became active."
+EVENT_ACTION_INSERTED = "{name} paid 2 credits to insert an extra action."
+EVENT_CREDIT_PAID_FINISHING = "{name} paid that Finishing Touch with a credit instead of a point."
+EVENT_TILE_LEFT = "The Finesse tile {tile} left play."
+EVENT_TILE_LEFT_LIVE = "The Finesse tile {tile} left play. Live now: {live}."
+# A face-down tile (rounds 1-2) is never revealed, not even as it leaves: no identity to name.
+EVENT_FACE_DOWN_TILE_LEFT = "A face-down Finesse tile left play."
+EVENT_FACE_DOWN_TILE_LEFT_LIVE = "A face-down Finesse tile left play. Live now: {live}."
+
+ACTION_LINE = "**{name}**: `{action}`"
+CLIP_EARLIER = "… (earlier moves: `/projectl status`)"
+WINNER = "Winner: {names}."
+FINAL_SCORE = (
+    "{name}: {total} pt ({points} from {count} puzzle(s), -{finishing} finishing, -{unfinished} "
+    "unfinished)"
+)
+FINAL_MASTERMIND = "The mastermind: {points} pt"
+
+DECISION_SUBSTITUTE = "the reserve has no {piece} left for {why}: pick another piece"
+SUBSTITUTE_FOR: dict[str, str] = {"reward": "your reward", "level1": "your level-1 piece"}
+DECISION_LEVEL_UP = (
+    "Level-up reward: raise one piece of your supply exactly one level (a level-4 piece may "
+    "become a ghost), or decline"
+)
+
+# -- Finesse, as sentences tell it (bot/core/event_texts.py) -------------------------------------------
+# The tiles' names and rules and why a credit was earned: the same English as
+# engine/expansions/finesse.py, built from the tile instead of its English. (issue 18, pt-play)
+
+FINESSE_TILE = "{id} ({label})"
+FINESSE_TILE_NAMES: dict[str, str] = {
+    "unfinished": "unfinished puzzles", "master": "Master", "complete": "complete a puzzle",
+    "take": "take a puzzle", "types": "types", "types-small": "small types",
+    "types-tetro": "tetromino types", "place-small": "place small pieces",
+    "place-tetro": "place tetrominoes", "upgrade": "Upgrade",
+}
+FINESSE_RULE_LINE = "{colour}: +1 credit {what}, {when}."
+FINESSE_TILE_COLOURS: dict[str, str] = {"pink": "Pink", "blue": "Blue"}
+FINESSE_WHEN: dict[str, str] = {"pink": "at once", "blue": "at the end of your turn"}
+FINESSE_WHAT: dict[str, str] = {
+    "place": "for each piece you place that is one of {shapes}",
+    "pieces": "for each {shapes} in your supply or on your unfinished puzzles",
+    "unfinished": "for each unfinished puzzle you have",
+    "master": "for each piece you place with Master",
+    "complete": "for each puzzle you complete",
+    "take": "for each puzzle you take",
+    "types": "for each of {shapes} you own (supply or unfinished puzzles)",
+    "upgrade": "for each Upgrade action (taking a level-1 piece counts) and each level-up arrow used",
+}
+OR = " or "
+FINESSE_REASONS: dict[str, str] = {
+    "unfinished": "unfinished puzzle {card}", "owns": "owns {piece}", "placed": "placed {piece}",
+    "placed_master": "placed {piece} with Master", "completed": "completed {card}", "took": "took {card}",
+    "upgraded": "upgraded to {piece}", "level1": "took a level-1 piece (an Upgrade)",
+    "levelled": "levelled up to {piece}",
+}
+
+# -- play, continued (bot/discord/cogs/play.py, bot/discord/views.py) ----------------------------------------
+# Autocomplete lists, the placement menu, the buttons under a post. (issue 18, pt-play)
+
+MY_MAT_BUTTON = "My mat"
+PLACE_WHERE = "Where does {piece} go on {card}?"
+MASTER_CLEAR_BUTTON = "Clear"
+CHOICE_SIDE = "{where} ({side})"
+CHOICE_TAKE = "{where}: {card} · {points} pt · reward {reward} · {size} cells"
+SIDES: dict[str, str] = {"left": "left", "right": "right"}
+CHOICE_PIECE = "{piece} ×{count}"
+CHOICE_PUZZLE = "{card} · {points} pt · {filled}/{size} cells filled"
+NOT_YOUR_PUZZLE = "You have no unfinished puzzle {card}. Your puzzles: {yours}."
+NO_SUCH_PIECE = "Your supply has no {piece} piece."
+FINESSE_FACE_DOWN = "the first two tiles stay face down (rounds 1–2)"
+FINESSE_ALL_GONE = "every tile has left play"
+FINESSE_TILE_NONE = "none (face down)"
+ANY_PUZZLE = "any puzzle"
+
+# -- lobby --------------------------------------------------------------------------------------
+# (bot/discord/cogs/table.py, the lobby buttons of bot/discord/views.py): a public post, in the server's
+# language
+
+LOBBY_TITLE = "Project L — {variant} table"
+LOBBY_VARIANT_SOLO = "Solo"
+LOBBY_VARIANT_BASE = "base game"
+LOBBY_VARIANT_LINE_CLEAR = "base game (Line Clear with 5–6 players)"
+LOBBY_BODY = (
+    "Host: {host}\nSeats: {seated}/{limit}\n{players}\n\nOptions: reserve {reserve} per shape, "
+    "unfinished-puzzle penalty {penalty}{difficulty}.\n{clock}.\nPress **Join** to take a seat; the host "
+    "presses **Start** when everyone is in."
+)
+LOBBY_SEAT = "{number}. {name}"
+LOBBY_SEAT_HOST = " (host)"
+LOBBY_SEAT_AI = " [AI]"
+LOBBY_ON = "on"
+LOBBY_OFF = "off"
+LOBBY_DIFFICULTY = ", difficulty {difficulty}"
+DIFFICULTY: dict[str, str] = {"normal": "normal", "hard": "hard", "unbeatable": "unbeatable"}
+LOBBY_GHOST = ", Ghost Piece expansion {ghost}"
+LOBBY_GHOST_DEFAULT = "on for 5–6 players"
+LOBBY_FINESSE = ", Finesse expansion on"
+LOBBY_SCORES_PUBLIC = ", scores public"
+LOBBY_SCORES_HIDDEN = ", scores hidden until the end"
+LOBBY_ENDLESS_WHITE = ", Endless White Deck"
+LOBBY_STARTED = "The game has started! Seats: {players}.{clock}"
+LOBBY_STARTED_CLOCK = "\n{clock}: when a player's time runs out, the others may vote to skip or remove."
+LOBBY_CANCELLED = "This table was cancelled."
+LOBBY_JOIN = "Join"
+LOBBY_LEAVE = "Leave"
+LOBBY_ADD_EASY = "Add Easy AI"
+LOBBY_ADD_STRONG = "Add Strong AI"
+LOBBY_START = "Start"
+LOBBY_CANCEL = "Cancel"
+LEFT = "You left the table."
+CANCELLED = "The game in this channel was cancelled by {name}."
+MODE_UNSUPPORTED = (
+    "This server's puzzle catalogue has too few cards for {mode}: it supports {modes}. "
+    "Pick one of those (`variant` and `players`)."
+)
+MODE_SOLO = "Solo"
+MODE_PLAYERS = "{n} players"
+MODE_NONE = "no mode"
+
+# -- status -----------------------------------------------------------------------------------
+# (/projectl status, bot/discord/cogs/info.py): a private reply, in the user's language
+
+STATUS_HEADER = "Round {round} · {phase} · {current}"
+STATUS_PHASE: dict[str, str] = {"play": "playing", "finishing": "Finishing Touches", "over": "over"}
+STATUS_TO_PLAY = "{name} to play ({n} action(s) left)"
+STATUS_AND = " and "
+STATUS_FINISHING = "{name} is making Finishing Touches"
+STATUS_END_TRIGGERED = "The end is triggered: round {round} is the last."
+
+# -- play ---------------------------------------------------------------------------------------
+
+YOUR_TURN = "{mention}, it's your turn ({actions} actions)."
+YOUR_FINISHING = (
+    "{mention}, Finishing Touches: place pieces from your supply (-1 point each) with "
+    "`/projectl play place`, then `/projectl play done`."
+)
+DONE_ACTION = "Done: `{action}`."
+ACTIONS_LEFT = "{n} action(s) left this turn."
+YOUR_CHOICE = (
+    "{mention}, first a choice: {prompt}. Pick it on your panel (**Play**) or "
+    "`/projectl play act text: choose <option>` — options: {options}."
+)
+ACTIONS_HELD = "Your actions are spent: Insert one more (2 active credits) or End turn."
+TURN_OVER = "Your turn is over."
+GAME_FINISHED = "**Game over!** {winners}"
+MASTER_DRAFT = (
+    "Master so far (nothing is placed until you confirm):\n{lines}\n"
+    "Add more with `/projectl play master-add`, then `/projectl play master-confirm` or press "
+    "**Confirm Master**."
+)
+MASTER_CLEARED = "Your Master draft is cleared."
+PICK_PLACEMENT = "Choose where to put {piece} on {card}. You will see a preview before anything happens."
+PREVIEW = "Preview: `{action}`. Press **Confirm** to place it."
+MAT_OF = "{name}'s mat"
+
+# -- help ---------------------------------------------------------------------------------------
+
+HELP = """**Project L in Discord** — build a table, then play asynchronously; the bot remembers everything.
+
+**Table** `/projectl table new` here (base 2–4 players or solo), then Join / Leave / Add AI / Start
+`/projectl table …` also `cancel` (host or channel admins) · `leave` · `vote` (turn clock) · `replace` (host)
+**Your turn: 3 actions**, any mix — tap **Play** under the table image, or type `/projectl play …`
+• `take` a puzzle from a row (or Solo grid) · `draw` the top card of a deck, blind
+• `level1` take a level-1 piece · `upgrade` return a piece for a bigger (or same-level) one
+• `place` a piece on your puzzle — the `cells` option lists every legal spot, like `A1 A2 B2`
+• `master-add` … `master-confirm`: the Master action (once per turn, one piece per puzzle)
+• `recycle` a row under its deck · `pass` only when nothing else is possible · `undo` your last action
+• `act text:` any action in text notation, e.g. `place L3 on W07 at A1 A2 B2`
+**End** Finishing Touches: `/projectl play place` (-1 point each) then `/projectl play done`
+**Look** `/projectl status` table image · `/projectl mat` any player's mat (only deck order is secret)
+`/projectl log` · `/projectl stats` · `/projectl rules` per action · `/projectl settings` DM reminders
+**Learn** `/projectl play hint` the Strong AI's advice · `/projectl review` your costliest turns
+Cells: columns A–E, rows 1–5 of the card, A1 top left."""
+
+RULES: dict[str, str] = {
+    "overview": (
+        "Complete puzzles with Tetris-like pieces. Each turn you take **3 actions** (repeats allowed). "
+        "A completed puzzle scores its points, gives back its pieces and rewards a new piece. When the "
+        "black deck runs out, the round finishes, one more round is played, then Finishing Touches. "
+        "Unfinished puzzles count against you (table option)."
+    ),
+    "take": (
+        "**Take a puzzle**: `/projectl play take` a face-up puzzle from the white or black row (Solo: a grid "
+        "position 1–9, numbered row by row: 1 2 3 is the top row), or `/projectl play draw` the top card "
+        "of a deck blind. "
+        "You may hold at most 4 unfinished puzzles. Notation: `take white 3`, `draw black`, `take 5`."
+    ),
+    "level1": "**Take a level-1 piece** from the reserve: `/projectl play level1` (notation `level1`).",
+    "upgrade": (
+        "**Upgrade**: return one piece and take one exactly one level higher (skipping levels only "
+        "when the next one has run out), or exchange it for a same-level or lower piece. "
+        "`/projectl play upgrade give:2 take:L3` (notation `upgrade 2 to L3`)."
+    ),
+    "place": (
+        "**Place** a piece from your supply on one of your puzzles, rotated or flipped, inside the "
+        "recess and not over another piece. Choose the piece and the puzzle; the `cells` option then "
+        "lists every legal spot (or leave it empty to pick from a menu with a preview). Notation: "
+        "`place L3 on W07 at A1 A2 B2`."
+    ),
+    "master": (
+        "**Master** (once per turn): place at most one piece on each of your puzzles at once, all from "
+        "the supply you have at the start. Build it with `/projectl play master-add` (one per puzzle), then "
+        "`/projectl play master-confirm`. Notation: `master L3 on W07 at A1 A2 B2; 1 on B02 at C3`."
+    ),
+    "recycle": (
+        "**Recycle**: put a whole row under its deck in the order you choose, then reveal four new "
+        "cards. `/projectl play recycle row:white order:3 1 4 2` (not in Solo)."
+    ),
+    "finishing": (
+        "**Finishing Touches** (after the last round): place pieces from your supply on unfinished "
+        "puzzles, 1 point lost per piece; puzzles completed now score but give no reward. Finish with "
+        "`/projectl play done`."
+    ),
+    "solo": (
+        "**Solo**: one deck, a 3×3 grid and lock pieces. Taking from a grid column feeds the "
+        "mastermind; after each of your turns the mastermind takes the best unlocked card. Beat its "
+        "score (ties go to the mastermind). Difficulty: normal, hard, unbeatable."
+    ),
+    "finesse": (
+        "**Finesse** (table option `finesse`): a row of 10 tiles, one live per round (rounds 1–2: "
+        "face down, none). Do what the live tile asks to earn credits: pink tiles pay at once, blue "
+        "ones at the end of your turn. New credits are inactive until your turn ends. **Insert** "
+        "(`/projectl play act text:insert`, or the panel's button): pay 2 active credits for one "
+        "extra action, any time in your turn; with 2+ active credits your turn waits after the "
+        "third action until you Insert or **End turn** (`end turn`). The game also ends after round "
+        "10; Finishing Touches are paid with credits first; ties go to most credits."
+    ),
+}
+FINESSE_LIVE = "\n**Live tile now: {tile}** — {rule} ({left} tile(s) left in the row)."
+FINESSE_NONE_LIVE = "\n**No live tile now**: {why}."
+
+# -- reminders and settings --------------------------------------------------------------------
+# (bot/discord/reminders.py, bot/discord/cogs/settings.py, docs/play-over-days.md): DMs in the player's
+# language
+
+REMINDER_TURN = "Your turn in <#{channel_id}> — round {round}, {actions} actions. {link}"
+REMINDER_FINISHING = (
+    "Finishing Touches in <#{channel_id}>: place pieces from your supply or `/projectl play done`. {link}"
+)
+REMINDER_NUDGE = "Still your turn in <#{channel_id}> (since <t:{since}:R>). {link}"
+REMINDER_DEADLINE = "\nThe table's turn clock runs out <t:{deadline}:R>."
+REMINDER_TIMED_OUT = (
+    "\nYour turn clock ran out <t:{deadline}:R>; the table can vote to skip your turn or remove you. "
+    "Play now to keep your seat."
+)
+REMINDER_TIMED_OUT_BACK = "\nYour turn clock ran out <t:{deadline}:R>, but you have played since: no vote."
+REMINDER_FALLBACK = (
+    "<@{user_id}>, it's your turn here (round {round}). I couldn't send you a direct message: allow "
+    "DMs from this server and run `/projectl settings` to get reminders privately again."
+)
+
+SETTINGS_SUMMARY = (
+    "**Your reminder settings** (all your games):\n"
+    "Reminders: {enabled} · every {interval}\nQuiet hours: {quiet} ({timezone})\n"
+    "Vacation until: {vacation}{dms}"
+)
+SETTINGS_ON = "on"
+SETTINGS_OFF = "off"
+SETTINGS_NONE = "none"
+SETTINGS_HOURS = "{hours} h"
+SETTINGS_SAVED = "Saved. {summary}"
+SETTINGS_DMS_CLOSED = (
+    "\nLast time I could not DM you, so reminders went to the game channel. Saving your settings "
+    "lets me try DMs again."
+)
+BAD_INTERVAL = "The reminder interval is between 1 and 168 hours (7 days)."
+BAD_QUIET_HOURS = "Quiet hours look like `22:00-07:00` (start-end, 24-hour clock), or `off`."
+BAD_TIMEZONE = "{text} is not a time zone I know. Use a name like `Europe/Paris` or `America/New_York`."
+BAD_VACATION = (
+    "The vacation date is the day you are back, as YYYY-MM-DD after today (like `2025-08-31`), or `off`."
+)
+
+# -- turn clock and votes ------------------------------------------------------------------------
+# (bot/core/turn_limits.py, bot/core/turnclock.py, bot/discord/cogs/absence.py)
+
+TURN_LIMIT_BAD = "The turn clock is 1 to 7 days per turn."
+TURN_LIMIT_SOLO = (
+    "A turn clock lets the other players vote when someone's time runs out, and Solo has no other "
+    "players: start it without `turn_limit_days`."
+)
+TURN_LIMIT_SET = (
+    "Turn clock: {limit} per turn. When a player's time runs out, the other players may vote to skip "
+    "that turn or remove the player."
+)
+TURN_CLOCK = "Turn clock: {limit} per turn"
+TURN_CLOCK_NONE = "Turn clock: none"
+TURN_CLOCK_ONE_DAY = "1 day"
+TURN_CLOCK_DAYS = "{days} days"
+STATUS_CLOCK_RUNNING = " · {name}'s time runs out <t:{deadline}:R>"
+STATUS_CLOCK_EXPIRED = (
+    " · {name}'s time ran out <t:{deadline}:R>: the other players may vote to skip or remove "
+    "(`/projectl table vote`)"
+)
+STATUS_CLOCK_BACK = " · {name}'s time ran out <t:{deadline}:R>, but they have played since"
+TURN_TIMED_OUT = (
+    "⏰ {name}'s time for this turn ran out ({limit} per turn). {voters}: you can vote to **skip** "
+    "the turn or **remove** {name} from the game, with the buttons below or `/projectl table vote`. A "
+    "majority ({needed} of {count}) decides; if {name} plays first, they keep their seat."
+)
+TIMED_OUT_DM = (
+    "⏰ Your time for this turn in <#{channel_id}> ran out ({limit} per turn). The other players may "
+    "now vote to skip your turn or remove you from the game. To keep your seat, play now: any action "
+    "counts. {link}"
+)
+TIMED_OUT_FALLBACK = (
+    "<@{user_id}>, your time for this turn ran out: the other players may now vote to skip your turn "
+    "or remove you from the game. To keep your seat, play now. (I couldn't send you a direct "
+    "message: allow DMs from this server and run `/projectl settings` to get these privately.)"
+)
+VOTE_SKIP = "Vote: skip the turn"
+VOTE_REMOVE = "Vote: remove the player"
+VOTE_NO_LIMIT = (
+    "This table has no turn clock, so there is nothing to vote on. The host can `/projectl table replace` "
+    "an absent player with an AI."
+)
+VOTE_NOT_YET = "{name} still has time for this turn (until <t:{deadline}:f>). Votes open when it runs out."
+VOTE_BACK = "{name} is back and has played since their time ran out, so there is nothing to vote on."
+VOTE_OWN_TURN = "You cannot vote on your own turn."
+VOTE_REMOVED = "You are out of this game (you left, or the table removed you), so you cannot vote."
+VOTE_RECORDED = "Your vote to {choice} is recorded: skip {skip}, remove {remove}; {needed} needed."
+VOTE_CHOICE_SKIP = "skip the turn"
+VOTE_CHOICE_REMOVE = "remove the player"
+VOTE_PASSED_SKIP = "The table voted to skip <@{user_id}>'s turn."
+VOTE_PASSED_REMOVE = "The table voted to remove <@{user_id}> from the game."
+VOTE_PASSED_SKIP_AI = "The table voted to skip {name}'s turn."
+VOTE_PASSED_REMOVE_AI = "The table voted to remove {name} from the game."
+SKIPPED_DM = (
+    "The table in <#{channel_id}> voted to skip your turn after your time ran out. The game goes "
+    "on, and your next turn comes as usual. {link}"
+)
+REMOVED_DM = (
+    "The table in <#{channel_id}> voted to remove you from the game after your time ran out. Your "
+    "pieces went back to the reserve and your unfinished puzzles left play; your completed puzzles "
+    "stay, but you cannot win. You can still follow the game with `/projectl status`. {link}"
+)
+VOTE_STALE = "That vote was for a turn that is already over."
+
+# -- leaving and replacing -----------------------------------------------------------------------
+# (bot/discord/cogs/absence.py, bot/core/turnclock.py)
+
+LEAVE_CONFIRM = (
+    "Leave this game for good? Your pieces go back to the reserve and your unfinished puzzles leave "
+    "play; your completed puzzles stay but you cannot win. Press **Leave the game** to confirm."
+)
+LEAVE_BUTTON = "Leave the game"
+LEFT_GAME = "{name} left the game."
+LEAVE_REMOVED = "You are already out of this game (you left, or the table removed you)."
+
+REPLACE_HOST_ONLY = "Only the host can hand a seat to an AI."
+REPLACE_SELF = "You cannot replace yourself: use `/projectl table leave`, or ask another player."
+REPLACE_REMOVED = "{name} is already out of the game; a removed seat cannot come back."
+REPLACED = "{name}'s seat is now played by {ai}."
+
+# -- undo ----------------------------------------------------------------------------------------
+# (bot/core/undo.py, /projectl play undo in bot/discord/cogs/records.py)
+
+UNDO_NOTHING = "There is nothing to take back in this game yet."
+UNDO_NOT_YOURS = "You can only take back your own last action, and {name} has acted since."
+UNDO_DECISION = "A table decision (a skip or a removal) cannot be taken back."
+UNDO_HIDDEN = "`{action}` revealed a card nobody had seen, so it cannot be taken back."
+UNDO_DONE = "Took back `{action}`."
+UNDO_PUBLIC = "↩️ {name} took back their last action (`{action}`)."
+
+# -- server language (bot/discord/cogs/server.py) -----------------------------------------------------------
+SERVER_ADMINS_ONLY = ("Only a member with the **Manage Server** permission can choose the language "
+                      "of the bot's posts in this server.")
+SERVER_LANGUAGE_CHOSEN = ("Public posts in this server (turn posts, lobbies, votes, results and the "
+                          "images) are now in {language}. Private replies and DMs stay in each "
+                          "player's own Discord language.")
+SERVER_LANGUAGE_FOLLOWED = ("Public posts in this server follow its preferred locale again (the "
+                            "server's settings), so they are now in {language}.")
+SERVER_LANGUAGE_IS_CHOSEN = ("Public posts in this server are in {language}, chosen with "
+                             "`/projectl-server`. Private replies and DMs follow each player's own "
+                             "Discord language.")
+SERVER_LANGUAGE_IS_FOLLOWED = ("Public posts in this server follow its preferred locale: {language}. "
+                               "Choose another with `/projectl-server language:`.")
+
+# -- the record (bot/core/history.py) -------------------------------------------------------------------
+# /projectl log, the final summary, /projectl stats, table decisions as the log tells them.
+# (issue 18, pt-play)
+
+PLAYER_REMOVED = "{name} was removed from the game; their pieces went back to the reserve{puzzles}."
+PLAYER_REMOVED_PUZZLES = " and their unfinished puzzles ({cards}) left play"
+LOG_BY_VOTE = "(table vote)"
+LOG_TITLE = "Game {game_id} — actions {first}–{last} of {total}{taken_back} (page {page}/{pages})"
+LOG_TAKEN_BACK = ", {n} taken back"
+LOG_EMPTY = "No actions yet."
+LOG_LINE = "`#{seq}` R{round} **{name}**: `{action}`"
+LOG_LINE_SAID = "`#{seq}` R{round} **{name}**: `{action}` — {said}"
+LOG_DECISION_LINE = "`#{seq}` R{round} {decision}"
+LOG_UNDONE_LINE = "`#{seq}` **{name}**: `{action}`"
+LOG_UNDONE = "~~{line}~~ (taken back)"
+LOG_PREV = "◀ Prev"
+LOG_NEXT = "Next ▶"
+LOG_NO_GAME = "There is no game to show in this channel."
+LOG_NOT_HERE = "Game {game_id} was not played in this server."
+LOG_HINT = "Only you see this. Browse with ◀ Prev / Next ▶ or `/projectl log page:`."
+SEAT_FALLBACK = "Seat {number}"
+SUMMARY_TITLE = "Game {game_id} — final summary"
+SUMMARY_LINE = "**{name}**: {total} pt — completed {completed}{unfinished}"
+SUMMARY_UNFINISHED = "; unfinished {cards}"
+SUMMARY_LEFT = "**{name}**: left the game — completed {completed}"
+SUMMARY_REMOVED = "**{name}**: removed by a table vote — completed {completed}"
+
+STATS_TITLE = "Project L in this server — {games} finished game(s)"
+STATS_LINE = "**{name}**: {played} played, {wins} won, average {average} pt{left}"
+STATS_LEFT = ", left {n}"
+STATS_EMPTY = "No finished games in this server yet."
+STATS_HINT = "Finished games in this server, best first (a game someone left counts as played, not scored)."
+
+# -- the private turn panel (bot/discord/panel_views.py) ----------------------------------------------------
+# Every label, placeholder and sentence of the panel, so a translation touches only this block.
+
+PLAY_BUTTON = "Play"
+PANEL_TURN = "**Your turn** · {n} action(s) left. Choose below, or type `/projectl play …`."
+PANEL_CREDITS = " Finesse: {active} active, {inactive} inactive credit(s); live tile {tile}."
+PANEL_FINISHING = "**Finishing Touches** · place pieces (-1 point each), then press **Done**."
+PANEL_CHOOSE = "**A decision is waiting**: choose below before anything else."
+PANEL_CHOOSE_ABOUT = "**A decision is waiting** ({about}): choose below before anything else."
+PANEL_NEXT = "Next action:"
+PANEL_STALE = (
+    "That panel is out of date: the game has moved on since it was shown. Nothing was changed. "
+    "Press **Play** for a fresh one."
+)
+PANEL_TAKE = "Take a puzzle…"
+PANEL_TAKE_SLOT = "{where} · {card} · {points} pt · reward {reward} · {size} cells"
+PANEL_ROW_SLOT = "{colour} {slot}"
+PANEL_GRID_SLOT = "Grid {slot}"
+PANEL_DRAW = "Draw blind from the {deck} deck ({left} left)"
+PANEL_DRAW_SOLO = "Draw blind from the deck ({left} left)"
+PANEL_PLACE = "Place a piece…"
+PANEL_PIECE = "{piece} ×{count} · fits on {cards}"
+PANEL_PICK_PUZZLE = "Place {piece}: on which puzzle?"
+PANEL_PUZZLE = "{card} · {points} pt · {filled}/{size} filled · {spots} spot(s)"
+PANEL_PICK_SPOT = "Place {piece} on {card}: where? (a preview comes first)"
+PANEL_PREVIEW = "Preview: `{action}`. Press **Confirm** to place it, or **Back**."
+PANEL_UPGRADE = "Upgrade or exchange a piece…"
+PANEL_GIVE = "Give {piece} (×{count})"
+PANEL_PICK_TAKE = "Give {piece}: take which piece?"
+PANEL_TAKE_PIECE = "{piece} (level {level})"
+PANEL_OTHER = "Other actions…"
+PANEL_CHOOSE_MENU = "Choose…"
+PANEL_LEVEL1 = "Level 1 piece"
+PANEL_MASTER = "Master"
+PANEL_RECYCLE = "Recycle"
+PANEL_UNDO = "Undo"
+PANEL_PASS = "Pass"
+PANEL_INSERT = "Insert (2 credits)"
+PANEL_END_TURN = "End turn"
+PANEL_HELD = (
+    "**Your turn** · your actions are spent, but you hold {active} active credits: **Insert** one "
+    "more action for 2, or **End turn**."
+)
+PANEL_DONE = "Done"
+PANEL_BACK = "Back"
+PANEL_CONFIRM = "Confirm"
+PANEL_MORE = "▶ more ({first}–{last} of {total})"
+PANEL_EARLIER = "◀ earlier"
+PANEL_PICK_RECYCLE = (
+    "Recycle: choose a row and the order its cards go under the deck (first listed goes first)."
+)
+PANEL_RECYCLE_ROW = "Recycle the {colour} row…"
+PANEL_RECYCLE_ORDER = "{colour}: slots {order} under the deck"
+PANEL_MASTER_TITLE = "**Master**: one piece on each puzzle you choose, all at once."
+PANEL_MASTER_DRAFT = "So far (nothing is placed until you confirm):\n{lines}"
+PANEL_MASTER_EMPTY = "Nothing chosen yet."
+PANEL_MASTER_PUZZLE = "Add a piece on a puzzle…"
+PANEL_MASTER_PICK_PIECE = "Master: which piece on {card}?"
+PANEL_MASTER_PICK_SPOT = "Master: where does {piece} go on {card}?"
+PANEL_MASTER_CONFIRM = "Confirm Master"
+PANEL_MASTER_CLEAR = "Start over"
+PANEL_NOTHING = "You have nothing to do in this game right now."
+
+# -- hints and reviews (bot/discord/cogs/advice.py) ----------------------------------------------------------
+HINT = "Hint (only you see this; hints used this game: {used}): **`{action}`**\n{reason}"
+HINT_REASON = ("Plan for this turn: {plan}. Played out {rollouts} times over re-dealt decks, it ends "
+               "{margin:+.1f} points against the best rival on average ({wins:.0%} won)")
+HINT_ALTERNATIVE = "; the next best start, `{action}`, {margin:+.1f}."
+THEN = ", then "
+HINTS_OFF = "Hints are off at this table (the host opened it with hints: False)."
+HINTS_USED = "Hints used: {list}."
+REVIEW_BUTTON = "Review"
+REVIEW_TITLE = "**Review of game {game_id}** — each player's costliest turns, by the strong AI's estimate:"
+REVIEW_LINE = "· round {round}: played {played}; the AI prefers {better} (≈ {cost:.1f} points better)"
+REVIEW_CLEAN = ": no turn the AI would clearly have played differently."
+REVIEW_NO_GAME = "No finished game in this channel to review."
+REVIEW_NOT_OVER = "The review is ready when the game is over."
+
+from .locales import keyed as _keyed  # noqa: E402  (last: every sentence above gets its key)
+
+_keyed(globals())

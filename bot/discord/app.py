@@ -1,0 +1,160 @@
+"""Building the bot: ``create_bot(settings)`` wires storage, manager, renderer, cogs and buttons.
+
+Everything the bot depends on is passed in (clock, renderer, seed source, policies), so tests and
+the offline harness build exactly the production bot with a fake clock or a fixed seed.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Callable
+
+import discord
+from discord.ext import commands
+
+from bot.core.clock import Clock, SystemClock
+from bot.core.config import Settings
+from bot.core.manager import ActionResult, GameManager, PolicyFactory
+from bot.core.render import ProcessRenderer, Renderer
+from bot.core.server_locales import ServerLocales
+from bot.core.shards import runs_guild
+from bot.core.storage import Storage
+from bot.mentions import NOBODY
+from engine import GameState
+
+log = logging.getLogger(__name__)
+
+INTENTS_NOTE = (
+    "Default intents only: slash commands and buttons arrive as interactions, which carry the "
+    "user and their display name, so the bot needs neither message content nor the member list."
+)
+
+
+class ProjectLBot(commands.Bot):
+    """The Project L bot. ``manager`` and ``storage`` exist once ``setup_hook`` has run."""
+
+    def __init__(
+        self, settings: Settings, *, clock: Clock | None = None, renderer: Renderer | None = None,
+        seed_source: Callable[[], int] | None = None, policies: PolicyFactory | None = None,
+        reminder_tick_seconds: float | None = None,
+    ) -> None:
+        sharding: dict[str, object] = {}
+        if isinstance(self, discord.AutoShardedClient):
+            sharding = {"shard_count": settings.shard_count,
+                        "shard_ids": None if settings.shard_ids is None else list(settings.shard_ids)}
+        super().__init__(
+            **sharding,  # type: ignore[arg-type]
+            command_prefix=commands.when_mentioned,  # no prefix commands: slash only
+            intents=discord.Intents.default(),
+            help_command=None,
+            allowed_mentions=NOBODY,  # a send that names nobody to ping pings nobody (bot/mentions.py)
+        )
+        self.settings = settings
+        self.clock: Clock = clock or SystemClock()
+        self.renderer: Renderer = renderer or ProcessRenderer()
+        self._seed_source = seed_source
+        self._policies = policies
+        self.reminder_tick_seconds = reminder_tick_seconds
+        """Seconds between reminder ticks; None: every 60 s, or no loop on a ManualClock."""
+        self.storage: Storage = None  # type: ignore[assignment]
+        self.manager: GameManager = None  # type: ignore[assignment]
+        self.server_locales: ServerLocales = None  # type: ignore[assignment]
+        """The language each server chose for public posts (bot/core/server_locales.py)."""
+        self._resumed: list[ActionResult] = []
+        self.posted_states: dict[int, GameState] = {}
+        """Per game id, the state its last turn post showed (cogs.common.remember_posted)."""
+
+    async def setup_hook(self) -> None:
+        """Open the database (migrating it), resume games, register commands and buttons, sync."""
+        from . import cogs, panel_views, permissions, views
+        from .cogs import advice, days
+
+        self.storage = await Storage.open(self.settings.db_path, self.clock)
+        self.server_locales = ServerLocales(self.storage)
+        await self.server_locales.load()
+        self.manager = GameManager(
+            self.storage, clock=self.clock, seed_source=self._seed_source, policies=self._policies,
+            cards=self.settings.load_cards(),
+        )
+        self._resumed = await self.manager.resume(
+            lambda game: runs_guild(self.settings, game.guild_id))  # others' are theirs to post
+        start_renderer = getattr(self.renderer, "start", None)
+        if start_renderer is not None:  # render workers warm up while the bot connects
+            start_renderer()
+        await cogs.setup(self)
+        await days.install(self)  # reminders, turn clock, undo, log, stats: docs/play-over-days.md
+        advice.install(self)  # hint and review: bot/discord/cogs/advice.py
+        self.add_dynamic_items(*views.DYNAMIC_ITEMS, *panel_views.DYNAMIC_ITEMS)
+        self.tree.on_error = self._on_app_command_error  # type: ignore[method-assign]
+        self.tree.interaction_check = permissions.check_command  # type: ignore[method-assign]
+        await self._sync()
+
+    async def _sync(self) -> None:
+        """Sync the command tree — after checking it fits Discord, which would otherwise refuse
+        the whole sync and leave players with yesterday's commands (see bot/discord/commandtree.py)."""
+        from bot.core.locales import CatalogueTranslator
+
+        from .commandtree import translated_payload, tree_problems
+
+        if self.tree.translator is None:  # every language's command names (bot/core/locales)
+            await self.tree.set_translator(CatalogueTranslator())
+        guild = discord.Object(id=self.settings.dev_guild_id) if self.settings.dev_guild_id else None
+        if guild is not None:
+            self.tree.copy_global_to(guild=guild)
+        problems = tree_problems(await translated_payload(self.tree, guild))
+        if problems:
+            raise RuntimeError("the command tree breaks Discord's limits: " + "; ".join(problems))
+        await self.tree.sync(guild=guild)
+
+    async def on_ready(self) -> None:
+        log.info("connected as %s; %d game(s) resumed with AI moves", self.user, len(self._resumed))
+        resumed, self._resumed = self._resumed, []
+        from .cogs.common import post_turn
+
+        for result in resumed:
+            channel = self.get_channel(result.game.channel_id)
+            if isinstance(channel, discord.abc.Messageable):
+                try:
+                    await post_turn(self, channel, result)
+                except discord.HTTPException:
+                    log.warning("could not post resumed turn in channel %s", result.game.channel_id)
+
+    async def _on_app_command_error(
+        self, interaction: discord.Interaction, error: discord.app_commands.AppCommandError
+    ) -> None:
+        from .cogs.common import report_error
+
+        await report_error(interaction, error)
+
+    async def close(self) -> None:
+        from .cogs import days
+
+        try:
+            await days.shutdown(self)
+            await super().close()
+        finally:
+            close_renderer = getattr(self.renderer, "close", None)
+            if close_renderer is not None:  # the process pool's workers
+                await close_renderer()
+            if self.manager is not None:
+                self.manager.thinker.close()
+            if self.storage is not None:
+                await self.storage.close()
+                self.storage = None  # type: ignore[assignment]
+
+
+class ShardedProjectLBot(ProjectLBot, commands.AutoShardedBot):
+    """The same bot running the Discord shards its settings name (``shard_ids`` of
+    ``shard_count``): one of several processes sharing one PostgreSQL database (docs/deploy.md)."""
+
+
+def create_bot(
+    settings: Settings, *, clock: Clock | None = None, renderer: Renderer | None = None,
+    seed_source: Callable[[], int] | None = None, policies: PolicyFactory | None = None,
+    reminder_tick_seconds: float | None = None,
+) -> ProjectLBot:
+    """A fresh, not-yet-logged-in bot. Start it with ``bot.start(settings.token)``. With
+    ``settings.shard_count`` it is a :class:`ShardedProjectLBot`."""
+    kind = ShardedProjectLBot if settings.shard_count is not None else ProjectLBot
+    return kind(settings, clock=clock, renderer=renderer, seed_source=seed_source, policies=policies,
+                       reminder_tick_seconds=reminder_tick_seconds)

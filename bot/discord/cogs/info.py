@@ -1,0 +1,144 @@
+"""Looking at the game: ``/projectl status``, ``mat``, ``rules``, ``help``. Nothing here changes a game,
+and nothing is secret except deck order, so anyone may look at any mat."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+import discord
+from discord import app_commands
+
+from bot.core import texts
+from bot.core.errors import BadInputError, NotInGameError
+from bot.core.event_texts import finesse_rule, finesse_tile
+from bot.core.locales import Joined, PlayerName
+from bot.core.manager import Game
+from bot.core.turn_limits import clock_line, status_clock_line
+from engine.visibility import NOBODY
+
+from ..reminders import turn_keys
+from . import common
+
+if TYPE_CHECKING:
+    from ..app import ProjectLBot
+
+
+def status_header(game: Game, clock: str = "") -> Joined:
+    """The status reply's text, built from sentences of bot/core/texts.py (shown in the reader's
+    language); ``clock`` is the turn clock line (:func:`clock_status`), if any."""
+    assert game.state is not None
+    state = game.state
+    current = game.current
+    who: str = ""
+    if state.phase.value == "finishing" and current:
+        who = texts.STATUS_FINISHING.format(name=current.name)
+    elif current:
+        who = Joined((texts.STATUS_TO_PLAY.format(name=game.seats[seat].name,
+                                                  n=state.focused(seat).actions_left)
+                      for seat in state.acting_seats), texts.STATUS_AND)
+    lines = [texts.STATUS_HEADER.format(round=state.round, phase=texts.STATUS_PHASE[state.phase.value],
+                                        current=who)]
+    if state.end_triggered:
+        lines.append(texts.STATUS_END_TRIGGERED.format(round=state.last_round))
+    if clock:
+        lines.append(clock)
+    return Joined(lines, "\n")
+
+
+async def clock_status(bot: ProjectLBot, game: Game) -> str:  # a Text or Joined of them
+    """``Turn clock: 1 day per turn · Uma's time runs out in 5 hours``; "" at a table without one."""
+    from .days import days_of, turn_limit_of
+
+    limit = await turn_limit_of(bot, game.id)
+    if limit is None:
+        return ""
+    lines: list[str] = []
+    for key in turn_keys(game):                          # one line per seat holding a turn
+        row = await days_of(bot).store.get_turn(key)
+        if row is not None:
+            lines.append(status_clock_line(limit, game.seats[key.seat], row.deadline_at, bot.clock.now(),
+                                           row.last_acted_at))
+    return Joined(lines, "\n") if lines else clock_line(limit)
+
+
+async def send_mat(interaction: discord.Interaction, game: Game, seat: int | None) -> None:
+    """Show a mat privately: ``seat``, or the clicker's own when None."""
+    if game.state is None:
+        raise BadInputError(texts.NOT_STARTED)
+    mine = game.seat_of(interaction.user.id)
+    if seat is None:
+        if mine is None:
+            raise NotInGameError(texts.NOT_IN_GAME)
+        seat = mine.seat
+    await common.defer(interaction)
+    viewer = NOBODY if mine is None else mine.seat  # another's mat hides a face-down score pile
+    image = await common.bot_of(interaction).renderer.mat(game.state, seat, game.names, viewer,
+                                                             locale=interaction.locale)
+    await common.reply(interaction, texts.MAT_OF.format(name=game.seats[seat].name),
+                       files=[common.png(image, "mat.png")])
+
+
+class InfoCommands:
+    """Mixed into the /projectl group cog (see bot/discord/cogs/__init__.py)."""
+
+    @app_commands.command(name="status", description="Show the table (only you see the reply)")
+    async def status(self, interaction: discord.Interaction) -> None:
+        game = await common.require_game(interaction)
+        bot = common.bot_of(interaction)
+        if game.state is None:
+            from .days import turn_limit_of
+            from .table import lobby_content
+
+            await common.reply(interaction, lobby_content(game, await turn_limit_of(bot, game.id)))
+            return
+        await common.defer(interaction)
+        image = await bot.renderer.table(game.state, game.names, locale=interaction.locale)  # a private reply
+        header = status_header(game, await clock_status(bot, game))
+        await common.reply(interaction, header, files=[common.png(image, "table.png")])
+
+    @app_commands.command(name="mat", description="Show a player's mat: supply, puzzles, score pile")
+    @app_commands.describe(player="Whose mat (default: yours)", seat="Or a seat number (e.g. an AI)")
+    async def mat(
+        self, interaction: discord.Interaction, player: discord.Member | None = None,
+        seat: app_commands.Range[int, 1, 4] | None = None,
+    ) -> None:
+        game = await common.require_game(interaction)
+        index: int | None = None
+        if player is not None:
+            found = game.seat_of(player.id)
+            if found is None:
+                raise NotInGameError(texts.NO_SUCH_PLAYER.format(name=PlayerName(player.display_name)))
+            index = found.seat
+        elif seat is not None:
+            if not 1 <= seat <= len(game.seats):  # Discord's range is 1-4; an old client may send anything
+                raise BadInputError(texts.NO_SUCH_SEAT.format(seat=str(seat)[:6], count=len(game.seats)))
+            index = seat - 1
+        await send_mat(interaction, game, index)
+
+    @app_commands.command(name="rules", description="Short rules, per action")
+    @app_commands.describe(topic="Which part of the rules")
+    @app_commands.choices(topic=[app_commands.Choice(name=k, value=k) for k in texts.RULES])
+    async def rules(self, interaction: discord.Interaction, topic: str = "overview") -> None:
+        text: str = texts.RULES[topic]
+        if topic == "finesse":
+            text = Joined((text, await _live_tile_line(interaction)), "")
+        await common.reply(interaction, text)
+
+    @app_commands.command(name="help", description="How to play Project L here")
+    async def help(self, interaction: discord.Interaction) -> None:
+        await common.reply(interaction, texts.HELP)
+
+
+async def _live_tile_line(interaction: discord.Interaction) -> str:
+    """With a Finesse game in this channel: the live tile's rule in a sentence ('' otherwise)."""
+    from engine.expansions.finesse import view
+
+    game = await common.manager_of(interaction).game_in_channel(common.channel_id_of(interaction))
+    fv = view(game.state) if game is not None and game.state is not None else None
+    if fv is None:
+        return ""
+    live = fv.live
+    if live is not None:
+        return texts.FINESSE_LIVE.format(tile=finesse_tile(live), rule=finesse_rule(live), left=len(fv.row))
+    why = texts.FINESSE_FACE_DOWN if fv.row else texts.FINESSE_ALL_GONE
+    return texts.FINESSE_NONE_LIVE.format(why=why)

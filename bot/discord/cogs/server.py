@@ -1,0 +1,73 @@
+"""``/projectl-server``: settings a server's admins choose for the whole server — the language of
+the bot's public posts there.
+
+Its own top-level command, not a ``/projectl`` subcommand, for two reasons: Discord hides it from
+everyone without **Manage Server** (``default_member_permissions``, which applies to a whole
+top-level command), and ``/projectl`` has almost no room left in Discord's 4000 characters per
+language. Discord lets admins grant a command to other roles, so the permission is checked here
+as well: only a member who may manage the server changes, or even sees, its settings.
+"""
+
+from __future__ import annotations
+
+import discord
+from discord import app_commands
+
+from bot.core import texts
+from bot.core.errors import BotError
+from bot.core.locales import language_name, locale_code, locales
+
+from . import common
+
+FOLLOW = "server"
+"""The ``language`` choice that follows the server's own preferred locale again."""
+ENGLISH = "en-US"
+
+
+class NotServerAdminError(BotError):
+    """Only a member who may manage the server changes its settings; nothing was changed."""
+
+
+def language_choices() -> list[app_commands.Choice[str]]:
+    """English, every language the bot has a catalogue for, and "follow the server"."""
+    offered = [ENGLISH, *locales()]
+    return [*(app_commands.Choice(name=language_name(code), value=code) for code in offered),
+            app_commands.Choice(name="Follow the server's preferred locale", value=FOLLOW)]
+
+
+def shown_language(locale: object) -> str:
+    """The language public posts come out in for ``locale``: its name when the bot speaks it,
+    else English (the fallback every catalogue lookup takes)."""
+    code = locale_code(locale)
+    return language_name(code) if code in locales() else language_name(ENGLISH)
+
+
+def may_manage(interaction: discord.Interaction) -> bool:
+    perms = interaction.permissions
+    return perms.manage_guild or perms.administrator
+
+
+@app_commands.command(name="projectl-server",
+                      description="Project L settings for this server (Manage Server)")
+@app_commands.describe(language="Language of the bot's public posts in this server")
+@app_commands.choices(language=language_choices())
+@app_commands.guild_only()
+@app_commands.default_permissions(manage_guild=True)
+async def server_command(interaction: discord.Interaction,
+                         language: app_commands.Choice[str] | None = None) -> None:
+    if not may_manage(interaction):
+        raise NotServerAdminError(texts.SERVER_ADMINS_ONLY)
+    bot = common.bot_of(interaction)
+    guild_id = interaction.guild_id
+    assert guild_id is not None  # guild_only
+    if language is not None:
+        chosen = None if language.value == FOLLOW else language.value
+        await bot.server_locales.choose(guild_id, chosen, by_user_id=interaction.user.id)
+    shown = shown_language(common.server_locale(interaction))
+    if language is None:
+        current = (texts.SERVER_LANGUAGE_IS_CHOSEN if guild_id in bot.server_locales
+                   else texts.SERVER_LANGUAGE_IS_FOLLOWED)
+    else:
+        current = (texts.SERVER_LANGUAGE_FOLLOWED if language.value == FOLLOW
+                   else texts.SERVER_LANGUAGE_CHOSEN)
+    await common.reply(interaction, current.format(language=shown))

@@ -1,0 +1,110 @@
+"""``/projectl settings``: a player's reminder preferences, shared by all their games.
+
+Every option is optional; with none the command just shows the current settings. All values are
+checked before anything is saved, so a typo changes nothing and says what was expected.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from datetime import datetime
+from zoneinfo import ZoneInfo, available_timezones
+
+import discord
+from discord import app_commands
+
+from bot.core import reminder_policy as policy
+from bot.core import texts
+from bot.core.errors import BadInputError
+from bot.core.locales import locale_code
+from bot.core.storage.days import ReminderPrefsRow
+from engine.errors import quoted
+
+from ..reminders import preferences
+from . import common
+from .days import days_of
+
+_ZONES: list[str] = []
+
+
+def summary(prefs: ReminderPrefsRow) -> str:
+    shown = policy.describe(preferences(prefs))
+    return texts.SETTINGS_SUMMARY.format(**shown, dms=texts.SETTINGS_DMS_CLOSED if prefs.dms_closed else "")
+
+
+def updated(
+    prefs: ReminderPrefsRow, *, today_utc: datetime, reminders: bool | None,
+    interval_hours: int | None, quiet_hours: str | None, timezone: str | None, vacation_until: str | None,
+) -> ReminderPrefsRow:
+    """The new preferences, or :class:`BadInputError` naming the first value that is wrong."""
+    new = prefs
+    if reminders is not None:
+        new = replace(new, enabled=reminders)
+    if interval_hours is not None:
+        try:
+            new = replace(new, interval=policy.interval_from_hours(interval_hours))
+        except policy.PreferenceError as error:
+            raise BadInputError(texts.BAD_INTERVAL) from error
+    if timezone is not None:
+        try:
+            new = replace(new, timezone=policy.parse_timezone(timezone))
+        except policy.PreferenceError as error:
+            raise BadInputError(texts.BAD_TIMEZONE.format(text=quoted(timezone))) from error
+    if quiet_hours is not None:
+        try:
+            quiet = policy.parse_quiet_hours(quiet_hours)
+        except policy.PreferenceError as error:
+            raise BadInputError(texts.BAD_QUIET_HOURS) from error
+        new = replace(new, quiet_start=quiet[0] if quiet else None, quiet_end=quiet[1] if quiet else None)
+    if vacation_until is not None:
+        today = today_utc.astimezone(ZoneInfo(new.timezone)).date()
+        try:
+            new = replace(new, vacation_until=policy.parse_vacation(vacation_until, today))
+        except policy.PreferenceError as error:
+            raise BadInputError(texts.BAD_VACATION) from error
+    return new
+
+
+@app_commands.command(name="settings",
+                      description="Your turn reminders: DMs, quiet hours, vacation")
+@app_commands.describe(
+    reminders="DM me when my turn starts, and nudge me later",
+    interval_hours="Hours between nudges (default 12)",
+    quiet_hours="No DMs then, e.g. 22:00-07:00 (or off)",
+    timezone="Your time zone, e.g. Europe/Paris",
+    vacation_until="No DMs until this day, YYYY-MM-DD (or off)",
+)
+async def settings_command(
+    interaction: discord.Interaction, reminders: bool | None = None,
+    interval_hours: app_commands.Range[int, 1, 168] | None = None, quiet_hours: str | None = None,
+    timezone: str | None = None, vacation_until: str | None = None,
+) -> None:
+    bot = common.bot_of(interaction)
+    days = days_of(bot)
+    user = interaction.user
+    current = await days.store.get_prefs(user.id)
+    given = (reminders, interval_hours, quiet_hours, timezone, vacation_until)
+    if all(value is None for value in given):
+        await common.reply(interaction, summary(current))
+        return
+    new = updated(current, today_utc=bot.clock.now(), reminders=reminders, interval_hours=interval_hours,
+                  quiet_hours=quiet_hours, timezone=timezone, vacation_until=vacation_until)
+    await days.store.save_prefs(replace(new, dms_closed=False, locale=locale_code(interaction.locale)),
+                                user.display_name)
+    await days.reminders.preferences_changed(user.id)
+    saved = summary(await days.store.get_prefs(user.id))
+    await common.reply(interaction, texts.SETTINGS_SAVED.format(summary=saved))
+
+
+@settings_command.autocomplete("timezone")
+async def _timezone_choices(interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
+    if not _ZONES:
+        _ZONES.extend(sorted(available_timezones()))
+    needle = current.strip().lower().replace(" ", "_")
+    if not needle:
+        return [app_commands.Choice(name=z, value=z) for z in ("UTC", "Europe/London", "America/New_York")]
+    found = [z for z in _ZONES if needle in z.lower()]
+    return [app_commands.Choice(name=z, value=z) for z in found[:25]]
+
+
+COMMANDS = (settings_command,)

@@ -1,0 +1,277 @@
+"""Setting up a table: ``/projectl table new``, the lobby buttons, ``/projectl table cancel``."""
+
+from __future__ import annotations
+
+import logging
+from datetime import timedelta
+
+import discord
+from discord import app_commands
+
+from bot.core import texts
+from bot.core.errors import BadInputError, ChannelBusyError, NotHostError, StaleError
+from bot.core.locales import Joined, PlayerName, locale_code, localise
+from bot.core.manager import ActionResult, Game, TableSettings, validate_new_table
+from bot.core.turn_limits import clock_line, limit_hours, limit_text
+from engine.catalogue import mode_name
+
+from ..permissions import require_table_permissions, require_thread_permissions
+from . import common
+from .days import turn_limit_of
+
+log = logging.getLogger(__name__)
+
+
+def lobby_content(game: Game, turn_limit: timedelta | None = None) -> Joined:
+    """The lobby message: built from sentences of bot/core/texts.py, shown in the reader's language
+    where it is sent (the server's for the public lobby, the user's in a private status)."""
+    settings = game.settings
+    players = Joined((Joined([texts.LOBBY_SEAT.format(number=s.seat + 1, name=s.name),
+                              texts.LOBBY_SEAT_HOST if s.user_id == game.host_id else "",
+                              texts.LOBBY_SEAT_AI if s.is_ai else ""]) for s in game.seats), "\n")
+    options = [
+        texts.LOBBY_DIFFICULTY.format(difficulty=texts.DIFFICULTY.get(settings.difficulty,
+                                                                      settings.difficulty))
+        if settings.variant == "solo" else "",
+        texts.LOBBY_GHOST.format(ghost=settings.ghost_label),
+        texts.LOBBY_FINESSE if settings.finesse else "",
+        texts.LOBBY_SCORES_PUBLIC if settings.known_scores else texts.LOBBY_SCORES_HIDDEN,
+        texts.LOBBY_ENDLESS_WHITE if settings.endless_white else "",
+    ]
+    host = next((s.name for s in game.seats if s.user_id == game.host_id), "?")
+    if settings.variant == "solo":
+        variant = texts.LOBBY_VARIANT_SOLO
+    elif settings.max_players >= 5:
+        variant = texts.LOBBY_VARIANT_LINE_CLEAR
+    else:
+        variant = texts.LOBBY_VARIANT_BASE
+    title = texts.LOBBY_TITLE.format(variant=variant)
+    body = texts.LOBBY_BODY.format(
+        host=host, seated=len(game.seats), limit=settings.max_players, players=players,
+        reserve=settings.reserve, penalty=texts.LOBBY_ON if settings.unfinished_penalty else texts.LOBBY_OFF,
+        difficulty=Joined(options), clock=clock_line(turn_limit),
+    )
+    return Joined(["**", title, "**\n", body])
+
+
+def started_content(game: Game, turn_limit: timedelta | None = None) -> str:
+    clock = "" if turn_limit is None else texts.LOBBY_STARTED_CLOCK.format(clock=clock_line(turn_limit))
+    return texts.LOBBY_STARTED.format(players=", ".join(game.names), clock=clock)
+
+
+def require_supported_mode(modes: tuple[str, ...], settings: TableSettings) -> None:
+    """Refuse a table whose mode (solo, 2p … 6p) the loaded catalogue has too few cards for: the
+    bot opens exactly the modes ``catalogue --check`` reports, nothing else."""
+    mode = mode_name(settings.variant == "solo", settings.max_players)
+    if mode not in modes:
+        raise BadInputError(texts.MODE_UNSUPPORTED.format(
+            mode=_mode_text(mode), modes=Joined((_mode_text(m) for m in modes), ", ") if modes
+            else texts.MODE_NONE))
+
+
+def _mode_text(mode: str) -> str:
+    return texts.MODE_SOLO if mode == "solo" else texts.MODE_PLAYERS.format(n=mode[:-1])
+
+
+class TableCommands:
+    """``/projectl table …``: mixed into the /projectl group cog (see bot/discord/cogs/__init__.py)."""
+
+    table = app_commands.Group(name="table", description="Open, cancel or leave a table; votes and seats")
+
+    @table.command(name="new", description="Open a Project L table in this channel")
+    @app_commands.describe(
+        variant="base (2-6 players; 5-6 play Line Clear) or solo (vs the mastermind)",
+        players="Most players who may join (base game; 5-6 play the Line Clear variant)",
+        ghost="Ghost Piece expansion (default: on for 5-6 players, required for 6)",
+        finesse="Finesse expansion: credits for the live tile, Insert for extra actions",
+        reserve="Pieces of each shape in the reserve",
+        unfinished_penalty="Unfinished puzzles count against you at the end",
+        difficulty="Solo only: how strong the mastermind starts",
+        turn_limit_days="Days per turn before the others may vote to skip or remove",
+        thread="Open the table in a new thread with this name",
+        known_scores="Score piles face up (default); off = each player's points stay private until the end",
+        endless_white="Endless White Deck: banked white cards become a new white deck (2+ players)",
+        hints="Allow hints",
+        watch="Solo: greedy or strong",
+    )
+    @app_commands.choices(
+        variant=[app_commands.Choice(name="base", value="base"),
+                 app_commands.Choice(name="solo", value="solo")],
+        reserve=[app_commands.Choice(name="10 per shape", value=10),
+                 app_commands.Choice(name="15 per shape", value=15)],
+        difficulty=[app_commands.Choice(name=d, value=d) for d in ("normal", "hard", "unbeatable")],
+    )
+    async def new(
+        self, interaction: discord.Interaction, variant: str = "base",
+        players: app_commands.Range[int, 2, 6] = 4, reserve: int = 10, unfinished_penalty: bool = True,
+        difficulty: str = "normal", turn_limit_days: app_commands.Range[int, 1, 7] | None = None,
+        ghost: bool | None = None,
+        thread: app_commands.Range[str, 1, 100] | None = None,
+        finesse: bool = False,
+        known_scores: bool = True, endless_white: bool = False,
+        hints: bool = True, watch: str | None = None,
+    ) -> None:
+        channel_id = common.channel_id_of(interaction)
+        if variant == "solo" and turn_limit_days is not None:
+            raise BadInputError(texts.TURN_LIMIT_SOLO)
+        settings = TableSettings(
+            variant=variant, max_players=1 if variant == "solo" else players, reserve=reserve,
+            unfinished_penalty=unfinished_penalty, difficulty=difficulty, ghost=ghost,
+            finesse=finesse,
+            known_scores=known_scores, endless_white=endless_white, hints=hints,
+        )
+        validate_new_table(settings, watch)  # every option is checked before anything is shown or written
+        hours = limit_hours(turn_limit_days)
+        bot = common.bot_of(interaction)
+        require_supported_mode(bot.manager.supported_modes, settings)
+        if thread is not None:
+            await _new_in_thread(interaction, thread, settings, hours, watch)
+            return
+        if await bot.manager.game_in_channel(channel_id) is not None:  # refused privately, not after
+            raise ChannelBusyError(texts.CHANNEL_BUSY)                  # the public "thinking…"
+        await common.defer(interaction, ephemeral=False)  # the lobby is public; ack first
+        result = await bot.manager.create_game(
+            guild_id=interaction.guild_id, channel_id=channel_id, host_id=interaction.user.id,
+            host_name=interaction.user.display_name, settings=settings, turn_limit_hours=hours, watch=watch,
+            host_locale=locale_code(interaction.locale),
+        )
+        game = result.game
+        limit = None if hours is None else timedelta(hours=hours)
+        if result.started is None:
+            from ..views import lobby_view
+
+            locale = common.server_locale(interaction)
+            message = await interaction.followup.send(
+                localise(lobby_content(game, limit), locale),
+                view=common.localise_view(lobby_view(game), locale), wait=True)
+            await bot.manager.remember_messages(game.id, lobby_message_id=message.id)
+            if limit is not None:  # the host sees what the table agreed to
+                await common.reply(interaction, texts.TURN_LIMIT_SET.format(limit=limit_text(limit)))
+            return
+        await interaction.followup.send(common.public(started_content(game, limit), interaction))
+        await common.post_turn_or_explain(interaction, result)
+
+    @table.command(name="cancel", description="Cancel this channel's game (host or channel managers)")
+    async def cancel(self, interaction: discord.Interaction) -> None:
+        channel_id = common.channel_id_of(interaction)
+        bot = common.bot_of(interaction)
+        may_manage = bool(interaction.permissions.manage_channels)
+        game = await common.require_game(interaction)
+        if interaction.user.id != game.host_id and not may_manage:  # refused privately, not after
+            raise NotHostError(texts.HOST_ONLY_CANCEL)                  # the public "thinking…"
+        await common.defer(interaction, ephemeral=False)  # the notice is public; ack first
+        game = await bot.manager.cancel(channel_id, interaction.user.id, can_manage_channel=may_manage,
+                                        game_id=game.id)
+        cancelled = texts.CANCELLED.format(name=PlayerName(interaction.user.display_name))
+        await interaction.followup.send(common.public(cancelled, interaction))
+        await _close_lobby_message(interaction, game)
+
+
+async def _new_in_thread(interaction: discord.Interaction, name: str, settings: TableSettings,
+                         hours: int | None, watch: str | None = None) -> None:
+    """``/projectl table new thread:`` — a public thread of this channel becomes the game's home
+    (one game per thread is how servers run days-long games); the lobby is posted there."""
+    from ..views import lobby_view
+
+    parent = interaction.channel
+    if not isinstance(parent, discord.TextChannel):
+        raise BadInputError(texts.THREAD_NOT_HERE)
+    require_thread_permissions(interaction)
+    await common.defer(interaction)
+    bot = common.bot_of(interaction)
+    title = name.strip()[:100] or texts.THREAD_DEFAULT_NAME
+    home = await parent.create_thread(name=title, type=discord.ChannelType.public_thread,
+                                      auto_archive_duration=10080)
+    result = await bot.manager.create_game(
+        guild_id=interaction.guild_id, channel_id=home.id, host_id=interaction.user.id,
+        host_name=interaction.user.display_name, settings=settings, turn_limit_hours=hours, watch=watch,
+        host_locale=locale_code(interaction.locale),
+    )
+    game = result.game
+    limit = None if hours is None else timedelta(hours=hours)
+    locale = common.server_locale(interaction)  # the new thread is in the same server
+    if result.started is None:
+        message = await home.send(localise(lobby_content(game, limit), locale),
+                                  view=common.localise_view(lobby_view(game), locale))
+        await bot.manager.remember_messages(game.id, lobby_message_id=message.id)
+    else:
+        await home.send(localise(started_content(game, limit), locale))
+        await common.post_turn(bot, home, result)
+    await common.reply(interaction, texts.TABLE_IN_THREAD.format(thread=home.mention))
+
+
+async def _close_lobby_message(interaction: discord.Interaction, game: Game) -> None:
+    """Take the buttons off a cancelled lobby so nobody clicks a dead button (best effort)."""
+    if game.lobby_message_id is None or interaction.channel is None:
+        return
+    try:
+        partial = interaction.channel.get_partial_message(game.lobby_message_id)  # type: ignore[union-attr]
+        await partial.edit(content=common.public(texts.LOBBY_CANCELLED, interaction), view=None)
+    except (discord.HTTPException, AttributeError):
+        log.info("could not close lobby message %s", game.lobby_message_id)
+
+
+async def refresh_lobby_message(interaction: discord.Interaction, game: Game) -> None:
+    """Show the lobby's seats as they are now on its public message, after a change made by a
+    command rather than one of its buttons (best effort, like closing it)."""
+    from ..views import lobby_view
+
+    if game.lobby_message_id is None or interaction.channel is None:
+        return
+    limit = await turn_limit_of(common.bot_of(interaction), game.id)
+    locale = common.server_locale(interaction)  # the lobby is public: the server's language
+    try:
+        partial = interaction.channel.get_partial_message(game.lobby_message_id)  # type: ignore[union-attr]
+        await partial.edit(content=localise(lobby_content(game, limit), locale),
+                           view=common.localise_view(lobby_view(game), locale))
+    except (discord.HTTPException, AttributeError):
+        log.info("could not update lobby message %s", game.lobby_message_id)
+
+
+async def lobby_button(interaction: discord.Interaction, op: str, game_id: int) -> None:
+    """A click on Join / Leave / Add AI / Start / Cancel (see :class:`bot.discord.views.LobbyButton`)."""
+    from ..views import LOBBY_AI, LOBBY_OPS, lobby_view
+
+    channel_id = common.channel_id_of(interaction)
+    bot = common.bot_of(interaction)
+    manager = bot.manager
+    user = interaction.user
+    if op not in LOBBY_OPS:
+        raise StaleError(texts.FORGED_BUTTON)
+    require_table_permissions(interaction)
+    await interaction.response.defer()  # ack first (an invisible "update"), then the work
+    if op == "join":
+        game = await manager.join(channel_id, user.id, user.display_name, game_id=game_id,
+                                  locale=locale_code(interaction.locale))
+    elif op == "leave":
+        game = await manager.leave(channel_id, user.id, game_id=game_id)
+    elif op in LOBBY_AI:
+        game = await manager.add_policy_seat(channel_id, user.id, LOBBY_AI[op], game_id=game_id)
+    elif op == "cancel":
+        game = await manager.cancel(channel_id, user.id, game_id=game_id,
+                                    can_manage_channel=bool(interaction.permissions.manage_channels))
+        await interaction.edit_original_response(content=common.public(texts.LOBBY_CANCELLED, interaction),
+                                                 view=None)
+        return
+    else:
+        await _start(interaction, game_id)
+        return
+    limit = await turn_limit_of(bot, game.id)
+    locale = common.server_locale(interaction)
+    await interaction.edit_original_response(content=localise(lobby_content(game, limit), locale),
+                                             view=common.localise_view(lobby_view(game), locale))
+
+
+async def _start(interaction: discord.Interaction, game_id: int) -> None:
+    """Deal, show the lobby as started, and only then let AI seats play their first turns (the
+    click was acknowledged before any of this), so one table post shows the AI moves too."""
+    bot = common.bot_of(interaction)
+    channel_id = common.channel_id_of(interaction)
+    result = await bot.manager.start(channel_id, interaction.user.id, game_id=game_id, play_policies=False)
+    limit = await turn_limit_of(bot, game_id)
+    await interaction.edit_original_response(content=common.public(started_content(result.game, limit),
+                                                                   interaction), view=None)
+    played = await bot.manager.play_policies(channel_id)
+    if played is not None:
+        result = ActionResult(result.before, played.game, played.steps, started=result.started)
+    await common.post_turn_or_explain(interaction, result)

@@ -1,0 +1,433 @@
+"""Turn reminders by DM, driven by rows in SQLite so they survive restarts.
+
+How it fits together:
+
+* The manager's hooks tell us when a human's turn starts (:meth:`ReminderScheduler.turn_started`)
+  and when someone acts (:meth:`action_committed`). Each turn gets a ``turns`` row with the time
+  its first reminder is due (:mod:`bot.core.reminder_policy` decides, from the player's preferences).
+* :meth:`tick` sends whatever is due and announces turn clocks that ran out. Production calls it
+  every :data:`TICK_SECONDS` from a ``discord.ext.tasks`` loop; tests with a
+  :class:`~bot.core.clock.ManualClock` call it directly after moving the clock, so nothing sleeps.
+* A reminder is **claimed in the database before it is sent** (see :mod:`bot.core.storage.days`):
+  after a crash or restart every due reminder goes out once and none twice. The price is that a
+  crash in the instant between claim and send loses that one DM; the next nudge still comes.
+
+The first DM is due :data:`FIRST_REMINDER_DELAY` after the turn starts rather than at once: the
+channel post with the table (which the DM links to) is made right after the commit, and a player
+who is watching and acts within that minute is not DMed at all ("none while you are acting").
+"""
+
+from __future__ import annotations
+
+import asyncio
+import io
+import logging
+from collections.abc import Awaitable, Callable
+from datetime import timedelta
+from typing import TYPE_CHECKING, Any
+
+import discord
+from discord.ext import tasks
+
+from bot.core import reminder_policy, texts, turn_limits
+from bot.core.clock import Clock
+from bot.core.locales import Joined, localise, public_locale
+from bot.core.manager import Game, Seat, Step
+from bot.core.reminder_policy import Preferences
+from bot.core.shards import runs_guild
+from bot.core.storage.days import DaysStore, ReminderPrefsRow, TurnKey, TurnRow, parse_ts
+from bot.core.storage.db import Write
+from bot.mentions import pinging
+
+if TYPE_CHECKING:
+    from .app import ProjectLBot
+
+log = logging.getLogger(__name__)
+
+TICK_SECONDS = 60
+JUMP_LINK = "https://discord.com/channels/{guild_id}/{channel_id}/{message_id}"
+FIRST_REMINDER_DELAY = timedelta(minutes=1)
+
+TimeoutAnnouncer = Callable[[Game, TurnRow], Awaitable[None]]
+
+
+def preferences(row: ReminderPrefsRow) -> Preferences:
+    return Preferences(
+        enabled=row.enabled, interval=row.interval, quiet_start=row.quiet_start, quiet_end=row.quiet_end,
+        timezone=row.timezone, vacation_until=row.vacation_until,
+    )
+
+
+def turn_key(game: Game, seat: int | None = None) -> TurnKey | None:
+    """The key of the turn ``seat`` (default: the current seat) is now playing; None when the
+    game is not in play or that seat is not to move. While two turns run at once (Line Clear's
+    marker holders) each holder's turn has its own key, so clocks, reminders and votes are per
+    holder."""
+    if game.state is None or game.current is None:
+        return None
+    seat = game.state.current if seat is None else seat
+    if seat not in game.state.acting_seats:
+        return None
+    return TurnKey(game.id, game.state.turn, game.state.phase.value, seat)
+
+
+def turn_keys(game: Game) -> list[TurnKey]:
+    """The keys of every turn now open, one per seat that holds one (both marker holders' in
+    Line Clear): the scheduler's checks, the votes and ``/projectl status`` go through this."""
+    if game.state is None or game.current is None:
+        return []
+    return [key for seat in game.state.acting_seats if (key := turn_key(game, seat)) is not None]
+
+
+class ReminderScheduler:
+    """Plans, sends and de-duplicates turn reminders; announces expired turn clocks."""
+
+    def __init__(
+        self, bot: ProjectLBot, store: DaysStore, *, tick_seconds: float | None = TICK_SECONDS,
+    ) -> None:
+        self.bot = bot
+        self.store = store
+        self.tick_seconds = tick_seconds
+        """Seconds between ticks of the production loop; None: no loop (tests call :meth:`tick`)."""
+        self.announce_timeout: TimeoutAnnouncer | None = None
+        """Set by the cogs: posts "time is up" with vote buttons in the game channel."""
+        self._last_actor: dict[int, int | None] = {}
+        self._loop: tasks.Loop[Callable[[], Awaitable[None]]] | None = None
+
+    @property
+    def clock(self) -> Clock:
+        return self.bot.clock
+
+    def install(self) -> None:
+        manager = self.bot.manager
+        manager.on_action_committed.append(self.action_committed)
+        manager.commit_writes.append(self.activity_writes)
+        manager.on_turn_started.append(self.turn_started)
+        manager.on_game_finished.append(self.game_over)
+        manager.on_game_cancelled.append(self.game_over)
+
+    async def start(self) -> None:
+        """At start-up: make sure every human to move has a turn row, then start the loop. Its
+        first tick waits for the bot to be ready (channels must be cached to post)."""
+        await self.sync_open_turns()
+        if self.tick_seconds is not None and self._loop is None:
+            self._loop = tasks.loop(seconds=self.tick_seconds)(self._tick_safely)
+            self._loop.before_loop(self.bot.wait_until_ready)
+            self._loop.start()
+
+    @property
+    def running(self) -> bool:
+        """True while the production loop is started and not stopped."""
+        return self._loop is not None and self._loop.is_running()
+
+    async def stop(self) -> None:
+        """Stop the loop and wait until its task has ended, so no tick touches the database after
+        the bot closes it. A tick cut short here loses at most the reminder it had claimed."""
+        loop, self._loop = self._loop, None
+        if loop is None:
+            return
+        task = loop.get_task()
+        loop.cancel()
+        if task is not None and not task.done() and task is not asyncio.current_task():
+            await asyncio.wait([task])
+
+    async def _tick_safely(self) -> None:
+        try:
+            await self.tick()
+        except Exception:  # the loop must outlive any one bad row
+            log.exception("reminder tick failed")
+
+    # -- hooks ------------------------------------------------------------------------------------
+
+    async def action_committed(self, game: Game, step: Step) -> None:
+        """Remember who acted (their reminder was pushed back in the action's commit)."""
+        self._last_actor[game.id] = step.user_id
+
+    async def activity_writes(self, game: Game, step: Step) -> list[Write]:
+        """For the action's own transaction (``GameManager.commit_writes``): if the actor still has
+        the move after it, push their next reminder back."""
+        key = turn_key(game, step.seat)
+        if step.user_id is None or key is None or key.seat != step.seat:
+            return []
+        if game.seats[step.seat].user_id != step.user_id:  # e.g. someone else left: not this player acting
+            return []
+        now = self.clock.now()
+        prefs = preferences(await self.store.get_prefs(step.user_id))
+        return [self.store.activity_write(key, now, reminder_policy.next_nudge_due(now, now, prefs))]
+
+    async def turn_started(self, game: Game, seat: Seat) -> None:
+        """Open the turn's row: first DM a minute from now, or a nudge later if they are acting."""
+        key = turn_key(game, seat.seat)
+        if key is None or seat.user_id is None:
+            if game.state is not None and game.state.turns:
+                await self.store.close_turns_of_seat(game.id, seat.seat)  # the other holder plays on
+            else:
+                await self.store.close_turns(game.id)
+            return
+        now = self.clock.now()
+        prefs = preferences(await self.store.get_prefs(seat.user_id))
+        if self._last_actor.get(game.id) == seat.user_id:
+            due = reminder_policy.next_nudge_due(now, now, prefs)  # same player goes on (e.g. Solo)
+        else:
+            due = reminder_policy.first_reminder_due(now + FIRST_REMINDER_DELAY, prefs)
+        limit = await self.store.turn_limit(game.id)
+        await self.store.open_turn(
+            key, user_id=seat.user_id, channel_id=game.channel_id, started_at=now,
+            deadline_at=None if limit is None else now + limit, due_at=due,
+        )
+
+    async def game_over(self, game: Game) -> None:
+        self._last_actor.pop(game.id, None)
+        await self.store.close_turns(game.id)
+
+    async def after_undo(self, game: Game, user_id: int) -> None:
+        """The undoer has the move again and is acting: reopen their turn without a DM."""
+        seat = game.seat_of(user_id)
+        key = turn_key(game, None if seat is None else seat.seat)
+        if key is None:
+            return
+        now = self.clock.now()
+        prefs = preferences(await self.store.get_prefs(user_id))
+        if await self.store.get_turn(key) is None:
+            await self.store.open_turn(key, user_id=user_id, channel_id=game.channel_id, started_at=now,
+                                       deadline_at=None, due_at=None)
+        await self.store.reopen_turn(key, now, reminder_policy.next_nudge_due(now, now, prefs))
+        self._last_actor[game.id] = user_id
+
+    async def preferences_changed(self, user_id: int) -> None:
+        """Re-plan the player's open turns under their new settings (e.g. back from vacation)."""
+        now = self.clock.now()
+        prefs = preferences(await self.store.get_prefs(user_id))
+        for row in await self.store.open_turns_of_user(user_id):
+            if row.sent_count == 0 and row.last_acted_at is None:
+                due = reminder_policy.first_reminder_due(max(now, row.started_at), prefs)
+            else:
+                last = row.last_sent_at or row.started_at
+                due = reminder_policy.next_nudge_due(last, row.last_acted_at, prefs)
+            await self.store.reschedule(row.key, due)
+
+    async def sync_open_turns(self) -> None:
+        """Give every human to move a turn row (games resumed at start-up, or older than 0002)."""
+        async for game in self.bot.manager.iter_active_games():
+            await self._sync_game(game)
+
+    async def _sync_game(self, game: Game) -> None:
+        for key in turn_keys(game):
+            seat = game.seats[key.seat]
+            if seat.user_id is None:
+                if game.state is not None and game.state.turns:
+                    await self.store.close_turns_of_seat(game.id, seat.seat)
+                else:
+                    await self.store.close_turns(game.id)
+                continue
+            if await self.store.get_turn(key) is not None:
+                continue
+            started = parse_ts(game.updated_at) or self.clock.now()
+            prefs = preferences(await self.store.get_prefs(seat.user_id))
+            limit = await self.store.turn_limit(game.id)
+            await self.store.open_turn(
+                key, user_id=seat.user_id, channel_id=game.channel_id, started_at=started,
+                deadline_at=None if limit is None else started + limit,
+                due_at=reminder_policy.first_reminder_due(max(started, self.clock.now()), prefs),
+            )
+
+    # -- sending ----------------------------------------------------------------------------------
+
+    async def tick(self) -> int:
+        """Announce every expired turn clock, then send every due reminder. Returns how many
+        messages were sent. Safe to call any time, from several places at once.
+
+        Timeouts first: the word to the player whose time ran out pushes their next nudge back, so
+        a nudge that fell due in the same tick is not sent on top of it."""
+        timeouts = await self.run_timeouts()
+        return timeouts + await self.run_due()
+
+    async def run_due(self) -> int:
+        now = self.clock.now()
+        sent = 0
+        for row in await self.store.due_turns(now):
+            game = await self.bot.manager.game(row.key.game_id)
+            if game is None or row.key not in turn_keys(game):
+                await self.store.close_turn(row.key)  # the turn ended while nobody was looking
+                continue
+            if not runs_guild(self.bot.settings, game.guild_id):
+                continue  # the process running that server's shard sends it
+            prefs = preferences(await self.store.get_prefs(row.user_id))
+            allowed = reminder_policy.deliverable_at(now, prefs)
+            if allowed is None or allowed > now:  # settings changed since it was planned
+                await self.store.reschedule(row.key, allowed)
+                continue
+            next_due = reminder_policy.next_nudge_due(now, row.last_acted_at, prefs)
+            if not await self.store.claim_reminder(row, now, next_due):
+                continue
+            try:
+                if await self._deliver(game, row):
+                    sent += 1
+            except Exception:  # one bad row must not hold up everyone else's reminders
+                log.exception("reminder for game %s seat %s failed", game.id, row.key.seat)
+        return sent
+
+    async def run_timeouts(self) -> int:
+        """Announce each turn clock that ran out, once (claimed in the database first): a channel
+        post mentioning the players who may vote, and a word to the player concerned."""
+        now = self.clock.now()
+        announced = 0
+        for row in await self.store.expired_turns(now):
+            game = await self.bot.manager.game(row.key.game_id)
+            if game is None or row.key not in turn_keys(game):
+                await self.store.close_turn(row.key)
+                continue
+            if not runs_guild(self.bot.settings, game.guild_id):
+                continue  # posted by the process that has the channel (bot/core/shards.py)
+            if not turn_limits.voters_for(game, row.key.seat):
+                # Nobody else could vote (Solo, or only AI seats besides them): nothing to say,
+                # reminders go on as before.
+                await self.store.claim_timeout(row.key, now)
+                continue
+            # The word to the player below is their reminder too: the next nudge comes one
+            # interval after it, moved in the claim itself.
+            prefs = preferences(await self.store.get_prefs(row.user_id))
+            nudge = reminder_policy.next_nudge_due(now, row.last_acted_at, prefs)
+            if not await self.store.claim_timeout(row.key, now, nudge):
+                continue
+            if self.announce_timeout is not None:
+                try:
+                    await self.announce_timeout(game, row)
+                    announced += 1
+                except discord.HTTPException as error:
+                    log.warning("could not announce the turn clock in %s: %s", game.channel_id, error)
+            if await self.tell_timed_out(game, row):
+                announced += 1
+        return announced
+
+    async def tell_timed_out(self, game: Game, row: TurnRow) -> bool:
+        """Tell the player whose clock ran out what may now happen and how to keep their seat:
+        a DM, or one channel mention when their DMs are closed. Not a reminder, so it is sent
+        whatever their reminder settings: it is about their seat, and comes once per turn."""
+        limit = await self.store.turn_limit(game.id)
+        limit_text = turn_limits.limit_text(limit) if limit is not None else ""
+        prefs = await self.store.get_prefs(row.user_id)
+        if not prefs.dms_closed:
+            text = texts.TIMED_OUT_DM.format(channel_id=game.channel_id, limit=limit_text,
+                                             link=self.jump_link(game))
+            outcome = await self.direct_message(row.user_id, text, game=game)
+            if outcome != "closed":
+                return outcome == "sent"
+            await self.store.set_dms_closed(row.user_id, True)
+        return await self.post_mentioning(
+            game.channel_id, texts.TIMED_OUT_FALLBACK.format(user_id=row.user_id), [row.user_id])
+
+    async def dm_locale(self, user_id: int, game: Game | None = None) -> Any:
+        """The language of a DM to ``user_id``: the Discord locale of their latest table command
+        (``players.locale``); for a player not seen since that was kept, the language of the
+        server ``game`` is played in; else None (English)."""
+        known = (await self.store.get_prefs(user_id)).locale
+        if known is not None or game is None:
+            return known
+        return public_locale(self.bot.get_channel(game.channel_id), self.bot.server_locales,
+                             guild_id=game.guild_id)
+
+    async def direct_message(
+        self, user_id: int, content: str, files: list[discord.File] | None = None, *,
+        game: Game | None = None,
+    ) -> str:
+        """``"sent"``, ``"closed"`` (Discord answered 403: the player does not accept DMs from the
+        server) or ``"failed"`` (another HTTP error, logged). ``content`` (a sentence of
+        bot/core/texts.py, or a :class:`~bot.core.locales.Joined` of them) is shown in the player's language
+        (:meth:`dm_locale`; ``game`` is the game the DM is about)."""
+        locale = await self.dm_locale(user_id, game)
+        try:
+            channel = await self.bot.create_dm(discord.Object(id=user_id))
+            await channel.send(localise(content, locale), files=files or [])
+        except discord.Forbidden:
+            log.info("DMs to %s are closed", user_id)
+            return "closed"
+        except discord.HTTPException as error:
+            log.warning("DM to %s failed: %s", user_id, error)
+            return "failed"
+        return "sent"
+
+    async def post_mentioning(self, channel_id: int, content: str, user_ids: list[int]) -> bool:
+        """A channel post that pings exactly ``user_ids`` (no one else, no roles, no @everyone), in
+        the server's language."""
+        channel = self.bot.get_channel(channel_id)
+        if not isinstance(channel, discord.abc.Messageable):
+            return False
+        try:
+            await channel.send(localise(content, public_locale(channel, self.bot.server_locales)),
+                               allowed_mentions=pinging(user_ids))
+        except discord.HTTPException as error:
+            log.warning("post in %s failed: %s", channel_id, error)
+            return False
+        return True
+
+    async def _deliver(self, game: Game, row: TurnRow) -> bool:
+        """DM the reminder; on a closed DM fall back to one channel mention for this turn.
+
+        A player known to have closed DMs gets no DM attempt for the turn-start reminder (the turn
+        post already pinged them in the channel) and exactly one at their first nudge of each turn:
+        if it goes through their DMs are open again and the flag is cleared; if not, that turn's
+        one channel mention is posted. Never more than one attempt per turn, so no retry loop.
+        """
+        prefs = await self.store.get_prefs(row.user_id)
+        first = row.sent_count == 0 and row.last_acted_at is None  # else it is a nudge
+        if prefs.dms_closed:
+            if first or not await self.store.claim_channel_fallback(row.key):
+                return False
+            outcome = await self._send_dm(game, row, first)
+            if outcome == "sent":
+                await self.store.set_dms_closed(row.user_id, False)
+                return True
+            return outcome == "closed" and await self._post_fallback(game, row)
+        outcome = await self._send_dm(game, row, first)
+        if outcome == "closed":
+            await self.store.set_dms_closed(row.user_id, True)
+            return await self.store.claim_channel_fallback(row.key) and await self._post_fallback(game, row)
+        return outcome == "sent"
+
+    async def _send_dm(self, game: Game, row: TurnRow, first: bool) -> str:
+        """``"sent"``, ``"closed"`` (Discord answered 403) or ``"failed"`` (logged; the reminder
+        counts as sent and the next nudge comes one interval later)."""
+        content = self._dm_text(game, row, first)
+        assert game.state is not None
+        files: list[discord.File] = []
+        try:
+            locale = await self.dm_locale(row.user_id, game)  # the DM's own language
+            mat = await self.bot.renderer.mat(game.state, row.key.seat, game.names, locale=locale)
+            files.append(discord.File(io.BytesIO(mat), filename="mat.png"))
+        except Exception:  # a reminder without its picture beats no reminder
+            log.warning("could not render the mat for a reminder in game %s", game.id, exc_info=True)
+        return await self.direct_message(row.user_id, content, files, game=game)
+
+    async def _post_fallback(self, game: Game, row: TurnRow) -> bool:
+        """The one channel mention that replaces this turn's DMs (caller claimed it)."""
+        assert game.state is not None
+        return await self.post_mentioning(
+            game.channel_id, texts.REMINDER_FALLBACK.format(user_id=row.user_id, round=game.state.round),
+            [row.user_id])
+
+    def _dm_text(self, game: Game, row: TurnRow, first: bool) -> str:
+        assert game.state is not None
+        link = self.jump_link(game)
+        if not first:
+            text = texts.REMINDER_NUDGE.format(
+                channel_id=game.channel_id, since=int(row.started_at.timestamp()), link=link)
+        elif row.key.phase == "finishing":
+            text = texts.REMINDER_FINISHING.format(channel_id=game.channel_id, link=link)
+        else:
+            text = texts.REMINDER_TURN.format(channel_id=game.channel_id, round=game.state.round,
+                                              actions=game.state.focused(row.key.seat).actions_left,
+                                              link=link)
+        if row.deadline_at is not None and turn_limits.voters_for(game, row.key.seat):
+            return Joined([text, turn_limits.reminder_clock_line(row.deadline_at, self.clock.now(),
+                                                                 row.last_acted_at)])
+        return text
+
+    @staticmethod
+    def jump_link(game: Game) -> str:
+        """A link to the game's table message (or its lobby), or "" if there is none yet."""
+        message = game.table_message_id or game.lobby_message_id
+        if game.guild_id is None or message is None:
+            return ""
+        return JUMP_LINK.format(guild_id=game.guild_id, channel_id=game.channel_id, message_id=message)
+
