@@ -1,7 +1,7 @@
 """Image followups under load: 100 channels end a turn at the same moment.
 
 Ending a turn is the expensive action: the bot answers the player privately with their mat and
-posts the table image to the channel (:func:`bot.discord.cogs.common.respond_to_result`). Here every one
+posts the table image to the channel (:func:`bot.discord.turns.respond_to_result`). Here every one
 of ``channels`` games is brought to the last action of a turn, then all of them act at once; for
 each, the time from that moment until both images are ready is the *image followup* latency (the
 Discord upload itself is not included: the network is not what this machine controls). The run

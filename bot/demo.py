@@ -34,6 +34,7 @@ from .core.clock import SystemClock
 from .core.manager import ActionResult, GameManager, TableSettings, engine_policy
 from .core.render import ThreadedRenderer
 from .core.storage import Storage
+from .core.summary import final_summary
 
 HOST_ID = 1
 CHANNEL_ID = 1
@@ -81,8 +82,6 @@ async def play(out: Path, *, players: int = 3, seed: int = 7, policy: str = "gre
             image = await renderer.mat(game.state, seat.seat, game.names)
             (out / f"mat-{seat.seat + 1}.png").write_bytes(image)
         (out / "results.png").write_bytes(await renderer.results(game.state, game.names))
-        from .discord.cogs.common import final_summary
-
         lines += ["", final_summary(game).replace("**", ""),
                   f"Replay of the stored log matches the stored state: {await manager.verify(game.id)}"]
     finally:

@@ -15,7 +15,8 @@ from test_bot_refusals import game_of, two_player_game
 from test_bot_support import assert_refused, running_bot
 
 import engine
-from bot.core.locales import catalogues, engine_text, locales, localise
+from bot.core.locales import catalogues, locales, localise
+from bot.core.refusals import engine_text
 from engine import errors
 from engine.messages import MESSAGES
 from engine.pieces import Shape

@@ -18,7 +18,7 @@ from test_bot_support import FakeRenderer, bot_of, open_table, running_bot, tiny
 
 from bot.core.locales import PlayerName, escape_name, localise, unescaped
 from bot.core.render import _shown
-from bot.mentions import NOBODY, pinging
+from bot.discord.mentions import NOBODY, pinging
 from engine.policies import policy_by_name
 
 ZWSP = "\u200b"

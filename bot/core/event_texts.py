@@ -13,6 +13,7 @@ import re
 from collections.abc import Callable, Sequence
 from typing import Any
 
+from engine import decisions
 from engine import events as ev
 from engine.expansions import finesse, level_up
 from engine.expansions.finesse import Tile
@@ -73,8 +74,6 @@ def decision_prompt(kind: str, about: str, fallback: str = "") -> str:
 
 def pending_prompt(decision: PendingDecision) -> str:
     """:func:`decision_prompt` of a decision the game waits for."""
-    from engine import decisions
-
     return decision_prompt(decision.kind, decision.about, decisions.prompt(decision))
 
 

@@ -1,7 +1,7 @@
 """Values the manager hands out: games, seats, steps, results, drafts (no Discord, no SQL).
 
 Split from :mod:`bot.core.manager` to keep each module short; ``bot.core.manager`` re-exports every name,
-so ``from bot.manager import Game`` keeps working. Parsed states are shared through a small cache
+so ``from bot.core.manager import Game`` keeps working. Parsed states are shared through a small cache
 keyed by their JSON text (states are immutable, and parsing one takes about a millisecond).
 """
 
@@ -17,6 +17,7 @@ from typing import Any, Protocol
 import engine
 from engine import Action, GameState, Master, Options, Place, PuzzleCard, StateFormatError, serialisation
 from engine.events import Event, FinishingStarted, GameEnded, TurnStarted
+from engine.policies import policy_by_name
 from engine.serialisation import cards_from_text, catalogue_key, catalogue_text
 
 from . import texts
@@ -273,8 +274,6 @@ GameHook = Callable[[Game], Awaitable[None]]
 
 def engine_policy(name: str, seed: int) -> Policy:
     """The default policy factory: ``engine.policies.policy_by_name``."""
-    from engine.policies import policy_by_name
-
     return policy_by_name(name, seed)  # type: ignore[no-any-return]
 
 

@@ -63,7 +63,8 @@ from .games import (
     shared_cards,
     stored_state,
 )
-from .locales import engine_text, unescaped
+from .locales import unescaped
+from .refusals import engine_text
 from .results import seat_results
 from .storage import ActionRow, NewSeat, Storage
 from .storage import ChannelBusyError as _StorageBusy
@@ -715,8 +716,6 @@ def _new_seats(game: Game) -> list[NewSeat]:
 
 
 def _with_state(game: Game, step: Step) -> Game:
-    from dataclasses import replace
-
     return replace(game, state=step.state, revision=step.revision)
 
 

@@ -24,6 +24,8 @@ from dataclasses import dataclass
 from datetime import UTC, date, datetime, time, timedelta
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError, available_timezones
 
+from . import texts
+
 DEFAULT_INTERVAL = timedelta(hours=12)
 MIN_INTERVAL = timedelta(hours=1)
 MAX_INTERVAL = timedelta(days=7)
@@ -170,8 +172,6 @@ def next_nudge_due(last_sent: datetime, last_acted: datetime | None, prefs: Pref
 def describe(prefs: Preferences) -> dict[str, str]:
     """Values for the settings summary a player sees (texts are filled in by the caller); the
     words among them are sentences of bot/core/texts.py, so they show in the reader's language."""
-    from . import texts
-
     hours = prefs.interval.total_seconds() / 3600
     quiet = (
         f"{prefs.quiet_start:%H:%M}–{prefs.quiet_end:%H:%M}"

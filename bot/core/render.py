@@ -33,10 +33,12 @@ from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from typing import Any, Protocol
 
+import engine
+import renders
 from engine import GameState, Place
 from engine.actions import GhostSplit
 
-from .allocator import release_freed_memory
+from .allocator import limit_heap_growth, release_freed_memory
 from .locales import image_words, locale_code, localise, unescaped
 
 log = logging.getLogger(__name__)
@@ -129,8 +131,6 @@ def _render(name: str, locale: str | None, *args: object) -> bytes:
     """One :mod:`renders` function (they are pure, so any worker will do), in ``locale``'s words:
     the ``images`` section of its catalogue, read once per process. Only the code crosses to a
     worker process, not the catalogue."""
-    import renders
-
     return bytes(getattr(renders, name)(*args, words=image_words(locale)))
 
 
@@ -172,11 +172,6 @@ def _ready() -> bool:
 
 def _warm_worker() -> None:
     """Load fonts, palettes and the drawing caches before the first real render."""
-    import engine
-    import renders
-
-    from .allocator import limit_heap_growth
-
     limit_heap_growth()
 
     state = engine.new_game(engine.Options(players=4), 1)

@@ -20,7 +20,6 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 import engine
-from bot.discord.reminders import turn_key, turn_keys
 
 from . import texts
 from .clock import Clock
@@ -42,6 +41,27 @@ from .turn_limits import majority, voters_for
 
 LIMIT_DAYS = (1, 2, 3, 4, 5, 6, 7)
 CHOICES = ("skip", "remove")
+
+
+def turn_key(game: Game, seat: int | None = None) -> TurnKey | None:
+    """The key of the turn ``seat`` (default: the current seat) is now playing; None when the
+    game is not in play or that seat is not to move. While two turns run at once (Line Clear's
+    marker holders) each holder's turn has its own key, so clocks, reminders and votes are per
+    holder."""
+    if game.state is None or game.current is None:
+        return None
+    seat = game.state.current if seat is None else seat
+    if seat not in game.state.acting_seats:
+        return None
+    return TurnKey(game.id, game.state.turn, game.state.phase.value, seat)
+
+
+def turn_keys(game: Game) -> list[TurnKey]:
+    """The keys of every turn now open, one per seat that holds one (both marker holders' in
+    Line Clear): the scheduler's checks, the votes and ``/projectl status`` go through this."""
+    if game.state is None or game.current is None:
+        return []
+    return [key for seat in game.state.acting_seats if (key := turn_key(game, seat)) is not None]
 
 
 @dataclass(frozen=True, slots=True)

@@ -19,8 +19,19 @@ from bot.core.render import ProcessRenderer, Renderer
 from bot.core.server_locales import ServerLocales
 from bot.core.shards import runs_guild
 from bot.core.storage import Storage
-from bot.mentions import NOBODY
+from bot.discord.mentions import NOBODY
 from engine import GameState
+
+from . import panel_views, permissions, views
+from .cogs import advice, days_setup, info, play, records, table
+from .cogs.common import report_error
+from .cogs.days import Days
+from .cogs.group import ProjectLCog
+from .cogs.server import server_command
+from .commandtree import translated_payload, tree_problems
+from .services import Handlers
+from .translator import CatalogueTranslator
+from .turns import post_turn
 
 log = logging.getLogger(__name__)
 
@@ -47,7 +58,7 @@ class ProjectLBot(commands.Bot):
             command_prefix=commands.when_mentioned,  # no prefix commands: slash only
             intents=discord.Intents.default(),
             help_command=None,
-            allowed_mentions=NOBODY,  # a send that names nobody to ping pings nobody (bot/mentions.py)
+            allowed_mentions=NOBODY,  # a send that names nobody pings nobody (bot/discord/mentions.py)
         )
         self.settings = settings
         self.clock: Clock = clock or SystemClock()
@@ -62,13 +73,17 @@ class ProjectLBot(commands.Bot):
         """The language each server chose for public posts (bot/core/server_locales.py)."""
         self._resumed: list[ActionResult] = []
         self.posted_states: dict[int, GameState] = {}
-        """Per game id, the state its last turn post showed (cogs.common.remember_posted)."""
+        """Per game id, the state its last turn post showed (turns.remember_posted)."""
+        self.days: Days | None = None
+        """Playing over days, once ``setup_hook`` has installed it (cogs/days_setup.py)."""
+        self.handlers = Handlers(
+            perform=play.perform, show_preview=play.show_preview, master_confirm=play.master_confirm,
+            master_clear=play.master_clear, take_back=records.take_back, lobby_button=table.lobby_button,
+            send_mat=info.send_mat)
+        """What the persistent buttons do: the cogs' flows (bot/discord/services.py)."""
 
     async def setup_hook(self) -> None:
         """Open the database (migrating it), resume games, register commands and buttons, sync."""
-        from . import cogs, panel_views, permissions, views
-        from .cogs import advice, days
-
         self.storage = await Storage.open(self.settings.db_path, self.clock)
         self.server_locales = ServerLocales(self.storage)
         await self.server_locales.load()
@@ -81,8 +96,9 @@ class ProjectLBot(commands.Bot):
         start_renderer = getattr(self.renderer, "start", None)
         if start_renderer is not None:  # render workers warm up while the bot connects
             start_renderer()
-        await cogs.setup(self)
-        await days.install(self)  # reminders, turn clock, undo, log, stats: docs/play-over-days.md
+        await self.add_cog(ProjectLCog(self))
+        self.tree.add_command(server_command)
+        await days_setup.install(self)  # reminders, turn clock, undo, log, stats: docs/play-over-days.md
         advice.install(self)  # hint and review: bot/discord/cogs/advice.py
         self.add_dynamic_items(*views.DYNAMIC_ITEMS, *panel_views.DYNAMIC_ITEMS)
         self.tree.on_error = self._on_app_command_error  # type: ignore[method-assign]
@@ -92,10 +108,6 @@ class ProjectLBot(commands.Bot):
     async def _sync(self) -> None:
         """Sync the command tree — after checking it fits Discord, which would otherwise refuse
         the whole sync and leave players with yesterday's commands (see bot/discord/commandtree.py)."""
-        from bot.core.locales import CatalogueTranslator
-
-        from .commandtree import translated_payload, tree_problems
-
         if self.tree.translator is None:  # every language's command names (bot/core/locales)
             await self.tree.set_translator(CatalogueTranslator())
         guild = discord.Object(id=self.settings.dev_guild_id) if self.settings.dev_guild_id else None
@@ -109,8 +121,6 @@ class ProjectLBot(commands.Bot):
     async def on_ready(self) -> None:
         log.info("connected as %s; %d game(s) resumed with AI moves", self.user, len(self._resumed))
         resumed, self._resumed = self._resumed, []
-        from .cogs.common import post_turn
-
         for result in resumed:
             channel = self.get_channel(result.game.channel_id)
             if isinstance(channel, discord.abc.Messageable):
@@ -122,15 +132,11 @@ class ProjectLBot(commands.Bot):
     async def _on_app_command_error(
         self, interaction: discord.Interaction, error: discord.app_commands.AppCommandError
     ) -> None:
-        from .cogs.common import report_error
-
         await report_error(interaction, error)
 
     async def close(self) -> None:
-        from .cogs import days
-
         try:
-            await days.shutdown(self)
+            await days_setup.shutdown(self)
             await super().close()
         finally:
             close_renderer = getattr(self.renderer, "close", None)

@@ -45,7 +45,7 @@ import engine
 from bot.core import texts
 from bot.core.errors import InvalidActionError, StaleError
 from bot.core.event_texts import finesse_tile, pending_prompt, shape_label
-from bot.core.locales import Notation, engine_text, localise
+from bot.core.locales import Notation, localise
 from bot.core.manager import ActionResult, Game
 from bot.core.panel import (
     PANEL_PREFIX,
@@ -62,6 +62,7 @@ from bot.core.panel import (
     shape_of,
     undo_offered,
 )
+from bot.core.refusals import engine_text
 from engine import Action, Place, Shape
 from engine.cards import Colour
 from engine.expansions.finesse import view as finesse_view
@@ -145,6 +146,14 @@ def play_button(game_id: int) -> PanelItem:
     custom_id = f"{PANEL_PREFIX}:play:{game_id}"
     return PanelItem(discord.ui.Button(label=texts.PLAY_BUTTON, style=discord.ButtonStyle.primary,
                                        custom_id=custom_id), custom_id)
+
+
+def turn_view(game: Game) -> discord.ui.View:
+    """Under a turn post: "Play" (the private turn panel for whoever holds the move), "My mat"."""
+    view = discord.ui.View(timeout=None)
+    view.add_item(play_button(game.id))
+    view.add_item(MatButton(game.id))
+    return view
 
 
 # -- screens ------------------------------------------------------------------------------------
@@ -551,8 +560,6 @@ def _listed(offer: Offer, text: str, *kinds: str) -> Action:
 
 
 async def _act(interaction: discord.Interaction, parsed: PanelId, offer: Offer, values: list[str]) -> None:
-    from .cogs.play import perform
-
     step, args = parsed.step, parsed.args
     action: Action
     if step == "take":
@@ -574,7 +581,8 @@ async def _act(interaction: discord.Interaction, parsed: PanelId, offer: Offer, 
         if not draft:
             raise InvalidActionError(texts.MASTER_EMPTY)
         action = engine.Master(draft)
-    await perform(interaction, action, expected_revision=parsed.key.revision, game_id=parsed.key.game_id)
+    await common.bot_of(interaction).handlers.perform(
+        interaction, action, expected_revision=parsed.key.revision, game_id=parsed.key.game_id)
 
 
 async def _screen(interaction: discord.Interaction, parsed: PanelId, offer: Offer, values: list[str],
@@ -678,15 +686,13 @@ async def _with_master_preview(interaction: discord.Interaction, screen: Screen,
 
 
 async def _undo(interaction: discord.Interaction, parsed: PanelId) -> None:
-    from .cogs.records import take_back
-
     await common.defer(interaction)
     game, _ = await common.manager_of(interaction).check_turn(
         common.channel_id_of(interaction), interaction.user.id, game_id=parsed.key.game_id)
     if game.revision != parsed.key.revision:
         await _stale(interaction, game.id)
         return
-    await take_back(interaction)
+    await common.bot_of(interaction).handlers.take_back(interaction)
 
 
 async def _stale(interaction: discord.Interaction, game_id: int) -> None:

@@ -24,7 +24,7 @@ import io
 import logging
 from collections.abc import Awaitable, Callable
 from datetime import timedelta
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import discord
 from discord.ext import tasks
@@ -35,12 +35,12 @@ from bot.core.locales import Joined, localise, public_locale
 from bot.core.manager import Game, Seat, Step
 from bot.core.reminder_policy import Preferences
 from bot.core.shards import runs_guild
-from bot.core.storage.days import DaysStore, ReminderPrefsRow, TurnKey, TurnRow, parse_ts
+from bot.core.storage.days import DaysStore, ReminderPrefsRow, TurnRow, parse_ts
 from bot.core.storage.db import Write
-from bot.mentions import pinging
+from bot.core.turnclock import turn_key, turn_keys
+from bot.discord.mentions import pinging
 
-if TYPE_CHECKING:
-    from .app import ProjectLBot
+from .services import FrontServices
 
 log = logging.getLogger(__name__)
 
@@ -58,32 +58,11 @@ def preferences(row: ReminderPrefsRow) -> Preferences:
     )
 
 
-def turn_key(game: Game, seat: int | None = None) -> TurnKey | None:
-    """The key of the turn ``seat`` (default: the current seat) is now playing; None when the
-    game is not in play or that seat is not to move. While two turns run at once (Line Clear's
-    marker holders) each holder's turn has its own key, so clocks, reminders and votes are per
-    holder."""
-    if game.state is None or game.current is None:
-        return None
-    seat = game.state.current if seat is None else seat
-    if seat not in game.state.acting_seats:
-        return None
-    return TurnKey(game.id, game.state.turn, game.state.phase.value, seat)
-
-
-def turn_keys(game: Game) -> list[TurnKey]:
-    """The keys of every turn now open, one per seat that holds one (both marker holders' in
-    Line Clear): the scheduler's checks, the votes and ``/projectl status`` go through this."""
-    if game.state is None or game.current is None:
-        return []
-    return [key for seat in game.state.acting_seats if (key := turn_key(game, seat)) is not None]
-
-
 class ReminderScheduler:
     """Plans, sends and de-duplicates turn reminders; announces expired turn clocks."""
 
     def __init__(
-        self, bot: ProjectLBot, store: DaysStore, *, tick_seconds: float | None = TICK_SECONDS,
+        self, bot: FrontServices, store: DaysStore, *, tick_seconds: float | None = TICK_SECONDS,
     ) -> None:
         self.bot = bot
         self.store = store

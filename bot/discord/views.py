@@ -101,11 +101,9 @@ class LobbyButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
         await _guard(interaction, self._run(interaction))
 
     async def _run(self, interaction: discord.Interaction) -> None:
-        from .cogs.table import lobby_button
-
         if self.game_id is None or self.op not in LOBBY_OPS:
             raise StaleError(texts.FORGED_BUTTON)
-        await lobby_button(interaction, self.op, self.game_id)
+        await common.bot_of(interaction).handlers.lobby_button(interaction, self.op, self.game_id)
 
 
 def lobby_view(game: Game) -> discord.ui.View:
@@ -137,24 +135,12 @@ class MatButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"pl:ma
         await _guard(interaction, self._run(interaction))
 
     async def _run(self, interaction: discord.Interaction) -> None:
-        from .cogs.info import send_mat
-
         if self.game_id is None:
             raise StaleError(texts.FORGED_BUTTON)
         game = await common.manager_of(interaction).game(self.game_id)
         if game is None or game.state is None:
             raise StaleError(texts.STALE_GAME)
-        await send_mat(interaction, game, None)
-
-
-def turn_view(game: Game) -> discord.ui.View:
-    """Under a turn post: "Play" (the private turn panel for whoever holds the move), "My mat"."""
-    from .panel_views import play_button
-
-    view = discord.ui.View(timeout=None)
-    view.add_item(play_button(game.id))
-    view.add_item(MatButton(game.id))
-    return view
+        await common.bot_of(interaction).handlers.send_mat(interaction, game, None)
 
 
 # -- placing with a menu and a preview ------------------------------------------------------------
@@ -185,8 +171,6 @@ class PlacementSelect(_Personal, discord.ui.DynamicItem[discord.ui.Select[Any]],
         await _guard(interaction, self._run(interaction))
 
     async def _run(self, interaction: discord.Interaction) -> None:
-        from .cogs.play import show_preview
-
         if None in (self.game_id, self.user_id, self.revision):
             raise StaleError(texts.FORGED_BUTTON)
         values = list(self.item.values)
@@ -196,7 +180,8 @@ class PlacementSelect(_Personal, discord.ui.DynamicItem[discord.ui.Select[Any]],
             place = parse_placement(f"{self.piece} on {self.card} at {values[0]}")
         except Exception as error:
             raise StaleError(texts.FORGED_BUTTON) from error
-        await show_preview(interaction, self.game_id, self.revision, place)  # type: ignore[arg-type]
+        await common.bot_of(interaction).handlers.show_preview(
+            interaction, self.game_id, self.revision, place)
 
 
 class ConfirmButton(_Personal, discord.ui.DynamicItem[discord.ui.Button[Any]],
@@ -222,8 +207,6 @@ class ConfirmButton(_Personal, discord.ui.DynamicItem[discord.ui.Button[Any]],
         await _guard(interaction, self._run(interaction))
 
     async def _run(self, interaction: discord.Interaction) -> None:
-        from .cogs.play import perform
-
         if None in (self.game_id, self.user_id, self.revision):
             raise StaleError(texts.FORGED_BUTTON)
         try:
@@ -232,7 +215,8 @@ class ConfirmButton(_Personal, discord.ui.DynamicItem[discord.ui.Button[Any]],
             raise
         except Exception as error:
             raise StaleError(texts.FORGED_BUTTON) from error
-        await perform(interaction, action, expected_revision=self.revision, game_id=self.game_id)
+        await common.bot_of(interaction).handlers.perform(
+            interaction, action, expected_revision=self.revision, game_id=self.game_id)
 
 
 class MasterButton(_Personal, discord.ui.DynamicItem[discord.ui.Button[Any]],
@@ -268,15 +252,13 @@ class MasterButton(_Personal, discord.ui.DynamicItem[discord.ui.Button[Any]],
         await _guard(interaction, self._run(interaction))
 
     async def _run(self, interaction: discord.Interaction) -> None:
-        from .cogs.play import master_clear, master_confirm
-
         if None in (self.game_id, self.user_id, self.revision) or self.op not in ("ok", "clear"):
             raise StaleError(texts.FORGED_BUTTON)
         if self.op == "ok":
-            await master_confirm(interaction, expected_revision=self.revision, game_id=self.game_id,
-                                 draft=self.draft)
+            await common.bot_of(interaction).handlers.master_confirm(
+                interaction, expected_revision=self.revision, game_id=self.game_id, draft=self.draft)
         else:
-            await master_clear(interaction)
+            await common.bot_of(interaction).handlers.master_clear(interaction)
 
 
 def master_view(draft: MasterDraft, user_id: int, state: GameState) -> discord.ui.View:

@@ -7,9 +7,9 @@ same keys as an existing one; the tests check that every catalogue covers every 
 carries nothing unused.
 
 ``commands`` holds the slash-command strings, by kind: ``names`` (commands, groups, options —
-Discord's name rules apply), ``descriptions`` and ``choices``. :class:`CatalogueTranslator` hands
-them to discord.py, which puts them in the synced payload as ``name_localizations`` and
-``description_localizations``.
+Discord's name rules apply), ``descriptions`` and ``choices``. The Discord front's
+``CatalogueTranslator`` (bot/discord/translator.py) hands them to discord.py, which puts them
+in the synced payload as ``name_localizations`` and ``description_localizations``.
 
 ``texts`` holds the bot's sentences (by their names in ``bot/core/texts.py``, see :func:`t`), and
 ``images`` the words the images draw (by their keys in ``renders.labels.ENGLISH``, see
@@ -25,21 +25,11 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
-from discord import Locale, app_commands
-from discord.app_commands import TranslationContextLocation as Where
-
-from engine.errors import Keyed
 from engine.messages import english_field, fill
 from engine.pieces import Shape
 from renders import labels
 
 FOLDER = Path(__file__).parent
-SECTION = {
-    Where.command_name: "names", Where.group_name: "names", Where.parameter_name: "names",
-    Where.command_description: "descriptions", Where.group_description: "descriptions",
-    Where.parameter_description: "descriptions", Where.choice_name: "choices",
-}
-"""Which catalogue section a slash-command string is looked up in, by where it sits."""
 
 
 @cache
@@ -57,17 +47,6 @@ def locales() -> list[str]:
 def command_strings(locale: str, section: str) -> Mapping[str, str]:
     """One section (``names``, ``descriptions``, ``choices``) of a locale's command strings."""
     return catalogues().get(locale, {}).get("commands", {}).get(section, {})
-
-
-class CatalogueTranslator(app_commands.Translator):
-    """discord.py's translator for the slash commands, reading :func:`catalogues`."""
-
-    async def translate(self, string: app_commands.locale_str, locale: Locale,
-                        context: app_commands.TranslationContextTypes) -> str | None:
-        section = SECTION.get(context.location)
-        if section is None or (section == "choices" and string.message in language_names()):
-            return None
-        return command_strings(locale.value, section).get(string.message)
 
 
 # -- the bot's sentences (bot/core/texts.py) -------------------------------------------------------
@@ -130,9 +109,15 @@ class Joined(str):
         return Joined((other, self))
 
 
+_SENTENCES: dict[str, Any] = {}
+"""The sentences of bot/core/texts.py by name, as :func:`keyed` made them (it registers them here,
+so this module, which texts.py builds on, never imports texts.py back)."""
+
+
 def keyed(namespace: dict[str, Any]) -> None:
     """Turn every upper-case sentence of a texts module into a :class:`Text` named by its key (the
-    sentences of a table of them, like ``RULES``, by ``RULES.<entry>``)."""
+    sentences of a table of them, like ``RULES``, by ``RULES.<entry>``), and register them for
+    :func:`english`."""
     for key, value in list(namespace.items()):
         if not key.isupper():
             continue
@@ -140,14 +125,13 @@ def keyed(namespace: dict[str, Any]) -> None:
             namespace[key] = Text(key, value)
         elif isinstance(value, dict) and all(type(v) is str for v in value.values()):
             value.update({entry: Text(f"{key}.{entry}", v) for entry, v in value.items()})
+        _SENTENCES[key] = namespace[key]
 
 
 def english(key: str) -> Text | None:
     """The English sentence ``key`` (``NAME`` or ``NAME.entry``) of bot/core/texts.py, if there is one."""
-    from .. import texts
-
     name, _, entry = key.partition(".")
-    value = getattr(texts, name, None)
+    value = _SENTENCES.get(name)
     if entry and isinstance(value, dict):
         value = value.get(entry)
     return value if isinstance(value, Text) else None
@@ -184,7 +168,7 @@ def image_words(locale: Any) -> Mapping[str, Any] | None:
 
 def localise(content: Any, locale: Any) -> Any:
     """``content`` in ``locale`` when it is a sentence of bot/core/texts.py, an engine refusal
-    (:func:`engine_text`), an action in the engine's notation (:class:`Notation`) or a
+    (:func:`bot.core.refusals.engine_text`), an action in the engine's notation (:class:`Notation`) or a
     :class:`Joined` of them; anything else (a player's name, a number, a plain f-string) as it is."""
     if isinstance(content, Text):
         if content.key.startswith(ENGINE_KEY):
@@ -202,29 +186,6 @@ def localise(content: Any, locale: Any) -> Any:
 
 ENGINE_KEY = "engine:"
 """How a :class:`Text` made from an engine refusal is keyed: ``engine:<key of MESSAGES>``."""
-
-
-def engine_text(error: Keyed) -> Text:
-    """An engine refusal (an ``IllegalActionError``, a piece or cell the engine could not read) as
-    a sentence the bot can show in its reader's language: the engine's English, keyed by its
-    message key and carrying its fields. A catalogue translates it in its ``engine`` section:
-    ``messages`` (by key, the same ``{fields}``) and ``words`` (English field values, like a
-    row's colour, in that language); a piece is named with the ``images`` section's
-    ``SHAPE_NAMES``, as the images name it."""
-    return Text(ENGINE_KEY + error.key, str(error), _worded_fields(error.fields))
-
-
-def _worded_fields(fields: Mapping[str, Any]) -> Mapping[str, Any]:
-    """The refusal's fields, a waiting decision's (``choose.first``: its ``kind`` and ``about``
-    beside the English ``prompt``) worded the way the turn post words it: the prompt as a sentence
-    of bot/core/texts.py, the options in the reader's notation. Any other refusal's fields unchanged."""
-    if not {"prompt", "kind", "about", "options"} <= set(fields):
-        return fields
-    from ..event_texts import decision_prompt, option_text  # it builds on this module
-
-    return {**fields,
-            "prompt": decision_prompt(str(fields["kind"]), str(fields["about"]), str(fields["prompt"])),
-            "options": Joined((option_text(str(o)) for o in fields["options"]), ", ")}
 
 
 def _engine_sentence(text: Text, locale: Any) -> str:

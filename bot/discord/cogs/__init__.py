@@ -1,36 +1,7 @@
 """Slash commands and their button partners. Cogs parse and authorise; the manager does the work.
 
-All game commands live under one ``/projectl`` group; the server admins' settings are their own
-``/projectl-server`` command (bot/discord/cogs/server.py). Each module contributes a mixin of commands
-(``TableCommands``, ``PlayCommands``, ``InfoCommands``) and :class:`ProjectLCog` combines them,
-because discord.py builds one group per ``GroupCog`` and collects commands from its bases.
+One module per area (``table``, ``play``, ``info``, ``records``, ``absence``, ``settings``,
+``advice``, ``server``); :mod:`.group` combines the ``/projectl`` mixins into one cog and
+:mod:`.days_setup` plugs in playing over days. This package imports nothing itself, so a module
+below the cogs (the views, the turn posts) can use :mod:`.common` without loading every cog.
 """
-
-from __future__ import annotations
-
-from typing import TYPE_CHECKING
-
-from discord import app_commands
-from discord.ext import commands
-
-from .info import InfoCommands
-from .play import PlayCommands
-from .server import server_command
-from .table import TableCommands
-
-if TYPE_CHECKING:
-    from ..app import ProjectLBot
-
-
-@app_commands.guild_only()
-class ProjectLCog(TableCommands, PlayCommands, InfoCommands, commands.GroupCog,
-                  group_name="projectl", group_description="Play Project L in this channel"):
-    """The /projectl command group."""
-
-    def __init__(self, bot: ProjectLBot) -> None:
-        self.bot = bot
-
-
-async def setup(bot: ProjectLBot) -> None:
-    await bot.add_cog(ProjectLCog(bot))
-    bot.tree.add_command(server_command)

@@ -7,7 +7,7 @@ from __future__ import annotations
 import logging
 import re
 from collections.abc import Awaitable, Callable, Sequence
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import discord
 from discord import app_commands
@@ -19,15 +19,15 @@ from bot.core.manager import POLICY_NAMES, ActionResult, Game
 from bot.core.storage.days import TurnKey, TurnRow
 from bot.core.turn_limits import limit_text, majority, voters_for
 from bot.core.turnclock import VoteResult
-from bot.mentions import pinging
+from bot.discord.mentions import pinging
 
 from ..permissions import require_table_permissions
 from ..reminders import ReminderScheduler
+from ..services import FrontServices
+from ..turns import post_turn
 from . import common
 from .days import PREFIX, days_of, id_fields
-
-if TYPE_CHECKING:
-    from ..app import ProjectLBot
+from .table import refresh_lobby_message
 
 log = logging.getLogger(__name__)
 _INT = re.compile(r"^\d{1,18}$")
@@ -47,7 +47,7 @@ async def _post(interaction: discord.Interaction, text: str, result: ActionResul
     await channel.send(common.public(text, interaction),  # type: ignore[union-attr]
                        allowed_mentions=pinging(list(mention)))
     if result is not None and (result.turn_changed or result.finished):
-        await common.post_turn(common.bot_of(interaction), channel, result)  # type: ignore[arg-type]
+        await post_turn(common.bot_of(interaction), channel, result)  # type: ignore[arg-type]
 
 
 # -- voting ----------------------------------------------------------------------------------------
@@ -128,7 +128,7 @@ class VoteButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"pld:
             await common.report_error(interaction, error)
 
 
-def announcer(bot: ProjectLBot) -> Callable[[Game, TurnRow], Awaitable[None]]:
+def announcer(bot: FrontServices) -> Callable[[Game, TurnRow], Awaitable[None]]:
     """The scheduler's "time is up" post: who ran out, how to vote, and the vote buttons."""
 
     async def announce(game: Game, row: TurnRow) -> None:
@@ -207,8 +207,6 @@ class LeaveButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"pld
 @app_commands.command(name="leave",
                       description="Leave this channel's game (in play: for good, your seat is removed)")
 async def leave_command(interaction: discord.Interaction) -> None:
-    from .table import refresh_lobby_message
-
     bot = common.bot_of(interaction)
     channel_id = common.channel_id_of(interaction)
     game = await common.require_game(interaction)

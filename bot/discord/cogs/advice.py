@@ -11,7 +11,7 @@ re-dealt decks) and shows each player's three costliest turns.
 from __future__ import annotations
 
 import re
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import discord
 from discord import app_commands
@@ -25,11 +25,10 @@ from bot.core.storage.hints import HintStore
 from bot.core.thinking import Mistake, review_game, strong_hint
 from engine import Master, Place
 
+from ..commandtree import PLAY, subgroup
+from ..services import FrontServices
 from . import common
 from .days import PREFIX, days_of
-
-if TYPE_CHECKING:
-    from ..app import ProjectLBot
 
 REVIEW_PER_PLAYER = 3
 _reviews: dict[tuple[int, int, str | None], tuple[str, list[tuple[str, bytes]]]] = {}
@@ -114,7 +113,7 @@ def review_lines(game: Game, mistakes: list[Mistake]) -> list[str]:
 
 
 async def build_review(
-    bot: ProjectLBot, game: Game, locale: Any = None,
+    bot: FrontServices, game: Game, locale: Any = None,
 ) -> tuple[str, list[tuple[str, bytes]]]:
     """(text, [(file name, PNG)]) for a finished game, in ``locale`` (the reader's): its lines and
     one image per player, their mat before the costliest turn."""
@@ -187,7 +186,7 @@ def results_view(game: Game) -> discord.ui.View:
     return view
 
 
-async def hints_line(bot: ProjectLBot, game: Game) -> str:
+async def hints_line(bot: FrontServices, game: Game) -> str:
     """"Hints used: Ann 2, Bob 1" for the final results ("" when nobody asked for one)."""
     used = await HintStore(bot.storage).hints_used(game.id)
     named = [Joined((game.seats[seat].name, str(n)), " ") for seat, n in sorted(used.items())
@@ -195,10 +194,8 @@ async def hints_line(bot: ProjectLBot, game: Game) -> str:
     return texts.HINTS_USED.format(list=Joined(named, ", ")) if named else ""
 
 
-def install(bot: ProjectLBot) -> None:
+def install(bot: FrontServices) -> None:
     """Add the commands to their groups and the Review button to the bot (from ``setup_hook``)."""
-    from ..commandtree import PLAY, subgroup
-
     subgroup(bot.tree, PLAY).add_command(hint_command)
     subgroup(bot.tree, None).add_command(review_command)
     bot.add_dynamic_items(ReviewButton)

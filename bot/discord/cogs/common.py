@@ -1,4 +1,4 @@
-"""What every command and button shares: replying safely, reporting errors, posting turns.
+"""What every command and button shares: replying safely, reporting errors, wording moves.
 
 Responding is the fiddly part of Discord: an interaction must be acknowledged within 3 seconds,
 exactly once, and later messages go through its followup webhook. :func:`reply` hides that (it
@@ -12,11 +12,10 @@ message without the image instead of leaving the message unsent.
 
 from __future__ import annotations
 
-import asyncio
 import io
 import logging
 from collections.abc import Awaitable, Sequence
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import discord
 from discord import app_commands
@@ -24,18 +23,15 @@ from discord import app_commands
 import engine
 from bot.core import texts
 from bot.core.errors import BotError, NoGameError
-from bot.core.event_texts import and_list, event_text, pending_prompt
+from bot.core.event_texts import event_text, pending_prompt
 from bot.core.history import decision_text
 from bot.core.locales import Joined, Notation, Text, localise, public_locale
-from bot.core.manager import ActionResult, Game, GameManager, Step
-from bot.mentions import pinging
+from bot.core.manager import Game, GameManager, Step
+from bot.core.summary import seat_label
 from engine import events as ev
-from engine.events import MASTERMIND
-from engine.state import ACTIONS_PER_TURN
 from engine.visibility import hidden_scores
 
-if TYPE_CHECKING:
-    from ..app import ProjectLBot
+from ..services import FrontServices, services_of
 
 log = logging.getLogger("bot")
 
@@ -52,8 +48,8 @@ NOTABLE_EVENTS = (
 )
 
 
-def bot_of(interaction: discord.Interaction) -> ProjectLBot:
-    return interaction.client  # type: ignore[return-value]
+def bot_of(interaction: discord.Interaction) -> FrontServices:
+    return services_of(interaction)
 
 
 def manager_of(interaction: discord.Interaction) -> GameManager:
@@ -168,12 +164,6 @@ async def require_game(interaction: discord.Interaction) -> Game:
     return game
 
 
-def seat_label(game: Game, seat: int) -> str:
-    if seat == MASTERMIND:
-        return texts.MASTERMIND_NAME
-    return game.seats[seat].name
-
-
 def action_line(name: str, action: str) -> Text:
     """``**Ann**: `take white 3``` — the action in the reader's notation words."""
     return texts.ACTION_LINE.format(name=name, action=Notation(action))
@@ -229,7 +219,7 @@ def server_locale(interaction: discord.Interaction) -> Any:
                          guild_id=interaction.guild_id, preferred=interaction.guild_locale)
 
 
-def channel_locale(bot: ProjectLBot, channel: Any) -> Any:
+def channel_locale(bot: FrontServices, channel: Any) -> Any:
     """The language of a post everybody in ``channel`` sees (:func:`~bot.core.locales.public_locale`)."""
     return public_locale(channel, bot.server_locales)
 
@@ -268,7 +258,7 @@ def clip(lines: Sequence[str], limit: int = MAX_CONTENT, locale: Any = None) -> 
 
 
 async def turn_prompt(
-    bot: ProjectLBot, game: Game, just_played: int | None = None, fresh: set[int] | None = None,
+    bot: FrontServices, game: Game, just_played: int | None = None, fresh: set[int] | None = None,
     locale: Any = None,
 ) -> tuple[str, list[int]]:
     """Who is to move now, and the users it pings (what the post's allowed mentions name): a
@@ -300,174 +290,3 @@ async def turn_prompt(
             left = game.state.focused(number).actions_left
             lines.append(texts.YOUR_TURN.format(mention=who, actions=left))
     return "\n".join(localise(line, locale) for line in lines), pinged
-
-
-def render_board(bot: ProjectLBot, result: ActionResult, locale: Any) -> asyncio.Task[bytes] | None:
-    """Start rendering the image :func:`post_turn` will post (results at the end, else the table)
-    in the channel's ``locale`` (:func:`channel_locale`), so it can be drawn while the player's mat
-    is: the two renders overlap instead of queueing."""
-    game = result.game
-    if game.state is None:
-        return None
-    if result.finished:
-        return asyncio.ensure_future(bot.renderer.results(game.state, game.names, locale=locale))
-    previous = bot.posted_states.get(game.id)
-    return asyncio.ensure_future(bot.renderer.table(game.state, game.names, previous, locale=locale))
-
-
-async def post_turn(bot: ProjectLBot, channel: discord.abc.Messageable, result: ActionResult,
-                    board: asyncio.Task[bytes] | None = None) -> None:
-    """The channel post after a full turn (or the start / end): moves, table image, next player.
-    ``board`` is the image already being rendered (:func:`render_board`), if any."""
-    from ..views import turn_view
-
-    game = result.game
-    if game.state is None:
-        return
-    board = board or render_board(bot, result, channel_locale(bot, channel))
-    assert board is not None
-    lines = await earlier_in_turn(bot, game, result) + step_lines(game, result.steps)
-    if result.finished:
-        from .advice import hints_line, results_view
-
-        lines.append(final_summary(game))
-        hints = await hints_line(bot, game)
-        if hints:
-            lines.append(hints)
-        image = await drawn(board, f"the results of game {game.id}")
-        locale = channel_locale(bot, channel)
-        lines += [] if image is not None else [texts.IMAGE_MISSING]
-        message = await channel.send(clip(lines, locale=locale), files=pngs(image, "results.png"),
-                                     view=localise_view(results_view(game), locale))
-    else:
-        actor = result.first.user_id if result.first is not None else None
-        fresh = None
-        if game.state.turns:  # Line Clear: ping the holders whose turn has just started
-            fresh = {e.seat for e in result.events if isinstance(e, ev.TurnStarted)}
-            if result.started is not None or result.before.state is None:
-                fresh |= set(game.state.acting_seats)
-        locale = channel_locale(bot, channel)
-        prompt, pinged = await turn_prompt(bot, game, just_played=actor, fresh=fresh, locale=locale)
-        lines.append(prompt)
-        image = await drawn(board, f"the table of game {game.id}")
-        lines += [] if image is not None else [texts.IMAGE_MISSING]
-        message = await channel.send(clip(lines, locale=locale), files=pngs(image, "table.png"),
-                                     view=localise_view(turn_view(game), locale),
-                                     allowed_mentions=pinging(pinged))
-    remember_posted(bot, game)
-    await bot.manager.remember_messages(game.id, table_message_id=message.id)
-
-
-def remember_posted(bot: ProjectLBot, game: Game) -> None:
-    """Keep the state this turn post showed, so the next post's table can frame what changed
-    since (in memory only: after a restart the first post simply marks nothing)."""
-    if game.state is None or game.status == "finished" or game.state.turns:
-        bot.posted_states.pop(game.id, None)  # over, or turns running at once: nothing to compare
-    else:
-        bot.posted_states[game.id] = game.state
-
-
-async def earlier_in_turn(bot: ProjectLBot, game: Game, result: ActionResult) -> list[str]:
-    """The player's earlier actions of the turn that just ended (they were confirmed privately)."""
-    first = result.first
-    if first is None or first.user_id is None or result.before.state is None:
-        return []
-    if result.before.state.phase.value != "play":
-        return []
-    done = ACTIONS_PER_TURN - result.before.state.focused(first.seat).actions_left
-    if done <= 0:
-        return []
-    # Line Clear interleaves the two holders' actions (at most three of the other's, and their
-    # choices): read a little further back, keep this player's own, latest last.
-    window = done if not result.before.state.turns else done + 3 + 6
-    rows = await bot.manager.log_tail(game.id, window, before_revision=first.revision)  # not the whole log
-    earlier = [row for row in rows if row.seat == first.seat][-done:]
-    return [action_line(seat_label(game, first.seat), row.action) for row in earlier]
-
-
-def final_summary(game: Game) -> Joined:
-    from engine import opponent_score, score_lines, winners
-
-    assert game.state is not None
-    won = winners(game.state)
-    names = and_list([seat_label(game, s) for s in won])
-    lines: list[str] = [texts.GAME_FINISHED.format(winners=texts.WINNER.format(names=names) if won else "")]
-    for line in score_lines(game.state):
-        if game.state.players[line.seat].removed:
-            continue
-        lines.append(texts.FINAL_SCORE.format(
-            name=seat_label(game, line.seat), total=line.total, points=line.completed_points,
-            count=line.completed_count, finishing=line.finishing_penalty, unfinished=line.unfinished_penalty))
-    rival = opponent_score(game.state)
-    if rival is not None:
-        lines.append(texts.FINAL_MASTERMIND.format(points=rival))
-    return Joined(lines, "\n")
-
-
-async def respond_to_result(interaction: discord.Interaction, result: ActionResult) -> None:
-    """Ephemeral confirmation; channel post if the turn changed.
-
-    The actor's mat is attached when their turn is over (what they built); mid-turn the
-    confirmation carries the turn panel for the next action (with a "My mat" button) instead.
-    Drawing and encoding a mat is most of an action's cost, and a player in the middle of a turn
-    usually knows their mat already — so the image is made only when it is asked for.
-    """
-    from ..panel_views import panel_after
-
-    committed(interaction)
-    bot = bot_of(interaction)
-    game = result.game
-    step = result.first
-    if step is None or game.state is None:
-        return
-    state = game.state
-    still_mine = game.current is not None and step.seat in state.acting_seats and (
-        not result.turn_changed or bool(state.turns)
-    )
-    if still_mine and state.phase.value == "play" and step.seat in state.held:
-        tail = texts.ACTIONS_HELD
-    elif still_mine and state.phase.value == "play":
-        tail = texts.ACTIONS_LEFT.format(n=state.focused(step.seat).actions_left)
-    elif still_mine:
-        tail = ""
-    else:
-        tail = texts.TURN_OVER
-    lines: list[str] = [Joined([texts.DONE_ACTION.format(action=Notation(step.text)), tail], " ")]  # whole
-    lines += [event_line(event_text(e, game.names), indent="") for e in step.events
-              if not isinstance(e, (ev.TurnStarted,))]
-    posting = (result.turn_changed or result.finished) and interaction.channel is not None
-    board = render_board(bot, result, server_locale(interaction)) if posting else None
-    panel = panel_after(result)
-    if panel is not None:
-        lines.append(panel.content)
-    try:
-        if still_mine:
-            from ..views import turn_view
-
-            view = panel.view if panel is not None else turn_view(game)
-            await reply(interaction, clip(lines, locale=interaction.locale), ephemeral=True, view=view)
-        else:
-            mat = await drawn(bot.renderer.mat(state, step.seat, game.names, locale=interaction.locale),
-                              f"seat {step.seat}'s mat in game {game.id}")
-            lines += [] if mat is not None else [texts.IMAGE_MISSING]
-            await reply(interaction, clip(lines, locale=interaction.locale), ephemeral=True,
-                        files=pngs(mat, "mat.png"),
-                        view=panel.view if panel is not None else None)  # a new turn that is theirs
-    except BaseException:
-        if board is not None:
-            board.cancel()
-        raise
-    if posting:
-        await post_turn_or_explain(interaction, result, board)
-
-
-async def post_turn_or_explain(interaction: discord.Interaction, result: ActionResult,
-                               board: asyncio.Task[bytes] | None = None) -> None:
-    """Post the turn in the channel; if Discord refuses (missing permissions), say so privately —
-    the action itself is committed either way."""
-    committed(interaction)
-    try:
-        await post_turn(bot_of(interaction), interaction.channel, result, board)  # type: ignore[arg-type]
-    except discord.Forbidden:
-        log.warning("no permission to post in channel %s", interaction.channel_id)
-        await reply(interaction, texts.CANNOT_POST)

@@ -3,8 +3,6 @@ and nothing is secret except deck order, so anyone may look at any mat."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 import discord
 from discord import app_commands
 
@@ -14,13 +12,14 @@ from bot.core.event_texts import finesse_rule, finesse_tile
 from bot.core.locales import Joined, PlayerName
 from bot.core.manager import Game
 from bot.core.turn_limits import clock_line, status_clock_line
+from bot.core.turnclock import turn_keys
+from engine.expansions.finesse import view as finesse_view
 from engine.visibility import NOBODY
 
-from ..reminders import turn_keys
+from ..services import FrontServices
 from . import common
-
-if TYPE_CHECKING:
-    from ..app import ProjectLBot
+from .days import days_of, turn_limit_of
+from .table import lobby_content
 
 
 def status_header(game: Game, clock: str = "") -> Joined:
@@ -45,10 +44,8 @@ def status_header(game: Game, clock: str = "") -> Joined:
     return Joined(lines, "\n")
 
 
-async def clock_status(bot: ProjectLBot, game: Game) -> str:  # a Text or Joined of them
+async def clock_status(bot: FrontServices, game: Game) -> str:  # a Text or Joined of them
     """``Turn clock: 1 day per turn · Uma's time runs out in 5 hours``; "" at a table without one."""
-    from .days import days_of, turn_limit_of
-
     limit = await turn_limit_of(bot, game.id)
     if limit is None:
         return ""
@@ -86,9 +83,6 @@ class InfoCommands:
         game = await common.require_game(interaction)
         bot = common.bot_of(interaction)
         if game.state is None:
-            from .days import turn_limit_of
-            from .table import lobby_content
-
             await common.reply(interaction, lobby_content(game, await turn_limit_of(bot, game.id)))
             return
         await common.defer(interaction)
@@ -131,10 +125,8 @@ class InfoCommands:
 
 async def _live_tile_line(interaction: discord.Interaction) -> str:
     """With a Finesse game in this channel: the live tile's rule in a sentence ('' otherwise)."""
-    from engine.expansions.finesse import view
-
     game = await common.manager_of(interaction).game_in_channel(common.channel_id_of(interaction))
-    fv = view(game.state) if game is not None and game.state is not None else None
+    fv = finesse_view(game.state) if game is not None and game.state is not None else None
     if fv is None:
         return ""
     live = fv.live

@@ -19,8 +19,10 @@ import engine
 from bot.core import texts
 from bot.core.errors import BadInputError, BotError, InvalidActionError, StaleError
 from bot.core.event_texts import shape_label
-from bot.core.locales import Joined, Notation, Text, engine_text, localise
+from bot.core.locales import Joined, Notation, Text, localise
 from bot.core.manager import Game
+from bot.core.panel import decode_draft
+from bot.core.refusals import engine_text
 from engine import Action, Colour, GameState, Place, PlayerState, parse_shape
 from engine.actions import GhostSplit
 from engine.errors import QUOTE_LIMIT, quoted
@@ -29,6 +31,8 @@ from engine.pieces import UnknownShapeError, mask_to_text
 from engine.state import LineClearTable, RowsTable, SoloTable
 
 from ..permissions import require_table_permissions
+from ..turns import respond_to_result
+from ..views import ConfirmButton, PlacementSelect, master_view
 from . import common
 
 log = logging.getLogger(__name__)
@@ -51,13 +55,11 @@ async def perform(
     result = await common.manager_of(interaction).act(
         channel_id, interaction.user.id, action, expected_revision=expected_revision, game_id=game_id,
     )
-    await common.respond_to_result(interaction, result)
+    await respond_to_result(interaction, result)
 
 
 async def show_preview(interaction: discord.Interaction, game_id: int, revision: int, place: Place) -> None:
     """Show where a piece would go, with a Confirm button bound to this user and revision."""
-    from ..views import ConfirmButton
-
     channel_id = common.channel_id_of(interaction)
     manager = common.manager_of(interaction)
     game, seat = await manager.check_turn(channel_id, interaction.user.id, game_id=game_id)
@@ -79,8 +81,6 @@ async def show_preview(interaction: discord.Interaction, game_id: int, revision:
 async def show_ghost_preview(interaction: discord.Interaction, split: GhostSplit) -> None:
     """The Ghost action's preview — the ghost and the pieces that tile it, and any placements —
     with a Confirm button bound to this user and revision. Checked by the engine first."""
-    from ..views import ConfirmButton
-
     channel_id = common.channel_id_of(interaction)
     manager = common.manager_of(interaction)
     game, seat = await manager.check_turn(channel_id, interaction.user.id)
@@ -103,8 +103,6 @@ async def master_confirm(
 ) -> None:
     """Play the user's Master draft: the one a Confirm button carries (``draft``, encoded for the
     revision it was built on), else the one the manager keeps for them (``master-add``)."""
-    from bot.core.panel import decode_draft
-
     channel_id = common.channel_id_of(interaction)
     require_table_permissions(interaction)
     await common.defer(interaction)
@@ -122,7 +120,7 @@ async def master_confirm(
         result = await manager.master_confirm(
             channel_id, interaction.user.id, expected_revision=expected_revision, game_id=game_id,
         )
-    await common.respond_to_result(interaction, result)
+    await respond_to_result(interaction, result)
 
 
 async def master_clear(interaction: discord.Interaction) -> None:
@@ -449,8 +447,6 @@ class PlayCommands:
                            cells="Cells it covers, like A1 A2 B2")
     @app_commands.autocomplete(piece=piece_choices, puzzle=puzzle_choices, cells=cells_choices)
     async def master_add(self, interaction: discord.Interaction, piece: str, puzzle: str, cells: str) -> None:
-        from ..views import master_view
-
         place = parse_place(piece, puzzle, cells)
         await common.defer(interaction)  # the preview is drawn before the answer
         manager = common.manager_of(interaction)
@@ -504,8 +500,6 @@ class PlayCommands:
 
 async def _placement_menu(interaction: discord.Interaction, shape: engine.Shape, card: str) -> None:
     """No cells given: offer a menu of the legal spots; choosing one shows a preview."""
-    from ..views import PlacementSelect
-
     manager = common.manager_of(interaction)
     game, seat = await manager.check_turn(common.channel_id_of(interaction), interaction.user.id)
     assert game.state is not None

@@ -20,6 +20,7 @@ from bot.core.storage.stats import PlayerTotals, StatsStore
 from bot.core.undo import undo_last
 from engine import StateFormatError
 
+from ..panel_views import panel_for
 from ..permissions import require_table_permissions
 from . import common
 from .days import PREFIX, days_of, id_fields
@@ -39,8 +40,6 @@ async def undo_command(interaction: discord.Interaction) -> None:
 async def take_back(interaction: discord.Interaction) -> None:
     """Undo the user's last action and answer privately (with the turn panel for the move that
     is theirs again); the channel is told publicly. Shared by the command and the panel's Undo."""
-    from ..panel_views import panel_for
-
     bot = common.bot_of(interaction)
     channel_id = common.channel_id_of(interaction)
     require_table_permissions(interaction)  # the table is told: the panel's Undo button checks too

@@ -16,6 +16,8 @@ from bot.core.turn_limits import clock_line, limit_hours, limit_text
 from engine.catalogue import mode_name
 
 from ..permissions import require_table_permissions, require_thread_permissions
+from ..turns import post_turn, post_turn_or_explain
+from ..views import LOBBY_AI, LOBBY_OPS, lobby_view
 from . import common
 from .days import turn_limit_of
 
@@ -138,8 +140,6 @@ class TableCommands:
         game = result.game
         limit = None if hours is None else timedelta(hours=hours)
         if result.started is None:
-            from ..views import lobby_view
-
             locale = common.server_locale(interaction)
             message = await interaction.followup.send(
                 localise(lobby_content(game, limit), locale),
@@ -149,7 +149,7 @@ class TableCommands:
                 await common.reply(interaction, texts.TURN_LIMIT_SET.format(limit=limit_text(limit)))
             return
         await interaction.followup.send(common.public(started_content(game, limit), interaction))
-        await common.post_turn_or_explain(interaction, result)
+        await post_turn_or_explain(interaction, result)
 
     @table.command(name="cancel", description="Cancel this channel's game (host or channel managers)")
     async def cancel(self, interaction: discord.Interaction) -> None:
@@ -171,8 +171,6 @@ async def _new_in_thread(interaction: discord.Interaction, name: str, settings: 
                          hours: int | None, watch: str | None = None) -> None:
     """``/projectl table new thread:`` — a public thread of this channel becomes the game's home
     (one game per thread is how servers run days-long games); the lobby is posted there."""
-    from ..views import lobby_view
-
     parent = interaction.channel
     if not isinstance(parent, discord.TextChannel):
         raise BadInputError(texts.THREAD_NOT_HERE)
@@ -196,7 +194,7 @@ async def _new_in_thread(interaction: discord.Interaction, name: str, settings: 
         await bot.manager.remember_messages(game.id, lobby_message_id=message.id)
     else:
         await home.send(localise(started_content(game, limit), locale))
-        await common.post_turn(bot, home, result)
+        await post_turn(bot, home, result)
     await common.reply(interaction, texts.TABLE_IN_THREAD.format(thread=home.mention))
 
 
@@ -214,8 +212,6 @@ async def _close_lobby_message(interaction: discord.Interaction, game: Game) -> 
 async def refresh_lobby_message(interaction: discord.Interaction, game: Game) -> None:
     """Show the lobby's seats as they are now on its public message, after a change made by a
     command rather than one of its buttons (best effort, like closing it)."""
-    from ..views import lobby_view
-
     if game.lobby_message_id is None or interaction.channel is None:
         return
     limit = await turn_limit_of(common.bot_of(interaction), game.id)
@@ -230,8 +226,6 @@ async def refresh_lobby_message(interaction: discord.Interaction, game: Game) ->
 
 async def lobby_button(interaction: discord.Interaction, op: str, game_id: int) -> None:
     """A click on Join / Leave / Add AI / Start / Cancel (see :class:`bot.discord.views.LobbyButton`)."""
-    from ..views import LOBBY_AI, LOBBY_OPS, lobby_view
-
     channel_id = common.channel_id_of(interaction)
     bot = common.bot_of(interaction)
     manager = bot.manager
@@ -274,4 +268,4 @@ async def _start(interaction: discord.Interaction, game_id: int) -> None:
     played = await bot.manager.play_policies(channel_id)
     if played is not None:
         result = ActionResult(result.before, played.game, played.steps, started=result.started)
-    await common.post_turn_or_explain(interaction, result)
+    await post_turn_or_explain(interaction, result)

@@ -1,0 +1,35 @@
+"""What the running bot offers the code that serves a table, as a protocol: the game manager,
+storage, renderer, clock, settings and the servers' chosen languages.
+
+The Discord front (``bot.discord``) and the reminder loop receive these services rather than the
+concrete Discord client class, so they are typed without importing it and can be driven by any
+object that has them.
+"""
+
+from __future__ import annotations
+
+from typing import Protocol
+
+from engine import GameState
+
+from .clock import Clock
+from .config import Settings
+from .manager import GameManager
+from .render import Renderer
+from .server_locales import ServerLocales
+from .storage import Storage
+
+
+class BotServices(Protocol):
+    """The services of one bot process (``bot.discord.app.ProjectLBot`` has them once its
+    ``setup_hook`` has opened the database)."""
+
+    settings: Settings
+    clock: Clock
+    renderer: Renderer
+    storage: Storage
+    manager: GameManager
+    server_locales: ServerLocales
+    """The language each server chose for public posts (bot/core/server_locales.py)."""
+    posted_states: dict[int, GameState]
+    """Per game id, the state its last turn post showed (``bot.discord.turns.remember_posted``)."""

@@ -1,0 +1,36 @@
+"""A finished game as sentences: who won and every seat's score, for the results post (and the
+offline demo, which prints the same summary)."""
+
+from __future__ import annotations
+
+from engine import opponent_score, score_lines, winners
+from engine.events import MASTERMIND
+
+from . import texts
+from .event_texts import and_list
+from .games import Game
+from .locales import Joined
+
+
+def seat_label(game: Game, seat: int) -> str:
+    if seat == MASTERMIND:
+        return texts.MASTERMIND_NAME
+    return game.seats[seat].name
+
+
+
+def final_summary(game: Game) -> Joined:
+    assert game.state is not None
+    won = winners(game.state)
+    names = and_list([seat_label(game, s) for s in won])
+    lines: list[str] = [texts.GAME_FINISHED.format(winners=texts.WINNER.format(names=names) if won else "")]
+    for line in score_lines(game.state):
+        if game.state.players[line.seat].removed:
+            continue
+        lines.append(texts.FINAL_SCORE.format(
+            name=seat_label(game, line.seat), total=line.total, points=line.completed_points,
+            count=line.completed_count, finishing=line.finishing_penalty, unfinished=line.unfinished_penalty))
+    rival = opponent_score(game.state)
+    if rival is not None:
+        lines.append(texts.FINAL_MASTERMIND.format(points=rival))
+    return Joined(lines, "\n")

@@ -1,0 +1,27 @@
+"""discord.py's translator for the slash commands: names, descriptions and choices from the
+catalogues of :mod:`bot.core.locales`, installed on the command tree before every sync."""
+
+from __future__ import annotations
+
+from discord import Locale, app_commands
+from discord.app_commands import TranslationContextLocation as Where
+
+from bot.core.locales import command_strings, language_names
+
+SECTION = {
+    Where.command_name: "names", Where.group_name: "names", Where.parameter_name: "names",
+    Where.command_description: "descriptions", Where.group_description: "descriptions",
+    Where.parameter_description: "descriptions", Where.choice_name: "choices",
+}
+"""Which catalogue section a slash-command string is looked up in, by where it sits."""
+
+
+class CatalogueTranslator(app_commands.Translator):
+    """discord.py's translator for the slash commands, reading :func:`bot.core.locales.catalogues`."""
+
+    async def translate(self, string: app_commands.locale_str, locale: Locale,
+                        context: app_commands.TranslationContextTypes) -> str | None:
+        section = SECTION.get(context.location)
+        if section is None or (section == "choices" and string.message in language_names()):
+            return None
+        return command_strings(locale.value, section).get(string.message)

@@ -1,0 +1,188 @@
+"""Telling a table what happened: the player's private confirmation after an action (with the
+turn panel for their next one) and the channel's turn post (moves, table image, who is next).
+
+It sits above the views it shows (the turn panel, the turn post's buttons, the results' Review
+button) and below the cogs whose flows end here (``perform``, votes, undo, the resumed games).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from typing import Any
+
+import discord
+
+from bot.core import texts
+from bot.core.event_texts import event_text
+from bot.core.locales import Joined, Notation
+from bot.core.manager import ActionResult, Game
+from bot.core.summary import final_summary, seat_label
+from bot.discord.mentions import pinging
+from engine import events as ev
+from engine.state import ACTIONS_PER_TURN
+
+from .cogs.advice import hints_line, results_view
+from .cogs.common import (
+    action_line,
+    bot_of,
+    channel_locale,
+    clip,
+    committed,
+    drawn,
+    event_line,
+    localise_view,
+    pngs,
+    reply,
+    server_locale,
+    step_lines,
+    turn_prompt,
+)
+from .panel_views import panel_after, turn_view
+from .services import FrontServices
+
+log = logging.getLogger("bot")
+
+
+def render_board(bot: FrontServices, result: ActionResult, locale: Any) -> asyncio.Task[bytes] | None:
+    """Start rendering the image :func:`post_turn` will post (results at the end, else the table)
+    in the channel's ``locale`` (:func:`channel_locale`), so it can be drawn while the player's mat
+    is: the two renders overlap instead of queueing."""
+    game = result.game
+    if game.state is None:
+        return None
+    if result.finished:
+        return asyncio.ensure_future(bot.renderer.results(game.state, game.names, locale=locale))
+    previous = bot.posted_states.get(game.id)
+    return asyncio.ensure_future(bot.renderer.table(game.state, game.names, previous, locale=locale))
+
+
+async def post_turn(bot: FrontServices, channel: discord.abc.Messageable, result: ActionResult,
+                    board: asyncio.Task[bytes] | None = None) -> None:
+    """The channel post after a full turn (or the start / end): moves, table image, next player.
+    ``board`` is the image already being rendered (:func:`render_board`), if any."""
+    game = result.game
+    if game.state is None:
+        return
+    board = board or render_board(bot, result, channel_locale(bot, channel))
+    assert board is not None
+    lines = await earlier_in_turn(bot, game, result) + step_lines(game, result.steps)
+    if result.finished:
+        lines.append(final_summary(game))
+        hints = await hints_line(bot, game)
+        if hints:
+            lines.append(hints)
+        image = await drawn(board, f"the results of game {game.id}")
+        locale = channel_locale(bot, channel)
+        lines += [] if image is not None else [texts.IMAGE_MISSING]
+        message = await channel.send(clip(lines, locale=locale), files=pngs(image, "results.png"),
+                                     view=localise_view(results_view(game), locale))
+    else:
+        actor = result.first.user_id if result.first is not None else None
+        fresh = None
+        if game.state.turns:  # Line Clear: ping the holders whose turn has just started
+            fresh = {e.seat for e in result.events if isinstance(e, ev.TurnStarted)}
+            if result.started is not None or result.before.state is None:
+                fresh |= set(game.state.acting_seats)
+        locale = channel_locale(bot, channel)
+        prompt, pinged = await turn_prompt(bot, game, just_played=actor, fresh=fresh, locale=locale)
+        lines.append(prompt)
+        image = await drawn(board, f"the table of game {game.id}")
+        lines += [] if image is not None else [texts.IMAGE_MISSING]
+        message = await channel.send(clip(lines, locale=locale), files=pngs(image, "table.png"),
+                                     view=localise_view(turn_view(game), locale),
+                                     allowed_mentions=pinging(pinged))
+    remember_posted(bot, game)
+    await bot.manager.remember_messages(game.id, table_message_id=message.id)
+
+
+def remember_posted(bot: FrontServices, game: Game) -> None:
+    """Keep the state this turn post showed, so the next post's table can frame what changed
+    since (in memory only: after a restart the first post simply marks nothing)."""
+    if game.state is None or game.status == "finished" or game.state.turns:
+        bot.posted_states.pop(game.id, None)  # over, or turns running at once: nothing to compare
+    else:
+        bot.posted_states[game.id] = game.state
+
+
+async def earlier_in_turn(bot: FrontServices, game: Game, result: ActionResult) -> list[str]:
+    """The player's earlier actions of the turn that just ended (they were confirmed privately)."""
+    first = result.first
+    if first is None or first.user_id is None or result.before.state is None:
+        return []
+    if result.before.state.phase.value != "play":
+        return []
+    done = ACTIONS_PER_TURN - result.before.state.focused(first.seat).actions_left
+    if done <= 0:
+        return []
+    # Line Clear interleaves the two holders' actions (at most three of the other's, and their
+    # choices): read a little further back, keep this player's own, latest last.
+    window = done if not result.before.state.turns else done + 3 + 6
+    rows = await bot.manager.log_tail(game.id, window, before_revision=first.revision)  # not the whole log
+    earlier = [row for row in rows if row.seat == first.seat][-done:]
+    return [action_line(seat_label(game, first.seat), row.action) for row in earlier]
+
+
+async def respond_to_result(interaction: discord.Interaction, result: ActionResult) -> None:
+    """Ephemeral confirmation; channel post if the turn changed.
+
+    The actor's mat is attached when their turn is over (what they built); mid-turn the
+    confirmation carries the turn panel for the next action (with a "My mat" button) instead.
+    Drawing and encoding a mat is most of an action's cost, and a player in the middle of a turn
+    usually knows their mat already — so the image is made only when it is asked for.
+    """
+    committed(interaction)
+    bot = bot_of(interaction)
+    game = result.game
+    step = result.first
+    if step is None or game.state is None:
+        return
+    state = game.state
+    still_mine = game.current is not None and step.seat in state.acting_seats and (
+        not result.turn_changed or bool(state.turns)
+    )
+    if still_mine and state.phase.value == "play" and step.seat in state.held:
+        tail = texts.ACTIONS_HELD
+    elif still_mine and state.phase.value == "play":
+        tail = texts.ACTIONS_LEFT.format(n=state.focused(step.seat).actions_left)
+    elif still_mine:
+        tail = ""
+    else:
+        tail = texts.TURN_OVER
+    lines: list[str] = [Joined([texts.DONE_ACTION.format(action=Notation(step.text)), tail], " ")]  # whole
+    lines += [event_line(event_text(e, game.names), indent="") for e in step.events
+              if not isinstance(e, (ev.TurnStarted,))]
+    posting = (result.turn_changed or result.finished) and interaction.channel is not None
+    board = render_board(bot, result, server_locale(interaction)) if posting else None
+    panel = panel_after(result)
+    if panel is not None:
+        lines.append(panel.content)
+    try:
+        if still_mine:
+            view = panel.view if panel is not None else turn_view(game)
+            await reply(interaction, clip(lines, locale=interaction.locale), ephemeral=True, view=view)
+        else:
+            mat = await drawn(bot.renderer.mat(state, step.seat, game.names, locale=interaction.locale),
+                              f"seat {step.seat}'s mat in game {game.id}")
+            lines += [] if mat is not None else [texts.IMAGE_MISSING]
+            await reply(interaction, clip(lines, locale=interaction.locale), ephemeral=True,
+                        files=pngs(mat, "mat.png"),
+                        view=panel.view if panel is not None else None)  # a new turn that is theirs
+    except BaseException:
+        if board is not None:
+            board.cancel()
+        raise
+    if posting:
+        await post_turn_or_explain(interaction, result, board)
+
+
+async def post_turn_or_explain(interaction: discord.Interaction, result: ActionResult,
+                               board: asyncio.Task[bytes] | None = None) -> None:
+    """Post the turn in the channel; if Discord refuses (missing permissions), say so privately —
+    the action itself is committed either way."""
+    committed(interaction)
+    try:
+        await post_turn(bot_of(interaction), interaction.channel, result, board)  # type: ignore[arg-type]
+    except discord.Forbidden:
+        log.warning("no permission to post in channel %s", interaction.channel_id)
+        await reply(interaction, texts.CANNOT_POST)
