@@ -1,4 +1,4 @@
-"""bot.reminder_policy: when the next reminder is due. Pure functions, plain datetimes."""
+"""bot.core.reminder_policy: when the next reminder is due. Pure functions, plain datetimes."""
 
 from __future__ import annotations
 

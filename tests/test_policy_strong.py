@@ -352,7 +352,7 @@ def test_the_sweep_counts_an_illegal_action(monkeypatch: pytest.MonkeyPatch) -> 
 
 
 def test_hint_does_not_read_face_down_score_piles() -> None:
-    """``/projectl hint`` runs the same search (bot.thinking.strong_hint, full budget): with score
+    """``/projectl hint`` runs the same search (bot.core.thinking.strong_hint, full budget): with score
     piles face down, what the others' piles hold changes neither the suggestion nor its figures."""
     from bot.core.thinking import strong_hint
 

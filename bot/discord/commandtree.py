@@ -43,7 +43,7 @@ def subgroup(tree: app_commands.CommandTree[Any], name: str | None) -> app_comma
     """``/projectl`` itself (``name`` None) or one of its groups, to add commands to."""
     root = tree.get_command(ROOT)
     if not isinstance(root, app_commands.Group):
-        raise RuntimeError("the /projectl group must be registered first (bot.cogs.setup)")
+        raise RuntimeError("the /projectl group must be registered first (bot.discord.app: the ProjectLCog)")
     if name is None:
         return root
     group = root.get_command(name)
