@@ -28,7 +28,7 @@ from test_bot_support import (
 
 from bot.core import texts
 from bot.core.render import ProcessRenderer
-from bot.discord.cogs import common
+from bot.discord import turns
 from engine.policies import policy_by_name
 
 
@@ -126,7 +126,7 @@ async def test_an_error_after_the_commit_never_says_nothing_changed(
     async with running_bot(tmp_path / "db.sqlite") as h:
         ann, bob = h.add_user("Ann"), h.add_user("Bob")
         await open_table(h, ann, [bob])
-        monkeypatch.setattr(common, "post_turn", broken_post)
+        monkeypatch.setattr(turns, "post_turn", broken_post)
         before = await bot_of(h).manager.game_in_channel(h.channel("games").id)
         with h.expect_errors():
             last = await end_a_turn(h, {ann.id: ann, bob.id: bob})
