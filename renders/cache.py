@@ -26,7 +26,7 @@ P = ParamSpec("P")
 V = TypeVar("V")
 
 MB = 1024 * 1024
-RENDER_CACHE_BYTES = 20 * MB
+RENDER_CACHE_BYTES = 25 * MB
 """What every drawing cache of one process may hold together (the sum of the budgets below)."""
 
 
@@ -129,6 +129,22 @@ class DerivedImages(_ByteBounded[tuple[Image.Image, Image.Image]]):
         made = make()
         self._keep(key, (source, made), image_bytes(source) + image_bytes(made))
         return made
+
+
+class KeptBytes(_ByteBounded[V]):
+    """Values kept by a key their maker chose (the images of :mod:`renders.layers`), within
+    ``max_bytes``: :meth:`find` what is kept, :meth:`keep` what was made with its size."""
+
+    def __init__(self, name: str, max_bytes: int) -> None:
+        super().__init__(max_bytes)
+        _CACHES[name] = self
+
+    def find(self, key: Hashable) -> V | None:
+        found = self._find(key)
+        return None if found is None else found[0]
+
+    def keep(self, key: Hashable, value: V, cost: int) -> None:
+        self._keep(key, value, cost)
 
 
 _CACHES: dict[str, _ByteBounded[Any]] = {}

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from engine.state import GameState, LineClearTable, RowsTable, SoloTable
+from engine.state import GameState, LineClearTable, RowsTable, SoloTable, Table
 
 
 @dataclass(frozen=True, slots=True)
@@ -32,8 +32,8 @@ class Changes:
 NONE = Changes()
 
 
-def _market(state: GameState) -> set[str]:
-    table = state.table
+def market_cards(table: Table) -> set[str]:
+    """The face-up cards of a market (any variant's table)."""
     if isinstance(table, RowsTable):
         return {c for row in (table.white_row, table.black_row) for c in row if c is not None}
     if isinstance(table, SoloTable):
@@ -66,7 +66,7 @@ def changes_between(previous: GameState | None, state: GameState) -> Changes:
             if done.card not in was_done:
                 completed.add((seat, done.card))
     return Changes(
-        frozenset(_market(state) - _market(previous)),
+        frozenset(market_cards(state.table) - market_cards(previous.table)),
         frozenset(taken),
         frozenset(placed),
         frozenset(completed),

@@ -187,6 +187,12 @@ def recording() -> Iterator[list[Drawn]]:
         _recorded = previous
 
 
+def is_recording() -> bool:
+    """Strings are being collected (:func:`recording`): images are then drawn whole, so that
+    every string is drawn, none taken from a cached band (:mod:`renders.layers`)."""
+    return _recorded is not None
+
+
 @contextmanager
 def recording_sizes() -> Iterator[list[int]]:
     """Collect every font size drawn inside the block (tests check legibility with it)."""

@@ -23,6 +23,9 @@ the English once, at import.
 
 from __future__ import annotations
 
+import hashlib
+import json
+import threading
 from collections.abc import Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from contextvars import ContextVar
@@ -194,6 +197,31 @@ def speaking(words: Words | None) -> Iterator[None]:
         yield
     finally:
         _CURRENT.reset(token)
+
+
+_LANGUAGE_KEYS: dict[int, tuple[Words, str]] = {}
+_LANGUAGE_KEYS_KEPT = 32
+_LANGUAGE_KEYS_LOCK = threading.Lock()
+
+
+def language_key() -> str:
+    """A short fingerprint of the words drawn in now ("" for English): part of the key of every
+    cached image that prints words (:mod:`renders.layers`). Worked out once per translation
+    object (the bot keeps one per locale), from its content."""
+    words = _CURRENT.get()
+    if not words:
+        return ""
+    with _LANGUAGE_KEYS_LOCK:
+        found = _LANGUAGE_KEYS.get(id(words))
+        if found is not None and found[0] is words:
+            return found[1]
+    text = json.dumps(words, sort_keys=True, ensure_ascii=False, default=str)
+    key = hashlib.sha256(text.encode()).hexdigest()[:32]
+    with _LANGUAGE_KEYS_LOCK:
+        if len(_LANGUAGE_KEYS) >= _LANGUAGE_KEYS_KEPT:
+            _LANGUAGE_KEYS.pop(next(iter(_LANGUAGE_KEYS)))
+        _LANGUAGE_KEYS[id(words)] = (words, key)
+    return key
 
 
 def template(key: str) -> Any:

@@ -10,22 +10,24 @@ saving them maps no pixels: they are drawn for one player at every turn end and 
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Hashable, Sequence
 from dataclasses import dataclass
 
 from PIL import Image, ImageDraw
 
 from engine.actions import Place
+from engine.cards import PuzzleCard
 from engine.expansions.finesse import view as finesse_view
 from engine.pieces import SHAPES, Shape, mask_to_text
-from engine.state import GameState, Phase, Placed, PlayerState
+from engine.state import GameState, OpenPuzzle, Phase, Placed, PlayerState
 from engine.visibility import hidden_scores
 
-from . import fonts, indexed, labels
+from . import fonts, indexed, labels, layers
 from .card import PlanGeometry, mini_card, mini_size, plan_card
 from .draw import dashed_rect, paste_sprite
 from .indexed import canvas, ink
 from .labels import Words
+from .layers import Band, Layout
 from .palette import ACCENT, GOOD, HEADER, INK, MUTED, PAGE, PANEL, PANEL_EDGE, SLOT, WHITE, to_png
 from .panels import TextSizes
 from .rank import shown_points
@@ -54,43 +56,78 @@ def render_mat(
 ) -> bytes:
     """PNG of ``seat``'s mat as ``viewer`` (a seat; None = anyone) may see it: with option
     ``known_scores`` off, only the owner sees the score pile's cards and points. ``words``: the
-    labels' language (None: English)."""
+    labels' language (None: English). Bands that show what an earlier mat showed come from the
+    cache (:mod:`renders.layers`)."""
     with labels.speaking(words):
-        return to_png(mat_image(state, seat, names, viewer)[0])
+        if fonts.is_recording():
+            return to_png(mat_image(state, seat, names, viewer)[0])
+        return layers.png(mat_layout(state, seat, names, viewer)[0])
 
 
 def mat_image(
     state: GameState, seat: int, names: Sequence[str], viewer: int | None = None
 ) -> tuple[Image.Image, MatLayout]:
+    """The mat on one palette canvas (what :func:`render_mat`'s PNG shows), and where its
+    cards are."""
+    layout, where = mat_layout(state, seat, names, viewer)
+    return layers.draw(layout), where
+
+
+def mat_layout(
+    state: GameState, seat: int, names: Sequence[str], viewer: int | None = None
+) -> tuple[Layout, MatLayout]:
+    """The mat as bands, each keyed by what it shows (in the current words), and where its
+    cards are."""
     hidden = seat in hidden_scores(state, viewer)
     t = TextSizes.for_width(MAT_WIDTH)
     shown = fonts.names_for(names, len(state.players))
     player = state.players[seat]
+    language = labels.language_key()
     plan = PlanGeometry(PLAN_CELL, t.small)
     header_h = int(t.large * 2)
     summary_h = int(t.body * 1.8)
     credits_h = int(t.body * 1.6) if finesse_view(state) is not None else 0
     slots = _card_slots(state, player)
-    rows = -(-slots // 2)
-    cards_h = rows * plan.height + max(0, rows - 1) * GAP + (GAP if rows else 0)
     supply = _supply_rows(player)
     supply_h = int(t.body * 1.6) + len(supply) * _supply_line(t)
     pile_lines = [] if hidden else _pile_lines(player, t)
     pile_h = int(t.body * 1.6) + max(1, len(pile_lines)) * _pile_line(t)
-    height = header_h + summary_h + credits_h + cards_h + supply_h + GAP + pile_h + MARGIN
-    image = canvas((MAT_WIDTH, height), PAGE)
-    _paint_header(image, state, seat, shown, t, header_h)
-    y = header_h
-    _paint_summary(image, y, state, seat, t, summary_h, hidden)
-    y += summary_h
-    _paint_credits(image, y, state, seat, t, credits_h)
-    y += credits_h
-    positions = _paint_cards(image, y, state, player, plan, slots, t)
-    y += cards_h
-    _paint_supply(image, y, player, supply, t, supply_h)
-    y += supply_h + GAP
-    _paint_pile(image, y, state, player, pile_lines, t, pile_h, hidden)
-    return image, MatLayout(MAT_WIDTH, height, positions, plan, t.small)
+    bands: list[Band] = []
+    y = 0
+
+    def add(height: int, key: Hashable | None, paint: layers.Painter) -> None:
+        nonlocal y
+        bands.append(layers.whole(y, height, MAT_WIDTH, key, paint))
+        y += height
+
+    acting = seat in state.acting_seats
+    add(header_h, ("header", language, shown[seat], state.phase, acting,
+                   state.focused(seat).actions_left if acting else None,
+                   tuple(shown[s] for s in state.acting_seats)),
+        lambda image, x, top: _paint_header(image, state, seat, shown, t, header_h))
+    add(summary_h, ("summary", language, hidden, shown_points(state, seat),
+                    player.banked_cards + len(player.completed), player.supply_size),
+        lambda image, x, top: _paint_summary(image, top, state, seat, t, summary_h, hidden))
+    if credits_h:
+        add(credits_h, None, lambda image, x, top: _paint_credits(image, top, state, seat, t, credits_h))
+    positions: list[tuple[str, int, int]] = []
+    left = (MAT_WIDTH - 2 * plan.width - GAP) // 2
+    for first in range(0, slots, 2):
+        row = tuple(
+            (player.puzzles[i], state.card(player.puzzles[i].card)) if i < len(player.puzzles) else None
+            for i in range(first, min(slots, first + 2))
+        )
+        positions.extend((puzzle.card, left + i * (plan.width + GAP), y)
+                         for i, (puzzle, _) in enumerate(slot for slot in row if slot is not None))
+        add(plan.height + GAP, ("cards", language, plan, row),
+            lambda image, x, top, row=row: _paint_cards(image, top, state, row, plan, t))
+    add(supply_h + GAP, ("supply", language, player.supply),
+        lambda image, x, top: _paint_supply(image, top, player, supply, t, supply_h))
+    cards = tuple(state.card(done.card) for done in player.completed)
+    add(pile_h + MARGIN, ("pile", language, hidden, player.completed, cards, player.banked_cards),
+        lambda image, x, top: _paint_pile(image, top, state, player, pile_lines, t, pile_h, hidden))
+    return Layout(MAT_WIDTH, y, PAGE, tuple(bands), mode="P"), MatLayout(
+        MAT_WIDTH, y, tuple(positions), plan, t.small)
 
 
 def _paint_header(
@@ -155,30 +192,24 @@ def _paint_cards(
     image: Image.Image,
     y: int,
     state: GameState,
-    player: PlayerState,
+    row: tuple[tuple[OpenPuzzle, PuzzleCard] | None, ...],
     plan: PlanGeometry,
-    slots: int,
     t: TextSizes,
-) -> tuple[tuple[str, int, int], ...]:
-    """Plan-card slots in a grid two wide; empty ones are dashed placeholders."""
+) -> None:
+    """One row of plan-card slots (two wide); empty ones are dashed placeholders."""
     left = (MAT_WIDTH - 2 * plan.width - GAP) // 2
-    positions = []
-    for i in range(slots):
-        x = left + (i % 2) * (plan.width + GAP)
-        top = y + (i // 2) * (plan.height + GAP)
-        if i < len(player.puzzles):
-            puzzle = player.puzzles[i]
-            card = state.card(puzzle.card)
+    for i, slot in enumerate(row):
+        x = left + i * (plan.width + GAP)
+        if slot is not None:
+            puzzle, card = slot
             block = plan_card(card, puzzle.pieces, plan.cell, plan.text, None, PAGE, image.mode)
-            image.paste(block, (x, top))
-            positions.append((puzzle.card, x, top))
+            image.paste(block, (x, y))
         else:
-            box = (x + plan.margin, top + plan.title + plan.margin, x + plan.width - 1, top + plan.height - 1)
+            box = (x + plan.margin, y + plan.title + plan.margin, x + plan.width - 1, y + plan.height - 1)
             dashed_rect(ImageDraw.Draw(image), box, SLOT, width=3, dash=12)
             cx, cy = (box[0] + box[2]) / 2, (box[1] + box[3]) / 2
             fonts.draw(image, cx, cy - t.small * 0.7, labels.FREE_SLOT, t.small, MUTED, anchor="mm")
             fonts.draw(image, cx, cy + t.small * 0.7, labels.FREE_SLOT_HINT, t.small, MUTED, anchor="mm")
-    return tuple(positions)
 
 
 # -- supply --------------------------------------------------------------------------------------------

@@ -154,7 +154,7 @@ def _is_rgb(value: object) -> bool:
 
 
 @lru_cache(maxsize=1)
-def _palette_image() -> Image.Image:
+def palette_image() -> Image.Image:
     flat: list[int] = []
     for colour in palette_colours():
         flat.extend(colour)
@@ -175,7 +175,7 @@ def to_png(image: Image.Image) -> bytes:
     if image.mode == "P":
         indexed = image
     else:
-        indexed = image.quantize(palette=_palette_image(), dither=Image.Dither.NONE)
+        indexed = image.quantize(palette=palette_image(), dither=Image.Dither.NONE)
     buffer = io.BytesIO()
     indexed.save(buffer, "PNG", optimize=False, compress_level=PNG_COMPRESS_LEVEL)
     return buffer.getvalue()

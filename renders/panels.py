@@ -6,6 +6,7 @@ canvas once and then paint straight onto it (one image allocation per render).
 
 from __future__ import annotations
 
+from collections.abc import Hashable
 from dataclasses import dataclass
 
 from PIL import Image, ImageDraw
@@ -291,6 +292,25 @@ def mark(image: Image.Image, box: tuple[int, int, int, int]) -> None:
         radius=6,
         outline=HIGHLIGHT,
         width=MARK_WIDTH,
+    )
+
+
+def panel_key(state: GameState, seat: int, names: list[str], changes: Changes = NONE) -> Hashable:
+    """Everything :func:`paint_panel` reads for ``seat`` (besides its geometry and the words):
+    the player, their cards, their name, score and status line, and what is framed. Keep the
+    two together: a cached panel (:mod:`renders.layers`) is drawn again only when this changes."""
+    player = state.players[seat]
+    current = seat in state.acting_seats
+    ids = [p.card for p in player.puzzles] + [d.card for d in player.completed]
+    cards = tuple(state.card(card_id) for card_id in ids)
+    framed = tuple(sorted(
+        {("puzzle", p.card) for p in player.puzzles if changes.marks_puzzle(seat, p.card)}
+        | {("done", d.card) for d in player.completed if changes.marks_completed(seat, d.card)}
+    ))
+    return (
+        seat, names[seat], player, cards, framed, current, state.phase, state.options,
+        state.actions_left if current else None, state.turn_of(seat), seat in state.held,
+        seat in hidden_scores(state, None), shown_points(state, seat),
     )
 
 

@@ -13,7 +13,7 @@ came into the market, puzzles taken or given pieces, puzzles completed) and says
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Hashable, Sequence
 from dataclasses import dataclass
 
 from PIL import Image, ImageDraw
@@ -22,12 +22,13 @@ from engine.cards import Colour
 from engine.state import GameState, LineClearTable, RowsTable, SoloTable
 from engine.visibility import hidden_scores
 
-from . import fonts, labels
+from . import fonts, labels, layers
 from .card import Look, look, market_card, market_geometry
-from .changes import NONE, Changes, changes_between
+from .changes import NONE, Changes, changes_between, market_cards
 from .draw import dashed_rect, pill
 from .finesse import finesse_height, paint_finesse
 from .labels import Words
+from .layers import Band, Layout, Part
 from .palette import (
     HEADER,
     INK,
@@ -48,13 +49,16 @@ from .panels import (
     PanelGeometry,
     TextSizes,
     banner_height,
+    banner_text,
     mark,
     paint_banner,
     paint_panel,
     paint_reserve,
     paint_status,
     panel_height,
+    panel_key,
     reserve_height,
+    reserve_shapes,
     status_height,
 )
 from .rank import mastermind_points
@@ -104,9 +108,12 @@ def render_table(
     """PNG of the whole table: market, reserve, every player, turn and end-of-game state.
 
     ``previous``: the state the previous turn post showed; what changed since is framed.
-    ``words``: the labels' language (a translation of ``labels.ENGLISH``; None: English)."""
+    ``words``: the labels' language (a translation of ``labels.ENGLISH``; None: English).
+    Bands that show what an earlier image showed come from the cache (:mod:`renders.layers`)."""
     with labels.speaking(words):
-        return to_png(table_image(state, names, previous))
+        if fonts.is_recording():
+            return to_png(table_image(state, names, previous))
+        return layers.png(table_layout(state, names, previous))
 
 
 def _legend_height(changes: Changes, t: TextSizes) -> int:
@@ -114,64 +121,95 @@ def _legend_height(changes: Changes, t: TextSizes) -> int:
 
 
 def table_image(state: GameState, names: Sequence[str], previous: GameState | None = None) -> Image.Image:
+    """The table on one RGB canvas (what :func:`render_table`'s PNG shows)."""
+    return layers.draw(table_layout(state, names, previous))
+
+
+def table_layout(state: GameState, names: Sequence[str], previous: GameState | None = None) -> Layout:
+    """The table as bands, top to bottom, each keyed by what it shows (in the current words)."""
     lay = LAYOUT
     t = lay.t
+    width = lay.width
     shown = fonts.names_for(names, len(state.players))
     changes = changes_between(previous, state)
+    language = labels.language_key()
     if isinstance(state.table, SoloTable):
         market_h = _solo_height(lay)
     elif isinstance(state.table, LineClearTable):
         market_h = _line_clear_height(lay)
     else:
         market_h = _rows_height(lay)
+    bands: list[Band] = []
+    y = 0
+
+    def add(height: int, key: Hashable | None, paint: layers.Painter) -> None:
+        nonlocal y
+        bands.append(layers.whole(y, height, width, key, paint))
+        y += height
+
+    add(status_height(t), ("status", language, tuple(shown), state.phase, state.round, state.current,
+                           state.actions_left, state.turns, state.acting_seats),
+        lambda image, x, top: paint_status(image, state, shown, width, t))
+    banner = banner_text(state, shown)
+    if banner is not None:
+        add(banner_height(state, t), ("banner", language, banner),
+            lambda image, x, top: paint_banner(image, top, state, shown, width, t))
+    add(MARGIN + market_h + GAP, _market_key(state, shown, changes, language),
+        lambda image, x, top: _paint_market(image, top + MARGIN, state, shown, lay, changes))
+    reserve = ("reserve", language, tuple(reserve_shapes(state)), state.reserve)
+    add(reserve_height(t, RESERVE_CELL) + GAP, reserve,
+        lambda image, x, top: paint_reserve(image, MARGIN, top, lay.inner, state, t, RESERVE_CELL))
+    strip = finesse_height(state, lay.inner, t)
+    if strip:
+        add(strip + GAP, None,
+            lambda image, x, top: paint_finesse(image, MARGIN, top, lay.inner, state, shown, t))
+    if changes:
+        add(_legend_height(changes, t), ("legend", language),
+            lambda image, x, top: _paint_legend(image, top, t))
     panels = _panel_grid(state, lay)
-    height = (
-        status_height(t)
-        + banner_height(state, t)
-        + MARGIN
-        + market_h
-        + GAP
-        + reserve_height(t, RESERVE_CELL)
-        + GAP
-        + (finesse_height(state, lay.inner, t) + GAP if finesse_height(state, lay.inner, t) else 0)
-        + _legend_height(changes, t)
-        + panels.height
-        + MARGIN
-    )
-    image = Image.new("RGB", (lay.width, height), PAGE)
-    paint_status(image, state, shown, lay.width, t)
-    y = status_height(t)
-    paint_banner(image, y, state, shown, lay.width, t)
-    y += banner_height(state, t) + MARGIN
+    for row, row_height in enumerate(panels.row_heights):
+        last = row == len(panels.row_heights) - 1
+        seats = range(row * panels.columns, min(len(state.players), (row + 1) * panels.columns))
+        parts = tuple(panels.part(state, seat, row_height, shown, changes, language) for seat in seats)
+        bands.append(Band(y, row_height + (MARGIN if last else GAP), parts))
+        y += bands[-1].height
+    return Layout(width, y, PAGE, tuple(bands))
+
+
+def _paint_market(
+    image: Image.Image, y: int, state: GameState, names: list[str], lay: TableLayout, changes: Changes
+) -> None:
     if isinstance(state.table, SoloTable):
         _paint_solo(image, y, state, state.table, lay, changes)
     elif isinstance(state.table, LineClearTable):
-        _paint_line_clear(image, y, state, state.table, shown, lay, changes)
+        _paint_line_clear(image, y, state, state.table, names, lay, changes)
     else:
         assert isinstance(state.table, RowsTable)
         _paint_rows(image, y, state, state.table, lay, changes)
-    y += market_h + GAP
-    paint_reserve(image, MARGIN, y, lay.inner, state, t, RESERVE_CELL)
-    y += reserve_height(t, RESERVE_CELL) + GAP
-    strip = finesse_height(state, lay.inner, t)
-    if strip:
-        paint_finesse(image, MARGIN, y, lay.inner, state, shown, t)
-        y += strip + GAP
-    if changes:
-        legend_mid = y + _legend_height(changes, t) // 2 - GAP // 4
-        box = (
-            MARGIN + MARK_LEGEND,
-            legend_mid - t.small // 2,
-            MARGIN + MARK_LEGEND + t.small,
-            legend_mid + t.small // 2,
-        )
-        mark(image, box)
-        fonts.draw(
-            image, box[2] + t.small // 2 + 4, legend_mid, labels.CHANGED_LEGEND, t.small, MUTED, anchor="lm"
-        )
-        y += _legend_height(changes, t)
-    panels.paint(image, y, state, shown, changes)
-    return image
+
+
+def _market_key(state: GameState, names: list[str], changes: Changes, language: str) -> Hashable:
+    """What the market shows: the table (its slots, deck sizes, Solo's locks and pile, Line
+    Clear's markers), the face-up cards, which of them are new, the names of the markers'
+    holders and the mastermind's points."""
+    cards = tuple(state.card(card_id) for card_id in sorted(market_cards(state.table)))
+    points = mastermind_points(state) if isinstance(state.table, SoloTable) else None
+    return ("market", language, state.table, cards, changes.new_market, tuple(names), points)
+
+
+def _paint_legend(image: Image.Image, y: int, t: TextSizes) -> None:
+    """A sample frame and the words saying what a frame means."""
+    legend_mid = y + int(t.small * 1.6) // 2 - GAP // 4
+    box = (
+        MARGIN + MARK_LEGEND,
+        legend_mid - t.small // 2,
+        MARGIN + MARK_LEGEND + t.small,
+        legend_mid + t.small // 2,
+    )
+    mark(image, box)
+    fonts.draw(
+        image, box[2] + t.small // 2 + 4, legend_mid, labels.CHANGED_LEGEND, t.small, MUTED, anchor="lm"
+    )
 
 
 # -- market tiles ------------------------------------------------------------------------------------
@@ -461,15 +499,15 @@ class PanelGrid:
     def height(self) -> int:
         return sum(self.row_heights) + GAP * (len(self.row_heights) - 1)
 
-    def paint(
-        self, image: Image.Image, y: int, state: GameState, names: list[str], changes: Changes = NONE
-    ) -> None:
+    def part(
+        self, state: GameState, seat: int, height: int, names: list[str], changes: Changes, language: str
+    ) -> Part:
+        """``seat``'s panel in a row ``height`` tall, keyed by what it shows."""
         g = self.geometry
-        for seat in range(len(state.players)):
-            row, col = divmod(seat, self.columns)
-            x = MARGIN + col * (g.width + GAP)
-            top = y + sum(self.row_heights[:row]) + GAP * row
-            paint_panel(image, x, top, self.row_heights[row], state, seat, names, g, changes)
+        x = MARGIN + seat % self.columns * (g.width + GAP)
+        key = ("panel", language, g, height, panel_key(state, seat, names, changes))
+        return Part(x, g.width + 1, key,
+                    lambda image, px, py: paint_panel(image, px, py, height, state, seat, names, g, changes))
 
 
 def _panel_grid(state: GameState, lay: TableLayout) -> PanelGrid:

@@ -1,0 +1,208 @@
+"""Images made of horizontal bands, each drawn, mapped onto the palette and compressed once per
+content, then joined into one PNG.
+
+Between two turn posts most of the table image is what it was: the market and the reserve often,
+most players' panels always. Drawing it again, mapping it onto the palette and compressing it
+(about two thirds of a render) did the same work for the same pixels. So an image is described
+as bands stacked from the top — each made of one or more parts side by side, and each part of a
+*key* (everything its painter reads: the words it prints, the state it shows, the language) and a
+*painter* — and a band whose parts' keys were seen before costs nothing but a cache look-up: its
+rows are kept compressed. A part keyed ``None`` is drawn every time.
+
+Why the pixels are the ones one canvas would hold:
+
+* Mapping onto the fixed palette is per pixel (no dithering), so mapping parts one by one gives
+  what mapping the whole image gives.
+* A part is drawn on a canvas of its own, filled with the image's background, with the same
+  painter as :func:`draw` uses; parts never draw outside their box. The canvas is placed so that
+  the painter's coordinates differ from the whole image's by even numbers only: Python rounds
+  halves to even (``round(2.5) == 2``), and a shift by an even number keeps every rounding as it
+  was. (``tests/test_renders_layers.py`` compares the two ways over whole games.)
+* PNG rows are compressed band by band (each band a run of complete deflate blocks with no
+  references before it, ended by a sync flush), joined, and closed with one final empty block;
+  the zlib checksum of the whole is combined from the bands' checksums.
+
+The compressed bands and the parts of bands with several parts are kept within byte budgets
+(:mod:`renders.cache`).
+"""
+
+from __future__ import annotations
+
+import struct
+import zlib
+from collections.abc import Callable, Hashable
+from dataclasses import dataclass
+
+from PIL import Image
+
+from .cache import MB, KeptBytes, image_bytes
+from .indexed import canvas
+from .palette import PNG_COMPRESS_LEVEL, RGB, palette_image
+
+Painter = Callable[[Image.Image, int, int], None]
+"""Draws a part with its box's top-left corner at (x, y) of the image it is given."""
+
+
+@dataclass(frozen=True, slots=True)
+class Part:
+    """Columns ``x`` to ``x + width`` of a band, drawn by ``paint``; ``key``: everything the
+    painter reads (None: not kept, drawn every time)."""
+
+    x: int
+    width: int
+    key: Hashable | None
+    paint: Painter
+
+
+@dataclass(frozen=True, slots=True)
+class Band:
+    """Rows ``top`` to ``top + height`` of the image, made of ``parts`` (left to right, not
+    overlapping; what no part covers is background)."""
+
+    top: int
+    height: int
+    parts: tuple[Part, ...]
+
+    @property
+    def key(self) -> Hashable | None:
+        if any(part.key is None for part in self.parts):
+            return None
+        return (self.height, self.top % 2, tuple((p.x, p.width, p.key) for p in self.parts))
+
+
+def whole(top: int, height: int, width: int, key: Hashable | None, paint: Painter) -> Band:
+    """A band drawn by one painter across the whole width."""
+    return Band(top, height, (Part(0, width, key, paint),))
+
+
+@dataclass(frozen=True, slots=True)
+class Layout:
+    """An image as bands: ``mode`` "RGB" (drawn in RGB, then mapped onto the palette) or "P"
+    (drawn on the palette, :mod:`renders.indexed`)."""
+
+    width: int
+    height: int
+    background: RGB
+    bands: tuple[Band, ...]
+    mode: str = "RGB"
+
+
+def draw(layout: Layout) -> Image.Image:
+    """Every band painted on one canvas, in ``layout.mode``: the reference the PNG matches (tests
+    and tools read it; :func:`png` never draws this way)."""
+    image = (
+        canvas((layout.width, layout.height), layout.background) if layout.mode == "P"
+        else Image.new(layout.mode, (layout.width, layout.height), layout.background)
+    )
+    for band in layout.bands:
+        for part in band.parts:
+            part.paint(image, part.x, band.top)
+    return image
+
+
+# -- the parts and bands kept ------------------------------------------------------------------
+
+_SEGMENTS: KeptBytes[tuple[bytes, int, int]] = KeptBytes("renders.layers._SEGMENTS", 3 * MB)
+"""Band key -> (its rows compressed, their adler-32, their length): some 2-20 KB per band."""
+
+_PARTS: KeptBytes[Image.Image] = KeptBytes("renders.layers._PARTS", 2 * MB)
+"""Part key -> the part on the palette, for bands where another part changed (a player's panel
+beside the one whose turn it was)."""
+
+_ZLIB_HEADER = b"\x78\x5e"  # deflate, 32 KB window, "fast" level (what zlib writes for level 2)
+_FINAL_BLOCK = zlib.compressobj(PNG_COMPRESS_LEVEL, zlib.DEFLATED, -15).flush()  # an empty last block
+
+
+def _on_palette(image: Image.Image) -> Image.Image:
+    if image.mode == "P":
+        return image
+    return image.quantize(palette=palette_image(), dither=Image.Dither.NONE)
+
+
+def _draw_part(part: Part, band: Band, mode: str, background: RGB) -> Image.Image:
+    """The part on the palette, drawn on its own canvas shifted by even numbers only."""
+    dx, dy = part.x % 2, band.top % 2
+    size = (part.width + dx, band.height + dy)
+    own = canvas(size, background) if mode == "P" else Image.new(mode, size, background)
+    part.paint(own, dx, dy)
+    mapped = _on_palette(own)
+    return mapped.crop((dx, dy, dx + part.width, dy + band.height)) if dx or dy else mapped
+
+
+def _band_rows(band: Band, layout: Layout) -> bytes:
+    """The band's PNG rows: filter type 0 (none), then the row's palette indexes."""
+    rows = canvas((layout.width + 1, band.height), layout.background)
+    rows.paste(0, (0, 0, 1, band.height))
+    kept = len(band.parts) > 1
+    for part in band.parts:
+        # Where halves round depends on the parity of the part's place: part of the key.
+        key = (part.key, part.x % 2, band.top % 2, band.height, layout.mode, layout.background)
+        found = _PARTS.find(key) if kept and part.key is not None else None
+        if found is None:
+            found = _draw_part(part, band, layout.mode, layout.background)
+            if kept and part.key is not None:
+                _PARTS.keep(key, found, image_bytes(found))
+        rows.paste(found, (part.x + 1, 0))
+    return rows.tobytes()
+
+
+def _segment(band: Band, layout: Layout) -> tuple[bytes, int, int]:
+    key = band.key
+    if key is not None:
+        key = (layout.width, layout.background, layout.mode, key)
+        found = _SEGMENTS.find(key)
+        if found is not None:
+            return found
+    rows = _band_rows(band, layout)
+    deflate = zlib.compressobj(PNG_COMPRESS_LEVEL, zlib.DEFLATED, -15)
+    segment = (deflate.compress(rows) + deflate.flush(zlib.Z_SYNC_FLUSH), zlib.adler32(rows), len(rows))
+    if key is not None:
+        _SEGMENTS.keep(key, segment, len(segment[0]) + 64)
+    return segment
+
+
+_ADLER_BASE = 65521
+
+
+def adler32_combine(first: int, second: int, second_length: int) -> int:
+    """The adler-32 of two byte strings joined, from theirs (zlib's ``adler32_combine``)."""
+    rem = second_length % _ADLER_BASE
+    sum1 = first & 0xFFFF
+    sum2 = (rem * sum1) % _ADLER_BASE
+    sum1 += (second & 0xFFFF) + _ADLER_BASE - 1
+    sum2 += (first >> 16) + (second >> 16) + _ADLER_BASE - rem
+    sum1 %= _ADLER_BASE
+    sum2 %= _ADLER_BASE
+    return sum1 | (sum2 << 16)
+
+
+def _chunk(kind: bytes, data: bytes) -> bytes:
+    return struct.pack(">I", len(data)) + kind + data + struct.pack(">I", zlib.crc32(kind + data))
+
+
+def png(layout: Layout) -> bytes:
+    """The layout as a palette PNG (8 bits, the fixed palette), band by band."""
+    tops = [band.top for band in layout.bands]
+    if tops[:1] != [0] or [b.top + b.height for b in layout.bands] != [*tops[1:], layout.height]:
+        raise ValueError("the bands must cover the image from top to bottom without gaps")
+    parts: list[bytes] = [_ZLIB_HEADER]
+    checksum = 1
+    for band in layout.bands:
+        data, adler, length = _segment(band, layout)
+        parts.append(data)
+        checksum = adler32_combine(checksum, adler, length)
+    parts.append(_FINAL_BLOCK)
+    parts.append(struct.pack(">I", checksum))
+    header = struct.pack(">IIBBBBB", layout.width, layout.height, 8, 3, 0, 0, 0)
+    return b"".join((
+        b"\x89PNG\r\n\x1a\n",
+        _chunk(b"IHDR", header),
+        _chunk(b"PLTE", _palette_bytes()),
+        _chunk(b"IDAT", b"".join(parts)),
+        _chunk(b"IEND", b""),
+    ))
+
+
+def _palette_bytes() -> bytes:
+    return bytes(palette_image().getpalette() or ())[:768].ljust(768, b"\0")
+

@@ -1,0 +1,105 @@
+"""Images joined from cached bands (renders.layers) show exactly what one canvas would: the table
+and the mat over whole games of every variant, in English and Portuguese, with the previous
+post's changes framed and after the end banner shifts every band below it by an odd number of
+rows."""
+
+from __future__ import annotations
+
+import io
+import json
+import zlib
+from pathlib import Path
+
+import pytest
+from PIL import Image
+
+from engine import Options
+from engine.state import GameState, Phase
+from renders import labels, layers, render_mat, render_table
+from renders.cache import held
+from renders.mat import mat_image
+from renders.palette import PAGE, to_png
+from renders.samples import names_for, play
+from renders.table import table_image
+
+CATALOGUE = Path(__file__).parents[1] / "bot" / "locales" / "pt-BR.json"
+PORTUGUESE = json.loads(CATALOGUE.read_text("utf-8"))["images"]
+
+
+def pixels(data: bytes) -> tuple[str, tuple[int, int], bytes, bytes]:
+    image = Image.open(io.BytesIO(data))
+    image.load()
+    return image.mode, image.size, bytes(image.getpalette() or ()), image.tobytes()
+
+
+def some_states(options: Options, seed: int, count: int = 8) -> list[GameState]:
+    states = list(play(options, seed))
+    step = max(1, len(states) // count)
+    return [*states[::step], states[-1]]
+
+
+@pytest.mark.parametrize(
+    "options",
+    [Options(players=4), Options(players=3, ghost=True), Options(players=2, finesse=True),
+     Options(players=1, variant="solo"), Options(players=6, variant="lineclear", ghost=True),
+     Options(players=3, known_scores=False)],
+    ids=["base-4", "ghost-3", "finesse-2", "solo", "line-clear-6", "hidden-scores-3"],
+)
+@pytest.mark.parametrize("words", [None, PORTUGUESE], ids=["en", "pt-BR"])
+def test_cached_bands_show_what_one_canvas_shows(options: Options, words: dict | None) -> None:
+    states = some_states(options, 5)
+    names = [*names_for(states[0])]
+    names[0] = "Ünïcødé 名前 أحمد"
+    previous = None
+    for state in states:
+        for shown_before in (previous, None):
+            layered = render_table(state, names, shown_before, words=words)
+            with labels.speaking(words):
+                whole = to_png(table_image(state, names, shown_before))
+            assert pixels(layered) == pixels(whole)
+        if state.phase is not Phase.OVER:
+            for seat in range(len(state.players)):
+                viewer = (seat + 1) % len(state.players)
+                with labels.speaking(words):
+                    whole = to_png(mat_image(state, seat, names, viewer)[0])
+                assert pixels(render_mat(state, seat, names, viewer, words=words)) == pixels(whole)
+        previous = state
+
+
+def test_bands_are_kept_and_a_band_seen_before_is_not_drawn_again() -> None:
+    drawn: list[int] = []
+
+    def painter(shade: int) -> layers.Painter:
+        def paint(image: Image.Image, x: int, y: int) -> None:
+            drawn.append(shade)
+            image.paste((shade, shade, shade), (x, y, x + 10, y + 3))
+        return paint
+
+    def layout(shades: tuple[int, int]) -> layers.Layout:
+        return layers.Layout(40, 9, PAGE, (
+            layers.whole(0, 4, 40, ("test-band", shades[0]), painter(shades[0])),
+            layers.Band(4, 5, (layers.Part(1, 12, ("test-part", shades[1]), painter(shades[1])),
+                               layers.Part(20, 12, ("test-part", 7), painter(7)))),
+        ))
+
+    first = layers.png(layout((10, 20)))
+    assert pixels(first) == pixels(to_png(layers.draw(layout((10, 20)))))
+    drawn.clear()
+    assert layers.png(layout((10, 20))) == first and drawn == []
+    layers.png(layout((10, 30)))  # the second band changed: only its changed part is drawn
+    assert drawn == [30]
+    assert held()["renders.layers._SEGMENTS"].bytes <= held()["renders.layers._SEGMENTS"].max_bytes
+
+
+def test_bands_must_cover_the_image() -> None:
+    paint: layers.Painter = lambda image, x, y: None  # noqa: E731
+    with pytest.raises(ValueError, match="cover"):
+        layers.png(layers.Layout(10, 10, PAGE, (layers.whole(0, 4, 10, None, paint),)))
+
+
+def test_checksums_combine_as_zlib_computes_them_over_the_joined_bytes() -> None:
+    pieces = [b"", b"a", bytes(70_000), bytes(range(256)) * 300, b"xyz" * 5]
+    for first in pieces:
+        for second in pieces:
+            combined = layers.adler32_combine(zlib.adler32(first), zlib.adler32(second), len(second))
+            assert combined == zlib.adler32(first + second)
