@@ -55,8 +55,9 @@ from .panels import (
     paint_panel,
     paint_reserve,
     paint_status,
+    panel_head_height,
     panel_height,
-    panel_key,
+    panel_keys,
     reserve_height,
     reserve_shapes,
     status_height,
@@ -133,12 +134,6 @@ def table_layout(state: GameState, names: Sequence[str], previous: GameState | N
     shown = fonts.names_for(names, len(state.players))
     changes = changes_between(previous, state)
     language = labels.language_key()
-    if isinstance(state.table, SoloTable):
-        market_h = _solo_height(lay)
-    elif isinstance(state.table, LineClearTable):
-        market_h = _line_clear_height(lay)
-    else:
-        market_h = _rows_height(lay)
     bands: list[Band] = []
     y = 0
 
@@ -154,8 +149,16 @@ def table_layout(state: GameState, names: Sequence[str], previous: GameState | N
     if banner is not None:
         add(banner_height(state, t), ("banner", language, banner),
             lambda image, x, top: paint_banner(image, top, state, shown, width, t))
-    add(MARGIN + market_h + GAP, _market_key(state, shown, changes, language),
-        lambda image, x, top: _paint_market(image, top + MARGIN, state, shown, lay, changes))
+    if isinstance(state.table, RowsTable):  # a band per row: taking a card redraws one
+        rows_table = state.table
+        for colour, above in ((Colour.WHITE, MARGIN), (Colour.BLACK, 0)):
+            add(above + lay.tab + lay.tile[1] + GAP, _row_key(state, rows_table, colour, changes, language),
+                lambda image, x, top, colour=colour, above=above: _paint_row(
+                    image, top + above, state, rows_table, colour, lay, changes))
+    else:
+        market_h = _solo_height(lay) if isinstance(state.table, SoloTable) else _line_clear_height(lay)
+        add(MARGIN + market_h + GAP, _market_key(state, shown, changes, language),
+            lambda image, x, top: _paint_market(image, top + MARGIN, state, shown, lay, changes))
     reserve = ("reserve", language, tuple(reserve_shapes(state)), state.reserve)
     add(reserve_height(t, RESERVE_CELL) + GAP, reserve,
         lambda image, x, top: paint_reserve(image, MARGIN, top, lay.inner, state, t, RESERVE_CELL))
@@ -168,30 +171,27 @@ def table_layout(state: GameState, names: Sequence[str], previous: GameState | N
             lambda image, x, top: _paint_legend(image, top, t))
     panels = _panel_grid(state, lay)
     for row, row_height in enumerate(panels.row_heights):
-        last = row == len(panels.row_heights) - 1
-        seats = range(row * panels.columns, min(len(state.players), (row + 1) * panels.columns))
-        parts = tuple(panels.part(state, seat, row_height, shown, changes, language) for seat in seats)
-        bands.append(Band(y, row_height + (MARGIN if last else GAP), parts))
-        y += bands[-1].height
+        below = MARGIN if row == len(panels.row_heights) - 1 else GAP
+        bands.extend(panels.bands(y, row, below, state, shown, changes, language))
+        y += row_height + below
     return Layout(width, y, PAGE, tuple(bands))
 
 
 def _paint_market(
     image: Image.Image, y: int, state: GameState, names: list[str], lay: TableLayout, changes: Changes
 ) -> None:
+    """Solo's grid or Line Clear's rows (the base game's rows are a band each)."""
     if isinstance(state.table, SoloTable):
         _paint_solo(image, y, state, state.table, lay, changes)
-    elif isinstance(state.table, LineClearTable):
-        _paint_line_clear(image, y, state, state.table, names, lay, changes)
     else:
-        assert isinstance(state.table, RowsTable)
-        _paint_rows(image, y, state, state.table, lay, changes)
+        assert isinstance(state.table, LineClearTable)
+        _paint_line_clear(image, y, state, state.table, names, lay, changes)
 
 
 def _market_key(state: GameState, names: list[str], changes: Changes, language: str) -> Hashable:
-    """What the market shows: the table (its slots, deck sizes, Solo's locks and pile, Line
-    Clear's markers), the face-up cards, which of them are new, the names of the markers'
-    holders and the mastermind's points."""
+    """What Solo's or Line Clear's market shows: the table (its slots, deck sizes, Solo's locks
+    and pile, Line Clear's markers), the face-up cards, which of them are new, the names of the
+    markers' holders and the mastermind's points."""
     cards = tuple(state.card(card_id) for card_id in sorted(market_cards(state.table)))
     points = mastermind_points(state) if isinstance(state.table, SoloTable) else None
     return ("market", language, state.table, cards, changes.new_market, tuple(names), points)
@@ -295,34 +295,38 @@ def _paint_deck(
 # -- base game: two rows ---------------------------------------------------------------------------
 
 
-def _rows_height(lay: TableLayout) -> int:
-    return 2 * (lay.tab + lay.tile[1]) + GAP
-
-
-def _paint_rows(
-    image: Image.Image, y: int, state: GameState, table: RowsTable, lay: TableLayout, changes: Changes
+def _paint_row(
+    image: Image.Image, y: int, state: GameState, table: RowsTable, colour: Colour, lay: TableLayout,
+    changes: Changes,
 ) -> None:
+    """One colour's row of four cards, numbered, and its deck."""
     w, h = lay.tile
     step = (lay.inner - w) / 4
-    for colour in (Colour.WHITE, Colour.BLACK):
-        row = table.row(colour)
-        for i in range(4):
-            x = MARGIN + int(i * step)
-            card_id = row[i] if i < len(row) else None
-            _paint_tab(image, x, y, i + 1, card_id, lay)
-            _paint_slot(image, x, y + lay.tab, state, card_id, lay, changes)
-        deck_x = MARGIN + int(4 * step)
-        fonts.draw(
-            image,
-            deck_x,
-            y + lay.tab // 2 - 2,
-            labels.colour_deck(colour.value),
-            lay.t.small,
-            MUTED,
-            anchor="lm",
-        )
-        _paint_deck(image, deck_x, y + lay.tab, colour, len(table.deck(colour)), lay)
-        y += lay.tab + h + GAP
+    row = table.row(colour)
+    for i in range(4):
+        x = MARGIN + int(i * step)
+        card_id = row[i] if i < len(row) else None
+        _paint_tab(image, x, y, i + 1, card_id, lay)
+        _paint_slot(image, x, y + lay.tab, state, card_id, lay, changes)
+    deck_x = MARGIN + int(4 * step)
+    fonts.draw(
+        image,
+        deck_x,
+        y + lay.tab // 2 - 2,
+        labels.colour_deck(colour.value),
+        lay.t.small,
+        MUTED,
+        anchor="lm",
+    )
+    _paint_deck(image, deck_x, y + lay.tab, colour, len(table.deck(colour)), lay)
+
+
+def _row_key(state: GameState, table: RowsTable, colour: Colour, changes: Changes, language: str) -> Hashable:
+    """What one row shows: its cards (which of them are new) and its deck's size."""
+    row = table.row(colour)
+    cards = tuple(None if card_id is None else state.card(card_id) for card_id in row)
+    new = tuple(card_id in changes.new_market for card_id in row)
+    return ("market-row", language, colour, cards, new, len(table.deck(colour)))
 
 
 # -- Line Clear: four rows of 3 around the decks, two markers ---------------------------------------
@@ -499,15 +503,52 @@ class PanelGrid:
     def height(self) -> int:
         return sum(self.row_heights) + GAP * (len(self.row_heights) - 1)
 
-    def part(
-        self, state: GameState, seat: int, height: int, names: list[str], changes: Changes, language: str
-    ) -> Part:
-        """``seat``'s panel in a row ``height`` tall, keyed by what it shows."""
+    def bands(
+        self, top: int, row: int, below: int, state: GameState, names: list[str], changes: Changes,
+        language: str,
+    ) -> tuple[Band, Band]:
+        """Row ``row`` of panels from ``top`` (and ``below`` rows of page under it), as two bands:
+        the panels' heads, which change at every action, and their bodies. A panel both need is
+        drawn once (:class:`_DrawnPanel`)."""
         g = self.geometry
-        x = MARGIN + seat % self.columns * (g.width + GAP)
-        key = ("panel", language, g, height, panel_key(state, seat, names, changes))
-        return Part(x, g.width + 1, key,
-                    lambda image, px, py: paint_panel(image, px, py, height, state, seat, names, g, changes))
+        height = self.row_heights[row]
+        split = panel_head_height(g)
+        heads: list[Part] = []
+        bodies: list[Part] = []
+        for seat in range(row * self.columns, min(len(state.players), (row + 1) * self.columns)):
+            x = MARGIN + seat % self.columns * (g.width + GAP)
+            head, body = panel_keys(state, seat, names, changes)
+            panel = _DrawnPanel(x, top, g.width + 1, height + below,
+                                lambda image, px, py, seat=seat: paint_panel(
+                                    image, px, py, height, state, seat, names, g, changes))
+            heads.append(Part(x, g.width + 1, ("panel-head", language, g, height, head), panel.rows(0)))
+            bodies.append(Part(x, g.width + 1, ("panel-body", language, g, height, body), panel.rows(split)))
+        return Band(top, split, tuple(heads)), Band(top + split, height + below - split, tuple(bodies))
+
+
+class _DrawnPanel:
+    """A panel drawn at most once per image on a canvas of its own (placed, like every part of
+    :mod:`renders.layers`, an even number of pixels from where the image has it), from which
+    its head's and its body's parts are pasted."""
+
+    def __init__(self, x: int, top: int, width: int, height: int, paint: layers.Painter) -> None:
+        self._shift = (x % 2, top % 2)
+        self._size = (width, height)
+        self._paint = paint
+        self._image: Image.Image | None = None
+
+    def rows(self, first: int) -> layers.Painter:
+        """A painter pasting the panel's rows from ``first`` down."""
+
+        def paste(image: Image.Image, x: int, y: int) -> None:
+            if self._image is None:
+                dx, dy = self._shift
+                self._image = Image.new("RGB", (self._size[0] + dx, self._size[1] + dy), PAGE)
+                self._paint(self._image, dx, dy)
+            dx, dy = self._shift
+            image.paste(self._image.crop((dx, dy + first, dx + self._size[0], dy + self._size[1])), (x, y))
+
+        return paste
 
 
 def _panel_grid(state: GameState, lay: TableLayout) -> PanelGrid:
