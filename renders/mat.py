@@ -119,8 +119,7 @@ def mat_layout(
         )
         positions.extend((puzzle.card, left + i * (plan.width + GAP), y)
                          for i, (puzzle, _) in enumerate(slot for slot in row if slot is not None))
-        add(plan.height + GAP, ("cards", language, plan, row),
-            lambda image, x, top, row=row: _paint_cards(image, top, state, row, plan, t))
+        add(plan.height + GAP, ("cards", language, plan, row), _cards_painter(state, row, plan, t))
     add(supply_h + GAP, ("supply", language, player.supply),
         lambda image, x, top: _paint_supply(image, top, player, supply, t, supply_h))
     cards = tuple(state.card(done.card) for done in player.completed)
@@ -186,6 +185,15 @@ def _card_slots(state: GameState, player: PlayerState) -> int:
     """Four puzzle slots while the game runs; once it is over only the puzzles left unfinished
     (they cost points), and no empty slots."""
     return len(player.puzzles) if state.phase is Phase.OVER else 4
+
+
+def _cards_painter(
+    state: GameState, row: tuple[tuple[OpenPuzzle, PuzzleCard] | None, ...], plan: PlanGeometry, t: TextSizes
+) -> layers.Painter:
+    def paint(image: Image.Image, x: int, top: int) -> None:
+        _paint_cards(image, top, state, row, plan, t)
+
+    return paint
 
 
 def _paint_cards(

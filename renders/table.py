@@ -152,9 +152,13 @@ def table_layout(state: GameState, names: Sequence[str], previous: GameState | N
     if isinstance(state.table, RowsTable):  # a band per row: taking a card redraws one
         rows_table = state.table
         for colour, above in ((Colour.WHITE, MARGIN), (Colour.BLACK, 0)):
+            def paint_row(
+                image: Image.Image, x: int, top: int, colour: Colour = colour, above: int = above
+            ) -> None:
+                _paint_row(image, top + above, state, rows_table, colour, lay, changes)
+
             add(above + lay.tab + lay.tile[1] + GAP, _row_key(state, rows_table, colour, changes, language),
-                lambda image, x, top, colour=colour, above=above: _paint_row(
-                    image, top + above, state, rows_table, colour, lay, changes))
+                paint_row)
     else:
         market_h = _solo_height(lay) if isinstance(state.table, SoloTable) else _line_clear_height(lay)
         add(MARGIN + market_h + GAP, _market_key(state, shown, changes, language),
@@ -518,9 +522,10 @@ class PanelGrid:
         for seat in range(row * self.columns, min(len(state.players), (row + 1) * self.columns)):
             x = MARGIN + seat % self.columns * (g.width + GAP)
             head, body = panel_keys(state, seat, names, changes)
-            panel = _DrawnPanel(x, top, g.width + 1, height + below,
-                                lambda image, px, py, seat=seat: paint_panel(
-                                    image, px, py, height, state, seat, names, g, changes))
+            def paint(image: Image.Image, px: int, py: int, seat: int = seat) -> None:
+                paint_panel(image, px, py, height, state, seat, names, g, changes)
+
+            panel = _DrawnPanel(x, top, g.width + 1, height + below, paint)
             heads.append(Part(x, g.width + 1, ("panel-head", language, g, height, head), panel.rows(0)))
             bodies.append(Part(x, g.width + 1, ("panel-body", language, g, height, body), panel.rows(split)))
         return Band(top, split, tuple(heads)), Band(top + split, height + below - split, tuple(bodies))
