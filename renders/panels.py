@@ -296,36 +296,37 @@ def mark(image: Image.Image, box: tuple[int, int, int, int]) -> None:
 
 
 def panel_head_height(g: PanelGeometry) -> int:
-    """Rows of a panel above its puzzles (name, score, status line), less the room a frame
-    around a puzzle takes above it: what :func:`panel_keys`' first key covers."""
-    return g.pad + g.head - MARK_WIDTH - 2
+    """Rows of a panel above its puzzles (name, score, status line): what the first key of
+    :func:`panel_keys` covers. A frame around a puzzle reaches up into them."""
+    return g.pad + g.head
 
 
 def panel_keys(
     state: GameState, seat: int, names: list[str], changes: Changes = NONE
 ) -> tuple[Hashable, Hashable]:
     """Everything :func:`paint_panel` reads for ``seat`` (besides its geometry and the words),
-    split as it is drawn: the head (:func:`panel_head_height` rows: name, score, status line)
-    and the body (puzzles with what is framed, supply, completed cards). Both hold what colours
-    the whole panel. Keep them with :func:`paint_panel`: a cached panel (:mod:`renders.layers`)
-    is drawn again only when one of them changes."""
+    split as it is drawn: the head (:func:`panel_head_height` rows: name, score, status line,
+    and the tops of the frames around puzzles) and the body (puzzles with their frames, supply,
+    completed cards). Both hold what colours the whole panel. Keep them with
+    :func:`paint_panel`: a cached panel (:mod:`renders.layers`) is drawn again only when one of
+    them changes."""
     player = state.players[seat]
     current = seat in state.acting_seats
     hidden = seat in hidden_scores(state, None)
-    common = (seat, current, is_removed(player), state.phase, state.options, hidden)
-    head = (
-        *common, names[seat], shown_points(state, seat), state.actions_left if current else None,
-        state.turn_of(seat), seat in state.held, player.finishing_pieces, player.finished_touches,
-        player.banked_cards, len(player.completed),
-    )
-    ids = [p.card for p in player.puzzles] + [d.card for d in player.completed]
     framed = tuple(sorted(
         {("puzzle", p.card) for p in player.puzzles if changes.marks_puzzle(seat, p.card)}
         | {("done", d.card) for d in player.completed if changes.marks_completed(seat, d.card)}
     ))
+    common = (seat, current, is_removed(player), state.phase, state.options, hidden, framed)
+    head = (
+        *common, names[seat], shown_points(state, seat), state.actions_left if current else None,
+        state.turn_of(seat), seat in state.held, player.finishing_pieces, player.finished_touches,
+        player.banked_cards, len(player.completed), tuple(p.card for p in player.puzzles),
+    )
+    ids = [p.card for p in player.puzzles] + [d.card for d in player.completed]
     body = (
         *common, player.puzzles, player.supply, player.completed,
-        tuple(state.card(card_id) for card_id in ids), framed,
+        tuple(state.card(card_id) for card_id in ids),
     )
     return head, body
 

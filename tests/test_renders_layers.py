@@ -32,22 +32,28 @@ def pixels(data: bytes) -> tuple[str, tuple[int, int], bytes, bytes]:
     return image.mode, image.size, bytes(image.getpalette() or ()), image.tobytes()
 
 
-def some_states(options: Options, seed: int, count: int = 8) -> list[GameState]:
+def some_states(options: Options, seed: int, count: int = 12) -> list[GameState]:
     states = list(play(options, seed))
     step = max(1, len(states) // count)
     return [*states[::step], states[-1]]
 
 
+CASES = {
+    "base-4": Options(players=4), "ghost-3": Options(players=3, ghost=True),
+    "finesse-2": Options(players=2, finesse=True), "solo": Options(players=1, variant="solo"),
+    "line-clear-5": Options(players=5, variant="lineclear"),
+    "line-clear-6": Options(players=6, variant="lineclear", ghost=True),
+    "hidden-scores-3": Options(players=3, known_scores=False),
+}
+
+
 @pytest.mark.parametrize(
-    "options",
-    [Options(players=4), Options(players=3, ghost=True), Options(players=2, finesse=True),
-     Options(players=1, variant="solo"), Options(players=6, variant="lineclear", ghost=True),
-     Options(players=3, known_scores=False)],
-    ids=["base-4", "ghost-3", "finesse-2", "solo", "line-clear-6", "hidden-scores-3"],
+    ("case", "words"),
+    [*((case, None) for case in CASES), ("base-4", PORTUGUESE), ("line-clear-5", PORTUGUESE)],
+    ids=[*(f"{case}-en" for case in CASES), "base-4-pt-BR", "line-clear-5-pt-BR"],
 )
-@pytest.mark.parametrize("words", [None, PORTUGUESE], ids=["en", "pt-BR"])
-def test_cached_bands_show_what_one_canvas_shows(options: Options, words: dict | None) -> None:
-    states = some_states(options, 5)
+def test_cached_bands_show_what_one_canvas_shows(case: str, words: dict | None) -> None:
+    states = some_states(CASES[case], 16)
     names = [*names_for(states[0])]
     names[0] = "Ünïcødé 名前 أحمد"
     previous = None
