@@ -148,11 +148,21 @@ async def test_an_invalid_option_leaves_no_lobby(h: Any) -> None:
     assert snapshot(db) == before
 
 
+async def test_watch_offers_the_lobbys_ais_by_their_lobby_names(h: Any) -> None:
+    """`watch` is a choice of the lobby's AIs, named as the lobby's buttons name them."""
+    [new] = [c for c in h.commands if c["name"] == "projectl"]
+    table = next(o for o in new["options"] if o["name"] == "table")
+    command = next(o for o in table["options"] if o["name"] == "new")
+    watch = next(o for o in command["options"] if o["name"] == "watch")
+    assert [(c["name"], c["value"]) for c in watch["choices"]] == [("Easy", "greedy"), ("Strong", "strong")]
+    assert watch["choices"][0]["name_localizations"]["pt-BR"] == "Fácil"
+
+
 async def test_a_bad_watch_value_is_refused_privately(h: Any) -> None:
-    """`watch` is typed (no list): a kind of AI that does not exist is refused before the public
-    "thinking…" the lobby would fill, so only the host sees the refusal."""
+    """An old client can still send a kind of AI that is not on the list: it is refused before the
+    public "thinking…" the lobby would fill, so only the host sees the refusal."""
     alice = h.add_user("alice")
-    ix = await h.slash(alice, "games", "projectl table new", variant="solo", watch="easy")
+    ix = await stale_slash(h, alice, "games", "projectl table new", {"variant": "solo", "watch": "easy"})
     assert_refused(ix, "Unknown AI kind")
     assert ix.responses[0].ephemeral and ix.responses[0].callback_type == 4
     assert await h.bot.manager.game_in_channel(h.channel("games").id) is None

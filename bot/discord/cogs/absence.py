@@ -14,6 +14,7 @@ from discord import app_commands
 
 from bot.core import texts
 from bot.core.errors import NotInGameError, StaleError
+from bot.core.games import POLICY_LABELS
 from bot.core.locales import PlayerName, localise
 from bot.core.manager import POLICY_NAMES, ActionResult, Game
 from bot.core.storage.days import TurnKey, TurnRow
@@ -229,7 +230,7 @@ async def leave_command(interaction: discord.Interaction) -> None:
 @app_commands.command(name="replace",
                       description="Host: give an absent player's seat to an AI")
 @app_commands.describe(player="The player whose seat the AI takes over", ai="Which AI plays the seat")
-@app_commands.choices(ai=[app_commands.Choice(name=p, value=p) for p in POLICY_NAMES])
+@app_commands.choices(ai=[app_commands.Choice(name=POLICY_LABELS[p], value=p) for p in POLICY_NAMES])
 async def replace_command(
     interaction: discord.Interaction, player: discord.Member, ai: str = "greedy",
 ) -> None:

@@ -10,6 +10,7 @@ from discord import app_commands
 
 from bot.core import texts
 from bot.core.errors import BadInputError, ChannelBusyError, NotHostError, StaleError
+from bot.core.games import POLICY_LABELS
 from bot.core.locales import Joined, PlayerName, locale_code, localise
 from bot.core.manager import ActionResult, Game, TableSettings, validate_new_table
 from bot.core.turn_limits import clock_line, limit_hours, limit_text
@@ -94,7 +95,7 @@ class TableCommands:
         known_scores="Score piles face up (default); off = each player's points stay private until the end",
         endless_white="Endless White Deck: banked white cards become a new white deck (2+ players)",
         hints="Allow hints",
-        watch="Solo: greedy or strong",
+        watch="Solo: an AI plays your seat while you watch",
     )
     @app_commands.choices(
         variant=[app_commands.Choice(name="base", value="base"),
@@ -102,6 +103,7 @@ class TableCommands:
         reserve=[app_commands.Choice(name="10 per shape", value=10),
                  app_commands.Choice(name="15 per shape", value=15)],
         difficulty=[app_commands.Choice(name=d, value=d) for d in ("normal", "hard", "unbeatable")],
+        watch=[app_commands.Choice(name=POLICY_LABELS[p], value=p) for p in LOBBY_AI.values()],
     )
     async def new(
         self, interaction: discord.Interaction, variant: str = "base",
