@@ -147,6 +147,8 @@ def main(argv: Sequence[str] | None = None) -> int:
                    unit="ms", note=actions)
         report.add("action_p99_ms", round(percentile(timings, 99), 1), label="one action end to end, p99",
                    unit="ms", note=actions)
+        report.add("action_p999_ms", round(percentile(timings, 99.9), 1),
+                   label="one action end to end, p99.9 (the slowest of 300)", unit="ms", note=actions)
         report.info("action_count", len(timings))
         sections.done("action", f"one action end to end: {actions} through the harness")
         load = asyncio.run(many_games(workdir))
