@@ -23,11 +23,11 @@ import time
 from collections.abc import Sequence
 
 from .cards import PuzzleCard
-from .catalogue import CatalogueError, load_catalogue
+from .catalogue import CatalogueError, load_catalogue, main_check
 from .policies import POLICIES, policy_by_name
 from .simulate import play_game
 from .state import Difficulty, Options
-from .sweep import GAMES_PER_TABLE, SWEEP_BUDGET
+from .sweep import GAMES_PER_TABLE, SWEEP_BUDGET, run_sweep
 
 
 class _Parser(argparse.ArgumentParser):
@@ -208,12 +208,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         except SystemExit as stop:
             return int(stop.code or 0)
     if args.command == "sweep":
-        from .sweep import run_sweep
-
         budget = {name: getattr(args, name) for name in SWEEP_BUDGET}
         return run_sweep(args.games, seed=args.seed, workers=args.workers, budget=budget)
-    from .catalogue import main_check
-
     return main_check(args.file)
 
 

@@ -1,0 +1,140 @@
+"""Imports go one way: no cycle among module-level imports, and no import inside a function.
+
+An import placed inside a function is how a cycle is usually hidden; both are read here from the
+source (``ast``), so the check runs without importing anything. Imports under ``if TYPE_CHECKING:``
+are for annotations only and are left out. Add a package to ``PACKAGES`` once it holds to this.
+"""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+PACKAGES = ("engine", "renders")
+
+
+def _module_name(path: Path) -> str:
+    parts = list(path.relative_to(ROOT).with_suffix("").parts)
+    if parts[-1] == "__init__":
+        parts.pop()
+    return ".".join(parts)
+
+
+def _modules(package: str) -> dict[str, Path]:
+    return {_module_name(path): path for path in sorted((ROOT / package).rglob("*.py"))}
+
+
+def _is_type_checking(node: ast.If) -> bool:
+    test = node.test
+    return (isinstance(test, ast.Name) and test.id == "TYPE_CHECKING") or (
+        isinstance(test, ast.Attribute) and test.attr == "TYPE_CHECKING"
+    )
+
+
+def _targets(node: ast.Import | ast.ImportFrom, module: str, is_package: bool, known: set[str]) -> set[str]:
+    """The modules of ``known`` that ``node`` (in ``module``) imports."""
+    if isinstance(node, ast.Import):
+        return {alias.name for alias in node.names if alias.name in known}
+    if node.level:
+        base = module.split(".") if is_package else module.split(".")[:-1]
+        base = base[: len(base) - (node.level - 1)]
+        origin = ".".join(base + ([node.module] if node.module else []))
+    else:
+        origin = node.module or ""
+    found = {f"{origin}.{alias.name}" for alias in node.names} & known
+    return found or ({origin} & known)
+
+
+def _walk(tree: ast.AST, module: str, is_package: bool, known: set[str]) -> tuple[set[str], list[str]]:
+    """(modules imported at module level, imports placed inside a function) of one module."""
+    top: set[str] = set()
+    nested: list[str] = []
+
+    def visit(node: ast.AST, in_function: bool) -> None:
+        for child in ast.iter_child_nodes(node):
+            if isinstance(child, ast.If) and _is_type_checking(child):
+                for other in child.orelse:
+                    visit(other, in_function)
+                continue
+            if isinstance(child, ast.Import | ast.ImportFrom):
+                targets = _targets(child, module, is_package, known)
+                if in_function:
+                    nested.extend(f"{module}:{child.lineno} -> {t}" for t in sorted(targets))
+                else:
+                    top.update(targets)
+            visit(child, in_function or isinstance(child, ast.FunctionDef | ast.AsyncFunctionDef))
+
+    visit(tree, False)
+    return top - {module}, nested
+
+
+def _graph() -> tuple[dict[str, set[str]], list[str]]:
+    paths = {name: path for package in PACKAGES for name, path in _modules(package).items()}
+    known = set(paths)
+    graph: dict[str, set[str]] = {}
+    nested: list[str] = []
+    for name, path in paths.items():
+        tree = ast.parse(path.read_text(encoding="utf-8"), filename=str(path))
+        graph[name], inside = _walk(tree, name, path.name == "__init__.py", known)
+        nested.extend(inside)
+    return graph, nested
+
+
+def _cycles(graph: dict[str, set[str]]) -> list[list[str]]:
+    """Strongly connected components of more than one module (Tarjan)."""
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    on_stack: set[str] = set()
+    found: list[list[str]] = []
+
+    def connect(node: str) -> None:
+        index[node] = low[node] = len(index)
+        stack.append(node)
+        on_stack.add(node)
+        for succ in sorted(graph.get(node, ())):
+            if succ not in index:
+                connect(succ)
+                low[node] = min(low[node], low[succ])
+            elif succ in on_stack:
+                low[node] = min(low[node], index[succ])
+        if low[node] == index[node]:
+            component = []
+            while True:
+                member = stack.pop()
+                on_stack.discard(member)
+                component.append(member)
+                if member == node:
+                    break
+            if len(component) > 1:
+                found.append(sorted(component))
+
+    for node in sorted(graph):
+        if node not in index:
+            connect(node)
+    return found
+
+
+def test_no_import_cycle() -> None:
+    graph, _ = _graph()
+    assert _cycles(graph) == []
+
+
+def test_no_import_inside_a_function() -> None:
+    _, nested = _graph()
+    assert nested == []
+
+
+@pytest.mark.parametrize(("source", "cycles", "nested"), [
+    ("import engine.b\n", [["engine.a", "engine.b"]], []),
+    ("def f():\n    from . import b\n", [], ["engine.a:2 -> engine.b"]),
+    ("from typing import TYPE_CHECKING\nif TYPE_CHECKING:\n    from . import b\n", [], []),
+])
+def test_the_check_sees_what_it_forbids(source: str, cycles: list[list[str]], nested: list[str]) -> None:
+    known = {"engine.a", "engine.b"}
+    top, inside = _walk(ast.parse(source), "engine.a", False, known)
+    assert _cycles({"engine.a": top, "engine.b": {"engine.a"}}) == cycles
+    assert inside == nested
