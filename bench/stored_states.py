@@ -1,4 +1,4 @@
-"""What one stored game state costs: its bytes and the time to write it (``GameState.dumps``),
+"""What one stored game state costs: its bytes and the time to write it (``engine.serialisation.dumps``),
 as the bot stores it now — without the cards, which are kept once per game (state schema 3,
 migration 0006) — beside the full form every state used to be stored in, in the same run.
 
