@@ -1,5 +1,5 @@
 """The turn post says what a pending decision waits for (issue 9 "the player chooses a substitute
-piece"; docs/rules.md §3.8): whose choice it is, what it is about, the options, and how to answer.
+piece"; docs/rules.md §2.8): whose choice it is, what it is about, the options, and how to answer.
 """
 
 from __future__ import annotations

@@ -4,7 +4,7 @@ RULINGS "Empty reserve" / seed 004 ("take a piece of your choice from the next a
 when the piece a player should receive is gone and more than one substitute exists, the *player*
 chooses. The engine keeps the choice as a pending decision: the game waits, the only legal actions
 are its answers (``choose <option>``), answering spends no action, and the turn does not end
-while the choice is open (docs/rules.md §3.8, docs/engine.md "Pending decisions").
+while the choice is open (docs/rules.md §2.8, docs/engine.md "Pending decisions").
 """
 
 from __future__ import annotations
@@ -115,7 +115,7 @@ def test_choose_round_trips_as_text() -> None:
 
 
 def test_several_choices_are_asked_one_at_a_time_with_the_reserve_as_it_then_stands() -> None:
-    """Engine ruling (docs/rules.md §3.8): one Master completes two puzzles whose rewards are gone;
+    """Engine ruling (docs/rules.md §2.8): one Master completes two puzzles whose rewards are gone;
     the choices are asked in turn, and the second sees what the first took."""
     state = with_player(at_turn_start(game(2, seed=1), 0), 0, supply="2 2",
                         puzzles=[("TO", [("2", "A1 B1")]), ("TS", [("2", "B1 C1")])])
@@ -133,7 +133,7 @@ def test_several_choices_are_asked_one_at_a_time_with_the_reserve_as_it_then_sta
 
 
 def test_a_skipped_player_gets_the_first_option() -> None:
-    """Ruling "skip" (docs/rules.md §5): the choice the player still owed is answered with the
+    """Ruling "skip" (docs/rules.md §10): the choice the player still owed is answered with the
     first option listed, so the piece is not lost; then the turn ends."""
     state = play(_completing("T4", "L4", "S4"), COMPLETE)
     after, events = play_events(state, "skip")
