@@ -75,6 +75,30 @@ def whole(top: int, height: int, width: int, key: Hashable | None, paint: Painte
     return Band(top, height, (Part(0, width, key, paint),))
 
 
+class Stack:
+    """Bands laid from the top down: ``y`` is where the next one starts."""
+
+    def __init__(self, width: int) -> None:
+        self.width = width
+        self.bands: list[Band] = []
+        self.y = 0
+
+    def add(self, height: int, key: Hashable | None, paint: Painter) -> None:
+        """A band across the whole width (:func:`whole`), ``height`` rows from ``y``."""
+        self.extend(whole(self.y, height, self.width, key, paint))
+
+    def extend(self, *bands: Band) -> None:
+        """Bands made elsewhere, starting at ``y`` one after another."""
+        for band in bands:
+            if band.top != self.y:
+                raise ValueError(f"a band starting at {band.top} cannot follow row {self.y}")
+            self.bands.append(band)
+            self.y += band.height
+
+    def layout(self, background: RGB, mode: str = "RGB") -> Layout:
+        return Layout(self.width, self.y, background, tuple(self.bands), mode)
+
+
 @dataclass(frozen=True, slots=True)
 class Layout:
     """An image as bands: ``mode`` "RGB" (drawn in RGB, then mapped onto the palette) or "P"

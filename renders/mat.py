@@ -10,7 +10,7 @@ saving them maps no pixels: they are drawn for one player at every turn end and 
 
 from __future__ import annotations
 
-from collections.abc import Hashable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from PIL import Image, ImageDraw
@@ -27,7 +27,7 @@ from .card import PlanGeometry, mini_card, mini_size, plan_card
 from .draw import dashed_rect, paste_sprite
 from .indexed import canvas, ink
 from .labels import Words
-from .layers import Band, Layout
+from .layers import Layout
 from .palette import ACCENT, GOOD, HEADER, INK, MUTED, PAGE, PANEL, PANEL_EDGE, SLOT, WHITE, to_png
 from .panels import TextSizes
 from .rank import shown_points
@@ -92,14 +92,8 @@ def mat_layout(
     supply_h = int(t.body * 1.6) + len(supply) * _supply_line(t)
     pile_lines = [] if hidden else _pile_lines(player, t)
     pile_h = int(t.body * 1.6) + max(1, len(pile_lines)) * _pile_line(t)
-    bands: list[Band] = []
-    y = 0
-
-    def add(height: int, key: Hashable | None, paint: layers.Painter) -> None:
-        nonlocal y
-        bands.append(layers.whole(y, height, MAT_WIDTH, key, paint))
-        y += height
-
+    stack = layers.Stack(MAT_WIDTH)
+    add = stack.add
     acting = seat in state.acting_seats
     add(header_h, ("header", language, shown[seat], state.phase, acting,
                    state.focused(seat).actions_left if acting else None,
@@ -117,7 +111,7 @@ def mat_layout(
             (player.puzzles[i], state.card(player.puzzles[i].card)) if i < len(player.puzzles) else None
             for i in range(first, min(slots, first + 2))
         )
-        positions.extend((puzzle.card, left + i * (plan.width + GAP), y)
+        positions.extend((puzzle.card, left + i * (plan.width + GAP), stack.y)
                          for i, (puzzle, _) in enumerate(slot for slot in row if slot is not None))
         add(plan.height + GAP, ("cards", language, plan, row), _cards_painter(state, row, plan, t))
     add(supply_h + GAP, ("supply", language, player.supply),
@@ -125,8 +119,7 @@ def mat_layout(
     cards = tuple(state.card(done.card) for done in player.completed)
     add(pile_h + MARGIN, ("pile", language, hidden, player.completed, cards, player.banked_cards),
         lambda image, x, top: _paint_pile(image, top, state, player, pile_lines, t, pile_h, hidden))
-    return Layout(MAT_WIDTH, y, PAGE, tuple(bands), mode="P"), MatLayout(
-        MAT_WIDTH, y, tuple(positions), plan, t.small)
+    return stack.layout(PAGE, mode="P"), MatLayout(MAT_WIDTH, stack.y, tuple(positions), plan, t.small)
 
 
 def _paint_header(

@@ -134,14 +134,8 @@ def table_layout(state: GameState, names: Sequence[str], previous: GameState | N
     shown = fonts.names_for(names, len(state.players))
     changes = changes_between(previous, state)
     language = labels.language_key()
-    bands: list[Band] = []
-    y = 0
-
-    def add(height: int, key: Hashable | None, paint: layers.Painter) -> None:
-        nonlocal y
-        bands.append(layers.whole(y, height, width, key, paint))
-        y += height
-
+    stack = layers.Stack(width)
+    add = stack.add
     add(status_height(t), ("status", language, tuple(shown), state.phase, state.round, state.current,
                            state.actions_left, state.turns, state.acting_seats),
         lambda image, x, top: paint_status(image, state, shown, width, t))
@@ -174,11 +168,10 @@ def table_layout(state: GameState, names: Sequence[str], previous: GameState | N
         add(_legend_height(changes, t), ("legend", language),
             lambda image, x, top: _paint_legend(image, top, t))
     panels = _panel_grid(state, lay)
-    for row, row_height in enumerate(panels.row_heights):
+    for row in range(len(panels.row_heights)):
         below = MARGIN if row == len(panels.row_heights) - 1 else GAP
-        bands.extend(panels.bands(y, row, below, state, shown, changes, language))
-        y += row_height + below
-    return Layout(width, y, PAGE, tuple(bands))
+        stack.extend(*panels.bands(stack.y, row, below, state, shown, changes, language))
+    return stack.layout(PAGE)
 
 
 def _paint_market(
