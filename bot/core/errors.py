@@ -52,6 +52,19 @@ class StaleError(BotError):
     """A button or draft refers to an earlier moment of the game (or to another game)."""
 
 
+class OutOfDateError(StaleError):
+    """What an offer to one seat relied on changed since it was shown (``bot.core.seat_view``).
+
+    Carries the game as it stands now (``game``, loaded for the check: the refusal offers the
+    fresh panel from it without reading the game again), the ``seat`` and the ``changed`` parts."""
+
+    def __init__(self, message: str, *, game: object, seat: int, changed: tuple[str, ...]) -> None:
+        super().__init__(message)
+        self.game = game
+        self.seat = seat
+        self.changed = changed
+
+
 class InvalidActionError(BotError):
     """The engine refused the action; the message is the engine's explanation."""
 

@@ -247,15 +247,21 @@ class ActionResult:
 class MasterDraft:
     """A Master action being assembled one placement at a time (``/projectl play master-add``).
 
-    Drafts are kept by storage (``master_drafts``, migration 0008), so one survives a restart,
-    tied to the game revision it was built on: it is read only at that revision and any committed
-    change discards it, so a confirmed draft is always checked against the state it was built for.
+    Drafts are kept by storage (``master_drafts``, migrations 0008 and 0009), so one survives a
+    restart, tied to the seat's stamp it was built at: it is read only while the seat's view is
+    unchanged (on a single-turn table, the revision) and the seat's own commit discards it, so a
+    confirmed draft is always checked against the view it was built for — the other marker
+    holder's actions in Line Clear leave it standing.
     """
 
     game_id: int
     seat: int
     revision: int
     placements: tuple[Place, ...] = ()
+    stamp: str = ""
+    """The seat's stamp it was built at (``bot/core/seat_view.py``): it is read back only there."""
+    game: Game | None = field(default=None, compare=False, repr=False)
+    """The game as loaded when the draft was read or extended (its answer needs no second load)."""
 
     @property
     def action(self) -> Master:

@@ -38,6 +38,7 @@ from .errors import (
     NotHostError,
     NotInGameError,
     NotYourTurnError,
+    OutOfDateError,
     StaleError,
     UnreadableGameError,
     WrongStageError,
@@ -63,9 +64,10 @@ from .games import (
     shared_cards,
     stored_state,
 )
-from .locales import unescaped
+from .locales import Joined, unescaped
 from .refusals import engine_text
 from .results import seat_results
+from .seat_view import changed_parts, stamp
 from .storage import ActionRow, NewSeat, Storage
 from .storage import ChannelBusyError as _StorageBusy
 from .storage import StaleRevisionError as _StorageStale
@@ -83,6 +85,9 @@ __all__ = [
 log = logging.getLogger(__name__)
 
 CommitWrites = Callable[[Game, Step], Awaitable[Sequence[Write]]]
+Chooser = Callable[[Game, int], Awaitable[Action]]
+"""Works out, under the channel lock, the action a tap means on the game as just loaded for the
+acting seat (``(game, seat) -> action``): one load and one enumeration per tap."""
 
 MAX_POLICY_STEPS = 2000
 """Safety valve: policy seats never play more than this many actions in one go."""
@@ -351,27 +356,41 @@ class GameManager:
         return game, _current_seat_for(game, user_id)
 
     async def act(
-        self, channel_id: int, user_id: int, action: Action | str, *,
+        self, channel_id: int, user_id: int, action: Action | str | None = None, *,
         expected_revision: int | None = None, game_id: int | None = None,
+        expected_stamp: str | None = None, choose: Chooser | None = None,
     ) -> ActionResult:
         """Apply the user's action (engine text or value), commit, then let policy seats play.
 
         ``expected_revision`` makes the call idempotent for buttons: a second click on the same
         confirmation finds the revision moved on and gets :class:`StaleError`, changing nothing.
+        ``expected_stamp`` is the acting seat's stamp the offer was made at (a panel, a preview's
+        Confirm: ``bot/core/seat_view.py``): the action stands while what it relies on is
+        unchanged — on a concurrent table the other holder may have acted meanwhile — and is
+        refused with :class:`~bot.errors.OutOfDateError` (which carries the fresh game) otherwise;
+        the action's own acting seat's commit changes the stamp, so a second click is refused too.
+        ``choose`` works out the action from the game as loaded here (instead of ``action``).
         """
-        parsed = _player_action(_parse(action))
+        if (action is None) == (choose is None):
+            raise TypeError("act() takes an action or a chooser")
+        parsed = None if action is None else _player_action(_parse(action))
         for attempt in range(1, TYPED_ACTION_ATTEMPTS + 1):
             async with self.lock(channel_id):
                 game = await self._require_open(channel_id, game_id)
                 seat = _current_seat_for(game, user_id)
                 if expected_revision is not None and expected_revision != game.revision:
                     raise StaleError(texts.STALE_BUTTON)
+                if expected_stamp is not None:
+                    require_current(game, seat.seat, expected_stamp)
+                chosen = parsed if choose is None else _player_action(await choose(game, seat.seat))
+                assert chosen is not None
                 try:
-                    step, after = await self._commit(game, seat.seat, user_id, parsed)
+                    step, after = await self._commit(game, seat.seat, user_id, chosen)
                 except StaleError:
                     # Another bot process (sharing the database) committed to this game between
                     # our load and our commit. A button was meant for the state it showed; a
-                    # typed action is applied again to the new state, as if it had queued.
+                    # typed action is applied again to the new state, as if it had queued; so is
+                    # an offer with a seat stamp, checked again on that state.
                     if expected_revision is not None or attempt == TYPED_ACTION_ATTEMPTS:
                         raise
                     continue
@@ -560,7 +579,9 @@ class GameManager:
     async def master_add(
         self, channel_id: int, user_id: int, place: Place | str, *, game_id: int | None = None,
     ) -> MasterDraft:
-        """Add a placement to the user's Master draft after checking the whole draft is legal."""
+        """Add a placement to the user's Master draft after checking the whole draft is legal for
+        their seat (seen from their own turn: the other marker holder's puzzles are not theirs).
+        The draft comes back with the game it was checked on (``draft.game``)."""
         if isinstance(place, str):
             try:
                 place = engine.parse_placement(place)
@@ -572,15 +593,16 @@ class GameManager:
             draft = await self._draft(game, seat.seat, user_id)
             if any(p.card == place.card for p in draft.placements):
                 raise InvalidActionError(texts.MASTER_SAME_PUZZLE.format(card=place.card))
-            candidate = MasterDraft(game.id, seat.seat, game.revision, (*draft.placements, place))
+            candidate = replace(draft, placements=(*draft.placements, place))
             assert game.state is not None
             try:
-                engine.apply(game.state, candidate.action)
+                engine.apply(game.state, candidate.action, player=seat.seat)
             except IllegalActionError as error:
                 raise InvalidActionError(engine_text(error)) from error
             try:
                 await self.storage.save_master_draft(game.id, game.revision, seat=seat.seat,
-                                                     user_id=user_id, placements=_draft_text(candidate))
+                                                     user_id=user_id, placements=_draft_text(candidate),
+                                                     stamp=candidate.stamp)
             except _StorageStale as error:  # another process committed to this game meanwhile
                 raise StaleError(texts.STALE_BUTTON) from error
             return candidate
@@ -597,29 +619,34 @@ class GameManager:
             await self.storage.clear_master_draft(game.id, seat.seat)
 
     async def master_confirm(
-        self, channel_id: int, user_id: int, *, expected_revision: int | None = None,
+        self, channel_id: int, user_id: int, *, expected_stamp: str | None = None,
         game_id: int | None = None,
     ) -> ActionResult:
-        game = await self._require_open(channel_id, game_id)
-        seat = _current_seat_for(game, user_id)
-        draft = await self._draft(game, seat.seat, user_id)
-        if not draft.placements:
-            raise InvalidActionError(texts.MASTER_EMPTY)
-        revision = draft.revision if expected_revision is None else expected_revision
-        return await self.act(channel_id, user_id, draft.action, expected_revision=revision, game_id=game.id)
+        """Play the user's stored draft: read, under the lock, for their seat's view as it stands
+        (one load); ``expected_stamp`` pins the view a Confirm button showed it on."""
+
+        async def stored(game: Game, seat: int) -> Action:
+            draft = await self._draft(game, seat, user_id)
+            if not draft.placements:
+                raise InvalidActionError(texts.MASTER_EMPTY)
+            return draft.action
+
+        return await self.act(channel_id, user_id, choose=stored, expected_stamp=expected_stamp,
+                              game_id=game_id)
 
     async def _draft(self, game: Game, seat: int, user_id: int) -> MasterDraft:
         """The user's stored draft for the game as it stands; an empty one when they have none at
-        this revision (or its text no longer reads as placements)."""
-        text = await self.storage.master_draft(game.id, seat, user_id, game.revision)
+        the seat's stamp (or its text no longer reads as placements)."""
+        seen = stamp(game.state, game.revision, seat)
+        text = await self.storage.master_draft(game.id, seat, user_id, seen)
         if text is not None:
             try:
                 placements = tuple(engine.parse_placement(part) for part in text.split(";"))
             except IllegalActionError:
                 log.warning("unreadable Master draft in game %s, seat %s: %r", game.id, seat, text)
             else:
-                return MasterDraft(game.id, seat, game.revision, placements)
-        return MasterDraft(game.id, seat, game.revision)
+                return MasterDraft(game.id, seat, game.revision, placements, seen, game)
+        return MasterDraft(game.id, seat, game.revision, (), seen, game)
 
     # -- odds and ends ---------------------------------------------------------------------------
 
@@ -692,6 +719,19 @@ def _current_seat_for(game: Game, user_id: int) -> Seat:
         names = " and ".join(game.seats[s].name for s in acting) or current.name
         raise NotYourTurnError(texts.NOT_YOUR_TURN.format(name=names))
     return seat
+
+
+def require_current(game: Game, seat: int, offered: str) -> None:
+    """Refuse, with what changed, an offer to ``seat`` made at stamp ``offered`` when something it
+    relies on has changed since (``bot/core/seat_view.py``); the error carries ``game``."""
+    changed = changed_parts(game.state, game.revision, seat, offered)
+    if changed:
+        parts = Joined([_STALE_PARTS[part] for part in changed], ", ")
+        raise OutOfDateError(texts.STALE_FOR_YOU.format(changed=parts), game=game, seat=seat, changed=changed)
+
+
+_STALE_PARTS = {"turn": texts.STALE_PART_TURN, "mat": texts.STALE_PART_MAT, "rows": texts.STALE_PART_ROWS,
+                "game": texts.STALE_PART_GAME}
 
 
 def _draft_text(draft: MasterDraft) -> str:

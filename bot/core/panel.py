@@ -22,6 +22,8 @@ from engine import Action, GameState, Place, Shape
 from engine.legal import MasterOptions
 from engine.pieces import SHAPES, mask_to_text
 
+from .seat_view import is_stamp
+
 PANEL_PREFIX = "plp"
 MAX_CUSTOM_ID = 100
 MAX_OPTIONS = 25
@@ -55,14 +57,15 @@ def from36(text: str) -> int | None:
 
 @dataclass(frozen=True, slots=True)
 class PanelKey:
-    """Whose panel, for which game, computed at which revision."""
+    """Whose panel, for which game, computed at which stamp of that seat's view (the revision on a
+    single-turn table; ``bot/core/seat_view.py``)."""
 
     game_id: int
     user_id: int
-    revision: int
+    stamp: str | int
 
     def custom_id(self, step: str, *args: str) -> str:
-        text = ":".join((PANEL_PREFIX, str(self.game_id), str(self.user_id), str(self.revision), step,
+        text = ":".join((PANEL_PREFIX, str(self.game_id), str(self.user_id), str(self.stamp), step,
                          *args))
         if len(text) > MAX_CUSTOM_ID:
             raise ValueError(f"custom id too long ({len(text)}): {text}")
@@ -87,14 +90,16 @@ def parse_panel_id(custom_id: str) -> PanelId | None:
     if len(custom_id) > MAX_CUSTOM_ID or len(parts) < 5 or parts[0] != PANEL_PREFIX:
         return None
     numbers = []
-    for part in parts[1:4]:
+    for part in parts[1:3]:
         if not part.isdecimal() or len(part) > 20 or int(part) >= 2**63:
             return None
         numbers.append(int(part))
+    if not is_stamp(parts[3]):
+        return None
     step = parts[4]
     if not step.isalpha() or len(step) > 8:
         return None
-    return PanelId(PanelKey(*numbers), step, tuple(parts[5:]))
+    return PanelId(PanelKey(numbers[0], numbers[1], parts[3]), step, tuple(parts[5:]))
 
 
 def shape_of(text: str) -> Shape | None:

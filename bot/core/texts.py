@@ -614,6 +614,14 @@ PANEL_STALE = (
     "That panel is out of date: the game has moved on since it was shown. Nothing was changed. "
     "Press **Play** for a fresh one."
 )
+STALE_FOR_YOU = (
+    "That is out of date: {changed} changed since it was shown. Nothing was changed. "
+    "Here is your panel as it stands now."
+)
+STALE_PART_TURN = "your turn"
+STALE_PART_MAT = "your puzzles and pieces"
+STALE_PART_ROWS = "the puzzles on your side"
+STALE_PART_GAME = "the game"
 PANEL_TAKE = "Take a puzzle…"
 PANEL_TAKE_SLOT = "{where} · {card} · {points} pt · reward {reward} · {size} cells"
 PANEL_ROW_SLOT = "{colour} {slot}"

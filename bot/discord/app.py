@@ -79,7 +79,7 @@ class ProjectLBot(commands.Bot):
         self.handlers = Handlers(
             perform=play.perform, show_preview=play.show_preview, master_confirm=play.master_confirm,
             master_clear=play.master_clear, take_back=records.take_back, lobby_button=table.lobby_button,
-            send_mat=info.send_mat)
+            send_mat=info.send_mat, refuse_out_of_date=panel_views.refuse_out_of_date)
         """What the persistent buttons do: the cogs' flows (bot/discord/services.py)."""
 
     async def setup_hook(self) -> None:

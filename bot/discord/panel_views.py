@@ -42,10 +42,10 @@ from typing import Any
 import discord
 
 import engine
-from bot.core import texts
-from bot.core.errors import InvalidActionError, StaleError
+from bot.core import flow, texts
+from bot.core.errors import InvalidActionError, OutOfDateError, StaleError
 from bot.core.event_texts import finesse_tile, pending_prompt, shape_label
-from bot.core.locales import Notation, localise
+from bot.core.locales import Joined, Notation, localise
 from bot.core.manager import ActionResult, Game
 from bot.core.panel import (
     PANEL_PREFIX,
@@ -63,6 +63,7 @@ from bot.core.panel import (
     undo_offered,
 )
 from bot.core.refusals import engine_text
+from bot.core.seat_view import stamp
 from engine import Action, Place, Shape
 from engine.cards import Colour
 from engine.expansions.finesse import view as finesse_view
@@ -108,6 +109,8 @@ class PanelItem(discord.ui.DynamicItem[discord.ui.Item[Any]], template=rf"{PANEL
     async def callback(self, interaction: discord.Interaction) -> None:
         try:
             await _tap(interaction, self.parsed)
+        except OutOfDateError as error:
+            await refuse_out_of_date(interaction, error)
         except Exception as error:  # noqa: BLE001 - every failure must reach the user politely
             await common.report_error(interaction, error)
 
@@ -414,13 +417,21 @@ def _card_at(offer: Offer, index: str) -> str:
 def panel_for(game: Game, user_id: int, last_action: Action | None, *,
               mat_button: bool = True) -> Screen | None:
     """The first screen of ``user_id``'s panel in ``game``, or None when they have no move."""
+    found = _first_screen(game, user_id, last_action, mat_button=mat_button)
+    return None if found is None else found[0]
+
+
+def _first_screen(game: Game, user_id: int, last_action: Action | None, *,
+                  mat_button: bool = True) -> tuple[Screen, Offer] | None:
+    """The first screen and the offer it shows (the seat's legal actions, enumerated once)."""
     seat = game.seat_of(user_id)
     if seat is None or game.state is None or game.status != "active":
         return None
     offer = offer_for(game.state, seat.seat)
     if not offer.actions and offer.master is None:
         return None
-    return main_screen(PanelKey(game.id, user_id, game.revision), offer, last_action, mat_button=mat_button)
+    key = PanelKey(game.id, user_id, stamp(game.state, game.revision, seat.seat))
+    return main_screen(key, offer, last_action, mat_button=mat_button), offer
 
 
 def panel_after(result: ActionResult) -> Screen | None:
@@ -432,8 +443,11 @@ def panel_after(result: ActionResult) -> Screen | None:
     game = result.game
     if game.current is None or game.state is None or step.seat not in game.state.acting_seats:
         return None
-    screen = panel_for(game, step.user_id, step.action)
-    if screen is not None and not offer_for(game.state, step.seat).choosing:
+    found = _first_screen(game, step.user_id, step.action)
+    if found is None:
+        return None
+    screen, offer = found
+    if not offer.choosing:
         screen.content = texts.PANEL_NEXT  # the confirmation above already says what is left
     return screen
 
@@ -475,16 +489,15 @@ async def _tap(interaction: discord.Interaction, parsed: PanelId | None) -> None
         await common.defer(interaction)
     elif not interaction.response.is_done():
         await interaction.response.defer()
-    manager = common.manager_of(interaction)
-    game, seat = await manager.check_turn(common.channel_id_of(interaction), interaction.user.id,
-                                          game_id=parsed.key.game_id)
-    if game.revision != parsed.key.revision or game.state is None:
-        await _stale(interaction, game.id)
+    if acting:  # one load, under the manager's lock: the stamp, the offer and the action checked there
+        await _act(interaction, parsed, values)
         return
-    offer = offer_for(game.state, seat.seat)
-    if acting:
-        await _act(interaction, parsed, offer, values)
-        return
+    ctx = await flow.acting(common.manager_of(interaction), common.channel_id_of(interaction),
+                            interaction.user.id, interaction.locale, game_id=parsed.key.game_id,
+                            offered=str(parsed.key.stamp))
+    game = ctx.game
+    assert game.state is not None
+    offer = offer_for(game.state, ctx.seat)
     screen = await _screen(interaction, parsed, offer, values, page, game)
     image = [common.png(screen.image, "preview.png")] if screen.image is not None else []
     if in_place:
@@ -559,7 +572,19 @@ def _listed(offer: Offer, text: str, *kinds: str) -> Action:
     raise StaleError(texts.STALE_BUTTON)
 
 
-async def _act(interaction: discord.Interaction, parsed: PanelId, offer: Offer, values: list[str]) -> None:
+async def _act(interaction: discord.Interaction, parsed: PanelId, values: list[str]) -> None:
+    """Play the tapped action: the manager loads the game once, checks the panel's stamp and asks
+    :func:`_tapped` what the tap means on that state for the acting seat."""
+    async def tapped(game: Game, seat: int) -> Action:
+        assert game.state is not None
+        return _tapped(parsed, offer_for(game.state, seat), values)
+
+    await common.bot_of(interaction).handlers.perform(
+        interaction, expected_stamp=str(parsed.key.stamp), game_id=parsed.key.game_id, choose=tapped)
+
+
+def _tapped(parsed: PanelId, offer: Offer, values: list[str]) -> Action:
+    """The action a tap on an acting step means: one the seat's offer lists (else out of date)."""
     step, args = parsed.step, parsed.args
     action: Action
     if step == "take":
@@ -581,8 +606,7 @@ async def _act(interaction: discord.Interaction, parsed: PanelId, offer: Offer, 
         if not draft:
             raise InvalidActionError(texts.MASTER_EMPTY)
         action = engine.Master(draft)
-    await common.bot_of(interaction).handlers.perform(
-        interaction, action, expected_revision=parsed.key.revision, game_id=parsed.key.game_id)
+    return action
 
 
 async def _screen(interaction: discord.Interaction, parsed: PanelId, offer: Offer, values: list[str],
@@ -655,7 +679,7 @@ async def _preview(interaction: discord.Interaction, key: PanelKey, offer: Offer
         raise StaleError(texts.STALE_BUTTON)
     image = await common.bot_of(interaction).renderer.preview(offer.state, offer.seat, chosen, names,
                                                                 locale=interaction.locale)
-    confirm = ConfirmButton(key.game_id, key.user_id, key.revision, str(chosen), label=texts.PANEL_CONFIRM)
+    confirm = ConfirmButton(key.game_id, key.user_id, str(key.stamp), str(chosen), label=texts.PANEL_CONFIRM)
     confirm.item.row = 0
     return Screen(texts.PANEL_PREVIEW.format(action=str(chosen)), _view([confirm, _back(key, 0)]), image)
 
@@ -687,17 +711,22 @@ async def _with_master_preview(interaction: discord.Interaction, screen: Screen,
 
 async def _undo(interaction: discord.Interaction, parsed: PanelId) -> None:
     await common.defer(interaction)
-    game, _ = await common.manager_of(interaction).check_turn(
-        common.channel_id_of(interaction), interaction.user.id, game_id=parsed.key.game_id)
-    if game.revision != parsed.key.revision:
-        await _stale(interaction, game.id)
-        return
+    await flow.acting(common.manager_of(interaction), common.channel_id_of(interaction), interaction.user.id,
+                      interaction.locale, game_id=parsed.key.game_id, offered=str(parsed.key.stamp))
     await common.bot_of(interaction).handlers.take_back(interaction)
 
 
-async def _stale(interaction: discord.Interaction, game_id: int) -> None:
-    """A panel from an older revision: nothing happens, and a fresh panel is one tap away."""
-    await common.reply(interaction, texts.PANEL_STALE, view=_view([play_button(game_id)]))
+async def refuse_out_of_date(interaction: discord.Interaction, error: OutOfDateError) -> None:
+    """An offer whose relied-on view changed: nothing happens; the refusal says what changed and
+    carries the fresh panel (built from the game the check loaded: no second read)."""
+    game = error.game
+    assert isinstance(game, Game)
+    screen = panel_for(game, interaction.user.id, None)
+    if screen is None:  # no move left to offer: the way back is the turn post's Play button
+        await common.reply(interaction, Joined((error.message, texts.PANEL_STALE), "\n"),
+                           view=_view([play_button(game.id)]))
+        return
+    await common.reply(interaction, Joined((error.message, screen.content), "\n"), view=screen.view)
 
 
 DYNAMIC_ITEMS: tuple[type[discord.ui.DynamicItem[Any]], ...] = (PanelItem,)

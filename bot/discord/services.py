@@ -17,7 +17,8 @@ from typing import TYPE_CHECKING, Any, Protocol, cast
 import discord
 from discord import app_commands
 
-from bot.core.manager import Game
+from bot.core.errors import OutOfDateError
+from bot.core.manager import Chooser, Game
 from bot.core.services import BotServices
 from engine import Action, Place
 
@@ -28,14 +29,15 @@ if TYPE_CHECKING:
 class Perform(Protocol):
     """Apply one action for the interaction's user and answer (``cogs.play.perform``)."""
 
-    def __call__(self, interaction: discord.Interaction, action: Action | str, *,
-                 expected_revision: int | None = None, game_id: int | None = None) -> Awaitable[None]: ...
+    def __call__(self, interaction: discord.Interaction, action: Action | str | None = None, *,
+                 expected_stamp: str | None = None, game_id: int | None = None,
+                 choose: Chooser | None = None) -> Awaitable[None]: ...
 
 
 class MasterConfirm(Protocol):
     """Play the user's Master draft (``cogs.play.master_confirm``)."""
 
-    def __call__(self, interaction: discord.Interaction, *, expected_revision: int | None = None,
+    def __call__(self, interaction: discord.Interaction, *, expected_stamp: str | None = None,
                  game_id: int | None = None, draft: str | None = None) -> Awaitable[None]: ...
 
 
@@ -44,7 +46,7 @@ class Handlers:
     """The flows the persistent buttons and menus run, by what they do."""
 
     perform: Perform
-    show_preview: Callable[[discord.Interaction, int, int, Place], Awaitable[None]]
+    show_preview: Callable[[discord.Interaction, int, str, Place], Awaitable[None]]
     """A placement's preview with its Confirm button (``cogs.play.show_preview``)."""
     master_confirm: MasterConfirm
     master_clear: Callable[[discord.Interaction], Awaitable[None]]
@@ -54,6 +56,9 @@ class Handlers:
     """Join, Leave, Add AI, Start, Cancel on a lobby (``cogs.table.lobby_button``)."""
     send_mat: Callable[[discord.Interaction, Game, int | None], Awaitable[None]]
     """A mat, privately (``cogs.info.send_mat``)."""
+    refuse_out_of_date: Callable[[discord.Interaction, OutOfDateError], Awaitable[None]]
+    """An offer whose seat's view changed, refused with the fresh panel
+    (``panel_views.refuse_out_of_date``)."""
 
 
 class FrontServices(BotServices, Protocol):

@@ -1,12 +1,15 @@
 """Buttons and menus that keep working after a restart.
 
 Every component is a :class:`discord.ui.DynamicItem`: its ``custom_id`` carries what it is about
-(``pl:<kind>:<game id>[:<user id>:<revision>...]``), so after a restart discord.py rebuilds the
+(``pl:<kind>:<game id>[:<user id>:<stamp>...]``), so after a restart discord.py rebuilds the
 item from the id alone — no view has to be re-registered and nothing lives only in memory.
 
 * The user id makes a button personal: :meth:`interaction_check` refuses anyone else, politely.
-* The revision makes it single-use: the manager refuses an action computed for an older state, so
-  a double click or a button from yesterday changes nothing (``StaleError``).
+* The stamp makes it single-use: the manager refuses an action offered on a view of the seat that
+  has changed since (``bot/core/seat_view.py``: on a single-turn table the revision; while two
+  turns run at once, the seat's own turn, puzzles, pieces and rows, so the other holder's actions
+  leave it standing), so a double click or a button from yesterday changes nothing
+  (``OutOfDateError``, answered with the fresh panel).
 * ``from_custom_id`` never raises (discord.py would only log it and the click would fail
   silently); a malformed id is reported to the user in ``callback`` instead.
 """
@@ -19,15 +22,21 @@ from typing import Any
 import discord
 
 from bot.core import texts
-from bot.core.errors import BotError, StaleError
+from bot.core.errors import BotError, OutOfDateError, StaleError
 from bot.core.manager import Game, MasterDraft
 from bot.core.panel import MAX_CUSTOM_ID, encode_draft
+from bot.core.seat_view import is_stamp
 from engine import GameState, parse_action, parse_placement
 
 from .cogs import common
 
 PREFIX = "pl"
 _INT = re.compile(r"^\d{1,20}$")
+
+
+def _stamp(text: str | None) -> str | None:
+    """The seat stamp an offer was made at (``bot/core/seat_view.py``), or None if forged."""
+    return text if is_stamp(text) else None
 
 
 def _int(text: str | None) -> int | None:
@@ -58,6 +67,8 @@ async def _guard(interaction: discord.Interaction, work: Any) -> None:
     """Run a callback body; any exception becomes an ephemeral message (and a log entry)."""
     try:
         await work
+    except OutOfDateError as error:  # with the fresh panel (drawn by panel_views, above these)
+        await common.bot_of(interaction).handlers.refuse_out_of_date(interaction, error)
     except Exception as error:  # noqa: BLE001 - every failure must reach the user politely
         await common.report_error(interaction, error)
 
@@ -151,27 +162,27 @@ class PlacementSelect(_Personal, discord.ui.DynamicItem[discord.ui.Select[Any]],
                                r":(?P<piece>[^:]{0,4}):(?P<card>[^:]{0,16})"):
     """A menu of legal cells for one piece on one puzzle; choosing shows a preview to confirm."""
 
-    def __init__(self, game_id: int | None, user_id: int | None, revision: int | None, piece: str,
+    def __init__(self, game_id: int | None, user_id: int | None, stamp: str | None, piece: str,
                  card: str, options: list[discord.SelectOption] | None = None) -> None:
         super().__init__(discord.ui.Select(
-            custom_id=f"{PREFIX}:pick:{game_id}:{user_id}:{revision}:{piece}:{card}",
+            custom_id=f"{PREFIX}:pick:{game_id}:{user_id}:{stamp}:{piece}:{card}",
             placeholder=texts.PLACE_WHERE.format(piece=piece, card=card),
             options=options or [discord.SelectOption(label="-", value="-")],
         ))
-        self.game_id, self.user_id, self.revision = game_id, user_id, revision
+        self.game_id, self.user_id, self.stamp = game_id, user_id, stamp
         self.piece, self.card = piece, card
 
     @classmethod
     async def from_custom_id(cls, interaction: discord.Interaction, item: Any,
                              match: re.Match[str]) -> PlacementSelect:
-        return cls(_int(match["game"]), _int(match["user"]), _int(match["rev"]), match["piece"],
+        return cls(_int(match["game"]), _int(match["user"]), _stamp(match["rev"]), match["piece"],
                    match["card"])
 
     async def callback(self, interaction: discord.Interaction) -> None:
         await _guard(interaction, self._run(interaction))
 
     async def _run(self, interaction: discord.Interaction) -> None:
-        if None in (self.game_id, self.user_id, self.revision):
+        if None in (self.game_id, self.user_id, self.stamp):
             raise StaleError(texts.FORGED_BUTTON)
         values = list(self.item.values)
         if len(values) != 1:
@@ -181,7 +192,7 @@ class PlacementSelect(_Personal, discord.ui.DynamicItem[discord.ui.Select[Any]],
         except Exception as error:
             raise StaleError(texts.FORGED_BUTTON) from error
         await common.bot_of(interaction).handlers.show_preview(
-            interaction, self.game_id, self.revision, place)
+            interaction, self.game_id, self.stamp, place)  # type: ignore[arg-type]
 
 
 class ConfirmButton(_Personal, discord.ui.DynamicItem[discord.ui.Button[Any]],
@@ -189,25 +200,25 @@ class ConfirmButton(_Personal, discord.ui.DynamicItem[discord.ui.Button[Any]],
                              r":(?P<action>.{0,80})"):
     """Confirm one action (written in the id as engine notation, spaces as '.')."""
 
-    def __init__(self, game_id: int | None, user_id: int | None, revision: int | None, action: str,
+    def __init__(self, game_id: int | None, user_id: int | None, stamp: str | None, action: str,
                  label: str = texts.PANEL_CONFIRM) -> None:
         super().__init__(discord.ui.Button(
             label=label, style=discord.ButtonStyle.success,
-            custom_id=f"{PREFIX}:do:{game_id}:{user_id}:{revision}:{action.replace(' ', '.')}",
+            custom_id=f"{PREFIX}:do:{game_id}:{user_id}:{stamp}:{action.replace(' ', '.')}",
         ))
-        self.game_id, self.user_id, self.revision = game_id, user_id, revision
+        self.game_id, self.user_id, self.stamp = game_id, user_id, stamp
         self.action = action.replace(".", " ")
 
     @classmethod
     async def from_custom_id(cls, interaction: discord.Interaction, item: Any,
                              match: re.Match[str]) -> ConfirmButton:
-        return cls(_int(match["game"]), _int(match["user"]), _int(match["rev"]), match["action"])
+        return cls(_int(match["game"]), _int(match["user"]), _stamp(match["rev"]), match["action"])
 
     async def callback(self, interaction: discord.Interaction) -> None:
         await _guard(interaction, self._run(interaction))
 
     async def _run(self, interaction: discord.Interaction) -> None:
-        if None in (self.game_id, self.user_id, self.revision):
+        if None in (self.game_id, self.user_id, self.stamp):
             raise StaleError(texts.FORGED_BUTTON)
         try:
             action = parse_action(self.action)
@@ -216,7 +227,7 @@ class ConfirmButton(_Personal, discord.ui.DynamicItem[discord.ui.Button[Any]],
         except Exception as error:
             raise StaleError(texts.FORGED_BUTTON) from error
         await common.bot_of(interaction).handlers.perform(
-            interaction, action, expected_revision=self.revision, game_id=self.game_id)
+            interaction, action, expected_stamp=self.stamp, game_id=self.game_id)
 
 
 class MasterButton(_Personal, discord.ui.DynamicItem[discord.ui.Button[Any]],
@@ -228,9 +239,9 @@ class MasterButton(_Personal, discord.ui.DynamicItem[discord.ui.Button[Any]],
     what its message showed; an id without one (older messages, or a draft too long for the id)
     confirms the draft the manager keeps (in storage, so after a restart too)."""
 
-    def __init__(self, op: str, game_id: int | None, user_id: int | None, revision: int | None,
+    def __init__(self, op: str, game_id: int | None, user_id: int | None, stamp: str | None,
                  draft: str | None = None) -> None:
-        custom_id = f"{PREFIX}:master:{op}:{game_id}:{user_id}:{revision}"
+        custom_id = f"{PREFIX}:master:{op}:{game_id}:{user_id}:{stamp}"
         if draft is not None and len(custom_id) + 1 + len(draft) <= MAX_CUSTOM_ID:
             custom_id += f":{draft}"
         else:
@@ -240,23 +251,24 @@ class MasterButton(_Personal, discord.ui.DynamicItem[discord.ui.Button[Any]],
             style=discord.ButtonStyle.success if op == "ok" else discord.ButtonStyle.secondary,
             custom_id=custom_id,
         ))
-        self.op, self.game_id, self.user_id, self.revision = op, game_id, user_id, revision
+        self.op, self.game_id, self.user_id, self.stamp = op, game_id, user_id, stamp
         self.draft = draft
 
     @classmethod
     async def from_custom_id(cls, interaction: discord.Interaction, item: Any,
                              match: re.Match[str]) -> MasterButton:
-        return cls(match["op"], _int(match["game"]), _int(match["user"]), _int(match["rev"]), match["draft"])
+        return cls(match["op"], _int(match["game"]), _int(match["user"]), _stamp(match["rev"]),
+                   match["draft"])
 
     async def callback(self, interaction: discord.Interaction) -> None:
         await _guard(interaction, self._run(interaction))
 
     async def _run(self, interaction: discord.Interaction) -> None:
-        if None in (self.game_id, self.user_id, self.revision) or self.op not in ("ok", "clear"):
+        if None in (self.game_id, self.user_id, self.stamp) or self.op not in ("ok", "clear"):
             raise StaleError(texts.FORGED_BUTTON)
         if self.op == "ok":
             await common.bot_of(interaction).handlers.master_confirm(
-                interaction, expected_revision=self.revision, game_id=self.game_id, draft=self.draft)
+                interaction, expected_stamp=self.stamp, game_id=self.game_id, draft=self.draft)
         else:
             await common.bot_of(interaction).handlers.master_clear(interaction)
 
@@ -266,8 +278,8 @@ def master_view(draft: MasterDraft, user_id: int, state: GameState) -> discord.u
     ``state`` is the game the draft was built on."""
     view = discord.ui.View(timeout=None)
     code = encode_draft(state, draft.seat, draft.placements)
-    view.add_item(MasterButton("ok", draft.game_id, user_id, draft.revision, code))
-    view.add_item(MasterButton("clear", draft.game_id, user_id, draft.revision))
+    view.add_item(MasterButton("ok", draft.game_id, user_id, draft.stamp, code))
+    view.add_item(MasterButton("clear", draft.game_id, user_id, draft.stamp))
     return view
 
 

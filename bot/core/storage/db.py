@@ -368,7 +368,10 @@ class Storage:
                 " ended_at = CASE WHEN ? = 1 THEN ? ELSE ended_at END WHERE id = ?",
                 (state, state_schema, now, int(finished), int(finished), now, game_id),
             )
-            _forget_drafts(conn, game_id)
+            if finished:
+                _forget_drafts(conn, game_id)
+            else:  # the acting seat's view changed; the other holder's draft may still stand (0009)
+                conn.execute(FORGET_SEAT_DRAFTS_SQL, (game_id, seat))
             for write in also:
                 conn.execute(write.sql, write.params)
             return _require_game(conn, game_id)
@@ -463,31 +466,35 @@ class Storage:
 
     # -- Master drafts (migration 0008) ------------------------------------------------------------
 
-    async def master_draft(self, game_id: int, seat: int, user_id: int, revision: int) -> str | None:
+    async def master_draft(self, game_id: int, seat: int, user_id: int, stamp: str | int) -> str | None:
         """The placements of the Master action ``user_id`` is building for ``seat`` (engine
         notation, in the order added: ``L3 on W07 at A1 A2 B2; 1 on B03 at C3``), if they built it
-        at ``revision``: a draft made at another revision of the game is never handed out."""
+        at ``stamp`` (migration 0009: the seat's stamp, ``bot/core/seat_view.py``; a revision on a
+        single-turn table): a draft made on another view of the game is never handed out."""
         found = await self._scalar(
             "SELECT placements FROM master_drafts WHERE game_id = ? AND seat = ? AND user_id = ?"
-            " AND revision = ?", (game_id, seat, user_id, revision))
+            " AND stamp = ?", (game_id, seat, user_id, str(stamp)))
         return None if found is None else str(found)
 
     async def save_master_draft(
         self, game_id: int, expected_revision: int, *, seat: int, user_id: int, placements: str,
+        stamp: str | None = None,
     ) -> None:
-        """Keep the seat's draft (replacing the one it had), built on ``expected_revision``.
-        Raises :class:`StaleRevisionError` (and keeps nothing) if the game moved on since: the
-        check and the write are one transaction, so a draft never outlives the commit after it."""
+        """Keep the seat's draft (replacing the one it had), built on ``expected_revision`` with
+        the seat's ``stamp`` (default: the revision, a single-turn table's stamp). Raises
+        :class:`StaleRevisionError` (and keeps nothing) if the game moved on since: the check and
+        the write are one transaction, so a draft never outlives the seat's own commit after it."""
         now = self._now()
 
         def work(conn: sqlite3.Connection) -> None:
             _check_revision_now(conn, game_id, expected_revision, statuses=("active",))
             conn.execute(
-                "INSERT INTO master_drafts (game_id, seat, user_id, revision, placements, updated_at)"
-                " VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (game_id, seat) DO UPDATE SET"
+                "INSERT INTO master_drafts (game_id, seat, user_id, revision, placements, updated_at, stamp)"
+                " VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT (game_id, seat) DO UPDATE SET"
                 " user_id = excluded.user_id, revision = excluded.revision, placements = excluded.placements,"
-                " updated_at = excluded.updated_at",
-                (game_id, seat, user_id, expected_revision, placements, now))
+                " updated_at = excluded.updated_at, stamp = excluded.stamp",
+                (game_id, seat, user_id, expected_revision, placements, now,
+                 str(expected_revision) if stamp is None else stamp))
 
         await self._write(work)
 
@@ -707,9 +714,12 @@ def _revision_matches(row: Any, game_id: int, expected: int, statuses: Sequence[
 
 
 FORGET_DRAFTS_SQL = "DELETE FROM master_drafts WHERE game_id = ?"
-"""Run with every change to a game's position (a commit, its end, an undo, a seat handed over):
-its Master drafts (migration 0008) were built on the position before. Reading them checks the
-revision anyway; this keeps the table to the drafts still playable."""
+"""Run with every change to a game's position that is not one seat's action (its end, an undo, a
+seat handed over): its Master drafts were built on the position before. Reading them checks the
+stamp anyway; this keeps the table to the drafts still playable."""
+FORGET_SEAT_DRAFTS_SQL = "DELETE FROM master_drafts WHERE game_id = ? AND seat = ?"
+"""Run with a seat's committed action (migration 0009): that seat's draft was built on its view
+before the action; another seat's draft relies on that seat's own view, checked by its stamp."""
 
 
 def _forget_drafts(conn: sqlite3.Connection, game_id: int) -> None:

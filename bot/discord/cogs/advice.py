@@ -17,7 +17,7 @@ import discord
 from discord import app_commands
 
 import engine
-from bot.core import texts
+from bot.core import flow, texts
 from bot.core.errors import BadInputError, NoGameError, StaleError
 from bot.core.locales import Joined, Notation, locale_code
 from bot.core.manager import Game
@@ -60,22 +60,22 @@ def hint_reason(hint: Any) -> Joined:
 @app_commands.command(name="hint", description="The Strong AI's advice")
 async def hint_command(interaction: discord.Interaction) -> None:
     bot = common.bot_of(interaction)
-    game, seat = await bot.manager.check_turn(common.channel_id_of(interaction), interaction.user.id)
+    ctx = await flow.acting(bot.manager, common.channel_id_of(interaction), interaction.user.id,
+                            interaction.locale)
+    game = ctx.game
     if not game.settings.hints:
         raise BadInputError(texts.HINTS_OFF)
-    assert game.state is not None
     await common.defer(interaction)
-    hint = await bot.manager.thinker.run(
-        strong_hint, engine.serialisation.dumps(game.state), game.seed ^ game.revision
-    )
-    used = await HintStore(bot.storage).count_hint(game.id, seat.seat)
+    # Planned from the asker's own turn: on a concurrent table the state's current seat may be the
+    # other marker holder.
+    hint = await bot.manager.thinker.run(strong_hint, ctx.hint_position(), game.seed ^ game.revision)
+    used = await HintStore(bot.storage).count_hint(game.id, ctx.seat)
     action = engine.parse_action(hint.action)
     place = _first_placement(action)
     if place is not None:
-        image = await bot.renderer.preview(game.state, seat.seat, place, game.names,
-                                           locale=interaction.locale)
+        image = await bot.renderer.preview(ctx.state, ctx.seat, place, game.names, locale=interaction.locale)
     else:
-        image = await bot.renderer.mat(game.state, seat.seat, game.names, locale=interaction.locale)
+        image = await bot.renderer.mat(ctx.state, ctx.seat, game.names, locale=interaction.locale)
     text = texts.HINT.format(action=Notation(hint.action), reason=hint_reason(hint), used=used)
     await common.reply(interaction, text, files=[common.png(image, "hint.png")])
 

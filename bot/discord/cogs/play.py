@@ -16,11 +16,11 @@ import discord
 from discord import app_commands
 
 import engine
-from bot.core import texts
+from bot.core import flow, texts
 from bot.core.errors import BadInputError, BotError, InvalidActionError, StaleError
 from bot.core.event_texts import shape_label
 from bot.core.locales import Joined, Notation, Text, localise
-from bot.core.manager import Game
+from bot.core.manager import Chooser, Game
 from bot.core.panel import decode_draft
 from bot.core.refusals import engine_text
 from engine import Action, Colour, GameState, Place, PlayerState, parse_shape
@@ -44,81 +44,76 @@ MAX_CHOICES = 25
 
 
 async def perform(
-    interaction: discord.Interaction, action: Action | str, *, expected_revision: int | None = None,
-    game_id: int | None = None,
+    interaction: discord.Interaction, action: Action | str | None = None, *,
+    expected_stamp: str | None = None, game_id: int | None = None, choose: Chooser | None = None,
 ) -> None:
-    """Defer, apply through the manager (lock, apply, commit), then confirm and post the turn.
-    Every button, menu and panel that acts comes through here (and typed commands too)."""
+    """Defer, apply through the manager (lock, load, check, apply, commit: one load), then confirm
+    and post the turn. Every button, menu and panel that acts comes through here (and typed
+    commands too): ``expected_stamp`` is the acting seat's stamp the offer was made at, ``choose``
+    works out a tap's action from the game as the manager loaded it."""
     channel_id = common.channel_id_of(interaction)
     require_table_permissions(interaction)  # before anything is committed that the table can't see
     await common.defer(interaction)
     result = await common.manager_of(interaction).act(
-        channel_id, interaction.user.id, action, expected_revision=expected_revision, game_id=game_id,
+        channel_id, interaction.user.id, action, expected_stamp=expected_stamp, game_id=game_id,
+        choose=choose,
     )
     await respond_to_result(interaction, result)
 
 
-async def show_preview(interaction: discord.Interaction, game_id: int, revision: int, place: Place) -> None:
-    """Show where a piece would go, with a Confirm button bound to this user and revision."""
-    channel_id = common.channel_id_of(interaction)
-    manager = common.manager_of(interaction)
-    game, seat = await manager.check_turn(channel_id, interaction.user.id, game_id=game_id)
-    if game.revision != revision or game.state is None:
-        raise StaleError(texts.STALE_BUTTON)
-    try:
-        engine.apply(game.state, place, player=seat.seat)
-    except engine.IllegalActionError as error:
-        raise InvalidActionError(engine_text(error)) from error
+async def show_preview(interaction: discord.Interaction, game_id: int, offered: str, place: Place) -> None:
+    """Show where a piece would go, with a Confirm button bound to this user and seat stamp."""
+    ctx = await flow.acting(common.manager_of(interaction), common.channel_id_of(interaction),
+                            interaction.user.id, interaction.locale, game_id=game_id, offered=offered)
+    ctx.check(place)
     await common.defer(interaction)
-    image = await common.bot_of(interaction).renderer.preview(game.state, seat.seat, place, game.names,
+    game = ctx.game
+    image = await common.bot_of(interaction).renderer.preview(ctx.state, ctx.seat, place, game.names,
                                                                    locale=interaction.locale)
     view = discord.ui.View(timeout=None)
-    view.add_item(ConfirmButton(game.id, interaction.user.id, revision, str(place)))
+    view.add_item(ConfirmButton(game.id, interaction.user.id, ctx.stamp, str(place)))
     await common.reply(interaction, texts.PREVIEW.format(action=Notation(str(place))),
                        files=[common.png(image, "preview.png")], view=view)
 
 
 async def show_ghost_preview(interaction: discord.Interaction, split: GhostSplit) -> None:
     """The Ghost action's preview — the ghost and the pieces that tile it, and any placements —
-    with a Confirm button bound to this user and revision. Checked by the engine first."""
-    channel_id = common.channel_id_of(interaction)
-    manager = common.manager_of(interaction)
-    game, seat = await manager.check_turn(channel_id, interaction.user.id)
-    assert game.state is not None
-    try:
-        engine.apply(game.state, split, player=seat.seat)
-    except engine.IllegalActionError as error:
-        raise InvalidActionError(engine_text(error)) from error
+    with a Confirm button bound to this user and seat stamp. Checked by the engine first."""
+    ctx = await flow.acting(common.manager_of(interaction), common.channel_id_of(interaction),
+                            interaction.user.id, interaction.locale)
+    ctx.check(split)
     await common.defer(interaction)
     image = await common.bot_of(interaction).renderer.ghost_split(split, locale=interaction.locale)
     view = discord.ui.View(timeout=None)
-    view.add_item(ConfirmButton(game.id, interaction.user.id, game.revision, str(split)))
+    view.add_item(ConfirmButton(ctx.game.id, interaction.user.id, ctx.stamp, str(split)))
     await common.reply(interaction, texts.PREVIEW.format(action=Notation(str(split))),
                        files=[common.png(image, "ghost.png")], view=view)
 
 
 async def master_confirm(
-    interaction: discord.Interaction, *, expected_revision: int | None = None, game_id: int | None = None,
+    interaction: discord.Interaction, *, expected_stamp: str | None = None, game_id: int | None = None,
     draft: str | None = None,
 ) -> None:
     """Play the user's Master draft: the one a Confirm button carries (``draft``, encoded for the
-    revision it was built on), else the one the manager keeps for them (``master-add``)."""
+    seat's view it was built on), else the one the manager keeps for them (``master-add``)."""
+
     channel_id = common.channel_id_of(interaction)
     require_table_permissions(interaction)
     await common.defer(interaction)
     manager = common.manager_of(interaction)
     if draft is not None:
-        game, seat = await manager.check_turn(channel_id, interaction.user.id, game_id=game_id)
-        if game.revision != expected_revision or game.state is None:
-            raise StaleError(texts.STALE_BUTTON)
-        placements = decode_draft(game.state, seat.seat, draft)
-        if not placements:
-            raise StaleError(texts.FORGED_BUTTON)
-        result = await manager.act(channel_id, interaction.user.id, engine.Master(placements),
-                                   expected_revision=expected_revision, game_id=game.id)
+        async def carried(game: Game, seat: int) -> Action:
+            assert game.state is not None
+            placements = decode_draft(game.state, seat, draft)
+            if not placements:
+                raise StaleError(texts.FORGED_BUTTON)
+            return engine.Master(placements)
+
+        result = await manager.act(channel_id, interaction.user.id, choose=carried,
+                                   expected_stamp=expected_stamp, game_id=game_id)
     else:
         result = await manager.master_confirm(
-            channel_id, interaction.user.id, expected_revision=expected_revision, game_id=game_id,
+            channel_id, interaction.user.id, expected_stamp=expected_stamp, game_id=game_id,
         )
     await respond_to_result(interaction, result)
 
@@ -236,26 +231,19 @@ def _safe(function: Suggest) -> Suggest:
 
 
 async def _my_player(interaction: discord.Interaction) -> tuple[Game, int, PlayerState] | None:
-    if interaction.channel_id is None:
+    ctx = await flow.onlooker(common.manager_of(interaction), interaction.channel_id, interaction.user.id,
+                              interaction.locale)
+    if ctx is None:
         return None
-    game = await common.manager_of(interaction).game_in_channel(interaction.channel_id)
-    if game is None or game.state is None:
-        return None
-    seat = game.seat_of(interaction.user.id)
-    if seat is None:
-        return None
-    return game, seat.seat, game.state.players[seat.seat]
+    return ctx.game, ctx.seat, ctx.player
 
 
 async def _my_turn_state(interaction: discord.Interaction) -> GameState | None:
-    """The game state when it is the asking player's turn (autocomplete offers nothing otherwise)."""
-    mine = await _my_player(interaction)
-    if mine is None:
-        return None
-    game, seat, _ = mine
-    assert game.state is not None
-    # Either marker holder in Line Clear: the state seen from their own turn.
-    return game.state.focused(seat) if seat in game.state.acting_seats else None
+    """The game seen from the asking player's own turn (either marker holder in Line Clear), when
+    they hold the move; autocomplete offers nothing otherwise."""
+    ctx = await flow.onlooker(common.manager_of(interaction), interaction.channel_id, interaction.user.id,
+                              interaction.locale)
+    return ctx.state if ctx is not None and ctx.acting else None
 
 
 def _matches(current: str, *texts_: str) -> bool:
@@ -451,9 +439,8 @@ class PlayCommands:
         await common.defer(interaction)  # the preview is drawn before the answer
         manager = common.manager_of(interaction)
         draft = await manager.master_add(common.channel_id_of(interaction), interaction.user.id, place)
-        game = await manager.game(draft.game_id)
-        if game is None or game.state is None or game.revision != draft.revision:
-            raise StaleError(texts.STALE_BUTTON)  # the game moved on since: the draft is gone
+        game = draft.game  # as the draft was checked on: no second load
+        assert game is not None and game.state is not None
         # Every placement of the draft drawn together on the player's puzzles (what Confirm plays).
         image = await common.bot_of(interaction).renderer.master_preview(
             game.state, draft.seat, draft.placements, game.names, locale=interaction.locale)  # private
@@ -500,23 +487,22 @@ class PlayCommands:
 
 async def _placement_menu(interaction: discord.Interaction, shape: engine.Shape, card: str) -> None:
     """No cells given: offer a menu of the legal spots; choosing one shows a preview."""
-    manager = common.manager_of(interaction)
-    game, seat = await manager.check_turn(common.channel_id_of(interaction), interaction.user.id)
-    assert game.state is not None
-    player = game.state.players[seat.seat]
+    ctx = await flow.acting(common.manager_of(interaction), common.channel_id_of(interaction),
+                            interaction.user.id, interaction.locale)
+    game, player = ctx.game, ctx.player
     if player.puzzle(card) is None:
         yours: str = ", ".join(p.card for p in player.puzzles) or texts.NONE
         named = card if len(card) <= QUOTE_LIMIT else quoted(card)  # what was typed: a short prefix
         raise InvalidActionError(texts.NOT_YOUR_PUZZLE.format(card=named, yours=yours))
     if player.supply[shape.index] <= 0:
         raise InvalidActionError(texts.NO_SUCH_PIECE.format(piece=shape_label(shape)))
-    places = engine.placements_for(game.state.cards, player, card=card, shape=shape)
+    places = ctx.placements(card=card, shape=shape)
     if not places:
         raise InvalidActionError(texts.NO_PLACEMENTS.format(piece=shape_label(shape), card=card))
     options = [discord.SelectOption(label=mask_to_text(p.mask), value=mask_to_text(p.mask))
                for p in places[:MAX_CHOICES]]
     view = discord.ui.View(timeout=None)
-    view.add_item(PlacementSelect(game.id, interaction.user.id, game.revision, shape.value, card, options))
+    view.add_item(PlacementSelect(game.id, interaction.user.id, ctx.stamp, shape.value, card, options))
     content: str = texts.PICK_PLACEMENT.format(piece=shape_label(shape), card=card)
     if len(places) > MAX_CHOICES:
         content = Joined((content, texts.TOO_MANY_PLACEMENTS.format(count=len(places))), "\n")

@@ -1,0 +1,107 @@
+"""The seat-scoped flow: who is acting, and everything worked out from their point of view.
+
+Every way a player acts or asks — a slash command, typed notation, a button, a menu, a panel tap,
+an autocomplete list, a preview, a Master draft, a hint — starts by building ONE
+:class:`ActingContext` for the interaction (the game as loaded once, the acting seat, the user, the
+reader's locale) and computes from it. While Line Clear's two marker holders play at once the game's
+own ``current`` seat is only one of them; :attr:`ActingContext.state` is the state seen from the
+acting seat's own turn (``GameState.focused``), so legal actions, the autocomplete lists, the
+checks of a preview or a Master draft and a hint's planning are this seat's, never the other
+holder's. The Discord front parses, calls these, and presents the result.
+
+No Discord here (a test imports this module with discord made unimportable).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+import engine
+from engine import Action, GameState, Place, PlayerState, serialisation
+
+from .errors import InvalidActionError
+from .refusals import engine_text
+from .manager import Game, GameManager, require_current
+from .seat_view import stamp
+
+
+@dataclass(frozen=True)
+class ActingContext:
+    """One interaction's acting seat: built once, by the front, from one load of the game."""
+
+    game: Game
+    seat: int
+    user_id: int
+    locale: Any = None
+
+    @property
+    def state(self) -> GameState:
+        """The game seen from this seat's own turn (its actions left, its Master, its side)."""
+        assert self.game.state is not None
+        return self.game.state.focused(self.seat)
+
+    @property
+    def player(self) -> PlayerState:
+        return self.state.players[self.seat]
+
+    @property
+    def stamp(self) -> str:
+        """What an offer made now relies on (``bot/core/seat_view.py``): its components carry it."""
+        return stamp(self.game.state, self.game.revision, self.seat)
+
+    @property
+    def acting(self) -> bool:
+        """Whether the seat holds the move now (either marker holder in Line Clear)."""
+        return self.game.state is not None and self.seat in self.game.state.acting_seats
+
+    def check(self, action: Action) -> None:
+        """Refuse (with the engine's explanation) an action this seat could not play now: a
+        preview or a Master draft shows only what Confirm can play."""
+        assert self.game.state is not None
+        try:
+            engine.apply(self.game.state, action, player=self.seat)
+        except engine.IllegalActionError as error:
+            raise InvalidActionError(engine_text(error)) from error
+
+    def legal_actions(self) -> list[Action]:
+        return engine.legal_actions(self.state)
+
+    def master_options(self) -> engine.MasterOptions | None:
+        return engine.master_options(self.state)
+
+    def placements(self, card: str | None = None, shape: engine.Shape | None = None) -> list[Place]:
+        return engine.placements_for(self.state.cards, self.player, card=card, shape=shape)
+
+    def hint_position(self) -> str:
+        """The position a hint plans from: this seat's own turn (the strong policy plans for the
+        state's current seat, which on a concurrent table may be the other holder)."""
+        return serialisation.dumps(self.state)
+
+
+async def acting(
+    manager: GameManager, channel_id: int, user_id: int, locale: Any = None, *,
+    game_id: int | None = None, offered: str | None = None,
+) -> ActingContext:
+    """The context of a user who must hold the move (the refusal a player would get otherwise);
+    with ``offered``, the stamp of the offer they answer, refused when what it relied on changed
+    (:class:`~bot.errors.OutOfDateError`, carrying the fresh game)."""
+    game, seat = await manager.check_turn(channel_id, user_id, game_id=game_id)
+    if offered is not None:
+        require_current(game, seat.seat, offered)
+    return ActingContext(game, seat.seat, user_id, locale)
+
+
+async def onlooker(manager: GameManager, channel_id: int | None, user_id: int,
+                   locale: Any = None) -> ActingContext | None:
+    """The context of a seated user whatever the turn (autocomplete suggests from it and simply
+    offers nothing when there is no game or seat); None otherwise."""
+    if channel_id is None:
+        return None
+    game = await manager.game_in_channel(channel_id)
+    if game is None or game.state is None:
+        return None
+    seat = game.seat_of(user_id)
+    if seat is None:
+        return None
+    return ActingContext(game, seat.seat, user_id, locale)
