@@ -66,9 +66,10 @@ def _panel_of(ix: Any, tapped: Any = None) -> Any:
     the ``tapped`` message itself)."""
     for response in reversed(ix.responses):
         message = response.message
-        if message is not None and (tapped is None or message.id != tapped.id) and any(parse_panel_id(getattr(c, "custom_id", "") or "") is not None
-                                       and not (getattr(c, "custom_id", "") or "").startswith("plp:play:")
-                                       for c in message.components):
+        if message is None or (tapped is not None and message.id == tapped.id):
+            continue
+        ids = [getattr(c, "custom_id", "") or "" for c in message.components]
+        if any(parse_panel_id(i) is not None and not i.startswith("plp:play:") for i in ids):
             return message
     return None
 
