@@ -23,6 +23,8 @@
    new turn's table image. Budget: p95 <= 3 s.
 9. One stored game state (:mod:`bench.stored_states`): bytes and ``dumps`` time as the bot stores
    it (without the cards, kept once per game) beside the full form it used to store.
+10. Line Clear's two marker holders acting at once through the harness (:mod:`bench.line_clear_stale`):
+   the share of their committing interactions refused as out of date. Budget: <= 2 %.
 
 Human-readable lines first, then every figure beside its budget (:mod:`bench.budgets`; the exit
 code is 1 when one is missed); the last line is ONE JSON object with every figure
@@ -50,6 +52,7 @@ from bot.core.storage import Storage
 from . import build, history_costs, stored_states
 from .images import image_followups
 from .latency import harness_latencies
+from .line_clear_stale import stale_commits
 from .load import closed_loop, open_loop, percentile
 from .lobby import start_latencies
 from .panel import panel_ack_latencies
@@ -180,6 +183,11 @@ def main(argv: Sequence[str] | None = None) -> int:
         report.info("panel_taps", len(acks))
         report.info("panel_taps_per_action_max", {kind: max(counts) for kind, counts in sorted(taps.items())})
         sections.done("panel", f"turn panel: {len(acks)} taps in 20 busy channels")
+        stale = asyncio.run(stale_commits(workdir))
+        report.add("line_clear_stale_commits_pct", round(stale.stale_pct, 1),
+                   label="Line Clear, both holders at once: commits refused as out of date", unit="%",
+                   note=f"{stale.refused} of {stale.commits} ({stale.panel_commits} by panel)")
+        sections.done("line_clear_stale", f"Line Clear holders: {stale.commits} commits")
         images(report, workdir)
         sections.done("images", f"images: load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores")
         history_cases(report, workdir)

@@ -8,7 +8,8 @@ looks the key up when a bench records the figure, so a bench only measures and c
 ``report.add(key, value, label=..., unit=...)``; a budget its suite never recorded is reported as
 missed ("not measured"), so a budget cannot silently stop being checked.
 
-``kind`` decides which bench checks it: ``speed``, ``size`` and ``memory`` budgets belong to the
+``kind`` decides which bench checks it: ``speed``, ``size``, ``memory`` and ``refusals`` (how
+often a player is refused for no reason of theirs) budgets belong to the
 quick bench (``make bench``: the ``engine``, ``renders`` and ``bot`` suites, a few minutes),
 ``strength`` budgets to the AI bench (``make bench-ai``: the ``ai`` suite, long games).
 """
@@ -18,7 +19,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Literal
 
-Kind = Literal["speed", "size", "memory", "strength"]
+Kind = Literal["speed", "size", "memory", "refusals", "strength"]
 
 QUICK_SUITES: tuple[str, ...] = ("engine", "renders", "bot")
 """``make bench`` / ``python -m bench``: everything about speed, size and memory."""
@@ -78,6 +79,9 @@ BUDGETS: dict[str, Budget] = {
     "resume_peak_mb": at_most(10.0, "memory", "bot", why="resume() among 5,000 finished games"),
     "start_100_ack_max_ms": at_most(3000.0, "speed", "bot", why="Discord's deadline for an acknowledgement"),
     "strong_turn_p95_s": at_most(3.0, "speed", "bot", why="a Strong seat's whole turn, 20 busy channels"),
+    "line_clear_stale_commits_pct": at_most(
+        2.0, "refusals", "bot",
+        why="issue 23: Line Clear's two holders at once, commits refused as out of date (26 % before)"),
 }
 
 

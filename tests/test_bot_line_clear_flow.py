@@ -19,7 +19,7 @@ import engine
 from bot.core.seat_view import changed_parts, stamp
 from bot.manager import Game
 from bot.panel import parse_panel_id
-from engine import GameState
+from engine import GameState, serialisation
 from engine.pieces import mask_to_text
 
 
@@ -130,7 +130,7 @@ async def test_the_second_holders_hint_plans_their_own_turn(h: DiscordHarness,
     planned: list[GameState] = []
 
     async def inline(function: Any, *args: Any) -> Any:  # the real planning, in this process
-        planned.append(GameState.loads(args[0]))
+        planned.append(serialisation.loads(args[0]))
         return function(*args)
 
     monkeypatch.setattr(bot_of(h).manager.thinker, "run", inline)
