@@ -220,7 +220,7 @@ async def test_an_ai_move_another_process_made_first_does_not_undo_the_players_a
         think = here._policy_action
         raced: list[int] = []
 
-        async def slow_policy(game: Game, seat: Seat) -> engine.Action:
+        async def slow_policy(game: Game, seat: Seat) -> tuple[engine.Action, engine.Outcome | None]:
             if not raced:  # the other process plays the AI's turn while this one still thinks
                 played = await there.play_policies(CHANNEL)
                 assert played is not None

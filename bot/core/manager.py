@@ -456,15 +456,18 @@ class GameManager:
         return results
 
     async def _commit(
-        self, game: Game, seat: int, user_id: int | None, action: Action
+        self, game: Game, seat: int, user_id: int | None, action: Action,
+        outcome: engine.Outcome | None = None,
     ) -> tuple[Step, Game]:
         """Apply and commit one action; the step and the game as committed (read back in the
-        same storage job, so nothing re-reads it)."""
+        same storage job, so nothing re-reads it). ``outcome``: the action already applied to
+        ``game.state`` by the caller (an AI's move, checked as it was chosen), not applied again."""
         assert game.state is not None
-        try:
-            outcome = engine.apply(game.state, action, player=seat)
-        except IllegalActionError as error:
-            raise InvalidActionError(engine_text(error)) from error
+        if outcome is None:
+            try:
+                outcome = engine.apply(game.state, action, player=seat)
+            except IllegalActionError as error:
+                raise InvalidActionError(engine_text(error)) from error
         finished = outcome.state.is_over
         # A finishing action records every seat's result with it (what /projectl stats reads).
         also = list(result_writes(game.id, game.guild_id, seat_results(game.seats, outcome.state))
@@ -497,9 +500,9 @@ class GameManager:
             seat = _policy_seat(game)
             if seat is None or game.state is None:
                 break
-            action = await self._policy_action(game, seat)
+            action, outcome = await self._policy_action(game, seat)
             try:
-                step, game = await self._commit(game, seat.seat, None, action)
+                step, game = await self._commit(game, seat.seat, None, action, outcome)
             except StaleError:
                 # Another bot process sharing the database changed this game since it was loaded
                 # here: it played this AI's move itself, or a vote or a turn clock decided. That
@@ -511,8 +514,9 @@ class GameManager:
             steps.append(step)
         return steps, game
 
-    async def _policy_action(self, game: Game, seat: Seat) -> Action:
-        """The policy's choice; if it fails or is illegal, a legal fallback keeps the game moving.
+    async def _policy_action(self, game: Game, seat: Seat) -> tuple[Action, engine.Outcome | None]:
+        """The policy's choice, with its outcome (applied once: checking it is applying it); if it
+        fails or is illegal, a legal fallback keeps the game moving (applied at the commit).
         The strong policy (with the default factory) thinks in the process pool; the others take
         about a millisecond and choose inline."""
         assert game.state is not None
@@ -532,17 +536,16 @@ class GameManager:
                     self._strong_plans[key] = (game.revision + 1, planned[1:])
             else:
                 action = self._policies(name, seed).choose(seen)
-            engine.apply(game.state, action, player=seat.seat)
-            return action
+            return action, engine.apply(game.state, action, player=seat.seat)
         except Exception:
             log.exception("policy %s failed in game %s; using a fallback move", seat.policy, game.id)
         legal = engine.legal_actions(game.state, seat.seat)
         if legal:
-            return legal[0]
+            return legal[0], None
         options = engine.master_options(game.state, seat.seat)
         if options is not None:
-            return next(options.iter_actions())
-        return engine.SkipTurn()
+            return next(options.iter_actions()), None
+        return engine.SkipTurn(), None
 
     async def _after(self, result: ActionResult) -> None:
         """Run hooks for a committed result, outside the lock."""
