@@ -16,9 +16,10 @@ from harness import DiscordHarness, FakeMember, MessageRecord
 from test_bot_support import assert_refused, bot_of, final_reply, open_table, running_bot
 
 import engine
+from bot.core.manager import Game
+from bot.core.panel import parse_panel_id
 from bot.core.seat_view import changed_parts, stamp
-from bot.manager import Game
-from bot.panel import parse_panel_id
+from bot.core.thinking import Hint
 from engine import GameState, serialisation
 from engine.pieces import mask_to_text
 
@@ -129,9 +130,13 @@ async def test_the_second_holders_hint_plans_their_own_turn(h: DiscordHarness,
     await act(h, first_user, "level1")
     planned: list[GameState] = []
 
-    async def inline(function: Any, *args: Any) -> Any:  # the real planning, in this process
-        planned.append(serialisation.loads(args[0]))
-        return function(*args)
+    async def inline(function: Any, *args: Any) -> Any:
+        """The planning, replaced by its first legal move for the position it is given (the
+        strong search takes seconds): the position is what this test is about."""
+        position = serialisation.loads(args[0])
+        planned.append(position)
+        first = str(engine.legal_actions(position)[0])
+        return Hint(first, (first,), 0.0, 0.5, 1, None, None)
 
     monkeypatch.setattr(bot_of(h).manager.thinker, "run", inline)
     reply = final_reply(await h.slash(second_user, "games", "projectl play hint"))

@@ -21,8 +21,8 @@ import engine
 from engine import Action, GameState, Place, PlayerState, serialisation
 
 from .errors import InvalidActionError
-from .refusals import engine_text
 from .manager import Game, GameManager, require_current
+from .refusals import engine_text
 from .seat_view import stamp
 
 
