@@ -19,6 +19,7 @@ from typing import Any
 
 import engine
 from engine import Action, GameState, Place, PlayerState, serialisation
+from engine.legal import MasterOptions
 
 from .errors import InvalidActionError
 from .manager import Game, GameManager, require_current
@@ -67,7 +68,7 @@ class ActingContext:
     def legal_actions(self) -> list[Action]:
         return engine.legal_actions(self.state)
 
-    def master_options(self) -> engine.MasterOptions | None:
+    def master_options(self) -> MasterOptions | None:
         return engine.master_options(self.state)
 
     def placements(self, card: str | None = None, shape: engine.Shape | None = None) -> list[Place]:
