@@ -771,9 +771,10 @@ async def test_a_long_spot_menu_is_paged_inside_the_menu(tmp_path: Path) -> None
         assert log[-1].action == f"place L3 on B19 at {spots[-1]}"
 
 
-def test_a_long_action_text_is_offered_by_position() -> None:
-    """A menu value holds 100 characters: a longer action text is offered by its position in the
-    engine's list (the label is clipped), and only that position maps back to it."""
+def test_a_long_action_text_is_offered_by_a_digest_of_it() -> None:
+    """A menu value holds 100 characters: a longer action text is offered by a digest of the text
+    (the label is clipped), which maps back to that action only — never to whatever takes its
+    place in a list that changed."""
     from dataclasses import replace as dc_replace
 
     from bot.discord.panel_views import _listed, _other_entries
@@ -783,8 +784,14 @@ def test_a_long_action_text_is_offered_by_position() -> None:
         sorted(state.cards)[:5])))
     assert len(str(long)) > 100
     offer = dc_replace(offer_for(state, state.current), actions=(long,), by_kind={"odd": (long,)})
-    assert _other_entries(offer) == [(str(long), "#0")]
-    assert _listed(offer, "#0", "other") is long
+    [(label, value)] = _other_entries(offer)
+    assert label == str(long) and value.startswith("#") and len(value) == 13
+    assert _listed(offer, value, "other") is long
+    shorter = engine.Master(long.placements[:4])
+    moved = dc_replace(offer, actions=(shorter, long), by_kind={"odd": (shorter, long)})
+    assert _listed(moved, value, "other") is long  # the same action, whatever its position
+    with pytest.raises(Exception, match="out of date"):
+        _listed(dc_replace(offer, actions=(shorter,), by_kind={"odd": (shorter,)}), value, "other")
     with pytest.raises(Exception, match="out of date"):
         _listed(offer, str(long)[:100], "other")
 

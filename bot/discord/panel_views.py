@@ -34,6 +34,7 @@ Steps (menus marked ▤, buttons ▢):
 
 from __future__ import annotations
 
+import hashlib
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -547,9 +548,14 @@ def _draft(offer: Offer, text: str) -> tuple[Place, ...]:
 
 def _other_entries(offer: Offer) -> list[tuple[str, str]]:
     """The generic menu: each action's text as label and value — or, for a text longer than a
-    menu value may be, its position (``#3``) in the engine's list for this revision."""
-    return [(Notation(str(a)), str(a) if len(str(a)) <= LABEL else f"#{i}")
-            for i, a in enumerate(offer.others)]
+    menu value may be, a digest of that text (``#`` and 12 hex digits). A digest names the action
+    itself, not its place in the list: the seat's stamp does not cover the reserve, which the
+    list depends on, so a position could name another action after the other holder's move."""
+    return [(Notation(str(a)), str(a) if len(str(a)) <= LABEL else _long_value(a)) for a in offer.others]
+
+
+def _long_value(action: Action) -> str:
+    return "#" + hashlib.blake2b(str(action).encode(), digest_size=6).hexdigest()
 
 
 def _require_listed(value: str, listed: Sequence[str]) -> None:
