@@ -19,7 +19,7 @@ import logging
 import secrets
 from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
 from dataclasses import replace
-from typing import Any
+from typing import Any, TypeVar
 
 import engine
 from engine import Action, IllegalActionError, Phase, Place, PuzzleCard, serialisation
@@ -99,6 +99,14 @@ MAX_POLICY_STEPS = 2000
 TYPED_ACTION_ATTEMPTS = 3
 """A typed action that lost a race with another process's commit to the same game is applied
 again to the game as that commit left it, at most this many times in all."""
+RACE_ATTEMPTS = 3
+"""How often a lobby change or a cancel is decided again after losing a race to another process."""
+T = TypeVar("T")
+
+
+class _MovedOn(Exception):
+    """The game's revision moved between this process's read and its write: another process
+    sharing the database changed it (see :meth:`GameManager._decided_on_the_latest`)."""
 
 
 class GameManager:
@@ -246,14 +254,17 @@ class GameManager:
             game = Game.from_row(row)
             if settings.variant != "solo":
                 return ActionResult(game, game, ())
-            result = await self._start_locked(game)
+            try:
+                result = await self._start_locked(game)
+            except _MovedOn as error:  # another process changed the game it has just created
+                raise StaleError(texts.STALE_GAME) from error
         await self._after(result)
         return result
 
     async def join(self, channel_id: int, user_id: int, name: str, *, game_id: int | None = None,
                    locale: str | None = None) -> Game:
         """Seat ``user_id`` in the lobby (``locale``: their Discord language, kept for DMs)."""
-        async with self.lock(channel_id):
+        async def attempt() -> Game:
             game = await self._require_lobby(channel_id, game_id)
             if game.seat_of(user_id) is not None:
                 raise AlreadySeatedError(texts.ALREADY_SEATED)
@@ -263,9 +274,11 @@ class GameManager:
             seats = [*_new_seats(game), NewSeat(name, user_id=user_id)]
             return await self._replace_seats(game, seats)
 
+        return await self._decided_on_the_latest(channel_id, attempt)
+
     async def leave(self, channel_id: int, user_id: int, *, game_id: int | None = None) -> Game:
         """Leave the lobby. The host cannot leave (they cancel instead)."""
-        async with self.lock(channel_id):
+        async def attempt() -> Game:
             game = await self._require_lobby(channel_id, game_id, started=texts.LEAVE_STARTED)
             if game.seat_of(user_id) is None:
                 raise NotInGameError(texts.NOT_IN_LOBBY)
@@ -274,13 +287,15 @@ class GameManager:
             seats = [s for s in _new_seats(game) if s.user_id != user_id]
             return await self._replace_seats(game, seats)
 
+        return await self._decided_on_the_latest(channel_id, attempt)
+
     async def add_policy_seat(
         self, channel_id: int, by_user_id: int, policy: str = "greedy", *, game_id: int | None = None,
     ) -> Game:
         """Seat an AI player (host only). Its moves are played automatically after each turn."""
         if policy not in POLICY_NAMES:
             raise BadInputError(texts.BAD_POLICY.format(names=", ".join(POLICY_NAMES)))
-        async with self.lock(channel_id):
+        async def attempt() -> Game:
             game = await self._require_lobby(
                 channel_id, game_id, host=by_user_id, not_host=texts.HOST_ONLY_AI
             )
@@ -290,12 +305,28 @@ class GameManager:
             seats = [*_new_seats(game), NewSeat(ai_name(policy, number), policy=policy)]
             return await self._replace_seats(game, seats)
 
+        return await self._decided_on_the_latest(channel_id, attempt)
+
     async def _replace_seats(self, game: Game, seats: list[NewSeat]) -> Game:
         try:
             row = await self.storage.replace_seats(game.id, game.revision, seats)
         except _StorageStale as error:
-            raise StaleError(texts.STALE_GAME) from error
+            raise _MovedOn from error
         return Game.from_row(row)
+
+    async def _decided_on_the_latest(self, channel_id: int, attempt: Callable[[], Awaitable[T]]) -> T:
+        """``attempt()`` under the channel's lock — again, on the game as it now is, when another
+        bot process sharing the database changed the game between this one's read and its write
+        (:class:`_MovedOn`). The loser of a race across processes is then answered for what is
+        true now (seated, full, already started, cancelled), like the loser of a race within one
+        process, instead of being told its game is "no longer open"."""
+        for _ in range(RACE_ATTEMPTS):
+            async with self.lock(channel_id):
+                try:
+                    return await attempt()
+                except _MovedOn:
+                    log.info("channel %s's game moved on in another process; deciding again", channel_id)
+        raise StaleError(texts.STALE_GAME)
 
     async def start(
         self, channel_id: int, by_user_id: int, *, game_id: int | None = None, play_policies: bool = True,
@@ -303,14 +334,17 @@ class GameManager:
         """Deal the game (host only, enough players). Policy seats who start play at once — or,
         with ``play_policies=False``, when the caller calls :meth:`play_policies` (the bot
         answers the Start click first, so it is never late for Discord's 3 seconds)."""
-        async with self.lock(channel_id):
+        async def attempt() -> ActionResult:
             game = await self._require_lobby(
-                channel_id, game_id, host=by_user_id, not_host=texts.HOST_ONLY_START
+                channel_id, game_id, host=by_user_id, not_host=texts.HOST_ONLY_START,
+                started=texts.START_ALREADY,
             )
             minimum = 1 if game.settings.variant == "solo" else 2
             if len(game.seats) < minimum:
                 raise WrongStageError(texts.NEED_PLAYERS.format(n=minimum))
-            result = await self._start_locked(game, play_policies=play_policies)
+            return await self._start_locked(game, play_policies=play_policies)
+
+        result = await self._decided_on_the_latest(channel_id, attempt)
         await self._after(result)
         return result
 
@@ -324,7 +358,7 @@ class GameManager:
         try:
             row = await self.storage.start_game(game.id, game.revision, text, state.schema, catalogue)
         except _StorageStale as error:
-            raise StaleError(texts.STALE_GAME) from error
+            raise _MovedOn from error
         started = Game.from_row(row)
         steps, final = await self._play_policies(started) if play_policies else ([], started)
         return ActionResult(game, final, tuple(steps), started=started)
@@ -334,15 +368,17 @@ class GameManager:
         game_id: int | None = None,
     ) -> Game:
         """Cancel the channel's open game: the host, or anyone allowed to manage the channel."""
-        async with self.lock(channel_id):
+        async def attempt() -> Game:
             game = await self._require_open(channel_id, game_id)
             if by_user_id != game.host_id and not can_manage_channel:
                 raise NotHostError(texts.HOST_ONLY_CANCEL)
             try:
                 row = await self.storage.set_status(game.id, game.revision, "cancelled")
             except _StorageStale as error:
-                raise StaleError(texts.STALE_GAME) from error
-            cancelled = Game.from_row(row)
+                raise _MovedOn from error  # an action, a join…: cancel the game as it now is
+            return Game.from_row(row)
+
+        cancelled = await self._decided_on_the_latest(channel_id, attempt)
         await _run_hooks(self.on_game_cancelled, cancelled)
         return cancelled
 

@@ -14,6 +14,7 @@ CHANNEL_BUSY = (
 )
 NOT_STARTED = "The game has not started yet: the host presses **Start** in the lobby."
 ALREADY_STARTED = "That game has already started, so nobody can join or leave now."
+START_ALREADY = "That game has already started."
 LEAVE_STARTED = "The game has already started. You can leave the lobby only before the start."
 ALREADY_SEATED = "You are already at this table."
 GAME_FULL = "This table is full ({limit} players)."

@@ -380,9 +380,10 @@ class FakeDiscordAPI:
             raise ApiError(404, 10015, "Unknown Webhook")
         body = dict(call.json or {})
         original = self.world.messages.get(ix.original_message_id or 0)
-        if ix.response_type == 5 and original is not None and original.loading:
+        if ix.response_type == 5 and original is not None and original.loading and not original.deleted:
             # Discord fills the "thinking..." message with the first followup,
-            # keeping the ephemerality chosen when deferring.
+            # keeping the ephemerality chosen when deferring (once it is deleted,
+            # a followup is a new message of its own).
             body["flags"] = (int(body.get("flags") or 0) & ~EPHEMERAL) | (original.flags & EPHEMERAL)
             self.messages.edit(original, body, call.files)
             message = original

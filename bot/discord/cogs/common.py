@@ -92,10 +92,31 @@ def committed(interaction: discord.Interaction) -> None:
     interaction.extras[COMMITTED] = True
 
 
+PUBLIC_THINKING = "projectl.public_thinking"
+"""The ``interaction.extras`` key :func:`defer` sets when everybody sees the "thinking…"."""
+
+
 async def defer(interaction: discord.Interaction, *, ephemeral: bool = True) -> None:
     """Acknowledge now (rendering may take longer than Discord's 3 seconds)."""
     if not interaction.response.is_done():
         await interaction.response.defer(ephemeral=ephemeral, thinking=True)
+        interaction.extras[PUBLIC_THINKING] = not ephemeral
+
+
+async def withdraw_public_thinking(interaction: discord.Interaction) -> None:
+    """Remove a public "thinking…" that nothing has filled yet: Discord fills it with the first
+    followup, for everybody to see, whatever that followup asks — so a refusal that comes after
+    it (another process opened a table in this channel first, a cancel that lost a race) would be
+    public. Without it, the followup is a new message, and private."""
+    if not interaction.extras.get(PUBLIC_THINKING):
+        return
+    interaction.extras[PUBLIC_THINKING] = False
+    try:
+        original = await interaction.original_response()
+        if original.flags.loading:
+            await interaction.delete_original_response()
+    except discord.HTTPException:
+        log.debug("could not withdraw the public answer to %s", interaction.id)
 
 
 async def reply(
@@ -152,6 +173,7 @@ async def report_error(interaction: discord.Interaction, error: BaseException) -
     if len(message) > MAX_CONTENT:  # refusals quote what was typed, and an option holds 6000 chars
         message = message[: MAX_CONTENT - 1] + "…"
     try:
+        await withdraw_public_thinking(interaction)
         await reply(interaction, message, ephemeral=True)
     except discord.HTTPException:
         log.warning("could not deliver an error message to %s", interaction.user.id)
