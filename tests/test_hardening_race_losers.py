@@ -18,14 +18,11 @@ from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import AsyncExitStack, asynccontextmanager
 from typing import Any
 
-import pytest
 from harness import DiscordHarness, InteractionRecord
 from harness.world import World
 from test_bot_support import TOKEN, bot_factory, bot_of, final_reply
 
 from bot import texts
-
-pytestmark = pytest.mark.asyncio
 
 
 @asynccontextmanager

@@ -219,6 +219,9 @@ class ActionResult:
     steps: tuple[Step, ...]
     started: Game | None = None
     """Set by ``start`` (and Solo ``create_game``): the game as dealt, before any policy move."""
+    interrupted: BaseException | None = None
+    """What stopped the policy seats' moves after the committed ones (a storage fault, a bug):
+    everything in ``steps`` stands; the caller reports this as happening after them."""
 
     @property
     def first(self) -> Step | None:

@@ -360,8 +360,8 @@ class GameManager:
         except _StorageStale as error:
             raise _MovedOn from error
         started = Game.from_row(row)
-        steps, final = await self._play_policies(started) if play_policies else ([], started)
-        return ActionResult(game, final, tuple(steps), started=started)
+        steps, final, stopped = await self._play_policies(started) if play_policies else ([], started, None)
+        return ActionResult(game, final, tuple(steps), started=started, interrupted=stopped)
 
     async def cancel(
         self, channel_id: int, by_user_id: int, *, can_manage_channel: bool = False,
@@ -430,8 +430,8 @@ class GameManager:
                     if expected_revision is not None or attempt == TYPED_ACTION_ATTEMPTS:
                         raise
                     continue
-                steps, final = await self._play_policies(after)
-                result = ActionResult(game, final, (step, *steps))
+                steps, final, stopped = await self._play_policies(after)
+                result = ActionResult(game, final, (step, *steps), interrupted=stopped)
             await self._after(result)
             return result
         raise AssertionError("unreachable: the last attempt returns or raises")
@@ -456,8 +456,8 @@ class GameManager:
                 raise StaleError(texts.STALE_BUTTON)
             acting = game.state.current if seat is None else seat
             step, after = await self._commit(game, acting, by_user_id, decision)
-            steps, final = await self._play_policies(after)
-            result = ActionResult(game, final, (step, *steps))
+            steps, final, stopped = await self._play_policies(after)
+            result = ActionResult(game, final, (step, *steps), interrupted=stopped)
         await self._after(result)
         return result
 
@@ -466,10 +466,12 @@ class GameManager:
         when no policy seat was to move."""
         async with self.lock(channel_id):
             game = await self._require_open(channel_id)
-            steps, final = await self._play_policies(game)
+            steps, final, stopped = await self._play_policies(game)
             if not steps:
+                if stopped is not None:
+                    raise stopped
                 return None
-            result = ActionResult(game, final, tuple(steps))
+            result = ActionResult(game, final, tuple(steps), interrupted=stopped)
         await self._after(result)
         return result
 
@@ -483,7 +485,7 @@ class GameManager:
                 continue
             async with self.lock(game.channel_id):
                 fresh = Game.from_row(await self.storage.get_game(game.id))
-                steps, final = await self._play_policies(fresh)
+                steps, final, _ = await self._play_policies(fresh)  # a fault stops it till next time
                 if not steps:
                     continue
                 result = ActionResult(fresh, final, tuple(steps))
@@ -528,9 +530,11 @@ class GameManager:
             raise StaleError(texts.STALE_BUTTON) from error
         return Step(seat, user_id, action, outcome.events, row.revision, outcome.state), Game.from_row(row)
 
-    async def _play_policies(self, game: Game) -> tuple[list[Step], Game]:
+    async def _play_policies(self, game: Game) -> tuple[list[Step], Game, Exception | None]:
         """While a policy seat is to move, let it move (each action its own commit). The steps,
-        and the game after the last of them."""
+        the game after the last of them, and what stopped them early, if anything did: a move
+        that could not be committed (the disk is full…) must not undo the player's committed
+        action in what the player is told. The seat plays on at the next start-up (``resume``)."""
         steps: list[Step] = []
         while len(steps) < MAX_POLICY_STEPS:
             seat = _policy_seat(game)
@@ -547,8 +551,11 @@ class GameManager:
                 log.info("game %s moved on in another process; its AI seats play on there", game.id)
                 self._strong_plans.pop((game.id, seat.seat), None)  # planned from a turn not played here
                 break
+            except Exception as error:  # the caller reports it, after what was committed
+                log.info("AI play in game %s stopped after %d move(s): %r", game.id, len(steps), error)
+                return steps, game, error
             steps.append(step)
-        return steps, game
+        return steps, game, None
 
     async def _policy_action(self, game: Game, seat: Seat) -> tuple[Action, engine.Outcome | None]:
         """The policy's choice, with its outcome (applied once: checking it is applying it); if it

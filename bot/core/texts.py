@@ -65,6 +65,34 @@ FAILED_AFTER_COMMIT = (
     "been logged; `/projectl status` shows the table."
 )
 IMAGE_MISSING = "(The image could not be drawn this time.)"
+STORAGE_FAULT = {
+    "full": "The bot's storage is full — nothing was changed; tell the server admin.",
+    "locked": (
+        "The bot's database is locked by another program — nothing was changed; try again in a "
+        "minute, and tell the server admin if it lasts."
+    ),
+    "unreachable": (
+        "The bot cannot reach its database right now, so this may not have been saved; try again "
+        "in a minute (`/projectl status` shows where the game stands), and tell the server admin "
+        "if it lasts."
+    ),
+}
+"""What a player is told when a storage fault (bot/storage/faults.py) stopped their request."""
+STORAGE_FAULT_AFTER_COMMIT = {
+    "full": (
+        "Your action stands (it is saved), but then the bot's storage became full, so what follows "
+        "it may be missing; tell the server admin."
+    ),
+    "locked": (
+        "Your action stands (it is saved), but then the bot's database was locked by another "
+        "program, so what follows it may be missing; tell the server admin if it lasts."
+    ),
+    "unreachable": (
+        "Your action stands (it is saved), but then the bot lost its database, so what follows it "
+        "may be missing; tell the server admin if it lasts."
+    ),
+}
+"""The same faults when they struck after the player's change was committed."""
 CANNOT_POST = (
     "Your move is saved, but I may not post in this channel. Please ask an admin to give me Send "
     "Messages and Attach Files here; `/projectl status` shows the table meanwhile."

@@ -19,6 +19,7 @@ from bot.core.render import ProcessRenderer, Renderer
 from bot.core.server_locales import ServerLocales
 from bot.core.shards import runs_guild
 from bot.core.storage import Storage
+from bot.core.storage.faults import FaultLog
 from bot.discord.mentions import NOBODY
 from engine import GameState
 
@@ -71,6 +72,8 @@ class ProjectLBot(commands.Bot):
         self.manager: GameManager = None  # type: ignore[assignment]
         self.server_locales: ServerLocales = None  # type: ignore[assignment]
         """The language each server chose for public posts (bot/core/server_locales.py)."""
+        self.fault_log = FaultLog()
+        """Storage faults players hit, logged once in a while (bot/core/storage/faults.py)."""
         self._resumed: list[ActionResult] = []
         self.posted_states: dict[int, GameState] = {}
         """Per game id, the state its last turn post showed (turns.remember_posted)."""

@@ -20,6 +20,7 @@ from discord import app_commands
 from bot.core.errors import OutOfDateError
 from bot.core.manager import Chooser, Game
 from bot.core.services import BotServices
+from bot.core.storage.faults import FaultLog
 from engine import Action, Place
 
 if TYPE_CHECKING:
@@ -69,6 +70,8 @@ class FrontServices(BotServices, Protocol):
     days: Days | None
     """Playing over days (reminders, turn clock), once ``cogs.days_setup.install`` has run."""
     reminder_tick_seconds: float | None
+    fault_log: FaultLog
+    """Storage faults players hit, logged once in a while (bot/core/storage/faults.py)."""
 
     def get_channel(self, id: int, /) -> Any: ...
 

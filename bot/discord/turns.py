@@ -93,7 +93,19 @@ async def post_turn(bot: FrontServices, channel: discord.abc.Messageable, result
                                      view=localise_view(turn_view(game), locale),
                                      allowed_mentions=pinging(pinged))
     remember_posted(bot, game)
-    await bot.manager.remember_messages(game.id, table_message_id=message.id)
+    try:
+        await bot.manager.remember_messages(game.id, table_message_id=message.id)
+    except Exception:  # the post is out; where it is matters only to later links: try once more
+        log.info("saving where game %s's turn post is failed; trying again", game.id, exc_info=True)
+        await bot.manager.remember_messages(game.id, table_message_id=message.id)
+
+
+def report_interruption(result: ActionResult) -> None:
+    """Raise what stopped the policy seats after ``result``'s committed steps, once those are
+    answered and posted, so the player hears it as happening after their action (the caller
+    marked the interaction committed)."""
+    if result.interrupted is not None:
+        raise result.interrupted
 
 
 def remember_posted(bot: FrontServices, game: Game) -> None:
@@ -174,6 +186,7 @@ async def respond_to_result(interaction: discord.Interaction, result: ActionResu
         raise
     if posting:
         await post_turn_or_explain(interaction, result, board)
+    report_interruption(result)
 
 
 async def post_turn_or_explain(interaction: discord.Interaction, result: ActionResult,

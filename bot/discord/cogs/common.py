@@ -27,6 +27,7 @@ from bot.core.event_texts import event_text, pending_prompt
 from bot.core.history import decision_text
 from bot.core.locales import Joined, Notation, Text, localise, public_locale
 from bot.core.manager import Game, GameManager, Step
+from bot.core.storage.faults import storage_fault
 from bot.core.summary import seat_label
 from engine import events as ev
 from engine.visibility import hidden_scores
@@ -159,6 +160,10 @@ async def report_error(interaction: discord.Interaction, error: BaseException) -
     elif isinstance(original, app_commands.CheckFailure):
         message = texts.NOT_A_GUILD if isinstance(original, app_commands.NoPrivateMessage) \
             else str(original)
+    elif (fault := storage_fault(original)) is not None:  # the disk, a lock, the server: say so
+        bot_of(interaction).fault_log.note(fault, original)  # once in a while, not per request
+        after = interaction.extras.get(COMMITTED)
+        message = (texts.STORAGE_FAULT_AFTER_COMMIT if after else texts.STORAGE_FAULT)[fault.value]
     else:
         log.error("unexpected error handling an interaction", exc_info=original)
         message = texts.FAILED_AFTER_COMMIT if interaction.extras.get(COMMITTED) else texts.UNEXPECTED

@@ -17,7 +17,7 @@ from bot.core.turn_limits import clock_line, limit_hours, limit_text
 from engine.catalogue import mode_name
 
 from ..permissions import require_table_permissions, require_thread_permissions
-from ..turns import post_turn, post_turn_or_explain
+from ..turns import post_turn, post_turn_or_explain, report_interruption
 from ..views import LOBBY_AI, LOBBY_OPS, lobby_view
 from . import common
 from .days import turn_limit_of
@@ -139,6 +139,7 @@ class TableCommands:
             host_name=interaction.user.display_name, settings=settings, turn_limit_hours=hours, watch=watch,
             host_locale=locale_code(interaction.locale),
         )
+        common.committed(interaction)
         game = result.game
         limit = None if hours is None else timedelta(hours=hours)
         if result.started is None:
@@ -152,6 +153,7 @@ class TableCommands:
             return
         await interaction.followup.send(common.public(started_content(game, limit), interaction))
         await post_turn_or_explain(interaction, result)
+        report_interruption(result)
 
     @table.command(name="cancel", description="Cancel this channel's game (host or channel managers)")
     async def cancel(self, interaction: discord.Interaction) -> None:
@@ -164,6 +166,7 @@ class TableCommands:
         await common.defer(interaction, ephemeral=False)  # the notice is public; ack first
         game = await bot.manager.cancel(channel_id, interaction.user.id, can_manage_channel=may_manage,
                                         game_id=game.id)
+        common.committed(interaction)
         cancelled = texts.CANCELLED.format(name=PlayerName(interaction.user.display_name))
         await interaction.followup.send(common.public(cancelled, interaction))
         await _close_lobby_message(interaction, game)
@@ -264,10 +267,13 @@ async def _start(interaction: discord.Interaction, game_id: int) -> None:
     bot = common.bot_of(interaction)
     channel_id = common.channel_id_of(interaction)
     result = await bot.manager.start(channel_id, interaction.user.id, game_id=game_id, play_policies=False)
+    common.committed(interaction)
     limit = await turn_limit_of(bot, game_id)
     await interaction.edit_original_response(content=common.public(started_content(result.game, limit),
                                                                    interaction), view=None)
     played = await bot.manager.play_policies(channel_id)
     if played is not None:
-        result = ActionResult(result.before, played.game, played.steps, started=result.started)
+        result = ActionResult(result.before, played.game, played.steps, started=result.started,
+                              interrupted=played.interrupted)
     await post_turn_or_explain(interaction, result)
+    report_interruption(result)
