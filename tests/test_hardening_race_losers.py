@@ -72,6 +72,15 @@ def game_id_of(lobby: Any) -> str:
     return lobby.buttons[0].custom_id.split(":")[-1]
 
 
+async def two_seated(a: DiscordHarness) -> tuple[Any, Any, Any, str]:
+    """A lobby opened by Host, with Ann seated: the users, the lobby message and the game id."""
+    host, ann = a.add_user("Host"), a.add_user("Ann")
+    lobby = await lobby_in(a, host)
+    game_id = game_id_of(lobby)
+    await a.click(ann, lobby, f"pl:lobby:join:{game_id}")
+    return host, ann, lobby, game_id
+
+
 async def test_the_loser_of_a_join_race_across_processes_is_seated(storage_target: str) -> None:
     async with two_processes(storage_target) as (a, b):
         host, ann, bob = a.add_user("Host"), a.add_user("Ann"), a.add_user("Bob")
@@ -87,10 +96,7 @@ async def test_the_loser_of_a_join_race_across_processes_is_seated(storage_targe
 
 async def test_the_loser_of_a_start_race_across_processes_hears_it_has_started(storage_target: str) -> None:
     async with two_processes(storage_target) as (a, b):
-        host, ann = a.add_user("Host"), a.add_user("Ann")
-        lobby = await lobby_in(a, host)
-        game_id = game_id_of(lobby)
-        await a.click(ann, lobby, f"pl:lobby:join:{game_id}")
+        host, ann, lobby, game_id = await two_seated(a)
         late = await held_write(a, "start_game",
                                 lambda: a.click(host, lobby, f"pl:lobby:start:{game_id}"),
                                 lambda: b.click(host, lobby, f"pl:lobby:start:{game_id}"))
@@ -98,15 +104,12 @@ async def test_the_loser_of_a_start_race_across_processes_hears_it_has_started(s
         assert reply.ephemeral and reply.content == texts.START_ALREADY
         assert texts.STALE_GAME not in everything_said(a)
         game = await bot_of(a).manager.game_in_channel(a.channel("games").id)
-        assert game is not None and game.status == "active" and game.revision == 1 + 1  # started once
+        assert game is not None and game.status == "active" and game.revision == 2  # joined, started once
 
 
 async def test_a_cancel_that_loses_to_an_action_in_another_process_still_cancels(storage_target: str) -> None:
     async with two_processes(storage_target) as (a, b):
-        host, ann = a.add_user("Host"), a.add_user("Ann")
-        lobby = await lobby_in(a, host)
-        game_id = game_id_of(lobby)
-        await a.click(ann, lobby, f"pl:lobby:join:{game_id}")
+        host, ann, lobby, game_id = await two_seated(a)
         await a.click(host, lobby, f"pl:lobby:start:{game_id}")
         game = await bot_of(a).manager.game_in_channel(a.channel("games").id)
         assert game is not None and game.current is not None

@@ -190,6 +190,7 @@ async def _new_in_thread(interaction: discord.Interaction, name: str, settings: 
         host_name=interaction.user.display_name, settings=settings, turn_limit_hours=hours, watch=watch,
         host_locale=locale_code(interaction.locale),
     )
+    common.committed(interaction)
     game = result.game
     limit = None if hours is None else timedelta(hours=hours)
     locale = common.server_locale(interaction)  # the new thread is in the same server
@@ -249,12 +250,14 @@ async def lobby_button(interaction: discord.Interaction, op: str, game_id: int) 
     elif op == "cancel":
         game = await manager.cancel(channel_id, user.id, game_id=game_id,
                                     can_manage_channel=bool(interaction.permissions.manage_channels))
+        common.committed(interaction)
         await interaction.edit_original_response(content=common.public(texts.LOBBY_CANCELLED, interaction),
                                                  view=None)
         return
     else:
         await _start(interaction, game_id)
         return
+    common.committed(interaction)  # seated (or not) for good: what follows is only the showing
     limit = await turn_limit_of(bot, game.id)
     locale = common.server_locale(interaction)
     await interaction.edit_original_response(content=localise(lobby_content(game, limit), locale),
