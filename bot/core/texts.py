@@ -77,7 +77,7 @@ STORAGE_FAULT = {
         "if it lasts."
     ),
 }
-"""What a player is told when a storage fault (bot/storage/faults.py) stopped their request."""
+"""What a player is told when a storage fault (bot/core/storage/faults.py) stopped their request."""
 STORAGE_FAULT_AFTER_COMMIT = {
     "full": (
         "Your action stands (it is saved), but then the bot's storage became full, so what follows "
