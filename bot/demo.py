@@ -38,10 +38,18 @@ from .core.summary import final_summary
 
 HOST_ID = 1
 CHANNEL_ID = 1
+HOST_NAME = "Ana"
+"""The demo's first seat: a human seat, played (like the AI seats) by the chosen policy."""
 FINESSE_PLAYERS = 2
 FINESSE_SEED = 3
 """The Finesse table written alongside the requested game (a seed whose players insert)."""
 FINESSE_FOLDER = "finesse"
+
+
+def game_kind(state: GameState | None) -> str:
+    """What the log calls the table: a Line Clear table is not 'base game'."""
+    variant = "base" if state is None else state.options.variant
+    return {"solo": "Solo game", "lineclear": "Line Clear game"}.get(variant, "base game")
 
 
 async def play(out: Path, *, players: int = 3, seed: int = 7, policy: str = "greedy",
@@ -60,15 +68,16 @@ async def play(out: Path, *, players: int = 3, seed: int = 7, policy: str = "gre
         solo = variant == "solo"
         settings = TableSettings(variant=variant, max_players=1 if solo else players, finesse=finesse)
         result = await manager.create_game(guild_id=None, channel_id=CHANNEL_ID, host_id=HOST_ID,
-                                           host_name="You (policy)", settings=settings)
+                                           host_name=HOST_NAME, settings=settings)
         if not solo:
             for _ in range(players - 1):
                 await manager.add_policy_seat(CHANNEL_ID, HOST_ID, policy)
             result = await manager.start(CHANNEL_ID, HOST_ID)
         chooser = engine_policy(policy, seed)
         game = result.game
-        table = f"{variant} game{' with Finesse' if finesse else ''}"
-        lines += [f"Project L demo: {table}, seed {seed}, seats: {', '.join(game.names)}",
+        table = f"{game_kind(game.state)}{' with Finesse' if finesse else ''}"
+        lines += [f"Project L demo: {table}, seed {seed}, seats: {', '.join(game.names)} "
+                  f"({HOST_NAME} played by the {policy} policy too)",
                   f"{game.names[game.state.current] if game.state else '?'} plays first.", ""]
         turn, posted = await _record(out, renderer, result, lines, 0, None)
         while result.game.status == "active":
@@ -89,7 +98,9 @@ async def play(out: Path, *, players: int = 3, seed: int = 7, policy: str = "gre
     log_path = out / "log.txt"
     log_path.write_text("\n".join(lines) + "\n", encoding="utf-8")
     if not quiet:
-        print(f"Wrote {turn} table images, mats, results.png and log.txt to {out}/")
+        tables = len(list(out.glob("turn-*.png")))
+        print(f"Wrote {tables} table image{'s' if tables != 1 else ''}, mats, results.png and log.txt "
+              f"to {out}/")
     return log_path
 
 

@@ -290,7 +290,7 @@ class LevelledUp(Event):
     give: Shape
     take: Shape
 
-    sentence = "{who} levelled up a {give.label} to a {take.label}."
+    sentence = "{who} levelled up {give.with_article} to {take.with_article}."
 
 
 @dataclass(frozen=True, slots=True)

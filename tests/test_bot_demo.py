@@ -5,6 +5,7 @@ results, the log)."""
 from __future__ import annotations
 
 import asyncio
+import re
 from pathlib import Path
 from typing import Any
 
@@ -55,3 +56,18 @@ def test_single_and_finesse_write_only_the_requested_game(
     demo.main(["--out", str(tmp_path), "--single"])
     demo.main(["--out", str(tmp_path), "--finesse", "--players", "4"])
     assert [(c["finesse"], c["players"]) for c in calls] == [(False, 3), (True, 4)]
+
+
+def test_the_demo_log_reads_as_players_would_read_it(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """Issue 31, item 16: a Line Clear demo is called that, its first seat is a name (not "You
+    (policy)"), final scores have no "puzzle(s)" or "-0 unfinished", and the count of table images
+    it reports is the count it wrote."""
+    out = tmp_path / "lc"
+    log = asyncio.run(demo.play(out, players=5, seed=4))
+    text = log.read_text()
+    assert text.startswith("Project L demo: Line Clear game, seed 4")
+    assert "You (policy)" not in text and demo.HOST_NAME in text
+    assert "puzzle(s)" not in text and "-0 " not in text
+    assert re.search(r"from \d+ puzzles?\b", text)
+    written = len(list(out.glob("turn-*.png")))
+    assert f"Wrote {written} table images" in capsys.readouterr().out

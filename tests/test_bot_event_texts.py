@@ -276,3 +276,14 @@ def test_finesse_tiles_and_credits_read_in_each_language() -> None:
 
     kept = pickle.loads(pickle.dumps(reason_of("owns", shape.L4)))
     assert (kept.kind, kept.subject) == ("owns", shape.L4)
+
+
+def test_a_level_up_names_its_pieces_with_the_right_article() -> None:
+    """Issue 31, item 16: "levelled up an I3 to an L4" (an I3, an L4, a T4), never "a I3"."""
+    event = ev.LevelledUp(0, engine.Shape.I3, engine.Shape.L4)
+    english = event.describe(NAMES)
+    assert english == "Ana levelled up an I3 (straight tromino) to an L4 (L tetromino)."
+    assert event_text(event, NAMES) == english
+    assert ev.LevelledUp(0, engine.Shape.I3, engine.Shape.T4).describe(NAMES).endswith("to a T4 (T tetromino).")
+    portuguese = str(localise(event_text(event, NAMES), "pt-BR"))
+    assert " um um " not in portuguese and portuguese.count(" um ") == 2, portuguese

@@ -248,7 +248,7 @@ _SENTENCES: dict[type[ev.Event], Callable[[Any, Names], Text]] = {
         name=seat_name(n, e.seat), ghost=shape_label(e.ghost),
         pieces=Joined((shape_label(s) for s in e.pieces), ", ")),
     ev.LevelledUp: lambda e, n: texts.EVENT_LEVELLED_UP.format(
-        name=seat_name(n, e.seat), give=shape_label(e.give), take=shape_label(e.take)),
+        name=seat_name(n, e.seat), give=with_article(e.give), take=with_article(e.take)),
     ev.LevelUpDeclined: lambda e, n: texts.EVENT_LEVEL_UP_DECLINED.format(name=seat_name(n, e.seat)),
     ev.LevelUpLost: lambda e, n: texts.EVENT_LEVEL_UP_LOST.format(name=seat_name(n, e.seat)),
     ev.MarkersPassed: lambda e, n: texts.EVENT_MARKERS_PASSED.format(

@@ -5,11 +5,12 @@ from __future__ import annotations
 
 from engine import opponent_score, score_lines, winners
 from engine.events import MASTERMIND
+from engine.rules import ScoreLine
 
 from . import texts
 from .event_texts import and_list
 from .games import Game
-from .locales import Joined
+from .locales import Joined, Text
 
 
 def seat_label(game: Game, seat: int) -> str:
@@ -17,6 +18,17 @@ def seat_label(game: Game, seat: int) -> str:
         return texts.MASTERMIND_NAME
     return game.seats[seat].name
 
+
+def score_details(line: ScoreLine) -> list[Text]:
+    """Where a final score comes from: its puzzles, then only the deductions it really has (no
+    "-0 unfinished")."""
+    puzzles = (texts.FINAL_FROM_ONE_PUZZLE if line.completed_count == 1 else texts.FINAL_FROM_PUZZLES)
+    details = [puzzles.format(points=line.completed_points, count=line.completed_count)]
+    if line.finishing_penalty:
+        details.append(texts.FINAL_FINISHING.format(points=line.finishing_penalty))
+    if line.unfinished_penalty:
+        details.append(texts.FINAL_UNFINISHED.format(points=line.unfinished_penalty))
+    return details
 
 
 def final_summary(game: Game) -> Joined:
@@ -27,9 +39,8 @@ def final_summary(game: Game) -> Joined:
     for line in score_lines(game.state):
         if game.state.players[line.seat].removed:
             continue
-        lines.append(texts.FINAL_SCORE.format(
-            name=seat_label(game, line.seat), total=line.total, points=line.completed_points,
-            count=line.completed_count, finishing=line.finishing_penalty, unfinished=line.unfinished_penalty))
+        lines.append(texts.FINAL_SCORE.format(name=seat_label(game, line.seat), total=line.total,
+                                              details=Joined(score_details(line), ", ")))
     rival = opponent_score(game.state)
     if rival is not None:
         lines.append(texts.FINAL_MASTERMIND.format(points=rival))

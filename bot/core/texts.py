@@ -200,7 +200,7 @@ EVENT_PLAYER_LEFT_PUZZLES = (
 EVENT_GAME_WON = "Game over: {names} wins."
 EVENT_GAME_SHARED = "Game over: {names} share the victory."
 EVENT_GHOST_SPLIT = "{name} split a ghost {ghost} into {pieces}."
-EVENT_LEVELLED_UP = "{name} levelled up a {give} to a {take}."
+EVENT_LEVELLED_UP = "{name} levelled up {give} to {take}."
 EVENT_LEVEL_UP_DECLINED = "{name} declined a level-up."
 EVENT_LEVEL_UP_LOST = (
     "{name}'s level-up was lost: no piece in their supply can go one level up with what is left in "
@@ -230,10 +230,11 @@ EVENT_FACE_DOWN_TILE_LEFT_LIVE = "A face-down Finesse tile left play. Live now: 
 ACTION_LINE = "**{name}**: `{action}`"
 CLIP_EARLIER = "… (earlier moves: `/projectl status`)"
 WINNER = "Winner: {names}."
-FINAL_SCORE = (
-    "{name}: {total} pt ({points} from {count} puzzle(s), -{finishing} finishing, -{unfinished} "
-    "unfinished)"
-)
+FINAL_SCORE = "{name}: {total} pt ({details})"
+FINAL_FROM_ONE_PUZZLE = "{points} from 1 puzzle"
+FINAL_FROM_PUZZLES = "{points} from {count} puzzles"
+FINAL_FINISHING = "-{points} finishing"
+FINAL_UNFINISHED = "-{points} unfinished"
 FINAL_MASTERMIND = "The mastermind: {points} pt"
 
 DECISION_SUBSTITUTE = "the reserve has no {piece} left for {why}: pick another piece"
