@@ -93,6 +93,7 @@ ENGLISH: dict[str, Any] = {
     "FINISHING_PILL": "Finishing",
     "NONE_PLACED_YET": "none placed yet",
     "puzzles_done": {"one": "{n} puzzle done", "other": "{n} puzzles done"},
+    "done_count": {"one": "{n} done", "other": "{n} done"},
     "actions_left": {"one": "{n} action left", "other": "{n} actions left"},
     "finishing_placed": "{n} placed (-{n})",
     "FINISHED": "Finished",
@@ -349,6 +350,11 @@ def marker_holder(marker: str, name: str) -> str:
 
 def puzzles_done(n: int) -> str:
     return say("puzzles_done", n=n)
+
+
+def done_count(n: int) -> str:
+    """The short form, where a name must keep its room: '3 done'."""
+    return say("done_count", n=n)
 
 
 def actions_left(n: int) -> str:

@@ -363,21 +363,19 @@ def paint_panel(
     top = y + g.pad
     name_mid = top + int(t.large * 0.7)
     points = shown_points(state, seat)
-    unit = labels.POINTS_HIDDEN_UNIT if hidden else labels.points_unit(points)
-    score_w = fonts.draw(image, x + g.width - pad, name_mid, unit, t.small, MUTED, anchor="rm")
-    score_w += (
-        fonts.draw(
-            image,
-            x + g.width - pad - score_w - 6,
-            name_mid,
-            labels.POINTS_HIDDEN if hidden else str(points),
-            t.large,
-            INK,
-            bold=True,
-            anchor="rm",
-        )
-        + 6
-    )
+    right = x + g.width - pad
+    if hidden and current and not removed:
+        # The status line of the player to move tells their actions, not their puzzles done; with
+        # the pile face down its size would then be nowhere on the table, so it stands here, in
+        # place of the points nobody may see.
+        done = labels.done_count(player.banked_cards + len(player.completed))
+        score_w = fonts.draw(image, right, name_mid, done, t.small, MUTED, anchor="rm")
+    else:
+        unit = labels.POINTS_HIDDEN_UNIT if hidden else labels.points_unit(points)
+        score_w = fonts.draw(image, right, name_mid, unit, t.small, MUTED, anchor="rm")
+        number = labels.POINTS_HIDDEN if hidden else str(points)
+        score_w += fonts.draw(image, right - score_w - 6, name_mid, number, t.large, INK, bold=True,
+                              anchor="rm") + 6
     name = fonts.fit(names[seat], t.large, g.width - 2 * pad - score_w - t.small, bold=True)
     fonts.draw(image, x + pad, name_mid, name, t.large, INK, bold=True, anchor="lm")
     status_mid = top + int(t.large * 1.35) + int(t.small * 0.6)

@@ -108,7 +108,10 @@ def results_image(state: GameState, names: Sequence[str]) -> Image.Image:
 
 
 def _notes(state: GameState, names: list[str], t: TextSizes) -> list[str]:
-    notes = [labels.SOLO_TIE_NOTE] if is_solo(state) else tiebreak_notes(state, names)
+    if is_solo(state):  # said only when it decided the game: the player tied the mastermind
+        notes = [labels.SOLO_TIE_NOTE] if score_lines(state)[0].total == mastermind_points(state) else []
+    else:
+        notes = tiebreak_notes(state, names)
     room = WIDTH - 2 * MARGIN - t.small
     return [line for note in notes for line in _wrap(note, t.small, room)]
 

@@ -58,7 +58,8 @@ def test_single_and_finesse_write_only_the_requested_game(
     assert [(c["finesse"], c["players"]) for c in calls] == [(False, 3), (True, 4)]
 
 
-def test_the_demo_log_reads_as_players_would_read_it(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+def test_the_demo_log_reads_as_players_would_read_it(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     """Issue 31, item 16: a Line Clear demo is called that, its first seat is a name (not "You
     (policy)"), final scores have no "puzzle(s)" or "-0 unfinished", and the count of table images
     it reports is the count it wrote."""

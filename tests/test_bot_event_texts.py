@@ -284,6 +284,7 @@ def test_a_level_up_names_its_pieces_with_the_right_article() -> None:
     english = event.describe(NAMES)
     assert english == "Ana levelled up an I3 (straight tromino) to an L4 (L tetromino)."
     assert event_text(event, NAMES) == english
-    assert ev.LevelledUp(0, engine.Shape.I3, engine.Shape.T4).describe(NAMES).endswith("to a T4 (T tetromino).")
+    to_t4 = ev.LevelledUp(0, engine.Shape.I3, engine.Shape.T4).describe(NAMES)
+    assert to_t4.endswith("to a T4 (T tetromino).")
     portuguese = str(localise(event_text(event, NAMES), "pt-BR"))
     assert " um um " not in portuguese and portuguese.count(" um ") == 2, portuguese

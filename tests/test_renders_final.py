@@ -16,6 +16,7 @@ from renders import fonts, labels, render_mat, render_results, render_table
 from renders.changes import changes_between
 from renders.palette import HIGHLIGHT
 from renders.panels import TextSizes, thumb_label_layout
+from renders.rank import mastermind_points
 from renders.samples import names_for, play
 from renders.table import WIDTH
 
@@ -157,3 +158,21 @@ def test_every_image_word_comes_from_the_labels_module() -> None:
             if any(re.search(r"[A-Za-z]{2,}", word) for word in words):
                 offenders.append(f"{path.name}:{node.lineno}")
     assert offenders == []
+
+
+def test_the_solo_results_say_a_tie_goes_to_the_mastermind_only_on_a_tie() -> None:
+    """Issue 31, item 12: the note explains a tie; after a win or a loss it would only confuse."""
+    seen: dict[str, bool] = {}
+    for seed in range(1, 40):
+        final = list(play(Options(players=1, variant="solo"), seed, max_actions=2000))[-1]
+        if final.phase is not Phase.OVER:
+            continue
+        tie = score_lines(final)[0].total == mastermind_points(final)
+        with fonts.recording() as drawn:
+            render_results(final, ["Ana"])
+        noted = any("tie goes to" in d.text for d in drawn)
+        assert noted == tie, (seed, tie)
+        seen["tie" if tie else "no tie"] = True
+        if len(seen) == 2:
+            break
+    assert "no tie" in seen

@@ -18,7 +18,7 @@ from engine.events import PuzzleCompleted
 from engine.policies import policy_by_name
 from engine.state import DonePuzzle, GameState, Phase
 from engine.visibility import NOBODY, describe_for, hidden_scores
-from renders import render_mat, render_table
+from renders import cache, fonts, render_mat, render_table
 
 NAMES = ["alice", "bob"]
 
@@ -102,3 +102,15 @@ async def test_public_posts_of_a_hidden_scores_game_carry_no_points(tmp_path: Pa
         assert "completed a puzzle" in said
         assert not re.search(r"\bfor \d+ pt", said), said
         assert not re.search(r"\d+ pts?\b", said), said
+
+
+def test_the_player_to_move_keeps_their_puzzles_done_on_the_table_with_hidden_scores() -> None:
+    """Issue 31, item 12: the status line of the player to move tells their actions, so with the
+    pile face down its size stands in the header instead of the hidden points; a player waiting
+    keeps "N puzzles done" in the status line."""
+    state = _with_piles(known_scores=False)
+    cache.clear_all()
+    with fonts.recording() as drawn:
+        render_table(state.evolve(current=0), NAMES)
+    said = [d.text for d in drawn]
+    assert "2 done" in said and "1 puzzle done" in said
