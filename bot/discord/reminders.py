@@ -45,6 +45,9 @@ from .services import FrontServices
 log = logging.getLogger(__name__)
 
 TICK_SECONDS = 60
+LOOK_UP: Any = object()
+"""``direct_message``'s default locale: look the player's up (a caller that has read their
+preferences passes the locale, possibly None for English, instead)."""
 JUMP_LINK = "https://discord.com/channels/{guild_id}/{channel_id}/{message_id}"
 FIRST_REMINDER_DELAY = timedelta(minutes=1)
 
@@ -231,7 +234,8 @@ class ReminderScheduler:
                 continue
             if not runs_guild(self.bot.settings, game.guild_id):
                 continue  # the process running that server's shard sends it
-            prefs = preferences(await self.store.get_prefs(row.user_id))
+            stored = await self.store.get_prefs(row.user_id)  # read once for this reminder
+            prefs = preferences(stored)
             allowed = reminder_policy.deliverable_at(now, prefs)
             if allowed is None or allowed > now:  # settings changed since it was planned
                 await self.store.reschedule(row.key, allowed)
@@ -240,7 +244,7 @@ class ReminderScheduler:
             if not await self.store.claim_reminder(row, now, next_due):
                 continue
             try:
-                if await self._deliver(game, row):
+                if await self._deliver(game, row, stored):
                     sent += 1
             except Exception:  # one bad row must not hold up everyone else's reminders
                 log.exception("reminder for game %s seat %s failed", game.id, row.key.seat)
@@ -300,7 +304,10 @@ class ReminderScheduler:
         """The language of a DM to ``user_id``: the Discord locale of their latest table command
         (``players.locale``); for a player not seen since that was kept, the language of the
         server ``game`` is played in; else None (English)."""
-        known = (await self.store.get_prefs(user_id)).locale
+        return self._dm_locale_of((await self.store.get_prefs(user_id)).locale, game)
+
+    def _dm_locale_of(self, known: str | None, game: Game | None) -> Any:
+        """:meth:`dm_locale` from the player's stored locale (``players.locale``), already read."""
         if known is not None or game is None:
             return known
         return public_locale(self.bot.get_channel(game.channel_id), self.bot.server_locales,
@@ -308,13 +315,15 @@ class ReminderScheduler:
 
     async def direct_message(
         self, user_id: int, content: str, files: list[discord.File] | None = None, *,
-        game: Game | None = None,
+        game: Game | None = None, locale: Any = LOOK_UP,
     ) -> str:
         """``"sent"``, ``"closed"`` (Discord answered 403: the player does not accept DMs from the
         server) or ``"failed"`` (another HTTP error, logged). ``content`` (a sentence of
         bot/core/texts.py, or a :class:`~bot.core.locales.Joined` of them) is shown in the player's language
-        (:meth:`dm_locale`; ``game`` is the game the DM is about)."""
-        locale = await self.dm_locale(user_id, game)
+        (:meth:`dm_locale`; ``game`` is the game the DM is about), or in ``locale`` when the
+        caller has worked it out already."""
+        if locale is LOOK_UP:
+            locale = await self.dm_locale(user_id, game)
         try:
             channel = await self.bot.create_dm(discord.Object(id=user_id))
             await channel.send(localise(content, locale), files=files or [])
@@ -340,43 +349,43 @@ class ReminderScheduler:
             return False
         return True
 
-    async def _deliver(self, game: Game, row: TurnRow) -> bool:
+    async def _deliver(self, game: Game, row: TurnRow, prefs: ReminderPrefsRow) -> bool:
         """DM the reminder; on a closed DM fall back to one channel mention for this turn.
 
         A player known to have closed DMs gets no DM attempt for the turn-start reminder (the turn
         post already pinged them in the channel) and exactly one at their first nudge of each turn:
         if it goes through their DMs are open again and the flag is cleared; if not, that turn's
         one channel mention is posted. Never more than one attempt per turn, so no retry loop.
+        ``prefs`` are the player's stored preferences, read once for this reminder.
         """
-        prefs = await self.store.get_prefs(row.user_id)
+        locale = self._dm_locale_of(prefs.locale, game)  # the DM's own language
         first = row.sent_count == 0 and row.last_acted_at is None  # else it is a nudge
         if prefs.dms_closed:
             if first or not await self.store.claim_channel_fallback(row.key):
                 return False
-            outcome = await self._send_dm(game, row, first)
+            outcome = await self._send_dm(game, row, first, locale)
             if outcome == "sent":
                 await self.store.set_dms_closed(row.user_id, False)
                 return True
             return outcome == "closed" and await self._post_fallback(game, row)
-        outcome = await self._send_dm(game, row, first)
+        outcome = await self._send_dm(game, row, first, locale)
         if outcome == "closed":
             await self.store.set_dms_closed(row.user_id, True)
             return await self.store.claim_channel_fallback(row.key) and await self._post_fallback(game, row)
         return outcome == "sent"
 
-    async def _send_dm(self, game: Game, row: TurnRow, first: bool) -> str:
+    async def _send_dm(self, game: Game, row: TurnRow, first: bool, locale: Any) -> str:
         """``"sent"``, ``"closed"`` (Discord answered 403) or ``"failed"`` (logged; the reminder
         counts as sent and the next nudge comes one interval later)."""
         content = self._dm_text(game, row, first)
         assert game.state is not None
         files: list[discord.File] = []
         try:
-            locale = await self.dm_locale(row.user_id, game)  # the DM's own language
             mat = await self.bot.renderer.mat(game.state, row.key.seat, game.names, locale=locale)
             files.append(discord.File(io.BytesIO(mat), filename="mat.png"))
         except Exception:  # a reminder without its picture beats no reminder
             log.warning("could not render the mat for a reminder in game %s", game.id, exc_info=True)
-        return await self.direct_message(row.user_id, content, files, game=game)
+        return await self.direct_message(row.user_id, content, files, game=game, locale=locale)
 
     async def _post_fallback(self, game: Game, row: TurnRow) -> bool:
         """The one channel mention that replaces this turn's DMs (caller claimed it)."""
