@@ -258,3 +258,24 @@ async def test_solo_player_is_not_dmed_between_their_own_turns(tmp_path: Path) -
             await act(h, alice, "level1")        # turn 1 ends, turn 2 is hers again at once
         clock.advance(minutes=5)
         assert await tick(h) == 0 and len(h.dms_to(alice)) == 1
+
+
+async def test_a_reminder_reads_the_players_preferences_once(tmp_path: Path) -> None:
+    """Planning, language and delivery of one DM share one read of the player's preferences."""
+    clock = ManualClock(START)
+    async with days_bot(tmp_path / "db.sqlite3", clock) as h:
+        await start_game(h)
+        first = await current_user(h)
+        store = days(h).store
+        reads: list[int] = []
+        read = store.get_prefs
+
+        async def counted(user_id: int) -> object:
+            reads.append(user_id)
+            return await read(user_id)
+
+        store.get_prefs = counted  # type: ignore[method-assign]  # counting the reads of one tick
+        clock.advance(minutes=1)
+        assert await tick(h) == 1
+        assert len(h.dms_to(first)) == 1
+        assert reads == [first.id]
