@@ -22,7 +22,7 @@ from __future__ import annotations
 import asyncio
 import io
 import logging
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Coroutine
 from datetime import timedelta
 from typing import Any
 
@@ -74,7 +74,7 @@ class ReminderScheduler:
         self.announce_timeout: TimeoutAnnouncer | None = None
         """Set by the cogs: posts "time is up" with vote buttons in the game channel."""
         self._last_actor: dict[int, int | None] = {}
-        self._loop: tasks.Loop[Callable[[], Awaitable[None]]] | None = None
+        self._loop: tasks.Loop[Callable[[], Coroutine[Any, Any, None]]] | None = None
 
     @property
     def clock(self) -> Clock:
@@ -93,9 +93,10 @@ class ReminderScheduler:
         first tick waits for the bot to be ready (channels must be cached to post)."""
         await self.sync_open_turns()
         if self.tick_seconds is not None and self._loop is None:
-            self._loop = tasks.loop(seconds=self.tick_seconds)(self._tick_safely)
-            self._loop.before_loop(self.bot.wait_until_ready)
-            self._loop.start()
+            loop = tasks.loop(seconds=self.tick_seconds)(self._tick_safely)
+            loop.before_loop(self.bot.wait_until_ready)
+            loop.start()
+            self._loop = loop
 
     @property
     def running(self) -> bool:

@@ -65,13 +65,15 @@ class Handlers:
 class FrontServices(BotServices, Protocol):
     """What the cogs, views and the reminder loop use of the running Discord client."""
 
-    tree: app_commands.CommandTree[Any]
     handlers: Handlers
     days: Days | None
     """Playing over days (reminders, turn clock), once ``cogs.days_setup.install`` has run."""
     reminder_tick_seconds: float | None
     fault_log: FaultLog
     """Storage faults players hit, logged once in a while (bot/core/storage/faults.py)."""
+
+    @property
+    def tree(self) -> app_commands.CommandTree[Any]: ...
 
     def get_channel(self, id: int, /) -> Any: ...
 

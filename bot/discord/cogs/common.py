@@ -15,7 +15,7 @@ from __future__ import annotations
 import io
 import logging
 from collections.abc import Awaitable, Sequence
-from typing import Any
+from typing import Any, overload
 
 import discord
 from discord import app_commands
@@ -222,6 +222,10 @@ def step_lines(game: Game, steps: Sequence[Step]) -> list[str]:
     return lines
 
 
+@overload
+def localise_view(view: discord.ui.View, locale: Any) -> discord.ui.View: ...
+@overload
+def localise_view(view: None, locale: Any) -> None: ...
 def localise_view(view: discord.ui.View | None, locale: Any) -> discord.ui.View | None:
     """``view``'s button labels, menu placeholders and options that are sentences of bot/core/texts.py,
     shown in ``locale`` (in place; the custom ids, which the bot reads back, never change)."""
