@@ -3,17 +3,21 @@
 An import placed inside a function is how a cycle is usually hidden; both are read here from the
 source (``ast``), so the check runs without importing anything. Imports under ``if TYPE_CHECKING:``
 are for annotations only and are left out. Add a package to ``PACKAGES`` once it holds to this.
+And the core of the bot, bot/core/, imports without discord.
 """
 
 from __future__ import annotations
 
 import ast
+import subprocess
+import sys
+import textwrap
 from pathlib import Path
 
 import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
-PACKAGES = ("engine", "renders")
+PACKAGES = ("engine", "renders", "bot")
 
 
 def _module_name(path: Path) -> str:
@@ -138,3 +142,27 @@ def test_the_check_sees_what_it_forbids(source: str, cycles: list[list[str]], ne
     top, inside = _walk(ast.parse(source), "engine.a", False, known)
     assert _cycles({"engine.a": top, "engine.b": {"engine.a"}}) == cycles
     assert inside == nested
+
+
+def test_the_core_imports_without_discord() -> None:
+    """Every module under bot/core/, imported in a process where ``import discord`` fails."""
+    modules = sorted(m for m in _modules("bot") if m == "bot.core" or m.startswith("bot.core."))
+    script = textwrap.dedent(f"""
+        import importlib, sys
+
+        class NoDiscord:
+            def find_spec(self, name, path=None, target=None):
+                if name == "discord" or name.startswith("discord."):
+                    raise ImportError("discord is not importable here: " + name)
+                return None
+
+        sys.meta_path.insert(0, NoDiscord())
+        for name in {modules!r}:
+            importlib.import_module(name)
+        assert not any(m == "discord" or m.startswith("discord.") for m in sys.modules)
+        print(len({modules!r}))
+    """)
+    done = subprocess.run([sys.executable, "-c", script], cwd=ROOT, capture_output=True, text=True,
+                          timeout=120)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.strip() == str(len(modules))
