@@ -24,6 +24,8 @@ from collections.abc import Sequence
 
 from .cards import PuzzleCard
 from .catalogue import CatalogueError, load_catalogue, main_check
+from .errors import IllegalActionError
+from .game import new_game
 from .policies import POLICIES, policy_by_name
 from .simulate import play_game
 from .state import Difficulty, Options
@@ -114,6 +116,12 @@ def build_parser() -> argparse.ArgumentParser:
                        help="without the Ghost Piece expansion (5 players only)")
     sim.add_argument("--finesse", action="store_true",
                      help="play with the Finesse expansion (credits, tiles, Insert)")
+    sim.add_argument("--ambassador", action="store_true",
+                     help="play with the Ambassador Pack (Ambassador cards, the Ambassador action)")
+    sim.add_argument("--phoenix", action="store_true",
+                     help="play with Phoenix (7 black 6-point cards; 6 players may then drop Ghost)")
+    sim.add_argument("--finesse-ambassador", action="store_true",
+                     help="play with the Finesse Ambassador Pack's six Set C tiles (needs --finesse)")
     sim.add_argument("--difficulty", choices=[d.value for d in Difficulty], default="normal")
     sim.add_argument(
         "--policy", default="greedy",
@@ -152,8 +160,6 @@ def _simulate(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
     if variant == "lineclear" and not 5 <= players <= 6:
         parser.error(f"Line Clear is played by 5-6 players, not {players}")
     ghost = args.ghost if args.ghost is not None else variant == "lineclear"
-    if players == 6 and not ghost:
-        parser.error("6 players need the Ghost Piece expansion: drop --no-ghost")
     names = [n.strip().lower() for n in args.policy.split(",")]
     unknown = [n for n in names if n not in POLICIES]
     if unknown or len(names) not in (1, players):
@@ -169,8 +175,15 @@ def _simulate(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
         difficulty=Difficulty(args.difficulty),
         ghost=ghost,
         finesse=args.finesse,
+        ambassador=args.ambassador,
+        phoenix=args.phoenix,
+        finesse_ambassador=args.finesse_ambassador,
     )
     cards = _cards(args, parser)
+    try:  # the engine validates the options once, with a readable refusal
+        new_game(options, args.seed, cards)
+    except IllegalActionError as refusal:
+        parser.error(str(refusal))
     extra = {} if args.max_turns is None else {"max_turns": args.max_turns}
     stalled = inserts = credits = 0
     start = time.perf_counter()

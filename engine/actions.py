@@ -10,6 +10,8 @@ The text form is what the action log stores and what a player can type:
 ``upgrade 2 to L3``                        return a piece, take another (upgrade or exchange)
 ``place L3 on W07 at A1 A2 B2``            put a piece from your supply on your puzzle W07
 ``master L3 on W07 at A1 A2 B2; 1 on B02 at C3``  the Master action: one piece per puzzle
+``ambassador 1 on B02 at C3``              Ambassador Pack: flip a completed Ambassador card for
+                                           one more Master (any number per turn, one card each)
 ``recycle white 3 1 4 2``                  put a row under its deck, slot 3 first, and reveal 4
 ``ghost P5 to O4 1; 1 on W07 at C3``        Ghost Piece: split a ghost into pieces that tile it,
                                            optionally placing some at once (one per puzzle)
@@ -23,7 +25,8 @@ The text form is what the action log stores and what a player can type:
 
 Players may type the same actions with Portuguese words (the Portuguese rulebook's verbs):
 ``pegar branco 3``, ``comprar preto``, ``nivel1``, ``aprimorar 2 para L3``,
-``colocar L3 em W07 nas A1 A2 B2``, ``mestre 1 em B02 nas C3; …``, ``reciclar branco 3 1 4 2``,
+``colocar L3 em W07 nas A1 A2 B2``, ``mestre 1 em B02 nas C3; …``, ``embaixador 1 em B02 nas C3``,
+``reciclar branco 3 1 4 2``,
 ``fantasma P5 para O4 1``, ``inserir``, ``encerrar turno``, ``escolher I4`` (``escolher L3 para
 O4``, ``escolher recusar``), ``concluir``,
 ``passar``. They parse to the same
@@ -133,6 +136,26 @@ class Master:
 
     def __str__(self) -> str:
         return "master " + "; ".join(p.placement_text() for p in self.placements)
+
+
+@dataclass(frozen=True, slots=True)
+class AmbassadorAction:
+    """Ambassador Pack: flip one of your completed, face-up Ambassador cards (one completed on
+    an earlier turn) to take a Master: at most one piece on each of your puzzles, all from the
+    supply you had at the start. Not the turn's Master; any number per turn, one card each.
+
+    The card flipped is the earliest-completed one that is ready (they differ only in points);
+    placements are kept sorted by card id, as in :class:`Master`."""
+
+    placements: tuple[Place, ...]
+    kind: ClassVar[str] = "ambassador"
+
+    def __post_init__(self) -> None:
+        ordered = tuple(sorted(self.placements, key=lambda p: (p.card, p.shape.index, p.mask)))
+        object.__setattr__(self, "placements", ordered)
+
+    def __str__(self) -> str:
+        return "ambassador " + "; ".join(p.placement_text() for p in self.placements)
 
 
 @dataclass(frozen=True, slots=True)
@@ -261,13 +284,14 @@ TABLE_ACTIONS = (SkipTurn, RemovePlayer)
 
 Action = (
     TakePuzzle | DrawPuzzle | TakeLevelOne | Upgrade | Place | Master | Recycle | Choose
-    | EndFinishing | Pass | SkipTurn | RemovePlayer | GhostSplit | Insert | EndTurn
+    | EndFinishing | Pass | SkipTurn | RemovePlayer | GhostSplit | Insert | EndTurn | AmbassadorAction
 )
 
 PORTUGUESE = {
     "pegar": "take", "comprar": "draw", "nivel1": "level1", "nível1": "level1",
     "nivel-1": "level1", "nível-1": "level1", "aprimorar": "upgrade", "colocar": "place",
-    "mestre": "master", "reciclar": "recycle", "escolher": "choose", "fantasma": "ghost",
+    "mestre": "master", "embaixador": "ambassador", "reciclar": "recycle", "escolher": "choose",
+    "fantasma": "ghost",
     "concluir": "done", "passar": "pass", "pular": "skip", "remover": "remove",
     "inserir": "insert", "encerrar": "end", "turno": "turn",
     "branco": "white", "branca": "white", "preto": "black", "preta": "black",
@@ -378,12 +402,13 @@ def parse_action(text: str) -> Action:
         raise ActionSyntaxError("parse.upgrade_form")
     if verb == "place":
         return parse_placement(text.strip()[len(words[0]):])
-    if verb == "master":
+    if verb in {"master", "ambassador"}:
         body = text.strip()[len(words[0]):]
         parts = [part for part in body.split(";") if part.strip()]
         if not parts:
-            raise ActionSyntaxError("master.empty")
-        return Master(tuple(parse_placement(part) for part in parts))
+            raise ActionSyntaxError("master.empty" if verb == "master" else "ambassador.empty")
+        placements = tuple(parse_placement(part) for part in parts)
+        return Master(placements) if verb == "master" else AmbassadorAction(placements)
     if verb == "recycle":
         if len(rest) >= 2:
             order = tuple(_slot(word, 4) for word in rest[1:])

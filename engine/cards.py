@@ -54,7 +54,37 @@ class LevelUp(enum.Enum):
         return self.value
 
 
-Reward = Shape | LevelUp
+class Ambassador(enum.Enum):
+    """The Ambassador Pack's "reward" (RULINGS "The rest of the published game"): no piece, but
+    once completed the card lies face up and may later be flipped for one Ambassador action."""
+
+    ACTION = "ambassador"
+
+    @property
+    def level(self) -> int:
+        """Worth about two levels to a player weighing rewards: one action placing a piece on
+        every puzzle, on top of the turn's Master."""
+        return 2
+
+    @property
+    def size(self) -> int:
+        """Net-cell worth for the catalogue economy: one cell (a Master's worth of tempo, less
+        than any piece), which puts the cards in their classes' net-cell ranges."""
+        return 1
+
+    @property
+    def symbol(self) -> str:
+        return "★"
+
+    @property
+    def label(self) -> str:
+        return "Ambassador action"
+
+    def __str__(self) -> str:
+        return self.value
+
+
+Reward = Shape | LevelUp | Ambassador
 
 _LEVEL_UP_ALIASES = {"up": LevelUp.UP, "↑": LevelUp.UP, "^": LevelUp.UP,
                      "up2": LevelUp.DOUBLE, "⇈": LevelUp.DOUBLE, "^^": LevelUp.DOUBLE,
@@ -64,6 +94,8 @@ _LEVEL_UP_ALIASES = {"up": LevelUp.UP, "↑": LevelUp.UP, "^": LevelUp.UP,
 def parse_reward(text: str) -> Reward:
     """A piece code, or a level-up code (``up``/``↑``/``^``, ``up2``/``⇈``/``^^``)."""
     key = text.strip().lower()
+    if key == Ambassador.ACTION.value:
+        return Ambassador.ACTION
     if key in _LEVEL_UP_ALIASES:
         return _LEVEL_UP_ALIASES[key]
     try:
@@ -73,6 +105,10 @@ def parse_reward(text: str) -> Reward:
 
 
 GHOST_EXPANSION = "ghost"
+AMBASSADOR_EXPANSION = "ambassador"
+PHOENIX_EXPANSION = "phoenix"
+CARD_EXPANSIONS = (GHOST_EXPANSION, AMBASSADOR_EXPANSION, PHOENIX_EXPANSION)
+"""The expansions a catalogue card may belong to (the catalogue's optional ``expansion`` field)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -88,6 +124,9 @@ class PuzzleCard:
     points: int
     reward: Reward
     recess: int
+    tag: str | None = None
+    """The expansion the card is declared to belong to (the catalogue's ``expansion`` field),
+    for cards whose reward does not say it: Phoenix's 6-point cards. None: read from the reward."""
 
     @property
     def size(self) -> int:
@@ -95,8 +134,13 @@ class PuzzleCard:
 
     @property
     def expansion(self) -> str | None:
-        """The expansion this card belongs to: ``"ghost"`` for ghost-piece and level-up rewards
-        (only those cards need the expansion's components), None for a base card."""
+        """The expansion this card belongs to: its declared ``tag`` (Phoenix), else ``"ghost"``
+        for ghost-piece and level-up rewards (only those cards need the expansion's components),
+        ``"ambassador"`` for an Ambassador action, None for a base card."""
+        if self.tag is not None:
+            return self.tag
+        if isinstance(self.reward, Ambassador):
+            return AMBASSADOR_EXPANSION
         if isinstance(self.reward, LevelUp) or self.reward.level >= 5:
             return GHOST_EXPANSION
         return None

@@ -30,13 +30,26 @@ from pathlib import Path
 from types import MappingProxyType
 from typing import Any
 
-from .cards import Colour, LevelUp, PuzzleCard, Reward, parse_reward
+from .cards import (
+    AMBASSADOR_EXPANSION,
+    CARD_EXPANSIONS,
+    PHOENIX_EXPANSION,
+    Ambassador,
+    Colour,
+    LevelUp,
+    PuzzleCard,
+    Reward,
+    parse_reward,
+)
 from .pieces import BASE_SHAPES, GRID, UnknownShapeError, canonical_form, is_connected
 from .solver import fillable_without_monominoes, min_pieces
 
 FORMAT_VERSION = 1
 DEFAULT_RESOURCE = "puzzles.json"
 CARD_FIELDS = ("id", "colour", "points", "reward", "recess")
+OPTIONAL_CARD_FIELDS = ("expansion",)
+"""``expansion`` declares the expansion a card belongs to when its reward does not say it
+(Phoenix's cards reward ordinary pieces)."""
 
 
 MAX_POINTS = 99
@@ -145,8 +158,8 @@ def _parse_card(raw: Any, position: int) -> PuzzleCard:
     if not isinstance(raw, dict):
         raise CatalogueError(f"{label}: a card must be an object with fields {CARD_FIELDS}")
     for key in raw:
-        if key not in CARD_FIELDS:
-            hint = difflib.get_close_matches(str(key), CARD_FIELDS, n=1)
+        if key not in CARD_FIELDS + OPTIONAL_CARD_FIELDS:
+            hint = difflib.get_close_matches(str(key), CARD_FIELDS + OPTIONAL_CARD_FIELDS, n=1)
             also = f" (did you mean '{hint[0]}'?)" if hint else ""
             raise CatalogueError(f"{label}: unknown field '{key}'{also}")
     missing = [k for k in CARD_FIELDS if k not in raw]
@@ -182,13 +195,19 @@ def _parse_card(raw: Any, position: int) -> PuzzleCard:
         codes = ", ".join(s.value for s in BASE_SHAPES)
         raise CatalogueError(
             f"{label}: reward '{reward_text}' is not a piece (pieces are {codes}; with the Ghost "
-            "Piece expansion also P5, U5, L5, and up / up2 for the level-up arrows)"
+            "Piece expansion also P5, U5, L5, and up / up2 for the level-up arrows; ambassador for "
+            "an Ambassador card)"
         ) from None
+    tag = raw.get("expansion")
+    if tag is not None and tag not in CARD_EXPANSIONS:
+        raise CatalogueError(
+            f"{label}: expansion {tag!r} is unknown; use one of {', '.join(CARD_EXPANSIONS)}"
+        )
 
     recess = _parse_recess(raw["recess"], label)
     if min_pieces(recess) is None:  # unreachable with a monomino, kept as the defining rule
         raise CatalogueError(f"{label}: the recess cannot be tiled with the 9 piece shapes")
-    return PuzzleCard(id=card_id, colour=colour, points=points, reward=reward, recess=recess)
+    return PuzzleCard(id=card_id, colour=colour, points=points, reward=reward, recess=recess, tag=tag)
 
 
 def _reject_duplicate_ids(cards: list[PuzzleCard]) -> None:
@@ -264,6 +283,7 @@ def catalogue_to_json(cat: Catalogue) -> dict[str, Any]:
                 "colour": card.colour.value,
                 "points": card.points,
                 "reward": card.reward.value,
+                **({"expansion": card.tag} if card.tag is not None else {}),
                 "recess": card.recess_rows(),
             }
             for card in cat.cards
@@ -279,7 +299,8 @@ def dumps_catalogue(cat: Catalogue) -> str:
     lines += [f"  {json.dumps(k)}: {json.dumps(v, ensure_ascii=False)}," for k, v in head.items()]
     lines.append('  "cards": [')
     for i, card in enumerate(data["cards"]):
-        fields = ", ".join(f"{json.dumps(k)}: {json.dumps(card[k])}" for k in CARD_FIELDS[:4])
+        fields = ", ".join(f"{json.dumps(k)}: {json.dumps(card[k])}"
+                           for k in (*CARD_FIELDS[:4], *OPTIONAL_CARD_FIELDS) if k in card)
         rows = ",\n".join(f"      {json.dumps(row)}" for row in card["recess"])
         comma = "," if i < len(data["cards"]) - 1 else ""
         lines.append(f"    {{{fields}, \"recess\": [\n{rows}\n    ]}}{comma}")
@@ -351,6 +372,31 @@ MIN_PIECES_MOSTLY: dict[tuple[Colour, int], int] = {(Colour.WHITE, 2): 2, (Colou
 # sizes follow from it (a ghost reward is worth its 5 cells, an arrow one cell per level).
 EXPANSION_NET: dict[tuple[Colour, int], tuple[int, int]] = {k: net for k, (_, net) in ECONOMY.items()}
 
+# Phoenix (RULINGS "The rest of the published game"): black, 6 points, harder than every 5-point
+# card — at least 5 pieces to fill with the nine base shapes (so 17 cells or more), each rewarding
+# a level-3 or level-4 piece. Our design: 19 cells with a tromino reward or 20 with a tetromino
+# (net 16), exactly 5 pieces.
+PHOENIX_POINTS = 6
+PHOENIX_ECONOMY: tuple[tuple[int, int], tuple[int, int]] = ((17, 20), (15, 17))
+PHOENIX_MIN_PIECES: tuple[int, int] = (5, 5)
+PHOENIX_REWARD_LEVELS = (3, 4)
+# Ambassador cards follow exactly the class figures of a card of the same colour and points
+# (white 2 pt, black 4 and 5 pt), their action worth one net cell (Ambassador.size).
+
+
+def card_class(card: PuzzleCard | CardReport) -> str:
+    """Which figures a card is held to: ``base``, ``ambassador`` (its colour and points' class,
+    like a base card), ``phoenix`` or ``expansion`` (ghost and level-up cards: colour ranges)."""
+    reward = card.reward
+    if isinstance(reward, Ambassador):
+        return AMBASSADOR_EXPANSION
+    if getattr(card, "tag", None) == PHOENIX_EXPANSION:
+        return PHOENIX_EXPANSION
+    if isinstance(reward, LevelUp) or reward.level >= 5:
+        return "expansion"
+    return "base"
+
+
 # Cards a mode needs. Black follows the rules (RULINGS "Components": the black deck size by
 # player count) and solo is 15 white + 10 black. White is our own choice: the base game never
 # runs out of white in a way that breaks it, so we ask for a face-up row of 4 plus about 4 white
@@ -380,6 +426,7 @@ class CardReport:
     net_cells: int
     min_pieces: int | None
     no_mono: bool
+    tag: str | None = None
 
 
 @dataclass(frozen=True)
@@ -413,16 +460,37 @@ def _card_report(card: PuzzleCard) -> CardReport:
         net_cells=card.size - card.reward.size,
         min_pieces=min_pieces(card.recess),
         no_mono=fillable_without_monominoes(card.recess),
+        tag=card.tag,
     )
+
+
+def _phoenix_notes(r: CardReport) -> list[str]:
+    notes: list[str] = []
+    (lo_size, hi_size), (lo_net, hi_net) = PHOENIX_ECONOMY
+    kind = f"Phoenix {r.colour} {r.points} pt"
+    if r.colour is not Colour.BLACK or r.points != PHOENIX_POINTS:
+        notes.append(f"{r.id}: a Phoenix card is black and worth {PHOENIX_POINTS} points")
+    if not lo_size <= r.size <= hi_size:
+        notes.append(f"{r.id}: {kind} with {r.size} cells (ours: {lo_size}–{hi_size})")
+    if not lo_net <= r.net_cells <= hi_net:
+        notes.append(f"{r.id}: {kind} with net {r.net_cells} cells (ours: {lo_net}–{hi_net})")
+    if r.min_pieces is not None and not PHOENIX_MIN_PIECES[0] <= r.min_pieces <= PHOENIX_MIN_PIECES[1]:
+        notes.append(f"{r.id}: {kind} card needing {r.min_pieces} pieces (the ruling: at least "
+                     f"{PHOENIX_MIN_PIECES[0]}, harder than every 5-point card)")
+    if r.reward.level not in PHOENIX_REWARD_LEVELS:
+        notes.append(f"{r.id}: {kind} rewarding a level-{r.reward.level} piece (the ruling: level 3 or 4)")
+    return notes
 
 
 def _economy_notes(r: CardReport) -> list[str]:
     notes: list[str] = []
+    if card_class(r) == PHOENIX_EXPANSION:
+        return _phoenix_notes(r)
     economy = ECONOMY.get((r.colour, r.points))
     if economy is None:
         return [f"{r.id}: the published set has no {r.colour} card worth {r.points} points"]
     (lo_size, hi_size), (lo_net, hi_net) = economy
-    expansion = isinstance(r.reward, LevelUp) or r.reward.level >= 5
+    expansion = card_class(r) == "expansion"
     kind = f"{r.colour} {r.points} pt"
     if not expansion and not lo_size <= r.size <= hi_size:
         notes.append(f"{r.id}: {kind} with {r.size} cells (published: {lo_size}–{hi_size})")
@@ -496,15 +564,14 @@ def _range(values: list[int]) -> str:
     return "–" if not values else f"{min(values)}–{max(values)}"
 
 
-def _is_expansion(r: CardReport) -> bool:
-    return isinstance(r.reward, LevelUp) or r.reward.level >= 5
-
-
-def min_pieces_by_class(report: CatalogueReport) -> dict[tuple[Colour, int], dict[int, int]]:
-    """How many base cards of each class (colour, points) need each minimum number of pieces."""
+def min_pieces_by_class(
+    report: CatalogueReport, kind: str = "base"
+) -> dict[tuple[Colour, int], dict[int, int]]:
+    """How many cards of each class (colour, points) need each minimum number of pieces: the
+    base cards, or those of ``kind`` (:func:`card_class`: ``ambassador``, ``phoenix``)."""
     counts: dict[tuple[Colour, int], dict[int, int]] = {}
     for r in report.cards:
-        if _is_expansion(r) or r.min_pieces is None:
+        if card_class(r) != kind or r.min_pieces is None:
             continue
         per_class = counts.setdefault((r.colour, r.points), {})
         per_class[r.min_pieces] = per_class.get(r.min_pieces, 0) + 1
@@ -523,6 +590,35 @@ def _min_pieces_lines(report: CatalogueReport) -> list[str]:
         if key in MIN_PIECES_MOSTLY:
             published += f", mostly {MIN_PIECES_MOSTLY[key]}"
         lines.append(f"  {colour.value:<5} {points} pt  {spread}  ({published})")
+    return lines
+
+
+def _pack_lines(report: CatalogueReport) -> list[str]:
+    """The Ambassador and Phoenix cards' figures per class, next to what the rulings ask."""
+    lines: list[str] = []
+    for kind, title in ((AMBASSADOR_EXPANSION, "Ambassador Pack"), (PHOENIX_EXPANSION, "Phoenix")):
+        group = [r for r in report.cards if card_class(r) == kind]
+        if not group:
+            continue
+        lines.append(f"{title}: {len(group)} cards, per class (the figures they follow in brackets):")
+        classes = sorted({(r.colour, r.points) for r in group}, key=lambda k: (k[0] is Colour.BLACK, k[1]))
+        for colour, points in classes:
+            cards = [r for r in group if (r.colour, r.points) == (colour, points)]
+            spread = ", ".join(
+                f"{n}: {sum(r.min_pieces == n for r in cards)}"
+                for n in sorted({r.min_pieces for r in cards if r.min_pieces is not None})
+            )
+            if kind == PHOENIX_EXPANSION:
+                (ls, hs), (ln, hn) = PHOENIX_ECONOMY
+                lo, hi = PHOENIX_MIN_PIECES
+            else:
+                (ls, hs), (ln, hn) = ECONOMY.get((colour, points), ((0, 0), (0, 0)))
+                lo, hi = MIN_PIECES_BY_CLASS.get((colour, points), MIN_PIECES_RANGE[colour])
+            lines.append(
+                f"  {colour.value:<5} {points} pt ×{len(cards)}  size {_range([r.size for r in cards])} "
+                f"({ls}–{hs})  net {_range([r.net_cells for r in cards])} ({ln}–{hn})  "
+                f"min pieces {spread} ({lo}–{hi})"
+            )
     return lines
 
 
@@ -549,12 +645,13 @@ def format_report(report: CatalogueReport) -> str:
             f"net {_range(nets):<5}  min pieces {_range(mins)}"
         )
     lines.extend(_min_pieces_lines(report))
+    lines.extend(_pack_lines(report))
     no_mono = sum(r.no_mono for r in report.cards)
     lines.append(
         f"{no_mono}/{len(report.cards)} cards fillable without monominoes; "
         f"{report.silhouettes} distinct recess silhouettes"
     )
-    ghost = [r for r in report.cards if isinstance(r.reward, LevelUp) or r.reward.level >= 5]
+    ghost = [r for r in report.cards if card_class(r) == "expansion"]
     if ghost:
         white = sum(r.colour is Colour.WHITE for r in ghost)
         arrows = sum(isinstance(r.reward, LevelUp) for r in ghost)

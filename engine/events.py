@@ -175,6 +175,16 @@ class PuzzleCompleted(Event):
 
 
 @dataclass(frozen=True, slots=True)
+class AmbassadorFlipped(Event):
+    """Ambassador Pack: ``seat`` flipped its completed Ambassador card ``card`` face down for an
+    Ambassador action (the placements follow as ``PiecePlaced`` events)."""
+
+    seat: int
+    card: str
+    sentence = "{who} flipped Ambassador card {card} for an Ambassador action."
+
+
+@dataclass(frozen=True, slots=True)
 class RowRecycled(Event):
     colour: Colour
     cards: tuple[str, ...]

@@ -17,6 +17,7 @@ from . import decisions, rules
 from .actions import (
     TABLE_ACTIONS,
     Action,
+    AmbassadorAction,
     Choose,
     DrawPuzzle,
     EndFinishing,
@@ -49,7 +50,13 @@ from .events import (
     PlayerRemoved,
     TurnSkipped,
 )
-from .expansions import finesse, ghost  # noqa: F401  (importing an expansion registers it)
+from .expansions import (  # noqa: F401  (importing an expansion registers it)
+    ambassador,
+    finesse,
+    finesse_ambassador,
+    ghost,
+    phoenix,
+)
 from .expansions.base import (
     after_action,
     end_of_turn,
@@ -196,6 +203,12 @@ def _apply_choice(w: Work, variant: Variant, action: Action) -> None:
 
 # -- play phase -----------------------------------------------------------------------------------
 
+NOT_IN_GAME: dict[type, str] = {
+    GhostSplit: "ghost.not_in_game", AmbassadorAction: "ambassador.not_in_game",
+}
+"""The refusal of an expansion's action at a table that plays without that expansion."""
+
+
 
 def _apply_play(w: Work, variant: Variant, action: Action) -> None:
     if isinstance(action, TakePuzzle):
@@ -221,8 +234,9 @@ def _apply_play(w: Work, variant: Variant, action: Action) -> None:
     else:
         expansion = expansion_for_action(w.options, action)
         if expansion is None:
-            if isinstance(action, GhostSplit):
-                raise ActionNotAvailableError("ghost.not_in_game")
+            key = NOT_IN_GAME.get(type(action))
+            if key is not None:
+                raise ActionNotAvailableError(key)
             raise ActionNotAvailableError("game.unknown_action", action=repr(action))
         expansion.apply_action(w, action)
 

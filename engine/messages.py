@@ -127,6 +127,14 @@ MESSAGES: dict[str, Any] = {
                            "exactly the pieces that tile the ghost (no substitutes).",
     "ghost.one_per_puzzle": "The Ghost action places at most one new piece on each puzzle.",
     "ghost.only_new": "Only the new pieces can be placed at once, and this split gives {count} {piece}.",
+    "ambassador.empty": "An Ambassador action places at least one piece: write 'ambassador <piece> on "
+                        "<puzzle> at <cells>' (several joined by ';').",
+    "ambassador.one_per_puzzle": "An Ambassador action places at most one piece on each puzzle.",
+    "ambassador.supply": "This Ambassador action needs {needed} × {piece} but your supply has {have}.",
+    "ambassador.none_ready": "You have no face-up Ambassador card to flip (one completed this turn can be "
+                             "flipped from your next turn on).",
+    "ambassador.finishing": "The Ambassador action is not available during Finishing Touches.",
+    "ambassador.not_in_game": "This game is played without the Ambassador Pack.",
     "finesse.insert_finishing": "Insert is not available during Finishing Touches.",
     "finesse.insert_cost": "Insert costs {cost} active credits; you have {active} active.",
     "finesse.insert_cost_inactive": "Insert costs {cost} active credits; you have {active} active "
@@ -139,8 +147,10 @@ MESSAGES: dict[str, Any] = {
     "setup.unknown_variant": "Unknown variant '{name}'. Variants: {variants}.",
     "setup.players": "{variant} is played by {low}–{high} players.",
     "setup.line_clear_players": "Line Clear is played by 5 or 6 players.",
-    "setup.six_need_ghost": "Six players need the Ghost Piece expansion (its black puzzles make the 24-card "
-                            "black deck): turn the ghost option on.",
+    "setup.six_need_ghost": "Six players need the Ghost Piece expansion or Phoenix (their black puzzles make "
+                            "the 24-card black deck): turn the ghost or the phoenix option on.",
+    "setup.finesse_ambassador_needs_finesse": "The Finesse Ambassador Pack adds Finesse tiles: turn the "
+                                              "finesse option on too.",
     "setup.reserve": "The reserve holds 10 or 15 pieces of each shape.",
     "setup.endless_solo": "The Endless White Deck is a variant for 2 or more players; Solo cannot use it.",
     "setup.catalogue": "This catalogue has {white} white and {black} black puzzles; a {players}-player game "

@@ -205,25 +205,38 @@ def master(w: Work, action: Master) -> None:
         raise WrongPhaseError("master.finishing")
     if w.master_used:
         raise MasterError("master.used")
-    if not action.placements:
-        raise MasterError("master.empty")
-    cards = [p.card for p in action.placements]
+    check_master_placements(w, action.placements, "master")
+    place_at_once(w, action.placements)
+    w.master_used = True
+    complete_puzzles(w, w.current, finishing=False)
+
+
+def check_master_placements(w: Work, placements: tuple[Place, ...], keys: str) -> None:
+    """A Master's placements (also the Ambassador action's, ``keys`` naming whose refusals):
+    at least one, at most one per puzzle, every piece in the supply as the action starts, each
+    placement legal."""
+    if not placements:
+        raise MasterError(f"{keys}.empty")
+    cards = [p.card for p in placements]
     if len(set(cards)) != len(cards):
-        raise MasterError("master.one_per_puzzle")
-    seat = w.current
+        raise MasterError(f"{keys}.one_per_puzzle")
     start_supply = w.player.supply
     needed = [0] * len(start_supply)
-    for p in action.placements:
+    for p in placements:
         needed[p.shape.index] += 1
     for shape in SHAPES:
         if needed[shape.index] > start_supply[shape.index]:
             have = start_supply[shape.index]
-            raise PieceNotInSupplyError("master.supply", needed=needed[shape.index], piece=shape, have=have)
-    checked = [(p, check_placement(w, seat, p)) for p in action.placements]
-    for p, puzzle in checked:
-        put_piece(w, seat, p, puzzle, finishing=False)
-    w.master_used = True
-    complete_puzzles(w, seat, finishing=False)
+            raise PieceNotInSupplyError(f"{keys}.supply", needed=needed[shape.index], piece=shape, have=have)
+    for p in placements:
+        check_placement(w, w.current, p)
+
+
+def place_at_once(w: Work, placements: tuple[Place, ...]) -> None:
+    """Put checked placements down together (completions are the caller's, after them all)."""
+    seat = w.current
+    for p in placements:
+        put_piece(w, seat, p, check_placement(w, seat, p), finishing=False)
 
 
 # -- completing --------------------------------------------------------------------------------

@@ -81,6 +81,9 @@ def options_to_json(options: Options) -> dict[str, Any]:
         data["known_scores"] = False
     if options.endless_white:
         data["endless_white"] = True
+    for flag in ("ambassador", "phoenix", "finesse_ambassador"):
+        if getattr(options, flag):
+            data[flag] = True
     return data
 
 
@@ -95,6 +98,9 @@ def options_from_json(data: dict[str, Any]) -> Options:
         finesse=bool(data.get("finesse", False)),
         known_scores=bool(data.get("known_scores", True)),
         endless_white=bool(data.get("endless_white", False)),
+        ambassador=bool(data.get("ambassador", False)),
+        phoenix=bool(data.get("phoenix", False)),
+        finesse_ambassador=bool(data.get("finesse_ambassador", False)),
     )
 
 
@@ -276,6 +282,7 @@ def _card_to_json(card: PuzzleCard) -> dict[str, Any]:
         "points": card.points,
         "reward": card.reward.value,
         "recess": card.recess_rows(),
+        **({"expansion": card.tag} if card.tag is not None else {}),
     }
 
 
@@ -294,6 +301,7 @@ def _card_from_json(data: dict[str, Any]) -> PuzzleCard:
         points=int(data["points"]),
         reward=parse_reward(str(data["reward"])),
         recess=mask,
+        tag=None if data.get("expansion") is None else str(data["expansion"]),
     )
 
 

@@ -66,6 +66,8 @@ class GameRecord:
             "variant": self.options.variant,
             "players": self.options.players,
             **({"ghost": True} if self.options.ghost else {}),
+            **{flag: True for flag in ("ambassador", "phoenix", "finesse_ambassador")
+               if getattr(self.options, flag)},
             **({"finesse": True, "inserts": self.inserts, "credits": list(self.credits)}
                if self.options.finesse else {}),
             "rounds": self.rounds,

@@ -81,6 +81,12 @@ class Options:
     endless_white: bool = False
     """Endless White Deck (2+ players): when the white deck runs out, every player banks the
     points of their completed white cards, which are shuffled into a new white deck."""
+    ambassador: bool = False
+    """Ambassador Pack: 1 white + 2 black Ambassador cards, flipped for an Ambassador action."""
+    phoenix: bool = False
+    """Phoenix: 7 black 6-point cards (a 6-player Line Clear table may play them instead of Ghost)."""
+    finesse_ambassador: bool = False
+    """Finesse Ambassador Pack (with ``finesse``): six more Set C tiles drawn with the others."""
 
     @classmethod
     def for_players(cls, players: int, *, ghost: bool | None = None, **options: Any) -> Options:

@@ -4,9 +4,11 @@ that the policy never returns an illegal action and never stalls a game.
 The tables are every combination the variants and expansions accept (:func:`tables`): Solo at
 each difficulty, 2–4 players (base game) and 5–6 players (Line Clear), each with and without the
 Ghost Piece and Finesse expansions, and — for 2 or more players — with score piles face down
-(``known_scores`` off, which changes what the policy may read) and with the Endless White Deck.
-A combination the engine refuses at setup (6 players without the Ghost Piece, Endless White in
-Solo) is left out, so a new variant or expansion rule shows up here without a change.
+(``known_scores`` off, which changes what the policy may read) and with the Endless White Deck;
+each of those once more with the Ambassador Pack and Phoenix on (and the Finesse Ambassador Pack
+where Finesse is). A combination the engine refuses at setup (6 players without the Ghost Piece
+or Phoenix, Endless White in Solo) is left out, so a new variant or expansion rule shows up here
+without a change.
 
 One seat is the strong policy, the others greedy; the strong seat moves round the table from
 game to game (game ``i`` seats it at ``i mod players``), so every seat position — Line Clear's
@@ -57,15 +59,17 @@ def tables() -> list[Options]:
         for difficulty, ghost, finesse, known_scores, endless in flags:
             if solo and (not known_scores or endless):
                 continue  # nobody's score pile to hide; Endless White needs 2+ players
-            options = Options.for_players(
-                players, ghost=ghost, finesse=finesse, known_scores=known_scores,
-                endless_white=endless, difficulty=difficulty,
-            )
-            try:
-                new_game(options, 0, default_cards())
-            except IllegalActionError:
-                continue
-            found.append(options)
+            for packs in (False, True):
+                options = Options.for_players(
+                    players, ghost=ghost, finesse=finesse, known_scores=known_scores,
+                    endless_white=endless, difficulty=difficulty, ambassador=packs, phoenix=packs,
+                    finesse_ambassador=packs and finesse,
+                )
+                try:
+                    new_game(options, 0, default_cards())
+                except IllegalActionError:
+                    continue
+                found.append(options)
     return found
 
 
@@ -77,6 +81,8 @@ def describe(options: Options) -> str:
     extras = [
         ("ghost", options.ghost), ("finesse", options.finesse),
         ("hidden-scores", not options.known_scores), ("endless-white", options.endless_white),
+        ("ambassador", options.ambassador), ("phoenix", options.phoenix),
+        ("finesse-ambassador", options.finesse_ambassador),
     ]
     return name + "".join(f"+{label}" for label, on in extras if on)
 

@@ -6,9 +6,10 @@ the seats it names, the number of completed cards but neither the cards nor any 
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 
 from .events import Event, PuzzleCompleted, _name
+from .expansions.ambassador import unflipped
 from .state import GameState, Phase
 
 NOBODY = -1
@@ -24,9 +25,18 @@ def hidden_scores(state: GameState, viewer: int | None) -> frozenset[int]:
     return frozenset(seat for seat in range(len(state.players)) if seat != viewer)
 
 
-def describe_for(event: Event, names: Sequence[str], hidden: frozenset[int]) -> str:
+def face_up_cards(state: GameState) -> frozenset[str]:
+    """Completed cards everyone sees whatever ``known_scores`` says: the unflipped Ambassador
+    cards (Ambassador Pack), which lie face up beside their owners' piles until flipped."""
+    return frozenset(card for seat in range(len(state.players)) for card in unflipped(state, seat))
+
+
+def describe_for(
+    event: Event, names: Sequence[str], hidden: frozenset[int], face_up: Collection[str] = ()
+) -> str:
     """``event`` in words for a viewer from whom ``hidden`` seats' score piles are face down: a
-    completion by such a seat names neither the card nor its points."""
-    if isinstance(event, PuzzleCompleted) and event.seat in hidden:
+    completion by such a seat names neither the card nor its points — unless the card lies face
+    up (``face_up``: :func:`face_up_cards`, an unflipped Ambassador card)."""
+    if isinstance(event, PuzzleCompleted) and event.seat in hidden and event.card not in face_up:
         return f"{_name(names, event.seat)} completed a puzzle (score piles are hidden until the end)."
     return event.describe(names)

@@ -64,7 +64,7 @@ def _ghost(cards: tuple[PuzzleCard, ...]) -> tuple[PuzzleCard, ...]:
 def test_shipped_catalogue_has_32_white_and_20_black_base_cards(shipped: Catalogue) -> None:
     assert len(_base(shipped.white)) == 32
     assert len(_base(shipped.black)) == 20
-    assert len(shipped) == 52 + 24
+    assert len(shipped) == 52 + 24 + 10  # base, Ghost Piece, Ambassador Pack (3) and Phoenix (7)
 
 
 def test_shipped_ids_are_w01_to_w32_and_b01_to_b20_then_the_ghost_cards(shipped: Catalogue) -> None:

@@ -57,10 +57,11 @@ ROOT = Path(__file__).resolve().parent.parent
 if str(ROOT) not in sys.path:  # runnable as a plain script from anywhere
     sys.path.insert(0, str(ROOT))
 
-from engine.cards import Colour, PuzzleCard, Reward, parse_reward  # noqa: E402
+from engine.cards import Colour, LevelUp, PuzzleCard, Reward, parse_reward  # noqa: E402
 from engine.catalogue import (  # noqa: E402
     MIN_PIECES_BY_CLASS,
     MIN_PIECES_RANGE,
+    PHOENIX_MIN_PIECES,
     Catalogue,
     check_catalogue,
     dumps_catalogue,
@@ -79,12 +80,14 @@ from engine.solver import fillable_without_monominoes, min_pieces  # noqa: E402
 
 SEED = 20260429
 GHOST_SEED = 20261130
+PACKS_SEED = 20261201
 OUTPUT = ROOT / "engine" / "data" / "puzzles.json"
 NAME = "Project L Discord: original base set"
 DESCRIPTION = (
     "32 white and 20 black puzzles of our own design with the published card distribution "
     "and economy, and 12 white + 12 black Ghost Piece expansion puzzles (ghost and level-up "
-    "rewards) on the same economy. Made by tools/make_catalogue.py."
+    "rewards) on the same economy; 1 white + 2 black Ambassador Pack puzzles and 7 black Phoenix "
+    "puzzles (6 points, 5 pieces at least). Made by tools/make_catalogue.py."
 )
 MAX_ATTEMPTS = 20_000
 
@@ -163,6 +166,22 @@ GHOST_PLAN: list[tuple[Colour, int, str, int, int]] = [
     # Black with a ghost: 3 pt 11-12 cells, 4 pt 15-16.
     (B, 3, "P5", 11, 3), (B, 3, "U5", 12, 3), (B, 4, "L5", 15, 4), (B, 4, "P5", 16, 4),
 ]
+
+# The Ambassador Pack and Phoenix (RULINGS "The rest of the published game"), searched from their
+# own seed after everything else, avoiding every earlier silhouette: (colour, points, reward,
+# size, minimum pieces, expansion tag). An Ambassador card follows exactly the class figures of a
+# card of its colour and points (its action worth one net cell): white 2 pt 6 cells, net 5, 2
+# pieces; black 4 pt 12 cells, net 11, 4 pieces; black 5 pt 16 cells, net 15, 4 pieces. A Phoenix
+# card is black, 6 points, needs 5 pieces (harder than every 5-point card, which needs 4) and
+# rewards a level-3 or level-4 piece: 19 cells with a tromino, 20 with a tetromino (net 16).
+PACK_PLAN: list[tuple[Colour, int, str, int, int, str | None]] = [
+    (W, 2, "ambassador", 6, 2, None), (B, 4, "ambassador", 12, 4, None),
+    (B, 5, "ambassador", 16, 4, None),
+    (B, 6, "I3", 19, 5, "phoenix"), (B, 6, "L3", 19, 5, "phoenix"), (B, 6, "I4", 20, 5, "phoenix"),
+    (B, 6, "O4", 20, 5, "phoenix"), (B, 6, "T4", 20, 5, "phoenix"), (B, 6, "L4", 20, 5, "phoenix"),
+    (B, 6, "S4", 20, 5, "phoenix"),
+]
+PACK_PIECES: dict[str, tuple[int, int]] = {"phoenix": PHOENIX_MIN_PIECES}
 
 _BY_SIZE: dict[int, list[int]] = {}
 for _shape in BASE_SHAPES:
@@ -254,16 +273,20 @@ def _acceptable(mask: int, reward: Reward, target: int, taken: _Taken) -> bool:
 
 
 def make_card(rng: random.Random, card_id: str, plan: tuple[Colour, int, str, int, int],
-              taken: _Taken, legacy: bool = False) -> PuzzleCard:
+              taken: _Taken, legacy: bool = False, tag: str | None = None) -> PuzzleCard:
     """Search for a recess fitting one planned card, then reserve its identity.
 
     ``legacy`` replays the first base set's search (colour ranges only, 0-point cards searched
-    like the others) to reserve its recesses for the Ghost Piece cards."""
+    like the others) to reserve its recesses for the Ghost Piece cards. ``tag`` declares the
+    card's expansion (Phoenix), held to that expansion's figures."""
     colour, points, code, size, target = plan
     reward = parse_reward(code)
-    expansion = not isinstance(reward, Shape) or reward.level == 5
-    low, high = (MIN_PIECES_RANGE[colour] if expansion or legacy
-                 else MIN_PIECES_BY_CLASS[colour, points])
+    expansion = isinstance(reward, LevelUp) or reward.level == 5
+    if tag in PACK_PIECES:
+        low, high = PACK_PIECES[tag]
+    else:
+        low, high = (MIN_PIECES_RANGE[colour] if expansion or legacy
+                     else MIN_PIECES_BY_CLASS[colour, points])
     if not low <= target <= high:
         raise ValueError(f"{card_id}: {target} pieces is outside the range {low}-{high}")
     own_shape = (2, 4, 5) if not legacy else (5,)
@@ -287,11 +310,12 @@ def make_card(rng: random.Random, card_id: str, plan: tuple[Colour, int, str, in
         if _acceptable(mask, reward, target, taken):
             taken.keys.add((canonical_form(mask), reward))
             taken.silhouettes.add(canonical_form(mask))
-            return PuzzleCard(card_id, colour, points, reward, _centred(mask))
+            return PuzzleCard(card_id, colour, points, reward, _centred(mask), tag)
     raise RuntimeError(f"no recess found for {card_id} {plan}")
 
 
-def _ids(plans: list[tuple[Colour, int, str, int, int]], start: dict[Colour, int]) -> list[str]:
+def _ids(plans: list[tuple[Colour, int, str, int, int]] | list[tuple[Colour, int, str, int, int, str | None]],
+         start: dict[Colour, int]) -> list[str]:
     """W01, W02, ... and B01, ... in plan order, numbering on from ``start`` per colour."""
     counters = dict(start)
     ids = []
@@ -301,7 +325,7 @@ def _ids(plans: list[tuple[Colour, int, str, int, int]], start: dict[Colour, int
     return ids
 
 
-def generate(seed: int = SEED, ghost_seed: int = GHOST_SEED) -> Catalogue:
+def generate(seed: int = SEED, ghost_seed: int = GHOST_SEED, packs_seed: int = PACKS_SEED) -> Catalogue:
     """Build the whole catalogue from ``PLAN`` then ``GHOST_PLAN`` (deterministic for the seeds;
     the expansion cards have their own random stream so the base cards never depend on them)."""
     first_base = _Taken(set(), set())
@@ -318,6 +342,13 @@ def generate(seed: int = SEED, ghost_seed: int = GHOST_SEED) -> Catalogue:
     base = [make_card(base_rng, card_id, plan, base_taken)
             for card_id, plan in zip(_ids(PLAN, {W: 0, B: 0}), PLAN, strict=True)]
     cards = base + ghost
+    # The packs last, from their own stream, so no earlier card depends on them.
+    pack_taken = _Taken({(canonical_form(c.recess), c.reward) for c in cards},
+                        {canonical_form(c.recess) for c in cards})
+    pack_rng = random.Random(packs_seed)
+    pack_ids = _ids(PACK_PLAN, {W: sum(c.colour is W for c in cards), B: sum(c.colour is B for c in cards)})
+    cards += [make_card(pack_rng, card_id, plan[:5], pack_taken, tag=plan[5])
+              for card_id, plan in zip(pack_ids, PACK_PLAN, strict=True)]
     return Catalogue(name=NAME, cards=tuple(cards), description=DESCRIPTION)
 
 

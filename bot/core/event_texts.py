@@ -250,6 +250,8 @@ _SENTENCES: dict[type[ev.Event], Callable[[Any, Names], Text]] = {
     ev.LevelledUp: lambda e, n: texts.EVENT_LEVELLED_UP.format(
         name=seat_name(n, e.seat), give=with_article(e.give), take=with_article(e.take)),
     ev.LevelUpDeclined: lambda e, n: texts.EVENT_LEVEL_UP_DECLINED.format(name=seat_name(n, e.seat)),
+    ev.AmbassadorFlipped: lambda e, n: texts.EVENT_AMBASSADOR_FLIPPED.format(
+        name=seat_name(n, e.seat), card=e.card),
     ev.LevelUpLost: lambda e, n: texts.EVENT_LEVEL_UP_LOST.format(name=seat_name(n, e.seat)),
     ev.MarkersPassed: lambda e, n: texts.EVENT_MARKERS_PASSED.format(
         round=e.round, white=seat_name(n, e.white), black=seat_name(n, e.black)),

@@ -202,6 +202,7 @@ EVENT_GAME_SHARED = "Game over: {names} share the victory."
 EVENT_GHOST_SPLIT = "{name} split a ghost {ghost} into {pieces}."
 EVENT_LEVELLED_UP = "{name} levelled up {give} to {take}."
 EVENT_LEVEL_UP_DECLINED = "{name} declined a level-up."
+EVENT_AMBASSADOR_FLIPPED = "{name} flipped Ambassador card {card} for an Ambassador action."
 EVENT_LEVEL_UP_LOST = (
     "{name}'s level-up was lost: no piece in their supply can go one level up with what is left in "
     "the reserve."
@@ -274,6 +275,9 @@ FINESSE_REASONS: dict[str, str] = {
     "placed_master": "placed {piece} with Master", "completed": "completed {card}", "took": "took {card}",
     "upgraded": "upgraded to {piece}", "level1": "took a level-1 piece (an Upgrade)",
     "levelled": "levelled up to {piece}",
+    "no_unfinished": "no unfinished puzzle", "recycled": "recycled a row",
+    "every_level": "a piece of every level 1-4", "inserted": "inserted an action",
+    "all_different": "no two pieces alike", "no_small": "no level-1 or level-2 piece",
 }
 
 # -- play, continued (bot/discord/cogs/play.py, bot/discord/views.py) ----------------------------------------

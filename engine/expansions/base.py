@@ -45,6 +45,8 @@ from collections.abc import Iterator, Sequence
 from functools import lru_cache
 from typing import TYPE_CHECKING, Any
 
+from ..errors import IllegalActionError
+
 if TYPE_CHECKING:
     from ..actions import Action
     from ..cards import PuzzleCard
@@ -65,12 +67,21 @@ class Expansion:
     action_types: tuple[type, ...] = ()
     free_action_types: tuple[type, ...] = ()
     """Of ``action_types``, those that spend no action (the turn flow does not count them)."""
+    fills_six_player_black_deck = False
+    """Its black cards bring the black pool to the 24 a 6-player Line Clear table deals (the
+    rulebook accepts Ghost Piece or Phoenix there)."""
+    requires: tuple[str, ...] = ()
+    """Options that must be on with this one (Finesse Ambassador needs Finesse): checked, with
+    the expansion's own refusal key (``requires_refusal``), when a game is set up."""
+    requires_refusal = ""
 
     def enabled(self, options: Options) -> bool:
         return bool(getattr(options, self.option, False))
 
     def validate_options(self, options: Options) -> None:
         """Raise an IllegalActionError when the expansion cannot be played with ``options``."""
+        if not all(getattr(options, flag) for flag in self.requires):
+            raise IllegalActionError(self.requires_refusal)
 
     def uses_card(self, card: PuzzleCard) -> bool:
         return card.expansion == self.name
@@ -202,6 +213,11 @@ def end_of_turn(w: Work, seat: int) -> None:
         expansion.end_of_turn(w, seat)
 
 
+def fills_six_player_black_deck(options: Options) -> bool:
+    """True when an expansion on brings the black pool to a 6-player table's 24 cards."""
+    return any(e.fills_six_player_black_deck for e in expansions_for(options))
+
+
 def tiebreak(state: GameState, seat: int) -> tuple[Any, ...]:
     key: tuple[Any, ...] = ()
     for expansion in expansions_for(state.options):
@@ -211,6 +227,7 @@ def tiebreak(state: GameState, seat: int) -> tuple[Any, ...]:
 
 __all__ = [
     "Expansion", "after_action", "card_in_play", "end_of_round", "end_of_turn", "expansion_for_action",
-    "expansions_for", "holds_turn", "is_free_action", "mastermind_takes", "register", "registered",
+    "expansions_for", "fills_six_player_black_deck", "holds_turn", "is_free_action", "mastermind_takes",
+    "register", "registered",
     "solo_deck", "tiebreak",
 ]

@@ -22,12 +22,12 @@ The rulings behind each line are in docs/rules.md ("Finesse expansion").
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
-from dataclasses import dataclass
+from collections.abc import Callable, Iterator, Sequence
+from dataclasses import dataclass, field
 from itertools import combinations
 from typing import Any
 
-from ..actions import Action, Insert, Master, Place, TakeLevelOne, Upgrade
+from ..actions import Action, AmbassadorAction, Insert, Master, Place, TakeLevelOne, Upgrade
 from ..errors import IllegalActionError, WrongPhaseError
 from ..events import (
     ActionInserted,
@@ -70,10 +70,22 @@ class Tile:
     colour: str
     rule: str
     shapes: tuple[Shape, ...] = ()
+    pack: str | None = None
+    """The option that adds the tile (``finesse_ambassador``); None for the base 30."""
+    in_solo: bool = True
+    """False for a tile removed from Solo before the draw (the Recycle tile: Solo has no Recycle)."""
+
+    def in_play(self, options: Options) -> bool:
+        """Whether a table with ``options`` draws from this tile."""
+        if self.pack is not None and not getattr(options, self.pack):
+            return False
+        return self.in_solo or options.players > 1
 
     @property
     def label(self) -> str:
         """Short name for events and the row: 'I, L, O' for a piece tile, else the rule."""
+        if self.rule in RULES:
+            return RULES[self.rule].short
         if self.rule in {"place", "pieces"} and self.id[0] in "AB":
             return ", ".join(s.value[0] for s in self.shapes)
         return _SHORT[self.rule] if self.rule not in {"place", "types"} else _SHORT[
@@ -103,9 +115,34 @@ def _names(shapes: Sequence[Shape]) -> str:
     return ", ".join(s.value for s in shapes)
 
 
+@dataclass(frozen=True, slots=True)
+class TileRule:
+    """A tile rule added by a pack (the Finesse Ambassador Pack's six): how it pays, in its own
+    functions, so the base rules' code need not know it. ``blue(player)`` gives the reasons a
+    blue tile pays at the end of the turn, ``pink(seat, action, events)`` those a pink tile pays
+    for one action — one reason per credit."""
+
+    short: str
+    text: str
+    blue: Callable[[PlayerState], list[str]] | None = field(default=None, compare=False)
+    pink: Callable[[int, Action, Sequence[Event]], list[str]] | None = field(default=None, compare=False)
+
+
+RULES: dict[str, TileRule] = {}
+"""Tile rules registered by packs (:func:`register_tiles`), by rule name."""
+
+
+def register_tiles(rules: dict[str, TileRule], tiles: Sequence[Tile]) -> None:
+    """Add a pack's tile rules and tiles (drawn only when the tile's ``pack`` option is on)."""
+    RULES.update(rules)
+    TILES.update({t.id: t for t in tiles})
+
+
 def rule_text(tile: Tile) -> str:
     """The tile's rule in one sentence, for `/projectl rules finesse` and the row image."""
     when = "at once" if tile.colour == PINK else "at the end of your turn"
+    if tile.rule in RULES:
+        return f"{tile.colour.capitalize()}: {RULES[tile.rule].text}"
     if tile.rule == "place":
         what = "for each piece you place that is one of " + _names(tile.shapes)
     elif tile.rule == "pieces":
@@ -149,8 +186,9 @@ def _build_tiles() -> dict[str, Tile]:
 
 
 TILES: dict[str, Tile] = _build_tiles()
-"""All 30 tiles by id: A1–A10 (pink, the 10 triples of tetrominoes; A1 is I, L, O and A2 is
-I, L, S as published), B1–B10 (blue, the 10 pairs), C1–C10 (Set C in the rulings' order)."""
+"""Every tile by id: A1–A10 (pink, the 10 triples of tetrominoes; A1 is I, L, O and A2 is
+I, L, S as published), B1–B10 (blue, the 10 pairs), C1–C10 (Set C in the rulings' order), and
+the packs' tiles once registered (the Finesse Ambassador Pack's C11–C16)."""
 
 
 # -- reading the state ---------------------------------------------------------------------------
@@ -213,6 +251,9 @@ REASONS: dict[str, str] = {
     "placed_master": "placed {piece} with Master", "completed": "completed {card}", "took": "took {card}",
     "upgraded": "upgraded to {piece}", "level1": "took a level-1 piece (an Upgrade)",
     "levelled": "levelled up to {piece}",
+    "no_unfinished": "no unfinished puzzle", "recycled": "recycled a row",
+    "every_level": "a piece of every level 1-4", "inserted": "inserted an action",
+    "all_different": "no two pieces alike", "no_small": "no level-1 or level-2 piece",
 }
 """Why a tile pays a credit, by kind: the English of :class:`CreditReason`."""
 
@@ -238,6 +279,9 @@ class CreditReason(str):
 
 def blue_reasons(tile: Tile, player: PlayerState) -> list[str]:
     """What a blue tile pays ``player`` at the end of their turn: one reason per credit."""
+    pack_rule = RULES.get(tile.rule)
+    if pack_rule is not None:
+        return pack_rule.blue(player) if pack_rule.blue is not None else []
     if tile.rule == "unfinished":
         return [CreditReason("unfinished", p.card) for p in player.puzzles]
     if tile.rule == "pieces":
@@ -251,12 +295,16 @@ def blue_reasons(tile: Tile, player: PlayerState) -> list[str]:
 
 def pink_reasons(tile: Tile, seat: int, action: Action, events: Sequence[Event]) -> list[str]:
     """What a pink tile pays ``seat`` for one action (or answer) and the events it produced."""
+    pack_rule = RULES.get(tile.rule)
+    if pack_rule is not None:
+        return pack_rule.pink(seat, action, events) if pack_rule.pink is not None else []
     placed = [e for e in events if isinstance(e, PiecePlaced) and e.seat == seat and not e.finishing]
     if tile.rule == "place":
         return [CreditReason("placed", e.shape) for e in placed if e.shape in tile.shapes]
     if tile.rule == "master":
+        # The Ambassador action is exactly a Master: the tile counts its pieces too.
         return [CreditReason("placed_master", e.shape) for e in placed] if isinstance(
-            action, Master) else []
+            action, Master | AmbassadorAction) else []
     if tile.rule == "complete":
         return [
             CreditReason("completed", e.card) for e in events
@@ -317,7 +365,7 @@ class FinesseExpansion(Expansion):
     def setup(self, options: Options, rng: Rng) -> dict[str, Any]:
         row: list[str] = []
         for group, count in DEAL.items():
-            ids = [t for t in TILES if t.startswith(group)]
+            ids = [t.id for t in TILES.values() if t.id.startswith(group) and t.in_play(options)]
             rng.shuffle(ids)
             row += ids[:count]
         rng.shuffle(row)

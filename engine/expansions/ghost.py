@@ -126,6 +126,7 @@ class GhostExpansion(Expansion):
     option = "ghost"
     order = 10
     action_types = (GhostSplit,)
+    fills_six_player_black_deck = True
 
     def reserve(self, options: Options) -> dict[Shape, int]:
         return {ghost: GHOSTS_PER_SHAPE for ghost in GHOSTS}

@@ -12,6 +12,7 @@ from typing import Any
 
 from ..actions import (
     Action,
+    AmbassadorAction,
     EndTurn,
     GhostSplit,
     Insert,
@@ -24,6 +25,7 @@ from ..actions import (
 )
 from ..cards import PuzzleCard
 from ..decisions import waiting_for
+from ..expansions.ambassador import ready
 from ..expansions.finesse import INSERT_COST, Tile, view
 from ..game import apply
 from ..legal import legal_actions
@@ -264,8 +266,28 @@ class GreedyPolicy:
     def _master(
         self, state: GameState, player: PlayerState, free: dict[str, int], order: list[str]
     ) -> Action | None:
-        if state.master_used or len(order) < 2:
+        """A Master putting down two or more pieces; with Master used, the same as an Ambassador
+        action when an Ambassador card is ready to flip (Ambassador Pack)."""
+        if state.master_used:
+            return self._ambassador(state, player, free, order)
+        chosen = self._one_per_puzzle(player, free, order)
+        return Master(chosen) if len(chosen) >= 2 else None
+
+    def _ambassador(
+        self, state: GameState, player: PlayerState, free: dict[str, int], order: list[str]
+    ) -> Action | None:
+        """An Ambassador action putting down two or more pieces, when a card is ready to flip."""
+        if not ready(state, state.current):
             return None
+        chosen = self._one_per_puzzle(player, free, order)
+        return AmbassadorAction(chosen) if len(chosen) >= 2 else None
+
+    def _one_per_puzzle(
+        self, player: PlayerState, free: dict[str, int], order: list[str]
+    ) -> tuple[Place, ...]:
+        """The best move on each puzzle, from the supply as it stands (a Master's placements)."""
+        if len(order) < 2:
+            return ()
         supply = list(player.supply)
         chosen: list[Place] = []
         for card in order:
@@ -274,7 +296,7 @@ class GreedyPolicy:
                 shape, mask = move
                 supply[shape.index] -= 1
                 chosen.append(Place(card, shape, mask))
-        return Master(tuple(chosen)) if len(chosen) >= 2 else None
+        return tuple(chosen)
 
     def _prepare_master(
         self, state: GameState, player: PlayerState, free: dict[str, int], order: list[str],

@@ -33,7 +33,7 @@ from typing import Any
 from ..cards import Colour
 from ..rng import Rng
 from ..state import GameState, PlayerState, Table
-from ..visibility import hidden_scores
+from ..visibility import face_up_cards, hidden_scores
 
 
 def _deck_fields(table: Table) -> list[str]:
@@ -64,6 +64,7 @@ def visible_cards(state: GameState, viewer: int | None = None) -> frozenset[str]
         seen.update(p.card for p in player.puzzles)
         if seat not in piles_hidden:
             seen.update(d.card for d in player.completed)
+    seen.update(face_up_cards(state))  # unflipped Ambassador cards lie face up
     return frozenset(seen)
 
 
@@ -100,14 +101,18 @@ def redeal(state: GameState, rng: Rng, viewer: int | None = None) -> GameState:
     rng.shuffle(rest)
     players = list(state.players)
     for seat in piles_hidden:
-        players[seat] = _refill_pile(state, players[seat], rest)
+        players[seat] = _refill_pile(state, players[seat], rest, seen)
     return state.evolve(table=replace(table, **changes), players=tuple(players))
 
 
-def _refill_pile(state: GameState, player: PlayerState, rest: list[str]) -> PlayerState:
+def _refill_pile(state: GameState, player: PlayerState, rest: list[str], seen: frozenset[str]) -> PlayerState:
     """``player`` with each completed card swapped for one drawn from ``rest`` (the unseen cards
-    the decks left), and banked Endless-White points replaced by their public estimate."""
-    completed = tuple(replace(done, card=rest.pop()) if rest else done for done in player.completed)
+    the decks left) — but for those lying face up (``seen``: unflipped Ambassador cards) — and
+    banked Endless-White points replaced by their public estimate."""
+    completed = tuple(
+        replace(done, card=rest.pop()) if rest and done.card not in seen else done
+        for done in player.completed
+    )
     banked = player.banked_points
     if player.banked_cards:
         whites = [c.points for c in state.cards.values() if c.colour is Colour.WHITE]

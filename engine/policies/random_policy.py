@@ -12,8 +12,9 @@ from __future__ import annotations
 
 from operator import attrgetter
 
-from ..actions import Action, EndFinishing, Pass, Place
+from ..actions import Action, AmbassadorAction, EndFinishing, Pass, Place
 from ..decisions import waiting_for
+from ..expansions.ambassador import ready
 from ..legal import MasterOptions, legal_actions
 from ..pieces import Shape
 from ..rng import Rng
@@ -82,6 +83,8 @@ class RandomPolicy:
             kinds.remove("level1")
         if "place" in kinds and not state.master_used:
             kinds.append("master")
+        if "place" in kinds and ready(state, state.current):
+            kinds.append("ambassador")
         # Uniform over kinds that turn out to have a candidate: draw, and redraw without a kind
         # that has none (equivalent to drawing among the viable kinds only).
         while kinds:
@@ -90,6 +93,9 @@ class RandomPolicy:
                 chosen = self._place(player, free, actions)
             elif kind == "master":
                 chosen = self._master(player, free, actions)
+            elif kind == "ambassador":
+                master = self._master(player, free, actions)
+                chosen = None if master is None else AmbassadorAction(master.placements)
             else:
                 options = [a for a in actions if a.kind == kind]
                 chosen = options[rng.below(len(options))]

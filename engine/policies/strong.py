@@ -51,7 +51,7 @@ import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, fields
 
-from ..actions import Action, Master, Place, Upgrade
+from ..actions import Action, AmbassadorAction, Master, Place, Upgrade
 from ..errors import IllegalActionError
 from ..game import Outcome, apply, opponent_score, winners
 from ..legal import legal_actions, master_options
@@ -439,8 +439,12 @@ class StrongPolicy:
             )
             chosen.update(dict.fromkeys(places[:3]))
         master = self._pruner._master(state, player, free, sorted(free))
-        if isinstance(master, Master):
+        if isinstance(master, Master | AmbassadorAction):
             chosen[master] = None
+        # Ambassador Pack: the flip is a candidate beside Master, not only once Master is used.
+        ambassador = self._pruner._ambassador(state, player, free, sorted(free))
+        if ambassador is not None:
+            chosen[ambassador] = None
         return list(chosen)
 
     # -- rollouts --------------------------------------------------------------------------------

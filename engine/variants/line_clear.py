@@ -19,7 +19,7 @@ from ..actions import Action, DrawPuzzle, Recycle, TakePuzzle
 from ..cards import Colour, PuzzleCard
 from ..errors import ActionNotAvailableError, EmptySlotError, IllegalActionError
 from ..events import MarkersPassed, TurnStarted
-from ..expansions.base import end_of_round
+from ..expansions.base import end_of_round, fills_six_player_black_deck
 from ..state import (
     LINE_CLEAR_ROW_SIZE,
     MAX_UNFINISHED,
@@ -53,7 +53,7 @@ class LineClearGame(RowsGame):
     def validate_options(self, options: Options, cards: Sequence[PuzzleCard]) -> None:
         if not self.min_players <= options.players <= self.max_players:
             raise IllegalActionError("setup.line_clear_players")
-        if options.players == 6 and not options.ghost:
+        if options.players == 6 and not fills_six_player_black_deck(options):
             raise IllegalActionError("setup.six_need_ghost")
         super().validate_options(options, cards)
 
