@@ -130,7 +130,7 @@ def test_custom_catalogue_is_checked_at_start_up(tmp_path: Path) -> None:
     good.write_text(json.dumps(shipped))
     settings = Settings.from_env({"DISCORD_TOKEN": GOOD_TOKEN, "PROJECTL_CATALOGUE": str(good)})
     cards = settings.load_cards()
-    assert cards is not None and len(cards) == 52 + 24  # the base set and the Ghost Piece cards
+    assert cards is not None and len(cards) == 52 + 24 + 10  # base, Ghost Piece, Ambassador Pack, Phoenix
     shipped["cards"][3]["recess"] = ["#....", ".....", ".....", ".....", "....#"]
     bad = tmp_path / "broken.json"
     bad.write_text(json.dumps(shipped))
