@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from PIL import Image, ImageDraw
 
-from engine.cards import LevelUp
+from engine.cards import Ambassador, LevelUp
 from engine.pieces import GRID, ORIENTATIONS, Shape
 
 from . import fonts, indexed
@@ -244,14 +244,31 @@ def arrow_sprite(arrows: int, cell: int, mode: str = "RGBA") -> Image.Image:
     return sprite
 
 
+@byte_lru(MB // 4, image_bytes)
+def ambassador_sprite(cell: int, mode: str = "RGBA") -> Image.Image:
+    """An Ambassador card's "reward" (Ambassador Pack): no piece but an Ambassador action, drawn
+    as a diamond as tall as a three-cell piece, outlined like the level-up arrows."""
+    size = cell * 3
+    sprite = blank(mode, (size, size), None)
+    draw = ImageDraw.Draw(sprite)
+    mid = (size - 1) / 2
+    points = [(mid, 0), (size - 1, mid), (mid, size - 1), (0, mid)]
+    draw.polygon(points, fill=ink(draw, ARROW), outline=ink(draw, PIECE_EDGE), width=edge_width(cell) + 1)
+    return sprite
+
+
 def paste_reward(
-    image: Image.Image, reward: Shape | LevelUp, cell: int, x: int, y: int, *, anchor: str = "lm"
+    image: Image.Image, reward: Shape | LevelUp | Ambassador, cell: int, x: int, y: int, *,
+    anchor: str = "lm",
 ) -> int:
-    """Paste a card's reward — a piece icon, or the ↑/⇈ arrows of a level-up — anchored as
-    :func:`paste_sprite`. Returns its width."""
+    """Paste a card's reward — a piece icon, the ↑/⇈ arrows of a level-up, or an Ambassador
+    card's diamond — anchored as :func:`paste_sprite`. Returns its width."""
     if isinstance(reward, Shape):
         return paste_sprite(image, reward, cell, x, y, anchor=anchor)
-    sprite = arrow_sprite(reward.arrows, cell, _sprite_mode(image))
+    if isinstance(reward, Ambassador):
+        sprite = ambassador_sprite(cell, _sprite_mode(image))
+    else:
+        sprite = arrow_sprite(reward.arrows, cell, _sprite_mode(image))
     w, h = sprite.size
     left = x - (w // 2 if anchor[0] == "m" else w if anchor[0] == "r" else 0)
     top = y - (h // 2 if anchor[1] == "m" else 0)

@@ -168,6 +168,8 @@ ENGLISH: dict[str, Any] = {
     "finesse_credits_new": "{name}: {active} cr (+{inactive} new)",
     "results_credits": {"one": "{n} credit", "other": "{n} credits"},
     "MAT_CREDITS": "Credits",
+    "MAT_AMBASSADORS": "Ambassador cards",
+    "mat_ambassador_card": "{card} ({points} pt)",
     "mat_credits_active": {"one": "{n} active", "other": "{n} active"},
     "mat_credits_inactive": {
         "one": "{n} inactive until your turn ends",
@@ -485,6 +487,11 @@ def finesse_credits(name: str, active: int, inactive: int) -> str:
 def results_credits(n: int) -> str:
     """A player's final credits on the results image (they break ties on points first)."""
     return say("results_credits", n=n)
+
+
+def mat_ambassador_card(card: str, points: int) -> str:
+    """'B33 (4 pt)': an unflipped Ambassador card (face up: its points are public)."""
+    return say("mat_ambassador_card", card=card, points=points)
 
 
 def mat_credits_active(n: int) -> str:

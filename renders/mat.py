@@ -17,6 +17,7 @@ from PIL import Image, ImageDraw
 
 from engine.actions import Place
 from engine.cards import PuzzleCard
+from engine.expansions.ambassador import unflipped
 from engine.expansions.finesse import view as finesse_view
 from engine.pieces import SHAPES, Shape, mask_to_text
 from engine.state import GameState, OpenPuzzle, Phase, Placed, PlayerState
@@ -87,6 +88,7 @@ def mat_layout(
     header_h = int(t.large * 2)
     summary_h = int(t.body * 1.8)
     credits_h = int(t.body * 1.6) if finesse_view(state) is not None else 0
+    ambassadors_h = int(t.body * 1.6) if unflipped(state, seat) else 0
     slots = _card_slots(state, player)
     supply = _supply_rows(player)
     supply_h = int(t.body * 1.6) + len(supply) * _supply_line(t)
@@ -104,6 +106,9 @@ def mat_layout(
         lambda image, x, top: _paint_summary(image, top, state, seat, t, summary_h, hidden))
     if credits_h:
         add(credits_h, None, lambda image, x, top: _paint_credits(image, top, state, seat, t, credits_h))
+    if ambassadors_h:
+        add(ambassadors_h, None,
+            lambda image, x, top: _paint_ambassadors(image, top, state, seat, t, ambassadors_h))
     positions: list[tuple[str, int, int]] = []
     left = (MAT_WIDTH - 2 * plan.width - GAP) // 2
     for first in range(0, slots, 2):
@@ -172,6 +177,21 @@ def _paint_credits(image: Image.Image, y: int, state: GameState, seat: int, t: T
                     anchor="lm") + t.small
     text = fonts.fit(labels.mat_credits_inactive(fv.inactive[seat]), t.small, MAT_WIDTH - MARGIN - x)
     fonts.draw(image, x, mid, text, t.small, MUTED, anchor="lm")
+
+
+def _paint_ambassadors(image: Image.Image, y: int, state: GameState, seat: int, t: TextSizes, h: int) -> None:
+    """Ambassador Pack: the seat's unflipped Ambassador cards and their points ('Ambassador cards
+    B33 (4 pt), W45 (2 pt)'), shown to every viewer: they lie face up until flipped, whatever
+    ``known_scores`` says. Nothing when the seat has none."""
+    cards = unflipped(state, seat)
+    if not cards:
+        return
+    mid = y + h // 2
+    x = MARGIN
+    x += fonts.draw(image, x, mid, labels.MAT_AMBASSADORS, t.body, INK, bold=True, anchor="lm") + t.small
+    text = ", ".join(labels.mat_ambassador_card(c, state.cards[c].points) for c in cards)
+    fonts.draw(image, x, mid, fonts.fit(text, t.body, MAT_WIDTH - MARGIN - x), t.body, ACCENT, bold=True,
+               anchor="lm")
 
 
 def _card_slots(state: GameState, player: PlayerState) -> int:

@@ -74,7 +74,7 @@ def sample_events() -> list[ev.Event]:
         ev.TurnSkipped(1), ev.PlayerRemoved(1, ()), ev.PlayerRemoved(2, ("W01", "B02")),
         ev.GameEnded((10, 10), (0, 1)), ev.GameEnded((10, 3), (0,)), ev.GameEnded((3,), (ev.MASTERMIND,)),
         ev.GhostSplit(0, engine.Shape.P5, (engine.Shape.MONO, o4)), ev.LevelledUp(0, l3, o4),
-        ev.LevelUpDeclined(0), ev.LevelUpLost(1), ev.MarkersPassed(0, 2, 4),
+        ev.LevelUpDeclined(0), ev.LevelUpLost(1), ev.MarkersPassed(0, 2, 4), ev.AmbassadorFlipped(1, "B33"),
         ev.CreditEarned(0, "I, L, O", CreditReason("placed", engine.Shape.L4)), ev.CreditReturned(1, True),
         ev.CreditReturned(1, False),
         ev.CreditsActivated(0, 1), ev.CreditsActivated(0, 3), ev.ActionInserted(0), ev.CreditPaidFinishing(0),
@@ -239,7 +239,7 @@ def test_finesse_tiles_and_credits_read_in_each_language() -> None:
         assert finesse_tile(tile) == f"{tile.id} ({tile.label})"
         assert finesse_rule(tile) == tile.text
         rule = localise(finesse_rule(tile), "pt-BR")
-        assert rule.startswith(("Rosa: +1 crédito por", "Azul: +1 crédito por")), rule
+        assert rule.startswith(("Rosa: +", "Azul: +")) and "crédito" in rule, rule
         assert finesse_tile_text(f"{tile.id} ({tile.label})") == finesse_tile(tile)
     assert localise(finesse_rule(finesse.TILES["B1"]), "pt-BR") == (
         "Azul: +1 crédito por I4 ou L4 no seu suprimento ou nos seus quebra-cabeças incompletos, no fim "

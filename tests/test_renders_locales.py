@@ -166,6 +166,9 @@ def images(words: Mapping[str, Any] | None) -> dict[str, Callable[[], bytes]]:
     line_clear = game(Options(players=6, variant="lineclear", ghost=True), 5)
     finesse = game(Options(players=3, finesse=True), 4)
     hidden = game(Options(players=2, known_scores=False), 4)
+    packs = game(Options(players=2, known_scores=False, ambassador=True, phoenix=True), 4)
+    ambassadors = packs[len(packs) // 2].evolve(ext={**packs[len(packs) // 2].ext, "ambassador": {
+        "ready": [["B33"], []], "fresh": [["W45"], []]}})  # seat 0's two unflipped Ambassador cards
     master = first_master(four)
     w = words
     return {
@@ -187,6 +190,7 @@ def images(words: Mapping[str, Any] | None) -> dict[str, Callable[[], bytes]]:
         "finesse-results": lambda: render_results(finesse[-1], NAMES[:3], words=w),
         "hidden": lambda: render_table(hidden[len(hidden) * 2 // 3], NAMES[:2], words=w),
         "hidden-mat": lambda: render_mat(hidden[len(hidden) * 2 // 3], 0, NAMES[:2], viewer=1, words=w),
+        "ambassador-mat": lambda: render_mat(ambassadors, 0, NAMES[:2], viewer=1, words=w),
         "ghost": lambda: render_ghost_split(Shape.P5, [Shape.MONO, Shape.O4], words=w),
         "master": lambda: render_master_preview(master[0], master[0].current, master[1].placements, NAMES[:4],
                                                 words=w),
@@ -255,6 +259,8 @@ GOLDEN: dict[tuple[str, str], str] = {
     ("pt-BR", "solo"): "8e6de796371db9120f7a75ef752ff892ac2c17fbe950b3d9044be9aefd4cade0",
     ("pt-BR", "line-clear"): "273936c8f628fe11d7937fa5c5ca32245c01aed70bc328f878e60fc53c024eb8",
     ("pt-BR", "master"): "4c1e6970670caf68dd663a5b356ab26faca52a98ac6a406dee9a5ebb0f4130c5",
+    ("en", "ambassador-mat"): "d9728ae81ef1b91e957a5d9815520f8e400ae0ef10278357394510ef58bb8412",
+    ("pt-BR", "ambassador-mat"): "4eee1d364c4ad290c5394a898acc842936814cf1682bf18606fdc286e2ace5cc",
 }
 """(locale, image) -> digest; "en" is English (no catalogue is read for it)."""
 

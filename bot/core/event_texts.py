@@ -97,6 +97,8 @@ def _finesse_name_key(tile: Tile) -> str | None:
 
 def finesse_tile_label(tile: Tile) -> str:
     """The tile's short name, as ``Tile.label``: ``I, L, O`` or ``complete a puzzle``."""
+    if tile.rule in texts.FINESSE_PACK_NAMES:
+        return texts.FINESSE_PACK_NAMES[tile.rule]
     key = _finesse_name_key(tile)
     return tile.label if key is None else texts.FINESSE_TILE_NAMES[key]
 
@@ -108,6 +110,9 @@ def finesse_tile(tile: Tile) -> Text:
 
 def finesse_rule(tile: Tile) -> Text:
     """The tile's rule in one sentence, as ``finesse.rule_text``."""
+    if tile.rule in texts.FINESSE_PACK_RULES:  # the Finesse Ambassador Pack's tiles
+        return texts.FINESSE_PACK_LINE.format(colour=texts.FINESSE_TILE_COLOURS[tile.colour],
+                                              text=texts.FINESSE_PACK_RULES[tile.rule])
     codes = [shape.value for shape in tile.shapes]
     what: str = texts.FINESSE_WHAT[tile.rule]
     if tile.rule in {"place", "types"}:

@@ -256,6 +256,22 @@ FINESSE_TILE_NAMES: dict[str, str] = {
     "types-tetro": "tetromino types", "place-small": "place small pieces",
     "place-tetro": "place tetrominoes", "upgrade": "Upgrade",
 }
+FINESSE_PACK_NAMES: dict[str, str] = {
+    "no_unfinished": "no unfinished puzzle", "recycle": "Recycle", "every_level": "every level",
+    "insert": "Insert", "all_different": "no two alike", "no_small": "no small pieces",
+}
+FINESSE_PACK_LINE = "{colour}: {text}"
+FINESSE_PACK_RULES: dict[str, str] = {
+    "no_unfinished": "+4 credits at the end of your turn if you have no unfinished puzzle.",
+    "recycle": "+2 credits each time you Recycle, at once.",
+    "every_level": "+4 credits at the end of your turn if you have a piece of every level 1-4 (ghosts do "
+                   "not count), in your supply or on your unfinished puzzles.",
+    "insert": "+1 credit after each Insert, at once.",
+    "all_different": "+4 credits at the end of your turn if no two of your pieces (supply and unfinished "
+                     "puzzles) have the same shape.",
+    "no_small": "+3 credits at the end of your turn if none of your pieces (supply and unfinished "
+                "puzzles) is of level 1 or 2.",
+}
 FINESSE_RULE_LINE = "{colour}: +1 credit {what}, {when}."
 FINESSE_TILE_COLOURS: dict[str, str] = {"pink": "Pink", "blue": "Blue"}
 FINESSE_WHEN: dict[str, str] = {"pink": "at once", "blue": "at the end of your turn"}
