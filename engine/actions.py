@@ -406,7 +406,8 @@ def parse_action(text: str) -> Action:
         body = text.strip()[len(words[0]):]
         parts = [part for part in body.split(";") if part.strip()]
         if not parts:
-            raise ActionSyntaxError("master.empty" if verb == "master" else "ambassador.empty")
+            empty = "master.empty" if verb == "master" else "ambassador.empty"
+            raise ActionSyntaxError(empty)
         placements = tuple(parse_placement(part) for part in parts)
         return Master(placements) if verb == "master" else AmbassadorAction(placements)
     if verb == "recycle":

@@ -211,15 +211,23 @@ def master(w: Work, action: Master) -> None:
     complete_puzzles(w, w.current, finishing=False)
 
 
+MASTER_LIKE_REFUSALS: dict[str, tuple[str, str, str]] = {
+    "master": ("master.empty", "master.one_per_puzzle", "master.supply"),
+    "ambassador": ("ambassador.empty", "ambassador.one_per_puzzle", "ambassador.supply"),
+}
+"""The refusals of a Master-like action's placements (no piece, two on a puzzle, too few pieces)."""
+
+
 def check_master_placements(w: Work, placements: tuple[Place, ...], keys: str) -> None:
     """A Master's placements (also the Ambassador action's, ``keys`` naming whose refusals):
     at least one, at most one per puzzle, every piece in the supply as the action starts, each
     placement legal."""
+    empty, one_per_puzzle, short = MASTER_LIKE_REFUSALS[keys]
     if not placements:
-        raise MasterError(f"{keys}.empty")
+        raise MasterError(empty)
     cards = [p.card for p in placements]
     if len(set(cards)) != len(cards):
-        raise MasterError(f"{keys}.one_per_puzzle")
+        raise MasterError(one_per_puzzle)
     start_supply = w.player.supply
     needed = [0] * len(start_supply)
     for p in placements:
@@ -227,7 +235,7 @@ def check_master_placements(w: Work, placements: tuple[Place, ...], keys: str) -
     for shape in SHAPES:
         if needed[shape.index] > start_supply[shape.index]:
             have = start_supply[shape.index]
-            raise PieceNotInSupplyError(f"{keys}.supply", needed=needed[shape.index], piece=shape, have=have)
+            raise PieceNotInSupplyError(short, needed=needed[shape.index], piece=shape, have=have)
     for p in placements:
         check_placement(w, w.current, p)
 

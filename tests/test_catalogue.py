@@ -112,7 +112,7 @@ def test_ghost_cards_follow_the_base_net_cell_economy(shipped: Catalogue) -> Non
 
 
 def test_five_point_cards_are_16_cells_rewarding_a_monomino(shipped: Catalogue) -> None:
-    fives = [c for c in shipped.cards if c.points == 5]
+    fives = [c for c in _base(shipped.cards) if c.points == 5]  # (B34, an Ambassador card, is the sixth)
     assert len(fives) == 5
     assert all(c.size == 16 and c.reward is Shape.MONO for c in fives)
 
@@ -143,6 +143,8 @@ def test_recess_size_follows_points(shipped: Catalogue) -> None:
 
 def test_net_cells_follow_points(shipped: Catalogue) -> None:
     for card in shipped.cards:
+        if card.expansion == "phoenix":  # held to its own figures (test_rules_packs)
+            continue
         low, high = NET_BY_POINTS[(card.colour, card.points)]
         assert low <= card.size - card.reward.size <= high, card.describe()
 
@@ -151,7 +153,8 @@ def test_min_pieces_are_1_to_3_for_white_and_2_to_4_for_black(shipped: Catalogue
     for card in shipped.white:
         assert 1 <= min_pieces(card.recess) <= 3, card.describe()
     for card in shipped.black:
-        assert 2 <= min_pieces(card.recess) <= 4, card.describe()
+        if card.expansion != "phoenix":  # Phoenix needs 5: harder than every 5-point card
+            assert 2 <= min_pieces(card.recess) <= 4, card.describe()
 
 
 # The printed set's minimum pieces per card class (the rulebook's cards, measured with the solver):
@@ -435,7 +438,7 @@ def test_report_measures_each_card(shipped: Catalogue) -> None:
 def test_format_report_has_a_line_per_card_and_the_modes(shipped: Catalogue) -> None:
     text = format_report(check_catalogue(shipped))
     card_lines = [line for line in text.splitlines() if "no-mono: " in line]
-    assert len(card_lines) == 76
+    assert len(card_lines) == 86
     assert all("min pieces" in line for line in card_lines)
     assert "Modes supported: solo, 2p, 3p, 4p, 5p, 6p" in text
     assert "Ghost Piece expansion: 12 white + 12 black cards" in text

@@ -19,6 +19,7 @@ from engine.expansions.ambassador import ready, unflipped
 from engine.expansions.finesse import TILES, view
 from engine.expansions.finesse_ambassador import PACK_TILES
 from engine.rules import score_line
+from engine.serialisation import dumps, loads, options_from_json, options_to_json
 from engine.state import Phase
 from engine.visibility import describe_for, face_up_cards, hidden_scores
 from engine.work import Work
@@ -215,8 +216,8 @@ def test_notation_both_languages_round_trips() -> None:
 
 def test_state_with_ambassadors_serialises_exactly() -> None:
     state = with_ambassador(agame(phoenix=True), 0, ["W45"])
-    assert GameState.loads(state.dumps()) == state
-    assert Options.from_json(state.options.to_json()) == state.options
+    assert loads(dumps(state)) == state
+    assert options_from_json(options_to_json(state.options)) == state.options
 
 
 # -- Phoenix ---------------------------------------------------------------------------------------

@@ -80,8 +80,9 @@ class Expansion:
 
     def validate_options(self, options: Options) -> None:
         """Raise an IllegalActionError when the expansion cannot be played with ``options``."""
+        refusal = self.requires_refusal
         if not all(getattr(options, flag) for flag in self.requires):
-            raise IllegalActionError(self.requires_refusal)
+            raise IllegalActionError(refusal)
 
     def uses_card(self, card: PuzzleCard) -> bool:
         return card.expansion == self.name
