@@ -736,6 +736,24 @@ REVIEW_CLEAN = ": no turn the AI would clearly have played differently."
 REVIEW_NO_GAME = "No finished game in this channel to review."
 REVIEW_NOT_OVER = "The review is ready when the game is over."
 
+# -- image descriptions (bot/core/describe.py) -----------------------------------------------------
+ALT_TURN = "{names} to move."
+ALT_OVER = "The game is over."
+ALT_MAT = "This is {name}'s mat."
+ALT_SCORE = "{name}: {points} points from {completed} completed puzzles, {supply} pieces in supply."
+ALT_SCORE_HIDDEN = ("{name}: {completed} completed puzzles (points hidden until the end), "
+                    "{supply} pieces in supply.")
+ALT_BUILDING = "{name} is building {cards}."
+ALT_PUZZLE = "{card} ({left} cells left)"
+ALT_CARD = "{card} ({points} pt, reward {reward})"
+ALT_ROW = "{row} row: {cards}."
+ALT_ROW_EMPTY = "{row} row: empty."
+ALT_ROW_NAMES = {"white": "White", "black": "Black", "left_white": "Left white", "left_black": "Left black",
+                 "right_white": "Right white", "right_black": "Right black"}
+ALT_GRID = "Solo grid, row by row: {cards}."
+ALT_LEVEL_UPS = {"up": "a level-up", "up2": "two level-ups"}
+ALT_EMPTY_SLOT = "empty"
+
 from .locales import keyed as _keyed  # noqa: E402  (last: every sentence above gets its key)
 
 _keyed(globals())

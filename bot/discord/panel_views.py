@@ -44,6 +44,7 @@ import discord
 
 import engine
 from bot.core import flow, texts
+from bot.core.describe import describe
 from bot.core.errors import InvalidActionError, OutOfDateError, StaleError
 from bot.core.event_texts import finesse_tile, pending_prompt, shape_label
 from bot.core.locales import Joined, Notation, localise
@@ -500,7 +501,9 @@ async def _tap(interaction: discord.Interaction, parsed: PanelId | None) -> None
     assert game.state is not None
     offer = offer_for(game.state, ctx.seat)
     screen = await _screen(interaction, parsed, offer, values, page, game)
-    image = [common.png(screen.image, "preview.png")] if screen.image is not None else []
+    about = describe(game.state, game.names, ctx.seat, mat=ctx.seat)
+    image = [] if screen.image is None else [common.png(screen.image, "preview.png", about,
+                                                        interaction.locale)]
     if in_place:
         common.localise_view(screen.view, interaction.locale)  # the panel is private: the user's language
         await interaction.edit_original_response(content=localise(screen.content, interaction.locale),
@@ -523,7 +526,9 @@ async def _open(interaction: discord.Interaction, game_id: int | None) -> None:
         raise InvalidActionError(texts.PANEL_NOTHING)
     mat = await common.bot_of(interaction).renderer.mat(game.state, seat.seat, game.names,
                                                             locale=interaction.locale)
-    await common.reply(interaction, screen.content, view=screen.view, files=[common.png(mat, "mat.png")])
+    about = describe(game.state, game.names, seat.seat, mat=seat.seat)
+    await common.reply(interaction, screen.content, view=screen.view,
+                       files=[common.png(mat, "mat.png", about)])
 
 
 def _one(values: list[str]) -> str:

@@ -31,6 +31,7 @@ from discord.ext import tasks
 
 from bot.core import reminder_policy, texts, turn_limits
 from bot.core.clock import Clock
+from bot.core.describe import alt_text, describe
 from bot.core.locales import Joined, localise, public_locale
 from bot.core.manager import Game, Seat, Step
 from bot.core.reminder_policy import Preferences
@@ -383,7 +384,8 @@ class ReminderScheduler:
         files: list[discord.File] = []
         try:
             mat = await self.bot.renderer.mat(game.state, row.key.seat, game.names, locale=locale)
-            files.append(discord.File(io.BytesIO(mat), filename="mat.png"))
+            about = alt_text(describe(game.state, game.names, row.key.seat, mat=row.key.seat), locale)
+            files.append(discord.File(io.BytesIO(mat), filename="mat.png", description=about))
         except Exception:  # a reminder without its picture beats no reminder
             log.warning("could not render the mat for a reminder in game %s", game.id, exc_info=True)
         return await self.direct_message(row.user_id, content, files, game=game, locale=locale)

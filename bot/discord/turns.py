@@ -14,6 +14,7 @@ from typing import Any
 import discord
 
 from bot.core import texts
+from bot.core.describe import describe
 from bot.core.event_texts import event_text
 from bot.core.locales import Joined, Notation
 from bot.core.manager import ActionResult, Game
@@ -67,6 +68,7 @@ async def post_turn(bot: FrontServices, channel: discord.abc.Messageable, result
     board = board or render_board(bot, result, channel_locale(bot, channel))
     assert board is not None
     lines = await earlier_in_turn(bot, game, result) + step_lines(game, result.steps)
+    about = describe(game.state, game.names)  # the alt text of the table or results image
     if result.finished:
         lines.append(final_summary(game))
         hints = await hints_line(bot, game)
@@ -75,7 +77,8 @@ async def post_turn(bot: FrontServices, channel: discord.abc.Messageable, result
         image = await drawn(board, f"the results of game {game.id}")
         locale = channel_locale(bot, channel)
         lines += [] if image is not None else [texts.IMAGE_MISSING]
-        message = await channel.send(clip(lines, locale=locale), files=pngs(image, "results.png"),
+        message = await channel.send(clip(lines, locale=locale),
+                                     files=pngs(image, "results.png", about, locale),
                                      view=localise_view(results_view(game), locale))
     else:
         actor = result.first.user_id if result.first is not None else None
@@ -89,7 +92,8 @@ async def post_turn(bot: FrontServices, channel: discord.abc.Messageable, result
         lines.append(prompt)
         image = await drawn(board, f"the table of game {game.id}")
         lines += [] if image is not None else [texts.IMAGE_MISSING]
-        message = await channel.send(clip(lines, locale=locale), files=pngs(image, "table.png"),
+        message = await channel.send(clip(lines, locale=locale),
+                                     files=pngs(image, "table.png", about, locale),
                                      view=localise_view(turn_view(game), locale),
                                      allowed_mentions=pinging(pinged))
     remember_posted(bot, game)
@@ -178,7 +182,7 @@ async def respond_to_result(interaction: discord.Interaction, result: ActionResu
                               f"seat {step.seat}'s mat in game {game.id}")
             lines += [] if mat is not None else [texts.IMAGE_MISSING]
             await reply(interaction, clip(lines, locale=interaction.locale), ephemeral=True,
-                        files=pngs(mat, "mat.png"),
+                        files=pngs(mat, "mat.png", describe(state, game.names, step.seat, mat=step.seat)),
                         view=panel.view if panel is not None else None)  # a new turn that is theirs
     except BaseException:
         if board is not None:

@@ -18,6 +18,7 @@ from discord import app_commands
 
 import engine
 from bot.core import flow, texts
+from bot.core.describe import describe
 from bot.core.errors import BadInputError, NoGameError, StaleError
 from bot.core.locales import Joined, Notation, locale_code
 from bot.core.manager import Game
@@ -77,7 +78,8 @@ async def hint_command(interaction: discord.Interaction) -> None:
     else:
         image = await bot.renderer.mat(ctx.state, ctx.seat, game.names, locale=interaction.locale)
     text = texts.HINT.format(action=Notation(hint.action), reason=hint_reason(hint), used=used)
-    await common.reply(interaction, text, files=[common.png(image, "hint.png")])
+    about = describe(ctx.state, game.names, ctx.seat, mat=ctx.seat)
+    await common.reply(interaction, text, files=[common.png(image, "hint.png", about)])
 
 
 async def _finished_game(interaction: discord.Interaction, game_id: int | None) -> Game:

@@ -22,6 +22,7 @@ from discord import app_commands
 
 import engine
 from bot.core import texts
+from bot.core.describe import alt_text
 from bot.core.errors import BotError, NoGameError
 from bot.core.event_texts import event_text, pending_prompt
 from bot.core.history import decision_text
@@ -63,13 +64,27 @@ def channel_id_of(interaction: discord.Interaction) -> int:
     return interaction.channel_id
 
 
-def png(data: bytes, name: str) -> discord.File:
-    return discord.File(io.BytesIO(data), filename=name)
+def png(data: bytes, name: str, about: Joined | None = None, locale: Any = None) -> discord.File:
+    """The image ``data`` as a file whose alt text (Discord's ``description``) is ``about``
+    (:func:`bot.core.describe.describe`): shown in ``locale`` now when given, else in the reply's
+    language by :func:`reply`."""
+    description = None if about is None else about if locale is None else alt_text(about, locale)
+    return discord.File(io.BytesIO(data), filename=name, description=description)
 
 
-def pngs(data: bytes | None, name: str) -> list[discord.File]:
+def pngs(data: bytes | None, name: str, about: Joined | None = None,
+         locale: Any = None) -> list[discord.File]:
     """``data`` as the one file of a message, or no file when the image could not be drawn."""
-    return [] if data is None else [png(data, name)]
+    return [] if data is None else [png(data, name, about, locale)]
+
+
+def localise_files(files: Sequence[discord.File], locale: Any) -> list[discord.File]:
+    """``files`` with every description still in English pieces (:func:`png` without a locale)
+    shown in ``locale``."""
+    for file in files:
+        if isinstance(file.description, Joined):
+            file.description = alt_text(file.description, locale)
+    return list(files)
 
 
 async def drawn(image: Awaitable[bytes], what: str) -> bytes | None:
@@ -132,7 +147,8 @@ async def reply(
     locale = interaction.locale if ephemeral else server_locale(interaction)
     content = localise(content, locale)
     localise_view(view, locale)
-    kwargs: dict[str, Any] = {"content": content, "ephemeral": ephemeral, "files": list(files)}
+    kwargs: dict[str, Any] = {"content": content, "ephemeral": ephemeral,
+                              "files": localise_files(files, locale)}
     if view is not None:
         kwargs["view"] = view
     if embed is not None:

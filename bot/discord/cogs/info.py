@@ -7,6 +7,7 @@ import discord
 from discord import app_commands
 
 from bot.core import texts
+from bot.core.describe import describe
 from bot.core.errors import BadInputError, NotInGameError
 from bot.core.event_texts import finesse_rule, finesse_tile
 from bot.core.locales import Joined, PlayerName
@@ -71,8 +72,9 @@ async def send_mat(interaction: discord.Interaction, game: Game, seat: int | Non
     viewer = NOBODY if mine is None else mine.seat  # another's mat hides a face-down score pile
     image = await common.bot_of(interaction).renderer.mat(game.state, seat, game.names, viewer,
                                                              locale=interaction.locale)
+    about = describe(game.state, game.names, viewer, mat=seat)
     await common.reply(interaction, texts.MAT_OF.format(name=game.seats[seat].name),
-                       files=[common.png(image, "mat.png")])
+                       files=[common.png(image, "mat.png", about)])
 
 
 class InfoCommands:
@@ -88,7 +90,8 @@ class InfoCommands:
         await common.defer(interaction)
         image = await bot.renderer.table(game.state, game.names, locale=interaction.locale)  # a private reply
         header = status_header(game, await clock_status(bot, game))
-        await common.reply(interaction, header, files=[common.png(image, "table.png")])
+        about = describe(game.state, game.names)
+        await common.reply(interaction, header, files=[common.png(image, "table.png", about)])
 
     @app_commands.command(name="mat", description="Show a player's mat: supply, puzzles, score pile")
     @app_commands.describe(player="Whose mat (default: yours)", seat="Or a seat number (e.g. an AI)")

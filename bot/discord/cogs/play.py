@@ -17,6 +17,7 @@ from discord import app_commands
 
 import engine
 from bot.core import flow, texts
+from bot.core.describe import describe
 from bot.core.errors import BadInputError, BotError, InvalidActionError, StaleError
 from bot.core.event_texts import shape_label
 from bot.core.locales import Joined, Notation, Text, localise
@@ -72,8 +73,10 @@ async def show_preview(interaction: discord.Interaction, game_id: int, offered: 
                                                                    locale=interaction.locale)
     view = discord.ui.View(timeout=None)
     view.add_item(ConfirmButton(game.id, interaction.user.id, ctx.stamp, str(place)))
+    about = describe(ctx.state, game.names, ctx.seat, mat=ctx.seat)
     await common.reply(interaction, texts.PREVIEW.format(action=Notation(str(place))),
-                       files=[common.png(image, "preview.png")], view=view)
+                       files=[common.png(image, "preview.png", about)],
+                       view=view)
 
 
 async def show_ghost_preview(interaction: discord.Interaction, split: GhostSplit) -> None:
@@ -87,7 +90,8 @@ async def show_ghost_preview(interaction: discord.Interaction, split: GhostSplit
     view = discord.ui.View(timeout=None)
     view.add_item(ConfirmButton(ctx.game.id, interaction.user.id, ctx.stamp, str(split)))
     await common.reply(interaction, texts.PREVIEW.format(action=Notation(str(split))),
-                       files=[common.png(image, "ghost.png")], view=view)
+                       files=[common.png(image, "ghost.png", describe(ctx.state, ctx.game.names, ctx.seat,
+                                                                    mat=ctx.seat))], view=view)
 
 
 async def master_confirm(
@@ -446,7 +450,8 @@ class PlayCommands:
             game.state, draft.seat, draft.placements, game.names, locale=interaction.locale)  # private
         lines = Joined((Joined(("· ", common.code(p.placement_text())), "") for p in draft.placements), "\n")
         await common.reply(interaction, texts.MASTER_DRAFT.format(lines=lines),
-                           files=[common.png(image, "preview.png")],
+                           files=[common.png(image, "preview.png",
+                                              describe(game.state, game.names, draft.seat, mat=draft.seat))],
                            view=master_view(draft, interaction.user.id, game.state))
 
     @play.command(name="master-confirm", description="Play your Master action as built")

@@ -10,6 +10,7 @@ import discord
 from discord import app_commands
 
 from bot.core import history, texts
+from bot.core.describe import describe
 from bot.core.errors import BadInputError, NoGameError, StaleError
 from bot.core.games import parse_stored_state, seat_name
 from bot.core.locales import Joined, Notation, localise
@@ -57,7 +58,8 @@ async def take_back(interaction: discord.Interaction) -> None:
     panel = panel_for(done.game, interaction.user.id, None, mat_button=False)  # the mat is attached
     undone = Joined([texts.UNDO_DONE.format(action=Notation(done.action)), left,
                      "" if mat is not None else texts.IMAGE_MISSING], " ")
-    await common.reply(interaction, undone, files=common.pngs(mat, "mat.png"),
+    about = describe(state, done.game.names, done.seat, mat=done.seat)
+    await common.reply(interaction, undone, files=common.pngs(mat, "mat.png", about),
                        view=panel.view if panel else None)
     if interaction.channel is not None:
         name = done.game.seats[done.seat].name
@@ -121,7 +123,8 @@ async def log_command(
     files = []
     if found.status == "finished" and found.state is not None:
         files.append(common.png(await bot.renderer.results(found.state, found.names,
-                                                                  locale=interaction.locale), "results.png"))
+                                                                  locale=interaction.locale), "results.png",
+                                    describe(found.state, found.names), interaction.locale))
     await interaction.followup.send(localise(texts.LOG_HINT, interaction.locale), embeds=embeds, view=view,
                                     files=files, ephemeral=True)
 
