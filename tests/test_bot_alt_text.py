@@ -71,7 +71,8 @@ def test_a_face_down_pile_names_neither_its_cards_nor_its_points() -> None:
     shown = alt_text(describe(state, ["Ana", "Bruno"], viewer=0), None)
     assert "Bruno: 1 completed puzzles (points hidden until the end)" in shown and done not in shown
     points = state.cards[done].points
-    assert f"Bruno: {points} points from 1 completed puzzles" in alt_text(describe(state, ["Ana", "Bruno"], 1), None)
+    own = alt_text(describe(state, ["Ana", "Bruno"], viewer=1), None)
+    assert f"Bruno: {points} points from 1 completed puzzles" in own
 
 
 async def test_a_portuguese_reader_gets_portuguese(h: DiscordHarness) -> None:
