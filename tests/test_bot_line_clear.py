@@ -18,6 +18,7 @@ from bench.checks import integrity
 from bench.tables import open_manager, start_table, user_id
 from bot.core.errors import BotError, NotYourTurnError
 from bot.core.games import TableSettings
+from bot.core.locales import localise
 from bot.core.manager import GameManager
 
 N = 50
@@ -61,6 +62,21 @@ async def test_both_holders_act_and_others_are_told_whose_turn_it_is(manager: Ga
     rows = await manager.log(game.id)
     assert [r.seat for r in rows] == [black, white]
     assert await manager.verify(game.id)
+
+
+async def test_not_your_turn_joins_both_holders_in_the_readers_language_with_a_plural_verb(
+    manager: GameManager,
+) -> None:
+    game = await start_table(manager, 24, 5)
+    white, black = _holders(game)
+    idle = next(s for s in range(5) if s not in (white, black))
+    with pytest.raises(NotYourTurnError) as refused:
+        await manager.act(24, user_id(24, idle), "level1")
+    first, second = (game.seats[s].name for s in game.state.acting_seats)
+    assert localise(refused.value.message, None).startswith(
+        f"It is not your turn: {first} and {second} are playing.")
+    assert localise(refused.value.message, "pt-BR").startswith(
+        f"Não é a sua vez: {first} e {second} estão jogando.")
 
 
 async def test_fifty_simultaneous_actions_from_both_holders_apply_exactly_the_legal_ones(

@@ -762,8 +762,10 @@ def _current_seat_for(game: Game, user_id: int) -> Seat:
         raise WrongStageError(texts.GAME_OVER)
     acting = game.state.acting_seats
     if seat.seat not in acting:
-        names = " and ".join(game.seats[s].name for s in acting) or current.name
-        raise NotYourTurnError(texts.NOT_YOUR_TURN.format(name=names))
+        if len(acting) > 1:  # Line Clear: both marker holders, joined in the reader's language
+            names = Joined([game.seats[s].name for s in acting], texts.AND)
+            raise NotYourTurnError(texts.NOT_YOUR_TURN_BOTH.format(names=names))
+        raise NotYourTurnError(texts.NOT_YOUR_TURN.format(name=current.name))
     return seat
 
 
