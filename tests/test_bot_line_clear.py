@@ -16,10 +16,11 @@ import pytest
 import engine
 from bench.checks import integrity
 from bench.tables import open_manager, start_table, user_id
-from bot.core.errors import BotError, NotYourTurnError
+from bot.core.errors import BotError, InvalidActionError, NotYourTurnError
 from bot.core.games import TableSettings
 from bot.core.locales import localise
 from bot.core.manager import GameManager
+from engine.policies import policy_by_name
 
 N = 50
 
@@ -77,6 +78,29 @@ async def test_not_your_turn_joins_both_holders_in_the_readers_language_with_a_p
         f"It is not your turn: {first} and {second} are playing.")
     assert localise(refused.value.message, "pt-BR").startswith(
         f"Não é a sua vez: {first} e {second} estão jogando.")
+
+
+async def test_the_other_holder_answering_a_pending_choice_is_told_whose_choice_it_is(
+    manager: GameManager,
+) -> None:
+    game = await start_table(manager, 25, 5)
+    policies = [policy_by_name("greedy", 25 + i) for i in range(5)]
+    for _ in range(2000):
+        state = game.state
+        assert state is not None and state.phase is not engine.Phase.OVER, "no pending choice arose"
+        if state.pending and len(state.acting_seats) == 2:
+            break
+        seat = state.acting_seats[0]
+        result = await manager.act(25, user_id(25, seat), policies[seat].choose(state.focused(seat)))
+        game = result.game
+    state = game.state
+    owner = state.pending[0].seat
+    other = next(s for s in state.acting_seats if s != owner)
+    with pytest.raises(InvalidActionError) as refused:
+        await manager.act(25, user_id(25, other), f"choose {state.pending[0].options[0]}")
+    name = game.seats[owner].name
+    assert localise(refused.value.message, None).startswith(f"That choice is {name}'s to make")
+    assert localise(refused.value.message, "pt-BR").startswith(f"Essa escolha cabe a {name}")
 
 
 async def test_fifty_simultaneous_actions_from_both_holders_apply_exactly_the_legal_ones(

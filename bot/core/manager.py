@@ -420,6 +420,7 @@ class GameManager:
                     require_current(game, seat.seat, expected_stamp)
                 chosen = parsed if choose is None else _player_action(await choose(game, seat.seat))
                 assert chosen is not None
+                _refuse_someone_elses_choice(game, seat.seat, chosen)
                 try:
                     step, after = await self._commit(game, seat.seat, user_id, chosen)
                 except StaleError:
@@ -767,6 +768,17 @@ def _current_seat_for(game: Game, user_id: int) -> Seat:
             raise NotYourTurnError(texts.NOT_YOUR_TURN_BOTH.format(names=names))
         raise NotYourTurnError(texts.NOT_YOUR_TURN.format(name=current.name))
     return seat
+
+
+def _refuse_someone_elses_choice(game: Game, seat: int, action: Action) -> None:
+    """An answer from a seat with nothing pending while another seat's decision waits (the other
+    marker holder's, in Line Clear) is refused naming whose choice it is; the engine alone could
+    say only that nothing waits for this seat."""
+    if not isinstance(action, engine.Choose) or game.state is None:
+        return
+    if game.state.decision_for(seat) is None and game.state.pending:
+        owner = game.seats[game.state.pending[0].seat].name
+        raise InvalidActionError(texts.CHOICE_IS_OTHERS.format(name=owner))
 
 
 def require_current(game: Game, seat: int, offered: str) -> None:
