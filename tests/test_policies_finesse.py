@@ -48,7 +48,7 @@ def _states(options: Options, seed: int, every: int = 3) -> list[GameState]:
     return states
 
 
-PINK_TILES = sorted(t for t, tile in TILES.items() if tile.colour == "pink")
+PINK_TILES = sorted(t for t, tile in TILES.items() if tile.colour == "pink" and tile.pack is None)
 
 
 def _candidates(state: GameState, rng: Rng) -> list[Action]:
