@@ -67,8 +67,8 @@ def say(text: str) -> None:
     print(text, flush=True)
 
 
-async def many_games(workdir: Path, games: int = 200, per_game: int = 10, rate: float = 20.0,
-                     seconds: float = 15.0) -> dict[str, float]:
+async def many_games(workdir: Path, games: int = 200, per_game: int = 4, rate: float = 20.0,
+                     seconds: float = 10.0) -> dict[str, float]:
     path = workdir / "games200.sqlite3"
     channels = await build.build(path, games=games, active=games, moves=12, seed=2)
     storage = await Storage.open(path)
@@ -88,13 +88,12 @@ async def many_games(workdir: Path, games: int = 200, per_game: int = 10, rate: 
     }
 
 
-def images(report: BenchReport, workdir: Path) -> None:
+def images(report: BenchReport, workdir: Path, compare: bool) -> None:
     """100 channels end a turn at once: mat + table image per channel, process pool (the bot's
-    renderer) against two threads (the old one). The machine's load average is recorded beside
-    the figures: on a shared machine the renderers get only part of the cores."""
+    renderer) and, with ``compare``, two threads (the old one). The machine's load average is
+    recorded beside the figures: on a shared machine the renderers get only part of the cores."""
     load_before = os.getloadavg()[0]
     pooled = asyncio.run(image_followups(workdir, ProcessRenderer, rounds=3, name="images_pool"))
-    threaded = asyncio.run(image_followups(workdir, ThreadedRenderer, rounds=2, name="images_threads"))
     figures = pooled.figures("images_100")
     report.add("images_100_p50_ms", figures["images_100_p50_ms"],
                label="100 channels end a turn at once: images ready, p50", unit="ms")
@@ -103,8 +102,11 @@ def images(report: BenchReport, workdir: Path) -> None:
                note=f"{len(pooled.images_ms)} turn ends")
     report.add("images_100_commit_p99_ms", figures["images_100_commit_p99_ms"],
                label="... of which waiting for the commit, p99", unit="ms")
-    report.add("images_100_threads_p99_ms", threaded.figures("t")["t_p99_ms"],
-               label="... the same with two render threads instead, p99", unit="ms")
+    if compare:
+        threaded = asyncio.run(image_followups(workdir, ThreadedRenderer, rounds=2, name="images_threads"))
+        report.add("images_100_threads_p99_ms", threaded.figures("t")["t_p99_ms"],
+                   label="... the same with two render threads instead, p99", unit="ms",
+                   note=f"{len(threaded.images_ms)} turn ends")
     report.info("images_100_samples", len(pooled.images_ms))
     report.info("images_100_load_average", round(max(load_before, os.getloadavg()[0]), 1))
 
@@ -137,7 +139,11 @@ class Sections:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    argparse.ArgumentParser(prog="python -m bench bot", description=__doc__.split("\n")[0]).parse_args(argv)
+    parser = argparse.ArgumentParser(prog="python -m bench bot", description=__doc__.split("\n")[0])
+    parser.add_argument("--compare", action="store_true",
+                        help="also measure the old ways the bot replaced (slow: the *_before_* figures "
+                             "of the stats and resume(), and the images with two render threads)")
+    args = parser.parse_args(argv)
     started = time.perf_counter()
     report = BenchReport("bot")
     report.info("measured_through", "offline harness (action) / manager+renderer+stub (load)")
@@ -188,9 +194,9 @@ def main(argv: Sequence[str] | None = None) -> int:
                    label="Line Clear, both holders at once: commits refused as out of date", unit="%",
                    note=f"{stale.refused} of {stale.commits} ({stale.panel_commits} by panel)")
         sections.done("line_clear_stale", f"Line Clear holders: {stale.commits} commits")
-        images(report, workdir)
+        images(report, workdir, args.compare)
         sections.done("images", f"images: load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores")
-        history_cases(report, workdir)
+        history_cases(report, workdir, args.compare)
         sections.done("history", "history: stats at 5,000 finished games, a 3,000-row log, resume()")
         start_acks, posts = asyncio.run(start_latencies(workdir))
         report.add("start_100_ack_max_ms", round(max(start_acks), 1),
@@ -211,29 +217,28 @@ def main(argv: Sequence[str] | None = None) -> int:
     return report.finish()
 
 
-def history_cases(report: BenchReport, workdir: Path) -> None:
+HISTORY_FIGURES: tuple[tuple[str, str, str], ...] = (
+    ("stats_5000_games_ms", "/projectl stats at 5,000 finished games", "ms"),
+    ("stats_5000_before_ms", "... parsing every finished game, as every request used to", "ms"),
+    ("stats_5000_first_call_ms", "... first call after the upgrade (results recorded once)", "ms"),
+    ("log_tail_3000_rows_ms", "turn post's log lines at a 3,000-row log", "ms"),
+    ("log_tail_before_3000_rows_ms", "... reading the whole log, as it used to", "ms"),
+    ("turn_3000_rows_ms", "one action of a turn + its post's log lines, 3,000-row log (no images)", "ms"),
+    ("turn_30_rows_ms", "... the same at a 30-row log", "ms"),
+    ("resume_peak_mb", "resume() of 300 active games among 5,000 finished: peak Python memory", "MB"),
+    ("resume_before_peak_mb", "... listing every active game first, as it used to", "MB"),
+    ("resume_ms_per_active_game", "resume() per active game", "ms"),
+)
+
+
+def history_cases(report: BenchReport, workdir: Path, compare: bool) -> None:
     """Requests that must not grow with a server's or a game's history (bench/history_costs.py);
-    each ``*_before_*`` figure is the old way of the same request, in the same run."""
-    figures = history_costs.run(workdir)
-    report.add("stats_5000_games_ms", figures["stats_5000_games_ms"],
-               label="/projectl stats at 5,000 finished games", unit="ms")
-    report.add("stats_5000_before_ms", figures["stats_5000_before_ms"],
-               label="... parsing every finished game, as every request used to", unit="ms")
-    report.add("stats_5000_first_call_ms", figures["stats_5000_first_call_ms"],
-               label="... first call after the upgrade (results recorded once)", unit="ms")
-    report.add("log_tail_3000_rows_ms", figures["log_tail_3000_rows_ms"],
-               label="turn post's log lines at a 3,000-row log", unit="ms")
-    report.add("log_tail_before_3000_rows_ms", figures["log_tail_before_3000_rows_ms"],
-               label="... reading the whole log, as it used to", unit="ms")
-    report.add("turn_3000_rows_ms", figures["turn_3000_rows_ms"],
-               label="one action of a turn + its post's log lines, 3,000-row log (no images)", unit="ms")
-    report.add("turn_30_rows_ms", figures["turn_30_rows_ms"], label="... the same at a 30-row log", unit="ms")
-    report.add("resume_peak_mb", figures["resume_peak_mb"],
-               label="resume() of 300 active games among 5,000 finished: peak Python memory", unit="MB")
-    report.add("resume_before_peak_mb", figures["resume_before_peak_mb"],
-               label="... listing every active game first, as it used to", unit="MB")
-    report.add("resume_ms_per_active_game", figures["resume_ms_per_active_game"],
-               label="resume() per active game", unit="ms")
+    each ``*_before_*`` figure is the old way of the same request, in the same run (the two slow
+    ones only with ``compare``)."""
+    figures = history_costs.run(workdir, compare=compare)
+    for key, label, unit in HISTORY_FIGURES:
+        if key in figures:
+            report.add(key, figures[key], label=label, unit=unit)
 
 
 def stored_state_cases(report: BenchReport) -> None:

@@ -46,6 +46,8 @@ def test_history_costs_at_toy_size(tmp_path: Path) -> None:
     assert all(value >= 0 for value in figures.values())
     assert figures["stats_5000_games_ms"] > 0 and figures["log_tail_before_3000_rows_ms"] > 0
     assert 0 < figures["resume_peak_mb"]
+    quick = history_costs.run(tmp_path / "quick", finished=30, long_log=60, active=4, compare=False)
+    assert set(figures) - set(quick) == {"stats_5000_before_ms", "resume_before_peak_mb"}
 
 
 async def test_image_followups_and_start_burst_at_toy_size(tmp_path: Path) -> None:
