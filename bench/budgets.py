@@ -9,8 +9,8 @@ looks the key up when a bench records the figure, so a bench only measures and c
 missed ("not measured"), so a budget cannot silently stop being checked.
 
 ``kind`` decides which bench checks it: ``speed``, ``size``, ``memory`` and ``refusals`` (how
-often a player is refused for no reason of theirs) budgets belong to the
-quick bench (``make bench``: the ``engine``, ``renders`` and ``bot`` suites, a few minutes),
+often a player is refused for no reason of theirs) budgets belong to the quick bench
+(``make bench``: the ``engine``, ``renders`` and ``bot`` suites, at most three minutes),
 ``strength`` budgets to the AI bench (``make bench-ai``: the ``ai`` suite, long games).
 """
 
