@@ -161,7 +161,8 @@ def test_cli_plays_line_clear_and_ghost_tables(argv: list[str], capsys: pytest.C
     [
         (["simulate", "--players", "7"], "5-6 players, not 7"),
         (["simulate", "--variant", "base", "--players", "5"], "2-4 players"),
-        (["simulate", "--players", "6", "--no-ghost"], "Six players need the Ghost Piece expansion or Phoenix"),
+        (["simulate", "--players", "6", "--no-ghost"],
+         "Six players need the Ghost Piece expansion or Phoenix"),
         (["simulate", "--variant", "solo", "--players", "2"], "solo is played by 1 player"),
         (["simulate", "--policy", "clever"], "--policy must be"),
         (["simulate", "--games", "0"], "must be at least 1"),
