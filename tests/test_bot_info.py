@@ -56,6 +56,19 @@ async def test_status_and_mats(h: DiscordHarness) -> None:
     assert_refused(await h.slash(alice, "games", "projectl mat", seat=4), "no seat 4")
 
 
+async def test_mat_seat_accepts_seats_five_and_six_and_ai_seats(h: DiscordHarness) -> None:
+    alice = h.add_user("alice")
+    await open_table(h, alice, [], ai=5, players=6)
+    game = await bot_of(h).manager.game_in_channel(h.channel("games").id)
+    assert game is not None and len(game.seats) == 6
+    mat = next(c for c in bot_of(h).tree.get_command("projectl").commands if c.name == "mat")  # type: ignore[union-attr]
+    assert mat._params["seat"].max_value == 6  # the synced schema lets a client pick seats 5-6
+    for seat in (5, 6):
+        shown = final_reply(await h.slash(alice, "games", "projectl mat", seat=seat))
+        assert shown.ephemeral and is_png(shown.files[0][1])
+        assert shown.content == f"{game.seats[seat - 1].name}'s mat" and game.seats[seat - 1].user_id is None
+
+
 async def test_autocomplete_offers_what_is_legal(h: DiscordHarness) -> None:
     alice, bob = h.add_user("alice"), h.add_user("bob")
     await open_table(h, alice, [bob], players=2)

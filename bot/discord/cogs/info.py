@@ -15,12 +15,16 @@ from bot.core.manager import Game
 from bot.core.turn_limits import clock_line, status_clock_line
 from bot.core.turnclock import turn_keys
 from engine.expansions.finesse import view as finesse_view
+from engine.variants import VARIANTS
 from engine.visibility import NOBODY
 
 from ..services import FrontServices
 from . import common
 from .days import days_of, turn_limit_of
 from .table import lobby_content
+
+MAX_SEATS = max(variant.max_players for variant in VARIANTS.values())
+"""The most seats a table can have (Line Clear's six): `/projectl mat seat:` accepts each."""
 
 
 def status_header(game: Game, clock: str = "") -> Joined:
@@ -97,7 +101,7 @@ class InfoCommands:
     @app_commands.describe(player="Whose mat (default: yours)", seat="Or a seat number (e.g. an AI)")
     async def mat(
         self, interaction: discord.Interaction, player: discord.Member | None = None,
-        seat: app_commands.Range[int, 1, 4] | None = None,
+        seat: app_commands.Range[int, 1, MAX_SEATS] | None = None,
     ) -> None:
         game = await common.require_game(interaction)
         index: int | None = None
@@ -107,7 +111,7 @@ class InfoCommands:
                 raise NotInGameError(texts.NO_SUCH_PLAYER.format(name=PlayerName(player.display_name)))
             index = found.seat
         elif seat is not None:
-            if not 1 <= seat <= len(game.seats):  # Discord's range is 1-4; an old client may send anything
+            if not 1 <= seat <= len(game.seats):  # Discord checks the range; an old client may send anything
                 raise BadInputError(texts.NO_SUCH_SEAT.format(seat=str(seat)[:6], count=len(game.seats)))
             index = seat - 1
         await send_mat(interaction, game, index)
