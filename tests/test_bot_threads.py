@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 from test_bot_support import assert_refused, final_reply
 
-from bench.harnessed import running
+from bench.harnessed import running, stale_slash
 from bench.tables import snapshot
 
 
@@ -76,8 +76,10 @@ async def test_threads_need_their_own_permissions(h: Any) -> None:
     h.deny_bot("games", "create_public_threads")
     denied = await h.slash(alice, "games", "projectl table new", thread="x")
     assert_refused(denied, "**Create Public Threads**")
-    for options in ({"variant": "solo", "watch": "easy"}, {"watch": "greedy"}):  # refused before the thread
-        assert_refused(await h.slash(alice, "general", "projectl table new", thread="y", **options), "AI")
+    # refused before the thread: an AI kind off the list (an old client's) and watching a base table
+    unknown = {"thread": "y", "variant": "solo", "watch": "easy"}
+    assert_refused(await stale_slash(h, alice, "general", "projectl table new", unknown), "AI")
+    assert_refused(await h.slash(alice, "general", "projectl table new", thread="y", watch="greedy"), "AI")
     quiet = h.add_thread("random", "muted")
     h.deny_bot(quiet, "send_messages_in_threads")
     reply = assert_refused(await h.slash(alice, quiet, "projectl table new"), "**Send Messages in Threads**")

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from operator import attrgetter
 
-from ..actions import Action, AmbassadorAction, EndFinishing, Pass, Place
+from ..actions import Action, AmbassadorAction, EndFinishing, Master, Pass, Place
 from ..decisions import waiting_for
 from ..expansions.ambassador import ready
 from ..legal import MasterOptions, legal_actions
@@ -124,7 +124,7 @@ class RandomPolicy:
                 return sane[self.rng.below(len(sane))]
         return None
 
-    def _master(self, player: PlayerState, free: dict[str, int], actions: list[Action]) -> Action | None:
+    def _master(self, player: PlayerState, free: dict[str, int], actions: list[Action]) -> Master | None:
         per_card: dict[str, list[Place]] = {}
         for p in actions:
             if isinstance(p, Place) and self._sane(player, free, p):
