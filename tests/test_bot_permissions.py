@@ -64,3 +64,10 @@ async def test_the_refusal_names_every_missing_permission(h: Any) -> None:
     h.deny_bot("games", "send_messages", "attach_files")
     reply = assert_refused(await h.slash(alice, "games", "projectl table new"))
     assert "**Send Messages** and **Attach Files**" in reply and "Threads" not in reply
+
+
+async def test_the_refusal_names_the_permissions_in_the_readers_language(h: Any) -> None:
+    alice = h.add_user("alice")
+    h.deny_bot("games", "send_messages", "attach_files")
+    reply = assert_refused(await h.slash(alice, "games", "projectl table new", locale="pt-BR"))
+    assert "**Enviar mensagens** e **Anexar arquivos**" in reply and "Send" not in reply

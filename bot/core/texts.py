@@ -101,6 +101,12 @@ CANNOT_POST = (
 )
 NO_SUCH_PLAYER = "{name} is not playing in this game."
 NO_SUCH_SEAT = "There is no seat {seat} at this table: its seats are 1 to {count}."
+PERMISSION_NAMES: dict[str, str] = {
+    "send_messages": "Send Messages", "send_messages_in_threads": "Send Messages in Threads",
+    "attach_files": "Attach Files", "embed_links": "Embed Links",
+    "create_public_threads": "Create Public Threads",
+}
+"""The permissions the bot may lack, as Discord's settings name them in each language."""
 MISSING_PERMISSIONS = (
     "I can't show the table here: this channel doesn't give me the {names} permission. Ask an "
     "admin to allow it (Server Settings → Roles, or the channel's permissions). Nothing was changed."

@@ -16,10 +16,11 @@ from discord import app_commands
 
 from bot.core import texts
 from bot.core.errors import BotError
+from bot.core.locales import Joined
 
 from .commandtree import PLAY, ROOT, TABLE
 
-POSTING = {"attach_files": "Attach Files", "embed_links": "Embed Links"}
+POSTING = ("attach_files", "embed_links")
 """Needed for every table post (the image; the log's embed), besides sending itself."""
 THREAD_TYPES = (discord.ChannelType.public_thread, discord.ChannelType.private_thread,
                 discord.ChannelType.news_thread)
@@ -31,14 +32,12 @@ class MissingPermissionError(BotError, app_commands.CheckFailure):
 
 
 def missing_permissions(interaction: discord.Interaction) -> list[str]:
-    """Names (as Discord's settings show them) of the permissions the bot lacks here."""
+    """The permissions (their attribute names) the bot lacks here."""
     allowed = interaction.app_permissions
     channel = interaction.channel
     in_thread = getattr(channel, "type", None) in THREAD_TYPES
-    needed = {"send_messages_in_threads": "Send Messages in Threads"} if in_thread \
-        else {"send_messages": "Send Messages"}
-    needed |= POSTING
-    return [label for name, label in needed.items() if not getattr(allowed, name)]
+    needed = ("send_messages_in_threads" if in_thread else "send_messages", *POSTING)
+    return [name for name in needed if not getattr(allowed, name)]
 
 
 def require_table_permissions(interaction: discord.Interaction) -> None:
@@ -47,8 +46,7 @@ def require_table_permissions(interaction: discord.Interaction) -> None:
         return
     missing = missing_permissions(interaction)
     if missing:
-        names = " and ".join(f"**{name}**" for name in missing)
-        raise MissingPermissionError(texts.MISSING_PERMISSIONS.format(names=names))
+        raise MissingPermissionError(texts.MISSING_PERMISSIONS.format(names=permission_names(missing)))
 
 
 async def check_command(interaction: discord.Interaction) -> bool:
@@ -64,9 +62,13 @@ async def check_command(interaction: discord.Interaction) -> bool:
 def require_thread_permissions(interaction: discord.Interaction) -> None:
     """Before opening a game in a new thread: the bot must be able to create it and post in it."""
     allowed = interaction.app_permissions
-    needed = {"create_public_threads": "Create Public Threads",
-              "send_messages_in_threads": "Send Messages in Threads"} | POSTING
-    missing = [label for name, label in needed.items() if not getattr(allowed, name)]
+    needed = ("create_public_threads", "send_messages_in_threads", *POSTING)
+    missing = [name for name in needed if not getattr(allowed, name)]
     if missing:
-        names = " and ".join(f"**{name}**" for name in missing)
-        raise MissingPermissionError(texts.MISSING_PERMISSIONS.format(names=names))
+        raise MissingPermissionError(texts.MISSING_PERMISSIONS.format(names=permission_names(missing)))
+
+
+def permission_names(missing: list[str]) -> Joined:
+    """The missing permissions, in bold, named as Discord's settings name them in the reader's
+    language and joined with that language's "and"."""
+    return Joined((Joined(("**", texts.PERMISSION_NAMES[name], "**")) for name in missing), texts.AND)
