@@ -221,11 +221,11 @@ def test_a_face_down_tile_leaving_play_is_not_named_in_either_language() -> None
     post says a face-down tile left play, in English and in Portuguese, and names the live one."""
     gone = event_text(ev.FinesseTileRemoved(None, ""), NAMES)
     assert gone == "A face-down Finesse tile left play."
-    assert localise(gone, "pt-BR") == "Uma peça de requinte virada para baixo saiu de jogo."
+    assert localise(gone, "pt-BR") == "Uma ficha Finesse virada para baixo saiu de jogo."
     live = event_text(ev.FinesseTileRemoved(None, "C3 (complete a puzzle)"), NAMES)
     assert live == "A face-down Finesse tile left play. Live now: C3 (complete a puzzle)."
     assert localise(live, "pt-BR") == (
-        "Uma peça de requinte virada para baixo saiu de jogo. Ativa agora: C3 (completar um quebra-cabeça)."
+        "Uma ficha Finesse virada para baixo saiu de jogo. Ativa agora: C3 (completar um quebra-cabeça)."
     )
 
 

@@ -3,6 +3,7 @@ the slash commands, and the game records the same (English) action as if typed i
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 from typing import Any
 
@@ -166,7 +167,7 @@ async def test_the_turn_panel_is_in_the_users_language(h: DiscordHarness) -> Non
     play = next(b for b in post.buttons if b.custom_id.startswith("plp:play:"))
     ix = await h.click(current, post, play.custom_id, locale="pt-BR")
     panel = final_reply(ix)
-    assert panel.ephemeral and "**Sua vez** · 3 ação(ões)" in panel.content, panel.content
+    assert panel.ephemeral and "**Sua vez** · ações restantes: 3" in panel.content, panel.content
     labels = {b.label for b in panel.message.buttons}
     assert "Peça de nível 1" in labels, labels
     english = final_reply(await h.click(current, post, play.custom_id, locale="en-US"))
@@ -209,3 +210,15 @@ def test_every_sentence_of_texts_py_is_translated(locale: str) -> None:
               for entry in value.values() if isinstance(entry, Text)}
     assert every == {key for keys in sections().values() for key in keys}
     assert sorted(key for key in every if key not in translated) == []
+
+
+def test_the_portuguese_wording_has_no_european_forms_parenthesised_plurals_or_tiles_called_pieces() -> None:
+    """Issue 31 item 14: Brazilian wording, proper plurals, Finesse tiles never read as a *peça*."""
+    text = (Path(__file__).parent.parent / "bot/core/locales/pt-BR.json").read_text(encoding="utf-8")
+    for wrong in ("jogada(s)", "A concluir", "mudou desde o último turno postado", "ter cada", "ter tipo",
+                  "requinte", "Requinte", "ação(ões)", "restante(s)", "crédito(s)"):
+        assert wrong not in text, wrong
+    catalogue = json.loads(text)
+    assert catalogue["images"]["finishing_part"] == {"one": "-{n} ajuste final",
+                                                     "other": "-{n} ajustes finais"}
+    assert catalogue["texts"]["ANY_PUZZLE"] == "qualquer quebra-cabeça"

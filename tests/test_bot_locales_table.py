@@ -105,7 +105,7 @@ async def test_status_and_settings_in_each_users_language(tmp_path: Path) -> Non
         assert current is not None
         ana, bob = h.user("ana"), h.user("bob")
         pt = final_reply(await h.slash(ana, CHANNEL, "projectl status", locale="pt-BR"))
-        assert pt.content.startswith(f"Rodada 1 · em jogo · vez de {current.name} (3 ação(ões) restante(s))")
+        assert pt.content.startswith(f"Rodada 1 · em jogo · vez de {current.name} (ações restantes: 3)")
         assert f"Relógio do turno: 1 dia por turno · o tempo de {current.name} se esgota <t:" in pt.content
         en = final_reply(await h.slash(bob, CHANNEL, "projectl status", locale="en-US"))
         assert en.content.startswith(f"Round 1 · playing · {current.name} to play (3 action(s) left)")
@@ -210,7 +210,7 @@ async def test_undo_answers_privately_in_the_users_language_and_posts_in_the_ser
             await h.slash(user, CHANNEL, "projectl play level1", locale=locale)
             reply = final_reply(await h.slash(user, CHANNEL, "projectl play undo", locale=locale))
             if speaks_portuguese(user):
-                assert reply.content.startswith("Desfeito: `nível1`. 3 ação(ões) restante(s) neste turno.")
+                assert reply.content.startswith("Desfeito: `nível1`. Ações restantes neste turno: 3.")
             else:
                 assert reply.content.startswith("Took back `level1`. 3 action(s) left this turn.")
             public = h.channel_messages(CHANNEL)[-1].content
@@ -244,7 +244,7 @@ async def test_an_action_confirmation_is_in_the_users_language(tmp_path: Path) -
         await start(h, await open_table(h, ("ana", "bob")))
         user = await current_user(h)
         pt = final_reply(await h.slash(user, CHANNEL, "projectl play level1", locale="pt-BR"))
-        assert pt.content.startswith("Feito: `nível1`. 2 ação(ões) restante(s) neste turno."), pt.content
+        assert pt.content.startswith("Feito: `nível1`. Ações restantes neste turno: 2."), pt.content
         en = final_reply(await h.slash(user, CHANNEL, "projectl play level1", locale="en-US"))
         assert en.content.startswith("Done: `level1`. 1 action(s) left this turn."), en.content
 
@@ -262,8 +262,8 @@ def test_joined_is_the_english_join_and_translates_piece_by_piece() -> None:
                        "(3 action(s) left)\nplain")
     assert localise(message, "en-US") == message and localise(message, None) == message
     assert localise(message, "pt-BR") == (
-        "Rodada 4 · em jogo · vez de Ana (2 ação(ões) restante(s)) e vez de Bob "
-        "(3 ação(ões) restante(s))\nplain")
+        "Rodada 4 · em jogo · vez de Ana (ações restantes: 2) e vez de Bob "
+        "(ações restantes: 3)\nplain")
     copy = pickle.loads(pickle.dumps(message))
     assert isinstance(copy, Joined) and localise(copy, "pt-BR") == localise(message, "pt-BR")
 

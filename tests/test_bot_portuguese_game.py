@@ -22,7 +22,7 @@ from engine.policies import policy_by_name
 PT, EN = "pt-BR", "en-US"
 ENGLISH_WORDS = (" took ", " placed ", " completed ", "action(s) left", "Your turn is over", "it's your turn",
                  "Round ", " returned ", "Finishing Touches", "Game over", "Winner", "The mastermind")
-PORTUGUESE_WORDS = (" pegou ", " colocou ", " completou ", "restante(s)", "Seu turno acabou", "é a sua vez",
+PORTUGUESE_WORDS = (" pegou ", " colocou ", " completou ", "restantes", "Seu turno acabou", "é a sua vez",
                     "Rodada ", " devolveu ", "Ajustes Finais", "Fim de jogo", "Vencedor", "O Mentor")
 MAX_ACTIONS = 600
 
@@ -170,7 +170,7 @@ async def test_a_whole_game_in_portuguese_and_english(tmp_path: Path) -> None:
 
         stats_pt = final_reply(await h.slash(ana, "games", "projectl stats", locale=PT))
         assert stats_pt.embeds[0].title == "Project L neste servidor — 1 partida(s) terminada(s)"
-        assert "**ana**: 1 jogada(s)" in (stats_pt.embeds[0].description or "")
+        assert "**ana**: partidas: 1" in (stats_pt.embeds[0].description or "")
         stats_en = final_reply(await h.slash(ben, "games", "projectl stats", locale=EN))
         assert stats_en.embeds[0].title == "Project L in this server — 1 finished game(s)"
 
