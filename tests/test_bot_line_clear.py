@@ -16,6 +16,7 @@ import pytest
 import engine
 from bench.checks import integrity
 from bench.tables import open_manager, start_table, user_id
+from bot.core import texts
 from bot.core.errors import BotError, InvalidActionError, NotYourTurnError
 from bot.core.games import TableSettings
 from bot.core.locales import localise
@@ -49,6 +50,13 @@ async def test_a_five_seat_table_plays_line_clear_with_ghost_by_default(manager:
 async def test_six_seats_without_ghost_are_refused_at_new() -> None:
     with pytest.raises(BotError, match="Six players need the Ghost Piece expansion"):
         TableSettings("base", 6, ghost=False).validate()
+
+
+def test_the_lobby_shows_the_ghost_setting_that_applies_to_this_table() -> None:
+    assert TableSettings("base", 3).ghost_label == texts.LOBBY_OFF
+    assert TableSettings("base", 4).ghost_label == texts.LOBBY_OFF
+    assert TableSettings("base", 6).ghost_label == texts.LOBBY_GHOST_DEFAULT
+    assert TableSettings("base", 3, ghost=True).ghost_label == texts.LOBBY_ON
 
 
 async def test_both_holders_act_and_others_are_told_whose_turn_it_is(manager: GameManager) -> None:

@@ -83,8 +83,9 @@ class TableSettings:
 
     @property
     def ghost_label(self) -> str:
-        if self.ghost is None:
-            return texts.LOBBY_GHOST_DEFAULT if self.variant != "solo" else texts.LOBBY_OFF
+        if self.ghost is None:  # the default follows the seats: a table of at most 4 never gets it
+            return texts.LOBBY_GHOST_DEFAULT if self.variant != "solo" and self.max_players >= 5 \
+                else texts.LOBBY_OFF
         return texts.LOBBY_ON if self.ghost else texts.LOBBY_OFF
 
     def to_json(self) -> dict[str, Any]:
