@@ -6,6 +6,7 @@ from datetime import UTC, date, datetime, time, timedelta
 
 import pytest
 
+from bot.core.locales import t
 from bot.core.reminder_policy import (
     PreferenceError,
     Preferences,
@@ -106,3 +107,9 @@ def test_parsing_what_players_type() -> None:
 def test_describe() -> None:
     assert describe(NIGHT) == {"enabled": "on", "interval": "12 h", "quiet": "22:00–07:00",
                                "timezone": "Europe/Paris", "vacation": "none"}
+
+
+def test_quiet_hours_and_vacation_are_switched_off_by_the_portuguese_keyword_the_refusal_names() -> None:
+    assert "`desligado`" in t("BAD_QUIET_HOURS", "pt-BR") and "`desligado`" in t("BAD_VACATION", "pt-BR")
+    assert parse_quiet_hours("desligado") is None and parse_quiet_hours("Off") is None
+    assert parse_vacation("desligado", date(2026, 1, 1)) is None

@@ -71,10 +71,14 @@ def parse_clock(text: str) -> time:
     return time(hour, minute)
 
 
+OFF_WORDS = frozenset({"", "off", "none", "no", "desligado", "desligar", "nenhum", "nenhuma", "não", "nao"})
+"""What switches quiet hours or a vacation off, in every language the bot speaks (English, pt-BR)."""
+
+
 def parse_quiet_hours(text: str) -> tuple[time, time] | None:
     """``"22:00-07:00"`` → (start, end); ``"off"``/``"none"``/empty → None (no quiet hours)."""
     cleaned = text.strip().lower()
-    if cleaned in ("", "off", "none", "no"):
+    if cleaned in OFF_WORDS:
         return None
     parts = re.split(r"\s*(?:-|–|to)\s*", cleaned)
     if len(parts) != 2:
@@ -103,7 +107,7 @@ def parse_timezone(text: str) -> str:
 def parse_vacation(text: str, today: date) -> date | None:
     """``YYYY-MM-DD`` (the day you are back) or ``off``; a date in the past is refused."""
     cleaned = text.strip().lower()
-    if cleaned in ("", "off", "none", "no"):
+    if cleaned in OFF_WORDS:
         return None
     try:
         when = date.fromisoformat(cleaned)
