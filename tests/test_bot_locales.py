@@ -14,6 +14,7 @@ from test_bot_support import assert_refused, running_bot
 
 import engine
 from bot.core import texts
+from bot.core.games import ai_kinds
 from bot.core.locales import Text, catalogues, english, locales, localise, t
 
 TEXTS = Path(texts.__file__)
@@ -222,3 +223,8 @@ def test_the_portuguese_wording_has_no_european_forms_parenthesised_plurals_or_t
     assert catalogue["images"]["finishing_part"] == {"one": "-{n} ajuste final",
                                                      "other": "-{n} ajustes finais"}
     assert catalogue["texts"]["ANY_PUZZLE"] == "qualquer quebra-cabeça"
+
+
+def test_the_ai_kinds_are_named_in_the_readers_language_beside_the_keyword_one_types() -> None:
+    assert localise(ai_kinds(), "pt-BR") == "`greedy` (Guloso), `strong` (Forte), `random` (Aleatório)"
+    assert localise(ai_kinds(), None) == "`greedy` (Greedy), `strong` (Strong), `random` (Random)"

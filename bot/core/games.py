@@ -22,7 +22,7 @@ from engine.serialisation import cards_from_text, catalogue_key, catalogue_text
 
 from . import texts
 from .errors import BadInputError, UnreadableGameError
-from .locales import PlayerName
+from .locales import Joined, PlayerName
 from .storage import GameRow, StoredCatalogue
 
 log = logging.getLogger("bot.manager")
@@ -285,6 +285,13 @@ GameHook = Callable[[Game], Awaitable[None]]
 def engine_policy(name: str, seed: int) -> Policy:
     """The default policy factory: ``engine.policies.policy_by_name``."""
     return policy_by_name(name, seed)  # type: ignore[no-any-return]
+
+
+def ai_kinds() -> Joined:
+    """The AI kinds one may type, each with its name in the reader's language: ``greedy``
+    (Guloso), ``strong`` (Forte)…; the typed keyword itself is one spelling everywhere."""
+    return Joined((Joined(("`", kind, "` (", texts.POLICY_NAMES.get(kind, kind), ")"))
+                   for kind in POLICY_NAMES), ", ")
 
 
 def ai_name(policy: str, number: int) -> str:

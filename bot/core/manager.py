@@ -59,6 +59,7 @@ from .games import (
     TableSettings,
     TurnHook,
     _Hooks,
+    ai_kinds,
     ai_name,
     engine_policy,
     shared_cards,
@@ -294,7 +295,7 @@ class GameManager:
     ) -> Game:
         """Seat an AI player (host only). Its moves are played automatically after each turn."""
         if policy not in POLICY_NAMES:
-            raise BadInputError(texts.BAD_POLICY.format(names=", ".join(POLICY_NAMES)))
+            raise BadInputError(texts.BAD_POLICY.format(names=ai_kinds()))
         async def attempt() -> Game:
             game = await self._require_lobby(
                 channel_id, game_id, host=by_user_id, not_host=texts.HOST_ONLY_AI
@@ -725,7 +726,7 @@ def validate_new_table(settings: TableSettings, watch: str | None = None) -> Non
     settings.validate()
     if watch is not None and (settings.variant != "solo" or watch not in POLICY_NAMES):
         raise BadInputError(texts.WATCH_SOLO_ONLY if watch in POLICY_NAMES else
-                            texts.BAD_POLICY.format(names=", ".join(POLICY_NAMES)))
+                            texts.BAD_POLICY.format(names=ai_kinds()))
 
 
 def _parse(action: Action | str) -> Action:

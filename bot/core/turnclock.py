@@ -32,7 +32,7 @@ from .errors import (
     StaleError,
     WrongStageError,
 )
-from .games import replaced_name
+from .games import ai_kinds, replaced_name
 from .locales import unescaped
 from .manager import POLICY_NAMES, ActionResult, Game, GameManager, Seat
 from .storage import StaleRevisionError
@@ -182,7 +182,7 @@ class TurnClock:
         """Host only: hand ``target_user_id``'s seat to an AI, which plays at once if it is to move.
         Returns the game after the change, the new seat, and whatever the AI played."""
         if policy not in POLICY_NAMES:
-            raise BadInputError(texts.BAD_POLICY.format(names=", ".join(POLICY_NAMES)))
+            raise BadInputError(texts.BAD_POLICY.format(names=ai_kinds()))
         async with self.manager.lock(channel_id):
             game = await self._active(channel_id)
             if by_user_id != game.host_id:
