@@ -222,7 +222,7 @@ def dashed_rect(
         draw.rectangle((x1 - width + 1, y, x1, min(y + dash, y1)), fill=colour)
 
 
-@byte_lru(MB // 2, image_bytes)
+@byte_lru(MB // 4, image_bytes)  # one or two arrows at a few cell sizes (the Ambassador sprite has the rest)
 def arrow_sprite(arrows: int, cell: int, mode: str = "RGBA") -> Image.Image:
     """A level-up reward (Ghost Piece expansion): one or two upward arrows, each as tall as a
     three-cell piece, outlined like a piece so it reads on white and black cards alike. ``mode``
