@@ -52,6 +52,11 @@ ODD: tuple[str, ...] = (
 )
 """Strange but possibly meaningful."""
 
+SLOW_CHOICES = frozenset({"strong"})
+"""Choices that start minutes of AI play (a Solo game the Strong AI plays while you watch): valid,
+but the fuzz is about input, so it watches the Easy AI instead (tests/test_bot_advice.py plays a
+watched game)."""
+
 FREE_TEXT_OPTIONS = frozenset({"thread"})
 """Options where any text is a legitimate value (a thread's name): a hostile-looking value there
 does not make the case hostile — the bot may well act on it."""
@@ -105,7 +110,8 @@ def option_values(leaf: Leaf, rng: random.Random, members: list[Any], *, hostile
             continue
         kind = int(option["type"])
         if option.get("choices"):
-            out.values[option["name"]] = rng.choice(option["choices"])["value"]
+            choices = [c["value"] for c in option["choices"] if c["value"] not in SLOW_CHOICES]
+            out.values[option["name"]] = rng.choice(choices)
         elif kind == STRING:
             roll = rng.random()
             pool = HOSTILE if roll < hostile_rate else ODD if roll < hostile_rate + 0.2 else PLAUSIBLE
