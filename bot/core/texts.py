@@ -5,6 +5,8 @@ remembers its name, so the reply that sends it shows the catalogue's translation
 
 from __future__ import annotations
 
+from engine.expansions import finesse as _finesse
+
 # -- refusals ---------------------------------------------------------------------------------
 
 NO_GAME = "There is no Project L game in this channel. Start one with `/projectl table new`."
@@ -294,15 +296,9 @@ FINESSE_WHAT: dict[str, str] = {
     "upgrade": "for each Upgrade action (taking a level-1 piece counts) and each level-up arrow used",
 }
 OR = " or "
-FINESSE_REASONS: dict[str, str] = {
-    "unfinished": "unfinished puzzle {card}", "owns": "owns {piece}", "placed": "placed {piece}",
-    "placed_master": "placed {piece} with Master", "completed": "completed {card}", "took": "took {card}",
-    "upgraded": "upgraded to {piece}", "level1": "took a level-1 piece (an Upgrade)",
-    "levelled": "levelled up to {piece}",
-    "no_unfinished": "no unfinished puzzle", "recycled": "recycled a row",
-    "every_level": "a piece of every level 1-4", "inserted": "inserted an action",
-    "all_different": "no two pieces alike", "no_small": "no level-1 or level-2 piece",
-}
+FINESSE_REASONS: dict[str, str] = dict(_finesse.REASONS)
+"""Why a Finesse credit was earned, in the engine's own English (the sentences are its, so they
+are not written twice); their translations are keyed here like every other sentence."""
 
 # -- play, continued (bot/discord/cogs/play.py, bot/discord/views.py) ----------------------------------------
 # Autocomplete lists, the placement menu, the buttons under a post. (issue 18, pt-play)
