@@ -22,6 +22,7 @@ from bot.core.seat_view import changed_parts, stamp
 from bot.core.thinking import Hint
 from engine import GameState, serialisation
 from engine.pieces import mask_to_text
+from engine.state import LineClearTable
 
 
 @pytest.fixture
@@ -212,3 +213,41 @@ async def test_a_seats_stamp_follows_its_own_view_only(h: DiscordHarness) -> Non
     assert changed_parts(moved.state, moved.revision, second, theirs) == ()
     assert changed_parts(moved.state, moved.revision, first, mine) == ("turn", "mat", "rows")
     assert changed_parts(moved.state, moved.revision, first, str(game.revision)) == ("game",)
+
+
+# -- the Take menu reads as the base game's ---------------------------------------------------------
+
+
+async def test_the_take_menu_details_each_card_on_the_holders_own_side(h: DiscordHarness) -> None:
+    """Issue 31, item 4: each holder's Take menu lists their own side's cards with the base game's
+    details ("White 1 · W13 · 1 pt · reward 2 · 3 cells"), translated, never bare notation."""
+    first_user, first, second_user, second = await holders(h)
+    game = await game_of(h)
+    state = game.state
+    assert state is not None
+    table = state.table
+    assert isinstance(table, LineClearTable)
+    words = {"en-US": ("White", "Black", "pt", "reward", "cells", "Draw blind"),
+             "pt-BR": ("Branca", "Preta", "pt", "recompensa", "casas", "Comprar sem ver")}
+    for user, seat, locale in ((first_user, first, "pt-BR"), (second_user, second, "en-US")):
+        post = next(m for m in reversed(h.channel_messages("games"))
+                    if any(b.custom_id.startswith("plp:play:") for b in m.buttons))
+        play = next(b for b in post.buttons if b.custom_id.startswith("plp:play:"))
+        panel = panel_of(await h.click(user, post, play.custom_id, locale=locale))
+        menu = component(h, panel, "take")
+        turn = state.turn_of(seat)
+        assert turn is not None
+        white, black, points, reward, cells, draw = words[locale]
+        labels = {o.value: o.label for o in menu.options}
+        assert labels, menu
+        for value, label in labels.items():
+            action = engine.parse_action(value)
+            assert label != value and not label.startswith(("take ", "draw ")), label
+            if isinstance(action, engine.DrawPuzzle):
+                assert label.startswith(draw), label
+                continue
+            assert isinstance(action, engine.TakePuzzle) and action.colour is not None
+            card = state.cards[table.row(turn.side, action.colour)[action.slot - 1]]  # type: ignore[index]
+            colour = white if action.colour is engine.Colour.WHITE else black
+            assert label == (f"{colour} {action.slot} · {card.id} · {card.points} {points} · "
+                             f"{reward} {card.reward.value} · {card.size} {cells}"), label

@@ -70,7 +70,7 @@ from engine import Action, Place, Shape
 from engine.cards import Colour
 from engine.expansions.finesse import view as finesse_view
 from engine.pieces import SHAPES, mask_to_text
-from engine.state import RowsTable, SoloTable
+from engine.state import LineClearTable, RowsTable, SoloTable
 
 from .cogs import common
 from .views import ConfirmButton, MatButton
@@ -255,10 +255,13 @@ def main_screen(key: PanelKey, offer: Offer, last_action: Action | None, *,
 
 
 def _take_label(offer: Offer, action: Action) -> str:
+    """A take or a draw as the base game's menu shows it ("White 1 · W13 · 1 pt · reward 2 ·
+    3 cells"); in Line Clear the slot is on the acting holder's own side (issue 31, item 4), so the
+    card is read from that side's row, never shown as bare notation."""
     state = offer.state
     table = state.table
     if isinstance(action, engine.DrawPuzzle):
-        if isinstance(table, RowsTable) and action.colour is not None:
+        if isinstance(table, (RowsTable, LineClearTable)) and action.colour is not None:
             return texts.PANEL_DRAW.format(deck=texts.COLOURS[action.colour.value],
                                            left=len(table.deck(action.colour)))
         if isinstance(table, SoloTable):
@@ -268,6 +271,11 @@ def _take_label(offer: Offer, action: Action) -> str:
     card_id: str | None = None
     if isinstance(table, RowsTable) and action.colour is not None:
         card_id = table.row(action.colour)[action.slot - 1]
+        where = texts.PANEL_ROW_SLOT.format(colour=texts.COLOUR_TITLES[action.colour.value], slot=action.slot)
+    elif isinstance(table, LineClearTable) and action.colour is not None:
+        turn = state.turn_of(offer.seat)
+        row = table.row(turn.side, action.colour) if turn is not None else ()
+        card_id = row[action.slot - 1] if 0 < action.slot <= len(row) else None
         where = texts.PANEL_ROW_SLOT.format(colour=texts.COLOUR_TITLES[action.colour.value], slot=action.slot)
     elif isinstance(table, SoloTable):
         card_id = table.grid[action.slot - 1]
