@@ -17,6 +17,8 @@ from days_support import (
     forge_click,
     game_of,
     others,
+    pinged_users,
+    sent_json,
     start_game,
     tick,
 )
@@ -269,3 +271,30 @@ async def test_a_typed_vote_in_line_clear_concerns_the_holder_whose_clock_ran_ou
                      if s.user_id not in (back.id, absent.id))
         reply = final_reply(await h.slash(voter, CHANNEL, "projectl table vote", choice="skip"))
         assert reply.ephemeral and "skip 1" in reply.content, reply.content
+
+
+async def test_a_voter_who_is_next_to_move_is_pinged_and_dmed_at_once(tmp_path: Path) -> None:
+    """Issue 31, item 15: the vote is a table decision, not the voter's move, so when the deciding
+    voter is the next to play, the turn post pings them (allowed_mentions names them) and their
+    turn DM goes out at the next tick — not 12 hours later as a nudge of a turn they "were acting"."""
+    clock = ManualClock(START)
+    async with days_bot(tmp_path / "db.sqlite3", clock, THREE) as h:
+        absent, voters = await timed_out(h, clock)
+        game = await game_of(h)
+        seat = game.seat_of(absent.id)
+        assert seat is not None
+        following = h.user(game.seats[(seat.seat + 1) % len(game.seats)].user_id)  # type: ignore[arg-type]
+        other = next(v for v in voters if v.id != following.id)
+        await h.slash(other, CHANNEL, "projectl table vote", choice="skip")
+        dms_before = len(h.dms_to(following))
+        await h.slash(following, CHANNEL, "projectl table vote", choice="skip")  # the deciding vote
+        game = await game_of(h)
+        assert game.current is not None and game.current.user_id == following.id
+        post = next(m for m in reversed(h.channel_messages(CHANNEL))
+                    if any(b.custom_id.startswith("plp:play:") for b in m.buttons))
+        assert f"<@{following.id}>" in post.content, post.content
+        assert following.id in (pinged_users(sent_json(h, post)) or set())
+        assert await tick(h) >= 1  # no time passes: the DM is due at once
+        dms = h.dms_to(following)[dms_before:]
+        assert any(f"<#{h.channel(CHANNEL).id}>" in m.content and "Your turn" in m.content for m in dms), \
+            [m.content for m in dms]

@@ -40,6 +40,7 @@ from bot.core.storage.days import DaysStore, ReminderPrefsRow, TurnRow, parse_ts
 from bot.core.storage.db import Write
 from bot.core.turnclock import turn_key, turn_keys
 from bot.discord.mentions import pinging
+from engine.actions import TABLE_ACTIONS
 
 from .services import FrontServices
 
@@ -75,6 +76,8 @@ class ReminderScheduler:
         self.announce_timeout: TimeoutAnnouncer | None = None
         """Set by the cogs: posts "time is up" with vote buttons in the game channel."""
         self._last_actor: dict[int, int | None] = {}
+        self._decided: set[int] = set()
+        """Games whose last committed step was a table decision (a vote), not a player's move."""
         self._loop: tasks.Loop[Callable[[], Coroutine[Any, Any, None]]] | None = None
 
     @property
@@ -124,8 +127,15 @@ class ReminderScheduler:
     # -- hooks ------------------------------------------------------------------------------------
 
     async def action_committed(self, game: Game, step: Step) -> None:
-        """Remember who acted (their reminder was pushed back in the action's commit)."""
-        self._last_actor[game.id] = step.user_id
+        """Remember who acted (their reminder was pushed back in the action's commit). A table
+        decision (a vote) is nobody's move: whoever is to play next — a voter included — has not
+        been told yet, so their DM goes out at once (issue 31, item 15)."""
+        decided = isinstance(step.action, TABLE_ACTIONS)
+        self._last_actor[game.id] = None if decided else step.user_id
+        if decided:
+            self._decided.add(game.id)
+        else:
+            self._decided.discard(game.id)
 
     async def activity_writes(self, game: Game, step: Step) -> list[Write]:
         """For the action's own transaction (``GameManager.commit_writes``): if the actor still has
@@ -152,6 +162,8 @@ class ReminderScheduler:
         prefs = preferences(await self.store.get_prefs(seat.user_id))
         if self._last_actor.get(game.id) == seat.user_id:
             due = reminder_policy.next_nudge_due(now, now, prefs)  # same player goes on (e.g. Solo)
+        elif game.id in self._decided:  # the table moved the game on: nobody here has seen it
+            due = reminder_policy.first_reminder_due(now, prefs)
         else:
             due = reminder_policy.first_reminder_due(now + FIRST_REMINDER_DELAY, prefs)
         limit = await self.store.turn_limit(game.id)
@@ -162,6 +174,7 @@ class ReminderScheduler:
 
     async def game_over(self, game: Game) -> None:
         self._last_actor.pop(game.id, None)
+        self._decided.discard(game.id)
         await self.store.close_turns(game.id)
 
     async def after_undo(self, game: Game, user_id: int) -> None:

@@ -21,6 +21,7 @@ from bot.core.manager import ActionResult, Game
 from bot.core.summary import final_summary, seat_label
 from bot.discord.mentions import pinging
 from engine import events as ev
+from engine.actions import TABLE_ACTIONS
 from engine.state import ACTIONS_PER_TURN
 
 from .cogs.advice import hints_line, results_view
@@ -81,7 +82,10 @@ async def post_turn(bot: FrontServices, channel: discord.abc.Messageable, result
                                      files=pngs(image, "results.png", about, locale),
                                      view=localise_view(results_view(game), locale))
     else:
-        actor = result.first.user_id if result.first is not None else None
+        # A table decision (a vote to skip or remove) is not its voter's move: the voter may well
+        # be the next to play, and is then pinged like anyone whose turn starts (issue 31, item 15).
+        first = result.first
+        actor = first.user_id if first is not None and not isinstance(first.action, TABLE_ACTIONS) else None
         fresh = None
         if game.state.turns:  # Line Clear: ping the holders whose turn has just started
             fresh = {e.seat for e in result.events if isinstance(e, ev.TurnStarted)}
