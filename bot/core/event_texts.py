@@ -22,7 +22,7 @@ from engine.rules import SUBSTITUTE
 from engine.state import PendingDecision
 
 from . import texts
-from .locales import Joined, Notation, Text
+from .locales import Joined, Notation
 
 Names = Sequence[str]
 
@@ -39,18 +39,18 @@ def and_list(names: Sequence[Any]) -> Joined:
     return Joined(names, texts.AND)
 
 
-def colour(value: Any) -> Text:
+def colour(value: Any) -> str:
     """``white`` / ``black`` (a row, a deck) in words."""
     return texts.COLOURS[str(value)]
 
 
-def shape_label(shape: Shape) -> Text:
+def shape_label(shape: Shape) -> str:
     """``L3 (bent tromino)``; the monomino and domino by name only (as ``Shape.label``)."""
     name = texts.SHAPE_NAMES[shape.value]
     return name if shape.value in {"1", "2"} else texts.SHAPE_LABEL.format(code=shape.value, name=name)
 
 
-def with_article(shape: Shape) -> Text:
+def with_article(shape: Shape) -> str:
     """``an L3 (bent tromino)`` (as ``Shape.with_article``)."""
     article = texts.AN_PIECE if shape.value[0] in "AEFHILMNORSX" else texts.A_PIECE
     return article.format(piece=shape_label(shape))
@@ -103,12 +103,12 @@ def finesse_tile_label(tile: Tile) -> str:
     return tile.label if key is None else texts.FINESSE_TILE_NAMES[key]
 
 
-def finesse_tile(tile: Tile) -> Text:
+def finesse_tile(tile: Tile) -> str:
     """``C3 (complete a puzzle)``."""
     return texts.FINESSE_TILE.format(id=tile.id, label=finesse_tile_label(tile))
 
 
-def finesse_rule(tile: Tile) -> Text:
+def finesse_rule(tile: Tile) -> str:
     """The tile's rule in one sentence, as ``finesse.rule_text``."""
     if tile.rule in texts.FINESSE_PACK_RULES:  # the Finesse Ambassador Pack's tiles
         return texts.FINESSE_PACK_LINE.format(colour=texts.FINESSE_TILE_COLOURS[tile.colour],
@@ -151,7 +151,7 @@ def credit_reason(reason: str) -> str:
     return template
 
 
-def _took(e: ev.PuzzleTaken, names: Names) -> Text:
+def _took(e: ev.PuzzleTaken, names: Names) -> str:
     name = seat_name(names, e.seat)
     if e.source == "deck":
         if e.colour:
@@ -162,7 +162,7 @@ def _took(e: ev.PuzzleTaken, names: Names) -> Text:
     return texts.EVENT_TOOK_ROW.format(name=name, card=e.card, colour=colour(e.colour))
 
 
-def _gained(e: ev.PieceGained, names: Names) -> Text:
+def _gained(e: ev.PieceGained, names: Names) -> str:
     name, piece, reason = seat_name(names, e.seat), with_article(e.shape), _reason(e.reason)
     if e.wanted is not None and e.wanted is not e.shape:
         return texts.EVENT_PIECE_INSTEAD.format(name=name, piece=piece, reason=reason,
@@ -170,46 +170,46 @@ def _gained(e: ev.PieceGained, names: Names) -> Text:
     return texts.EVENT_PIECE_GAINED.format(name=name, piece=piece, reason=reason)
 
 
-def _placed(e: ev.PiecePlaced, names: Names) -> Text:
+def _placed(e: ev.PiecePlaced, names: Names) -> str:
     sentence = texts.EVENT_PIECE_PLACED_FINISHING if e.finishing else texts.EVENT_PIECE_PLACED
     return sentence.format(name=seat_name(names, e.seat), piece=shape_label(e.shape), card=e.card,
                            cells=mask_to_text(e.mask))
 
 
-def _completed(e: ev.PuzzleCompleted, names: Names) -> Text:
+def _completed(e: ev.PuzzleCompleted, names: Names) -> str:
     sentence = texts.EVENT_COMPLETED_FINISHING if e.finishing else texts.EVENT_COMPLETED
     return sentence.format(name=seat_name(names, e.seat), card=e.card, points=e.points)
 
 
-def _decision(e: ev.DecisionAwaited, names: Names) -> Text:
+def _decision(e: ev.DecisionAwaited, names: Names) -> str:
     return texts.EVENT_DECISION.format(
         name=seat_name(names, e.seat), prompt=decision_prompt(e.kind, e.about, e.prompt),
         options=Joined((option_text(o) for o in e.options), ", "))
 
 
-def _removed(e: ev.PlayerRemoved, names: Names) -> Text:
+def _removed(e: ev.PlayerRemoved, names: Names) -> str:
     name = seat_name(names, e.seat)
     if e.discarded:
         return texts.EVENT_PLAYER_LEFT_PUZZLES.format(name=name, cards=", ".join(e.discarded))
     return texts.EVENT_PLAYER_LEFT.format(name=name)
 
 
-def _ended(e: ev.GameEnded, names: Names) -> Text:
+def _ended(e: ev.GameEnded, names: Names) -> str:
     sentence = texts.EVENT_GAME_SHARED if len(e.winners) > 1 else texts.EVENT_GAME_WON
     return sentence.format(names=and_list([seat_name(names, w) for w in e.winners]))
 
 
-def _credits(e: ev.CreditsActivated, names: Names) -> Text:
+def _credits(e: ev.CreditsActivated, names: Names) -> str:
     sentence = texts.EVENT_CREDIT_ACTIVATED if e.count == 1 else texts.EVENT_CREDITS_ACTIVATED
     return sentence.format(name=seat_name(names, e.seat), count=e.count)
 
 
-def _returned_credit(e: ev.CreditReturned, names: Names) -> Text:
+def _returned_credit(e: ev.CreditReturned, names: Names) -> str:
     sentence = texts.EVENT_CREDIT_RETURNED_INACTIVE if e.inactive else texts.EVENT_CREDIT_RETURNED_ACTIVE
     return sentence.format(name=seat_name(names, e.seat))
 
 
-def _tile_left(e: ev.FinesseTileRemoved, names: Names) -> Text:
+def _tile_left(e: ev.FinesseTileRemoved, names: Names) -> str:
     live = finesse_tile_text(e.live) if e.live else None
     if e.tile is None:  # it was face down: never named
         if live is None:
@@ -220,7 +220,7 @@ def _tile_left(e: ev.FinesseTileRemoved, names: Names) -> Text:
     return texts.EVENT_TILE_LEFT.format(tile=e.tile)
 
 
-_SENTENCES: dict[type[ev.Event], Callable[[Any, Names], Text]] = {
+_SENTENCES: dict[type[ev.Event], Callable[[Any, Names], str]] = {
     ev.PuzzleTaken: _took,
     ev.CardRevealed: lambda e, n: (
         texts.EVENT_REVEALED_ROW.format(card=e.card, colour=colour(e.colour), slot=e.slot) if e.colour

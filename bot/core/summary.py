@@ -10,7 +10,7 @@ from engine.rules import ScoreLine
 from . import texts
 from .event_texts import and_list
 from .games import Game
-from .locales import Joined, Text
+from .locales import Joined
 
 
 def seat_label(game: Game, seat: int) -> str:
@@ -19,7 +19,7 @@ def seat_label(game: Game, seat: int) -> str:
     return game.seats[seat].name
 
 
-def score_details(line: ScoreLine) -> list[Text]:
+def score_details(line: ScoreLine) -> list[str]:
     """Where a final score comes from: its puzzles, then only the deductions it really has (no
     "-0 unfinished")."""
     puzzles = (texts.FINAL_FROM_ONE_PUZZLE if line.completed_count == 1 else texts.FINAL_FROM_PUZZLES)

@@ -46,7 +46,8 @@ def locales() -> list[str]:
 
 def command_strings(locale: str, section: str) -> Mapping[str, str]:
     """One section (``names``, ``descriptions``, ``choices``) of a locale's command strings."""
-    return catalogues().get(locale, {}).get("commands", {}).get(section, {})
+    strings: Mapping[str, str] = catalogues().get(locale, {}).get("commands", {}).get(section, {})
+    return strings
 
 
 # -- the bot's sentences (bot/core/texts.py) -------------------------------------------------------
@@ -55,7 +56,13 @@ def command_strings(locale: str, section: str) -> Mapping[str, str]:
 class Text(str):
     """One sentence of bot/core/texts.py: the English text (it *is* that ``str``, so everything that
     handles it as English keeps working) that remembers its key and fields, so the place that sends
-    it can show it in the reader's language (:func:`localise`)."""
+    it can show it in the reader's language (:func:`localise`).
+
+    texts.py writes its sentences as plain ``str`` constants and :func:`keyed` turns them into
+    ``Text`` when the module loads, so to the type checker they are ``str`` — which they are. The
+    wording's functions (bot/core/event_texts.py, …) are typed ``-> str`` for that reason: their
+    result is a ``Text`` (or a :class:`Joined` of them) at run time, and nothing but
+    :func:`localise` needs to know."""
 
     key: str
     fields: Mapping[str, Any]
@@ -68,18 +75,18 @@ class Text(str):
     def __reduce__(self) -> tuple[Any, ...]:  # pickles and copies keep the key
         return (Text, (self.key, str(self), self.fields))
 
-    def __add__(self, other: str) -> Joined:  # type: ignore[override]
+    def __add__(self, other: str) -> Joined:
         """A sentence followed by more text stays translatable, piece by piece."""
         return Joined((self, other))
 
     def __radd__(self, other: str) -> Joined:
         return Joined((other, self))
 
-    def format(self, *args: Any, **fields: Any) -> Text:  # type: ignore[override]
-        """The English sentence filled in, still translatable (keyword fields only, as texts.py
-        writes them)."""
+    def format(self, *args: Any, **fields: Any) -> str:
+        """The English sentence filled in, still translatable (a :class:`Text`) when the fields are
+        keywords, as texts.py writes them; plain text with positional ones."""
         if args:
-            return str.format(self, *args, **fields)  # type: ignore[return-value]
+            return str.format(self, *args, **fields)
         return Text(self.key, str.format(self, **fields), fields)
 
 
@@ -102,7 +109,7 @@ class Joined(str):
     def __reduce__(self) -> tuple[Any, ...]:  # pickles and copies keep the pieces
         return (Joined, (self.parts, self.sep))
 
-    def __add__(self, other: str) -> Joined:  # type: ignore[override]
+    def __add__(self, other: str) -> Joined:
         return Joined((self, other))
 
     def __radd__(self, other: str) -> Joined:
@@ -152,7 +159,7 @@ def t(key: str, locale: Any, **fields: Any) -> str:
     if source is None:
         raise KeyError(f"bot/core/texts.py has no sentence {key!r}")
     code = locale_code(locale)
-    template = catalogues().get(code or "", {}).get("texts", {}).get(key) if code else None
+    template: str | None = catalogues().get(code or "", {}).get("texts", {}).get(key) if code else None
     if template is None:
         return source.format(**fields) if fields else str(source)
     shown = {name: localise(value, locale) for name, value in fields.items()}

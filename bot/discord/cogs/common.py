@@ -207,7 +207,7 @@ async def require_game(interaction: discord.Interaction) -> Game:
     return game
 
 
-def action_line(name: str, action: str) -> Text:
+def action_line(name: str, action: str) -> str:
     """``**Ann**: `take white 3``` — the action in the reader's notation words."""
     return texts.ACTION_LINE.format(name=name, action=Notation(action))
 

@@ -20,7 +20,7 @@ from bot.core import flow, texts
 from bot.core.describe import describe
 from bot.core.errors import BadInputError, BotError, InvalidActionError, StaleError
 from bot.core.event_texts import shape_label
-from bot.core.locales import Joined, Notation, Text, localise
+from bot.core.locales import Joined, Notation, localise
 from bot.core.manager import Chooser, Game
 from bot.core.panel import decode_draft
 from bot.core.refusals import engine_text
@@ -175,13 +175,13 @@ def parse_take(game: Game, text: str, seat: int | None = None) -> Action:
     raise BadInputError(texts.NOT_A_PUZZLE_SLOT.format(text=quoted(text)))
 
 
-def _offers(game: Game, seat: int | None = None) -> list[tuple[str, Text, str]]:
+def _offers(game: Game, seat: int | None = None) -> list[tuple[str, str, str]]:
     """(value, label, card id) for every face-up puzzle a player could take (in Line Clear, the
     rows on the side of ``seat``'s marker; default the current seat)."""
     assert game.state is not None
     state = game.state
     table = state.table
-    offers: list[tuple[str, Text, str]] = []
+    offers: list[tuple[str, str, str]] = []
     if isinstance(table, LineClearTable):
         turn = state.turn_of(state.current if seat is None else seat)
         if turn is not None:
@@ -205,7 +205,7 @@ def _offers(game: Game, seat: int | None = None) -> list[tuple[str, Text, str]]:
     return offers
 
 
-def _card_line(game: Game, card_id: str, where: Text) -> Text:
+def _card_line(game: Game, card_id: str, where: str) -> str:
     assert game.state is not None
     card = game.state.cards[card_id]
     return texts.CHOICE_TAKE.format(where=where, card=card.id, points=card.points, reward=card.reward.value,
@@ -338,7 +338,7 @@ async def upgrade_take_choices(interaction: discord.Interaction, current: str) -
     if state is None:
         return []
     give_text = str(interaction.namespace.give or "")
-    pairs: dict[str, Text] = {}
+    pairs: dict[str, str] = {}
     for upgrade in upgrade_actions(state):
         if give_text and upgrade.give.value.upper() != give_text.strip().upper():
             continue
