@@ -13,7 +13,8 @@ from test_bot_support import bot_of, final_reply, last_channel_post, open_table,
 
 import engine
 from bot.core.describe import MAX_DESCRIPTION, alt_text, describe
-from engine.state import DonePuzzle, OpenPuzzle, Options
+from engine.cards import Ambassador
+from engine.state import DonePuzzle, OpenPuzzle, Options, RowsTable
 
 
 @pytest.fixture
@@ -101,3 +102,16 @@ def test_six_players_of_line_clear_fit_discords_limit_cut_at_a_sentence() -> Non
         assert len(full) > MAX_DESCRIPTION and full.startswith(shown)  # whole sentences, in order
         first = names[state.acting_seats[0]]
         assert shown.startswith(("", "Vez de ")[locale is not None] + first)
+
+
+def test_an_ambassador_card_on_offer_names_its_reward() -> None:
+    """An Ambassador Pack card rewards no piece: its alt text says "an Ambassador action" (it
+    used to look the reward up among the shapes' names and fail)."""
+    state = engine.new_game(Options(players=2, ambassador=True), 1)
+    table = state.table
+    assert isinstance(table, RowsTable)
+    ambassador = next(card for card in state.cards.values() if isinstance(card.reward, Ambassador))
+    state = state.evolve(table=dataclasses.replace(table, white_row=(ambassador.id, *table.white_row[1:])))
+    shown = alt_text(describe(state, ["Ana", "Bruno"]), None)
+    assert f"{ambassador.id} ({ambassador.points} pt, reward an Ambassador action)" in shown
+    assert "recompensa uma Ação de Embaixador" in alt_text(describe(state, ["Ana", "Bruno"]), "pt-BR")

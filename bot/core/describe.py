@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from engine.cards import LevelUp
+from engine.cards import Ambassador, LevelUp
 from engine.state import GameState, LineClearTable, RowsTable, SoloTable
 from engine.visibility import hidden_scores
 
@@ -107,6 +107,11 @@ def _card(state: GameState, card_id: str | None) -> Any:
     if card_id is None:
         return texts.ALT_EMPTY_SLOT
     card = state.cards[card_id]
-    reward = (texts.ALT_LEVEL_UPS[card.reward.value] if isinstance(card.reward, LevelUp)
-              else shape_label(card.reward))
+    reward: str
+    if isinstance(card.reward, LevelUp):
+        reward = texts.ALT_LEVEL_UPS[card.reward.value]
+    elif isinstance(card.reward, Ambassador):  # the Ambassador Pack's cards reward no piece
+        reward = texts.ALT_AMBASSADOR
+    else:
+        reward = shape_label(card.reward)
     return texts.ALT_CARD.format(card=card.id, points=card.points, reward=reward)

@@ -284,7 +284,7 @@ GameHook = Callable[[Game], Awaitable[None]]
 
 def engine_policy(name: str, seed: int) -> Policy:
     """The default policy factory: ``engine.policies.policy_by_name``."""
-    return policy_by_name(name, seed)  # type: ignore[no-any-return]
+    return policy_by_name(name, seed)
 
 
 def ai_kinds() -> Joined:

@@ -194,12 +194,13 @@ class GameManager:
         row = await self.storage.get_game(game_id)
         if row.state is None:
             return True
-        game = Game.from_row(row)
-        initial = engine.initial_state(game.state)
+        state = Game.from_row(row).state
+        assert state is not None  # loaded from row.state, which is set
+        initial = engine.initial_state(state)
         rows = await self.storage.actions(game_id)
         actions = [engine.parse_action(a.action) for a in rows]
         replayed = engine.replay(initial, actions, [a.seat for a in rows])
-        return serialisation.dumps(replayed, cards=False) == serialisation.dumps(game.state, cards=False)
+        return serialisation.dumps(replayed, cards=False) == serialisation.dumps(state, cards=False)
 
     async def _require_lobby(
         self, channel_id: int, game_id: int | None, *, started: str = texts.ALREADY_STARTED,

@@ -15,9 +15,14 @@ from .storage.stats import ResultRow
 
 
 class _Seat(Protocol):
-    seat: int
-    user_id: int | None
-    name: str
+    """What a result needs of a seat (read-only, so frozen seats such as ``games.Seat`` fit)."""
+
+    @property
+    def seat(self) -> int: ...
+    @property
+    def user_id(self) -> int | None: ...
+    @property
+    def name(self) -> str: ...
 
 
 def seat_results(seats: Sequence[_Seat], state: GameState) -> tuple[ResultRow, ...]:

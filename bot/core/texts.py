@@ -756,6 +756,7 @@ ALT_ROW_NAMES = {"white": "White", "black": "Black", "left_white": "Left white",
                  "right_white": "Right white", "right_black": "Right black"}
 ALT_GRID = "Solo grid, row by row: {cards}."
 ALT_LEVEL_UPS = {"up": "a level-up", "up2": "two level-ups"}
+ALT_AMBASSADOR = "an Ambassador action"
 ALT_EMPTY_SLOT = "empty"
 
 from .locales import keyed as _keyed  # noqa: E402  (last: every sentence above gets its key)

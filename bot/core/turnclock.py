@@ -154,9 +154,10 @@ class TurnClock:
             if game.seats[key.seat].user_id == user_id:
                 continue
             row = await self.store.get_turn(key)
-            deadline = None if row is None else row.deadline_at
-            if deadline is not None and now >= deadline and (
-                    row.last_acted_at is None or row.last_acted_at < deadline):
+            if row is None or row.deadline_at is None:
+                continue
+            deadline = row.deadline_at
+            if now >= deadline and (row.last_acted_at is None or row.last_acted_at < deadline):
                 return key
         return turn_key(game)
 

@@ -15,6 +15,7 @@ bot and a lingering one race. At-most-once is the right side to err on for a DM.
 from __future__ import annotations
 
 import sqlite3
+from contextlib import AbstractAsyncContextManager
 from dataclasses import dataclass
 from datetime import UTC, date, datetime, time, timedelta
 from typing import Any
@@ -130,7 +131,7 @@ class DaysStore:
     def _db(self) -> aiosqlite.Connection:
         return self.storage._db
 
-    def _transaction(self) -> Any:
+    def _transaction(self) -> AbstractAsyncContextManager[aiosqlite.Connection]:
         return self.storage._transaction()
 
     def _now(self) -> str:

@@ -21,6 +21,7 @@ Why the shape it has:
 from __future__ import annotations
 
 import asyncio
+import functools
 import json
 import sqlite3
 from collections import OrderedDict
@@ -138,6 +139,8 @@ _GAME_COLUMNS = (
     "state_schema, revision, lobby_message_id, table_message_id, created_at, updated_at, ended_at, "
     "catalogue_key"
 )
+_GAME_FIELDS = tuple(column.strip() for column in _GAME_COLUMNS.split(","))
+"""The names of :data:`_GAME_COLUMNS`, which are :class:`GameRow`'s fields."""
 
 
 class Storage:
@@ -194,7 +197,8 @@ class Storage:
         """Run ``work`` on the connection's own thread as ONE aiosqlite job (see the module doc).
         ``work`` is plain blocking sqlite3 code; it must not await or touch the event loop."""
         db = self._db
-        return await db._execute(lambda: work(db._conn))  # noqa: SLF001 - aiosqlite's job queue
+        result: T = await db._execute(lambda: work(db._conn))  # noqa: SLF001 - aiosqlite's job queue
+        return result
 
     async def _write(self, work: Callable[[sqlite3.Connection], T]) -> T:
         """``work`` inside ``BEGIN IMMEDIATE`` ... ``COMMIT`` (ROLLBACK if it raises), as one job."""
@@ -270,12 +274,16 @@ class Storage:
         """Like :meth:`games_with_status`, but ``batch`` rows at a time (by id): start-up walks
         every active game without holding them all in memory at once."""
         marks = ", ".join("?" for _ in statuses)
-        after = 0
-        while True:
-            rows = await self._job(lambda conn, after=after: [_game_row(conn, row) for row in conn.execute(
+
+        def page(conn: sqlite3.Connection, after: int) -> list[GameRow]:
+            return [_game_row(conn, row) for row in conn.execute(
                 f"SELECT {_GAME_COLUMNS} FROM games WHERE status IN ({marks}) AND id > ? ORDER BY id LIMIT ?",
                 (*statuses, after, batch),
-            ).fetchall()])
+            ).fetchall()]
+
+        after = 0
+        while True:
+            rows = await self._job(functools.partial(page, after=after))
             for row in rows:
                 yield row
             if len(rows) < batch:
@@ -628,14 +636,14 @@ def _game_row(conn: sqlite3.Connection, row: Sequence[Any]) -> GameRow:
         "SELECT seat, user_id, display_name, policy, joined_at FROM seats WHERE game_id = ? ORDER BY seat",
         (row[0],),
     ))
-    values = list(row)
+    values = dict(zip(_GAME_FIELDS, row, strict=True))
     try:
-        values[7] = json.loads(values[7])
+        values["options"] = json.loads(values["options"])
     except (TypeError, ValueError):
-        values[7] = {}  # unreadable options: the manager refuses this one game, not all
-    key = values.pop()
+        values["options"] = {}  # unreadable options: the manager refuses this one game, not all
+    key = values.pop("catalogue_key")
     cards = None if key is None else _catalogue_cards(conn, str(key))
-    return GameRow(*values, seats=seats, catalogue_key=key, catalogue=cards)
+    return GameRow(**values, seats=seats, catalogue_key=key, catalogue=cards)
 
 
 _CATALOGUES: OrderedDict[str, str] = OrderedDict()

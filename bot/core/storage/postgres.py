@@ -168,7 +168,7 @@ class _Statement:
     async def _get(self) -> PgCursor:
         if self._cursor is None:
             self._cursor = await self._owner._execute(
-                lambda: self._owner._conn.execute(self._sql, self._params))
+                lambda: self._owner._live().execute(self._sql, self._params))
         return self._cursor
 
     def __await__(self) -> Any:
@@ -198,7 +198,8 @@ class PgConnection:
         self._url = url
         self._executor = ThreadPoolExecutor(max_workers=1, thread_name_prefix="projectl-pg")
         self._loop: asyncio.AbstractEventLoop | None = None
-        self._conn: PgSyncConnection = None  # type: ignore[assignment]
+        self._conn: PgSyncConnection | None = None
+        """The worker thread's connection; None before the first job and after one was lost."""
         self._thread: threading.Thread | None = None
         self.reconnects = 0
         """Connections opened after the first (for tests and the log)."""
@@ -223,28 +224,35 @@ class PgConnection:
             raise
         return self
 
-    def _open(self) -> None:
+    def _open(self) -> PgSyncConnection:
         """(Re)connect, on the worker thread."""
         import asyncpg
 
         assert self._loop is not None
         raw = self._loop.run_until_complete(asyncpg.connect(self._url))
         self._conn = PgSyncConnection(self._loop, raw)
+        return self._conn
+
+    def _live(self) -> PgSyncConnection:
+        """The connection a job runs on (on the worker thread, where :meth:`_run_job` opened it)."""
+        assert self._conn is not None, "a job runs only on an open connection"
+        return self._conn
 
     def _drop(self) -> None:
         """Forget a dead connection (terminating what is left of it), on the worker thread."""
         if self._conn is not None:
             self._conn._conn.terminate()
-            self._conn = None  # type: ignore[assignment]
+            self._conn = None
 
     def _run_job(self, work: Callable[[], T]) -> T:
         for attempt in (1, 2):
             try:
-                if self._conn is None or self._conn._conn.is_closed():
+                conn = self._conn
+                if conn is None or conn._conn.is_closed():
                     self._drop()
-                    self._open()
+                    conn = self._open()
                     self.reconnects += 1
-                self._conn.statements = 0
+                conn.statements = 0
                 return work()
             except BaseException as error:
                 if not is_connection_lost(error):
