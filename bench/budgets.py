@@ -63,6 +63,8 @@ BUDGETS: dict[str, Budget] = {
                                why="issue 30: table image, 4-player mid-game, median (a turn's CPU halved)"),
     "table_png_kb": at_most(250.0, "size", "renders", why="Discord's practical size for an inline image"),
     "mat_render_ms": at_most(2.0, "speed", "renders", why="issue 30: a player's mat, median"),
+    "describe_ms": at_most(1.0, "speed", "renders",
+                           why="issue 26: an image's alt text built from its state, median per image"),
     # -- the bot (bench/bot.py): wall-clock time a player sees ----------------------------------
     "action_p50_ms": at_most(12.0, "speed", "bot", why="one action end to end through the bot, p50"),
     "action_p99_ms": at_most(10.0, "speed", "bot", why="issue 30: one action end to end, p99"),

@@ -16,6 +16,7 @@ import time
 from collections.abc import Callable, Sequence
 from functools import partial
 
+from bot.core.describe import alt_text, describe
 from engine import Options
 from engine.state import GameState
 from renders import render_mat, render_results, render_table
@@ -26,12 +27,28 @@ from .report import BenchReport
 SEED = 3
 STATES = 30
 RESULTS_RENDERS = 5
+DESCRIBE_ROUNDS = 10
+"""Each sample state's table and mat descriptions are built this many times in each language."""
 
 
 def _time(fn: Callable[[], bytes]) -> tuple[float, int]:
     start = time.perf_counter()
     data = fn()
     return (time.perf_counter() - start) * 1000, len(data)
+
+
+def describe_ms(sample: Sequence[GameState], names: Sequence[str]) -> float:
+    """The median time to build one image's alt text (the table's and the current player's mat's,
+    in English and pt-BR: :func:`bot.core.describe.describe` then :func:`alt_text`), per state."""
+    per_image: list[float] = []
+    for state in sample:
+        start = time.perf_counter()
+        for _ in range(DESCRIBE_ROUNDS):
+            for locale in (None, "pt-BR"):
+                alt_text(describe(state, names), locale)
+                alt_text(describe(state, names, state.current, mat=state.current), locale)
+        per_image.append((time.perf_counter() - start) * 1000 / (DESCRIBE_ROUNDS * 4))
+    return statistics.median(per_image)
 
 
 def run() -> dict[str, float]:
@@ -52,6 +69,7 @@ def run() -> dict[str, float]:
         "mat_render_ms": round(statistics.median(ms for ms, _ in mats), 2),
         "mat_png_kb": round(max(size for _, size in mats) / 1024, 1),
         "results_render_ms": round(statistics.median(ms for ms, _ in results), 2),
+        "describe_ms": round(describe_ms(sample, names), 3),
         "states": len(sample),
     }
 
@@ -71,6 +89,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         ("table_cold_ms", "table image, first", "ms", "one render"),
         ("mat_png_kb", "player mat, largest PNG", "KB", states),
         ("results_render_ms", "results image, median", "ms", f"{RESULTS_RENDERS} renders"),
+        ("describe_ms", "an image's alt text (table or mat, en/pt-BR), median", "ms", states),
     ):
         report.add(key, figures[key], label=label, unit=unit, note=note)
     report.info("states", figures["states"])

@@ -12,12 +12,16 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
+from engine import opponent_score, winners
 from engine.cards import Ambassador, LevelUp
-from engine.state import GameState, LineClearTable, RowsTable, SoloTable
+from engine.events import MASTERMIND
+from engine.expansions import finesse
+from engine.pieces import BASE_SHAPES, SHAPES, Shape
+from engine.state import GameState, LineClearTable, PlayerState, RowsTable, SoloTable
 from engine.visibility import hidden_scores
 
 from . import texts
-from .event_texts import and_list, seat_name, shape_label
+from .event_texts import and_list, finesse_tile, seat_name
 from .locales import Joined, localise
 
 MAX_DESCRIPTION = 1024
@@ -25,18 +29,32 @@ MAX_DESCRIPTION = 1024
 
 
 def describe(state: GameState, names: Sequence[str], viewer: int | None = None,
-             mat: int | None = None) -> Joined:
-    """The image of ``state`` in sentences, most important first: whose turn, whose mat (``mat``),
-    every player's score and unfinished puzzles, then the rows on offer. ``viewer`` is the seat
-    the image is drawn for (None: everybody), whose hidden score piles stay hidden."""
-    sentences: list[Any] = [_turn(state, names)]
+             mat: int | None = None, changed: Sequence[Any] = ()) -> Joined:
+    """The image of ``state`` in sentences, most important first: whose turn, what ``changed``
+    (sentences: :func:`bot.core.catchup.post_changes`), whose mat (``mat``), every player's score,
+    the end if triggered, Finesse's live tile and credits, the rows on offer (Solo: the grid, its
+    locks and the mastermind), the puzzles being built, then the pieces: a mat's own supply, the
+    reserve and the decks. ``viewer`` is the seat the image is drawn for (None: everybody), whose
+    hidden score piles stay hidden. What does not fit Discord's limit is cut from the end."""
+    sentences: list[Any] = [*_turn(state, names), *changed]
     if mat is not None:
         sentences.append(texts.ALT_MAT.format(name=seat_name(names, mat)))
     hidden = hidden_scores(state, viewer)
-    seats = [mat] if mat is not None else range(len(state.players))
-    for seat in seats:
-        sentences += _player(state, names, seat, hidden)
+    seats = [mat] if mat is not None else list(range(len(state.players)))
+    sentences += [_score(state, names, seat, hidden) for seat in seats]
+    if state.last_round is not None and not state.is_over:
+        sentences.append(texts.ALT_END_TRIGGERED.format(round=state.last_round))
+    sentences += _finesse(state, names, seats)
+    if isinstance(state.table, LineClearTable):
+        white, black = state.table.markers
+        sentences.append(texts.ALT_MARKERS.format(white=seat_name(names, white),
+                                                  black=seat_name(names, black)))
     sentences += _rows(state)
+    sentences += [s for seat in seats for s in _building(state, names, seat)]
+    if mat is not None:
+        sentences.append(_supply(state.players[mat], names, mat))
+    sentences.append(_reserve(state))
+    sentences.append(_decks(state))
     return Joined(sentences, " ")
 
 
@@ -57,27 +75,69 @@ def alt_text(description: Joined, locale: Any) -> str:
     return " ".join(kept)
 
 
-def _turn(state: GameState, names: Sequence[str]) -> Any:
+def _turn(state: GameState, names: Sequence[str]) -> list[Any]:
     if state.is_over:
-        return texts.ALT_OVER
-    return texts.ALT_TURN.format(names=and_list([seat_name(names, s) for s in state.acting_seats]))
+        won = [seat_name(names, s) for s in winners(state)]
+        return [texts.ALT_OVER] + ([texts.ALT_WINNERS.format(names=and_list(won))] if won else [])
+    return [texts.ALT_TURN.format(names=and_list([seat_name(names, s) for s in state.acting_seats]))]
 
 
-def _player(state: GameState, names: Sequence[str], seat: int, hidden: frozenset[int]) -> list[Any]:
+def _score(state: GameState, names: Sequence[str], seat: int, hidden: frozenset[int]) -> Any:
     player = state.players[seat]
     name = seat_name(names, seat)
     completed = player.banked_cards + len(player.completed)
     if seat in hidden:
-        score = texts.ALT_SCORE_HIDDEN.format(name=name, completed=completed, supply=player.supply_size)
-    else:
-        points = player.banked_points + sum(state.cards[d.card].points for d in player.completed)
-        score = texts.ALT_SCORE.format(name=name, points=points, completed=completed,
-                                       supply=player.supply_size)
+        return texts.ALT_SCORE_HIDDEN.format(name=name, completed=completed, supply=player.supply_size)
+    points = player.banked_points + sum(state.cards[d.card].points for d in player.completed)
+    return texts.ALT_SCORE.format(name=name, points=points, completed=completed, supply=player.supply_size)
+
+
+def _building(state: GameState, names: Sequence[str], seat: int) -> list[Any]:
+    player = state.players[seat]
     if not player.puzzles:
-        return [score]
+        return []
     building = Joined([texts.ALT_PUZZLE.format(card=p.card, left=state.cards[p.card].size - p.filled)
                        for p in player.puzzles], ", ")
-    return [score, texts.ALT_BUILDING.format(name=name, cards=building)]
+    return [texts.ALT_BUILDING.format(name=seat_name(names, seat), cards=building)]
+
+
+def _finesse(state: GameState, names: Sequence[str], seats: Sequence[int]) -> list[Any]:
+    """Finesse's live tile (or how many are still face down) and each seat's credits."""
+    fv = finesse.view(state)
+    if fv is None:
+        return []
+    live = fv.live
+    tile = (texts.ALT_FINESSE_LIVE.format(tile=finesse_tile(live)) if live is not None
+            else texts.ALT_FINESSE_NONE.format(face_down=fv.face_down))
+    credits = Joined([texts.ALT_CREDITS_OF.format(name=seat_name(names, seat), active=fv.active[seat],
+                                                  inactive=fv.inactive[seat]) for seat in seats], ", ")
+    return [tile, texts.ALT_CREDITS.format(credits=credits)]
+
+
+def _counts(counts: Sequence[int], always: Sequence[Shape] = ()) -> Any:
+    """``1 ×3, L3 ×1``: the shapes of ``counts`` (a supply or the reserve) with how many, and the
+    ``always`` shapes even at none (the reserve image shows the base ones, and ghosts if played)."""
+    shown = [shape for shape in SHAPES if counts[shape.index] > 0 or shape in always]
+    if not shown:
+        return texts.ALT_NO_PIECES
+    return Joined([texts.ALT_COUNT.format(code=shape.value, count=counts[shape.index]) for shape in shown],
+                  ", ")
+
+
+def _supply(player: PlayerState, names: Sequence[str], seat: int) -> Any:
+    return texts.ALT_SUPPLY.format(name=seat_name(names, seat), pieces=_counts(player.supply))
+
+
+def _reserve(state: GameState) -> Any:
+    always = SHAPES if state.options.ghost else BASE_SHAPES
+    return texts.ALT_RESERVE.format(pieces=_counts(state.reserve, always))
+
+
+def _decks(state: GameState) -> Any:
+    table = state.table
+    if isinstance(table, SoloTable):
+        return texts.ALT_SOLO_DECK.format(cards=len(table.deck))
+    return texts.ALT_DECKS.format(white=len(table.white_deck), black=len(table.black_deck))
 
 
 def _rows(state: GameState) -> list[Any]:
@@ -90,7 +150,12 @@ def _rows(state: GameState) -> list[Any]:
                 for name in ("left_white", "left_black", "right_white", "right_black")]
     else:
         assert isinstance(table, SoloTable)
-        rows = [("grid", table.grid)]
+        mastermind = texts.ALT_MASTERMIND.format(name=seat_name([], MASTERMIND),
+                                                 points=opponent_score(state) or 0,
+                                                 cards=len(table.mastermind_pile),
+                                                 pieces=table.mastermind_supply)
+        return [_row(state, "grid", table.grid),
+                texts.ALT_LOCKS.format(locks=", ".join(str(n) for n in table.locks)), mastermind]
     return [_row(state, name, cards) for name, cards in rows]
 
 
@@ -113,5 +178,5 @@ def _card(state: GameState, card_id: str | None) -> Any:
     elif isinstance(card.reward, Ambassador):  # the Ambassador Pack's cards reward no piece
         reward = texts.ALT_AMBASSADOR
     else:
-        reward = shape_label(card.reward)
+        reward = card.reward.value  # the shape's code, as the image prints it
     return texts.ALT_CARD.format(card=card.id, points=card.points, reward=reward)

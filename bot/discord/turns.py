@@ -14,6 +14,7 @@ from typing import Any
 import discord
 
 from bot.core import texts
+from bot.core.catchup import post_changes
 from bot.core.describe import describe
 from bot.core.event_texts import event_text
 from bot.core.locales import Joined, Notation
@@ -69,7 +70,8 @@ async def post_turn(bot: FrontServices, channel: discord.abc.Messageable, result
     board = board or render_board(bot, result, channel_locale(bot, channel))
     assert board is not None
     lines = await earlier_in_turn(bot, game, result) + step_lines(game, result.steps)
-    about = describe(game.state, game.names)  # the alt text of the table or results image
+    # the alt text of the table or results image: whose turn, then what this post's moves changed
+    about = describe(game.state, game.names, changed=post_changes(result.events, game.names, game.state))
     if result.finished:
         lines.append(final_summary(game))
         hints = await hints_line(bot, game)

@@ -32,7 +32,7 @@ from . import common
 from .days import PREFIX, days_of
 
 REVIEW_PER_PLAYER = 3
-_reviews: dict[tuple[int, int, str | None], tuple[str, list[tuple[str, bytes]]]] = {}
+_reviews: dict[tuple[int, int, str | None], tuple[str, list[tuple[str, bytes, Joined]]]] = {}
 """Finished reviews by (game id, revision, locale): a finished game never changes, and a review
 costs seconds of CPU, so a second request (or a second click) is answered from here."""
 _mistakes: dict[tuple[int, int], list[Mistake]] = {}
@@ -116,9 +116,9 @@ def review_lines(game: Game, mistakes: list[Mistake]) -> list[str]:
 
 async def build_review(
     bot: FrontServices, game: Game, locale: Any = None,
-) -> tuple[str, list[tuple[str, bytes]]]:
-    """(text, [(file name, PNG)]) for a finished game, in ``locale`` (the reader's): its lines and
-    one image per player, their mat before the costliest turn."""
+) -> tuple[str, list[tuple[str, bytes, Joined]]]:
+    """(text, [(file name, PNG, alt text)]) for a finished game, in ``locale`` (the reader's): its
+    lines and one image per player, their mat before the costliest turn."""
     key = (game.id, game.revision, locale_code(locale))
     if key in _reviews:
         return _reviews[key]
@@ -135,14 +135,14 @@ async def build_review(
         if len(_mistakes) >= _REVIEW_CACHE:
             _mistakes.pop(next(iter(_mistakes)))
         _mistakes[key[:2]] = mistakes
-    images: list[tuple[str, bytes]] = []
+    images: list[tuple[str, bytes, Joined]] = []
     for seat in humans:
         costly = [m for m in mistakes if m.seat == seat and m.cost > 0]
         worst = max(costly, key=lambda m: m.cost, default=None)
         if worst is not None:
             state = engine.serialisation.loads(worst.state_text)
-            images.append((f"review-seat{seat + 1}.png", await bot.renderer.mat(state, seat, game.names,
-                                                                                         locale=locale)))
+            image = await bot.renderer.mat(state, seat, game.names, locale=locale)
+            images.append((f"review-seat{seat + 1}.png", image, describe(state, game.names, seat, mat=seat)))
     result = (common.clip(review_lines(game, mistakes), locale=locale), images)
     if len(_reviews) >= _REVIEW_CACHE:
         _reviews.pop(next(iter(_reviews)))
@@ -154,7 +154,8 @@ async def send_review(interaction: discord.Interaction, game_id: int | None) -> 
     game = await _finished_game(interaction, game_id)
     await common.defer(interaction)
     text, images = await build_review(common.bot_of(interaction), game, interaction.locale)
-    await common.reply(interaction, text, files=[common.png(data, name) for name, data in images])
+    await common.reply(interaction, text,
+                       files=[common.png(data, name, about) for name, data, about in images])
 
 
 @app_commands.command(name="review", description="Your costliest turns")

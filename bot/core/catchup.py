@@ -1,0 +1,158 @@
+"""What changed: since a post (the table image's alt text) and since a player's own last turn
+("While you were away": the turn DM, the turn panel's header, ``/projectl catchup``).
+
+Both are summaries of engine events, at most three short lines, most useful first: the cards taken
+from the rows (by whom), the puzzles completed (a hidden score pile names neither the card nor its
+points), and what changed the reader's own position (a card they could have completed from their
+supply taken, pieces they have none of taken from the reserve, the end triggered, a new Finesse
+tile). The catch-up is computed from the stored action log, replayed through the engine from the
+game's initial state (:func:`replay_log`), so it survives restarts and spans any number of turns:
+the caller reads the log once, when the DM or the panel is built, never per action.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import engine
+from engine import events as ev
+from engine.expansions import finesse
+from engine.pieces import SHAPES
+from engine.solver import can_complete
+from engine.state import GameState, LineClearTable, RowsTable, SoloTable
+from engine.visibility import hidden_scores
+
+from . import texts
+from .event_texts import and_list, finesse_tile, finesse_tile_text, seat_name
+from .locales import Joined
+from .storage import ActionRow
+
+MAX_LINES = 3
+
+
+@dataclass(frozen=True, slots=True)
+class Replayed:
+    """One logged action replayed: who acted, the state before it and what it caused."""
+
+    seat: int
+    before: GameState
+    events: tuple[ev.Event, ...]
+
+
+def replay_log(current: GameState, rows: Sequence[ActionRow]) -> list[Replayed]:
+    """The log ``rows`` replayed from ``current``'s initial state, one entry per action.
+
+    Pure CPU (a few milliseconds for a whole game): the caller has read the rows once."""
+    state = engine.initial_state(current)
+    out: list[Replayed] = []
+    for row in rows:
+        outcome = engine.apply(state, engine.parse_action(row.action), player=row.seat)
+        out.append(Replayed(row.seat, state, outcome.events))
+        state = outcome.state
+    return out
+
+
+def since_last_turn(current: GameState, replayed: Sequence[Replayed], seat: int,
+                    names: Sequence[str]) -> list[Any]:
+    """At most three lines: what the others (and the table) did since ``seat``'s last turn.
+
+    The window runs from the start of ``seat``'s previous turn (while it holds the move now; else
+    its latest) to the start of its current one (else to now); ``seat``'s own doings are left
+    out. Empty when nothing happened in between (Solo's mastermind and the table's own events,
+    like the end being triggered, still count)."""
+    starts = [i for i, r in enumerate(replayed)
+              if any(isinstance(e, ev.TurnStarted) and e.seat == seat for e in r.events)]
+    acting = seat in current.acting_seats
+    if acting:
+        if not starts:
+            return []
+        begin, end = (starts[-2] + 1 if len(starts) >= 2 else 0), starts[-1] + 1
+    else:
+        begin, end = (starts[-1] + 1 if starts else 0), len(replayed)
+    window = replayed[begin:end]
+    if not window:
+        return []
+    before = window[0].before
+    after = replayed[end].before if end < len(replayed) else current
+    found = [e for r in window for e in r.events if getattr(e, "seat", None) != seat]
+    return summary(found, names, hidden_scores(after, seat), before=before, after=after, seat=seat)
+
+
+def post_changes(events: Iterable[ev.Event], names: Sequence[str], state: GameState) -> list[Any]:
+    """What a public post's events changed, for the table image's alt text (cards taken,
+    puzzles completed, the end triggered): at most three sentences, nobody's own view."""
+    return summary(list(events), names, hidden_scores(state, None))
+
+
+def summary(found: Sequence[ev.Event], names: Sequence[str], hidden: frozenset[int], *,
+            before: GameState | None = None, after: GameState | None = None,
+            seat: int | None = None) -> list[Any]:
+    """The lines for ``found`` events; with ``seat`` (and the states around the window), a last
+    line about the reader's own position."""
+    lines: list[Any] = []
+    taken: list[Any] = [Joined((e.card, texts.CATCHUP_BY.format(name=seat_name(names, e.seat))), " ")
+             for e in found if isinstance(e, ev.PuzzleTaken) and e.source != "deck"]
+    taken += [texts.CATCHUP_MASTERMIND_TOOK.format(card=e.card, name=seat_name(names, engine.MASTERMIND))
+              for e in found if isinstance(e, ev.MastermindTook)]
+    drawn = Counter(e.seat for e in found if isinstance(e, ev.PuzzleTaken) and e.source == "deck")
+    taken += [texts.CATCHUP_DREW.format(name=seat_name(names, s), count=n) for s, n in drawn.items()]
+    if taken:
+        lines.append(texts.CATCHUP_TAKEN.format(cards=Joined(taken, ", ")))
+    done = [(texts.CATCHUP_DONE_HIDDEN if e.seat in hidden else texts.CATCHUP_DONE).format(
+                name=seat_name(names, e.seat), card=e.card, points=e.points)
+            for e in found if isinstance(e, ev.PuzzleCompleted) and e.seat != engine.MASTERMIND]
+    if done:
+        lines.append(texts.CATCHUP_COMPLETED.format(puzzles=Joined(done, ", ")))
+    yours = _yours(found, names, before, after, seat)
+    if yours:
+        lines.append(Joined(yours, " "))
+    return lines[:MAX_LINES]
+
+
+def _yours(found: Sequence[ev.Event], names: Sequence[str], before: GameState | None,
+           after: GameState | None, seat: int | None) -> list[Any]:
+    """The sentences about the reader's position (the table's own news when ``seat`` is None)."""
+    out: list[Any] = []
+    ended = next((e for e in found if isinstance(e, ev.EndTriggered)), None)
+    if ended is not None:
+        out.append(texts.ALT_END_TRIGGERED.format(round=ended.last_round))
+    tile = next((e for e in reversed(found) if isinstance(e, ev.FinesseTileRemoved)), None)
+    if tile is not None and after is not None:
+        fv = finesse.view(after)
+        live = fv.live if fv is not None else None
+        if live is not None:
+            out.append(texts.CATCHUP_TILE.format(tile=finesse_tile(live)))
+    elif tile is not None:
+        out.append(texts.CATCHUP_TILE.format(tile=finesse_tile_text(tile.live)))
+    if seat is None or before is None or after is None:
+        return out
+    mine = before.players[seat].supply
+    wanted = [e.card for e in found if isinstance(e, ev.PuzzleTaken) and e.source != "deck"
+              and e.card in _offered(before)
+              and can_complete(before.cards[e.card].recess, mine, shapes=SHAPES)]
+    if wanted:
+        out.insert(0, texts.CATCHUP_WANTED.format(cards=and_list(wanted)))
+    short = Counter(e.shape for e in found if isinstance(e, ev.PieceGained) and e.seat != seat
+                    and after.players[seat].supply[e.shape.index] == 0)
+    if short:
+        pieces = Joined([texts.CATCHUP_SHORT_PIECE.format(code=shape.value, count=n,
+                                                          left=after.reserve[shape.index])
+                         for shape, n in sorted(short.items(), key=lambda item: item[0].index)], ", ")
+        out.append(texts.CATCHUP_SHORT.format(pieces=pieces))
+    return out
+
+
+def _offered(state: GameState) -> set[str]:
+    """Every card face up in the market."""
+    table = state.table
+    if isinstance(table, RowsTable):
+        slots: tuple[str | None, ...] = table.white_row + table.black_row
+    elif isinstance(table, LineClearTable):
+        slots = table.left_white + table.left_black + table.right_white + table.right_black
+    else:
+        assert isinstance(table, SoloTable)
+        slots = table.grid
+    return {card for card in slots if card is not None}
