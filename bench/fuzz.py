@@ -134,7 +134,8 @@ def option_values(leaf: Leaf, rng: random.Random, members: list[Any], *, hostile
 
 GAME_FIELDS = ("game", "other", "missing", "huge", "junk", "empty")
 PANEL_STEPS = ("main", "take", "place", "puz", "at", "give", "upg", "other", "lvl", "pass", "done", "undo",
-               "rec", "rs", "ms", "mc", "mp", "ma", "mok", "boom", "", "L1", "Ü")
+               "rec", "rs", "ms", "mc", "mp", "ma", "mok", "as", "ac", "ap", "aa", "aok", "boom", "", "L1",
+               "Ü")
 """Real turn-panel steps and a few that are not (bot/discord/panel_views.py lists the real ones)."""
 
 

@@ -34,6 +34,8 @@ TABLES = [
     Options.for_players(3, ghost=True, finesse=True, known_scores=False),
     Options.for_players(2, endless_white=True, reserve=10),
     Options.for_players(4, ghost=True),
+    Options.for_players(2, ambassador=True, phoenix=True, finesse=True, finesse_ambassador=True),
+    Options.for_players(6, ghost=False, phoenix=True, ambassador=True),
 ]
 
 
@@ -153,11 +155,13 @@ def test_portuguese_notation_parses_back_to_the_same_action(options: Options) ->
             assert engine.parse_action(shown) == candidate, shown
             checked += 1
     for text in ("skip", "remove 2", "choose L3 to O4", "choose decline", "end turn", "insert",
-                 "master 1 on B02 at C3; L3 on W07 at A1 A2 B2", "ghost P5 to 1 O4; 1 on W07 at C3"):
+                 "master 1 on B02 at C3; L3 on W07 at A1 A2 B2", "ghost P5 to 1 O4; 1 on W07 at C3",
+                 "ambassador 1 on B02 at C3; L3 on W07 at A1 A2 B2"):
         shown = notation_in(text, "pt-BR")
         assert str(engine.parse_action(shown)) == text, shown
     assert notation_in("choose L3 to O4", "pt-BR") == "escolher L3 para O4"
     assert notation_in("place L3 on W07 at A1 A2 B2", "pt-BR") == "colocar L3 em W07 nas A1 A2 B2"
+    assert notation_in("ambassador 1 on B02 at C3", "pt-BR") == "embaixador 1 em B02 nas C3"
     assert notation_in("take white 3", "en-US") == "take white 3"
     assert checked > 200
 

@@ -19,6 +19,7 @@ from dataclasses import dataclass, field
 
 import engine
 from engine import Action, GameState, Place, Shape
+from engine.expansions.ambassador import ambassador_options
 from engine.legal import MasterOptions
 from engine.pieces import SHAPES, mask_to_text
 
@@ -31,7 +32,7 @@ MAX_OPTIONS = 25
 KNOWN_KINDS = frozenset({"take", "draw", "level1", "upgrade", "place", "recycle", "done", "pass", "end turn"})
 """Kinds with their own widget; any other kind the engine lists goes to the generic menu."""
 
-UNDOABLE_KINDS = frozenset({"level1", "upgrade", "place", "master", "pass"})
+UNDOABLE_KINDS = frozenset({"level1", "upgrade", "place", "master", "ambassador", "pass"})
 """Kinds that reveal nothing hidden, so ``/projectl play undo`` can take them back (bot/core/undo.py
 re-checks everything; this only decides whether the Undo button is shown)."""
 
@@ -122,6 +123,9 @@ class Offer:
     actions: tuple[Action, ...]
     master: MasterOptions | None
     by_kind: dict[str, tuple[Action, ...]] = field(default_factory=dict)
+    ambassador: MasterOptions | None = None
+    """The Ambassador actions open to the seat (Ambassador Pack: a ready card to flip), factored
+    like Master's; None when it has none."""
 
     @property
     def choosing(self) -> bool:
@@ -189,7 +193,7 @@ def offer_for(state: GameState, seat: int) -> Offer:
     if "choose" in by_kind:  # a pending decision: nothing else until it is made
         return Offer(state, seat, tuple(by_kind["choose"]), None, {"choose": tuple(by_kind["choose"])})
     return Offer(state, seat, actions, engine.master_options(state),
-                 {k: tuple(v) for k, v in by_kind.items()})
+                 {k: tuple(v) for k, v in by_kind.items()}, ambassador_options(state))
 
 
 def undo_offered(last_action: Action | None) -> bool:

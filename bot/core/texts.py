@@ -39,6 +39,7 @@ NOT_YOUR_BUTTON = "That button is for {name}. Use your own commands or buttons."
 FORGED_BUTTON = "That button is not valid. Nothing was changed."
 MASTER_SAME_PUZZLE = "Your Master already has a piece on {card}: one piece per puzzle."
 MASTER_EMPTY = "Your Master has no placements yet: add some with `/projectl play master-add`."
+AMBASSADOR_EMPTY = "Your Ambassador action has no placements yet: choose a puzzle and a piece first."
 BAD_VARIANT = "The variant is base or solo."
 SOLO_IS_ONE = "Solo is played by exactly one player."
 BASE_PLAYERS = "A table has 2 to 6 players (5–6 play the Line Clear variant)."
@@ -723,6 +724,14 @@ PANEL_MASTER_PICK_PIECE = "Master: which piece on {card}?"
 PANEL_MASTER_PICK_SPOT = "Master: where does {piece} go on {card}?"
 PANEL_MASTER_CONFIRM = "Confirm Master"
 PANEL_MASTER_CLEAR = "Start over"
+PANEL_AMBASSADOR = "Ambassador ×{count}"
+PANEL_AMBASSADOR_TITLE = (
+    "**Ambassador action**: flip your Ambassador card {card} ({points} pt, kept) face down for a Master: "
+    "one piece on each puzzle you choose, all at once. It is not this turn's Master."
+)
+PANEL_AMBASSADOR_PICK_PIECE = "Ambassador: which piece on {card}?"
+PANEL_AMBASSADOR_PICK_SPOT = "Ambassador: where does {piece} go on {card}?"
+PANEL_AMBASSADOR_CONFIRM = "Confirm Ambassador"
 PANEL_NOTHING = "You have nothing to do in this game right now."
 
 # -- hints and reviews (bot/discord/cogs/advice.py) ----------------------------------------------------------

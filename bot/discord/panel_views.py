@@ -28,6 +28,9 @@ Steps (menus marked ▤, buttons ▢):
 ``ms``     ▢ Master: ``ms:<draft>`` screen → ``mc`` ▤ puzzle → ``mp`` ▤ piece → ``ma`` ▤ spot
            (paged) → back to ``ms`` with the longer draft and every drafted placement drawn
            together (the combined preview); ``mok:<draft>`` ▢ confirms
+``as``     ▢ Ambassador action (Ambassador Pack, a ready card to flip): the same screens as Master
+           with their own steps (``as`` ``ac`` ``ap`` ``aa``; ``aok:<draft>`` ▢ confirms), so a
+           tap says which of the two it builds
 ``main``   ▢ Back to the first screen
 =========  ============================================================================
 """
@@ -67,8 +70,11 @@ from bot.core.panel import (
 from bot.core.refusals import engine_text
 from bot.core.seat_view import stamp
 from engine import Action, Place, Shape
+from engine.actions import AmbassadorAction
 from engine.cards import Colour
+from engine.expansions.ambassador import ready as ready_ambassadors
 from engine.expansions.finesse import view as finesse_view
+from engine.legal import MasterOptions
 from engine.pieces import SHAPES, mask_to_text
 from engine.state import LineClearTable, RowsTable, SoloTable
 
@@ -227,6 +233,9 @@ def main_items(key: PanelKey, offer: Offer, last_action: Action | None, *,
         buttons.append(_button(key.custom_id("lvl"), texts.PANEL_LEVEL1, discord.ButtonStyle.primary))
     if offer.master is not None:
         buttons.append(_button(key.custom_id("ms", "-"), texts.PANEL_MASTER, discord.ButtonStyle.primary))
+    if offer.ambassador is not None:
+        buttons.append(_button(key.custom_id("as", "-"), texts.PANEL_AMBASSADOR.format(
+            count=len(ready_ambassadors(offer.state, offer.seat))), discord.ButtonStyle.primary))
     if offer.of("recycle"):
         buttons.append(_button(key.custom_id("rec"), texts.PANEL_RECYCLE))
     if undo_offered(last_action):
@@ -348,65 +357,129 @@ def recycle_screen(key: PanelKey, offer: Offer) -> Screen:
     return Screen(texts.PANEL_PICK_RECYCLE, _view(items))
 
 
-# -- Master ----------------------------------------------------------------------------------------
+# -- Master and the Ambassador action --------------------------------------------------------------
 
 
-def _master_places(offer: Offer, draft: Sequence[Place], card: str) -> list[Place]:
+@dataclass(frozen=True)
+class Multi:
+    """A one-piece-per-puzzle action built placement by placement: Master, or the Ambassador Pack's
+    Ambassador action (exactly a Master, flipping a ready Ambassador card; not the turn's Master).
+    Both share every screen; each has its own steps in the custom id, so a tap says which it is."""
+
+    kind: str
+    screen: str
+    puzzle: str
+    piece: str
+    spot: str
+    confirm: str
+
+    @property
+    def steps(self) -> tuple[str, ...]:
+        return (self.screen, self.puzzle, self.piece, self.spot)
+
+    def options(self, offer: Offer) -> MasterOptions | None:
+        return offer.master if self.kind == "master" else offer.ambassador
+
+    def action(self, placements: tuple[Place, ...]) -> Action:
+        if self.kind == "master":
+            return engine.Master(placements)
+        return AmbassadorAction(placements)
+
+    def title(self, offer: Offer) -> str:
+        if self.kind == "master":
+            return texts.PANEL_MASTER_TITLE
+        cards = ready_ambassadors(offer.state, offer.seat)
+        card = offer.state.cards[cards[0]] if cards else None
+        return texts.PANEL_AMBASSADOR_TITLE.format(card=card.id if card else "?",
+                                                   points=card.points if card else 0)
+
+    def pick_piece(self, card: str) -> str:
+        if self.kind == "master":
+            return texts.PANEL_MASTER_PICK_PIECE.format(card=card)
+        return texts.PANEL_AMBASSADOR_PICK_PIECE.format(card=card)
+
+    def pick_spot(self, piece: str, card: str) -> str:
+        if self.kind == "master":
+            return texts.PANEL_MASTER_PICK_SPOT.format(piece=piece, card=card)
+        return texts.PANEL_AMBASSADOR_PICK_SPOT.format(piece=piece, card=card)
+
+    @property
+    def confirm_label(self) -> str:
+        return texts.PANEL_MASTER_CONFIRM if self.kind == "master" else texts.PANEL_AMBASSADOR_CONFIRM
+
+    @property
+    def empty(self) -> str:
+        return texts.MASTER_EMPTY if self.kind == "master" else texts.AMBASSADOR_EMPTY
+
+
+MASTER = Multi("master", "ms", "mc", "mp", "ma", "mok")
+AMBASSADOR = Multi("ambassador", "as", "ac", "ap", "aa", "aok")
+MULTIS = (MASTER, AMBASSADOR)
+
+
+def _multi_of(step: str) -> Multi | None:
+    return next((m for m in MULTIS if step in m.steps or step == m.confirm), None)
+
+
+def _master_places(offer: Offer, draft: Sequence[Place], card: str, multi: Multi = MASTER) -> list[Place]:
     """Placements on ``card`` that still fit the supply left after the draft's pieces."""
-    if offer.master is None:
+    options = multi.options(offer)
+    if options is None:
         return []
-    left = list(offer.master.supply)
+    left = list(options.supply)
     for place in draft:
         left[place.shape.index] -= 1
-    return [p for p in offer.master.per_card.get(card, ()) if left[p.shape.index] > 0]
+    return [p for p in options.per_card.get(card, ()) if left[p.shape.index] > 0]
 
 
-def master_screen(key: PanelKey, offer: Offer, draft: tuple[Place, ...]) -> Screen:
+def master_screen(key: PanelKey, offer: Offer, draft: tuple[Place, ...], multi: Multi = MASTER) -> Screen:
     code = encode_draft(offer.state, offer.seat, draft)
-    lines = [texts.PANEL_MASTER_TITLE, texts.PANEL_MASTER_DRAFT.format(
+    lines = [multi.title(offer), texts.PANEL_MASTER_DRAFT.format(
         lines="\n".join(draft_lines(draft)) if draft else texts.PANEL_MASTER_EMPTY)]
     used = {p.card for p in draft}
-    assert offer.master is not None
-    cards = [c for c in offer.master.per_card if c not in used and _master_places(offer, draft, c)]
+    options = multi.options(offer)
+    assert options is not None
+    cards = [c for c in options.per_card if c not in used and _master_places(offer, draft, c, multi)]
     items: list[PanelItem] = []
     if cards:
-        items.append(_menu(key.custom_id("mc", code), texts.PANEL_MASTER_PUZZLE,
+        items.append(_menu(key.custom_id(multi.puzzle, code), texts.PANEL_MASTER_PUZZLE,
                            [(c, c) for c in cards], row=0))
-    buttons = [_button(key.custom_id("mok", code), texts.PANEL_MASTER_CONFIRM, discord.ButtonStyle.success,
+    buttons = [_button(key.custom_id(multi.confirm, code), multi.confirm_label, discord.ButtonStyle.success,
                        disabled=not draft)]
     if draft:
-        buttons.append(_button(key.custom_id("ms", "-"), texts.PANEL_MASTER_CLEAR))
+        buttons.append(_button(key.custom_id(multi.screen, "-"), texts.PANEL_MASTER_CLEAR))
     buttons.append(_button(key.custom_id("main"), texts.PANEL_BACK))
     for button in buttons:
         button.item.row = len(items)
     return Screen("\n".join(lines), _view([*items, *buttons]))
 
 
-def master_piece_screen(key: PanelKey, offer: Offer, draft: tuple[Place, ...], card: str) -> Screen:
-    places = _master_places(offer, draft, card)
+def master_piece_screen(key: PanelKey, offer: Offer, draft: tuple[Place, ...], card: str,
+                        multi: Multi = MASTER) -> Screen:
+    places = _master_places(offer, draft, card, multi)
     shapes = [s for s in SHAPES if any(p.shape is s for p in places)]
     if not shapes:
         raise InvalidActionError(texts.NO_PLACEMENTS.format(piece="no piece", card=card))
     code = encode_draft(offer.state, offer.seat, draft)
     index = _puzzle_index(offer, card)
-    prompt = texts.PANEL_MASTER_PICK_PIECE.format(card=card)
+    prompt = multi.pick_piece(card)
     pieces = [(shape_label(s), s.value) for s in shapes]
-    items = [_menu(key.custom_id("mp", code, index), prompt, pieces, row=0),
-             _button(key.custom_id("ms", code), texts.PANEL_BACK, row=1)]
+    items = [_menu(key.custom_id(multi.piece, code, index), prompt, pieces, row=0),
+             _button(key.custom_id(multi.screen, code), texts.PANEL_BACK, row=1)]
     return Screen(prompt, _view(items))
 
 
 def master_spot_screen(key: PanelKey, offer: Offer, draft: tuple[Place, ...], card: str, shape: Shape,
-                       page: int = 1) -> Screen:
-    places = [p for p in _master_places(offer, draft, card) if p.shape is shape]
+                       page: int = 1, multi: Multi = MASTER) -> Screen:
+    places = [p for p in _master_places(offer, draft, card, multi) if p.shape is shape]
     if not places:
         raise InvalidActionError(texts.NO_PLACEMENTS.format(piece=shape_label(shape), card=card))
     code = encode_draft(offer.state, offer.seat, draft)
-    prompt = texts.PANEL_MASTER_PICK_SPOT.format(piece=shape_label(shape), card=card)
+    prompt = multi.pick_spot(shape_label(shape), card)
     entries = [(mask_to_text(p.mask), mask_to_text(p.mask)) for p in places]
-    items = [_menu(key.custom_id("ma", code, _puzzle_index(offer, card), shape.value), prompt,
+    items = [_menu(key.custom_id(multi.spot, code, _puzzle_index(offer, card), shape.value), prompt,
                    _paged(entries, page), row=0),
-             _button(key.custom_id("ms", code), texts.PANEL_BACK, row=1)]
+             _button(key.custom_id(multi.screen, code), texts.PANEL_BACK, row=1)]
     return Screen(prompt, _view(items))
 
 
@@ -438,7 +511,7 @@ def _first_screen(game: Game, user_id: int, last_action: Action | None, *,
     if seat is None or game.state is None or game.status != "active":
         return None
     offer = offer_for(game.state, seat.seat)
-    if not offer.actions and offer.master is None:
+    if not offer.actions and offer.master is None and offer.ambassador is None:
         return None
     key = PanelKey(game.id, user_id, stamp(game.state, game.revision, seat.seat))
     return main_screen(key, offer, last_action, mat_button=mat_button), offer
@@ -475,7 +548,7 @@ async def _last_own_action(interaction: discord.Interaction, game: Game, seat: i
 # -- taps ----------------------------------------------------------------------------------------------
 
 
-ACTION_STEPS = frozenset({"take", "upg", "rs", "lvl", "pass", "done", "ins", "end", "mok", "other"})
+ACTION_STEPS = frozenset({"take", "upg", "rs", "lvl", "pass", "done", "ins", "end", "mok", "aok", "other"})
 """Steps that act at once (after a "thinking" acknowledgement); the others redraw the panel."""
 
 
@@ -620,11 +693,12 @@ def _tapped(parsed: PanelId, offer: Offer, values: list[str]) -> Action:
         if not found:
             raise StaleError(texts.STALE_BUTTON)
         action = found[0]
-    else:  # mok
+    else:  # mok, aok
+        multi = AMBASSADOR if step == AMBASSADOR.confirm else MASTER  # the engine refuses a spent one
         draft = _draft(offer, args[0] if args else "")
         if not draft:
-            raise InvalidActionError(texts.MASTER_EMPTY)
-        action = engine.Master(draft)
+            raise InvalidActionError(multi.empty)
+        action = multi.action(draft)
     return action
 
 
@@ -655,27 +729,37 @@ async def _screen(interaction: discord.Interaction, parsed: PanelId, offer: Offe
         return upgrade_screen(key, offer, _shape(_one(values)))
     if step == "rec":
         return recycle_screen(key, offer)
-    if offer.master is None and step in ("ms", "mc", "mp", "ma"):
+    multi = _multi_of(step)
+    if multi is None:
+        raise StaleError(texts.FORGED_BUTTON)
+    return await _multi_screen(interaction, key, offer, multi, step, args, values, page, game.names)
+
+
+async def _multi_screen(interaction: discord.Interaction, key: PanelKey, offer: Offer, multi: Multi,
+                        step: str, args: tuple[str, ...], values: list[str], page: int | None,
+                        names: Sequence[str]) -> Screen:
+    """A step of the Master (or Ambassador action) screens: the draft so far, a puzzle, a piece, a spot."""
+    options = multi.options(offer)
+    if options is None:
         raise StaleError(texts.STALE_BUTTON)
-    if step == "ms" and len(args) == 1:
+    if step == multi.screen and len(args) == 1:
         draft = _draft(offer, args[0])
-        return await _with_master_preview(interaction, master_screen(key, offer, draft), offer, draft,
-                                          game.names)
-    if step == "mc" and len(args) == 1:
+        return await _with_master_preview(interaction, master_screen(key, offer, draft, multi), offer, draft,
+                                          names)
+    if step == multi.puzzle and len(args) == 1:
         draft, card = _draft(offer, args[0]), _one(values)
-        assert offer.master is not None
-        _require_listed(card, [c for c in offer.master.per_card if all(p.card != c for p in draft)])
-        return master_piece_screen(key, offer, draft, card)
-    if step == "mp" and len(args) == 2:
+        _require_listed(card, [c for c in options.per_card if all(p.card != c for p in draft)])
+        return master_piece_screen(key, offer, draft, card, multi)
+    if step == multi.piece and len(args) == 2:
         return master_spot_screen(key, offer, _draft(offer, args[0]), _card_at(offer, args[1]),
-                                  _shape(_one(values)))
-    if step == "ma" and len(args) == 3:
+                                  _shape(_one(values)), multi=multi)
+    if step == multi.spot and len(args) == 3:
         draft, card, shape = _draft(offer, args[0]), _card_at(offer, args[1]), _shape(args[2])
         if page is not None:
-            return master_spot_screen(key, offer, draft, card, shape, page)
-        longer = _master_add(offer, draft, card, shape, _one(values))
-        return await _with_master_preview(interaction, master_screen(key, offer, longer), offer, longer,
-                                          game.names)
+            return master_spot_screen(key, offer, draft, card, shape, page, multi)
+        longer = _master_add(offer, draft, card, shape, _one(values), multi)
+        screen = master_screen(key, offer, longer, multi)
+        return await _with_master_preview(interaction, screen, offer, longer, names)
     raise StaleError(texts.FORGED_BUTTON)
 
 
@@ -704,15 +788,15 @@ async def _preview(interaction: discord.Interaction, key: PanelKey, offer: Offer
 
 
 def _master_add(offer: Offer, draft: tuple[Place, ...], card: str, shape: Shape,
-                cells: str) -> tuple[Place, ...]:
+                cells: str, multi: Multi = MASTER) -> tuple[Place, ...]:
     """The draft with the chosen spot added, once the engine has checked the whole of it."""
-    chosen = next((p for p in _master_places(offer, draft, card)
+    chosen = next((p for p in _master_places(offer, draft, card, multi)
                    if p.shape is shape and mask_to_text(p.mask) == cells), None)
     if chosen is None or any(p.card == card for p in draft):
         raise StaleError(texts.STALE_BUTTON)
     longer = (*draft, chosen)
     try:
-        engine.apply(offer.state, engine.Master(longer))
+        engine.apply(offer.state, multi.action(longer))
     except engine.IllegalActionError as error:
         raise InvalidActionError(engine_text(error)) from error
     return longer

@@ -27,6 +27,7 @@ from bot.core.refusals import engine_text
 from engine import Action, Colour, GameState, Place, PlayerState, parse_shape
 from engine.actions import GhostSplit
 from engine.errors import QUOTE_LIMIT, quoted
+from engine.expansions.ambassador import ambassador_options
 from engine.legal import upgrade_actions
 from engine.pieces import UnknownShapeError, mask_to_text
 from engine.state import LineClearTable, RowsTable, SoloTable
@@ -364,13 +365,16 @@ async def ghost_choices(interaction: discord.Interaction, current: str) -> Choic
 
 @_safe
 async def action_choices(interaction: discord.Interaction, current: str) -> Choices:
-    """For /projectl play act: legal actions containing the typed text (Master is typed by hand)."""
+    """For /projectl play act: legal actions containing the typed text (Master and the Ambassador
+    action are typed by hand: their verb is offered as a start)."""
     state = await _my_turn_state(interaction)
     if state is None:
         return []
     texts_ = [str(a) for a in engine.legal_actions(state)]
     if engine.master_options(state) is not None:
         texts_.append("master ")
+    if ambassador_options(state) is not None:
+        texts_.append("ambassador ")
     return _choices([(Notation(t), t) for t in texts_], current, interaction.locale)
 
 
