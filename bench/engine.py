@@ -51,7 +51,7 @@ Cards = Sequence[PuzzleCard] | None
 
 RANDOM_GAMES = 40
 GREEDY_GAMES = 20
-STRONG_DECISION_GAMES = 12
+STRONG_DECISION_GAMES = 6
 """Two-player games against greedy for the decision percentile: about 200 searches, some 40 s
 of CPU shared by the workers."""
 CATALOGUE_ENV = "PROJECTL_CATALOGUE"

@@ -195,7 +195,7 @@ class PanelPlayer:
         raise AssertionError(f"no panel path for {action}")
 
 
-async def panel_ack_latencies(workdir: Path, channels: int = 20, taps: int = 1000, seed: int = 5,
+async def panel_ack_latencies(workdir: Path, channels: int = 20, taps: int = 500, seed: int = 5,
                               renderer: Renderer | None = None) -> tuple[list[float], dict[str, list[int]]]:
     """Milliseconds from sending each panel tap to its acknowledgement, with ``channels`` games
     played at once by panel taps; stops after about ``taps`` taps. The renderer is the bot's own

@@ -30,7 +30,7 @@ STRONG_CHANNEL = 1
 
 
 async def strong_turn_seconds(
-    workdir: Path, *, busy: int = 20, turns: int = 20, seed: int = 5,
+    workdir: Path, *, busy: int = 20, turns: int = 12, seed: int = 5,
 ) -> list[float]:
     """Seconds per Strong turn (see the module docstring), ``turns`` of them."""
     path = workdir / "strong_seat.sqlite3"

@@ -15,6 +15,8 @@ from bench import history_costs
 from bench.bot import many_games, memory
 from bench.latency import harness_latencies
 from bench.load import percentile
+from bot.core.storage import Storage
+from bot.discord.cogs.records import server_stats
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -47,7 +49,25 @@ def test_history_costs_at_toy_size(tmp_path: Path) -> None:
     assert figures["stats_5000_games_ms"] > 0 and figures["log_tail_before_3000_rows_ms"] > 0
     assert 0 < figures["resume_peak_mb"]
     quick = history_costs.run(tmp_path / "quick", finished=30, long_log=60, active=4, compare=False)
-    assert set(figures) - set(quick) == {"stats_5000_before_ms", "resume_before_peak_mb"}
+    assert set(figures) - set(quick) == {
+        "stats_5000_before_ms", "stats_5000_first_call_ms", "resume_before_peak_mb"}
+
+
+async def test_the_quick_stats_database_holds_what_the_upgrade_would_record(tmp_path: Path) -> None:
+    """The quick bench writes the result rows directly; they must be the rows the bot records
+    for the same games, or its stats figure would time a different query result."""
+    totals = []
+    for results in (False, True):
+        path = tmp_path / f"stats-{results}.sqlite3"
+        await (await Storage.open(path)).close()
+        history_costs.build_finished(path, 30, results=results)
+        storage = await Storage.open(path)
+        try:
+            totals.append(await server_stats(storage, 1))
+        finally:
+            await storage.close()
+    recorded, written = totals
+    assert recorded == written and recorded[0] == 30 and len(recorded[1]) > 5
 
 
 async def test_image_followups_and_start_burst_at_toy_size(tmp_path: Path) -> None:
