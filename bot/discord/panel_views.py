@@ -39,7 +39,7 @@ from __future__ import annotations
 
 import hashlib
 import re
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -204,7 +204,7 @@ def _header(offer: Offer) -> str:
 
 
 def main_items(key: PanelKey, offer: Offer, last_action: Action | None, *,
-               mat_button: bool = True) -> list[discord.ui.Item[Any]]:
+               mat_button: bool = True) -> Sequence[discord.ui.Item[Any]]:
     """The first screen: one menu per family of actions, then a row of buttons."""
     items: list[PanelItem] = []
     if offer.choosing or offer.others:
@@ -559,7 +559,8 @@ async def _tap(interaction: discord.Interaction, parsed: PanelId | None) -> None
     if parsed.step == "play":
         await _open(interaction, parsed.key.game_id)
         return
-    values = list((interaction.data or {}).get("values") or [])  # type: ignore[union-attr]
+    data: Mapping[str, Any] = interaction.data or {}  # a select's tap carries its "values"
+    values = list(data.get("values") or [])
     page = page_request(values[0]) if len(values) == 1 else None
     acting = parsed.step in ACTION_STEPS and page is None
     if parsed.step == "undo":

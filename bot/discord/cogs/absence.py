@@ -246,5 +246,5 @@ async def replace_command(
     await _post(interaction, text, played)
 
 
-COMMANDS = (vote_command, leave_command, replace_command)
+COMMANDS: tuple[app_commands.Command[Any, ..., None], ...] = (vote_command, leave_command, replace_command)
 DYNAMIC_ITEMS = (VoteButton, LeaveButton)

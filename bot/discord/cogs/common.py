@@ -301,7 +301,7 @@ def clip(lines: Sequence[str], limit: int = MAX_CONTENT, locale: Any = None) -> 
             break
         kept.append(line)
         size += len(line) + 1
-    return localise(texts.CLIP_EARLIER, locale) + "\n" + "\n".join(reversed(kept))
+    return str(localise(texts.CLIP_EARLIER, locale)) + "\n" + "\n".join(reversed(kept))
 
 
 async def turn_prompt(

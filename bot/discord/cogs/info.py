@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import discord
 from discord import app_commands
+from discord.ext import commands
 
 from bot.core import texts
 from bot.core.describe import describe
@@ -81,7 +82,7 @@ async def send_mat(interaction: discord.Interaction, game: Game, seat: int | Non
                        files=[common.png(image, "mat.png", about)])
 
 
-class InfoCommands:
+class InfoCommands(commands.Cog):
     """Mixed into the /projectl group cog (see bot/discord/cogs/__init__.py)."""
 
     @app_commands.command(name="status", description="Show the table (only you see the reply)")

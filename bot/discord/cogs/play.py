@@ -9,11 +9,12 @@ from __future__ import annotations
 import functools
 import logging
 import re
-from collections.abc import Awaitable, Callable
+from collections.abc import Callable, Coroutine
 from typing import Any
 
 import discord
 from discord import app_commands
+from discord.ext import commands
 
 import engine
 from bot.core import flow, texts
@@ -216,7 +217,7 @@ def _card_line(game: Game, card_id: str, where: str) -> str:
 # -- autocomplete -----------------------------------------------------------------------------------
 
 
-Suggest = Callable[[discord.Interaction, str], Awaitable[Choices]]
+Suggest = Callable[[discord.Interaction, str], Coroutine[Any, Any, Choices]]
 
 
 def _safe(function: Suggest) -> Suggest:
@@ -381,7 +382,7 @@ async def action_choices(interaction: discord.Interaction, current: str) -> Choi
 # -- the commands ------------------------------------------------------------------------------------
 
 
-class PlayCommands:
+class PlayCommands(commands.Cog):
     """``/projectl play …``: mixed into the /projectl group cog (see bot/discord/cogs/__init__.py)."""
 
     play = app_commands.Group(name="play", description="Your turn: take, draw, place, upgrade, Master…")

@@ -204,8 +204,8 @@ async def server_stats(storage: Storage, guild_id: int) -> tuple[int, list[Playe
     return await store.server_totals(guild_id)
 
 
-PLAY_COMMANDS = (undo_command,)
+PLAY_COMMANDS: tuple[app_commands.Command[Any, ..., None], ...] = (undo_command,)
 """Under ``/projectl play`` (taking back a move is part of the turn)."""
-COMMANDS = (log_command, stats_command)
+COMMANDS: tuple[app_commands.Command[Any, ..., None], ...] = (log_command, stats_command)
 """Directly under ``/projectl``."""
 DYNAMIC_ITEMS = (LogButton,)

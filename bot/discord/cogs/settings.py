@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 from datetime import datetime
+from typing import Any
 from zoneinfo import ZoneInfo, available_timezones
 
 import discord
@@ -107,4 +108,4 @@ async def _timezone_choices(interaction: discord.Interaction, current: str) -> l
     return [app_commands.Choice(name=z, value=z) for z in found[:25]]
 
 
-COMMANDS = (settings_command,)
+COMMANDS: tuple[app_commands.Command[Any, ..., None], ...] = (settings_command,)

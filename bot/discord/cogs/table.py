@@ -7,6 +7,7 @@ from datetime import timedelta
 
 import discord
 from discord import app_commands
+from discord.ext import commands
 
 from bot.core import texts
 from bot.core.errors import BadInputError, ChannelBusyError, NotHostError, StaleError
@@ -76,7 +77,7 @@ def _mode_text(mode: str) -> str:
     return texts.MODE_SOLO if mode == "solo" else texts.MODE_PLAYERS.format(n=mode[:-1])
 
 
-class TableCommands:
+class TableCommands(commands.Cog):
     """``/projectl table …``: mixed into the /projectl group cog (see bot/discord/cogs/__init__.py)."""
 
     table = app_commands.Group(name="table", description="Open, cancel or leave a table; votes and seats")
@@ -97,11 +98,12 @@ class TableCommands:
         hints="Allow hints",
         watch="Solo: an AI plays your seat while you watch",
     )
+    @app_commands.choices(  # the int choices apart: one choices() takes one type of value
+        reserve=[app_commands.Choice(name="10 per shape", value=10),
+                 app_commands.Choice(name="15 per shape", value=15)])
     @app_commands.choices(
         variant=[app_commands.Choice(name="base", value="base"),
                  app_commands.Choice(name="solo", value="solo")],
-        reserve=[app_commands.Choice(name="10 per shape", value=10),
-                 app_commands.Choice(name="15 per shape", value=15)],
         difficulty=[app_commands.Choice(name=d, value=d) for d in ("normal", "hard", "unbeatable")],
         watch=[app_commands.Choice(name=POLICY_LABELS[p], value=p) for p in LOBBY_AI.values()],
     )
