@@ -169,6 +169,7 @@ ENGLISH: dict[str, Any] = {
     "results_credits": {"one": "{n} credit", "other": "{n} credits"},
     "MAT_CREDITS": "Credits",
     "MAT_AMBASSADORS": "Ambassador cards",
+    "TABLE_AMBASSADORS": "Ambassador",
     "mat_ambassador_card": "{card} ({points} pt)",
     "mat_credits_active": {"one": "{n} active", "other": "{n} active"},
     "mat_credits_inactive": {

@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from PIL import Image, ImageDraw
 
 from engine.cards import Colour
+from engine.expansions.ambassador import unflipped
 from engine.pieces import BASE_SHAPES, SHAPES, Shape
 from engine.state import GameState, Phase, PlayerState, RowsTable
 from engine.visibility import hidden_scores
@@ -275,13 +276,16 @@ def _done_lines(player: PlayerState, g: PanelGeometry) -> int:
     return -(-len(player.completed) // g.done_per_line())
 
 
-def panel_height(player: PlayerState, g: PanelGeometry, hidden: bool = False) -> int:
-    """``hidden``: the player's score pile is face down to the viewer (no completed thumbnails)."""
+def panel_height(player: PlayerState, g: PanelGeometry, hidden: bool = False, ambassadors: int = 0) -> int:
+    """``hidden``: the player's score pile is face down to the viewer (no completed thumbnails).
+    ``ambassadors``: how many unflipped Ambassador cards the player has (Ambassador Pack): one
+    more line when any (none: the panel is exactly as without the pack)."""
     supply = len(_supply_layout(player, g)) * g.line
     body = max(g.puzzles, supply) if g.side else g.puzzles + g.pad // 2 + supply
     shown = player.completed and not hidden
     done = _done_lines(player, g) * g.done_step + g.pad // 2 if shown else 0
-    return g.pad + g.head + body + done + g.pad
+    extra = g.pad // 2 + g.line if ambassadors else 0
+    return g.pad + g.head + body + done + extra + g.pad
 
 
 def mark(image: Image.Image, box: tuple[int, int, int, int]) -> None:
@@ -324,9 +328,11 @@ def panel_keys(
         player.banked_cards, len(player.completed), tuple(p.card for p in player.puzzles),
     )
     ids = [p.card for p in player.puzzles] + [d.card for d in player.completed]
+    ambassadors = unflipped(state, seat)
     body = (
         *common, player.puzzles, player.supply, player.completed,
-        tuple(state.card(card_id) for card_id in ids),
+        tuple(state.card(card_id) for card_id in ids), ambassadors,
+        tuple(state.card(card_id).points for card_id in ambassadors),
     )
     return head, body
 
@@ -429,9 +435,11 @@ def paint_panel(
             )
             ix += w + t.small * 2 // 3
         sy += g.line
+    body_bottom = max(py + g.puzzles, sy) if g.side else sy
     if player.completed and not hidden:
-        body_bottom = max(py + g.puzzles, sy) if g.side else sy
         _paint_done(image, x + pad, body_bottom + g.pad // 2, state, seat, g, changes)
+        body_bottom += g.pad // 2 + _done_lines(player, g) * g.done_step
+    _paint_ambassadors(image, x + pad, body_bottom + g.pad // 2, g.width - 2 * pad, state, seat, g)
     if removed:  # everything greyed, then the reason restored in colour
         _grey_box(image, (x + 2, y + 2, x + g.width - 2, y + height - 2))
         fonts.draw(image, x + pad, status_mid, labels.LEFT_THE_GAME, t.small, BAD, bold=True, anchor="lm")
@@ -452,6 +460,29 @@ def _paint_done(
         image.paste(thumb, (tx, ty), thumb)
         if changes.marks_completed(seat, done.card):
             mark(image, (tx, ty, tx + g.done_thumb - 1, ty + g.done_thumb - 1))
+
+
+def _paint_ambassadors(
+    image: Image.Image, x: int, y: int, room: int, state: GameState, seat: int, g: PanelGeometry
+) -> None:
+    """Ambassador Pack: the seat's unflipped Ambassador cards, each as its id and a points tag in
+    the card's colour (the style under every thumbnail): 'Ambassador  B33 [4]  W45 [2]'. They lie
+    face up, so the public table shows them whatever ``known_scores`` says. Nothing when the seat
+    has none; a card that does not fit the panel's width is left out (the mat lists them all)."""
+    cards = unflipped(state, seat)
+    if not cards:
+        return
+    t = g.t
+    mid = y + g.line // 2
+    left = x + fonts.draw(image, x, mid, labels.TABLE_AMBASSADORS, t.small, MUTED, anchor="lm") + t.small // 2
+    for card_id in cards:
+        card = state.card(card_id)
+        _, tag_w = thumb_label_layout(card.id, card.points, room, t)
+        width = fonts.width(card.id, t.small) + t.small // 3 + tag_w
+        if left + width > x + room:
+            break
+        _paint_thumb_label(image, left, mid, width, card.id, card.points, card.colour, t)
+        left += width + t.small // 2
 
 
 def thumb_label_layout(card_id: str, points: int, width: int, t: TextSizes) -> tuple[str, int]:

@@ -19,6 +19,7 @@ from dataclasses import dataclass
 from PIL import Image, ImageDraw
 
 from engine.cards import Colour
+from engine.expansions.ambassador import unflipped
 from engine.state import GameState, LineClearTable, RowsTable, SoloTable
 from engine.visibility import hidden_scores
 
@@ -555,6 +556,7 @@ def _panel_grid(state: GameState, lay: TableLayout) -> PanelGrid:
     width = lay.inner if columns == 1 else (lay.inner - GAP) // 2
     g = PanelGeometry(width=width, t=lay.t, mini_cell=MINI_CELL, supply_cell=SUPPLY_CELL)
     hidden = hidden_scores(state, None)  # the table image is public
-    heights = [panel_height(p, g, seat in hidden) for seat, p in enumerate(state.players)]
+    heights = [panel_height(p, g, seat in hidden, len(unflipped(state, seat)))
+               for seat, p in enumerate(state.players)]
     rows = tuple(max(heights[i : i + columns]) for i in range(0, count, columns))
     return PanelGrid(g, columns, rows)

@@ -191,6 +191,7 @@ def images(words: Mapping[str, Any] | None) -> dict[str, Callable[[], bytes]]:
         "hidden": lambda: render_table(hidden[len(hidden) * 2 // 3], NAMES[:2], words=w),
         "hidden-mat": lambda: render_mat(hidden[len(hidden) * 2 // 3], 0, NAMES[:2], viewer=1, words=w),
         "ambassador-mat": lambda: render_mat(ambassadors, 0, NAMES[:2], viewer=1, words=w),
+        "ambassador-table": lambda: render_table(ambassadors, NAMES[:2], words=w),
         "ghost": lambda: render_ghost_split(Shape.P5, [Shape.MONO, Shape.O4], words=w),
         "master": lambda: render_master_preview(master[0], master[0].current, master[1].placements, NAMES[:4],
                                                 words=w),
@@ -261,6 +262,8 @@ GOLDEN: dict[tuple[str, str], str] = {
     ("pt-BR", "master"): "4c1e6970670caf68dd663a5b356ab26faca52a98ac6a406dee9a5ebb0f4130c5",
     ("en", "ambassador-mat"): "d9728ae81ef1b91e957a5d9815520f8e400ae0ef10278357394510ef58bb8412",
     ("pt-BR", "ambassador-mat"): "4eee1d364c4ad290c5394a898acc842936814cf1682bf18606fdc286e2ace5cc",
+    ("en", "ambassador-table"): "f5fe6dd6860a2bd022698692fd620faa4fb401fdab3858ee1cf7f72550a57ded",
+    ("pt-BR", "ambassador-table"): "d19ccfc2d21b592e6ee0075691d49c360d1b66b680372de2051ef57a5c399b97",
 }
 """(locale, image) -> digest; "en" is English (no catalogue is read for it)."""
 
