@@ -16,6 +16,7 @@ import engine
 from bot.core import texts
 from bot.core.games import ai_kinds
 from bot.core.locales import Text, catalogues, english, locales, localise, t
+from bot.core.refusals import engine_text
 
 TEXTS = Path(texts.__file__)
 TRANSLATED_SECTIONS = ("refusals", "play", "help",
@@ -228,3 +229,32 @@ def test_the_portuguese_wording_has_no_european_forms_parenthesised_plurals_or_t
 def test_the_ai_kinds_are_named_in_the_readers_language_beside_the_keyword_one_types() -> None:
     assert localise(ai_kinds(), "pt-BR") == "`greedy` (Guloso), `strong` (Forte), `random` (Aleatório)"
     assert localise(ai_kinds(), None) == "`greedy` (Greedy), `strong` (Strong), `random` (Random)"
+
+
+async def test_the_start_post_names_ai_seats_in_the_servers_language(h: DiscordHarness) -> None:
+    """Issue 31, item 13: the lobby's "The game has started! Seats: …" lists AI seats by their names
+    in the reader's language (stored in English, ``Greedy bot 1``, shown ``Robô Guloso 1``)."""
+    from test_bot_support import open_table
+
+    h.set_preferred_locale("pt-BR")
+    ana = h.add_user("ana")
+    lobby = await open_table(h, ana, [], ai=1, players=2)
+    shown = h.message(lobby.id).content
+    assert "Robô Guloso 1" in shown and "ana" in shown, shown
+    assert "Greedy" not in shown and "Seats" not in shown, shown
+
+
+def test_a_card_id_names_its_colour_in_words_for_a_portuguese_reader() -> None:
+    """Issue 31, item 14: wherever a pt-BR reader sees a card id (a sentence's field, a list of them,
+    an engine refusal), its colour is named too — a Brazilian reads B as *branco* — while the id
+    itself is the one spelling every language types; English shows the bare id."""
+    took = texts.EVENT_TOOK_ROW.format(name="Ana", card="B21", colour=texts.COLOURS["black"])
+    assert localise(took, "pt-BR") == "Ana pegou o quebra-cabeça B21 (preto) da linha preta."
+    assert localise(took, "en-US") == "Ana took puzzle B21 from the black row."
+    mine = texts.NOT_YOUR_PUZZLE.format(card="W13", yours="B02, W07")
+    assert localise(mine, "pt-BR") == ("Você não tem o quebra-cabeça incompleto W13 (branco). "
+                                       "Seus quebra-cabeças: B02 (preto), W07 (branco).")
+    refusal = engine_text(engine.IllegalActionError("place.no_such_puzzle", card="W01", puzzles="B03"))
+    assert "W01 (branco)" in localise(refusal, "pt-BR") and "B03 (preto)" in localise(refusal, "pt-BR")
+    assert "(branco)" not in localise(refusal, "en-US")
+    assert localise(texts.EVENT_WHITE_RENEWED.format(cards=12), "pt-BR").count("(") == 0  # a count, not ids

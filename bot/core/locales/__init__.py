@@ -162,8 +162,25 @@ def t(key: str, locale: Any, **fields: Any) -> str:
     template: str | None = catalogues().get(code or "", {}).get("texts", {}).get(key) if code else None
     if template is None:
         return source.format(**fields) if fields else str(source)
-    shown = {name: localise(value, locale) for name, value in fields.items()}
+    shown = {name: with_card_colours(localise(value, locale), locale) for name, value in fields.items()}
     return template.format(**shown) if fields else template
+
+
+CARD_IDS = re.compile(r"[WB]\d{2}(?:, [WB]\d{2})*")
+"""A field that is a card id or a list of them (``W13``, ``B02, W07``)."""
+
+
+def with_card_colours(value: Any, locale: Any) -> Any:
+    """A field of a translated sentence with each card id shown as ``CARD_ID`` says in ``locale``
+    (``W13 (branco)`` in pt-BR, where a reader takes B for *branco*); anything else as it is."""
+    if not isinstance(value, str) or not CARD_IDS.fullmatch(value):
+        return value
+    code = locale_code(locale)
+    section = catalogues().get(code or "", {}).get("texts", {}) if code else {}
+    if not any(section.get(f"CARD_ID.{colour}", "{card}") != "{card}" for colour in "WB"):
+        return value
+    return ", ".join(section.get(f"CARD_ID.{card[0]}", "{card}").format(card=card)
+                     for card in value.split(", "))
 
 
 def image_words(locale: Any) -> Mapping[str, Any] | None:
@@ -203,7 +220,8 @@ def _engine_sentence(text: Text, locale: Any) -> str:
         return str(text)
     words = section.get("words", {})
     with labels.speaking(image_words(locale)):
-        shown = {name: _engine_field(value, words, locale) for name, value in text.fields.items()}
+        shown = {name: with_card_colours(_engine_field(value, words, locale), locale)
+                 for name, value in text.fields.items()}
     return fill(template, text.fields, shown)
 
 

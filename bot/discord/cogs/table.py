@@ -60,7 +60,7 @@ def lobby_content(game: Game, turn_limit: timedelta | None = None) -> Joined:
 
 def started_content(game: Game, turn_limit: timedelta | None = None) -> str:
     clock = "" if turn_limit is None else texts.LOBBY_STARTED_CLOCK.format(clock=clock_line(turn_limit))
-    return texts.LOBBY_STARTED.format(players=", ".join(game.names), clock=clock)
+    return texts.LOBBY_STARTED.format(players=Joined(game.names, ", "), clock=clock)
 
 
 def require_supported_mode(modes: tuple[str, ...], settings: TableSettings) -> None:
