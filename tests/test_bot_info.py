@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import dataclasses
+import re
+import typing
 from pathlib import Path
 from typing import Any
 
@@ -10,6 +13,11 @@ from harness import DiscordHarness
 from test_bot_support import assert_refused, bot_of, final_reply, is_png, open_table, running_bot
 
 from bot.core import texts
+from bot.core.locales import localise, notation_in
+from engine.actions import PORTUGUESE, TABLE_ACTIONS, Action
+from engine.expansions.base import registered
+from engine.state import Options
+from engine.variants import VARIANTS
 
 
 @pytest.fixture
@@ -106,3 +114,87 @@ async def test_autocomplete_offers_what_is_legal(h: DiscordHarness) -> None:
     assert [c.value for c in actions] == ["level1"]
     other = bob if current is alice else alice
     assert await h.autocomplete(other, "games", "projectl play act", focused="text", text="") == []
+
+
+# -- issue 31, item 3: every mode and action the engine plays has its help line and rules topic -----
+
+
+def engine_modes() -> set[str]:
+    """Every mode the engine accepts, from the engine itself: its variants (the base game's topic
+    is the overview) and each on/off table option of ``engine.Options`` — which the registered
+    expansions' options are all among."""
+    flags = {f.name for f in dataclasses.fields(Options) if isinstance(f.default, bool)}
+    assert {e.option for e in registered()} <= flags
+    return (set(VARIANTS) - {"base"}) | flags
+
+
+def engine_action_kinds() -> set[str]:
+    """Every kind of player action in ``engine.actions.Action`` (the table's own decisions aside)."""
+    table = {kind.kind for kind in TABLE_ACTIONS}
+    return {kind.kind for kind in typing.get_args(Action)} - table
+
+
+def _words(kind: str, locale: str) -> set[str]:
+    """How the action is typed in ``locale``: its notation words (and the command names the
+    Portuguese accept for it, ``nivel1`` beside ``nível1``)."""
+    if locale == "en-US":
+        return {kind}
+    return {notation_in(kind, locale)} | {pt for pt, en in PORTUGUESE.items() if en == kind}
+
+
+def _in_code(word: str, text: str) -> bool:
+    return any(re.search(rf"(?<![\w-]){re.escape(word)}(?![\w])", span) for span in re.findall(r"`([^`]*)`", text))
+
+
+def uncovered(locale: str, help_text: str, rules: dict[str, str]) -> set[str]:
+    """The modes and actions that ``help_text`` does not name, or that have no rules topic, in
+    ``locale``."""
+    missing = set()
+    for mode in engine_modes():
+        name = str(localise(texts.RULES_TOPICS.get(mode, ""), locale))
+        if mode not in rules or not name or name.lower() not in help_text.lower():
+            missing.add(mode)
+    for kind in engine_action_kinds():
+        words = _words(kind, locale)
+        if not any(_in_code(w, help_text) for w in words):
+            missing.add(kind)
+        if not any(_in_code(w, text) for w in words for text in rules.values()):
+            missing.add(f"rules:{kind}")
+    return missing
+
+
+@pytest.mark.parametrize("locale", ["en-US", "pt-BR"])
+def test_the_help_and_the_rules_cover_every_mode_and_action_the_engine_plays(locale: str) -> None:
+    """Issue 31, item 3: the help names every mode (Solo, Line Clear, Ghost Piece, Finesse, Endless
+    White, hidden scores, the packs …) and every action (Ghost, Insert, Ambassador …), and each has
+    a rules topic, in both languages — the list comes from the engine, so a new variant, option or
+    action without its words fails here."""
+    help_text = str(localise(texts.HELP, locale))
+    rules = {key: str(localise(text, locale)) for key, text in texts.RULES.items()}
+    if locale != "en-US":
+        assert all(rules[key] != texts.RULES[key] for key in rules), "a topic left in English"
+        assert "/projectl jogar dica" in help_text and "/projectl revisao" in help_text  # hints, review
+    assert len(help_text) <= 2000 and all(len(text) <= 2000 for text in rules.values())
+    assert uncovered(locale, help_text, rules) == set()
+    # and the check does catch a gap: a mode's name gone from the help, an action's topic gone
+    ghost = str(localise(texts.RULES_TOPICS["ghost"], locale))
+    assert "ghost" in uncovered(locale, re.sub(re.escape(ghost), "", help_text, flags=re.I), rules)
+    assert "endless_white" in uncovered(locale, help_text, {k: v for k, v in rules.items() if k != "endless_white"})
+    assert "rules:insert" in uncovered(locale, help_text, {k: v for k, v in rules.items() if k != "finesse"})
+
+
+async def test_rules_topics_are_offered_in_the_readers_language_and_each_answers(h: DiscordHarness) -> None:
+    """`/projectl rules topic:` is an autocomplete (eighteen topics' names would not fit the
+    command tree's budget): the names in the asker's language, the key as the value; every topic
+    answers in that language; an unknown topic is refused privately, naming the topics."""
+    bia = h.add_user("bia")
+    for locale in ("en-US", "pt-BR"):
+        offered = await h.autocomplete(bia, "games", "projectl rules", focused="topic", topic="", locale=locale)
+        assert {c.value for c in offered} == set(texts.RULES)
+        assert {c.name for c in offered} == {str(localise(n, locale)) for n in texts.RULES_TOPICS.values()}
+        for topic in ("lineclear", "ghost", "known_scores", "endless_white", "finesse_ambassador"):
+            reply = final_reply(await h.slash(bia, "games", "projectl rules", topic=topic, locale=locale))
+            assert reply.ephemeral and reply.content == localise(texts.RULES[topic], locale)
+    found = await h.autocomplete(bia, "games", "projectl rules", focused="topic", topic="fantas", locale="pt-BR")
+    assert [c.value for c in found] == ["ghost"]
+    assert_refused(await h.slash(bia, "games", "projectl rules", topic="nonsense"), "no rules topic", "`ghost`")

@@ -409,7 +409,9 @@ MAT_OF = "{name}'s mat"
 
 HELP = """**Project L in Discord** — build a table, then play asynchronously; the bot remembers everything.
 
-**Table** `/projectl table new` here (base 2–4 players or solo), then Join / Leave / Add AI / Start
+**Table** `/projectl table new` here, then Join / Leave / Add AI / Start
+• 2–4 players: base game · 5–6: **Line Clear** (two players at once) · `variant:solo`: **Solo**
+• options: **Ghost Piece** · **Finesse** · **Endless White** · **hidden scores** · **Unfinished penalty** · **Ambassador Pack** · **Phoenix** · **Finesse Ambassador Pack**
 `/projectl table …` also `cancel` (host or channel admins) · `leave` · `vote` (turn clock) · `replace` (host)
 **Your turn: 3 actions**, any mix — tap **Play** under the table image, or type `/projectl play …`
 • `take` a puzzle from a row (or Solo grid) · `draw` the top card of a deck, blind
@@ -417,10 +419,12 @@ HELP = """**Project L in Discord** — build a table, then play asynchronously; 
 • `place` a piece on your puzzle — the `cells` option lists every legal spot, like `A1 A2 B2`
 • `master-add` … `master-confirm`: the Master action (once per turn, one piece per puzzle)
 • `recycle` a row under its deck · `pass` only when nothing else is possible · `undo` your last action
+• `ghost` split a ghost piece · `choose` answer a level-up (↑ ⇈) · `ambassador` an extra Master
+• Finesse: `insert` 2 credits for an action · `end turn` keeping your credits
 • `act text:` any action in text notation, e.g. `place L3 on W07 at A1 A2 B2`
 **End** Finishing Touches: `/projectl play place` (-1 point each) then `/projectl play done`
 **Look** `/projectl status` table image · `/projectl mat` any player's mat (only deck order is secret)
-`/projectl log` · `/projectl stats` · `/projectl rules` per action · `/projectl settings` DM reminders
+`/projectl log` · `/projectl stats` · `/projectl rules` per action and mode · `/projectl settings` DM reminders
 **Learn** `/projectl play hint` the Strong AI's advice · `/projectl review` your costliest turns
 Cells: columns A–E, rows 1–5 of the card, A1 top left."""
 
@@ -429,7 +433,7 @@ RULES: dict[str, str] = {
         "Complete puzzles with Tetris-like pieces. Each turn you take **3 actions** (repeats allowed). "
         "A completed puzzle scores its points, gives back its pieces and rewards a new piece. When the "
         "black deck runs out, the round finishes, one more round is played, then Finishing Touches. "
-        "Unfinished puzzles count against you (table option)."
+        "Unfinished puzzles count against you (table option). With no other action possible, `pass`."
     ),
     "take": (
         "**Take a puzzle**: `/projectl play take` a face-up puzzle from the white or black row (Solo: a grid "
@@ -477,7 +481,66 @@ RULES: dict[str, str] = {
         "third action until you Insert or **End turn** (`end turn`). The game also ends after round "
         "10; Finishing Touches are paid with credits first; ties go to most credits."
     ),
+    "lineclear": (
+        "**Line Clear** (5–6 players): four rows of 3, a white and a black row on each side of the "
+        "decks. The White-marker and Black-marker holders play their 3 actions **at the same time**, "
+        "each taking from their own side (`take white 2` is the white row on your side); only the "
+        "White-marker holder draws blind or recycles. When both are done each marker passes "
+        "clockwise. Once the black deck runs out, each holder may take one black card per turn, and "
+        "the game ends when the first player receives both markers again. Ghost Piece is on by "
+        "default (required at 6 players, unless Phoenix is played)."
+    ),
+    "ghost": (
+        "**Ghost Piece** (table option `ghost`): 30 level-5 ghost pieces (P, U, L pentominoes) and 24 "
+        "more cards. Ghosts come only as a reward or a level-up, never by Upgrade. **Ghost action** "
+        "(any number per turn): return a ghost and take level 1–4 pieces that tile its shape exactly, "
+        "placing them at once if you like: `ghost P5 to 1 O4`. A level-up reward (↑, ⇈ twice) lets "
+        "you swap a piece of your supply for one exactly one level higher: `choose L3 to O4` or "
+        "`choose decline`."
+    ),
+    "known_scores": (
+        "**Hidden scores** (table option `known_scores` off): everyone sees how many cards your score "
+        "pile holds, never which cards or how many points, until the game ends. Hints and the AI "
+        "keep to the same rule."
+    ),
+    "endless_white": (
+        "**Endless White** (table option `endless_white`, 2+ players): when the white deck runs out, "
+        "every player banks the points of their completed white cards, which are shuffled into a new "
+        "white deck. Banked points count at the end, and each banked card as a completed puzzle for "
+        "ties."
+    ),
+    "unfinished_penalty": (
+        "**Unfinished penalty** (table option `unfinished_penalty`, on by default): at the end each "
+        "unfinished puzzle costs its points; off, it costs nothing (the older edition)."
+    ),
+    "ambassador": (
+        "**Ambassador Pack**: 1 white and 2 black Ambassador cards, with no reward piece. Once one is "
+        "completed, on any later turn you may flip it for an **Ambassador action**: a Master (at most "
+        "one piece on each of your puzzles) besides your turn's own Master, one of your actions. "
+        "Notation: `ambassador 1 on B02 at C3`. You keep its points either way."
+    ),
+    "phoenix": (
+        "**Phoenix**: 7 black cards worth 6 points, each needing at least 5 pieces, shuffled into the "
+        "black pool. With Phoenix a 6-player Line Clear table does not need Ghost Piece."
+    ),
+    "finesse_ambassador": (
+        "**Finesse Ambassador Pack** (with Finesse): six more Set C tiles join the draw — credits for "
+        "no unfinished puzzle, each Recycle, a piece of every level 1–4, each Insert, no two pieces "
+        "alike, no piece of level 1 or 2."
+    ),
 }
+RULES_TOPICS: dict[str, str] = {
+    "overview": "Overview (the base game)", "take": "Take a puzzle", "level1": "Take a level-1 piece",
+    "upgrade": "Upgrade", "place": "Place a piece", "master": "Master", "recycle": "Recycle",
+    "finishing": "Finishing Touches", "solo": "Solo", "finesse": "Finesse", "lineclear": "Line Clear",
+    "ghost": "Ghost Piece", "known_scores": "hidden scores", "endless_white": "Endless White",
+    "unfinished_penalty": "Unfinished penalty", "ambassador": "Ambassador Pack", "phoenix": "Phoenix",
+    "finesse_ambassador": "Finesse Ambassador Pack",
+}
+"""Each ``/projectl rules`` topic by the name autocomplete offers (the reader's language). A mode's
+topic is keyed by the engine's own name for it (a variant, or an ``engine.Options`` flag), so
+tests/test_bot_info.py can hold every mode the engine accepts to a topic, and its name to the help."""
+RULES_UNKNOWN = "There is no rules topic {topic}. Topics: {topics}."
 FINESSE_LIVE = "\n**Live tile now: {tile}** — {rule} ({left} tile(s) left in the row)."
 FINESSE_NONE_LIVE = "\n**No live tile now**: {why}."
 

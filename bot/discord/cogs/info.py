@@ -11,7 +11,7 @@ from bot.core import texts
 from bot.core.describe import describe
 from bot.core.errors import BadInputError, NotInGameError
 from bot.core.event_texts import finesse_rule, finesse_tile
-from bot.core.locales import Joined, PlayerName
+from bot.core.locales import Joined, PlayerName, localise
 from bot.core.manager import Game
 from bot.core.turn_limits import clock_line, status_clock_line
 from bot.core.turnclock import turn_keys
@@ -26,6 +26,16 @@ from .table import lobby_content
 
 MAX_SEATS = max(variant.max_players for variant in VARIANTS.values())
 """The most seats a table can have (Line Clear's six): `/projectl mat seat:` accepts each."""
+
+
+async def rules_topics(interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
+    """The rules topics (one per action and per mode the engine plays), by their names in the
+    asker's language, those matching what they typed first. An autocomplete rather than static
+    choices: eighteen topics' names in every language would not fit /projectl's 4,000 characters."""
+    typed = current.strip().lower()
+    named = [(str(localise(texts.RULES_TOPICS[key], interaction.locale)), key) for key in texts.RULES]
+    matching = [(name, key) for name, key in named if typed in name.lower() or typed in key]
+    return [app_commands.Choice(name=name[:100], value=key) for name, key in matching[:25]]
 
 
 def status_header(game: Game, clock: str = "") -> Joined:
@@ -117,10 +127,14 @@ class InfoCommands(commands.Cog):
             index = seat - 1
         await send_mat(interaction, game, index)
 
-    @app_commands.command(name="rules", description="Short rules, per action")
+    @app_commands.command(name="rules", description="Short rules, per action and mode")
     @app_commands.describe(topic="Which part of the rules")
-    @app_commands.choices(topic=[app_commands.Choice(name=k, value=k) for k in texts.RULES])
+    @app_commands.autocomplete(topic=rules_topics)
     async def rules(self, interaction: discord.Interaction, topic: str = "overview") -> None:
+        if topic not in texts.RULES:  # typed by hand, or an old client's static choice
+            topics = ", ".join(f"`{key}`" for key in texts.RULES)
+            raise BadInputError(texts.RULES_UNKNOWN.format(topic="`" + topic[:40].replace("`", "") + "`",
+                                                           topics=topics))
         text: str = texts.RULES[topic]
         if topic == "finesse":
             text = Joined((text, await _live_tile_line(interaction)), "")
