@@ -143,7 +143,8 @@ def _words(kind: str, locale: str) -> set[str]:
 
 
 def _in_code(word: str, text: str) -> bool:
-    return any(re.search(rf"(?<![\w-]){re.escape(word)}(?![\w])", span) for span in re.findall(r"`([^`]*)`", text))
+    spans = re.findall(r"`([^`]*)`", text)
+    return any(re.search(rf"(?<![\w-]){re.escape(word)}(?![\w])", span) for span in spans)
 
 
 def uncovered(locale: str, help_text: str, rules: dict[str, str]) -> set[str]:
@@ -179,22 +180,29 @@ def test_the_help_and_the_rules_cover_every_mode_and_action_the_engine_plays(loc
     # and the check does catch a gap: a mode's name gone from the help, an action's topic gone
     ghost = str(localise(texts.RULES_TOPICS["ghost"], locale))
     assert "ghost" in uncovered(locale, re.sub(re.escape(ghost), "", help_text, flags=re.I), rules)
-    assert "endless_white" in uncovered(locale, help_text, {k: v for k, v in rules.items() if k != "endless_white"})
-    assert "rules:insert" in uncovered(locale, help_text, {k: v for k, v in rules.items() if k != "finesse"})
+    def without(topic: str) -> dict[str, str]:
+        return {k: v for k, v in rules.items() if k != topic}
+
+    assert "endless_white" in uncovered(locale, help_text, without("endless_white"))
+    assert "rules:insert" in uncovered(locale, help_text, without("finesse"))
 
 
-async def test_rules_topics_are_offered_in_the_readers_language_and_each_answers(h: DiscordHarness) -> None:
+async def test_rules_topics_are_offered_in_the_readers_language_and_each_answers(
+        h: DiscordHarness) -> None:
     """`/projectl rules topic:` is an autocomplete (eighteen topics' names would not fit the
     command tree's budget): the names in the asker's language, the key as the value; every topic
     answers in that language; an unknown topic is refused privately, naming the topics."""
     bia = h.add_user("bia")
     for locale in ("en-US", "pt-BR"):
-        offered = await h.autocomplete(bia, "games", "projectl rules", focused="topic", topic="", locale=locale)
+        offered = await h.autocomplete(bia, "games", "projectl rules", focused="topic", topic="",
+                                       locale=locale)
         assert {c.value for c in offered} == set(texts.RULES)
         assert {c.name for c in offered} == {str(localise(n, locale)) for n in texts.RULES_TOPICS.values()}
         for topic in ("lineclear", "ghost", "known_scores", "endless_white", "finesse_ambassador"):
             reply = final_reply(await h.slash(bia, "games", "projectl rules", topic=topic, locale=locale))
             assert reply.ephemeral and reply.content == localise(texts.RULES[topic], locale)
-    found = await h.autocomplete(bia, "games", "projectl rules", focused="topic", topic="fantas", locale="pt-BR")
+    found = await h.autocomplete(bia, "games", "projectl rules", focused="topic", topic="fantas",
+                                 locale="pt-BR")
     assert [c.value for c in found] == ["ghost"]
-    assert_refused(await h.slash(bia, "games", "projectl rules", topic="nonsense"), "no rules topic", "`ghost`")
+    refused = await h.slash(bia, "games", "projectl rules", topic="nonsense")
+    assert_refused(refused, "no rules topic", "`ghost`")

@@ -148,9 +148,10 @@ AND = " and "
 NONE = "none"
 COLOURS: dict[str, str] = {"white": "white", "black": "black"}
 CARD_ID: dict[str, str] = {"W": "{card}", "B": "{card}"}
-"""A white or black card id (W13, B02) as a reader sees it in a sentence: the id alone in English; a language whose
-readers would misread the letter (pt-BR: B is *branco*) adds the colour in words, ``W13 (branco)``.
-The id itself never changes, so a typed id means one card in every language (issue 31, item 14).
+"""A white or black card id (W13, B02) as a reader sees it in a sentence: the id alone in English;
+a language whose readers would misread the letter (pt-BR: B is *branco*) adds the colour in words,
+``W13 (branco)``. The id itself never changes, so a typed id means one card in every language
+(issue 31, item 14).
 Applied by bot.core.locales to every field that is a card id or a list of them."""
 COLOUR_TITLES: dict[str, str] = {"white": "White", "black": "Black"}
 SHAPE_NAMES: dict[str, str] = {
@@ -411,7 +412,8 @@ HELP = """**Project L in Discord** — build a table, then play asynchronously; 
 
 **Table** `/projectl table new` here, then Join / Leave / Add AI / Start
 • 2–4 players: base game · 5–6: **Line Clear** (two players at once) · `variant:solo`: **Solo**
-• options: **Ghost Piece** · **Finesse** · **Endless White** · **hidden scores** · **Unfinished penalty** · **Ambassador Pack** · **Phoenix** · **Finesse Ambassador Pack**
+• options: **Ghost Piece** · **Finesse** · **Endless White** · **hidden scores** · **Unfinished penalty** · \
+**Ambassador Pack** · **Phoenix** · **Finesse Ambassador Pack**
 `/projectl table …` also `cancel` (host or channel admins) · `leave` · `vote` (turn clock) · `replace` (host)
 **Your turn: 3 actions**, any mix — tap **Play** under the table image, or type `/projectl play …`
 • `take` a puzzle from a row (or Solo grid) · `draw` the top card of a deck, blind
@@ -424,7 +426,8 @@ HELP = """**Project L in Discord** — build a table, then play asynchronously; 
 • `act text:` any action in text notation, e.g. `place L3 on W07 at A1 A2 B2`
 **End** Finishing Touches: `/projectl play place` (-1 point each) then `/projectl play done`
 **Look** `/projectl status` table image · `/projectl mat` any player's mat (only deck order is secret)
-`/projectl log` · `/projectl stats` · `/projectl rules` per action and mode · `/projectl settings` DM reminders
+`/projectl log` · `/projectl stats` · `/projectl rules` per action and mode · \
+`/projectl settings` DM reminders
 **Learn** `/projectl play hint` the Strong AI's advice · `/projectl review` your costliest turns
 Cells: columns A–E, rows 1–5 of the card, A1 top left."""
 
