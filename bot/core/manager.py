@@ -597,10 +597,10 @@ class GameManager:
         """Run hooks for a committed result, outside the lock."""
         previous = result.before.state
         running = result.before
-        if previous is None and result.started is not None and result.started.state is not None:
-            started = result.started
+        started = result.started
+        if previous is None and started is not None and started.state is not None:
             previous = started.state
-            for seat in started.state.acting_seats:  # type: ignore[union-attr]
+            for seat in started.state.acting_seats:
                 await _run_hooks(self.on_turn_started, started, started.seats[seat])
         for step in result.steps:
             running = _with_state(result.game, step)

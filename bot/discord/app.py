@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Callable
+from typing import Any, TypeVar
 
 import discord
 from discord.ext import commands
@@ -35,11 +36,25 @@ from .translator import CatalogueTranslator
 from .turns import post_turn
 
 log = logging.getLogger(__name__)
+T = TypeVar("T")
 
 INTENTS_NOTE = (
     "Default intents only: slash commands and buttons arrive as interactions, which carry the "
     "user and their display name, so the bot needs neither message content nor the member list."
 )
+
+
+class ProjectLTree(discord.app_commands.CommandTree[discord.Client]):
+    """The command tree: every command passes the posting-permission check
+    (bot/discord/permissions.py), and an error a command raises is answered as the buttons' are
+    (``report_error``: a refusal privately, anything else logged)."""
+
+    async def interaction_check(self, interaction: discord.Interaction, /) -> bool:
+        return await permissions.check_command(interaction)
+
+    async def on_error(self, interaction: discord.Interaction,
+                       error: discord.app_commands.AppCommandError, /) -> None:
+        await report_error(interaction, error)
 
 
 class ProjectLBot(commands.Bot):
@@ -50,13 +65,14 @@ class ProjectLBot(commands.Bot):
         seed_source: Callable[[], int] | None = None, policies: PolicyFactory | None = None,
         reminder_tick_seconds: float | None = None,
     ) -> None:
-        sharding: dict[str, object] = {}
+        sharding: dict[str, Any] = {}  # shard_count: int | None, shard_ids: list[int] | None
         if isinstance(self, discord.AutoShardedClient):
             sharding = {"shard_count": settings.shard_count,
                         "shard_ids": None if settings.shard_ids is None else list(settings.shard_ids)}
         super().__init__(
-            **sharding,  # type: ignore[arg-type]
+            **sharding,
             command_prefix=commands.when_mentioned,  # no prefix commands: slash only
+            tree_cls=ProjectLTree,
             intents=discord.Intents.default(),
             help_command=None,
             allowed_mentions=NOBODY,  # a send that names nobody pings nobody (bot/discord/mentions.py)
@@ -68,10 +84,9 @@ class ProjectLBot(commands.Bot):
         self._policies = policies
         self.reminder_tick_seconds = reminder_tick_seconds
         """Seconds between reminder ticks; None: every 60 s, or no loop on a ManualClock."""
-        self.storage: Storage = None  # type: ignore[assignment]
-        self.manager: GameManager = None  # type: ignore[assignment]
-        self.server_locales: ServerLocales = None  # type: ignore[assignment]
-        """The language each server chose for public posts (bot/core/server_locales.py)."""
+        self._storage: Storage | None = None
+        self._manager: GameManager | None = None
+        self._server_locales: ServerLocales | None = None
         self.fault_log = FaultLog()
         """Storage faults players hit, logged once in a while (bot/core/storage/faults.py)."""
         self._resumed: list[ActionResult] = []
@@ -104,8 +119,6 @@ class ProjectLBot(commands.Bot):
         await days_setup.install(self)  # reminders, turn clock, undo, log, stats: docs/play-over-days.md
         advice.install(self)  # hint and review: bot/discord/cogs/advice.py
         self.add_dynamic_items(*views.DYNAMIC_ITEMS, *panel_views.DYNAMIC_ITEMS)
-        self.tree.on_error = self._on_app_command_error  # type: ignore[method-assign]
-        self.tree.interaction_check = permissions.check_command  # type: ignore[method-assign]
         await self._sync()
 
     async def _sync(self) -> None:
@@ -132,11 +145,6 @@ class ProjectLBot(commands.Bot):
                 except discord.HTTPException:
                     log.warning("could not post resumed turn in channel %s", result.game.channel_id)
 
-    async def _on_app_command_error(
-        self, interaction: discord.Interaction, error: discord.app_commands.AppCommandError
-    ) -> None:
-        await report_error(interaction, error)
-
     async def close(self) -> None:
         try:
             await days_setup.shutdown(self)
@@ -145,11 +153,47 @@ class ProjectLBot(commands.Bot):
             close_renderer = getattr(self.renderer, "close", None)
             if close_renderer is not None:  # the process pool's workers
                 await close_renderer()
-            if self.manager is not None:
-                self.manager.thinker.close()
-            if self.storage is not None:
-                await self.storage.close()
-                self.storage = None  # type: ignore[assignment]
+            if self._manager is not None:
+                self._manager.thinker.close()
+            if self._storage is not None:
+                await self._storage.close()
+                self._storage = None
+
+    # The services setup_hook opens (the database, and what is built on it). Every interaction,
+    # button and reminder comes after setup_hook, so reading one earlier is a bug, said so.
+
+    @property
+    def storage(self) -> Storage:
+        """The database (bot/core/storage)."""
+        return _opened(self._storage, "storage")
+
+    @storage.setter
+    def storage(self, storage: Storage) -> None:
+        self._storage = storage
+
+    @property
+    def manager(self) -> GameManager:
+        """The game manager (bot/core/manager.py)."""
+        return _opened(self._manager, "manager")
+
+    @manager.setter
+    def manager(self, manager: GameManager) -> None:
+        self._manager = manager
+
+    @property
+    def server_locales(self) -> ServerLocales:
+        """The language each server chose for public posts (bot/core/server_locales.py)."""
+        return _opened(self._server_locales, "server_locales")
+
+    @server_locales.setter
+    def server_locales(self, server_locales: ServerLocales) -> None:
+        self._server_locales = server_locales
+
+
+def _opened(service: T | None, name: str) -> T:
+    if service is None:
+        raise RuntimeError(f"the bot's {name} is opened by setup_hook, which has not run (or it closed)")
+    return service
 
 
 class ShardedProjectLBot(ProjectLBot, commands.AutoShardedBot):

@@ -36,6 +36,7 @@ from .cogs.common import (
     event_line,
     localise_view,
     pngs,
+    posting_channel,
     reply,
     server_locale,
     step_lines,
@@ -174,7 +175,7 @@ async def respond_to_result(interaction: discord.Interaction, result: ActionResu
     lines: list[str] = [Joined([texts.DONE_ACTION.format(action=Notation(step.text)), tail], " ")]  # whole
     lines += [event_line(event_text(e, game.names), indent="") for e in step.events
               if not isinstance(e, (ev.TurnStarted,))]
-    posting = (result.turn_changed or result.finished) and interaction.channel is not None
+    posting = (result.turn_changed or result.finished) and posting_channel(interaction) is not None
     board = render_board(bot, result, server_locale(interaction)) if posting else None
     panel = panel_after(result)
     if panel is not None:
@@ -204,8 +205,13 @@ async def post_turn_or_explain(interaction: discord.Interaction, result: ActionR
     """Post the turn in the channel; if Discord refuses (missing permissions), say so privately —
     the action itself is committed either way."""
     committed(interaction)
+    channel = posting_channel(interaction)
+    if channel is None:  # nowhere to post (an interaction in a server always has its channel)
+        if board is not None:
+            board.cancel()
+        return
     try:
-        await post_turn(bot_of(interaction), interaction.channel, result, board)  # type: ignore[arg-type]
+        await post_turn(bot_of(interaction), channel, result, board)
     except discord.Forbidden:
         log.warning("no permission to post in channel %s", interaction.channel_id)
         await reply(interaction, texts.CANNOT_POST)

@@ -182,7 +182,7 @@ class PlacementSelect(_Personal, discord.ui.DynamicItem[discord.ui.Select[Any]],
         await _guard(interaction, self._run(interaction))
 
     async def _run(self, interaction: discord.Interaction) -> None:
-        if None in (self.game_id, self.user_id, self.stamp):
+        if self.game_id is None or self.user_id is None or self.stamp is None:
             raise StaleError(texts.FORGED_BUTTON)
         values = list(self.item.values)
         if len(values) != 1:
@@ -192,7 +192,7 @@ class PlacementSelect(_Personal, discord.ui.DynamicItem[discord.ui.Select[Any]],
         except Exception as error:
             raise StaleError(texts.FORGED_BUTTON) from error
         await common.bot_of(interaction).handlers.show_preview(
-            interaction, self.game_id, self.stamp, place)  # type: ignore[arg-type]
+            interaction, self.game_id, self.stamp, place)
 
 
 class ConfirmButton(_Personal, discord.ui.DynamicItem[discord.ui.Button[Any]],

@@ -165,6 +165,7 @@ class Storage:
         cannot be used, without changing it."""
         clock = clock or SystemClock()
         if is_postgres_url(path):
+            # PgConnection has aiosqlite.Connection's surface (postgres.py) without being one.
             return cls(await _open_postgres(str(path), _iso(clock.now())), clock)  # type: ignore[arg-type]
         return cls(await _open_sqlite(str(path), _iso(clock.now())), clock)
 
@@ -556,7 +557,7 @@ async def _open_postgres(url: str, now_iso: str) -> PgConnection:
     except Exception as error:  # asyncpg's errors, OSError, timeouts: all mean "cannot open"
         raise explain_postgres(url, error) from None
     try:
-        await migrations.migrate(pg, now_iso)  # type: ignore[arg-type]
+        await migrations.migrate(pg, now_iso)  # type: ignore[arg-type]  # aiosqlite's surface, as above
     except NewerSchemaError as error:
         await pg.close()
         raise StorageOpenError(f"the PostgreSQL database: {error}.") from None

@@ -42,13 +42,12 @@ async def _post(interaction: discord.Interaction, text: str, result: ActionResul
                 mention: Sequence[int] = ()) -> None:
     """A public line in the game channel (pinging exactly ``mention``), then the usual turn post if
     the decision moved the game."""
-    channel = interaction.channel
+    channel = common.posting_channel(interaction)
     if channel is None:
         return
-    await channel.send(common.public(text, interaction),  # type: ignore[union-attr]
-                       allowed_mentions=pinging(list(mention)))
+    await channel.send(common.public(text, interaction), allowed_mentions=pinging(list(mention)))
     if result is not None and (result.turn_changed or result.finished):
-        await post_turn(common.bot_of(interaction), channel, result)  # type: ignore[arg-type]
+        await post_turn(common.bot_of(interaction), channel, result)
 
 
 # -- voting ----------------------------------------------------------------------------------------

@@ -58,6 +58,21 @@ def manager_of(interaction: discord.Interaction) -> GameManager:
     return bot_of(interaction).manager
 
 
+PostableChannel = (discord.TextChannel | discord.VoiceChannel | discord.StageChannel | discord.Thread
+                   | discord.DMChannel | discord.GroupChannel)
+"""What an interaction's channel is when the bot can post in it: ``Interaction.channel`` less a
+forum and a category, which hold no messages of their own."""
+
+
+def posting_channel(interaction: discord.Interaction) -> PostableChannel | None:
+    """The channel ``interaction`` came from, to post in; None when it has none (or it is a forum
+    or a category: no command or button comes from one)."""
+    channel = interaction.channel
+    if isinstance(channel, (discord.ForumChannel, discord.CategoryChannel)):
+        return None
+    return channel
+
+
 def channel_id_of(interaction: discord.Interaction) -> int:
     if interaction.guild_id is None or interaction.channel_id is None:
         raise BotError(texts.NOT_A_GUILD)

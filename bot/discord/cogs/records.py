@@ -61,9 +61,10 @@ async def take_back(interaction: discord.Interaction) -> None:
     about = describe(state, done.game.names, done.seat, mat=done.seat)
     await common.reply(interaction, undone, files=common.pngs(mat, "mat.png", about),
                        view=panel.view if panel else None)
-    if interaction.channel is not None:
+    channel = common.posting_channel(interaction)
+    if channel is not None:
         name = done.game.seats[done.seat].name
-        await interaction.channel.send(  # type: ignore[union-attr]
+        await channel.send(
             common.public(texts.UNDO_PUBLIC.format(name=name, action=Notation(done.action)), interaction))
 
 

@@ -206,12 +206,21 @@ async def _new_in_thread(interaction: discord.Interaction, name: str, settings: 
     await common.reply(interaction, texts.TABLE_IN_THREAD.format(thread=home.mention))
 
 
+def _lobby_message(interaction: discord.Interaction, game: Game) -> discord.PartialMessage | None:
+    """The table's lobby post in the interaction's channel, if it has one (a group DM, where no
+    table is ever opened, has no messages to address by id)."""
+    channel = common.posting_channel(interaction)
+    if game.lobby_message_id is None or channel is None or isinstance(channel, discord.GroupChannel):
+        return None
+    return channel.get_partial_message(game.lobby_message_id)
+
+
 async def _close_lobby_message(interaction: discord.Interaction, game: Game) -> None:
     """Take the buttons off a cancelled lobby so nobody clicks a dead button (best effort)."""
-    if game.lobby_message_id is None or interaction.channel is None:
+    partial = _lobby_message(interaction, game)
+    if partial is None:
         return
     try:
-        partial = interaction.channel.get_partial_message(game.lobby_message_id)  # type: ignore[union-attr]
         await partial.edit(content=common.public(texts.LOBBY_CANCELLED, interaction), view=None)
     except (discord.HTTPException, AttributeError):
         log.info("could not close lobby message %s", game.lobby_message_id)
@@ -220,12 +229,12 @@ async def _close_lobby_message(interaction: discord.Interaction, game: Game) -> 
 async def refresh_lobby_message(interaction: discord.Interaction, game: Game) -> None:
     """Show the lobby's seats as they are now on its public message, after a change made by a
     command rather than one of its buttons (best effort, like closing it)."""
-    if game.lobby_message_id is None or interaction.channel is None:
+    partial = _lobby_message(interaction, game)
+    if partial is None:
         return
     limit = await turn_limit_of(common.bot_of(interaction), game.id)
     locale = common.server_locale(interaction)  # the lobby is public: the server's language
     try:
-        partial = interaction.channel.get_partial_message(game.lobby_message_id)  # type: ignore[union-attr]
         await partial.edit(content=localise(lobby_content(game, limit), locale),
                            view=common.localise_view(lobby_view(game), locale))
     except (discord.HTTPException, AttributeError):
