@@ -7,6 +7,7 @@ from __future__ import annotations
 import asyncio
 import sqlite3
 from collections.abc import AsyncIterator
+from dataclasses import replace
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
@@ -57,6 +58,16 @@ async def test_discord_sized_ids_and_the_days_tables(store: Storage) -> None:
     prefs = await days.get_prefs(7)
     await days.save_prefs(prefs, "carol")
     assert (await days.get_prefs(7)).enabled is True
+
+
+async def test_a_players_text_only_setting_round_trips(store: Storage) -> None:
+    """``text_only`` (migration 0010) is stored per player, like the reminder settings."""
+    days = DaysStore(store)
+    assert (await days.get_prefs(8)).text_only is False  # never seen: images as usual
+    await days.save_prefs(replace(await days.get_prefs(8), text_only=True), "dana")
+    assert (await days.get_prefs(8)).text_only is True
+    await days.save_prefs(replace(await days.get_prefs(8), enabled=False), "dana")  # other settings keep it
+    assert (await days.get_prefs(8)).text_only is True
 
 
 async def test_undo_seat_to_policy_and_stats(store: Storage) -> None:

@@ -12,6 +12,7 @@ the caller reads the log once, when the DM or the panel is built, never per acti
 
 from __future__ import annotations
 
+import logging
 from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
@@ -31,6 +32,8 @@ from .locales import Joined
 from .storage import ActionRow
 
 MAX_LINES = 3
+
+log = logging.getLogger("bot")
 
 
 @dataclass(frozen=True, slots=True)
@@ -53,6 +56,18 @@ def replay_log(current: GameState, rows: Sequence[ActionRow]) -> list[Replayed]:
         out.append(Replayed(row.seat, state, outcome.events))
         state = outcome.state
     return out
+
+
+def catch_up_lines(current: GameState, rows: Sequence[ActionRow], seat: int,
+                   names: Sequence[str]) -> list[Any]:
+    """The "While you were away" block from the log ``rows`` the caller has read: its title and
+    at most three lines, or nothing when nothing changed (the turn DM and the panel's header)."""
+    try:
+        lines = since_last_turn(current, replay_log(current, rows), seat, names)
+    except (engine.EngineError, ValueError, KeyError):  # a log the engine no longer replays: no news
+        log.warning("the catch-up of seat %s could not replay its game's log", seat, exc_info=True)
+        return []
+    return [texts.CATCHUP_TITLE, *lines] if lines else []
 
 
 def since_last_turn(current: GameState, replayed: Sequence[Replayed], seat: int,

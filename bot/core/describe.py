@@ -21,7 +21,7 @@ from engine.state import GameState, LineClearTable, PlayerState, RowsTable, Solo
 from engine.visibility import hidden_scores
 
 from . import texts
-from .event_texts import and_list, finesse_tile, seat_name
+from .event_texts import and_list, finesse_tile, seat_name, shape_label
 from .locales import Joined, localise
 
 MAX_DESCRIPTION = 1024
@@ -56,6 +56,78 @@ def describe(state: GameState, names: Sequence[str], viewer: int | None = None,
     sentences.append(_reserve(state))
     sentences.append(_decks(state))
     return Joined(sentences, " ")
+
+
+def table_lines(state: GameState, names: Sequence[str], viewer: int | None = None) -> list[Any]:
+    """``/projectl-describe``: the table image's facts as one line per item, for a screen reader
+    (no drawing): whose turn and the round, each score (``viewer``'s hidden piles hidden), the end,
+    Finesse, the markers, one line per slot of each row (Solo: of the grid, then its locks and the
+    mastermind), each player's puzzles being built, the reserve (a line per shape) and the decks."""
+    lines: list[Any] = [*_turn(state, names)]
+    if not state.is_over:
+        lines.append(texts.DESCRIBE_ROUND.format(round=state.round))
+    hidden = hidden_scores(state, viewer)
+    seats = list(range(len(state.players)))
+    lines += [_score(state, names, seat, hidden) for seat in seats]
+    if state.last_round is not None and not state.is_over:
+        lines.append(texts.ALT_END_TRIGGERED.format(round=state.last_round))
+    lines += _finesse(state, names, seats)
+    table = state.table
+    if isinstance(table, LineClearTable):
+        white, black = table.markers
+        lines.append(texts.ALT_MARKERS.format(white=seat_name(names, white), black=seat_name(names, black)))
+    for name, cards in _slots(state):
+        for slot, card in enumerate(cards, start=1):
+            lines.append(texts.DESCRIBE_SLOT.format(row=texts.DESCRIBE_ROWS[name], slot=slot,
+                                                    card=_card_line(state, card)))
+    if isinstance(table, SoloTable):
+        lines += _rows(state)[1:]  # the locks and the mastermind
+    lines += [s for seat in seats for s in _building(state, names, seat)]
+    lines += _piece_lines(state.reserve, texts.DESCRIBE_RESERVE,
+                          SHAPES if state.options.ghost else BASE_SHAPES)
+    lines.append(_decks(state))
+    return lines
+
+
+def mat_lines(state: GameState, names: Sequence[str], seat: int) -> list[Any]:
+    """``/projectl-describe view:me``: the owner's mat, one line per item: whose turn, the score
+    (one's own pile is never hidden from one), each puzzle with its cells filled and left, its
+    points and reward, then one line per shape of the supply."""
+    player = state.players[seat]
+    lines: list[Any] = [*_turn(state, names), texts.ALT_MAT.format(name=seat_name(names, seat)),
+                        _score(state, names, seat, frozenset())]
+    lines += _finesse(state, names, [seat])
+    if not player.puzzles:
+        lines.append(texts.DESCRIBE_NO_PUZZLES)
+    for puzzle in player.puzzles:
+        card = state.cards[puzzle.card]
+        lines.append(texts.DESCRIBE_PUZZLE.format(card=_card_line(state, puzzle.card), filled=puzzle.filled,
+                                                  size=card.size, left=card.size - puzzle.filled))
+    lines += _piece_lines(player.supply, texts.DESCRIBE_PIECE) or [texts.DESCRIBE_NO_PIECES]
+    return lines
+
+
+def _slots(state: GameState) -> list[tuple[str, tuple[str | None, ...]]]:
+    table = state.table
+    if isinstance(table, RowsTable):
+        return [("white", table.white_row), ("black", table.black_row)]
+    if isinstance(table, LineClearTable):
+        return [(name, getattr(table, name))
+                for name in ("left_white", "left_black", "right_white", "right_black")]
+    assert isinstance(table, SoloTable)
+    return [("grid", table.grid)]
+
+
+def _card_line(state: GameState, card_id: str | None) -> Any:
+    """``W07 (3 pt, reward L3), 7 cells``, or ``empty``."""
+    if card_id is None:
+        return texts.ALT_EMPTY_SLOT
+    return texts.DESCRIBE_CARD.format(card=_card(state, card_id), size=state.cards[card_id].size)
+
+
+def _piece_lines(counts: Sequence[int], line: Any, always: Sequence[Shape] = ()) -> list[Any]:
+    return [line.format(piece=shape_label(shape), count=counts[shape.index])
+            for shape in SHAPES if counts[shape.index] > 0 or shape in always]
 
 
 def alt_text(description: Joined, locale: Any) -> str:

@@ -21,7 +21,10 @@ import engine
 from engine import Action, GameState, Place, PlayerState, serialisation
 from engine.legal import MasterOptions
 
-from .errors import InvalidActionError
+from . import texts
+from .catchup import replay_log, since_last_turn
+from .describe import mat_lines, table_lines
+from .errors import InvalidActionError, NoGameError, NotInGameError, WrongStageError
 from .manager import Game, GameManager, require_current
 from .refusals import engine_text
 from .seat_view import stamp
@@ -106,3 +109,49 @@ async def onlooker(manager: GameManager, channel_id: int | None, user_id: int,
     if seat is None:
         return None
     return ActingContext(game, seat.seat, user_id, locale)
+
+
+@dataclass(frozen=True)
+class ReadingContext:
+    """One interaction's reader of a table (``/projectl-describe``, ``/projectl-catchup``): the
+    game as loaded once, and the reader's seat (None for a spectator), whatever the turn."""
+
+    game: Game
+    seat: int | None
+    user_id: int
+    locale: Any = None
+
+    @property
+    def state(self) -> GameState:
+        assert self.game.state is not None
+        return self.game.state
+
+    def table_lines(self) -> list[Any]:
+        """The table as one line per item, as the reader may see it (their own pile face up)."""
+        return table_lines(self.state, self.game.names, self.seat)
+
+    def mat_lines(self) -> list[Any]:
+        """The reader's own mat as one line per item; refused for a spectator."""
+        if self.seat is None:
+            raise NotInGameError(texts.DESCRIBE_NOT_SEATED)
+        return mat_lines(self.state, self.game.names, self.seat)
+
+    async def catch_up(self, manager: GameManager) -> list[Any]:
+        """What changed since the reader's last turn (``bot/core/catchup.py``): one read of the
+        action log, replayed through the engine."""
+        if self.seat is None:
+            raise NotInGameError(texts.DESCRIBE_NOT_SEATED)
+        rows = await manager.log(self.game.id)
+        return since_last_turn(self.state, replay_log(self.state, rows), self.seat, self.game.names)
+
+
+async def reader(manager: GameManager, channel_id: int, user_id: int, locale: Any = None) -> ReadingContext:
+    """The reading context of a user in a channel: its game must have started (else the
+    refusal ``status`` gives: no game, or still in the lobby)."""
+    game = await manager.game_in_channel(channel_id)
+    if game is None:
+        raise NoGameError(texts.NO_GAME)
+    if game.state is None:
+        raise WrongStageError(texts.NOT_STARTED)
+    seat = game.seat_of(user_id)
+    return ReadingContext(game, None if seat is None else seat.seat, user_id, locale)

@@ -572,6 +572,7 @@ SETTINGS_SUMMARY = (
     "Reminders: {enabled} · every {interval}\nQuiet hours: {quiet} ({timezone})\n"
     "Vacation until: {vacation}{dms}"
 )
+SETTINGS_TEXT_ONLY = "Boards as text first (text_only): {value}"
 SETTINGS_ON = "on"
 SETTINGS_OFF = "off"
 SETTINGS_NONE = "none"
@@ -853,6 +854,20 @@ ALT_COUNT = "{code} ×{count}"
 ALT_NO_PIECES = "none"
 ALT_DECKS = "Decks: {white} white and {black} black cards left."
 ALT_SOLO_DECK = "Deck: {cards} cards left."
+
+# -- /projectl-describe: the table or one's mat as text, a line per item (bot/core/describe.py) --------
+DESCRIBE_ROUND = "Round {round}."
+DESCRIBE_ROWS = {"white": "White row", "black": "Black row", "left_white": "Left white row",
+                 "left_black": "Left black row", "right_white": "Right white row",
+                 "right_black": "Right black row", "grid": "Solo grid"}
+DESCRIBE_SLOT = "{row}, slot {slot}: {card}."
+DESCRIBE_CARD = "{card}, {size} cells"
+DESCRIBE_PUZZLE = "Puzzle {card}: {filled} of {size} cells filled, {left} left."
+DESCRIBE_NO_PUZZLES = "No puzzle being built."
+DESCRIBE_PIECE = "Piece {piece}: {count}."
+DESCRIBE_NO_PIECES = "No pieces in supply."
+DESCRIBE_RESERVE = "Reserve, {piece}: {count}."
+DESCRIBE_NOT_SEATED = "You have no seat at this table, so there is no mat of yours to describe."
 
 # -- what changed (bot/core/catchup.py): the alt text's news, "While you were away", /projectl catchup --
 CATCHUP_TAKEN = "Taken: {cards}."

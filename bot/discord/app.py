@@ -25,7 +25,7 @@ from bot.discord.mentions import NOBODY
 from engine import GameState
 
 from . import panel_views, permissions, views
-from .cogs import advice, days_setup, info, play, records, table
+from .cogs import advice, days_setup, info, play, reading, records, table
 from .cogs.common import report_error
 from .cogs.days import Days
 from .cogs.group import ProjectLCog
@@ -116,6 +116,8 @@ class ProjectLBot(commands.Bot):
             start_renderer()
         await self.add_cog(ProjectLCog(self))
         self.tree.add_command(server_command)
+        for command in reading.COMMANDS:  # /projectl-describe, /projectl-catchup (cogs/reading.py)
+            self.tree.add_command(command)
         await days_setup.install(self)  # reminders, turn clock, undo, log, stats: docs/play-over-days.md
         advice.install(self)  # hint and review: bot/discord/cogs/advice.py
         self.add_dynamic_items(*views.DYNAMIC_ITEMS, *panel_views.DYNAMIC_ITEMS)

@@ -47,6 +47,7 @@ import discord
 
 import engine
 from bot.core import flow, texts
+from bot.core.catchup import catch_up_lines
 from bot.core.describe import describe
 from bot.core.errors import InvalidActionError, OutOfDateError, StaleError
 from bot.core.event_texts import finesse_tile, pending_prompt, shape_label
@@ -69,6 +70,7 @@ from bot.core.panel import (
 )
 from bot.core.refusals import engine_text
 from bot.core.seat_view import stamp
+from bot.core.storage import ActionRow
 from engine import Action, Place, Shape
 from engine.actions import AmbassadorAction
 from engine.cards import Colour
@@ -536,7 +538,11 @@ def panel_after(result: ActionResult) -> Screen | None:
 
 
 async def _last_own_action(interaction: discord.Interaction, game: Game, seat: int) -> Action | None:
-    rows = await common.manager_of(interaction).log(game.id)
+    return _own_action(interaction, await common.manager_of(interaction).log(game.id), seat)
+
+
+def _own_action(interaction: discord.Interaction, rows: Sequence[ActionRow], seat: int) -> Action | None:
+    """The log's last action when it is this user's at ``seat`` (what Undo would take back)."""
     if not rows or rows[-1].seat != seat or rows[-1].user_id != interaction.user.id:
         return None
     try:
@@ -602,14 +608,17 @@ async def _open(interaction: discord.Interaction, game_id: int | None) -> None:
     manager = common.manager_of(interaction)
     game, seat = await manager.check_turn(common.channel_id_of(interaction), interaction.user.id,
                                           game_id=game_id)
-    screen = panel_for(game, interaction.user.id, await _last_own_action(interaction, game, seat.seat),
+    rows = await manager.log(game.id)  # the one read: the undo offer and the catch-up both use it
+    screen = panel_for(game, interaction.user.id, _own_action(interaction, rows, seat.seat),
                        mat_button=False)  # the mat comes with it
     if screen is None or game.state is None:
         raise InvalidActionError(texts.PANEL_NOTHING)
+    away = catch_up_lines(game.state, rows, seat.seat, game.names)  # "While you were away" heads it
+    content = Joined([*away, screen.content], "\n") if away else screen.content
     mat = await common.bot_of(interaction).renderer.mat(game.state, seat.seat, game.names,
                                                             locale=interaction.locale)
     about = describe(game.state, game.names, seat.seat, mat=seat.seat)
-    await common.reply(interaction, screen.content, view=screen.view,
+    await common.reply(interaction, content, view=screen.view,
                        files=[common.png(mat, "mat.png", about)])
 
 

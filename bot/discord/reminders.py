@@ -30,8 +30,9 @@ import discord
 from discord.ext import tasks
 
 from bot.core import reminder_policy, texts, turn_limits
+from bot.core.catchup import catch_up_lines
 from bot.core.clock import Clock
-from bot.core.describe import alt_text, describe
+from bot.core.describe import alt_text, describe, mat_lines
 from bot.core.locales import Joined, localise, public_locale
 from bot.core.manager import Game, Seat, Step
 from bot.core.reminder_policy import Preferences
@@ -378,22 +379,28 @@ class ReminderScheduler:
         if prefs.dms_closed:
             if first or not await self.store.claim_channel_fallback(row.key):
                 return False
-            outcome = await self._send_dm(game, row, first, locale)
+            outcome = await self._send_dm(game, row, first, locale, prefs.text_only)
             if outcome == "sent":
                 await self.store.set_dms_closed(row.user_id, False)
                 return True
             return outcome == "closed" and await self._post_fallback(game, row)
-        outcome = await self._send_dm(game, row, first, locale)
+        outcome = await self._send_dm(game, row, first, locale, prefs.text_only)
         if outcome == "closed":
             await self.store.set_dms_closed(row.user_id, True)
             return await self.store.claim_channel_fallback(row.key) and await self._post_fallback(game, row)
         return outcome == "sent"
 
-    async def _send_dm(self, game: Game, row: TurnRow, first: bool, locale: Any) -> str:
+    async def _send_dm(self, game: Game, row: TurnRow, first: bool, locale: Any,
+                       text_only: bool = False) -> str:
         """``"sent"``, ``"closed"`` (Discord answered 403) or ``"failed"`` (logged; the reminder
-        counts as sent and the next nudge comes one interval later)."""
+        counts as sent and the next nudge comes one interval later). With ``text_only`` (the
+        player's setting) the mat comes as text in the DM, and its image in a second DM."""
         content = self._dm_text(game, row, first)
         assert game.state is not None
+        if first and row.key.phase != "finishing":  # the turn DM starts with "While you were away"
+            rows = await self.bot.manager.log(game.id)  # one read, at DM time
+            away = catch_up_lines(game.state, rows, row.key.seat, game.names)
+            content = Joined([*away, content], "\n") if away else content
         files: list[discord.File] = []
         try:
             mat = await self.bot.renderer.mat(game.state, row.key.seat, game.names, locale=locale)
@@ -401,6 +408,14 @@ class ReminderScheduler:
             files.append(discord.File(io.BytesIO(mat), filename="mat.png", description=about))
         except Exception:  # a reminder without its picture beats no reminder
             log.warning("could not render the mat for a reminder in game %s", game.id, exc_info=True)
+        if text_only:
+            lines = mat_lines(game.state, game.names, row.key.seat)
+            sent = await self.direct_message(row.user_id, Joined([content, "", *lines], "\n"), game=game,
+                                             locale=locale)
+            if sent != "sent" or not files:
+                return sent
+            await self.direct_message(row.user_id, "", files, game=game, locale=locale)
+            return sent
         return await self.direct_message(row.user_id, content, files, game=game, locale=locale)
 
     async def _post_fallback(self, game: Game, row: TurnRow) -> bool:

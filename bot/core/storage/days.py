@@ -15,6 +15,7 @@ bot and a lingering one race. At-most-once is the right side to err on for a DM.
 from __future__ import annotations
 
 import sqlite3
+from collections.abc import Iterable
 from contextlib import AbstractAsyncContextManager
 from dataclasses import dataclass
 from datetime import UTC, date, datetime, time, timedelta
@@ -60,6 +61,21 @@ class ReminderPrefsRow:
     dms_closed: bool = False
     locale: str | None = None
     """The player's Discord language (migration 0005), for the DMs; None: English."""
+    text_only: bool = False
+    """Boards as text first, the image second (migration 0010, ``/projectl settings text_only:``)."""
+    vacation_from: datetime | None = None
+    """When ``vacation_until`` was set (migration 0010): a vacation runs from then (pace.py)."""
+
+
+@dataclass(frozen=True, slots=True)
+class TurnTime:
+    """One finished turn of a human player (a ``turns`` row, closed and not timed out)."""
+
+    game_id: int
+    seat: int
+    user_id: int
+    started: datetime
+    ended: datetime
 
 
 @dataclass(frozen=True, slots=True)
@@ -113,6 +129,20 @@ def _key(key: TurnKey) -> tuple[int, int, str, int]:
     return (key.game_id, key.turn, key.phase, key.seat)
 
 
+_PREFS_COLUMNS = ("reminders_enabled, reminder_interval_minutes, quiet_start, quiet_end, timezone,"
+                  " vacation_until, dms_closed, locale, text_only, vacation_from")
+
+
+def _prefs(user_id: int, row: Any) -> ReminderPrefsRow:
+    return ReminderPrefsRow(
+        user_id, bool(row[0]), timedelta(minutes=int(row[1])),
+        None if row[2] is None else time.fromisoformat(row[2]),
+        None if row[3] is None else time.fromisoformat(row[3]),
+        str(row[4]), None if row[5] is None else date.fromisoformat(row[5]), bool(row[6]),
+        None if row[7] is None else str(row[7]), bool(row[8]), parse_ts(row[9]),
+    )
+
+
 def _turn(row: Any) -> TurnRow:
     return TurnRow(
         TurnKey(int(row[0]), int(row[1]), str(row[2]), int(row[3])), int(row[4]), int(row[5]),
@@ -147,18 +177,31 @@ class DaysStore:
 
     async def get_prefs(self, user_id: int) -> ReminderPrefsRow:
         row = await self._fetchone(
-            "SELECT reminders_enabled, reminder_interval_minutes, quiet_start, quiet_end, timezone,"
-            " vacation_until, dms_closed, locale FROM players WHERE user_id = ?", (user_id,),
+            f"SELECT {_PREFS_COLUMNS} FROM players WHERE user_id = ?", (user_id,),
         )
         if row is None:
             return ReminderPrefsRow(user_id)
-        return ReminderPrefsRow(
-            user_id, bool(row[0]), timedelta(minutes=int(row[1])),
-            None if row[2] is None else time.fromisoformat(row[2]),
-            None if row[3] is None else time.fromisoformat(row[3]),
-            str(row[4]), None if row[5] is None else date.fromisoformat(row[5]), bool(row[6]),
-            None if row[7] is None else str(row[7]),
-        )
+        return _prefs(user_id, row)
+
+    async def prefs_of(self, user_ids: Iterable[int]) -> dict[int, ReminderPrefsRow]:
+        """Several players' settings in one read (those never seen are left out)."""
+        wanted = sorted(set(user_ids))
+        if not wanted:
+            return {}
+        marks = ", ".join("?" * len(wanted))
+        rows = await self._fetchall(
+            f"SELECT user_id, {_PREFS_COLUMNS} FROM players WHERE user_id IN ({marks})", tuple(wanted))
+        return {int(row[0]): _prefs(int(row[0]), row[1:]) for row in rows}
+
+    async def turn_times(self, guild_id: int) -> list[TurnTime]:
+        """Every finished, not timed-out turn of a human player in the server's games, oldest
+        first: what ``/projectl status`` and ``stats`` measure the pace from (one read)."""
+        rows = await self._fetchall(
+            "SELECT t.game_id, t.seat, t.user_id, t.started_at, t.closed_at FROM turns t"
+            " JOIN games g ON g.id = t.game_id WHERE g.guild_id = ? AND t.closed_at IS NOT NULL"
+            " AND t.timed_out_at IS NULL ORDER BY t.started_at", (guild_id,))
+        return [TurnTime(int(r[0]), int(r[1]), int(r[2]), datetime.fromisoformat(r[3]),
+                         datetime.fromisoformat(r[4])) for r in rows]
 
     async def save_prefs(self, prefs: ReminderPrefsRow, display_name: str) -> None:
         """Write every reminder column (creating the player if new), and ``locale`` unless it is
@@ -173,12 +216,13 @@ class DaysStore:
             await db.execute(
                 "UPDATE players SET reminders_enabled = ?, reminder_interval_minutes = ?, quiet_start = ?,"
                 " quiet_end = ?, timezone = ?, vacation_until = ?, dms_closed = 0, updated_at = ?,"
-                " locale = COALESCE(?, locale) WHERE user_id = ?",
+                " locale = COALESCE(?, locale), text_only = ?, vacation_from = ? WHERE user_id = ?",
                 (int(prefs.enabled), int(prefs.interval.total_seconds() // 60),
                  None if prefs.quiet_start is None else prefs.quiet_start.strftime("%H:%M"),
                  None if prefs.quiet_end is None else prefs.quiet_end.strftime("%H:%M"),
                  prefs.timezone, None if prefs.vacation_until is None else prefs.vacation_until.isoformat(),
-                 now, prefs.locale, prefs.user_id),
+                 now, prefs.locale, int(prefs.text_only),
+                 None if prefs.vacation_from is None else ts(prefs.vacation_from), prefs.user_id),
             )
 
     async def set_dms_closed(self, user_id: int, closed: bool) -> None:

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import io
 import logging
-from collections.abc import Awaitable, Sequence
+from collections.abc import Awaitable, Callable, Sequence
 from typing import Any, overload
 
 import discord
@@ -91,6 +91,49 @@ def pngs(data: bytes | None, name: str, about: Joined | None = None,
          locale: Any = None) -> list[discord.File]:
     """``data`` as the one file of a message, or no file when the image could not be drawn."""
     return [] if data is None else [png(data, name, about, locale)]
+
+
+MESSAGE_LIMIT = 2000
+"""Discord's limit on a message's content: a longer text goes out in several messages."""
+
+
+def chunks(lines: Sequence[Any], locale: Any, limit: int = MESSAGE_LIMIT) -> list[str]:
+    """``lines`` in ``locale``, whole lines, as few messages of at most ``limit`` characters."""
+    out: list[str] = []
+    current = ""
+    for line in lines:
+        shown = str(localise(line, locale)).rstrip()[:limit]
+        if current and len(current) + 1 + len(shown) > limit:
+            out.append(current)
+            current = ""
+        current = f"{current}\n{shown}" if current else shown
+    if current:
+        out.append(current)
+    return out
+
+
+async def send_lines(interaction: discord.Interaction, lines: Sequence[Any]) -> None:
+    """The lines privately, in the reader's language, split at line ends when too long."""
+    parts = chunks(lines, interaction.locale) or [""]
+    await reply(interaction, parts[0])
+    for part in parts[1:]:
+        await interaction.followup.send(part, ephemeral=True)
+
+
+async def wants_text(interaction: discord.Interaction) -> bool:
+    """Whether the user chose ``text_only`` in ``/projectl settings`` (boards as text first): one
+    read of their settings, for a private board they asked for."""
+    days = bot_of(interaction).days
+    return days is not None and (await days.store.get_prefs(interaction.user.id)).text_only
+
+
+async def board_reply(interaction: discord.Interaction, content: Any, files: Sequence[discord.File],
+                      lines: Callable[[], Sequence[Any]]) -> None:
+    """A private board: ``content`` with its image ``files``; for a ``text_only`` reader, the
+    board's ``lines()`` (one per item) come first and the image follows."""
+    if await wants_text(interaction):
+        await send_lines(interaction, lines())
+    await reply(interaction, content, files=files)
 
 
 def localise_files(files: Sequence[discord.File], locale: Any) -> list[discord.File]:

@@ -8,7 +8,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.core import texts
-from bot.core.describe import describe
+from bot.core.describe import describe, mat_lines, table_lines
 from bot.core.errors import BadInputError, NotInGameError
 from bot.core.event_texts import finesse_rule, finesse_tile
 from bot.core.locales import Joined, PlayerName, localise
@@ -88,8 +88,11 @@ async def send_mat(interaction: discord.Interaction, game: Game, seat: int | Non
     image = await common.bot_of(interaction).renderer.mat(game.state, seat, game.names, viewer,
                                                              locale=interaction.locale)
     about = describe(game.state, game.names, viewer, mat=seat)
-    await common.reply(interaction, texts.MAT_OF.format(name=game.seats[seat].name),
-                       files=[common.png(image, "mat.png", about)])
+    state, names, owner = game.state, game.names, seat
+    lines = ((lambda: mat_lines(state, names, owner)) if viewer == owner  # one's own mat, in full
+             else (lambda: list(about.parts)))  # another's: what its image says, a sentence a line
+    await common.board_reply(interaction, texts.MAT_OF.format(name=game.seats[seat].name),
+                             [common.png(image, "mat.png", about)], lines)
 
 
 class InfoCommands(commands.Cog):
@@ -106,7 +109,10 @@ class InfoCommands(commands.Cog):
         image = await bot.renderer.table(game.state, game.names, locale=interaction.locale)  # a private reply
         header = status_header(game, await clock_status(bot, game))
         about = describe(game.state, game.names)
-        await common.reply(interaction, header, files=[common.png(image, "table.png", about)])
+        mine = game.seat_of(interaction.user.id)
+        state, viewer = game.state, None if mine is None else mine.seat
+        await common.board_reply(interaction, header, [common.png(image, "table.png", about)],
+                                 lambda: table_lines(state, game.names, viewer))
 
     @app_commands.command(name="mat", description="Show a player's mat: supply, puzzles, score pile")
     @app_commands.describe(player="Whose mat (default: yours)", seat="Or a seat number (e.g. an AI)")

@@ -17,7 +17,7 @@ from discord import app_commands
 from bot.core import reminder_policy as policy
 from bot.core import texts
 from bot.core.errors import BadInputError
-from bot.core.locales import locale_code
+from bot.core.locales import Joined, locale_code
 from bot.core.storage.days import ReminderPrefsRow
 from engine.errors import quoted
 
@@ -28,9 +28,13 @@ from .days import days_of
 _ZONES: list[str] = []
 
 
-def summary(prefs: ReminderPrefsRow) -> str:
+def summary(prefs: ReminderPrefsRow) -> Joined:
     shown = policy.describe(preferences(prefs))
-    return texts.SETTINGS_SUMMARY.format(**shown, dms=texts.SETTINGS_DMS_CLOSED if prefs.dms_closed else "")
+    dms = texts.SETTINGS_DMS_CLOSED if prefs.dms_closed else ""
+    reminders = texts.SETTINGS_SUMMARY.format(**shown, dms=dms)
+    boards = texts.SETTINGS_TEXT_ONLY.format(
+        value=texts.SETTINGS_ON if prefs.text_only else texts.SETTINGS_OFF)
+    return Joined([reminders, boards], "\n")
 
 
 def updated(
@@ -60,9 +64,11 @@ def updated(
     if vacation_until is not None:
         today = today_utc.astimezone(ZoneInfo(new.timezone)).date()
         try:
-            new = replace(new, vacation_until=policy.parse_vacation(vacation_until, today))
+            back = policy.parse_vacation(vacation_until, today)
         except policy.PreferenceError as error:
             raise BadInputError(texts.BAD_VACATION) from error
+        # a vacation runs from the moment it is set (the pace leaves it out: bot/core/pace.py)
+        new = replace(new, vacation_until=back, vacation_from=None if back is None else today_utc)
     return new
 
 
@@ -74,22 +80,25 @@ def updated(
     quiet_hours="No DMs then, e.g. 22:00-07:00 (or off)",
     timezone="Your time zone, e.g. Europe/Paris",
     vacation_until="No DMs until this day, YYYY-MM-DD (or off)",
+    text_only="Boards as text first, then the image",
 )
 async def settings_command(
     interaction: discord.Interaction, reminders: bool | None = None,
     interval_hours: app_commands.Range[int, 1, 168] | None = None, quiet_hours: str | None = None,
-    timezone: str | None = None, vacation_until: str | None = None,
+    timezone: str | None = None, vacation_until: str | None = None, text_only: bool | None = None,
 ) -> None:
     bot = common.bot_of(interaction)
     days = days_of(bot)
     user = interaction.user
     current = await days.store.get_prefs(user.id)
-    given = (reminders, interval_hours, quiet_hours, timezone, vacation_until)
+    given = (reminders, interval_hours, quiet_hours, timezone, vacation_until, text_only)
     if all(value is None for value in given):
         await common.reply(interaction, summary(current))
         return
     new = updated(current, today_utc=bot.clock.now(), reminders=reminders, interval_hours=interval_hours,
                   quiet_hours=quiet_hours, timezone=timezone, vacation_until=vacation_until)
+    if text_only is not None:
+        new = replace(new, text_only=text_only)
     await days.store.save_prefs(replace(new, dms_closed=False, locale=locale_code(interaction.locale)),
                                 user.display_name)
     await days.reminders.preferences_changed(user.id)
