@@ -55,6 +55,8 @@ class TableSettings:
     """The Endless White Deck variant (2+ players)."""
     hints: bool = True
     """Whether ``/projectl play hint`` may be used (a competitive table turns it off)."""
+    rated: bool = True
+    """Off: a casual table, recorded but never rated (docs/ratings.md)."""
 
     def validate(self) -> None:
         if self.variant not in VARIANTS:
@@ -101,6 +103,8 @@ class TableSettings:
             data["endless_white"] = True
         if not self.hints:  # written only when off, so older rows and their JSON stay as they were
             data["hints"] = False
+        if not self.rated:  # likewise written only when off
+            data["rated"] = False
         return data
 
     @classmethod
@@ -113,7 +117,8 @@ class TableSettings:
                    finesse=bool(row.options.get("finesse", False)),
                    known_scores=bool(row.options.get("known_scores", True)),
                    endless_white=bool(row.options.get("endless_white", False)),
-                   hints=bool(row.options.get("hints", True)))
+                   hints=bool(row.options.get("hints", True)),
+                   rated=bool(row.options.get("rated", True)))
 
 
 @dataclass(frozen=True, slots=True)

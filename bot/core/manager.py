@@ -66,13 +66,14 @@ from .games import (
     stored_state,
 )
 from .locales import Joined, unescaped
+from .ratings import rating_step
 from .refusals import engine_text
 from .results import seat_results
 from .seat_view import changed_parts, stamp
 from .storage import ActionRow, NewSeat, Storage
 from .storage import ChannelBusyError as _StorageBusy
 from .storage import StaleRevisionError as _StorageStale
-from .storage.db import Write
+from .storage.db import InTransaction, Write
 from .storage.stats import result_writes
 from .thinking import HEAVY_POLICIES, Thinker
 
@@ -511,8 +512,10 @@ class GameManager:
                 raise InvalidActionError(engine_text(error)) from error
         finished = outcome.state.is_over
         # A finishing action records every seat's result with it (what /projectl stats reads).
-        also = list(result_writes(game.id, game.guild_id, seat_results(game.seats, outcome.state))
-                    if finished else ())
+        also: list[Write | InTransaction] = []
+        if finished:  # ... and its rating change, read and written in that same transaction
+            also.extend(result_writes(game.id, game.guild_id, seat_results(game.seats, outcome.state)))
+            also.append(rating_step(game, outcome.state))
         # Writes that belong to this moment (a reminder pushed back) join the same transaction.
         pending = Step(seat, user_id, action, outcome.events, game.revision + 1, outcome.state)
         provisional = replace(game, state=outcome.state, revision=game.revision + 1,

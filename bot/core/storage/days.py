@@ -461,7 +461,8 @@ class DaysStore:
         async with self._transaction() as db:
             await _check_revision(db, game_id, expected_revision, statuses=("active",))
             await db.execute(
-                "UPDATE seats SET user_id = NULL, policy = ?, display_name = ?"
+                "UPDATE seats SET replaced_user_id = COALESCE(replaced_user_id, user_id), user_id = NULL,"
+                " policy = ?, display_name = ?"
                 " WHERE game_id = ? AND seat = ?",
                 (policy, display_name, game_id, seat),
             )

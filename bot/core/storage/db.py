@@ -347,7 +347,7 @@ class Storage:
     async def commit_action(
         self, game_id: int, expected_revision: int, *, seat: int, user_id: int | None,
         action: str, state: str, state_schema: int, finished: bool,
-        also: Sequence[Write] = (), catalogue: StoredCatalogue | None = None,
+        also: Sequence[Write | InTransaction] = (), catalogue: StoredCatalogue | None = None,
     ) -> GameRow:
         """Append ``action`` to the log and store the state it produced, in ONE transaction (and
         one thread round trip, the row read back included).
@@ -382,7 +382,10 @@ class Storage:
             else:  # the acting seat's view changed; the other holder's draft may still stand (0009)
                 conn.execute(FORGET_SEAT_DRAFTS_SQL, (game_id, seat))
             for write in also:
-                conn.execute(write.sql, write.params)
+                if isinstance(write, Write):
+                    conn.execute(write.sql, write.params)
+                else:  # reads and writes that depend on what this transaction sees (ratings)
+                    write.run(conn, now)
             return _require_game(conn, game_id)
 
         return await self._write(work)
@@ -599,6 +602,16 @@ class Write:
 
     sql: str
     params: tuple[Any, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class InTransaction:
+    """Work that must READ inside another transaction before it writes (a rating update reads
+    the entrants' current ratings): ``run(conn, now)`` runs on the connection's thread between
+    the action's own writes and COMMIT, so what it read cannot change before it is written.
+    Built by storage code only (bot/core/storage/ratings.py), like :class:`Write`."""
+
+    run: Callable[[sqlite3.Connection, str], None]
 
 
 _ACTION_COLUMNS = "game_id, seq, seat, user_id, action, revision, created_at"

@@ -20,7 +20,8 @@ from pathlib import Path
 from .db import Storage
 
 TABLES = ("players", "catalogues", "games", "seats", "actions", "table_options", "turns", "votes",
-          "undone_actions", "game_results", "hints", "server_settings", "master_drafts")
+          "undone_actions", "game_results", "hints", "server_settings", "master_drafts",
+          "rated_games", "ratings", "rating_changes")
 """Every table a migration creates (``schema_version`` aside), parents before children. A
 migration that adds a table must add it here: :func:`move` refuses a table it does not know."""
 

@@ -1,0 +1,221 @@
+"""Ratings: who is rated, on which ladders, and how a finished game moves them (docs/ratings.md).
+
+No SQL and no Discord here. The maths is ``openskill``'s Plackett-Luce model (a multiplayer
+result of 2-6 seats is ONE update, ties are ties); this module only decides the result's shape —
+which seats are entrants, their ranks, the anchors whose ratings are fixed — and hands the store
+(bot/core/storage/ratings.py) a step that runs inside the game-end transaction.
+
+The rules, in one place:
+
+* A finished game of 2-6 seats is rated when at least one human entrant is in it and at least two
+  entrants are. Ranks come from the engine's own order (score, then its tie-breaks); seats still
+  equal share a rank (a tie). A seat removed by vote (or that left) ranks below every seat that
+  finished, tied with the others removed.
+* A seat handed to an AI mid-game (``replace``) is rated for the human who held it, as if removed
+  (last): leaving a losing game never protects a rating. The AI that played it on is not an entrant.
+* AI seats are entrants with their kind's calibrated rating (``bot/core/data/ai_ratings.json``,
+  written by ``python -m bench ratings``), fixed: playing humans never changes an AI's rating.
+* Casual (recorded, not rated): the table was made ``rated: off``; its cards are not the shipped
+  catalogue; someone asked for a hint; fewer than two entrants or no human. An undo does not make
+  a game casual (it only takes back an action that revealed nothing and that nobody answered).
+* Solo: one ladder per difficulty. The game is a two-entrant result against the mastermind of that
+  difficulty, a fixed anchor at the starting rating; a win needs a higher score than the
+  mastermind (the engine's rule: a tie is its win), and the margin weights the update: the
+  player takes ``(1 + min(|margin|, 20) / 10) / 3`` of openskill's change (all of it at a margin
+  of 20 or more, a third at 0).
+* Every game counts on two ladders: the server's and the global one (``all``).
+
+The display scale: ``1500 + 40 * (mu - 25)``, so a new player (mu 25) shows 1,500 and one point
+of openskill's mu is 40 display points; ladders are ordered by the conservative ``mu - 3 sigma``.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+from collections.abc import Mapping, Sequence
+from functools import lru_cache
+from pathlib import Path
+
+from openskill.models import PlackettLuce
+
+import engine
+from engine import GameState, serialisation
+from engine.variants.base import rank_by_tiebreaks, tiebreak
+
+from .errors import UnreadableGameError
+from .games import Game
+from .locales import unescaped
+from .storage.db import InTransaction, Storage
+from .storage.ratings import Casual, Entrant, GameFacts, Prior, RatedGame, RatingStore, rating_work
+
+log = logging.getLogger(__name__)
+
+MODEL = PlackettLuce()
+INITIAL: Prior = (MODEL.mu, MODEL.sigma)
+"""A player's rating before their first rated game: openskill's defaults (25, 25/3)."""
+DISPLAY_BASE, DISPLAY_PER_MU = 1500, 40
+PROVISIONAL_GAMES = 5
+"""Below this many rated games a rating is shown as provisional (with a '?')."""
+AI_RATINGS_FILE = Path(__file__).resolve().parent / "data" / "ai_ratings.json"
+GLOBAL = "all"
+MAX_MARGIN = 20
+
+CASUAL_OFF, CASUAL_CATALOGUE, CASUAL_HINTS, CASUAL_FEW = "rated-off", "custom-catalogue", "hints", "few"
+CASUAL_ERROR = "error"
+CASUAL_REASONS = (CASUAL_OFF, CASUAL_CATALOGUE, CASUAL_HINTS, CASUAL_FEW, CASUAL_ERROR)
+
+
+def display(mu: float) -> int:
+    """A rating as players read it (the module doc states the mapping)."""
+    return round(DISPLAY_BASE + DISPLAY_PER_MU * (mu - INITIAL[0]))
+
+
+def display_delta(delta_mu: float) -> int:
+    return round(DISPLAY_PER_MU * delta_mu)
+
+
+def server_ladder(guild_id: int | None, base: str = "") -> str:
+    """The ladder of one server (``base`` '' for multiplayer, 'solo-<difficulty>' for Solo)."""
+    head = f"{base}:" if base else ""
+    return f"{head}server:{guild_id}"
+
+
+def solo_ladder(difficulty: str) -> str:
+    return f"solo-{difficulty}"
+
+
+def ladders_for(game: Game) -> tuple[str, ...]:
+    """The ladders a game of ``game``'s kind counts on: its server's and the global one."""
+    if game.settings.variant == "solo":
+        base = solo_ladder(game.settings.difficulty)
+        return (base, server_ladder(game.guild_id, base)) if game.guild_id is not None else (base,)
+    return (GLOBAL, server_ladder(game.guild_id)) if game.guild_id is not None else (GLOBAL,)
+
+
+@lru_cache(maxsize=1)
+def ai_ratings() -> dict[str, Prior]:
+    """Each AI kind's calibrated (mu, sigma), from the file ``python -m bench ratings`` writes."""
+    data = json.loads(AI_RATINGS_FILE.read_text(encoding="utf-8"))
+    return {kind: (float(v["mu"]), float(v["sigma"])) for kind, v in data.items() if not kind.startswith("_")}
+
+
+def ai_rating(kind: str | None) -> Prior:
+    return ai_ratings().get(kind or "", INITIAL)
+
+
+@lru_cache(maxsize=1)
+def shipped_catalogue_key() -> str:
+    return serialisation.catalogue_key(engine.new_game(engine.Options.for_players(2), 0).cards)
+
+
+def user_key(user_id: int) -> str:
+    return f"user:{user_id}"
+
+
+def judge(game: Game, state: GameState, facts: GameFacts) -> RatedGame | Casual:
+    """Rated or casual, and with which entrants and ranks (the module doc's rules)."""
+    if not game.settings.rated:
+        return Casual(CASUAL_OFF)
+    if serialisation.catalogue_key(state.cards) != shipped_catalogue_key():
+        return Casual(CASUAL_CATALOGUE)
+    if facts.hinted:
+        return Casual(CASUAL_HINTS)
+    entrants = _solo_entrants(game, state) if game.settings.variant == "solo" else \
+        _entrants(game, state, facts)
+    if len(entrants) < 2 or not any(e.fixed is None for e in entrants):
+        return Casual(CASUAL_FEW)
+    return RatedGame(ladders_for(game), tuple(entrants))
+
+
+def _entrants(game: Game, state: GameState, facts: GameFacts) -> list[Entrant]:
+    finished = [line for line in engine.score_lines(state) if not state.players[line.seat].removed]
+    ranks: dict[int, int] = {}
+    for place, group in enumerate(rank_by_tiebreaks(finished, lambda seat: tiebreak(state, seat)), start=1):
+        for seat in group:
+            ranks[seat] = place
+    last = len(set(ranks.values())) + 1
+    entrants = []
+    for seat in game.seats:
+        gone = state.players[seat.seat].removed
+        if seat.user_id is not None:
+            entrants.append(Entrant(user_key(seat.user_id), seat.seat, last if gone else ranks[seat.seat],
+                                    str(unescaped(seat.name)), seat.user_id))
+        elif seat.seat in facts.replaced:  # handed to an AI: rated for the human who left it
+            user = facts.replaced[seat.seat]
+            entrants.append(Entrant(user_key(user), seat.seat, last, "", user))
+        elif not gone:
+            entrants.append(Entrant(f"ai:{seat.policy}", seat.seat, ranks[seat.seat],
+                                    fixed=ai_rating(seat.policy)))
+    return entrants
+
+
+def solo_weight(margin: int) -> float:
+    """The share of a Solo result's full update: a third at a margin of 0, all of it at 20+."""
+    return (1 + min(abs(margin), MAX_MARGIN) / 10) / 3
+
+
+def _solo_entrants(game: Game, state: GameState) -> list[Entrant]:
+    seat = game.seats[0]
+    if seat.user_id is None:
+        return []  # watched: an AI played it
+    mine = engine.score_lines(state)[0].total
+    margin = mine - (engine.opponent_score(state) or 0)
+    won = engine.winners(state) == (0,)
+    return [Entrant(user_key(seat.user_id), 0, 1 if won else 2, str(unescaped(seat.name)), seat.user_id,
+                    weight=solo_weight(margin)),
+            Entrant(f"mastermind:{game.settings.difficulty}", -1, 2 if won else 1, fixed=INITIAL)]
+
+
+def rate(entrants: Sequence[Entrant], priors: Mapping[str, Prior]) -> dict[str, Prior]:
+    """One Plackett-Luce update of the whole result: the new (mu, sigma) of every entrant. An
+    entrant's ``weight`` below 1 (Solo's margin) takes that share of openskill's change (openskill's
+    own ``weights`` are normalised across the table, so a lone player's weight would not count)."""
+    teams, before = [], []
+    for entrant in entrants:
+        mu, sigma = entrant.fixed or priors.get(entrant.key, INITIAL)
+        teams.append([MODEL.rating(mu=mu, sigma=sigma)])
+        before.append((mu, sigma))
+    rated = MODEL.rate(teams, ranks=[float(e.rank) for e in entrants])
+    share = [entrant.weight for entrant in entrants]
+    return {entrant.key: (mu + w * (team[0].mu - mu), sigma + w * (team[0].sigma - sigma))
+            for entrant, team, (mu, sigma), w in zip(entrants, rated, before, share, strict=True)}
+
+
+def rating_step(game: Game, state: GameState) -> InTransaction:
+    """The step that rates ``game`` (finished in ``state``) inside the transaction ending it."""
+
+    def judged(facts: GameFacts) -> RatedGame | Casual:
+        try:
+            return judge(game, state, facts)
+        except Exception:  # a rating bug must never stop a game from ending: it is left unrated
+            log.exception("game %s could not be rated", game.id)
+            return Casual(CASUAL_ERROR)
+
+    return rating_work(game.id, judged, rate, INITIAL)
+
+
+def trend(changes: Sequence[tuple[float, float]]) -> int:
+    """Display points won or lost over ``changes`` ((mu before, mu after), oldest first)."""
+    return display_delta(changes[-1][1] - changes[0][0]) if changes else 0
+
+
+async def recompute(storage: Storage) -> tuple[int, int]:
+    """Rebuild every rating from the stored finished games, in the order they ended, with the
+    same step the game end runs (so the result equals the incremental one). Returns (games
+    judged, games that could not be read and were left out)."""
+    store = RatingStore(storage)
+    works: list[InTransaction] = []
+    unreadable = 0
+    for game_id in await store.finished_game_ids():
+        try:
+            game = Game.from_row(await storage.get_game(game_id))
+        except UnreadableGameError:
+            unreadable += 1
+            continue
+        if game.state is None or not game.state.is_over:
+            unreadable += 1
+            continue
+        works.append(rating_step(game, game.state))
+    await store.rebuild(works)
+    return len(works), unreadable

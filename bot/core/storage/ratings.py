@@ -1,0 +1,240 @@
+"""SQL for ratings (migration 0010; the rules are in docs/ratings.md, the maths in bot/core/ratings.py).
+
+Why the update runs inside the game-end transaction and reads there: a player can finish two
+games in two channels (or two processes) at the same moment. Reading their rating before the
+commit and writing it with the commit would let the second game overwrite the first's change.
+:class:`RatingWork` is an :class:`~bot.core.storage.db.InTransaction` step of the action that
+finishes the game: it reads the entrants' ratings, asks the pure rater for the new ones and writes
+them before COMMIT, and ``rated_games`` (one row per game, inserted first with ``ON CONFLICT DO
+NOTHING``) makes a second application of the same game a no-op.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass
+
+from .db import InTransaction, Storage, _in_transaction
+
+Prior = tuple[float, float]
+"""(mu, sigma) of one entrant on one ladder."""
+
+
+@dataclass(frozen=True, slots=True)
+class Entrant:
+    """One side of a rated game: a human (``key`` 'user:<id>') or a fixed anchor (an AI kind, the
+    Solo mastermind) whose ``fixed`` rating is used and never changed."""
+
+    key: str
+    seat: int
+    rank: int
+    """1 is first; equal ranks are a tie."""
+    name: str = ""
+    user_id: int | None = None
+    fixed: Prior | None = None
+    weight: float = 1.0
+    """How much this result moves the entrant (Solo: by the margin against the mastermind)."""
+
+
+@dataclass(frozen=True, slots=True)
+class RatedGame:
+    ladders: tuple[str, ...]
+    entrants: tuple[Entrant, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class Casual:
+    reason: str
+
+
+@dataclass(frozen=True, slots=True)
+class GameFacts:
+    """What the store knows only inside the transaction: who held a seat later handed to an AI
+    (``seats.replaced_user_id``) and whether anyone asked for a hint."""
+
+    replaced: Mapping[int, int]
+    hinted: bool
+
+
+Builder = Callable[[GameFacts], RatedGame | Casual]
+Rater = Callable[[Sequence[Entrant], Mapping[str, Prior]], dict[str, Prior]]
+"""(entrants, the current ratings of the non-fixed ones that have one) -> new (mu, sigma) by key."""
+
+
+@dataclass(frozen=True, slots=True)
+class RatingRow:
+    ladder: str
+    player: str
+    user_id: int
+    display_name: str
+    mu: float
+    sigma: float
+    games: int
+
+
+@dataclass(frozen=True, slots=True)
+class RatingChange:
+    game_id: int
+    mu_before: float
+    sigma_before: float
+    mu_after: float
+    sigma_after: float
+
+
+def rating_work(game_id: int, build: Builder, rate: Rater, initial: Prior) -> InTransaction:
+    """The step that rates ``game_id`` in the transaction that finishes it (or in a recompute)."""
+    return InTransaction(lambda conn, now: apply_rating(conn, now, game_id, build, rate, initial))
+
+
+def apply_rating(conn: sqlite3.Connection, now: str, game_id: int, build: Builder, rate: Rater,
+                 initial: Prior) -> RatedGame | Casual | None:
+    """Rate one game on ``conn`` (inside a transaction). None when it was already judged."""
+    replaced = {int(seat): int(user) for seat, user in conn.execute(
+        "SELECT seat, replaced_user_id FROM seats WHERE game_id = ? AND replaced_user_id IS NOT NULL",
+        (game_id,))}
+    hinted = conn.execute("SELECT 1 FROM hints WHERE game_id = ? AND used > 0 LIMIT 1",
+                          (game_id,)).fetchone() is not None
+    outcome = build(GameFacts(replaced, hinted))
+    claimed = conn.execute(
+        "INSERT INTO rated_games (game_id, rated, reason, rated_at) VALUES (?, ?, ?, ?)"
+        " ON CONFLICT (game_id) DO NOTHING",
+        (game_id, int(isinstance(outcome, RatedGame)),
+         outcome.reason if isinstance(outcome, Casual) else None, now))
+    if claimed.rowcount == 0:
+        return None  # rated before: never twice
+    if isinstance(outcome, Casual):
+        return outcome
+    for ladder in outcome.ladders:
+        priors: dict[str, Prior] = {}
+        for entrant in outcome.entrants:
+            if entrant.fixed is None:
+                row = conn.execute("SELECT mu, sigma FROM ratings WHERE ladder = ? AND player = ?",
+                                   (ladder, entrant.key)).fetchone()
+                if row is not None:
+                    priors[entrant.key] = (float(row[0]), float(row[1]))
+        after = rate(outcome.entrants, priors)
+        for entrant in outcome.entrants:
+            if entrant.fixed is not None or entrant.user_id is None:
+                continue
+            before = priors.get(entrant.key, initial)
+            mu, sigma = after[entrant.key]
+            name = entrant.name or str(_scalar(conn, "SELECT display_name FROM players WHERE user_id = ?",
+                                               (entrant.user_id,)) or "")
+            conn.execute(
+                "INSERT INTO ratings (ladder, player, user_id, display_name, mu, sigma, ordinal, games,"
+                " updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, 1, ?) ON CONFLICT (ladder, player) DO UPDATE SET"
+                " display_name = excluded.display_name, mu = excluded.mu, sigma = excluded.sigma,"
+                " ordinal = excluded.ordinal, games = ratings.games + 1, updated_at = excluded.updated_at",
+                (ladder, entrant.key, entrant.user_id, name, mu, sigma, mu - 3 * sigma, now))
+            conn.execute(
+                "INSERT INTO rating_changes (game_id, ladder, player, seat, mu_before, sigma_before,"
+                " mu_after, sigma_after) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                (game_id, ladder, entrant.key, entrant.seat, before[0], before[1], mu, sigma))
+    return outcome
+
+
+_RATING_COLUMNS = "ladder, player, user_id, display_name, mu, sigma, games"
+
+
+class RatingStore:
+    """Reads ratings, and rebuilds them, on the bot's :class:`Storage` connection."""
+
+    def __init__(self, storage: Storage) -> None:
+        self.storage = storage
+
+    async def ladder(self, ladder: str, *, offset: int = 0, limit: int = 10) -> tuple[int, list[RatingRow]]:
+        """(players on the ladder, one page of them best first: by mu - 3 sigma, then mu)."""
+
+        def work(conn: sqlite3.Connection) -> tuple[int, list[RatingRow]]:
+            total = conn.execute("SELECT COUNT(*) FROM ratings WHERE ladder = ?", (ladder,)).fetchone()[0]
+            rows = conn.execute(
+                f"SELECT {_RATING_COLUMNS} FROM ratings WHERE ladder = ?"
+                " ORDER BY ordinal DESC, mu DESC, player LIMIT ? OFFSET ?",
+                (ladder, limit, offset)).fetchall()
+            return int(total), [_rating(row) for row in rows]
+
+        return await self.storage._job(work)
+
+    async def player(self, ladder: str, user_id: int, *, trend: int = 5) -> tuple[RatingRow | None,
+                                                                                 list[RatingChange]]:
+        """A player's rating on ``ladder`` and their last ``trend`` changes there, oldest first."""
+        key = f"user:{user_id}"
+
+        def work(conn: sqlite3.Connection) -> tuple[RatingRow | None, list[RatingChange]]:
+            row = conn.execute(f"SELECT {_RATING_COLUMNS} FROM ratings WHERE ladder = ? AND player = ?",
+                               (ladder, key)).fetchone()
+            changes = conn.execute(
+                "SELECT c.game_id, c.mu_before, c.sigma_before, c.mu_after, c.sigma_after"
+                " FROM rating_changes c JOIN games g ON g.id = c.game_id WHERE c.ladder = ? AND c.player = ?"
+                " ORDER BY g.ended_at DESC, c.game_id DESC LIMIT ?", (ladder, key, trend)).fetchall()
+            return (None if row is None else _rating(row),
+                    [RatingChange(int(c[0]), *(float(v) for v in c[1:])) for c in reversed(changes)])
+
+        return await self.storage._job(work)
+
+    async def players(self, ladder: str, user_ids: Iterable[int]) -> dict[int, RatingRow]:
+        """The ratings of ``user_ids`` on ``ladder`` (those that have one), in one query."""
+        keys = [f"user:{u}" for u in user_ids]
+        if not keys:
+            return {}
+        marks = ", ".join("?" for _ in keys)
+        rows = await self.storage._job(lambda conn: conn.execute(
+            f"SELECT {_RATING_COLUMNS} FROM ratings WHERE ladder = ? AND player IN ({marks})",
+            (ladder, *keys)).fetchall())
+        return {found.user_id: found for found in map(_rating, rows)}
+
+    async def finished_game_ids(self) -> list[int]:
+        """Every finished game, in the order their ends were committed (ended_at, then id): the
+        order a recompute rates them in."""
+        rows = await self.storage._job(lambda conn: conn.execute(
+            "SELECT id FROM games WHERE status = 'finished' ORDER BY ended_at, id").fetchall())
+        return [int(row[0]) for row in rows]
+
+    async def judged(self, game_id: int) -> tuple[bool, str | None] | None:
+        """(rated, why casual) for a game judged at its end; None if it never was."""
+        row = await self.storage._job(lambda conn: conn.execute(
+            "SELECT rated, reason FROM rated_games WHERE game_id = ?", (game_id,)).fetchone())
+        return None if row is None else (bool(row[0]), None if row[1] is None else str(row[1]))
+
+    async def rebuild(self, works: Sequence[InTransaction]) -> None:
+        """Forget every rating and rate the games again with ``works``, in ONE transaction: a
+        recompute that fails half-way leaves the ratings as they were."""
+
+        def work(conn: sqlite3.Connection) -> None:
+            for table in ("rating_changes", "ratings", "rated_games"):
+                conn.execute(f"DELETE FROM {table}")
+            now = self.storage._now()
+            for step in works:
+                step.run(conn, now)
+
+        async with self.storage._writing:
+            await self.storage._job(lambda conn: _in_transaction(conn, work))
+
+    async def snapshot(self) -> list[tuple[object, ...]]:
+        """Every rating and change, sorted (what the recompute test compares)."""
+
+        def work(conn: sqlite3.Connection) -> list[tuple[object, ...]]:
+            ratings = conn.execute("SELECT ladder, player, games, mu, sigma FROM ratings").fetchall()
+            changes = conn.execute("SELECT game_id, ladder, player, seat, mu_before, sigma_before, mu_after,"
+                                   " sigma_after FROM rating_changes").fetchall()
+            judged = conn.execute("SELECT game_id, rated, reason FROM rated_games").fetchall()
+            return sorted((("rating", *(_rounded(v) for v in r)) for r in ratings), key=repr) + \
+                sorted((("change", *(_rounded(v) for v in c)) for c in changes), key=repr) + \
+                sorted((("judged", *j) for j in judged), key=repr)
+
+        return await self.storage._job(work)
+
+
+def _scalar(conn: sqlite3.Connection, sql: str, params: Sequence[object]) -> object:
+    row = conn.execute(sql, params).fetchone()
+    return None if row is None else row[0]
+
+
+def _rounded(value: object) -> object:
+    return round(value, 9) if isinstance(value, float) else value
+
+
+def _rating(row: Sequence[object]) -> RatingRow:
+    return RatingRow(str(row[0]), str(row[1]), int(row[2]), str(row[3]),  # type: ignore[call-overload]
+                     float(row[4]), float(row[5]), int(row[6]))  # type: ignore[arg-type, call-overload]

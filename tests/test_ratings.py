@@ -1,0 +1,187 @@
+"""Ratings (docs/ratings.md): one Plackett-Luce update per finished game of 2-6 seats, ties as
+ties, AI seats as fixed anchors, casual tables, seats handed to an AI or removed, Solo by margin,
+the update inside the game-end transaction (never twice), and recompute == incremental."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+from pathlib import Path
+
+import pytest
+from days_support import START
+
+from bot.core import ratings
+from bot.core.clock import ManualClock
+from bot.core.manager import Game, GameManager, TableSettings
+from bot.core.storage import DaysStore, Storage
+from bot.core.storage.hints import HintStore
+from bot.core.storage.ratings import Entrant, RatingStore, apply_rating
+from engine.policies import policy_by_name
+
+GUILD = 5
+
+
+@pytest.fixture
+async def manager(tmp_path: Path) -> AsyncIterator[GameManager]:
+    clock = ManualClock(START)
+    storage = await Storage.open(tmp_path / "r.sqlite3", clock)
+    seeds = iter(range(100, 10_000))
+    yield GameManager(storage, clock=clock, seed_source=lambda: next(seeds))
+    await storage.close()
+
+
+async def table(manager: GameManager, channel: int, humans: list[int], ais: tuple[str, ...] = (),
+                settings: TableSettings | None = None) -> Game:
+    settings = settings or TableSettings(max_players=len(humans) + len(ais))
+    created = await manager.create_game(guild_id=GUILD, channel_id=channel, host_id=humans[0],
+                                        host_name=f"p{humans[0]}", settings=settings)
+    if settings.variant == "solo":
+        return created.game  # Solo starts at once
+    for user in humans[1:]:
+        await manager.join(channel, user, f"p{user}")
+    for kind in ais:
+        await manager.add_policy_seat(channel, humans[0], kind)
+    return (await manager.start(channel, humans[0])).game
+
+
+async def play_to_end(manager: GameManager, game: Game, seed: int = 1) -> Game:
+    policy = policy_by_name("greedy", seed)  # humans play like the Easy AI: games end quickly
+    while True:
+        found = await manager.game(game.id)
+        assert found is not None
+        if found.status == "finished":
+            return found
+        assert found.state is not None and found.current is not None and found.current.user_id is not None
+        await manager.act(found.channel_id, found.current.user_id, policy.choose(found.state))
+
+
+def entrants(*ranks: int, fixed: tuple[float, float] | None = None) -> list[Entrant]:
+    return [Entrant(f"user:{i}", i, rank, f"p{i}", i) for i, rank in enumerate(ranks)]
+
+
+@pytest.mark.parametrize("players", [2, 3, 4, 5, 6])
+def test_one_update_rates_every_table_size(players: int) -> None:
+    after = ratings.rate(entrants(*range(1, players + 1)), {})
+    mus = [after[f"user:{i}"][0] for i in range(players)]
+    assert mus == sorted(mus, reverse=True) and mus[0] > ratings.INITIAL[0] > mus[-1]
+    assert all(after[f"user:{i}"][1] < ratings.INITIAL[1] for i in range(players))
+
+
+def test_ties_are_ties_and_fixed_anchors_shape_the_update() -> None:
+    after = ratings.rate(entrants(1, 1, 2), {})
+    assert after["user:0"] == after["user:1"] and after["user:2"][0] < after["user:0"][0]
+    strong = Entrant("ai:strong", 1, 2, fixed=(35.0, 1.0))
+    weak = Entrant("ai:random", 1, 2, fixed=(10.0, 1.0))
+    beat_strong = ratings.rate([Entrant("user:0", 0, 1, "a", 0), strong], {})["user:0"][0]
+    beat_weak = ratings.rate([Entrant("user:0", 0, 1, "a", 0), weak], {})["user:0"][0]
+    assert beat_strong > beat_weak > ratings.INITIAL[0]
+
+
+def test_the_solo_margin_weights_the_update() -> None:
+    small = ratings.rate([Entrant("user:0", 0, 1, "a", 0, weight=ratings.solo_weight(1)),
+                          Entrant("mastermind:normal", -1, 2, fixed=ratings.INITIAL)], {})["user:0"][0]
+    big = ratings.rate([Entrant("user:0", 0, 1, "a", 0, weight=ratings.solo_weight(30)),
+                        Entrant("mastermind:normal", -1, 2, fixed=ratings.INITIAL)], {})["user:0"][0]
+    assert big > small > ratings.INITIAL[0]
+    assert ratings.solo_weight(30) == ratings.solo_weight(20) == 1.0
+
+
+def test_display_scale() -> None:
+    assert ratings.display(25.0) == 1500 and ratings.display(28.5) == 1640
+    assert set(ratings.ai_ratings()) == {"random", "greedy", "strong"}
+
+
+async def test_finished_games_are_rated_in_their_commit(manager: GameManager) -> None:
+    store = RatingStore(manager.storage)
+    game = await play_to_end(manager, await table(manager, 10, [1, 2]))
+    assert await store.judged(game.id) == (True, None)
+    for ladder in (ratings.GLOBAL, ratings.server_ladder(GUILD)):
+        total, rows = await store.ladder(ladder)
+        assert total == 2 and {r.user_id for r in rows} == {1, 2} and all(r.games == 1 for r in rows)
+    # a three-seat table with an AI: the AI is an anchor, not on the ladder
+    game = await play_to_end(manager, await table(manager, 11, [1, 3], ("greedy",)), seed=2)
+    total, rows = await store.ladder(ratings.GLOBAL)
+    assert total == 3 and {r.user_id: r.games for r in rows} == {1: 2, 2: 1, 3: 1}
+    row, changes = await store.player(ratings.GLOBAL, 1)
+    assert row is not None and [c.game_id for c in changes] == [1, 2]
+    assert changes[1].mu_before == changes[0].mu_after
+
+
+async def test_casual_tables_are_recorded_not_rated(manager: GameManager) -> None:
+    store = RatingStore(manager.storage)
+    off = await play_to_end(manager, await table(manager, 10, [1, 2],
+                                                 settings=TableSettings(max_players=2, rated=False)))
+    assert await store.judged(off.id) == (False, ratings.CASUAL_OFF)
+    hinted = await table(manager, 11, [1, 2])
+    await HintStore(manager.storage).count_hint(hinted.id, 0)
+    hinted = await play_to_end(manager, hinted)
+    assert await store.judged(hinted.id) == (False, ratings.CASUAL_HINTS)
+    assert (await store.ladder(ratings.GLOBAL))[0] == 0
+
+
+async def test_a_seat_handed_to_an_ai_is_rated_last_for_its_human(manager: GameManager) -> None:
+    game = await table(manager, 10, [1, 2, 3])
+    seat = next(s for s in game.seats if s.user_id == 3)
+    await DaysStore(manager.storage).seat_to_policy(game.id, game.revision, seat.seat, policy="greedy",
+                                                    display_name="Greedy bot 1")
+    await manager.play_policies(10)
+    await play_to_end(manager, game)
+    store = RatingStore(manager.storage)
+    rows = {r.user_id: r for r in (await store.ladder(ratings.GLOBAL))[1]}
+    assert set(rows) == {1, 2, 3} and rows[3].display_name == "p3"
+    assert rows[3].mu < min(rows[1].mu, rows[2].mu)
+
+
+async def test_solo_has_a_ladder_per_difficulty(manager: GameManager) -> None:
+    await play_to_end(manager, await table(manager, 10, [1],
+                                           settings=TableSettings(variant="solo", max_players=1,
+                                                                  difficulty="hard")))
+    store = RatingStore(manager.storage)
+    assert (await store.ladder(ratings.solo_ladder("hard")))[0] == 1
+    assert (await store.ladder(ratings.solo_ladder("normal")))[0] == 0
+    assert (await store.ladder(ratings.GLOBAL))[0] == 0
+
+
+async def test_a_game_is_never_rated_twice_and_recompute_equals_incremental(manager: GameManager) -> None:
+    store = RatingStore(manager.storage)
+    for channel, (humans, ais) in enumerate([([1, 2], ()), ([2, 3, 4], ("greedy",)), ([1, 3], ("random",)),
+                                             ([4, 1], ()), ([1], ())]):
+        settings = TableSettings(variant="solo", max_players=1) if len(humans) == 1 else None
+        await play_to_end(manager, await table(manager, 20 + channel, humans, ais, settings), seed=channel)
+        manager.clock.advance(minutes=1)  # type: ignore[attr-defined]
+    incremental = await store.snapshot()
+    game = await manager.game(1)
+    assert game is not None and game.state is not None
+    step = ratings.rating_step(game, game.state)
+    await manager.storage._write(lambda conn: step.run(conn, "later"))  # applied again: nothing changes
+    assert await store.snapshot() == incremental
+    assert await ratings.recompute(manager.storage) == (5, 0)
+    assert await store.snapshot() == incremental
+
+
+async def test_apply_rating_on_a_game_already_judged_is_a_no_op(manager: GameManager) -> None:
+    game = await play_to_end(manager, await table(manager, 10, [1, 2]))
+    assert game.state is not None
+    state = game.state
+    result = await manager.storage._write(lambda conn: apply_rating(
+        conn, "now", game.id, lambda facts: ratings.judge(game, state, facts), ratings.rate, ratings.INITIAL))
+    assert result is None
+
+
+async def test_both_backends_rate_in_the_game_end_commit_and_recompute(storage_target: str) -> None:
+    clock = ManualClock(START)
+    storage = await Storage.open(storage_target, clock)
+    try:
+        seeds = iter(range(300, 400))
+        manager = GameManager(storage, clock=clock, seed_source=lambda: next(seeds))
+        await play_to_end(manager, await table(manager, 10, [1, 2, 3]))
+        clock.advance(minutes=1)
+        await play_to_end(manager, await table(manager, 11, [3, 1], ("greedy",)), seed=4)
+        store = RatingStore(storage)
+        before = await store.snapshot()
+        total, rows = await store.ladder(ratings.GLOBAL, limit=2)
+        assert total == 3 and len(rows) == 2 and rows[0].games + rows[1].games >= 3
+        assert await ratings.recompute(storage) == (2, 0)
+        assert await store.snapshot() == before
+    finally:
+        await storage.close()
