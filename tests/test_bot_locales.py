@@ -25,7 +25,8 @@ TRANSLATED_SECTIONS = ("refusals", "play", "help",
                        "leaving and replacing", "undo", "server language (bot/discord/cogs/server.py)",
                        "names", "events (bot/core/event_texts.py)",
                        "play, continued (bot/discord/cogs/play.py, bot/discord/views.py)",
-                       "the record (bot/core/history.py)", "hints and reviews (bot/discord/cogs/advice.py)")
+                       "the record (bot/core/history.py)", "hints and reviews (bot/discord/cogs/advice.py)",
+                       "ratings, replays and recaps (bot/discord/cogs/ladder.py)")
 """Sections of bot/core/texts.py every catalogue translates completely (the rest shows in English for
 now; a section joins this list when its translations are in)."""
 

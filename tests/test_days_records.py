@@ -141,7 +141,11 @@ async def test_summary_after_the_game_and_server_stats(tmp_path: Path) -> None:
         ix = await h.slash(h.user("carol"), CHANNEL, "projectl table leave")
         await h.click(h.user("carol"), final_reply(ix).message, final_reply(ix).buttons[0].custom_id)
         ix = await h.slash(h.user("carol"), CHANNEL, "projectl stats")
-        [stats] = final_reply(ix).embeds
+        stats, rated = final_reply(ix).embeds
+        assert rated.title == "Ratings in this server"
+        ratings = {line.split("**")[1]: line for line in rated.description.splitlines()}
+        assert set(ratings) == {"alice", "bob", "carol"} and "rated games: 2" in ratings["bob"]
+        assert ratings["bob"].endswith(tuple("0123456789")) and "?" in ratings["carol"]  # provisional
         assert stats.title == "Project L in this server — 2 finished game(s)"
         lines = {line.split("**")[1]: line for line in stats.description.splitlines()}
         assert set(lines) == {"alice", "bob", "carol"}

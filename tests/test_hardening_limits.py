@@ -57,7 +57,10 @@ async def test_command_tree_layout(h: Any) -> None:
     """Where every command sits (docs/bot.md): turn actions under play, the table's own business
     under table, looking and personal settings directly under /projectl — nothing lost."""
     commands = {command["name"]: command for command in synced(h)}
-    assert set(commands) == {"projectl", "projectl-server", "projectl-describe", "projectl-catchup"}
+    # the admins' own command (cogs/server.py); describe/catchup (cogs/reading.py); ratings, replays
+    # and recaps (cogs/ladder.py)
+    assert set(commands) == {"projectl", "projectl-server", "projectl-describe", "projectl-catchup",
+                             "projectl-games"}
     assert int(commands["projectl-server"]["default_member_permissions"]) == 1 << 5  # Manage Server
     root = commands["projectl"]
     found: dict[str, set[str]] = {}

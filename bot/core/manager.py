@@ -310,6 +310,21 @@ class GameManager:
 
         return await self._decided_on_the_latest(channel_id, attempt)
 
+    async def set_rated(self, channel_id: int, by_user_id: int, rated: bool) -> Game:
+        """Make the lobby's table rated or casual (host only, before the start: docs/ratings.md)."""
+
+        async def attempt() -> Game:
+            game = await self._require_lobby(channel_id, None, host=by_user_id,
+                                             not_host=texts.HOST_ONLY_RATED)
+            options = replace(game.settings, rated=rated).to_json()
+            try:
+                row = await self.storage.set_options(game.id, game.revision, options)
+            except _StorageStale as error:
+                raise _MovedOn from error
+            return Game.from_row(row)
+
+        return await self._decided_on_the_latest(channel_id, attempt)
+
     async def _replace_seats(self, game: Game, seats: list[NewSeat]) -> Game:
         try:
             row = await self.storage.replace_seats(game.id, game.revision, seats)

@@ -884,6 +884,28 @@ CATCHUP_SHORT_PIECE = "{code} ×{count} ({left} left)"
 CATCHUP_TITLE = "**While you were away** (since your last turn):"
 CATCHUP_NOTHING = "Nothing has changed since your last turn."
 
+# -- ratings, replays and recaps (bot/discord/cogs/ladder.py) -----------------------------------------
+
+HOST_ONLY_RATED = "Only the host can make the table rated or casual, before it starts."
+RATED_ON = "This table is **rated**: its result will move the players' ratings."
+RATED_OFF = "This table is **casual**: its result is recorded but moves no rating."
+LEADERBOARD_TITLE = "Ratings — {scope}, {ladder} (page {page}/{pages})"
+SCOPE_SERVER = "this server"
+SCOPE_ALL = "all servers"
+LADDER_MULTI = "multiplayer"
+LADDER_SOLO = "Solo ({difficulty})"
+DIFFICULTY_NAMES: dict[str, str] = {"normal": "normal", "hard": "hard", "unbeatable": "unbeatable"}
+LEADERBOARD_LINE = "`#{place}` **{name}** — {rating}{provisional} · games: {games}"
+LEADERBOARD_EMPTY = "Nobody is rated on this ladder yet: finish a rated game."
+LEADERBOARD_AI = "AI levels on the same scale: {levels}"
+AI_LEVEL = "{name} AI ≈ {rating}"
+LEADERBOARD_HINT = ("Only you see this. Best first by rating minus its uncertainty; "
+                    "'?' marks fewer than 5 rated games.")
+RATINGS_TITLE = "Ratings in this server"
+RATING_LINE = "**{name}**: {rating}{provisional} · rated games: {games} · last {n}: {trend}"
+RATINGS_EMPTY = "No rated games in this server yet."
+RATING_VALUE = "{thousands},{rest}"
+
 from .locales import keyed as _keyed  # noqa: E402  (last: every sentence above gets its key)
 
 _keyed(globals())

@@ -25,7 +25,7 @@ from bot.discord.mentions import NOBODY
 from engine import GameState
 
 from . import panel_views, permissions, views
-from .cogs import advice, days_setup, info, play, reading, records, table
+from .cogs import advice, days_setup, info, ladder, play, reading, records, table
 from .cogs.common import report_error
 from .cogs.days import Days
 from .cogs.group import ProjectLCog
@@ -120,6 +120,7 @@ class ProjectLBot(commands.Bot):
             self.tree.add_command(command)
         await days_setup.install(self)  # reminders, turn clock, undo, log, stats: docs/play-over-days.md
         advice.install(self)  # hint and review: bot/discord/cogs/advice.py
+        ladder.install(self)  # /projectl-games: ratings, replays, recaps (its own 4,000 characters)
         self.add_dynamic_items(*views.DYNAMIC_ITEMS, *panel_views.DYNAMIC_ITEMS)
         await self._sync()
 

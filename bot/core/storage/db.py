@@ -305,6 +305,19 @@ class Storage:
 
         return await self._write(work)
 
+    async def set_options(self, game_id: int, expected_revision: int, options: dict[str, Any]) -> GameRow:
+        """Replace a lobby's table options (e.g. rated or casual), bumping the revision. Lobby only."""
+        now = self._now()
+
+        def work(conn: sqlite3.Connection) -> GameRow:
+            _check_revision_now(conn, game_id, expected_revision, statuses=("lobby",))
+            conn.execute("UPDATE games SET options = ? WHERE id = ?",
+                         (json.dumps(options, sort_keys=True), game_id))
+            _bump(conn, game_id, now)
+            return _require_game(conn, game_id)
+
+        return await self._write(work)
+
     async def start_game(
         self, game_id: int, expected_revision: int, state: str, state_schema: int,
         catalogue: StoredCatalogue | None = None,

@@ -9,18 +9,21 @@ from typing import Any
 import discord
 from discord import app_commands
 
-from bot.core import history, texts
+from bot.core import history, ladder, texts
 from bot.core.describe import describe
 from bot.core.errors import BadInputError, NoGameError, StaleError
 from bot.core.games import parse_stored_state, seat_name
-from bot.core.locales import Joined, Notation, localise
+from bot.core.locales import Joined, Notation, Text, localise
 from bot.core.manager import Game, Seat
+from bot.core.ratings import server_ladder
 from bot.core.results import seat_results
 from bot.core.storage import Storage
+from bot.core.storage.ratings import RatingStore
 from bot.core.storage.stats import PlayerTotals, StatsStore
 from bot.core.undo import undo_last
 from engine import StateFormatError
 
+from ..mentions import NOBODY
 from ..panel_views import panel_for
 from ..permissions import require_table_permissions
 from . import common
@@ -178,7 +181,24 @@ async def stats_command(interaction: discord.Interaction) -> None:
     lines = [localise(line, locale) for line in history.stats_lines(history.ranked(totals))]
     embed = discord.Embed(title=localise(texts.STATS_TITLE.format(games=games), locale), colour=LOG_COLOUR,
                           description="\n".join(lines[:40]) or localise(texts.STATS_EMPTY, locale))
-    await common.reply(interaction, texts.STATS_HINT, embed=embed)
+    rated = [localise(line, locale) for line in await rating_lines(
+        days_of(bot).store.storage, interaction.guild_id, [t.user_id for t in history.ranked(totals)][:40])]
+    embeds = [embed, discord.Embed(title=localise(texts.RATINGS_TITLE, locale), colour=LOG_COLOUR,
+                                   description="\n".join(rated) or localise(texts.RATINGS_EMPTY, locale))]
+    await interaction.followup.send(localise(texts.STATS_HINT, locale), embeds=embeds, ephemeral=True,
+                                    allowed_mentions=NOBODY)
+
+
+async def rating_lines(storage: Storage, guild_id: int, user_ids: list[int]) -> list[Text]:
+    """Each rated player's rating, rated games and trend on the server's ladder, best first."""
+    store = RatingStore(storage)
+    key = server_ladder(guild_id)
+    found = await store.players(key, user_ids)
+    lines = []
+    for row in sorted(found.values(), key=lambda r: -(r.mu - 3 * r.sigma)):
+        _, changes = await store.player(key, row.user_id)
+        lines.append(ladder.rating_line(row, changes))
+    return lines
 
 
 async def server_stats(storage: Storage, guild_id: int) -> tuple[int, list[PlayerTotals]]:

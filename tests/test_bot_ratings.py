@@ -1,0 +1,77 @@
+"""/projectl-games leaderboard (paged, names escaped, pinging nobody), the lobby's rated switch,
+and ratings in /projectl stats — through the harness, asserting on what Discord receives."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from days_support import CHANNEL, START, days_bot, game_of
+from harness import DiscordHarness
+from test_bot_support import assert_refused, final_reply
+from test_hardening_mentions import sent_messages
+
+from bot.core import ratings
+from bot.core.clock import ManualClock
+from bot.core.storage.ratings import RatingStore
+
+
+async def seed_ladder(h: DiscordHarness, players: int) -> None:
+    """``players`` rated players on the server's ladder and the global one (test data)."""
+    storage = h.bot.storage  # type: ignore[attr-defined]
+    guild = h.world.guild_id
+
+    def work(conn: object) -> None:
+        for i in range(players):
+            mu = 20.0 + i
+            for ladder in (ratings.GLOBAL, ratings.server_ladder(guild)):
+                conn.execute(  # type: ignore[attr-defined]
+                    "INSERT INTO ratings (ladder, player, user_id, display_name, mu, sigma, ordinal, games,"
+                    " updated_at) VALUES (?, ?, ?, ?, ?, 2.0, ?, ?, 'now')",
+                    (ladder, f"user:{1000 + i}", 1000 + i, f"**p{i}** <@1>", mu, mu - 6, 3 + i))
+
+    await storage._write(work)
+
+
+async def test_the_leaderboard_pages_escapes_names_and_pings_nobody(tmp_path: Path) -> None:
+    async with days_bot(tmp_path / "db.sqlite3", ManualClock(START)) as h:
+        await seed_ladder(h, 12)
+        ix = await h.slash(h.user("alice"), CHANNEL, "projectl-games leaderboard")
+        reply = final_reply(ix)
+        assert reply.ephemeral
+        [page] = reply.embeds
+        assert page.title == "Ratings — this server, multiplayer (page 1/2)"
+        lines = page.description.split("\n\n")[0].splitlines()
+        assert len(lines) == 10 and lines[0].startswith("`#1` **\\*\\*p11\\*\\*")
+        assert "1,740" in lines[0] and "AI levels on the same scale: Random AI ≈" in page.description
+        prev, following = reply.buttons
+        assert prev.disabled and not following.disabled
+        ix = await h.click(h.user("alice"), reply.message, following.custom_id)
+        [second] = h.last_response(ix).embeds
+        assert second.title.endswith("(page 2/2)")
+        assert [line.split("**")[0] for line in second.description.split("\n\n")[0].splitlines()] == \
+            ["`#11` ", "`#12` "]
+        ix = await h.slash(h.user("alice"), CHANNEL, "projectl-games leaderboard", page=2, scope="all",
+                           locale="pt-BR")
+        [global_page] = final_reply(ix).embeds
+        assert global_page.title == "Ratings — todos os servidores, multijogador (página 2/2)"
+        assert "IA Forte ≈" in global_page.description
+        for _, data in sent_messages(h):
+            assert data.get("allowed_mentions", {}).get("parse") == []
+
+
+async def test_the_host_makes_a_lobby_casual_and_the_game_is_recorded_unrated(tmp_path: Path) -> None:
+    async with days_bot(tmp_path / "db.sqlite3", ManualClock(START)) as h:
+        alice, bob = h.user("alice"), h.user("bob")
+        ix = await h.slash(alice, CHANNEL, "projectl table new")
+        assert_refused(await h.slash(bob, CHANNEL, "projectl-games rated", value=False), "Only the host")
+        ix = await h.slash(alice, CHANNEL, "projectl-games rated", value=False)
+        reply = final_reply(ix)
+        assert not reply.ephemeral and "**casual**" in reply.content
+        game = await game_of(h)
+        assert game.settings.rated is False
+        manager = h.bot.manager  # type: ignore[attr-defined]
+        await manager.join(game.channel_id, bob.id, "bob")
+        await manager.start(game.channel_id, alice.id)
+        assert_refused(await h.slash(alice, CHANNEL, "projectl-games rated", value=True), "already started")
+        total, _ = await RatingStore(h.bot.storage).ladder(ratings.GLOBAL)  # type: ignore[attr-defined]
+        assert total == 0
