@@ -1,4 +1,4 @@
-"""SQL for ratings (migration 0010; the rules are in docs/ratings.md, the maths in bot/core/ratings.py).
+"""SQL for ratings (migration 0011; the rules are in docs/ratings.md, the maths in bot/core/ratings.py).
 
 Why the update runs inside the game-end transaction and reads there: a player can finish two
 games in two channels (or two processes) at the same moment. Reading their rating before the

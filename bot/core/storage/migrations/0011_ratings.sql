@@ -1,4 +1,4 @@
--- 0010: ratings (docs/ratings.md). A finished game's rating change is written in the transaction
+-- 0011: ratings (docs/ratings.md). A finished game's rating change is written in the transaction
 -- of the action that finished it (bot/core/storage/ratings.py), so it is never lost or applied
 -- twice: `rated_games` has one row per game judged (rated or casual, and why), `rating_changes`
 -- one row per entrant and ladder (before/after, for the trend and for audits), and `ratings` the
