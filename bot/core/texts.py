@@ -869,6 +869,21 @@ DESCRIBE_NO_PIECES = "No pieces in supply."
 DESCRIBE_RESERVE = "Reserve, {piece}: {count}."
 DESCRIBE_NOT_SEATED = "You have no seat at this table, so there is no mat of yours to describe."
 
+# -- the table's pace and the forecast (bot/core/pace.py): status, stats, the reminders -------------
+PACE_TITLE = "**Pace**, your turn to your last action (quiet hours and vacations left out):"
+PACE_LINE = "{name}: this game {game}; this server {server}"
+PACE_SERVER_LINE = "<@{user_id}>: {figures}"
+PACE_FIGURES = "median {median}, 90% within {p90} ({turns} turns)"
+PACE_NONE = "no finished turn yet"
+DURATION_MINUTES = "{m} min"
+DURATION_HOURS = "{h} h {m} min"
+DURATION_DAYS = "{d} d {h} h"
+FORECAST_TODAY = "At this pace the game ends today."
+FORECAST_DAY = "At this pace the game ends around {day}."
+FORECAST_DATE = "At this pace the game ends around <t:{ts}:D>."
+WEEKDAYS = {"0": "Monday", "1": "Tuesday", "2": "Wednesday", "3": "Thursday", "4": "Friday",
+            "5": "Saturday", "6": "Sunday"}
+
 # -- what changed (bot/core/catchup.py): the alt text's news, "While you were away", /projectl catchup --
 CATCHUP_TAKEN = "Taken: {cards}."
 CATCHUP_BY = "by {name}"

@@ -29,7 +29,7 @@ from typing import Any
 import discord
 from discord.ext import tasks
 
-from bot.core import reminder_policy, texts, turn_limits
+from bot.core import pace, reminder_policy, texts, turn_limits
 from bot.core.catchup import catch_up_lines
 from bot.core.clock import Clock
 from bot.core.describe import alt_text, describe, mat_lines
@@ -379,19 +379,19 @@ class ReminderScheduler:
         if prefs.dms_closed:
             if first or not await self.store.claim_channel_fallback(row.key):
                 return False
-            outcome = await self._send_dm(game, row, first, locale, prefs.text_only)
+            outcome = await self._send_dm(game, row, first, locale, prefs.text_only, prefs.timezone)
             if outcome == "sent":
                 await self.store.set_dms_closed(row.user_id, False)
                 return True
             return outcome == "closed" and await self._post_fallback(game, row)
-        outcome = await self._send_dm(game, row, first, locale, prefs.text_only)
+        outcome = await self._send_dm(game, row, first, locale, prefs.text_only, prefs.timezone)
         if outcome == "closed":
             await self.store.set_dms_closed(row.user_id, True)
             return await self.store.claim_channel_fallback(row.key) and await self._post_fallback(game, row)
         return outcome == "sent"
 
     async def _send_dm(self, game: Game, row: TurnRow, first: bool, locale: Any,
-                       text_only: bool = False) -> str:
+                       text_only: bool = False, timezone: str = "UTC") -> str:
         """``"sent"``, ``"closed"`` (Discord answered 403) or ``"failed"`` (logged; the reminder
         counts as sent and the next nudge comes one interval later). With ``text_only`` (the
         player's setting) the mat comes as text in the DM, and its image in a second DM."""
@@ -401,6 +401,11 @@ class ReminderScheduler:
             rows = await self.bot.manager.log(game.id)  # one read, at DM time
             away = catch_up_lines(game.state, rows, row.key.seat, game.names)
             content = Joined([*away, content], "\n") if away else content
+        elif not first:  # a later reminder says when the game ends at this pace (one read)
+            now = self.clock.now()
+            turns = await self.store.turn_times(game.guild_id)
+            end = pace.forecast_line(pace.game_forecast(game, turns, {}, now), now, timezone)
+            content = Joined([content, end], "\n") if end is not None else content
         files: list[discord.File] = []
         try:
             mat = await self.bot.renderer.mat(game.state, row.key.seat, game.names, locale=locale)

@@ -129,6 +129,9 @@ def _key(key: TurnKey) -> tuple[int, int, str, int]:
     return (key.game_id, key.turn, key.phase, key.seat)
 
 
+TURN_TIMES = 2000
+"""How many of a server's latest turns its pace is measured over."""
+
 _PREFS_COLUMNS = ("reminders_enabled, reminder_interval_minutes, quiet_start, quiet_end, timezone,"
                   " vacation_until, dms_closed, locale, text_only, vacation_from")
 
@@ -193,13 +196,16 @@ class DaysStore:
             f"SELECT user_id, {_PREFS_COLUMNS} FROM players WHERE user_id IN ({marks})", tuple(wanted))
         return {int(row[0]): _prefs(int(row[0]), row[1:]) for row in rows}
 
-    async def turn_times(self, guild_id: int) -> list[TurnTime]:
-        """Every finished, not timed-out turn of a human player in the server's games, oldest
-        first: what ``/projectl status`` and ``stats`` measure the pace from (one read)."""
+    async def turn_times(self, guild_id: int | None, limit: int = TURN_TIMES) -> list[TurnTime]:
+        """The server's latest ``limit`` finished, not timed-out turns of human players, newest
+        first: what ``/projectl status``, ``stats`` and the reminders measure the pace from (one
+        read; the latest turns are a server's present pace, and the reply stays quick)."""
+        if guild_id is None:
+            return []
         rows = await self._fetchall(
             "SELECT t.game_id, t.seat, t.user_id, t.started_at, t.closed_at FROM turns t"
             " JOIN games g ON g.id = t.game_id WHERE g.guild_id = ? AND t.closed_at IS NOT NULL"
-            " AND t.timed_out_at IS NULL ORDER BY t.started_at", (guild_id,))
+            " AND t.timed_out_at IS NULL ORDER BY t.started_at DESC LIMIT ?", (guild_id, limit))
         return [TurnTime(int(r[0]), int(r[1]), int(r[2]), datetime.fromisoformat(r[3]),
                          datetime.fromisoformat(r[4])) for r in rows]
 

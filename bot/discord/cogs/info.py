@@ -7,7 +7,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.core import texts
+from bot.core import pace, texts
 from bot.core.describe import describe, mat_lines, table_lines
 from bot.core.errors import BadInputError, NotInGameError
 from bot.core.event_texts import finesse_rule, finesse_tile
@@ -95,6 +95,21 @@ async def send_mat(interaction: discord.Interaction, game: Game, seat: int | Non
                              [common.png(image, "mat.png", about)], lines)
 
 
+async def pace_status(bot: FrontServices, game: Game, reader: int) -> list[object]:
+    """The status lines of the table's pace and the forecast (``bot/core/pace.py``): two reads,
+    the server's finished turns and the seated players' settings (for their quiet hours)."""
+    if bot.days is None or game.state is None:
+        return []
+    store = bot.days.store
+    turns = await store.turn_times(game.guild_id)
+    users = {s.user_id for s in game.seats if s.user_id is not None} | {reader}
+    prefs = await store.prefs_of(users)
+    now = bot.clock.now()
+    timezone = prefs[reader].timezone if reader in prefs else "UTC"
+    end = pace.forecast_line(pace.game_forecast(game, turns, prefs, now), now, timezone)
+    return [*pace.pace_lines(game, turns, prefs), *([end] if end is not None else [])]
+
+
 class InfoCommands(commands.Cog):
     """Mixed into the /projectl group cog (see bot/discord/cogs/__init__.py)."""
 
@@ -108,6 +123,9 @@ class InfoCommands(commands.Cog):
         await common.defer(interaction)
         image = await bot.renderer.table(game.state, game.names, locale=interaction.locale)  # a private reply
         header = status_header(game, await clock_status(bot, game))
+        paced = await pace_status(bot, game, interaction.user.id)
+        if paced:
+            header = Joined([header, *paced], "\n")
         about = describe(game.state, game.names)
         mine = game.seat_of(interaction.user.id)
         state, viewer = game.state, None if mine is None else mine.seat

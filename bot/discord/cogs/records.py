@@ -9,7 +9,7 @@ from typing import Any
 import discord
 from discord import app_commands
 
-from bot.core import history, ladder, texts
+from bot.core import history, ladder, pace, texts
 from bot.core.describe import describe
 from bot.core.errors import BadInputError, NoGameError, StaleError
 from bot.core.games import parse_stored_state, seat_name
@@ -178,11 +178,17 @@ async def stats_command(interaction: discord.Interaction) -> None:
     await common.defer(interaction)
     games, totals = await server_stats(days_of(bot).store.storage, interaction.guild_id)
     locale = interaction.locale  # the reply is private: the reader's language
+    store = days_of(bot).store
+    turns = await store.turn_times(interaction.guild_id)  # the pace: one read, and the players' settings
+    prefs = await store.prefs_of({t.user_id for t in turns})
     lines = [localise(line, locale) for line in history.stats_lines(history.ranked(totals))]
+    paced = [localise(line, locale) for line in pace.server_pace_lines(turns, prefs)]
     embed = discord.Embed(title=localise(texts.STATS_TITLE.format(games=games), locale), colour=LOG_COLOUR,
                           description="\n".join(lines[:40]) or localise(texts.STATS_EMPTY, locale))
     rated = [localise(line, locale) for line in await rating_lines(
         days_of(bot).store.storage, interaction.guild_id, [t.user_id for t in history.ranked(totals)][:40])]
+    if paced:  # a field of its own: the pace, under the results
+        embed.add_field(name=paced[0][:256], value="\n".join(paced[1:])[:1024], inline=False)
     embeds = [embed, discord.Embed(title=localise(texts.RATINGS_TITLE, locale), colour=LOG_COLOUR,
                                    description="\n".join(rated) or localise(texts.RATINGS_EMPTY, locale))]
     await interaction.followup.send(localise(texts.STATS_HINT, locale), embeds=embeds, ephemeral=True,
