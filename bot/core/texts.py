@@ -920,6 +920,17 @@ RATINGS_TITLE = "Ratings in this server"
 RATING_LINE = "**{name}**: {rating}{provisional} · rated games: {games} · last {n}: {trend}"
 RATINGS_EMPTY = "No rated games in this server yet."
 RATING_VALUE = "{thousands},{rest}"
+REPLAY_TITLE = "Replay of game {game_id} — step {step}/{last} (round {round})"
+REPLAY_START = "The deal: the table before the first move."
+REPLAY_HINT = "Only you see this. Step through with First / ‹ / › / Last, or jump to a turn."
+REPLAY_FIRST = "⏮ First"
+REPLAY_LAST = "Last ⏭"
+REPLAY_JUMP = "Jump to turn…"
+REPLAY_OPTION = "Step {step} (round {round})"
+REPLAY_OPTION_START = "Step 0: the deal"
+REPLAY_NONE = "This channel has no finished game to replay: name one with `game:`."
+REPLAY_NOT_HERE = "Game {game_id} is not a finished game of this server."
+GAME_CHOICE = "Game {game_id}: {names}"
 
 from .locales import keyed as _keyed  # noqa: E402  (last: every sentence above gets its key)
 

@@ -16,10 +16,13 @@ from typing import Any
 import discord
 from discord import app_commands
 
-from bot.core import ladder, texts
-from bot.core.errors import BadInputError, StaleError
+from bot.core import ladder, replay, texts
+from bot.core.describe import describe
+from bot.core.errors import BadInputError, NoGameError, StaleError
+from bot.core.games import Game, seat_name
 from bot.core.locales import localise
 from bot.core.storage.ratings import RatingStore
+from bot.core.storage.replays import ReplayStore
 
 from ..mentions import NOBODY
 from . import common
@@ -150,8 +153,123 @@ async def rated_command(interaction: discord.Interaction, value: bool) -> None:
                                             allowed_mentions=NOBODY)
 
 
-COMMANDS: tuple[app_commands.Command[Any, ..., Any], ...] = (leaderboard_command, rated_command)
-DYNAMIC_ITEMS = (LeaderboardButton, UnknownGamesButton)
+# -- replay ----------------------------------------------------------------------------------------
+
+
+async def finished_game(bot: Any, guild_id: int | None, channel_id: int, game_id: int | None) -> Game:
+    """The finished game of this server asked for (default: the channel's last one)."""
+    if game_id is None:
+        game_id = await ReplayStore(bot.storage).last_finished(channel_id)
+        if game_id is None:
+            raise NoGameError(texts.REPLAY_NONE)
+    game = await bot.manager.game(game_id)
+    if game is None or game.guild_id != guild_id or game.status != "finished" or game.state is None:
+        raise BadInputError(texts.REPLAY_NOT_HERE.format(game_id=game_id))
+    return game
+
+
+async def replay_message(bot: Any, game: Game, number: int, locale: Any,
+                         ) -> tuple[discord.Embed, discord.File | None, discord.ui.View]:
+    """Step ``number`` of ``game``'s replay: its table image (one render), its turn's log lines in
+    the viewer's language, and the First / ‹ / › / Last buttons with the "jump to turn" menu."""
+    steps = replay.cached_steps(game, await bot.manager.log(game.id))
+    step = steps[min(max(number, 0), len(steps) - 1)]
+    last = len(steps) - 1
+    lines = [entry.shown(locale) for entry in step.entries] or [localise(texts.REPLAY_START, locale)]
+    heading = texts.REPLAY_TITLE.format(game_id=game.id, step=step.number, last=last, round=step.round)
+    embed = discord.Embed(title=localise(heading, locale),
+                          colour=COLOUR, description=common.clip(lines, 4000, locale=locale))
+    before = None if step.previous is None else replay.revealed(step.previous)
+    drawing = bot.renderer.table(replay.revealed(step.state), game.names, before, locale=locale)
+    image = await common.drawn(drawing, f"step {step.number} of game {game.id}'s replay")
+    about = describe(step.state, game.names)
+    file = None if image is None else common.png(image, "replay.png", about, locale)
+    if file is not None:
+        embed.set_image(url="attachment://replay.png")
+    view = discord.ui.View(timeout=None)
+    for kind, target, label in (("first", 0, texts.REPLAY_FIRST), ("prev", step.number - 1, "‹"),
+                                ("next", step.number + 1, "›"), ("last", last, texts.REPLAY_LAST)):
+        view.add_item(ReplayItem(discord.ui.Button(
+            label=label, custom_id=f"{PREFIX}:rp:{game.id}:{max(0, min(target, last))}:{kind}",
+            style=discord.ButtonStyle.secondary, row=0,
+            disabled=(target < 0 or target > last or (kind in ("first", "last") and target == step.number)))))
+    options = [discord.SelectOption(
+        label=str(localise(texts.REPLAY_OPTION_START if n == 0 else
+                           texts.REPLAY_OPTION.format(step=n, round=steps[n].round), locale)),
+        value=str(n), default=n == step.number) for n in replay.jump_targets(len(steps), step.number)]
+    view.add_item(ReplayItem(discord.ui.Select(custom_id=f"{PREFIX}:rp:{game.id}:jump", options=options,
+                                               placeholder=texts.REPLAY_JUMP, row=1)))
+    return embed, file, common.localise_view(view, locale)
+
+
+async def game_choices(interaction: discord.Interaction, current: str) -> list[app_commands.Choice[int]]:
+    """The server's finished games, newest first (the ids that start with what was typed)."""
+    bot = common.bot_of(interaction)
+    if interaction.guild_id is None:
+        return []
+    typed = "".join(ch for ch in current if ch.isdigit())[:19]
+    found = await ReplayStore(bot.storage).finished_games(interaction.guild_id, starting=typed)
+    return [app_commands.Choice(name=str(localise(texts.GAME_CHOICE.format(
+        game_id=g.id, names=", ".join(str(localise(seat_name(n, None, 0), interaction.locale))
+                                      for n in g.names)), interaction.locale))[:100], value=g.id)
+        for g in found]
+
+
+@app_commands.command(name="replay",
+                      description="Step through a finished game, turn by turn (only you see it)")
+@app_commands.describe(game="A finished game of this server (default: this channel's last)")
+@app_commands.autocomplete(game=game_choices)
+async def replay_command(interaction: discord.Interaction,
+                         game: app_commands.Range[int, 1] | None = None) -> None:
+    bot = common.bot_of(interaction)
+    found = await finished_game(bot, interaction.guild_id, common.channel_id_of(interaction), game)
+    await common.defer(interaction)
+    embed, file, view = await replay_message(bot, found, 0, interaction.locale)
+    await interaction.followup.send(localise(texts.REPLAY_HINT, interaction.locale), embed=embed, view=view,
+                                    files=[file] if file else [], ephemeral=True, allowed_mentions=NOBODY)
+
+
+_RP_ID = r"(?P<game>\d{1,19}):(?P<tail>\d{1,6}:(?:first|prev|next|last)|jump)"
+
+
+class ReplayItem(discord.ui.DynamicItem[discord.ui.Item[Any]], template=r"plg:rp:(?P<rest>.*)"):
+    """A replay's buttons and its "jump to turn" menu: the id names the game and the step, so the
+    private message steps on after a restart; each tap renders that one step."""
+
+    def __init__(self, item: discord.ui.Item[Any]) -> None:
+        super().__init__(item)
+        fields = id_fields(_RP_ID, str(getattr(item, "custom_id", "")).removeprefix(f"{PREFIX}:rp:"))
+        self.game_id = None if fields is None else int(fields["game"])
+        tail = "jump" if fields is None else fields["tail"]
+        self.step = None if tail == "jump" else int(tail.split(":")[0])
+
+    @classmethod
+    async def from_custom_id(cls, interaction: discord.Interaction, item: Any,
+                             match: re.Match[str]) -> ReplayItem:
+        return cls(item)
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        try:
+            step = self.step
+            if isinstance(self.item, discord.ui.Select):
+                values = list(self.item.values)
+                step = int(values[0]) if len(values) == 1 and values[0].isdecimal() else None
+            if self.game_id is None or step is None:
+                raise StaleError(texts.FORGED_BUTTON)
+            bot = common.bot_of(interaction)
+            game = await finished_game(bot, interaction.guild_id, common.channel_id_of(interaction),
+                                       self.game_id)
+            await interaction.response.defer()
+            embed, file, view = await replay_message(bot, game, step, interaction.locale)
+            await interaction.edit_original_response(embed=embed, attachments=[file] if file else [],
+                                                     view=view)
+        except Exception as error:  # noqa: BLE001 - every failure must reach the user politely
+            await common.report_error(interaction, error)
+
+
+COMMANDS: tuple[app_commands.Command[Any, ..., Any], ...] = (
+    leaderboard_command, rated_command, replay_command)
+DYNAMIC_ITEMS = (LeaderboardButton, ReplayItem, UnknownGamesButton)
 
 
 def install(bot: Any) -> None:
