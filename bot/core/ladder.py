@@ -7,7 +7,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from . import texts
-from .locales import Joined, PlayerName, Text
+from .locales import Joined, PlayerName
 from .ratings import GLOBAL, PROVISIONAL_GAMES, ai_ratings, display, display_delta, server_ladder, solo_ladder
 from .storage.ratings import RatingChange, RatingRow
 
@@ -25,7 +25,7 @@ def ladder_key(scope: str, ladder: str, guild_id: int | None) -> str:
     return server_ladder(guild_id, base)
 
 
-def rating_text(mu: float) -> str | Text:
+def rating_text(mu: float) -> str:
     """A rating on the display scale, with the reader's thousands separator (1,640 / 1.640)."""
     value = display(mu)
     if abs(value) < 1000:
@@ -33,14 +33,14 @@ def rating_text(mu: float) -> str | Text:
     return texts.RATING_VALUE.format(thousands=int(value / 1000), rest=f"{abs(value) % 1000:03d}")
 
 
-def ladder_name(ladder: str) -> str | Text:
+def ladder_name(ladder: str) -> str:
     if ladder == "multi":
         return texts.LADDER_MULTI
     difficulty = ladder.removeprefix("solo-")
     return texts.LADDER_SOLO.format(difficulty=texts.DIFFICULTY_NAMES.get(difficulty, difficulty))
 
 
-def title(scope: str, ladder: str, page: int, pages: int) -> Text:
+def title(scope: str, ladder: str, page: int, pages: int) -> str:
     where = texts.SCOPE_ALL if scope == "all" else texts.SCOPE_SERVER
     return texts.LEADERBOARD_TITLE.format(scope=where, ladder=ladder_name(ladder), page=page, pages=pages)
 
@@ -53,14 +53,14 @@ def provisional(games: int) -> str:
     return "?" if games < PROVISIONAL_GAMES else ""
 
 
-def leaderboard_lines(rows: Sequence[RatingRow], offset: int) -> list[Text]:
+def leaderboard_lines(rows: Sequence[RatingRow], offset: int) -> list[str]:
     return [texts.LEADERBOARD_LINE.format(place=offset + i + 1, name=PlayerName(row.display_name),
                                           rating=rating_text(row.mu), provisional=provisional(row.games),
                                           games=row.games)
             for i, row in enumerate(rows)]
 
 
-def ai_levels() -> Text:
+def ai_levels() -> str:
     """"Random AI ≈ 1,100 · Greedy AI ≈ 1,500 · Strong AI ≈ 1,640" in the reader's language."""
     found = ai_ratings()
     levels = [texts.AI_LEVEL.format(name=texts.POLICY_NAMES.get(kind, kind),
@@ -75,7 +75,7 @@ def trend_text(changes: Sequence[RatingChange]) -> str:
     return f"▲ +{delta}" if delta > 0 else (f"▼ {delta}" if delta < 0 else "±0")
 
 
-def rating_line(row: RatingRow, changes: Sequence[RatingChange]) -> Text:
+def rating_line(row: RatingRow, changes: Sequence[RatingChange]) -> str:
     return texts.RATING_LINE.format(name=PlayerName(row.display_name), rating=rating_text(row.mu),
                                     provisional=provisional(row.games), games=row.games, n=len(changes),
                                     trend=trend_text(changes))

@@ -132,8 +132,8 @@ def _entrants(game: Game, state: GameState, facts: GameFacts) -> list[Entrant]:
     finished = [line for line in engine.score_lines(state) if not state.players[line.seat].removed]
     ranks: dict[int, int] = {}
     for place, group in enumerate(rank_by_tiebreaks(finished, lambda seat: tiebreak(state, seat)), start=1):
-        for seat in group:
-            ranks[seat] = place
+        for number in group:
+            ranks[number] = place
     last = len(set(ranks.values())) + 1
     entrants = []
     for seat in game.seats:

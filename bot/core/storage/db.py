@@ -624,7 +624,8 @@ class InTransaction:
     the action's own writes and COMMIT, so what it read cannot change before it is written.
     Built by storage code only (bot/core/storage/ratings.py), like :class:`Write`."""
 
-    run: Callable[[sqlite3.Connection, str], None]
+    run: Callable[[sqlite3.Connection, str], object]
+    """What it returns is not used (a rating step returns what it judged, for its tests)."""
 
 
 _ACTION_COLUMNS = "game_id, seq, seat, user_id, action, revision, created_at"

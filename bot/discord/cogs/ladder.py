@@ -25,6 +25,7 @@ from bot.core.storage.ratings import RatingStore
 from bot.core.storage.replays import ReplayStore
 
 from ..mentions import NOBODY
+from ..services import FrontServices
 from . import common
 from .days import id_fields
 
@@ -156,7 +157,8 @@ async def rated_command(interaction: discord.Interaction, value: bool) -> None:
 # -- replay ----------------------------------------------------------------------------------------
 
 
-async def finished_game(bot: Any, guild_id: int | None, channel_id: int, game_id: int | None) -> Game:
+async def finished_game(bot: FrontServices, guild_id: int | None, channel_id: int,
+                        game_id: int | None) -> Game:
     """The finished game of this server asked for (default: the channel's last one)."""
     if game_id is None:
         game_id = await ReplayStore(bot.storage).last_finished(channel_id)

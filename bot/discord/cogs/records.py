@@ -13,7 +13,7 @@ from bot.core import history, ladder, pace, texts
 from bot.core.describe import describe
 from bot.core.errors import BadInputError, NoGameError, StaleError
 from bot.core.games import parse_stored_state, seat_name
-from bot.core.locales import Joined, Notation, Text, localise
+from bot.core.locales import Joined, Notation, localise
 from bot.core.manager import Game, Seat
 from bot.core.ratings import server_ladder
 from bot.core.results import seat_results
@@ -195,7 +195,7 @@ async def stats_command(interaction: discord.Interaction) -> None:
                                     allowed_mentions=NOBODY)
 
 
-async def rating_lines(storage: Storage, guild_id: int, user_ids: list[int]) -> list[Text]:
+async def rating_lines(storage: Storage, guild_id: int, user_ids: list[int]) -> list[str]:
     """Each rated player's rating, rated games and trend on the server's ladder, best first."""
     store = RatingStore(storage)
     key = server_ladder(guild_id)
