@@ -122,7 +122,8 @@ def check(state: GameState, names: list[str], viewer: int | None, mat: int | Non
         for puzzle in player.puzzles:
             assert puzzle.card in text
     for card in offered(state):
-        assert f"{card} ({state.cards[card].points} pt," in text
+        named = card if locale is None else f"{card} {'branco' if card[0] == 'W' else 'preto'}"
+        assert f"{named} ({state.cards[card].points} pt," in text
     reserve = re.search(words["reserve"], text)
     assert reserve is not None
     assert {code: n for code, n in counts(reserve[1]).items()} == {

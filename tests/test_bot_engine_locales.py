@@ -82,7 +82,7 @@ async def test_engine_refusals_through_discord_follow_the_users_locale(h: Discor
     assert_refused(ix, "is not a position: use a number from 1 to 4")
     ix = await h.slash(current, "games", "projectl play act", text="colocar L3 em W01 nas A1 A2 B2",
                        locale="pt-BR")
-    assert_refused(ix, "Você não tem o quebra-cabeça incompleto W01 (branco). Seus quebra-cabeças: nenhum.")
+    assert_refused(ix, "Você não tem o quebra-cabeça incompleto W01 branco. Seus quebra-cabeças: nenhum.")
     ix = await h.slash(current, "games", "projectl play act", text="encerrar turno", locale="pt-BR")
     assert_refused(ix, "Você ainda tem 3 ações neste turno")
     after = await game_of(h)

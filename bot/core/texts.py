@@ -150,7 +150,7 @@ COLOURS: dict[str, str] = {"white": "white", "black": "black"}
 CARD_ID: dict[str, str] = {"W": "{card}", "B": "{card}"}
 """A white or black card id (W13, B02) as a reader sees it in a sentence: the id alone in English;
 a language whose readers would misread the letter (pt-BR: B is *branco*) adds the colour in words,
-``W13 (branco)``. The id itself never changes, so a typed id means one card in every language
+``W13 branco``. The id itself never changes, so a typed id means one card in every language
 (issue 31, item 14).
 Applied by bot.core.locales to every field that is a card id or a list of them."""
 COLOUR_TITLES: dict[str, str] = {"white": "White", "black": "Black"}

@@ -172,7 +172,7 @@ CARD_IDS = re.compile(r"[WB]\d{2}(?:, [WB]\d{2})*")
 
 def with_card_colours(value: Any, locale: Any) -> Any:
     """A field of a translated sentence with each card id shown as ``CARD_ID`` says in ``locale``
-    (``W13 (branco)`` in pt-BR, where a reader takes B for *branco*); anything else as it is."""
+    (``W13 branco`` in pt-BR, where a reader takes B for *branco*); anything else as it is."""
     if not isinstance(value, str) or not CARD_IDS.fullmatch(value):
         return value
     code = locale_code(locale)
