@@ -13,7 +13,7 @@ from collections.abc import Sequence
 from PIL import Image, ImageDraw
 
 from engine import GameState
-from engine.expansions.finesse import BLUE, TILES, FinesseView, Tile, view
+from engine.expansions.finesse import BLUE, SMALL, TILES, FinesseView, Tile, view
 
 from . import fonts, labels
 from .draw import arrow_sprite, paste_sprite
@@ -35,8 +35,12 @@ def _tile_size(width: int, t: TextSizes) -> tuple[int, int]:
     return w, int(w * 0.78)
 
 
+CREDITS_PER_LINE = 2
+"""Players' credits a line: two, so "Ana: 3 credits (+1 new)" spelt out fits beside a name."""
+
+
 def _credit_lines(count: int) -> int:
-    return -(-count // 3)
+    return -(-count // CREDITS_PER_LINE)
 
 
 def finesse_height(state: GameState, width: int, t: TextSizes) -> int:
@@ -80,10 +84,10 @@ def paint_finesse(
         _paint_tile(image, (left, tile_top, left + tw, tile_top + th), TILES[tile_id], face_down, live, t)
     if fv.row:
         top += _lines(fv) * (th + int(t.small * 1.15))
-    # Credits: three players a line, active and (new) inactive.
-    per = (width - t.small) // 3
+    # Credits: two players a line, active and (new) inactive.
+    per = (width - t.small) // CREDITS_PER_LINE
     for seat in range(len(state.players)):
-        line, col = divmod(seat, 3)
+        line, col = divmod(seat, CREDITS_PER_LINE)
         cy = top + line * int(t.small * 1.4) + int(t.small * 0.8)
         name = names[seat] if seat < len(names) else str(seat + 1)
         counts = labels.finesse_credits("", fv.active[seat], fv.inactive[seat])
@@ -111,9 +115,11 @@ def _paint_tile(
     if live:
         fonts.draw(image, left + 4, top - 4, labels.FINESSE_LIVE, t.small, ACCENT, bold=True,
                    anchor="lb")
-    caption_y = bottom - int(t.small * 0.75)
-    fonts.draw(image, mid_x, caption_y, labels.FINESSE_RULE[tile.rule], t.small, INK, bold=True,
-               anchor="mm")
+    lines = caption_lines(caption(tile), w - t.small // 2, t.small)
+    caption_y = bottom - int(t.small * 0.75) - int(t.small * 1.1) * (len(lines) - 1)
+    for n, line in enumerate(lines):
+        fonts.draw(image, mid_x, caption_y + int(t.small * 1.1) * n, line, t.small, INK, bold=True,
+                   anchor="mm")
     art_mid = top + (caption_y - int(t.small * 0.5) - top) // 2 + 2
     if tile.shapes:
         count = len(tile.shapes)
@@ -123,6 +129,30 @@ def _paint_tile(
             paste_sprite(image, shape, cell, int(left + slot * j + slot / 2), art_mid, anchor="mm")
     else:
         _paint_glyph(image, tile.rule, mid_x, art_mid, int(t.small * 1.3), t)
+
+
+def caption_key(tile: Tile) -> str:
+    """Which caption of ``labels.FINESSE_RULE`` a tile carries: one per rule, Set C's small and
+    tetromino tiles apart (issue 31, item 11: three tiles once all read "place")."""
+    if tile.rule in {"place", "types"} and tile.id[0] == "C":
+        return f"{tile.rule}-{'small' if tile.shapes == SMALL else 'tetro'}"
+    return tile.rule
+
+
+def caption(tile: Tile) -> str:
+    """A tile's caption in the current language: a Set A/B tile names its pieces ("place ILO",
+    "own IL"), so no two tiles with different rules read alike."""
+    return labels.FINESSE_RULE[caption_key(tile)].format(shapes="".join(s.value[0] for s in tile.shapes))
+
+
+def caption_lines(text: str, width: int, size: int) -> list[str]:
+    """The caption on one line, or two (split at the space nearest its middle) when one would not
+    fit the tile: a caption is wrapped, never cut or shrunk below the image's small size."""
+    if fonts.width(text, size, bold=True) <= width or " " not in text:
+        return [text]
+    spaces = [i for i, c in enumerate(text) if c == " "]
+    cut = min(spaces, key=lambda i: abs(i - len(text) / 2))
+    return [text[:cut], text[cut + 1:]]
 
 
 def _paint_glyph(image: Image.Image, rule: str, cx: int, cy: int, size: int, t: TextSizes) -> None:

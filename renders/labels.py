@@ -152,20 +152,30 @@ ENGLISH: dict[str, Any] = {
     "FINESSE_LIVE": "LIVE",
     "FINESSE_FACE_DOWN": "?",
     "FINESSE_ALL_GONE": "all 10 tiles played: the game ends after this round",
-    "FINESSE_RULE": {
-        "place": "place",
-        "pieces": "own each",
-        "unfinished": "open",
+    "FINESSE_RULE": {  # a tile's caption, by renders.finesse.caption_key: no two rules alike
+        "place": "place {shapes}",
+        "pieces": "own {shapes}",
+        "unfinished": "unfinished",
         "master": "Master",
         "complete": "complete",
         "take": "take",
-        "types": "own type",
+        "types-small": "small types",
+        "types-tetro": "tetromino types",
+        "place-small": "place small",
+        "place-tetro": "place tetromino",
         "upgrade": "upgrade",
+        "no_unfinished": "none unfinished",
+        "recycle": "recycle",
+        "every_level": "every level",
+        "insert": "insert",
+        "all_different": "all different",
+        "no_small": "no small",
     },
     "FINESSE_MASTER_GLYPH": "M",
     "finesse_bank": "bank {n}",
-    "finesse_credits": "{name}: {active} cr",
-    "finesse_credits_new": "{name}: {active} cr (+{inactive} new)",
+    "finesse_credits": {"one": "{name}: {n} credit", "other": "{name}: {n} credits"},
+    "finesse_credits_new": {"one": "{name}: {n} credit (+{inactive} new)",
+                            "other": "{name}: {n} credits (+{inactive} new)"},
     "results_credits": {"one": "{n} credit", "other": "{n} credits"},
     "MAT_CREDITS": "Credits",
     "MAT_AMBASSADORS": "Ambassador cards",
@@ -478,11 +488,11 @@ def finesse_bank(n: int) -> str:
 
 
 def finesse_credits(name: str, active: int, inactive: int) -> str:
-    """'Ana: 3 cr (+1 new)': active credits, and inactive ones that turn active at the end of the
-    turn."""
+    """'Ana: 3 credits (+1 new)': active credits (the word, never "cr"), and inactive ones that
+    turn active at the end of the turn."""
     if inactive:
-        return say("finesse_credits_new", name=name, active=active, inactive=inactive)
-    return say("finesse_credits", name=name, active=active)
+        return say("finesse_credits_new", name=name, n=active, inactive=inactive)
+    return say("finesse_credits", name=name, n=active)
 
 
 def results_credits(n: int) -> str:

@@ -6,14 +6,16 @@ from __future__ import annotations
 import io
 from typing import Any
 
+import pytest
 from PIL import Image
 
+from bot.core.locales import image_words
 from engine import GameState, Options, new_game
-from engine.expansions.finesse import TILES
+from engine.expansions.finesse import TILES, rule_text, view
 from engine.game import winners
 from engine.state import DonePuzzle, Phase, PlayerState
 from renders import fonts, labels, render_mat, render_results, render_table
-from renders.finesse import finesse_height
+from renders.finesse import caption, finesse_height
 from renders.panels import TextSizes
 from renders.rank import places, tiebreak_notes
 
@@ -49,9 +51,9 @@ def test_rounds_one_and_two_show_two_backs_and_no_live_tile() -> None:
     assert words.count(labels.FINESSE_FACE_DOWN) == 2
     assert labels.FINESSE_LIVE not in words
     face_up = [TILES[t] for t in state.ext["finesse"]["row"][2:]]
-    captions = [labels.FINESSE_RULE[t.rule] for t in face_up]
-    for caption in set(captions):
-        assert words.count(caption) >= captions.count(caption)
+    pairs = [f"{a} {b}" for a, b in zip(words, words[1:], strict=False)]
+    for tile in face_up:
+        assert caption(tile) in words or caption(tile) in pairs, caption(tile)
 
 
 def test_removed_tiles_are_gone_the_live_one_is_tagged_and_credits_are_shown() -> None:
@@ -60,7 +62,8 @@ def test_removed_tiles_are_gone_the_live_one_is_tagged_and_credits_are_shown() -
     texts, _ = drawn(state)
     words = [d.text for d in texts]
     assert words.count(labels.FINESSE_LIVE) == 1 and labels.FINESSE_FACE_DOWN not in words
-    assert [w for w in words if w in labels.FINESSE_RULE.values()] == ["complete", "place", "own each"]
+    captions = {caption(TILES[t]) for t in TILES}
+    assert [w for w in words if w in captions] == ["complete", "place ILO", "own IO"]
     assert labels.finesse_bank(28) in words
     for seat, name in enumerate(NAMES):
         active, inactive = [3, 0, 2][seat], [1, 0, 1][seat]
@@ -137,3 +140,33 @@ def test_the_mat_shows_active_and_inactive_credits_legibly() -> None:
     with fonts.recording() as texts:
         render_mat(plain, 0, NAMES)
     assert labels.MAT_CREDITS not in [d.text for d in texts]
+
+
+@pytest.mark.parametrize("locale", ["en", "pt-BR"])
+def test_each_tile_caption_tells_its_rule_apart_and_fits_its_tile(locale: str) -> None:
+    """Issue 31, item 11: every tile the engine has — the base 30 and the Finesse Ambassador Pack's
+    six Set C tiles — carries a caption no tile with another rule shares (C9 and C10 are the same
+    Upgrade tile twice), in both languages; credits are "credits", never "cr"; a caption too wide
+    for its tile is wrapped onto two lines at the small size, never cut."""
+    words = None if locale == "en" else image_words(locale)
+    pack = [t for t in TILES.values() if t.pack is not None]
+    assert len(pack) == 6 and len(TILES) == 36
+    with labels.speaking(words):
+        by_caption: dict[str, set[str]] = {}
+        for tile in TILES.values():
+            by_caption.setdefault(caption(tile), set()).add(rule_text(tile))
+        assert all(len(rules) == 1 for rules in by_caption.values()), by_caption
+        assert len(by_caption) == len({rule_text(t) for t in TILES.values()})
+        credits = labels.finesse_credits("Ana", 3, 1) + labels.finesse_credits("Bo", 1, 0)
+        assert " cr" not in credits.replace(" cré", "").replace(" cred", ""), credits
+        state = with_finesse(new_game(Options(players=3, finesse=True, finesse_ambassador=True), seed=2),
+                             ["C9", "C10", "A1", "B2", "C6", "C8", "C11", "C13", "C16", "C15"])
+        with fonts.recording() as drawn_texts:
+            render_table(state, NAMES, words=words)
+    shown = [d.text for d in drawn_texts]
+    pairs = {f"{a} {b}" for a, b in zip(shown, shown[1:], strict=False)}
+    for tile_id in state.ext["finesse"]["row"][view(state).face_down:]:
+        with labels.speaking(words):
+            text = caption(TILES[tile_id])
+        assert text in shown or text in pairs, text  # whole, on one line or wrapped onto two
+    assert not any(d.text.endswith("…") for d in drawn_texts)
