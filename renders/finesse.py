@@ -142,7 +142,8 @@ def caption_key(tile: Tile) -> str:
 def caption(tile: Tile) -> str:
     """A tile's caption in the current language: a Set A/B tile names its pieces ("place ILO",
     "own IL"), so no two tiles with different rules read alike."""
-    return labels.FINESSE_RULE[caption_key(tile)].format(shapes="".join(s.value[0] for s in tile.shapes))
+    template = str(labels.FINESSE_RULE[caption_key(tile)])
+    return template.format(shapes="".join(s.value[0] for s in tile.shapes))
 
 
 def caption_lines(text: str, width: int, size: int) -> list[str]:

@@ -253,6 +253,29 @@ def fitting_size(text: str, size: int, max_width: int, smallest: int, bold: bool
     return floor
 
 
+def wrap(text: str, size: int, max_width: int, bold: bool = False) -> list[str]:
+    """``text`` in lines of at most ``max_width`` pixels, broken at spaces — a word wider than a
+    line is broken between letters — so every letter is drawn: for a name, which is never cut."""
+    lines: list[str] = []
+    line = ""
+    for word in text.split(" "):
+        candidate = f"{line} {word}" if line else word
+        if width(candidate, size, bold) <= max_width:
+            line = candidate
+            continue
+        if line:
+            lines.append(line)
+        line = ""
+        for char in word:
+            if line and width(line + char, size, bold) > max_width:
+                lines.append(line)
+                line = ""
+            line += char
+    if line or not lines:
+        lines.append(line)
+    return lines
+
+
 def fit(text: str, size: int, max_width: int, bold: bool = False) -> str:
     """``text``, shortened with an ellipsis until it fits ``max_width`` pixels.
 

@@ -23,7 +23,7 @@ from engine.expansions.ambassador import unflipped
 from engine.state import GameState, LineClearTable, RowsTable, SoloTable
 from engine.visibility import hidden_scores
 
-from . import fonts, labels, layers
+from . import fonts, indexed, labels, layers
 from .card import Look, look, market_card, market_geometry
 from .changes import NONE, Changes, changes_between, market_cards
 from .draw import dashed_rect, pill
@@ -41,6 +41,7 @@ from .palette import (
     PANEL,
     PANEL_EDGE,
     PIECE_EDGE,
+    RGB,
     SLOT,
     WHITE,
     mix,
@@ -155,7 +156,8 @@ def table_layout(state: GameState, names: Sequence[str], previous: GameState | N
             add(above + lay.tab + lay.tile[1] + GAP, _row_key(state, rows_table, colour, changes, language),
                 paint_row)
     else:
-        market_h = _solo_height(lay) if isinstance(state.table, SoloTable) else _line_clear_height(lay)
+        market_h = (_solo_height(lay) if isinstance(state.table, SoloTable)
+                    else _line_clear_height(lay, shown, state.table))
         add(MARGIN + market_h + GAP, _market_key(state, shown, changes, language),
             lambda image, x, top: _paint_market(image, top + MARGIN, state, shown, lay, changes))
     reserve = ("reserve", language, tuple(reserve_shapes(state)), state.reserve)
@@ -333,13 +335,43 @@ LINE_CLEAR_CELL = 20
 """Smaller market cards so that 3 + deck + 3 fit across the image (7 tiles in 920 px)."""
 
 
-def _marker_row(lay: TableLayout) -> int:
-    return int(lay.t.body * 1.9)
+def _marker_row(lay: TableLayout, names: Sequence[str] = (), table: LineClearTable | None = None) -> int:
+    """The row above Line Clear's market that names both marker holders: one line, taller only
+    when a holder's label has to be wrapped (a long name)."""
+    one = int(lay.t.body * 1.9)
+    if table is None:
+        return one
+    lines = max(len(_marker_label(lay, side, names[seat])[1])
+                for side, seat in (("left", table.markers[0]), ("right", table.markers[1])))
+    return one if lines == 1 else max(one, int(lay.t.small * (1.25 * lines + 0.7)))
 
 
-def _line_clear_height(lay: TableLayout) -> int:
+def _marker_room(lay: TableLayout, side: str) -> int:
+    """How wide a marker label may be: the left one over the three left columns, the right one
+    from the fifth column to the market's right edge (the pill's padding may overhang)."""
+    w = market_geometry(LINE_CLEAR_CELL).width
+    step = (lay.inner - w) / 6
+    columns = [MARGIN + int(i * step) for i in range(7)]
+    return columns[3] - columns[0] - GAP if side == "left" else columns[6] + w - columns[4] - GAP
+
+
+def _marker_label(lay: TableLayout, side: str, name: str) -> tuple[int, list[str]]:
+    """'White marker: Ann' at the body size if it fits its side, else shrunk down to the image's
+    small size, else wrapped onto more lines at that size: a holder's whole name, never cut with
+    an ellipsis (issue 31, item 6)."""
+    t = lay.t
+    label = labels.marker_holder(labels.WHITE_MARKER if side == "left" else labels.BLACK_MARKER, name)
+    room = _marker_room(lay, side)
+    size = fonts.fitting_size(label, t.body, room, t.small, bold=True)
+    if fonts.width(label, size, bold=True) <= room:
+        return size, [label]
+    return t.small, fonts.wrap(label, t.small, room, bold=True)
+
+
+def _line_clear_height(lay: TableLayout, names: Sequence[str] = (),
+                       table: LineClearTable | None = None) -> int:
     h = market_geometry(LINE_CLEAR_CELL).height
-    return _marker_row(lay) + 2 * (lay.tab + h) + GAP
+    return _marker_row(lay, names, table) + 2 * (lay.tab + h) + GAP
 
 
 def _paint_line_clear(
@@ -353,18 +385,19 @@ def _paint_line_clear(
     step = (lay.inner - w) / 6
     columns = [MARGIN + int(i * step) for i in range(7)]
     # The markers: the White marker's holder takes from the left rows, the Black's from the right.
-    mid = y + _marker_row(lay) // 2
+    row_h = _marker_row(lay, names, table)
+    mid = y + row_h // 2
     for side, marker, seat in (("left", "White", table.markers[0]), ("right", "Black", table.markers[1])):
         fill, ink = (MARKER_WHITE, INK) if marker == "White" else (MARKER_BLACK, WHITE)
-        label = labels.marker_holder(labels.WHITE_MARKER if marker == "White" else labels.BLACK_MARKER,
-                                     names[seat])
-        if side == "left":
-            label = fonts.fit(label, t.body, columns[3] - columns[0] - GAP, bold=True)
-            pill(image, columns[0], mid, label, t.body, fill, ink)
+        size, lines = _marker_label(lay, side, names[seat])
+        if len(lines) == 1 and side == "left":
+            pill(image, columns[0], mid, lines[0], size, fill, ink)
+        elif len(lines) == 1:
+            pill(image, columns[6] + w, mid, lines[0], size, fill, ink, anchor="rm")
         else:
-            label = fonts.fit(label, t.body, columns[6] + w - columns[4] - GAP, bold=True)
-            pill(image, columns[6] + w, mid, label, t.body, fill, ink, anchor="rm")
-    top = y + _marker_row(lay)
+            _wrapped_pill(image, columns[0] if side == "left" else columns[6] + w, mid, lines, size,
+                          fill, ink, right=side == "right")
+    top = y + row_h
     for colour in (Colour.WHITE, Colour.BLACK):
         for side, first in (("left", 0), ("right", 4)):
             row = table.row(side, colour)
@@ -386,6 +419,23 @@ def _paint_line_clear(
 
 def _lock_row(lay: TableLayout) -> int:
     return int(lay.t.small * 1.6)
+
+
+def _wrapped_pill(image: Image.Image, x: int, mid: int, lines: list[str], size: int, fill: RGB, ink: RGB,
+                  *, right: bool) -> None:
+    """A marker tag of several lines (a long name wrapped), its edge at ``x`` (its right edge when
+    ``right``), centred on ``mid``."""
+    pad = size // 2
+    line_h = int(size * 1.25)
+    w = max(fonts.width(line, size, bold=True) for line in lines) + 2 * pad
+    h = line_h * len(lines) + pad // 2
+    left = x - w if right else x
+    top = mid - h // 2
+    ImageDraw.Draw(image).rounded_rectangle((left, top, left + w, top + h), radius=line_h // 2,
+                                           fill=indexed.ink(image, fill))
+    for n, line in enumerate(lines):
+        fonts.draw(image, left + w / 2, top + pad // 4 + line_h * n + line_h / 2, line, size, ink, bold=True,
+                   anchor="mm")
 
 
 def _solo_height(lay: TableLayout) -> int:

@@ -75,3 +75,54 @@ def test_ghost_split_preview_shows_each_new_piece() -> None:
     assert {PIECE[Shape.P5], PIECE[Shape.MONO], PIECE[Shape.O4]} <= colours
     with pytest.raises(ValueError):
         render_ghost_split(Shape.U5, (Shape.MONO, Shape.O4))
+
+
+def _drawn_whole(texts: list[str], whole: str) -> bool:
+    """``whole`` among the drawn texts: in one piece, or as consecutive lines that join back to it
+    (a wrap at a space, or between the letters of a word too long for a line)."""
+    for start, first in enumerate(texts):
+        if not whole.startswith(first):
+            continue
+        joined = first
+        for line in texts[start + 1:]:
+            if joined == whole:
+                break
+            if whole.startswith(f"{joined} {line}"):
+                joined = f"{joined} {line}"
+            elif whole.startswith(joined + line):
+                joined += line
+            else:
+                break
+        if joined == whole:
+            return True
+    return False
+
+
+@pytest.mark.parametrize("locale", [None, "pt-BR"])
+def test_marker_labels_show_whole_names_wrapped_or_shrunk_never_cut(locale: str | None) -> None:
+    """Issue 31, item 6: "White marker: Greedy…" is gone — a holder's whole name is drawn, the
+    label shrunk (to the image's small size at least) or wrapped onto more lines, never cut with
+    an ellipsis; each line fits its side of the image. Short names draw as before (goldens)."""
+    from bot.core.locales import image_words
+    from renders import fonts, labels
+
+    words = image_words(locale) if locale else None
+    state = new_game(Options.for_players(5), seed=4)
+    table = state.table
+    assert isinstance(table, LineClearTable)
+    long_names = ["Greedy bot 1 (for Maria Fernanda)", "You (policy)", "Anastácia Beatriz Gonçalves",
+                  "Bo", "Wolfeschlegelsteinhausenbergerdorff"]
+    for names in (long_names, [long_names[i] for i in (4, 1, 2, 3, 0)]):
+        with fonts.recording() as drawn:
+            data = render_table(state, names, words=words)
+        image = _png(data)
+        texts = [d.text for d in drawn]
+        with labels.speaking(words):
+            white = labels.marker_holder(labels.WHITE_MARKER, names[table.markers[0]])
+            black = labels.marker_holder(labels.BLACK_MARKER, names[table.markers[1]])
+        for label in (white, black):
+            assert _drawn_whole(texts, label), (label, texts[:40])
+            assert not any(t.endswith(fonts.ELLIPSIS) and label.startswith(t[:-1]) for t in texts)
+        small = min(d.size for d in drawn)
+        assert small * 100 >= 3 * image.width - 100  # shrunk no smaller than the phone rule
+        assert all(0 <= d.box[0] and d.box[2] <= image.width for d in drawn)
