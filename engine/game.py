@@ -92,6 +92,15 @@ def new_game(
     return variant_for(options.variant).setup(options, cards, seed)
 
 
+def check_options(options: Options) -> None:
+    """Refuse ``options`` no game can be set up with — an :class:`~engine.errors.IllegalActionError`
+    keyed in :mod:`engine.messages` ("Six players need the Ghost Piece expansion or Phoenix…"),
+    with nothing dealt. The one check of a table's rules: :func:`new_game` makes it too, and a
+    front end asks it before it opens a table, so every refusal has the engine's wording.
+    (Whether a catalogue has enough cards for the table is :func:`new_game`'s own question.)"""
+    variant_for(options.variant).validate_options(options)
+
+
 def initial_state(state: GameState) -> GameState:
     """The state this game started from: its seed and options dealt from the same catalogue.
 

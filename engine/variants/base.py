@@ -56,7 +56,10 @@ class Variant:
     def setup(self, options: Options, cards: Sequence[PuzzleCard], seed: int) -> GameState:
         raise NotImplementedError
 
-    def validate_options(self, options: Options, cards: Sequence[PuzzleCard]) -> None:
+    def validate_options(self, options: Options) -> None:
+        """Refuse options this variant cannot set up (an IllegalActionError keyed in
+        :mod:`engine.messages`): the one check of a table's options, made before dealing
+        (:func:`engine.game.check_options`), so it needs no cards."""
         if not self.min_players <= options.players <= self.max_players:
             raise IllegalActionError("setup.players", variant=self.name, low=self.min_players,
                                      high=self.max_players)
@@ -226,7 +229,7 @@ class RowsGame(Variant):
         it): the white and the black cards in play shuffled, the black cut to the mode's count,
         and the first player. Returns the generator to go on with, both piles and the first seat.
         ``shortage`` is the refusal (a key of :mod:`engine.messages`) when the cards are too few."""
-        self.validate_options(options, cards)
+        self.validate_options(options)
         rng = Rng(seed)
         white, black = cards_in_play(options, cards)
         need_white, need_black = MODES[f"{options.players}p"]

@@ -50,12 +50,12 @@ class LineClearGame(RowsGame):
     max_players = 6
     row_size = LINE_CLEAR_ROW_SIZE
 
-    def validate_options(self, options: Options, cards: Sequence[PuzzleCard]) -> None:
+    def validate_options(self, options: Options) -> None:
         if not self.min_players <= options.players <= self.max_players:
             raise IllegalActionError("setup.line_clear_players")
         if options.players == 6 and not fills_six_player_black_deck(options):
             raise IllegalActionError("setup.six_need_ghost")
-        super().validate_options(options, cards)
+        super().validate_options(options)
 
     def setup(self, options: Options, cards: Sequence[PuzzleCard], seed: int) -> GameState:
         rng, white, black, first = self.deal(options, cards, seed, shortage="setup.table_catalogue")

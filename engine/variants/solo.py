@@ -87,7 +87,7 @@ class SoloGame(Variant):
     max_players = 1
 
     def setup(self, options: Options, cards: Sequence[PuzzleCard], seed: int) -> GameState:
-        self.validate_options(options, cards)
+        self.validate_options(options)
         rng = Rng(seed)
         white, black = cards_in_play(options, cards)
         need_white, need_black = solo_deck(options) or (SOLO_WHITE, SOLO_BLACK)
