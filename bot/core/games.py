@@ -11,11 +11,21 @@ import logging
 import re
 from collections import OrderedDict
 from collections.abc import Awaitable, Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any, Protocol
 
 import engine
-from engine import Action, GameState, Master, Options, Place, PuzzleCard, StateFormatError, serialisation
+from engine import (
+    Action,
+    GameState,
+    IllegalActionError,
+    Master,
+    Options,
+    Place,
+    PuzzleCard,
+    StateFormatError,
+    serialisation,
+)
 from engine.events import Event, FinishingStarted, GameEnded, TurnStarted
 from engine.policies import policy_by_name
 from engine.serialisation import cards_from_text, catalogue_key, catalogue_text
@@ -23,11 +33,13 @@ from engine.serialisation import cards_from_text, catalogue_key, catalogue_text
 from . import texts
 from .errors import BadInputError, UnreadableGameError
 from .locales import Joined, PlayerName
+from .refusals import engine_text
 from .storage import GameRow, StoredCatalogue
 
 log = logging.getLogger("bot.manager")
 
 VARIANTS = ("base", "solo")
+"""The table kinds ``/projectl table new`` offers (a ``base`` table plays Line Clear with 5–6 seats)."""
 POLICY_NAMES = ("greedy", "strong", "random")
 POLICY_LABELS = {"greedy": "Easy", "strong": "Strong", "random": "Random"}
 """What players see for each policy: "greedy" is offered as Easy."""
@@ -36,89 +48,139 @@ POLICY_LABELS = {"greedy": "Easy", "strong": "Strong", "random": "Random"}
 # -- values ------------------------------------------------------------------------------------
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, init=False)
 class TableSettings:
-    """What the host chose in ``/projectl table new``. ``max_players`` is 1 for Solo."""
+    """A table's options: the engine's :class:`~engine.Options` (every rule) and beside them only
+    what the bot alone decides — the one model of what the host chose in ``/projectl table new``.
 
-    variant: str = "base"
-    max_players: int = 4
-    reserve: int = 10
-    unfinished_penalty: bool = True
-    difficulty: str = "normal"
-    ghost: bool | None = None
-    """The Ghost Piece expansion; None = the default for the table size (on for 5–6 players)."""
-    finesse: bool = False
-    """The Finesse expansion (credits, tiles, Insert)."""
-    known_scores: bool = True
-    """Score piles face up; off = each player's points are shown only to them until the end."""
-    endless_white: bool = False
-    """The Endless White Deck variant (2+ players)."""
-    hints: bool = True
+    The rules are checked once, by the engine (:meth:`validate` asks ``engine.check_options``,
+    whose refusal is shown with the engine's wording, in the reader's language), and stored in
+    the engine's JSON form (:meth:`to_json`); nothing here re-states a rule. Build one from the
+    host's choices, ``TableSettings("base", 6, ghost=False, finesse=True)`` (every keyword the
+    engine's ``Options`` has passes through), or from stored rules with :meth:`of`.
+    """
+
+    rules: Options
+    """The engine's options for the table when full: ``players`` is its seat count (1 for Solo),
+    ``variant`` the one a full table plays (``base`` 2–4, ``lineclear`` 5–6, ``solo``)."""
+    ghost_by_seats: bool
+    """Ghost was left to its default, which follows the seats the game starts with (on for 5–6:
+    ``Options.for_players``), so a 6-seat table started by 4 plays without it. ``rules.ghost``
+    is then the full table's default."""
+    hints: bool
     """Whether ``/projectl play hint`` may be used (a competitive table turns it off)."""
-    rated: bool = True
+    rated: bool
     """Off: a casual table, recorded but never rated (docs/ratings.md)."""
 
+    def __init__(self, variant: str = "base", max_players: int = 4, *, ghost: bool | None = None,
+                 hints: bool = True, rated: bool = True,
+                 difficulty: str | engine.Difficulty = engine.Difficulty.NORMAL,
+                 rules: Options | None = None, ghost_by_seats: bool = False, **choices: Any) -> None:
+        """The host's choices: ``variant`` is the table's kind, ``base`` (2–6 seats, 5–6 play
+        Line Clear) or ``solo`` (1); ``ghost`` None = the default for the seats; ``choices`` are
+        the engine's other ``Options`` fields (``reserve=15``, ``finesse=True``…). Nothing is
+        checked here but the spelling of ``difficulty``: :meth:`validate` asks the engine.
+
+        Or the stored form, ``rules=`` (with ``ghost_by_seats``, ``hints``, ``rated``) as they are: what
+        :meth:`of` and ``dataclasses.replace`` pass."""
+        if rules is None:
+            full = Options.for_players(max(max_players, 2), ghost=ghost)
+            kind = full.variant if variant == "base" else variant  # another name: the engine refuses it
+            rules = Options(players=max_players, variant=kind, ghost=full.ghost,
+                            difficulty=_difficulty(difficulty), **choices)
+            ghost_by_seats = ghost is None
+        elif choices or ghost is not None:
+            raise TypeError("TableSettings takes rules= or the host's choices, not both")
+        object.__setattr__(self, "rules", rules)
+        object.__setattr__(self, "ghost_by_seats", ghost_by_seats)
+        object.__setattr__(self, "hints", hints)
+        object.__setattr__(self, "rated", rated)
+
+    @classmethod
+    def of(cls, rules: Options, *, ghost_by_seats: bool = False, hints: bool = True,
+           rated: bool = True) -> TableSettings:
+        """The settings holding ``rules`` as they are (what a stored row or a test names)."""
+        return cls(rules=rules, ghost_by_seats=ghost_by_seats, hints=hints, rated=rated)
+
+    @property
+    def variant(self) -> str:
+        """The table's kind, as ``games.variant`` stores it: ``solo``, or ``base`` (which plays
+        Line Clear with 5–6 seats)."""
+        return "solo" if self.rules.variant == "solo" else "base"
+
+    @property
+    def max_players(self) -> int:
+        """Most seats (1 for Solo): the full table's ``players``."""
+        return self.rules.players
+
     def validate(self) -> None:
-        if self.variant not in VARIANTS:
-            raise BadInputError(texts.BAD_VARIANT)
-        if self.variant == "solo" and self.max_players != 1:
-            raise BadInputError(texts.SOLO_IS_ONE)
-        if self.variant == "base" and not 2 <= self.max_players <= 6:
-            raise BadInputError(texts.BASE_PLAYERS)
-        if self.max_players == 6 and self.ghost is False:
-            raise BadInputError(texts.SIX_NEED_GHOST)
-        if self.variant == "solo" and self.endless_white:
-            raise BadInputError(texts.ENDLESS_WHITE_SOLO)
-        if self.reserve not in (10, 15):
-            raise BadInputError(texts.BAD_RESERVE)
-        if self.difficulty not in {d.value for d in engine.Difficulty}:
-            raise BadInputError(texts.BAD_DIFFICULTY)
+        """Refuse rules no game can be set up with: the engine's own check and its sentence."""
+        try:
+            engine.check_options(self.rules)
+        except IllegalActionError as error:
+            raise BadInputError(engine_text(error)) from error
 
     def options(self, players: int) -> Options:
         """The engine options for a game started with ``players`` seats: a ``base`` table plays
         the base game with 2–4 seats filled and Line Clear with 5–6."""
-        return Options.for_players(
-            players, ghost=self.ghost, reserve=self.reserve, unfinished_penalty=self.unfinished_penalty,
-            difficulty=engine.Difficulty(self.difficulty), finesse=self.finesse,
-            known_scores=self.known_scores, endless_white=self.endless_white,
-        )
+        seated = Options.for_players(players)
+        return replace(self.rules, players=players, variant=seated.variant,
+                       ghost=seated.ghost if self.ghost_by_seats else self.rules.ghost)
 
     @property
     def ghost_label(self) -> str:
-        if self.ghost is None:  # the default follows the seats: a table of at most 4 never gets it
-            return texts.LOBBY_GHOST_DEFAULT if self.variant != "solo" and self.max_players >= 5 \
-                else texts.LOBBY_OFF
-        return texts.LOBBY_ON if self.ghost else texts.LOBBY_OFF
+        if self.ghost_by_seats:  # the default follows the seats: a table of at most 4 never gets it
+            return texts.LOBBY_GHOST_DEFAULT if self.rules.ghost else texts.LOBBY_OFF
+        return texts.LOBBY_ON if self.rules.ghost else texts.LOBBY_OFF
 
     def to_json(self) -> dict[str, Any]:
-        data: dict[str, Any] = {"reserve": self.reserve, "unfinished_penalty": self.unfinished_penalty,
-                                "difficulty": self.difficulty}
-        if self.ghost is not None:
-            data["ghost"] = self.ghost
-        if self.finesse:
-            data["finesse"] = True
-        if not self.known_scores:
-            data["known_scores"] = False
-        if self.endless_white:
-            data["endless_white"] = True
-        if not self.hints:  # written only when off, so older rows and their JSON stay as they were
+        """``games.options``: the rules in the engine's JSON form, the bot's fields beside them
+        (each written only when it is on — ``ghost_by_seats`` — or off — ``hints``, ``rated`` —
+        like the engine writes its flags only when they are on)."""
+        data: dict[str, Any] = {"rules": serialisation.options_to_json(self.rules)}
+        if self.ghost_by_seats:
+            data["ghost_by_seats"] = True
+        if not self.hints:
             data["hints"] = False
-        if not self.rated:  # likewise written only when off
+        if not self.rated:
             data["rated"] = False
         return data
 
     @classmethod
-    def from_row(cls, row: GameRow) -> TableSettings:
-        ghost = row.options.get("ghost")
-        return cls(variant=row.variant, max_players=row.max_players, reserve=int(row.options["reserve"]),
-                   unfinished_penalty=bool(row.options["unfinished_penalty"]),
-                   difficulty=str(row.options["difficulty"]),
+    def from_json(cls, variant: str, max_players: int, data: dict[str, Any]) -> TableSettings:
+        """Stored settings: ``games.variant``, ``games.max_players`` and ``games.options``, in
+        this version's form (:meth:`to_json`) or the one written before it (the host's choices
+        one by one, each flag only when not its default; 0001's rows have just the first three).
+        KeyError, TypeError or ValueError when they cannot be read."""
+        if "rules" in data:
+            settings = cls.of(serialisation.options_from_json(data["rules"]),
+                              ghost_by_seats=bool(data.get("ghost_by_seats", False)),
+                              hints=bool(data.get("hints", True)), rated=bool(data.get("rated", True)))
+            if (settings.variant, settings.max_players) != (variant, max_players):
+                raise ValueError(f"options for {settings.variant} × {settings.max_players}, "
+                                 f"row for {variant} × {max_players}")
+            return settings
+        ghost = data.get("ghost")
+        return cls(variant, max_players, reserve=int(data["reserve"]),
+                   unfinished_penalty=bool(data["unfinished_penalty"]),
+                   difficulty=engine.Difficulty(str(data["difficulty"])),
                    ghost=None if ghost is None else bool(ghost),
-                   finesse=bool(row.options.get("finesse", False)),
-                   known_scores=bool(row.options.get("known_scores", True)),
-                   endless_white=bool(row.options.get("endless_white", False)),
-                   hints=bool(row.options.get("hints", True)),
-                   rated=bool(row.options.get("rated", True)))
+                   finesse=bool(data.get("finesse", False)),
+                   known_scores=bool(data.get("known_scores", True)),
+                   endless_white=bool(data.get("endless_white", False)),
+                   hints=bool(data.get("hints", True)), rated=bool(data.get("rated", True)))
+
+    @classmethod
+    def from_row(cls, row: GameRow) -> TableSettings:
+        return cls.from_json(row.variant, row.max_players, row.options)
+
+
+def _difficulty(value: str | engine.Difficulty) -> engine.Difficulty:
+    """A typed difficulty as the engine's value (a word the bot reads, not a rule)."""
+    try:
+        return engine.Difficulty(value)
+    except ValueError:
+        raise BadInputError(texts.BAD_DIFFICULTY) from None
 
 
 @dataclass(frozen=True, slots=True)

@@ -40,19 +40,7 @@ FORGED_BUTTON = "That button is not valid. Nothing was changed."
 MASTER_SAME_PUZZLE = "Your Master already has a piece on {card}: one piece per puzzle."
 MASTER_EMPTY = "Your Master has no placements yet: add some with `/projectl play master-add`."
 AMBASSADOR_EMPTY = "Your Ambassador action has no placements yet: choose a puzzle and a piece first."
-BAD_VARIANT = "The variant is base or solo."
-SOLO_IS_ONE = "Solo is played by exactly one player."
-BASE_PLAYERS = "A table has 2 to 6 players (5–6 play the Line Clear variant)."
 GHOST_HOW = "Write the split as '<ghost> to <pieces>', e.g. 'P5 to 1 O4' (the list shows the legal ones)."
-SIX_NEED_GHOST = (
-    "Six players need the Ghost Piece expansion (its black puzzles make the 24-card black deck): "
-    "leave ghost on, or allow at most 5 players."
-)
-ENDLESS_WHITE_SOLO = (
-    "The Endless White Deck is a variant for 2 or more players; Solo cannot use it. Leave "
-    "endless_white off, or open a base-game table."
-)
-BAD_RESERVE = "The reserve holds 10 or 15 pieces of each shape."
 BAD_DIFFICULTY = "Difficulty is normal, hard or unbeatable."
 BAD_POLICY = "Unknown AI kind. Choose one of: {names}."
 WATCH_SOLO_ONLY = "Watching an AI play is for Solo tables: in the base game, add AI seats from the lobby."

@@ -30,17 +30,18 @@ def lobby_content(game: Game, turn_limit: timedelta | None = None) -> Joined:
     """The lobby message: built from sentences of bot/core/texts.py, shown in the reader's language
     where it is sent (the server's for the public lobby, the user's in a private status)."""
     settings = game.settings
+    rules = settings.rules
     players = Joined((Joined([texts.LOBBY_SEAT.format(number=s.seat + 1, name=s.name),
                               texts.LOBBY_SEAT_HOST if s.user_id == game.host_id else "",
                               texts.LOBBY_SEAT_AI if s.is_ai else ""]) for s in game.seats), "\n")
     options = [
-        texts.LOBBY_DIFFICULTY.format(difficulty=texts.DIFFICULTY.get(settings.difficulty,
-                                                                      settings.difficulty))
+        texts.LOBBY_DIFFICULTY.format(difficulty=texts.DIFFICULTY.get(rules.difficulty.value,
+                                                                      rules.difficulty.value))
         if settings.variant == "solo" else "",
         texts.LOBBY_GHOST.format(ghost=settings.ghost_label),
-        texts.LOBBY_FINESSE if settings.finesse else "",
-        texts.LOBBY_SCORES_PUBLIC if settings.known_scores else texts.LOBBY_SCORES_HIDDEN,
-        texts.LOBBY_ENDLESS_WHITE if settings.endless_white else "",
+        texts.LOBBY_FINESSE if rules.finesse else "",
+        texts.LOBBY_SCORES_PUBLIC if rules.known_scores else texts.LOBBY_SCORES_HIDDEN,
+        texts.LOBBY_ENDLESS_WHITE if rules.endless_white else "",
     ]
     host = next((s.name for s in game.seats if s.user_id == game.host_id), "?")
     if settings.variant == "solo":
@@ -52,7 +53,7 @@ def lobby_content(game: Game, turn_limit: timedelta | None = None) -> Joined:
     title = texts.LOBBY_TITLE.format(variant=variant)
     body = texts.LOBBY_BODY.format(
         host=host, seated=len(game.seats), limit=settings.max_players, players=players,
-        reserve=settings.reserve, penalty=texts.LOBBY_ON if settings.unfinished_penalty else texts.LOBBY_OFF,
+        reserve=rules.reserve, penalty=texts.LOBBY_ON if rules.unfinished_penalty else texts.LOBBY_OFF,
         difficulty=Joined(options), clock=clock_line(turn_limit),
     )
     return Joined(["**", title, "**\n", body])
