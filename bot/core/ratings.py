@@ -88,7 +88,7 @@ def solo_ladder(difficulty: str) -> str:
 def ladders_for(game: Game) -> tuple[str, ...]:
     """The ladders a game of ``game``'s kind counts on: its server's and the global one."""
     if game.settings.variant == "solo":
-        base = solo_ladder(game.settings.difficulty)
+        base = solo_ladder(game.settings.rules.difficulty.value)
         return (base, server_ladder(game.guild_id, base)) if game.guild_id is not None else (base,)
     return (GLOBAL, server_ladder(game.guild_id)) if game.guild_id is not None else (GLOBAL,)
 
@@ -164,7 +164,7 @@ def _solo_entrants(game: Game, state: GameState) -> list[Entrant]:
     won = engine.winners(state) == (0,)
     return [Entrant(user_key(seat.user_id), 0, 1 if won else 2, str(unescaped(seat.name)), seat.user_id,
                     weight=solo_weight(margin)),
-            Entrant(f"mastermind:{game.settings.difficulty}", -1, 2 if won else 1, fixed=INITIAL)]
+            Entrant(f"mastermind:{game.settings.rules.difficulty.value}", -1, 2 if won else 1, fixed=INITIAL)]
 
 
 def rate(entrants: Sequence[Entrant], priors: Mapping[str, Prior]) -> dict[str, Prior]:
