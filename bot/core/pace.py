@@ -7,7 +7,7 @@ player's turn-ending action, or the game ended). A turn that timed out is left o
 never acted), as are turns still open. The player's own quiet hours and their vacation (from the
 day they set it, ``vacation_from``, migration 0010, to the day they are back) are taken out of each
 turn's time: nobody is slow while asleep or away. Only a player's present settings are known, so
-an older vacation that has since been replaced is not taken out (a ruling, docs/rules.md §12).
+an older vacation that has since been replaced is not taken out (docs/bot.md, issue 26).
 
 The forecast uses wall-clock times (quiet hours included, since the table waits through them):
 the rounds left (to the end already triggered, or: the deck that ends the game divided by how
