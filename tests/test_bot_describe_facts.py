@@ -26,6 +26,9 @@ from engine.policies.registry import policy_by_name
 from engine.state import GameState, LineClearTable, Options, RowsTable, SoloTable
 from engine.visibility import hidden_scores
 
+CARD_COLOUR = r"(?: \(?(?:branco|preto)\)?)?"
+"""pt-BR names a card id's colour after it (``W13 branco``: CARD_ID in the catalogue)."""
+
 MODES: list[tuple[int, dict[str, Any]]] = [
     (1, {}), (1, {"finesse": True}), (2, {}), (2, {"known_scores": False}), (3, {"finesse": True}),
     (3, {"ghost": True, "known_scores": False}), (4, {"endless_white": True}), (4, {"finesse": True}),
@@ -39,7 +42,7 @@ WORDS = {
            "reserve": r"Reserve: ([^.]*)\.", "decks": r"Decks: (\d+) white and (\d+) black cards left\.",
            "deck": r"Deck: (\d+) cards left\.", "locks": r"left to right: ([\d, ]+)\.",
            "pieces": r"{name}'s pieces: ([^.]*)\.", "live": "Live Finesse tile: {tile}",
-           "credits": "{name} {a} and {i}"},
+           "credits": "{name} {a} and {i}", "left": r" \({left} cells left\)"},
     "pt-BR": {"turn": "Vez de {names}.", "and": " e ", "over": "A partida terminou.",
               "score": r"{name}: (\d+) pontos de (\d+) quebra-cabeças completos, (\d+) peças na reserva "
                        r"pessoal\.",
@@ -48,7 +51,7 @@ WORDS = {
               "decks": r"Baralhos: restam (\d+) cartas brancas e (\d+) pretas\.",
               "deck": r"Baralho: restam (\d+) cartas\.", "locks": r"da esquerda para a direita: ([\d, ]+)\.",
               "pieces": r"Peças de {name}: ([^.]*)\.", "live": "Ficha Finesse ativa: ",
-              "credits": "{name} {a} e {i}"},
+              "credits": "{name} {a} e {i}", "left": r" \(faltam {left} casas\)"},
 }
 
 
@@ -120,10 +123,11 @@ def check(state: GameState, names: list[str], viewer: int | None, mat: int | Non
             assert found is not None, (names[seat], text)
             assert (int(found[1]), int(found[2]), int(found[3])) == (points, completed, player.supply_size)
         for puzzle in player.puzzles:
-            assert puzzle.card in text
+            left = state.cards[puzzle.card].size - puzzle.filled.bit_count()
+            assert re.search(re.escape(puzzle.card) + CARD_COLOUR + words["left"].format(left=left), text), \
+                (puzzle.card, left)
     for card in offered(state):
-        named = card if locale is None else f"{card} {'branco' if card[0] == 'W' else 'preto'}"
-        assert f"{named} ({state.cards[card].points} pt," in text
+        assert re.search(re.escape(card) + CARD_COLOUR + rf" \({state.cards[card].points} pt,", text), card
     reserve = re.search(words["reserve"], text)
     assert reserve is not None
     assert {code: n for code, n in counts(reserve[1]).items()} == {

@@ -101,8 +101,9 @@ def mat_lines(state: GameState, names: Sequence[str], seat: int) -> list[Any]:
         lines.append(texts.DESCRIBE_NO_PUZZLES)
     for puzzle in player.puzzles:
         card = state.cards[puzzle.card]
-        lines.append(texts.DESCRIBE_PUZZLE.format(card=_card_line(state, puzzle.card), filled=puzzle.filled,
-                                                  size=card.size, left=card.size - puzzle.filled))
+        filled = puzzle.filled.bit_count()  # ``filled`` is the mask of covered cells
+        lines.append(texts.DESCRIBE_PUZZLE.format(card=_card_line(state, puzzle.card), filled=filled,
+                                                  size=card.size, left=card.size - filled))
     lines += _piece_lines(player.supply, texts.DESCRIBE_PIECE) or [texts.DESCRIBE_NO_PIECES]
     return lines
 
@@ -168,7 +169,8 @@ def _building(state: GameState, names: Sequence[str], seat: int) -> list[Any]:
     player = state.players[seat]
     if not player.puzzles:
         return []
-    building = Joined([texts.ALT_PUZZLE.format(card=p.card, left=state.cards[p.card].size - p.filled)
+    building = Joined([texts.ALT_PUZZLE.format(card=p.card,  # ``filled``: the mask of covered cells
+                                               left=state.cards[p.card].size - p.filled.bit_count())
                        for p in player.puzzles], ", ")
     return [texts.ALT_BUILDING.format(name=seat_name(names, seat), cards=building)]
 
