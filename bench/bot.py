@@ -57,6 +57,7 @@ from .load import closed_loop, open_loop, percentile
 from .lobby import start_latencies
 from .panel import panel_ack_latencies
 from .players import policy_factory
+from .ratings import quick_cases as rating_cases
 from .report import BenchReport
 from .strong_seat import strong_turn_seconds
 
@@ -212,6 +213,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         sections.done("strong_seat", f"strong seat: {len(strong)} turns while 20 channels play")
         stored_state_cases(report)
         sections.done("stored_states", "stored states: bytes and dumps time, with and without the cards")
+        rating_cases(report)
+        sections.done("ratings", "ratings and replays: a 4-player game's rating update and replay steps")
     report.info("section_seconds", sections.seconds)
     report.info("seconds", round(time.perf_counter() - started, 1))
     return report.finish()

@@ -81,6 +81,10 @@ BUDGETS: dict[str, Budget] = {
     "resume_peak_mb": at_most(10.0, "memory", "bot", why="resume() among 5,000 finished games"),
     "start_100_ack_max_ms": at_most(3000.0, "speed", "bot", why="Discord's deadline for an acknowledgement"),
     "strong_turn_p95_s": at_most(3.0, "speed", "bot", why="a Strong seat's whole turn, 20 busy channels"),
+    "rating_update_ms": at_most(5.0, "speed", "bot",
+                                why="issue 27: a finished game's rating update, inside its game-end commit"),
+    "replay_step_p95_ms": at_most(150.0, "speed", "bot",
+                                  why="issue 27: one replay step shown (log replayed, the table drawn), p95"),
     "line_clear_stale_commits_pct": at_most(
         2.0, "refusals", "bot",
         why="issue 23: Line Clear's two holders at once, commits refused as out of date (26 % before)"),

@@ -40,8 +40,7 @@ def steps_of(game: Game, rows: Sequence[ActionRow]) -> list[ReplayStep]:
     """Step 0 (the deal) and one step per turn: a turn ends when the engine hands the move on
     (its ``turn`` counter moves, or the game ends)."""
     assert game.state is not None
-    entries = log_entries(game, rows)
-    by_seq = {entry.seq: entry for entry in entries if entry.seq is not None}
+    by_seq = {entry.seq: entry for entry in log_entries(game, rows) if entry.seq is not None}
     state = engine.initial_state(game.state)
     steps = [ReplayStep(0, state, None, (), state.round)]
     lines: list[Entry] = []
