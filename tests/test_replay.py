@@ -78,7 +78,7 @@ async def test_a_replay_equals_the_stored_states_turn_by_turn(manager: GameManag
         assert step.previous is not None
     assert serialisation.dumps(steps[-1].state, cards=False) == serialisation.dumps(game.state, cards=False)
     assert steps[-1].state.is_over
-    if not MODES[mode].known_scores:
+    if not MODES[mode].rules.known_scores:
         assert replay.revealed(steps[1].state).options.known_scores
 
 
