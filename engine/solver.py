@@ -51,9 +51,22 @@ def _anchored(shape: Shape) -> tuple[tuple[int, ...], ...]:
 _ANCHORED: dict[Shape, tuple[tuple[int, ...], ...]] = {s: _anchored(s) for s in SHAPES}
 
 
+def _sorted_key(shapes: Iterable[Shape]) -> tuple[Shape, ...]:
+    return tuple(sorted(set(shapes), key=lambda s: (-s.size, s.index)))
+
+
+_KEYS: dict[tuple[Shape, ...], tuple[Shape, ...]] = {}
+"""Shape sets as given -> their canonical key (a handful exist: sorting one per call cost more
+than the look-up it prepared)."""
+
+
 def _shape_key(shapes: Iterable[Shape]) -> tuple[Shape, ...]:
     """A canonical, hashable shape set, largest pieces first so good tilings are found early."""
-    return tuple(sorted(set(shapes), key=lambda s: (-s.size, s.index)))
+    given = shapes if isinstance(shapes, tuple) else tuple(shapes)
+    key = _KEYS.get(given)
+    if key is None:
+        key = _KEYS[given] = _sorted_key(given)
+    return key
 
 
 @lru_cache(maxsize=1024)
@@ -69,16 +82,23 @@ def _check_mask(mask: int) -> None:
 
 @lru_cache(maxsize=1 << 18)
 def _min_pieces(mask: int, key: tuple[Shape, ...]) -> int | None:
-    # Memoised on the remaining mask: the lowest-cell rule makes many branches meet again.
+    # Memoised on the remaining mask: the lowest-cell rule makes many branches meet again. No
+    # filling uses fewer pieces than the cells over the largest piece's size, so the search stops
+    # as soon as it found one that small: the value is still exact (``_reconstruct`` relies on
+    # it), and most areas have such a filling among the first tried (largest pieces first).
     if mask == 0:
         return 0
+    if not key:
+        return None
+    largest = key[0].size
+    floor = (mask.bit_count() + largest - 1) // largest
     best: int | None = None
-    for placement in _table(key)[_lowest_cell(mask)]:
+    for placement in _table(key)[(mask & -mask).bit_length() - 1]:
         if placement & mask == placement:
             rest = _min_pieces(mask ^ placement, key)
             if rest is not None and (best is None or rest + 1 < best):
                 best = rest + 1
-                if best == 1:
+                if best == floor:
                     break
     return best
 
