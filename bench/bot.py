@@ -45,6 +45,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
+from bot.core.collector import freeze_startup, tune_collector
 from bot.core.manager import GameManager
 from bot.core.render import ProcessRenderer, ThreadedRenderer
 from bot.core.storage import Storage
@@ -76,6 +77,7 @@ async def many_games(workdir: Path, games: int = 200, per_game: int = 4, rate: f
     try:
         manager = GameManager(storage, policies=policy_factory)
         renderer = ThreadedRenderer()
+        freeze_startup()
         saturated = await closed_loop(manager, renderer, channels, per_game)
         steady = await open_loop(manager, renderer, channels, rate=rate, seconds=seconds)
     finally:
@@ -145,6 +147,7 @@ def main(argv: Sequence[str] | None = None) -> int:
                         help="also measure the old ways the bot replaced (slow: the *_before_* figures "
                              "of the stats and resume(), and the images with two render threads)")
     args = parser.parse_args(argv)
+    tune_collector()  # as python -m bot does first; the harnessed bot freezes its start-up
     started = time.perf_counter()
     report = BenchReport("bot")
     report.info("measured_through", "offline harness (action) / manager+renderer+stub (load)")

@@ -37,13 +37,16 @@ async def run(path: Path, channels: list[int], per_game: int) -> dict[str, float
     import bot.discord.app  # noqa: F401 - the bot process has discord.py and the cogs loaded
     import renders  # noqa: F401
     from bot.core.allocator import limit_heap_growth
+    from bot.core.collector import freeze_startup, tune_collector
 
     limit_heap_growth()  # as python -m bot does first
+    tune_collector()
 
     imported = rss_mb()[0]
     storage = await Storage.open(path)
     manager = GameManager(storage, policies=policy_factory)
     await manager.resume()
+    freeze_startup()  # as the bot does once it is ready
     resumed = rss_mb()[0]
     started = time.perf_counter()
     renderer = ThreadedRenderer()

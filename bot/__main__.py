@@ -19,6 +19,7 @@ import aiohttp
 import discord
 
 from .core.allocator import limit_heap_growth
+from .core.collector import tune_collector
 from .core.config import ConfigError, Settings
 from .core.storage import Storage, StorageOpenError
 from .discord.app import create_bot
@@ -76,6 +77,7 @@ def stop_on_sigterm() -> asyncio.Event:
 
 def main(argv: list[str] | None = None) -> int:
     limit_heap_growth()
+    tune_collector()
     try:
         settings = Settings.from_env()
     except ConfigError as error:

@@ -14,6 +14,7 @@ import discord
 from discord.ext import commands
 
 from bot.core.clock import Clock, SystemClock
+from bot.core.collector import freeze_startup
 from bot.core.config import Settings
 from bot.core.manager import ActionResult, GameManager, PolicyFactory
 from bot.core.render import ProcessRenderer, Renderer
@@ -123,6 +124,7 @@ class ProjectLBot(commands.Bot):
         ladder.install(self)  # /projectl-games: ratings, replays, recaps (its own 4,000 characters)
         self.add_dynamic_items(*views.DYNAMIC_ITEMS, *panel_views.DYNAMIC_ITEMS)
         await self._sync()
+        freeze_startup()  # what start-up built is never scanned again (bot/core/collector.py)
 
     async def _sync(self) -> None:
         """Sync the command tree — after checking it fits Discord, which would otherwise refuse
