@@ -1,11 +1,19 @@
 """``python -m bench renders``: how long the images take and how big they are (part of ``make bench``).
 
-Renders a run of consecutive mid-game states of a 4-player sample game (so per-card caches
-help only as much as they would in a real game, where most cards stay put between turns), after
-one warm-up render that loads the font and builds the palette. Reports medians. The last line
-printed is a JSON object (``table_render_ms``, ``table_png_kb``, ``mat_render_ms`` and more)
-for ``make bench`` and CI to read; the budgets (30 ms / 250 KB for the table, 15 ms for a mat,
-:mod:`bench.budgets`) are printed beside each figure and a missed one makes the exit code 1.
+What is measured is what the bot draws: at every turn end it posts the table image, framing what
+changed since its previous post (``render_table(state, names, previous)``), and sends the actor
+their mat. So the bench walks 30 consecutive turn ends from the middle of a 4-player sample game
+and draws, at each, the table with the previous turn end's state as ``previous`` and the actor's
+mat — in order, in one process, as a render worker sees one game's posts: the bands that did not
+change since the last post come from the layer cache (:mod:`renders.layers`), exactly as in the
+bot. (Until issue 30 it drew 30 consecutive *action* states without ``previous``: more alike than
+two turn posts, and without the change frames the bot draws.) Beside it, unbudgeted: the same
+images with the layer caches emptied before each (``*_uncached_ms``: a worker that never saw the
+game, as after a restart or with many games interleaved), and the first render of the process
+(``table_cold_ms``: fonts and palettes loading). Reports medians of wall-clock time; the last
+line printed is a JSON object (``table_render_ms``, ``table_png_kb``, ``mat_render_ms`` and
+more) for ``make bench`` and CI to read; the budgets (:mod:`bench.budgets`) are printed beside
+each figure and a missed one makes the exit code 1.
 """
 
 from __future__ import annotations
@@ -14,12 +22,14 @@ import argparse
 import statistics
 import time
 from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from functools import partial
 
 from bot.core.describe import alt_text, describe
 from engine import Options
 from engine.state import GameState
 from renders import render_mat, render_results, render_table
+from renders.layers import clear_layers
 from renders.samples import names_for, play
 
 from .report import BenchReport
@@ -51,25 +61,60 @@ def describe_ms(sample: Sequence[GameState], names: Sequence[str]) -> float:
     return statistics.median(per_image)
 
 
+@dataclass(frozen=True, slots=True)
+class TurnEnd:
+    """A turn just ended: the state the bot posts, whose turn it was, and the previous post's state."""
+
+    state: GameState
+    actor: int
+    previous: GameState | None
+
+
+def turn_ends(states: Sequence[GameState]) -> list[TurnEnd]:
+    """Every turn end of a game (the turn number or the phase changed), as the bot posts them."""
+    ends: list[TurnEnd] = []
+    previous: GameState | None = None
+    for before, after in zip(states, states[1:], strict=False):
+        if after.turn != before.turn or after.phase is not before.phase:
+            ends.append(TurnEnd(after, before.current, previous))
+            previous = after
+    return ends
+
+
+def _uncached(fn: Callable[[], bytes]) -> Callable[[], bytes]:
+    def run() -> bytes:
+        clear_layers()
+        return fn()
+    return run
+
+
 def run() -> dict[str, float]:
     states = list(play(Options(players=4), SEED))
-    middle = len(states) // 2
-    sample: list[GameState] = states[middle : middle + STATES]
-    names = names_for(sample[0])
-    cold_ms, _ = _time(lambda: render_table(sample[0], names))
-    table = [_time(partial(render_table, s, names)) for s in sample]
-    mats = [_time(partial(render_mat, s, s.current, names)) for s in sample]
+    ends = turn_ends(states)
+    first = max(0, len(ends) // 2 - STATES // 2)
+    sample = ends[first : first + STATES]
+    names = names_for(sample[0].state)
+    cold_ms, _ = _time(lambda: render_table(states[0], names))
+    table: list[tuple[float, int]] = []
+    mats: list[tuple[float, int]] = []
+    for end in sample:  # in order, as the bot posts them: the table, then the actor's mat
+        table.append(_time(partial(render_table, end.state, names, end.previous)))
+        mats.append(_time(partial(render_mat, end.state, end.actor, names, end.actor)))
+    table_uncached = [_time(_uncached(partial(render_table, e.state, names, e.previous))) for e in sample]
+    mats_uncached = [_time(_uncached(partial(render_mat, e.state, e.actor, names, e.actor))) for e in sample]
     final = states[-1]
     results = [_time(lambda: render_results(final, names)) for _ in range(RESULTS_RENDERS)]
     return {
         "table_render_ms": round(statistics.median(ms for ms, _ in table), 2),
         "table_render_max_ms": round(max(ms for ms, _ in table), 2),
         "table_png_kb": round(max(size for _, size in table) / 1024, 1),
+        "table_uncached_ms": round(statistics.median(ms for ms, _ in table_uncached), 2),
         "table_cold_ms": round(cold_ms, 2),
         "mat_render_ms": round(statistics.median(ms for ms, _ in mats), 2),
         "mat_png_kb": round(max(size for _, size in mats) / 1024, 1),
+        "mat_uncached_ms": round(statistics.median(ms for ms, _ in mats_uncached), 2),
         "results_render_ms": round(statistics.median(ms for ms, _ in results), 2),
-        "describe_ms": round(describe_ms(sample, names), 3),
+        "describe_ms": round(describe_ms([end.state for end in sample], names), 3),
         "states": len(sample),
     }
 
@@ -80,14 +125,16 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.parse_args(argv)
     figures = run()
     report = BenchReport("renders")
-    states = f"{figures['states']} states"
+    states = f"{figures['states']} turn ends of one game"
     for key, label, unit, note in (
-        ("table_render_ms", "table image, 4-player mid-game, median", "ms", states),
+        ("table_render_ms", "table image at a turn end, 4 players, median", "ms", states),
         ("table_png_kb", "table image, largest PNG", "KB", states),
-        ("mat_render_ms", "player mat, median", "ms", states),
+        ("mat_render_ms", "the actor's mat at a turn end, median", "ms", states),
         ("table_render_max_ms", "table image, slowest", "ms", states),
-        ("table_cold_ms", "table image, first", "ms", "one render"),
+        ("table_uncached_ms", "table image, layer caches emptied first, median", "ms", states),
+        ("table_cold_ms", "table image, first of the process", "ms", "one render"),
         ("mat_png_kb", "player mat, largest PNG", "KB", states),
+        ("mat_uncached_ms", "player mat, layer caches emptied first, median", "ms", states),
         ("results_render_ms", "results image, median", "ms", f"{RESULTS_RENDERS} renders"),
         ("describe_ms", "an image's alt text (table or mat, en/pt-BR), median", "ms", states),
     ):

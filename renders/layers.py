@@ -230,3 +230,10 @@ def png(layout: Layout) -> bytes:
 def _palette_bytes() -> bytes:
     return bytes(palette_image().getpalette() or ())[:768].ljust(768, b"\0")
 
+
+
+def clear_layers() -> None:
+    """Forget every kept band and part (the next image draws each band again): for the bench's
+    uncached figures and tests; the other drawing caches (fonts, cards) stay."""
+    _SEGMENTS.cache_clear()
+    _PARTS.cache_clear()
