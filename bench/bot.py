@@ -2,7 +2,7 @@
 
 1. One action end to end through the bot (offline harness, real renderer, file database):
    p50 / p99 over 300 actions. Budgets: p50 <= 12 ms, p99 <= 30 ms.
-2. 200 games in one process (manager + real renderer + response stub): throughput when every game
+2. 200 games in one process (manager + the bot's process-pool renderer + response stub): throughput when every game
    acts again as soon as it is answered (saturation), then p50 / p99 when actions arrive at 20 per
    second across the 200 games (each game acting every 10 s on average: a very busy bot).
 3. 1,000 stored games, 100 of them active and playing: resident memory of a fresh process (the
@@ -49,6 +49,7 @@ from bot.core.collector import freeze_startup, tune_collector
 from bot.core.manager import GameManager
 from bot.core.render import ProcessRenderer, ThreadedRenderer
 from bot.core.storage import Storage
+from engine import Options, new_game
 
 from . import build, history_costs, stored_states
 from .images import image_followups
@@ -76,10 +77,15 @@ async def many_games(workdir: Path, games: int = 200, per_game: int = 4, rate: f
     storage = await Storage.open(path)
     try:
         manager = GameManager(storage, policies=policy_factory)
-        renderer = ThreadedRenderer()
+        renderer = ProcessRenderer()  # the bot's own: one worker process per core
+        warm = new_game(Options(players=2), 1)
+        await asyncio.gather(*(renderer.table(warm, ["a", "b"]) for _ in range(renderer.workers)))  # up
         freeze_startup()
-        saturated = await closed_loop(manager, renderer, channels, per_game)
-        steady = await open_loop(manager, renderer, channels, rate=rate, seconds=seconds)
+        try:
+            saturated = await closed_loop(manager, renderer, channels, per_game)
+            steady = await open_loop(manager, renderer, channels, rate=rate, seconds=seconds)
+        finally:
+            await renderer.close()
     finally:
         await storage.close()
     return {

@@ -1,8 +1,9 @@
 """Many games in one process: what one bot does per action, without Discord's network.
 
 :func:`serve_action` is the bot's path for one action minus Discord: the manager (channel lock,
-load, engine, one committed transaction) then the real threaded renderer — when the turn changed,
-the player's mat for the ephemeral confirmation and the table (or results) image — then a response
+load, engine, one committed transaction) then the renderer it is given — when the turn changed,
+the player's mat for the ephemeral confirmation and, drawn at the same time, the table (or
+results) image — then a response
 stub that only measures the message. The latency benchmark through the offline harness
 (:mod:`bench.latency`) covers discord.py's own work; this module is for scale.
 """
@@ -12,6 +13,7 @@ from __future__ import annotations
 import asyncio
 import random
 import time
+from collections.abc import Awaitable
 from dataclasses import dataclass, field
 
 from bot.core.manager import GameManager
@@ -46,12 +48,15 @@ async def serve_action(manager: GameManager, renderer: Renderer, channel: int, r
     final, step = result.game, result.first
     assert final.state is not None and step is not None
     size = len(step.text)
+    images: list[Awaitable[bytes]] = []
     if result.turn_changed or result.finished:  # as the bot: the mat comes when the turn is over
-        size += len(await renderer.mat(final.state, step.seat, final.names))
+        images.append(renderer.mat(final.state, step.seat, final.names))
     if result.finished:
-        size += len(await renderer.results(final.state, final.names))
+        images.append(renderer.results(final.state, final.names))
     elif result.turn_changed:
-        size += len(await renderer.table(final.state, final.names))
+        images.append(renderer.table(final.state, final.names))
+    # As the bot (bot/discord/cogs/common.py): the table is drawn while the mat is.
+    size += sum(map(len, await asyncio.gather(*images)))
     return size > 0  # the response stub: Discord would get the text and these files
 
 
