@@ -2,9 +2,10 @@
 
 1. One action end to end through the bot (offline harness, real renderer, file database):
    p50 / p99 over 300 actions. Budgets: p50 <= 12 ms, p99 <= 30 ms.
-2. 200 games in one process (manager + the bot's process-pool renderer + response stub): throughput when every game
-   acts again as soon as it is answered (saturation), then p50 / p99 when actions arrive at 20 per
-   second across the 200 games (each game acting every 10 s on average: a very busy bot).
+2. 200 games in one process (manager + the bot's process-pool renderer + response stub):
+   throughput when every game acts again as soon as it is answered (saturation), then p50 / p99
+   when actions arrive at 20 per second across the 200 games (each game acting every 10 s on
+   average: a very busy bot).
 3. 1,000 stored games, 100 of them active and playing: resident memory of a fresh process (the
    render threads in it, as the strictest case). Budget: at most 50 MB above the same process
    after its imports.

@@ -5,6 +5,8 @@ Human-readable lines first, then each figure beside its budget (:mod:`bench.budg
 code is 1 when one is missed); the LAST line is one JSON object with these keys, plus
 ``budgets`` and ``within_budget``:
 
+* ``reference_loop_ms`` — CPU time of a fixed pure-Python loop (:func:`reference_loop_ms`): how
+  fast the machine is, so the other figures can be compared across machines and days.
 * ``placements_ms`` — one enumeration of the legal placements of all nine shapes on four puzzles
   (``legal.placements_for``), with the placement caches cleared before every call. That cold
   figure is the honest one: the warm figure (also printed) is a dictionary lookup, and play keeps
@@ -55,6 +57,29 @@ STRONG_DECISION_GAMES = 6
 """Two-player games against greedy for the decision percentile: about 200 searches, some 40 s
 of CPU shared by the workers."""
 CATALOGUE_ENV = "PROJECTL_CATALOGUE"
+
+
+REFERENCE_LOOPS = 2_000_000
+
+
+def reference_loop_ms(loops: int | None = None) -> float:
+    """CPU milliseconds of a fixed pure-Python loop (integer arithmetic and a dict store, the
+    interpreter's bread and butter): the speed of the machine the other figures ran on, best of
+    three. The same code measured 554 and 558 million instructions for the same four random
+    games before and after the Ambassador and Phoenix expansions (callgrind), while this machine's
+    random figure went from 16,348 to 4,880 actions/s: the figure follows the machine (a shared
+    virtual machine whose CPU time includes the host's contention), so set it beside this one."""
+    loops = REFERENCE_LOOPS if loops is None else loops
+    best = float("inf")
+    for _ in range(3):
+        start = CLOCK()
+        total = 0
+        seen: dict[int, int] = {}
+        for i in range(loops):
+            total += i % 7
+            seen[i & 1023] = total
+        best = min(best, CLOCK() - start)
+    return best * 1000
 
 
 def bench_placements(repeats: int = 200, cards: Cards = None) -> tuple[float, float]:
@@ -116,6 +141,8 @@ def run_bench(
     when a budget is missed. ``cards``: a catalogue's cards (default: shipped)."""
     total = time.perf_counter()
     report = BenchReport("engine")
+    loop_ms = reference_loop_ms()
+    print(f"reference loop: {loop_ms:.0f} ms CPU for {REFERENCE_LOOPS:,} pure-Python iterations")
     cold, warm = bench_placements(cards=cards)
     print(f"placements, 9 shapes on 4 puzzles: {cold:.3f} ms cold cache, {warm:.4f} ms warm")
     per_action, per_game, stalled = bench_random(seed=seed, cards=cards)
@@ -128,6 +155,8 @@ def run_bench(
           f"({lc_stalled} of {RANDOM_GAMES} stalled)")
     greedy = bench_greedy_2p(seed=seed, cards=cards)
     print(f"greedy 2p: {greedy:.3f} s per game")
+    report.add("reference_loop_ms", round(loop_ms, 1), label="the machine: a fixed pure-Python loop, CPU",
+               unit="ms", note=f"{REFERENCE_LOOPS:,} iterations, best of 3")
     report.add("placements_ms", round(cold, 4), label="legal placements, 9 shapes on 4 puzzles, cold",
                unit="ms", note="200 enumerations")
     report.add("random_actions_per_s", round(per_action), label="random-policy 4-player play, one core",

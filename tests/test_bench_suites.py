@@ -77,13 +77,14 @@ def test_engine_bench_is_speed_only(
     strong decision percentile over the searches of a few games; no win rate."""
     monkeypatch.setattr(engine_suite, "RANDOM_GAMES", 2)
     monkeypatch.setattr(engine_suite, "GREEDY_GAMES", 1)
+    monkeypatch.setattr(engine_suite, "REFERENCE_LOOPS", 1000)
     monkeypatch.setattr(engine_suite, "strong_games", _fake_games)
     code = engine_suite.main(["--strong-games", "3"])
     last = json.loads(capsys.readouterr().out.strip().splitlines()[-1])
     assert set(last) == {
-        "placements_ms", "random_actions_per_s", "random_games_per_s", "greedy_2p_game_s",
-        "random_6p_line_clear_actions_per_s", "strong_decision_p95_s", "strong_decisions",
-        "budgets", "within_budget",
+        "reference_loop_ms", "placements_ms", "random_actions_per_s", "random_games_per_s",
+        "greedy_2p_game_s", "random_6p_line_clear_actions_per_s", "strong_decision_p95_s",
+        "strong_decisions", "budgets", "within_budget",
     }
     assert last["strong_decisions"] == 300 and last["strong_decision_p95_s"] == 0.96
     assert set(last["budgets"]) == {"placements_ms", "random_actions_per_s", "strong_decision_p95_s"}
