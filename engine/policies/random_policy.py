@@ -10,6 +10,7 @@ any novice keeps, documented in its docstring, and stays uniform otherwise.
 
 from __future__ import annotations
 
+from functools import lru_cache
 from operator import attrgetter
 
 from ..actions import Action, AmbassadorAction, EndFinishing, Master, Pass, Place
@@ -25,6 +26,17 @@ __all__ = ["RandomPolicy"]
 
 _MONO = Shape.MONO
 _KIND = attrgetter("kind")
+
+
+@lru_cache(maxsize=1 << 16)
+def _sane_move(before: int, mask: int, mono: bool, monos: int) -> bool:
+    """Guard 3 of :class:`RandomPolicy` for covering ``mask`` of the free cells ``before`` with a
+    monomino or not, ``monos`` monominoes held (pure, so kept: a Master choice tests every
+    placement of every puzzle, some ten per action)."""
+    after = before ^ mask
+    if mono_need(after) <= mono_need(before) - mono:
+        return True
+    return after.bit_count() <= monos - mono
 
 
 class RandomPolicy:
@@ -104,12 +116,7 @@ class RandomPolicy:
         return actions[0] if actions else Pass()
 
     def _sane(self, player: PlayerState, free: dict[str, int], place: Place) -> bool:
-        before = free[place.card]
-        after = before ^ place.mask
-        mono = place.shape is _MONO
-        if mono_need(after) <= mono_need(before) - mono:
-            return True
-        return after.bit_count() <= player.supply[_MONO.index] - mono
+        return _sane_move(free[place.card], place.mask, place.shape is _MONO, player.supply[_MONO.index])
 
     def _place(self, player: PlayerState, free: dict[str, int], actions: list[Action]) -> Action | None:
         # Group by the free cells of the puzzle, then test sanity from the emptiest-to-be group

@@ -160,6 +160,34 @@ def recycle_actions(colour: Colour, slots: tuple[int, ...]) -> tuple[Recycle, ..
     return tuple(Recycle(colour, order) for order in permutations(slots))
 
 
+def _occupied(row: tuple[str | None, ...]) -> tuple[int, ...]:
+    """The slots (1-4) of a row that hold a card."""
+    return tuple(i for i, card in enumerate(row, 1) if card is not None)
+
+
+@lru_cache(maxsize=1024)
+def _market_actions(
+    room: bool, black_blocked: bool, white_slots: tuple[int, ...], white_deck: bool,
+    black_slots: tuple[int, ...], black_deck: bool,
+) -> tuple[Action, ...]:
+    """The market's legal actions, in order (per colour: takes by slot, the draw, every recycle
+    order). They depend only on which slots hold a card, whether each deck has one, room for a
+    puzzle and the one-black limit (a few hundred combinations), not on the cards themselves, so
+    they are built once: random play rebuilt some 50 of them per action."""
+    actions: list[Action] = []
+    for colour, slots, deck, blocked in (
+        (Colour.WHITE, white_slots, white_deck, False),
+        (Colour.BLACK, black_slots, black_deck, black_blocked),
+    ):
+        if room and not blocked:
+            actions.extend(TakePuzzle(colour, slot) for slot in slots)
+            if deck:
+                actions.append(DrawPuzzle(colour))
+        if deck and slots:
+            actions.extend(recycle_actions(colour, slots))
+    return tuple(actions)
+
+
 def check_room_for_puzzle(w: Work) -> None:
     if len(w.player.puzzles) >= MAX_UNFINISHED:
         raise PuzzleLimitError("take.limit", limit=MAX_UNFINISHED)
@@ -254,20 +282,12 @@ class RowsGame(Variant):
     def market_actions(self, state: GameState) -> Iterator[Action]:
         table = state.table
         assert isinstance(table, RowsTable)
-        player = state.players[state.current]
-        room = len(player.puzzles) < MAX_UNFINISHED
-        for colour in (Colour.WHITE, Colour.BLACK):
-            blocked = colour is Colour.BLACK and self._black_blocked(state.last_round, state.black_taken)
-            if room and not blocked:
-                for i, card in enumerate(table.row(colour)):
-                    if card is not None:
-                        yield TakePuzzle(colour, i + 1)
-                if table.deck(colour):
-                    yield DrawPuzzle(colour)
-            if table.deck(colour):
-                slots = tuple(i + 1 for i, card in enumerate(table.row(colour)) if card is not None)
-                if slots:
-                    yield from recycle_actions(colour, slots)
+        room = len(state.players[state.current].puzzles) < MAX_UNFINISHED
+        blocked = self._black_blocked(state.last_round, state.black_taken)
+        return iter(_market_actions(
+            room, blocked, _occupied(table.white_row), bool(table.white_deck),
+            _occupied(table.black_row), bool(table.black_deck),
+        ))
 
     def _black_blocked(self, last_round: int | None, black_taken: bool) -> bool:
         return self.black_limit_after_trigger and last_round is not None and black_taken
