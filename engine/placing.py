@@ -20,7 +20,7 @@ from .state import PlayerState
 
 @lru_cache(maxsize=1 << 16)
 def _place_actions(card: str, shape: Shape, free: int) -> tuple[Place, ...]:
-    return tuple(Place(card, shape, mask) for mask in placements_in(shape, free))
+    return tuple([Place(card, shape, mask) for mask in placements_in(shape, free)])
 
 
 def placements_for(
