@@ -16,6 +16,8 @@ from harness import DiscordHarness, FakeMember, MessageRecord
 from test_bot_support import assert_refused, bot_of, final_reply, open_table, running_bot
 
 import engine
+from bot.core.describe import reward_words
+from bot.core.locales import localise
 from bot.core.manager import Game
 from bot.core.panel import parse_panel_id
 from bot.core.seat_view import changed_parts, stamp
@@ -249,5 +251,8 @@ async def test_the_take_menu_details_each_card_on_the_holders_own_side(h: Discor
             assert isinstance(action, engine.TakePuzzle) and action.colour is not None
             card = state.cards[table.row(turn.side, action.colour)[action.slot - 1]]  # type: ignore[index]
             colour = white if action.colour is engine.Colour.WHITE else black
-            assert label == (f"{colour} {action.slot} · {card.id} · {card.points} {points} · "
-                             f"{reward} {card.reward.value} · {card.size} {cells}"), label
+            pt_colour = "branco" if card.id[0] == "W" else "preto"
+            named = card.id if locale == "en-US" else f"{card.id} {pt_colour}"
+            given = localise(reward_words(card), locale)
+            assert label == (f"{colour} {action.slot} · {named} · {card.points} {points} · "
+                             f"{reward} {given} · {card.size} {cells}"), label

@@ -13,7 +13,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from engine import opponent_score, winners
-from engine.cards import Ambassador, LevelUp
+from engine.cards import Ambassador, LevelUp, PuzzleCard
 from engine.events import MASTERMIND
 from engine.expansions import finesse
 from engine.pieces import BASE_SHAPES, SHAPES, Shape
@@ -246,11 +246,15 @@ def _card(state: GameState, card_id: str | None) -> Any:
     if card_id is None:
         return texts.ALT_EMPTY_SLOT
     card = state.cards[card_id]
-    reward: str
+    return texts.ALT_CARD.format(card=card.id, points=card.points, reward=reward_words(card))
+
+
+def reward_words(card: PuzzleCard) -> str:
+    """A card's reward as a reader is told it: a piece by its code (as the images print it), a
+    level-up or an Ambassador action in words of the reader's language — never the engine's value
+    (``up2``)."""
     if isinstance(card.reward, LevelUp):
-        reward = texts.ALT_LEVEL_UPS[card.reward.value]
-    elif isinstance(card.reward, Ambassador):  # the Ambassador Pack's cards reward no piece
-        reward = texts.ALT_AMBASSADOR
-    else:
-        reward = card.reward.value  # the shape's code, as the image prints it
-    return texts.ALT_CARD.format(card=card.id, points=card.points, reward=reward)
+        return texts.ALT_LEVEL_UPS[card.reward.value]
+    if isinstance(card.reward, Ambassador):  # the Ambassador Pack's cards reward no piece
+        return texts.ALT_AMBASSADOR
+    return str(card.reward.value)

@@ -48,7 +48,7 @@ import discord
 import engine
 from bot.core import flow, texts
 from bot.core.catchup import catch_up_lines
-from bot.core.describe import describe
+from bot.core.describe import describe, reward_words
 from bot.core.errors import InvalidActionError, OutOfDateError, StaleError
 from bot.core.event_texts import finesse_tile, pending_prompt, shape_label
 from bot.core.locales import Joined, Notation, localise
@@ -295,7 +295,7 @@ def _take_label(offer: Offer, action: Action) -> str:
         return str(action)
     card = state.cards[card_id]
     return texts.PANEL_TAKE_SLOT.format(where=where, card=card.id, points=card.points,
-                                        reward=card.reward.value, size=card.size)
+                                        reward=reward_words(card), size=card.size)
 
 
 def _back(key: PanelKey, row: int) -> PanelItem:

@@ -18,7 +18,7 @@ from discord.ext import commands
 
 import engine
 from bot.core import flow, texts
-from bot.core.describe import describe
+from bot.core.describe import describe, reward_words
 from bot.core.errors import BadInputError, BotError, InvalidActionError, StaleError
 from bot.core.event_texts import shape_label
 from bot.core.locales import Joined, Notation, localise
@@ -210,7 +210,7 @@ def _offers(game: Game, seat: int | None = None) -> list[tuple[str, str, str]]:
 def _card_line(game: Game, card_id: str, where: str) -> str:
     assert game.state is not None
     card = game.state.cards[card_id]
-    return texts.CHOICE_TAKE.format(where=where, card=card.id, points=card.points, reward=card.reward.value,
+    return texts.CHOICE_TAKE.format(where=where, card=card.id, points=card.points, reward=reward_words(card),
                                     size=card.size)
 
 
