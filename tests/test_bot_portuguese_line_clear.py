@@ -18,8 +18,9 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
+from days_support import days
 from harness import DiscordHarness, FakeMember, MessageRecord
-from test_bot_support import TOKEN, bot_factory, bot_of, final_reply, open_table
+from test_bot_support import TOKEN, bot_factory, bot_of, final_reply
 
 from bot.core.locales import notation_in
 from engine.policies import policy_by_name
@@ -108,6 +109,9 @@ class Table:
             await h.click(bia, post, play.custom_id, locale=PT)
         await h.slash(bia, "games", "projectl mat", locale=PT)
         await h.slash(bia, "games", "projectl status", locale=PT)
+        bot_of(h).clock.advance(hours=3)  # long enough for her turn's DM and a nudge
+        await days(h).reminders.tick()
+        await h.settle()
         self.looked += 1
 
     async def play(self) -> int:
@@ -159,7 +163,13 @@ async def test_a_line_clear_game_with_ghost_and_finesse_shows_bia_no_english(tmp
         bia, ben = h.add_user("bia"), h.add_user("ben")
         await h.slash(bia, "games", "projectl help", locale=PT)
         await h.slash(bia, "games", "projectl rules", topic="lineclear", locale=PT)
-        await open_table(h, bia, [ben], players=5, ai=3, finesse=True)
+        lobby = (await h.slash(bia, "games", "projectl table new", players=5, finesse=True, locale=PT)).original
+        assert lobby is not None
+        game_id = lobby.buttons[0].custom_id.split(":")[-1]
+        await h.click(ben, lobby, f"pl:lobby:join:{game_id}", locale=EN)
+        for _ in range(3):
+            await h.click(bia, lobby, f"pl:lobby:ai:{game_id}", locale=PT)
+        await h.click(bia, lobby, f"pl:lobby:start:{game_id}", locale=PT)
         game = await bot_of(h).manager.game_in_channel(h.channel("games").id)
         assert game.state.options.ghost and game.state.options.finesse and game.state.concurrent
         table = Table(h, bia, ben)
@@ -171,6 +181,7 @@ async def test_a_line_clear_game_with_ghost_and_finesse_shows_bia_no_english(tmp
         found: list[tuple[str, str, list[str]]] = []
         messages = bias_messages(h, bia)
         assert len(messages) > 30 and table.looked >= 2
+        assert h.dms_to(bia), "Bia's reminders are part of what she reads"
         for message in messages:
             for where, text in shown_texts(message):
                 words = english_words(text, names)
