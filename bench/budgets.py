@@ -85,6 +85,8 @@ BUDGETS: dict[str, Budget] = {
                                 why="issue 27: a finished game's rating update, inside its game-end commit"),
     "replay_step_p95_ms": at_most(150.0, "speed", "bot",
                                   why="issue 27: one replay step shown (log replayed, the table drawn), p95"),
+    "recap_cpu_s": at_most(5.0, "speed", "bot", why="issue 27: a 4-player game's animated recap, CPU"),
+    "recap_mb": at_most(10.0, "size", "bot", why="issue 27: the recap within Discord's 10 MB attachment"),
     "line_clear_stale_commits_pct": at_most(
         2.0, "refusals", "bot",
         why="issue 23: Line Clear's two holders at once, commits refused as out of date (26 % before)"),

@@ -31,7 +31,7 @@ from pathlib import Path
 
 import engine
 import renders
-from bot.core import ratings, replay
+from bot.core import ratings, recap, replay
 from bot.core.clock import ManualClock
 from bot.core.manager import Game, GameManager, TableSettings
 from bot.core.render import _warm_worker as warm_worker
@@ -62,7 +62,7 @@ async def _finished_game(workdir: Path, players: int = 4) -> tuple[Storage, Game
     return storage, manager, found
 
 
-async def _measure(workdir: Path) -> tuple[list[float], list[float], int]:
+async def _measure(workdir: Path) -> tuple[list[float], list[float], int, tuple[float, float, int]]:
     storage, manager, game = await _finished_game(workdir)
     try:
         assert game.state is not None
@@ -91,7 +91,13 @@ async def _measure(workdir: Path) -> tuple[list[float], list[float], int]:
             renders.render_table(replay.revealed(shown.state), game.names,
                                  None if shown.previous is None else replay.revealed(shown.previous))
             step_ms.append((time.process_time() - began) * 1000)
-        return update_ms, step_ms, count
+        replay._STEPS.clear()
+        began = time.process_time()
+        shown_plan = recap.plan(game, rows)
+        image = renders.render_recap(shown_plan.states, game.names, shown_plan.scores,
+                                     None if shown_plan.swing is None else shown_plan.swing.frame)
+        recap_cost = (time.process_time() - began, len(image) / 1e6, game.state.turn)
+        return update_ms, step_ms, count, recap_cost
     finally:
         await storage.close()
 
@@ -99,12 +105,15 @@ async def _measure(workdir: Path) -> tuple[list[float], list[float], int]:
 def quick_cases(report: BenchReport) -> None:
     """The two quick-bench figures (a few seconds)."""
     with tempfile.TemporaryDirectory(prefix="projectl-ratings-") as tmp:
-        update_ms, step_ms, steps = asyncio.run(_measure(Path(tmp)))
+        update_ms, step_ms, steps, (recap_s, recap_mb, turns) = asyncio.run(_measure(Path(tmp)))
     report.add("rating_update_ms", round(statistics.median(update_ms), 2),
                label="a finished 4-player game's rating update in its transaction, median (CPU)", unit="ms")
     report.add("replay_step_p95_ms", round(percentile(step_ms, 95), 1),
                label="one replay step of a 4-player game (log replayed once, the table drawn), p95 (CPU)",
                unit="ms", note=f"{steps} steps")
+    report.add("recap_cpu_s", round(recap_s, 2), unit="s", note=f"{turns} turns",
+               label="the animated recap of a 4-player game (plan, swing and every frame), CPU")
+    report.add("recap_mb", round(recap_mb, 2), unit="MB", label="... its animated PNG")
 
 
 # -- calibration ------------------------------------------------------------------------------------

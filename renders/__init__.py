@@ -13,6 +13,7 @@ about 400 px wide — so every text is at least 3% of the image width (12 px at 
 * :func:`render_results` — final standings with the score breakdown and tie-breaks.
 * :func:`render_card` — a single card, in 'plan', 'market' or 'mini' style.
 * :func:`render_ghost_split` — the Ghost action's preview: a ghost and the pieces that tile it.
+* :func:`render_recap` — a finished game's animated recap (an animated PNG, one frame per round).
 
 ``python -m bench renders`` times them; ``python -m renders examples DIR`` writes README images.
 """
@@ -21,10 +22,11 @@ from .card import render_card
 from .ghost import render_ghost_split
 from .master import render_master_preview
 from .mat import render_mat, render_preview
+from .recap import render_recap
 from .results import render_results
 from .table import render_table
 
 __all__ = [
     "render_card", "render_ghost_split", "render_master_preview", "render_mat", "render_preview",
-    "render_results", "render_table",
+    "render_recap", "render_results", "render_table",
 ]

@@ -119,6 +119,12 @@ class _NamedRenderer:
     async def ghost_split(self, split: GhostSplit, *, locale: Any = None) -> bytes:
         return await self._run("render_ghost_split", locale_code(locale), split.ghost, split.pieces)
 
+    async def recap(self, states: Sequence[GameState], names: Sequence[str], scores: Sequence[Sequence[int]],
+                    swing: int | None, *, locale: Any = None) -> bytes:
+        """A finished game's animated recap (renders/recap.py), drawn in the pool like any image."""
+        return await self._run("render_recap", locale_code(locale), tuple(states), _shown(names, locale),
+                               tuple(tuple(row) for row in scores), swing)
+
 
 def _shown(names: Sequence[str], locale: Any) -> list[str]:
     """The seat names as drawn in ``locale``: an AI seat's name is a sentence of bot/core/texts.py

@@ -919,6 +919,9 @@ REPLAY_OPTION_START = "Step 0: the deal"
 REPLAY_NONE = "This channel has no finished game to replay: name one with `game:`."
 REPLAY_NOT_HERE = "Game {game_id} is not a finished game of this server."
 GAME_CHOICE = "Game {game_id}: {names}"
+RECAP_TITLE = "**Recap of game {game_id}**, round by round."
+RECAP_SWING = "The move that swung it: **{name}**'s `{action}` in round {round} (the winner's lead {delta})."
+RECAP_NO_SWING = "No single move swung this game."
 
 from .locales import keyed as _keyed  # noqa: E402  (last: every sentence above gets its key)
 

@@ -43,6 +43,7 @@ from .cogs.common import (
     turn_prompt,
 )
 from .panel_views import panel_after, turn_view
+from .recaps import post_recap
 from .services import FrontServices
 
 log = logging.getLogger("bot")
@@ -84,6 +85,7 @@ async def post_turn(bot: FrontServices, channel: discord.abc.Messageable, result
         message = await channel.send(clip(lines, locale=locale),
                                      files=pngs(image, "results.png", about, locale),
                                      view=localise_view(results_view(game), locale))
+        post_recap(bot, channel, game)  # the animated recap follows the results (bot/discord/recaps.py)
     else:
         # A table decision (a vote to skip or remove) is not its voter's move: the voter may well
         # be the next to play, and is then pinged like anyone whose turn starts (issue 31, item 15).

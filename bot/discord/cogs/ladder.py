@@ -24,6 +24,7 @@ from bot.core.locales import localise
 from bot.core.storage.ratings import RatingStore
 from bot.core.storage.replays import ReplayStore
 
+from .. import recaps
 from ..mentions import NOBODY
 from ..services import FrontServices
 from . import common
@@ -269,8 +270,21 @@ class ReplayItem(discord.ui.DynamicItem[discord.ui.Item[Any]], template=r"plg:rp
             await common.report_error(interaction, error)
 
 
+@app_commands.command(name="recap", description="The animated recap of a finished game")
+@app_commands.describe(game="A finished game of this server (default: this channel's last)")
+@app_commands.autocomplete(game=game_choices)
+async def recap_command(interaction: discord.Interaction,
+                        game: app_commands.Range[int, 1] | None = None) -> None:
+    bot = common.bot_of(interaction)
+    found = await finished_game(bot, interaction.guild_id, common.channel_id_of(interaction), game)
+    await common.defer(interaction)
+    text, file = await recaps.recap_message(bot, found, interaction.locale)
+    await interaction.followup.send(str(localise(text, interaction.locale)), files=[file] if file else [],
+                                    ephemeral=True, allowed_mentions=NOBODY)
+
+
 COMMANDS: tuple[app_commands.Command[Any, ..., Any], ...] = (
-    leaderboard_command, rated_command, replay_command)
+    leaderboard_command, rated_command, replay_command, recap_command)
 DYNAMIC_ITEMS = (LeaderboardButton, ReplayItem, UnknownGamesButton)
 
 
