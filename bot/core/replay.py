@@ -64,18 +64,20 @@ def revealed(state: GameState) -> GameState:
     return replace(state, options=replace(state.options, known_scores=True))
 
 
-_STEPS: OrderedDict[int, list[ReplayStep]] = OrderedDict()
+_STEPS: OrderedDict[tuple[int, int, int, int], list[ReplayStep]] = OrderedDict()
 
 
 def cached_steps(game: Game, rows: Sequence[ActionRow]) -> list[ReplayStep]:
-    """:func:`steps_of`, remembered per finished game."""
-    found = _STEPS.get(game.id)
+    """:func:`steps_of`, remembered per finished game (keyed by its id, seed, revision and log
+    length, so another database's game of the same id is never mistaken for it)."""
+    key = (game.id, game.seed, game.revision, len(rows))
+    found = _STEPS.get(key)
     if found is None:
-        found = _STEPS[game.id] = steps_of(game, rows)
+        found = _STEPS[key] = steps_of(game, rows)
         while len(_STEPS) > KEPT:
             _STEPS.popitem(last=False)
     else:
-        _STEPS.move_to_end(game.id)
+        _STEPS.move_to_end(key)
     return found
 
 
