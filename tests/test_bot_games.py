@@ -172,6 +172,8 @@ class Driver:
         if not moved and after.status != "finished":
             assert posts == []
             return
+        if after.status == "finished":  # the animated recap follows the results (bot/discord/recaps.py)
+            posts = [p for p in posts if p.filenames != ["recap.png"]]
         assert len(posts) == 1
         post = posts[0]
         self.turn_posts += 1
