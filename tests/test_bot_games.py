@@ -235,7 +235,8 @@ async def test_full_solo_game(tmp_path: Path) -> None:
         game = await driver.play()
         assert game.state is not None and game.state.options.variant == "solo"
         assert driver.own_next_turns >= 5
-        assert "mastermind" in (h.channel_messages("games")[-1].content or "").lower()
+        results = [p for p in h.channel_messages("games") if p.filenames == ["results.png"]][-1]
+        assert "mastermind" in (results.content or "").lower()
 
 
 async def test_game_with_ai_seats(tmp_path: Path) -> None:
