@@ -15,6 +15,7 @@ from bot.core.locales import Joined, PlayerName, localise
 from bot.core.manager import Game
 from bot.core.turn_limits import clock_line, status_clock_line
 from bot.core.turnclock import turn_keys
+from engine.errors import quoted
 from engine.expansions.finesse import view as finesse_view
 from engine.variants import VARIANTS
 from engine.visibility import NOBODY
@@ -157,8 +158,8 @@ class InfoCommands(commands.Cog):
     async def rules(self, interaction: discord.Interaction, topic: str = "overview") -> None:
         if topic not in texts.RULES:  # typed by hand, or an old client's static choice
             topics = ", ".join(f"`{key}`" for key in texts.RULES)
-            raise BadInputError(texts.RULES_UNKNOWN.format(topic="`" + topic[:40].replace("`", "") + "`",
-                                                           topics=topics))
+            raise BadInputError(texts.RULES_UNKNOWN.format(topic=quoted(topic.replace("`", "")),
+                                                           topics=topics))  # a short prefix only
         text: str = texts.RULES[topic]
         if topic == "finesse":
             text = Joined((text, await _live_tile_line(interaction)), "")
