@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 from harness import DiscordHarness
 from test_bot_refusals import game_of, two_player_game
-from test_bot_support import assert_refused, running_bot
+from test_bot_support import assert_refused, open_table, running_bot
 
 import engine
 from bot.core import texts
@@ -235,8 +235,6 @@ def test_the_ai_kinds_are_named_in_the_readers_language_beside_the_keyword_one_t
 async def test_the_start_post_names_ai_seats_in_the_servers_language(h: DiscordHarness) -> None:
     """Issue 31, item 13: the lobby's "The game has started! Seats: …" lists AI seats by their names
     in the reader's language (stored in English, ``Greedy bot 1``, shown ``Robô Guloso 1``)."""
-    from test_bot_support import open_table
-
     h.set_preferred_locale("pt-BR")
     ana = h.add_user("ana")
     lobby = await open_table(h, ana, [], ai=1, players=2)

@@ -3,6 +3,7 @@ swing move found on constructed leads and named, and the recap posted after the 
 
 from __future__ import annotations
 
+import asyncio
 from io import BytesIO
 from pathlib import Path
 from typing import Any
@@ -12,6 +13,7 @@ from PIL import Image
 from test_bot_support import final_reply
 from test_replay import manager, play_mode  # noqa: F401 - the fixture
 
+import engine
 import renders
 from bot.core import recap
 from bot.core.clock import ManualClock
@@ -37,7 +39,7 @@ async def test_a_recap_has_a_frame_per_round_and_fits_discord(manager: GameManag
     plan = recap.plan(game, rows)
     assert game.state is not None
     assert len(plan.states) == game.state.round + 1 == len(plan.scores)
-    assert plan.scores[-1][:4] == tuple(line.total for line in __import__("engine").score_lines(game.state))
+    assert plan.scores[-1][:4] == tuple(line.total for line in engine.score_lines(game.state))
     assert plan.swing is not None
     assert rows[[r.action for r in rows].index(plan.swing.action)].seat == plan.swing.seat
     data = renders.render_recap(plan.states, game.names, plan.scores, plan.swing.frame)
@@ -77,7 +79,7 @@ async def test_the_recap_follows_the_results_and_is_there_on_demand(tmp_path: Pa
             posts = h.channel_messages(CHANNEL)
             if posts and posts[-1].filenames == ["recap.png"]:
                 break
-            await __import__("asyncio").sleep(0.1)
+            await asyncio.sleep(0.1)
         posts = h.channel_messages(CHANNEL)
         assert [p.filenames for p in posts[-2:]] == [["results.png"], ["recap.png"]], \
             [(p.filenames, p.content[:60]) for p in posts[-4:]]

@@ -9,11 +9,12 @@ import io
 import pytest
 from PIL import Image
 
+from bot.core.locales import image_words
 from engine import Options, new_game
 from engine.cards import Colour, LevelUp, PuzzleCard
 from engine.pieces import Shape, parse_cells
 from engine.state import LineClearTable
-from renders import render_card, render_ghost_split, render_table
+from renders import fonts, labels, render_card, render_ghost_split, render_table
 from renders.palette import ARROW, MARKER_BLACK, PIECE
 from renders.panels import reserve_shapes
 from renders.table import LAYOUT, table_image
@@ -103,9 +104,6 @@ def test_marker_labels_show_whole_names_wrapped_or_shrunk_never_cut(locale: str 
     """Issue 31, item 6: "White marker: Greedy…" is gone — a holder's whole name is drawn, the
     label shrunk (to the image's small size at least) or wrapped onto more lines, never cut with
     an ellipsis; each line fits its side of the image. Short names draw as before (goldens)."""
-    from bot.core.locales import image_words
-    from renders import fonts, labels
-
     words = image_words(locale) if locale else None
     state = new_game(Options.for_players(5), seed=4)
     table = state.table
