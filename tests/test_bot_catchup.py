@@ -203,5 +203,13 @@ async def test_text_only_boards_come_as_text_first(h: DiscordHarness) -> None:
     assert second.filenames == ["mat.png"]
     pt = final_reply(await h.slash(bob, "games", "projectl settings", locale="pt-BR"))
     assert "Tabuleiros em texto primeiro (so_texto): ligados" in pt.content
+    mover = await current_user(h)  # the Play button's panel comes with the mat: text first too
+    await h.slash(mover, "games", "projectl settings", text_only=True)
+    post = next(m for m in reversed(h.channel_messages("games"))
+                if any(b.custom_id.startswith("plp:play:") for b in m.buttons))
+    play = next(b for b in post.buttons if b.custom_id.startswith("plp:play:"))
+    text, panel = replies(await h.click(mover, post, play.custom_id))
+    assert f"This is {mover.name}'s mat." in text.content and not text.filenames
+    assert panel.filenames == ["mat.png"] and panel.components  # the panel's buttons follow
     await h.slash(bob, "games", "projectl settings", text_only=False)
     assert len(replies(await h.slash(bob, "games", "projectl status"))) == 1

@@ -48,7 +48,7 @@ import discord
 import engine
 from bot.core import flow, texts
 from bot.core.catchup import catch_up_lines
-from bot.core.describe import describe, reward_words
+from bot.core.describe import describe, mat_lines, reward_words
 from bot.core.errors import InvalidActionError, OutOfDateError, StaleError
 from bot.core.event_texts import finesse_tile, pending_prompt, shape_label
 from bot.core.locales import Joined, Notation, localise
@@ -618,8 +618,9 @@ async def _open(interaction: discord.Interaction, game_id: int | None) -> None:
     mat = await common.bot_of(interaction).renderer.mat(game.state, seat.seat, game.names,
                                                             locale=interaction.locale)
     about = describe(game.state, game.names, seat.seat, mat=seat.seat)
-    await common.reply(interaction, content, view=screen.view,
-                       files=[common.png(mat, "mat.png", about)])
+    state, names, owner = game.state, game.names, seat.seat
+    await common.board_reply(interaction, content, [common.png(mat, "mat.png", about)],
+                             lambda: mat_lines(state, names, owner), view=screen.view)
 
 
 def _one(values: list[str]) -> str:

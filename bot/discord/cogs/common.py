@@ -128,12 +128,14 @@ async def wants_text(interaction: discord.Interaction) -> bool:
 
 
 async def board_reply(interaction: discord.Interaction, content: Any, files: Sequence[discord.File],
-                      lines: Callable[[], Sequence[Any]]) -> None:
-    """A private board: ``content`` with its image ``files``; for a ``text_only`` reader, the
-    board's ``lines()`` (one per item) come first and the image follows."""
+                      lines: Callable[[], Sequence[Any]], *,
+                      view: discord.ui.View | None = None) -> None:
+    """A private board: ``content`` with its image ``files`` (and ``view``, e.g. the turn panel);
+    for a ``text_only`` reader, the board's ``lines()`` (one per item) come first and the image
+    follows."""
     if await wants_text(interaction):
         await send_lines(interaction, lines())
-    await reply(interaction, content, files=files)
+    await reply(interaction, content, files=files, view=view)
 
 
 def localise_files(files: Sequence[discord.File], locale: Any) -> list[discord.File]:

@@ -10,7 +10,7 @@ import discord
 from discord import app_commands
 
 from bot.core import history, ladder, pace, texts
-from bot.core.describe import describe
+from bot.core.describe import describe, mat_lines
 from bot.core.errors import BadInputError, NoGameError, StaleError
 from bot.core.games import parse_stored_state, seat_name
 from bot.core.locales import Joined, Notation, localise
@@ -62,8 +62,10 @@ async def take_back(interaction: discord.Interaction) -> None:
     undone = Joined([texts.UNDO_DONE.format(action=Notation(done.action)), left,
                      "" if mat is not None else texts.IMAGE_MISSING], " ")
     about = describe(state, done.game.names, done.seat, mat=done.seat)
-    await common.reply(interaction, undone, files=common.pngs(mat, "mat.png", about),
-                       view=panel.view if panel else None)
+    seat = done.seat
+    await common.board_reply(interaction, undone, common.pngs(mat, "mat.png", about),
+                             lambda: mat_lines(state, done.game.names, seat),
+                             view=panel.view if panel else None)
     channel = common.posting_channel(interaction)
     if channel is not None:
         name = done.game.seats[done.seat].name
