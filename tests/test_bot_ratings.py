@@ -63,10 +63,13 @@ async def test_the_host_makes_a_lobby_casual_and_the_game_is_recorded_unrated(tm
     async with days_bot(tmp_path / "db.sqlite3", ManualClock(START)) as h:
         alice, bob = h.user("alice"), h.user("bob")
         ix = await h.slash(alice, CHANNEL, "projectl table new")
+        lobby = final_reply(ix).message
+        assert lobby is not None and ", rated" in h.message(lobby.id).content  # the lobby says it
         assert_refused(await h.slash(bob, CHANNEL, "projectl-games rated", value=False), "Only the host")
         ix = await h.slash(alice, CHANNEL, "projectl-games rated", value=False)
         reply = final_reply(ix)
         assert not reply.ephemeral and "**casual**" in reply.content
+        assert ", casual (not rated)" in h.message(lobby.id).content  # and its lobby shows it now
         game = await game_of(h)
         assert game.settings.rated is False
         manager = h.bot.manager  # type: ignore[attr-defined]

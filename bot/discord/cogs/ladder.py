@@ -29,6 +29,7 @@ from ..mentions import NOBODY
 from ..services import FrontServices
 from . import common
 from .days import id_fields
+from .table import refresh_lobby_message
 
 ROOT = "projectl-games"
 PREFIX = "plg"
@@ -149,10 +150,11 @@ class UnknownGamesButton(discord.ui.DynamicItem[discord.ui.Button[Any]], templat
 @app_commands.describe(value="On (default for every table): rated; off: casual")
 async def rated_command(interaction: discord.Interaction, value: bool) -> None:
     bot = common.bot_of(interaction)
-    await bot.manager.set_rated(common.channel_id_of(interaction), interaction.user.id, value)
+    game = await bot.manager.set_rated(common.channel_id_of(interaction), interaction.user.id, value)
     locale = common.server_locale(interaction)
     await interaction.response.send_message(localise(texts.RATED_ON if value else texts.RATED_OFF, locale),
                                             allowed_mentions=NOBODY)
+    await refresh_lobby_message(interaction, game)  # the lobby says rated or casual
 
 
 # -- replay ----------------------------------------------------------------------------------------

@@ -42,6 +42,8 @@ def lobby_content(game: Game, turn_limit: timedelta | None = None) -> Joined:
         texts.LOBBY_FINESSE if rules.finesse else "",
         texts.LOBBY_SCORES_PUBLIC if rules.known_scores else texts.LOBBY_SCORES_HIDDEN,
         texts.LOBBY_ENDLESS_WHITE if rules.endless_white else "",
+        "" if settings.hints else texts.LOBBY_HINTS_OFF,
+        texts.LOBBY_RATED if settings.rated else texts.LOBBY_CASUAL,
     ]
     host = next((s.name for s in game.seats if s.user_id == game.host_id), "?")
     if settings.variant == "solo":
