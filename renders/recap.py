@@ -44,19 +44,28 @@ def render_recap(states: Sequence[GameState], names: Sequence[str], scores: Sequ
                  swing: int | None = None, words: Words | None = None) -> bytes:
     """``states[k]``: the table after round k (0: the deal); ``scores[k]``: each line's total then
     (one line per seat, then the mastermind's in Solo); ``swing``: the frame of the swing move."""
-    frames = [_frame(state, names, scores, k, swing, words) for k, state in enumerate(states)]
+    tables = [_table(state, names, words) for state in states]
+    height = max([360, *(table.height for table in tables)])  # one canvas for every frame
+    frames = [_frame(table, height, names, scores, k, swing) for k, table in enumerate(tables)]
     out = BytesIO()
     frames[0].save(out, format="PNG", save_all=True, append_images=frames[1:],
                    duration=durations(len(frames)), loop=0, optimize=False)
     return out.getvalue()
 
 
-def _frame(state: GameState, names: Sequence[str], scores: Sequence[Sequence[int]], k: int,
-           swing: int | None, words: Words | None) -> Image.Image:
+def _table(state: GameState, names: Sequence[str], words: Words | None) -> Image.Image:
+    """The table after a round, scaled to :data:`TABLE_WIDTH`."""
     table = Image.open(BytesIO(render_table(state, names, None, words))).convert("RGB")
     height = round(table.height * TABLE_WIDTH / table.width)
-    table = table.resize((TABLE_WIDTH, height), Image.Resampling.LANCZOS)
-    canvas = Image.new("RGB", (TABLE_WIDTH + CHART_WIDTH, max(height, 360)), PAGE)
+    return table.resize((TABLE_WIDTH, height), Image.Resampling.LANCZOS)
+
+
+def _frame(table: Image.Image, height: int, names: Sequence[str], scores: Sequence[Sequence[int]],
+           k: int, swing: int | None) -> Image.Image:
+    """One frame, ``height`` tall whatever this round's table needs: an animated PNG has one
+    canvas size, and a frame smaller than the one before would leave the rest of it black (the
+    tables grow as players take puzzles)."""
+    canvas = Image.new("RGB", (TABLE_WIDTH + CHART_WIDTH, height), PAGE)
     canvas.paste(table, (0, 0))
     _chart(ImageDraw.Draw(canvas), names, scores, k, swing, (TABLE_WIDTH + 10, 10, canvas.width - 10,
                                                                min(canvas.height - 10, 420)))

@@ -19,7 +19,8 @@ from bot.core import recap
 from bot.core.clock import ManualClock
 from bot.core.manager import GameManager, TableSettings
 from engine.policies import policy_by_name
-from renders.recap import MAX_SECONDS, durations
+from renders.palette import ACCENT, PAGE
+from renders.recap import MAX_SECONDS, TABLE_WIDTH, durations
 
 
 def test_the_swing_is_the_biggest_change_of_the_winners_lead() -> None:
@@ -47,6 +48,13 @@ async def test_a_recap_has_a_frame_per_round_and_fits_discord(manager: GameManag
     image = Image.open(BytesIO(data))
     assert image.n_frames == len(plan.states) and getattr(image, "is_animated", False)
     assert all(state.options.known_scores for state in plan.states)  # the game is over: piles face up
+    for k in range(image.n_frames):  # one canvas: no frame leaves a band of the one before (black)
+        image.seek(k)
+        bottom = image.convert("RGB").crop((0, image.height - 4, TABLE_WIDTH, image.height))
+        edge = (PAGE, ACCENT) if k == plan.swing.frame else (PAGE,)  # the swing's frame is gold-edged
+        far = [c for c in set(bottom.getdata())
+               if all(max(abs(a - b) for a, b in zip(c, colour, strict=True)) > 12 for colour in edge)]
+        assert not far, f"frame {k} ends in {far[:3]}, not the page colour (quantised) {PAGE}"
 
 
 class WithRecaps:
