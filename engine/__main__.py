@@ -4,8 +4,9 @@
   (also JSON) with games per second.
 * ``catalogue --check [FILE]`` reports on a puzzle catalogue (the shipped one by default); the
   exit code is 0 only when it is usable.
-* ``sweep`` plays strong-policy games on every table the engine accepts and counts illegal
-  actions, stalls and errors (see ``engine.sweep``); the exit code is 1 when one is not zero.
+* ``sweep`` plays strong-policy games (``--policy expert``: expert-policy games) on every table
+  the engine accepts and counts illegal actions, stalls and errors (see ``engine.sweep``); the
+  exit code is 1 when one is not zero.
 
 ``simulate`` takes ``--catalogue FILE`` (default: ``$PROJECTL_CATALOGUE``, as the
 bot, else the shipped catalogue).
@@ -29,7 +30,7 @@ from .game import new_game
 from .policies import POLICIES, policy_by_name
 from .simulate import play_game
 from .state import Difficulty, Options
-from .sweep import GAMES_PER_TABLE, SWEEP_BUDGET, run_sweep
+from .sweep import GAMES_PER_TABLE, SWEEP_BUDGET, SWEPT_POLICIES, run_sweep
 
 
 class _Parser(argparse.ArgumentParser):
@@ -143,8 +144,10 @@ def build_parser() -> argparse.ArgumentParser:
     sweep.add_argument("--games", type=_positive, default=GAMES_PER_TABLE, help="games per table")
     sweep.add_argument("--seed", type=_seed, default=0, help="seed of the first game; game i uses seed+i")
     sweep.add_argument("--workers", type=_positive, default=1, help="processes sharing the games")
+    sweep.add_argument("--policy", choices=SWEPT_POLICIES, default="strong",
+                       help="the policy in the swept seat (default strong; expert has its own budget)")
     for name, value in SWEEP_BUDGET.items():
-        sweep.add_argument(f"--{name}", type=_count if name == "work" else _positive, default=value,
+        sweep.add_argument(f"--{name}", type=_count if name == "work" else _positive, default=None,
                            help=f"the strong policy's {name} per decision (default {value})")
     return parser
 
@@ -221,7 +224,14 @@ def main(argv: Sequence[str] | None = None) -> int:
         except SystemExit as stop:
             return int(stop.code or 0)
     if args.command == "sweep":
-        budget = {name: getattr(args, name) for name in SWEEP_BUDGET}
+        given = {name: getattr(args, name) for name in SWEEP_BUDGET if getattr(args, name) is not None}
+        if args.policy == "expert":
+            if given:
+                print("python -m engine sweep: error: the budget options are the strong policy's; "
+                      "--policy expert has its own", file=sys.stderr)
+                return 2
+            return run_sweep(args.games, seed=args.seed, workers=args.workers, budget=None, policy="expert")
+        budget = {**SWEEP_BUDGET, **given}
         return run_sweep(args.games, seed=args.seed, workers=args.workers, budget=budget)
     return main_check(args.file)
 

@@ -10,7 +10,8 @@ where Finesse is). A combination the engine refuses at setup (6 players without 
 or Phoenix, Endless White in Solo) is left out, so a new variant or expansion rule shows up here
 without a change.
 
-One seat is the strong policy, the others greedy; the strong seat moves round the table from
+One seat is the strong policy (``--policy expert``: the expert policy, with its own small budget
+:data:`EXPERT_SWEEP_BUDGET`), the others greedy; the strong seat moves round the table from
 game to game (game ``i`` seats it at ``i mod players``), so every seat position — Line Clear's
 two holders, the last player of a round — is played by it, and a game costs little more than
 the strong seat's own searches. The strong seat has a small per-decision budget
@@ -37,7 +38,7 @@ from typing import Any
 
 from .errors import IllegalActionError
 from .game import apply, new_game
-from .policies import GreedyPolicy, Policy, StrongPolicy
+from .policies import ExpertPolicy, GreedyPolicy, Policy, StrongPolicy
 from .simulate import DEFAULT_MAX_TURNS, default_cards
 from .state import Difficulty, Options
 
@@ -45,6 +46,12 @@ SWEEP_BUDGET: dict[str, int] = {"rollouts": 2, "plans": 2, "beam": 2, "horizon":
 """The strong policy's per-decision budget in a sweep (see :class:`~engine.policies.StrongPolicy`):
 two rollouts of a couple of turns (exactly two: ``work`` 0), two candidate turns beside
 greedy's, a beam of two."""
+EXPERT_SWEEP_BUDGET: dict[str, int] = {"worlds": 1, "plans": 2, "beam": 2, "nodes": 120}
+"""The expert policy's per-decision budget in a sweep (``--policy expert``; see
+:class:`~engine.policies.ExpertPolicy`): one world, two candidate turns beside greedy's, a beam of
+two, and replies by evaluation only while 120 states are left to apply."""
+SWEPT_POLICIES = ("strong", "expert")
+"""The policies a sweep can seat (``--policy``)."""
 GAMES_PER_TABLE = 36
 """Games per table in a default run: about 3,000 games over the tables the engine accepts."""
 
@@ -130,21 +137,24 @@ class SweepResult:
         }
 
 
-Job = tuple[Options, int, int, dict[str, Any], int]
-"""One sweep game: (table, game index, seed, budget, turn cap)."""
+Job = tuple[Options, int, int, dict[str, Any], int, str]
+"""One sweep game: (table, game index, seed, budget, turn cap, policy name)."""
 
 
 def play_one(job: Job) -> SweepResult:
-    """One game of the sweep; ``job`` is (table, game index, seed, budget, turn cap): the strong
-    policy with ``budget`` in seat ``index mod players``, greedy in the others."""
-    options, index, seed, budget, max_turns = job
+    """One game of the sweep; ``job`` is (table, game index, seed, budget, turn cap, policy): the
+    strong (or expert) policy with ``budget`` in seat ``index mod players``, greedy in the others."""
+    options, index, seed, budget, max_turns, name = job
     result = SweepResult(games=1)
     strong_seat = index % options.players
-    strong = StrongPolicy(seed * 8 + strong_seat, **budget)
+    strong: StrongPolicy | ExpertPolicy = (
+        ExpertPolicy(seed * 8 + strong_seat, **budget) if name == "expert"
+        else StrongPolicy(seed * 8 + strong_seat, **budget)
+    )
     seats: list[Policy] = [
         strong if seat == strong_seat else GreedyPolicy(seed * 8 + seat) for seat in range(options.players)
     ]
-    where = f"{describe(options)} seed {seed} (strong seat {strong_seat})"
+    where = f"{describe(options)} seed {seed} ({name} seat {strong_seat})"
     try:
         state = new_game(options, seed, default_cards())
         while not state.is_over and state.turn <= max_turns:
@@ -179,14 +189,19 @@ def play_one(job: Job) -> SweepResult:
 def sweep(
     games_per_table: int = GAMES_PER_TABLE, *, seed: int = 0, workers: int = 1,
     budget: dict[str, int] | None = None, tables_to_play: Sequence[Options] | None = None,
-    max_turns: int = DEFAULT_MAX_TURNS, progress: bool = False,
+    max_turns: int = DEFAULT_MAX_TURNS, progress: bool = False, policy: str = "strong",
 ) -> tuple[SweepResult, dict[str, SweepResult]]:
-    """Play ``games_per_table`` games on every table (game ``i`` from seed ``seed + i``); return the
-    total and the result per table (by :func:`describe`)."""
+    """Play ``games_per_table`` games on every table (game ``i`` from seed ``seed + i``) with
+    ``policy`` ("strong" or "expert") in one seat; return the total and the result per table (by
+    :func:`describe`). ``budget``: that policy's (default :data:`SWEEP_BUDGET`, or
+    :data:`EXPERT_SWEEP_BUDGET` for the expert)."""
     chosen = list(tables() if tables_to_play is None else tables_to_play)
-    spend = dict(SWEEP_BUDGET if budget is None else budget)
+    default = EXPERT_SWEEP_BUDGET if policy == "expert" else SWEEP_BUDGET
+    spend = dict(default if budget is None else budget)
     # Round by round over the tables, so that a run stopped early has played every table alike.
-    jobs = [(options, i, seed + i, spend, max_turns) for i in range(games_per_table) for options in chosen]
+    jobs = [
+        (options, i, seed + i, spend, max_turns, policy) for i in range(games_per_table) for options in chosen
+    ]
     total = SweepResult()
     per_table: dict[str, SweepResult] = {describe(options): SweepResult() for options in chosen}
     for done, (job, result) in enumerate(zip(jobs, _results(jobs, workers), strict=True), start=1):
@@ -207,18 +222,23 @@ def _results(jobs: list[Job], workers: int) -> Iterable[SweepResult]:
         yield from pool.imap(play_one, jobs, chunksize=1)
 
 
-def run_sweep(games_per_table: int, *, seed: int, workers: int, budget: dict[str, int]) -> int:
+def run_sweep(
+    games_per_table: int, *, seed: int, workers: int, budget: dict[str, int] | None, policy: str = "strong",
+) -> int:
     """The command: progress lines, one line per table, then the JSON summary; exit code 1 on any
-    illegal action, stall or error."""
+    illegal action, stall or error. ``budget`` None: the policy's sweep budget."""
     start = time.perf_counter()
-    total, per_table = sweep(games_per_table, seed=seed, workers=workers, budget=budget, progress=True)
+    total, per_table = sweep(
+        games_per_table, seed=seed, workers=workers, budget=budget, progress=True, policy=policy
+    )
     for name, result in per_table.items():
         print(f"{name}: {result.games} games, {result.choices:,} strong choices, {result.illegal} illegal, "
               f"{result.stalled} stalled, {result.errors} errors")
     for line in total.problems:
         print(f"PROBLEM {line}")
     summary = total.to_json()
-    summary.update(tables=len(per_table), games_per_table=games_per_table, budget=budget,
+    summary.update(tables=len(per_table), games_per_table=games_per_table, policy=policy,
+                   budget=budget or (EXPERT_SWEEP_BUDGET if policy == "expert" else SWEEP_BUDGET),
                    seconds=round(time.perf_counter() - start, 1), workers=workers)
     print(json.dumps(summary), flush=True)
     return 0 if total.clean else 1

@@ -1,12 +1,14 @@
 """Automatic players: a seeded random baseline (:mod:`.random_policy`), greedy (:mod:`.greedy`,
 its weights in :mod:`.greedy_weights`), and the strong policy that plans whole turns with
-rollouts (:mod:`.strong`); :mod:`.registry` names them.
+rollouts (:mod:`.strong`), the expert policy that plans whole turns with a position evaluation
+and one reply round (:mod:`.expert`); :mod:`.registry` names them.
 
 Import from ``engine.policies``; the modules inside are an implementation detail.
 """
 
 from __future__ import annotations
 
+from .expert import EXPERT_WEIGHTS, ExpertPolicy, ExpertWeights
 from .fillings import mono_need
 from .greedy import GreedyPolicy
 from .greedy_weights import BASE_WEIGHTS, SOLO_WEIGHTS, GreedyWeights
@@ -16,6 +18,7 @@ from .registry import POLICIES, policy_by_name
 from .strong import Analysis, PlanValue, StrongPolicy
 
 __all__ = [
-    "BASE_WEIGHTS", "POLICIES", "SOLO_WEIGHTS", "Analysis", "GreedyPolicy", "GreedyWeights", "PlanValue",
-    "Policy", "RandomPolicy", "StrongPolicy", "mono_need", "policy_by_name",
+    "BASE_WEIGHTS", "EXPERT_WEIGHTS", "POLICIES", "SOLO_WEIGHTS", "Analysis", "ExpertPolicy", "ExpertWeights",
+    "GreedyPolicy", "GreedyWeights", "PlanValue", "Policy", "RandomPolicy", "StrongPolicy", "mono_need",
+    "policy_by_name",
 ]

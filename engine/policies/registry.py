@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+from .expert import ExpertPolicy
 from .greedy import GreedyPolicy
 from .policy import Policy
 from .random_policy import RandomPolicy
@@ -12,13 +13,13 @@ from .strong import StrongPolicy
 __all__ = ["POLICIES", "policy_by_name"]
 
 POLICIES: dict[str, Callable[[int], Policy]] = {
-    "random": RandomPolicy, "greedy": GreedyPolicy, "strong": StrongPolicy,
+    "random": RandomPolicy, "greedy": GreedyPolicy, "strong": StrongPolicy, "expert": ExpertPolicy,
 }
 """Policy factories by name, each taking a seed."""
 
 
 def policy_by_name(name: str, seed: int = 0) -> Policy:
-    """A fresh policy by name (a key of POLICIES: "random", "greedy", "strong"), seeded."""
+    """A fresh policy by name (a key of POLICIES: "random", "greedy", "strong", "expert"), seeded."""
     try:
         factory = POLICIES[name.strip().lower()]
     except KeyError:

@@ -1,0 +1,470 @@
+"""The expert policy: whole-turn search guided by a position evaluation, over re-dealt decks.
+
+Where the strong policy (:mod:`.strong`) scores a few candidate turns by playing the game out with
+greedy in every seat, the expert scores more candidate turns by looking one turn round the table
+and reading the position with an evaluation (:func:`evaluate`) — the issue's probe found that the
+long greedy rollouts buy little beyond that, and greedy is an exact model of nobody but greedy.
+
+How a decision is made (:meth:`ExpertPolicy.analyse`):
+
+1. **Worlds.** The hidden cards — the decks' order and, with ``known_scores`` off, the other score
+   piles — are re-dealt ``worlds`` times from the cards the player to act cannot see
+   (:func:`~engine.policies.hidden.redeal`), each world seeded from the policy's seed and the
+   position's public fields (so the same position gives the same decision, and two positions
+   that differ only in hidden cards give the same one).
+2. **Candidate turns.** A beam search on the first world walks the rest of the turn (up to three
+   actions, Master, pending decisions, a variant's own actions) through
+   :func:`~engine.legal.legal_actions`, each step pruned as the strong policy prunes it, ranked by
+   :func:`evaluate`; the best ``plans`` whole turns, plus greedy's own turn, go on. A plan stops
+   at a blind draw (what follows depends on a card the player does not know yet).
+3. **Lines.** Each candidate is played on every world (the same worlds for every candidate:
+   common random numbers): the rest of its turn if it stopped at a blind card, then every other
+   seat's reply turn until the player is to act again, each reply chosen action by action by the
+   same evaluation from the replying seat's side (greedy-by-evaluation); once the node budget for
+   the line is spent, greedy answers instead. In Solo the mastermind's pick is the engine's own.
+   When the end has been triggered, the line is played out to the end (greedy in every seat, with
+   its Finishing Touches) and scored by the real score; otherwise by the evaluation's margin (own
+   value minus the best other seat's, or the mastermind's score).
+4. **The best mean wins**, and the policy plays that plan's actions on its next calls without
+   searching again, unless something new was revealed (then it searches again).
+
+**The evaluation** (:func:`evaluate`, its weights an :class:`ExpertWeights`): banked points, less
+Finishing Touches pieces; each open puzzle by what finishing it is worth (points, its reward
+piece, the pieces lying on it that come back) less the actions it still costs at
+``action_value`` points an action (placements — cheaper with Master when two or more puzzles are
+open — plus fetching the pieces of its cheapest filling that the supply lacks), weighted by how
+likely it is to be finished in the actions left (the puzzles taken cheapest first against the
+actions the player has before the end: exact once the end is triggered or Finesse's tile row
+says when play ends, else estimated from how far the black deck has run); an unfinished puzzle
+counts its penalty, or what Finishing Touches would save of it from the supply. Pieces count by
+level, fading to nothing as the end nears; Finesse credits count a little.
+
+**Budget** (deterministic, no clock): ``nodes`` states applied per decision. The beam search takes
+what it needs (a few hundred), and the lines share the rest, each replying by evaluation while it
+has budget left and by greedy after. The CPU time is therefore bounded by the node count (the
+bench's ``expert_decision_p95_s``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from functools import lru_cache
+
+from ..actions import Action, AmbassadorAction, Master, Place, Upgrade
+from ..errors import IllegalActionError
+from ..expansions.finesse import view
+from ..game import Outcome, apply, opponent_score, winners
+from ..legal import legal_actions, master_options
+from ..pieces import SHAPES, Shape, shape_of_mask
+from ..rng import Rng
+from ..rules import score_line, score_lines
+from ..solver import solve
+from ..state import ACTIONS_PER_TURN, GameState, Phase
+from .credits import turns_after_this
+from .fillings import finish_cost, free_masks, good_moves
+from .greedy import GreedyPolicy
+from .greedy_answers import finishing_touch
+from .hidden import redeal, visible_cards
+from .outlook import progress
+from .strong import Analysis, PlanValue, _mix, _state_key
+
+__all__ = ["EXPERT_WEIGHTS", "ExpertPolicy", "ExpertWeights", "evaluate", "expected_actions"]
+
+NODES = 2000
+"""States a decision may apply (the default ``nodes``)."""
+MAX_PLAN_ACTIONS = 6
+"""Actions a plan may hold: three per turn, plus pending decisions raised along the way."""
+REPLY_CAP = 40
+"""Actions a line plays for the other seats before it is scored as it stands."""
+PLAYOUT_CAP = 400
+"""Actions a line plays after the end is triggered before it is scored as it stands."""
+OTHER_KIND_LIMIT = 8
+"""Actions of a kind this module does not know (a variant's own) tried per step, in legal order."""
+_KNOWN_KINDS = frozenset({"take", "draw", "level1", "done", "pass"})
+TURNS_PRIOR = {1: 12.5, 2: 10.0, 3: 9.0, 4: 8.5, 5: 7.0, 6: 7.8}
+"""Turns a seat plays in a whole game, by players (greedy games, 20 each): the prior for how
+many turns are left while no end is in sight."""
+
+
+@dataclass(frozen=True, slots=True)
+class ExpertWeights:
+    """The evaluation's numbers (see :func:`evaluate`)."""
+
+    action_value: float = 0.6
+    """Points one action is worth (what the actions a puzzle still costs are charged at)."""
+    fetch_per_level: float = 0.8
+    """Actions per level to fetch a piece a puzzle's cheapest filling needs and the supply lacks
+    (a level-3 piece: a level-1 piece and two upgrades, less what spare pieces save)."""
+    master_place: float = 0.7
+    """Actions per placement while two or more puzzles are open (Master places several)."""
+    ramp: float = 3.0
+    """Actions over which a puzzle goes from surely finished to surely not, against the time left."""
+    piece_base: float = 0.15
+    """Value of a piece in supply, plus ``piece_level`` per level, while the end is far."""
+    piece_level: float = 0.35
+    piece_horizon: float = 9.0
+    """Actions left below which pieces (and rewards) fade linearly to nothing."""
+    useful_pieces: int = 7
+    """Pieces in supply counted in full (the most valuable first); the rest at ``extra_piece``."""
+    extra_piece: float = 0.4
+    credit_value: float = 0.25
+    """Finesse: points per credit held."""
+    win_bonus: float = 6.0
+    """Points a win is worth on top of the margin, when a line plays to the end."""
+
+
+EXPERT_WEIGHTS = ExpertWeights()
+
+
+def expected_actions(state: GameState, seat: int) -> float:
+    """Actions ``seat`` still has before play ends: exact once the end is in sight
+    (:func:`~engine.policies.credits.turns_after_this`), else estimated from how far the black
+    deck (Solo: the deck) has run against :data:`TURNS_PRIOR`."""
+    if state.phase is not Phase.PLAY:
+        return 0.0
+    now = state.actions_left if seat == state.current else 0
+    turns = turns_after_this(state, seat)
+    if turns is not None:
+        return float(now + ACTIONS_PER_TURN * turns)
+    prior = TURNS_PRIOR.get(len(state.players), 8.0)
+    left = max(1.0, (1.0 - progress(state)) * prior)
+    return now + ACTIONS_PER_TURN * left
+
+
+@lru_cache(maxsize=1 << 16)
+def _filling_shapes(free: int) -> tuple[Shape, ...]:
+    """The shapes of one fewest-pieces filling of ``free``, biggest first."""
+    masks = solve(free) or []
+    found = [shape_of_mask(m) for m in masks]
+    return tuple(sorted((s for s in found if s is not None), key=lambda s: -s.level))
+
+
+def _piece_value(shape: Shape, w: ExpertWeights) -> float:
+    return w.piece_base + w.piece_level * shape.level
+
+
+def evaluate(state: GameState, seat: int, w: ExpertWeights = EXPERT_WEIGHTS) -> float:
+    """How well ``seat`` stands, in points (see the module): the final score once the game is over."""
+    player = state.players[seat]
+    line = score_line(state, seat)
+    if state.phase is Phase.OVER:
+        return float(line.total)
+    value = float(line.completed_points - line.finishing_penalty)
+    left = expected_actions(state, seat)
+    fade = min(1.0, left / w.piece_horizon)
+    supply = player.supply
+    spare = list(supply)
+    cards = state.cards
+    penalty = state.options.unfinished_penalty
+    place_cost = w.master_place if len(player.puzzles) >= 2 else 1.0
+    entries: list[tuple[float, int, float, int | None]] = []
+    frees = sorted(
+        ((cards[p.card].recess & ~p.filled, p) for p in player.puzzles), key=lambda fp: fp[0].bit_count()
+    )
+    for free, puzzle in frees:
+        card = cards[puzzle.card]
+        touches = finish_cost(free, supply)
+        shapes = _filling_shapes(free)
+        fetch = 0.0
+        for shape in shapes:  # the supply's pieces go to the puzzles nearest completion first
+            if spare[shape.index] > 0:
+                spare[shape.index] -= 1
+            else:
+                fetch += shape.level
+        cost = len(shapes) * place_cost + fetch * w.fetch_per_level
+        back = sum(_piece_value(p.shape, w) for p in puzzle.pieces)
+        reward = w.piece_base + w.piece_level * int(getattr(card.reward, "level", 1))
+        gain = card.points + (reward + back) * fade - w.action_value * cost
+        entries.append((cost, card.points, gain, None if touches is None else len(touches)))
+    entries.sort(key=lambda e: (e[0], -e[1]))
+    spent = 0.0
+    for cost, points, gain, touches in entries:
+        spent += cost
+        chance = 0.0 if left <= 0 else min(1.0, max(0.0, (left - spent) / w.ramp + 0.5))
+        lost = points if penalty else 0
+        fail = float(-lost) if touches is None else float(max(-lost, points - touches))
+        value += chance * gain + (1.0 - chance) * fail
+    if fade > 0:
+        pieces = sorted((_piece_value(s, w) for s in SHAPES for _ in range(supply[s.index])), reverse=True)
+        capital = sum(v if i < w.useful_pieces else v * w.extra_piece for i, v in enumerate(pieces))
+        value += capital * fade
+    finesse = view(state)
+    if finesse is not None:
+        value += w.credit_value * finesse.credits(seat)
+    return value
+
+
+def margin(state: GameState, seat: int, w: ExpertWeights = EXPERT_WEIGHTS) -> float:
+    """``seat``'s evaluation less the best other seat's (the mastermind's score in Solo); at the
+    end, the real margin plus ``win_bonus`` for a win."""
+    if state.is_over:
+        scores = [line.total for line in score_lines(state)]
+        others = [s for i, s in enumerate(scores) if i != seat and not state.players[i].removed]
+        rival = opponent_score(state)
+        if rival is not None:
+            others.append(rival)
+        own = float(scores[seat] - max(others)) if others else float(scores[seat])
+        return own + w.win_bonus * (seat in winners(state))
+    mine = evaluate(state, seat, w)
+    values = [
+        evaluate(state, s, w) for s in range(len(state.players)) if s != seat and not state.players[s].removed
+    ]
+    rival = opponent_score(state)
+    if rival is not None:
+        values.append(float(rival))
+    return mine - max(values) if values else mine
+
+
+def _hand_reveal(state: GameState, seat: int, visible: frozenset[str]) -> bool:
+    """True when ``seat`` now holds a card that was not visible when the plan started."""
+    return any(p.card not in visible for p in state.players[seat].puzzles)
+
+
+class ExpertPolicy:
+    """Whole-turn search with an evaluation and one reply round, over re-dealt decks (see the module).
+
+    ``worlds``: re-deals each candidate is played on. ``plans``: candidate turns beside greedy's.
+    ``beam``: partial turns kept per step of the plan search. ``nodes``: states a decision may
+    apply (the budget; no clock). ``weights``: the evaluation's :class:`ExpertWeights`.
+    """
+
+    name = "expert"
+
+    def __init__(
+        self, seed: int = 0, *, worlds: int = 3, plans: int = 6, beam: int = 6, nodes: int = NODES,
+        weights: ExpertWeights = EXPERT_WEIGHTS,
+    ) -> None:
+        self.seed = seed
+        self.worlds = worlds
+        self.plans = plans
+        self.beam = beam
+        self.nodes = nodes
+        self.weights = weights
+        self._pruner = GreedyPolicy(seed)
+        self._plan: tuple[Action, ...] = ()
+        self._expect: GameState | None = None
+        self._spent = 0
+        self.last: Analysis | None = None
+        """The last search (None until one ran)."""
+        self.searches = 0
+
+    # -- playing -------------------------------------------------------------------------------
+    def choose(self, state: GameState) -> Action:
+        """The rest of the planned turn while nothing new has been seen, else a fresh search."""
+        plan, expect = self._plan, self._expect
+        self._plan, self._expect = (), None
+        if plan and expect is not None and state == expect:
+            try:
+                outcome = apply(state, plan[0])
+            except IllegalActionError:
+                pass
+            else:
+                self._keep(plan[1:], outcome)
+                return plan[0]
+        if state.phase is Phase.FINISHING and not state.pending:
+            return finishing_touch(state)
+        actions = legal_actions(state)
+        if len(actions) == 1 and master_options(state) is None:
+            return actions[0]
+        best = self.analyse(state).best.actions
+        if len(best) > 1:
+            self._keep(best[1:], apply(state, best[0]))
+        return best[0]
+
+    @property
+    def planned(self) -> tuple[Action, ...]:
+        """The rest of the turn this policy means to play after the action it just chose."""
+        return self._plan
+
+    def _keep(self, rest: tuple[Action, ...], outcome: Outcome) -> None:
+        if rest and not outcome.reveals_hidden:
+            self._plan, self._expect = rest, outcome.state
+
+    # -- searching -------------------------------------------------------------------------------
+    def analyse(self, state: GameState) -> Analysis:
+        """Score candidate turns for the player to act in ``state`` (see the module)."""
+        seat = state.current
+        base = _mix(self.seed, state.rng_state, state.round, state.turn, seat, state.actions_left)
+        worlds = [redeal(state, Rng(_mix(base, i + 1)), seat) for i in range(max(1, self.worlds))]
+        self._spent = 0
+        candidates: list[tuple[tuple[Action, ...], str]] = []
+        seen: set[tuple[Action, ...]] = set()
+        for plan, source in [(self._greedy_turn(worlds[0], seat, base), "greedy")] + [
+            (plan, "search") for plan in self._search_plans(worlds[0], seat)
+        ]:
+            if plan and plan not in seen:
+                seen.add(plan)
+                candidates.append((plan, source))
+        if len(candidates) == 1:
+            only = PlanValue(candidates[0][0], 0.0, 0.0, 0.0, 0, candidates[0][1])
+            return self._done(Analysis(seat, (only,), 0, 0.0, False))
+        lines = len(candidates) * len(worlds)
+        per_line = max(0, (self.nodes - self._spent) // lines)
+        scored = []
+        for plan, source in candidates:
+            values = [
+                self._line(world, plan, seat, _mix(base, 100 + i), per_line) for i, world in enumerate(worlds)
+            ]
+            mean = sum(values) / len(values)
+            scored.append(PlanValue(plan, mean, mean, 0.0, len(values), source))
+        order = {"greedy": 0, "search": 1}
+        scored.sort(key=lambda p: (-p.value, order[p.source]))
+        return self._done(Analysis(seat, tuple(scored), lines, 0.0, False))
+
+    def _done(self, analysis: Analysis) -> Analysis:
+        self.last = analysis
+        self.searches += 1
+        return analysis
+
+    def _apply(self, state: GameState, action: Action) -> GameState:
+        self._spent += 1
+        return apply(state, action).state
+
+    def _greedy_turn(self, root: GameState, seat: int, seed: int) -> tuple[Action, ...]:
+        """The turn greedy would play from ``root`` (stopping, like every plan, at a blind card)."""
+        greedy = GreedyPolicy(seed)
+        visible = visible_cards(root, seat)
+        plan: list[Action] = []
+        state = root
+        start = (state.turn, seat)
+        while len(plan) < MAX_PLAN_ACTIONS and not state.is_over and (state.turn, state.current) == start:
+            action = greedy.choose(state)
+            plan.append(action)
+            state = self._apply(state, action)
+            if _hand_reveal(state, seat, visible):
+                break
+        return tuple(plan)
+
+    def _search_plans(self, root: GameState, seat: int) -> list[tuple[Action, ...]]:
+        """The ``plans`` best whole turns by :func:`evaluate`, found by a beam search."""
+        w = self.weights
+        visible = visible_cards(root, seat)
+        start = (root.turn, seat)
+        frontier: list[tuple[tuple[Action, ...], GameState]] = [((), root)]
+        finished: dict[tuple[object, ...], tuple[float, tuple[Action, ...]]] = {}
+        for _ in range(MAX_PLAN_ACTIONS):
+            children: dict[tuple[object, ...], tuple[float, tuple[Action, ...], GameState]] = {}
+            for plan, state in frontier:
+                for action in self._candidates(state, 3):
+                    try:
+                        after = self._apply(state, action)
+                    except IllegalActionError:
+                        continue
+                    steps = plan + (action,)
+                    key = _state_key(after)
+                    value = evaluate(after, seat, w)
+                    ended = (
+                        after.is_over or (after.turn, after.current) != start
+                        or _hand_reveal(after, seat, visible) or len(steps) == MAX_PLAN_ACTIONS
+                    )
+                    if ended:
+                        if key not in finished or finished[key][0] < value:
+                            finished[key] = (value, steps)
+                    elif key not in children or children[key][0] < value:
+                        children[key] = (value, steps, after)
+            if not children:
+                break
+            best = sorted(children.values(), key=lambda c: -c[0])[: self.beam]
+            frontier = [(steps, after) for _, steps, after in best]
+        ranked = sorted(finished.values(), key=lambda c: -c[0])
+        return [plan for _, plan in ranked[: self.plans]]
+
+    def _candidates(self, state: GameState, per_card: int, with_greedy: bool = True) -> list[Action]:
+        """The actions worth trying from ``state``: every take and draw, level-1, upgrades to a
+        wanted shape (or up from an unwanted one), the ``per_card`` best placements on a
+        fewest-pieces filling of each puzzle, greedy's choice and Master, the Ambassador flip,
+        and the first few of any kind this module does not know."""
+        actions = legal_actions(state)
+        chosen: dict[Action, None] = {self._pruner.choose(state): None} if with_greedy else {}
+        if len(actions) <= 8 or state.phase is not Phase.PLAY:
+            chosen.update(dict.fromkeys(actions))
+            return list(chosen)
+        player = state.players[state.current]
+        free = free_masks(state, player)
+        wanted = {s for mask in free.values() for s, _ in good_moves(mask)}
+        places: dict[str, list[Place]] = {}
+        recycled: set[object] = set()
+        others: dict[str, int] = {}
+        for action in actions:
+            kind = action.kind
+            if kind == "place":
+                assert isinstance(action, Place)
+                if (action.shape, action.mask) in good_moves(free[action.card]):
+                    places.setdefault(action.card, []).append(action)
+            elif kind == "upgrade":
+                assert isinstance(action, Upgrade)
+                if action.take in wanted and player.supply[action.take.index] == 0:
+                    chosen[action] = None
+                elif action.give not in wanted and action.take.level > action.give.level:
+                    chosen[action] = None
+            elif kind == "recycle":
+                colour = getattr(action, "colour", None)
+                if colour not in recycled:
+                    recycled.add(colour)
+                    chosen[action] = None
+            elif kind in _KNOWN_KINDS:
+                chosen[action] = None
+            elif others.get(kind, 0) < OTHER_KIND_LIMIT:
+                others[kind] = others.get(kind, 0) + 1
+                chosen[action] = None
+        for card, found in places.items():
+            rest = free[card]
+            found.sort(
+                key=lambda p: (p.mask == rest, p.shape.size, player.supply[p.shape.index]), reverse=True
+            )
+            chosen.update(dict.fromkeys(found[:per_card]))
+        order = sorted(free)
+        master = self._pruner._master(state, player, free, order)
+        if isinstance(master, Master | AmbassadorAction):
+            chosen[master] = None
+        ambassador = self._pruner._ambassador(state, player, free, order)
+        if ambassador is not None:
+            chosen[ambassador] = None
+        return list(chosen)
+
+    def _best_by_evaluation(self, state: GameState) -> Action:
+        """The action the seat to act likes best by one step of :func:`evaluate` (its reply model)."""
+        mover = state.current
+        best: tuple[float, Action] | None = None
+        for action in self._candidates(state, 2, with_greedy=False):
+            try:
+                after = self._apply(state, action)
+            except IllegalActionError:
+                continue
+            value = evaluate(after, mover, self.weights)
+            if best is None or value > best[0]:
+                best = (value, action)
+        if best is None:
+            return legal_actions(state)[0]
+        return best[1]
+
+    def _line(self, world: GameState, plan: Sequence[Action], seat: int, seed: int, budget: int) -> float:
+        """The value of playing ``plan`` on ``world``: the rest of the turn and every other seat's
+        reply by evaluation (greedy once ``budget`` states are spent), to the end once it is
+        triggered; then :func:`margin`."""
+        start_spent = self._spent
+        state = world
+        for action in plan:
+            try:
+                state = self._apply(state, action)
+            except IllegalActionError:
+                break
+        greedy = GreedyPolicy(seed)
+        start_turn = world.turn
+        moves = 0
+        while not state.is_over and not state.end_triggered and moves < REPLY_CAP:
+            if state.current == seat and state.turn != start_turn:
+                break
+            if self._spent - start_spent < budget and state.phase is Phase.PLAY:
+                action = self._best_by_evaluation(state)
+            else:
+                action = greedy.choose(state)
+            state = self._apply(state, action)
+            moves += 1
+        if state.end_triggered:
+            moves = 0
+            while not state.is_over and moves < PLAYOUT_CAP:
+                state = self._apply(state, greedy.choose(state))
+                moves += 1
+        return margin(state, seat, self.weights)
