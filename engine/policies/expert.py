@@ -164,7 +164,7 @@ def evaluate(state: GameState, seat: int, w: ExpertWeights = EXPERT_WEIGHTS) -> 
     )
     for free, puzzle in frees:
         card = cards[puzzle.card]
-        touches = finish_cost(free, supply)
+        tiling = finish_cost(free, supply)
         shapes = _filling_shapes(free)
         fetch = 0.0
         for shape in shapes:  # the supply's pieces go to the puzzles nearest completion first
@@ -176,7 +176,7 @@ def evaluate(state: GameState, seat: int, w: ExpertWeights = EXPERT_WEIGHTS) -> 
         back = sum(_piece_value(p.shape, w) for p in puzzle.pieces)
         reward = w.piece_base + w.piece_level * int(getattr(card.reward, "level", 1))
         gain = card.points + (reward + back) * fade - w.action_value * cost
-        entries.append((cost, card.points, gain, None if touches is None else len(touches)))
+        entries.append((cost, card.points, gain, None if tiling is None else len(tiling)))
     entries.sort(key=lambda e: (e[0], -e[1]))
     spent = 0.0
     for cost, points, gain, touches in entries:
