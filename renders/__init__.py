@@ -4,7 +4,11 @@ Nothing here knows about Discord, files or the clock: each function takes a
 :class:`engine.GameState` (plus display names) and returns PNG bytes, the same bytes for the same
 state. Each takes ``words=``, the language of its labels (a translation of
 ``renders.labels.ENGLISH``; None: English). Images are sized for phones — Discord shows them
-about 400 px wide — so every text is at least 3% of the image width (12 px at that scale).
+about 400 px wide — so every text is at least 3% of the image width (12 px at that scale), and a
+market card's reward has a header band sized for it: a reward piece's squares are at least 7 px
+at that scale, the ↑/⇈ arrows at least 14 px tall, on Line Clear's small cards too
+(``renders.table.REWARD_SQUARE_AT_PHONE``; ``renders.table.market_tiles`` says where each card
+and its reward are drawn, ``tests/test_renders_rewards.py`` measures them).
 
 * :func:`render_table` — the public table, posted after every turn.
 * :func:`render_mat` — one player's private mat, with card coordinates for planning.

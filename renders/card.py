@@ -16,13 +16,13 @@ from dataclasses import dataclass
 
 from PIL import Image, ImageDraw
 
-from engine.cards import Colour, PuzzleCard
-from engine.pieces import COLUMNS, GRID
+from engine.cards import Colour, PuzzleCard, Reward
+from engine.pieces import COLUMNS, GRID, Shape
 from engine.state import Placed
 
 from . import fonts, labels
 from .cache import MB, byte_lru, image_bytes
-from .draw import badge, cells_of, edge_width, label_piece, paint_piece, paste_reward
+from .draw import badge, cells_of, edge_width, label_piece, paint_piece, paste_reward, reward_size
 from .indexed import blank, ink
 from .labels import Words
 from .palette import (
@@ -119,11 +119,42 @@ def paint_grid(
 # -- market cards ----------------------------------------------------------------------------------
 
 
+Box = tuple[int, int, int, int]
+"""(left, top, right, bottom), right and bottom exclusive."""
+
+WIDEST_REWARD = 4
+"""Squares across the widest reward icon (I4, and L5 lying flat): the header is made for it."""
+
+
 @dataclass(frozen=True, slots=True)
 class MarketGeometry:
+    """A face-up card: a header band (the points badge on the left, the reward on the right),
+    then the recess grid. The header's height comes from the reward's size, never from the
+    card's cell alone, so a small card (Line Clear's) keeps a reward as readable as a large
+    one's: ``square`` is a reward piece's cell (arrows and the Ambassador diamond are as tall as
+    a two-row piece)."""
+
     cell: int
-    pad: int
-    header: int
+    text: int
+    square: int
+
+    @property
+    def pad(self) -> int:
+        return max(6, self.cell * 4 // 7)
+
+    @property
+    def inset(self) -> int:
+        """How far in from the card's sides the badge and the reward sit."""
+        return max(5, self.pad - 4)
+
+    @property
+    def diameter(self) -> int:
+        return int(self.text * 1.3)
+
+    @property
+    def header(self) -> int:
+        band = 2 * self.square + 2 * max(5, self.square // 4)
+        return max(int(self.cell * 1.6), band, self.diameter + 6)
 
     @property
     def width(self) -> int:
@@ -133,27 +164,61 @@ class MarketGeometry:
     def height(self) -> int:
         return self.header + GRID * self.cell + self.pad
 
+    @property
+    def middle(self) -> int:
+        """The header's centre line (the card's 2 px outline is above it)."""
+        return (self.header + 2) // 2
 
-def market_geometry(cell: int) -> MarketGeometry:
-    return MarketGeometry(cell=cell, pad=max(6, cell * 4 // 7), header=int(cell * 1.6))
+    @property
+    def badge_box(self) -> Box:
+        left, top = self.inset, self.middle - self.diameter // 2
+        return left, top, left + self.diameter, top + self.diameter
+
+    def reward_cell(self, reward: Reward) -> int:
+        """The cell :func:`paste_reward` draws ``reward`` with: ``square`` for a piece, two thirds
+        of it (rounded up) for the arrows and the diamond, ``3 * cell`` tall: a two-row piece's
+        height or a little more."""
+        return self.square if isinstance(reward, Shape) else -(-2 * self.square // 3)
+
+    def reward_box(self, reward: Reward) -> Box:
+        """Where the reward is drawn on the card: right-aligned, on the header's centre line."""
+        w, h = reward_size(reward, self.reward_cell(reward))
+        right, top = self.width - self.inset, self.middle - h // 2
+        return right - w, top, right, top + h
+
+
+def market_geometry(cell: int, text: int | None = None, square: int | None = None) -> MarketGeometry:
+    """A market card's geometry: ``text`` the badge's text size (default: ``max(14, cell)``),
+    ``square`` a reward piece's cell (default: three quarters of ``cell``). Raises ValueError
+    when the widest reward would not fit beside the badge."""
+    g = MarketGeometry(cell, max(14, cell) if text is None else text,
+                       cell * 3 // 4 if square is None else square)
+    room = g.width - 2 * g.inset - g.diameter - REWARD_GAP
+    if WIDEST_REWARD * g.square > room:
+        raise ValueError(f"a {g.square} px reward square does not fit a {cell} px card ({room} px of room)")
+    return g
+
+
+REWARD_GAP = 3
+"""At least this much card between the points badge and the widest reward."""
 
 
 @byte_lru(3 * MB, image_bytes)  # ~25 face-up cards
-def market_card(card: PuzzleCard, cell: int, text: int) -> Image.Image:
+def market_card(card: PuzzleCard, g: MarketGeometry) -> Image.Image:
     """A face-up card: points (badge, top left), reward piece (top right), recess."""
-    g = market_geometry(cell)
     lk = look(card.colour)
     image = Image.new("RGBA", (g.width, g.height), (0, 0, 0, 0))
     draw = ImageDraw.Draw(image)
     draw.rounded_rectangle(
-        (0, 0, g.width - 1, g.height - 1), radius=cell // 3, fill=lk.body, outline=lk.edge, width=2
+        (0, 0, g.width - 1, g.height - 1), radius=g.cell // 3, fill=lk.body, outline=lk.edge, width=2
     )
-    diameter = int(text * 1.3)
-    centre_y = g.header // 2 + 2
     badge_fill, badge_ink = (INK, WHITE) if card.colour is Colour.WHITE else (WHITE, INK)
-    badge(image, g.pad + diameter // 2 - 4, centre_y, diameter, str(card.points), text, badge_fill, badge_ink)
-    paste_reward(image, card.reward, max(8, cell // 2), g.width - g.pad + 4, centre_y, anchor="rm")
-    paint_grid(image, g.pad, g.header, cell, card, ())
+    left, top, _, _ = g.badge_box
+    r = g.diameter // 2
+    badge(image, left + r, top + r, g.diameter, str(card.points), g.text, badge_fill, badge_ink)
+    left, top, _, _ = g.reward_box(card.reward)
+    paste_reward(image, card.reward, g.reward_cell(card.reward), left, top, anchor="lt")
+    paint_grid(image, g.pad, g.header, g.cell, card, ())
     return image
 
 
@@ -310,13 +375,12 @@ def render_card(
 def _card(card: PuzzleCard, placed: Sequence[Placed], style: str, cell: int | None,
           highlight: Placed | None) -> bytes:
     if style == "market":
-        cell = cell or 28
-        face = market_card(card, cell, max(14, cell))
+        g = market_geometry(cell or 28)
+        face = market_card(card, g)
         image = Image.new("RGB", face.size, PANEL)
         image.paste(face, (0, 0), face)
         if placed:
-            g = market_geometry(cell)
-            paint_grid(image, g.pad, g.header, cell, card, tuple(placed))
+            paint_grid(image, g.pad, g.header, g.cell, card, tuple(placed))
         return to_png(image)
     if style == "mini":
         cell = cell or 17

@@ -257,18 +257,28 @@ def ambassador_sprite(cell: int, mode: str = "RGBA") -> Image.Image:
     return sprite
 
 
+def reward_sprite(reward: Shape | LevelUp | Ambassador, cell: int, mode: str = "RGBA") -> Image.Image:
+    """A card's reward as a sprite: a piece icon of ``cell`` px squares, the ↑/⇈ arrows of a
+    level-up or an Ambassador card's diamond (each ``3 * cell`` tall)."""
+    if isinstance(reward, Shape):
+        return piece_sprite(reward, cell, False, mode)
+    if isinstance(reward, Ambassador):
+        return ambassador_sprite(cell, mode)
+    return arrow_sprite(reward.arrows, cell, mode)
+
+
+def reward_size(reward: Shape | LevelUp | Ambassador, cell: int) -> tuple[int, int]:
+    """The width and height :func:`paste_reward` draws ``reward`` at with ``cell``."""
+    return reward_sprite(reward, cell).size
+
+
 def paste_reward(
     image: Image.Image, reward: Shape | LevelUp | Ambassador, cell: int, x: int, y: int, *,
     anchor: str = "lm",
 ) -> int:
-    """Paste a card's reward — a piece icon, the ↑/⇈ arrows of a level-up, or an Ambassador
-    card's diamond — anchored as :func:`paste_sprite`. Returns its width."""
-    if isinstance(reward, Shape):
-        return paste_sprite(image, reward, cell, x, y, anchor=anchor)
-    if isinstance(reward, Ambassador):
-        sprite = ambassador_sprite(cell, _sprite_mode(image))
-    else:
-        sprite = arrow_sprite(reward.arrows, cell, _sprite_mode(image))
+    """Paste a card's reward (:func:`reward_sprite`), anchored as :func:`paste_sprite`. Returns
+    its width."""
+    sprite = reward_sprite(reward, cell, _sprite_mode(image))
     w, h = sprite.size
     left = x - (w // 2 if anchor[0] == "m" else w if anchor[0] == "r" else 0)
     top = y - (h // 2 if anchor[1] == "m" else 0)

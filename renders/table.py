@@ -24,7 +24,7 @@ from engine.state import GameState, LineClearTable, RowsTable, SoloTable
 from engine.visibility import hidden_scores
 
 from . import fonts, indexed, labels, layers
-from .card import Look, look, market_card, market_geometry
+from .card import Box, Look, MarketGeometry, look, market_card, market_geometry
 from .changes import NONE, Changes, changes_between, market_cards
 from .draw import dashed_rect, pill
 from .finesse import finesse_height, paint_finesse
@@ -74,6 +74,12 @@ RESERVE_CELL = 16
 MINI_CELL = 17
 SUPPLY_CELL = 16
 MARK_LEGEND = 6  # the legend's sample frame sits this far in, so its frame stays on the page
+PHONE_WIDTH = 400
+"""How wide Discord shows an image on a phone."""
+REWARD_SQUARE_AT_PHONE = 7
+"""A reward piece's cell on a market card, in pixels when the image is shown at
+:data:`PHONE_WIDTH` (a two-row piece and the arrows are then 14 px tall): readable without
+zooming, on Line Clear's small cards too (issue 31, item 10)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -91,9 +97,15 @@ class TableLayout:
         """Height of the slot-number row above each market card."""
         return int(self.t.small * 1.45)
 
+    def card(self, cell: int = MARKET_CELL) -> MarketGeometry:
+        """A market card of ``cell`` px recess cells on this table: its badge at the image's small
+        text size, its reward at least :data:`REWARD_SQUARE_AT_PHONE` px a square on a phone."""
+        least = -(-REWARD_SQUARE_AT_PHONE * self.width // PHONE_WIDTH)
+        return market_geometry(cell, self.t.small, max(least, cell * 3 // 4))
+
     @property
     def tile(self) -> tuple[int, int]:
-        g = market_geometry(MARKET_CELL)
+        g = self.card()
         return g.width, g.height
 
     @property
@@ -177,6 +189,55 @@ def table_layout(state: GameState, names: Sequence[str], previous: GameState | N
     return stack.layout(PAGE)
 
 
+@dataclass(frozen=True, slots=True)
+class Tile:
+    """A face-up market card where the table image draws it: its top-left corner and geometry."""
+
+    card: str
+    x: int
+    y: int
+    geometry: MarketGeometry
+
+    def reward_box(self, state: GameState) -> Box:
+        """Where the card's reward is drawn on the table image (right and bottom exclusive)."""
+        left, top, right, bottom = self.geometry.reward_box(state.card(self.card).reward)
+        return self.x + left, self.y + top, self.x + right, self.y + bottom
+
+
+def market_tiles(state: GameState, names: Sequence[str]) -> tuple[Tile, ...]:
+    """Every face-up market card of the table image :func:`render_table` draws, where it is (the
+    painters place them the same way; tests measure rewards with it)."""
+    lay = LAYOUT
+    t = lay.t
+    shown = fonts.names_for(names, len(state.players))
+    top = status_height(t) + (banner_height(state, t) if banner_text(state, shown) is not None else 0)
+    top += MARGIN  # every market starts a margin below the status bar (and banner)
+    tiles: list[Tile] = []
+    table = state.table
+    if isinstance(table, RowsTable):
+        g = lay.card()
+        for k, colour in enumerate((Colour.WHITE, Colour.BLACK)):
+            y = top + k * (lay.tab + g.height + GAP) + lay.tab
+            tiles += [Tile(c, _row_column(lay, i), y, g) for i, c in enumerate(table.row(colour)) if c]
+    elif isinstance(table, LineClearTable):
+        g = lay.card(LINE_CLEAR_CELL)
+        columns = _line_clear_columns(lay)
+        y = top + _marker_row(lay, shown, table) + lay.tab
+        for colour in (Colour.WHITE, Colour.BLACK):
+            for side, first in (("left", 0), ("right", 4)):
+                cards = table.row(side, colour)
+                tiles += [Tile(c, columns[first + i], y, g) for i, c in enumerate(cards) if c]
+            y += lay.tab + g.height + GAP
+    elif isinstance(table, SoloTable):
+        g = lay.card()
+        for position, card_id in enumerate(table.grid):
+            row, col = divmod(position, 3)
+            y = top + _lock_row(lay) + row * (lay.tab + g.height + GAP // 2) + lay.tab
+            if card_id is not None:
+                tiles.append(Tile(card_id, MARGIN + col * (g.width + GAP), y, g))
+    return tuple(tiles)
+
+
 def _paint_market(
     image: Image.Image, y: int, state: GameState, names: list[str], lay: TableLayout, changes: Changes
 ) -> None:
@@ -239,13 +300,13 @@ def _paint_slot(
     *,
     cell: int = MARKET_CELL,
 ) -> None:
-    g = market_geometry(cell)
+    g = lay.card(cell)
     w, h = g.width, g.height
     if card_id is None:
         dashed_rect(ImageDraw.Draw(image), (x, y, x + w - 1, y + h - 1), SLOT, width=3)
         fonts.draw(image, x + w / 2, y + h / 2, labels.EMPTY, lay.t.small, MUTED, anchor="mm")
         return
-    face = market_card(state.card(card_id), cell, lay.t.small)
+    face = market_card(state.card(card_id), g)
     image.paste(face, (x, y), face)
     if card_id in changes.new_market:
         mark(image, (x, y, x + w - 1, y + h - 1))
@@ -260,7 +321,7 @@ def _paint_deck(
     ``colour`` None draws neutral backs: Solo's single deck mixes colours, and showing the colour
     of the top card would leak part of the deck order.
     """
-    g = market_geometry(cell)
+    g = lay.card(cell)
     w, h = g.width, g.height
     t = lay.t
     draw = ImageDraw.Draw(image)
@@ -300,15 +361,13 @@ def _paint_row(
     changes: Changes,
 ) -> None:
     """One colour's row of four cards, numbered, and its deck."""
-    w, h = lay.tile
-    step = (lay.inner - w) / 4
     row = table.row(colour)
     for i in range(4):
-        x = MARGIN + int(i * step)
+        x = _row_column(lay, i)
         card_id = row[i] if i < len(row) else None
         _paint_tab(image, x, y, i + 1, card_id, lay)
         _paint_slot(image, x, y + lay.tab, state, card_id, lay, changes)
-    deck_x = MARGIN + int(4 * step)
+    deck_x = _row_column(lay, 4)
     fonts.draw(
         image,
         deck_x,
@@ -319,6 +378,11 @@ def _paint_row(
         anchor="lm",
     )
     _paint_deck(image, deck_x, y + lay.tab, colour, len(table.deck(colour)), lay)
+
+
+def _row_column(lay: TableLayout, i: int) -> int:
+    """The left edge of a base-game row's ``i``-th tile (4: the deck)."""
+    return MARGIN + int(i * (lay.inner - lay.tile[0]) / 4)
 
 
 def _row_key(state: GameState, table: RowsTable, colour: Colour, changes: Changes, language: str) -> Hashable:
@@ -349,10 +413,15 @@ def _marker_row(lay: TableLayout, names: Sequence[str] = (), table: LineClearTab
 def _marker_room(lay: TableLayout, side: str) -> int:
     """How wide a marker label may be: the left one over the three left columns, the right one
     from the fifth column to the market's right edge (the pill's padding may overhang)."""
-    w = market_geometry(LINE_CLEAR_CELL).width
-    step = (lay.inner - w) / 6
-    columns = [MARGIN + int(i * step) for i in range(7)]
+    w = lay.card(LINE_CLEAR_CELL).width
+    columns = _line_clear_columns(lay)
     return columns[3] - columns[0] - GAP if side == "left" else columns[6] + w - columns[4] - GAP
+
+
+def _line_clear_columns(lay: TableLayout) -> list[int]:
+    """The left edges of Line Clear's seven columns: three cards, the decks, three cards."""
+    step = (lay.inner - lay.card(LINE_CLEAR_CELL).width) / 6
+    return [MARGIN + int(i * step) for i in range(7)]
 
 
 def _marker_label(lay: TableLayout, side: str, name: str) -> tuple[int, list[str]]:
@@ -370,7 +439,7 @@ def _marker_label(lay: TableLayout, side: str, name: str) -> tuple[int, list[str
 
 def _line_clear_height(lay: TableLayout, names: Sequence[str] = (),
                        table: LineClearTable | None = None) -> int:
-    h = market_geometry(LINE_CLEAR_CELL).height
+    h = lay.card(LINE_CLEAR_CELL).height
     return _marker_row(lay, names, table) + 2 * (lay.tab + h) + GAP
 
 
@@ -379,11 +448,10 @@ def _paint_line_clear(
     lay: TableLayout, changes: Changes = NONE,
 ) -> None:
     """Left rows | decks | right rows, with who holds which marker above each side."""
-    g = market_geometry(LINE_CLEAR_CELL)
+    g = lay.card(LINE_CLEAR_CELL)
     w, h = g.width, g.height
     t = lay.t
-    step = (lay.inner - w) / 6
-    columns = [MARGIN + int(i * step) for i in range(7)]
+    columns = _line_clear_columns(lay)
     # The markers: the White marker's holder takes from the left rows, the Black's from the right.
     row_h = _marker_row(lay, names, table)
     mid = y + row_h // 2

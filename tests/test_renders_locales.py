@@ -242,28 +242,28 @@ def rgb_digest(data: bytes) -> str:
 
 
 GOLDEN: dict[tuple[str, str], str] = {
-    ("en", "table"): "6fd9cdfb9d0cf727a9d72625439a6975f1fd3fc2883f0835c862386d14b42a51",
+    ("en", "table"): "f0dd335fd91619e521ad1ab640120d18308ee3a10bdb559c50d300aa16d9672c",
     ("en", "mat"): "462abaec34d3d0310bedb4229fe4f98e352d5967bd55c28d3585e12ff0248eec",
     ("en", "results"): "98f1e90a603db84f68da4762be5b4ad4d71ecf3e427adfb39ef1f52a634982d0",
     ("en", "preview"): "6e2fc57c418b7f4bb6bf4c4043e0b2ba3c43f4e2dfdf08c5ddadb55c3b384132",
-    ("en", "solo"): "8421e62b6205ab0cbb691a5e805945c60f6b52d79dee72a75b8c410d23144fc4",
-    ("en", "line-clear"): "45b3130df838fa2a89cd8881265b14f990e93130ff3471c5ecb47ca3028d0450",
+    ("en", "solo"): "a4b3dd6e4d43d57f32297921fa5976da926ba259c743ea1ae9f837f2b93b2a1e",
+    ("en", "line-clear"): "5697ede0bc7b327aabbf7ef6716aad6800b0e61f609b5fb1e94e28aa00fb1dc2",
     ("en", "master"): "b98cbc12d2e9d21e169b20f0afb005065eae51dcec9c272838dc3e3ef54fb289",
     ("en", "finesse-mat"): "6c680237b6a7ae527ae5682472cff2450cb85eee775bc76d6c8546b88cba2d4b",
     ("en", "finesse-results"): "6c3e2da7717ba7cb9736752eca888ae99121f971af4be623a3d0bcc1797035a7",
     ("pt-BR", "finesse-mat"): "0415c8a3f5dffb9c8533331f5dcc71a80ab25c11d6fa7c1abf493851169c73f0",
     ("pt-BR", "finesse-results"): "b932e4280086e6106154f555c7506e2607e6aa86ed926cea5aae59c7b5908f5b",
-    ("pt-BR", "table"): "4a9dd27dc8d8d413bd35c960d8a5a0079b7b0ad521b8b411b08321f6206d7edd",
+    ("pt-BR", "table"): "8eb70c4816bc6d68ee7c77a15cf5492ba980e9c78d7f48fc89988e9235ff3cc9",
     ("pt-BR", "mat"): "306f41b6a2e05960b9d4b9678e6dd0022bf36716c0acb33fbd7d94bc8259303d",
     ("pt-BR", "results"): "8b1ffd8aeb6c81eb3a7b83621c9d0a2bc53a9e0a034f50ef68492ba460d24f2a",
     ("pt-BR", "preview"): "45cd9f8543ee40cdabe9af4a8daf6e54be3bba0bc4e84ba8906ce24281fa93b1",
-    ("pt-BR", "solo"): "8e6de796371db9120f7a75ef752ff892ac2c17fbe950b3d9044be9aefd4cade0",
-    ("pt-BR", "line-clear"): "273936c8f628fe11d7937fa5c5ca32245c01aed70bc328f878e60fc53c024eb8",
+    ("pt-BR", "solo"): "2030abf7d6dd201f059de67a3b58b046995505c61549af3e2d4f0465397e7f61",
+    ("pt-BR", "line-clear"): "ec54f12c6ffc0b79c481948cdcf6af06b9b5d08369b0afa01a91ad75f87b7c29",
     ("pt-BR", "master"): "4c1e6970670caf68dd663a5b356ab26faca52a98ac6a406dee9a5ebb0f4130c5",
     ("en", "ambassador-mat"): "d9728ae81ef1b91e957a5d9815520f8e400ae0ef10278357394510ef58bb8412",
     ("pt-BR", "ambassador-mat"): "4eee1d364c4ad290c5394a898acc842936814cf1682bf18606fdc286e2ace5cc",
-    ("en", "ambassador-table"): "f5fe6dd6860a2bd022698692fd620faa4fb401fdab3858ee1cf7f72550a57ded",
-    ("pt-BR", "ambassador-table"): "d19ccfc2d21b592e6ee0075691d49c360d1b66b680372de2051ef57a5c399b97",
+    ("en", "ambassador-table"): "834c3f5f2aecdb8b90e54dc4019df75bf4662e7c85c6d0c28035d60fb4aa92df",
+    ("pt-BR", "ambassador-table"): "5594138b2fe708ff326a52cdfcf08fff6c3fdfa0d8e6ac3a27833fcf77b1debc",
 }
 """(locale, image) -> digest; "en" is English (no catalogue is read for it)."""
 
