@@ -71,6 +71,14 @@ def say(text: str) -> None:
     print(text, flush=True)
 
 
+QUICK_STRONG_TURNS = 6
+"""Strong turns timed at 20 busy channels: each is seconds of wall, and six bound the p95 (the
+slowest of six) within the quick bench's three minutes (docs/benchmarks.md)."""
+QUICK_PANEL_TAPS = 300
+QUICK_IMAGE_ROUNDS = 2
+"""Two rounds of 100 turn ends: 200 samples for the images' p99."""
+
+
 async def many_games(workdir: Path, games: int = 200, per_game: int = 4, rate: float = 20.0,
                      seconds: float = 10.0) -> dict[str, float]:
     path = workdir / "games200.sqlite3"
@@ -103,7 +111,8 @@ def images(report: BenchReport, workdir: Path, compare: bool) -> None:
     renderer) and, with ``compare``, two threads (the old one). The machine's load average is
     recorded beside the figures: on a shared machine the renderers get only part of the cores."""
     load_before = os.getloadavg()[0]
-    pooled = asyncio.run(image_followups(workdir, ProcessRenderer, rounds=3, name="images_pool"))
+    pooled = asyncio.run(image_followups(workdir, ProcessRenderer, rounds=QUICK_IMAGE_ROUNDS,
+                                         name="images_pool"))
     figures = pooled.figures("images_100")
     report.add("images_100_p50_ms", figures["images_100_p50_ms"],
                label="100 channels end a turn at once: images ready, p50", unit="ms")
@@ -191,7 +200,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         report.add("rss_mb_1000_games_above_imports", rss["rss_mb_above_imports"],
                    label="1,000 stored games, 100 played: RSS above the after-import baseline", unit="MB")
         sections.done("memory", "memory: 1,000 stored games, 100 played")
-        acks, taps = asyncio.run(panel_ack_latencies(workdir))
+        acks, taps = asyncio.run(panel_ack_latencies(workdir, taps=QUICK_PANEL_TAPS))
         tapped = f"{len(acks)} taps"
         report.add("panel_ack_p50_ms", round(percentile(acks, 50), 1),
                    label="turn panel at 20 busy channels: tap to ack, p50", unit="ms", note=tapped)
@@ -215,7 +224,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         report.add("start_100_post_p99_ms", round(percentile(posts, 99), 1),
                    label="... table post with the AI's first moves, p99", unit="ms")
         sections.done("lobby", f"lobby: {len(start_acks)} Start clicks at once")
-        strong = asyncio.run(strong_turn_seconds(workdir))
+        strong = asyncio.run(strong_turn_seconds(workdir, turns=QUICK_STRONG_TURNS))
         report.add("strong_turn_p95_s", round(percentile(strong, 95), 2),
                    label="a Strong AI seat's whole turn, 20 busy channels, p95 (wall)", unit="s",
                    note=f"{len(strong)} turns")
