@@ -44,7 +44,7 @@ class FinesseDriver(Driver):
 async def test_a_finesse_game_with_inserts_played_to_the_end(tmp_path: Path) -> None:
     async with running_bot(tmp_path / "f.sqlite3", seed=3) as h:
         users = [h.add_user(name) for name in ("alice", "bob")]
-        await open_table(h, users[0], users[1:], players=2, finesse=True)
+        await open_table(h, users[0], users[1:], players=2, expansions="finesse")
         game = await bot_of(h).manager.game_in_channel(h.channel("games").id)
         assert game is not None and game.state is not None and game.state.options.finesse
         # rules: the live tile is named once one is face up (rounds 1-2: none)
@@ -61,7 +61,7 @@ async def test_a_finesse_game_with_inserts_played_to_the_end(tmp_path: Path) -> 
 async def test_rules_finesse_names_the_live_tile(tmp_path: Path) -> None:
     async with running_bot(tmp_path / "r.sqlite3", seed=4) as h:
         users = [h.add_user(name) for name in ("alice", "bob")]
-        await open_table(h, users[0], users[1:], players=2, finesse=True)
+        await open_table(h, users[0], users[1:], players=2, expansions="finesse")
         manager = bot_of(h).manager
         game = await manager.game_in_channel(h.channel("games").id)
         assert game is not None and game.state is not None

@@ -163,7 +163,7 @@ async def test_a_line_clear_game_with_ghost_and_finesse_shows_bia_no_english(tmp
         bia, ben = h.add_user("bia"), h.add_user("ben")
         await h.slash(bia, "games", "projectl help", locale=PT)
         await h.slash(bia, "games", "projectl rules", topic="lineclear", locale=PT)
-        opened = await h.slash(bia, "games", "projectl table new", players=5, finesse=True, locale=PT)
+        opened = await h.slash(bia, "games", "projectl table new", players=5, expansions="finesse", locale=PT)
         lobby = opened.original
         assert lobby is not None
         game_id = lobby.buttons[0].custom_id.split(":")[-1]

@@ -26,6 +26,7 @@ from bench.harnessed import running
 from bot.core import games, texts
 from bot.core.clock import ManualClock
 from bot.core.errors import BadInputError
+from bot.core.expansions import EXPANSIONS
 from bot.core.games import Game, TableSettings
 from bot.core.locales import ENGINE_KEY, catalogues, localise
 from bot.core.manager import GameManager, validate_new_table
@@ -153,6 +154,10 @@ def command_cases(h: Any) -> dict[str, dict[str, Any]]:
     rule_names = {f.name for f in dataclasses.fields(Options)} | {"variant", "players"}
     values: dict[str, list[Any]] = {}
     for parameter in new.parameters:
+        if parameter.name == "expansions":  # a text: every set of its words, the refused ones too
+            values[parameter.name] = [None, *(",".join(combo) for size in range(1, len(EXPANSIONS) + 1)
+                                              for combo in itertools.combinations(EXPANSIONS, size))]
+            continue
         if parameter.name not in rule_names:
             continue
         if parameter.choices:
@@ -161,12 +166,13 @@ def command_cases(h: Any) -> dict[str, dict[str, Any]]:
             values[parameter.name] = [True, False] + ([None] if parameter.default is None else [])
         elif parameter.min_value is not None and parameter.max_value is not None:
             values[parameter.name] = list(range(int(parameter.min_value), int(parameter.max_value) + 1))
-    assert {"variant", "players", "ghost", "reserve"} <= set(values)
+    assert {"variant", "players", "ghost", "reserve", "expansions"} <= set(values)
     found: dict[str, dict[str, Any]] = {}
     for chosen in itertools.product(*values.values()):
         sent = dict(zip(values, chosen, strict=True))
         kind, seats = sent["variant"], 1 if sent["variant"] == "solo" else sent["players"]
         flags = {name: value for name, value in sent.items() if name in FLAGS}
+        flags |= {flag: flag in (sent.get("expansions") or "").split(",") for flag in EXPANSIONS}
         error = engine_refusal(full_table(kind, seats, sent["ghost"], sent["reserve"], flags))
         if error is not None and error.key not in found:
             found[error.key] = {name: value for name, value in sent.items() if value is not None}
@@ -182,7 +188,8 @@ async def h(tmp_path: Path) -> Any:
 async def test_table_new_refuses_with_the_engine_sentence_in_each_language(h: Any) -> None:
     alice = h.add_user("alice")
     cases = command_cases(h)
-    assert {"setup.six_need_ghost", "setup.endless_solo"} <= set(cases)
+    assert {"setup.six_need_ghost", "setup.endless_solo",
+            "setup.finesse_ambassador_needs_finesse"} <= set(cases)
     messages = catalogues()["pt-BR"]["engine"]["messages"]
     english = dict(MESSAGES)
     for key, options in cases.items():

@@ -18,7 +18,15 @@ from discord import app_commands
 from bench.fuzz import leaves
 from bench.harnessed import running
 from bench.limits import check_call, check_commands, check_message
-from bot.discord.commandtree import MAX_TEXT, PLAY, subgroup, text_size, tree_problems
+from bot.discord.commandtree import (
+    MAX_TEXT,
+    PLAY,
+    in_locale,
+    payload_locales,
+    subgroup,
+    text_size,
+    tree_problems,
+)
 
 
 @pytest.fixture
@@ -39,9 +47,11 @@ async def test_synced_schema_is_within_discord_limits(h: Any) -> None:
     assert check_commands(h.commands) == []
     assert tree_problems(payload) == []
     groups = {c["name"]: len(c.get("options") or []) for c in payload}
-    sizes = {c["name"]: text_size(c) for c in payload}
+    sizes = {c["name"]: {locale or "en": text_size(in_locale(c, locale))
+                         for locale in [None, *sorted(payload_locales(c))]} for c in payload}
+    assert all(size <= MAX_TEXT for per_locale in sizes.values() for size in per_locale.values())
     print(f"\nslash commands: {len(payload)} top-level; entries per command: {groups}; "
-          f"{len(leaves(payload))} runnable commands; characters (of {MAX_TEXT}): {sizes}")
+          f"{len(leaves(payload))} runnable commands; characters per language (of {MAX_TEXT}): {sizes}")
     assert all(n <= 25 for n in groups.values())
 
 

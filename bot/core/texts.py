@@ -336,6 +336,9 @@ DIFFICULTY: dict[str, str] = {"normal": "normal", "hard": "hard", "unbeatable": 
 LOBBY_GHOST = ", Ghost Piece expansion {ghost}"
 LOBBY_GHOST_DEFAULT = "on for 5–6 players"
 LOBBY_FINESSE = ", Finesse expansion on"
+LOBBY_FINESSE_AMBASSADOR = ", Finesse Ambassador Pack on"
+LOBBY_AMBASSADOR = ", Ambassador Pack on"
+LOBBY_PHOENIX = ", Phoenix on"
 LOBBY_SCORES_PUBLIC = ", scores public"
 LOBBY_SCORES_HIDDEN = ", scores hidden until the end"
 LOBBY_ENDLESS_WHITE = ", Endless White Deck"
@@ -534,6 +537,10 @@ RULES_TOPICS: dict[str, str] = {
 """Each ``/projectl rules`` topic by the name autocomplete offers (the reader's language). A mode's
 topic is keyed by the engine's own name for it (a variant, or an ``engine.Options`` flag), so
 tests/test_bot_info.py can hold every mode the engine accepts to a topic, and its name to the help."""
+EXPANSIONS_UNKNOWN = (
+    "There is no expansion {word}. Expansions: {words}, separated by commas (the suggestions list "
+    "every combination). Ghost Piece has an option of its own, `ghost`."
+)
 RULES_UNKNOWN = "There is no rules topic {topic}. Topics: {topics}."
 FINESSE_LIVE = "\n**Live tile now: {tile}** — {rule} ({left} tile(s) left in the row)."
 FINESSE_NONE_LIVE = "\n**No live tile now**: {why}."

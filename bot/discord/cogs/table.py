@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import logging
 from datetime import timedelta
+from typing import Any
 
 import discord
 from discord import app_commands
@@ -11,6 +12,9 @@ from discord.ext import commands
 
 from bot.core import texts
 from bot.core.errors import BadInputError, ChannelBusyError, NotHostError, StaleError
+from bot.core.expansions import lobby_line as expansions_in_lobby
+from bot.core.expansions import parse as parse_expansions
+from bot.core.expansions import suggestions as expansion_suggestions
 from bot.core.games import POLICY_LABELS
 from bot.core.locales import Joined, PlayerName, locale_code, localise
 from bot.core.manager import ActionResult, Game, TableSettings, validate_new_table
@@ -39,7 +43,7 @@ def lobby_content(game: Game, turn_limit: timedelta | None = None) -> Joined:
                                                                       rules.difficulty.value))
         if settings.variant == "solo" else "",
         texts.LOBBY_GHOST.format(ghost=settings.ghost_label),
-        texts.LOBBY_FINESSE if rules.finesse else "",
+        expansions_in_lobby(rules),
         texts.LOBBY_SCORES_PUBLIC if rules.known_scores else texts.LOBBY_SCORES_HIDDEN,
         texts.LOBBY_ENDLESS_WHITE if rules.endless_white else "",
         "" if settings.hints else texts.LOBBY_HINTS_OFF,
@@ -80,6 +84,15 @@ def _mode_text(mode: str) -> str:
     return texts.MODE_SOLO if mode == "solo" else texts.MODE_PLAYERS.format(n=mode[:-1])
 
 
+async def expansion_choices(interaction: discord.Interaction,
+                            current: str) -> list[app_commands.Choice[str]]:
+    """``expansions:`` suggestions: every combination holding what the host typed so far, named in
+    their language (bot.core.expansions). Choices would not fit: eleven combinations' names in
+    every language are more than /projectl's 4,000 characters have room for."""
+    return [app_commands.Choice(name=name[:100], value=value)
+            for name, value in expansion_suggestions(current, interaction.locale)[:25]]
+
+
 class TableCommands(commands.Cog):
     """``/projectl table …``: mixed into the /projectl group cog (see bot/discord/cogs/__init__.py)."""
 
@@ -90,7 +103,7 @@ class TableCommands(commands.Cog):
         variant="base (2-6 players; 5-6 play Line Clear) or solo (vs the mastermind)",
         players="Most players who may join (base game; 5-6 play the Line Clear variant)",
         ghost="Ghost Piece expansion (default: on for 5-6 players, required for 6)",
-        finesse="Finesse expansion: credits for the live tile, Insert for extra actions",
+        expansions="Ambassador Pack, Phoenix, Finesse, Finesse Ambassador Pack: pick from the list",
         reserve="Pieces of each shape in the reserve",
         unfinished_penalty="Unfinished puzzles count against you at the end",
         difficulty="Solo only: how strong the mastermind starts",
@@ -110,23 +123,25 @@ class TableCommands(commands.Cog):
         difficulty=[app_commands.Choice(name=d, value=d) for d in ("normal", "hard", "unbeatable")],
         watch=[app_commands.Choice(name=POLICY_LABELS[p], value=p) for p in LOBBY_AI.values()],
     )
+    @app_commands.autocomplete(expansions=expansion_choices)
     async def new(
         self, interaction: discord.Interaction, variant: str = "base",
         players: app_commands.Range[int, 2, 6] = 4, reserve: int = 10, unfinished_penalty: bool = True,
         difficulty: str = "normal", turn_limit_days: app_commands.Range[int, 1, 7] | None = None,
         ghost: bool | None = None,
         thread: app_commands.Range[str, 1, 100] | None = None,
-        finesse: bool = False,
+        expansions: str | None = None,
         known_scores: bool = True, endless_white: bool = False,
         hints: bool = True, watch: str | None = None,
     ) -> None:
         channel_id = common.channel_id_of(interaction)
         if variant == "solo" and turn_limit_days is not None:
             raise BadInputError(texts.TURN_LIMIT_SOLO)
+        chosen: dict[str, Any] = parse_expansions(expansions, interaction.locale)  # refused if unknown
         settings = TableSettings(
             variant=variant, max_players=1 if variant == "solo" else players, reserve=reserve,
             unfinished_penalty=unfinished_penalty, difficulty=difficulty, ghost=ghost,
-            finesse=finesse,
+            **chosen,
             known_scores=known_scores, endless_white=endless_white, hints=hints,
         )
         validate_new_table(settings, watch)  # every option is checked before anything is shown or written
