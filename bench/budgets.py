@@ -54,6 +54,8 @@ BUDGETS: dict[str, Budget] = {
                                      why="random 4-player play on one core, enumeration included"),
     "strong_decision_p95_s": at_most(0.5, "speed", "engine", "ai",
                                      why="a Strong decision (a search), 95th percentile, one core"),
+    "expert_decision_p95_s": at_most(
+        0.5, "speed", "engine", why="issue 29: an Expert decision (a search), 95th percentile, one core"),
     # -- AI strength (bench/ai.py) ----------------------------------------------------------------
     "strong_vs_greedy_2p": at_least(0.85, "strength", "ai", why="Strong beats Easy (greedy), 2 players"),
     "strong_vs_tuned_greedy_2p": at_least(0.75, "strength", "ai",

@@ -22,8 +22,14 @@ code is 1 when one is missed); the LAST line is one JSON object with these keys,
   over every search of ``--strong-games`` two-player games against greedy (:mod:`bench.strong`).
   The AI bench (``python -m bench ai``) measures the same percentile over its 800 games; here a
   few games are enough for the percentile of a few hundred searches.
+* ``expert_decision_p95_s`` — the same percentile for the Expert policy's searches, over its
+  ``--expert-games`` games per opponent (:mod:`bench.expert`).
+* ``expert_vs_strong_2p``, ``expert_vs_greedy_2p`` — the Expert's 2-player win shares against
+  Strong and against greedy (seats alternating, a shared win one half), and ``expert_games``.
+  The quick bench plays :data:`~bench.expert.EXPERT_GAMES` (2) games per opponent: a smoke figure
+  with no budget; ``--expert-games 400`` is the full measurement (about 20 s of CPU a game).
 
-How often the policies win is the AI bench's (:mod:`bench.ai`), not this one's.
+How often the policies win is otherwise the AI bench's (:mod:`bench.ai`), not this one's.
 """
 
 from __future__ import annotations
@@ -42,6 +48,7 @@ from engine.policies import GreedyPolicy, RandomPolicy
 from engine.simulate import play_game
 from engine.state import OpenPuzzle, Options, PlayerState, counts_of
 
+from .expert import EXPERT_GAMES, expert_games
 from .report import BenchReport
 from .strong import percentile, strong_games
 
@@ -136,6 +143,7 @@ def bench_greedy_2p(games: int | None = None, seed: int = 0, cards: Cards = None
 
 def run_bench(
     *, seed: int = 0, cards: Cards = None, strong_games_played: int = STRONG_DECISION_GAMES, workers: int = 1,
+    expert_games_played: int = EXPERT_GAMES,
 ) -> int:
     """Measure, print each figure beside its budget, end with the JSON line; the exit code is 1
     when a budget is missed. ``cards``: a catalogue's cards (default: shipped)."""
@@ -176,6 +184,20 @@ def run_bench(
                    label="strong policy's decision (a search), 95th percentile, CPU", unit="s",
                    note=f"{len(times)} searches, {strong_games_played} games")
         report.info("strong_decisions", len(times))
+    if expert_games_played:
+        games = expert_games(expert_games_played, workers=workers, seed=seed)
+        times = games.decision_times
+        p95 = round(percentile(times, 0.95), 4)
+        print(f"expert: won {games.rate('strong'):.1%} vs strong, {games.rate('greedy'):.1%} vs greedy "
+              f"({expert_games_played} games each); decision p95 {p95:.3f} s CPU over {len(times)} searches; "
+              f"{games.wall_s:.0f} s wall")
+        report.add("expert_decision_p95_s", p95,
+                   label="expert policy's decision (a search), 95th percentile, CPU", unit="s",
+                   note=f"{len(times)} searches, {2 * expert_games_played} games")
+        report.info("expert_vs_strong_2p", games.rate("strong"))
+        report.info("expert_vs_greedy_2p", games.rate("greedy"))
+        report.info("expert_games", {name: len(rows) for name, rows in games.results.items()})
+        report.info("expert_mean_margin", {name: games.margin(name) for name in games.results})
     print(f"total {time.perf_counter() - total:.1f} s")
     return report.finish()
 
@@ -216,6 +238,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser = arguments("python -m bench engine", "How fast the engine and the policies are.")
     parser.add_argument("--strong-games", type=int, default=STRONG_DECISION_GAMES,
                         help="2-player games against greedy for the Strong decision percentile (0: skip)")
+    parser.add_argument("--expert-games", type=int, default=EXPERT_GAMES,
+                        help="2-player games per opponent (strong, greedy) for the Expert's win shares and "
+                             f"decision percentile (default {EXPERT_GAMES}; 400: the full measurement; "
+                             "0: skip)")
     args = parser.parse_args(argv)
     cards = load_cards(parser, args.catalogue)
-    return run_bench(seed=args.seed, cards=cards, strong_games_played=args.strong_games, workers=args.workers)
+    return run_bench(seed=args.seed, cards=cards, strong_games_played=args.strong_games, workers=args.workers,
+                     expert_games_played=args.expert_games)

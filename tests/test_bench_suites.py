@@ -70,24 +70,37 @@ def _fake_games(games: int, solo_games: int, *, workers: int, seed: int,
     return StrongGames(results={"greedy": [(1.0, 5.0, times)] * games})
 
 
+def _fake_expert_games(games: int, *, workers: int, seed: int) -> StrongGames:
+    times = [0.002 * i for i in range(1, 101)]
+    return StrongGames(results={"strong": [(1.0, 4.0, times), (0.0, -2.0, times)] * (games // 2),
+                                "greedy": [(1.0, 6.0, times)] * games})
+
+
 def test_engine_bench_is_speed_only(
     capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    """The quick engine suite's JSON holds exactly the documented keys (tiny run): speed, and the
-    strong decision percentile over the searches of a few games; no win rate."""
+    """The quick engine suite's JSON holds exactly the documented keys (tiny run): speed, the
+    strong and expert decision percentiles over the searches of a few games, and the expert's
+    win shares of those few games, with no budget (a smoke figure: the full count is a flag)."""
     monkeypatch.setattr(engine_suite, "RANDOM_GAMES", 2)
     monkeypatch.setattr(engine_suite, "GREEDY_GAMES", 1)
     monkeypatch.setattr(engine_suite, "REFERENCE_LOOPS", 1000)
     monkeypatch.setattr(engine_suite, "strong_games", _fake_games)
-    code = engine_suite.main(["--strong-games", "3"])
+    monkeypatch.setattr(engine_suite, "expert_games", _fake_expert_games)
+    code = engine_suite.main(["--strong-games", "3", "--expert-games", "2"])
     last = json.loads(capsys.readouterr().out.strip().splitlines()[-1])
     assert set(last) == {
         "reference_loop_ms", "placements_ms", "random_actions_per_s", "random_games_per_s",
         "greedy_2p_game_s", "random_6p_line_clear_actions_per_s", "strong_decision_p95_s",
-        "strong_decisions", "budgets", "within_budget",
+        "strong_decisions", "expert_decision_p95_s", "expert_vs_strong_2p", "expert_vs_greedy_2p",
+        "expert_games", "expert_mean_margin", "budgets", "within_budget",
     }
     assert last["strong_decisions"] == 300 and last["strong_decision_p95_s"] == 0.96
-    assert set(last["budgets"]) == {"placements_ms", "random_actions_per_s", "strong_decision_p95_s"}
+    assert last["expert_vs_strong_2p"] == 0.5 and last["expert_vs_greedy_2p"] == 1.0
+    assert last["expert_decision_p95_s"] == 0.192 and last["expert_games"] == {"strong": 2, "greedy": 2}
+    assert set(last["budgets"]) == {
+        "placements_ms", "random_actions_per_s", "strong_decision_p95_s", "expert_decision_p95_s",
+    }
     assert code == (0 if last["within_budget"] else 1)  # speed is the bench's verdict, not the test's
 
 
@@ -96,9 +109,10 @@ def test_engine_bench_without_its_strong_games_misses_that_budget(
 ) -> None:
     monkeypatch.setattr(engine_suite, "RANDOM_GAMES", 1)
     monkeypatch.setattr(engine_suite, "GREEDY_GAMES", 1)
-    assert engine_suite.main(["--strong-games", "0"]) == 1
+    assert engine_suite.main(["--strong-games", "0", "--expert-games", "0"]) == 1
     last = json.loads(capsys.readouterr().out.strip().splitlines()[-1])
     assert last["budgets"]["strong_decision_p95_s"]["value"] is None
+    assert last["budgets"]["expert_decision_p95_s"]["value"] is None
 
 
 def test_a_bad_catalogue_is_one_line(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
