@@ -1,0 +1,153 @@
+"""A whole game with the rest of the published game (issue 28): a 2-player table with the Ambassador
+Pack, Phoenix, Finesse and the Finesse Ambassador Pack, opened with ``/projectl table new
+expansions:``, played to its end through the bot's real commands and buttons — one Ambassador
+action from the turn panel (Ambassador → puzzle → piece → spot → Confirm), one typed with
+``/projectl play act`` — checking what Discord receives: the lobby, both confirmations (each naming
+the card flipped), the turn posts' lines for both actions, and the results post.
+
+The moves are the Easy AI's (``greedy``) except that a player with a ready Ambassador card takes
+an Ambassador action with their first legal placement. The same chooser is run on the engine alone
+first to pick a deal (a seed) in which two Ambassador actions come up, so the game through Discord
+is known to reach both; everything after the deal is played through the bot, none of it put in
+place by hand (the game's log replays: ``manager.verify``)."""
+
+from __future__ import annotations
+
+import random
+from pathlib import Path
+
+from harness import DiscordHarness
+from test_bot_panel import Player, turn_post
+from test_bot_support import bot_of, final_reply, running_bot
+
+import engine
+from bench.discord_driver import play
+from bot.core import texts
+from bot.core.manager import Game
+from engine import GameState, Options, Place
+from engine.actions import Action, AmbassadorAction
+from engine.cards import Ambassador
+from engine.expansions.ambassador import ready
+from engine.pieces import mask_to_text
+from engine.policies import Policy, policy_by_name
+
+RULES = {"ambassador": True, "phoenix": True, "finesse": True, "finesse_ambassador": True}
+TYPED = "ambassador, phoenix, finesse, finesse ambassador pack"
+SEEDS = (87, *range(1, 400))
+"""87 is the first tried (found with the chooser below); any deal with two Ambassador actions will do."""
+MAX_ACTIONS = 400
+
+
+def ambassador_action(state: GameState) -> AmbassadorAction | None:
+    """The current player's Ambassador action with their first legal placement, when a card is ready."""
+    if state.phase is not engine.Phase.PLAY or not ready(state, state.current):
+        return None
+    places = [a for a in engine.legal_actions(state) if isinstance(a, Place)]
+    if not places:
+        return None
+    action = AmbassadorAction((places[0],))
+    try:
+        engine.apply(state, action)
+    except engine.IllegalActionError:
+        return None
+    return action
+
+
+def choose(state: GameState, policy: Policy) -> Action:
+    return ambassador_action(state) or policy.choose(state)
+
+
+def flips_in(seed: int) -> int:
+    """How many Ambassador actions the chooser takes in the game dealt from ``seed`` (engine only)."""
+    state, policy = engine.new_game(Options.for_players(2, **RULES), seed), policy_by_name("greedy", seed)
+    flips = 0
+    for _ in range(MAX_ACTIONS):
+        if state.phase is engine.Phase.OVER:
+            return flips
+        action = choose(state, policy)
+        flips += isinstance(action, AmbassadorAction)
+        state = engine.apply(state, action).state
+    raise AssertionError(f"seed {seed}: no end in {MAX_ACTIONS} actions")
+
+
+async def channel_game(h: DiscordHarness) -> Game | None:
+    return await bot_of(h).manager.game_in_channel(h.channel("games").id)
+
+
+async def test_a_game_with_every_pack_played_to_the_end(tmp_path: Path) -> None:
+    seed = next(s for s in SEEDS if flips_in(s) >= 2)
+    async with running_bot(tmp_path / "packs.sqlite3", seed=seed) as h:
+        alice, bob = h.add_user("alice"), h.add_user("bob")
+        opened = await h.slash(alice, "games", "projectl table new", players=2, expansions=TYPED)
+        lobby = opened.original
+        assert lobby is not None
+        shown = lobby.content or ""
+        assert "Ambassador Pack on" in shown and "Phoenix on" in shown, shown
+        assert "Finesse expansion on" in shown and "Finesse Ambassador Pack on" in shown, shown
+        game_id = lobby.buttons[0].custom_id.split(":")[-1]
+        await h.click(bob, lobby, f"pl:lobby:join:{game_id}")
+        await h.click(alice, lobby, f"pl:lobby:start:{game_id}")
+        game = await channel_game(h)
+        assert game is not None and game.state is not None
+        assert {flag: getattr(game.state.options, flag) for flag in RULES} == RULES
+        assert game.state == engine.new_game(Options.for_players(2, **RULES), seed)
+        cards = game.state.cards.values()
+        assert sum(c.reward is Ambassador.ACTION for c in cards) == 3  # the Ambassador Pack
+        assert sum(c.points == 6 for c in cards) == 7  # Phoenix
+        game_id = game.id
+        policy, rng = policy_by_name("greedy", seed), random.Random(seed)
+        users = {u.id: u for u in (alice, bob)}
+        confirmations: list[str] = []
+        for _ in range(MAX_ACTIONS):
+            game = await channel_game(h)
+            if game is None:
+                break
+            assert game.state is not None and game.current is not None
+            state, user = game.state, users[game.current.user_id]  # type: ignore[index]
+            action = choose(state, policy)
+            if isinstance(action, AmbassadorAction) and not confirmations:
+                confirmations.append(await from_the_panel(h, Player(h, user), action))
+            elif isinstance(action, AmbassadorAction):
+                typed = await h.slash(user, "games", "projectl play act", text=str(action))
+                confirmations.append(final_reply(typed).content or "")
+            else:
+                await play(h, game, action, rng)
+        else:
+            raise AssertionError(f"the game did not end in {MAX_ACTIONS} actions")
+        assert len(confirmations) == 2, confirmations
+        for confirmation in confirmations:
+            assert confirmation.startswith("Done: `ambassador "), confirmation
+            assert "flipped Ambassador card" in confirmation, confirmation  # the flip, told privately
+        said = "\n".join(m.content or "" for m in h.channel_messages("games"))
+        played = [line for line in said.splitlines() if line.startswith(("**alice**: `ambassador ",
+                                                                          "**bob**: `ambassador "))]
+        assert len(played) == 2, "each Ambassador action is a line of its turn's post"
+        finished = await bot_of(h).manager.game(game_id)
+        assert finished is not None and finished.status == "finished" and finished.state is not None
+        assert await bot_of(h).manager.verify(game_id), "the log replays to the state played"
+        log = [row.action for row in await bot_of(h).manager.log(game_id)]
+        assert sum(action.startswith("ambassador ") for action in log) == 2
+        results = [m for m in h.channel_messages("games") if m.filenames == ["results.png"]]
+        assert len(results) == 1
+        content = results[0].content or ""
+        assert "**Game over!** Winner:" in content, content
+        assert all(f"{name}: " in content and " pt (" in content for name in ("alice", "bob")), content
+        assert content.count("from 1 puzzle") + content.count(" puzzles)") == 2, content
+
+
+async def from_the_panel(h: DiscordHarness, me: Player, action: AmbassadorAction) -> str:
+    """The Ambassador action through the turn panel: Ambassador ×n → puzzle → piece → spot → Confirm."""
+    (place,) = action.placements
+    game = await channel_game(h)
+    assert game is not None and game.state is not None
+    seat = game.seat_of(me.user.id)
+    assert seat is not None
+    await me.play(turn_post(h))
+    count = len(ready(game.state, seat.seat))
+    assert me.component("as").label == texts.PANEL_AMBASSADOR.format(count=count)
+    await me.tap("as")
+    await me.choose("ac", place.card)
+    await me.choose("ap", place.shape.value)
+    await me.choose_paged("aa", mask_to_text(place.mask))
+    assert not me.component("aok").disabled
+    return final_reply(await me.tap("aok")).content or ""
