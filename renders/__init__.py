@@ -8,7 +8,8 @@ about 400 px wide — so every text is at least 3% of the image width (12 px at 
 market card's reward has a header band sized for it: a reward piece's squares are at least 7 px
 at that scale, the ↑/⇈ arrows at least 14 px tall, on Line Clear's small cards too
 (``renders.table.REWARD_SQUARE_AT_PHONE``; ``renders.table.market_tiles`` says where each card
-and its reward are drawn, ``tests/test_renders_rewards.py`` measures them).
+and its reward are drawn, ``tests/test_renders_rewards.py`` measures them); a planning card's
+title (mat, previews) draws its reward piece at 7/12 of the title's text size, as large.
 
 * :func:`render_table` — the public table, posted after every turn.
 * :func:`render_mat` — one player's private mat, with card coordinates for planning.

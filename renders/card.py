@@ -289,6 +289,18 @@ class PlanGeometry:
     def grid_origin(self) -> tuple[int, int]:
         return self.margin + self.pad, self.title + self.margin + self.pad
 
+    @property
+    def reward_square(self) -> int:
+        """A reward piece's cell in the title: 7/12 of the title's text, so wherever that text is
+        12 px on a phone (3% of the image's width) the piece's squares are 7 px, as on the table's
+        market cards (issue 31, item 10)."""
+        return max(10, -(-self.text * 7 // 12))
+
+    def reward_cell(self, reward: Reward) -> int:
+        """The cell :func:`paste_reward` draws ``reward`` with in the title: :attr:`reward_square`
+        for a piece; the arrows and the diamond (``3 * cell`` tall) at half the text size."""
+        return self.reward_square if isinstance(reward, Shape) else max(10, self.text // 2)
+
 
 def plan_card(
     card: PuzzleCard,
@@ -322,13 +334,16 @@ def _plan_card(
     lk = look(card.colour)
     image = blank(mode, (g.width, g.height), background)
     draw = ImageDraw.Draw(image)
-    # Title: id, then points and the reward piece.
+    # Title: id, then points and the reward piece; the word "reward" before it only where the
+    # widest reward would still fit after it (a long word, as in Portuguese, is left out on every
+    # card alike rather than on some).
     mid = g.title // 2 - 2
     x = g.margin
     x += fonts.draw(image, x, mid, card.id, int(text * 1.15), INK, bold=True, anchor="lm") + text // 2
     x += fonts.draw(image, x, mid, points, text, MUTED, anchor="lm") + text // 2
-    x += fonts.draw(image, x, mid, reward, text, MUTED, anchor="lm") + text // 3
-    paste_reward(image, card.reward, max(10, text // 2), x, mid, anchor="lm")
+    if _reward_word_fits(g, reward):
+        x += fonts.draw(image, x, mid, reward, text, MUTED, anchor="lm") + text // 3
+    paste_reward(image, card.reward, g.reward_cell(card.reward), x, mid, anchor="lm")
     # Coordinates.
     gx, gy = g.grid_origin()
     top = g.title + g.margin // 2
@@ -344,6 +359,15 @@ def _plan_card(
     _paint_guides(draw, gx, gy, cell, card, lk)
     paint_grid(image, gx, gy, cell, card, pieces, letters=max(text, cell * 2 // 5), highlight=highlight)
     return image
+
+
+def _reward_word_fits(g: PlanGeometry, word: str) -> bool:
+    """Whether a plan card's title has room for ``word`` ("reward") and then the widest reward,
+    after the widest id and single-digit points: the same answer for every card of a language."""
+    text = g.text
+    widest = g.margin + max(fonts.width(f"{c}00", int(text * 1.15), bold=True) for c in "WB") + text // 2
+    widest += max(fonts.width(labels.points(p), text) for p in range(10)) + text // 2
+    return widest + fonts.width(word, text) + text // 3 + WIDEST_REWARD * g.reward_square <= g.width - g.pad
 
 
 def _paint_guides(draw: ImageDraw.ImageDraw, gx: int, gy: int, cell: int, card: PuzzleCard, lk: Look) -> None:

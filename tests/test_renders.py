@@ -209,10 +209,10 @@ GOLDEN_CARD = PuzzleCard("W99", Colour.WHITE, 2, Shape.L3, parse_cells("B2 C2 C3
 GOLDEN_BLACK = PuzzleCard("B99", Colour.BLACK, 4, Shape.T4, parse_cells("A1 B1 C1 B2 B3 C3 D3"))
 GOLDEN_PIECES = (Placed(Shape.DOMINO, parse_cells("B2 C2")),)
 GOLDEN = {
-    ("B99", "plan"): "edf389b0221ce434631c60ee641b3c7b496d8631234972179424989446e84740",
+    ("B99", "plan"): "96ed9d473076cd2ab862827ea1980e23c32f2203da7fff7823e676bb6c819335",
     ("W99", "market"): "7128197777c4991f652c58c720f65a2847de2106cd1582ee4774dd133b92814b",
     ("W99", "mini"): "b162991e6744543698e057864c4341d7685eae5cc9d0dcd3503291ef7f57c99f",
-    ("W99", "plan"): "df875aba8ce5b6b177bc99841e8f1d5a91b9bd98beaebea487eea6dd6b8fa232",
+    ("W99", "plan"): "f342da8404be2905fb3a46feb72ce0fde67f5d1ccab5b3d856ccf651289b2ad9",
 }
 
 

@@ -1,11 +1,12 @@
-"""Rewards on market cards stay readable on a phone (issue 31, item 10).
+"""Rewards on cards stay readable on a phone (issue 31, item 10).
 
 Discord shows the table image about 400 px wide on a phone. A card's reward — its piece icon, a
 level-up's ↑/⇈ arrows, an Ambassador card's diamond — sits in the card's header band, whose
 height comes from the reward's size and not from the card's cell, so Line Clear's small cards
 keep rewards as readable as the base game's. Measured from the layout's own geometry
 (:func:`renders.table.market_tiles`, :class:`renders.card.MarketGeometry`), and checked against
-the pixels drawn: the reward's colour lies exactly in the box the geometry gives.
+the pixels drawn: the reward's colour lies exactly in the box the geometry gives. The mat's and
+the previews' planning cards show the reward in their title, whole and as large.
 """
 
 from __future__ import annotations
@@ -13,13 +14,17 @@ from __future__ import annotations
 import pytest
 from PIL import Image, ImageChops
 
+from bot.core.locales import image_words
 from engine import Options
 from engine.cards import Ambassador, Colour, LevelUp, PuzzleCard, Reward
 from engine.pieces import SHAPES, Shape, parse_cells
 from engine.state import GameState
-from renders.card import REWARD_GAP, MarketGeometry, look, market_card
-from renders.draw import sprite_cells
-from renders.palette import PAGE
+from renders import labels
+from renders.card import REWARD_GAP, MarketGeometry, PlanGeometry, look, market_card, plan_card
+from renders.draw import reward_size, sprite_cells
+from renders.mat import MAT_WIDTH, PLAN_CELL, PREVIEW_CELL, PREVIEW_WIDTH
+from renders.palette import ARROW, PAGE, PIECE
+from renders.panels import TextSizes
 from renders.samples import mid_game, names_for
 from renders.table import (
     LAYOUT,
@@ -141,3 +146,45 @@ def test_table_rewards_measure_readable_at_phone_width(name: str, state: GameSta
         assert 0 <= box[0] and box[2] <= image.width and box[3] <= image.height
         drawn = drawn_box(image, state.card(tile.card), tile.x, tile.y, tile.geometry)
         assert_drawn_in(drawn, box, reward)
+
+
+# -- the mat's and the previews' planning cards ---------------------------------------------------------
+
+PLAN_CARDS = {  # image -> (its width, the planning card's cell and title text)
+    "mat": (MAT_WIDTH, PLAN_CELL, TextSizes.for_width(MAT_WIDTH).small),
+    "preview": (PREVIEW_WIDTH, PREVIEW_CELL, TextSizes.for_width(PREVIEW_WIDTH).body),
+}
+
+
+@pytest.mark.parametrize("locale", [None, "pt-BR"])
+@pytest.mark.parametrize("image_name", sorted(PLAN_CARDS))
+@pytest.mark.parametrize("reward", REWARDS, ids=str)
+def test_plan_card_rewards_are_readable_and_whole(image_name: str, locale: str | None,
+                                                  reward: Reward) -> None:
+    """A planning card's title shows its reward whole (never cut at the card's edge, in either
+    language) and at the table's minimum once the image is shown 400 px wide."""
+    width, cell, text = PLAN_CARDS[image_name]
+    g = PlanGeometry(cell, text)
+    scale = PHONE_WIDTH / width
+    card = PuzzleCard("W98", Colour.WHITE, 5, reward, parse_cells("A1 B1 C1 A2 B2"))
+    with labels.speaking(None if locale is None else image_words(locale)):
+        image = plan_card(card, (), cell, text, None, PAGE, "RGB")
+    title = image.crop((0, 0, image.width, g.title))
+    colour = PIECE[reward] if isinstance(reward, Shape) else ARROW
+    mask = ImageChops.invert(differs(title, colour))
+    drawn = mask.getbbox()
+    assert drawn is not None, "no reward in the title"
+    cell_px = g.reward_cell(reward)
+    w, h = reward_size(reward, cell_px)
+    if isinstance(reward, Shape):
+        edge = max(1, round(cell_px / 11))
+        assert phone_of(g.reward_square, scale) >= REWARD_SQUARE_AT_PHONE
+        assert (drawn[2] - drawn[0], drawn[3] - drawn[1]) == (w - 2 * edge, h - 2 * edge)  # all of its fill
+        assert drawn[2] + edge <= g.width - 2  # inside the card's outline
+    else:
+        assert phone_of(h, scale) >= 2 * REWARD_SQUARE_AT_PHONE
+        assert drawn[2] <= g.width - 2 and drawn[3] - drawn[1] >= h * 0.7  # its fill, inside the outline
+
+
+def phone_of(px: float, scale: float) -> float:
+    return px * scale
