@@ -18,7 +18,7 @@ from pathlib import Path
 
 from harness import DiscordHarness
 from test_bot_panel import Player, turn_post
-from test_bot_support import bot_of, final_reply, running_bot
+from test_bot_support import bot_of, final_reply, open_table, running_bot
 
 import engine
 from bench.discord_driver import play
@@ -151,3 +151,48 @@ async def from_the_panel(h: DiscordHarness, me: Player, action: AmbassadorAction
     await me.choose_paged("aa", mask_to_text(place.mask))
     assert not me.component("aok").disabled
     return final_reply(await me.tap("aok")).content or ""
+
+
+async def test_undo_takes_back_an_ambassador_action_as_it_takes_back_a_master(tmp_path: Path) -> None:
+    """docs/rules.md §12: `/projectl play undo` takes back an Ambassador action like any action
+    that revealed nothing — the card is face up and ready again, the pieces back in the supply —
+    exactly as it takes back a Master with the same placements. The game is played to the first
+    Ambassador action through the manager (the log stays the replayable one undo rebuilds from)."""
+    seed = next(s for s in SEEDS if flips_in(s) >= 1)
+    async with running_bot(tmp_path / "undo.sqlite3", seed=seed) as h:
+        alice, bob = h.add_user("alice"), h.add_user("bob")
+        await open_table(h, alice, [bob], players=2, expansions=TYPED)
+        manager, policy = bot_of(h).manager, policy_by_name("greedy", seed)
+        for _ in range(MAX_ACTIONS):
+            before = await channel_game(h)
+            assert before is not None and before.state is not None and before.current is not None
+            action = choose(before.state, policy)
+            if isinstance(action, AmbassadorAction):
+                break
+            await manager.act(before.channel_id, before.current.user_id, action)  # type: ignore[arg-type]
+        else:
+            raise AssertionError("no Ambassador action came up")
+        await h.settle()
+        user, seat = h.user(before.current.user_id), before.current.seat  # type: ignore[arg-type]
+        cards = ready(before.state, seat)
+        master = "master" + str(action).removeprefix("ambassador")
+        taken_back: list[str] = []
+        assert not before.state.master_used, "the turn's Master is still there to compare with"
+        for typed in (str(action), master):
+            done = final_reply(await h.slash(user, "games", "projectl play act", text=typed))
+            assert (done.content or "").startswith(f"Done: `{typed}`"), done.content
+            played = await channel_game(h)
+            assert played is not None and played.state is not None
+            assert ready(played.state, seat) == (cards[1:] if typed == str(action) else cards)
+            reply = final_reply(await h.slash(user, "games", "projectl play undo"))
+            assert reply.ephemeral, reply.content
+            taken_back.append(reply.content or "")
+            after = await channel_game(h)
+            assert after is not None and after.state == before.state, "the state before it, exactly"
+            assert ready(after.state, seat) == cards, "the Ambassador card is ready again"
+            assert await manager.verify(after.id)
+            assert [r.action for r in await manager.log(after.id)] == \
+                [r.action for r in await manager.log(before.id)]
+        assert taken_back[0].startswith(f"Took back `{action}`."), taken_back
+        assert all(t.startswith("Took back `") for t in taken_back)
+        assert len(taken_back) == 2, "the same placements as a Master are taken back the same way"
