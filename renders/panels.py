@@ -106,8 +106,43 @@ def paint_status(image: Image.Image, state: GameState, names: list[str], width: 
         who = labels.join_names([names[seat] for seat in state.acting_seats])
     else:
         who = names[state.current]
-    text = fonts.fit(labels.to_play(who), t.body, right - x)
-    fonts.draw(image, x, mid, text, t.body, ACCENT, bold=True, anchor="lm")
+    text = labels.to_play(who)
+    size = fonts.fitting_size(text, t.body, right - x, t.small, bold=True)  # shrink before cutting
+    fonts.draw(image, x, mid, fonts.fit(text, size, right - x, bold=True), size, ACCENT, bold=True,
+               anchor="lm")
+
+
+def panel_name_lines(name: str, room: int, t: TextSizes) -> tuple[int, list[str]]:
+    """How a player's name is set in ``room`` pixels of their panel's header: at the large size if
+    it fits, else shrunk down to the image's small size, else on two lines at that size (a Discord
+    name has at most 32 characters); only a name wider still loses its end to an ellipsis.
+
+    >>> t = TextSizes.for_width(960)
+    >>> panel_name_lines("Ana", 300, t)
+    (39, ['Ana'])
+    >>> panel_name_lines("Maximiliano Rodrigues da Silva Jr", 300, t)
+    (29, ['Maximiliano', 'Rodrigues da Silva Jr'])
+    """
+    size = fonts.fitting_size(name, t.large, room, t.small, bold=True)
+    if fonts.width(name, size, bold=True) <= room:
+        return size, [name]
+    lines = fonts.wrap(name, t.small, room, bold=True)
+    if len(lines) > 2:  # fill the first line to the letter (after a hyphen if there is one)
+        end = max(k for k in range(1, len(name) + 1) if fonts.width(name[:k], t.small, True) <= room)
+        cuts = [k for k in (name.rfind("-", 0, end) + 1, name.rfind(" ", 0, end) + 1) if k > 0]
+        cut = next((k for k in cuts if fonts.width(name[k:].lstrip(), t.small, True) <= room), end)
+        lines = [name[:cut].rstrip(), fonts.fit(name[cut:].lstrip(), t.small, room, bold=True)]
+    return t.small, lines
+
+
+def _paint_panel_name(image: Image.Image, x: int, mid: int, name: str, room: int, t: TextSizes) -> None:
+    size, lines = panel_name_lines(name, room, t)
+    if len(lines) == 1:
+        fonts.draw(image, x, mid, lines[0], size, INK, bold=True, anchor="lm")
+        return
+    first, step = mid - round(t.small * 0.55), round(t.small * 0.92)  # clear of the status pill below
+    for k, line in enumerate(lines):
+        fonts.draw(image, x, first + k * step, line, t.small, INK, bold=True, anchor="lm")
 
 
 def banner_text(state: GameState, names: list[str]) -> tuple[str, RGB] | None:
@@ -382,8 +417,7 @@ def paint_panel(
         number = labels.POINTS_HIDDEN if hidden else str(points)
         score_w += fonts.draw(image, right - score_w - 6, name_mid, number, t.large, INK, bold=True,
                               anchor="rm") + 6
-    name = fonts.fit(names[seat], t.large, g.width - 2 * pad - score_w - t.small, bold=True)
-    fonts.draw(image, x + pad, name_mid, name, t.large, INK, bold=True, anchor="lm")
+    _paint_panel_name(image, x + pad, name_mid, names[seat], g.width - 2 * pad - score_w - t.small, t)
     status_mid = top + int(t.large * 1.35) + int(t.small * 0.6)
     _paint_status_line(image, x + pad, status_mid, g.width - 2 * pad, state, seat, t, removed, current)
     # Open puzzles (four slots).

@@ -242,28 +242,28 @@ def rgb_digest(data: bytes) -> str:
 
 
 GOLDEN: dict[tuple[str, str], str] = {
-    ("en", "table"): "f0dd335fd91619e521ad1ab640120d18308ee3a10bdb559c50d300aa16d9672c",
+    ("en", "table"): "d08315063838a85a6dd4e06b47c2048699d3ab832e92eb1d9c7ab67df9dc4295",
     ("en", "mat"): "462abaec34d3d0310bedb4229fe4f98e352d5967bd55c28d3585e12ff0248eec",
     ("en", "results"): "98f1e90a603db84f68da4762be5b4ad4d71ecf3e427adfb39ef1f52a634982d0",
     ("en", "preview"): "70de05660d61a0b7399fdbdbfb6ced7570cce7d6b1a52facc9cba4f5e7d9b13c",
     ("en", "solo"): "a4b3dd6e4d43d57f32297921fa5976da926ba259c743ea1ae9f837f2b93b2a1e",
-    ("en", "line-clear"): "5697ede0bc7b327aabbf7ef6716aad6800b0e61f609b5fb1e94e28aa00fb1dc2",
+    ("en", "line-clear"): "99912b6a5ef3478ffeab39b2c793616a15c23f16f0e4235383afb5a9b24655da",
     ("en", "master"): "1040ee9586a63ccf3fdef8a7c28d14f648ea17af44f2335fbaa151449232d54b",
     ("en", "finesse-mat"): "cc8c293de236afcf0964cb1cfdf48d55f8db9392f7a8c5be07371c06a861f14b",
     ("en", "finesse-results"): "6c3e2da7717ba7cb9736752eca888ae99121f971af4be623a3d0bcc1797035a7",
     ("pt-BR", "finesse-mat"): "179ebfeed9bf5d217cb2531a32eadd2ee6c10e95be45404a880b986d087ac9b6",
     ("pt-BR", "finesse-results"): "b932e4280086e6106154f555c7506e2607e6aa86ed926cea5aae59c7b5908f5b",
-    ("pt-BR", "table"): "8eb70c4816bc6d68ee7c77a15cf5492ba980e9c78d7f48fc89988e9235ff3cc9",
+    ("pt-BR", "table"): "34b9b076eccd732cc6b4ce26305ed2d63fdd72fff17757b7408ea52f58b686f6",
     ("pt-BR", "mat"): "306f41b6a2e05960b9d4b9678e6dd0022bf36716c0acb33fbd7d94bc8259303d",
     ("pt-BR", "results"): "8b1ffd8aeb6c81eb3a7b83621c9d0a2bc53a9e0a034f50ef68492ba460d24f2a",
     ("pt-BR", "preview"): "3b458dccb8a66e77c8026360285b9e4e35e4c1ffd1682e982cf404872b75ebe2",
     ("pt-BR", "solo"): "2030abf7d6dd201f059de67a3b58b046995505c61549af3e2d4f0465397e7f61",
-    ("pt-BR", "line-clear"): "ec54f12c6ffc0b79c481948cdcf6af06b9b5d08369b0afa01a91ad75f87b7c29",
+    ("pt-BR", "line-clear"): "4af6bf0efff922a47d99d2ba98a2326ceb31cff8c636106fe0a10b56d15535bd",
     ("pt-BR", "master"): "f3e622ed3aeb9d53e637f401f23a362df911bc7aad2bf3146d36ddf90310349d",
     ("en", "ambassador-mat"): "d2f3857f5b0d2f0369f137c92d84fd4463a8e422cdd85bc7e2807537744c116e",
     ("pt-BR", "ambassador-mat"): "1c62bf28e7c1835e31019ed3ee35bd74d7ee9beebc40a27db003344b85b89b6a",
-    ("en", "ambassador-table"): "834c3f5f2aecdb8b90e54dc4019df75bf4662e7c85c6d0c28035d60fb4aa92df",
-    ("pt-BR", "ambassador-table"): "5594138b2fe708ff326a52cdfcf08fff6c3fdfa0d8e6ac3a27833fcf77b1debc",
+    ("en", "ambassador-table"): "f646bfd4455d4c20ea56a664c9e9316aa6f315c535478aff1995d373a2f184c7",
+    ("pt-BR", "ambassador-table"): "7d08943247b5f08ac97611d972d38759ef878e7af7eaebb145c5cd720af9dcb4",
 }
 """(locale, image) -> digest; "en" is English (no catalogue is read for it)."""
 
