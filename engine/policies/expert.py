@@ -117,7 +117,7 @@ class ExpertWeights:
 EXPERT_WEIGHTS = ExpertWeights()
 """The weights the expert plays with. Chosen on 2-player games against greedy dealt from seeds
 5,000–5,015 (never the bench's), 16 games a setting: ``action_value`` 0.6 (with ``master_place``
-0.7, ``ramp`` 3) won 10; 0.8 (0.85, 2) lost 13 of the first 14; 0.45 (0.8, 2.5) won 13; 0.3
+0.7, ``ramp`` 3) won 10; 0.8 (0.85, 2) won 2 of the first 14 (stopped there); 0.45 (0.8, 2.5) won 13; 0.3
 (0.8, 2.5) won 10. A coarse search: more games would likely find better numbers."""
 
 
