@@ -120,8 +120,9 @@ def quick_cases(report: BenchReport) -> None:
 
 
 def _policy(kind: str, seed: int, rollouts: int) -> Policy:
-    if kind == "strong":
-        return StrongPolicy(seed, rollouts=rollouts, max_rollouts=rollouts)
+    if kind == "strong":  # rollouts 0: the Strong AI exactly as a table seats it (its full search)
+        return StrongPolicy(seed, rollouts=rollouts, max_rollouts=rollouts) if rollouts \
+            else StrongPolicy(seed)
     return GreedyPolicy(seed) if kind == "greedy" else RandomPolicy(seed)
 
 
@@ -159,15 +160,17 @@ def calibrate(games: int, rollouts: int, seed: int = 1) -> dict[str, tuple[float
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m bench ratings", description=__doc__.split("\n")[0])
     parser.add_argument("--games", type=int, default=12, help="self-play games (default 12: a few minutes)")
-    parser.add_argument("--rollouts", type=int, default=8, help="the Strong AI's rollouts per search")
+    parser.add_argument("--rollouts", type=int, default=8,
+                        help="the Strong AI's rollouts per search (0: its full search, as a table seats it)")
     parser.add_argument("--out", type=Path, default=ratings.AI_RATINGS_FILE)
     args = parser.parse_args(argv)
     os.nice(10)  # the machine is shared: calibration never competes with the bot or the tests
     started = time.perf_counter()
     found = calibrate(args.games, args.rollouts)
+    search = f"{args.rollouts} rollouts per search" if args.rollouts else "its full search"
     data: dict[str, object] = {"_about": (
-        f"python -m bench ratings: {args.games} self-play games (Strong at {args.rollouts} rollouts per "
-        "search), openskill Plackett-Luce, shifted so the greedy (Easy) AI is at mu 25 (1,500 shown)")}
+        f"python -m bench ratings: {args.games} self-play games (Strong at {search}), openskill "
+        "Plackett-Luce, shifted so the greedy (Easy) AI is at mu 25 (1,500 shown)")}
     for kind, (mu, sigma, games) in found.items():
         data[kind] = {"mu": round(mu, 3), "sigma": round(sigma, 3), "games": games,
                       "shown": ratings.display(mu)}
