@@ -28,6 +28,7 @@ from .errors import InvalidActionError, NoGameError, NotInGameError, WrongStageE
 from .manager import Game, GameManager, require_current
 from .refusals import engine_text
 from .seat_view import stamp
+from .thinking import position_seed
 
 
 @dataclass(frozen=True)
@@ -81,6 +82,10 @@ class ActingContext:
         """The position a hint plans from: this seat's own turn (the strong policy plans for the
         state's current seat, which on a concurrent table may be the other holder)."""
         return serialisation.dumps(self.state)
+
+    def hint_seed(self) -> int:
+        """The hint's seed, from the position as this seat sees it (a stable hint: issue 29)."""
+        return position_seed(self.state, self.seat)
 
 
 async def acting(

@@ -15,6 +15,7 @@ and retries once, then lets the error through (the manager then plays a legal fa
 from __future__ import annotations
 
 import asyncio
+import hashlib
 import logging
 import multiprocessing
 from collections.abc import Callable, Sequence
@@ -25,6 +26,8 @@ from typing import Any, TypeVar
 
 from engine import TABLE_ACTIONS, GameState, apply, parse_action, serialisation
 from engine.policies import StrongPolicy
+from engine.policies.hidden import redeal
+from engine.rng import Rng
 
 log = logging.getLogger("bot.thinking")
 
@@ -59,8 +62,26 @@ class Hint:
     alternative_margin: float | None
 
 
+def position_seed(state: GameState, seat: int) -> int:
+    """The hint's search seed, from what ``seat`` sees of ``state`` alone: the same position gives
+    the same hint in any game, at any revision, however it was reached, and nothing hidden from the
+    asker (the decks' order, face-down score piles, the game's own random state) moves it. The
+    hidden parts are re-dealt with a fixed generator (equal for equal visible positions:
+    :func:`engine.policies.hidden.redeal`) and the digest is a stable one, unlike ``hash()``."""
+    public = redeal(state, Rng(0), viewer=seat).evolve(rng_state=0)
+    digest = hashlib.blake2b(serialisation.dumps(public).encode(), digest_size=8).digest()
+    return int.from_bytes(digest, "big") & 0x7FFF_FFFF_FFFF_FFFF
+
+
+HINT_CPU_CAP_S = 10.0
+"""The hint's search stops on its work budget, which depends only on the position and the seed;
+the Strong seat's 2-second CPU safety cap would make a slow machine's hint depend on the clock
+(a search near the cap gets fewer rollouts one time than the next), so the hint, which runs in
+the thinking pool and may take its time, keeps only a far cap against a runaway search."""
+
+
 def strong_hint(state_text: str, seed: int) -> Hint:
-    analysis = StrongPolicy(seed).analyse(serialisation.loads(state_text))
+    analysis = StrongPolicy(seed, cpu_cap_s=HINT_CPU_CAP_S).analyse(serialisation.loads(state_text))
     best = analysis.best
     other = next((p for p in analysis.plans[1:] if p.actions[0] != best.actions[0]
                   and p.rollouts == best.rollouts), None)

@@ -69,7 +69,7 @@ async def hint_command(interaction: discord.Interaction) -> None:
     await common.defer(interaction)
     # Planned from the asker's own turn: on a concurrent table the state's current seat may be the
     # other marker holder.
-    hint = await bot.manager.thinker.run(strong_hint, ctx.hint_position(), game.seed ^ game.revision)
+    hint = await bot.manager.thinker.run(strong_hint, ctx.hint_position(), ctx.hint_seed())
     used = await HintStore(bot.storage).count_hint(game.id, ctx.seat)
     action = engine.parse_action(hint.action)
     place = _first_placement(action)

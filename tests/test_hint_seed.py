@@ -1,0 +1,34 @@
+"""A stable hint (issue 29, item 4): ``/projectl play hint`` seeds its search from the position
+as the asker sees it (bot.core.thinking.position_seed), not from the game's seed and revision, so
+the same position gives the same hint in any game and after an undo, and nothing hidden moves it."""
+
+from __future__ import annotations
+
+from test_policy_strong import _swap_hidden_piles, _with_hidden_piles
+
+from bot.core.thinking import position_seed, strong_hint
+from engine import Options, apply, new_game, serialisation
+from engine.policies import GreedyPolicy
+from engine.policies.hidden import redeal
+from engine.rng import Rng
+
+
+def test_the_seed_is_the_visible_positions_and_stable() -> None:
+    state = new_game(Options(players=2), 5)
+    seed = position_seed(state, 0)
+    assert seed == position_seed(serialisation.loads(serialisation.dumps(state)), 0)  # a reload
+    assert seed == position_seed(state.evolve(rng_state=state.rng_state + 1), 0)  # the game's rng
+    assert seed == position_seed(redeal(state, Rng(99), viewer=0), 0)  # another deck order
+    later = apply(state, GreedyPolicy(1).choose(state)).state
+    assert position_seed(later, 0) != seed  # another position, another seed
+    assert 0 <= seed < 2**63
+
+
+def test_a_face_down_score_pile_moves_neither_the_seed_nor_the_hint() -> None:
+    state = _with_hidden_piles(Options(players=2, known_scores=False))[6]
+    other = _swap_hidden_piles(state)
+    assert other.players != state.players
+    seat = state.current
+    assert position_seed(state, seat) == position_seed(other, seat)
+    assert (strong_hint(serialisation.dumps(state), position_seed(state, seat))
+            == strong_hint(serialisation.dumps(other), position_seed(other, seat)))
