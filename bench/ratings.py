@@ -8,7 +8,7 @@ write), median; ``replay_step_p95_ms`` — one replay step of a 4-player game as
 Both are CPU time of this process (``time.process_time``): the shared machine's load would
 otherwise be most of a wall-clock figure; a render worker spends the same CPU per step.
 
-Calibration: the kinds play each other (3-seat tables with every kind, seats rotated, and
+Calibration: the kinds play each other (tables of every kind, seats rotated, and
 2-seat pairs), each finished game is one Plackett-Luce update, and the ratings are shifted so the
 Easy (greedy) AI sits at the starting rating (1,500 on the display scale): a new player is rated
 like the Easy AI until games say otherwise. The Strong AI plays with a reduced search
@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import itertools
 import json
 import os
 import statistics
@@ -36,13 +37,14 @@ from bot.core.clock import ManualClock
 from bot.core.manager import Game, GameManager, TableSettings
 from bot.core.render import _warm_worker as warm_worker
 from bot.core.storage import Storage
-from engine.policies import GreedyPolicy, Policy, RandomPolicy, StrongPolicy, policy_by_name
+from engine.policies import Policy, StrongPolicy, policy_by_name
 from engine.simulate import play_game
 
 from .load import percentile
 from .report import BenchReport
 
-KINDS = ("random", "greedy", "strong")
+KINDS = ("random", "greedy", "strong", "expert")
+"""The AI levels a table can seat (bot/core/games.py POLICY_NAMES), weakest first."""
 
 
 async def _finished_game(workdir: Path, players: int = 4) -> tuple[Storage, GameManager, Game]:
@@ -123,17 +125,20 @@ def _policy(kind: str, seed: int, rollouts: int) -> Policy:
     if kind == "strong":  # rollouts 0: the Strong AI exactly as a table seats it (its full search)
         return StrongPolicy(seed, rollouts=rollouts, max_rollouts=rollouts) if rollouts \
             else StrongPolicy(seed)
-    return GreedyPolicy(seed) if kind == "greedy" else RandomPolicy(seed)
+    return policy_by_name(kind, seed)
 
 
 def tables(games: int) -> list[tuple[str, ...]]:
-    """Who sits where in each game: 3-seat tables of every kind (seats rotated), 2-seat pairs."""
+    """Who sits where in each game: tables of every kind (seats rotated) and, in between, 2-seat
+    pairs of every two kinds (seats swapped on each pass)."""
     plans: list[tuple[str, ...]] = []
-    rotations = [KINDS[i:] + KINDS[:i] for i in range(3)]
-    pairs = [("greedy", "random"), ("strong", "greedy"), ("random", "strong")]
+    rotations = [KINDS[i:] + KINDS[:i] for i in range(len(KINDS))]
+    pairs = list(itertools.combinations(KINDS, 2))
     for n in range(games):
-        pair = pairs[n % 3] if n % 4 == 1 else pairs[n % 3][::-1]
-        plans.append(rotations[n % 3] if n % 2 == 0 else pair)
+        k = n // 2
+        pair = pairs[k % len(pairs)]
+        plans.append(rotations[k % len(rotations)] if n % 2 == 0
+                     else (pair if (k // len(pairs)) % 2 == 0 else pair[::-1]))
     return plans
 
 

@@ -63,17 +63,19 @@ async def test_a_table_can_turn_hints_off(h: DiscordHarness) -> None:
     assert_refused(await h.slash(alice, "games", "projectl play hint"), "Hints are off")
 
 
-async def test_strong_ai_seat_plays_its_turns(h: DiscordHarness) -> None:
+@pytest.mark.parametrize(("level", "label"), [("strong", "Strong"), ("expert", "Expert")])
+async def test_a_searching_ai_seat_plays_its_turns(h: DiscordHarness, level: str, label: str) -> None:
+    """The Strong and Expert seats think in the process pool and play their whole planned turn."""
     alice = h.add_user("alice")
     ix = await h.slash(alice, "games", "projectl table new", players=2)
     lobby = ix.original
     assert lobby is not None
     game_id = lobby.buttons[0].custom_id.split(":")[-1]
-    assert "Add Strong AI" in [b.label for b in lobby.buttons]
-    await h.click(alice, lobby, f"pl:lobby:strong:{game_id}")
+    assert f"Add {label} AI" in [b.label for b in lobby.buttons]
+    await h.click(alice, lobby, f"pl:lobby:{level}:{game_id}")
     await h.click(alice, lobby, f"pl:lobby:start:{game_id}")
     game = await _game(h)
-    assert [s.policy for s in game.seats] == [None, "strong"] and game.seats[1].name == "Strong bot 1"
+    assert [s.policy for s in game.seats] == [None, level] and game.seats[1].name == f"{label} bot 1"
     assert game.current is not None and game.current.user_id == alice.id  # the AI already moved, if first
     for _ in range(3):
         await h.slash(alice, "games", "projectl play level1")

@@ -594,7 +594,7 @@ class GameManager:
                 if kept is not None and kept[0] == game.revision and kept[1]:
                     planned = kept[1]
                 else:
-                    planned = tuple(engine.parse_action(t) for t in await self.thinker.move(seen, seed))
+                    planned = tuple(engine.parse_action(t) for t in await self.thinker.move(seen, seed, name))
                 action = planned[0]
                 if len(planned) > 1:
                     self._strong_plans[key] = (game.revision + 1, planned[1:])

@@ -129,7 +129,8 @@ TOO_MANY_PLACEMENTS = (
 
 AI_SEAT_NAME = "{policy} bot {number}"
 REPLACED_NAME = "{policy} bot (for {name})"
-POLICY_NAMES: dict[str, str] = {"random": "Random", "greedy": "Greedy", "strong": "Strong"}
+POLICY_NAMES: dict[str, str] = {"random": "Random", "greedy": "Greedy", "strong": "Strong",
+                                "expert": "Expert"}
 MASTERMIND_NAME = "The mastermind"
 SEAT_NUMBER = "Player {number}"
 AND = " and "
@@ -352,6 +353,7 @@ LOBBY_JOIN = "Join"
 LOBBY_LEAVE = "Leave"
 LOBBY_ADD_EASY = "Add Easy AI"
 LOBBY_ADD_STRONG = "Add Strong AI"
+LOBBY_ADD_EXPERT = "Add Expert AI"
 LOBBY_START = "Start"
 LOBBY_CANCEL = "Cancel"
 LEFT = "You left the table."

@@ -25,14 +25,14 @@ from dataclasses import dataclass
 from typing import Any, TypeVar
 
 from engine import TABLE_ACTIONS, GameState, apply, parse_action, serialisation
-from engine.policies import StrongPolicy
+from engine.policies import StrongPolicy, policy_by_name
 from engine.policies.hidden import redeal
 from engine.rng import Rng
 
 log = logging.getLogger("bot.thinking")
 
-HEAVY_POLICIES = frozenset({"strong"})
-"""Policies whose moves are computed in the process pool."""
+HEAVY_POLICIES = frozenset({"strong", "expert"})
+"""Policies whose moves are computed in the process pool (a search of a fraction of a second)."""
 REVIEW_ROLLOUTS = 16
 """Rollouts per turn in a post-game review (a game has dozens of turns to score)."""
 T = TypeVar("T")
@@ -41,12 +41,13 @@ T = TypeVar("T")
 # -- the work sent to a worker (module-level functions, plain data in and out) --------------------
 
 
-def strong_move(state_text: str, seed: int) -> tuple[str, ...]:
-    """The strong policy's next action for the player to act, then the rest of its planned turn
-    (empty after an action that reveals a card), as action texts."""
-    policy = StrongPolicy(seed)
+def policy_move(state_text: str, seed: int, name: str = "strong") -> tuple[str, ...]:
+    """A searching policy's (``name``: one of :data:`HEAVY_POLICIES`) next action for the player
+    to act, then the rest of its planned turn (empty after an action that reveals a card), as
+    action texts."""
+    policy = policy_by_name(name, seed)
     first = policy.choose(serialisation.loads(state_text))
-    return (str(first), *(str(a) for a in policy.planned))
+    return (str(first), *(str(a) for a in getattr(policy, "planned", ())))
 
 
 @dataclass(frozen=True, slots=True)
@@ -169,8 +170,8 @@ class Thinker:
                     raise
         raise AssertionError("unreachable")
 
-    async def move(self, state: GameState, seed: int) -> tuple[str, ...]:
-        return await self.run(strong_move, serialisation.dumps(state), seed)
+    async def move(self, state: GameState, seed: int, policy: str = "strong") -> tuple[str, ...]:
+        return await self.run(policy_move, serialisation.dumps(state), seed, policy)
 
     def close(self) -> None:
         pool, self._pool = self._pool, None
