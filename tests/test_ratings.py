@@ -12,7 +12,7 @@ from days_support import START
 
 from bot.core import ratings
 from bot.core.clock import ManualClock
-from bot.core.manager import Game, GameManager, TableSettings
+from bot.core.manager import POLICY_NAMES, Game, GameManager, TableSettings
 from bot.core.storage import DaysStore, Storage
 from bot.core.storage.hints import HintStore
 from bot.core.storage.ratings import Entrant, RatingStore, apply_rating
@@ -88,7 +88,7 @@ def test_the_solo_margin_weights_the_update() -> None:
 
 def test_display_scale() -> None:
     assert ratings.display(25.0) == 1500 and ratings.display(28.5) == 1640
-    assert set(ratings.ai_ratings()) == {"random", "greedy", "strong"}
+    assert set(ratings.ai_ratings()) == set(POLICY_NAMES)  # every level a table can seat is calibrated
 
 
 async def test_finished_games_are_rated_in_their_commit(manager: GameManager) -> None:
