@@ -18,36 +18,19 @@ from typing import Any
 
 from engine.policies import ExpertPolicy, GreedyPolicy, Policy, StrongPolicy
 from engine.simulate import play_game
-from engine.state import GameState, Options
+from engine.state import Options
 
-from .strong import PROGRESS_EVERY, Job, Result, StrongGames, interleaved
+from .strong import PROGRESS_EVERY, Job, Result, StrongGames, Timed, interleaved
 
-CLOCK = time.process_time
 EXPERT_GAMES = 2
 """Games per opponent in the quick bench (one in each seat): a smoke figure, not a measurement."""
 OPPONENTS = ("strong", "greedy")
 
 
-class _Timed:
-    """Wraps an ExpertPolicy: the CPU time of every choice that ran a search."""
-
-    def __init__(self, policy: ExpertPolicy) -> None:
-        self.policy = policy
-        self.times: list[float] = []
-
-    def choose(self, state: GameState) -> Any:
-        before = self.policy.searches
-        start = CLOCK()
-        action = self.policy.choose(state)
-        if self.policy.searches > before:
-            self.times.append(CLOCK() - start)
-        return action
-
-
 def play_one(job: Job) -> Result:
     """One game: (opponent, index, seed) -> (expert's result 1 / 0.5 / 0, its margin, search times)."""
     opponent, index, seed = job
-    expert = _Timed(ExpertPolicy(seed))
+    expert = Timed(ExpertPolicy(seed))
     other: Policy = StrongPolicy(seed + 7919) if opponent == "strong" else GreedyPolicy(seed + 7919)
     seat = index % 2
     seats: list[Policy] = [expert, other] if seat == 0 else [other, expert]

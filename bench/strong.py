@@ -25,7 +25,7 @@ import time
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from multiprocessing import Pool
-from typing import Any
+from typing import Any, Protocol
 
 from engine.policies import GreedyPolicy, Policy, StrongPolicy
 from engine.simulate import play_game
@@ -42,10 +42,19 @@ Result = tuple[float, float, list[float]]
 """(strong's result 1 / 0.5 / 0, strong's margin, search CPU times)."""
 
 
-class _Timed:
-    """Wraps a StrongPolicy: the CPU time of every choice that ran a search."""
+class Searching(Protocol):
+    """A policy that counts its searches (the strong and the expert policies)."""
 
-    def __init__(self, policy: StrongPolicy) -> None:
+    searches: int
+
+    def choose(self, state: GameState) -> Any: ...
+
+
+class Timed:
+    """Wraps a searching policy: the CPU time of every choice that ran a search (a choice that
+    played on from a planned turn costs nothing and is not a decision)."""
+
+    def __init__(self, policy: Searching) -> None:
         self.policy = policy
         self.times: list[float] = []
 
@@ -61,7 +70,7 @@ class _Timed:
 def play_one(job: Job) -> Result:
     """One bench game (see :data:`Job` and :data:`Result`)."""
     opponent, index, seed = job
-    strong = _Timed(StrongPolicy(seed))
+    strong = Timed(StrongPolicy(seed))
     if opponent in ("greedy", "tuned"):
         weights = TUNED_GREEDY if opponent == "tuned" else {}
         other = GreedyPolicy(seed + 7919, **weights)

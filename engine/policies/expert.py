@@ -51,7 +51,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 
-from ..actions import Action, AmbassadorAction, Master, Place, Upgrade
+from ..actions import Action
 from ..errors import IllegalActionError
 from ..expansions.finesse import view
 from ..game import Outcome, apply, opponent_score, winners
@@ -61,8 +61,9 @@ from ..rng import Rng
 from ..rules import score_line, score_lines
 from ..solver import solve
 from ..state import ACTIONS_PER_TURN, GameState, Phase
+from .candidates import step_candidates
 from .credits import turns_after_this
-from .fillings import finish_cost, free_masks, good_moves
+from .fillings import finish_cost
 from .greedy import GreedyPolicy
 from .greedy_answers import finishing_touch
 from .hidden import redeal, visible_cards
@@ -79,9 +80,6 @@ REPLY_CAP = 40
 """Actions a line plays for the other seats before it is scored as it stands."""
 PLAYOUT_CAP = 400
 """Actions a line plays after the end is triggered before it is scored as it stands."""
-OTHER_KIND_LIMIT = 8
-"""Actions of a kind this module does not know (a variant's own) tried per step, in legal order."""
-_KNOWN_KINDS = frozenset({"take", "draw", "level1", "done", "pass"})
 TURNS_PRIOR = {1: 12.5, 2: 10.0, 3: 9.0, 4: 8.5, 5: 7.0, 6: 7.8}
 """Turns a seat plays in a whole game, by players (greedy games, 20 each): the prior for how
 many turns are left while no end is in sight."""
@@ -350,7 +348,7 @@ class ExpertPolicy:
         for _ in range(MAX_PLAN_ACTIONS):
             children: dict[tuple[object, ...], tuple[float, tuple[Action, ...], GameState]] = {}
             for plan, state in frontier:
-                for action in self._candidates(state, 3):
+                for action in step_candidates(state, self._pruner, 3):
                     try:
                         after = self._apply(state, action)
                     except IllegalActionError:
@@ -374,64 +372,11 @@ class ExpertPolicy:
         ranked = sorted(finished.values(), key=lambda c: -c[0])
         return [plan for _, plan in ranked[: self.plans]]
 
-    def _candidates(self, state: GameState, per_card: int, with_greedy: bool = True) -> list[Action]:
-        """The actions worth trying from ``state``: every take and draw, level-1, upgrades to a
-        wanted shape (or up from an unwanted one), the ``per_card`` best placements on a
-        fewest-pieces filling of each puzzle, greedy's choice and Master, the Ambassador flip,
-        and the first few of any kind this module does not know."""
-        actions = legal_actions(state)
-        chosen: dict[Action, None] = {self._pruner.choose(state): None} if with_greedy else {}
-        if len(actions) <= 8 or state.phase is not Phase.PLAY:
-            chosen.update(dict.fromkeys(actions))
-            return list(chosen)
-        player = state.players[state.current]
-        free = free_masks(state, player)
-        wanted = {s for mask in free.values() for s, _ in good_moves(mask)}
-        places: dict[str, list[Place]] = {}
-        recycled: set[object] = set()
-        others: dict[str, int] = {}
-        for action in actions:
-            kind = action.kind
-            if kind == "place":
-                assert isinstance(action, Place)
-                if (action.shape, action.mask) in good_moves(free[action.card]):
-                    places.setdefault(action.card, []).append(action)
-            elif kind == "upgrade":
-                assert isinstance(action, Upgrade)
-                if action.take in wanted and player.supply[action.take.index] == 0:
-                    chosen[action] = None
-                elif action.give not in wanted and action.take.level > action.give.level:
-                    chosen[action] = None
-            elif kind == "recycle":
-                colour = getattr(action, "colour", None)
-                if colour not in recycled:
-                    recycled.add(colour)
-                    chosen[action] = None
-            elif kind in _KNOWN_KINDS:
-                chosen[action] = None
-            elif others.get(kind, 0) < OTHER_KIND_LIMIT:
-                others[kind] = others.get(kind, 0) + 1
-                chosen[action] = None
-        for card, found in places.items():
-            rest = free[card]
-            found.sort(
-                key=lambda p: (p.mask == rest, p.shape.size, player.supply[p.shape.index]), reverse=True
-            )
-            chosen.update(dict.fromkeys(found[:per_card]))
-        order = sorted(free)
-        master = self._pruner._master(state, player, free, order)
-        if isinstance(master, Master | AmbassadorAction):
-            chosen[master] = None
-        ambassador = self._pruner._ambassador(state, player, free, order)
-        if ambassador is not None:
-            chosen[ambassador] = None
-        return list(chosen)
-
     def _best_by_evaluation(self, state: GameState) -> Action:
         """The action the seat to act likes best by one step of :func:`evaluate` (its reply model)."""
         mover = state.current
         best: tuple[float, Action] | None = None
-        for action in self._candidates(state, 2, with_greedy=False):
+        for action in step_candidates(state, self._pruner, 2, with_greedy=False):
             try:
                 after = self._apply(state, action)
             except IllegalActionError:

@@ -51,15 +51,16 @@ import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, fields
 
-from ..actions import Action, AmbassadorAction, Master, Place, Upgrade
+from ..actions import Action
 from ..errors import IllegalActionError
 from ..game import Outcome, apply, opponent_score, winners
 from ..legal import legal_actions, master_options
 from ..pieces import SHAPES
 from ..rng import Rng
 from ..rules import score_line, score_lines
-from ..state import GameState, Phase
-from .fillings import free_masks, good_moves, pieces_to_fill
+from ..state import GameState
+from .candidates import step_candidates
+from .fillings import pieces_to_fill
 from .greedy import GreedyPolicy
 from .hidden import redeal, visible_cards
 
@@ -67,9 +68,6 @@ CLOCK = time.process_time
 ROLLOUT_TURN_CAP = 600
 """Player turns after which a rollout stops and is scored as it stands (a stalled table): the
 default ``horizon``."""
-OTHER_KIND_LIMIT = 8
-"""Actions of a kind this module does not know (a variant's own) tried per step, in legal order."""
-_KNOWN_KINDS = frozenset({"take", "draw", "level1", "done", "pass"})
 WORK = 2500
 """Playout actions a search may spend (the default ``work``): about 32 rollouts of an opening
 position, where a rollout plays some 75 actions to the end."""
@@ -370,7 +368,7 @@ class StrongPolicy:
         for _ in range(MAX_PLAN_ACTIONS):
             children: dict[tuple[object, ...], tuple[float, tuple[Action, ...], GameState]] = {}
             for plan, state in frontier:
-                for action in self._step_candidates(state):
+                for action in step_candidates(state, self._pruner):
                     try:
                         after = apply(state, action).state
                     except IllegalActionError:
@@ -396,56 +394,6 @@ class StrongPolicy:
                 finished.setdefault(_state_key(state), (static_value(state, seat), plan))
         ranked = sorted(finished.values(), key=lambda c: -c[0])
         return [plan for _, plan in ranked[: self.plans]]
-
-    def _step_candidates(self, state: GameState) -> list[Action]:
-        """The actions worth trying from ``state`` (see the module docstring, step 1)."""
-        actions = legal_actions(state)
-        chosen: dict[Action, None] = {self._pruner.choose(state): None}
-        if len(actions) <= 8 or state.phase is not Phase.PLAY:
-            chosen.update(dict.fromkeys(actions))
-            return list(chosen)
-        player = state.players[state.current]
-        free = free_masks(state, player)
-        wanted = {s for mask in free.values() for s, _ in good_moves(mask)}
-        per_card: dict[str, list[Place]] = {}
-        recycled: set[object] = set()
-        others: dict[str, int] = {}
-        for action in actions:
-            kind = action.kind
-            if kind == "place":
-                assert isinstance(action, Place)
-                if (action.shape, action.mask) in good_moves(free[action.card]):
-                    per_card.setdefault(action.card, []).append(action)
-            elif kind == "upgrade":
-                assert isinstance(action, Upgrade)
-                if action.take in wanted and player.supply[action.take.index] == 0:
-                    chosen[action] = None
-                elif action.give not in wanted and action.take.level > action.give.level:
-                    chosen[action] = None
-            elif kind == "recycle":
-                colour = getattr(action, "colour", None)
-                if colour not in recycled:
-                    recycled.add(colour)
-                    chosen[action] = None
-            elif kind in _KNOWN_KINDS:
-                chosen[action] = None
-            elif others.get(kind, 0) < OTHER_KIND_LIMIT:
-                others[kind] = others.get(kind, 0) + 1
-                chosen[action] = None
-        for card, places in per_card.items():
-            rest = free[card]
-            places.sort(
-                key=lambda p: (p.mask == rest, p.shape.size, player.supply[p.shape.index]), reverse=True
-            )
-            chosen.update(dict.fromkeys(places[:3]))
-        master = self._pruner._master(state, player, free, sorted(free))
-        if isinstance(master, Master | AmbassadorAction):
-            chosen[master] = None
-        # Ambassador Pack: the flip is a candidate beside Master, not only once Master is used.
-        ambassador = self._pruner._ambassador(state, player, free, sorted(free))
-        if ambassador is not None:
-            chosen[ambassador] = None
-        return list(chosen)
 
     # -- rollouts --------------------------------------------------------------------------------
     def _rollout(
