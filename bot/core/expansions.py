@@ -20,9 +20,12 @@ from __future__ import annotations
 import itertools
 import re
 import unicodedata
+from dataclasses import replace
+from functools import cache
 from typing import Any
 
-from engine.errors import quoted
+from engine import Options, check_options
+from engine.errors import IllegalActionError, quoted
 
 from . import texts
 from .errors import BadInputError
@@ -74,13 +77,23 @@ def parse(text: str | None, locale: Any = None) -> dict[str, bool]:
     return {flag: flag in chosen for flag in EXPANSIONS}
 
 
-def combinations() -> list[tuple[str, ...]]:
-    """Every combination a table may play, fewest expansions first: ``finesse_ambassador`` only
-    with ``finesse`` (11 in all, within Discord's 25 suggestions)."""
-    found = [combo for size in range(1, len(EXPANSIONS) + 1)
-             for combo in itertools.combinations(EXPANSIONS, size)
-             if "finesse_ambassador" not in combo or "finesse" in combo]
-    return found
+@cache
+def combinations() -> tuple[tuple[str, ...], ...]:
+    """Every combination a table may play, fewest expansions first, as the engine allows it
+    (``engine.check_options``: ``finesse_ambassador`` only with ``finesse``; 11 in all, within
+    Discord's 25 suggestions)."""
+    return tuple(combo for size in range(1, len(EXPANSIONS) + 1)
+                 for combo in itertools.combinations(EXPANSIONS, size) if _allowed(combo))
+
+
+def _allowed(combo: tuple[str, ...]) -> bool:
+    """Whether the engine opens a 2-player table with just these expansions."""
+    try:
+        flags: dict[str, Any] = dict.fromkeys(combo, True)
+        check_options(replace(Options(players=2), **flags))
+    except IllegalActionError:
+        return False
+    return True
 
 
 def name_of(combo: tuple[str, ...], locale: Any) -> str:
