@@ -29,6 +29,9 @@ GAME_SQL = (
     " state, state_schema, revision, created_at, updated_at, ended_at)"
     " VALUES (1, ?, ?, ?, 'base', ?, ?, ?, ?, ?, ?, ?, ?, ?)"
 )
+CATALOGUE_SQL = ("INSERT INTO catalogues (catalogue_key, cards, created_at) VALUES (?, ?, ?)"
+                 " ON CONFLICT (catalogue_key) DO NOTHING")
+NAME_CATALOGUE_SQL = "UPDATE games SET catalogue_key = ? WHERE id = ?"
 SEAT_SQL = ("INSERT INTO seats (game_id, seat, user_id, display_name, policy, joined_at)"
             " VALUES (?, ?, ?, ?, NULL, ?)")
 PLAYER_SQL = ("INSERT OR IGNORE INTO players (user_id, display_name, created_at, updated_at)"
@@ -39,7 +42,10 @@ ACTION_SQL = ("INSERT INTO actions (game_id, seq, seat, user_id, action, revisio
 
 def _game_rows(db: sqlite3.Connection, channel: int, status: str, players: int, moves: int,
                seed: int) -> None:
-    """One game played ``moves`` random actions in, written as the manager would store it."""
+    """One game played ``moves`` random actions in, written as the manager stores it: the state
+    without its cards, which are kept once in ``catalogues`` and named by the game's row (a state
+    listing its cards is the legacy form, converted on a game's first action: measuring that
+    conversion on every game would measure a migration, not the bot)."""
     rng = random.Random(seed)
     state = engine.new_game(engine.Options(players=players), seed)
     log: list[tuple[int, str]] = []
@@ -51,9 +57,12 @@ def _game_rows(db: sqlite3.Connection, channel: int, status: str, players: int, 
         state = engine.apply(state, action).state
     ended = None if status == "active" else NOW
     game_id = int(db.execute(GAME_SQL, (
-        channel, status, user_id(channel, 0), players, OPTIONS, seed, serialisation.dumps(state),
+        channel, status, user_id(channel, 0), players, OPTIONS, seed, serialisation.dumps(state, cards=False),
         state.schema,
         players + len(log), NOW, NOW, ended)).lastrowid or 0)
+    key = serialisation.catalogue_key(state.cards)
+    db.execute(CATALOGUE_SQL, (key, serialisation.catalogue_text(state.cards), NOW))
+    db.execute(NAME_CATALOGUE_SQL, (key, game_id))
     for seat in range(players):
         db.execute(SEAT_SQL, (game_id, seat, user_id(channel, seat), f"player{seat}", NOW))
         db.execute(PLAYER_SQL, (user_id(channel, seat), f"player{seat}", NOW, NOW))
