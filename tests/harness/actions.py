@@ -10,7 +10,6 @@ honest: nothing reaches the bot that Discord would not deliver.
 
 from __future__ import annotations
 
-import copy
 import re
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
@@ -18,6 +17,7 @@ from typing import TYPE_CHECKING, Any
 import discord
 
 from .components import Button, Select, TextInput, modal_submit_components
+from .copying import json_copy
 from .errors import HarnessUsageError
 from .models import (
     ChannelRef,
@@ -77,7 +77,7 @@ class UserActions:
         token = f"harness-token-{ix_id}"
         payload = interaction_payload(
             self.world, interaction_id=ix_id, token=token, itype=itype, user=user, channel=channel,
-            data=data, message=copy.deepcopy(message.payload) if message else None, locale=locale)
+            data=data, message=json_copy(message.payload) if message else None, locale=locale)
         record = InteractionRecord(id=ix_id, token=token, type=itype, user=user, channel=channel,
                                    payload=payload, message_id=message.id if message else None,
                                    world=self.world)
@@ -86,7 +86,7 @@ class UserActions:
         return record
 
     async def _send(self, record: InteractionRecord, settle: bool) -> InteractionRecord:
-        frame = self.gateway.dispatch_frame("INTERACTION_CREATE", copy.deepcopy(record.payload))
+        frame = self.gateway.dispatch_frame("INTERACTION_CREATE", json_copy(record.payload))
         await self.feed(frame, settle=settle)
         return record
 
@@ -275,7 +275,7 @@ class UserActions:
         intents = self.bot.intents
         if not (intents.dm_messages if chan.is_dm else intents.guild_messages):
             return rec
-        data = copy.deepcopy(rec.payload)
+        data = json_copy(rec.payload)
         mentioned = f"<@{self.world.bot_user_id}>" in content
         if not (intents.message_content or chan.is_dm or mentioned):
             data["content"] = ""

@@ -12,7 +12,6 @@ handling is what gets exercised.
 from __future__ import annotations
 
 import asyncio
-import copy
 import inspect
 import json
 import re
@@ -26,6 +25,7 @@ from discord.http import HTTPClient, Route
 
 from .apierror import ApiError, form_error
 from .components import Modal, parse_modal
+from .copying import json_copy
 from .errors import TrappedError, UnsupportedRoute
 from .messages import MessageStore
 from .models import EPHEMERAL, LOADING, Call, FakeChannel, InteractionRecord, MessageRecord, Response
@@ -108,7 +108,7 @@ class FakeDiscordAPI:
 
     def _capture(self, kind: str, route: Route, body: Any, form: Iterable[Mapping[str, Any]] | None,
                  reason: str | None, query: Mapping[str, Any] | None) -> Call:
-        body, files = _read_form(form, copy.deepcopy(body))
+        body, files = _read_form(form, json_copy(body))
         url_path = route.url.split("/api/v", 1)[-1]
         url_path = url_path[url_path.find("/"):] if "/" in url_path else url_path
         return Call(method=route.method, path=route.path, params=_route_params(route), json=body,
@@ -147,8 +147,8 @@ class FakeDiscordAPI:
             raise exc from None
         call.status = 204 if result is None else 200
         # discord.py mutates payload dicts in place; never hand out (or log) live state.
-        call.response = copy.deepcopy(result)
-        return copy.deepcopy(result)
+        call.response = json_copy(result)
+        return json_copy(result)
 
     # -- routes ---------------------------------------------------------------
 
@@ -319,7 +319,7 @@ class FakeDiscordAPI:
                 message: MessageRecord | None = None) -> Response:
         resp = Response(call=call, kind=kind, interaction_id=ix.id,  # type: ignore[arg-type]
                         callback_type=callback_type, message=message,
-                        snapshot=copy.deepcopy(message.payload) if message else None,
+                        snapshot=json_copy(message.payload) if message else None,
                         sent_files=list(call.files))
         ix.responses.append(resp)
         return resp

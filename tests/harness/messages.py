@@ -9,12 +9,12 @@ would fail in production: with a 400 ``discord.HTTPException``.
 
 from __future__ import annotations
 
-import copy
 from collections.abc import Mapping
 from typing import Any
 
 from .apierror import ApiError, form_error
 from .components import parse_components
+from .copying import json_copy
 from .models import EPHEMERAL, LOADING, FakeChannel, InteractionRecord, MessageRecord
 from .payloads import attachment_payload, fake_user_payload, now_iso, user_payload
 from .world import World
@@ -23,7 +23,7 @@ _COMPONENTS_V2 = 1 << 15
 
 
 def _embed(embed: Mapping[str, Any]) -> dict[str, Any]:
-    data = copy.deepcopy(dict(embed))
+    data = json_copy(dict(embed))
     data.setdefault("type", "rich")
     return data
 
@@ -85,7 +85,7 @@ class MessageStore:
             "embeds": [_embed(e) for e in body.get("embeds") or []],
             "pinned": False,
             "flags": flags,
-            "components": copy.deepcopy(list(body.get("components") or [])),
+            "components": json_copy(list(body.get("components") or [])),
         }
         if body.get("nonce") is not None:
             payload["nonce"] = body["nonce"]
@@ -116,13 +116,13 @@ class MessageStore:
     def edit(self, rec: MessageRecord, body: Mapping[str, Any], files: list[tuple[str, bytes]]) -> None:
         """Apply a partial edit; keys absent from ``body`` are left untouched."""
         check_body({**rec.payload, **body})
-        rec.history.append(copy.deepcopy(rec.payload))
+        rec.history.append(json_copy(rec.payload))
         if "content" in body:
             rec.payload["content"] = body["content"] or ""
         if "embeds" in body:
             rec.payload["embeds"] = [_embed(e) for e in body["embeds"] or []]
         if "components" in body:
-            rec.payload["components"] = copy.deepcopy(list(body["components"] or []))
+            rec.payload["components"] = json_copy(list(body["components"] or []))
         # Ephemerality is fixed at creation; the loading flag ends with any edit.
         fixed = rec.flags & EPHEMERAL
         editable = int(body["flags"]) if body.get("flags") is not None else rec.flags

@@ -55,6 +55,7 @@ class TaskTracker:
         self.tracked: list[asyncio.Task[Any]] = []
         self.baseline: set[asyncio.Task[Any]] = set()
         self._extra_ignore = ignore
+        self._ignored_by_default: dict[asyncio.Task[Any], bool] = {}
         self._loop: asyncio.AbstractEventLoop | None = None
         self._previous_factory: Any = None
 
@@ -92,9 +93,17 @@ class TaskTracker:
     # -- waiting ------------------------------------------------------------
 
     def is_ignored(self, task: asyncio.Task[Any]) -> bool:
-        if task in self.baseline or default_ignored(task):
+        if task in self.baseline or self._default_ignored(task):
             return True
         return bool(self._extra_ignore and self._extra_ignore(task))
+
+    def _default_ignored(self, task: asyncio.Task[Any]) -> bool:
+        """:func:`default_ignored`, asked once per task: a task's coroutine never changes, and
+        ``settle`` asks about every sleeping view-timeout task on every pass."""
+        found = self._ignored_by_default.get(task)
+        if found is None:
+            found = self._ignored_by_default[task] = default_ignored(task)
+        return found
 
     def pending(self) -> list[asyncio.Task[Any]]:
         return [t for t in self.tracked if not t.done() and not self.is_ignored(t)]
@@ -128,6 +137,8 @@ class TaskTracker:
         """Remove and return finished tasks so their exceptions can be checked."""
         done = [t for t in self.tracked if t.done()]
         self.tracked = [t for t in self.tracked if not t.done()]
+        for task in done:
+            self._ignored_by_default.pop(task, None)
         return done
 
     async def cancel_all(self) -> None:
