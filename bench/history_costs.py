@@ -215,10 +215,10 @@ async def resume_figures(
         seconds = time.perf_counter() - started
     finally:
         await storage.close()
-    figures = {"resume_peak_mb": round(streamed, 1),
+    figures = {"resume_peak_mb": round(streamed, 3),
                "resume_ms_per_active_game": round(seconds * 1000 / active, 2)}
     if before is not None:
-        figures["resume_before_peak_mb"] = round(before, 1)
+        figures["resume_before_peak_mb"] = round(before, 3)
     return figures
 
 
