@@ -35,7 +35,7 @@ from dataclasses import dataclass
 
 from PIL import Image
 
-from .cache import MB, KeptBytes, image_bytes
+from .cache import MB, KeptBytes
 from .indexed import canvas
 from .palette import PNG_COMPRESS_LEVEL, RGB, palette_image
 
@@ -129,9 +129,14 @@ def draw(layout: Layout) -> Image.Image:
 _SEGMENTS: KeptBytes[tuple[bytes, int, int]] = KeptBytes("renders.layers._SEGMENTS", 3 * MB)
 """Band key -> (its rows compressed, their adler-32, their length): some 2-20 KB per band."""
 
-_PARTS: KeptBytes[Image.Image] = KeptBytes("renders.layers._PARTS", 2 * MB)
-"""Part key -> the part on the palette, for bands where another part changed (a player's panel
-beside the one whose turn it was)."""
+_PARTS: KeptBytes[tuple[bytes, tuple[int, int]]] = KeptBytes("renders.layers._PARTS", 2 * MB)
+"""Part key -> the part's palette indexes, compressed, and its size: for bands where another part
+changed (a player's panel beside the one whose turn it was). Compressed, a panel's part is some
+5 KB instead of 90 KB, so the budget holds the panels of some twenty times more games — what
+decides whether a worker drawing many channels' posts finds them at all (kept raw, the
+panels of 50 interleaved games overflowed even 32 MB); compressing costs ~0.3 ms, drawing a
+panel again ~1.5 ms."""
+_PART_LEVEL = 1
 
 _ZLIB_HEADER = b"\x78\x5e"  # deflate, 32 KB window, "fast" level (what zlib writes for level 2)
 _FINAL_BLOCK = zlib.compressobj(PNG_COMPRESS_LEVEL, zlib.DEFLATED, -15).flush()  # an empty last block
@@ -161,11 +166,14 @@ def _band_rows(band: Band, layout: Layout) -> bytes:
     for part in band.parts:
         # Where halves round depends on the parity of the part's place: part of the key.
         key = (part.key, part.x % 2, band.top % 2, band.height, layout.mode, layout.background)
-        found = _PARTS.find(key) if kept and part.key is not None else None
-        if found is None:
+        stored = _PARTS.find(key) if kept and part.key is not None else None
+        if stored is not None:
+            found = Image.frombytes("P", stored[1], zlib.decompress(stored[0]))
+        else:
             found = _draw_part(part, band, layout.mode, layout.background)
             if kept and part.key is not None:
-                _PARTS.keep(key, found, image_bytes(found))
+                data = zlib.compress(found.tobytes(), _PART_LEVEL)
+                _PARTS.keep(key, (data, found.size), len(data) + 64)
         rows.paste(found, (part.x + 1, 0))
     return rows.tobytes()
 

@@ -14,7 +14,17 @@ from bot.core import games
 from bot.core.allocator import TRIM_EVERY_SECONDS, limit_heap_growth, release_freed_memory
 from engine import serialisation
 from renders import card, draw, fonts
-from renders.cache import RENDER_CACHE_BYTES, DerivedImages, budgets, byte_lru, held, image_bytes
+from renders.cache import (
+    RENDER_CACHE_BYTES,
+    WORKER_BUDGETS,
+    WORKER_RENDER_CACHE_BYTES,
+    DerivedImages,
+    budgets,
+    byte_lru,
+    held,
+    image_bytes,
+    use_budgets,
+)
 
 
 def test_entries_are_dropped_by_bytes_least_recently_used_first() -> None:
@@ -132,3 +142,21 @@ def test_freed_memory_is_given_back_at_most_once_per_interval() -> None:
     assert not release_freed_memory(now=start + TRIM_EVERY_SECONDS / 2)
     assert release_freed_memory(now=start + TRIM_EVERY_SECONDS)
     assert release_freed_memory(every=0.0, now=start + TRIM_EVERY_SECONDS)
+
+
+def test_a_render_worker_s_budgets_add_up_and_apply_at_once() -> None:
+    defaults = budgets()
+    worker = {**defaults, **WORKER_BUDGETS}
+    drawing = sum(size for name, size in worker.items() if name.startswith("renders."))
+    assert drawing <= WORKER_RENDER_CACHE_BYTES
+    try:
+        names = ["Ana", "Bo", "Cy", "Di"]
+        state = engine.new_game(engine.Options(players=4), 3)
+        renders.render_table(state, names)
+        use_budgets({"renders.layers._SEGMENTS": 1})  # shrunk below what it holds: emptied now
+        assert held()["renders.layers._SEGMENTS"].bytes == 0
+        use_budgets(WORKER_BUDGETS)
+        assert budgets()["renders.layers._SEGMENTS"] == WORKER_BUDGETS["renders.layers._SEGMENTS"]
+    finally:
+        use_budgets({name: defaults[name] for name in WORKER_BUDGETS})
+    assert budgets() == defaults

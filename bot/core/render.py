@@ -37,6 +37,7 @@ import engine
 import renders
 from engine import GameState, Place
 from engine.actions import GhostSplit
+from renders.cache import WORKER_BUDGETS, use_budgets
 
 from .allocator import limit_heap_growth, release_freed_memory
 from .locales import image_words, locale_code, localise, unescaped
@@ -177,8 +178,10 @@ def _ready() -> bool:
 
 
 def _warm_worker() -> None:
-    """Load fonts, palettes and the drawing caches before the first real render."""
+    """Load fonts, palettes and the drawing caches before the first real render, with the
+    image layers' budgets of a process that only draws (:data:`renders.cache.WORKER_BUDGETS`)."""
     limit_heap_growth()
+    use_budgets(WORKER_BUDGETS)
 
     state = engine.new_game(engine.Options(players=4), 1)
     names = [f"player {n}" for n in range(4)]
