@@ -87,8 +87,8 @@ async def many_games(workdir: Path, games: int = 200, per_game: int = 4, rate: f
     try:
         manager = GameManager(storage, policies=policy_factory)
         renderer = ProcessRenderer()  # the bot's own: one worker process per core
-        warm = new_game(Options(players=2), 1)
-        await asyncio.gather(*(renderer.table(warm, ["a", "b"]) for _ in range(renderer.workers)))  # up
+        warm = [new_game(Options(players=2), seed) for seed in range(renderer.workers)]  # a seed per worker
+        await asyncio.gather(*(renderer.table(state, ["a", "b"]) for state in warm))  # every worker up
         freeze_startup()
         try:
             saturated = await closed_loop(manager, renderer, channels, per_game)

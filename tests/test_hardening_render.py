@@ -66,7 +66,7 @@ async def test_a_killed_render_worker_is_replaced_and_the_turn_is_posted(tmp_pat
         await open_table(h, ann, [bob])
         await end_a_turn(h, users)
         posted = len(turn_posts(h))
-        pool = renderer._pool
+        pool = renderer._pools[0]
         assert pool is not None
         for pid in list(pool._processes):  # type: ignore[attr-defined]  # what the OOM killer does
             os.kill(pid, signal.SIGKILL)
@@ -83,7 +83,7 @@ async def test_a_killed_render_worker_is_replaced_and_the_turn_is_posted(tmp_pat
         post = h.channel_messages("games")[-1]
         assert len(turn_posts(h)) == posted + 1
         assert [name for name, data in post.files if is_png(data)] == ["table.png"]
-        assert renderer._pool is not None and renderer._pool is not pool  # a new pool drew them
+        assert renderer._pools[0] is not None and renderer._pools[0] is not pool  # a new pool drew them
         await end_a_turn(h, users)  # and it keeps drawing
         assert [n for n, _ in h.channel_messages("games")[-1].files] == ["table.png"]
 

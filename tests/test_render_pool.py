@@ -45,3 +45,14 @@ async def test_threaded_renderer_draws_in_the_locale_asked() -> None:
     assert await renderer.results(states[-1], names, locale="pt-BR") == renders.render_results(
         states[-1], names, words=image_words("pt-BR"))
     assert await renderer.results(states[-1], names, locale="fr") == renders.render_results(states[-1], names)
+
+
+def test_a_game_s_images_go_to_its_own_worker_unless_that_one_is_far_busier() -> None:
+    renderer = ProcessRenderer(workers=2)
+    assert {renderer._worker_for(seed) for seed in (4, 6, 8)} == {0}  # a seed names one worker
+    assert renderer._worker_for(7) == 1
+    renderer._waiting[:] = [ProcessRenderer.AFFINITY_SLACK, 0]
+    assert renderer._worker_for(4) == 0  # a little busier: the game stays where its bands are
+    renderer._waiting[:] = [ProcessRenderer.AFFINITY_SLACK + 1, 0]
+    assert renderer._worker_for(4) == 1  # far busier: the idle core takes it
+    assert renderer._worker_for(None) == 1  # no game (a ghost split): the least busy

@@ -3,8 +3,9 @@
 The drawing code lives in :mod:`renders` (pure: state in, PNG bytes out). Drawing a board takes
 tens of milliseconds, long enough to stall every other channel if done on the event loop.
 
-* :class:`ProcessRenderer` (the bot's default) draws in a pool of worker processes, one per
-  core. Drawing is CPU work that mostly holds the GIL, so threads in the bot's own process
+* :class:`ProcessRenderer` (the bot's default) draws in worker processes, one per core, each
+  game's images in the same one (whose caches hold that game's last post). Drawing is CPU
+  work that mostly holds the GIL, so threads in the bot's own process
   share one core with each other *and* with the event loop; processes use every core and leave
   the loop free to acknowledge interactions. A state crosses to a worker pickled (~3 KB,
   half a millisecond); workers load fonts and palettes once, when the pool starts.
@@ -16,9 +17,9 @@ Each call names the locale its labels are drawn in; the words come from that loc
 With 100 channels ending a turn at once, the process pool brings the image followups' p99 from
 about 4.7 s (two threads) to the figure ``python -m bench`` reports (docs/benchmarks.md).
 
-A worker that dies (killed by the kernel's OOM killer, a segfault in a native library) breaks the
-whole pool: every later job fails at once with ``BrokenProcessPool``. :class:`ProcessRenderer`
-then starts a new pool and draws that image again, once; the caller of a render that still fails
+A worker that dies (killed by the kernel's OOM killer, a segfault in a native library) breaks its
+pool: every later job there fails at once with ``BrokenProcessPool``. :class:`ProcessRenderer`
+then starts a new worker and draws that image again, once; the caller of a render that still fails
 posts its message without the image (bot/discord/cogs/common.py, :func:`~bot.discord.cogs.common.drawn`).
 """
 
@@ -84,7 +85,9 @@ class _NamedRenderer:
     """The :class:`Renderer` methods, each one call of a :mod:`renders` function by name, in a
     locale's words; a subclass decides where that call runs (``_run``)."""
 
-    async def _run(self, name: str, locale: str | None, *args: object) -> bytes:
+    async def _run(self, name: str, locale: str | None, *args: object, route: int | None = None) -> bytes:
+        """Draw ``name(*args)``; ``route`` (the game's seed) lets a renderer send one game's
+        images to the same place (:class:`ProcessRenderer`); None: anywhere."""
         raise NotImplementedError
 
     async def table(
@@ -92,30 +95,32 @@ class _NamedRenderer:
         locale: Any = None,
     ) -> bytes:
         """The table; ``previous`` (the state the last turn post showed) frames what changed."""
-        return await self._run("render_table", locale_code(locale), state, _shown(names, locale), previous)
+        return await self._run("render_table", locale_code(locale), state, _shown(names, locale), previous,
+                               route=state.seed)
 
     async def mat(
         self, state: GameState, seat: int, names: Sequence[str], viewer: int | None = None, *,
         locale: Any = None,
     ) -> bytes:
         return await self._run("render_mat", locale_code(locale), state, seat, _shown(names, locale),
-                               seat if viewer is None else viewer)
+                               seat if viewer is None else viewer, route=state.seed + 1 + seat)
 
     async def results(self, state: GameState, names: Sequence[str], *, locale: Any = None) -> bytes:
-        return await self._run("render_results", locale_code(locale), state, _shown(names, locale))
+        return await self._run("render_results", locale_code(locale), state, _shown(names, locale),
+                               route=state.seed)
 
     async def preview(
         self, state: GameState, seat: int, place: Place, names: Sequence[str], *, locale: Any = None,
     ) -> bytes:
         return await self._run("render_preview", locale_code(locale), state, seat, place,
-                               _shown(names, locale))
+                               _shown(names, locale), route=state.seed)
 
     async def master_preview(
         self, state: GameState, seat: int, placements: Sequence[Place], names: Sequence[str], *,
         locale: Any = None,
     ) -> bytes:
         return await self._run("render_master_preview", locale_code(locale), state, seat, tuple(placements),
-                               _shown(names, locale))
+                               _shown(names, locale), route=state.seed)
 
     async def ghost_split(self, split: GhostSplit, *, locale: Any = None) -> bytes:
         return await self._run("render_ghost_split", locale_code(locale), split.ghost, split.pieces)
@@ -124,7 +129,8 @@ class _NamedRenderer:
                     swing: int | None, *, locale: Any = None) -> bytes:
         """A finished game's animated recap (renders/recap.py), drawn in the pool like any image."""
         return await self._run("render_recap", locale_code(locale), tuple(states), _shown(names, locale),
-                               tuple(tuple(row) for row in scores), swing)
+                               tuple(tuple(row) for row in scores), swing,
+                               route=states[0].seed if states else None)
 
 
 def _shown(names: Sequence[str], locale: Any) -> list[str]:
@@ -156,7 +162,7 @@ class ThreadedRenderer(_NamedRenderer):
         self._drawing = 0
         self._trimming: asyncio.Future[bool] | None = None
 
-    async def _run(self, name: str, locale: str | None, *args: object) -> bytes:
+    async def _run(self, name: str, locale: str | None, *args: object, route: int | None = None) -> bytes:
         async with self._slots:
             self._drawing += 1
             try:
@@ -190,45 +196,76 @@ def _warm_worker() -> None:
 
 
 class ProcessRenderer(_NamedRenderer):
-    """:mod:`renders` functions in a pool of ``workers`` processes (default: one per core).
+    """:mod:`renders` functions in ``workers`` processes (default: one per core), each its own
+    one-process pool, so that a game's images go to the same worker every time.
 
-    The pool is started lazily on the first render (or by :meth:`start`), with the ``spawn``
+    Why the same worker: a turn post draws again only the bands that changed since the game's
+    previous post (:mod:`renders.layers`), and those are kept in the worker that drew them. Sent
+    to whichever worker was free, each worker had to keep every busy game's bands; a game stays
+    on the worker its seed names (:meth:`_worker_for`) unless that one has
+    :data:`AFFINITY_SLACK` more images waiting than the least busy, which then takes it (so two
+    busy games on one worker never leave the other core idle). A seat's mat has a route of its own
+    (its bands are its own too), so a turn end's table and mat are drawn side by side.
+
+    Pools are started lazily on the first render (or by :meth:`start`), with the ``spawn``
     method: the bot's process has threads (the database's, asyncio's), which ``fork`` must not
     copy. A pool broken by a dead worker is replaced, and the render retried once (:meth:`_run`).
-    :meth:`close` shuts it down (the bot does so when it closes)."""
+    :meth:`close` shuts them down (the bot does so when it closes)."""
+
+    AFFINITY_SLACK = 2
 
     def __init__(self, workers: int | None = None) -> None:
         self.workers = max(1, workers or os.cpu_count() or 1)
-        self._pool: ProcessPoolExecutor | None = None
+        self._pools: list[ProcessPoolExecutor | None] = [None] * self.workers
+        self._waiting = [0] * self.workers
 
-    def start(self) -> ProcessPoolExecutor:
-        """Create the pool and have every worker start (and warm up) now, in the background."""
-        if self._pool is None:
-            self._pool = ProcessPoolExecutor(
-                self.workers, mp_context=multiprocessing.get_context("spawn"), initializer=_warm_worker,
+    def start(self) -> list[ProcessPoolExecutor]:
+        """Create every worker's pool and have each start (and warm up) now, in the background."""
+        return [self._started(worker) for worker in range(self.workers)]
+
+    def _started(self, worker: int) -> ProcessPoolExecutor:
+        pool = self._pools[worker]
+        if pool is None:
+            pool = ProcessPoolExecutor(
+                1, mp_context=multiprocessing.get_context("spawn"), initializer=_warm_worker,
             )
-            for _ in range(self.workers):  # workers are spawned on demand: one job each
-                self._pool.submit(_ready)
-        return self._pool
+            pool.submit(_ready)  # a worker is spawned on its first job
+            self._pools[worker] = pool
+        return pool
 
-    async def _run(self, name: str, locale: str | None, *args: object) -> bytes:
+    def _worker_for(self, route: int | None) -> int:
+        least = min(range(self.workers), key=self._waiting.__getitem__)
+        if route is None:
+            return least
+        preferred = route % self.workers
+        if self._waiting[preferred] > self._waiting[least] + self.AFFINITY_SLACK:
+            return least
+        return preferred
+
+    async def _run(self, name: str, locale: str | None, *args: object, route: int | None = None) -> bytes:
         loop = asyncio.get_running_loop()
-        pool = self.start()
+        worker = self._worker_for(route)
+        self._waiting[worker] += 1
         try:
-            return await loop.run_in_executor(pool, _render_in_worker, name, locale, *args)
-        except BrokenProcessPool:
-            log.warning("a render worker died: starting a new pool and drawing %s again", name)
-            self._discard(pool)
-        return await loop.run_in_executor(self.start(), _render_in_worker, name, locale, *args)
+            pool = self._started(worker)
+            try:
+                return await loop.run_in_executor(pool, _render_in_worker, name, locale, *args)
+            except BrokenProcessPool:
+                log.warning("a render worker died: starting a new one and drawing %s again", name)
+                self._discard(worker, pool)
+            return await loop.run_in_executor(self._started(worker), _render_in_worker, name, locale, *args)
+        finally:
+            self._waiting[worker] -= 1
 
-    def _discard(self, pool: ProcessPoolExecutor) -> None:
+    def _discard(self, worker: int, pool: ProcessPoolExecutor) -> None:
         """Forget a broken ``pool`` so the next render starts a new one (once: the renders that
         were waiting on it all see it break, and the first one here replaces it)."""
-        if self._pool is pool:
-            self._pool = None
-            pool.shutdown(wait=False, cancel_futures=True)  # its workers are gone or going
+        if self._pools[worker] is pool:
+            self._pools[worker] = None
+            pool.shutdown(wait=False, cancel_futures=True)  # its worker is gone or going
 
     async def close(self) -> None:
-        pool, self._pool = self._pool, None
-        if pool is not None:
-            await asyncio.to_thread(pool.shutdown, wait=True, cancel_futures=True)
+        pools, self._pools = self._pools, [None] * self.workers
+        for pool in pools:
+            if pool is not None:
+                await asyncio.to_thread(pool.shutdown, wait=True, cancel_futures=True)
