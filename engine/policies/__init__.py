@@ -1,6 +1,7 @@
 """Automatic players: a seeded random baseline (:mod:`.random_policy`), greedy (:mod:`.greedy`,
 its weights in :mod:`.greedy_weights`), and the strong policy that plans whole turns with
-rollouts (:mod:`.strong`), the expert policy that plans whole turns with a position evaluation
+rollouts (:mod:`.strong`; :mod:`.medium` is it on a small budget), the expert policy that plans
+whole turns with a position evaluation
 and one reply round (:mod:`.expert`); :mod:`.registry` names them.
 
 Import from ``engine.policies``; the modules inside are an implementation detail.
@@ -12,6 +13,7 @@ from .expert import EXPERT_WEIGHTS, ExpertPolicy, ExpertWeights
 from .fillings import mono_need
 from .greedy import GreedyPolicy
 from .greedy_weights import BASE_WEIGHTS, SOLO_WEIGHTS, GreedyWeights
+from .medium import MediumPolicy
 from .policy import Policy
 from .random_policy import RandomPolicy
 from .registry import POLICIES, policy_by_name
@@ -19,6 +21,7 @@ from .strong import Analysis, PlanValue, StrongPolicy
 
 __all__ = [
     "BASE_WEIGHTS", "EXPERT_WEIGHTS", "POLICIES", "SOLO_WEIGHTS", "Analysis", "ExpertPolicy", "ExpertWeights",
-    "GreedyPolicy", "GreedyWeights", "PlanValue", "Policy", "RandomPolicy", "StrongPolicy", "mono_need",
+    "GreedyPolicy", "GreedyWeights",
+    "MediumPolicy", "PlanValue", "Policy", "RandomPolicy", "StrongPolicy", "mono_need",
     "policy_by_name",
 ]

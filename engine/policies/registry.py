@@ -6,6 +6,7 @@ from collections.abc import Callable
 
 from .expert import ExpertPolicy
 from .greedy import GreedyPolicy
+from .medium import MediumPolicy
 from .policy import Policy
 from .random_policy import RandomPolicy
 from .strong import StrongPolicy
@@ -13,13 +14,15 @@ from .strong import StrongPolicy
 __all__ = ["POLICIES", "policy_by_name"]
 
 POLICIES: dict[str, Callable[[int], Policy]] = {
-    "random": RandomPolicy, "greedy": GreedyPolicy, "strong": StrongPolicy, "expert": ExpertPolicy,
+    "random": RandomPolicy, "greedy": GreedyPolicy, "medium": MediumPolicy, "strong": StrongPolicy,
+    "expert": ExpertPolicy,
 }
 """Policy factories by name, each taking a seed."""
 
 
 def policy_by_name(name: str, seed: int = 0) -> Policy:
-    """A fresh policy by name (a key of POLICIES: "random", "greedy", "strong", "expert"), seeded."""
+    """A fresh policy by name (a key of POLICIES: "random", "greedy", "medium", "strong",
+    "expert"), seeded."""
     try:
         factory = POLICIES[name.strip().lower()]
     except KeyError:

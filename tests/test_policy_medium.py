@@ -1,0 +1,39 @@
+"""The medium policy (issue 29): registered, deterministic from its seed, legal at every table kind."""
+
+from __future__ import annotations
+
+import pytest
+
+from engine.policies import POLICIES, GreedyPolicy, MediumPolicy, StrongPolicy, policy_by_name
+from engine.simulate import play_game
+from engine.state import Difficulty, Options
+from engine.variants import VARIANTS
+
+
+def test_registered_by_name() -> None:
+    assert POLICIES["medium"] is MediumPolicy
+    assert isinstance(policy_by_name(" Medium ", 3), MediumPolicy)
+    assert isinstance(MediumPolicy(1), StrongPolicy)
+
+
+def test_same_seed_same_game() -> None:
+    """Deterministic: the budget is a fixed rollout count (work=0), never the clock."""
+    options = Options(players=2)
+    first = play_game(options, 5, [MediumPolicy(1), GreedyPolicy(2)])
+    again = play_game(options, 5, [MediumPolicy(1), GreedyPolicy(2)])
+    assert first.log == again.log and first.scores == again.scores
+
+
+@pytest.mark.parametrize("options", [
+    Options(players=2), Options(players=2, ghost=True), Options(players=3, finesse=True),
+    Options(players=5, variant="lineclear", ghost=True), Options(players=3, reserve=15),
+    Options(players=4, unfinished_penalty=False),
+    *(Options(players=1, variant="solo", difficulty=d) for d in Difficulty),
+], ids=lambda o: f"{o.variant}-{o.players}p-{o.difficulty.value}")
+def test_whole_game_legal_at_every_table(options: Options) -> None:
+    """Medium in the first two seats: play_game's apply raises on an illegal action; the game
+    must also finish (no stall)."""
+    assert {o.variant for o in [options]} <= set(VARIANTS)
+    seats = [MediumPolicy(s) if s < 2 else GreedyPolicy(s) for s in range(options.players)]
+    record = play_game(options, 3, seats, keep_log=False)
+    assert not record.stalled
