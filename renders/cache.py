@@ -36,16 +36,18 @@ WORKER_BUDGETS: dict[str, int] = {
     "renders.card.mini_card": 6 * MB,
 }
 """The budgets a process that only draws (the bot's render workers, :func:`use_budgets`) gives
-the image layers instead of the defaults. One worker draws every busy channel's posts, so what
-it keeps must cover them all: with 200 games interleaved, the defaults (3 MB and 2 MB) were
+the image layers and the card images instead of the defaults. One worker draws the posts of
+every busy channel routed to it, so what it keeps must cover them all: with 200 games
+interleaved, the layers' defaults (3 MB and 2 MB) were
 overrun long before a game's next post came round, and least-recently-used order then kept
 nothing that was asked for again (measured over 200 interleaved 4-player games: table image
 20.5 ms median with the defaults, 14.3 ms with these; the market faces alone missed 7,000 times
 in 12,000 with 3 MB, 52 times with 8 MB).
 The bot's own process, which draws in threads beside everything else, keeps the defaults."""
 
-WORKER_RENDER_CACHE_BYTES = RENDER_CACHE_BYTES + 39 * MB
-"""What the drawing caches of a render worker may hold together under :data:`WORKER_BUDGETS`."""
+WORKER_RENDER_CACHE_BYTES = 64 * MB
+"""What the drawing caches of a render worker may hold together: every default budget, with
+:data:`WORKER_BUDGETS` in place of theirs, adds up to at most this."""
 
 
 def image_bytes(image: Image.Image) -> int:
@@ -96,15 +98,17 @@ class _ByteBounded(Generic[V]):
             self._bytes += cost
             self._drop_oldest()
 
+    def resize(self, max_bytes: int) -> None:
+        """A new budget; where it shrank, the least recently used entries go at once."""
+        with self._lock:
+            self.max_bytes = max_bytes
+            self._drop_oldest()
+
     def _drop_oldest(self) -> None:
         """Drop least recently used entries until the rest fit (the lock held)."""
         while self._bytes > self.max_bytes:
             _, (_, dropped) = self._entries.popitem(last=False)
             self._bytes -= dropped
-
-    def _keep_within(self) -> None:
-        with self._lock:
-            self._drop_oldest()
 
     def cache_info(self) -> CacheInfo:
         with self._lock:
@@ -196,10 +200,7 @@ def use_budgets(changed: dict[str, int]) -> None:
     """Give the named caches (names as :func:`budgets` lists them) new budgets, dropping their
     least recently used entries at once where a budget shrank."""
     for name, max_bytes in changed.items():
-        cache = _CACHES[name]
-        with cache._lock:
-            cache.max_bytes = max_bytes
-        cache._keep_within()
+        _CACHES[name].resize(max_bytes)
 
 
 def held() -> dict[str, CacheInfo]:

@@ -1,8 +1,8 @@
 """Automatic players: a seeded random baseline (:mod:`.random_policy`), greedy (:mod:`.greedy`,
 its weights in :mod:`.greedy_weights`), and the strong policy that plans whole turns with
 rollouts (:mod:`.strong`; :mod:`.medium` is it on a small budget), the expert policy that plans
-whole turns with a position evaluation
-and one reply round (:mod:`.expert`); :mod:`.registry` names them.
+whole turns with a position evaluation and one reply round (:mod:`.expert`); :mod:`.registry`
+names them.
 
 Import from ``engine.policies``; the modules inside are an implementation detail.
 """
@@ -21,7 +21,6 @@ from .strong import Analysis, PlanValue, StrongPolicy
 
 __all__ = [
     "BASE_WEIGHTS", "EXPERT_WEIGHTS", "POLICIES", "SOLO_WEIGHTS", "Analysis", "ExpertPolicy", "ExpertWeights",
-    "GreedyPolicy", "GreedyWeights",
-    "MediumPolicy", "PlanValue", "Policy", "RandomPolicy", "StrongPolicy", "mono_need",
-    "policy_by_name",
+    "GreedyPolicy", "GreedyWeights", "MediumPolicy", "PlanValue", "Policy", "RandomPolicy", "StrongPolicy",
+    "mono_need", "policy_by_name",
 ]
