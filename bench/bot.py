@@ -20,8 +20,8 @@
 7. 100 channels press Start at once (:mod:`bench.lobby`, offline harness): the slowest click's
    acknowledgement (budget: Discord's 3 s) and the table post's p99.
 8. A Strong AI seat's whole turn while 20 other channels play (manager, process pool, real
-   renderer; :mod:`bench.strong_seat`): p95 wall-clock seconds from the human's last action to the
-   new turn's table image. Budget: p95 <= 3 s.
+   renderer; :mod:`bench.strong_seat`), then an Expert seat's the same way: p95 wall-clock seconds
+   from the human's last action to the new turn's table image. Budget: p95 <= 3 s each.
 9. One stored game state (:mod:`bench.stored_states`): bytes and ``dumps`` time as the bot stores
    it (without the cards, kept once per game) beside the full form it used to store.
 10. Line Clear's two marker holders acting at once through the harness (:mod:`bench.line_clear_stale`):
@@ -62,7 +62,7 @@ from .panel import panel_ack_latencies
 from .players import policy_factory
 from .ratings import quick_cases as rating_cases
 from .report import BenchReport
-from .strong_seat import strong_turn_seconds
+from .strong_seat import ai_turn_seconds
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -224,12 +224,13 @@ def main(argv: Sequence[str] | None = None) -> int:
         report.add("start_100_post_p99_ms", round(percentile(posts, 99), 1),
                    label="... table post with the AI's first moves, p99", unit="ms")
         sections.done("lobby", f"lobby: {len(start_acks)} Start clicks at once")
-        strong = asyncio.run(strong_turn_seconds(workdir, turns=QUICK_STRONG_TURNS))
-        report.add("strong_turn_p95_s", round(percentile(strong, 95), 2),
-                   label="a Strong AI seat's whole turn, 20 busy channels, p95 (wall)", unit="s",
-                   note=f"{len(strong)} turns")
-        report.info("strong_turns", len(strong))
-        sections.done("strong_seat", f"strong seat: {len(strong)} turns while 20 channels play")
+        for policy in ("strong", "expert"):
+            turns = asyncio.run(ai_turn_seconds(workdir, policy=policy, turns=QUICK_STRONG_TURNS))
+            report.add(f"{policy}_turn_p95_s", round(percentile(turns, 95), 2),
+                       label=f"a {policy.capitalize()} AI seat's whole turn, 20 busy channels, p95 (wall)",
+                       unit="s", note=f"{len(turns)} turns")
+            report.info(f"{policy}_turns", len(turns))
+            sections.done(f"{policy}_seat", f"{policy} seat: {len(turns)} turns while 20 channels play")
         stored_state_cases(report)
         sections.done("stored_states", "stored states: bytes and dumps time, with and without the cards")
         rating_cases(report)

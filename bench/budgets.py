@@ -83,6 +83,8 @@ BUDGETS: dict[str, Budget] = {
     "resume_peak_mb": at_most(10.0, "memory", "bot", why="resume() among 5,000 finished games"),
     "start_100_ack_max_ms": at_most(3000.0, "speed", "bot", why="Discord's deadline for an acknowledgement"),
     "strong_turn_p95_s": at_most(3.0, "speed", "bot", why="a Strong seat's whole turn, 20 busy channels"),
+    "expert_turn_p95_s": at_most(3.0, "speed", "bot",
+                                 why="an Expert seat's whole turn, 20 busy channels (issue 29)"),
     "rating_update_ms": at_most(5.0, "speed", "bot",
                                 why="issue 27: a finished game's rating update, inside its game-end commit"),
     "replay_step_p95_ms": at_most(150.0, "speed", "bot",

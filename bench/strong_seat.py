@@ -1,11 +1,12 @@
-"""A Strong AI seat under load: how long until its whole turn is posted while 20 channels play?
+"""A searching AI seat (Strong, Expert) under load: how long until its whole turn is posted while
+20 channels play?
 
 One channel holds a 2-player game of a human (played by greedy, through ``GameManager.act``)
-against a Strong seat. Twenty other channels play at the same time, each acting again as soon as
+against the AI seat. Twenty other channels play at the same time, each acting again as soon as
 its previous action was answered (:func:`bench.load.serve_action`: manager, real threaded
-renderer, response stub), taking a fresh stored game when theirs ends. Timed per Strong turn, in
+renderer, response stub), taking a fresh stored game when theirs ends. Timed per AI turn, in
 wall-clock seconds (what the players wait): from the human's last action of their turn being sent
-to the table image of the new turn being ready — the Strong seat's three moves (each a search in
+to the table image of the new turn being ready — the AI seat's three moves (each a search in
 the manager's process pool, :mod:`bot.core.thinking`), their commits and the render included. The pool
 is started before timing (a worker's start-up is paid once per bot, not per turn).
 """
@@ -29,11 +30,11 @@ HUMAN = 1
 STRONG_CHANNEL = 1
 
 
-async def strong_turn_seconds(
-    workdir: Path, *, busy: int = 20, turns: int = 12, seed: int = 5,
+async def ai_turn_seconds(
+    workdir: Path, *, policy: str = "strong", busy: int = 20, turns: int = 12, seed: int = 5,
 ) -> list[float]:
-    """Seconds per Strong turn (see the module docstring), ``turns`` of them."""
-    path = workdir / "strong_seat.sqlite3"
+    """Seconds per turn of a ``policy`` seat (see the module docstring), ``turns`` of them."""
+    path = workdir / f"{policy}_seat.sqlite3"
     spare = await build.build(path, games=busy * 4, active=busy * 4, moves=12, seed=seed)
     storage = await Storage.open(path)
     manager = GameManager(storage)
@@ -53,7 +54,7 @@ async def strong_turn_seconds(
     timings: list[float] = []
     channel = STRONG_CHANNEL
     try:
-        await _new_table(manager, channel)
+        await _new_table(manager, channel, policy)
         game = await manager.game_in_channel(channel)
         assert game is not None and game.state is not None
         await manager.thinker.move(game.state, 0)  # start the worker processes before timing
@@ -63,7 +64,7 @@ async def strong_turn_seconds(
             game = await manager.game_in_channel(channel)
             if game is None or game.state is None or game.current is None:
                 channel += 1000
-                await _new_table(manager, channel)
+                await _new_table(manager, channel, policy)
                 continue
             started = time.perf_counter()
             result = await manager.act(channel, HUMAN, human.choose(game.state))
@@ -80,8 +81,8 @@ async def strong_turn_seconds(
     return timings
 
 
-async def _new_table(manager: GameManager, channel: int) -> None:
+async def _new_table(manager: GameManager, channel: int, policy: str) -> None:
     await manager.create_game(guild_id=1, channel_id=channel, host_id=HUMAN, host_name="human",
                               settings=TableSettings(max_players=2))
-    await manager.add_policy_seat(channel, HUMAN, "strong")
+    await manager.add_policy_seat(channel, HUMAN, policy)
     await manager.start(channel, HUMAN)
