@@ -43,7 +43,7 @@ from engine.simulate import play_game
 from .load import percentile
 from .report import BenchReport
 
-KINDS = ("random", "greedy", "strong", "expert")
+KINDS = ("random", "greedy", "medium", "strong", "expert")
 """The AI levels a table can seat (bot/core/games.py POLICY_NAMES), weakest first."""
 
 

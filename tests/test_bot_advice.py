@@ -46,6 +46,7 @@ async def test_hint_is_private_for_the_current_player_and_counted(h: DiscordHarn
     reply = final_reply(await h.slash(alice, "games", "projectl play hint"))
     assert reply.ephemeral and reply.filenames == ["hint.png"] and is_png(reply.files[0][1])
     assert "hints used this game: 1" in reply.content and "Played out" in reply.content
+    assert "\nWhy: it " in reply.content  # the plan in game terms, on its own line
     suggested = reply.content.split("**`", 1)[1].split("`**", 1)[0]
     import engine
 
@@ -63,9 +64,10 @@ async def test_a_table_can_turn_hints_off(h: DiscordHarness) -> None:
     assert_refused(await h.slash(alice, "games", "projectl play hint"), "Hints are off")
 
 
-@pytest.mark.parametrize(("level", "label"), [("strong", "Strong"), ("expert", "Expert")])
+@pytest.mark.parametrize(("level", "label"),
+                         [("medium", "Medium"), ("strong", "Strong"), ("expert", "Expert")])
 async def test_a_searching_ai_seat_plays_its_turns(h: DiscordHarness, level: str, label: str) -> None:
-    """The Strong and Expert seats think in the process pool and play their whole planned turn."""
+    """The Medium, Strong and Expert seats think in the process pool and play their whole planned turn."""
     alice = h.add_user("alice")
     ix = await h.slash(alice, "games", "projectl table new", players=2)
     lobby = ix.original

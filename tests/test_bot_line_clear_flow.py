@@ -24,6 +24,7 @@ from bot.core.seat_view import changed_parts, stamp
 from bot.core.thinking import Hint
 from engine import GameState, serialisation
 from engine.pieces import mask_to_text
+from engine.policies import plan_gist
 from engine.state import LineClearTable
 
 
@@ -139,7 +140,7 @@ async def test_the_second_holders_hint_plans_their_own_turn(h: DiscordHarness,
         position = serialisation.loads(args[0])
         planned.append(position)
         first = str(engine.legal_actions(position)[0])
-        return Hint(first, (first,), 0.0, 0.5, 1, None, None)
+        return Hint(first, (first,), 0.0, 0.5, 1, None, None, plan_gist(position, ()))
 
     monkeypatch.setattr(bot_of(h).manager.thinker, "run", inline)
     reply = final_reply(await h.slash(second_user, "games", "projectl play hint"))

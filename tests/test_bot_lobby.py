@@ -154,8 +154,8 @@ async def test_watch_offers_the_lobbys_ais_by_their_lobby_names(h: Any) -> None:
     table = next(o for o in new["options"] if o["name"] == "table")
     command = next(o for o in table["options"] if o["name"] == "new")
     watch = next(o for o in command["options"] if o["name"] == "watch")
-    assert [(c["name"], c["value"]) for c in watch["choices"]] == [("Easy", "greedy"), ("Strong", "strong"),
-                                                               ("Expert", "expert")]
+    assert [(c["name"], c["value"]) for c in watch["choices"]] == [
+        ("Easy", "greedy"), ("Medium", "medium"), ("Strong", "strong"), ("Expert", "expert")]
     assert watch["choices"][0]["name_localizations"]["pt-BR"] == "Fácil"
 
 

@@ -86,8 +86,8 @@ async def test_the_lobby_follows_the_server_and_private_replies_the_user(tmp_pat
         assert lobby.content.startswith("**Project L — mesa de jogo base**"), lobby.content
         assert "2. bob" in lobby.content and "Aperte **Entrar**" in lobby.content
         assert [b.label for b in lobby.buttons] == [
-            "Entrar", "Sair", "Adicionar IA Fácil", "Adicionar IA Forte", "Adicionar IA Especialista",
-            "Começar", "Cancelar"]
+            "Entrar", "Sair", "Adicionar IA Fácil", "Adicionar IA Média", "Adicionar IA Forte",
+            "Adicionar IA Especialista", "Começar", "Cancelar"]
         assert [b.custom_id for b in lobby.buttons] == ids
         # A refusal from a lobby button is private: the clicker's language.
         assert_refused(await h.click(bob, lobby, f"pl:lobby:start:{game_id}", locale="en-US"),

@@ -6,8 +6,8 @@ from __future__ import annotations
 
 from test_policy_strong import _swap_hidden_piles, _with_hidden_piles
 
-from bot.core.thinking import position_seed, strong_hint
-from engine import Options, apply, new_game, serialisation
+from bot.core.thinking import Hint, position_seed, public_position, strong_hint
+from engine import GameState, Options, apply, new_game, serialisation
 from engine.policies import GreedyPolicy
 from engine.policies.hidden import redeal
 from engine.rng import Rng
@@ -32,3 +32,20 @@ def test_a_face_down_score_pile_moves_neither_the_seed_nor_the_hint() -> None:
     assert position_seed(state, seat) == position_seed(other, seat)
     assert (strong_hint(serialisation.dumps(state), position_seed(state, seat))
             == strong_hint(serialisation.dumps(other), position_seed(other, seat)))
+
+
+def test_the_same_visible_position_in_another_game_gives_the_same_hint() -> None:
+    """The hint plans from the public position (bot.core.thinking.public_position): another game's
+    random state or deck order, which the asker cannot see, changes neither the hint nor its why."""
+    state = new_game(Options(players=2), 5)
+    for _ in range(4):
+        state = apply(state, GreedyPolicy(2).choose(state)).state
+    seat = state.current
+    other = redeal(state, Rng(99), viewer=seat).evolve(rng_state=state.rng_state + 12345)
+    assert other != state and public_position(other, seat) == public_position(state, seat)
+
+    def hint(position: GameState) -> Hint:
+        public = serialisation.dumps(public_position(position, seat))
+        return strong_hint(public, position_seed(position, seat))
+
+    assert hint(state) == hint(other)

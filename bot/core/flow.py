@@ -28,7 +28,7 @@ from .errors import InvalidActionError, NoGameError, NotInGameError, WrongStageE
 from .manager import Game, GameManager, require_current
 from .refusals import engine_text
 from .seat_view import stamp
-from .thinking import position_seed
+from .thinking import position_seed, public_position
 
 
 @dataclass(frozen=True)
@@ -80,8 +80,10 @@ class ActingContext:
 
     def hint_position(self) -> str:
         """The position a hint plans from: this seat's own turn (the strong policy plans for the
-        state's current seat, which on a concurrent table may be the other holder)."""
-        return serialisation.dumps(self.state)
+        state's current seat, which on a concurrent table may be the other holder), as this seat
+        sees it (:func:`~bot.core.thinking.public_position`: the same visible position, the same
+        hint, in any game)."""
+        return serialisation.dumps(public_position(self.state, self.seat))
 
     def hint_seed(self) -> int:
         """The hint's seed, from the position as this seat sees it (a stable hint: issue 29)."""

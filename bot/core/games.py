@@ -40,8 +40,9 @@ log = logging.getLogger("bot.manager")
 
 VARIANTS = ("base", "solo")
 """The table kinds ``/projectl table new`` offers (a ``base`` table plays Line Clear with 5–6 seats)."""
-POLICY_NAMES = ("greedy", "strong", "expert", "random")
-POLICY_LABELS = {"greedy": "Easy", "strong": "Strong", "expert": "Expert", "random": "Random"}
+POLICY_NAMES = ("greedy", "medium", "strong", "expert", "random")
+POLICY_LABELS = {"greedy": "Easy", "medium": "Medium", "strong": "Strong", "expert": "Expert",
+                 "random": "Random"}
 """What players see for each policy: "greedy" is offered as Easy."""
 
 

@@ -14,7 +14,7 @@ from .storage.ratings import RatingChange, RatingRow
 PAGE_SIZE = 10
 SCOPES = ("server", "all")
 LADDERS = ("multi", "solo-normal", "solo-hard", "solo-unbeatable")
-AI_ORDER = ("random", "greedy", "strong", "expert")
+AI_ORDER = ("random", "greedy", "medium", "strong", "expert")
 
 
 def ladder_key(scope: str, ladder: str, guild_id: int | None) -> str:

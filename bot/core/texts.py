@@ -129,8 +129,8 @@ TOO_MANY_PLACEMENTS = (
 
 AI_SEAT_NAME = "{policy} bot {number}"
 REPLACED_NAME = "{policy} bot (for {name})"
-POLICY_NAMES: dict[str, str] = {"random": "Random", "greedy": "Greedy", "strong": "Strong",
-                                "expert": "Expert"}
+POLICY_NAMES: dict[str, str] = {"random": "Random", "greedy": "Greedy", "medium": "Medium",
+                                "strong": "Strong", "expert": "Expert"}
 MASTERMIND_NAME = "The mastermind"
 SEAT_NUMBER = "Player {number}"
 AND = " and "
@@ -352,6 +352,7 @@ LOBBY_CANCELLED = "This table was cancelled."
 LOBBY_JOIN = "Join"
 LOBBY_LEAVE = "Leave"
 LOBBY_ADD_EASY = "Add Easy AI"
+LOBBY_ADD_MEDIUM = "Add Medium AI"
 LOBBY_ADD_STRONG = "Add Strong AI"
 LOBBY_ADD_EXPERT = "Add Expert AI"
 LOBBY_START = "Start"
@@ -811,6 +812,11 @@ HINT = "Hint (only you see this; hints used this game: {used}): **`{action}`**\n
 HINT_REASON = ("Plan for this turn: {plan}. Played out {rollouts} times over re-dealt decks, it ends "
                "{margin:+.1f} points against the best rival on average ({wins:.0%} won)")
 HINT_ALTERNATIVE = "; the next best start, `{action}`, {margin:+.1f}."
+HINT_WHY = "Why: {reasons}."
+HINT_WHY_SCORES = "it scores {points} points now ({cards})"
+HINT_WHY_TOWARDS = "it builds towards {card} ({points} points, {left} squares still empty)"
+HINT_WHY_GAINS = "it gains {pieces}"
+HINT_WHY_SEP = "; "
 THEN = ", then "
 HINTS_OFF = "Hints are off at this table (the host opened it with hints: False)."
 HINTS_USED = "Hints used: {list}."

@@ -25,13 +25,13 @@ from dataclasses import dataclass
 from typing import Any, TypeVar
 
 from engine import TABLE_ACTIONS, GameState, apply, parse_action, serialisation
-from engine.policies import StrongPolicy, policy_by_name
+from engine.policies import PlanGist, StrongPolicy, plan_gist, policy_by_name
 from engine.policies.hidden import redeal
 from engine.rng import Rng
 
 log = logging.getLogger("bot.thinking")
 
-HEAVY_POLICIES = frozenset({"strong", "expert"})
+HEAVY_POLICIES = frozenset({"medium", "strong", "expert"})
 """Policies whose moves are computed in the process pool (a search of a fraction of a second)."""
 REVIEW_ROLLOUTS = 16
 """Rollouts per turn in a post-game review (a game has dozens of turns to score)."""
@@ -61,15 +61,24 @@ class Hint:
     rollouts: int
     alternative: str | None
     alternative_margin: float | None
+    gist: PlanGist
+    """What the plan does on the board (points now, the puzzle it builds towards, pieces gained)."""
+
+
+def public_position(state: GameState, seat: int) -> GameState:
+    """``state`` as ``seat`` sees it and nothing more: the hidden parts (the decks' order,
+    face-down score piles) re-dealt with a fixed generator — equal for equal visible positions
+    (:func:`engine.policies.hidden.redeal`) — and the game's own random state zeroed. A hint planned
+    from it depends on the visible position alone (the search mixes the state's random state into
+    its seeds), and can name nothing the asker could not see."""
+    return redeal(state, Rng(0), viewer=seat).evolve(rng_state=0)
 
 
 def position_seed(state: GameState, seat: int) -> int:
-    """The hint's search seed, from what ``seat`` sees of ``state`` alone: the same position gives
-    the same hint in any game, at any revision, however it was reached, and nothing hidden from the
-    asker (the decks' order, face-down score piles, the game's own random state) moves it. The
-    hidden parts are re-dealt with a fixed generator (equal for equal visible positions:
-    :func:`engine.policies.hidden.redeal`) and the digest is a stable one, unlike ``hash()``."""
-    public = redeal(state, Rng(0), viewer=seat).evolve(rng_state=0)
+    """The hint's search seed, from :func:`public_position` alone: the same position gives the
+    same hint in any game, at any revision, however it was reached. The digest is a stable one,
+    unlike ``hash()``."""
+    public = public_position(state, seat)
     digest = hashlib.blake2b(serialisation.dumps(public).encode(), digest_size=8).digest()
     return int.from_bytes(digest, "big") & 0x7FFF_FFFF_FFFF_FFFF
 
@@ -82,13 +91,16 @@ the thinking pool and may take its time, keeps only a far cap against a runaway 
 
 
 def strong_hint(state_text: str, seed: int) -> Hint:
-    analysis = StrongPolicy(seed, cpu_cap_s=HINT_CPU_CAP_S).analyse(serialisation.loads(state_text))
+    """The strong policy's advice for the player to act in ``state_text`` (a
+    :func:`public_position`), with the runner-up first move and the plan's gist."""
+    state = serialisation.loads(state_text)
+    analysis = StrongPolicy(seed, cpu_cap_s=HINT_CPU_CAP_S).analyse(state)
     best = analysis.best
     other = next((p for p in analysis.plans[1:] if p.actions[0] != best.actions[0]
                   and p.rollouts == best.rollouts), None)
     return Hint(str(best.actions[0]), tuple(str(a) for a in best.actions), best.margin, best.wins,
                 analysis.rollouts, None if other is None else str(other.actions[0]),
-                None if other is None else other.margin)
+                None if other is None else other.margin, plan_gist(state, best.actions))
 
 
 @dataclass(frozen=True, slots=True)

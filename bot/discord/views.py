@@ -77,15 +77,16 @@ async def _guard(interaction: discord.Interaction, work: Any) -> None:
 
 
 LOBBY_OPS = {"join": texts.LOBBY_JOIN, "leave": texts.LOBBY_LEAVE, "ai": texts.LOBBY_ADD_EASY,
-             "strong": texts.LOBBY_ADD_STRONG, "expert": texts.LOBBY_ADD_EXPERT, "start": texts.LOBBY_START,
-             "cancel": texts.LOBBY_CANCEL}
+             "medium": texts.LOBBY_ADD_MEDIUM, "strong": texts.LOBBY_ADD_STRONG,
+             "expert": texts.LOBBY_ADD_EXPERT, "start": texts.LOBBY_START, "cancel": texts.LOBBY_CANCEL}
 """The lobby's buttons by the operation in their custom id, and their labels (sentences of
 bot/core/texts.py: the lobby is shown with :func:`bot.discord.cogs.common.localise_view`)."""
-LOBBY_AI = {"ai": "greedy", "strong": "strong", "expert": "expert"}
+LOBBY_AI = {"ai": "greedy", "medium": "medium", "strong": "strong", "expert": "expert"}
 """Lobby buttons that seat an AI, and its policy ("ai" stays Easy so old lobby messages work)."""
 _LOBBY_STYLES = {
     "join": discord.ButtonStyle.success, "leave": discord.ButtonStyle.secondary,
-    "ai": discord.ButtonStyle.secondary, "strong": discord.ButtonStyle.secondary,
+    "ai": discord.ButtonStyle.secondary, "medium": discord.ButtonStyle.secondary,
+    "strong": discord.ButtonStyle.secondary,
     "expert": discord.ButtonStyle.secondary,
     "start": discord.ButtonStyle.primary,
     "cancel": discord.ButtonStyle.danger,

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from .expert import EXPERT_WEIGHTS, ExpertPolicy, ExpertWeights
 from .fillings import mono_need
+from .gist import PlanGist, plan_gist
 from .greedy import GreedyPolicy
 from .greedy_weights import BASE_WEIGHTS, SOLO_WEIGHTS, GreedyWeights
 from .medium import MediumPolicy
@@ -21,6 +22,6 @@ from .strong import Analysis, PlanValue, StrongPolicy
 
 __all__ = [
     "BASE_WEIGHTS", "EXPERT_WEIGHTS", "POLICIES", "SOLO_WEIGHTS", "Analysis", "ExpertPolicy", "ExpertWeights",
-    "GreedyPolicy", "GreedyWeights", "MediumPolicy", "PlanValue", "Policy", "RandomPolicy", "StrongPolicy",
-    "mono_need", "policy_by_name",
+    "GreedyPolicy", "GreedyWeights", "MediumPolicy", "PlanGist", "PlanValue", "Policy", "RandomPolicy",
+    "StrongPolicy", "mono_need", "plan_gist", "policy_by_name",
 ]

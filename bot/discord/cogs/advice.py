@@ -20,11 +20,13 @@ import engine
 from bot.core import flow, texts
 from bot.core.describe import describe
 from bot.core.errors import BadInputError, NoGameError, StaleError
+from bot.core.event_texts import and_list, with_article
 from bot.core.locales import Joined, Notation, locale_code
 from bot.core.manager import Game
 from bot.core.storage.hints import HintStore
 from bot.core.thinking import Mistake, review_game, strong_hint
 from engine import Master, Place
+from engine.policies import PlanGist
 
 from ..commandtree import PLAY, subgroup
 from ..services import FrontServices
@@ -48,7 +50,32 @@ def _first_placement(action: engine.Action) -> Place | None:
     return None
 
 
+def hint_why(gist: PlanGist) -> Joined | None:
+    """One line in game terms: the points the plan scores now, the puzzle it builds towards, the
+    pieces it gains (None when the plan does none of these, e.g. a lone blind draw)."""
+    reasons: list[Any] = []
+    if gist.completed:
+        reasons.append(texts.HINT_WHY_SCORES.format(points=gist.points, cards=", ".join(gist.completed)))
+    if gist.towards is not None:
+        reasons.append(texts.HINT_WHY_TOWARDS.format(card=gist.towards, points=gist.towards_points,
+                                                     left=gist.towards_left))
+    if gist.gained:
+        reasons.append(texts.HINT_WHY_GAINS.format(pieces=and_list([with_article(s) for s in gist.gained])))
+    if not reasons:
+        return None
+    return Joined((texts.HINT_WHY.format(reasons=Joined(reasons, texts.HINT_WHY_SEP)),), "")
+
+
 def hint_reason(hint: Any) -> Joined:
+    """The why in game terms (:func:`hint_why`), then the plan, how it played out, and the next
+    best first move if there is one."""
+    why = hint_why(hint.gist)
+    if why is not None:
+        return Joined((why, hint_numbers(hint)), "\n")
+    return hint_numbers(hint)
+
+
+def hint_numbers(hint: Any) -> Joined:
     """One line: the plan, how it played out, and the next best first move if there is one."""
     plan = Joined((common.code(a) for a in hint.plan), texts.THEN)
     line = texts.HINT_REASON.format(plan=plan, rollouts=hint.rollouts, margin=hint.margin, wins=hint.wins)
