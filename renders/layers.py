@@ -46,12 +46,22 @@ Painter = Callable[[Image.Image, int, int], None]
 @dataclass(frozen=True, slots=True)
 class Part:
     """Columns ``x`` to ``x + width`` of a band, drawn by ``paint``; ``key``: everything the
-    painter reads (None: not kept, drawn every time)."""
+    painter reads (None: not kept, drawn every time).
+
+    ``cover``: drawn over the part once ``paint`` has drawn it, and ``cover_key`` everything it
+    reads. What changes from one post to the next without changing the rest — the frames around
+    what changed since the previous post — goes there: the part's pixels are kept without it, so
+    a panel whose frames came or went is not drawn again. A cover draws solid palette colours
+    only, over pixels ``paint`` never draws on afterwards (so drawing it last changes nothing),
+    and on palette images its inks are the indexes mapping its colours onto the palette gives
+    (:func:`renders.indexed.ink`)."""
 
     x: int
     width: int
     key: Hashable | None
     paint: Painter
+    cover: Painter | None = None
+    cover_key: Hashable = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -67,7 +77,7 @@ class Band:
     def key(self) -> Hashable | None:
         if any(part.key is None for part in self.parts):
             return None
-        return (self.height, self.top % 2, tuple((p.x, p.width, p.key) for p in self.parts))
+        return (self.height, self.top % 2, tuple((p.x, p.width, p.key, p.cover_key) for p in self.parts))
 
 
 def whole(top: int, height: int, width: int, key: Hashable | None, paint: Painter) -> Band:
@@ -121,6 +131,8 @@ def draw(layout: Layout) -> Image.Image:
     for band in layout.bands:
         for part in band.parts:
             part.paint(image, part.x, band.top)
+            if part.cover is not None:
+                part.cover(image, part.x, band.top)
     return image
 
 
@@ -158,22 +170,39 @@ def _draw_part(part: Part, band: Band, mode: str, background: RGB) -> Image.Imag
     return mapped.crop((dx, dy, dx + part.width, dy + band.height)) if dx or dy else mapped
 
 
+def _cover(found: Image.Image, part: Part, band: Band, background: RGB) -> Image.Image:
+    """``found`` (the part's palette pixels) with the part's cover drawn over it, on a canvas
+    shifted by even numbers only, as :func:`_draw_part` draws."""
+    assert part.cover is not None
+    dx, dy = part.x % 2, band.top % 2
+    if not dx and not dy:
+        part.cover(found, 0, 0)
+        return found
+    own = canvas((part.width + dx, band.height + dy), background)
+    own.paste(found, (dx, dy))
+    part.cover(own, dx, dy)
+    return own.crop((dx, dy, dx + part.width, dy + band.height))
+
+
 def _band_rows(band: Band, layout: Layout) -> bytes:
     """The band's PNG rows: filter type 0 (none), then the row's palette indexes."""
     rows = canvas((layout.width + 1, band.height), layout.background)
     rows.paste(0, (0, 0, 1, band.height))
-    kept = len(band.parts) > 1
+    several = len(band.parts) > 1
     for part in band.parts:
         # Where halves round depends on the parity of the part's place: part of the key.
         key = (part.key, part.x % 2, band.top % 2, band.height, layout.mode, layout.background)
-        stored = _PARTS.find(key) if kept and part.key is not None else None
+        kept = part.key is not None and (several or part.cover is not None)
+        stored = _PARTS.find(key) if kept else None
         if stored is not None:
             found = Image.frombytes("P", stored[1], zlib.decompress(stored[0]))
         else:
             found = _draw_part(part, band, layout.mode, layout.background)
-            if kept and part.key is not None:
+            if kept:
                 data = zlib.compress(found.tobytes(), _PART_LEVEL)
                 _PARTS.keep(key, (data, found.size), len(data) + 64)
+        if part.cover is not None:
+            found = _cover(found, part, band, layout.background)
         rows.paste(found, (part.x + 1, 0))
     return rows.tobytes()
 

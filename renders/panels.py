@@ -21,6 +21,7 @@ from . import fonts, labels
 from .card import mini_card, mini_size
 from .changes import NONE, Changes
 from .draw import dashed_rect, disc_image, paste_sprite, pill, sprite_size
+from .indexed import ink
 from .palette import (
     ACCENT,
     ACCENT_SOFT,
@@ -329,7 +330,7 @@ def mark(image: Image.Image, box: tuple[int, int, int, int]) -> None:
     ImageDraw.Draw(image).rounded_rectangle(
         (x0 - MARK_WIDTH - 1, y0 - MARK_WIDTH - 1, x1 + MARK_WIDTH + 1, y1 + MARK_WIDTH + 1),
         radius=6,
-        outline=HIGHLIGHT,
+        outline=ink(image, HIGHLIGHT),
         width=MARK_WIDTH,
     )
 
@@ -352,10 +353,7 @@ def panel_keys(
     player = state.players[seat]
     current = seat in state.acting_seats
     hidden = seat in hidden_scores(state, None)
-    framed = tuple(sorted(
-        {("puzzle", p.card) for p in player.puzzles if changes.marks_puzzle(seat, p.card)}
-        | {("done", d.card) for d in player.completed if changes.marks_completed(seat, d.card)}
-    ))
+    framed = panel_frames_key(state, seat, changes)
     common = (seat, current, is_removed(player), state.phase, state.options, hidden, framed)
     head = (
         *common, names[seat], shown_points(state, seat), state.actions_left if current else None,
@@ -372,6 +370,16 @@ def panel_keys(
     return head, body
 
 
+def panel_frames_key(state: GameState, seat: int, changes: Changes) -> tuple[tuple[str, str], ...]:
+    """What :func:`paint_panel_frames` draws for ``seat``: which of its puzzles and completed
+    cards are framed."""
+    player = state.players[seat]
+    return tuple(sorted(
+        {("puzzle", p.card) for p in player.puzzles if changes.marks_puzzle(seat, p.card)}
+        | {("done", d.card) for d in player.completed if changes.marks_completed(seat, d.card)}
+    ))
+
+
 def paint_panel(
     image: Image.Image,
     x: int,
@@ -382,12 +390,17 @@ def paint_panel(
     names: list[str],
     g: PanelGeometry,
     changes: Changes = NONE,
+    *,
+    frames: bool = True,
 ) -> None:
     """One player: name, score, status, open puzzles with pieces, supply, completed cards.
 
-    What ``changes`` names (puzzles taken or given pieces, cards completed) is framed. The table
-    is public: a score pile that :func:`engine.visibility.hidden_scores` hides shows its count in
-    the status line but neither its cards nor the points."""
+    What ``changes`` names (puzzles taken or given pieces, cards completed) is framed, last
+    (:func:`paint_panel_frames`); ``frames`` False leaves that to the caller, who draws them
+    over the panel when they are all that changed (a removed player's panel is greyed over its
+    frames, so it always has them). The table is public: a score pile that
+    :func:`engine.visibility.hidden_scores` hides shows its count in the status line but
+    neither its cards nor the points."""
     player = state.players[seat]
     hidden = seat in hidden_scores(state, None)
     t = g.t
@@ -429,8 +442,6 @@ def paint_panel(
             card = state.card(puzzle.card)
             thumb = mini_card(card, puzzle.pieces, g.mini_cell)
             image.paste(thumb, (px, py), thumb)
-            if changes.marks_puzzle(seat, card.id):
-                mark(image, (px, py, px + g.thumb - 1, py + g.thumb - 1))
             label_mid = py + g.thumb + int(t.small * 0.75)
             _paint_thumb_label(image, px, label_mid, g.thumb, card.id, card.points, card.colour, t)
         elif state.phase is not Phase.OVER:  # a free slot (nothing is free once the game is over)
@@ -471,27 +482,61 @@ def paint_panel(
         sy += g.line
     body_bottom = max(py + g.puzzles, sy) if g.side else sy
     if player.completed and not hidden:
-        _paint_done(image, x + pad, body_bottom + g.pad // 2, state, seat, g, changes)
+        _paint_done(image, x + pad, body_bottom + g.pad // 2, state, seat, g)
         body_bottom += g.pad // 2 + _done_lines(player, g) * g.done_step
     _paint_ambassadors(image, x + pad, body_bottom + g.pad // 2, g.width - 2 * pad, state, seat, g)
+    if frames or removed:
+        paint_panel_frames(image, x, y, state, seat, g, changes)
     if removed:  # everything greyed, then the reason restored in colour
         _grey_box(image, (x + 2, y + 2, x + g.width - 2, y + height - 2))
         fonts.draw(image, x + pad, status_mid, labels.LEFT_THE_GAME, t.small, BAD, bold=True, anchor="lm")
 
 
-def _paint_done(
-    image: Image.Image, x: int, y: int, state: GameState, seat: int, g: PanelGeometry, changes: Changes
-) -> None:
+def _paint_done(image: Image.Image, x: int, y: int, state: GameState, seat: int, g: PanelGeometry) -> None:
     """'Done' and every completed card as a small flat thumbnail, in the order completed."""
-    t = g.t
-    label_w = fonts.draw(image, x, y + g.done_thumb // 2, labels.DONE, t.small, MUTED, anchor="lm")
-    left = x + label_w + t.small // 2
-    per_line = g.done_per_line()
-    for i, done in enumerate(state.players[seat].completed):
-        row, col = divmod(i, per_line)
-        tx, ty = left + col * g.done_step, y + row * g.done_step
+    fonts.draw(image, x, y + g.done_thumb // 2, labels.DONE, g.t.small, MUTED, anchor="lm")
+    for done, (tx, ty) in zip(state.players[seat].completed, _done_places(x, y, state, seat, g), strict=True):
         thumb = mini_card(state.card(done.card), done.pieces, DONE_CELL, True)
         image.paste(thumb, (tx, ty), thumb)
+
+
+def _done_places(x: int, y: int, state: GameState, seat: int, g: PanelGeometry) -> list[tuple[int, int]]:
+    """Where :func:`_paint_done` (its label at ``x``, ``y``) puts each completed card."""
+    left = x + fonts.width(labels.DONE, g.t.small) + g.t.small // 2
+    per_line = g.done_per_line()
+    places = []
+    for i in range(len(state.players[seat].completed)):
+        row, col = divmod(i, per_line)
+        places.append((left + col * g.done_step, y + row * g.done_step))
+    return places
+
+
+def _body_bottom(x: int, y: int, player: PlayerState, g: PanelGeometry) -> int:
+    """Where a panel at ``x``, ``y`` ends its puzzles and supply (its completed cards follow)."""
+    py = y + g.pad + g.head
+    sy = py if g.side else py + g.puzzles + g.pad // 2
+    sy += len(_supply_layout(player, g)) * g.line
+    return max(py + g.puzzles, sy) if g.side else sy
+
+
+def paint_panel_frames(
+    image: Image.Image, x: int, y: int, state: GameState, seat: int, g: PanelGeometry, changes: Changes
+) -> None:
+    """The frames :func:`paint_panel` draws last, around the puzzles taken or given pieces and
+    the cards completed since the previous post (what :func:`panel_frames_key` names): nothing
+    the panel draws lies under them but the thumbnails, so drawn over a panel drawn without
+    them they give the same pixels."""
+    player = state.players[seat]
+    pad = g.pad + 4
+    py = y + g.pad + g.head
+    for i, puzzle in enumerate(player.puzzles[:4]):
+        if changes.marks_puzzle(seat, puzzle.card):
+            px = x + pad + i * (g.thumb + g.thumb_gap)
+            mark(image, (px, py, px + g.thumb - 1, py + g.thumb - 1))
+    if not player.completed or seat in hidden_scores(state, None):
+        return
+    places = _done_places(x + pad, _body_bottom(x, y, player, g) + g.pad // 2, state, seat, g)
+    for done, (tx, ty) in zip(player.completed, places, strict=True):
         if changes.marks_completed(seat, done.card):
             mark(image, (tx, ty, tx + g.done_thumb - 1, ty + g.done_thumb - 1))
 

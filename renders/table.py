@@ -52,11 +52,14 @@ from .panels import (
     TextSizes,
     banner_height,
     banner_text,
+    is_removed,
     mark,
     paint_banner,
     paint_panel,
+    paint_panel_frames,
     paint_reserve,
     paint_status,
+    panel_frames_key,
     panel_head_height,
     panel_height,
     panel_keys,
@@ -633,14 +636,34 @@ class PanelGrid:
         bodies: list[Part] = []
         for seat in range(row * self.columns, min(len(state.players), (row + 1) * self.columns)):
             x = MARGIN + seat % self.columns * (g.width + GAP)
-            head, body = panel_keys(state, seat, names, changes)
-            def paint(image: Image.Image, px: int, py: int, seat: int = seat) -> None:
-                paint_panel(image, px, py, height, state, seat, names, g, changes)
+            # The frames are drawn over the kept panel (a removed player's panel is greyed over
+            # its frames: drawn with them).
+            framed = None if is_removed(state.players[seat]) else panel_frames_key(state, seat, changes)
+            drawn = NONE if framed is not None else changes
+            head, body = panel_keys(state, seat, names, drawn)
+            def paint(image: Image.Image, px: int, py: int, seat: int = seat, drawn: Changes = drawn) -> None:
+                paint_panel(image, px, py, height, state, seat, names, g, drawn)
 
             panel = _DrawnPanel(x, top, g.width + 1, height + below, paint)
-            heads.append(Part(x, g.width + 1, ("panel-head", language, g, height, head), panel.rows(0)))
-            bodies.append(Part(x, g.width + 1, ("panel-body", language, g, height, body), panel.rows(split)))
+            heads.append(Part(x, g.width + 1, ("panel-head", language, g, height, head), panel.rows(0),
+                              *self._frames(state, seat, changes, framed, 0)))
+            bodies.append(Part(x, g.width + 1, ("panel-body", language, g, height, body), panel.rows(split),
+                               *self._frames(state, seat, changes, framed, split)))
         return Band(top, split, tuple(heads)), Band(top + split, height + below - split, tuple(bodies))
+
+    def _frames(
+        self, state: GameState, seat: int, changes: Changes, framed: tuple[tuple[str, str], ...] | None,
+        first: int,
+    ) -> tuple[layers.Painter | None, Hashable]:
+        """The cover of a panel's part from its row ``first`` down: the panel's frames
+        (:func:`paint_panel_frames`), none when nothing is framed."""
+        if not framed:
+            return None, None
+
+        def cover(image: Image.Image, x: int, y: int) -> None:
+            paint_panel_frames(image, x, y - first, state, seat, self.geometry, changes)
+
+        return cover, framed
 
 
 class _DrawnPanel:
