@@ -1,4 +1,4 @@
-"""``python -m bench ai``: how strong the AI is (``make bench-ai``; long: about 40 minutes on 2 cores).
+"""``python -m bench ai``: how strong the AI is (``make bench-ai``; long: about 100 minutes on 2 cores).
 
 The strength games, kept out of the quick bench because their figures need hundreds of games:
 
@@ -11,7 +11,11 @@ The strength games, kept out of the quick bench because their figures need hundr
   bench measures it on a few games, :mod:`bench.engine`);
 * ``solo_greedy_win_rate``, ``solo_greedy_mean_scores`` (JSON only) — greedy's Solo results,
   ``--solo-games`` per difficulty (1,000): the win rate, and its mean score against the
-  mastermind's (the win rate alone hides how far off a losing player is).
+  mastermind's (the win rate alone hides how far off a losing player is);
+* ``ladder_medium_vs_greedy_2p``, ``ladder_strong_vs_medium_2p``, ``ladder_expert_vs_strong_2p``
+  — the AI ladder (issue 29, :mod:`bench.ladder`): each level's two-player win share against the
+  level below, held to 65–80 %, ``--ladder-games`` per pair (200; about 110 minutes of CPU, the
+  Expert pair most of it), dealt from held-out seeds (1,000,000 and up).
 
 Figures beside their budgets (:mod:`bench.budgets`), then one JSON line; the exit code is 1 when
 a budget is missed.
@@ -27,6 +31,7 @@ from engine.simulate import play_game
 from engine.state import Difficulty, Options
 
 from .engine import CLOCK, Cards, arguments, load_cards
+from .ladder import LADDER_GAMES, PAIRS, bench_ladder
 from .report import BenchReport
 from .strong import bench_strong
 
@@ -67,7 +72,7 @@ def bench_solo(
 
 def run_bench(
     *, solo_games: int = SOLO_GAMES, seed: int = 0, cards: Cards = None, strong_games: int = STRONG_GAMES,
-    strong_solo_games: int = STRONG_SOLO_GAMES, workers: int = 1,
+    strong_solo_games: int = STRONG_SOLO_GAMES, workers: int = 1, ladder_games: int = LADDER_GAMES,
 ) -> int:
     """Play, print each figure beside its budget, end with the JSON line; the exit code is 1 when
     a budget is missed. ``cards``: the catalogue greedy's Solo games deal from (default: shipped)."""
@@ -98,6 +103,14 @@ def run_bench(
         for key in ("strong_solo_win_rate", "strong_decision_mean_s", "strong_mean_margin", "strong_games",
                     "strong_decisions"):
             report.info(key, strong[key])
+    if ladder_games:
+        ladder = bench_ladder(ladder_games, workers=workers, seed=seed)
+        sample = f"{ladder_games} games, seats alternating, seeds {ladder['ladder_first_seed']}+"
+        for pair, (upper, lower) in PAIRS.items():
+            report.add(f"ladder_{pair}_2p", ladder[f"ladder_{pair}_2p"],
+                       label=f"the ladder: {upper}'s 2-player win share against {lower}", note=sample)
+        for key in ("ladder_mean_margin", "ladder_games", "ladder_first_seed"):
+            report.info(key, ladder[key])
     print(f"total {time.perf_counter() - total:.1f} s")
     return report.finish()
 
@@ -110,7 +123,10 @@ def main(argv: Sequence[str] | None = None) -> int:
                         help=f"strong-policy Solo games per difficulty (default {STRONG_SOLO_GAMES})")
     parser.add_argument("--solo-games", type=int, default=SOLO_GAMES,
                         help=f"greedy's Solo games per difficulty (default {SOLO_GAMES}; 0: skip)")
+    parser.add_argument("--ladder-games", type=int, default=LADDER_GAMES,
+                        help=f"2-player games per ladder pair (default {LADDER_GAMES}; 0: skip)")
     args = parser.parse_args(argv)
     cards = load_cards(parser, args.catalogue)
     return run_bench(solo_games=args.solo_games, seed=args.seed, cards=cards, strong_games=args.strong_games,
-                     strong_solo_games=args.strong_solo_games, workers=args.workers)
+                     strong_solo_games=args.strong_solo_games, workers=args.workers,
+                     ladder_games=args.ladder_games)

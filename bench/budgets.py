@@ -12,6 +12,11 @@ missed ("not measured"), so a budget cannot silently stop being checked.
 often a player is refused for no reason of theirs) budgets belong to the quick bench
 (``make bench``: the ``engine``, ``renders`` and ``bot`` suites, at most three minutes),
 ``strength`` budgets to the AI bench (``make bench-ai``: the ``ai`` suite, long games).
+
+A budget is a bound on one side (:func:`at_most`, :func:`at_least`) or a range (:func:`within`):
+the AI ladder's levels must each beat the one below often enough to feel stronger, yet not so
+often that the lower level is no game for a player who has just outgrown it, so a win rate above
+the range misses its promise as surely as one below it.
 """
 
 from __future__ import annotations
@@ -20,6 +25,7 @@ from dataclasses import dataclass
 from typing import Literal
 
 Kind = Literal["speed", "size", "memory", "refusals", "strength"]
+Limit = Literal["<=", ">=", "within"]
 
 QUICK_SUITES: tuple[str, ...] = ("engine", "renders", "bot")
 """``make bench`` / ``python -m bench``: everything about speed, size and memory."""
@@ -29,13 +35,15 @@ AI_SUITES: tuple[str, ...] = ("ai",)
 
 @dataclass(frozen=True, slots=True)
 class Budget:
-    """The limit one figure is held to (``at_most`` or ``at_least`` ``value``, in the figure's unit)."""
+    """The limit one figure is held to, in the figure's unit: ``at_most`` or ``at_least``
+    ``value``, or ``within`` ``value`` and ``upper`` (both included)."""
 
-    limit: Literal["<=", ">="]
+    limit: Limit
     value: float
     kind: Kind
     suites: tuple[str, ...]
     why: str
+    upper: float | None = None
 
 
 def at_most(value: float, kind: Kind, *suites: str, why: str) -> Budget:
@@ -44,6 +52,13 @@ def at_most(value: float, kind: Kind, *suites: str, why: str) -> Budget:
 
 def at_least(value: float, kind: Kind, *suites: str, why: str) -> Budget:
     return Budget(">=", value, kind, suites, why)
+
+
+def within(low: float, high: float, kind: Kind, *suites: str, why: str) -> Budget:
+    """``low`` <= the figure <= ``high``."""
+    if low > high:
+        raise ValueError(f"an empty range: {low} > {high}")
+    return Budget("within", low, kind, suites, why, upper=high)
 
 
 BUDGETS: dict[str, Budget] = {
@@ -60,6 +75,13 @@ BUDGETS: dict[str, Budget] = {
     "strong_vs_greedy_2p": at_least(0.85, "strength", "ai", why="Strong beats Easy (greedy), 2 players"),
     "strong_vs_tuned_greedy_2p": at_least(0.75, "strength", "ai",
                                           why="Strong beats a differently tuned greedy, 2 players"),
+    # The ladder (bench/ladder.py, issue 29): each level beats the one below, but not out of sight.
+    "ladder_medium_vs_greedy_2p": within(0.65, 0.80, "strength", "ai",
+                                         why="the ladder: Medium beats Easy (greedy), 2 players"),
+    "ladder_strong_vs_medium_2p": within(0.65, 0.80, "strength", "ai",
+                                         why="the ladder: Strong beats Medium, 2 players"),
+    "ladder_expert_vs_strong_2p": within(0.65, 0.80, "strength", "ai",
+                                         why="the ladder: Expert beats Strong, 2 players"),
     # -- images (bench/renders.py) ----------------------------------------------------------------
     "table_render_ms": at_most(4.0, "speed", "renders",
                                why="issue 30: table image, 4-player mid-game, median (a turn's CPU halved)"),

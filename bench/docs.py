@@ -45,8 +45,12 @@ def _value(case: dict[str, Any]) -> str:
 def _budget(case: dict[str, Any]) -> tuple[str, str]:
     if case["limit"] is None:
         return "—", ""
+    verdict = "✔" if case["ok"] else "✘ missed"
+    if case["limit"] == "within":
+        low, high = case["budget"]
+        return f"{_number(low)}–{_number(high)} {case['unit']}".strip(), verdict
     sign = "≤" if case["limit"] == "<=" else "≥"
-    return f"{sign} {_number(case['budget'])} {case['unit']}".strip(), "✔" if case["ok"] else "✘ missed"
+    return f"{sign} {_number(case['budget'])} {case['unit']}".strip(), verdict
 
 
 def section(report: dict[str, Any]) -> str:

@@ -17,10 +17,8 @@ from multiprocessing import Pool
 from typing import Any
 
 from engine.policies import ExpertPolicy, GreedyPolicy, Policy, StrongPolicy
-from engine.simulate import play_game
-from engine.state import Options
 
-from .strong import PROGRESS_EVERY, Job, Result, StrongGames, Timed, interleaved
+from .strong import PROGRESS_EVERY, Job, Result, StrongGames, Timed, duel, interleaved
 
 EXPERT_GAMES = 2
 """Games per opponent in the quick bench (one in each seat): a smoke figure, not a measurement."""
@@ -32,12 +30,8 @@ def play_one(job: Job) -> Result:
     opponent, index, seed = job
     expert = Timed(ExpertPolicy(seed))
     other: Policy = StrongPolicy(seed + 7919) if opponent == "strong" else GreedyPolicy(seed + 7919)
-    seat = index % 2
-    seats: list[Policy] = [expert, other] if seat == 0 else [other, expert]
-    record = play_game(Options(players=2), seed, seats, keep_log=False)
-    won = seat in record.winners
-    result = (1.0 / len(record.winners)) if won else 0.0
-    return result, float(record.scores[seat] - record.scores[1 - seat]), expert.times
+    result, margin = duel(expert, other, index, seed)
+    return result, margin, expert.times
 
 
 def expert_games(games: int, *, workers: int = 1, seed: int = 0) -> StrongGames:

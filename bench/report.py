@@ -39,9 +39,10 @@ class Case:
     label: str
     value: float
     unit: str = ""
-    limit: str | None = None  # "<=" or ">=" when budgeted
-    budget: float | None = None
+    limit: str | None = None  # "<=", ">=" or "within" when budgeted
+    budget: float | None = None  # the bound; a range's lower end
     note: str = ""
+    upper: float | None = None  # a range's upper end
 
     @property
     def budgeted(self) -> bool:
@@ -58,6 +59,9 @@ class Case:
         assert self.budget is not None
         if not self.measured:
             return False
+        if self.limit == "within":
+            assert self.upper is not None
+            return self.budget <= self.value <= self.upper
         return self.value <= self.budget if self.limit == "<=" else self.value >= self.budget
 
     def line(self) -> str:
@@ -65,15 +69,24 @@ class Case:
         note = f"  ({self.note})" if self.note else ""
         if not self.budgeted:
             return f"  ----  {self.label}: {value}{note}"
-        budget = f"{self.limit} {_number(self.budget or 0.0)} {self.unit}".strip()
+        if self.limit == "within":
+            budget = f"{_number(self.budget or 0.0)}..{_number(self.upper or 0.0)} {self.unit}".strip()
+        else:
+            budget = f"{self.limit} {_number(self.budget or 0.0)} {self.unit}".strip()
         return f"  {'PASS' if self.ok else 'MISS'}  {self.label}: {value}   budget {budget}{note}"
 
     def json_value(self) -> float | None:
         return self.value if self.measured else None
 
+    def json_budget(self) -> float | list[float] | None:
+        """The bound, or a range as ``[lower, upper]``."""
+        if self.limit == "within" and self.budget is not None and self.upper is not None:
+            return [self.budget, self.upper]
+        return self.budget
+
     def to_json(self) -> dict[str, Any]:
         return {"label": self.label, "value": self.json_value(), "unit": self.unit, "limit": self.limit,
-                "budget": self.budget, "ok": self.ok, "note": self.note}
+                "budget": self.json_budget(), "ok": self.ok, "note": self.note}
 
 
 class BenchReport:
@@ -98,7 +111,7 @@ class BenchReport:
         if budget is None:
             self.cases.append(Case(key, label, value, unit, note=note))
         else:
-            self.cases.append(Case(key, label, value, unit, budget.limit, budget.value, note))
+            self.cases.append(Case(key, label, value, unit, budget.limit, budget.value, note, budget.upper))
         return value
 
     def info(self, key: str, value: Any) -> None:
@@ -108,7 +121,8 @@ class BenchReport:
     def _unmeasured(self) -> list[Case]:
         """A budget of this suite that no figure was recorded for, as a missed case."""
         recorded = {c.key for c in self.cases}
-        return [Case(key, budget.why, math.nan, "", budget.limit, budget.value, "the suite did not record it")
+        return [Case(key, budget.why, math.nan, "", budget.limit, budget.value, "the suite did not record it",
+                     budget.upper)
                 for key, budget in budgets_of(self.name, self.budgets).items() if key not in recorded]
 
     def _all_cases(self) -> list[Case]:
@@ -122,7 +136,8 @@ class BenchReport:
         cases = self._all_cases()
         data: dict[str, Any] = {c.key: c.json_value() for c in self.cases}
         data.update(self.extra)
-        data["budgets"] = {c.key: {"value": c.json_value(), "limit": c.limit, "budget": c.budget, "ok": c.ok}
+        data["budgets"] = {c.key: {"value": c.json_value(), "limit": c.limit, "budget": c.json_budget(),
+                                   "ok": c.ok}
                            for c in cases if c.budgeted}
         data["within_budget"] = not self.missed
         return data

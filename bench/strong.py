@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import itertools
 import time
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from multiprocessing import Pool
 from typing import Any, Protocol
@@ -67,30 +67,38 @@ class Timed:
         return action
 
 
+def duel(policy: Policy, other: Policy, index: int, seed: int) -> tuple[float, float]:
+    """A two-player game dealt from ``seed``, ``policy`` seated first when ``index`` is even and
+    second when odd (so a pairing's games share out the first player's edge): ``policy``'s result
+    (1, 1/2 for a shared win, 0) and its margin over ``other``. Every two-player bench pairing
+    plays through here, so they all count alike."""
+    seat = index % 2
+    seats: list[Policy] = [policy, other] if seat == 0 else [other, policy]
+    record = play_game(Options(players=2), seed, seats, keep_log=False)
+    won = seat in record.winners
+    result = (1.0 / len(record.winners)) if won else 0.0
+    return result, float(record.scores[seat] - record.scores[1 - seat])
+
+
 def play_one(job: Job) -> Result:
     """One bench game (see :data:`Job` and :data:`Result`)."""
     opponent, index, seed = job
     strong = Timed(StrongPolicy(seed))
     if opponent in ("greedy", "tuned"):
         weights = TUNED_GREEDY if opponent == "tuned" else {}
-        other = GreedyPolicy(seed + 7919, **weights)
-        seat = index % 2
-        seats: list[Policy] = [strong, other] if seat == 0 else [other, strong]
-        record = play_game(Options(players=2), seed, seats, keep_log=False)
-        rival = record.scores[1 - seat]
-    else:
-        seat = 0
-        options = Options(players=1, variant="solo", difficulty=Difficulty(opponent))
-        record = play_game(options, seed, [strong], keep_log=False)
-        rival = record.mastermind or 0
-    won = seat in record.winners
-    result = (1.0 / len(record.winners)) if won else 0.0
-    return result, float(record.scores[seat] - rival), strong.times
+        result, margin = duel(strong, GreedyPolicy(seed + 7919, **weights), index, seed)
+        return result, margin, strong.times
+    options = Options(players=1, variant="solo", difficulty=Difficulty(opponent))
+    record = play_game(options, seed, [strong], keep_log=False)
+    result = (1.0 / len(record.winners)) if 0 in record.winners else 0.0
+    return result, float(record.scores[0] - (record.mastermind or 0)), strong.times
 
 
-def _run(jobs: list[Job], workers: int) -> list[Result]:
-    """Every job's result, in order; a progress line every ``PROGRESS_EVERY`` games (a full run
-    takes long enough that a reader wants to see it move, and to read partial figures)."""
+def run_jobs(jobs: list[Job], workers: int, play: Callable[[Job], Result] = play_one,
+         what: str = "strong") -> list[Result]:
+    """Every job's result by ``play`` (a module-level function, so a worker process can run it),
+    in order; a progress line every ``PROGRESS_EVERY`` games (a full run takes long enough that a
+    reader wants to see it move, and to read partial figures)."""
     results: list[Result] = []
     tally: dict[str, list[float]] = {}
 
@@ -99,14 +107,14 @@ def _run(jobs: list[Job], workers: int) -> list[Result]:
         tally.setdefault(job[0], []).append(result[0])
         if len(results) % PROGRESS_EVERY == 0:
             rates = ", ".join(f"{name} {sum(r) / len(r):.1%} of {len(r)}" for name, r in tally.items())
-            print(f"  strong games: {len(results)}/{len(jobs)}; won {rates}", flush=True)
+            print(f"  {what} games: {len(results)}/{len(jobs)}; won {rates}", flush=True)
 
     if workers <= 1:
         for job in jobs:
-            record(job, play_one(job))
+            record(job, play(job))
         return results
     with Pool(workers) as pool:
-        for job, result in zip(jobs, pool.imap(play_one, jobs, chunksize=1), strict=True):
+        for job, result in zip(jobs, pool.imap(play, jobs, chunksize=1), strict=True):
             record(job, result)
     return results
 
@@ -159,7 +167,7 @@ def strong_games(
     start = time.perf_counter()
     jobs = interleaved(games, solo_games, seed, opponents)
     played = StrongGames()
-    for (opponent, _, _), result in zip(jobs, _run(jobs, workers), strict=True):
+    for (opponent, _, _), result in zip(jobs, run_jobs(jobs, workers), strict=True):
         played.results.setdefault(opponent, []).append(result)
     played.wall_s = time.perf_counter() - start
     return played

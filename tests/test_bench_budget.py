@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from bench import docs
-from bench.budgets import AI_SUITES, BUDGETS, QUICK_SUITES, at_least, at_most
+from bench.budgets import AI_SUITES, BUDGETS, QUICK_SUITES, at_least, at_most, within
 from bench.report import RESULTS_DIR_VARIABLE, BenchReport
 
 DEMO = {
@@ -123,3 +123,42 @@ def test_a_budgeted_row_shows_its_verdict(tmp_path: Path, monkeypatch: pytest.Mo
 
 def test_docs_refuses_an_empty_results_folder(tmp_path: Path) -> None:
     assert docs.main(["--results", str(tmp_path), "--doc", str(tmp_path / "x.md")]) == 2
+
+
+RANGE = {"rate": within(0.65, 0.80, "strength", "demo", why="a ladder step")}
+
+
+@pytest.mark.parametrize(("value", "ok"),
+                         [(0.64, False), (0.65, True), (0.72, True), (0.80, True), (0.81, False)])
+def test_a_range_budget_misses_on_either_side(value: float, ok: bool,
+                                              capsys: pytest.CaptureFixture[str]) -> None:
+    """A ladder step that wins too often misses as surely as one that wins too rarely; both ends count."""
+    report = BenchReport("demo", budgets=RANGE)
+    report.add("rate", value, label="rate", note="200 games")
+    assert report.finish() == (0 if ok else 1)
+    out = capsys.readouterr().out.strip().splitlines()
+    verdict = "PASS" if ok else "MISS"
+    expected = f"{verdict}  rate: {value:.2f}   budget 0.65..0.80  (200 games)"
+    assert any(line.strip() == expected for line in out)
+    assert json.loads(out[-1])["budgets"]["rate"] == {"value": value, "limit": "within",
+                                                      "budget": [0.65, 0.8], "ok": ok}
+
+
+def test_a_range_budget_unmeasured_is_missed_and_its_docs_row_shows_the_range(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.setenv(RESULTS_DIR_VARIABLE, str(tmp_path))
+    unmeasured = within(1, 2, "strength", "demo", why="unmeasured")
+    report = BenchReport("demo", budgets={**RANGE, "other": unmeasured})
+    report.add("rate", 0.9, label="rate", note="200 games")
+    assert report.finish() == 1
+    assert [c.key for c in report.missed] == ["rate", "other"]
+    capsys.readouterr()
+    block = docs.section(docs.load_reports(tmp_path)[0])
+    assert "| rate (`rate`) | **0.9** | 0.65–0.8 | ✘ missed | 200 games |" in block
+    assert "| unmeasured (`other`) | not measured | 1–2 | ✘ missed |" in block
+
+
+def test_a_range_is_not_empty() -> None:
+    with pytest.raises(ValueError, match="empty"):
+        within(0.8, 0.65, "strength", "demo", why="backwards")

@@ -13,7 +13,7 @@ from typing import Any
 
 import pytest
 
-from bench import ai
+from bench import ai, ladder
 from bench import engine as engine_suite
 from bench.__main__ import GROUPS, main
 from bench.budgets import AI_SUITES, QUICK_SUITES
@@ -50,6 +50,7 @@ def test_ai_bench_reports_the_strength_figures_with_their_budgets(
     """``make bench-ai`` plays 400 games per opponent and 134 Solo games per difficulty on two
     workers (the suite's defaults); a missed strength budget fails it."""
     monkeypatch.setattr(ai, "bench_strong", _fake_strength)
+    monkeypatch.setattr(ai, "bench_ladder", _fake_ladder)
     code = ai.main(["--solo-games", "2", "--workers", "2"])
     last = json.loads(capsys.readouterr().out.strip().splitlines()[-1])
     budgets = last["budgets"]
@@ -60,7 +61,42 @@ def test_ai_bench_reports_the_strength_figures_with_their_budgets(
     assert all(last[f"strong_solo_win_rate_{d.value}"] == 0.5 for d in Difficulty)
     assert set(last["solo_greedy_win_rate"]) == {d.value for d in Difficulty}
     assert all(len(pair) == 2 for pair in last["solo_greedy_mean_scores"].values())
+    assert budgets["ladder_medium_vs_greedy_2p"] == {"value": 0.6, "limit": "within", "budget": [0.65, 0.8],
+                                                     "ok": False}
+    assert budgets["ladder_strong_vs_medium_2p"]["ok"] and budgets["ladder_expert_vs_strong_2p"]["ok"]
     assert not last["within_budget"] and code == 1  # the missed figure fails the bench
+
+
+def _fake_ladder(games: int, *, workers: int, seed: int) -> dict[str, Any]:
+    assert (games, workers) == (ladder.LADDER_GAMES, 2)
+    return {"ladder_medium_vs_greedy_2p": 0.6, "ladder_strong_vs_medium_2p": 0.7,
+            "ladder_expert_vs_strong_2p": 0.8, "ladder_mean_margin": {}, "ladder_games": {},
+            "ladder_first_seed": ladder.LADDER_SEED}
+
+
+def test_ladder_games_alternate_seats_on_held_out_deals() -> None:
+    """Game i of each pair is dealt from 1,000,000 + i (seeds no tuning played), the pairs in turn."""
+    jobs = ladder.ladder_jobs(3, seed=0)
+    assert [pair for pair, _, _ in jobs[:3]] == list(ladder.PAIRS)
+    assert all(seed == ladder.LADDER_SEED + index for _, index, seed in jobs)
+    assert [index for pair, index, _ in jobs if pair == "expert_vs_strong"] == [0, 1, 2]
+
+
+def test_ai_bench_plays_the_ladder_into_its_json(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The real path from games to the JSON keys, on two games per pair; greedy against random
+    stands in for each pair (a real Expert game takes half a minute)."""
+    monkeypatch.setattr(ladder, "PAIRS", {pair: ("greedy", "random") for pair in ladder.PAIRS})
+    code = ai.main(["--solo-games", "0", "--strong-games", "0", "--strong-solo-games", "0",
+                    "--ladder-games", "2", "--workers", "1"])
+    last = json.loads(capsys.readouterr().out.strip().splitlines()[-1])
+    for key in ("ladder_medium_vs_greedy_2p", "ladder_strong_vs_medium_2p", "ladder_expert_vs_strong_2p"):
+        assert 0.0 <= last[key] <= 1.0
+        assert last["budgets"][key]["limit"] == "within" and last["budgets"][key]["budget"] == [0.65, 0.8]
+    assert last["ladder_games"] == {pair: 2 for pair in ladder.PAIRS}
+    assert last["ladder_first_seed"] == 1_000_000
+    assert code == 1  # the skipped strong games leave their budgets unmeasured
 
 
 def _fake_games(games: int, solo_games: int, *, workers: int, seed: int,
