@@ -160,16 +160,9 @@ def table_layout(state: GameState, names: Sequence[str], previous: GameState | N
     if banner is not None:
         add(banner_height(state, t), ("banner", language, banner),
             lambda image, x, top: paint_banner(image, top, state, shown, width, t))
-    if isinstance(state.table, RowsTable):  # a band per row: taking a card redraws one
-        rows_table = state.table
+    if isinstance(state.table, RowsTable):  # a band per row, a part per slot: taking a card redraws one
         for colour, above in ((Colour.WHITE, MARGIN), (Colour.BLACK, 0)):
-            def paint_row(
-                image: Image.Image, x: int, top: int, colour: Colour = colour, above: int = above
-            ) -> None:
-                _paint_row(image, top + above, state, rows_table, colour, lay, changes)
-
-            add(above + lay.tab + lay.tile[1] + GAP, _row_key(state, rows_table, colour, changes, language),
-                paint_row)
+            stack.extend(_row_band(stack.y, above, state, state.table, colour, lay, changes, language))
     else:
         market_h = (_solo_height(lay) if isinstance(state.table, SoloTable)
                     else _line_clear_height(lay, shown, state.table))
@@ -359,41 +352,53 @@ def _paint_deck(
 # -- base game: two rows ---------------------------------------------------------------------------
 
 
-def _paint_row(
-    image: Image.Image, y: int, state: GameState, table: RowsTable, colour: Colour, lay: TableLayout,
-    changes: Changes,
-) -> None:
-    """One colour's row of four cards, numbered, and its deck."""
+def _row_band(
+    top: int, above: int, state: GameState, table: RowsTable, colour: Colour, lay: TableLayout,
+    changes: Changes, language: str,
+) -> Band:
+    """One colour's row of four cards, numbered, and its deck, ``above`` rows of page over them:
+    a part per slot (its number, id and card) and one for the deck, so that taking a card draws
+    its slot and the deck again, not the whole row. A new card's frame is drawn over its slot
+    (:attr:`layers.Part.cover`): the slot is not drawn again when the frame goes away."""
     row = table.row(colour)
+    g = lay.card()
+    columns = [_row_column(lay, i) for i in range(5)]
+    # Each part reaches halfway across the gaps beside its tile (a frame takes 5 px of them).
+    edges = [0] + [(columns[i - 1] + g.width + columns[i]) // 2 for i in range(1, 5)] + [lay.width]
+    parts: list[Part] = []
     for i in range(4):
-        x = _row_column(lay, i)
         card_id = row[i] if i < len(row) else None
-        _paint_tab(image, x, y, i + 1, card_id, lay)
-        _paint_slot(image, x, y + lay.tab, state, card_id, lay, changes)
-    deck_x = _row_column(lay, 4)
-    fonts.draw(
-        image,
-        deck_x,
-        y + lay.tab // 2 - 2,
-        labels.colour_deck(colour.value),
-        lay.t.small,
-        MUTED,
-        anchor="lm",
-    )
-    _paint_deck(image, deck_x, y + lay.tab, colour, len(table.deck(colour)), lay)
+        shift = columns[i] - edges[i]  # the tile's left edge in its part
+
+        def paint(image: Image.Image, x: int, y: int, i: int = i, card_id: str | None = card_id,
+                  shift: int = shift) -> None:
+            _paint_tab(image, x + shift, y + above, i + 1, card_id, lay)
+            _paint_slot(image, x + shift, y + above + lay.tab, state, card_id, lay)
+
+        def frame(image: Image.Image, x: int, y: int, shift: int = shift) -> None:
+            left, card_top = x + shift, y + above + lay.tab
+            mark(image, (left, card_top, left + g.width - 1, card_top + g.height - 1))
+
+        new = card_id is not None and card_id in changes.new_market
+        card = None if card_id is None else state.card(card_id)
+        key = ("market-slot", language, colour, above, i, card)
+        parts.append(Part(edges[i], edges[i + 1] - edges[i], key, paint, frame if new else None, new or None))
+    deck_size = len(table.deck(colour))
+    deck_shift = columns[4] - edges[4]
+
+    def paint_deck(image: Image.Image, x: int, y: int) -> None:
+        fonts.draw(image, x + deck_shift, y + above + lay.tab // 2 - 2, labels.colour_deck(colour.value),
+                   lay.t.small, MUTED, anchor="lm")
+        _paint_deck(image, x + deck_shift, y + above + lay.tab, colour, deck_size, lay)
+
+    parts.append(Part(edges[4], edges[5] - edges[4], ("market-deck", language, colour, above, deck_size),
+                      paint_deck))
+    return Band(top, above + lay.tab + g.height + GAP, tuple(parts))
 
 
 def _row_column(lay: TableLayout, i: int) -> int:
     """The left edge of a base-game row's ``i``-th tile (4: the deck)."""
     return MARGIN + int(i * (lay.inner - lay.tile[0]) / 4)
-
-
-def _row_key(state: GameState, table: RowsTable, colour: Colour, changes: Changes, language: str) -> Hashable:
-    """What one row shows: its cards (which of them are new) and its deck's size."""
-    row = table.row(colour)
-    cards = tuple(None if card_id is None else state.card(card_id) for card_id in row)
-    new = tuple(card_id in changes.new_market for card_id in row)
-    return ("market-row", language, colour, cards, new, len(table.deck(colour)))
 
 
 # -- Line Clear: four rows of 3 around the decks, two markers ---------------------------------------
