@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 
 from engine.policies import POLICIES, GreedyPolicy, MediumPolicy, StrongPolicy, policy_by_name
+from engine.policies.medium import MEDIUM_BEAM, MEDIUM_PLANS, MEDIUM_ROLLOUTS
 from engine.simulate import play_game
 from engine.state import Difficulty, Options
 from engine.variants import VARIANTS
@@ -14,6 +15,15 @@ def test_registered_by_name() -> None:
     assert POLICIES["medium"] is MediumPolicy
     assert isinstance(policy_by_name(" Medium ", 3), MediumPolicy)
     assert isinstance(MediumPolicy(1), StrongPolicy)
+
+
+def test_budget_is_fixed_and_below_strongs() -> None:
+    """The tuned budget (5 rollouts, 3 plans, beam 4: the module docstring's figures), a fixed
+    rollout count with no clock, and a fraction of Strong's search."""
+    medium, strong = MediumPolicy(0), StrongPolicy(0)
+    assert (medium.rollouts, medium.max_rollouts, medium.work) == (MEDIUM_ROLLOUTS, MEDIUM_ROLLOUTS, 0)
+    assert (MEDIUM_ROLLOUTS, MEDIUM_PLANS, MEDIUM_BEAM) == (5, 3, 4)
+    assert medium.rollouts < strong.rollouts and medium.plans < strong.plans and medium.beam < strong.beam
 
 
 def test_same_seed_same_game() -> None:
