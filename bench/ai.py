@@ -9,6 +9,9 @@ The strength games, kept out of the quick bench because their figures need hundr
   difficulty (134), no budget;
 * ``strong_decision_p95_s`` — the decision percentile over every search of those games (the quick
   bench measures it on a few games, :mod:`bench.engine`);
+* ``hint_regret_over_2`` — of ``--hint-positions`` fixed mid-game positions (100), how many hints
+  lose more than 2 points against a 4x-budget Expert (:mod:`bench.hints`; ``hint_regret_mean``
+  and ``hint_regret_max`` in the JSON);
 * ``solo_greedy_win_rate``, ``solo_greedy_mean_scores`` (JSON only) — greedy's Solo results,
   ``--solo-games`` per difficulty (1,000): the win rate, and its mean score against the
   mastermind's (the win rate alone hides how far off a losing player is);
@@ -31,6 +34,7 @@ from engine.simulate import play_game
 from engine.state import Difficulty, Options
 
 from .engine import CLOCK, Cards, arguments, load_cards
+from .hints import HINT_POSITIONS, bench_hints
 from .ladder import LADDER_GAMES, PAIRS, bench_ladder
 from .report import BenchReport
 from .strong import bench_strong
@@ -73,6 +77,7 @@ def bench_solo(
 def run_bench(
     *, solo_games: int = SOLO_GAMES, seed: int = 0, cards: Cards = None, strong_games: int = STRONG_GAMES,
     strong_solo_games: int = STRONG_SOLO_GAMES, workers: int = 1, ladder_games: int = LADDER_GAMES,
+    hint_positions: int = HINT_POSITIONS,
 ) -> int:
     """Play, print each figure beside its budget, end with the JSON line; the exit code is 1 when
     a budget is missed. ``cards``: the catalogue greedy's Solo games deal from (default: shipped)."""
@@ -111,6 +116,13 @@ def run_bench(
                        label=f"the ladder: {upper}'s 2-player win share against {lower}", note=sample)
         for key in ("ladder_mean_margin", "ladder_games", "ladder_first_seed"):
             report.info(key, ladder[key])
+    if hint_positions:
+        hints = bench_hints(hint_positions)
+        report.add("hint_regret_over_2", hints["hint_regret_over_2"],
+                   label="hints losing more than 2 points against a 4x-budget Expert",
+                   note=f"of {hints['hint_positions']} fixed mid-game positions")
+        for key in ("hint_regret_mean", "hint_regret_max", "hint_positions"):
+            report.info(key, hints[key])
     print(f"total {time.perf_counter() - total:.1f} s")
     return report.finish()
 
@@ -125,8 +137,11 @@ def main(argv: Sequence[str] | None = None) -> int:
                         help=f"greedy's Solo games per difficulty (default {SOLO_GAMES}; 0: skip)")
     parser.add_argument("--ladder-games", type=int, default=LADDER_GAMES,
                         help=f"2-player games per ladder pair (default {LADDER_GAMES}; 0: skip)")
+    parser.add_argument("--hint-positions", type=int, default=HINT_POSITIONS,
+                        help=f"fixed positions the hints' regret is measured on (default {HINT_POSITIONS}; "
+                             "0: skip)")
     args = parser.parse_args(argv)
     cards = load_cards(parser, args.catalogue)
     return run_bench(solo_games=args.solo_games, seed=args.seed, cards=cards, strong_games=args.strong_games,
                      strong_solo_games=args.strong_solo_games, workers=args.workers,
-                     ladder_games=args.ladder_games)
+                     ladder_games=args.ladder_games, hint_positions=args.hint_positions)

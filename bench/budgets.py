@@ -73,6 +73,8 @@ BUDGETS: dict[str, Budget] = {
         0.5, "speed", "engine", why="issue 29: an Expert decision (a search), 95th percentile, one core"),
     # -- AI strength (bench/ai.py) ----------------------------------------------------------------
     "strong_vs_greedy_2p": at_least(0.85, "strength", "ai", why="Strong beats Easy (greedy), 2 players"),
+    "hint_regret_over_2": at_most(3, "strength", "ai",
+                                  why="of 100 fixed positions, hints losing > 2 points to a 4x Expert"),
     "strong_vs_tuned_greedy_2p": at_least(0.75, "strength", "ai",
                                           why="Strong beats a differently tuned greedy, 2 players"),
     # The ladder (bench/ladder.py, issue 29): each level beats the one below, but not out of sight.

@@ -13,7 +13,7 @@ from typing import Any
 
 import pytest
 
-from bench import ai, ladder
+from bench import ai, hints, ladder
 from bench import engine as engine_suite
 from bench.__main__ import GROUPS, main
 from bench.budgets import AI_SUITES, QUICK_SUITES
@@ -44,6 +44,20 @@ def _fake_strength(games: int, solo_games: int, *, workers: int, seed: int) -> d
     }
 
 
+def _fake_hints(count: int) -> dict[str, float]:
+    return {"hint_regret_over_2": 2, "hint_regret_mean": 0.3, "hint_regret_max": 4.5, "hint_positions": count}
+
+
+def test_the_hint_bench_measures_the_regret_of_real_hints_on_fixed_positions() -> None:
+    """Two positions, really searched: the regret is a reference's value gap, never negative, and
+    the positions are the same on every run (fixed deals)."""
+    found = hints.positions(2)
+    assert found == hints.positions(2) and all(s.actions_left == 3 and not s.is_over for s in found)
+    figures = hints.bench_hints(2)
+    assert figures["hint_positions"] == 2 and 0 <= figures["hint_regret_over_2"] <= 2
+    assert 0.0 <= figures["hint_regret_mean"] <= figures["hint_regret_max"]
+
+
 def test_ai_bench_reports_the_strength_figures_with_their_budgets(
     capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch,
 ) -> None:
@@ -51,9 +65,12 @@ def test_ai_bench_reports_the_strength_figures_with_their_budgets(
     workers (the suite's defaults); a missed strength budget fails it."""
     monkeypatch.setattr(ai, "bench_strong", _fake_strength)
     monkeypatch.setattr(ai, "bench_ladder", _fake_ladder)
+    monkeypatch.setattr(ai, "bench_hints", _fake_hints)
     code = ai.main(["--solo-games", "2", "--workers", "2"])
     last = json.loads(capsys.readouterr().out.strip().splitlines()[-1])
     budgets = last["budgets"]
+    assert budgets["hint_regret_over_2"] == {"value": 2, "limit": "<=", "budget": 3, "ok": True}
+    assert last["hint_positions"] == ai.HINT_POSITIONS and last["hint_regret_max"] == 4.5
     assert budgets["strong_vs_greedy_2p"] == {"value": 0.88, "limit": ">=", "budget": 0.85, "ok": True}
     assert budgets["strong_vs_tuned_greedy_2p"] == {"value": 0.74, "limit": ">=", "budget": 0.75, "ok": False}
     assert budgets["strong_decision_p95_s"] == {"value": 0.3, "limit": "<=", "budget": 0.5, "ok": True}

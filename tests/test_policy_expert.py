@@ -10,7 +10,7 @@ from test_policy_strong import _shuffle_decks, _states, _swap_hidden_piles
 
 from engine import Options
 from engine.actions import Pass
-from engine.policies import POLICIES, ExpertPolicy, GreedyPolicy, policy_by_name
+from engine.policies import POLICIES, ExpertPolicy, GreedyPolicy, PlanValue, policy_by_name
 from engine.policies.expert import evaluate, expected_actions
 from engine.rng import Rng
 from engine.rules import score_line
@@ -113,3 +113,21 @@ def test_evaluation_reads_the_position() -> None:
     final = record.final_state
     assert final is not None and final.is_over
     assert evaluate(final, 0) == score_line(final, 0).total
+
+
+def test_a_forced_plan_is_scored_beside_the_search_on_the_same_worlds() -> None:
+    """``analyse(forced=…)`` (the hint bench's regret, a review's played turn): the plan is scored
+    as "forced" among the search's own candidates (a candidate the search also found is scored
+    once, as the forced one), on the same worlds."""
+    state = _states(Options(players=2), 4, every=9)[2]
+    plain = ExpertPolicy(4, **SMALL).analyse(state)
+    assert len(plain.plans) > 2
+    weakest = plain.plans[-1]
+    forced = ExpertPolicy(4, **SMALL).analyse(state, forced=[weakest.actions])
+    scored = forced.value_of("forced")
+    assert scored is not None and scored.actions == weakest.actions and scored.rollouts == plain.best.rollouts
+    def turns(plans: tuple[PlanValue, ...]) -> list[str]:
+        return sorted(str(p.actions) for p in plans)
+
+    assert turns(forced.plans) == turns(plain.plans)
+    assert ExpertPolicy(4, **SMALL).analyse(state).plans == plain.plans  # forced=() changes nothing

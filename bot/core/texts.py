@@ -425,7 +425,7 @@ HELP = """**Project L in Discord** — build a table, then play asynchronously; 
 **Look** `/projectl status` table image · `/projectl mat` any player's mat (only deck order is secret)
 `/projectl log` · `/projectl stats` · `/projectl rules` per action and mode · \
 `/projectl settings` DM reminders
-**Learn** `/projectl play hint` the Strong AI's advice · `/projectl review` your costliest turns
+**Learn** `/projectl play hint` the Expert AI's advice · `/projectl review` your costliest turns
 Cells: columns A–E, rows 1–5 of the card, A1 top left."""
 
 RULES: dict[str, str] = {
@@ -811,6 +811,8 @@ PANEL_NOTHING = "You have nothing to do in this game right now."
 HINT = "Hint (only you see this; hints used this game: {used}): **`{action}`**\n{reason}"
 HINT_REASON = ("Plan for this turn: {plan}. Played out {rollouts} times over re-dealt decks, it ends "
                "{margin:+.1f} points against the best rival on average ({wins:.0%} won)")
+HINT_REASON_READ = ("Plan for this turn: {plan}. On {worlds} re-dealt decks, after every rival's reply, "
+                    "it leaves you {margin:+.1f} points against the best rival by the Expert AI's reading")
 HINT_ALTERNATIVE = "; the next best start, `{action}`, {margin:+.1f}."
 HINT_WHY = "Why: {reasons}."
 HINT_WHY_SCORES = "it scores {points} points now ({cards})"

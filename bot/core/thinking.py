@@ -25,7 +25,7 @@ from dataclasses import dataclass
 from typing import Any, TypeVar
 
 from engine import TABLE_ACTIONS, GameState, apply, parse_action, serialisation
-from engine.policies import PlanGist, StrongPolicy, plan_gist, policy_by_name
+from engine.policies import Analysis, ExpertPolicy, PlanGist, StrongPolicy, plan_gist, policy_by_name
 from engine.policies.hidden import redeal
 from engine.rng import Rng
 
@@ -52,13 +52,18 @@ def policy_move(state_text: str, seed: int, name: str = "strong") -> tuple[str, 
 
 @dataclass(frozen=True, slots=True)
 class Hint:
-    """The strong policy's suggestion for the player to act (plain data, from a worker)."""
+    """A searching policy's suggestion for the player to act (plain data, from a worker)."""
 
     action: str
     plan: tuple[str, ...]
     margin: float
-    wins: float
+    """The plan's estimated final margin against the best rival (Strong: its rollouts' mean;
+    Expert: its evaluation's after the rivals' replies)."""
+    wins: float | None
+    """The share of rollouts won (Strong); None for a search that reads positions instead of
+    playing them out (Expert)."""
     rollouts: int
+    """Rollouts (Strong) or re-dealt worlds (Expert) each candidate was scored on."""
     alternative: str | None
     alternative_margin: float | None
     gist: PlanGist
@@ -95,11 +100,24 @@ def strong_hint(state_text: str, seed: int) -> Hint:
     :func:`public_position`), with the runner-up first move and the plan's gist."""
     state = serialisation.loads(state_text)
     analysis = StrongPolicy(seed, cpu_cap_s=HINT_CPU_CAP_S).analyse(state)
+    return _hint(state, analysis, analysis.rollouts, analysis.best.wins)
+
+
+def expert_hint(state_text: str, seed: int) -> Hint:
+    """The expert policy's advice (what ``/projectl play hint`` gives): as :func:`strong_hint`, from
+    the stronger search, whose budget is a node count (no clock), so the same position and seed
+    always give the same hint."""
+    state = serialisation.loads(state_text)
+    analysis = ExpertPolicy(seed).analyse(state)
+    return _hint(state, analysis, analysis.best.rollouts, None)
+
+
+def _hint(state: GameState, analysis: Analysis, rollouts: int, wins: float | None) -> Hint:
     best = analysis.best
     other = next((p for p in analysis.plans[1:] if p.actions[0] != best.actions[0]
                   and p.rollouts == best.rollouts), None)
-    return Hint(str(best.actions[0]), tuple(str(a) for a in best.actions), best.margin, best.wins,
-                analysis.rollouts, None if other is None else str(other.actions[0]),
+    return Hint(str(best.actions[0]), tuple(str(a) for a in best.actions), best.margin, wins,
+                rollouts, None if other is None else str(other.actions[0]),
                 None if other is None else other.margin, plan_gist(state, best.actions))
 
 

@@ -284,17 +284,21 @@ class ExpertPolicy:
             self._plan, self._expect = rest, outcome.state
 
     # -- searching -------------------------------------------------------------------------------
-    def analyse(self, state: GameState) -> Analysis:
-        """Score candidate turns for the player to act in ``state`` (see the module)."""
+    def analyse(self, state: GameState, *, forced: Sequence[tuple[Action, ...]] = ()) -> Analysis:
+        """Score candidate turns for the player to act in ``state`` (see the module).
+
+        ``forced`` plans are scored too (source "forced", first on a tie), on the same worlds:
+        the turn a player really played, for a review, or another search's advice, for the hint
+        bench's regret."""
         seat = state.current
         base = _mix(self.seed, state.rng_state, state.round, state.turn, seat, state.actions_left)
         worlds = [redeal(state, Rng(_mix(base, i + 1)), seat) for i in range(max(1, self.worlds))]
         self._spent = 0
         candidates: list[tuple[tuple[Action, ...], str]] = []
         seen: set[tuple[Action, ...]] = set()
-        for plan, source in [(self._greedy_turn(worlds[0], seat, base), "greedy")] + [
-            (plan, "search") for plan in self._search_plans(worlds[0], seat)
-        ]:
+        for plan, source in [(tuple(p), "forced") for p in forced] + [
+            (self._greedy_turn(worlds[0], seat, base), "greedy")
+        ] + [(plan, "search") for plan in self._search_plans(worlds[0], seat)]:
             if plan and plan not in seen:
                 seen.add(plan)
                 candidates.append((plan, source))
@@ -310,7 +314,7 @@ class ExpertPolicy:
             ]
             mean = sum(values) / len(values)
             scored.append(PlanValue(plan, mean, mean, 0.0, len(values), source))
-        order = {"greedy": 0, "search": 1}
+        order = {"forced": 0, "greedy": 1, "search": 2}
         scored.sort(key=lambda p: (-p.value, order[p.source]))
         return self._done(Analysis(seat, tuple(scored), lines, 0.0, False))
 

@@ -24,7 +24,7 @@ from bot.core.event_texts import and_list, with_article
 from bot.core.locales import Joined, Notation, locale_code
 from bot.core.manager import Game
 from bot.core.storage.hints import HintStore
-from bot.core.thinking import Mistake, review_game, strong_hint
+from bot.core.thinking import Mistake, expert_hint, review_game
 from engine import Master, Place
 from engine.policies import PlanGist
 
@@ -78,14 +78,17 @@ def hint_reason(hint: Any) -> Joined:
 def hint_numbers(hint: Any) -> Joined:
     """One line: the plan, how it played out, and the next best first move if there is one."""
     plan = Joined((common.code(a) for a in hint.plan), texts.THEN)
-    line = texts.HINT_REASON.format(plan=plan, rollouts=hint.rollouts, margin=hint.margin, wins=hint.wins)
+    if hint.wins is None:
+        line = texts.HINT_REASON_READ.format(plan=plan, worlds=hint.rollouts, margin=hint.margin)
+    else:
+        line = texts.HINT_REASON.format(plan=plan, rollouts=hint.rollouts, margin=hint.margin, wins=hint.wins)
     if hint.alternative is not None and hint.alternative_margin is not None:
         return Joined((line, texts.HINT_ALTERNATIVE.format(action=Notation(hint.alternative),
                                                            margin=hint.alternative_margin)), "")
     return Joined((line,), "")
 
 
-@app_commands.command(name="hint", description="The Strong AI's advice")
+@app_commands.command(name="hint", description="The Expert AI's advice")
 async def hint_command(interaction: discord.Interaction) -> None:
     bot = common.bot_of(interaction)
     ctx = await flow.acting(bot.manager, common.channel_id_of(interaction), interaction.user.id,
@@ -96,7 +99,7 @@ async def hint_command(interaction: discord.Interaction) -> None:
     await common.defer(interaction)
     # Planned from the asker's own turn: on a concurrent table the state's current seat may be the
     # other marker holder.
-    hint = await bot.manager.thinker.run(strong_hint, ctx.hint_position(), ctx.hint_seed())
+    hint = await bot.manager.thinker.run(expert_hint, ctx.hint_position(), ctx.hint_seed())
     used = await HintStore(bot.storage).count_hint(game.id, ctx.seat)
     action = engine.parse_action(hint.action)
     place = _first_placement(action)
