@@ -33,8 +33,6 @@ log = logging.getLogger("bot.thinking")
 
 HEAVY_POLICIES = frozenset({"medium", "strong", "expert"})
 """Policies whose moves are computed in the process pool (a search of a fraction of a second)."""
-REVIEW_ROLLOUTS = 16
-"""Rollouts per turn in a post-game review (a game has dozens of turns to score)."""
 T = TypeVar("T")
 
 
@@ -123,7 +121,7 @@ def _hint(state: GameState, analysis: Analysis, rollouts: int, wins: float | Non
 
 @dataclass(frozen=True, slots=True)
 class Mistake:
-    """One turn of a finished game, scored: what was played, what the strong policy prefers."""
+    """One turn of a finished game, scored: what was played, what the expert policy prefers."""
 
     seat: int
     round: int
@@ -131,15 +129,16 @@ class Mistake:
     played: tuple[str, ...]
     better: tuple[str, ...]
     cost: float
-    """Estimated points lost: the strong plan's mean margin minus the played turn's."""
+    """Estimated points lost: the expert's best plan's mean margin minus the played turn's."""
     state_text: str
     """The position before the turn (for its image)."""
 
 
 def review_game(initial_text: str, log_rows: Sequence[tuple[int, str]], seed: int,
-                seats: Sequence[int], rollouts: int = REVIEW_ROLLOUTS) -> list[Mistake]:
-    """Every play-phase turn of ``seats`` in a finished game, scored by the strong policy: the turn
-    actually played is a forced candidate beside the policy's own plans, on the same re-deals.
+                seats: Sequence[int]) -> list[Mistake]:
+    """Every play-phase turn of ``seats`` in a finished game, scored by the expert policy (the
+    hints' search, issue 29): the turn actually played is a forced candidate beside the policy's
+    own plans, on the same re-deals.
     Costs are clipped at 0 (the policy's estimate, not an oracle: a turn it rates as good as its
     own costs nothing). Table decisions (skip, remove) are replayed but not scored."""
     state = serialisation.loads(initial_text)
@@ -156,11 +155,11 @@ def review_game(initial_text: str, log_rows: Sequence[tuple[int, str]], seed: in
                 turns.append((state, seat, []))
             turns[-1][2].append(text)
         state = apply(state, action).state
-    policy = StrongPolicy(seed)
+    policy = ExpertPolicy(seed)
     found: list[Mistake] = []
     for before, seat, played in turns:
         actions = tuple(parse_action(t) for t in played)
-        analysis = policy.analyse(before, forced=[actions], rollouts=rollouts)
+        analysis = policy.analyse(before, forced=[actions])
         mine = analysis.value_of("forced")
         best = analysis.best
         if mine is None or best.source == "forced":

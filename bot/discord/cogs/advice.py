@@ -1,10 +1,10 @@
-"""Advice from the strong AI: ``/projectl play hint`` during your turn, ``/projectl review`` (and a
+"""Advice from the Expert AI: ``/projectl play hint`` during your turn, ``/projectl review`` (and a
 Review button under the results) after the game.
 
 The thinking runs in the manager's process pool (:mod:`bot.core.thinking`), never on the event loop.
 A hint is private, only for the player whose move it is, and counted (the count is shown with the
 final results); a table opened with ``hints: False`` refuses hints. A review scores every turn
-each human played (the turn as played against the strong policy's own plans, on the same
+each human played (the turn as played against the expert policy's own plans, on the same
 re-dealt decks) and shows each player's three costliest turns.
 """
 
@@ -38,7 +38,7 @@ _reviews: dict[tuple[int, int, str | None], tuple[str, list[tuple[str, bytes, Jo
 """Finished reviews by (game id, revision, locale): a finished game never changes, and a review
 costs seconds of CPU, so a second request (or a second click) is answered from here."""
 _mistakes: dict[tuple[int, int], list[Mistake]] = {}
-"""The strong AI's scoring of a finished game by (game id, revision), whatever language it is shown in."""
+"""The Expert AI's scoring of a finished game by (game id, revision), whatever language it is shown in."""
 _REVIEW_CACHE = 32
 
 
