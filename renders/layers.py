@@ -149,6 +149,8 @@ decides whether a worker drawing many channels' posts finds them at all (kept ra
 panels of 50 interleaved games overflowed even 32 MB); compressing costs ~0.3 ms, drawing a
 panel again ~1.5 ms."""
 _PART_LEVEL = 1
+"""Kept parts are raw deflate (no zlib header or adler-32 checksum: nothing reads one, and the
+checksum cost as much as a tenth of compressing them)."""
 
 _ZLIB_HEADER = b"\x78\x5e"  # deflate, 32 KB window, "fast" level (what zlib writes for level 2)
 _FINAL_BLOCK = zlib.compressobj(PNG_COMPRESS_LEVEL, zlib.DEFLATED, -15).flush()  # an empty last block
@@ -195,11 +197,11 @@ def _band_rows(band: Band, layout: Layout) -> bytes:
         kept = part.key is not None and (several or part.cover is not None)
         stored = _PARTS.find(key) if kept else None
         if stored is not None:
-            found = Image.frombytes("P", stored[1], zlib.decompress(stored[0]))
+            found = Image.frombytes("P", stored[1], zlib.decompress(stored[0], -15))
         else:
             found = _draw_part(part, band, layout.mode, layout.background)
             if kept:
-                data = zlib.compress(found.tobytes(), _PART_LEVEL)
+                data = zlib.compress(found.tobytes(), _PART_LEVEL, -15)
                 _PARTS.keep(key, (data, found.size), len(data) + 64)
         if part.cover is not None:
             found = _cover(found, part, band, layout.background)
