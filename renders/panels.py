@@ -189,10 +189,22 @@ def reserve_height(t: TextSizes, cell: int) -> int:
     return int(t.body * 1.4) + int(t.small * 1.2) + 2 * cell + int(t.body * 1.3) + t.small // 3
 
 
+def reserve_edges(x: int, width: int, count: int, image_width: int) -> list[int]:
+    """Where the reserve of ``count`` shapes, ``width`` px from ``x``, is cut into a part per
+    shape (:func:`paint_reserve`'s ``only``): the slots' edges, from the image's left edge to
+    its right one."""
+    slot = width / count
+    return [0] + [int(x + slot * i) for i in range(1, count)] + [image_width]
+
+
 def paint_reserve(
-    image: Image.Image, x: int, y: int, width: int, state: GameState, t: TextSizes, cell: int
+    image: Image.Image, x: int, y: int, width: int, state: GameState, t: TextSizes, cell: int,
+    only: int | None = None,
 ) -> None:
-    """Every shape in the reserve, drawn, with its code above and count below (empty: greyed)."""
+    """Every shape in the reserve, drawn, with its code above and count below (empty: greyed).
+    ``only``: the box and its titles, but of the shapes only that one (the table draws each
+    shape's slot as a part of its own, clipped to it, so that a count that changed draws one
+    slot again: a shape's code, icon and count stay inside its slot)."""
     draw = ImageDraw.Draw(image)
     h = reserve_height(t, cell)
     draw.rounded_rectangle((x, y, x + width, y + h), radius=12, fill=PANEL, outline=PANEL_EDGE, width=2)
@@ -205,6 +217,8 @@ def paint_reserve(
     sprite_mid = code_mid + int(t.small * 0.7) + cell
     count_mid = sprite_mid + cell + int(t.body * 0.65)
     for i, shape in enumerate(shapes):
+        if only is not None and i != only:
+            continue
         cx = int(x + slot * i + slot / 2)
         count = state.reserve[shape.index]
         fonts.draw(image, cx, code_mid, shape.value, t.small, MUTED, anchor="mm")

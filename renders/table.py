@@ -13,7 +13,7 @@ came into the market, puzzles taken or given pieces, puzzles completed) and says
 
 from __future__ import annotations
 
-from collections.abc import Hashable, Sequence
+from collections.abc import Callable, Hashable, Sequence
 from dataclasses import dataclass
 
 from PIL import Image, ImageDraw
@@ -63,6 +63,7 @@ from .panels import (
     panel_head_height,
     panel_height,
     panel_keys,
+    reserve_edges,
     reserve_height,
     reserve_shapes,
     status_height,
@@ -134,6 +135,45 @@ def render_table(
         return layers.png(table_layout(state, names, previous))
 
 
+def _reserve_band(top: int, state: GameState, lay: TableLayout, language: str) -> Band:
+    """The reserve as a part per shape, each keyed by its shape's count: taking a piece draws
+    that shape's slot again, not the whole reserve. The box and its titles reach across every
+    part; each part draws them clipped to itself (:func:`_clipped`)."""
+    t = lay.t
+    shapes = tuple(reserve_shapes(state))
+    height = reserve_height(t, RESERVE_CELL) + GAP
+    if fonts.is_recording():  # every string once, on the image itself (what the tests measure)
+        return layers.whole(top, height, lay.width, None, lambda image, x, y: paint_reserve(
+            image, MARGIN, y, lay.inner, state, t, RESERVE_CELL))
+    edges = reserve_edges(MARGIN, lay.inner, len(shapes), lay.width)
+    parts: list[Part] = []
+    for i, shape in enumerate(shapes):
+        def paint(image: Image.Image, x: int, y: int, dx: int, i: int = i) -> None:
+            paint_reserve(image, x + MARGIN - dx, y, lay.inner, state, t, RESERVE_CELL, only=i)
+
+        width = edges[i + 1] - edges[i]
+        key = ("reserve-slot", language, shapes, i, state.reserve[shape.index])
+        parts.append(Part(edges[i], width, key, _clipped(edges[i], width, height, paint)))
+    return Band(top, height, tuple(parts))
+
+
+def _clipped(
+    left: int, width: int, height: int, paint: Callable[[Image.Image, int, int, int], None]
+) -> layers.Painter:
+    """A part's painter from ``paint(image, x, y, left)``, which draws what reaches beyond the
+    part (with the whole band's left edge at ``x - left``): drawn on a canvas of its own, placed
+    an even number of pixels from where the image has it (as :mod:`renders.layers` places
+    parts), and only the part's columns pasted."""
+
+    def part(image: Image.Image, x: int, y: int) -> None:
+        sx, sy = x % 2, y % 2
+        own = Image.new(image.mode, (width + sx, height + sy), PAGE)
+        paint(own, sx, sy, left)
+        image.paste(own.crop((sx, sy, sx + width, sy + height)), (x, y))
+
+    return part
+
+
 def _legend_height(changes: Changes, t: TextSizes) -> int:
     return int(t.small * 1.6) if changes else 0
 
@@ -168,9 +208,7 @@ def table_layout(state: GameState, names: Sequence[str], previous: GameState | N
                     else _line_clear_height(lay, shown, state.table))
         add(MARGIN + market_h + GAP, _market_key(state, shown, changes, language),
             lambda image, x, top: _paint_market(image, top + MARGIN, state, shown, lay, changes))
-    reserve = ("reserve", language, tuple(reserve_shapes(state)), state.reserve)
-    add(reserve_height(t, RESERVE_CELL) + GAP, reserve,
-        lambda image, x, top: paint_reserve(image, MARGIN, top, lay.inner, state, t, RESERVE_CELL))
+    stack.extend(_reserve_band(stack.y, state, lay, language))
     strip = finesse_height(state, lay.inner, t)
     if strip:
         add(strip + GAP, None,
