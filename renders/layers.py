@@ -29,11 +29,19 @@ The compressed bands and the parts of bands with several parts are kept within b
 from __future__ import annotations
 
 import struct
+import types
 import zlib
 from collections.abc import Callable, Hashable
 from dataclasses import dataclass
 
 from PIL import Image
+
+try:  # ISA-L's deflate: ~5x faster than zlib's on these rows, and as small as zlib's level 2
+    from isal import isal_zlib
+
+    deflating: types.ModuleType = isal_zlib
+except ImportError:  # pragma: no cover - isal is a dependency; zlib's streams decode to the same pixels
+    deflating = zlib
 
 from .cache import MB, KeptBytes
 from .indexed import canvas
@@ -152,6 +160,10 @@ _PART_LEVEL = 1
 """Kept parts are raw deflate (no zlib header or adler-32 checksum: nothing reads one, and the
 checksum cost as much as a tenth of compressing them)."""
 
+_BAND_LEVEL = 1 if deflating is not zlib else PNG_COMPRESS_LEVEL
+"""ISA-L's level 1 (its levels are 0-3) compresses band rows smaller than zlib's level 2 (2.17
+against 2.33 MB over 60 turn ends' tables and mats) in a fifth of the time (28 against 154 ms,
+with the adler-32)."""
 _ZLIB_HEADER = b"\x78\x5e"  # deflate, 32 KB window, "fast" level (what zlib writes for level 2)
 _FINAL_BLOCK = zlib.compressobj(PNG_COMPRESS_LEVEL, zlib.DEFLATED, -15).flush()  # an empty last block
 
@@ -197,11 +209,11 @@ def _band_rows(band: Band, layout: Layout) -> bytes:
         kept = part.key is not None and (several or part.cover is not None)
         stored = _PARTS.find(key) if kept else None
         if stored is not None:
-            found = Image.frombytes("P", stored[1], zlib.decompress(stored[0], -15))
+            found = Image.frombytes("P", stored[1], deflating.decompress(stored[0], -15))
         else:
             found = _draw_part(part, band, layout.mode, layout.background)
             if kept:
-                data = zlib.compress(found.tobytes(), _PART_LEVEL, -15)
+                data = deflating.compress(found.tobytes(), _PART_LEVEL, -15)
                 _PARTS.keep(key, (data, found.size), len(data) + 64)
         if part.cover is not None:
             found = _cover(found, part, band, layout.background)
@@ -217,8 +229,8 @@ def _segment(band: Band, layout: Layout) -> tuple[bytes, int, int]:
         if found is not None:
             return found
     rows = _band_rows(band, layout)
-    deflate = zlib.compressobj(PNG_COMPRESS_LEVEL, zlib.DEFLATED, -15)
-    segment = (deflate.compress(rows) + deflate.flush(zlib.Z_SYNC_FLUSH), zlib.adler32(rows), len(rows))
+    deflate = deflating.compressobj(_BAND_LEVEL, zlib.DEFLATED, -15)
+    segment = (deflate.compress(rows) + deflate.flush(zlib.Z_SYNC_FLUSH), deflating.adler32(rows), len(rows))
     if key is not None:
         _SEGMENTS.keep(key, segment, len(segment[0]) + 64)
     return segment

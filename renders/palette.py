@@ -170,7 +170,11 @@ of the time, and a fixed value keeps output bytes stable. Measured again for iss
 of 30 turn ends' tables and mats (302 bands, 56.6 MB of palette rows, CPU time of the same run):
 level 2 192 ms and 2.29 MB; level 1 193 ms and 2.45 MB; level 3 214 ms and 2.11 MB; Z_RLE at any
 level 218–227 ms and 3.55 MB; Z_FILTERED (level 1) 197 ms. Level 2 with the default strategy is
-the fastest and stays."""
+the fastest of zlib's and stays for :func:`to_png`. The banded images (:mod:`renders.layers`:
+the table and the mat, at every turn end) deflate with ISA-L instead (the ``isal`` package, its
+level 1): on 60 turn ends' bands, 28 ms with their adler-32s against zlib's 154 ms, and 2.17 MB
+against 2.33 (zlib-ng: 49 ms and 3.04 MB at its level 1, 68 ms and 2.08 MB at 2). Pixels are the
+same whichever compresses them."""
 
 
 def to_png(image: Image.Image) -> bytes:
