@@ -9,6 +9,11 @@ The strength games, kept out of the quick bench because their figures need hundr
   difficulty (134), no budget;
 * ``strong_decision_p95_s`` — the decision percentile over every search of those games (the quick
   bench measures it on a few games, :mod:`bench.engine`);
+* ``expert_share_3p``, ``expert_share_4p``, ``expert_solo_win_rate_normal``,
+  ``expert_solo_win_rate_unbeatable`` — the Expert's other tables (:func:`bench.expert.expert_tables`):
+  its win share at 3 and 4 players beside greedy seats (it sits in each seat in turn; a win shared
+  by k counts 1/k), and its Solo win rates; ``--expert-table-games`` per kind (40), dealt from
+  seeds 2,000,000 and up;
 * ``hint_regret_over_2`` — of ``--hint-positions`` fixed mid-game positions (100), how many hints
   lose more than 2 points against a 4x-budget Expert (:mod:`bench.hints`; ``hint_regret_mean``
   and ``hint_regret_max`` in the JSON);
@@ -34,6 +39,7 @@ from engine.simulate import play_game
 from engine.state import Difficulty, Options
 
 from .engine import CLOCK, Cards, arguments, load_cards
+from .expert import TABLES, expert_tables
 from .hints import HINT_POSITIONS, bench_hints
 from .ladder import LADDER_GAMES, PAIRS, bench_ladder
 from .report import BenchReport
@@ -41,6 +47,8 @@ from .strong import bench_strong
 
 STRONG_GAMES = 400
 """Two-player games per opponent."""
+EXPERT_TABLE_GAMES = 40
+"""Expert games per table kind of :data:`bench.expert.TABLES` (some 20 s of CPU each)."""
 STRONG_SOLO_GAMES = 134
 """Solo games per difficulty."""
 SOLO_GAMES = 1000
@@ -77,7 +85,7 @@ def bench_solo(
 def run_bench(
     *, solo_games: int = SOLO_GAMES, seed: int = 0, cards: Cards = None, strong_games: int = STRONG_GAMES,
     strong_solo_games: int = STRONG_SOLO_GAMES, workers: int = 1, ladder_games: int = LADDER_GAMES,
-    hint_positions: int = HINT_POSITIONS,
+    hint_positions: int = HINT_POSITIONS, expert_table_games: int = EXPERT_TABLE_GAMES,
 ) -> int:
     """Play, print each figure beside its budget, end with the JSON line; the exit code is 1 when
     a budget is missed. ``cards``: the catalogue greedy's Solo games deal from (default: shipped)."""
@@ -116,6 +124,14 @@ def run_bench(
                        label=f"the ladder: {upper}'s 2-player win share against {lower}", note=sample)
         for key in ("ladder_mean_margin", "ladder_games", "ladder_first_seed"):
             report.info(key, ladder[key])
+    if expert_table_games:
+        tables = expert_tables(expert_table_games, workers=workers)
+        sample = f"{expert_table_games} games"
+        for kind in TABLES:
+            key = f"expert_share_{kind}" if kind.endswith("p") else f"expert_solo_win_rate_{kind}"
+            what = f"{kind[0]} players beside greedy" if kind.endswith("p") else f"Solo, {kind}"
+            report.add(key, tables.rate(kind), label=f"expert policy's win share, {what}", note=sample)
+        report.info("expert_table_mean_margin", {kind: tables.margin(kind) for kind in TABLES})
     if hint_positions:
         hints = bench_hints(hint_positions)
         report.add("hint_regret_over_2", hints["hint_regret_over_2"],
@@ -137,6 +153,9 @@ def main(argv: Sequence[str] | None = None) -> int:
                         help=f"greedy's Solo games per difficulty (default {SOLO_GAMES}; 0: skip)")
     parser.add_argument("--ladder-games", type=int, default=LADDER_GAMES,
                         help=f"2-player games per ladder pair (default {LADDER_GAMES}; 0: skip)")
+    parser.add_argument("--expert-table-games", type=int, default=EXPERT_TABLE_GAMES,
+                        help=f"Expert games per table kind: 3p, 4p, Solo normal and unbeatable "
+                             f"(default {EXPERT_TABLE_GAMES}; 0: skip)")
     parser.add_argument("--hint-positions", type=int, default=HINT_POSITIONS,
                         help=f"fixed positions the hints' regret is measured on (default {HINT_POSITIONS}; "
                              "0: skip)")
@@ -144,4 +163,5 @@ def main(argv: Sequence[str] | None = None) -> int:
     cards = load_cards(parser, args.catalogue)
     return run_bench(solo_games=args.solo_games, seed=args.seed, cards=cards, strong_games=args.strong_games,
                      strong_solo_games=args.strong_solo_games, workers=args.workers,
-                     ladder_games=args.ladder_games, hint_positions=args.hint_positions)
+                     ladder_games=args.ladder_games, hint_positions=args.hint_positions,
+                     expert_table_games=args.expert_table_games)

@@ -1,5 +1,6 @@
 """The expert policy's bench games: two-player games against the Strong policy and against greedy,
-summed up by :mod:`bench.engine` (win shares and the decision percentile).
+summed up by :mod:`bench.engine` (win shares and the decision percentile); and its other tables
+(:func:`expert_tables`: 3 and 4 players beside greedy, Solo), summed up by :mod:`bench.ai`.
 
 Seats alternate (game ``i`` seats the expert first when ``i`` is even), game ``i`` is dealt from
 seed ``seed + i`` (the bench's seeds 0–399; the expert's weights were chosen on games dealt from
@@ -17,8 +18,10 @@ from multiprocessing import Pool
 from typing import Any
 
 from engine.policies import ExpertPolicy, GreedyPolicy, Policy, StrongPolicy
+from engine.simulate import play_game
+from engine.state import Difficulty, Options
 
-from .strong import PROGRESS_EVERY, Job, Result, StrongGames, Timed, duel, interleaved
+from .strong import PROGRESS_EVERY, Job, Result, StrongGames, Timed, duel, interleaved, run_jobs
 
 EXPERT_GAMES = 2
 """Games per opponent in the quick bench (one in each seat): a smoke figure, not a measurement."""
@@ -59,3 +62,44 @@ def _collect(played: StrongGames, pairs: Any, total: int) -> None:
             rates = ", ".join(f"{name} {played.rate(name):.1%} of {len(r)}"
                               for name, r in played.results.items())
             print(f"  expert games: {done}/{total}; won {rates}", flush=True)
+
+
+TABLES = ("3p", "4p", "normal", "unbeatable")
+"""The Expert's other tables (issue 29): 3 and 4 players beside greedy seats, and Solo at Normal and
+Unbeatable."""
+TABLE_SEEDS = 2_000_000
+"""Deals of the table games: far from the tuning's seeds (5,000 and up) and the duels' (0–399)."""
+
+
+def play_table(job: Job) -> Result:
+    """One game of a table kind of :data:`TABLES`: (kind, index, seed) -> the expert's result (1,
+    1/k for a win shared by k, 0), its margin (over the best other seat, or the mastermind) and
+    its search times. With greedy seats, game ``index`` seats the expert at ``index % players``."""
+    kind, index, seed = job
+    expert = Timed(ExpertPolicy(seed))
+    if kind in ("3p", "4p"):
+        players = int(kind[0])
+        seat = index % players
+        seats: list[Policy] = [GreedyPolicy(seed + 7919 + k) for k in range(players)]
+        seats[seat] = expert
+        record = play_game(Options(players=players), seed, seats, keep_log=False)
+        best_other = max(s for k, s in enumerate(record.scores) if k != seat)
+        margin = float(record.scores[seat] - best_other)
+    else:
+        seat = 0
+        record = play_game(Options(players=1, variant="solo", difficulty=Difficulty(kind)), seed, [expert],
+                           keep_log=False)
+        margin = float(record.scores[0] - (record.mastermind or 0))
+    result = (1.0 / len(record.winners)) if seat in record.winners else 0.0
+    return result, margin, expert.times
+
+
+def expert_tables(games: int, *, workers: int = 1, seed: int = TABLE_SEEDS) -> StrongGames:
+    """``games`` games of each kind of :data:`TABLES`, interleaved, game ``i`` dealt from ``seed + i``."""
+    start = time.perf_counter()
+    jobs: list[Job] = [(kind, i, seed + i) for i in range(games) for kind in TABLES]
+    played = StrongGames()
+    for (kind, _, _), result in zip(jobs, run_jobs(jobs, workers, play_table, "expert tables"), strict=True):
+        played.results.setdefault(kind, []).append(result)
+    played.wall_s = time.perf_counter() - start
+    return played

@@ -13,7 +13,7 @@ from typing import Any
 
 import pytest
 
-from bench import ai, hints, ladder
+from bench import ai, expert, hints, ladder
 from bench import engine as engine_suite
 from bench.__main__ import GROUPS, main
 from bench.budgets import AI_SUITES, QUICK_SUITES
@@ -44,6 +44,21 @@ def _fake_strength(games: int, solo_games: int, *, workers: int, seed: int) -> d
     }
 
 
+def _fake_tables(games: int, *, workers: int) -> StrongGames:
+    assert (games, workers) == (ai.EXPERT_TABLE_GAMES, 2)
+    rates = {"3p": 0.7, "4p": 0.55, "normal": 0.8, "unbeatable": 0.1}
+    return StrongGames(results={kind: [(rate, 3.0, [0.1])] for kind, rate in rates.items()})
+
+
+def test_an_expert_table_game_seats_the_expert_in_turn_and_counts_its_share() -> None:
+    """One real 3-player game (index 1: the expert in seat 1) and one Solo game, played out."""
+    result, margin, times = expert.play_table(("3p", 1, 2_000_001))
+    assert 0.0 <= result <= 1.0
+    assert (result > 0) == (margin >= 0) and times
+    solo, _, _ = expert.play_table(("normal", 0, 2_000_000))
+    assert solo in (0.0, 1.0)
+
+
 def _fake_hints(count: int) -> dict[str, float]:
     return {"hint_regret_over_2": 2, "hint_regret_mean": 0.3, "hint_regret_max": 4.5, "hint_positions": count}
 
@@ -66,11 +81,15 @@ def test_ai_bench_reports_the_strength_figures_with_their_budgets(
     monkeypatch.setattr(ai, "bench_strong", _fake_strength)
     monkeypatch.setattr(ai, "bench_ladder", _fake_ladder)
     monkeypatch.setattr(ai, "bench_hints", _fake_hints)
+    monkeypatch.setattr(ai, "expert_tables", _fake_tables)
     code = ai.main(["--solo-games", "2", "--workers", "2"])
     last = json.loads(capsys.readouterr().out.strip().splitlines()[-1])
     budgets = last["budgets"]
     assert budgets["hint_regret_over_2"] == {"value": 2, "limit": "<=", "budget": 3, "ok": True}
     assert last["hint_positions"] == ai.HINT_POSITIONS and last["hint_regret_max"] == 4.5
+    assert budgets["expert_share_3p"] == {"value": 0.7, "limit": ">=", "budget": 0.66, "ok": True}
+    assert budgets["expert_share_4p"]["ok"] and not budgets["expert_solo_win_rate_unbeatable"]["ok"]
+    assert last["expert_table_mean_margin"]["normal"] == 3.0
     assert budgets["strong_vs_greedy_2p"] == {"value": 0.88, "limit": ">=", "budget": 0.85, "ok": True}
     assert budgets["strong_vs_tuned_greedy_2p"] == {"value": 0.74, "limit": ">=", "budget": 0.75, "ok": False}
     assert budgets["strong_decision_p95_s"] == {"value": 0.3, "limit": "<=", "budget": 0.5, "ok": True}
@@ -106,7 +125,8 @@ def test_ai_bench_plays_the_ladder_into_its_json(
     stands in for each pair (a real Expert game takes half a minute)."""
     monkeypatch.setattr(ladder, "PAIRS", {pair: ("greedy", "random") for pair in ladder.PAIRS})
     code = ai.main(["--solo-games", "0", "--strong-games", "0", "--strong-solo-games", "0",
-                    "--ladder-games", "2", "--workers", "1"])
+                    "--ladder-games", "2", "--workers", "1", "--expert-table-games", "0",
+                    "--hint-positions", "0"])
     last = json.loads(capsys.readouterr().out.strip().splitlines()[-1])
     for key in ("ladder_medium_vs_greedy_2p", "ladder_strong_vs_medium_2p", "ladder_expert_vs_strong_2p"):
         assert 0.0 <= last[key] <= 1.0
