@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from test_policy_strong import _swap_hidden_piles, _with_hidden_piles
 
-from bot.core.thinking import Hint, position_seed, public_position, strong_hint
+from bot.core.thinking import Hint, expert_hint, position_seed, public_position
 from engine import GameState, Options, apply, new_game, serialisation
 from engine.policies import GreedyPolicy
 from engine.policies.hidden import redeal
@@ -30,8 +30,8 @@ def test_a_face_down_score_pile_moves_neither_the_seed_nor_the_hint() -> None:
     assert other.players != state.players
     seat = state.current
     assert position_seed(state, seat) == position_seed(other, seat)
-    assert (strong_hint(serialisation.dumps(state), position_seed(state, seat))
-            == strong_hint(serialisation.dumps(other), position_seed(other, seat)))
+    assert (expert_hint(serialisation.dumps(state), position_seed(state, seat))
+            == expert_hint(serialisation.dumps(other), position_seed(other, seat)))
 
 
 def test_the_same_visible_position_in_another_game_gives_the_same_hint() -> None:
@@ -46,6 +46,6 @@ def test_the_same_visible_position_in_another_game_gives_the_same_hint() -> None
 
     def hint(position: GameState) -> Hint:
         public = serialisation.dumps(public_position(position, seat))
-        return strong_hint(public, position_seed(position, seat))
+        return expert_hint(public, position_seed(position, seat))
 
     assert hint(state) == hint(other)
