@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from test_policy_strong import _swap_hidden_piles, _with_hidden_piles
 
-from bot.core.thinking import Hint, expert_hint, position_seed, public_position
+from bot.core.thinking import Hint, advice_hint, expert_hint, position_seed, public_position
 from engine import GameState, Options, apply, new_game, serialisation
 from engine.policies import GreedyPolicy
 from engine.policies.hidden import redeal
@@ -49,3 +49,12 @@ def test_the_same_visible_position_in_another_game_gives_the_same_hint() -> None
         return expert_hint(public, position_seed(position, seat))
 
     assert hint(state) == hint(other)
+
+
+def test_the_hint_comes_from_the_strongest_search_for_the_table() -> None:
+    """The Expert's reading at a multiplayer table, Strong's rollouts in Solo (where Strong is the
+    stronger player against the mastermind)."""
+    two = new_game(Options(players=2), 5)
+    solo = new_game(Options(players=1, variant="solo"), 5)
+    assert advice_hint(serialisation.dumps(two), 3).wins is None  # the Expert: no rollouts to win
+    assert advice_hint(serialisation.dumps(solo), 3).wins is not None

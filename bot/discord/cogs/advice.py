@@ -24,7 +24,7 @@ from bot.core.event_texts import and_list, with_article
 from bot.core.locales import Joined, Notation, locale_code
 from bot.core.manager import Game
 from bot.core.storage.hints import HintStore
-from bot.core.thinking import Mistake, expert_hint, review_game
+from bot.core.thinking import Mistake, advice_hint, review_game
 from engine import Master, Place
 from engine.policies import PlanGist
 
@@ -99,7 +99,7 @@ async def hint_command(interaction: discord.Interaction) -> None:
     await common.defer(interaction)
     # Planned from the asker's own turn: on a concurrent table the state's current seat may be the
     # other marker holder.
-    hint = await bot.manager.thinker.run(expert_hint, ctx.hint_position(), ctx.hint_seed())
+    hint = await bot.manager.thinker.run(advice_hint, ctx.hint_position(), ctx.hint_seed())
     used = await HintStore(bot.storage).count_hint(game.id, ctx.seat)
     action = engine.parse_action(hint.action)
     place = _first_placement(action)
