@@ -53,7 +53,7 @@ demo: $(STAMP)
 	@$(PY) -m bot.demo --out demo-output
 
 # The quick bench (speed, size and memory budgets; at most three minutes) and, with FULL=1, the AI bench
-# too; `make bench-ai` is the AI bench alone (strength games, about 100 minutes on 2 cores). Every
+# too; `make bench-ai` is the AI bench alone (strength games, about 90 minutes on 2 cores). Every
 # suite runs even if an earlier one misses a budget; the target fails if any did, after the
 # figures of the suites that ran are written into docs/benchmarks.md (from bench-output/).
 bench: $(STAMP)

@@ -1,4 +1,4 @@
-"""``python -m bench ai``: how strong the AI is (``make bench-ai``; long: about 100 minutes on 2 cores).
+"""``python -m bench ai``: how strong the AI is (``make bench-ai``; long: about 90 minutes on 2 cores).
 
 The strength games, kept out of the quick bench because their figures need hundreds of games:
 
@@ -22,8 +22,8 @@ The strength games, kept out of the quick bench because their figures need hundr
   mastermind's (the win rate alone hides how far off a losing player is);
 * ``ladder_medium_vs_greedy_2p``, ``ladder_strong_vs_medium_2p``, ``ladder_expert_vs_strong_2p``
   — the AI ladder (issue 29, :mod:`bench.ladder`): each level's two-player win share against the
-  level below, held to 65–80 %, ``--ladder-games`` per pair (200; about 110 minutes of CPU, the
-  Expert pair most of it), dealt from held-out seeds (1,000,000 and up).
+  level below, held to 65–80 %, ``--ladder-games`` per pair (200; about 90 minutes of CPU), dealt
+  from held-out seeds (1,000,000 and up).
 
 Figures beside their budgets (:mod:`bench.budgets`), then one JSON line; the exit code is 1 when
 a budget is missed.
