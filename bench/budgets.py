@@ -73,6 +73,8 @@ BUDGETS: dict[str, Budget] = {
         0.5, "speed", "engine", why="issue 29: an Expert decision (a search), 95th percentile, one core"),
     # -- AI strength (bench/ai.py) ----------------------------------------------------------------
     "strong_vs_greedy_2p": at_least(0.85, "strength", "ai", why="Strong beats Easy (greedy), 2 players"),
+    "strong_vs_tuned_greedy_2p": at_least(0.75, "strength", "ai",
+                                          why="Strong beats a differently tuned greedy, 2 players"),
     "expert_share_3p": at_least(0.66, "strength", "ai", why="Expert's win share, 3 players beside 2 greedy"),
     "expert_share_4p": at_least(0.50, "strength", "ai", why="Expert's win share, 4 players beside 3 greedy"),
     "expert_solo_win_rate_normal": at_least(0.75, "strength", "ai",
@@ -81,8 +83,6 @@ BUDGETS: dict[str, Budget] = {
                                                 why="Expert against the Unbeatable mastermind"),
     "hint_regret_over_2": at_most(3, "strength", "ai",
                                   why="of 100 fixed positions, hints losing > 2 points to a 4x Expert"),
-    "strong_vs_tuned_greedy_2p": at_least(0.75, "strength", "ai",
-                                          why="Strong beats a differently tuned greedy, 2 players"),
     # The ladder (bench/ladder.py, issue 29): each level beats the one below, but not out of sight.
     "ladder_medium_vs_greedy_2p": within(0.65, 0.80, "strength", "ai",
                                          why="the ladder: Medium beats Easy (greedy), 2 players"),

@@ -13,15 +13,11 @@ full measurement (hours on 2 cores).
 
 from __future__ import annotations
 
-import time
-from multiprocessing import Pool
-from typing import Any
-
 from engine.policies import ExpertPolicy, GreedyPolicy, Policy, StrongPolicy
 from engine.simulate import play_game
 from engine.state import Difficulty, Options
 
-from .strong import PROGRESS_EVERY, Job, Result, StrongGames, Timed, duel, interleaved, run_jobs
+from .strong import Job, Result, StrongGames, Timed, duel, interleaved, play_jobs
 
 EXPERT_GAMES = 2
 """Games per opponent in the quick bench (one in each seat): a smoke figure, not a measurement."""
@@ -39,29 +35,7 @@ def play_one(job: Job) -> Result:
 
 def expert_games(games: int, *, workers: int = 1, seed: int = 0) -> StrongGames:
     """``games`` two-player games against each of :data:`OPPONENTS`, interleaved."""
-    start = time.perf_counter()
-    jobs = interleaved(games, 0, seed, OPPONENTS)
-    played = StrongGames()
-    if workers <= 1:
-        results = (play_one(job) for job in jobs)
-        pairs = zip(jobs, results, strict=True)
-        _collect(played, pairs, len(jobs))
-    else:
-        with Pool(workers) as pool:
-            _collect(played, zip(jobs, pool.imap(play_one, jobs, chunksize=1), strict=True), len(jobs))
-    played.wall_s = time.perf_counter() - start
-    return played
-
-
-def _collect(played: StrongGames, pairs: Any, total: int) -> None:
-    done = 0
-    for (opponent, _, _), result in pairs:
-        played.results.setdefault(opponent, []).append(result)
-        done += 1
-        if done % PROGRESS_EVERY == 0:
-            rates = ", ".join(f"{name} {played.rate(name):.1%} of {len(r)}"
-                              for name, r in played.results.items())
-            print(f"  expert games: {done}/{total}; won {rates}", flush=True)
+    return play_jobs(interleaved(games, 0, seed, OPPONENTS), workers, play_one, "expert")
 
 
 TABLES = ("3p", "4p", "normal", "unbeatable")
@@ -96,10 +70,5 @@ def play_table(job: Job) -> Result:
 
 def expert_tables(games: int, *, workers: int = 1, seed: int = TABLE_SEEDS) -> StrongGames:
     """``games`` games of each kind of :data:`TABLES`, interleaved, game ``i`` dealt from ``seed + i``."""
-    start = time.perf_counter()
     jobs: list[Job] = [(kind, i, seed + i) for i in range(games) for kind in TABLES]
-    played = StrongGames()
-    for (kind, _, _), result in zip(jobs, run_jobs(jobs, workers, play_table, "expert tables"), strict=True):
-        played.results.setdefault(kind, []).append(result)
-    played.wall_s = time.perf_counter() - start
-    return played
+    return play_jobs(jobs, workers, play_table, "expert tables")

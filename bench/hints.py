@@ -23,15 +23,12 @@ import time
 from bot.core.thinking import expert_hint, position_seed, public_position
 from engine import Options, apply, new_game, parse_action, serialisation
 from engine.policies import ExpertPolicy, GreedyPolicy
-from engine.policies.expert import NODES
 from engine.state import GameState, Phase
 
 HINT_POSITIONS = 100
 HINT_SEEDS = 3_000_000
 REFERENCE_SCALE = 4
 REGRET_POINTS = 2.0
-WORLDS, PLANS, BEAM = 3, 6, 6
-"""The expert policy's defaults (``ExpertPolicy(worlds=3, plans=6, beam=6)``)."""
 REFERENCE_SEED = 0x5EED_4EF0
 
 
@@ -63,8 +60,10 @@ def regret(state: GameState) -> float:
     seed = position_seed(state, seat)
     hint = expert_hint(serialisation.dumps(public), seed)
     plan = tuple(parse_action(text) for text in hint.plan)
-    reference = ExpertPolicy(seed ^ REFERENCE_SEED, worlds=WORLDS * REFERENCE_SCALE, plans=PLANS * 2,
-                             beam=BEAM * 2, nodes=NODES * REFERENCE_SCALE * 2)
+    hinting = ExpertPolicy(seed)  # the budget the hint searched with
+    reference = ExpertPolicy(seed ^ REFERENCE_SEED, worlds=hinting.worlds * REFERENCE_SCALE,
+                             plans=hinting.plans * 2, beam=hinting.beam * 2,
+                             nodes=hinting.nodes * REFERENCE_SCALE * 2)
     analysis = reference.analyse(public, forced=[plan])
     mine = analysis.value_of("forced")
     if mine is None or analysis.best.source == "forced":

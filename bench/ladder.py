@@ -20,12 +20,11 @@ against Medium 11 s, Expert against Strong 15 s: some 90 minutes of CPU at 200 g
 
 from __future__ import annotations
 
-import time
 from typing import Any
 
 from engine.policies import policy_by_name
 
-from .strong import Job, Result, StrongGames, duel, interleaved, run_jobs
+from .strong import Job, Result, StrongGames, duel, interleaved, play_jobs
 
 LADDER_SEED = 1_000_000
 """Where the ladder's deals start: far from every seed the tuning and the other benches use."""
@@ -54,13 +53,7 @@ def ladder_jobs(games: int, seed: int = 0) -> list[Job]:
 
 def ladder_games(games: int, *, workers: int = 1, seed: int = 0) -> StrongGames:
     """``games`` games of every pair in :data:`PAIRS`, dealt from the held-out seeds."""
-    start = time.perf_counter()
-    jobs = ladder_jobs(games, seed)
-    played = StrongGames()
-    for (pair, _, _), result in zip(jobs, run_jobs(jobs, workers, play_one, "ladder"), strict=True):
-        played.results.setdefault(pair, []).append(result)
-    played.wall_s = time.perf_counter() - start
-    return played
+    return play_jobs(ladder_jobs(games, seed), workers, play_one, "ladder")
 
 
 def bench_ladder(games: int, *, workers: int = 1, seed: int = 0) -> dict[str, Any]:

@@ -159,18 +159,24 @@ class StrongGames:
         return round(sum(r[1] for r in rows) / len(rows), 2) if rows else 0.0
 
 
+def play_jobs(jobs: list[Job], workers: int, play: Callable[[Job], Result] = play_one,
+              what: str = "strong") -> StrongGames:
+    """:func:`run_jobs`, the results filed by each job's opponent (or table kind), with the wall
+    time: what every bench of games (Strong, Expert, the ladder) sums up from."""
+    start = time.perf_counter()
+    played = StrongGames()
+    for (opponent, _, _), result in zip(jobs, run_jobs(jobs, workers, play, what), strict=True):
+        played.results.setdefault(opponent, []).append(result)
+    played.wall_s = time.perf_counter() - start
+    return played
+
+
 def strong_games(
     games: int, solo_games: int, *, workers: int = 1, seed: int = 0,
     opponents: tuple[str, ...] = ("greedy", "tuned"),
 ) -> StrongGames:
     """Play ``games`` two-player games per opponent and ``solo_games`` Solo games per difficulty."""
-    start = time.perf_counter()
-    jobs = interleaved(games, solo_games, seed, opponents)
-    played = StrongGames()
-    for (opponent, _, _), result in zip(jobs, run_jobs(jobs, workers), strict=True):
-        played.results.setdefault(opponent, []).append(result)
-    played.wall_s = time.perf_counter() - start
-    return played
+    return play_jobs(interleaved(games, solo_games, seed, opponents), workers)
 
 
 def bench_strong(

@@ -98,29 +98,35 @@ the thinking pool and may take its time, keeps only a far cap against a runaway 
 def strong_hint(state_text: str, seed: int) -> Hint:
     """The strong policy's advice for the player to act in ``state_text`` (a
     :func:`public_position`), with the runner-up first move and the plan's gist."""
-    state = serialisation.loads(state_text)
-    analysis = StrongPolicy(seed, cpu_cap_s=HINT_CPU_CAP_S).analyse(state)
-    return _hint(state, analysis, analysis.rollouts, analysis.best.wins)
+    return _strong_hint(serialisation.loads(state_text), seed)
 
 
 def expert_hint(state_text: str, seed: int) -> Hint:
-    """The expert policy's advice (what ``/projectl play hint`` gives): as :func:`strong_hint`, from
-    the stronger search, whose budget is a node count (no clock), so the same position and seed
-    always give the same hint."""
-    state = serialisation.loads(state_text)
-    analysis = ExpertPolicy(seed).analyse(state)
-    return _hint(state, analysis, analysis.best.rollouts, None)
+    """The expert policy's advice: as :func:`strong_hint`, from the search whose budget is a node
+    count (no clock), so the same position and seed always give the same hint."""
+    return _expert_hint(serialisation.loads(state_text), seed)
 
 
 def advice_hint(state_text: str, seed: int) -> Hint:
     """What ``/projectl play hint`` gives: the strongest search for the table — the Expert's,
     except in Solo, where Strong's rollouts (which play the mastermind's fixed picks out) are the
     stronger player (``python -m bench ai``: Strong wins 60 % at Normal, the Expert 20 %)."""
-    return (strong_hint if _solo(state_text) else expert_hint)(state_text, seed)
+    state = serialisation.loads(state_text)
+    return (_strong_hint if _solo(state) else _expert_hint)(state, seed)
 
 
-def _solo(state_text: str) -> bool:
-    return serialisation.loads(state_text).options.players == 1
+def _solo(state: GameState) -> bool:
+    return state.options.players == 1
+
+
+def _strong_hint(state: GameState, seed: int) -> Hint:
+    analysis = StrongPolicy(seed, cpu_cap_s=HINT_CPU_CAP_S).analyse(state)
+    return _hint(state, analysis, analysis.rollouts, analysis.best.wins)
+
+
+def _expert_hint(state: GameState, seed: int) -> Hint:
+    analysis = ExpertPolicy(seed).analyse(state)
+    return _hint(state, analysis, analysis.best.rollouts, None)
 
 
 def _hint(state: GameState, analysis: Analysis, rollouts: int, wins: float | None) -> Hint:
@@ -155,6 +161,7 @@ def review_game(initial_text: str, log_rows: Sequence[tuple[int, str]], seed: in
     Costs are clipped at 0 (the policy's estimate, not an oracle: a turn it rates as good as its
     own costs nothing). Table decisions (skip, remove) are replayed but not scored."""
     state = serialisation.loads(initial_text)
+    solo = _solo(state)
     wanted = set(seats)
     turns: list[tuple[GameState, int, list[str]]] = []
     for seat, text in log_rows:
@@ -168,15 +175,14 @@ def review_game(initial_text: str, log_rows: Sequence[tuple[int, str]], seed: in
                 turns.append((state, seat, []))
             turns[-1][2].append(text)
         state = apply(state, action).state
-    solo = _solo(initial_text)
-    expert, strong = ExpertPolicy(seed), StrongPolicy(seed)
+    judge: StrongPolicy | ExpertPolicy = StrongPolicy(seed) if solo else ExpertPolicy(seed)
     found: list[Mistake] = []
     for before, seat, played in turns:
         actions = tuple(parse_action(t) for t in played)
-        if solo:
-            analysis = strong.analyse(before, forced=[actions], rollouts=REVIEW_ROLLOUTS)
+        if isinstance(judge, StrongPolicy):
+            analysis = judge.analyse(before, forced=[actions], rollouts=REVIEW_ROLLOUTS)
         else:
-            analysis = expert.analyse(before, forced=[actions])
+            analysis = judge.analyse(before, forced=[actions])
         mine = analysis.value_of("forced")
         best = analysis.best
         if mine is None or best.source == "forced":
