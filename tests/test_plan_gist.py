@@ -1,6 +1,6 @@
 """The hint's one-line "why" (engine.policies.gist, issue 29 item 4): what a planned turn does on
-the board — points now, the puzzle it builds towards, the pieces it gains — read by playing the
-plan, never naming a card the asker cannot see."""
+the board — points now, the puzzle it builds towards and the pieces it keeps for it, the pieces
+it gains — read by playing the plan, never naming a card the asker cannot see."""
 
 from __future__ import annotations
 
@@ -9,6 +9,7 @@ from engine.actions import Action, DrawPuzzle, TakePuzzle
 from engine.cards import Colour
 from engine.events import PieceGained, PiecePlaced, PuzzleCompleted
 from engine.policies import GreedyPolicy, plan_gist
+from engine.solver import min_pieces, solve
 from engine.state import GameState
 
 Turn = tuple[GameState, list[Action], list[object]]
@@ -74,3 +75,35 @@ def test_a_face_up_take_is_what_the_turn_builds_towards() -> None:
 def test_an_action_the_position_refuses_ends_the_gist_quietly() -> None:
     state = new_game(Options(players=2), seed=5)
     assert plan_gist(state, (TakePuzzle(Colour.WHITE, 9),)) == plan_gist(state, ())
+
+
+def test_the_pieces_it_keeps_finish_the_puzzle_it_builds_towards() -> None:
+    """Rule checked: a puzzle is completed when every square of its recess is covered, with each
+    piece from the player's own supply (rulebook, "Placing pieces"); the gist's ``saves`` are a
+    fewest-pieces filling of what ``towards`` has left, taken from what the plan leaves in supply,
+    and empty exactly when that supply cannot finish it."""
+    said = unsaid = 0
+    for seed in range(4):
+        for start, actions, _ in _turns(Options(players=2), seed):
+            gist = plan_gist(start, actions)
+            if gist.towards is None:
+                assert gist.saves == ()
+                continue
+            after = start
+            for action in actions:
+                after = apply(after, action).state
+            seat = start.current
+            puzzle = next(p for p in after.players[seat].puzzles if p.card == gist.towards)
+            free = after.card(gist.towards).recess & ~puzzle.filled
+            supply = after.players[seat].supply
+            if gist.saves:
+                said += 1
+                assert sum(s.size for s in gist.saves) == free.bit_count()
+                assert all(gist.saves.count(s) <= supply[s.index] for s in set(gist.saves))
+                assert list(gist.saves) == sorted(gist.saves, key=lambda s: -s.level)
+                assert len(gist.saves) >= (min_pieces(free) or 0)  # no filling has fewer pieces
+            else:
+                unsaid += 1
+                assert solve(free, supply=supply) is None
+    assert said > 5 and unsaid > 5
+

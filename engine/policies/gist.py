@@ -2,9 +2,10 @@
 
 A search ranks turns by numbers (a mean margin over re-deals) that a player cannot check. The
 gist says what the same turn does on the board: the points it scores now, the puzzle it builds
-towards, the pieces it gains. It is read by playing the plan on the position the hint planned
-from, so it can only name what the asker may know: the plan stops where it would draw blind
-(the hint's plan already ends there), and a card taken from a deck is not named.
+towards and the pieces it keeps back to finish it, the pieces it gains. It is read by playing the
+plan on the position the hint planned from, so it can only name what the asker may know: the
+plan stops where it would draw blind (the hint's plan already ends there), and a card taken from
+a deck is not named.
 
 >>> from engine import Options, new_game
 >>> from engine.policies import GreedyPolicy
@@ -23,8 +24,9 @@ from ..actions import Action
 from ..errors import IllegalActionError
 from ..events import PieceGained, PiecePlaced, PuzzleCompleted, PuzzleTaken
 from ..game import apply
-from ..pieces import Shape
+from ..pieces import Shape, shape_of_mask
 from ..state import GameState
+from .fillings import finish_cost
 
 __all__ = ["PlanGist", "plan_gist"]
 
@@ -45,6 +47,10 @@ class PlanGist:
     towards_points: int = 0
     towards_left: int = 0
     """Empty squares left on ``towards`` after the plan."""
+    saves: tuple[Shape, ...] = ()
+    """The pieces the plan keeps back that finish ``towards`` (a fewest-pieces filling of its empty
+    squares from the supply the plan leaves, biggest first): what the player should not spend
+    elsewhere. Empty when the supply cannot finish it yet."""
 
     @property
     def says_anything(self) -> bool:
@@ -86,5 +92,8 @@ def plan_gist(state: GameState, plan: Sequence[Action]) -> PlanGist:
     if towards is None:
         return PlanGist(points, tuple(completed), tuple(gained), None)
     card = state.card(towards)
-    left = card.size - open_now[towards].filled.bit_count()
-    return PlanGist(points, tuple(completed), tuple(gained), towards, card.points, left)
+    free = card.recess & ~open_now[towards].filled
+    filling = finish_cost(free, state.players[seat].supply) if free else None
+    shapes = (s for s in map(shape_of_mask, filling or ()) if s is not None)
+    saves = tuple(sorted(shapes, key=lambda s: -s.level))
+    return PlanGist(points, tuple(completed), tuple(gained), towards, card.points, free.bit_count(), saves)

@@ -51,14 +51,18 @@ def _first_placement(action: engine.Action) -> Place | None:
 
 
 def hint_why(gist: PlanGist) -> Joined | None:
-    """One line in game terms: the points the plan scores now, the puzzle it builds towards, the
-    pieces it gains (None when the plan does none of these, e.g. a lone blind draw)."""
+    """One line in game terms: the points the plan scores now, the puzzle it builds towards and
+    the pieces it keeps back to finish it, the pieces it gains (None when the plan does none of
+    these, e.g. a lone blind draw)."""
     reasons: list[Any] = []
     if gist.completed:
         reasons.append(texts.HINT_WHY_SCORES.format(points=gist.points, cards=", ".join(gist.completed)))
     if gist.towards is not None:
         reasons.append(texts.HINT_WHY_TOWARDS.format(card=gist.towards, points=gist.towards_points,
                                                      left=gist.towards_left))
+        if gist.saves:
+            kept = and_list([with_article(s) for s in gist.saves])
+            reasons.append(texts.HINT_WHY_SAVES.format(pieces=kept))
     if gist.gained:
         reasons.append(texts.HINT_WHY_GAINS.format(pieces=and_list([with_article(s) for s in gist.gained])))
     if not reasons:
