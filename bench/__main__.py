@@ -6,6 +6,8 @@
 * ``python -m bench full`` — both, ``make bench FULL=1``.
 * ``python -m bench engine|renders|bot|ai [options]`` — one suite in this process (``--help``).
 * ``python -m bench scale`` — SQLite against PostgreSQL with 1 and 2 processes (docs/deploy.md).
+* ``python -m bench league`` — every AI against every other, two players (issue 29's league:
+  one row per pairing; long, ``--games`` per pairing).
 * ``python -m bench ratings`` — the AI kinds' ratings by self-play, written to
   bot/core/data/ai_ratings.json (docs/ratings.md; niced, a few minutes).
 
@@ -21,13 +23,13 @@ import sys
 from collections.abc import Callable, Sequence
 from pathlib import Path
 
-from . import ai, bot, engine, ratings, renders, scale
+from . import ai, bot, engine, league, ratings, renders, scale
 from .budgets import AI_SUITES, QUICK_SUITES
 
 ROOT = Path(__file__).resolve().parent.parent
 SUITES: dict[str, Callable[[Sequence[str]], int]] = {
     "engine": engine.main, "renders": renders.main, "bot": bot.main, "ai": ai.main, "scale": scale.main,
-    "ratings": ratings.main,
+    "ratings": ratings.main, "league": league.main,
 }
 GROUPS: dict[str, tuple[str, ...]] = {"quick": QUICK_SUITES, "full": QUICK_SUITES + AI_SUITES}
 

@@ -1,0 +1,141 @@
+"""``python -m bench league``: every AI against every other, two players (issue 29, "a league, not
+one sparring partner").
+
+Why a round robin: a policy tuned against one opponent learns that opponent's habits — Strong's
+rollouts play greedy for every seat, so greedy was the one player it modelled exactly, and it beat
+greedy far more often than it beat anything else. Measuring each member against every other
+shows whether a gain is general: a member that climbs against one and falls against another has
+learnt a habit, not the game.
+
+The members (:data:`MEMBERS`):
+
+* ``greedy`` — Easy: the rule-based player with the base game's weights.
+* ``tuned`` — greedy with the first weight set ``tools/tune_greedy.py`` found
+  (:data:`bench.strong.TUNED_GREEDY`), which plays two-player games differently.
+* ``medium`` — Strong's search on a small fixed budget (:mod:`engine.policies.medium`).
+* ``strong`` — today's Strong, the frozen baseline the Expert's targets are measured against.
+* ``planner`` — a turn planner: the Expert's whole-turn beam search, on one re-deal, ranked by the
+  position evaluation; its best turn is checked against greedy's over one round of greedy replies
+  (``nodes=0``: no evaluation replies, no budget to share).
+* ``expert`` — the Expert (:mod:`engine.policies.expert`).
+
+Every pairing plays as the other two-player benches do (:func:`bench.strong.duel`: seats
+alternating, a shared win one half; the first-named member seeded with the game's seed, the
+other with seed + 7919), dealt from held-out seeds ``LEAGUE_SEED + i`` that no tuning used, the
+pairings taken in turn (:func:`bench.strong.interleaved`) so a run stopped early still holds
+every pairing on an equal sample. The report is one row per pairing (the first member's win
+share and mean margin) and one line per member (its mean share over all its pairings).
+"""
+
+from __future__ import annotations
+
+import argparse
+import itertools
+import json
+from collections.abc import Callable, Sequence
+from typing import Any
+
+from engine.policies import ExpertPolicy, GreedyPolicy, Policy, policy_by_name
+
+from .strong import TUNED_GREEDY, Job, Result, StrongGames, duel, interleaved, play_jobs
+
+LEAGUE_SEED = 4_000_000
+"""Where the league's deals start: far from the tuning seeds (0+, 5,000+, 7,000,000+,
+8,000,000+) and the other benches' (0–399, 1,000,000+, 2,000,000+, 3,000,000+)."""
+LEAGUE_GAMES = 20
+"""Two-player games per pairing by default (15 pairings: about 40 minutes of CPU)."""
+
+
+def planner(seed: int) -> Policy:
+    """The league's turn planner (see the module)."""
+    return ExpertPolicy(seed, worlds=1, plans=1, nodes=0)
+
+
+MEMBERS: dict[str, Callable[[int], Policy]] = {
+    "greedy": GreedyPolicy,
+    "tuned": lambda seed: GreedyPolicy(seed, **TUNED_GREEDY),
+    "medium": lambda seed: policy_by_name("medium", seed),
+    "strong": lambda seed: policy_by_name("strong", seed),
+    "planner": planner,
+    "expert": lambda seed: policy_by_name("expert", seed),
+}
+"""Every league member by name, each a factory taking a seed."""
+
+
+def pairings(members: Sequence[str]) -> tuple[str, ...]:
+    """Every pairing of ``members`` once, as ``"a:b"`` (``a`` listed before ``b``)."""
+    return tuple(f"{a}:{b}" for a, b in itertools.combinations(members, 2))
+
+
+def play_one(job: Job) -> Result:
+    """One game of a pairing: (``"a:b"``, index, seed) -> (a's result, a's margin, no times)."""
+    pairing, index, seed = job
+    first, second = pairing.split(":")
+    result, margin = duel(MEMBERS[first](seed), MEMBERS[second](seed + 7919), index, seed)
+    return result, margin, []
+
+
+def league_jobs(games: int, members: Sequence[str], seed: int = 0) -> list[Job]:
+    """``games`` jobs per pairing, the pairings in turn, game ``i`` dealt from ``LEAGUE_SEED + seed + i``."""
+    return interleaved(games, 0, LEAGUE_SEED + seed, pairings(members))
+
+
+def standings(played: StrongGames, members: Sequence[str]) -> dict[str, float]:
+    """Each member's mean win share over its pairings (each pairing weighs the same)."""
+    shares: dict[str, list[float]] = {name: [] for name in members}
+    for pairing in pairings(members):
+        if not played.results.get(pairing):
+            continue
+        first, second = pairing.split(":")
+        rate = played.rate(pairing)
+        shares[first].append(rate)
+        shares[second].append(1.0 - rate)
+    return {name: round(sum(s) / len(s), 4) if s else 0.0 for name, s in shares.items()}
+
+
+def bench_league(games: int, members: Sequence[str] = tuple(MEMBERS), *, workers: int = 1,
+                 seed: int = 0) -> dict[str, Any]:
+    """Play the league and return its figures: per pairing the first member's win share, mean
+    margin and game count, and each member's standing."""
+    played = play_jobs(league_jobs(games, members, seed), workers, play_one, "league")
+    rows = {
+        pairing: {"share": played.rate(pairing), "margin": played.margin(pairing),
+                  "games": len(played.results.get(pairing, []))}
+        for pairing in pairings(members)
+    }
+    return {"pairings": rows, "standings": standings(played, members), "first_seed": LEAGUE_SEED + seed,
+            "wall_s": round(played.wall_s, 1), "workers": workers}
+
+
+def markdown(figures: dict[str, Any]) -> str:
+    """The league as a Markdown table (for docs/engine.md): one row per pairing, then standings."""
+    lines = ["| Pairing | Games | First's win share | First's mean margin |", "|---|---|---|---|"]
+    for pairing, row in figures["pairings"].items():
+        first, second = pairing.split(":")
+        lines.append(f"| {first} – {second} | {row['games']} | {row['share']:.1%} | {row['margin']:+.2f} |")
+    lines += ["", "| Member | Mean win share over its pairings |", "|---|---|"]
+    ranked = sorted(figures["standings"].items(), key=lambda item: -item[1])
+    lines += [f"| {name} | {share:.1%} |" for name, share in ranked]
+    return "\n".join(lines)
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m bench league", description=__doc__.split("\n")[0])
+    parser.add_argument("--games", type=int, default=LEAGUE_GAMES, help=f"games per pairing ({LEAGUE_GAMES})")
+    parser.add_argument("--members", default=",".join(MEMBERS),
+                        help=f"comma-separated members (default all: {', '.join(MEMBERS)})")
+    parser.add_argument("--workers", type=int, default=1, help="game processes (1)")
+    parser.add_argument("--seed", type=int, default=0, help="offset from the league's first seed (0)")
+    parser.add_argument("--json", dest="json_path", help="also write the figures here")
+    args = parser.parse_args(argv)
+    members = [m.strip() for m in args.members.split(",") if m.strip()]
+    unknown = [m for m in members if m not in MEMBERS]
+    if unknown or len(members) < 2:
+        parser.error(f"members must be two or more of {', '.join(MEMBERS)} (unknown: {', '.join(unknown)})")
+    figures = bench_league(args.games, members, workers=args.workers, seed=args.seed)
+    print(markdown(figures))
+    print(f"seeds {figures['first_seed']}+, {figures['wall_s']:.0f} s wall, {args.workers} worker(s)")
+    if args.json_path:
+        with open(args.json_path, "w", encoding="utf-8") as out:
+            json.dump(figures, out, indent=2)
+    return 0
