@@ -4,8 +4,9 @@ What is timed, per action: the gateway frame reaching discord.py, command parsin
 callback, the manager (channel lock, load, engine apply, one fsync'd commit on a file database),
 the real threaded renderer (the mat; the table image when the turn changes, posted to the
 channel), and the followup — until every task the interaction started has finished
-(``settle``). Only the network is missing; the harness's own bookkeeping is included, so the
-figures slightly overstate the bot.
+(``settle``). The renderer is warmed first, as the bot's render workers warm themselves when
+they start (``bot.core.render.warm_renders``). Only the network is missing; the harness's own
+bookkeeping is included, so the figures slightly overstate the bot.
 """
 
 from __future__ import annotations
@@ -24,10 +25,12 @@ async def harness_latencies(workdir: Path, actions: int = 300, seed: int = 3) ->
     """Milliseconds per action over ``actions`` actions of 2-player games (new ones as they end)."""
     rng = random.Random(seed)
     timings: list[float] = []
-    async with running(workdir / "latency.sqlite3", renderer=ThreadedRenderer(), seed=seed) as h:
+    renderer = ThreadedRenderer()
+    async with running(workdir / "latency.sqlite3", renderer=renderer, seed=seed) as h:
         alice, bob = h.add_user("alice"), h.add_user("bob")
         for warm in range(3):  # fonts, caches, first-use imports: not what a player waits for
             await h.slash(alice, "general", "projectl help" if warm else "projectl rules")
+        await renderer.warm()  # as every render worker of the real bot warms up when it starts
         while len(timings) < actions:
             game = await h.bot.manager.game_in_channel(h.channel("games").id)
             if game is None or game.revision > 400:

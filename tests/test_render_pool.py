@@ -4,6 +4,9 @@ for every kind of image, and a clean shutdown."""
 from __future__ import annotations
 
 import asyncio
+import subprocess
+import sys
+from pathlib import Path
 
 import discord
 
@@ -56,3 +59,33 @@ def test_a_game_s_images_go_to_its_own_worker_unless_that_one_is_far_busier() ->
     renderer._waiting[:] = [ProcessRenderer.AFFINITY_SLACK + 1, 0]
     assert renderer._worker_for(4) == 1  # far busier: the idle core takes it
     assert renderer._worker_for(None) == 1  # no game (a ghost split): the least busy
+
+
+_LATER_GAMES = """
+import engine, renders
+from bot.core.render import warm_renders
+from renders import indexed
+from renders.samples import names_for, play
+warm_renders()
+warmed = indexed.text_lut.cache_info().misses
+for players, seed in ((2, 100), (3, 101)):
+    shown = None
+    for state in play(engine.Options(players=players), seed, policy="greedy"):
+        if shown is None or (state.turn, state.current) != (shown.turn, shown.current):
+            renders.render_table(state, names_for(state), shown)
+            renders.render_mat(state, state.current, names_for(state))
+            shown = state
+    renders.render_results(state, names_for(state))
+print(warmed, indexed.text_lut.cache_info().misses - warmed)
+"""
+
+
+def test_a_warmed_worker_builds_no_text_colour_table_in_a_later_game() -> None:
+    """What a render worker does when it starts (``warm_renders``) leaves nothing for a real game
+    to build on first use: in a fresh process (every cache empty), games of 2 and 3 players
+    drawn after the warm-up build no new text colour table (each costs some 10 ms: the tail of
+    the first turn posts)."""
+    out = subprocess.run([sys.executable, "-c", _LATER_GAMES], capture_output=True, text=True, check=True,
+                         cwd=Path(__file__).resolve().parent.parent)
+    warmed, later = map(int, out.stdout.split())
+    assert warmed >= 10 and later == 0

@@ -39,6 +39,7 @@ import renders
 from engine import GameState, Place
 from engine.actions import GhostSplit
 from renders.cache import WORKER_BUDGETS, use_budgets
+from renders.samples import play
 
 from .allocator import limit_heap_growth, release_freed_memory
 from .locales import image_words, locale_code, localise, unescaped
@@ -173,6 +174,13 @@ class ThreadedRenderer(_NamedRenderer):
                     self._trimming = asyncio.get_running_loop().run_in_executor(  # nobody waits
                         None, lambda: release_freed_memory(every=0.0))
 
+    async def warm(self) -> None:
+        """Fill the drawing caches now (:func:`warm_renders`, in a thread), as each worker of
+        :class:`ProcessRenderer` does when it starts: a bench that times actions calls this
+        first, so it measures the bot after start-up, not its first game."""
+        async with self._slots:
+            await asyncio.to_thread(warm_renders)
+
     async def close(self) -> None:
         """Wait for the last hand-back of freed memory (nothing else runs in the background)."""
         if self._trimming is not None:
@@ -183,16 +191,42 @@ def _ready() -> bool:
     return True
 
 
+WARM_PLAYERS = 4
+WARM_SEED = 1
+"""The deal of the game :func:`warm_renders` plays (any fixed deal: the run must not vary)."""
+
+
+def warm_renders() -> None:
+    """Draw a whole short game as a turn post would — the table at every turn change (framing
+    what changed), the mat of the seat to act, the final results — so the drawing caches a first
+    real game would fill (text colour tables, glyphs, card art, panels) are full before one.
+
+    Why a whole game: each colour of text over each background builds its lookup table on first
+    use (some 10 ms each), and about 16 of them appear only in the middle and at the end of a game
+    (a finished puzzle, a piece's letter on its own colour, the results), so a renderer warmed on
+    a new game alone paid them in the first turn posts players waited for (bench/latency.py's
+    tail). Four greedy seats: after their game, greedy games of 2–4 players drew no new table
+    (tests/test_render_pool.py); no clock, no randomness beyond the deal."""
+    names = [f"player {seat + 1}" for seat in range(WARM_PLAYERS)]
+    shown: GameState | None = None
+    state = shown
+    for state in play(engine.Options(players=WARM_PLAYERS), WARM_SEED, policy="greedy"):
+        if shown is None or (state.turn, state.current) != (shown.turn, shown.current) or state.is_over:
+            renders.render_table(state, names, shown)
+            renders.render_mat(state, state.current, names)
+            shown = state
+    if state is not None:
+        renders.render_results(state, names)
+
+
 def _warm_worker() -> None:
-    """Load fonts, palettes and the drawing caches before the first real render, with the
-    image layers' budgets of a process that only draws (:data:`renders.cache.WORKER_BUDGETS`)."""
+    """Load fonts, palettes and the drawing caches before the first real render
+    (:func:`warm_renders`), with the image layers' budgets of a process that only draws
+    (:data:`renders.cache.WORKER_BUDGETS`)."""
     limit_heap_growth()
     use_budgets(WORKER_BUDGETS)
-
-    state = engine.new_game(engine.Options(players=4), 1)
-    names = [f"player {n}" for n in range(4)]
-    renders.render_table(state, names)
-    renders.render_mat(state, 0, names)
+    warm_renders()
+    release_freed_memory()
 
 
 class ProcessRenderer(_NamedRenderer):
