@@ -24,7 +24,7 @@ PYTHON ?= $(firstword $(foreach p,python3.13 python3.12 python3.11 python3,\
 PYVER  := $(shell $(RUN_ENV) $(PYTHON) -c 'import sys; print("%d.%d" % sys.version_info[:2])' 2>/dev/null)
 STAMP  := $(VENV)/.installed-$(PYVER)
 
-.PHONY: test run demo bench bench-ai soak lint clean venv python
+.PHONY: test run demo bench bench-ai bench-scale soak lint clean venv python
 
 # Which interpreter make would use; fails when it is missing or unsupported.
 python:
@@ -52,8 +52,9 @@ run: $(STAMP)
 demo: $(STAMP)
 	@$(PY) -m bot.demo --out demo-output
 
-# The quick bench (speed, size and memory budgets; at most three minutes) and, with FULL=1, the AI bench
-# too; `make bench-ai` is the AI bench alone (strength games, about 90 minutes on 2 cores). Every
+# The quick bench (speed, size and memory budgets; at most three minutes) and, with FULL=1, the AI and
+# scale benches too; `make bench-ai` is the AI bench alone (strength games, about 90 minutes on 2
+# cores), `make bench-scale` the shard bench alone (it starts its own PostgreSQL server). Every
 # suite runs even if an earlier one misses a budget; the target fails if any did, after the
 # figures of the suites that ran are written into docs/benchmarks.md (from bench-output/).
 bench: $(STAMP)
@@ -65,6 +66,12 @@ bench: $(STAMP)
 bench-ai: $(STAMP)
 	@rm -rf bench-output; status=0; \
 	PROJECTL_BENCH_DIR=bench-output $(PY) -m bench ai || status=1; \
+	$(PY) -m bench.docs --results bench-output || status=1; \
+	exit $$status
+
+bench-scale: $(STAMP)
+	@rm -rf bench-output; status=0; \
+	PROJECTL_BENCH_DIR=bench-output $(PY) -m bench scale || status=1; \
 	$(PY) -m bench.docs --results bench-output || status=1; \
 	exit $$status
 

@@ -11,7 +11,8 @@ missed ("not measured"), so a budget cannot silently stop being checked.
 ``kind`` decides which bench checks it: ``speed``, ``size``, ``memory`` and ``refusals`` (how
 often a player is refused for no reason of theirs) budgets belong to the quick bench
 (``make bench``: the ``engine``, ``renders`` and ``bot`` suites, at most three minutes),
-``strength`` budgets to the AI bench (``make bench-ai``: the ``ai`` suite, long games).
+``strength`` budgets to the AI bench (``make bench-ai``: the ``ai`` suite, long games), and the
+shard figure to ``make bench-scale`` (the ``scale`` suite: it starts a PostgreSQL server).
 
 A budget is a bound on one side (:func:`at_most`, :func:`at_least`) or a range (:func:`within`):
 the AI ladder's levels must each beat the one below often enough to feel stronger, yet not so
@@ -31,6 +32,9 @@ QUICK_SUITES: tuple[str, ...] = ("engine", "renders", "bot")
 """``make bench`` / ``python -m bench``: everything about speed, size and memory."""
 AI_SUITES: tuple[str, ...] = ("ai",)
 """``make bench-ai``: the AI's strength games."""
+SCALE_SUITES: tuple[str, ...] = ("scale",)
+"""``make bench-scale``: several processes on one PostgreSQL server it starts (minutes, and a
+server the quick bench cannot count on)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -107,6 +111,9 @@ BUDGETS: dict[str, Budget] = {
     "panel_ack_p99_ms": at_most(100.0, "speed", "bot", why="a panel tap acknowledged, 20 busy channels"),
     "images_100_p99_ms": at_most(700.0, "speed", "bot",
                                  why="issues 10 and 30: 100 channels end a turn at once, images ready"),
+    # -- scale (bench/scale.py, make bench-scale): shard processes on one PostgreSQL ---------------
+    "postgresql_2_speedup": at_least(
+        1.6, "speed", "scale", why="issue 30: 2 shard processes on PostgreSQL over 1, 200 busy channels"),
     "stats_5000_games_ms": at_most(100.0, "speed", "bot", why="/projectl stats at 5,000 finished games"),
     "log_tail_3000_rows_ms": at_most(5.0, "speed", "bot", why="a turn post's log lines at 3,000 rows"),
     "turn_3000_rows_ms": at_most(12.0, "speed", "bot", why="an action at a 3,000-row log, as at 30"),

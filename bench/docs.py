@@ -1,12 +1,13 @@
 """``python -m bench.docs``: rewrite docs/benchmarks.md's figures from the suites' saved reports.
 
-``make bench`` and ``make bench-ai`` run their suites with ``PROJECTL_BENCH_DIR=bench-output``
-(each writes ``<suite>.json`` through :mod:`bench.report`), then this command. Every suite has
-its own marked block in the document — the quick bench's ``engine``, ``renders`` and ``bot``
-under one heading, the AI bench's ``ai`` under another — and only the blocks of the suites found
-in the results are replaced, so running one bench never erases the other's figures. A block
-holds the machine and load the figures come from and one table row per figure: value, budget,
-verdict and what it was measured over. Everything outside the markers (what each figure means,
+``make bench``, ``make bench-ai`` and ``make bench-scale`` run their suites with
+``PROJECTL_BENCH_DIR=bench-output`` (each writes ``<suite>.json`` through :mod:`bench.report`),
+then this command. Every suite has its own marked block in the document — the quick bench's
+``engine``, ``renders`` and ``bot`` under one heading, the AI bench's ``ai`` and the shard
+bench's ``scale`` under others — and only the blocks of the suites found in the results are
+replaced, so running one bench never erases another's figures. A block holds the machine and
+load the figures come from and one table row per figure: value, budget, verdict and what it was
+measured over. Everything outside the markers (what each figure means,
 the profiling notes) stays hand-written.
 """
 
@@ -18,10 +19,10 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from .budgets import AI_SUITES, QUICK_SUITES
+from .budgets import AI_SUITES, QUICK_SUITES, SCALE_SUITES
 
 ROOT = Path(__file__).resolve().parent.parent
-ORDER = QUICK_SUITES + AI_SUITES
+ORDER = QUICK_SUITES + AI_SUITES + SCALE_SUITES
 
 
 def begin(suite: str) -> str:

@@ -16,7 +16,7 @@ import pytest
 from bench import ai, expert, hints, ladder
 from bench import engine as engine_suite
 from bench.__main__ import GROUPS, main
-from bench.budgets import AI_SUITES, QUICK_SUITES
+from bench.budgets import AI_SUITES, QUICK_SUITES, SCALE_SUITES
 from bench.strong import StrongGames, interleaved
 from engine.state import Difficulty
 
@@ -200,9 +200,9 @@ def test_a_bad_catalogue_is_one_line(tmp_path: Path, capsys: pytest.CaptureFixtu
 def test_groups_run_every_suite_in_its_own_process_and_fail_after_all(
     monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str],
 ) -> None:
-    """``python -m bench`` is the quick bench; ``full`` adds the AI bench; a suite that misses a
-    budget does not stop the ones after it, and the group exits 1."""
-    assert GROUPS == {"quick": QUICK_SUITES, "full": QUICK_SUITES + AI_SUITES}
+    """``python -m bench`` is the quick bench; ``full`` adds the AI and scale benches; a suite
+    that misses a budget does not stop the ones after it, and the group exits 1."""
+    assert GROUPS == {"quick": QUICK_SUITES, "full": QUICK_SUITES + AI_SUITES + SCALE_SUITES}
     ran: list[list[str]] = []
 
     def fake_run(command: list[str], cwd: Path) -> subprocess.CompletedProcess[str]:
@@ -214,7 +214,8 @@ def test_groups_run_every_suite_in_its_own_process_and_fail_after_all(
     assert ran == [["-m", "bench", suite] for suite in QUICK_SUITES]
     assert "missed (or a failure) in: engine" in capsys.readouterr().out
     ran.clear()
-    assert main(["full"]) == 1 and [command[-1] for command in ran] == [*QUICK_SUITES, *AI_SUITES]
+    assert main(["full"]) == 1
+    assert [command[-1] for command in ran] == [*QUICK_SUITES, *AI_SUITES, *SCALE_SUITES]
 
 
 def test_an_unknown_suite_is_refused() -> None:
@@ -224,10 +225,11 @@ def test_an_unknown_suite_is_refused() -> None:
 
 
 def test_make_runs_the_groups() -> None:
-    """``make bench`` is the quick group (``FULL=1``: both), ``make bench-ai`` the AI suite."""
+    """``make bench`` is the quick group (``FULL=1``: all), ``make bench-ai`` the AI suite,
+    ``make bench-scale`` the shard bench."""
     makefile = (ROOT / "Makefile").read_text()
     assert "-m bench $(if $(FULL),full,quick)" in makefile
-    assert "-m bench ai" in makefile
+    assert "-m bench ai" in makefile and "-m bench scale" in makefile
 
 
 def test_the_engine_and_the_renderer_never_import_the_benches() -> None:
