@@ -50,7 +50,6 @@ from bot.core.collector import freeze_startup, tune_collector
 from bot.core.manager import GameManager
 from bot.core.render import ProcessRenderer, ThreadedRenderer
 from bot.core.storage import Storage
-from engine import Options, new_game
 
 from . import build, history_costs, stored_states
 from .images import image_followups
@@ -87,8 +86,7 @@ async def many_games(workdir: Path, games: int = 200, per_game: int = 4, rate: f
     try:
         manager = GameManager(storage, policies=policy_factory)
         renderer = ProcessRenderer()  # the bot's own: one worker process per core
-        warm = [new_game(Options(players=2), seed) for seed in range(renderer.workers)]  # a seed per worker
-        await asyncio.gather(*(renderer.table(state, ["a", "b"]) for state in warm))  # every worker up
+        await renderer.ready()  # every worker up and warmed
         freeze_startup()
         try:
             saturated = await closed_loop(manager, renderer, channels, per_game)

@@ -85,6 +85,9 @@ async def image_followups(workdir: Path, make_renderer: Callable[[], Renderer], 
         rng = random.Random(seed)
         warm = await manager.game_in_channel(games[0])
         assert warm is not None and warm.state is not None
+        ready = getattr(renderer, "ready", None)
+        if ready is not None:  # every render worker started and warmed, as after the bot's start-up
+            await ready()
         await asyncio.gather(*(renderer.table(warm.state, warm.names) for _ in range(4)))  # fonts, pools
         for _ in range(rounds):
             ready = [c for c in games if await _to_last_action(manager, c, rng)]

@@ -32,6 +32,9 @@ async def start_latencies(workdir: Path, channels: int = 100, seed: int = 9,
             return await original(route, **kwargs)
 
         h.api.handle_webhook = timed
+        ready = getattr(h.bot.renderer, "ready", None)
+        if ready is not None:  # the render workers warmed, as a while after the bot's start-up
+            await ready()
         host = h.add_user("host")
         lobbies = []
         for number in range(channels):

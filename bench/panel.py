@@ -213,6 +213,9 @@ async def panel_ack_latencies(workdir: Path, channels: int = 20, taps: int = 500
             return await original(route, **kwargs)
 
         h.api.handle_webhook = timed
+        ready = getattr(h.bot.renderer, "ready", None)
+        if ready is not None:  # the render workers warmed, as a while after the bot's start-up
+            await ready()
         tables = []
         for number in range(channels):
             channel = h.add_channel(f"table-{number}")

@@ -4,6 +4,7 @@ for every kind of image, and a clean shutdown."""
 from __future__ import annotations
 
 import asyncio
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -89,3 +90,16 @@ def test_a_warmed_worker_builds_no_text_colour_table_in_a_later_game() -> None:
                          cwd=Path(__file__).resolve().parent.parent)
     warmed, later = map(int, out.stdout.split())
     assert warmed >= 10 and later == 0
+
+
+async def test_ready_starts_every_worker_and_waits_for_its_warm_up() -> None:
+    """What a bench awaits before timing renders: every worker process is up (its warm-up, the
+    pool's initializer, has run: a job only runs after it), not only the one a first image went to."""
+    renderer = ProcessRenderer(workers=2)
+    try:
+        await renderer.ready()
+        loop = asyncio.get_running_loop()
+        pids = {await loop.run_in_executor(pool, os.getpid) for pool in renderer.start()}
+        assert len(pids) == 2 and os.getpid() not in pids
+    finally:
+        await renderer.close()

@@ -257,6 +257,12 @@ class ProcessRenderer(_NamedRenderer):
         """Create every worker's pool and have each start (and warm up) now, in the background."""
         return [self._started(worker) for worker in range(self.workers)]
 
+    async def ready(self) -> None:
+        """Start every worker (:meth:`start`) and wait until each has warmed up: a bench that
+        times renders calls this first, so it measures the bot after start-up."""
+        loop = asyncio.get_running_loop()
+        await asyncio.gather(*(loop.run_in_executor(pool, _ready) for pool in self.start()))
+
     def _started(self, worker: int) -> ProcessPoolExecutor:
         pool = self._pools[worker]
         if pool is None:
