@@ -317,7 +317,7 @@ def plan_card(
     return _plan_card(card, pieces, cell, text, highlight, background, mode, *title)
 
 
-@byte_lru(4 * MB, image_bytes)  # ~8 planning cards: two mats
+@byte_lru(3 * MB, image_bytes)  # ~8 planning cards in RGB, ~20 on the palette: two mats
 def _plan_card(
     card: PuzzleCard,
     pieces: tuple[Placed, ...],
@@ -329,14 +329,59 @@ def _plan_card(
     points: str,
     reward: str,
 ) -> Image.Image:
-    """:func:`plan_card`, cached with its title's words (they depend on the language drawn in)."""
+    """:func:`plan_card`, cached with its title's words (they depend on the language drawn in).
+
+    A card's pieces change at nearly every turn of its owner, and each change draws the card
+    again; what does not change (the coordinates and the card's body, the same for every card of
+    a colour) is copied from :func:`_plan_base`. The title is drawn after them, not before as
+    one canvas would have it: its strings and reward lie above the coordinates' row, clear of
+    everything the base draws, so the pixels are the same (``tests/test_renders_card_plan.py``
+    draws every card both ways)."""
+    g = PlanGeometry(cell, text)
+    lk = look(card.colour)
+    image = _plan_base(card.colour, cell, text, background, mode).copy()
+    _paint_plan_title(image, g, card, points, reward)
+    draw = ImageDraw.Draw(image)
+    gx, gy = g.grid_origin()
+    _paint_guides(draw, gx, gy, cell, card, lk)
+    paint_grid(image, gx, gy, cell, card, pieces, letters=max(text, cell * 2 // 5), highlight=highlight)
+    return image
+
+
+def plan_card_whole(
+    card: PuzzleCard, pieces: tuple[Placed, ...], cell: int, text: int, highlight: Placed | None = None,
+    background: RGB = PANEL, mode: str = "RGB",
+) -> Image.Image:
+    """:func:`plan_card` drawn on one canvas in the order it reads (title, coordinates, body,
+    recess, pieces), nothing copied from a cache: the reference its pixels match (tests)."""
     g = PlanGeometry(cell, text)
     lk = look(card.colour)
     image = blank(mode, (g.width, g.height), background)
-    draw = ImageDraw.Draw(image)
-    # Title: id, then points and the reward piece; the word "reward" before it only where the
-    # widest reward would still fit after it (a long word, as in Portuguese, is left out on every
-    # card alike rather than on some).
+    _paint_plan_title(image, g, card, labels.points(card.points), labels.REWARD)
+    _paint_plan_frame(image, g, lk)
+    gx, gy = g.grid_origin()
+    _paint_guides(ImageDraw.Draw(image), gx, gy, cell, card, lk)
+    paint_grid(image, gx, gy, cell, card, pieces, letters=max(text, cell * 2 // 5), highlight=highlight)
+    return image
+
+
+@byte_lru(1 * MB, image_bytes)  # a card colour's base on one background and mode: the mat's two
+def _plan_base(colour: Colour, cell: int, text: int, background: RGB, mode: str) -> Image.Image:
+    """What every plan card of ``colour`` has before its title and recess: the coordinates
+    A–E and 1–5 and the card's body (callers copy it)."""
+    g = PlanGeometry(cell, text)
+    image = blank(mode, (g.width, g.height), background)
+    _paint_plan_frame(image, g, look(colour))
+    return image
+
+
+def _paint_plan_title(
+    image: Image.Image, g: PlanGeometry, card: PuzzleCard, points: str, reward: str
+) -> None:
+    """Title: id, then points and the reward piece; the word "reward" before it only where the
+    widest reward would still fit after it (a long word, as in Portuguese, is left out on every
+    card alike rather than on some)."""
+    text = g.text
     mid = g.title // 2 - 2
     x = g.margin
     x += fonts.draw(image, x, mid, card.id, int(text * 1.15), INK, bold=True, anchor="lm") + text // 2
@@ -344,7 +389,11 @@ def _plan_card(
     if _reward_word_fits(g, reward):
         x += fonts.draw(image, x, mid, reward, text, MUTED, anchor="lm") + text // 3
     paste_reward(image, card.reward, g.reward_cell(card.reward), x, mid, anchor="lm")
-    # Coordinates.
+
+
+def _paint_plan_frame(image: Image.Image, g: PlanGeometry, lk: Look) -> None:
+    """The coordinates above and left of the grid, and the card's body."""
+    cell, text = g.cell, g.text
     gx, gy = g.grid_origin()
     top = g.title + g.margin // 2
     for c in range(GRID):
@@ -353,12 +402,9 @@ def _plan_card(
         fonts.draw(
             image, g.margin / 2, gy + r * cell + cell / 2, str(r + 1), text, INK, bold=True, anchor="mm"
         )
-    # The card.
+    draw = ImageDraw.Draw(image)
     body = (g.margin, g.title + g.margin, g.width - 1, g.height - 1)
     draw.rounded_rectangle(body, radius=g.pad, fill=ink(draw, lk.body), outline=ink(draw, lk.edge), width=3)
-    _paint_guides(draw, gx, gy, cell, card, lk)
-    paint_grid(image, gx, gy, cell, card, pieces, letters=max(text, cell * 2 // 5), highlight=highlight)
-    return image
 
 
 def _reward_word_fits(g: PlanGeometry, word: str) -> bool:
