@@ -62,9 +62,11 @@ MEMBERS: dict[str, Callable[[int], Policy]] = {
 """Every league member by name, each a factory taking a seed."""
 
 
-def pairings(members: Sequence[str]) -> tuple[str, ...]:
-    """Every pairing of ``members`` once, as ``"a:b"`` (``a`` listed before ``b``)."""
-    return tuple(f"{a}:{b}" for a, b in itertools.combinations(members, 2))
+def pairings(members: Sequence[str], involving: str | None = None) -> tuple[str, ...]:
+    """Every pairing of ``members`` once, as ``"a:b"`` (``a`` listed before ``b``); with
+    ``involving``, only the pairings that member plays (to measure again one member that changed)."""
+    pairs = (f"{a}:{b}" for a, b in itertools.combinations(members, 2))
+    return tuple(p for p in pairs if involving is None or involving in p.split(":"))
 
 
 def play_one(job: Job) -> Result:
@@ -75,13 +77,13 @@ def play_one(job: Job) -> Result:
     return result, margin, []
 
 
-def league_jobs(games: int, members: Sequence[str], seed: int = 0) -> list[Job]:
+def league_jobs(games: int, members: Sequence[str], seed: int = 0, involving: str | None = None) -> list[Job]:
     """``games`` jobs per pairing, the pairings in turn, game ``i`` dealt from ``LEAGUE_SEED + seed + i``."""
-    return interleaved(games, 0, LEAGUE_SEED + seed, pairings(members))
+    return interleaved(games, 0, LEAGUE_SEED + seed, pairings(members, involving))
 
 
 def standings(played: StrongGames, members: Sequence[str]) -> dict[str, float]:
-    """Each member's mean win share over its pairings (each pairing weighs the same)."""
+    """Each member's mean win share over its pairings played (each pairing weighs the same)."""
     shares: dict[str, list[float]] = {name: [] for name in members}
     for pairing in pairings(members):
         if not played.results.get(pairing):
@@ -94,14 +96,14 @@ def standings(played: StrongGames, members: Sequence[str]) -> dict[str, float]:
 
 
 def bench_league(games: int, members: Sequence[str] = tuple(MEMBERS), *, workers: int = 1,
-                 seed: int = 0) -> dict[str, Any]:
-    """Play the league and return its figures: per pairing the first member's win share, mean
-    margin and game count, and each member's standing."""
-    played = play_jobs(league_jobs(games, members, seed), workers, play_one, "league")
+                 seed: int = 0, involving: str | None = None) -> dict[str, Any]:
+    """Play the league (or only ``involving``'s pairings) and return its figures: per pairing the
+    first member's win share, mean margin and game count, and each member's standing."""
+    played = play_jobs(league_jobs(games, members, seed, involving), workers, play_one, "league")
     rows = {
         pairing: {"share": played.rate(pairing), "margin": played.margin(pairing),
                   "games": len(played.results.get(pairing, []))}
-        for pairing in pairings(members)
+        for pairing in pairings(members, involving)
     }
     return {"pairings": rows, "standings": standings(played, members), "first_seed": LEAGUE_SEED + seed,
             "wall_s": round(played.wall_s, 1), "workers": workers}
@@ -124,6 +126,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--games", type=int, default=LEAGUE_GAMES, help=f"games per pairing ({LEAGUE_GAMES})")
     parser.add_argument("--members", default=",".join(MEMBERS),
                         help=f"comma-separated members (default all: {', '.join(MEMBERS)})")
+    parser.add_argument("--involving", help="only the pairings this member plays")
     parser.add_argument("--workers", type=int, default=1, help="game processes (1)")
     parser.add_argument("--seed", type=int, default=0, help="offset from the league's first seed (0)")
     parser.add_argument("--json", dest="json_path", help="also write the figures here")
@@ -132,7 +135,10 @@ def main(argv: list[str] | None = None) -> int:
     unknown = [m for m in members if m not in MEMBERS]
     if unknown or len(members) < 2:
         parser.error(f"members must be two or more of {', '.join(MEMBERS)} (unknown: {', '.join(unknown)})")
-    figures = bench_league(args.games, members, workers=args.workers, seed=args.seed)
+    if args.involving is not None and args.involving not in members:
+        parser.error(f"--involving must name a member ({', '.join(members)})")
+    figures = bench_league(args.games, members, workers=args.workers, seed=args.seed,
+                           involving=args.involving)
     print(markdown(figures))
     print(f"seeds {figures['first_seed']}+, {figures['wall_s']:.0f} s wall, {args.workers} worker(s)")
     if args.json_path:

@@ -19,6 +19,7 @@ def test_every_pairing_once_in_turn_on_held_out_deals() -> None:
     assert [pairing for pairing, _, _ in jobs[:3]] == list(league.pairings(members))
     assert all(seed == league.LEAGUE_SEED + index for _, index, seed in jobs)
     assert len(jobs) == 6
+    assert league.pairings(members, involving="planner") == ("greedy:planner", "tuned:planner")
 
 
 def test_standings_weigh_each_pairing_alike() -> None:
@@ -53,3 +54,6 @@ def test_unknown_members_are_refused(capsys: pytest.CaptureFixture[str]) -> None
     with pytest.raises(SystemExit):
         league.main(["--members", "greedy,grandmaster"])
     assert "grandmaster" in capsys.readouterr().err
+    with pytest.raises(SystemExit):
+        league.main(["--members", "greedy,tuned", "--involving", "expert"])
+    assert "--involving must name a member" in capsys.readouterr().err
