@@ -37,7 +37,9 @@ likely it is to be finished in the actions left (the puzzles taken cheapest firs
 actions the player has before the end: exact once the end is triggered or Finesse's tile row
 says when play ends, else estimated from how far the black deck has run); an unfinished puzzle
 counts its penalty, or what Finishing Touches would save of it from the supply. Pieces count by
-level, fading to nothing as the end nears; Finesse credits count a little.
+level, fading to nothing as the end nears; Finesse credits count a little. Everything but the
+banked points is then weighted by ``potential`` (a half): in real games a puzzle in hand or a
+piece turned out worth about that share of what these terms say, banked points nearly all.
 
 **Budget** (deterministic, no clock): ``nodes`` states applied per decision. The beam search takes
 what it needs (a few hundred), and the lines share the rest, each replying by evaluation while it
@@ -70,7 +72,9 @@ from .hidden import redeal, visible_cards
 from .outlook import progress
 from .strong import Analysis, PlanValue, _mix, _state_key
 
-__all__ = ["EXPERT_WEIGHTS", "ExpertPolicy", "ExpertWeights", "evaluate", "expected_actions"]
+__all__ = [
+    "EXPERT_WEIGHTS", "ExpertPolicy", "ExpertWeights", "evaluate", "evaluation_terms", "expected_actions",
+]
 
 NODES = 2000
 """States a decision may apply (the default ``nodes``)."""
@@ -110,6 +114,12 @@ class ExpertWeights:
     """Finesse: points per credit held."""
     win_bonus: float = 6.0
     """Points a win is worth on top of the margin, when a line plays to the end."""
+    potential: float = 0.5
+    """Weight of everything not banked yet (open puzzles, pieces, credits) against banked points,
+    at tables of two or more players (Solo counts it in full: it was not fitted there). One factor
+    on all of them keeps their trade-offs with each other (a piece against an action against a
+    placement) as they were; it only makes the expert bank points sooner and hoard less. How it
+    was chosen: :data:`EXPERT_WEIGHTS`."""
 
 
 EXPERT_WEIGHTS = ExpertWeights()
@@ -148,11 +158,21 @@ def _piece_value(shape: Shape, w: ExpertWeights) -> float:
 
 def evaluate(state: GameState, seat: int, w: ExpertWeights = EXPERT_WEIGHTS) -> float:
     """How well ``seat`` stands, in points (see the module): the final score once the game is over."""
+    banked, unbanked = evaluation_terms(state, seat, w)
+    # Solo keeps the unbanked value in full: ``potential`` was fitted on two-player games only.
+    return banked + (w.potential if len(state.players) > 1 else 1.0) * unbanked
+
+
+def evaluation_terms(state: GameState, seat: int, w: ExpertWeights = EXPERT_WEIGHTS) -> tuple[float, float]:
+    """:func:`evaluate`'s two parts: the points banked (the final score once the game is over) and
+    the value of what is not banked yet before ``potential`` weights it (open puzzles, pieces,
+    credits; 0 once over). Apart so that ``tools/fit_expert.py`` can fit ``potential`` from games."""
     player = state.players[seat]
     line = score_line(state, seat)
     if state.phase is Phase.OVER:
-        return float(line.total)
-    value = float(line.completed_points - line.finishing_penalty)
+        return float(line.total), 0.0
+    banked = float(line.completed_points - line.finishing_penalty)
+    value = 0.0
     left = expected_actions(state, seat)
     fade = min(1.0, left / w.piece_horizon)
     supply = player.supply
@@ -194,7 +214,7 @@ def evaluate(state: GameState, seat: int, w: ExpertWeights = EXPERT_WEIGHTS) -> 
     finesse = view(state)
     if finesse is not None:
         value += w.credit_value * finesse.credits(seat)
-    return value
+    return banked, value
 
 
 def margin(state: GameState, seat: int, w: ExpertWeights = EXPERT_WEIGHTS) -> float:
