@@ -123,10 +123,23 @@ class ExpertWeights:
 
 
 EXPERT_WEIGHTS = ExpertWeights()
-"""The weights the expert plays with. Chosen on 2-player games against greedy dealt from seeds
-5,000–5,015 (never the bench's), 16 games a setting: ``action_value`` 0.6 (with ``master_place``
-0.7, ``ramp`` 3) won 10; 0.8 (0.85, 2) won 2 of the first 14 (stopped there); 0.45 (0.8, 2.5) won 13; 0.3
-(0.8, 2.5) won 10. A coarse search: more games would likely find better numbers."""
+"""The weights the expert plays with.
+
+``potential`` 0.5 (2026-12-03, issue 29): fitted from positions, then checked in games.
+``tools/fit_expert.py`` regresses the final margin of Expert–Strong games on the evaluation's
+banked and unbanked differences between the two seats. On 80 games (seeds 8,000,000–8,000,039,
+each deal played from both seats, the expert at ``potential`` 1, 3,900 turn-start positions) a
+point of unbanked value was worth 0.21 of a banked point (bootstrap over games, 10th–90th
+percentile 0.13–0.33; 0.20 in the last nine actions alone). 0.5 goes halfway: the fit's own
+terms are noisy, which biases it towards 0. Same deals, same seats, before -> after: against
+Strong 62.5 % -> 75.0 % of 80 (mean margin +1.45 -> +3.39; 15 games turned to wins, 5 to
+losses); against greedy 77.5 % -> 95.0 % of 40 (seeds 8,100,000–8,100,019). Only this one
+setting was played; a lower ``potential`` (the fit says 0.2) is the next to try.
+
+The others were chosen on 2-player games against greedy dealt from seeds 5,000–5,015 (never the
+bench's), 16 games a setting: ``action_value`` 0.6 (with ``master_place`` 0.7, ``ramp`` 3) won
+10; 0.8 (0.85, 2) won 2 of the first 14 (stopped there); 0.45 (0.8, 2.5) won 13; 0.3 (0.8, 2.5)
+won 10. A coarse search: more games would likely find better numbers."""
 
 
 def expected_actions(state: GameState, seat: int) -> float:
