@@ -10,12 +10,14 @@ from test_policy_strong import _shuffle_decks, _states, _swap_hidden_piles
 
 from engine import Options
 from engine.actions import Pass
+from engine.game import new_game
 from engine.policies import POLICIES, ExpertPolicy, GreedyPolicy, PlanValue, policy_by_name
-from engine.policies.expert import evaluate, expected_actions
+from engine.policies.expert import EXPERT_WEIGHTS, evaluate, expected_actions, margin, projected_mastermind
+from engine.policies.mastermind import mastermind_points
 from engine.rng import Rng
 from engine.rules import score_line
-from engine.simulate import play_game
-from engine.state import Phase
+from engine.simulate import default_cards, play_game
+from engine.state import Phase, SoloTable
 from engine.sweep import describe, sweep
 from engine.sweep import tables as sweep_tables
 
@@ -131,3 +133,25 @@ def test_a_forced_plan_is_scored_beside_the_search_on_the_same_worlds() -> None:
 
     assert turns(forced.plans) == turns(plain.plans)
     assert ExpertPolicy(4, **SMALL).analyse(state).plans == plain.plans  # forced=() changes nothing
+
+
+def test_projected_mastermind_counts_its_next_pick_and_its_later_turns() -> None:
+    """Solo: the mastermind's side of the margin is its pile, the pick it would make from the
+    grid as it stands (none when every column holding a card is locked) and ``mastermind_rate``
+    for each later turn; outside Solo there is none."""
+    assert projected_mastermind(new_game(Options(players=2), 5, default_cards()), 0) is None
+    dealt = new_game(Options(players=1, variant="solo"), 5, default_cards())
+    assert isinstance(dealt.table, SoloTable)
+    table = replace(dealt.table, locks=(0, 0, 0))
+    state = replace(dealt, table=table)
+    points = [None if c is None else state.cards[c].points for c in table.grid]
+    later = (expected_actions(state, 0) - state.actions_left) / 3
+    rate = EXPERT_WEIGHTS.mastermind_rate
+    projected = projected_mastermind(state, 0)
+    assert projected == pytest.approx(mastermind_points(points, table.locks) + rate * later)
+    locked = replace(state, table=replace(table, locks=(1, 1, 1)))
+    assert projected_mastermind(locked, 0) == pytest.approx(rate * later)
+    shorter = replace(state, table=replace(table, deck=table.deck[:4]))
+    assert (projected_mastermind(shorter, 0) or 0.0) < projected
+    assert mastermind_points(points, table.locks) > 0
+    assert margin(locked, 0) - margin(state, 0) == pytest.approx(mastermind_points(points, table.locks))

@@ -55,6 +55,7 @@ from functools import lru_cache
 
 from ..actions import Action
 from ..errors import IllegalActionError
+from ..expansions.base import mastermind_takes
 from ..expansions.finesse import view
 from ..game import Outcome, apply, opponent_score, winners
 from ..legal import legal_actions, master_options
@@ -62,18 +63,20 @@ from ..pieces import SHAPES, Shape, shape_of_mask
 from ..rng import Rng
 from ..rules import score_line, score_lines
 from ..solver import solve
-from ..state import ACTIONS_PER_TURN, GameState, Phase
+from ..state import ACTIONS_PER_TURN, GameState, Phase, SoloTable
 from .candidates import step_candidates
 from .credits import turns_after_this
 from .fillings import finish_cost
 from .greedy import GreedyPolicy
 from .greedy_answers import finishing_touch
 from .hidden import redeal, visible_cards
+from .mastermind import mastermind_points
 from .outlook import progress
 from .strong import Analysis, PlanValue, _mix, _state_key
 
 __all__ = [
     "EXPERT_WEIGHTS", "ExpertPolicy", "ExpertWeights", "evaluate", "evaluation_terms", "expected_actions",
+    "projected_mastermind",
 ]
 
 NODES = 2000
@@ -84,6 +87,10 @@ REPLY_CAP = 40
 """Actions a line plays for the other seats before it is scored as it stands."""
 PLAYOUT_CAP = 400
 """Actions a line plays after the end is triggered before it is scored as it stands."""
+SOLO_TURNS = 2
+"""Solo: the player's own turns a line plays by greedy after the plan's (each followed by the
+mastermind's), before it is scored: the mastermind's picks and its locks' moves are exact and
+cheap, and what a turn does to them shows only a few turns later."""
 TURNS_PRIOR = {1: 12.5, 2: 10.0, 3: 9.0, 4: 8.5, 5: 7.0, 6: 7.8}
 """Turns a seat plays in a whole game, by players (greedy games, 20 each): the prior for how
 many turns are left while no end is in sight."""
@@ -120,6 +127,9 @@ class ExpertWeights:
     on all of them keeps their trade-offs with each other (a piece against an action against a
     placement) as they were; it only makes the expert bank points sooner and hoard less. How it
     was chosen: :data:`EXPERT_WEIGHTS`."""
+    mastermind_rate: float = 1.5
+    """Solo: points the mastermind is expected to take in each of its turns after the next (see
+    :func:`projected_mastermind`)."""
 
 
 EXPERT_WEIGHTS = ExpertWeights()
@@ -230,9 +240,35 @@ def evaluation_terms(state: GameState, seat: int, w: ExpertWeights = EXPERT_WEIG
     return banked, value
 
 
+def projected_mastermind(state: GameState, seat: int, w: ExpertWeights = EXPERT_WEIGHTS) -> float | None:
+    """Solo: the mastermind's expected final score, on the same footing as :func:`evaluate`'s
+    player, who is credited with the puzzles it will probably finish; None outside Solo.
+
+    Its score pile, plus the pick it would make from the grid as it stands (the engine's own,
+    :func:`~engine.policies.mastermind.mastermind_points`: 0 when every column holding a card is
+    locked), plus ``mastermind_rate`` (times its takes per turn) for each of its later turns. It
+    moves after each of the player's turns, so it has as many turns left as the player: the
+    player's expected actions (:func:`expected_actions`) less the current turn's, over three, plus
+    the current one. Counting only its pile made every turn the player spends without ending the
+    game look free, while the mastermind scores in each of them (issue 29: the Expert stalled and
+    lost Solo to greedy's pace)."""
+    table = state.table
+    if not isinstance(table, SoloTable):
+        return None
+    pile = float(opponent_score(state) or 0)
+    if state.phase is not Phase.PLAY:
+        return pile
+    takes = mastermind_takes(state.options)
+    cards = state.cards
+    points = [None if c is None else cards[c].points for c in table.grid]
+    now = state.actions_left if seat == state.current else 0
+    later = max(0.0, (expected_actions(state, seat) - now) / ACTIONS_PER_TURN)
+    return pile + mastermind_points(points, table.locks, takes) + w.mastermind_rate * takes * later
+
+
 def margin(state: GameState, seat: int, w: ExpertWeights = EXPERT_WEIGHTS) -> float:
-    """``seat``'s evaluation less the best other seat's (the mastermind's score in Solo); at the
-    end, the real margin plus ``win_bonus`` for a win."""
+    """``seat``'s evaluation less the best other seat's (in Solo the mastermind's projected final
+    score, :func:`projected_mastermind`); at the end, the real margin plus ``win_bonus`` for a win."""
     if state.is_over:
         scores = [line.total for line in score_lines(state)]
         others = [s for i, s in enumerate(scores) if i != seat and not state.players[i].removed]
@@ -245,10 +281,20 @@ def margin(state: GameState, seat: int, w: ExpertWeights = EXPERT_WEIGHTS) -> fl
     values = [
         evaluate(state, s, w) for s in range(len(state.players)) if s != seat and not state.players[s].removed
     ]
-    rival = opponent_score(state)
-    if rival is not None:
-        values.append(float(rival))
+    projected = projected_mastermind(state, seat, w)
+    if projected is not None:
+        values.append(projected)
     return mine - max(values) if values else mine
+
+
+def _plan_value(state: GameState, seat: int, w: ExpertWeights) -> float:
+    """What the plan search ranks partial turns by: :func:`evaluate`, less in Solo the
+    mastermind's projected score (:func:`projected_mastermind`), so that the candidate turns
+    include ones that deny it its next pick or keep its columns locked; elsewhere the rivals are
+    left to the lines' reply round."""
+    projected = projected_mastermind(state, seat, w)
+    value = evaluate(state, seat, w)
+    return value if projected is None else value - projected
 
 
 def _hand_reveal(state: GameState, seat: int, visible: frozenset[str]) -> bool:
@@ -268,7 +314,7 @@ class ExpertPolicy:
 
     def __init__(
         self, seed: int = 0, *, worlds: int = 3, plans: int = 6, beam: int = 6, nodes: int = NODES,
-        weights: ExpertWeights = EXPERT_WEIGHTS,
+        weights: ExpertWeights = EXPERT_WEIGHTS, solo_turns: int | None = None,
     ) -> None:
         self.seed = seed
         self.worlds = worlds
@@ -276,6 +322,7 @@ class ExpertPolicy:
         self.beam = beam
         self.nodes = nodes
         self.weights = weights
+        self.solo_turns = SOLO_TURNS if solo_turns is None else solo_turns
         self._pruner = GreedyPolicy(seed)
         self._plan: tuple[Action, ...] = ()
         self._expect: GameState | None = None
@@ -392,7 +439,7 @@ class ExpertPolicy:
                         continue
                     steps = plan + (action,)
                     key = _state_key(after)
-                    value = evaluate(after, seat, w)
+                    value = _plan_value(after, seat, w)
                     ended = (
                         after.is_over or (after.turn, after.current) != start
                         or _hand_reveal(after, seat, visible) or len(steps) == MAX_PLAN_ACTIONS
@@ -418,7 +465,7 @@ class ExpertPolicy:
                 after = self._apply(state, action)
             except IllegalActionError:
                 continue
-            value = evaluate(after, mover, self.weights)
+            value = _plan_value(after, mover, self.weights)
             if best is None or value > best[0]:
                 best = (value, action)
         if best is None:
@@ -438,11 +485,14 @@ class ExpertPolicy:
                 break
         greedy = GreedyPolicy(seed)
         start_turn = world.turn
+        extra = self.solo_turns if isinstance(world.table, SoloTable) else 0
         moves = 0
         while not state.is_over and not state.end_triggered and moves < REPLY_CAP:
             if state.current == seat and state.turn != start_turn:
-                break
-            if self._spent - start_spent < budget and state.phase is Phase.PLAY:
+                if state.turn - start_turn > extra:
+                    break
+                action = greedy.choose(state)
+            elif self._spent - start_spent < budget and state.phase is Phase.PLAY:
                 action = self._best_by_evaluation(state)
             else:
                 action = greedy.choose(state)
