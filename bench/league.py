@@ -35,7 +35,7 @@ import json
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from engine.policies import ExpertPolicy, GreedyPolicy, Policy, policy_by_name
+from engine.policies import POLICIES, ExpertPolicy, GreedyPolicy, Policy
 
 from .strong import TUNED_GREEDY, Job, Result, StrongGames, duel, interleaved, play_jobs
 
@@ -52,12 +52,12 @@ def planner(seed: int) -> Policy:
 
 
 MEMBERS: dict[str, Callable[[int], Policy]] = {
-    "greedy": GreedyPolicy,
+    "greedy": POLICIES["greedy"],
     "tuned": lambda seed: GreedyPolicy(seed, **TUNED_GREEDY),
-    "medium": lambda seed: policy_by_name("medium", seed),
-    "strong": lambda seed: policy_by_name("strong", seed),
+    "medium": POLICIES["medium"],
+    "strong": POLICIES["strong"],
     "planner": planner,
-    "expert": lambda seed: policy_by_name("expert", seed),
+    "expert": POLICIES["expert"],
 }
 """Every league member by name, each a factory taking a seed."""
 

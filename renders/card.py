@@ -349,23 +349,6 @@ def _plan_card(
     return image
 
 
-def plan_card_whole(
-    card: PuzzleCard, pieces: tuple[Placed, ...], cell: int, text: int, highlight: Placed | None = None,
-    background: RGB = PANEL, mode: str = "RGB",
-) -> Image.Image:
-    """:func:`plan_card` drawn on one canvas in the order it reads (title, coordinates, body,
-    recess, pieces), nothing copied from a cache: the reference its pixels match (tests)."""
-    g = PlanGeometry(cell, text)
-    lk = look(card.colour)
-    image = blank(mode, (g.width, g.height), background)
-    _paint_plan_title(image, g, card, labels.points(card.points), labels.REWARD)
-    _paint_plan_frame(image, g, lk)
-    gx, gy = g.grid_origin()
-    _paint_guides(ImageDraw.Draw(image), gx, gy, cell, card, lk)
-    paint_grid(image, gx, gy, cell, card, pieces, letters=max(text, cell * 2 // 5), highlight=highlight)
-    return image
-
-
 @byte_lru(1 * MB, image_bytes)  # a card colour's base on one background and mode: the mat's two
 def _plan_base(colour: Colour, cell: int, text: int, background: RGB, mode: str) -> Image.Image:
     """What every plan card of ``colour`` has before its title and recess: the coordinates

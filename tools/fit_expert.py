@@ -43,10 +43,6 @@ from engine.policies.expert import evaluation_terms  # noqa: E402
 from engine.rng import Rng  # noqa: E402
 from engine.state import ACTIONS_PER_TURN, GameState, Phase  # noqa: E402
 
-SETTINGS: dict[str, Any] = {"opponent": "strong", "potential": EXPERT_WEIGHTS.potential}
-"""The run's settings, read by :func:`play_one` (a module-level function, so worker processes can
-run it; they inherit this on fork)."""
-
 
 class Recorder:
     """Wraps a seat's policy: at the start of each turn it notes the expert's (banked, unbanked)
@@ -65,11 +61,18 @@ class Recorder:
         return self.policy.choose(state)
 
 
+def job_name(opponent: str, potential: float) -> str:
+    """A job's first field: the opponent and the playing expert's ``potential``, so that a worker
+    process reads both from its job (nothing from the parent's globals, whatever the start method)."""
+    return f"{opponent}@{potential}"
+
+
 def play_one(job: Job) -> Result:
-    """One game: (opponent, index, seed) -> (the expert's result, its margin, the positions'
+    """One game: (``job_name``, index, seed) -> (the expert's result, its margin, the positions'
     differences as a flat list of (banked, unbanked) pairs, in the slot the benches use for times)."""
-    opponent, index, seed = job
-    weights = dataclasses.replace(EXPERT_WEIGHTS, potential=float(SETTINGS["potential"]))
+    name, index, seed = job
+    opponent, potential = name.rsplit("@", 1)
+    weights = dataclasses.replace(EXPERT_WEIGHTS, potential=float(potential))
     rows: list[float] = []
     seat = index % 2
     expert = Recorder(ExpertPolicy(seed, weights=weights), seat, rows)
@@ -101,8 +104,8 @@ def main() -> None:
                         help="the playing expert's potential")
     parser.add_argument("--workers", type=int, default=1)
     args = parser.parse_args()
-    SETTINGS.update(opponent=args.opponent, potential=args.potential)
-    jobs: list[Job] = [(args.opponent, i, args.seed + i // 2) for i in range(args.games)]
+    name = job_name(args.opponent, args.potential)
+    jobs: list[Job] = [(name, i, args.seed + i // 2) for i in range(args.games)]
     results = run_jobs(jobs, args.workers, play_one, "fit")
     banked, unbanked = fit(results)
     rng = Rng(1)
