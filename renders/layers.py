@@ -163,7 +163,9 @@ checksum cost as much as a tenth of compressing them)."""
 _BAND_LEVEL = 1 if deflating is not zlib else PNG_COMPRESS_LEVEL
 """ISA-L's level 1 (its levels are 0-3) compresses band rows smaller than zlib's level 2 (2.17
 against 2.33 MB over 60 turn ends' tables and mats) in a fifth of the time (28 against 154 ms,
-with the adler-32)."""
+with the adler-32). Its streams are valid but not byte-stable: the same rows can deflate to other
+bytes in another thread or process (the pixels never differ), so images are compared by their
+pixels (tests/images.py), never by their PNG bytes."""
 _ZLIB_HEADER = b"\x78\x5e"  # deflate, 32 KB window, "fast" level (what zlib writes for level 2)
 _FINAL_BLOCK = zlib.compressobj(PNG_COMPRESS_LEVEL, zlib.DEFLATED, -15).flush()  # an empty last block
 

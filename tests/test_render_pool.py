@@ -1,5 +1,6 @@
-"""The bot's default renderer draws in worker processes: the same bytes as drawing in-process,
-for every kind of image, and a clean shutdown."""
+"""The bot's default renderer draws in worker processes: the same images as drawing in-process,
+for every kind of image, and a clean shutdown. Images are compared by their pixels and palette
+(tests/images.py: a worker's deflate stream may differ from this process's)."""
 
 from __future__ import annotations
 
@@ -7,9 +8,11 @@ import asyncio
 import os
 import subprocess
 import sys
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import discord
+from images import shown
 
 import engine
 import renders
@@ -27,16 +30,17 @@ async def test_process_pool_draws_what_the_renders_draw() -> None:
     renderer = ProcessRenderer(workers=2)
     try:
         table, mat = await asyncio.gather(renderer.table(middle, names), renderer.mat(middle, 1, names))
-        assert table == renders.render_table(middle, names)
-        assert mat == renders.render_mat(middle, 1, names)
-        assert await renderer.results(states[-1], names) == renders.render_results(states[-1], names)
+        assert shown(table) == shown(renders.render_table(middle, names))
+        assert shown(mat) == shown(renders.render_mat(middle, 1, names))
+        results = await renderer.results(states[-1], names)
+        assert shown(results) == shown(renders.render_results(states[-1], names))
         preview = await renderer.preview(middle, middle.current, place, names)
-        assert preview == renders.render_preview(middle, middle.current, place, names)
+        assert shown(preview) == shown(renders.render_preview(middle, middle.current, place, names))
         words = image_words("pt-BR")  # a locale crosses to the worker as its code
         portuguese = await renderer.table(middle, names, locale=discord.Locale.brazil_portuguese)
-        assert portuguese == renders.render_table(middle, names, words=words) != table
+        assert shown(portuguese) == shown(renders.render_table(middle, names, words=words)) != shown(table)
         mat = await renderer.mat(middle, 1, names, locale="pt-BR")
-        assert mat == renders.render_mat(middle, 1, names, words=words)
+        assert shown(mat) == shown(renders.render_mat(middle, 1, names, words=words))
     finally:
         await renderer.close()
     await renderer.close()  # closing twice is harmless
@@ -46,9 +50,10 @@ async def test_threaded_renderer_draws_in_the_locale_asked() -> None:
     states = list(play(engine.Options(players=2), 5))
     names = names_for(states[-1])
     renderer = ThreadedRenderer()
-    assert await renderer.results(states[-1], names, locale="pt-BR") == renders.render_results(
-        states[-1], names, words=image_words("pt-BR"))
-    assert await renderer.results(states[-1], names, locale="fr") == renders.render_results(states[-1], names)
+    portuguese = await renderer.results(states[-1], names, locale="pt-BR")
+    assert shown(portuguese) == shown(renders.render_results(states[-1], names, words=image_words("pt-BR")))
+    french = await renderer.results(states[-1], names, locale="fr")  # no French: English
+    assert shown(french) == shown(renders.render_results(states[-1], names))
 
 
 def test_a_game_s_images_go_to_its_own_worker_unless_that_one_is_far_busier() -> None:
@@ -103,3 +108,23 @@ async def test_ready_starts_every_worker_and_waits_for_its_warm_up() -> None:
         assert len(pids) == 2 and os.getpid() not in pids
     finally:
         await renderer.close()
+
+
+def test_threads_drawing_at_once_draw_the_images_one_thread_draws() -> None:
+    """ThreadedRenderer draws two images at once, sharing the drawing caches: what two threads
+    fill while both draw must be what one thread draws alone (pixels, tests/images.py)."""
+    states = list(play(engine.Options(players=3), 11))[::40]
+    names = names_for(states[0])
+    jobs = [(kind, state) for state in states for kind in ("table", "mat")]
+
+    def draw(job: tuple[str, engine.GameState]) -> bytes:
+        kind, state = job
+        if kind == "table":
+            return renders.render_table(state, names)
+        return renders.render_mat(state, state.current, names)
+
+    alone = [shown(draw(job)) for job in jobs]
+    renders.cache.clear_all()
+    with ThreadPoolExecutor(2) as pool:
+        together = [shown(image) for image in pool.map(draw, jobs)]
+    assert together == alone

@@ -11,6 +11,7 @@ from dataclasses import replace
 from pathlib import Path
 
 from harness import DiscordHarness
+from images import shown as pixels
 from test_bot_support import bot_of, open_table, running_bot
 
 from engine import Options, apply, new_game
@@ -53,20 +54,21 @@ def test_another_players_mat_hides_the_score_pile_and_the_owners_shows_it() -> N
     state = _with_piles(known_scores=False)
     own = render_mat(state, 0, NAMES, 0)
     others = render_mat(state, 0, NAMES, 1)
-    assert own != others
-    assert render_mat(state, 0, NAMES, NOBODY) == others
+    assert pixels(own) != pixels(others)
+    assert pixels(render_mat(state, 0, NAMES, NOBODY)) == pixels(others)
     shown = _with_piles(known_scores=True)
-    assert render_mat(shown, 0, NAMES, 1) == render_mat(shown, 0, NAMES, 0)
+    assert pixels(render_mat(shown, 0, NAMES, 1)) == pixels(render_mat(shown, 0, NAMES, 0))
     # Once the game is over every pile is face up.
     over = state.evolve(phase=Phase.OVER)
-    assert render_mat(over, 0, NAMES, 1) == render_mat(over, 0, NAMES, 0)
+    assert pixels(render_mat(over, 0, NAMES, 1)) == pixels(render_mat(over, 0, NAMES, 0))
 
 
 def test_table_image_hides_score_piles_when_known_scores_is_off() -> None:
     hidden, shown = _with_piles(known_scores=False), _with_piles(known_scores=True)
-    assert render_table(hidden, NAMES) != render_table(shown, NAMES)
+    assert pixels(render_table(hidden, NAMES)) != pixels(render_table(shown, NAMES))
     # Scores on: the option's default writes nothing and draws the same as before.
-    assert render_table(shown, NAMES) == render_table(shown.evolve(options=Options(players=2)), NAMES)
+    default = shown.evolve(options=Options(players=2))
+    assert pixels(render_table(shown, NAMES)) == pixels(render_table(default, NAMES))
 
 
 async def _play_until_a_completion(h: DiscordHarness, users: dict[int, object], channel: str) -> None:
