@@ -177,6 +177,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         report.add("action_p999_ms", round(percentile(timings, 99.9), 1),
                    label="one action end to end, p99.9 (the slowest of 300)", unit="ms", note=actions)
         report.info("action_count", len(timings))
+        threaded = asyncio.run(harness_latencies(workdir, renderer="threaded"))
+        report.add("action_threaded_p99_ms", round(percentile(threaded, 99), 1),
+                   label="... the same drawn in the bot's own threads (the demo's renderer), p99", unit="ms",
+                   note=f"{len(threaded)} actions")
         sections.done("action", f"one action end to end: {actions} through the harness")
         load = asyncio.run(many_games(workdir))
         report.add("games_200_actions_per_s", load["games_200_actions_per_s"],

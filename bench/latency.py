@@ -2,11 +2,15 @@
 
 What is timed, per action: the gateway frame reaching discord.py, command parsing, the defer
 callback, the manager (channel lock, load, engine apply, one fsync'd commit on a file database),
-the real threaded renderer (the mat; the table image when the turn changes, posted to the
-channel), and the followup — until every task the interaction started has finished
-(``settle``). The renderer is warmed first, as the bot's render workers warm themselves when
-they start (``bot.core.render.warm_renders``). Only the network is missing; the harness's own
-bookkeeping is included, so the figures slightly overstate the bot.
+the bot's renderer (the mat; the table image when the turn changes, posted to the channel),
+and the followup — until every task the interaction started has finished (``settle``).
+
+The renderer is the bot's default, :class:`~bot.core.render.ProcessRenderer` (one render worker
+per core), started and warmed first as the bot does at start-up; ``renderer="threaded"`` draws in
+threads of the bot's own process instead (:class:`~bot.core.render.ThreadedRenderer`, the demo's),
+where a turn end's drawing holds the interpreter the event loop needs: the figure the bench
+reported until issue 30 (``action_threaded_p99_ms``). Only the network is missing; the harness's
+own bookkeeping is included, so the figures slightly overstate the bot.
 """
 
 from __future__ import annotations
@@ -14,23 +18,30 @@ from __future__ import annotations
 import random
 import time
 from pathlib import Path
+from typing import Literal
 
-from bot.core.render import ThreadedRenderer
+from bot.core.render import ProcessRenderer, ThreadedRenderer
 
 from .harnessed import open_table, running
 from .players import choose_action
 
 
-async def harness_latencies(workdir: Path, actions: int = 300, seed: int = 3) -> list[float]:
+async def harness_latencies(
+    workdir: Path, actions: int = 300, seed: int = 3, renderer: Literal["process", "threaded"] = "process",
+) -> list[float]:
     """Milliseconds per action over ``actions`` actions of 2-player games (new ones as they end)."""
     rng = random.Random(seed)
     timings: list[float] = []
-    renderer = ThreadedRenderer()
-    async with running(workdir / "latency.sqlite3", renderer=renderer, seed=seed) as h:
+    drawing = ProcessRenderer() if renderer == "process" else ThreadedRenderer()
+    database = workdir / f"latency-{renderer}.sqlite3"
+    async with running(database, renderer=drawing, seed=seed) as h:
         alice, bob = h.add_user("alice"), h.add_user("bob")
         for warm in range(3):  # fonts, caches, first-use imports: not what a player waits for
             await h.slash(alice, "general", "projectl help" if warm else "projectl rules")
-        await renderer.warm()  # as every render worker of the real bot warms up when it starts
+        if isinstance(drawing, ProcessRenderer):
+            await drawing.ready()  # the bot starts its render workers when it starts
+        else:
+            await drawing.warm()
         while len(timings) < actions:
             game = await h.bot.manager.game_in_channel(h.channel("games").id)
             if game is None or game.revision > 400:

@@ -22,9 +22,11 @@ ROOT = Path(__file__).resolve().parent.parent
 
 
 async def test_latency_and_load_at_toy_size(tmp_path: Path) -> None:
-    timings = await harness_latencies(tmp_path, actions=12)
+    timings = await harness_latencies(tmp_path, actions=12)  # the bot's render workers
     assert len(timings) == 12 and all(t > 0 for t in timings)
     assert percentile(timings, 50) <= percentile(timings, 99)
+    threaded = await harness_latencies(tmp_path, actions=3, renderer="threaded")
+    assert len(threaded) == 3 and all(t > 0 for t in threaded)
     figures = await many_games(tmp_path, games=6, per_game=2, rate=10, seconds=0.5)
     assert figures["games_200_actions_per_s"] > 0 and figures["games_200_p99_ms"] > 0
 
