@@ -45,7 +45,8 @@ async def test_hint_is_private_for_the_current_player_and_counted(h: DiscordHarn
     posts = len(h.channel_messages("games"))
     reply = final_reply(await h.slash(alice, "games", "projectl play hint"))
     assert reply.ephemeral and reply.filenames == ["hint.png"] and is_png(reply.files[0][1])
-    assert "hints used this game: 1" in reply.content and "Played out" in reply.content  # Solo: Strong's
+    assert "hints used this game: 1" in reply.content and "re-dealt decks, after every rival" in reply.content
+    # Solo too: the Expert's reading
     assert "\nWhy: it " in reply.content  # the plan in game terms, on its own line
     suggested = reply.content.split("**`", 1)[1].split("`**", 1)[0]
     import engine
