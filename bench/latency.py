@@ -9,8 +9,9 @@ The renderer is the bot's default, :class:`~bot.core.render.ProcessRenderer` (on
 per core), started and warmed first as the bot does at start-up; ``renderer="threaded"`` draws in
 threads of the bot's own process instead (:class:`~bot.core.render.ThreadedRenderer`, the demo's),
 sharing the interpreter with the event loop: what the bench reported until 2026-12-03, now
-``action_threaded_p99_ms`` beside it (about the same p99: the tail is the images' own time). Only the network is missing; the harness's
-own bookkeeping is included, so the figures slightly overstate the bot.
+``action_threaded_p99_ms`` beside it (about the same p99: the tail is the images' own time).
+Only the network is missing; the harness's own bookkeeping is included, so the figures slightly
+overstate the bot.
 """
 
 from __future__ import annotations
