@@ -12,12 +12,13 @@ from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import discord
+import pytest
 from images import shown
 
 import engine
 import renders
 from bot.core.locales import image_words
-from bot.core.render import ProcessRenderer, ThreadedRenderer
+from bot.core.render import ProcessRenderer, Route, ThreadedRenderer
 from renders.samples import names_for, play
 
 
@@ -58,13 +59,26 @@ async def test_threaded_renderer_draws_in_the_locale_asked() -> None:
 
 def test_a_game_s_images_go_to_its_own_worker_unless_that_one_is_far_busier() -> None:
     renderer = ProcessRenderer(workers=2)
-    assert {renderer._worker_for(seed) for seed in (4, 6, 8)} == {0}  # a seed names one worker
-    assert renderer._worker_for(7) == 1
+    assert {renderer._worker_for(Route(seed)) for seed in (4, 6, 8)} == {0}  # a seed names one worker
+    assert renderer._worker_for(Route(7)) == 1
     renderer._waiting[:] = [ProcessRenderer.AFFINITY_SLACK, 0]
-    assert renderer._worker_for(4) == 0  # a little busier: the game stays where its bands are
+    assert renderer._worker_for(Route(4)) == 0  # a little busier: the game stays where its bands are
     renderer._waiting[:] = [ProcessRenderer.AFFINITY_SLACK + 1, 0]
-    assert renderer._worker_for(4) == 1  # far busier: the idle core takes it
+    assert renderer._worker_for(Route(4)) == 1  # far busier: the idle core takes it
     assert renderer._worker_for(None) == 1  # no game (a ghost split): the least busy
+
+
+@pytest.mark.parametrize("workers", [1, 2, 3, 4])
+def test_a_seat_s_mat_is_drawn_beside_its_game_s_table_not_behind_it(workers: int) -> None:
+    """A turn end draws the table and the actor's mat at once: with two or more workers, no
+    seat's mat shares its game's table's worker, and each seat keeps one worker (its bands)."""
+    renderer = ProcessRenderer(workers=workers)
+    for seed in range(8):
+        table = renderer._worker_for(Route(seed))
+        for seat in range(6):
+            mat = renderer._worker_for(Route(seed, seat))
+            assert mat == renderer._worker_for(Route(seed, seat))
+            assert (mat != table) if workers > 1 else (mat == table == 0)
 
 
 _LATER_GAMES = """

@@ -32,6 +32,7 @@ import os
 from collections.abc import Sequence
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
+from dataclasses import dataclass
 from typing import Any, Protocol
 
 import engine
@@ -45,6 +46,21 @@ from .allocator import limit_heap_growth, release_freed_memory
 from .locales import image_words, locale_code, localise, unescaped
 
 log = logging.getLogger(__name__)
+
+
+@dataclass(frozen=True, slots=True)
+class Route:
+    """Which of a game's images this is, for a renderer that keeps each game's images in one
+    place (:class:`ProcessRenderer`): ``game`` (its seed) names the game, ``seat`` a seat's mat
+    (None: the table, the results, a preview — one image at a time).
+
+    Why a seat is named: a turn end draws the table and the actor's mat at once, and the player
+    waits for both, so a mat must not queue behind its game's table. A route of ``seed + 1 +
+    seat`` put every odd seat's mat on the table's worker when there are two workers (half the
+    turn ends of a two-player game drew their two images one after the other)."""
+
+    game: int
+    seat: int | None = None
 
 
 class Renderer(Protocol):
@@ -86,9 +102,9 @@ class _NamedRenderer:
     """The :class:`Renderer` methods, each one call of a :mod:`renders` function by name, in a
     locale's words; a subclass decides where that call runs (``_run``)."""
 
-    async def _run(self, name: str, locale: str | None, *args: object, route: int | None = None) -> bytes:
-        """Draw ``name(*args)``; ``route`` (the game's seed) lets a renderer send one game's
-        images to the same place (:class:`ProcessRenderer`); None: anywhere."""
+    async def _run(self, name: str, locale: str | None, *args: object, route: Route | None = None) -> bytes:
+        """Draw ``name(*args)``; ``route`` lets a renderer send one game's images to the same
+        place (:class:`ProcessRenderer`); None: anywhere."""
         raise NotImplementedError
 
     async def table(
@@ -97,31 +113,31 @@ class _NamedRenderer:
     ) -> bytes:
         """The table; ``previous`` (the state the last turn post showed) frames what changed."""
         return await self._run("render_table", locale_code(locale), state, _shown(names, locale), previous,
-                               route=state.seed)
+                               route=Route(state.seed))
 
     async def mat(
         self, state: GameState, seat: int, names: Sequence[str], viewer: int | None = None, *,
         locale: Any = None,
     ) -> bytes:
         return await self._run("render_mat", locale_code(locale), state, seat, _shown(names, locale),
-                               seat if viewer is None else viewer, route=state.seed + 1 + seat)
+                               seat if viewer is None else viewer, route=Route(state.seed, seat))
 
     async def results(self, state: GameState, names: Sequence[str], *, locale: Any = None) -> bytes:
         return await self._run("render_results", locale_code(locale), state, _shown(names, locale),
-                               route=state.seed)
+                               route=Route(state.seed))
 
     async def preview(
         self, state: GameState, seat: int, place: Place, names: Sequence[str], *, locale: Any = None,
     ) -> bytes:
         return await self._run("render_preview", locale_code(locale), state, seat, place,
-                               _shown(names, locale), route=state.seed)
+                               _shown(names, locale), route=Route(state.seed))
 
     async def master_preview(
         self, state: GameState, seat: int, placements: Sequence[Place], names: Sequence[str], *,
         locale: Any = None,
     ) -> bytes:
         return await self._run("render_master_preview", locale_code(locale), state, seat, tuple(placements),
-                               _shown(names, locale), route=state.seed)
+                               _shown(names, locale), route=Route(state.seed))
 
     async def ghost_split(self, split: GhostSplit, *, locale: Any = None) -> bytes:
         return await self._run("render_ghost_split", locale_code(locale), split.ghost, split.pieces)
@@ -131,7 +147,7 @@ class _NamedRenderer:
         """A finished game's animated recap (renders/recap.py), drawn in the pool like any image."""
         return await self._run("render_recap", locale_code(locale), tuple(states), _shown(names, locale),
                                tuple(tuple(row) for row in scores), swing,
-                               route=states[0].seed if states else None)
+                               route=Route(states[0].seed) if states else None)
 
 
 def _shown(names: Sequence[str], locale: Any) -> list[str]:
@@ -163,7 +179,7 @@ class ThreadedRenderer(_NamedRenderer):
         self._drawing = 0
         self._trimming: asyncio.Future[bool] | None = None
 
-    async def _run(self, name: str, locale: str | None, *args: object, route: int | None = None) -> bytes:
+    async def _run(self, name: str, locale: str | None, *args: object, route: Route | None = None) -> bytes:
         async with self._slots:
             self._drawing += 1
             try:
@@ -238,8 +254,9 @@ class ProcessRenderer(_NamedRenderer):
     to whichever worker was free, each worker had to keep every busy game's bands; a game stays
     on the worker its seed names (:meth:`_worker_for`) unless that one has
     :data:`AFFINITY_SLACK` more images waiting than the least busy, which then takes it (so two
-    busy games on one worker never leave the other core idle). A seat's mat has a route of its own
-    (its bands are its own too), so a turn end's table and mat are drawn side by side.
+    busy games on one worker never leave the other core idle). A seat's mat goes to a worker of its
+    own that is never its game's table's (:class:`Route`; its bands are its own too), so a turn
+    end's table and mat are drawn side by side.
 
     Pools are started lazily on the first render (or by :meth:`start`), with the ``spawn``
     method: the bot's process has threads (the database's, asyncio's), which ``fork`` must not
@@ -273,16 +290,18 @@ class ProcessRenderer(_NamedRenderer):
             self._pools[worker] = pool
         return pool
 
-    def _worker_for(self, route: int | None) -> int:
+    def _worker_for(self, route: Route | None) -> int:
         least = min(range(self.workers), key=self._waiting.__getitem__)
         if route is None:
             return least
-        preferred = route % self.workers
+        preferred = route.game % self.workers
+        if route.seat is not None and self.workers > 1:  # a mat: never the table's worker
+            preferred = (preferred + 1 + route.seat % (self.workers - 1)) % self.workers
         if self._waiting[preferred] > self._waiting[least] + self.AFFINITY_SLACK:
             return least
         return preferred
 
-    async def _run(self, name: str, locale: str | None, *args: object, route: int | None = None) -> bytes:
+    async def _run(self, name: str, locale: str | None, *args: object, route: Route | None = None) -> bytes:
         loop = asyncio.get_running_loop()
         worker = self._worker_for(route)
         self._waiting[worker] += 1
