@@ -131,17 +131,12 @@ def paste_sprite(
     faded: bool = False,
 ) -> int:
     """Paste a piece icon; ``anchor`` as in :func:`fonts.draw` (l/m/r, t/m). Returns its width."""
-    sprite = piece_sprite(shape, cell, faded, _sprite_mode(image))
+    sprite = piece_sprite(shape, cell, faded, indexed.sprite_mode(image))
     w, h = sprite.size
     left = x - (w // 2 if anchor[0] == "m" else w if anchor[0] == "r" else 0)
     top = y - (h // 2 if anchor[1] == "m" else 0)
     indexed.paste_sprite(image, sprite, (left, top))
     return w
-
-
-def _sprite_mode(image: Image.Image) -> str:
-    """The mode of the sprites pasted onto ``image``: "P" onto a palette image, else RGBA."""
-    return "P" if image.mode == "P" else "RGBA"
 
 
 @byte_lru(MB // 2, image_bytes)
@@ -278,7 +273,7 @@ def paste_reward(
 ) -> int:
     """Paste a card's reward (:func:`reward_sprite`), anchored as :func:`paste_sprite`. Returns
     its width."""
-    sprite = reward_sprite(reward, cell, _sprite_mode(image))
+    sprite = reward_sprite(reward, cell, indexed.sprite_mode(image))
     w, h = sprite.size
     left = x - (w // 2 if anchor[0] == "m" else w if anchor[0] == "r" else 0)
     top = y - (h // 2 if anchor[1] == "m" else 0)
