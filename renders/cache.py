@@ -163,6 +163,25 @@ class DerivedImages(_ByteBounded[tuple[Image.Image, Image.Image]]):
         return made
 
 
+class HashedKey:
+    """A key whose hash is computed once. The image layers' keys hold game state (cards, puzzles,
+    options: dataclasses hashed field by field in Python), and a key is hashed at every dict
+    operation — looked up, moved to the end, popped and stored again (callgrind, a 4-player turn
+    end's table image: hashing 6.8 M instructions, 2.6 M with the layers' keys hashed once)."""
+
+    __slots__ = ("_hash", "value")
+
+    def __init__(self, value: Hashable) -> None:
+        self.value = value
+        self._hash = hash(value)
+
+    def __hash__(self) -> int:
+        return self._hash
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, HashedKey) and self._hash == other._hash and self.value == other.value
+
+
 class KeptBytes(_ByteBounded[V]):
     """Values kept by a key their maker chose (the images of :mod:`renders.layers`), within
     ``max_bytes``: :meth:`find` what is kept, :meth:`keep` what was made with its size."""

@@ -51,6 +51,13 @@ def _flat_palette() -> bytes:
     return bytes(flat + [0] * (768 - len(flat)))
 
 
+def point(image: Image.Image, lut: list[int] | tuple[int, ...], mode: str | None = None) -> Image.Image:
+    """``image.point(lut, mode)`` for a table of ints, without Pillow's wrapper, which rounds
+    every entry again at each call: 256 ``round()`` calls, as much as drawing a glyph (some 4 M
+    instructions per table image, over its glyphs' tables and its parts' mapping)."""
+    return image._new(image.im.point(list(lut), mode))
+
+
 def index(colour: RGB) -> int:
     """The palette index of ``colour``, or of the palette colour nearest to it (inside
     :func:`matching_quantize`, a colour not in the palette: the index :func:`quantize_lut` maps
@@ -98,7 +105,7 @@ def blank(mode: str, size: tuple[int, int], colour: RGB | None) -> Image.Image:
 def opaque(sprite: Image.Image) -> Image.Image:
     """The mask of a "P" sprite's drawn pixels (every index but :data:`CLEAR`), made once per
     sprite (sprites are cached by whoever draws them)."""
-    return _derived(sprite, ("opaque",), lambda: sprite.point(_NOT_CLEAR, "1"))
+    return _derived(sprite, ("opaque",), lambda: point(sprite, _NOT_CLEAR, "1"))
 
 
 _NOT_CLEAR = [0 if i == CLEAR else 255 for i in range(256)]
@@ -168,19 +175,19 @@ def paste_text(image: Image.Image, colour: RGB, xy: tuple[int, int], mask: Image
         return
     if box != (left, top, left + mask.width, top + mask.height):  # off the edge: rare, not kept
         mask = mask.crop((box[0] - left, box[1] - top, box[2] - left, box[3] - top))
-    covered = _derived(mask, ("covered",), lambda: mask.point(_COVERED, "1"))
+    covered = _derived(mask, ("covered",), lambda: point(mask, _COVERED, "1"))
     under = image.crop(box)
     lowest, highest = under.getextrema()
     lut = _matching_text_lut if _MATCHING.get() else text_lut
     if lowest == highest:  # one background colour: one glyph image (nearly every string)
         # Kept as "P" (the indexes as they are): an "L" glyph would be converted at every paste.
         glyph = _derived(mask, ("glyph", lowest, colour, lut),
-                         lambda: mask.point(lut(lowest, colour)).convert("P"))
+                         lambda: point(mask, lut(lowest, colour)).convert("P"))
         image.paste(glyph, box, covered)
         return
     for _, background in under.getcolors(256) or ():
-        here = under.point([255 if i == background else 0 for i in range(256)], "1")
-        image.paste(mask.point(lut(background, colour)), box, ImageChops.logical_and(here, covered))
+        here = point(under, [255 if i == background else 0 for i in range(256)], "1")
+        image.paste(point(mask, lut(background, colour)), box, ImageChops.logical_and(here, covered))
 
 
 # -- palette drawing that gives what RGB drawing and quantizing gave ---------------------------
@@ -294,7 +301,7 @@ def paste_blended(image: Image.Image, sprite: Image.Image, xy: tuple[int, int]) 
         drawn = _derived(sprite, ("blended", lowest), lambda: _blend(under, sprite))
     else:
         drawn = _blend(under, sprite)
-    image.paste(drawn, box, _derived(sprite, ("seen",), lambda: sprite.getchannel("A").point(_COVERED, "1")))
+    image.paste(drawn, box, _derived(sprite, ("seen",), lambda: point(sprite.getchannel("A"), _COVERED, "1")))
 
 
 def _blend(under: Image.Image, sprite: Image.Image) -> Image.Image:

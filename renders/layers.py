@@ -43,8 +43,8 @@ try:  # ISA-L's deflate: ~5x faster than zlib's on these rows, and as small as z
 except ImportError:  # pragma: no cover - isal is a dependency; zlib's streams decode to the same pixels
     deflating = zlib
 
-from .cache import MB, KeptBytes
-from .indexed import canvas, matching_quantize, quantize_lut
+from .cache import MB, HashedKey, KeptBytes
+from .indexed import canvas, matching_quantize, point, quantize_lut
 from .palette import PNG_COMPRESS_LEVEL, RGB, palette_image
 
 Painter = Callable[[Image.Image, int, int], None]
@@ -194,7 +194,7 @@ def _draw_part(part: Part, band: Band, mode: str, background: RGB) -> Image.Imag
         with matching_quantize():
             own = canvas(size, background)
             part.paint(own, dx, dy)
-        mapped = own.point(quantize_lut())
+        mapped = point(own, quantize_lut())
     else:
         own = canvas(size, background) if mode == "P" else Image.new(mode, size, background)
         part.paint(own, dx, dy)
@@ -223,8 +223,9 @@ def _band_rows(band: Band, layout: Layout) -> bytes:
     several = len(band.parts) > 1
     for part in band.parts:
         # Where halves round depends on the parity of the part's place: part of the key.
-        key = (part.key, part.x % 2, band.top % 2, band.height, layout.mode, part.mode, layout.background)
         kept = part.key is not None and (several or part.cover is not None)
+        key = HashedKey((part.key, part.x % 2, band.top % 2, band.height, layout.mode, part.mode,
+                         layout.background)) if kept else None
         stored = _PARTS.find(key) if kept else None
         if stored is not None:
             found = Image.frombytes("P", stored[1], deflating.decompress(stored[0], -15))
@@ -242,7 +243,7 @@ def _band_rows(band: Band, layout: Layout) -> bytes:
 def _segment(band: Band, layout: Layout) -> tuple[bytes, int, int]:
     key = band.key
     if key is not None:
-        key = (layout.width, layout.background, layout.mode, key)
+        key = HashedKey((layout.width, layout.background, layout.mode, key))
         found = _SEGMENTS.find(key)
         if found is not None:
             return found
