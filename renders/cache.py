@@ -26,7 +26,7 @@ P = ParamSpec("P")
 V = TypeVar("V")
 
 MB = 1024 * 1024
-RENDER_CACHE_BYTES = 28 * MB
+RENDER_CACHE_BYTES = 29 * MB
 """What every drawing cache of one process may hold together (the sum of the budgets below)."""
 
 WORKER_BUDGETS: dict[str, int] = {
@@ -47,7 +47,7 @@ nothing that was asked for again (measured over 200 interleaved 4-player games: 
 in 12,000 with 3 MB, 52 times with 8 MB).
 The bot's own process, which draws in threads beside everything else, keeps the defaults."""
 
-WORKER_RENDER_CACHE_BYTES = 72 * MB
+WORKER_RENDER_CACHE_BYTES = 73 * MB
 """What the drawing caches of a render worker may hold together: every default budget, with
 :data:`WORKER_BUDGETS` in place of theirs, adds up to at most this."""
 

@@ -20,7 +20,7 @@ from engine.visibility import hidden_scores
 from . import fonts, labels
 from .card import mini_card, mini_size
 from .changes import NONE, Changes
-from .draw import dashed_rect, disc_image, pill, sprite_size
+from .draw import dashed_rect, disc_image, pill, rounded_box, sprite_size
 from .draw import paste_sprite as paste_piece
 from .indexed import ink, paste_blended, paste_sprite, sprite_mode
 from .palette import (
@@ -343,12 +343,8 @@ def panel_height(player: PlayerState, g: PanelGeometry, hidden: bool = False, am
 def mark(image: Image.Image, box: tuple[int, int, int, int]) -> None:
     """Frame ``box`` in the highlight colour: it changed since the previous turn post."""
     x0, y0, x1, y1 = box
-    ImageDraw.Draw(image).rounded_rectangle(
-        (x0 - MARK_WIDTH - 1, y0 - MARK_WIDTH - 1, x1 + MARK_WIDTH + 1, y1 + MARK_WIDTH + 1),
-        radius=6,
-        outline=ink(image, HIGHLIGHT),
-        width=MARK_WIDTH,
-    )
+    frame = (x0 - MARK_WIDTH - 1, y0 - MARK_WIDTH - 1, x1 + MARK_WIDTH + 1, y1 + MARK_WIDTH + 1)
+    rounded_box(image, frame, 6, outline=HIGHLIGHT, width=MARK_WIDTH)
 
 
 def panel_head_height(g: PanelGeometry) -> int:
@@ -606,8 +602,7 @@ def _paint_thumb_label(
     white = colour is Colour.WHITE
     body, edge, text_ink = (CARD_WHITE, INK, INK) if white else (CARD_BLACK, CARD_BLACK, WHITE)
     box = (x + width - tag_w, mid - tag_h // 2, x + width - 1, mid + tag_h // 2)
-    ImageDraw.Draw(image).rounded_rectangle(box, radius=5, fill=ink(image, body), outline=ink(image, edge),
-                                           width=2)
+    rounded_box(image, box, 5, fill=body, outline=edge, width=2)
     fonts.draw(image, (box[0] + box[2]) / 2, mid, text, t.small, text_ink, bold=True, anchor="mm")
 
 
