@@ -131,17 +131,12 @@ def paste_sprite(
     faded: bool = False,
 ) -> int:
     """Paste a piece icon; ``anchor`` as in :func:`fonts.draw` (l/m/r, t/m). Returns its width."""
-    sprite = piece_sprite(shape, cell, faded, _sprite_mode(image))
+    sprite = piece_sprite(shape, cell, faded, indexed.sprite_mode(image))
     w, h = sprite.size
     left = x - (w // 2 if anchor[0] == "m" else w if anchor[0] == "r" else 0)
     top = y - (h // 2 if anchor[1] == "m" else 0)
     indexed.paste_sprite(image, sprite, (left, top))
     return w
-
-
-def _sprite_mode(image: Image.Image) -> str:
-    """The mode of the sprites pasted onto ``image``: "P" onto a palette image, else RGBA."""
-    return "P" if image.mode == "P" else "RGBA"
 
 
 @byte_lru(MB // 2, image_bytes)
@@ -198,9 +193,43 @@ def pill(
     left = x - (w // 2 if anchor[0] == "m" else w if anchor[0] == "r" else 0)
     top = y - h // 2 if anchor[1] == "m" else y
     box = (left, top, left + w, top + h)
-    ImageDraw.Draw(image).rounded_rectangle(box, radius=h // 2, fill=indexed.ink(image, fill))
+    rounded_box(image, box, h // 2, fill=fill)
     fonts.draw(image, left + w / 2, top + h / 2, text, size, ink, bold=bold, anchor="mm")
     return box
+
+
+@byte_lru(MB, image_bytes)  # frames, tags and pills of a few sizes each
+def _rounded_sprite(
+    width: int, height: int, radius: int, fill: RGB | None, outline: RGB | None, line: int, mode: str,
+) -> Image.Image:
+    sprite = blank(mode, (width, height), None)
+    draw = ImageDraw.Draw(sprite)
+    draw.rounded_rectangle(
+        (0, 0, width - 1, height - 1), radius=radius, fill=None if fill is None else ink(sprite, fill),
+        outline=None if outline is None else ink(sprite, outline), width=line,
+    )
+    return sprite
+
+
+def rounded_box(
+    image: Image.Image, box: tuple[int, int, int, int], radius: int, *, fill: RGB | None = None,
+    outline: RGB | None = None, width: int = 1,
+) -> None:
+    """``ImageDraw.rounded_rectangle(box, ...)``, its corners drawn once per size: Pillow draws
+    each corner as an ellipse's clipped slices, ~0.4 M instructions a box, and a table image
+    drew some twenty (frames, points tags, pills) at every turn end. The shape does not depend on
+    where it stands (integer corners), and it is solid (never antialiased), so pasting it through
+    its shape gives the pixels drawing it there gives."""
+    x0, y0, x1, y1 = box
+    if not all(isinstance(v, int) for v in box):  # pragma: no cover - every caller's box is whole pixels
+        ImageDraw.Draw(image).rounded_rectangle(
+            box, radius=radius, fill=None if fill is None else ink(image, fill),
+            outline=None if outline is None else ink(image, outline), width=width,
+        )
+        return
+    mode = indexed.sprite_mode(image)
+    sprite = _rounded_sprite(x1 - x0 + 1, y1 - y0 + 1, radius, fill, outline, width, mode)
+    indexed.paste_sprite(image, sprite, (x0, y0))
 
 
 def dashed_rect(
@@ -278,7 +307,7 @@ def paste_reward(
 ) -> int:
     """Paste a card's reward (:func:`reward_sprite`), anchored as :func:`paste_sprite`. Returns
     its width."""
-    sprite = reward_sprite(reward, cell, _sprite_mode(image))
+    sprite = reward_sprite(reward, cell, indexed.sprite_mode(image))
     w, h = sprite.size
     left = x - (w // 2 if anchor[0] == "m" else w if anchor[0] == "r" else 0)
     top = y - (h // 2 if anchor[1] == "m" else 0)

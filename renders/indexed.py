@@ -15,17 +15,27 @@ What RGB drawing got from blending, palette drawing gets from lookup tables:
 * Transparent sprites (piece icons, arrows, card thumbnails): drawn on a canvas filled with
   :data:`CLEAR`, an index no colour uses, and pasted through the mask of every other index. Their
   edges are not antialiased (Pillow's rectangles and polygons never are), so nothing is lost.
+
+The mat maps a colour onto its exactly nearest palette colour. The table image was drawn in RGB
+and quantized, and Pillow's quantize maps 24 of the palette's colours (and some text blends) to
+another index than the exact nearest one (it searches a cache of 6-bit colours). Parts of the
+table drawn on the palette must give the pixels quantizing gave, so inside
+:func:`matching_quantize` the drawing keeps solid colours at their own index (mapped at the end
+by :func:`quantize_lut`, as quantizing the RGB drawing maps them) and blends — text, antialiased
+discs — come from tables made by Pillow itself: the RGB blend drawn on a strip, then quantized.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from contextvars import ContextVar
 from functools import lru_cache
 
 from PIL import Image, ImageChops, ImageDraw
 
 from .cache import MB, DerivedImages
-from .palette import RGB, palette_colours
+from .palette import RGB, palette_colours, palette_image
 
 CLEAR = 255
 """The index of transparent sprite pixels; the palette holds fewer than 255 colours, so no
@@ -41,9 +51,19 @@ def _flat_palette() -> bytes:
     return bytes(flat + [0] * (768 - len(flat)))
 
 
+def point(image: Image.Image, lut: list[int] | tuple[int, ...], mode: str | None = None) -> Image.Image:
+    """``image.point(lut, mode)`` for a table of ints, without Pillow's wrapper, which rounds
+    every entry again at each call: 256 ``round()`` calls, as much as drawing a glyph (some 4 M
+    instructions per table image, over its glyphs' tables and its parts' mapping)."""
+    return image._new(image.im.point(list(lut), mode))
+
+
 def index(colour: RGB) -> int:
-    """The palette index of ``colour``, or of the palette colour nearest to it."""
-    return _nearest((colour[0], colour[1], colour[2]))
+    """The palette index of ``colour``, or of the palette colour nearest to it (inside
+    :func:`matching_quantize`, a colour not in the palette: the index :func:`quantize_lut` maps
+    to what quantizing it gives)."""
+    key = (colour[0], colour[1], colour[2])
+    return _matching_index(key) if _MATCHING.get() else _nearest(key)
 
 
 @lru_cache(maxsize=4096)
@@ -73,9 +93,9 @@ def canvas(size: tuple[int, int], colour: RGB | None) -> Image.Image:
 
 
 def blank(mode: str, size: tuple[int, int], colour: RGB | None) -> Image.Image:
-    """A new image in ``mode``: "P" (:func:`canvas`), "RGB", or "RGBA" (transparent if
-    ``colour`` is None) — so one drawing function can make either kind."""
-    if mode == "P":
+    """A new image in ``mode``: "P" (:func:`canvas`; :data:`MATCHING_MODE` too), "RGB", or "RGBA"
+    (transparent if ``colour`` is None) — so one drawing function can make either kind."""
+    if mode in ("P", MATCHING_MODE):
         return canvas(size, colour)
     if colour is None:
         return Image.new(mode, size, (0, 0, 0, 0))
@@ -85,20 +105,34 @@ def blank(mode: str, size: tuple[int, int], colour: RGB | None) -> Image.Image:
 def opaque(sprite: Image.Image) -> Image.Image:
     """The mask of a "P" sprite's drawn pixels (every index but :data:`CLEAR`), made once per
     sprite (sprites are cached by whoever draws them)."""
-    return _derived(sprite, ("opaque",), lambda: sprite.point(_NOT_CLEAR, "1"))
+    return _derived(sprite, ("opaque",), lambda: point(sprite, _NOT_CLEAR, "1"))
 
 
 _NOT_CLEAR = [0 if i == CLEAR else 255 for i in range(256)]
 
-_DERIVED = DerivedImages("renders.indexed._DERIVED", 1 * MB)
+_DERIVED = DerivedImages("renders.indexed._DERIVED", 4 * MB)
 """Images made from another image (a sprite's mask, a glyph on one background), remembered while
 their source is referenced. ``Image.point`` costs ~0.1 ms in Python for its table alone, which
-paid per sprite and per string was most of a mat's drawing; a mat needs about 5 KB of them."""
+paid per sprite and per string was most of a mat's drawing; a mat needs about 5 KB of them, the
+table's panels (drawn on the palette since issue 30) some 3 MB over a game's turn ends."""
 
 
 def _derived(source: Image.Image, what: tuple[object, ...], make: Callable[[], Image.Image]) -> Image.Image:
     """``make()``, remembered for the ``source`` object (see :class:`~renders.cache.DerivedImages`)."""
     return _DERIVED.get(source, what, make)
+
+
+MATCHING_MODE = "Pq"
+"""The mode :func:`blank` and the sprite makers take for "P" sprites drawn inside
+:func:`matching_quantize` (so their caches keep them apart from the mat's)."""
+
+
+def sprite_mode(image: Image.Image) -> str:
+    """The mode of the sprites pasted onto ``image``: "P" onto a palette image (:data:`MATCHING_MODE`
+    inside :func:`matching_quantize`), else RGBA."""
+    if image.mode != "P":
+        return "RGBA"
+    return MATCHING_MODE if _MATCHING.get() else "P"
 
 
 def paste_sprite(image: Image.Image, sprite: Image.Image, xy: tuple[int, int]) -> None:
@@ -141,13 +175,140 @@ def paste_text(image: Image.Image, colour: RGB, xy: tuple[int, int], mask: Image
         return
     if box != (left, top, left + mask.width, top + mask.height):  # off the edge: rare, not kept
         mask = mask.crop((box[0] - left, box[1] - top, box[2] - left, box[3] - top))
-    covered = _derived(mask, ("covered",), lambda: mask.point(_COVERED, "1"))
+    covered = _derived(mask, ("covered",), lambda: point(mask, _COVERED, "1"))
     under = image.crop(box)
     lowest, highest = under.getextrema()
+    lut = _matching_text_lut if _MATCHING.get() else text_lut
     if lowest == highest:  # one background colour: one glyph image (nearly every string)
-        glyph = _derived(mask, ("glyph", lowest, colour), lambda: mask.point(text_lut(lowest, colour)))
+        # Kept as "P" (the indexes as they are): an "L" glyph would be converted at every paste.
+        glyph = _derived(mask, ("glyph", lowest, colour, lut),
+                         lambda: point(mask, lut(lowest, colour)).convert("P"))
         image.paste(glyph, box, covered)
         return
     for _, background in under.getcolors(256) or ():
-        here = under.point([255 if i == background else 0 for i in range(256)], "1")
-        image.paste(mask.point(text_lut(background, colour)), box, ImageChops.logical_and(here, covered))
+        here = point(under, [255 if i == background else 0 for i in range(256)], "1")
+        image.paste(point(mask, lut(background, colour)), box, ImageChops.logical_and(here, covered))
+
+
+# -- palette drawing that gives what RGB drawing and quantizing gave ---------------------------
+
+_MATCHING: ContextVar[bool] = ContextVar("renders_matching_quantize", default=False)
+
+
+@contextmanager
+def matching_quantize() -> Iterator[None]:
+    """Inside the block, palette drawing gives the pixels that drawing in RGB and quantizing gives
+    once :func:`quantize_lut` maps them: blends come from quantized tables (a context variable,
+    as :func:`renders.labels.speaking`: threads keep their own)."""
+    token = _MATCHING.set(True)
+    try:
+        yield
+    finally:
+        _MATCHING.reset(token)
+
+
+@lru_cache(maxsize=1)
+def _quantizing() -> tuple[tuple[int, ...], tuple[int, ...]]:
+    """(drawing index -> the index quantizing gives, that index -> a drawing index mapped to it).
+
+    A solid colour is drawn at its own index ``i`` (:func:`index`), and quantizing its RGB gives
+    ``lut[i]``. A blend is drawn at an index the lut maps to what quantizing the blend gives:
+    that index itself where the lut keeps it, else a palette colour the lut maps to it, else one
+    of the unused indexes after the palette (where no palette colour quantizes to it)."""
+    colours = palette_colours()
+    strip = Image.new("RGB", (len(colours) + 1, 1))
+    strip.putdata([*colours, (0, 0, 0)])  # the index after the palette: black, as Pillow pads it
+    lut = list(_quantized(strip))
+    back: dict[int, int] = {}
+    for i, target in enumerate(lut):
+        back.setdefault(target, i)
+    for target in range(len(lut)):
+        if lut[target] == target:
+            back[target] = target
+    spare = len(lut)
+    for target in range(len(lut)):
+        if target not in back:
+            back[target] = spare
+            lut.append(target)
+            spare += 1
+    if spare >= CLEAR:  # pragma: no cover - the palette has 223 colours
+        raise AssertionError("no room after the palette for the indexes of quantized blends")
+    lut.extend(range(len(lut), 256))
+    return tuple(lut), tuple(back.get(target, target) for target in range(256))
+
+
+def _quantized(image: Image.Image) -> bytes:
+    """The palette indexes quantizing an RGB image gives (what :func:`renders.palette.to_png` and
+    :mod:`renders.layers` do with RGB drawings)."""
+    return image.quantize(palette=palette_image(), dither=Image.Dither.NONE).tobytes()
+
+
+def quantize_lut() -> tuple[int, ...]:
+    """For :meth:`PIL.Image.Image.point`: an image drawn inside :func:`matching_quantize` ->
+    the indexes quantizing the same drawing in RGB gives."""
+    return _quantizing()[0]
+
+
+@lru_cache(maxsize=1024)
+def _matching_index(colour: RGB) -> int:
+    """:func:`index` inside :func:`matching_quantize`: a palette colour's own index (blends over
+    it start from its exact colour), another colour's that quantizing maps where it maps it."""
+    nearest = _nearest(colour)
+    if palette_colours()[nearest] == colour:
+        return nearest
+    return _quantizing()[1][_quantized(Image.new("RGB", (1, 1), colour))[0]]
+
+
+def _drawn_colour(index: int) -> RGB:
+    """The RGB colour a drawing index stands for (a blend's index: what it quantizes to)."""
+    colours = palette_colours()
+    target = index if index < len(colours) else _quantizing()[0][index]
+    return colours[target] if target < len(colours) else (0, 0, 0)
+
+
+@lru_cache(maxsize=1024)
+def _matching_text_lut(background: int, colour: RGB) -> tuple[int, ...]:
+    """:func:`text_lut` inside :func:`matching_quantize`: each coverage of ``colour`` over
+    ``background`` blended by Pillow on an RGB strip (as RGB text is drawn), quantized."""
+    strip = Image.new("RGB", (256, 1), _drawn_colour(background))
+    strip.paste(colour, (0, 0, 256, 1), _ramp())
+    back = _quantizing()[1]
+    return (background, *(back[q] for q in _quantized(strip)[1:]))
+
+
+@lru_cache(maxsize=1)
+def _ramp() -> Image.Image:
+    """An "L" strip 256 px wide holding 0, 1, ..., 255."""
+    ramp = Image.new("L", (256, 1))
+    ramp.putdata(list(range(256)))
+    return ramp
+
+
+def paste_blended(image: Image.Image, sprite: Image.Image, xy: tuple[int, int]) -> None:
+    """Paste an RGBA ``sprite`` whose edges are antialiased (a badge's disc) through its alpha:
+    on a "P" image inside :func:`matching_quantize`, what pasting it on the RGB drawing and
+    quantizing gives (made once per sprite and background colour beneath it)."""
+    if image.mode != "P":
+        image.paste(sprite, xy, sprite)
+        return
+    if not _MATCHING.get():
+        raise ValueError("an antialiased sprite is pasted onto a palette image only to match quantizing")
+    left, top = xy
+    box = (left, top, left + sprite.width, top + sprite.height)
+    under = image.crop(box)
+    lowest, highest = under.getextrema()
+    if lowest == highest:
+        drawn = _derived(sprite, ("blended", lowest), lambda: _blend(under, sprite))
+    else:
+        drawn = _blend(under, sprite)
+    image.paste(drawn, box, _derived(sprite, ("seen",), lambda: point(sprite.getchannel("A"), _COVERED, "1")))
+
+
+def _blend(under: Image.Image, sprite: Image.Image) -> Image.Image:
+    """``sprite`` pasted through its alpha on the RGB colours ``under`` stands for, quantized, as
+    drawing indexes."""
+    rgb = Image.new("RGB", under.size)
+    rgb.putdata([_drawn_colour(i) for i in under.tobytes()])
+    rgb.paste(sprite, (0, 0), sprite)
+    back = _quantizing()[1]
+    return Image.frombytes("P", under.size, bytes(back[q] for q in _quantized(rgb)))

@@ -43,8 +43,8 @@ try:  # ISA-L's deflate: ~5x faster than zlib's on these rows, and as small as z
 except ImportError:  # pragma: no cover - isal is a dependency; zlib's streams decode to the same pixels
     deflating = zlib
 
-from .cache import MB, KeptBytes
-from .indexed import canvas
+from .cache import MB, HashedKey, KeptBytes
+from .indexed import canvas, matching_quantize, point, quantize_lut
 from .palette import PNG_COMPRESS_LEVEL, RGB, palette_image
 
 Painter = Callable[[Image.Image, int, int], None]
@@ -62,7 +62,13 @@ class Part:
     a panel whose frames came or went is not drawn again. A cover draws solid palette colours
     only, over pixels ``paint`` never draws on afterwards (so drawing it last changes nothing),
     and on palette images its inks are the indexes mapping its colours onto the palette gives
-    (:func:`renders.indexed.ink`)."""
+    (:func:`renders.indexed.ink`).
+
+    ``mode`` "P": in an RGB layout, the part is drawn straight on the palette inside
+    :func:`renders.indexed.matching_quantize` and mapped by :func:`~renders.indexed.quantize_lut`
+    instead of drawn in RGB and quantized: the same pixels (the painter draws in both modes; what
+    it draws is mapped the way quantizing maps it), without the RGB canvas, four times the bytes
+    to paste, or the per-pixel colour search."""
 
     x: int
     width: int
@@ -70,6 +76,7 @@ class Part:
     paint: Painter
     cover: Painter | None = None
     cover_key: Hashable = None
+    mode: str | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -85,12 +92,15 @@ class Band:
     def key(self) -> Hashable | None:
         if any(part.key is None for part in self.parts):
             return None
-        return (self.height, self.top % 2, tuple((p.x, p.width, p.key, p.cover_key) for p in self.parts))
+        parts = tuple((p.x, p.width, p.key, p.cover_key, p.mode) for p in self.parts)
+        return (self.height, self.top % 2, parts)
 
 
-def whole(top: int, height: int, width: int, key: Hashable | None, paint: Painter) -> Band:
-    """A band drawn by one painter across the whole width."""
-    return Band(top, height, (Part(0, width, key, paint),))
+def whole(
+    top: int, height: int, width: int, key: Hashable | None, paint: Painter, mode: str | None = None,
+) -> Band:
+    """A band drawn by one painter across the whole width (``mode`` as :attr:`Part.mode`)."""
+    return Band(top, height, (Part(0, width, key, paint, mode=mode),))
 
 
 class Stack:
@@ -101,9 +111,9 @@ class Stack:
         self.bands: list[Band] = []
         self.y = 0
 
-    def add(self, height: int, key: Hashable | None, paint: Painter) -> None:
+    def add(self, height: int, key: Hashable | None, paint: Painter, mode: str | None = None) -> None:
         """A band across the whole width (:func:`whole`), ``height`` rows from ``y``."""
-        self.extend(whole(self.y, height, self.width, key, paint))
+        self.extend(whole(self.y, height, self.width, key, paint, mode))
 
     def extend(self, *bands: Band) -> None:
         """Bands made elsewhere, starting at ``y`` one after another."""
@@ -180,9 +190,15 @@ def _draw_part(part: Part, band: Band, mode: str, background: RGB) -> Image.Imag
     """The part on the palette, drawn on its own canvas shifted by even numbers only."""
     dx, dy = part.x % 2, band.top % 2
     size = (part.width + dx, band.height + dy)
-    own = canvas(size, background) if mode == "P" else Image.new(mode, size, background)
-    part.paint(own, dx, dy)
-    mapped = _on_palette(own)
+    if mode == "RGB" and part.mode == "P":  # on the palette, as quantizing the RGB drawing maps
+        with matching_quantize():
+            own = canvas(size, background)
+            part.paint(own, dx, dy)
+        mapped = point(own, quantize_lut())
+    else:
+        own = canvas(size, background) if mode == "P" else Image.new(mode, size, background)
+        part.paint(own, dx, dy)
+        mapped = _on_palette(own)
     return mapped.crop((dx, dy, dx + part.width, dy + band.height)) if dx or dy else mapped
 
 
@@ -207,8 +223,9 @@ def _band_rows(band: Band, layout: Layout) -> bytes:
     several = len(band.parts) > 1
     for part in band.parts:
         # Where halves round depends on the parity of the part's place: part of the key.
-        key = (part.key, part.x % 2, band.top % 2, band.height, layout.mode, layout.background)
         kept = part.key is not None and (several or part.cover is not None)
+        key = HashedKey((part.key, part.x % 2, band.top % 2, band.height, layout.mode, part.mode,
+                         layout.background)) if kept else None
         stored = _PARTS.find(key) if kept else None
         if stored is not None:
             found = Image.frombytes("P", stored[1], deflating.decompress(stored[0], -15))
@@ -226,7 +243,7 @@ def _band_rows(band: Band, layout: Layout) -> bytes:
 def _segment(band: Band, layout: Layout) -> tuple[bytes, int, int]:
     key = band.key
     if key is not None:
-        key = (layout.width, layout.background, layout.mode, key)
+        key = HashedKey((layout.width, layout.background, layout.mode, key))
         found = _SEGMENTS.find(key)
         if found is not None:
             return found

@@ -20,8 +20,9 @@ from engine.visibility import hidden_scores
 from . import fonts, labels
 from .card import mini_card, mini_size
 from .changes import NONE, Changes
-from .draw import dashed_rect, disc_image, paste_sprite, pill, sprite_size
-from .indexed import ink
+from .draw import dashed_rect, disc_image, pill, rounded_box, sprite_size
+from .draw import paste_sprite as paste_piece
+from .indexed import ink, paste_blended, paste_sprite, sprite_mode
 from .palette import (
     ACCENT,
     ACCENT_SOFT,
@@ -82,7 +83,7 @@ def status_height(t: TextSizes) -> int:
 def paint_status(image: Image.Image, state: GameState, names: list[str], width: int, t: TextSizes) -> None:
     """Round, whose turn, and the current player's remaining actions as pips."""
     h = status_height(t)
-    ImageDraw.Draw(image).rectangle((0, 0, width, h - 1), fill=HEADER)
+    ImageDraw.Draw(image).rectangle((0, 0, width, h - 1), fill=ink(image, HEADER))
     mid = h // 2
     pad = t.small
     right = width - pad
@@ -92,7 +93,7 @@ def paint_status(image: Image.Image, state: GameState, names: list[str], width: 
             filled = i < state.actions_left
             disc = disc_image(pip, ACCENT if filled else HEADER, None if filled else mix(HEADER, WHITE, 0.6))
             right -= pip
-            image.paste(disc, (right, mid - pip // 2), disc)
+            paste_blended(image, disc, (right, mid - pip // 2))
             right -= pip // 3
         right -= pad // 2
         left_text = labels.actions_left_short(state.actions_left)
@@ -171,7 +172,7 @@ def paint_banner(
         return
     text, colour = found
     h = banner_height(state, t)
-    ImageDraw.Draw(image).rectangle((0, y, width, y + h - 1), fill=colour)
+    ImageDraw.Draw(image).rectangle((0, y, width, y + h - 1), fill=ink(image, colour))
     text = fonts.fit(text, t.body, width - 2 * t.small, bold=True)
     fonts.draw(image, width / 2, y + h / 2, text, t.body, WHITE, bold=True, anchor="mm")
 
@@ -207,7 +208,8 @@ def paint_reserve(
     slot again: a shape's code, icon and count stay inside its slot)."""
     draw = ImageDraw.Draw(image)
     h = reserve_height(t, cell)
-    draw.rounded_rectangle((x, y, x + width, y + h), radius=12, fill=PANEL, outline=PANEL_EDGE, width=2)
+    draw.rounded_rectangle((x, y, x + width, y + h), radius=12, fill=ink(image, PANEL),
+                           outline=ink(image, PANEL_EDGE), width=2)
     title_y = y + int(t.body * 0.75)
     fonts.draw(image, x + t.small // 2, title_y, labels.RESERVE, t.body, INK, bold=True, anchor="lm")
     fonts.draw(image, x + width - t.small // 2, title_y, labels.RESERVE_HINT, t.small, MUTED, anchor="rm")
@@ -222,7 +224,7 @@ def paint_reserve(
         cx = int(x + slot * i + slot / 2)
         count = state.reserve[shape.index]
         fonts.draw(image, cx, code_mid, shape.value, t.small, MUTED, anchor="mm")
-        paste_sprite(image, shape, cell, cx, sprite_mid, anchor="mm", faded=count == 0)
+        paste_piece(image, shape, cell, cx, sprite_mid, anchor="mm", faded=count == 0)
         fonts.draw(
             image, cx, count_mid, str(count), t.body, BAD if count == 0 else INK, bold=True, anchor="mm"
         )
@@ -341,12 +343,8 @@ def panel_height(player: PlayerState, g: PanelGeometry, hidden: bool = False, am
 def mark(image: Image.Image, box: tuple[int, int, int, int]) -> None:
     """Frame ``box`` in the highlight colour: it changed since the previous turn post."""
     x0, y0, x1, y1 = box
-    ImageDraw.Draw(image).rounded_rectangle(
-        (x0 - MARK_WIDTH - 1, y0 - MARK_WIDTH - 1, x1 + MARK_WIDTH + 1, y1 + MARK_WIDTH + 1),
-        radius=6,
-        outline=ink(image, HIGHLIGHT),
-        width=MARK_WIDTH,
-    )
+    frame = (x0 - MARK_WIDTH - 1, y0 - MARK_WIDTH - 1, x1 + MARK_WIDTH + 1, y1 + MARK_WIDTH + 1)
+    rounded_box(image, frame, 6, outline=HIGHLIGHT, width=MARK_WIDTH)
 
 
 def panel_head_height(g: PanelGeometry) -> int:
@@ -423,9 +421,10 @@ def paint_panel(
     draw = ImageDraw.Draw(image)
     box = (x, y, x + g.width, y + height)
     if current and not removed:
-        draw.rounded_rectangle(box, radius=14, fill=ACCENT_SOFT, outline=ACCENT, width=5)
+        fill, outline, edge = ACCENT_SOFT, ACCENT, 5
     else:
-        draw.rounded_rectangle(box, radius=14, fill=PANEL, outline=PANEL_EDGE, width=2)
+        fill, outline, edge = PANEL, PANEL_EDGE, 2
+    draw.rounded_rectangle(box, radius=14, fill=ink(image, fill), outline=ink(image, outline), width=edge)
     pad = g.pad + 4
     # Name and score.
     top = y + g.pad
@@ -454,8 +453,8 @@ def paint_panel(
         if i < len(player.puzzles):
             puzzle = player.puzzles[i]
             card = state.card(puzzle.card)
-            thumb = mini_card(card, puzzle.pieces, g.mini_cell)
-            image.paste(thumb, (px, py), thumb)
+            thumb = mini_card(card, puzzle.pieces, g.mini_cell, False, sprite_mode(image))
+            paste_sprite(image, thumb, (px, py))
             label_mid = py + g.thumb + int(t.small * 0.75)
             _paint_thumb_label(image, px, label_mid, g.thumb, card.id, card.points, card.colour, t)
         elif state.phase is not Phase.OVER:  # a free slot (nothing is free once the game is over)
@@ -481,7 +480,7 @@ def paint_panel(
         ix = sx + label_w + t.small // 2
         mid = sy + g.line // 2
         for shape, w in line:
-            sw = paste_sprite(image, shape, g.supply_cell, ix, mid, anchor="lm")
+            sw = paste_piece(image, shape, g.supply_cell, ix, mid, anchor="lm")
             fonts.draw(
                 image,
                 ix + sw + 4,
@@ -510,8 +509,8 @@ def _paint_done(image: Image.Image, x: int, y: int, state: GameState, seat: int,
     """'Done' and every completed card as a small flat thumbnail, in the order completed."""
     fonts.draw(image, x, y + g.done_thumb // 2, labels.DONE, g.t.small, MUTED, anchor="lm")
     for done, (tx, ty) in zip(state.players[seat].completed, _done_places(x, y, state, seat, g), strict=True):
-        thumb = mini_card(state.card(done.card), done.pieces, DONE_CELL, True)
-        image.paste(thumb, (tx, ty), thumb)
+        thumb = mini_card(state.card(done.card), done.pieces, DONE_CELL, True, sprite_mode(image))
+        paste_sprite(image, thumb, (tx, ty))
 
 
 def _done_places(x: int, y: int, state: GameState, seat: int, g: PanelGeometry) -> list[tuple[int, int]]:
@@ -600,10 +599,11 @@ def _paint_thumb_label(
     fonts.draw(image, x, mid, shown, t.small, INK, anchor="lm")
     text = str(points)
     tag_h = int(t.small * 1.05)
-    body, edge, ink = (CARD_WHITE, INK, INK) if colour is Colour.WHITE else (CARD_BLACK, CARD_BLACK, WHITE)
+    white = colour is Colour.WHITE
+    body, edge, text_ink = (CARD_WHITE, INK, INK) if white else (CARD_BLACK, CARD_BLACK, WHITE)
     box = (x + width - tag_w, mid - tag_h // 2, x + width - 1, mid + tag_h // 2)
-    ImageDraw.Draw(image).rounded_rectangle(box, radius=5, fill=body, outline=edge, width=2)
-    fonts.draw(image, (box[0] + box[2]) / 2, mid, text, t.small, ink, bold=True, anchor="mm")
+    rounded_box(image, box, 5, fill=body, outline=edge, width=2)
+    fonts.draw(image, (box[0] + box[2]) / 2, mid, text, t.small, text_ink, bold=True, anchor="mm")
 
 
 def _paint_status_line(
@@ -643,8 +643,8 @@ def _paint_status_line(
         # Line Clear: the marker this player holds, and their own actions left.
         white = turn.side == "left"
         label = labels.WHITE_MARKER_PILL if white else labels.BLACK_MARKER_PILL
-        fill, ink = (MARKER_WHITE, INK) if white else (MARKER_BLACK, WHITE)
-        box = pill(image, x, mid, label, t.small, fill, ink)
+        fill, text_ink = (MARKER_WHITE, INK) if white else (MARKER_BLACK, WHITE)
+        box = pill(image, x, mid, label, t.small, fill, text_ink)
         beside(box, labels.TURN_DONE_WAITING if turn.done else labels.actions_left(turn.actions_left))
         return
     if current:

@@ -153,7 +153,7 @@ def _reserve_band(top: int, state: GameState, lay: TableLayout, language: str) -
 
         width = edges[i + 1] - edges[i]
         key = ("reserve-slot", language, shapes, i, state.reserve[shape.index])
-        parts.append(Part(edges[i], width, key, _clipped(edges[i], width, height, paint)))
+        parts.append(Part(edges[i], width, key, _clipped(edges[i], width, height, paint), mode="P"))
     return Band(top, height, tuple(parts))
 
 
@@ -167,7 +167,7 @@ def _clipped(
 
     def part(image: Image.Image, x: int, y: int) -> None:
         sx, sy = x % 2, y % 2
-        own = Image.new(image.mode, (width + sx, height + sy), PAGE)
+        own = indexed.blank(image.mode, (width + sx, height + sy), PAGE)
         paint(own, sx, sy, left)
         image.paste(own.crop((sx, sy, sx + width, sy + height)), (x, y))
 
@@ -195,11 +195,11 @@ def table_layout(state: GameState, names: Sequence[str], previous: GameState | N
     add = stack.add
     add(status_height(t), ("status", language, tuple(shown), state.phase, state.round, state.current,
                            state.actions_left, state.turns, state.acting_seats),
-        lambda image, x, top: paint_status(image, state, shown, width, t))
+        lambda image, x, top: paint_status(image, state, shown, width, t), "P")
     banner = banner_text(state, shown)
     if banner is not None:
         add(banner_height(state, t), ("banner", language, banner),
-            lambda image, x, top: paint_banner(image, top, state, shown, width, t))
+            lambda image, x, top: paint_banner(image, top, state, shown, width, t), "P")
     if isinstance(state.table, RowsTable):  # a band per row, a part per slot: taking a card redraws one
         for colour, above in ((Colour.WHITE, MARGIN), (Colour.BLACK, 0)):
             stack.extend(_row_band(stack.y, above, state, state.table, colour, lay, changes, language))
@@ -688,10 +688,11 @@ class PanelGrid:
                 paint_panel(image, px, py, height, state, seat, names, g, drawn)
 
             panel = _DrawnPanel(x, top, g.width + 1, height + below, paint)
+            mode = "RGB" if is_removed(state.players[seat]) else "P"  # greyed by blending RGB
             heads.append(Part(x, g.width + 1, ("panel-head", language, g, height, head), panel.rows(0),
-                              *self._frames(state, seat, changes, framed, 0)))
+                              *self._frames(state, seat, changes, framed, 0), mode=mode))
             bodies.append(Part(x, g.width + 1, ("panel-body", language, g, height, body), panel.rows(split),
-                               *self._frames(state, seat, changes, framed, split)))
+                               *self._frames(state, seat, changes, framed, split), mode=mode))
         return Band(top, split, tuple(heads)), Band(top + split, height + below - split, tuple(bodies))
 
     def _frames(
@@ -726,7 +727,7 @@ class _DrawnPanel:
         def paste(image: Image.Image, x: int, y: int) -> None:
             if self._image is None:
                 dx, dy = self._shift
-                self._image = Image.new("RGB", (self._size[0] + dx, self._size[1] + dy), PAGE)
+                self._image = indexed.blank(image.mode, (self._size[0] + dx, self._size[1] + dy), PAGE)
                 self._paint(self._image, dx, dy)
             dx, dy = self._shift
             image.paste(self._image.crop((dx, dy + first, dx + self._size[0], dy + self._size[1])), (x, y))
