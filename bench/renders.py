@@ -35,7 +35,7 @@ from bot.core.render import warm_renders
 from engine import Options
 from engine.state import GameState
 from renders import render_mat, render_results, render_table
-from renders.cache import WORKER_BUDGETS, use_budgets
+from renders.cache import WORKER_BUDGETS, budgets_while
 from renders.layers import clear_layers
 from renders.samples import names_for, play
 
@@ -102,17 +102,19 @@ def run() -> dict[str, float]:
     sample = ends[first : first + STATES]
     names = names_for(sample[0].state)
     cold_ms, _ = _time(lambda: render_table(states[0], names))
-    use_budgets(WORKER_BUDGETS)  # as bot.core.render's worker initialiser does
-    warm_renders()
-    table: list[tuple[float, int]] = []
-    mats: list[tuple[float, int]] = []
-    for end in sample:  # in order, as the bot posts them: the table, then the actor's mat
-        table.append(_time(partial(render_table, end.state, names, end.previous)))
-        mats.append(_time(partial(render_mat, end.state, end.actor, names, end.actor)))
-    table_uncached = [_time(_uncached(partial(render_table, e.state, names, e.previous))) for e in sample]
-    mats_uncached = [_time(_uncached(partial(render_mat, e.state, e.actor, names, e.actor))) for e in sample]
-    final = states[-1]
-    results = [_time(lambda: render_results(final, names)) for _ in range(RESULTS_RENDERS)]
+    with budgets_while(WORKER_BUDGETS):  # as bot.core.render's worker initialiser does
+        warm_renders()
+        table: list[tuple[float, int]] = []
+        mats: list[tuple[float, int]] = []
+        for end in sample:  # in order, as the bot posts them: the table, then the actor's mat
+            table.append(_time(partial(render_table, end.state, names, end.previous)))
+            mats.append(_time(partial(render_mat, end.state, end.actor, names, end.actor)))
+        table_uncached = [_time(_uncached(partial(render_table, e.state, names, e.previous))) for e in sample]
+        mats_uncached = [
+            _time(_uncached(partial(render_mat, e.state, e.actor, names, e.actor))) for e in sample
+        ]
+        final = states[-1]
+        results = [_time(lambda: render_results(final, names)) for _ in range(RESULTS_RENDERS)]
     return {
         "table_render_ms": round(statistics.median(ms for ms, _ in table), 2),
         "table_render_max_ms": round(max(ms for ms, _ in table), 2),

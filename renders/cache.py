@@ -15,7 +15,8 @@ from __future__ import annotations
 
 import threading
 from collections import OrderedDict
-from collections.abc import Callable, Hashable
+from collections.abc import Callable, Hashable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from functools import update_wrapper
 from typing import Any, Generic, ParamSpec, TypeVar
@@ -222,6 +223,19 @@ def use_budgets(changed: dict[str, int]) -> None:
     least recently used entries at once where a budget shrank."""
     for name, max_bytes in changed.items():
         _CACHES[name].resize(max_bytes)
+
+
+@contextmanager
+def budgets_while(changed: dict[str, int]) -> Iterator[None]:
+    """:func:`use_budgets` until the block ends, then the budgets as they were: for code that
+    measures a render worker's settings inside another process (the images' bench, run by the
+    test suite too), which must not leave the worker's larger budgets to whatever runs next."""
+    before = {name: _CACHES[name].max_bytes for name in changed}
+    use_budgets(changed)
+    try:
+        yield
+    finally:
+        use_budgets(before)
 
 
 def held() -> dict[str, CacheInfo]:

@@ -20,6 +20,7 @@ from renders.cache import (
     WORKER_RENDER_CACHE_BYTES,
     DerivedImages,
     budgets,
+    budgets_while,
     byte_lru,
     held,
     image_bytes,
@@ -160,3 +161,12 @@ def test_a_render_worker_s_budgets_add_up_and_apply_at_once() -> None:
     finally:
         use_budgets({name: defaults[name] for name in WORKER_BUDGETS})
     assert budgets() == defaults
+
+
+def test_budgets_while_gives_the_budgets_back_when_the_block_ends() -> None:
+    """The images' bench measures a render worker's budgets inside the test process: they must
+    not outlive it (the budgets-add-up check above failed when it ran after the bench's test)."""
+    before = budgets()
+    with budgets_while(WORKER_BUDGETS):
+        assert all(budgets()[name] == size for name, size in WORKER_BUDGETS.items())
+    assert budgets() == before
