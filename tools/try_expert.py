@@ -11,16 +11,19 @@ the deal's luck cancels), which is what this does: game ``2k`` and ``2k + 1`` ar
 expert seeded with the deal's seed and the opponent with seed + 7919, as in
 ``tools/fit_expert.py`` (so its figures and these agree on the same setting).
 
-``--spec`` is JSON: ``ExpertPolicy`` keyword arguments (``worlds``, ``plans``, ``beam``,
-``nodes``), and ``weights``, a dict of :class:`~engine.policies.expert.ExpertWeights` fields
-replacing the shipped ones. The spec travels in every job, so worker processes read nothing from
-the parent. Besides the win share and the mean margin, each game records the evaluation's parts
-at the start of every turn (the expert's banked points, open puzzles' value and pieces' value,
-each less the opponent's), and ``--fit`` regresses the final margin on them: what a point of
-each part is really worth against a banked point.
+``--spec`` is JSON (repeat it to play several settings, interleaved deal by deal, so a run stopped
+early still holds every setting on the same deals; each later one gets its paired margin difference
+over the first, with its standard error): ``ExpertPolicy`` keyword arguments (``worlds``,
+``plans``, ``beam``, ``nodes``), and ``weights``, a dict of
+:class:`~engine.policies.expert.ExpertWeights` fields replacing the shipped ones. The spec travels
+in every job, so worker processes read nothing from the parent. Besides the win share and the mean
+margin, each game records the evaluation's parts at the start of every turn (the expert's banked
+points, open puzzles' value and pieces' value, each less the opponent's), and ``--fit`` regresses
+the final margin on them: what a point of each part is really worth against a banked point.
 
 Seeds: 8,000,000 and up are the tuning's; 9,000,000 and up the held-out check of 2026-12-04.
-No bench deals from either.
+No bench deals from either. What it found (2026-12-04): docs/engine.md section 7, "The
+evaluation's weights at two players, again".
 """
 
 from __future__ import annotations
@@ -119,31 +122,18 @@ def fit(results: list[Result], k: int = 3) -> list[float]:
     return [m[i][k] / m[i][i] for i in range(k)]
 
 
-def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--spec", default="{}")
-    parser.add_argument("--games", type=int, default=80)
-    parser.add_argument("--opponent", default="strong")
-    parser.add_argument("--seed", type=int, default=8_000_000)
-    parser.add_argument("--workers", type=int, default=1)
-    parser.add_argument("--out", default="")
-    parser.add_argument("--fit", action="store_true")
-    args = parser.parse_args()
-    spec = json.loads(args.spec)
-    spec["opponent"] = args.opponent
-    name = json.dumps(spec, sort_keys=True)
-    jobs: list[Job] = [(name, i, args.seed + i // 2) for i in range(args.games)]
-    results = run_jobs(jobs, args.workers, play_one, "try")
+def summarise(spec: dict[str, Any], results: list[Result], first_seed: int, with_fit: bool) -> dict[str, Any]:
+    """One setting's figures (and with ``with_fit`` its parts' regression)."""
     n = len(results)
     summary: dict[str, Any] = {
-        "spec": spec, "games": n, "first_seed": args.seed,
+        "spec": spec, "games": n, "first_seed": first_seed,
         "win_share": round(sum(r[0] for r in results) / n, 4),
         "mean_margin": round(sum(r[1] for r in results) / n, 3),
         "cpu_per_game": round(sum(r[2][0] for r in results) / n, 2),
         "expert_level1": round(sum(r[2][1] for r in results) / n, 2),
         "other_level1": round(sum(r[2][2] for r in results) / n, 2),
     }
-    if args.fit:
+    if with_fit:
         coef = fit(results)
         rng = Rng(1)
         boots = []
@@ -158,9 +148,41 @@ def main() -> None:
             summary[f"{label}_ratio"] = round(coef[j + 1] / coef[0], 3) if coef[0] else None
             spread = [vals[len(vals) // 10], vals[9 * len(vals) // 10]]
             summary[f"{label}_p10_p90"] = [round(v, 3) for v in spread]
-    print(json.dumps(summary))
+    return summary
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--spec", action="append", default=[],
+                        help="a setting (JSON); repeat to play several, interleaved deal by deal")
+    parser.add_argument("--games", type=int, default=80, help="games per setting (two a deal)")
+    parser.add_argument("--opponent", default="strong")
+    parser.add_argument("--seed", type=int, default=8_000_000)
+    parser.add_argument("--workers", type=int, default=1)
+    parser.add_argument("--out", default="")
+    parser.add_argument("--fit", action="store_true")
+    args = parser.parse_args()
+    names = []
+    for text in args.spec or ["{}"]:
+        spec = json.loads(text)
+        spec["opponent"] = args.opponent
+        names.append(json.dumps(spec, sort_keys=True))
+    jobs: list[Job] = [(name, i, args.seed + i // 2) for i in range(args.games) for name in names]
+    results = run_jobs(jobs, args.workers, play_one, "try")
+    by_name = {name: [r for j, r in zip(jobs, results, strict=True) if j[0] == name] for name in names}
+    summaries = [summarise(json.loads(name), by_name[name], args.seed, args.fit) for name in names]
+    base = by_name[names[0]]
+    for name, summary in zip(names[1:], summaries[1:], strict=True):
+        # Paired by deal and seat: the difference of margins game by game, and its standard error.
+        diffs = [b[1] - a[1] for a, b in zip(base, by_name[name], strict=True)]
+        mean = sum(diffs) / len(diffs)
+        var = sum((d - mean) ** 2 for d in diffs) / max(1, len(diffs) - 1)
+        summary["margin_vs_first"] = [round(mean, 3), round((var / len(diffs)) ** 0.5, 3)]
+    for summary in summaries:
+        print(json.dumps(summary))
     if args.out:
-        Path(args.out).write_text(json.dumps({"summary": summary, "games": [[r[0], r[1]] for r in results]}))
+        Path(args.out).write_text(json.dumps({"summaries": summaries, "games": {
+            name: [[r[0], r[1]] for r in by_name[name]] for name in names}}))
 
 
 if __name__ == "__main__":

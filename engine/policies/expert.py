@@ -130,8 +130,8 @@ class ExpertWeights:
     was chosen: :data:`EXPERT_WEIGHTS`."""
     piece_potential: float | None = None
     """Weight of the pieces in supply (and Finesse credits) at tables of two or more players,
-    apart from the open puzzles' ``potential``; None: ``potential`` too (see
-    :data:`EXPERT_WEIGHTS`)."""
+    apart from the open puzzles' ``potential``; None: ``potential`` too, the same arithmetic as
+    before it existed. A knob for tuning: 0.2 and 0.8 both lost to None (:data:`EXPERT_WEIGHTS`)."""
     mastermind_rate: float = 1.5
     """Solo: points the mastermind is expected to take in each of its turns after the next (see
     :func:`projected_mastermind`)."""
@@ -154,7 +154,14 @@ setting was played; a lower ``potential`` (the fit says 0.2) is the next to try.
 The others were chosen on 2-player games against greedy dealt from seeds 5,000–5,015 (never the
 bench's), 16 games a setting: ``action_value`` 0.6 (with ``master_place`` 0.7, ``ramp`` 3) won
 10; 0.8 (0.85, 2) won 2 of the first 14 (stopped there); 0.45 (0.8, 2.5) won 13; 0.3 (0.8, 2.5)
-won 10. A coarse search: more games would likely find better numbers."""
+won 10. A coarse search: more games would likely find better numbers.
+
+Checked again against Strong (2026-12-04, the turn planner ``ExpertPolicy(worlds=1, plans=1,
+nodes=0)`` on the same 40 paired tuning deals from 8,000,000, shipped weights 85.0 %, mean margin
++4.03): ``action_value`` 0.6 72.5 % (+2.33), 0.35 62.5 % (+1.78); ``win_bonus`` 12 85.0 %
+(+4.08, almost no game changed); ``piece_potential`` 0.2 62.5 %, 0.8 60.0 % (+0.90), although a
+regression of margins on the evaluation's parts gave pieces 0.01 of a banked point (a fixed-point
+trap, docs/engine.md section 7). None ships; ``piece_potential`` stays None."""
 
 
 def expected_actions(state: GameState, seat: int) -> float:
