@@ -75,8 +75,8 @@ from .outlook import progress
 from .strong import Analysis, PlanValue, _mix, _state_key
 
 __all__ = [
-    "EXPERT_WEIGHTS", "ExpertPolicy", "ExpertWeights", "evaluate", "evaluation_terms", "expected_actions",
-    "projected_mastermind",
+    "EXPERT_WEIGHTS", "ExpertPolicy", "ExpertWeights", "evaluate", "evaluation_parts", "evaluation_terms",
+    "expected_actions", "projected_mastermind",
 ]
 
 NODES = 2000
@@ -128,6 +128,10 @@ class ExpertWeights:
     on all of them keeps their trade-offs with each other (a piece against an action against a
     placement) as they were; it only makes the expert bank points sooner and hoard less. How it
     was chosen: :data:`EXPERT_WEIGHTS`."""
+    piece_potential: float | None = None
+    """Weight of the pieces in supply (and Finesse credits) at tables of two or more players,
+    apart from the open puzzles' ``potential``; None: ``potential`` too, the same arithmetic as
+    before it existed. A knob for tuning: 0.2 and 0.8 both lost to None (:data:`EXPERT_WEIGHTS`)."""
     mastermind_rate: float = 1.5
     """Solo: points the mastermind is expected to take in each of its turns after the next (see
     :func:`projected_mastermind`)."""
@@ -150,7 +154,14 @@ setting was played; a lower ``potential`` (the fit says 0.2) is the next to try.
 The others were chosen on 2-player games against greedy dealt from seeds 5,000–5,015 (never the
 bench's), 16 games a setting: ``action_value`` 0.6 (with ``master_place`` 0.7, ``ramp`` 3) won
 10; 0.8 (0.85, 2) won 2 of the first 14 (stopped there); 0.45 (0.8, 2.5) won 13; 0.3 (0.8, 2.5)
-won 10. A coarse search: more games would likely find better numbers."""
+won 10. A coarse search: more games would likely find better numbers.
+
+Checked again against Strong (2026-12-04, the turn planner ``ExpertPolicy(worlds=1, plans=1,
+nodes=0)`` on the same 40 paired tuning deals from 8,000,000, shipped weights 85.0 %, mean margin
++4.03): ``action_value`` 0.6 72.5 % (+2.33), 0.35 62.5 % (+1.78); ``win_bonus`` 12 85.0 %
+(+4.08, almost no game changed); ``piece_potential`` 0.2 62.5 %, 0.8 60.0 % (+0.90), although a
+regression of margins on the evaluation's parts gave pieces 0.01 of a banked point (a fixed-point
+trap, docs/engine.md section 7). None ships; ``piece_potential`` stays None."""
 
 
 def expected_actions(state: GameState, seat: int) -> float:
@@ -182,19 +193,38 @@ def _piece_value(shape: Shape, w: ExpertWeights) -> float:
 
 def evaluate(state: GameState, seat: int, w: ExpertWeights = EXPERT_WEIGHTS) -> float:
     """How well ``seat`` stands, in points (see the module): the final score once the game is over."""
-    banked, unbanked = evaluation_terms(state, seat, w)
-    # Solo keeps the unbanked value in full: ``potential`` was fitted on two-player games only.
-    return banked + (w.potential if len(state.players) > 1 else 1.0) * unbanked
+    if w.piece_potential is None or len(state.players) == 1:
+        banked, unbanked = evaluation_terms(state, seat, w)
+        # Solo keeps the unbanked value in full: ``potential`` was fitted on two-player games only.
+        return banked + (w.potential if len(state.players) > 1 else 1.0) * unbanked
+    banked, puzzles, pieces = evaluation_parts(state, seat, w)
+    return banked + w.potential * puzzles + w.piece_potential * pieces
 
 
 def evaluation_terms(state: GameState, seat: int, w: ExpertWeights = EXPERT_WEIGHTS) -> tuple[float, float]:
     """:func:`evaluate`'s two parts: the points banked (the final score once the game is over) and
     the value of what is not banked yet before ``potential`` weights it (open puzzles, pieces,
     credits; 0 once over). Apart so that ``tools/fit_expert.py`` can fit ``potential`` from games."""
+    banked, puzzles, capital, credits = _parts(state, seat, w)
+    return banked, puzzles + capital + credits  # the sum in the order it always was: the same bits
+
+
+def evaluation_parts(
+    state: GameState, seat: int, w: ExpertWeights = EXPERT_WEIGHTS
+) -> tuple[float, float, float]:
+    """:func:`evaluate`'s three parts before any ``potential`` weights them: the points banked, the
+    open puzzles' value and the pieces' (with Finesse credits). Apart so that
+    ``tools/try_expert.py`` can regress games' margins on each."""
+    banked, puzzles, capital, credits = _parts(state, seat, w)
+    return banked, puzzles, capital + credits
+
+
+def _parts(state: GameState, seat: int, w: ExpertWeights) -> tuple[float, float, float, float]:
+    """Banked points, open puzzles' value, pieces' value, credits' value (see :func:`evaluate`)."""
     player = state.players[seat]
     line = score_line(state, seat)
     if state.phase is Phase.OVER:
-        return float(line.total), 0.0
+        return float(line.total), 0.0, 0.0, 0.0
     banked = float(line.completed_points - line.finishing_penalty)
     value = 0.0
     left = expected_actions(state, seat)
@@ -231,14 +261,14 @@ def evaluation_terms(state: GameState, seat: int, w: ExpertWeights = EXPERT_WEIG
         lost = points if penalty else 0
         fail = float(-lost) if touches is None else float(max(-lost, points - touches))
         value += chance * gain + (1.0 - chance) * fail
+    held = 0.0
     if fade > 0:
         pieces = sorted((_piece_value(s, w) for s in SHAPES for _ in range(supply[s.index])), reverse=True)
         capital = sum(v if i < w.useful_pieces else v * w.extra_piece for i, v in enumerate(pieces))
-        value += capital * fade
+        held = capital * fade
     finesse = view(state)
-    if finesse is not None:
-        value += w.credit_value * finesse.credits(seat)
-    return banked, value
+    credits = 0.0 if finesse is None else w.credit_value * finesse.credits(seat)
+    return banked, value, held, credits
 
 
 def projected_mastermind(state: GameState, seat: int, w: ExpertWeights = EXPERT_WEIGHTS) -> float | None:
