@@ -221,12 +221,6 @@ def rounded_box(
     where it stands (integer corners), and it is solid (never antialiased), so pasting it through
     its shape gives the pixels drawing it there gives."""
     x0, y0, x1, y1 = box
-    if not all(isinstance(v, int) for v in box):  # pragma: no cover - every caller's box is whole pixels
-        ImageDraw.Draw(image).rounded_rectangle(
-            box, radius=radius, fill=None if fill is None else ink(image, fill),
-            outline=None if outline is None else ink(image, outline), width=width,
-        )
-        return
     mode = indexed.sprite_mode(image)
     sprite = _rounded_sprite(x1 - x0 + 1, y1 - y0 + 1, radius, fill, outline, width, mode)
     indexed.paste_sprite(image, sprite, (x0, y0))
