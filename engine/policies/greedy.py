@@ -372,13 +372,18 @@ class GreedyPolicy:
         """Too late to finish in play: still worth taking if Finishing Touches can complete it
         from the pieces held at a profit (points and, in Solo, what the mastermind loses,
         against a point per piece). The supply is shared with the open puzzles: an estimate."""
-        tiling = finish_cost(card.recess, player.supply)
-        if tiling is None:
-            return None
         # Finesse: with ``touch_credits`` the credits held are counted as paying these touches
         # (an estimate: they are shared with the other open puzzles and with Inserts).
         paid = self._credits if self.weights.touch_credits else 0
-        gain = card.points + self.weights.denial_weight * denial - max(0, len(tiling) - paid)
+        worth = card.points + self.weights.denial_weight * denial
+        if worth - max(0, pieces_to_fill(card.recess) - paid) <= 0:
+            # Not worth it even with the fewest pieces of any supply: skip the supply search
+            # (the rollouts' costliest question near the end of a game).
+            return None
+        tiling = finish_cost(card.recess, player.supply)
+        if tiling is None:
+            return None
+        gain = worth - max(0, len(tiling) - paid)
         return gain / 4 if gain > 0 else None
 
     def _take(
