@@ -8,11 +8,13 @@ import time
 import pytest
 
 from engine.pieces import BASE_SHAPES, FULL_MASK, SHAPES, Shape, parse_cells, shape_of_mask
+from engine.pieces import PLACEMENTS as ALL_PLACEMENTS
 from engine.solver import (
     NO_MONO_SHAPES,
     can_complete,
     fillable_without_monominoes,
     min_pieces,
+    optimal_placements,
     solve,
 )
 
@@ -206,6 +208,22 @@ def test_solve_without_supply_finds_a_minimum_tiling() -> None:
         assert tiling is not None
         assert_tiling(region, tiling)
         assert len(tiling) == min_pieces(region)
+
+
+def test_optimal_placements_are_those_that_leave_one_piece_less() -> None:
+    # The definition the walk over fillings must match: a placement is on a fewest-pieces
+    # filling exactly when the area it leaves needs one piece less.
+    rng = random.Random(5)
+    regions = [_random_region(rng, rng.randrange(1, 21)) for _ in range(80)] + [0, FULL_3X3, PLUS]
+    for region in regions:
+        best = min_pieces(region)
+        assert best is not None
+        expected = {
+            m for s in BASE_SHAPES for m in ALL_PLACEMENTS[s]
+            if m & region == m and min_pieces(region ^ m) == best - 1
+        }
+        assert optimal_placements(region) == expected
+    assert optimal_placements(PLUS, NO_MONO_SHAPES) == frozenset()
 
 
 def test_supply_solve_is_fast_on_big_recesses() -> None:

@@ -12,7 +12,7 @@ from functools import lru_cache
 
 from ..actions import Place
 from ..pieces import BASE_SHAPES, PLACEMENTS, Shape, placements_in, shape_of_mask
-from ..solver import min_pieces, solve
+from ..solver import min_pieces, optimal_placements, solve
 from ..state import GameState, PlayerState
 
 __all__ = [
@@ -74,11 +74,10 @@ def pieces_to_fill(free: int) -> int:
 
 @lru_cache(maxsize=1 << 16)
 def good_moves(free: int) -> tuple[tuple[Shape, int], ...]:
-    """Placements that lie on some fewest-pieces filling of ``free`` (they cost nothing extra)."""
-    target = pieces_to_fill(free) - 1
-    return tuple(
-        (s, m) for s in BASE_SHAPES for m in placements_in(s, free) if pieces_to_fill(free ^ m) == target
-    )
+    """Placements that lie on some fewest-pieces filling of ``free`` (they cost nothing extra),
+    by shape then in :func:`~engine.pieces.placements_in` order."""
+    good = optimal_placements(free)
+    return tuple((s, m) for s in BASE_SHAPES for m in placements_in(s, free) if m in good)
 
 
 @lru_cache(maxsize=1 << 16)
