@@ -10,6 +10,7 @@ chains both, so "every legal action" is still available to whoever wants it.
 from __future__ import annotations
 
 from collections.abc import Iterator, Mapping
+from functools import lru_cache
 
 from .actions import (
     Action,
@@ -57,16 +58,33 @@ def upgrade_actions(state: GameState) -> list[Upgrade]:
     or up to the next level that still has pieces."""
     reserve = state.reserve
     supply = state.players[state.current].supply
-    stocked = [s for s in SHAPES if reserve[s.index] > 0 and s.level <= MAX_UPGRADE_LEVEL]
+    stocked = held = 0
+    for i, n in enumerate(reserve):
+        if n > 0:
+            stocked |= 1 << i
+    for i, n in enumerate(supply):
+        if n > 0:
+            held |= 1 << i
+    return list(_upgrades(stocked, held))
+
+
+@lru_cache(maxsize=4096)
+def _upgrades(stocked_bits: int, held_bits: int) -> tuple[Upgrade, ...]:
+    """:func:`upgrade_actions` for the shapes the reserve stocks and the player holds (bit
+    ``shape.index`` of each): they depend on nothing else, and a few hundred such pairs recur
+    all game, so they are listed once each (the listing cost a tenth of a greedy choice)."""
+    stocked = [
+        s for s in SHAPES if stocked_bits >> s.index & 1 and s.level <= MAX_UPGRADE_LEVEL
+    ]
     result: list[Upgrade] = []
     for give in SHAPES:
-        if supply[give.index] <= 0:
+        if not held_bits >> give.index & 1:
             continue
         higher = min((s.level for s in stocked if s.level > give.level), default=None)
         for take in stocked:
             if take is not give and (take.level <= give.level or take.level == higher):
                 result.append(_UPGRADES[(give, take)])
-    return result
+    return tuple(result)
 
 
 def _seen_by(state: GameState, player: int | None) -> GameState | None:
@@ -79,12 +97,16 @@ def _seen_by(state: GameState, player: int | None) -> GameState | None:
     return state.focused(player)
 
 
-def legal_actions(state: GameState, player: int | None = None) -> list[Action]:
+def legal_actions(state: GameState, player: int | None = None, *, places: bool = True) -> list[Action]:
     """Every legal action for the acting seat (or for ``player``, who may be any seat with a
     running turn), except Master and the Ghost action's immediate placements (see
     :func:`master_options` and :func:`iter_legal_actions`). Empty for a seat that cannot act.
 
-    While a decision is pending for that seat, only its answers (``Choose``) are legal."""
+    While a decision is pending for that seat, only its answers (``Choose``) are legal.
+
+    ``places=False`` leaves out the Place actions of the play phase (the rest keep their order),
+    for a caller that reads placements from the puzzles' free cells itself: listing them was a
+    fifth of a greedy choice."""
     seen = _seen_by(state, player)
     if seen is None:
         return []
@@ -107,10 +129,11 @@ def legal_actions(state: GameState, player: int | None = None) -> list[Action]:
     if substitutes(state.reserve, Shape.MONO):
         actions.append(TakeLevelOne())
     actions.extend(upgrade_actions(state))
-    actions.extend(placements_for(state.cards, me))
+    if places:
+        actions.extend(placements_for(state.cards, me))
     for expansion in expansions_for(state.options):
         actions.extend(expansion.legal_actions(state))
-    if not actions and master_options(state) is None:
+    if not actions and master_options(state) is None and (places or not placements_for(state.cards, me)):
         actions.append(Pass())
     return actions
 

@@ -150,13 +150,14 @@ class GreedyPolicy:
             return answer_decision(state)
         if state.phase is Phase.FINISHING:
             return finishing_touch(state)
-        actions = legal_actions(state)
         player = state.players[state.current]
         free = free_masks(state, player)
         if state.current in state.held:
             return self._insert_or_end(state, player, free)
+        # Placements are read from the free cells (:mod:`.fillings`), never from the legal list.
+        actions = legal_actions(state, places=False)
         chosen = self._play(state, actions, player, free, _USEFUL_STEPS + _LAST_RESORT_STEPS)
-        return chosen if chosen is not None else self._fallback(state, player, actions)
+        return chosen if chosen is not None else self._fallback(state, player)
 
     def _play(
         self, state: GameState, actions: list[Action], player: PlayerState, free: dict[str, int],
@@ -211,7 +212,7 @@ class GreedyPolicy:
         if not last_turn and finesse.active[state.current] - INSERT_COST < self.weights.insert_reserve:
             return EndTurn()
         after = apply(state, Insert()).state
-        useful = self._play(after, legal_actions(after), player, free, _USEFUL_STEPS)
+        useful = self._play(after, legal_actions(after, places=False), player, free, _USEFUL_STEPS)
         return Insert() if useful is not None else EndTurn()
 
     def _open_goal(self, player: PlayerState) -> int:
@@ -461,8 +462,9 @@ class GreedyPolicy:
         return None
 
     # -- the rest -------------------------------------------------------------------------------
-    def _fallback(self, state: GameState, player: PlayerState, actions: list[Action]) -> Action:
+    def _fallback(self, state: GameState, player: PlayerState) -> Action:
         """Anything legal that keeps the game moving; Master when it is the only thing left."""
+        actions = legal_actions(state)
         for kind in ("level1", "draw", "upgrade", "take", "recycle"):
             options = [a for a in actions if a.kind == kind]
             if options:
