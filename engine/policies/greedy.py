@@ -169,17 +169,26 @@ class GreedyPolicy:
         # Only level-1, upgrades and ghost splits are looked up (hashing every placement and
         # recycle order cost a quarter of the whole choice).
         legal = {a for a in actions if type(a) in _LOOKED_UP}
+        best_take: list[Action | None] = []
+
+        def take(limit: int) -> Action | None:
+            """The best take while fewer than ``limit`` puzzles are open (valued once: the
+            three take steps differ only in the limit)."""
+            if len(player.puzzles) >= limit:
+                return None
+            if not best_take:
+                best_take.append(self._best_take(state, player, actions))
+            return best_take[0]
+
         for step in (
             lambda: self._complete(player, free, state),
             lambda: self._master(state, player, free, order),
-            lambda: self._take(
-                state, player, free, actions, self._open_goal(player) - self.weights.eager_take
-            ),
+            lambda: take(self._open_goal(player) - self.weights.eager_take),
             lambda: self._prepare_master(state, player, free, order, legal),
             lambda: self._place(state, player, free, order),
-            lambda: self._take(state, player, free, actions, self._open_goal(player)),
+            lambda: take(self._open_goal(player)),
             lambda: self._fetch(state, player, free, order, legal),
-            lambda: self._take(state, player, free, actions, MAX_UNFINISHED),
+            lambda: take(MAX_UNFINISHED),
             lambda: self._any_place(player, free, order),
         )[:steps]:
             chosen = step()
@@ -344,15 +353,19 @@ class GreedyPolicy:
 
     # -- taking puzzles -------------------------------------------------------------------------
     def _card_value(
-        self, state: GameState, player: PlayerState, card: PuzzleCard, denial: int = 0
+        self, state: GameState, player: PlayerState, card: PuzzleCard, denial: int = 0,
+        outlook: tuple[int | None, float] | None = None,
     ) -> float | None:
+        """What taking ``card`` is worth per action it costs (None: not worth taking).
+        ``outlook``: the state's (:func:`my_actions_left`, ``1 - progress``), when the caller
+        values several cards of one state."""
         pieces = pieces_to_fill(card.recess)
         wanted = wanted_shapes(card.recess)
         usable = sum(1 for s in wanted if player.supply[s.index] > 0)
         fetch = max(0, pieces - usable) * self.weights.fetch_cost
         cost = 1 + pieces + fetch
-        left = my_actions_left(state)
-        reward_weight = self.weights.reward_weight * (1.0 - progress(state))
+        left, fade = (my_actions_left(state), 1.0 - progress(state)) if outlook is None else outlook
+        reward_weight = self.weights.reward_weight * fade
         if left is not None:
             if state.options.unfinished_penalty and cost > left:
                 return self._touch_value(player, card, denial) if self.weights.late_touches else None
@@ -364,7 +377,7 @@ class GreedyPolicy:
             # One placement of a piece held completes it: the piece comes back with the reward.
             shape = shape_of_mask(card.recess)
             if shape is not None and player.supply[shape.index] > 0:
-                value += self.weights.doubler_bonus * (1.0 - progress(state))
+                value += self.weights.doubler_bonus * fade
         if value <= 0.0:
             return None
         return value / cost
@@ -387,12 +400,8 @@ class GreedyPolicy:
         gain = worth - max(0, len(tiling) - paid)
         return gain / 4 if gain > 0 else None
 
-    def _take(
-        self, state: GameState, player: PlayerState, free: dict[str, int], actions: list[Action],
-        limit: int,
-    ) -> Action | None:
-        if len(player.puzzles) >= limit:
-            return None
+    def _best_take(self, state: GameState, player: PlayerState, actions: list[Action]) -> Action | None:
+        """The take worth the most per action (see :meth:`_card_value`), if any is worth it."""
         table = state.table
         if isinstance(table, SoloTable):
             denial = (mastermind_denial_by_take if self.weights.lock_aware else mastermind_denial)(state)
@@ -400,13 +409,16 @@ class GreedyPolicy:
             denial = {}
         variant = variant_for(state.options.variant)
         best: tuple[float, Action] | None = None
+        outlook: tuple[int | None, float] | None = None
         for action in actions:
             if not isinstance(action, TakePuzzle):
                 continue
             card_id = variant.card_for_take(state, action)
             if card_id is None:
                 continue
-            value = self._card_value(state, player, state.cards[card_id], denial.get(action.slot, 0))
+            if outlook is None:
+                outlook = (my_actions_left(state), 1.0 - progress(state))
+            value = self._card_value(state, player, state.cards[card_id], denial.get(action.slot, 0), outlook)
             if value is not None and (best is None or value > best[0]):
                 best = (value, action)
         return None if best is None else best[1]
