@@ -8,6 +8,7 @@ and the solver are cached too, so a choice costs a few dictionary look-ups.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from functools import lru_cache
 
 from ..actions import Place
@@ -16,7 +17,7 @@ from ..solver import min_pieces, optimal_placements, solve
 from ..state import GameState, PlayerState
 
 __all__ = [
-    "completions", "finish_cost", "free_masks", "good_moves", "mono_need", "pieces_to_fill",
+    "completions", "finish_cost", "finish_floor", "free_masks", "good_moves", "mono_need", "pieces_to_fill",
     "wanted_shapes",
 ]
 
@@ -83,6 +84,29 @@ def good_moves(free: int) -> tuple[tuple[Shape, int], ...]:
 @lru_cache(maxsize=1 << 16)
 def wanted_shapes(free: int) -> frozenset[Shape]:
     return frozenset(s for s, _ in good_moves(free))
+
+
+_LARGEST_FIRST: tuple[Shape, ...] = tuple(sorted(BASE_SHAPES, key=lambda s: (-s.size, s.index)))
+
+
+def finish_floor(free: int, supply: Sequence[int]) -> int | None:
+    """A lower bound of ``len(finish_cost(free, supply))``, cheap enough to ask before it: the
+    fewest pieces ``free`` needs from any supply, or the fewest of this supply whose cells add up
+    to the cells of ``free``, whichever is more. None when the supply's cells are too few (then
+    ``finish_cost`` is None too)."""
+    cells = free.bit_count()
+    count = room = 0
+    for shape in _LARGEST_FIRST:
+        if room >= cells:
+            break
+        have = supply[shape.index]
+        if have:
+            take = min(have, -(-(cells - room) // shape.size))
+            count += take
+            room += take * shape.size
+    if room < cells:
+        return None
+    return max(count, pieces_to_fill(free))
 
 
 @lru_cache(maxsize=1 << 16)

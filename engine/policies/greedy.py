@@ -34,7 +34,15 @@ from ..rng import Rng
 from ..state import MAX_UNFINISHED, GameState, Phase, PlayerState, SoloTable
 from ..variants import variant_for
 from .credits import live_tile, owned_shapes, paying_shapes, pink_credits, turns_after_this
-from .fillings import completions, finish_cost, free_masks, good_moves, pieces_to_fill, wanted_shapes
+from .fillings import (
+    completions,
+    finish_cost,
+    finish_floor,
+    free_masks,
+    good_moves,
+    pieces_to_fill,
+    wanted_shapes,
+)
 from .greedy_answers import answer_decision, finishing_touch
 from .greedy_weights import BASE_WEIGHTS, SOLO_WEIGHTS
 from .mastermind import mastermind_denial, mastermind_denial_by_take
@@ -390,9 +398,10 @@ class GreedyPolicy:
         # (an estimate: they are shared with the other open puzzles and with Inserts).
         paid = self._credits if self.weights.touch_credits else 0
         worth = card.points + self.weights.denial_weight * denial
-        if worth - max(0, pieces_to_fill(card.recess) - paid) <= 0:
-            # Not worth it even with the fewest pieces of any supply: skip the supply search
-            # (the rollouts' costliest question near the end of a game).
+        floor = finish_floor(card.recess, player.supply)
+        if floor is None or worth - max(0, floor - paid) <= 0:
+            # Not worth it even with the fewest pieces this supply could fill it with: skip the
+            # supply search (the rollouts' costliest question near the end of a game).
             return None
         tiling = finish_cost(card.recess, player.supply)
         if tiling is None:

@@ -17,7 +17,7 @@ from ..legal import legal_actions
 from ..pieces import Shape, parse_shape, shape_of_mask
 from ..rules import SUBSTITUTE
 from ..state import GameState
-from .fillings import finish_cost, free_masks, pieces_to_fill, wanted_shapes
+from .fillings import finish_cost, finish_floor, free_masks, wanted_shapes
 
 __all__ = ["answer_decision", "best_level_up", "finishing_touch"]
 
@@ -57,8 +57,9 @@ def finishing_touch(state: GameState) -> Action:
     for puzzle in player.puzzles:
         card = state.cards[puzzle.card]
         free = card.recess & ~puzzle.filled
-        if factor * card.points - max(0, pieces_to_fill(free) - credits) <= 0:
-            continue  # no gain even with the fewest pieces of any supply: skip the supply search
+        floor = finish_floor(free, player.supply)
+        if floor is None or factor * card.points - max(0, floor - credits) <= 0:
+            continue  # no gain even with the fewest pieces this supply could fill it with
         tiling = finish_cost(free, player.supply)
         if tiling is None:
             continue
