@@ -175,8 +175,15 @@ class GreedyPolicy:
         finds a move; None when none does."""
         order = sorted(free, key=lambda c: (pieces_to_fill(free[c]), -state.cards[c].points, c))
         # Only level-1, upgrades and ghost splits are looked up (hashing every placement and
-        # recycle order cost a quarter of the whole choice).
-        legal = {a for a in actions if type(a) in _LOOKED_UP}
+        # recycle order cost a quarter of the whole choice); takes are sorted out in the same
+        # pass (the list holds every recycle order).
+        legal: set[Action] = set()
+        takes: list[TakePuzzle] = []
+        for action in actions:
+            if type(action) in _LOOKED_UP:
+                legal.add(action)
+            elif isinstance(action, TakePuzzle):
+                takes.append(action)
         best_take: list[Action | None] = []
 
         def take(limit: int) -> Action | None:
@@ -185,7 +192,7 @@ class GreedyPolicy:
             if len(player.puzzles) >= limit:
                 return None
             if not best_take:
-                best_take.append(self._best_take(state, player, actions))
+                best_take.append(self._best_take(state, player, takes))
             return best_take[0]
 
         for step in (
@@ -409,7 +416,7 @@ class GreedyPolicy:
         gain = worth - max(0, len(tiling) - paid)
         return gain / 4 if gain > 0 else None
 
-    def _best_take(self, state: GameState, player: PlayerState, actions: list[Action]) -> Action | None:
+    def _best_take(self, state: GameState, player: PlayerState, takes: list[TakePuzzle]) -> Action | None:
         """The take worth the most per action (see :meth:`_card_value`), if any is worth it."""
         table = state.table
         if isinstance(table, SoloTable):
@@ -419,9 +426,7 @@ class GreedyPolicy:
         variant = variant_for(state.options.variant)
         best: tuple[float, Action] | None = None
         outlook: tuple[int | None, float] | None = None
-        for action in actions:
-            if not isinstance(action, TakePuzzle):
-                continue
+        for action in takes:
             card_id = variant.card_for_take(state, action)
             if card_id is None:
                 continue
