@@ -121,6 +121,11 @@ def record(name: str) -> tuple[str, float]:
     return text, cpu
 
 
+def digest(text: str) -> str:
+    """A game record's digest, as recorded in :data:`REFERENCE`."""
+    return hashlib.sha256(text.encode()).hexdigest()[:16]
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python tools/identity_games.py", description=__doc__)
     parser.add_argument("--quick", action="store_true", help="skip the slow (Strong, Expert) games")
@@ -135,15 +140,15 @@ def main(argv: Sequence[str] | None = None) -> int:
     for name in names:
         text, cpu = record(name)
         total += cpu
-        digest = hashlib.sha256(text.encode()).hexdigest()[:16]
+        found = digest(text)
         if args.dump:
             Path(args.dump).mkdir(parents=True, exist_ok=True)
             (Path(args.dump) / f"{name}.txt").write_text(text)
         want = reference.get(name)
-        verdict = "recorded" if args.write else "same" if digest == want else "DIFFERENT"
+        verdict = "recorded" if args.write else "same" if found == want else "DIFFERENT"
         failed += verdict == "DIFFERENT"
-        print(f"{name:40} {digest} {verdict:9} {cpu:6.2f} s CPU", flush=True)
-        reference[name] = digest
+        print(f"{name:40} {found} {verdict:9} {cpu:6.2f} s CPU", flush=True)
+        reference[name] = found
     print(f"total {total:.2f} s CPU; {failed} different")
     if args.write:
         REFERENCE.write_text(json.dumps(reference, indent=1, sort_keys=True) + "\n")

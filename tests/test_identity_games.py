@@ -1,0 +1,24 @@
+"""Speed-ups must not change play: the fixed games of ``tools/identity_games.py`` that are cheap
+enough for every test run (greedy and random tables of every variant, and one whole Strong Solo
+game with every search's scored plans) give the digests recorded in ``tools/identity_games.json``.
+The tool itself plays the rest (Strong two-player and Finesse tables, Expert against Strong).
+
+A deliberate change of play is recorded with ``python tools/identity_games.py --write``."""
+
+from __future__ import annotations
+
+import json
+
+from tools import identity_games
+
+CHEAP = [name for name, game in identity_games.GAMES.items() if not game[3]] + ["strong_solo_hard"]
+
+
+def test_cheap_identity_games_are_unchanged() -> None:
+    reference = json.loads(identity_games.REFERENCE.read_text())
+    changed = []
+    for name in CHEAP:
+        text, _ = identity_games.record(name)
+        if identity_games.digest(text) != reference[name]:
+            changed.append(name)
+    assert not changed, f"play changed in {changed}: python tools/identity_games.py --dump DIR to see how"
