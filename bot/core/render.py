@@ -41,6 +41,7 @@ from renders.cache import WORKER_BUDGETS, use_budgets
 from renders.samples import play
 
 from .allocator import limit_heap_growth, release_freed_memory
+from .collector import collect_between_jobs, collect_if_due
 from .locales import image_words, locale_code, localise, unescaped
 from .worker_pipe import PipeWorker, WorkerDied
 
@@ -226,10 +227,19 @@ def warm_renders() -> None:
 def _warm_worker() -> None:
     """Load fonts, palettes and the drawing caches before the first real render
     (:func:`warm_renders`), with the image layers' budgets of a process that only draws
-    (:data:`renders.cache.WORKER_BUDGETS`)."""
+    (:data:`renders.cache.WORKER_BUDGETS`); then freeze what that built and collect garbage
+    only between images (:func:`~bot.core.collector.collect_between_jobs`)."""
     limit_heap_growth()
     use_budgets(WORKER_BUDGETS)
     warm_renders()
+    release_freed_memory()
+    collect_between_jobs()
+
+
+def _after_render() -> None:
+    """A worker's chores once its image is written back, when nobody waits for them: the
+    collections that came due while it drew, and freed memory handed back (at most once a second)."""
+    collect_if_due()
     release_freed_memory()
 
 
@@ -279,7 +289,7 @@ class ProcessRenderer(_NamedRenderer):
             self._discard(index, worker)  # dead, or left by an event loop that has ended
             worker = None
         if worker is None:
-            worker = PipeWorker(_warm_worker, _render, release_freed_memory, name=f"render worker {index}")
+            worker = PipeWorker(_warm_worker, _render, _after_render, name=f"render worker {index}")
             self._workers[index] = worker
         return worker
 
