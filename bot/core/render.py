@@ -43,6 +43,7 @@ from renders.samples import play
 from .allocator import limit_heap_growth, release_freed_memory
 from .collector import collect_between_jobs, collect_if_due
 from .locales import image_words, locale_code, localise, unescaped
+from .pipe_memo import Pickled
 from .worker_pipe import PipeWorker, WorkerDied
 
 log = logging.getLogger(__name__)
@@ -273,6 +274,7 @@ class ProcessRenderer(_NamedRenderer):
         self._workers: list[PipeWorker | None] = [None] * self.workers
         self._waiting = [0] * self.workers
         self._closing: set[asyncio.Task[None]] = set()
+        self._pickled = Pickled()  # a turn end's state is pickled once for its mat and its table
 
     def start(self) -> list[PipeWorker]:
         """Start every worker now (each warms up in the background); from the event loop."""
@@ -289,7 +291,8 @@ class ProcessRenderer(_NamedRenderer):
             self._discard(index, worker)  # dead, or left by an event loop that has ended
             worker = None
         if worker is None:
-            worker = PipeWorker(_warm_worker, _render, _after_render, name=f"render worker {index}")
+            worker = PipeWorker(_warm_worker, _render, _after_render, name=f"render worker {index}",
+                                kept=(GameState,), pickled=self._pickled)
             self._workers[index] = worker
         return worker
 

@@ -11,7 +11,8 @@ socket (without blocking: what the socket cannot take yet is written when it can
 no thread in between. The worker side is one blocking loop: read a job, run it, write the reply,
 then the ``after`` hook (work nobody waits for, such as handing freed memory back).
 
-Frames are a 4-byte big-endian length and a pickle: a job ``(id, args)``, a reply
+Frames are a 4-byte big-endian length and a pickle: a job ``(id, args)`` (immutable arguments of
+the ``kept`` types are sent once per worker and then named: :mod:`bot.core.pipe_memo`), a reply
 ``(id, ok, value or exception)``. The worker's first frame (id :data:`READY`) says its
 initializer has run. A worker that dies (killed, crashed) closes its end of the socket: the loop
 reads end-of-file and every job still waiting fails with :class:`WorkerDied`. The worker ends when
@@ -32,6 +33,8 @@ import socket
 import struct
 from collections.abc import Callable
 from typing import Any
+
+from .pipe_memo import Pickled, Receiver, Sender
 
 HEADER = struct.Struct(">I")
 READY = 0
@@ -62,10 +65,11 @@ def _read_exactly(sock: socket.socket, size: int) -> bytearray | None:
     return data
 
 
-def _reply(job: int, run: Callable[..., Any], args: tuple[Any, ...]) -> bytes:
-    """The framed reply to one job; an exception that cannot be pickled goes back as its text."""
+def _reply(job: int, run: Callable[..., Any], args: Callable[[], tuple[Any, ...]]) -> bytes:
+    """The framed reply to one job (``run(*args())``); an exception that cannot be pickled goes
+    back as its text."""
     try:
-        message: tuple[int, bool, Any] = (job, True, run(*args))
+        message: tuple[int, bool, Any] = (job, True, run(*args()))
     except Exception as error:  # the caller's to handle, as if raised in its own process
         message = (job, False, error)
     try:
@@ -82,13 +86,14 @@ def serve(sock: socket.socket, initializer: Callable[[], None], run: Callable[..
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     initializer()
     sock.sendall(frame((READY, True, None)))
+    kept = Receiver()
     while True:
         head = _read_exactly(sock, HEADER.size)
         body = None if head is None else _read_exactly(sock, HEADER.unpack(head)[0])
         if body is None:
             return
-        job, args = pickle.loads(body)
-        sock.sendall(_reply(job, run, args))
+        job, sent = pickle.loads(body)
+        sock.sendall(_reply(job, run, lambda: kept.decode(sent)))  # noqa: B023 - called at once
         after()
 
 
@@ -97,8 +102,12 @@ class PipeWorker:
     loop it was started on (``asyncio.get_running_loop()``)."""
 
     def __init__(self, initializer: Callable[[], None], run: Callable[..., Any],
-                 after: Callable[[], object], *, name: str = "worker") -> None:
+                 after: Callable[[], object], *, name: str = "worker", kept: tuple[type, ...] = (),
+                 pickled: Pickled | None = None) -> None:
+        """``kept``: the types of the immutable arguments sent once and then named
+        (:mod:`bot.core.pipe_memo`); ``pickled``: their pickles, shared with other workers."""
         self.loop = asyncio.get_running_loop()
+        self._sender = Sender(kept, pickled or Pickled())
         ours, theirs = socket.socketpair()
         self.process = multiprocessing.get_context("spawn").Process(
             target=serve, args=(theirs, initializer, run, after), name=name, daemon=True)
@@ -134,7 +143,7 @@ class PipeWorker:
         if self._sock is None:
             raise WorkerDied("the worker is gone")
         job = next(self._ids)
-        data = frame((job, args))
+        data = frame((job, self._sender.encode(args)))
         future: asyncio.Future[Any] = self.loop.create_future()
         self._pending[job] = future
         self._write(data)

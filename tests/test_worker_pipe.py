@@ -1,0 +1,57 @@
+"""The render workers' pipe (bot/core/worker_pipe.py) and the states sent once per worker
+(bot/core/pipe_memo.py): every job reads back as the arguments sent, across forgetting, and a
+failure stays the caller's without upsetting the worker."""
+
+from __future__ import annotations
+
+import pickle
+import random
+import threading
+
+import pytest
+
+import engine
+from bot.core.pipe_memo import KEPT, Pickled, Receiver, Sender
+from bot.core.render import ProcessRenderer
+from renders.samples import names_for, play
+
+
+def test_kept_states_cross_once_and_every_job_reads_back_as_sent() -> None:
+    states = list(play(engine.Options(players=2), 7, policy="greedy"))
+    pickled = Pickled()
+    senders, receivers = [Sender((engine.GameState,), pickled) for _ in range(2)], [Receiver(), Receiver()]
+    rng = random.Random(1)
+    for job in range(400):
+        args: tuple[object, ...] = ("render_table", None, *rng.sample(states, rng.randint(0, 3)), ["a", "b"])
+        if job % 97 == 0:  # a recap: more states in one job than a worker keeps
+            args = ("render_recap", None, tuple(states[:KEPT + 8]))
+        side = rng.randrange(2)
+        sent = pickle.loads(pickle.dumps(senders[side].encode(args)))  # what crosses the socket
+        assert receivers[side].decode(sent) == args
+    forgotten, new, _ = senders[0].encode(("render_mat", None, states[3], states[3]))
+    assert len(new) <= 1  # the same state twice in a job crosses once, and not at all if the worker has it
+    assert len(receivers[0]._objects) <= KEPT + 8
+
+
+def test_a_job_that_cannot_be_pickled_changes_nothing() -> None:
+    states = list(play(engine.Options(players=2), 7, policy="greedy"))[:3]
+    sender, receiver = Sender((engine.GameState,), Pickled()), Receiver()
+    receiver.decode(sender.encode((states[0],)))
+    with pytest.raises(TypeError):
+        sender.encode((states[1], threading.Lock()))
+    assert receiver.decode(sender.encode((states[1], states[0]))) == (states[1], states[0])
+
+
+async def test_a_drawing_that_fails_fails_for_its_caller_only() -> None:
+    states = list(play(engine.Options(players=2), 5))
+    renderer = ProcessRenderer(workers=1)
+    try:
+        with pytest.raises(AttributeError):
+            await renderer._run("render_nothing", None, states[0])
+        with pytest.raises(TypeError):
+            await renderer._run("render_table", None, states[0], threading.Lock())  # cannot cross
+        worker = renderer._workers[0]
+        assert await renderer.table(states[-1], names_for(states[-1]))  # the same worker draws on
+        assert renderer._workers[0] is worker
+    finally:
+        await renderer.close()
