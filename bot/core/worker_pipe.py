@@ -80,9 +80,10 @@ def _reply(job: int, run: Callable[..., Any], args: Callable[[], tuple[Any, ...]
 
 def serve(sock: socket.socket, initializer: Callable[[], None], run: Callable[..., Any],
           after: Callable[[], object]) -> None:
-    """The worker process: ``initializer()``, then ``run(*args)`` for each job until end-of-file,
-    ``after()`` once each reply is written. Ctrl-C in a terminal reaches the whole process group:
-    the worker ignores it and ends when the bot closes the socket."""
+    """The worker process: ``initializer()``, then ``run(*args)`` for each job until end-of-file
+    (or until a reply cannot be written: the bot was killed), ``after()`` once each reply is
+    written. Ctrl-C in a terminal reaches the whole process group: the worker ignores it and ends
+    when the bot closes the socket."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     initializer()
     sock.sendall(frame((READY, True, None)))
@@ -93,7 +94,10 @@ def serve(sock: socket.socket, initializer: Callable[[], None], run: Callable[..
         if body is None:
             return
         job, sent = pickle.loads(body)
-        sock.sendall(_reply(job, run, lambda: kept.decode(sent)))  # noqa: B023 - called at once
+        try:
+            sock.sendall(_reply(job, run, lambda: kept.decode(sent)))  # noqa: B023 - called at once
+        except OSError:  # the bot's end is closed (it was killed): nobody to answer
+            return
         after()
 
 
