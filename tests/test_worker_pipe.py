@@ -11,15 +11,21 @@ import threading
 import pytest
 
 import engine
-from bot.core.pipe_memo import KEPT, Pickled, Receiver, Sender
+from bot.core import pipe_memo
+from bot.core.pipe_memo import KEPT, Encoded, Receiver, Sender
 from bot.core.render import ProcessRenderer
 from renders.samples import names_for, play
 
 
-def test_kept_states_cross_once_and_every_job_reads_back_as_sent() -> None:
-    states = list(play(engine.Options(players=2), 7, policy="greedy"))
-    pickled = Pickled()
-    senders, receivers = [Sender((engine.GameState,), pickled) for _ in range(2)], [Receiver(), Receiver()]
+def test_kept_states_cross_once_and_every_job_reads_back_as_sent(monkeypatch: pytest.MonkeyPatch) -> None:
+    """States of three kinds of game; a worker that keeps no catalogue between jobs, so the cards
+    are forgotten and sent again too."""
+    monkeypatch.setattr(pipe_memo, "CATALOGUES", 0)
+    states = [state for options in (engine.Options(players=2), engine.Options(players=3, ambassador=True),
+                                    engine.Options(players=2, phoenix=True))
+              for state in list(play(options, 7, policy="greedy"))[::3]]
+    encoded = Encoded()
+    senders, receivers = [Sender(encoded) for _ in range(2)], [Receiver(), Receiver()]
     rng = random.Random(1)
     for job in range(400):
         args: tuple[object, ...] = ("render_table", None, *rng.sample(states, rng.randint(0, 3)), ["a", "b"])
@@ -28,14 +34,14 @@ def test_kept_states_cross_once_and_every_job_reads_back_as_sent() -> None:
         side = rng.randrange(2)
         sent = pickle.loads(pickle.dumps(senders[side].encode(args)))  # what crosses the socket
         assert receivers[side].decode(sent) == args
-    forgotten, new, _ = senders[0].encode(("render_mat", None, states[3], states[3]))
-    assert len(new) <= 1  # the same state twice in a job crosses once, and not at all if the worker has it
-    assert len(receivers[0]._objects) <= KEPT + 8
+    *_, catalogues, new, _ = senders[0].encode(("render_mat", None, states[3], states[3]))
+    assert len(new) <= 1 and len(catalogues) == len(new)  # a state twice in a job crosses once
+    assert len(receivers[0]._states) <= KEPT + 8
 
 
 def test_a_job_that_cannot_be_pickled_changes_nothing() -> None:
     states = list(play(engine.Options(players=2), 7, policy="greedy"))[:3]
-    sender, receiver = Sender((engine.GameState,), Pickled()), Receiver()
+    sender, receiver = Sender(Encoded()), Receiver()
     receiver.decode(sender.encode((states[0],)))
     with pytest.raises(TypeError):
         sender.encode((states[1], threading.Lock()))

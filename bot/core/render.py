@@ -43,7 +43,7 @@ from renders.samples import play
 from .allocator import limit_heap_growth, release_freed_memory
 from .collector import collect_between_jobs, collect_if_due
 from .locales import image_words, locale_code, localise, unescaped
-from .pipe_memo import Pickled
+from .pipe_memo import Encoded
 from .worker_pipe import PipeWorker, WorkerDied
 
 log = logging.getLogger(__name__)
@@ -274,7 +274,7 @@ class ProcessRenderer(_NamedRenderer):
         self._workers: list[PipeWorker | None] = [None] * self.workers
         self._waiting = [0] * self.workers
         self._closing: set[asyncio.Task[None]] = set()
-        self._pickled = Pickled()  # a turn end's state is pickled once for its mat and its table
+        self._encoded = Encoded()  # a turn end's state is written once for its mat and its table
 
     def start(self) -> list[PipeWorker]:
         """Start every worker now (each warms up in the background); from the event loop."""
@@ -292,7 +292,7 @@ class ProcessRenderer(_NamedRenderer):
             worker = None
         if worker is None:
             worker = PipeWorker(_warm_worker, _render, _after_render, name=f"render worker {index}",
-                                kept=(GameState,), pickled=self._pickled)
+                                encoded=self._encoded)
             self._workers[index] = worker
         return worker
 

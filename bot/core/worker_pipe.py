@@ -11,8 +11,8 @@ socket (without blocking: what the socket cannot take yet is written when it can
 no thread in between. The worker side is one blocking loop: read a job, run it, write the reply,
 then the ``after`` hook (work nobody waits for, such as handing freed memory back).
 
-Frames are a 4-byte big-endian length and a pickle: a job ``(id, args)`` (immutable arguments of
-the ``kept`` types are sent once per worker and then named: :mod:`bot.core.pipe_memo`), a reply
+Frames are a 4-byte big-endian length and a pickle: a job ``(id, args)`` (game states in it are
+sent once per worker, as their stored text, and then named: :mod:`bot.core.pipe_memo`), a reply
 ``(id, ok, value or exception)``. The worker's first frame (id :data:`READY`) says its
 initializer has run. A worker that dies (killed, crashed) closes its end of the socket: the loop
 reads end-of-file and every job still waiting fails with :class:`WorkerDied`. The worker ends when
@@ -34,7 +34,7 @@ import struct
 from collections.abc import Callable
 from typing import Any
 
-from .pipe_memo import Pickled, Receiver, Sender
+from .pipe_memo import Encoded, Receiver, Sender
 
 HEADER = struct.Struct(">I")
 READY = 0
@@ -106,12 +106,11 @@ class PipeWorker:
     loop it was started on (``asyncio.get_running_loop()``)."""
 
     def __init__(self, initializer: Callable[[], None], run: Callable[..., Any],
-                 after: Callable[[], object], *, name: str = "worker", kept: tuple[type, ...] = (),
-                 pickled: Pickled | None = None) -> None:
-        """``kept``: the types of the immutable arguments sent once and then named
-        (:mod:`bot.core.pipe_memo`); ``pickled``: their pickles, shared with other workers."""
+                 after: Callable[[], object], *, name: str = "worker",
+                 encoded: Encoded | None = None) -> None:
+        """``encoded``: the states' text, shared with the other workers (:mod:`bot.core.pipe_memo`)."""
         self.loop = asyncio.get_running_loop()
-        self._sender = Sender(kept, pickled or Pickled())
+        self._sender = Sender(encoded or Encoded())
         ours, theirs = socket.socketpair()
         self.process = multiprocessing.get_context("spawn").Process(
             target=serve, args=(theirs, initializer, run, after), name=name, daemon=True)
