@@ -4,6 +4,7 @@ failure stays the caller's without upsetting the worker."""
 
 from __future__ import annotations
 
+import asyncio
 import pickle
 import random
 import threading
@@ -59,5 +60,24 @@ async def test_a_drawing_that_fails_fails_for_its_caller_only() -> None:
         worker = renderer._workers[0]
         assert await renderer.table(states[-1], names_for(states[-1]))  # the same worker draws on
         assert renderer._workers[0] is worker
+    finally:
+        await renderer.close()
+
+
+async def test_jobs_beyond_what_the_socket_holds_are_written_as_it_drains() -> None:
+    """200 jobs at once, each over 10 KB (a long argument), more than the socket buffers: the
+    loop writes the rest as the worker reads (``loop.add_writer``); each job gets its own answer
+    (here the failure of a drawing that does not exist, naming its argument), and the worker
+    draws on."""
+    states = list(play(engine.Options(players=2), 5))
+    renderer = ProcessRenderer(workers=1)
+    try:
+        await renderer.ready()
+        results = await asyncio.gather(*(renderer._run("render_nothing", None, f"{n:03d}" + "x" * 10_000)
+                                         for n in range(200)), return_exceptions=True)
+        assert all(isinstance(result, AttributeError) for result in results)
+        worker = renderer._workers[0]
+        assert worker is not None and not worker.broken and not worker._out  # everything written
+        assert await renderer.table(states[-1], names_for(states[-1]))
     finally:
         await renderer.close()
