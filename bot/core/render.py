@@ -7,16 +7,16 @@ tens of milliseconds, long enough to stall every other channel if done on the ev
   game's images in the same one (whose caches hold that game's last post). Drawing is CPU
   work that mostly holds the GIL, so threads in the bot's own process
   share one core with each other *and* with the event loop; processes use every core and leave
-  the loop free to acknowledge interactions. A job crosses to a worker pickled (a state ~3 KB,
-  a fraction of a millisecond) over a socket the event loop reads itself
-  (:mod:`bot.core.worker_pipe`); workers load fonts and palettes once, when they start.
+  the loop free to acknowledge interactions. A job crosses to a worker over a socket the event
+  loop reads itself (:mod:`bot.core.worker_pipe`), a game state in it as its stored text, once
+  per worker (:mod:`bot.core.pipe_memo`); workers load fonts and palettes once, when they start.
 * :class:`ThreadedRenderer` runs the same functions in threads (no start-up cost; tools, tests).
 
 Each call names the locale its labels are drawn in; the words come from that locale's catalogue
 (``images`` in ``bot/core/locales/<code>.json``), looked up where the drawing runs.
 
-With 100 channels ending a turn at once, the render worker processes bring the image followups' p99 from
-about 4.7 s (two threads) to the figure ``python -m bench`` reports (docs/benchmarks.md).
+With 100 channels ending a turn at once, the worker processes bring the image followups' p99
+from about 4.7 s (two threads) to the figure ``python -m bench`` reports (docs/benchmarks.md).
 
 A worker that dies (killed by the kernel's OOM killer, a segfault in a native library) fails every
 job it had (:class:`~bot.core.worker_pipe.WorkerDied`). :class:`ProcessRenderer` then starts a new
@@ -259,9 +259,10 @@ class ProcessRenderer(_NamedRenderer):
     end's table and mat are drawn side by side.
 
     Why not a :class:`~concurrent.futures.ProcessPoolExecutor` per worker (until 2026-12-04): its
-    jobs cross two threads of the bot's process each way, about 3 ms of a turn end's images on a
-    quiet machine (bot/core/worker_pipe.py). A worker writes its image back before it hands freed
-    memory to the system (``malloc_trim``, ~3 ms at most once a second), which then delays no one.
+    jobs cross two threads of the bot's process each way: hand-over and hand-back measured
+    2.5–5 ms of a slow turn end on a quiet machine (docs/benchmarks.md, bot/core/worker_pipe.py).
+    A worker writes its image back before it hands freed memory to the system (``malloc_trim``,
+    ~3 ms at most once a second), which then delays no one.
 
     Workers are started lazily on the first render (or by :meth:`start`), on the running event
     loop, with the ``spawn`` method. A dead worker is replaced, and the render retried once
