@@ -26,10 +26,12 @@ from test_bot_support import (
     running_bot,
 )
 
+import engine
 from bot.core import texts
 from bot.core.render import ProcessRenderer
 from bot.discord import turns
 from engine.policies import policy_by_name
+from renders.samples import names_for, play
 
 
 async def end_a_turn(h: DiscordHarness, users: dict[int, FakeMember]) -> Any:
@@ -66,15 +68,14 @@ async def test_a_killed_render_worker_is_replaced_and_the_turn_is_posted(tmp_pat
         await open_table(h, ann, [bob])
         await end_a_turn(h, users)
         posted = len(turn_posts(h))
-        pool = renderer._pools[0]
-        assert pool is not None
-        for pid in list(pool._processes):  # type: ignore[attr-defined]  # what the OOM killer does
-            os.kill(pid, signal.SIGKILL)
-        for _ in range(600):  # the pool notices its dead worker (its manager thread polls)
-            if pool._broken:  # type: ignore[attr-defined]
+        worker = renderer._workers[0]
+        assert worker is not None and worker.pid is not None
+        os.kill(worker.pid, signal.SIGKILL)  # what the OOM killer does
+        for _ in range(600):  # the event loop reads the end of its socket
+            if worker.broken:
                 break
             await asyncio.sleep(0.05)
-        assert pool._broken  # type: ignore[attr-defined]
+        assert worker.broken
 
         last = await end_a_turn(h, users)
         reply = final_reply(last)
@@ -83,9 +84,37 @@ async def test_a_killed_render_worker_is_replaced_and_the_turn_is_posted(tmp_pat
         post = h.channel_messages("games")[-1]
         assert len(turn_posts(h)) == posted + 1
         assert [name for name, data in post.files if is_png(data)] == ["table.png"]
-        assert renderer._pools[0] is not None and renderer._pools[0] is not pool  # a new pool drew them
+        assert renderer._workers[0] is not None and renderer._workers[0] is not worker  # a new one drew them
         await end_a_turn(h, users)  # and it keeps drawing
         assert [n for n, _ in h.channel_messages("games")[-1].files] == ["table.png"]
+
+
+@pytest.mark.asyncio
+async def test_a_worker_killed_while_drawing_is_replaced_and_the_image_drawn_again(
+        caplog: pytest.LogCaptureFixture) -> None:
+    """The render in flight when its worker dies is drawn again, once, by a new worker; the
+    render after it goes to the new worker too. (The recap: hundreds of milliseconds of drawing,
+    so the worker is surely killed before it answers.)"""
+    states = list(play(engine.Options(players=2), 5))[::8]
+    names = names_for(states[-1])
+    scores = [[0, 0] for _ in states]
+    renderer = ProcessRenderer(workers=1)
+    try:
+        await renderer.ready()
+        worker = renderer._workers[0]
+        assert worker is not None and worker.pid is not None
+        drawing = asyncio.ensure_future(renderer.recap(states, names, scores, None))
+        await asyncio.sleep(0)  # the job is on its way to the worker
+        os.kill(worker.pid, signal.SIGKILL)
+        assert is_png(await drawing)
+        assert "a render worker died" in caplog.text
+        again = renderer._workers[0]
+        assert again is not None and again is not worker and again.pid != worker.pid
+        assert is_png(await renderer.table(states[-1], names))
+        assert renderer._workers[0] is again
+    finally:
+        await renderer.close()
+    assert not worker.process.is_alive() and again is not None and not again.process.is_alive()
 
 
 class BrokenRenderer(FakeRenderer):

@@ -112,16 +112,18 @@ def test_a_warmed_worker_builds_no_text_colour_table_in_a_later_game() -> None:
 
 
 async def test_ready_starts_every_worker_and_waits_for_its_warm_up() -> None:
-    """What a bench awaits before timing renders: every worker process is up (its warm-up, the
-    pool's initializer, has run: a job only runs after it), not only the one a first image went to."""
+    """What a bench awaits before timing renders: every worker process is up (its warm-up has
+    run: it says so before its first job), not only the one a first image went to."""
     renderer = ProcessRenderer(workers=2)
     try:
         await renderer.ready()
-        loop = asyncio.get_running_loop()
-        pids = {await loop.run_in_executor(pool, os.getpid) for pool in renderer.start()}
+        workers = renderer.start()  # the same workers, already started
+        assert all(worker.ready.done() and worker.process.is_alive() for worker in workers)
+        pids = {worker.pid for worker in workers}
         assert len(pids) == 2 and os.getpid() not in pids
     finally:
         await renderer.close()
+    assert not any(worker.process.is_alive() for worker in workers)  # closed: no process left
 
 
 def test_threads_drawing_at_once_draw_the_images_one_thread_draws() -> None:

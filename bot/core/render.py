@@ -7,31 +7,29 @@ tens of milliseconds, long enough to stall every other channel if done on the ev
   game's images in the same one (whose caches hold that game's last post). Drawing is CPU
   work that mostly holds the GIL, so threads in the bot's own process
   share one core with each other *and* with the event loop; processes use every core and leave
-  the loop free to acknowledge interactions. A state crosses to a worker pickled (~3 KB,
-  half a millisecond); workers load fonts and palettes once, when the pool starts.
+  the loop free to acknowledge interactions. A job crosses to a worker over a socket the event
+  loop reads itself (:mod:`bot.core.worker_pipe`), a game state in it as its stored text, once
+  per worker (:mod:`bot.core.pipe_memo`); workers load fonts and palettes once, when they start.
 * :class:`ThreadedRenderer` runs the same functions in threads (no start-up cost; tools, tests).
 
 Each call names the locale its labels are drawn in; the words come from that locale's catalogue
 (``images`` in ``bot/core/locales/<code>.json``), looked up where the drawing runs.
 
-With 100 channels ending a turn at once, the process pool brings the image followups' p99 from
-about 4.7 s (two threads) to the figure ``python -m bench`` reports (docs/benchmarks.md).
+With 100 channels ending a turn at once, the worker processes bring the image followups' p99
+from about 4.7 s (two threads) to the figure ``python -m bench`` reports (docs/benchmarks.md).
 
-A worker that dies (killed by the kernel's OOM killer, a segfault in a native library) breaks its
-pool: every later job there fails at once with ``BrokenProcessPool``. :class:`ProcessRenderer`
-then starts a new worker and draws that image again, once; the caller of a render that still fails
-posts its message without the image (bot/discord/cogs/common.py, :func:`~bot.discord.cogs.common.drawn`).
+A worker that dies (killed by the kernel's OOM killer, a segfault in a native library) fails every
+job it had (:class:`~bot.core.worker_pipe.WorkerDied`). :class:`ProcessRenderer` then starts a new
+worker and draws that image again, once; the caller of a render that still fails posts its
+message without the image (bot/discord/cogs/common.py, :func:`~bot.discord.cogs.common.drawn`).
 """
 
 from __future__ import annotations
 
 import asyncio
 import logging
-import multiprocessing
 import os
 from collections.abc import Sequence
-from concurrent.futures import ProcessPoolExecutor
-from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass
 from typing import Any, Protocol
 
@@ -43,7 +41,10 @@ from renders.cache import WORKER_BUDGETS, use_budgets
 from renders.samples import play
 
 from .allocator import limit_heap_growth, release_freed_memory
+from .collector import collect_between_jobs, collect_if_due
 from .locales import image_words, locale_code, localise, unescaped
+from .pipe_memo import Encoded
+from .worker_pipe import PipeWorker, WorkerDied
 
 log = logging.getLogger(__name__)
 
@@ -144,7 +145,7 @@ class _NamedRenderer:
 
     async def recap(self, states: Sequence[GameState], names: Sequence[str], scores: Sequence[Sequence[int]],
                     swing: int | None, *, locale: Any = None) -> bytes:
-        """A finished game's animated recap (renders/recap.py), drawn in the pool like any image."""
+        """A finished game's animated recap (renders/recap.py), drawn in a worker like any image."""
         return await self._run("render_recap", locale_code(locale), tuple(states), _shown(names, locale),
                                tuple(tuple(row) for row in scores), swing,
                                route=Route(states[0].seed) if states else None)
@@ -162,13 +163,6 @@ def _render(name: str, locale: str | None, *args: object) -> bytes:
     the ``images`` section of its catalogue, read once per process. Only the code crosses to a
     worker process, not the catalogue."""
     return bytes(getattr(renders, name)(*args, words=image_words(locale)))
-
-
-def _render_in_worker(name: str, locale: str | None, *args: object) -> bytes:
-    """:func:`_render` in a pool worker, whose freed buffers go back to the system once a second."""
-    image = _render(name, locale, *args)
-    release_freed_memory()
-    return image
 
 
 class ThreadedRenderer(_NamedRenderer):
@@ -203,10 +197,6 @@ class ThreadedRenderer(_NamedRenderer):
             await self._trimming
 
 
-def _ready() -> bool:
-    return True
-
-
 WARM_PLAYERS = 4
 WARM_SEED = 1
 """The deal of the game :func:`warm_renders` plays (any fixed deal: the run must not vary)."""
@@ -238,16 +228,26 @@ def warm_renders() -> None:
 def _warm_worker() -> None:
     """Load fonts, palettes and the drawing caches before the first real render
     (:func:`warm_renders`), with the image layers' budgets of a process that only draws
-    (:data:`renders.cache.WORKER_BUDGETS`)."""
+    (:data:`renders.cache.WORKER_BUDGETS`); then freeze what that built and collect garbage
+    only between images (:func:`~bot.core.collector.collect_between_jobs`)."""
     limit_heap_growth()
     use_budgets(WORKER_BUDGETS)
     warm_renders()
     release_freed_memory()
+    collect_between_jobs()
+
+
+def _after_render() -> None:
+    """A worker's chores once its image is written back, when nobody waits for them: the
+    collections that came due while it drew, and freed memory handed back (at most once a second)."""
+    collect_if_due()
+    release_freed_memory()
 
 
 class ProcessRenderer(_NamedRenderer):
-    """:mod:`renders` functions in ``workers`` processes (default: one per core), each its own
-    one-process pool, so that a game's images go to the same worker every time.
+    """:mod:`renders` functions in ``workers`` processes (default: one per core), each a
+    :class:`~bot.core.worker_pipe.PipeWorker` whose socket the event loop reads itself, so that a
+    game's images go to the same worker every time.
 
     Why the same worker: a turn post draws again only the bands that changed since the game's
     previous post (:mod:`renders.layers`), and those are kept in the worker that drew them. Sent
@@ -258,37 +258,44 @@ class ProcessRenderer(_NamedRenderer):
     own that is never its game's table's (:class:`Route`; its bands are its own too), so a turn
     end's table and mat are drawn side by side.
 
-    Pools are started lazily on the first render (or by :meth:`start`), with the ``spawn``
-    method: the bot's process has threads (the database's, asyncio's), which ``fork`` must not
-    copy. A pool broken by a dead worker is replaced, and the render retried once (:meth:`_run`).
-    :meth:`close` shuts them down (the bot does so when it closes)."""
+    Why not a :class:`~concurrent.futures.ProcessPoolExecutor` per worker (until 2026-12-04): its
+    jobs cross two threads of the bot's process each way: hand-over and hand-back measured
+    2.5–5 ms of a slow turn end on a quiet machine (docs/benchmarks.md, bot/core/worker_pipe.py).
+    A worker writes its image back before it hands freed memory to the system (``malloc_trim``,
+    ~3 ms at most once a second), which then delays no one.
+
+    Workers are started lazily on the first render (or by :meth:`start`), on the running event
+    loop, with the ``spawn`` method. A dead worker is replaced, and the render retried once
+    (:meth:`_run`). :meth:`close` shuts them down (the bot does so when it closes)."""
 
     AFFINITY_SLACK = 2
 
     def __init__(self, workers: int | None = None) -> None:
         self.workers = max(1, workers or os.cpu_count() or 1)
-        self._pools: list[ProcessPoolExecutor | None] = [None] * self.workers
+        self._workers: list[PipeWorker | None] = [None] * self.workers
         self._waiting = [0] * self.workers
+        self._closing: set[asyncio.Task[None]] = set()
+        self._encoded = Encoded()  # a turn end's state is written once for its mat and its table
 
-    def start(self) -> list[ProcessPoolExecutor]:
-        """Create every worker's pool and have each start (and warm up) now, in the background."""
+    def start(self) -> list[PipeWorker]:
+        """Start every worker now (each warms up in the background); from the event loop."""
         return [self._started(worker) for worker in range(self.workers)]
 
     async def ready(self) -> None:
         """Start every worker (:meth:`start`) and wait until each has warmed up: a bench that
         times renders calls this first, so it measures the bot after start-up."""
-        loop = asyncio.get_running_loop()
-        await asyncio.gather(*(loop.run_in_executor(pool, _ready) for pool in self.start()))
+        await asyncio.gather(*(worker.ready for worker in self.start()))
 
-    def _started(self, worker: int) -> ProcessPoolExecutor:
-        pool = self._pools[worker]
-        if pool is None:
-            pool = ProcessPoolExecutor(
-                1, mp_context=multiprocessing.get_context("spawn"), initializer=_warm_worker,
-            )
-            pool.submit(_ready)  # a worker is spawned on its first job
-            self._pools[worker] = pool
-        return pool
+    def _started(self, index: int) -> PipeWorker:
+        worker = self._workers[index]
+        if worker is not None and (worker.broken or worker.loop is not asyncio.get_running_loop()):
+            self._discard(index, worker)  # dead, or left by an event loop that has ended
+            worker = None
+        if worker is None:
+            worker = PipeWorker(_warm_worker, _render, _after_render, name=f"render worker {index}",
+                                encoded=self._encoded)
+            self._workers[index] = worker
+        return worker
 
     def _worker_for(self, route: Route | None) -> int:
         least = min(range(self.workers), key=self._waiting.__getitem__)
@@ -302,29 +309,39 @@ class ProcessRenderer(_NamedRenderer):
         return preferred
 
     async def _run(self, name: str, locale: str | None, *args: object, route: Route | None = None) -> bytes:
-        loop = asyncio.get_running_loop()
-        worker = self._worker_for(route)
-        self._waiting[worker] += 1
+        index = self._worker_for(route)
+        self._waiting[index] += 1
         try:
-            pool = self._started(worker)
+            worker = self._started(index)
             try:
-                return await loop.run_in_executor(pool, _render_in_worker, name, locale, *args)
-            except BrokenProcessPool:
+                return bytes(await worker.submit(name, locale, *args))
+            except WorkerDied:
                 log.warning("a render worker died: starting a new one and drawing %s again", name)
-                self._discard(worker, pool)
-            return await loop.run_in_executor(self._started(worker), _render_in_worker, name, locale, *args)
+                self._discard(index, worker)
+            return bytes(await self._started(index).submit(name, locale, *args))
         finally:
-            self._waiting[worker] -= 1
+            self._waiting[index] -= 1
 
-    def _discard(self, worker: int, pool: ProcessPoolExecutor) -> None:
-        """Forget a broken ``pool`` so the next render starts a new one (once: the renders that
-        were waiting on it all see it break, and the first one here replaces it)."""
-        if self._pools[worker] is pool:
-            self._pools[worker] = None
-            pool.shutdown(wait=False, cancel_futures=True)  # its worker is gone or going
+    def _discard(self, index: int, worker: PipeWorker) -> None:
+        """Forget ``worker`` so the next render starts a new one (once: the renders that were
+        waiting on it all see it die, and the first one here replaces it); it is reaped in the
+        background."""
+        if self._workers[index] is worker:
+            self._workers[index] = None
+            if worker.loop is asyncio.get_running_loop():
+                task = asyncio.ensure_future(worker.close(timeout=0))
+                self._closing.add(task)
+                task.add_done_callback(self._closing.discard)
+            else:  # its loop has ended: close its socket here (the worker reads end-of-file)
+                worker.abandon()
+                worker.process.join(1)
+                if worker.process.is_alive():
+                    worker.process.kill()
 
     async def close(self) -> None:
-        pools, self._pools = self._pools, [None] * self.workers
-        for pool in pools:
-            if pool is not None:
-                await asyncio.to_thread(pool.shutdown, wait=True, cancel_futures=True)
+        workers, self._workers = self._workers, [None] * self.workers
+        for worker in workers:
+            if worker is not None:
+                await worker.close()
+        if self._closing:
+            await asyncio.gather(*self._closing)

@@ -156,7 +156,7 @@ class ProjectLBot(commands.Bot):
             await super().close()
         finally:
             close_renderer = getattr(self.renderer, "close", None)
-            if close_renderer is not None:  # the process pool's workers
+            if close_renderer is not None:  # the render worker processes
                 await close_renderer()
             if self._manager is not None:
                 self._manager.thinker.close()

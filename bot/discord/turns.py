@@ -178,24 +178,28 @@ async def respond_to_result(interaction: discord.Interaction, result: ActionResu
     lines += [event_line(event_text(e, game.names), indent="") for e in step.events
               if not isinstance(e, (ev.TurnStarted,))]
     posting = (result.turn_changed or result.finished) and posting_channel(interaction) is not None
+    # The table (the longer drawing, which the turn post waits for) is handed to its worker
+    # first, the mat right after it, both before anything else is done here.
     board = render_board(bot, result, server_locale(interaction)) if posting else None
+    drawing = None if still_mine else asyncio.ensure_future(
+        bot.renderer.mat(state, step.seat, game.names, locale=interaction.locale))
     panel = panel_after(result)
     if panel is not None:
         lines.append(panel.content)
     try:
-        if still_mine:
+        if drawing is None:
             view = panel.view if panel is not None else turn_view(game)
             await reply(interaction, clip(lines, locale=interaction.locale), ephemeral=True, view=view)
         else:
-            mat = await drawn(bot.renderer.mat(state, step.seat, game.names, locale=interaction.locale),
-                              f"seat {step.seat}'s mat in game {game.id}")
+            mat = await drawn(drawing, f"seat {step.seat}'s mat in game {game.id}")
             lines += [] if mat is not None else [texts.IMAGE_MISSING]
             await reply(interaction, clip(lines, locale=interaction.locale), ephemeral=True,
                         files=pngs(mat, "mat.png", describe(state, game.names, step.seat, mat=step.seat)),
                         view=panel.view if panel is not None else None)  # a new turn that is theirs
     except BaseException:
-        if board is not None:
-            board.cancel()
+        for task in (board, drawing):
+            if task is not None:
+                task.cancel()
         raise
     if posting:
         await post_turn_or_explain(interaction, result, board)
