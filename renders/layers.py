@@ -165,7 +165,21 @@ changed (a player's panel beside the one whose turn it was). Compressed, a panel
 5 KB instead of 90 KB, so the budget holds the panels of some twenty times more games — what
 decides whether a worker drawing many channels' posts finds them at all (kept raw, the
 panels of 50 interleaved games overflowed even 32 MB); compressing costs ~0.3 ms, drawing a
-panel again ~1.5 ms."""
+panel again ~1.5 ms. Parts go there when :data:`_PART_IMAGES` drops them."""
+
+
+def _spill_part(key: Hashable, image: Image.Image) -> None:
+    """A part :data:`_PART_IMAGES` dropped, kept compressed (unless it is already)."""
+    if key not in _PARTS:
+        data = deflating.compress(_raw(image), _PART_LEVEL, -15)
+        _PARTS.keep(key, (data, image.size), len(data) + 64)
+
+
+_PART_IMAGES: KeptBytes[Image.Image] = KeptBytes("renders.layers._PART_IMAGES", 2 * MB, _spill_part)
+"""The parts used last, as images ready to paste: in front of :data:`_PARTS`, so that a game's
+next post finds its unchanged panels without inflating them (some 3 M instructions a table
+image, a tenth of it), and nothing is compressed until it is dropped from here. With many games
+interleaved, what is dropped before it is used again is found compressed, as before."""
 _PART_LEVEL = 1
 """Kept parts are raw deflate (no zlib header or adler-32 checksum: nothing reads one, and the
 checksum cost as much as a tenth of compressing them)."""
@@ -208,6 +222,7 @@ def _cover(found: Image.Image, part: Part, band: Band, background: RGB) -> Image
     assert part.cover is not None
     dx, dy = part.x % 2, band.top % 2
     if not dx and not dy:
+        found = found.copy()  # kept as it is (:data:`_PART_IMAGES`)
         part.cover(found, 0, 0)
         return found
     own = canvas((part.width + dx, band.height + dy), background)
@@ -226,18 +241,35 @@ def _band_rows(band: Band, layout: Layout) -> bytes:
         kept = part.key is not None and (several or part.cover is not None)
         key = HashedKey((part.key, part.x % 2, band.top % 2, band.height, layout.mode, part.mode,
                          layout.background)) if kept else None
-        stored = _PARTS.find(key) if kept else None
-        if stored is not None:
-            found = Image.frombytes("P", stored[1], deflating.decompress(stored[0], -15))
-        else:
-            found = _draw_part(part, band, layout.mode, layout.background)
+        found = _PART_IMAGES.find(key) if kept else None
+        if found is None:
+            stored = _PARTS.find(key) if kept else None
+            if stored is not None:
+                found = Image.frombytes("P", stored[1], deflating.decompress(stored[0], -15))
+            else:
+                found = _draw_part(part, band, layout.mode, layout.background)
             if kept:
-                data = deflating.compress(found.tobytes(), _PART_LEVEL, -15)
-                _PARTS.keep(key, (data, found.size), len(data) + 64)
+                _PART_IMAGES.keep(key, found, found.width * found.height + 64)
         if part.cover is not None:
             found = _cover(found, part, band, layout.background)
         rows.paste(found, (part.x + 1, 0))
-    return rows.tobytes()
+    return _raw(rows)
+
+
+def _raw(image: Image.Image) -> bytes:
+    """``image.tobytes()`` encoded in one piece: Pillow's encodes 64 KB at a time and joins the
+    pieces (a band's rows are up to 400 KB: a copy more, 1.7 M instructions a table image)."""
+    encoder = Image._getencoder(image.mode, "raw", image.mode)
+    encoder.setimage(image.im, (0, 0, *image.size))
+    pieces: list[bytes] = []
+    while True:
+        _, status, data = encoder.encode(max(1, image.width * image.height))
+        pieces.append(data)
+        if status:
+            break
+    if status < 0:  # pragma: no cover - a raw encoder of a mode Pillow has
+        raise RuntimeError(f"raw encoder error {status}")
+    return data if len(pieces) == 1 else b"".join(pieces)
 
 
 def _segment(band: Band, layout: Layout) -> tuple[bytes, int, int]:
@@ -306,4 +338,5 @@ def clear_layers() -> None:
     """Forget every kept band and part (the next image draws each band again): for the bench's
     uncached figures and tests; the other drawing caches (fonts, cards) stay."""
     _SEGMENTS.cache_clear()
+    _PART_IMAGES.cache_clear()
     _PARTS.cache_clear()
