@@ -27,7 +27,7 @@ P = ParamSpec("P")
 V = TypeVar("V")
 
 MB = 1024 * 1024
-RENDER_CACHE_BYTES = 31 * MB
+RENDER_CACHE_BYTES = 33 * MB
 """What every drawing cache of one process may hold together (the sum of the budgets below)."""
 
 WORKER_BUDGETS: dict[str, int] = {
@@ -37,6 +37,7 @@ WORKER_BUDGETS: dict[str, int] = {
     "renders.card.market_card": 8 * MB,  # every card's market face (~130 KB each) of a catalogue
     "renders.card.mini_card": 6 * MB,
     "renders.indexed._DERIVED": 6 * MB,  # glyphs on their backgrounds: the table's panels' text
+    "renders.indexed._BLENDS": 4 * MB,  # a catalogue's market cards on the page (~66 KB each)
     "renders.fonts.run": 4 * MB,  # the strings themselves (the glyphs above are kept per string)
 }
 """The budgets a process that only draws (the bot's render workers, :func:`use_budgets`) gives
@@ -49,7 +50,7 @@ nothing that was asked for again (measured over 200 interleaved 4-player games: 
 in 12,000 with 3 MB, 52 times with 8 MB).
 The bot's own process, which draws in threads beside everything else, keeps the defaults."""
 
-WORKER_RENDER_CACHE_BYTES = 77 * MB
+WORKER_RENDER_CACHE_BYTES = 81 * MB
 """What the drawing caches of a render worker may hold together: every default budget, with
 :data:`WORKER_BUDGETS` in place of theirs, adds up to at most this."""
 

@@ -8,13 +8,14 @@ from __future__ import annotations
 
 from collections.abc import Hashable
 from dataclasses import dataclass
+from functools import lru_cache
 
 from PIL import Image, ImageDraw
 
 from engine.cards import Colour
 from engine.expansions.ambassador import unflipped
 from engine.pieces import BASE_SHAPES, SHAPES, Shape
-from engine.state import GameState, Phase, PlayerState, RowsTable
+from engine.state import Counts, GameState, Phase, PlayerState, RowsTable
 from engine.visibility import hidden_scores
 
 from . import fonts, labels
@@ -301,27 +302,37 @@ class PanelGeometry:
         return self.inner - self.puzzles_width - self.t.small if self.side else self.inner
 
 
-def supply_items(player: PlayerState) -> list[Shape]:
-    return [s for s in SHAPES if player.supply[s.index] > 0]
+SupplyLines = tuple[tuple[tuple[Shape, int], ...], ...]
+"""Supply items in lines: (shape, item width) per item."""
 
 
-def _supply_layout(player: PlayerState, g: PanelGeometry) -> list[list[tuple[Shape, int]]]:
+def _supply_layout(player: PlayerState, g: PanelGeometry) -> SupplyLines:
     """Supply items flowed into lines: [(shape, item width)] per line."""
+    return _flowed_supply(player.supply, g, labels.language_key())
+
+
+@lru_cache(maxsize=1024)
+def _flowed_supply(supply: Counts, g: PanelGeometry, language: str) -> SupplyLines:
+    """:func:`_supply_layout` of a supply in the words of ``language`` (the current ones): worked
+    out once per supply, not at each of the four places a table image needs it (its height, the
+    panel, the frames), each asking the width of every count (1.4 M instructions a table)."""
     lines: list[list[tuple[Shape, int]]] = [[]]
     room = g.supply_width - fonts.width(labels.SUPPLY, g.t.small) - g.t.small // 2
     used = 0
-    for shape in supply_items(player):
+    for shape in SHAPES:
+        if supply[shape.index] <= 0:
+            continue
         w = (
             sprite_size(shape, g.supply_cell)[0]
             + 4
-            + fonts.width(labels.count_of(player.supply[shape.index]), g.t.small, True)
+            + fonts.width(labels.count_of(supply[shape.index]), g.t.small, True)
         )
         if lines[-1] and used + w > room:
             lines.append([])
             used = 0
         lines[-1].append((shape, w))
         used += w + g.t.small * 2 // 3
-    return lines
+    return tuple(tuple(line) for line in lines)
 
 
 def _done_lines(player: PlayerState, g: PanelGeometry) -> int:

@@ -340,8 +340,8 @@ def _paint_slot(
         dashed_rect(ImageDraw.Draw(image), (x, y, x + w - 1, y + h - 1), SLOT, width=3)
         fonts.draw(image, x + w / 2, y + h / 2, labels.EMPTY, lay.t.small, MUTED, anchor="mm")
         return
-    face = market_card(state.card(card_id), g)
-    image.paste(face, (x, y), face)
+    card = state.card(card_id)
+    indexed.paste_blended(image, market_card(card, g), (x, y), ("market-card", card, g))
     if card_id in changes.new_market:
         mark(image, (x, y, x + w - 1, y + h - 1))
 
@@ -420,7 +420,8 @@ def _row_band(
         new = card_id is not None and card_id in changes.new_market
         card = None if card_id is None else state.card(card_id)
         key = ("market-slot", language, colour, above, i, card)
-        parts.append(Part(edges[i], edges[i + 1] - edges[i], key, paint, frame if new else None, new or None))
+        parts.append(Part(edges[i], edges[i + 1] - edges[i], key, paint, frame if new else None, new or None,
+                          mode="P"))
     deck_size = len(table.deck(colour))
     deck_shift = columns[4] - edges[4]
 
