@@ -141,9 +141,23 @@ def paste_sprite(image: Image.Image, sprite: Image.Image, xy: tuple[int, int]) -
     if image.mode == "P":
         if sprite.mode != "P":
             raise ValueError(f"a {sprite.mode} sprite cannot be pasted onto a palette image")
-        image.paste(sprite, xy, opaque(sprite))
+        x, y = xy
+        _paste(image, sprite, (x, y, x + sprite.width, y + sprite.height), opaque(sprite))
     else:
         image.paste(sprite, xy, sprite)
+
+
+def _paste(image: Image.Image, source: Image.Image, box: tuple[int, int, int, int],
+           mask: Image.Image | None = None) -> None:
+    """``image.paste(source, box, mask)`` (``box`` the size of ``source``) without Pillow's
+    wrapper, which checks and loads every image again at each call: a table image pastes some
+    hundred glyphs and sprites."""
+    if image.readonly:  # pragma: no cover - the canvases drawn on are never read-only
+        image.paste(source, box, mask)
+    elif mask is None:
+        image.im.paste(source.im, box)
+    else:
+        image.im.paste(source.im, box, mask.im)
 
 
 # -- text --------------------------------------------------------------------------------------
@@ -175,16 +189,18 @@ def paste_text(image: Image.Image, colour: RGB, xy: tuple[int, int], mask: Image
         return
     if box != (left, top, left + mask.width, top + mask.height):  # off the edge: rare, not kept
         mask = mask.crop((box[0] - left, box[1] - top, box[2] - left, box[3] - top))
-    covered = _derived(mask, ("covered",), lambda: point(mask, _COVERED, "1"))
-    under = image.crop(box)
-    lowest, highest = under.getextrema()
+    lowest, highest = image.im.crop(box).getextrema()
     lut = _matching_text_lut if _MATCHING.get() else text_lut
     if lowest == highest:  # one background colour: one glyph image (nearly every string)
         # Kept as "P" (the indexes as they are): an "L" glyph would be converted at every paste.
+        # Where the glyph has no ink it holds the background (the tables map 0 to it), which is
+        # what lies beneath: pasted whole, no mask needed.
         glyph = _derived(mask, ("glyph", lowest, colour, lut),
                          lambda: point(mask, lut(lowest, colour)).convert("P"))
-        image.paste(glyph, box, covered)
+        _paste(image, glyph, box)
         return
+    covered = _derived(mask, ("covered",), lambda: point(mask, _COVERED, "1"))
+    under = image.crop(box)
     for _, background in under.getcolors(256) or ():
         here = point(under, [255 if i == background else 0 for i in range(256)], "1")
         image.paste(point(mask, lut(background, colour)), box, ImageChops.logical_and(here, covered))

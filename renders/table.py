@@ -15,6 +15,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Hashable, Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 
 from PIL import Image, ImageDraw
 
@@ -94,7 +95,7 @@ class TableLayout:
 
     @property
     def t(self) -> TextSizes:
-        return TextSizes.for_width(self.width)
+        return _text_sizes(self.width)
 
     @property
     def tab(self) -> int:
@@ -104,8 +105,7 @@ class TableLayout:
     def card(self, cell: int = MARKET_CELL) -> MarketGeometry:
         """A market card of ``cell`` px recess cells on this table: its badge at the image's small
         text size, its reward at least :data:`REWARD_SQUARE_AT_PHONE` px a square on a phone."""
-        least = -(-REWARD_SQUARE_AT_PHONE * self.width // PHONE_WIDTH)
-        return market_geometry(cell, self.t.small, max(least, cell * 3 // 4))
+        return _card_geometry(self.width, cell)
 
     @property
     def tile(self) -> tuple[int, int]:
@@ -115,6 +115,19 @@ class TableLayout:
     @property
     def inner(self) -> int:
         return self.width - 2 * MARGIN
+
+
+@lru_cache(maxsize=16)
+def _text_sizes(width: int) -> TextSizes:
+    """:meth:`TextSizes.for_width`, once per width (a table image asks some 500 times)."""
+    return TextSizes.for_width(width)
+
+
+@lru_cache(maxsize=16)
+def _card_geometry(width: int, cell: int) -> MarketGeometry:
+    """:meth:`TableLayout.card`, once per image width and cell (asked some 400 times an image)."""
+    least = -(-REWARD_SQUARE_AT_PHONE * width // PHONE_WIDTH)
+    return market_geometry(cell, _text_sizes(width).small, max(least, cell * 3 // 4))
 
 
 LAYOUT = TableLayout()
