@@ -469,7 +469,7 @@ def paint_panel(
             label_mid = py + g.thumb + int(t.small * 0.75)
             _paint_thumb_label(image, px, label_mid, g.thumb, card.id, card.points, card.colour, t)
         elif state.phase is not Phase.OVER:  # a free slot (nothing is free once the game is over)
-            dashed_rect(draw, (px, py, px + g.thumb - 1, py + g.thumb - 1), SLOT, width=3, dash=8)
+            dashed_rect(image, (px, py, px + g.thumb - 1, py + g.thumb - 1), SLOT, width=3, dash=8)
     # Supply.
     if g.side:
         sx, sy = x + pad + g.puzzles_width + t.small, py

@@ -350,7 +350,7 @@ def _paint_slot(
     g = lay.card(cell)
     w, h = g.width, g.height
     if card_id is None:
-        dashed_rect(ImageDraw.Draw(image), (x, y, x + w - 1, y + h - 1), SLOT, width=3)
+        dashed_rect(image, (x, y, x + w - 1, y + h - 1), SLOT, width=3)
         fonts.draw(image, x + w / 2, y + h / 2, labels.EMPTY, lay.t.small, MUTED, anchor="mm")
         return
     card = state.card(card_id)
@@ -373,7 +373,7 @@ def _paint_deck(
     t = lay.t
     draw = ImageDraw.Draw(image)
     if count == 0:
-        dashed_rect(draw, (x, y, x + w - 1, y + h - 1), SLOT, width=3)
+        dashed_rect(image, (x, y, x + w - 1, y + h - 1), SLOT, width=3)
         fonts.draw(image, x + w / 2, y + h / 2, labels.DECK_EMPTY, t.small, MUTED, anchor="mm")
         return
     lk = look(colour) if colour is not None else NEUTRAL_DECK
