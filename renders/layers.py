@@ -44,7 +44,7 @@ except ImportError:  # pragma: no cover - isal is a dependency; zlib's streams d
     deflating = zlib
 
 from .cache import MB, HashedKey, KeptBytes
-from .indexed import canvas, matching_quantize, point, quantize_lut
+from .indexed import canvas, index, matching_quantize, point, quantize_lut
 from .palette import PNG_COMPRESS_LEVEL, RGB, palette_image
 
 Painter = Callable[[Image.Image, int, int], None]
@@ -232,9 +232,13 @@ def _cover(found: Image.Image, part: Part, band: Band, background: RGB) -> Image
 
 
 def _band_rows(band: Band, layout: Layout) -> bytes:
-    """The band's PNG rows: filter type 0 (none), then the row's palette indexes."""
-    rows = canvas((layout.width + 1, band.height), layout.background)
-    rows.paste(0, (0, 0, 1, band.height))
+    """The band's rows, each followed by the filter type of the PNG row after it (0, none): the
+    PNG's rows are these bytes from one byte before (:func:`_segment`). So the parts stand at
+    their own columns, and where the band starts on an even row, covers are drawn straight on
+    the rows (shifted by an even number) instead of on a copy of the kept part."""
+    rows = Image.new("P", (layout.width + 1, band.height), index(layout.background))
+    rows.im.paste(0, (layout.width, 0, layout.width + 1, band.height))
+    even = band.top % 2 == 0
     several = len(band.parts) > 1
     for part in band.parts:
         # Where halves round depends on the parity of the part's place: part of the key.
@@ -250,9 +254,11 @@ def _band_rows(band: Band, layout: Layout) -> bytes:
                 found = _draw_part(part, band, layout.mode, layout.background)
             if kept:
                 _PART_IMAGES.keep(key, found, found.width * found.height + 64)
-        if part.cover is not None:
+        if part.cover is not None and not even:
             found = _cover(found, part, band, layout.background)
-        rows.paste(found, (part.x + 1, 0))
+        rows.im.paste(found.im, (part.x, 0, part.x + found.width, found.height))
+        if part.cover is not None and even:
+            part.cover(rows, part.x, 0)
     return _raw(rows)
 
 
@@ -279,13 +285,17 @@ def _segment(band: Band, layout: Layout) -> tuple[bytes, int, int]:
         found = _SEGMENTS.find(key)
         if found is not None:
             return found
-    rows = _band_rows(band, layout)
+    rows = memoryview(_band_rows(band, layout))[:-1]  # the last row's byte after it: not the band's
     deflate = deflating.compressobj(_BAND_LEVEL, zlib.DEFLATED, -15)
-    segment = (deflate.compress(rows) + deflate.flush(zlib.Z_SYNC_FLUSH), deflating.adler32(rows), len(rows))
+    data = deflate.compress(_FILTER_NONE) + deflate.compress(rows) + deflate.flush(zlib.Z_SYNC_FLUSH)
+    segment = (data, deflating.adler32(rows, _FILTER_ADLER), len(rows) + 1)
     if key is not None:
         _SEGMENTS.keep(key, segment, len(segment[0]) + 64)
     return segment
 
+
+_FILTER_NONE = b"\0"  # the first row's filter type
+_FILTER_ADLER = zlib.adler32(_FILTER_NONE)
 
 _ADLER_BASE = 65521
 
