@@ -77,6 +77,11 @@ class Part:
     cover: Painter | None = None
     cover_key: Hashable = None
     mode: str | None = None
+    drawn: Callable[[], Image.Image] | None = None
+    """With ``mode`` "P" in an RGB layout: the part's palette pixels (mapped as
+    :func:`~renders.indexed.quantize_lut` maps) made by whoever drew them for several parts at
+    once (a panel's head and body), instead of ``paint`` on a canvas of the part's own and
+    mapped there; the same pixels. :func:`draw` paints with ``paint``."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -204,6 +209,8 @@ def _draw_part(part: Part, band: Band, mode: str, background: RGB) -> Image.Imag
     """The part on the palette, drawn on its own canvas shifted by even numbers only."""
     dx, dy = part.x % 2, band.top % 2
     size = (part.width + dx, band.height + dy)
+    if mode == "RGB" and part.mode == "P" and part.drawn is not None:
+        return part.drawn()
     if mode == "RGB" and part.mode == "P":  # on the palette, as quantizing the RGB drawing maps
         with matching_quantize():
             own = canvas(size, background)

@@ -703,10 +703,13 @@ class PanelGrid:
 
             panel = _DrawnPanel(x, top, g.width + 1, height + below, paint)
             mode = "RGB" if is_removed(state.players[seat]) else "P"  # greyed by blending RGB
+            on_palette = mode == "P"
             heads.append(Part(x, g.width + 1, ("panel-head", language, g, height, head), panel.rows(0),
-                              *self._frames(state, seat, changes, framed, 0), mode=mode))
+                              *self._frames(state, seat, changes, framed, 0), mode=mode,
+                              drawn=panel.mapped(0, split) if on_palette else None))
             bodies.append(Part(x, g.width + 1, ("panel-body", language, g, height, body), panel.rows(split),
-                               *self._frames(state, seat, changes, framed, split), mode=mode))
+                               *self._frames(state, seat, changes, framed, split), mode=mode,
+                               drawn=panel.mapped(split, height + below - split) if on_palette else None))
         return Band(top, split, tuple(heads)), Band(top + split, height + below - split, tuple(bodies))
 
     def _frames(
@@ -727,13 +730,31 @@ class PanelGrid:
 class _DrawnPanel:
     """A panel drawn at most once per image on a canvas of its own (placed, like every part of
     :mod:`renders.layers`, an even number of pixels from where the image has it), from which
-    its head's and its body's parts are pasted."""
+    its head's and its body's parts are pasted — or, for the PNG, cut once it is drawn on the
+    palette and mapped (:meth:`mapped`)."""
 
     def __init__(self, x: int, top: int, width: int, height: int, paint: layers.Painter) -> None:
         self._shift = (x % 2, top % 2)
         self._size = (width, height)
         self._paint = paint
         self._image: Image.Image | None = None
+        self._mapped: Image.Image | None = None
+
+    def mapped(self, first: int, height: int) -> Callable[[], Image.Image]:
+        """The panel's ``height`` rows from ``first`` on the palette, mapped as quantizing its RGB
+        drawing maps (:attr:`layers.Part.drawn`): drawn and mapped once for both parts, instead
+        of pasted onto a canvas of each part's own and mapped there (the same pixels)."""
+
+        def make() -> Image.Image:
+            dx, dy = self._shift
+            if self._mapped is None:
+                with indexed.matching_quantize():
+                    image = indexed.canvas((self._size[0] + dx, self._size[1] + dy), PAGE)
+                    self._paint(image, dx, dy)
+                self._mapped = indexed.point(image, indexed.quantize_lut())
+            return self._mapped.crop((dx, dy + first, dx + self._size[0], dy + first + height))
+
+        return make
 
     def rows(self, first: int) -> layers.Painter:
         """A painter pasting the panel's rows from ``first`` down."""
