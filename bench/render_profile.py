@@ -10,9 +10,9 @@ which nothing else calls:
     valgrind --tool=callgrind --collect-atstart=no --toggle-collect=_operator_call \
         python -m bench.render_profile
 
-(the total over 30 is one turn end's table image). The mats are drawn between them as the bench
-draws them (they share caches); ``--no-sample`` stops after the warm-up, ``--no-mats`` leaves
-the mats out."""
+(the total over 30 is one turn end's table image; ``--mark mat``: the actor's mat instead). The
+mats are drawn between them as the bench draws them (they share caches); ``--no-sample`` stops
+after the warm-up, ``--no-mats`` leaves the mats out."""
 
 from __future__ import annotations
 
@@ -22,7 +22,7 @@ import operator
 import pstats
 import statistics
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 from bot.core.render import warm_renders
 from engine import Options
@@ -33,6 +33,10 @@ from renders.samples import names_for, play
 from .renders import SEED, STATES, turn_ends
 
 
+def _call(function: Callable[..., bytes], *args: object) -> bytes:
+    return function(*args)
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(
         prog="python -m bench.render_profile", description=__doc__.split("\n")[0])
@@ -40,6 +44,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--no-mats", action="store_true", help="the sample's tables without its mats")
     parser.add_argument("--cprofile", action="store_true", help="cProfile the sample's tables")
     parser.add_argument("--rows", type=int, default=40, help="cProfile rows printed")
+    parser.add_argument("--mark", choices=("table", "mat"), default="table",
+                        help="the image drawn through operator.call (callgrind's toggle)")
     args = parser.parse_args(argv)
     states = list(play(Options(players=4), SEED))
     ends = turn_ends(states)
@@ -58,13 +64,15 @@ def main(argv: Sequence[str] | None = None) -> int:
             start = time.perf_counter()
             if profile is not None:
                 profile.enable()
-            data = operator.call(render_table, end.state, names, end.previous)
+            table = operator.call if args.mark == "table" else _call
+            data = table(render_table, end.state, names, end.previous)
             if profile is not None:
                 profile.disable()
             times.append((time.perf_counter() - start) * 1000)
             sizes.append(len(data))
             if not args.no_mats:
-                render_mat(end.state, end.actor, names, end.actor)
+                mat = operator.call if args.mark == "mat" else _call
+                mat(render_mat, end.state, end.actor, names, end.actor)
     print(f"table: median {statistics.median(times):.2f} ms, largest PNG {max(sizes) / 1024:.1f} KB,"
           f" all {sum(sizes)} bytes")
     if profile is not None:
