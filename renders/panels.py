@@ -588,9 +588,11 @@ def _paint_ambassadors(
         left += width + t.small // 2
 
 
+@lru_cache(maxsize=1024)
 def thumb_label_layout(card_id: str, points: int, width: int, t: TextSizes) -> tuple[str, int]:
     """The id as drawn under a thumbnail and the width of its points tag: the id is shortened
-    only if it cannot keep a clear gap (a third of the text size) before the tag."""
+    only if it cannot keep a clear gap (a third of the text size) before the tag (worked out
+    once per card and width: the fonts' measures alone, no words of a language)."""
     tag_w = fonts.width(str(points), t.small, True) + t.small // 4
     return fonts.fit(card_id, t.small, width - tag_w - t.small // 3), tag_w
 
