@@ -77,6 +77,10 @@ class Part:
     cover: Painter | None = None
     cover_key: Hashable = None
     mode: str | None = None
+    keep: bool = True
+    """False: not kept on its own (a band keyed with it still is): for a part no later image
+    shows again (the panel of the player whose turn it is: at the next turn end they have
+    played), so it does not push out of :data:`_PART_IMAGES` parts that will be shown again."""
     drawn: Callable[[], Image.Image] | None = None
     """With ``mode`` "P" in an RGB layout: the part's palette pixels (mapped as
     :func:`~renders.indexed.quantize_lut` maps) made by whoever drew them for several parts at
@@ -249,7 +253,7 @@ def _band_rows(band: Band, layout: Layout) -> bytes:
     several = len(band.parts) > 1
     for part in band.parts:
         # Where halves round depends on the parity of the part's place: part of the key.
-        kept = part.key is not None and (several or part.cover is not None)
+        kept = part.key is not None and part.keep and (several or part.cover is not None)
         key = HashedKey((part.key, part.x % 2, band.top % 2, band.height, layout.mode, part.mode,
                          layout.background)) if kept else None
         found = _PART_IMAGES.find(key) if kept else None

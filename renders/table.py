@@ -704,11 +704,12 @@ class PanelGrid:
             panel = _DrawnPanel(x, top, g.width + 1, height + below, paint)
             mode = "RGB" if is_removed(state.players[seat]) else "P"  # greyed by blending RGB
             on_palette = mode == "P"
+            keep = seat not in state.acting_seats  # at the next turn end they have played
             heads.append(Part(x, g.width + 1, ("panel-head", language, g, height, head), panel.rows(0),
-                              *self._frames(state, seat, changes, framed, 0), mode=mode,
+                              *self._frames(state, seat, changes, framed, 0), mode=mode, keep=keep,
                               drawn=panel.mapped(0, split) if on_palette else None))
             bodies.append(Part(x, g.width + 1, ("panel-body", language, g, height, body), panel.rows(split),
-                               *self._frames(state, seat, changes, framed, split), mode=mode,
+                               *self._frames(state, seat, changes, framed, split), mode=mode, keep=keep,
                                drawn=panel.mapped(split, height + below - split) if on_palette else None))
         return Band(top, split, tuple(heads)), Band(top + split, height + below - split, tuple(bodies))
 
