@@ -27,7 +27,7 @@ P = ParamSpec("P")
 V = TypeVar("V")
 
 MB = 1024 * 1024
-RENDER_CACHE_BYTES = 34 * MB
+RENDER_CACHE_BYTES = 32 * MB
 """What every drawing cache of one process may hold together (the sum of the budgets below)."""
 
 WORKER_BUDGETS: dict[str, int] = {

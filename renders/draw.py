@@ -241,7 +241,7 @@ def dashed_rect(
     indexed.paste_sprite(image, sprite, (x0, y0))
 
 
-@byte_lru(MB // 2, image_bytes)  # free puzzle slots, empty market slots and decks: a few sizes
+@byte_lru(MB // 4, image_bytes)  # free puzzle slots, empty market slots and decks: a few sizes
 def _dashed_sprite(width: int, height: int, colour: RGB, line: int, dash: int, mode: str) -> Image.Image:
     sprite = blank(mode, (width, height), None)
     draw = ImageDraw.Draw(sprite)

@@ -332,9 +332,9 @@ def paste_blended(
     image.paste(drawn, box, _derived(sprite, ("seen",), lambda: point(sprite.getchannel("A"), _COVERED, "1")))
 
 
-_BLENDS: KeptBytes[tuple[Image.Image, Image.Image]] = KeptBytes("renders.indexed._BLENDS", 2 * MB)
+_BLENDS: KeptBytes[tuple[Image.Image, Image.Image]] = KeptBytes("renders.indexed._BLENDS", MB)
 """(what a sprite shows, the drawing index beneath it) -> the sprite blended over that index and
-the mask of its seen pixels (:func:`paste_blended` with a key): the table's market cards, ~90 KB
+the mask of its seen pixels (:func:`paste_blended` with a key): the table's market cards, ~66 KB
 each, so that a card coming into the market is not quantized again when it was seen before."""
 
 

@@ -184,7 +184,7 @@ def _spill_part(key: Hashable, image: Image.Image) -> None:
         _PARTS.keep(key, (data, image.size), len(data) + 64)
 
 
-_PART_IMAGES: KeptBytes[Image.Image] = KeptBytes("renders.layers._PART_IMAGES", 2 * MB, _spill_part)
+_PART_IMAGES: KeptBytes[Image.Image] = KeptBytes("renders.layers._PART_IMAGES", MB, _spill_part)
 """The parts used last, as images ready to paste: in front of :data:`_PARTS`, so that a game's
 next post finds its unchanged panels without inflating them (some 3 M instructions a table
 image, a tenth of it), and nothing is compressed until it is dropped from here. With many games
