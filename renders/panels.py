@@ -21,7 +21,7 @@ from engine.visibility import hidden_scores
 from . import fonts, labels
 from .card import mini_card, mini_size
 from .changes import NONE, Changes
-from .draw import dashed_rect, disc_image, pill, rounded_box, sprite_size
+from .draw import dashed_rect, disc_image, pill, rounded_box, rounded_rect, sprite_size
 from .draw import paste_sprite as paste_piece
 from .indexed import ink, paste_blended, paste_sprite, sprite_mode
 from .palette import (
@@ -207,10 +207,8 @@ def paint_reserve(
     ``only``: the box and its titles, but of the shapes only that one (the table draws each
     shape's slot as a part of its own, clipped to it, so that a count that changed draws one
     slot again: a shape's code, icon and count stay inside its slot)."""
-    draw = ImageDraw.Draw(image)
     h = reserve_height(t, cell)
-    draw.rounded_rectangle((x, y, x + width, y + h), radius=12, fill=ink(image, PANEL),
-                           outline=ink(image, PANEL_EDGE), width=2)
+    rounded_rect(image, (x, y, x + width, y + h), 12, fill=PANEL, outline=PANEL_EDGE, width=2)
     title_y = y + int(t.body * 0.75)
     fonts.draw(image, x + t.small // 2, title_y, labels.RESERVE, t.body, INK, bold=True, anchor="lm")
     fonts.draw(image, x + width - t.small // 2, title_y, labels.RESERVE_HINT, t.small, MUTED, anchor="rm")
@@ -429,13 +427,12 @@ def paint_panel(
     t = g.t
     current = seat in state.acting_seats
     removed = is_removed(player)
-    draw = ImageDraw.Draw(image)
     box = (x, y, x + g.width, y + height)
     if current and not removed:
         fill, outline, edge = ACCENT_SOFT, ACCENT, 5
     else:
         fill, outline, edge = PANEL, PANEL_EDGE, 2
-    draw.rounded_rectangle(box, radius=14, fill=ink(image, fill), outline=ink(image, outline), width=edge)
+    rounded_rect(image, box, 14, fill=fill, outline=outline, width=edge)
     pad = g.pad + 4
     # Name and score.
     top = y + g.pad
