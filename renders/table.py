@@ -384,14 +384,15 @@ def _paint_deck(
         draw.rounded_rectangle(
             (x + off, y + off, x + w - 1 - (layers - 1) * step + off, y + h - 1 - (layers - 1) * step + off),
             radius=cell // 3,
-            fill=lk.body,
-            outline=lk.edge,
+            fill=indexed.ink(image, lk.body),
+            outline=indexed.ink(image, lk.edge),
             width=2,
         )
     cw, ch = w - (layers - 1) * step, h - (layers - 1) * step
     inset = cell // 2
     draw.rounded_rectangle(
-        (x + inset, y + inset, x + cw - 1 - inset, y + ch - 1 - inset), radius=6, outline=lk.hole, width=3
+        (x + inset, y + inset, x + cw - 1 - inset, y + ch - 1 - inset), radius=6,
+        outline=indexed.ink(image, lk.hole), width=3,
     )
     fonts.draw(
         image, x + cw / 2, y + ch / 2 - t.small * 0.45, str(count), t.huge, lk.ink, bold=True, anchor="mm"
@@ -444,7 +445,7 @@ def _row_band(
         _paint_deck(image, x + deck_shift, y + above + lay.tab, colour, deck_size, lay)
 
     parts.append(Part(edges[4], edges[5] - edges[4], ("market-deck", language, colour, above, deck_size),
-                      paint_deck))
+                      paint_deck, mode="P"))
     return Band(top, above + lay.tab + g.height + GAP, tuple(parts))
 
 
