@@ -27,15 +27,17 @@ P = ParamSpec("P")
 V = TypeVar("V")
 
 MB = 1024 * 1024
-RENDER_CACHE_BYTES = 29 * MB
+RENDER_CACHE_BYTES = 32 * MB
 """What every drawing cache of one process may hold together (the sum of the budgets below)."""
 
 WORKER_BUDGETS: dict[str, int] = {
     "renders.layers._SEGMENTS": 24 * MB,
     "renders.layers._PARTS": 12 * MB,
+    "renders.layers._PART_IMAGES": 4 * MB,  # the parts used last, not compressed (~180 KB a panel)
     "renders.card.market_card": 8 * MB,  # every card's market face (~130 KB each) of a catalogue
     "renders.card.mini_card": 6 * MB,
     "renders.indexed._DERIVED": 6 * MB,  # glyphs on their backgrounds: the table's panels' text
+    "renders.indexed._BLENDS": 4 * MB,  # a catalogue's market cards on the page (~66 KB each)
     "renders.fonts.run": 4 * MB,  # the strings themselves (the glyphs above are kept per string)
 }
 """The budgets a process that only draws (the bot's render workers, :func:`use_budgets`) gives
@@ -48,7 +50,7 @@ nothing that was asked for again (measured over 200 interleaved 4-player games: 
 in 12,000 with 3 MB, 52 times with 8 MB).
 The bot's own process, which draws in threads beside everything else, keeps the defaults."""
 
-WORKER_RENDER_CACHE_BYTES = 73 * MB
+WORKER_RENDER_CACHE_BYTES = 81 * MB
 """What the drawing caches of a render worker may hold together: every default budget, with
 :data:`WORKER_BUDGETS` in place of theirs, adds up to at most this."""
 
@@ -90,16 +92,17 @@ class _ByteBounded(Generic[V]):
             self._misses += 1
             return None
 
-    def _keep(self, key: Hashable, value: V, cost: int) -> None:
+    def _keep(self, key: Hashable, value: V, cost: int) -> list[tuple[Hashable, V]]:
+        """Keep ``value``; returns the entries dropped to make room for it (oldest first)."""
         if cost > self.max_bytes:
-            return
+            return []
         with self._lock:
             previous = self._entries.pop(key, None)
             if previous is not None:
                 self._bytes -= previous[1]
             self._entries[key] = (value, cost)
             self._bytes += cost
-            self._drop_oldest()
+            return self._drop_oldest()
 
     def resize(self, max_bytes: int) -> None:
         """A new budget; where it shrank, the least recently used entries go at once."""
@@ -107,11 +110,19 @@ class _ByteBounded(Generic[V]):
             self.max_bytes = max_bytes
             self._drop_oldest()
 
-    def _drop_oldest(self) -> None:
-        """Drop least recently used entries until the rest fit (the lock held)."""
+    def _drop_oldest(self) -> list[tuple[Hashable, V]]:
+        """Drop least recently used entries until the rest fit (the lock held); returns them."""
+        dropped: list[tuple[Hashable, V]] = []
         while self._bytes > self.max_bytes:
-            _, (_, dropped) = self._entries.popitem(last=False)
-            self._bytes -= dropped
+            key, (value, cost) = self._entries.popitem(last=False)
+            self._bytes -= cost
+            dropped.append((key, value))
+        return dropped
+
+    def __contains__(self, key: Hashable) -> bool:
+        """Whether ``key`` is kept (its place in the order and the hit counts are left alone)."""
+        with self._lock:
+            return key in self._entries
 
     def cache_info(self) -> CacheInfo:
         with self._lock:
@@ -185,10 +196,16 @@ class HashedKey:
 
 class KeptBytes(_ByteBounded[V]):
     """Values kept by a key their maker chose (the images of :mod:`renders.layers`), within
-    ``max_bytes``: :meth:`find` what is kept, :meth:`keep` what was made with its size."""
+    ``max_bytes``: :meth:`find` what is kept, :meth:`keep` what was made with its size.
 
-    def __init__(self, name: str, max_bytes: int) -> None:
+    ``spill``: called with each entry :meth:`keep` drops to make room (outside the lock), so a
+    small cache of values ready to use can hand what it drops to a larger one that keeps them
+    compressed. Entries a smaller budget drops (:meth:`resize`) are not spilled."""
+
+    def __init__(self, name: str, max_bytes: int,
+                 spill: Callable[[Hashable, V], None] | None = None) -> None:
         super().__init__(max_bytes)
+        self._spill = spill
         _CACHES[name] = self
 
     def find(self, key: Hashable) -> V | None:
@@ -196,7 +213,10 @@ class KeptBytes(_ByteBounded[V]):
         return None if found is None else found[0]
 
     def keep(self, key: Hashable, value: V, cost: int) -> None:
-        self._keep(key, value, cost)
+        dropped = self._keep(key, value, cost)
+        if self._spill is not None:
+            for old_key, old_value in dropped:
+                self._spill(old_key, old_value)
 
 
 _CACHES: dict[str, _ByteBounded[Any]] = {}

@@ -226,23 +226,81 @@ def rounded_box(
     indexed.paste_sprite(image, sprite, (x0, y0))
 
 
+def rounded_rect(
+    image: Image.Image, box: tuple[int, int, int, int], radius: int, *, fill: RGB, outline: RGB, width: int,
+) -> None:
+    """``ImageDraw.rounded_rectangle(box, radius, fill, outline, width)`` for a large box (a
+    player's panel, the reserve): Pillow draws each corner as an ellipse's clipped slices, some
+    0.5 M instructions a panel. Its corners are drawn in squares of ``2 * radius + 1`` pixels
+    that nothing else reaches but the straight edges and the fill, the same in every box at
+    least twice as big, so they are cut from one box of that size drawn once
+    (:func:`_rounded_sprite`) and the rest is rectangles: the same pixels."""
+    x0, y0, x1, y1 = box
+    d = 2 * radius
+    c = d + 1  # a corner square's side
+    if x1 - x0 < 2 * c or y1 - y0 < 2 * c or not 0 < width <= radius:
+        ImageDraw.Draw(image).rounded_rectangle(
+            box, radius=radius, fill=ink(image, fill), outline=ink(image, outline), width=width)
+        return
+    draw = ImageDraw.Draw(image)
+    inside, edge = ink(image, fill), ink(image, outline)
+    draw.rectangle((x0 + c, y0, x1 - c, y1), fill=inside)
+    draw.rectangle((x0, y0 + c, x1, y1 - c), fill=inside)
+    draw.rectangle((x0 + c, y0, x1 - c, y0 + width - 1), fill=edge)
+    draw.rectangle((x0 + c, y1 - width + 1, x1 - c, y1), fill=edge)
+    draw.rectangle((x0, y0 + c, x0 + width - 1, y1 - c), fill=edge)
+    draw.rectangle((x1 - width + 1, y0 + c, x1, y1 - c), fill=edge)
+    corners = _rounded_corners(radius, fill, outline, width, indexed.sprite_mode(image))
+    for corner, (x, y) in zip(corners, ((x0, y0), (x1 - d, y0), (x1 - d, y1 - d), (x0, y1 - d)), strict=True):
+        indexed.paste_sprite(image, corner, (x, y))
+
+
+def _corners_bytes(corners: tuple[Image.Image, ...]) -> int:
+    return sum(image_bytes(corner) for corner in corners)
+
+
+@byte_lru(MB // 4, _corners_bytes)
+def _rounded_corners(
+    radius: int, fill: RGB, outline: RGB, line: int, mode: str,
+) -> tuple[Image.Image, Image.Image, Image.Image, Image.Image]:
+    """The four corner squares (top left, top right, bottom right, bottom left) of the smallest
+    box whose corners :func:`rounded_rect` may cut."""
+    c = 2 * radius + 1
+    size = 2 * c + 1
+    box = _rounded_sprite(size, size, radius, fill, outline, line, mode)
+    far = size - c
+    return (box.crop((0, 0, c, c)), box.crop((far, 0, size, c)), box.crop((far, far, size, size)),
+            box.crop((0, far, c, size)))
+
+
 def dashed_rect(
-    draw: ImageDraw.ImageDraw,
+    image: Image.Image,
     box: tuple[int, int, int, int],
     colour: RGB,
     *,
     width: int = 2,
     dash: int = 10,
 ) -> None:
-    """A dashed outline, for empty slots."""
+    """A dashed outline, for empty slots: drawn once per size and pasted, as :func:`rounded_box`
+    (some forty rectangles each, a table image drew a few of them at every turn end)."""
     x0, y0, x1, y1 = box
-    colour = ink(draw, colour)  # type: ignore[assignment]
+    sprite = _dashed_sprite(x1 - x0 + 1, y1 - y0 + 1, colour, width, dash, indexed.sprite_mode(image))
+    indexed.paste_sprite(image, sprite, (x0, y0))
+
+
+@byte_lru(MB // 4, image_bytes)  # free puzzle slots, empty market slots and decks: a few sizes
+def _dashed_sprite(width: int, height: int, colour: RGB, line: int, dash: int, mode: str) -> Image.Image:
+    sprite = blank(mode, (width, height), None)
+    draw = ImageDraw.Draw(sprite)
+    fill = ink(sprite, colour)
+    x0, y0, x1, y1 = 0, 0, width - 1, height - 1
     for x in range(x0, x1, dash * 2):
-        draw.rectangle((x, y0, min(x + dash, x1), y0 + width - 1), fill=colour)
-        draw.rectangle((x, y1 - width + 1, min(x + dash, x1), y1), fill=colour)
+        draw.rectangle((x, y0, min(x + dash, x1), y0 + line - 1), fill=fill)
+        draw.rectangle((x, y1 - line + 1, min(x + dash, x1), y1), fill=fill)
     for y in range(y0, y1, dash * 2):
-        draw.rectangle((x0, y, x0 + width - 1, min(y + dash, y1)), fill=colour)
-        draw.rectangle((x1 - width + 1, y, x1, min(y + dash, y1)), fill=colour)
+        draw.rectangle((x0, y, x0 + line - 1, min(y + dash, y1)), fill=fill)
+        draw.rectangle((x1 - line + 1, y, x1, min(y + dash, y1)), fill=fill)
+    return sprite
 
 
 @byte_lru(MB // 4, image_bytes)  # one or two arrows at a few cell sizes (the Ambassador sprite has the rest)

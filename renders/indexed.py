@@ -27,14 +27,14 @@ discs — come from tables made by Pillow itself: the RGB blend drawn on a strip
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Hashable, Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
 from functools import lru_cache
 
 from PIL import Image, ImageChops, ImageDraw
 
-from .cache import MB, DerivedImages
+from .cache import MB, DerivedImages, KeptBytes, image_bytes
 from .palette import RGB, palette_colours, palette_image
 
 CLEAR = 255
@@ -141,9 +141,23 @@ def paste_sprite(image: Image.Image, sprite: Image.Image, xy: tuple[int, int]) -
     if image.mode == "P":
         if sprite.mode != "P":
             raise ValueError(f"a {sprite.mode} sprite cannot be pasted onto a palette image")
-        image.paste(sprite, xy, opaque(sprite))
+        x, y = xy
+        _paste(image, sprite, (x, y, x + sprite.width, y + sprite.height), opaque(sprite))
     else:
         image.paste(sprite, xy, sprite)
+
+
+def _paste(image: Image.Image, source: Image.Image, box: tuple[int, int, int, int],
+           mask: Image.Image | None = None) -> None:
+    """``image.paste(source, box, mask)`` (``box`` the size of ``source``) without Pillow's
+    wrapper, which checks and loads every image again at each call: a table image pastes some
+    hundred glyphs and sprites."""
+    if image.readonly:  # pragma: no cover - the canvases drawn on are never read-only
+        image.paste(source, box, mask)
+    elif mask is None:
+        image.im.paste(source.im, box)
+    else:
+        image.im.paste(source.im, box, mask.im)
 
 
 # -- text --------------------------------------------------------------------------------------
@@ -175,16 +189,18 @@ def paste_text(image: Image.Image, colour: RGB, xy: tuple[int, int], mask: Image
         return
     if box != (left, top, left + mask.width, top + mask.height):  # off the edge: rare, not kept
         mask = mask.crop((box[0] - left, box[1] - top, box[2] - left, box[3] - top))
-    covered = _derived(mask, ("covered",), lambda: point(mask, _COVERED, "1"))
-    under = image.crop(box)
-    lowest, highest = under.getextrema()
+    lowest, highest = image.im.crop(box).getextrema()
     lut = _matching_text_lut if _MATCHING.get() else text_lut
     if lowest == highest:  # one background colour: one glyph image (nearly every string)
         # Kept as "P" (the indexes as they are): an "L" glyph would be converted at every paste.
+        # Where the glyph has no ink it holds the background (the tables map 0 to it), which is
+        # what lies beneath: pasted whole, no mask needed.
         glyph = _derived(mask, ("glyph", lowest, colour, lut),
                          lambda: point(mask, lut(lowest, colour)).convert("P"))
-        image.paste(glyph, box, covered)
+        _paste(image, glyph, box)
         return
+    covered = _derived(mask, ("covered",), lambda: point(mask, _COVERED, "1"))
+    under = image.crop(box)
     for _, background in under.getcolors(256) or ():
         here = point(under, [255 if i == background else 0 for i in range(256)], "1")
         image.paste(point(mask, lut(background, colour)), box, ImageChops.logical_and(here, covered))
@@ -284,10 +300,15 @@ def _ramp() -> Image.Image:
     return ramp
 
 
-def paste_blended(image: Image.Image, sprite: Image.Image, xy: tuple[int, int]) -> None:
+def paste_blended(
+    image: Image.Image, sprite: Image.Image, xy: tuple[int, int], key: Hashable | None = None,
+) -> None:
     """Paste an RGBA ``sprite`` whose edges are antialiased (a badge's disc) through its alpha:
     on a "P" image inside :func:`matching_quantize`, what pasting it on the RGB drawing and
-    quantizing gives (made once per sprite and background colour beneath it)."""
+    quantizing gives (made once per sprite and background colour beneath it).
+
+    ``key``: what the sprite shows (a market card's face), to keep its blends by (in
+    :data:`_BLENDS`) rather than with the sprite object among the small derived images."""
     if image.mode != "P":
         image.paste(sprite, xy, sprite)
         return
@@ -297,18 +318,34 @@ def paste_blended(image: Image.Image, sprite: Image.Image, xy: tuple[int, int]) 
     box = (left, top, left + sprite.width, top + sprite.height)
     under = image.crop(box)
     lowest, highest = under.getextrema()
-    if lowest == highest:
+    if lowest != highest:
+        drawn = _blend(under, sprite)
+    elif key is None:
         drawn = _derived(sprite, ("blended", lowest), lambda: _blend(under, sprite))
     else:
-        drawn = _blend(under, sprite)
+        found = _BLENDS.find((key, lowest))
+        if found is None:
+            found = _blend(under, sprite), point(sprite.getchannel("A"), _COVERED, "1")
+            _BLENDS.keep((key, lowest), found, image_bytes(found[0]) + image_bytes(found[1]))
+        image.paste(found[0], box, found[1])
+        return
     image.paste(drawn, box, _derived(sprite, ("seen",), lambda: point(sprite.getchannel("A"), _COVERED, "1")))
+
+
+_BLENDS: KeptBytes[tuple[Image.Image, Image.Image]] = KeptBytes("renders.indexed._BLENDS", MB)
+"""(what a sprite shows, the drawing index beneath it) -> the sprite blended over that index and
+the mask of its seen pixels (:func:`paste_blended` with a key): the table's market cards, ~66 KB
+each, so that a card coming into the market is not quantized again when it was seen before."""
 
 
 def _blend(under: Image.Image, sprite: Image.Image) -> Image.Image:
     """``sprite`` pasted through its alpha on the RGB colours ``under`` stands for, quantized, as
     drawing indexes."""
-    rgb = Image.new("RGB", under.size)
-    rgb.putdata([_drawn_colour(i) for i in under.tobytes()])
+    lowest, highest = under.getextrema()
+    if lowest == highest and isinstance(lowest, int):  # one colour beneath (a market card's face)
+        rgb = Image.new("RGB", under.size, _drawn_colour(lowest))
+    else:
+        rgb = Image.new("RGB", under.size)
+        rgb.putdata([_drawn_colour(i) for i in under.tobytes()])
     rgb.paste(sprite, (0, 0), sprite)
-    back = _quantizing()[1]
-    return Image.frombytes("P", under.size, bytes(back[q] for q in _quantized(rgb)))
+    return point(rgb.quantize(palette=palette_image(), dither=Image.Dither.NONE), _quantizing()[1])

@@ -44,7 +44,7 @@ except ImportError:  # pragma: no cover - isal is a dependency; zlib's streams d
     deflating = zlib
 
 from .cache import MB, HashedKey, KeptBytes
-from .indexed import canvas, matching_quantize, point, quantize_lut
+from .indexed import canvas, index, matching_quantize, point, quantize_lut
 from .palette import PNG_COMPRESS_LEVEL, RGB, palette_image
 
 Painter = Callable[[Image.Image, int, int], None]
@@ -77,6 +77,15 @@ class Part:
     cover: Painter | None = None
     cover_key: Hashable = None
     mode: str | None = None
+    keep: bool = True
+    """False: not kept on its own (a band keyed with it still is): for a part no later image
+    shows again (the panel of the player whose turn it is: at the next turn end they have
+    played), so it does not push out of :data:`_PART_IMAGES` parts that will be shown again."""
+    drawn: Callable[[], Image.Image] | None = None
+    """With ``mode`` "P" in an RGB layout: the part's palette pixels (mapped as
+    :func:`~renders.indexed.quantize_lut` maps) made by whoever drew them for several parts at
+    once (a panel's head and body), instead of ``paint`` on a canvas of the part's own and
+    mapped there; the same pixels. :func:`draw` paints with ``paint``."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -165,7 +174,21 @@ changed (a player's panel beside the one whose turn it was). Compressed, a panel
 5 KB instead of 90 KB, so the budget holds the panels of some twenty times more games — what
 decides whether a worker drawing many channels' posts finds them at all (kept raw, the
 panels of 50 interleaved games overflowed even 32 MB); compressing costs ~0.3 ms, drawing a
-panel again ~1.5 ms."""
+panel again ~1.5 ms. Parts go there when :data:`_PART_IMAGES` drops them."""
+
+
+def _spill_part(key: Hashable, image: Image.Image) -> None:
+    """A part :data:`_PART_IMAGES` dropped, kept compressed (unless it is already)."""
+    if key not in _PARTS:
+        data = deflating.compress(_raw(image), _PART_LEVEL, -15)
+        _PARTS.keep(key, (data, image.size), len(data) + 64)
+
+
+_PART_IMAGES: KeptBytes[Image.Image] = KeptBytes("renders.layers._PART_IMAGES", MB, _spill_part)
+"""The parts used last, as images ready to paste: in front of :data:`_PARTS`, so that a game's
+next post finds its unchanged panels without inflating them (some 3 M instructions a table
+image, a tenth of it), and nothing is compressed until it is dropped from here. With many games
+interleaved, what is dropped before it is used again is found compressed, as before."""
 _PART_LEVEL = 1
 """Kept parts are raw deflate (no zlib header or adler-32 checksum: nothing reads one, and the
 checksum cost as much as a tenth of compressing them)."""
@@ -190,6 +213,8 @@ def _draw_part(part: Part, band: Band, mode: str, background: RGB) -> Image.Imag
     """The part on the palette, drawn on its own canvas shifted by even numbers only."""
     dx, dy = part.x % 2, band.top % 2
     size = (part.width + dx, band.height + dy)
+    if mode == "RGB" and part.mode == "P" and part.drawn is not None:
+        return part.drawn()
     if mode == "RGB" and part.mode == "P":  # on the palette, as quantizing the RGB drawing maps
         with matching_quantize():
             own = canvas(size, background)
@@ -208,6 +233,7 @@ def _cover(found: Image.Image, part: Part, band: Band, background: RGB) -> Image
     assert part.cover is not None
     dx, dy = part.x % 2, band.top % 2
     if not dx and not dy:
+        found = found.copy()  # kept as it is (:data:`_PART_IMAGES`)
         part.cover(found, 0, 0)
         return found
     own = canvas((part.width + dx, band.height + dy), background)
@@ -217,27 +243,50 @@ def _cover(found: Image.Image, part: Part, band: Band, background: RGB) -> Image
 
 
 def _band_rows(band: Band, layout: Layout) -> bytes:
-    """The band's PNG rows: filter type 0 (none), then the row's palette indexes."""
-    rows = canvas((layout.width + 1, band.height), layout.background)
-    rows.paste(0, (0, 0, 1, band.height))
+    """The band's rows, each followed by the filter type of the PNG row after it (0, none): the
+    PNG's rows are these bytes from one byte before (:func:`_segment`). So the parts stand at
+    their own columns, and where the band starts on an even row, covers are drawn straight on
+    the rows (shifted by an even number) instead of on a copy of the kept part."""
+    rows = Image.new("P", (layout.width + 1, band.height), index(layout.background))
+    rows.im.paste(0, (layout.width, 0, layout.width + 1, band.height))
+    even = band.top % 2 == 0
     several = len(band.parts) > 1
     for part in band.parts:
         # Where halves round depends on the parity of the part's place: part of the key.
-        kept = part.key is not None and (several or part.cover is not None)
+        kept = part.key is not None and part.keep and (several or part.cover is not None)
         key = HashedKey((part.key, part.x % 2, band.top % 2, band.height, layout.mode, part.mode,
                          layout.background)) if kept else None
-        stored = _PARTS.find(key) if kept else None
-        if stored is not None:
-            found = Image.frombytes("P", stored[1], deflating.decompress(stored[0], -15))
-        else:
-            found = _draw_part(part, band, layout.mode, layout.background)
+        found = _PART_IMAGES.find(key) if kept else None
+        if found is None:
+            stored = _PARTS.find(key) if kept else None
+            if stored is not None:
+                found = Image.frombytes("P", stored[1], deflating.decompress(stored[0], -15))
+            else:
+                found = _draw_part(part, band, layout.mode, layout.background)
             if kept:
-                data = deflating.compress(found.tobytes(), _PART_LEVEL, -15)
-                _PARTS.keep(key, (data, found.size), len(data) + 64)
-        if part.cover is not None:
+                _PART_IMAGES.keep(key, found, found.width * found.height + 64)
+        if part.cover is not None and not even:
             found = _cover(found, part, band, layout.background)
-        rows.paste(found, (part.x + 1, 0))
-    return rows.tobytes()
+        rows.im.paste(found.im, (part.x, 0, part.x + found.width, found.height))
+        if part.cover is not None and even:
+            part.cover(rows, part.x, 0)
+    return _raw(rows)
+
+
+def _raw(image: Image.Image) -> bytes:
+    """``image.tobytes()`` encoded in one piece: Pillow's encodes 64 KB at a time and joins the
+    pieces (a band's rows are up to 400 KB: a copy more, 1.7 M instructions a table image)."""
+    encoder = Image._getencoder(image.mode, "raw", image.mode)
+    encoder.setimage(image.im, (0, 0, *image.size))
+    pieces: list[bytes] = []
+    while True:
+        _, status, data = encoder.encode(max(1, image.width * image.height))
+        pieces.append(data)
+        if status:
+            break
+    if status < 0:  # pragma: no cover - a raw encoder of a mode Pillow has
+        raise RuntimeError(f"raw encoder error {status}")
+    return data if len(pieces) == 1 else b"".join(pieces)
 
 
 def _segment(band: Band, layout: Layout) -> tuple[bytes, int, int]:
@@ -247,13 +296,17 @@ def _segment(band: Band, layout: Layout) -> tuple[bytes, int, int]:
         found = _SEGMENTS.find(key)
         if found is not None:
             return found
-    rows = _band_rows(band, layout)
+    rows = memoryview(_band_rows(band, layout))[:-1]  # the last row's byte after it: not the band's
     deflate = deflating.compressobj(_BAND_LEVEL, zlib.DEFLATED, -15)
-    segment = (deflate.compress(rows) + deflate.flush(zlib.Z_SYNC_FLUSH), deflating.adler32(rows), len(rows))
+    data = deflate.compress(_FILTER_NONE) + deflate.compress(rows) + deflate.flush(zlib.Z_SYNC_FLUSH)
+    segment = (data, deflating.adler32(rows, _FILTER_ADLER), len(rows) + 1)
     if key is not None:
         _SEGMENTS.keep(key, segment, len(segment[0]) + 64)
     return segment
 
+
+_FILTER_NONE = b"\0"  # the first row's filter type
+_FILTER_ADLER = zlib.adler32(_FILTER_NONE)
 
 _ADLER_BASE = 65521
 
@@ -306,4 +359,5 @@ def clear_layers() -> None:
     """Forget every kept band and part (the next image draws each band again): for the bench's
     uncached figures and tests; the other drawing caches (fonts, cards) stay."""
     _SEGMENTS.cache_clear()
+    _PART_IMAGES.cache_clear()
     _PARTS.cache_clear()

@@ -227,7 +227,7 @@ def _paint_cards(
             image.paste(block, (x, y))
         else:
             box = (x + plan.margin, y + plan.title + plan.margin, x + plan.width - 1, y + plan.height - 1)
-            dashed_rect(ImageDraw.Draw(image), box, SLOT, width=3, dash=12)
+            dashed_rect(image, box, SLOT, width=3, dash=12)
             cx, cy = (box[0] + box[2]) / 2, (box[1] + box[3]) / 2
             fonts.draw(image, cx, cy - t.small * 0.7, labels.FREE_SLOT, t.small, MUTED, anchor="mm")
             fonts.draw(image, cx, cy + t.small * 0.7, labels.FREE_SLOT_HINT, t.small, MUTED, anchor="mm")

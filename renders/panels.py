@@ -8,19 +8,20 @@ from __future__ import annotations
 
 from collections.abc import Hashable
 from dataclasses import dataclass
+from functools import lru_cache
 
 from PIL import Image, ImageDraw
 
 from engine.cards import Colour
 from engine.expansions.ambassador import unflipped
 from engine.pieces import BASE_SHAPES, SHAPES, Shape
-from engine.state import GameState, Phase, PlayerState, RowsTable
+from engine.state import Counts, GameState, Phase, PlayerState, RowsTable
 from engine.visibility import hidden_scores
 
 from . import fonts, labels
 from .card import mini_card, mini_size
 from .changes import NONE, Changes
-from .draw import dashed_rect, disc_image, pill, rounded_box, sprite_size
+from .draw import dashed_rect, disc_image, pill, rounded_box, rounded_rect, sprite_size
 from .draw import paste_sprite as paste_piece
 from .indexed import ink, paste_blended, paste_sprite, sprite_mode
 from .palette import (
@@ -206,10 +207,8 @@ def paint_reserve(
     ``only``: the box and its titles, but of the shapes only that one (the table draws each
     shape's slot as a part of its own, clipped to it, so that a count that changed draws one
     slot again: a shape's code, icon and count stay inside its slot)."""
-    draw = ImageDraw.Draw(image)
     h = reserve_height(t, cell)
-    draw.rounded_rectangle((x, y, x + width, y + h), radius=12, fill=ink(image, PANEL),
-                           outline=ink(image, PANEL_EDGE), width=2)
+    rounded_rect(image, (x, y, x + width, y + h), 12, fill=PANEL, outline=PANEL_EDGE, width=2)
     title_y = y + int(t.body * 0.75)
     fonts.draw(image, x + t.small // 2, title_y, labels.RESERVE, t.body, INK, bold=True, anchor="lm")
     fonts.draw(image, x + width - t.small // 2, title_y, labels.RESERVE_HINT, t.small, MUTED, anchor="rm")
@@ -301,27 +300,37 @@ class PanelGeometry:
         return self.inner - self.puzzles_width - self.t.small if self.side else self.inner
 
 
-def supply_items(player: PlayerState) -> list[Shape]:
-    return [s for s in SHAPES if player.supply[s.index] > 0]
+SupplyLines = tuple[tuple[tuple[Shape, int], ...], ...]
+"""Supply items in lines: (shape, item width) per item."""
 
 
-def _supply_layout(player: PlayerState, g: PanelGeometry) -> list[list[tuple[Shape, int]]]:
+def _supply_layout(player: PlayerState, g: PanelGeometry) -> SupplyLines:
     """Supply items flowed into lines: [(shape, item width)] per line."""
+    return _flowed_supply(player.supply, g, labels.language_key())
+
+
+@lru_cache(maxsize=1024)
+def _flowed_supply(supply: Counts, g: PanelGeometry, language: str) -> SupplyLines:
+    """:func:`_supply_layout` of a supply in the words of ``language`` (the current ones): worked
+    out once per supply, not at each of the four places a table image needs it (its height, the
+    panel, the frames), each asking the width of every count (1.4 M instructions a table)."""
     lines: list[list[tuple[Shape, int]]] = [[]]
     room = g.supply_width - fonts.width(labels.SUPPLY, g.t.small) - g.t.small // 2
     used = 0
-    for shape in supply_items(player):
+    for shape in SHAPES:
+        if supply[shape.index] <= 0:
+            continue
         w = (
             sprite_size(shape, g.supply_cell)[0]
             + 4
-            + fonts.width(labels.count_of(player.supply[shape.index]), g.t.small, True)
+            + fonts.width(labels.count_of(supply[shape.index]), g.t.small, True)
         )
         if lines[-1] and used + w > room:
             lines.append([])
             used = 0
         lines[-1].append((shape, w))
         used += w + g.t.small * 2 // 3
-    return lines
+    return tuple(tuple(line) for line in lines)
 
 
 def _done_lines(player: PlayerState, g: PanelGeometry) -> int:
@@ -418,13 +427,12 @@ def paint_panel(
     t = g.t
     current = seat in state.acting_seats
     removed = is_removed(player)
-    draw = ImageDraw.Draw(image)
     box = (x, y, x + g.width, y + height)
     if current and not removed:
         fill, outline, edge = ACCENT_SOFT, ACCENT, 5
     else:
         fill, outline, edge = PANEL, PANEL_EDGE, 2
-    draw.rounded_rectangle(box, radius=14, fill=ink(image, fill), outline=ink(image, outline), width=edge)
+    rounded_rect(image, box, 14, fill=fill, outline=outline, width=edge)
     pad = g.pad + 4
     # Name and score.
     top = y + g.pad
@@ -458,7 +466,7 @@ def paint_panel(
             label_mid = py + g.thumb + int(t.small * 0.75)
             _paint_thumb_label(image, px, label_mid, g.thumb, card.id, card.points, card.colour, t)
         elif state.phase is not Phase.OVER:  # a free slot (nothing is free once the game is over)
-            dashed_rect(draw, (px, py, px + g.thumb - 1, py + g.thumb - 1), SLOT, width=3, dash=8)
+            dashed_rect(image, (px, py, px + g.thumb - 1, py + g.thumb - 1), SLOT, width=3, dash=8)
     # Supply.
     if g.side:
         sx, sy = x + pad + g.puzzles_width + t.small, py
@@ -577,9 +585,11 @@ def _paint_ambassadors(
         left += width + t.small // 2
 
 
+@lru_cache(maxsize=1024)
 def thumb_label_layout(card_id: str, points: int, width: int, t: TextSizes) -> tuple[str, int]:
     """The id as drawn under a thumbnail and the width of its points tag: the id is shortened
-    only if it cannot keep a clear gap (a third of the text size) before the tag."""
+    only if it cannot keep a clear gap (a third of the text size) before the tag (worked out
+    once per card and width: the fonts' measures alone, no words of a language)."""
     tag_w = fonts.width(str(points), t.small, True) + t.small // 4
     return fonts.fit(card_id, t.small, width - tag_w - t.small // 3), tag_w
 

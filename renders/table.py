@@ -15,6 +15,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Hashable, Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 
 from PIL import Image, ImageDraw
 
@@ -94,7 +95,7 @@ class TableLayout:
 
     @property
     def t(self) -> TextSizes:
-        return TextSizes.for_width(self.width)
+        return _text_sizes(self.width)
 
     @property
     def tab(self) -> int:
@@ -104,8 +105,7 @@ class TableLayout:
     def card(self, cell: int = MARKET_CELL) -> MarketGeometry:
         """A market card of ``cell`` px recess cells on this table: its badge at the image's small
         text size, its reward at least :data:`REWARD_SQUARE_AT_PHONE` px a square on a phone."""
-        least = -(-REWARD_SQUARE_AT_PHONE * self.width // PHONE_WIDTH)
-        return market_geometry(cell, self.t.small, max(least, cell * 3 // 4))
+        return _card_geometry(self.width, cell)
 
     @property
     def tile(self) -> tuple[int, int]:
@@ -115,6 +115,19 @@ class TableLayout:
     @property
     def inner(self) -> int:
         return self.width - 2 * MARGIN
+
+
+@lru_cache(maxsize=16)
+def _text_sizes(width: int) -> TextSizes:
+    """:meth:`TextSizes.for_width`, once per width (a table image asks some 500 times)."""
+    return TextSizes.for_width(width)
+
+
+@lru_cache(maxsize=16)
+def _card_geometry(width: int, cell: int) -> MarketGeometry:
+    """:meth:`TableLayout.card`, once per image width and cell (asked some 400 times an image)."""
+    least = -(-REWARD_SQUARE_AT_PHONE * width // PHONE_WIDTH)
+    return market_geometry(cell, _text_sizes(width).small, max(least, cell * 3 // 4))
 
 
 LAYOUT = TableLayout()
@@ -337,11 +350,11 @@ def _paint_slot(
     g = lay.card(cell)
     w, h = g.width, g.height
     if card_id is None:
-        dashed_rect(ImageDraw.Draw(image), (x, y, x + w - 1, y + h - 1), SLOT, width=3)
+        dashed_rect(image, (x, y, x + w - 1, y + h - 1), SLOT, width=3)
         fonts.draw(image, x + w / 2, y + h / 2, labels.EMPTY, lay.t.small, MUTED, anchor="mm")
         return
-    face = market_card(state.card(card_id), g)
-    image.paste(face, (x, y), face)
+    card = state.card(card_id)
+    indexed.paste_blended(image, market_card(card, g), (x, y), ("market-card", card, g))
     if card_id in changes.new_market:
         mark(image, (x, y, x + w - 1, y + h - 1))
 
@@ -360,7 +373,7 @@ def _paint_deck(
     t = lay.t
     draw = ImageDraw.Draw(image)
     if count == 0:
-        dashed_rect(draw, (x, y, x + w - 1, y + h - 1), SLOT, width=3)
+        dashed_rect(image, (x, y, x + w - 1, y + h - 1), SLOT, width=3)
         fonts.draw(image, x + w / 2, y + h / 2, labels.DECK_EMPTY, t.small, MUTED, anchor="mm")
         return
     lk = look(colour) if colour is not None else NEUTRAL_DECK
@@ -371,14 +384,15 @@ def _paint_deck(
         draw.rounded_rectangle(
             (x + off, y + off, x + w - 1 - (layers - 1) * step + off, y + h - 1 - (layers - 1) * step + off),
             radius=cell // 3,
-            fill=lk.body,
-            outline=lk.edge,
+            fill=indexed.ink(image, lk.body),
+            outline=indexed.ink(image, lk.edge),
             width=2,
         )
     cw, ch = w - (layers - 1) * step, h - (layers - 1) * step
     inset = cell // 2
     draw.rounded_rectangle(
-        (x + inset, y + inset, x + cw - 1 - inset, y + ch - 1 - inset), radius=6, outline=lk.hole, width=3
+        (x + inset, y + inset, x + cw - 1 - inset, y + ch - 1 - inset), radius=6,
+        outline=indexed.ink(image, lk.hole), width=3,
     )
     fonts.draw(
         image, x + cw / 2, y + ch / 2 - t.small * 0.45, str(count), t.huge, lk.ink, bold=True, anchor="mm"
@@ -420,7 +434,8 @@ def _row_band(
         new = card_id is not None and card_id in changes.new_market
         card = None if card_id is None else state.card(card_id)
         key = ("market-slot", language, colour, above, i, card)
-        parts.append(Part(edges[i], edges[i + 1] - edges[i], key, paint, frame if new else None, new or None))
+        parts.append(Part(edges[i], edges[i + 1] - edges[i], key, paint, frame if new else None, new or None,
+                          mode="P"))
     deck_size = len(table.deck(colour))
     deck_shift = columns[4] - edges[4]
 
@@ -430,7 +445,7 @@ def _row_band(
         _paint_deck(image, x + deck_shift, y + above + lay.tab, colour, deck_size, lay)
 
     parts.append(Part(edges[4], edges[5] - edges[4], ("market-deck", language, colour, above, deck_size),
-                      paint_deck))
+                      paint_deck, mode="P"))
     return Band(top, above + lay.tab + g.height + GAP, tuple(parts))
 
 
@@ -689,10 +704,14 @@ class PanelGrid:
 
             panel = _DrawnPanel(x, top, g.width + 1, height + below, paint)
             mode = "RGB" if is_removed(state.players[seat]) else "P"  # greyed by blending RGB
+            on_palette = mode == "P"
+            keep = seat not in state.acting_seats  # at the next turn end they have played
             heads.append(Part(x, g.width + 1, ("panel-head", language, g, height, head), panel.rows(0),
-                              *self._frames(state, seat, changes, framed, 0), mode=mode))
+                              *self._frames(state, seat, changes, framed, 0), mode=mode, keep=keep,
+                              drawn=panel.mapped(0, split) if on_palette else None))
             bodies.append(Part(x, g.width + 1, ("panel-body", language, g, height, body), panel.rows(split),
-                               *self._frames(state, seat, changes, framed, split), mode=mode))
+                               *self._frames(state, seat, changes, framed, split), mode=mode, keep=keep,
+                               drawn=panel.mapped(split, height + below - split) if on_palette else None))
         return Band(top, split, tuple(heads)), Band(top + split, height + below - split, tuple(bodies))
 
     def _frames(
@@ -713,13 +732,31 @@ class PanelGrid:
 class _DrawnPanel:
     """A panel drawn at most once per image on a canvas of its own (placed, like every part of
     :mod:`renders.layers`, an even number of pixels from where the image has it), from which
-    its head's and its body's parts are pasted."""
+    its head's and its body's parts are pasted — or, for the PNG, cut once it is drawn on the
+    palette and mapped (:meth:`mapped`)."""
 
     def __init__(self, x: int, top: int, width: int, height: int, paint: layers.Painter) -> None:
         self._shift = (x % 2, top % 2)
         self._size = (width, height)
         self._paint = paint
         self._image: Image.Image | None = None
+        self._mapped: Image.Image | None = None
+
+    def mapped(self, first: int, height: int) -> Callable[[], Image.Image]:
+        """The panel's ``height`` rows from ``first`` on the palette, mapped as quantizing its RGB
+        drawing maps (:attr:`layers.Part.drawn`): drawn and mapped once for both parts, instead
+        of pasted onto a canvas of each part's own and mapped there (the same pixels)."""
+
+        def make() -> Image.Image:
+            dx, dy = self._shift
+            if self._mapped is None:
+                with indexed.matching_quantize():
+                    image = indexed.canvas((self._size[0] + dx, self._size[1] + dy), PAGE)
+                    self._paint(image, dx, dy)
+                self._mapped = indexed.point(image, indexed.quantize_lut())
+            return self._mapped.crop((dx, dy + first, dx + self._size[0], dy + first + height))
+
+        return make
 
     def rows(self, first: int) -> layers.Painter:
         """A painter pasting the panel's rows from ``first`` down."""

@@ -1,0 +1,84 @@
+"""Where the renders bench's time goes: its sample drawn exactly as ``python -m bench renders``
+draws it (worker budgets, the warm-up game, then the 30 turn ends in order, table then mat), for
+profilers.
+
+``python -m bench.render_profile --cprofile``: cProfile over the sample's table images (sorted by
+internal time). For instruction counts (which the machine's load does not change), callgrind
+collecting inside the sample's table images only — each is drawn through ``operator.call``,
+which nothing else calls:
+
+    valgrind --tool=callgrind --collect-atstart=no --toggle-collect=_operator_call \
+        python -m bench.render_profile
+
+(the total over 30 is one turn end's table image; ``--mark mat``: the actor's mat instead). The
+mats are drawn between them as the bench draws them (they share caches); ``--no-sample`` stops
+after the warm-up, ``--no-mats`` leaves the mats out."""
+
+from __future__ import annotations
+
+import argparse
+import cProfile
+import operator
+import pstats
+import statistics
+import time
+from collections.abc import Callable, Sequence
+
+from bot.core.render import warm_renders
+from engine import Options
+from renders import render_mat, render_table
+from renders.cache import WORKER_BUDGETS, budgets_while
+from renders.samples import names_for, play
+
+from .renders import SEED, STATES, turn_ends
+
+
+def _call(function: Callable[..., bytes], *args: object) -> bytes:
+    return function(*args)
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(
+        prog="python -m bench.render_profile", description=__doc__.split("\n")[0])
+    parser.add_argument("--no-sample", action="store_true", help="the setup only (callgrind's baseline)")
+    parser.add_argument("--no-mats", action="store_true", help="the sample's tables without its mats")
+    parser.add_argument("--cprofile", action="store_true", help="cProfile the sample's tables")
+    parser.add_argument("--rows", type=int, default=40, help="cProfile rows printed")
+    parser.add_argument("--mark", choices=("table", "mat"), default="table",
+                        help="the image drawn through operator.call (callgrind's toggle)")
+    args = parser.parse_args(argv)
+    states = list(play(Options(players=4), SEED))
+    ends = turn_ends(states)
+    first = max(0, len(ends) // 2 - STATES // 2)
+    sample = ends[first : first + STATES]
+    names = names_for(sample[0].state)
+    render_table(states[0], names)
+    profile = cProfile.Profile() if args.cprofile else None
+    times: list[float] = []
+    sizes: list[int] = []
+    with budgets_while(WORKER_BUDGETS):
+        warm_renders()
+        if args.no_sample:
+            return 0
+        for end in sample:
+            start = time.perf_counter()
+            if profile is not None:
+                profile.enable()
+            table = operator.call if args.mark == "table" else _call
+            data = table(render_table, end.state, names, end.previous)
+            if profile is not None:
+                profile.disable()
+            times.append((time.perf_counter() - start) * 1000)
+            sizes.append(len(data))
+            if not args.no_mats:
+                mat = operator.call if args.mark == "mat" else _call
+                mat(render_mat, end.state, end.actor, names, end.actor)
+    print(f"table: median {statistics.median(times):.2f} ms, largest PNG {max(sizes) / 1024:.1f} KB,"
+          f" all {sum(sizes)} bytes")
+    if profile is not None:
+        pstats.Stats(profile).sort_stats("tottime").print_stats(args.rows)
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
