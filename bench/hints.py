@@ -60,10 +60,10 @@ def regret(state: GameState) -> float:
     seed = position_seed(state, seat)
     hint = expert_hint(serialisation.dumps(public), seed)
     plan = tuple(parse_action(text) for text in hint.plan)
-    hinting = ExpertPolicy(seed)  # the budget the hint searched with
+    hinting = ExpertPolicy(seed, extra_turns=0)  # the search the hint ran (bot.core.thinking)
     reference = ExpertPolicy(seed ^ REFERENCE_SEED, worlds=hinting.worlds * REFERENCE_SCALE,
                              plans=hinting.plans * 2, beam=hinting.beam * 2,
-                             nodes=hinting.nodes * REFERENCE_SCALE * 2)
+                             nodes=hinting.nodes * REFERENCE_SCALE * 2, extra_turns=0)
     analysis = reference.analyse(public, forced=[plan])
     mine = analysis.value_of("forced")
     if mine is None or analysis.best.source == "forced":

@@ -47,8 +47,9 @@ LEAGUE_GAMES = 20
 
 
 def planner(seed: int) -> Policy:
-    """The league's turn planner (see the module)."""
-    return ExpertPolicy(seed, worlds=1, plans=1, nodes=0)
+    """The league's turn planner (see the module): one reply round a line, as before the Expert's
+    two-player lines played a second own turn (``expert.DUEL_TURNS``, which the planner loses with)."""
+    return ExpertPolicy(seed, worlds=1, plans=1, nodes=0, extra_turns=0)
 
 
 MEMBERS: dict[str, Callable[[int], Policy]] = {

@@ -12,7 +12,14 @@ from engine import Options
 from engine.actions import Pass
 from engine.game import new_game
 from engine.policies import POLICIES, ExpertPolicy, GreedyPolicy, PlanValue, policy_by_name
-from engine.policies.expert import EXPERT_WEIGHTS, evaluate, expected_actions, margin, projected_mastermind
+from engine.policies.expert import (
+    DUEL_TURNS,
+    EXPERT_WEIGHTS,
+    evaluate,
+    expected_actions,
+    margin,
+    projected_mastermind,
+)
 from engine.policies.mastermind import mastermind_points
 from engine.rng import Rng
 from engine.rules import score_line
@@ -155,3 +162,23 @@ def test_projected_mastermind_counts_its_next_pick_and_its_later_turns() -> None
     assert (projected_mastermind(shorter, 0) or 0.0) < projected
     assert mastermind_points(points, table.locks) > 0
     assert margin(locked, 0) - margin(state, 0) == pytest.approx(mastermind_points(points, table.locks))
+
+
+def test_a_two_player_line_plays_a_second_own_turn() -> None:
+    """At two players a line plays :data:`DUEL_TURNS` (1) more own turns by greedy after the plan's
+    and its reply round, each with another reply round, before it is scored; at three players and
+    more none by default; ``extra_turns`` sets it at any table of two or more, and Solo's lines
+    keep ``SOLO_TURNS`` whatever it says."""
+    assert DUEL_TURNS == 1
+    duel = _states(Options(players=2), 4, every=9)[1]
+    shipped, one, none = ExpertPolicy(4, **SMALL), ExpertPolicy(4, **SMALL, extra_turns=1), ExpertPolicy(
+        4, **SMALL, extra_turns=0)
+    assert shipped.analyse(duel).plans == one.analyse(duel).plans
+    none.analyse(duel)
+    assert one._spent > none._spent
+    three = _states(Options(players=3), 4, every=9)[1]
+    assert ExpertPolicy(4, **SMALL).analyse(three).plans == ExpertPolicy(4, **SMALL, extra_turns=0).analyse(
+        three).plans
+    solo = _states(Options(players=1, variant="solo"), 4, every=5)[1]
+    knob = ExpertPolicy(4, **SMALL, extra_turns=1).analyse(solo)
+    assert knob.plans == ExpertPolicy(4, **SMALL).analyse(solo).plans

@@ -21,6 +21,9 @@ margin, each game records the evaluation's parts at the start of every turn (the
 points, open puzzles' value and pieces' value, each less the opponent's), and ``--fit`` regresses
 the final margin on them: what a point of each part is really worth against a banked point.
 
+``--opponent normal`` (or ``hard``, ``unbeatable``) plays Solo instead: game ``i`` dealt from
+``seed + i``, the expert seeded with it, its margin over the mastermind.
+
 Seeds: 8,000,000 and up are the tuning's; 9,000,000 and up the held-out check of 2026-12-04.
 No bench deals from either. What it found (2026-12-04): docs/engine.md section 7, "The
 evaluation's weights at two players, again".
@@ -43,7 +46,8 @@ from engine.actions import TakeLevelOne  # noqa: E402
 from engine.policies import EXPERT_WEIGHTS, ExpertPolicy, policy_by_name  # noqa: E402
 from engine.policies.expert import evaluation_parts  # noqa: E402
 from engine.rng import Rng  # noqa: E402
-from engine.state import ACTIONS_PER_TURN, GameState, Phase  # noqa: E402
+from engine.simulate import play_game  # noqa: E402
+from engine.state import ACTIONS_PER_TURN, Difficulty, GameState, Options, Phase  # noqa: E402
 
 
 class Recorder:
@@ -88,6 +92,13 @@ def play_one(job: Job) -> Result:
     counts: dict[str, int] = {}
     seat = index % 2
     start = time.process_time()
+    if spec.get("opponent") in [d.value for d in Difficulty]:
+        # Solo: one game a deal against the mastermind at that difficulty (no parts recorded).
+        options = Options(players=1, variant="solo", difficulty=Difficulty(spec["opponent"]))
+        record = play_game(options, seed, [build(spec, seed)], keep_log=False)
+        won = (1.0 / len(record.winners)) if 0 in record.winners else 0.0
+        cpu = time.process_time() - start
+        return won, float(record.scores[0] - (record.mastermind or 0)), [cpu, 0.0, 0.0]
     expert = Recorder(build(spec, seed), seat, rows, counts, "expert")
     other = Recorder(policy_by_name(spec.get("opponent", "strong"), seed + 7919), seat, rows, counts, "other")
     result, margin = duel(expert, other, index, seed)
@@ -156,7 +167,8 @@ def main() -> None:
     parser.add_argument("--spec", action="append", default=[],
                         help="a setting (JSON); repeat to play several, interleaved deal by deal")
     parser.add_argument("--games", type=int, default=80, help="games per setting (two a deal)")
-    parser.add_argument("--opponent", default="strong")
+    parser.add_argument("--opponent", default="strong",
+                        help="a policy name (two players), or a Solo difficulty (normal, hard, unbeatable)")
     parser.add_argument("--seed", type=int, default=8_000_000)
     parser.add_argument("--workers", type=int, default=1)
     parser.add_argument("--out", default="")
@@ -167,7 +179,10 @@ def main() -> None:
         spec = json.loads(text)
         spec["opponent"] = args.opponent
         names.append(json.dumps(spec, sort_keys=True))
-    jobs: list[Job] = [(name, i, args.seed + i // 2) for i in range(args.games) for name in names]
+    solo = args.opponent in [d.value for d in Difficulty]
+    jobs: list[Job] = [
+        (name, i, args.seed + (i if solo else i // 2)) for i in range(args.games) for name in names
+    ]
     results = run_jobs(jobs, args.workers, play_one, "try")
     by_name = {name: [r for j, r in zip(jobs, results, strict=True) if j[0] == name] for name in names}
     summaries = [summarise(json.loads(name), by_name[name], args.seed, args.fit) for name in names]

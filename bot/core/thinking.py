@@ -119,7 +119,10 @@ def _strong_hint(state: GameState, seed: int) -> Hint:
 
 
 def _expert_hint(state: GameState, seed: int) -> Hint:
-    analysis = ExpertPolicy(seed).analyse(state)
+    # One reply round a line (extra_turns=0), not the seat's second own turn at two players
+    # (expert.DUEL_TURNS): with it, 4 of the hint bench's 100 positions lost more than 2 points
+    # against its 4x judge (budget 3; 1 without), the longer lines being the noisier.
+    analysis = ExpertPolicy(seed, extra_turns=0).analyse(state)
     return _hint(state, analysis, analysis.best.rollouts, None)
 
 
@@ -168,7 +171,7 @@ def review_game(initial_text: str, log_rows: Sequence[tuple[int, str]], seed: in
                 turns.append((state, seat, []))
             turns[-1][2].append(text)
         state = apply(state, action).state
-    judge = ExpertPolicy(seed)
+    judge = ExpertPolicy(seed, extra_turns=0)  # the hint's search (see _expert_hint)
     found: list[Mistake] = []
     for before, seat, played in turns:
         actions = tuple(parse_action(t) for t in played)

@@ -21,7 +21,9 @@ How a decision is made (:meth:`ExpertPolicy.analyse`):
    common random numbers): the rest of its turn if it stopped at a blind card, then every other
    seat's reply turn until the player is to act again, each reply chosen action by action by the
    same evaluation from the replying seat's side (greedy-by-evaluation); once the node budget for
-   the line is spent, greedy answers instead. In Solo the mastermind's pick is the engine's own.
+   the line is spent, greedy answers instead. At two players the line then plays one more own
+   turn by greedy and another reply round (:data:`DUEL_TURNS`); in Solo four more own turns, each
+   with the mastermind's reply (:data:`SOLO_TURNS`), the mastermind's pick the engine's own.
    When the end has been triggered, the line is played out to the end (greedy in every seat, with
    its Finishing Touches) and scored by the real score; otherwise by the evaluation's margin (own
    value minus the best other seat's, or the mastermind's score).
@@ -75,8 +77,8 @@ from .outlook import progress
 from .strong import Analysis, PlanValue, _mix, _state_key
 
 __all__ = [
-    "EXPERT_WEIGHTS", "ExpertPolicy", "ExpertWeights", "evaluate", "evaluation_parts", "evaluation_terms",
-    "expected_actions", "projected_mastermind",
+    "DUEL_TURNS", "EXPERT_WEIGHTS", "ExpertPolicy", "ExpertWeights", "evaluate", "evaluation_parts",
+    "evaluation_terms", "expected_actions", "projected_mastermind",
 ]
 
 NODES = 2000
@@ -92,6 +94,17 @@ SOLO_TURNS = 4
 mastermind's), before it is scored: the mastermind's picks and its locks' moves are exact and
 cheap, and what a turn does to them shows only a few turns later. Normal, 200 games on seeds
 7,000,000+ with six worlds: 2 turns 46.5 %, 4 turns 69.0 %; 6 and 8 no better (docs/engine.md)."""
+DUEL_TURNS = 1
+"""Two players: the own turns a line plays by greedy after the plan's and its reply round, each
+followed by another reply round, before it is scored. What a turn sets up (a puzzle nearly done,
+the pieces for the next) shows in the evaluation only once it is played; Solo's lines gained most
+from the same (:data:`SOLO_TURNS`). Against Strong, paired deals and seats, 0 -> 1: tuning deals
+(seeds 8,000,000+, 40 games) 77.5 % -> 87.5 %, paired margin +0.55 +- 1.09; held out, 40 games
+each, 9,000,000+ 67.5 % -> 80.0 % (+2.48 +- 1.05) and 1,200,000+ 77.5 % -> 90.0 % (+2.00 +- 1.06);
+about the same CPU a game, the node budget bounds it (docs/engine.md section 7). Tables of three
+or more keep 0: not measured there. Hints and reviews keep 0 too (``extra_turns=0`` in
+:mod:`bot.core.thinking`): with it, the hint bench's regret budget failed (4 of 100 positions
+over 2 points, budget 3; 1 without)."""
 TURNS_PRIOR = {1: 12.5, 2: 10.0, 3: 9.0, 4: 8.5, 5: 7.0, 6: 7.8}
 """Turns a seat plays in a whole game, by players (greedy games, 20 each): the prior for how
 many turns are left while no end is in sight."""
@@ -339,6 +352,10 @@ class ExpertPolicy:
     ``worlds``: re-deals each candidate is played on. ``plans``: candidate turns beside greedy's.
     ``beam``: partial turns kept per step of the plan search. ``nodes``: states a decision may
     apply (the budget; no clock). ``weights``: the evaluation's :class:`ExpertWeights`.
+    ``solo_turns``: Solo's own turns a line plays after the plan's (:data:`SOLO_TURNS`).
+    ``extra_turns``: the same at two or more players, each own turn by greedy followed by a
+    reply round; None: :data:`DUEL_TURNS` at two players, 0 (one reply round, then the
+    evaluation) at more.
     """
 
     name = "expert"
@@ -346,6 +363,7 @@ class ExpertPolicy:
     def __init__(
         self, seed: int = 0, *, worlds: int = 6, plans: int = 6, beam: int = 6, nodes: int = NODES,
         weights: ExpertWeights = EXPERT_WEIGHTS, solo_turns: int | None = None,
+        extra_turns: int | None = None,
     ) -> None:
         self.seed = seed
         self.worlds = worlds
@@ -354,6 +372,7 @@ class ExpertPolicy:
         self.nodes = nodes
         self.weights = weights
         self.solo_turns = SOLO_TURNS if solo_turns is None else solo_turns
+        self.extra_turns = extra_turns
         self._pruner = GreedyPolicy(seed)
         self._plan: tuple[Action, ...] = ()
         self._expect: GameState | None = None
@@ -516,11 +535,21 @@ class ExpertPolicy:
                 break
         greedy = GreedyPolicy(seed)
         start_turn = world.turn
-        extra = self.solo_turns if isinstance(world.table, SoloTable) else 0
-        moves = 0
-        while not state.is_over and not state.end_triggered and moves < REPLY_CAP:
+        solo = isinstance(world.table, SoloTable)
+        if solo:
+            extra = self.solo_turns
+        elif self.extra_turns is not None:
+            extra = self.extra_turns
+        else:
+            extra = DUEL_TURNS if len(world.players) == 2 else 0
+        cap = REPLY_CAP if solo else REPLY_CAP * (1 + extra)
+        moves = own = 0
+        last_turn = start_turn
+        while not state.is_over and not state.end_triggered and moves < cap:
             if state.current == seat and state.turn != start_turn:
-                if state.turn - start_turn > extra:
+                if state.turn != last_turn:
+                    own, last_turn = own + 1, state.turn
+                if own > extra:
                     break
                 action = greedy.choose(state)
             elif self._spent - start_spent < budget and state.phase is Phase.PLAY:
