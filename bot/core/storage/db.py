@@ -10,6 +10,8 @@ Why the shape it has:
   half-kept: the database stays consistent. ``FULL`` synced the WAL on every commit: on this
   project's disk an fsync takes 3 ms at the median and 20–47 ms in its tail, which made it the
   slowest part of an action (issue 30: action p99 <= 10 ms). :data:`SYNCHRONOUS` is the setting.
+  The log is copied into the database file by checkpoints on a connection and thread of their own
+  (checkpoints.py), not inside the commit that happens to fill it.
 * Autocommit connection with explicit ``BEGIN IMMEDIATE`` transactions: a multi-row change (log
   row + state + revision) is one transaction, and it takes the write lock up front instead of
   failing half-way on a busy database.
@@ -42,6 +44,7 @@ import aiosqlite
 
 from ..clock import Clock, SystemClock
 from . import migrations
+from .checkpoints import WalCheckpoints
 from .errors import ChannelBusyError, GameNotFoundError, StaleRevisionError
 from .migrations import NewerSchemaError
 from .opening import (
@@ -152,9 +155,14 @@ _GAME_FIELDS = tuple(column.strip() for column in _GAME_COLUMNS.split(","))
 class Storage:
     """Async access to the bot's database. Create with :meth:`open`, finish with :meth:`close`."""
 
-    def __init__(self, db: aiosqlite.Connection, clock: Clock) -> None:
+    def __init__(
+        self, db: aiosqlite.Connection, clock: Clock, checkpoints: WalCheckpoints | None = None,
+    ) -> None:
         self._db = db
         self._clock = clock
+        self.checkpoints = checkpoints
+        """A SQLite file's log checkpoints, off the commit path (checkpoints.py); None for
+        PostgreSQL and ``:memory:``."""
         self._writing = asyncio.Lock()
         """One connection serves every channel, so a second BEGIN while another channel's
         transaction is open would fail ("cannot start a transaction within a transaction"):
@@ -173,10 +181,19 @@ class Storage:
         if is_postgres_url(path):
             # PgConnection has aiosqlite.Connection's surface (postgres.py) without being one.
             return cls(await _open_postgres(str(path), _iso(clock.now())), clock)  # type: ignore[arg-type]
-        return cls(await _open_sqlite(str(path), _iso(clock.now())), clock)
+        target = str(path)
+        db = await _open_sqlite(target, _iso(clock.now()))
+        checkpoints = None if target == ":memory:" else WalCheckpoints(target)
+        return cls(db, clock, checkpoints)
 
     async def close(self) -> None:
         await self._db.close()
+        if self.checkpoints is not None:
+            await asyncio.to_thread(self.checkpoints.close)
+
+    def _committed(self) -> None:
+        if self.checkpoints is not None:
+            self.checkpoints.after_commit()
 
     async def schema_version(self) -> int:
         return await migrations.current_version(self._db)
@@ -199,6 +216,7 @@ class Storage:
                 await self._db.execute("ROLLBACK")
                 raise
             await self._db.execute("COMMIT")
+        self._committed()
 
     async def _job(self, work: Callable[[sqlite3.Connection], T]) -> T:
         """Run ``work`` on the connection's own thread as ONE aiosqlite job (see the module doc).
@@ -210,7 +228,9 @@ class Storage:
     async def _write(self, work: Callable[[sqlite3.Connection], T]) -> T:
         """``work`` inside ``BEGIN IMMEDIATE`` ... ``COMMIT`` (ROLLBACK if it raises), as one job."""
         async with self._writing:
-            return await self._job(lambda conn: _in_transaction(conn, work))
+            result = await self._job(lambda conn: _in_transaction(conn, work))
+        self._committed()
+        return result
 
     def _now(self) -> str:
         return _iso(self._clock.now())
@@ -560,6 +580,7 @@ async def _open_sqlite(target: str, now_iso: str) -> aiosqlite.Connection:
         await db.execute(f"PRAGMA busy_timeout={int(BUSY_TIMEOUT_SECONDS * 1000)}")
         await db.execute("PRAGMA journal_mode=WAL")
         await db.execute(f"PRAGMA synchronous={SYNCHRONOUS}")
+        await db.execute("PRAGMA wal_autocheckpoint=0")  # checkpoints.py runs them off the commit path
         await db.execute("PRAGMA foreign_keys=ON")
         await migrations.migrate(db, now_iso)
     except NewerSchemaError as error:

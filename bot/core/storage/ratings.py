@@ -15,7 +15,7 @@ import sqlite3
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
-from .db import InTransaction, Storage, _in_transaction
+from .db import InTransaction, Storage
 
 Prior = tuple[float, float]
 """(mu, sigma) of one entrant on one ladder."""
@@ -208,8 +208,7 @@ class RatingStore:
             for step in works:
                 step.run(conn, now)
 
-        async with self.storage._writing:
-            await self.storage._job(lambda conn: _in_transaction(conn, work))
+        await self.storage._write(work)
 
     async def snapshot(self) -> list[tuple[object, ...]]:
         """Every rating and change, sorted (what the recompute test compares)."""
