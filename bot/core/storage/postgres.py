@@ -22,6 +22,7 @@ transaction (``db._lock_game``), so two bot processes serialise on a game the wa
 from __future__ import annotations
 
 import asyncio
+import functools
 import re
 import sqlite3
 import threading
@@ -73,6 +74,22 @@ def _numbered_placeholders(sql: str) -> str:
             continue
         out.append(char)
     return "".join(out)
+
+
+@functools.lru_cache(maxsize=512)
+def _translated(sql: str) -> tuple[str, bool, bool]:
+    """:func:`translate` of ``sql``, whether it returns rows (a read, or ``RETURNING``), and
+    whether it may change something if it runs on its own (anything but ``SELECT`` and ``BEGIN``:
+    such a statement, once sent, is never sent again by :meth:`PgConnection._run_job`).
+
+    Remembered by text: the bot sends the same few hundred statements over and over, and
+    translating is a pass over every character in Python (a tenth of a millisecond for the
+    action's commit) that would otherwise run for every statement sent."""
+    text = translate(sql)
+    returns_rows = bool(re.match(r"^\s*(SELECT|WITH)\b", text, re.IGNORECASE)
+                        or re.search(r"\bRETURNING\b", text, re.IGNORECASE))
+    may_write = not re.match(r"^\s*(SELECT|BEGIN)\b", text, re.IGNORECASE)
+    return text, returns_rows, may_write
 
 
 def _params(params: Sequence[Any]) -> list[Any]:
@@ -132,6 +149,10 @@ class PgSyncConnection:
         self.statements = 0
         """Statements sent since the current job began (PgConnection counts them to know
         whether a job that lost its connection can be run again)."""
+        self.may_have_written = False
+        """Whether the current job sent a statement that changes something on its own (a
+        single-statement commit): if its connection is lost, it may have been committed, so
+        the job is not run again (that would apply the change twice, or report it stale)."""
 
     def execute(self, sql: str, params: Sequence[Any] = ()) -> PgCursor:
         self.statements += 1
@@ -140,11 +161,11 @@ class PgSyncConnection:
     async def _run(self, sql: str, params: Sequence[Any]) -> PgCursor:
         import asyncpg
 
-        text = translate(sql)
+        text, returns_rows, may_write = _translated(sql)
+        self.may_have_written = self.may_have_written or may_write
         args = _params(params)
         try:
-            if re.match(r"^\s*(SELECT|WITH)\b", text, re.IGNORECASE) or re.search(
-                    r"\bRETURNING\b", text, re.IGNORECASE):
+            if returns_rows:
                 records = await self._conn.fetch(text, *args)
                 rows = [tuple(record.values()) for record in records]
                 return PgCursor(rows, len(rows))
@@ -185,9 +206,9 @@ class PgConnection:
     """One PostgreSQL connection on its own thread, with aiosqlite's surface (see the module doc).
 
     It heals: a connection the server dropped (a restart, an idle timeout, a failover) is
-    replaced before the next job. A job whose FIRST statement finds the connection dead (a
-    ``BEGIN`` or a read, so nothing of it reached the server) runs again once on a new
-    connection; any other job that loses its connection raises
+    replaced before the next job. A job whose FIRST statement finds the connection dead, if that
+    statement is a ``BEGIN`` or a read (so nothing of it can have been kept), runs again once on
+    a new connection; any other job that loses its connection raises
     :class:`~bot.core.storage.db.StorageUnavailableError` — its transaction was rolled back by the
     server — and the next job reconnects. While the server is down every job raises that error
     at once; the first job after it is back plays on."""
@@ -253,11 +274,13 @@ class PgConnection:
                     conn = self._open()
                     self.reconnects += 1
                 conn.statements = 0
+                conn.may_have_written = False
                 return work()
             except BaseException as error:
                 if not is_connection_lost(error):
                     raise
-                retry = attempt == 1 and self._conn is not None and self._conn.statements <= 1
+                retry = (attempt == 1 and self._conn is not None and self._conn.statements <= 1
+                         and not self._conn.may_have_written)
                 self._drop()
                 if not retry:
                     raise StorageUnavailableError(
