@@ -155,6 +155,10 @@ class Storage:
     def __init__(self, db: aiosqlite.Connection, clock: Clock) -> None:
         self._db = db
         self._clock = clock
+        # (PgConnection has aiosqlite's surface without being one: see ``open``)
+        direct: object = db
+        self._direct = direct if isinstance(direct, PgConnection) else None
+        """PostgreSQL: where single-statement jobs run on the bot's own loop (``fetch_row``)."""
         self._writing = asyncio.Lock()
         """One connection serves every channel, so a second BEGIN while another channel's
         transaction is open would fail ("cannot start a transaction within a transaction"):
@@ -256,15 +260,41 @@ class Storage:
             raise
 
     async def get_game(self, game_id: int) -> GameRow:
-        return await self._job(lambda conn: _require_game(conn, game_id))
+        game = await self.find_game(game_id)
+        if game is None:
+            raise GameNotFoundError(f"No game {game_id}.")
+        return game
 
     async def find_game(self, game_id: int) -> GameRow | None:
+        if self._direct is not None:
+            return await self._read_game_direct(self._direct, "id = ?", (game_id,))
         return await self._job(lambda conn: _read_game(conn, "id = ?", (game_id,)))
 
     async def open_game_in_channel(self, channel_id: int) -> GameRow | None:
         """The lobby or active game in ``channel_id``, if any."""
-        return await self._job(lambda conn: _read_game(
-            conn, "channel_id = ? AND status IN ('lobby', 'active')", (channel_id,)))
+        where = "channel_id = ? AND status IN ('lobby', 'active')"
+        if self._direct is not None:
+            return await self._read_game_direct(self._direct, where, (channel_id,))
+        return await self._job(lambda conn: _read_game(conn, where, (channel_id,)))
+
+    async def _read_game_direct(
+        self, direct: PgConnection, where: str, params: Sequence[Any]
+    ) -> GameRow | None:
+        """PostgreSQL: :func:`_read_game` as one statement on the bot's loop (``fetch_row``)."""
+        row = await direct.fetch_row(
+            f"SELECT {_GAME_COLUMNS}, {_PG_SEATS_JSON} FROM games WHERE {where}", params)
+        return None if row is None else await self._game_direct(direct, row)
+
+    @staticmethod
+    async def _game_direct(direct: PgConnection, row: Sequence[Any]) -> GameRow:
+        """A row of :data:`_GAME_COLUMNS` and :data:`_PG_SEATS_JSON` as a :class:`GameRow`, its
+        catalogue read by ``fetch_row`` the first time its key is seen."""
+        key = row[_GAME_FIELDS.index("catalogue_key")]
+        cards = None if key is None else _CATALOGUES.get(str(key))
+        if key is not None and cards is None:
+            found = await direct.fetch_row("SELECT cards FROM catalogues WHERE catalogue_key = ?", (key,))
+            cards = None if found is None else _remember_catalogue(str(key), str(found[0]))
+        return _game_row_of(row[:-1], _seats_of_json(row[-1]), cards)
 
     async def games_with_status(self, *statuses: str) -> list[GameRow]:
         marks = ", ".join("?" for _ in statuses)
@@ -445,9 +475,16 @@ class Storage:
                     write.run(conn, now)
             return committed
 
+        if not also and catalogue is None and self._direct is not None:
+            # its own transaction, on a connection of its own: nothing to wait for in _writing
+            row = await self._direct.fetch_row(_PG_COMMIT_ACTION, params)
+            if row is None:
+                found = await self._direct.fetch_row(
+                    "SELECT revision, status FROM games WHERE id = ?", (game_id,))
+                _revision_matches(found, game_id, expected_revision, ("active",))
+                raise StaleRevisionError(f"Game {game_id} moved on at revision {expected_revision}.")
+            return await self._game_direct(self._direct, row)
         async with self._writing:  # never inside another job's open transaction (see __init__)
-            if not also and catalogue is None:
-                return await self._job(commit)
             return await self._job(lambda conn: _in_transaction(conn, work))
 
     async def set_message_ids(
@@ -718,7 +755,8 @@ def _game_row(conn: sqlite3.Connection, row: Sequence[Any]) -> GameRow:
         "SELECT seat, user_id, display_name, policy, joined_at FROM seats WHERE game_id = ? ORDER BY seat",
         (row[0],),
     ))
-    return _game_row_of(conn, row, seats)
+    key = row[_GAME_FIELDS.index("catalogue_key")]
+    return _game_row_of(row, seats, None if key is None else _catalogue_cards(conn, str(key)))
 
 
 _PG_SEATS_JSON = (
@@ -763,18 +801,23 @@ handed out on a stamp other than its own, see ``master_draft``.)"""
 
 def _game_row_with_seats(conn: sqlite3.Connection, row: Sequence[Any]) -> GameRow:
     """A row of :data:`_GAME_COLUMNS` followed by :data:`_PG_SEATS_JSON` (PostgreSQL)."""
-    seats = () if row[-1] is None else tuple(SeatRow(*seat) for seat in json.loads(row[-1]))
-    return _game_row_of(conn, row[:-1], seats)
+    key = row[_GAME_FIELDS.index("catalogue_key")]
+    cards = None if key is None else _catalogue_cards(conn, str(key))
+    return _game_row_of(row[:-1], _seats_of_json(row[-1]), cards)
 
 
-def _game_row_of(conn: sqlite3.Connection, row: Sequence[Any], seats: tuple[SeatRow, ...]) -> GameRow:
+def _seats_of_json(text: str | None) -> tuple[SeatRow, ...]:
+    return () if text is None else tuple(SeatRow(*seat) for seat in json.loads(text))
+
+
+def _game_row_of(row: Sequence[Any], seats: tuple[SeatRow, ...], cards: str | None) -> GameRow:
+    """A :class:`GameRow` of a row of :data:`_GAME_COLUMNS`, its seats, and its catalogue's cards."""
     values = dict(zip(_GAME_FIELDS, row, strict=True))
     try:
         values["options"] = json.loads(values["options"])
     except (TypeError, ValueError):
         values["options"] = {}  # unreadable options: the manager refuses this one game, not all
     key = values.pop("catalogue_key")
-    cards = None if key is None else _catalogue_cards(conn, str(key))
     return GameRow(**values, seats=seats, catalogue_key=key, catalogue=cards)
 
 
@@ -792,10 +835,15 @@ def _catalogue_cards(conn: sqlite3.Connection, key: str) -> str | None:
         found = _scalar_now(conn, "SELECT cards FROM catalogues WHERE catalogue_key = ?", (key,))
         if found is None:
             return None
-        text = _CATALOGUES[key] = str(found)
-        while len(_CATALOGUES) > CATALOGUES_KEPT:
-            _CATALOGUES.popitem(last=False)
+        text = _remember_catalogue(key, str(found))
     return text
+
+
+def _remember_catalogue(key: str, cards: str) -> str:
+    _CATALOGUES[key] = cards
+    while len(_CATALOGUES) > CATALOGUES_KEPT:
+        _CATALOGUES.popitem(last=False)
+    return cards
 
 
 def catalogue_writes(game_id: int, catalogue: StoredCatalogue | None, now: str) -> list[Write]:
