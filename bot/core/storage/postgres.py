@@ -8,6 +8,14 @@ store's hot paths are plain blocking functions run as ONE job on the connection'
 ``DaysStore`` and ``StatsStore`` run unchanged on either engine. asyncpg drives the server
 connection from that worker thread's own event loop; the bot's loop only awaits the job.
 
+The exception is a job that is ONE statement: reading a game (its seats as a JSON column of the
+same row) and committing an action (one statement of CTEs, ``db._PG_COMMIT_ACTION``).
+:meth:`PgConnection.fetch_row` runs those on the bot's own loop over
+:data:`DIRECT_CONNECTIONS` connections of their own: per action on the 200-channel bench that
+took the bot's CPU from 5.7-6.1 ms to 3.6-3.9 ms and the server's from 0.8-0.9 ms to 0.4-0.5 ms,
+and one process no longer waits on one connection's queue (docs/benchmarks.md, issue 30). A
+process holds ``1 + DIRECT_CONNECTIONS`` server connections.
+
 What is translated, and nothing else: ``?`` placeholders become ``$1, $2 ...``; ``BEGIN
 IMMEDIATE`` becomes ``BEGIN``; in schema statements ``INTEGER PRIMARY KEY AUTOINCREMENT`` becomes
 ``BIGSERIAL PRIMARY KEY`` and ``INTEGER`` becomes ``BIGINT`` (Discord ids need 64 bits); Python
