@@ -451,8 +451,10 @@ class Storage:
         """:meth:`commit_action` on PostgreSQL: the game's lock, the revision check, the log row,
         the state, the drafts and the row read back are ONE statement (:data:`_PG_COMMIT_ACTION`),
         one round trip instead of ten. With nothing else to write it is its own transaction (the
-        server commits it before answering, as it does ``COMMIT``); with ``also`` or a catalogue,
-        the same statement runs inside ``BEGIN`` ... ``COMMIT`` with them, as before."""
+        server commits it before answering, as it does ``COMMIT``); with ``also`` writes, the
+        same statement and then they run inside one ``BEGIN`` ... ``COMMIT``, on the bot's loop
+        (:meth:`PgConnection.fetch_row_then`), or on the connection's thread when a catalogue is
+        to be stored or an :class:`InTransaction` reads (a rating step: plain blocking code)."""
         params = (game_id, expected_revision, state, state_schema, now, int(finished), seat, user_id, action)
 
         def commit(conn: sqlite3.Connection) -> GameRow:
@@ -475,9 +477,11 @@ class Storage:
                     write.run(conn, now)
             return committed
 
-        if not also and catalogue is None and self._direct is not None:
-            # its own transaction, on a connection of its own: nothing to wait for in _writing
-            row = await self._direct.fetch_row(_PG_COMMIT_ACTION, params)
+        writes = [(write.sql, write.params) for write in also if isinstance(write, Write)]
+        if len(writes) == len(also) and catalogue is None and self._direct is not None:
+            # on a connection of its own, so nothing to wait for in _writing: the statement alone
+            # (its own transaction), or it and the writes that join it in one transaction
+            row = await self._direct.fetch_row_then(_PG_COMMIT_ACTION, params, writes)
             if row is None:
                 found = await self._direct.fetch_row(
                     "SELECT revision, status FROM games WHERE id = ?", (game_id,))

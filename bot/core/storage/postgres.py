@@ -278,13 +278,24 @@ class PgConnection:
         (it may have committed): :class:`StorageUnavailableError`, nothing said to be done.
         Like a job on the thread, the statement runs to its end even if the caller is cancelled
         (a commit is never cut off half-way through being answered)."""
-        return await asyncio.shield(asyncio.ensure_future(self._fetch_row(sql, params)))
+        return await asyncio.shield(asyncio.ensure_future(self._fetch_row(sql, params, ())))
 
-    async def _fetch_row(self, sql: str, params: Sequence[Any]) -> tuple[Any, ...] | None:
+    async def fetch_row_then(
+        self, sql: str, params: Sequence[Any], then: Sequence[tuple[str, Sequence[Any]]]
+    ) -> tuple[Any, ...] | None:
+        """:meth:`fetch_row`, and if it returned a row, the statements ``then``, all in ONE
+        transaction on the bot's loop (an action's commit and the writes that join it, such as
+        its reminder pushed back: no thread hop). If it returned no row, nothing is written."""
+        return await asyncio.shield(asyncio.ensure_future(self._fetch_row(sql, params, then)))
+
+    async def _fetch_row(
+        self, sql: str, params: Sequence[Any], then: Sequence[tuple[str, Sequence[Any]]]
+    ) -> tuple[Any, ...] | None:
         import asyncpg
 
         assert self._direct is not None, "fetch_row after close() or before connect()"
         text, _, may_write = _translated(sql)
+        may_write = may_write or bool(then)
         args = _params(params)
         for attempt in (1, 2):
             conn = await self._direct.get()
@@ -298,8 +309,16 @@ class PgConnection:
                         self._direct_opened += 1
                     else:
                         self.reconnects += 1
-                record = await conn.fetchrow(text, *args)
-                return None if record is None else tuple(record.values())
+                if not then:
+                    record = await conn.fetchrow(text, *args)
+                    return None if record is None else tuple(record.values())
+                async with conn.transaction():
+                    record = await conn.fetchrow(text, *args)
+                    if record is None:
+                        return None
+                    for more, more_params in then:
+                        await conn.execute(_translated(more)[0], *_params(more_params))
+                return tuple(record.values())
             except asyncpg.IntegrityConstraintViolationError as error:
                 raise sqlite3.IntegrityError(str(error)) from error
             except BaseException as error:
@@ -309,6 +328,7 @@ class PgConnection:
                     conn = None
                 if not is_connection_lost(error):
                     raise
+                self._drop_idle_direct()  # they went with it (a restart): the retry opens a new one
                 if may_write:
                     raise StorageUnavailableError(
                         "The database connection was lost: the change may not have been kept.") from error
@@ -367,6 +387,15 @@ class PgConnection:
     def execute(self, sql: str, params: Sequence[Any] = ()) -> _Statement:
         return _Statement(self, sql, params)
 
+    def _drop_idle_direct(self) -> None:
+        """Terminate every idle connection of :meth:`fetch_row` (their places reopen on use)."""
+        assert self._direct is not None
+        idle = [self._direct.get_nowait() for _ in range(self._direct.qsize())]
+        for conn in idle:
+            if conn is not None:
+                conn.terminate()
+            self._direct.put_nowait(None)
+
     async def close(self) -> None:
         direct, self._direct = self._direct, None
         while direct is not None and not direct.empty():
@@ -399,6 +428,11 @@ def is_connection_lost(error: BaseException) -> bool:
 
     if isinstance(error, OSError | ConnectionError | asyncpg.InterfaceError
                   | asyncpg.exceptions.ConnectionDoesNotExistError):
+        return True
+    if isinstance(error, asyncpg.exceptions.InternalClientError):
+        # e.g. "cannot switch to state 12; another operation is in progress": the server ended
+        # the session (pg_terminate_backend, a restart) while the connection sat idle on the
+        # bot's loop, and its goodbye left the connection unusable before it reads as closed
         return True
     # SQLSTATE class 08 (connection exception) and 57P0x (the server shutting down or starting)
     state = getattr(error, "sqlstate", None) or ""
