@@ -22,6 +22,10 @@ Why the shape it has:
   an action used to make ~37 of them. The hot paths run a plain function on the connection's
   thread instead (:meth:`Storage._job`): a read, or a whole transaction plus reading the row back,
   is ONE job.
+* On PostgreSQL a round trip to the server is what costs (the bot's CPU and the server's), so the
+  two hot paths are one statement each — a game read with its seats, an action committed with
+  its lock, check, log row and read-back (:data:`_PG_COMMIT_ACTION`) — and run on the bot's own
+  loop (``PgConnection.fetch_row``): 3 statements per action instead of 14 (docs/benchmarks.md).
 """
 
 from __future__ import annotations
