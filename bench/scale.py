@@ -20,12 +20,16 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import json
+import os
+import resource
 import shutil
 import sqlite3
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
@@ -35,6 +39,7 @@ from bot.core.clock import ManualClock
 from bot.core.manager import GameManager
 from bot.core.render import ThreadedRenderer
 from bot.core.storage import DaysStore, NewSeat, Storage, TurnKey
+from bot.core.storage.pg_server import PgServer
 
 from . import build
 from .load import closed_loop, percentile
@@ -52,14 +57,79 @@ def say(text: str) -> None:
 # -- the worker processes -------------------------------------------------------------------------
 
 
+def process_cpu_s() -> float:
+    """This process's CPU time so far (every thread: the loop, the storage's, the renderer's)."""
+    usage = resource.getrusage(resource.RUSAGE_SELF)
+    return usage.ru_utime + usage.ru_stime
+
+
 async def act_worker(target: str, channels: list[int], per_game: int) -> dict[str, Any]:
     storage = await Storage.open(target)
     try:
         manager = GameManager(storage, policies=policy_factory)
+        cpu = process_cpu_s()
         result = await closed_loop(manager, ThreadedRenderer(), channels, per_game)
+        cpu = process_cpu_s() - cpu
     finally:
         await storage.close()
-    return {"actions": result.actions, "seconds": result.seconds, "latencies_ms": result.latencies_ms}
+    return {"actions": result.actions, "seconds": result.seconds, "latencies_ms": result.latencies_ms,
+            "cpu_s": cpu}
+
+
+class ServerCpu:
+    """CPU time of a PostgreSQL server's processes (postmaster, background workers and every
+    client's backend) while it runs, from /proc: sampled every ``every`` seconds, since a
+    backend's figures vanish with it when its client disconnects (the last ``every`` seconds of
+    a backend are missed, which undercounts a little). None off Linux."""
+
+    def __init__(self, postmaster_pid: int, every: float = 0.05) -> None:
+        self._postmaster = postmaster_pid
+        self._every = every
+        self._first: dict[int, float] = {}
+        self._last: dict[int, float] = {}
+        self._stop = threading.Event()
+        self._thread = threading.Thread(target=self._run, daemon=True)
+
+    def __enter__(self) -> ServerCpu:
+        self._sample()
+        self._thread.start()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self._stop.set()
+        self._thread.join()
+        self._sample()
+
+    @property
+    def seconds(self) -> float:
+        return sum(self._last[pid] - self._first[pid] for pid in self._last)
+
+    def _run(self) -> None:
+        while not self._stop.wait(self._every):
+            self._sample()
+
+    def _sample(self) -> None:
+        for pid, cpu in server_processes_cpu(self._postmaster).items():
+            self._first.setdefault(pid, cpu)
+            self._last[pid] = cpu
+
+
+TICKS_PER_S = os.sysconf("SC_CLK_TCK")
+
+
+def server_processes_cpu(postmaster: int) -> dict[int, float]:
+    """utime + stime (seconds) of ``postmaster`` and its children, by pid."""
+    found: dict[int, float] = {}
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            fields = (entry / "stat").read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        if int(entry.name) == postmaster or int(fields[1]) == postmaster:
+            found[int(entry.name)] = (int(fields[11]) + int(fields[12])) / TICKS_PER_S
+    return found
 
 
 async def ack_worker(target: str, channels: list[int], per_game: int) -> dict[str, Any]:
@@ -159,22 +229,32 @@ def run_workers(jobs: list[list[str]]) -> list[dict[str, Any]]:
     return answers
 
 
-def acting(target: str, channels: list[int], processes: int, per_game: int) -> dict[str, Any]:
+def acting(target: str, channels: list[int], processes: int, per_game: int,
+           server: PgServer | None = None) -> dict[str, Any]:
     """``processes`` worker processes share ``channels`` (every ``processes``-th each) against
     ``target``: their summed actions over the busiest one's seconds, each one's own rate beside
-    it (a process that carried less shows as such, not hidden in the sum), and the latencies."""
+    it (a process that carried less shows as such, not hidden in the sum), and the latencies.
+    Also the CPU per action of the bot processes (over their acting) and, given the ``server``,
+    of all its processes (over the workers' whole lives, start-up included): on a shared machine
+    these are the figures to compare, not the rates (docs/benchmarks.md, issue 30)."""
     shares = [channels[i::processes] for i in range(processes)]
     started = time.perf_counter()
-    answers = run_workers([["act", target, "--per-game", str(per_game), "--channels", *map(str, share)]
-                           for share in shares])
+    with contextlib.ExitStack() as stack:
+        server_cpu = None if server is None else stack.enter_context(ServerCpu(server.postmaster_pid()))
+        answers = run_workers([["act", target, "--per-game", str(per_game), "--channels", *map(str, share)]
+                               for share in shares])
     wall = time.perf_counter() - started
     latencies = [ms for answer in answers for ms in answer["latencies_ms"]]
     actions = sum(answer["actions"] for answer in answers)
     busiest = max(answer["seconds"] for answer in answers)
-    return {"actions": actions, "actions_per_s": round(actions / busiest, 1),
-            "per_process_actions_per_s": [round(a["actions"] / a["seconds"], 1) for a in answers],
-            "p50_ms": round(percentile(latencies, 50), 1), "p99_ms": round(percentile(latencies, 99), 1),
-            "wall_s": round(wall, 1)}
+    figures = {"actions": actions, "actions_per_s": round(actions / busiest, 1),
+               "per_process_actions_per_s": [round(a["actions"] / a["seconds"], 1) for a in answers],
+               "p50_ms": round(percentile(latencies, 50), 1), "p99_ms": round(percentile(latencies, 99), 1),
+               "wall_s": round(wall, 1),
+               "bot_cpu_ms_per_action": round(1000 * sum(a["cpu_s"] for a in answers) / max(1, actions), 2)}
+    if server_cpu is not None:
+        figures["server_cpu_ms_per_action"] = round(1000 * server_cpu.seconds / max(1, actions), 2)
+    return figures
 
 
 async def due_reminders(target: str, count: int) -> None:
@@ -200,7 +280,7 @@ def main_bench(per_game: int, reminders: int) -> int:
     """The bench (see the module): its figures against their budgets (``postgresql_2_speedup``,
     issue 30), then the kill -9 and reminder checks, each of which must hold exactly."""
     from bot.core.storage.move import move
-    from bot.core.storage.pg_server import NoPostgresError, PgServer, create_database
+    from bot.core.storage.pg_server import NoPostgresError, create_database
 
     report = BenchReport("scale")
     report.info("channels", 200)
@@ -216,7 +296,8 @@ def main_bench(per_game: int, reminders: int) -> int:
         sqlite_1 = acting(str(lite), channels, 1, per_game)
         report.info("sqlite_1", sqlite_1)
         report.add("sqlite_1_actions_per_s", sqlite_1["actions_per_s"], label="SQLite, 1 process",
-                   unit="actions/s", note=f"{sqlite_1['actions']} actions")
+                   unit="actions/s", note=f"{sqlite_1['actions']} actions; CPU per action "
+                                          f"{sqlite_1['bot_cpu_ms_per_action']} ms")
         say(f"SQLite, 1 process: {sqlite_1}")
         try:
             server = PgServer.start()
@@ -229,12 +310,14 @@ def main_bench(per_game: int, reminders: int) -> int:
             for processes in (1, 2):
                 url = asyncio.run(create_database(server, f"scale{processes}"))
                 asyncio.run(move(built, url))
-                acted[processes] = acting(url, channels, processes, per_game)
+                acted[processes] = acting(url, channels, processes, per_game, server)
                 report.info(f"postgresql_{processes}", acted[processes])
                 each = ", ".join(map(str, acted[processes]["per_process_actions_per_s"]))
                 report.add(f"postgresql_{processes}_actions_per_s", acted[processes]["actions_per_s"],
                            label=f"PostgreSQL, {processes} process(es)", unit="actions/s",
-                           note=f"per process {each}")
+                           note=f"per process {each}; CPU per action: bot processes "
+                                f"{acted[processes]['bot_cpu_ms_per_action']} ms, server "
+                                f"{acted[processes].get('server_cpu_ms_per_action')} ms")
                 say(f"PostgreSQL, {processes} process(es): {acted[processes]}")
             speedup = round(acted[2]["actions_per_s"] / acted[1]["actions_per_s"], 2)
             report.add("postgresql_2_speedup", speedup, unit="x",

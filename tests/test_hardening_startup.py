@@ -443,3 +443,30 @@ async def test_a_job_that_loses_its_connection_mid_transaction_changes_nothing(o
         assert again.revision == game.revision
     finally:
         await store.close()
+
+
+async def test_a_single_statement_write_that_loses_its_connection_is_not_sent_again(own_postgres) -> None:
+    """A write that is its own transaction (an action's commit on PostgreSQL is one statement)
+    may have been committed when its connection went: it is reported, never sent a second time."""
+    from bot.core.storage import NewSeat, StorageUnavailableError
+    from bot.core.storage.pg_server import create_database
+
+    url = await create_database(own_postgres, "oneshot")
+    store = await Storage.open(url)
+    try:
+        game = await store.create_game(guild_id=1, channel_id=2, host_id=3, variant="base", max_players=2,
+                                       options={}, seed=1, seats=[NewSeat("a", user_id=3)])
+        sent: list[int] = []
+
+        def write_then_lose_the_connection(conn) -> None:  # noqa: ANN001 - the store's connection
+            sent.append(1)
+            conn.execute("UPDATE games SET revision = revision + 1"
+                         " WHERE id = ? AND pg_terminate_backend(pg_backend_pid())", (game.id,))
+
+        with pytest.raises(StorageUnavailableError):
+            await store._job(write_then_lose_the_connection)  # noqa: SLF001
+        assert sent == [1]
+        again = await store.get_game(game.id)  # the next job reconnects
+        assert again.revision == game.revision
+    finally:
+        await store.close()

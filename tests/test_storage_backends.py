@@ -60,6 +60,33 @@ async def test_discord_sized_ids_and_the_days_tables(store: Storage) -> None:
     assert (await days.get_prefs(7)).enabled is True
 
 
+async def test_an_actions_joined_writes_commit_with_it_and_not_without_it(store: Storage) -> None:
+    """``commit_action``'s ``also`` writes (a reminder pushed back) are kept with the action, the
+    log row, the state and the seats read back; an action refused as stale keeps none of them
+    (on PostgreSQL the commit is one statement, and the writes join it in one transaction)."""
+    game_id = await active_game(store)
+    days = DaysStore(store)
+    key = TurnKey(game_id, 1, "play", 0)
+    await days.open_turn(key, user_id=5, channel_id=10, started_at=START, deadline_at=None,
+                         due_at=START + timedelta(minutes=1))
+    pushed = days.activity_write(key, START + timedelta(minutes=2), START + timedelta(hours=3))
+    game = await store.get_game(game_id)
+    after = await store.commit_action(game_id, game.revision, seat=0, user_id=5, action="level1",
+                                      state='{"s": 1}', state_schema=1, finished=False, also=[pushed])
+    assert after.revision == game.revision + 1 and after.state == '{"s": 1}'
+    assert [seat.display_name for seat in after.seats] == ["alice", "bob"] and after.seats[1].user_id == 2**60
+    assert after.options == {"reserve": 10} and after == await store.get_game(game_id)
+    assert [(row.seq, row.action, row.revision) for row in await store.actions(game_id)] == [
+        (1, "level1", after.revision)]
+    assert [row.key for row in await days.due_turns(START + timedelta(hours=2))] == []  # pushed back
+    later = days.activity_write(key, START + timedelta(minutes=3), START + timedelta(minutes=4))
+    with pytest.raises(StaleRevisionError):
+        await store.commit_action(game_id, game.revision, seat=0, user_id=5, action="level1",
+                                  state='{"s": 2}', state_schema=1, finished=False, also=[later])
+    assert await store.get_game(game_id) == after and len(await store.actions(game_id)) == 1
+    assert [row.key for row in await days.due_turns(START + timedelta(hours=2))] == []  # not the stale one's
+
+
 async def test_a_players_text_only_setting_round_trips(store: Storage) -> None:
     """``text_only`` (migration 0010) is stored per player, like the reminder settings."""
     days = DaysStore(store)

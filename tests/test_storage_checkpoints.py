@@ -103,7 +103,9 @@ async def test_closing_leaves_every_commit_in_the_database_file(tmp_path: Path) 
         assert reader.execute("SELECT COUNT(*) FROM players").fetchone() == (7,)
 
 
-async def test_a_failed_checkpoint_is_logged_not_raised(tmp_path: Path, caplog: pytest.LogCaptureFixture) -> None:
+async def test_a_failed_checkpoint_is_logged_not_raised(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture,
+) -> None:
     nowhere = WalCheckpoints(str(tmp_path / "missing" / "games.sqlite3"), every=1)
     with caplog.at_level(logging.WARNING, logger=checkpoints.__name__):
         nowhere.after_commit()

@@ -24,6 +24,10 @@ Why the shape it has:
   an action used to make ~37 of them. The hot paths run a plain function on the connection's
   thread instead (:meth:`Storage._job`): a read, or a whole transaction plus reading the row back,
   is ONE job.
+* On PostgreSQL a round trip to the server is what costs (the bot's CPU and the server's), so the
+  two hot paths are one statement each — a game read with its seats, an action committed with
+  its lock, check, log row and read-back (:data:`_PG_COMMIT_ACTION`) — and run on the bot's own
+  loop (``PgConnection.fetch_row``): 3 statements per action instead of 14 (docs/benchmarks.md).
 """
 
 from __future__ import annotations
@@ -163,6 +167,10 @@ class Storage:
         self.checkpoints = checkpoints
         """A SQLite file's log checkpoints, off the commit path (checkpoints.py); None for
         PostgreSQL and ``:memory:``."""
+        # (PgConnection has aiosqlite's surface without being one: see ``open``)
+        direct: object = db
+        self._direct = direct if isinstance(direct, PgConnection) else None
+        """PostgreSQL: where single-statement jobs run on the bot's own loop (``fetch_row``)."""
         self._writing = asyncio.Lock()
         """One connection serves every channel, so a second BEGIN while another channel's
         transaction is open would fail ("cannot start a transaction within a transaction"):
@@ -276,15 +284,41 @@ class Storage:
             raise
 
     async def get_game(self, game_id: int) -> GameRow:
-        return await self._job(lambda conn: _require_game(conn, game_id))
+        game = await self.find_game(game_id)
+        if game is None:
+            raise GameNotFoundError(f"No game {game_id}.")
+        return game
 
     async def find_game(self, game_id: int) -> GameRow | None:
+        if self._direct is not None:
+            return await self._read_game_direct(self._direct, "id = ?", (game_id,))
         return await self._job(lambda conn: _read_game(conn, "id = ?", (game_id,)))
 
     async def open_game_in_channel(self, channel_id: int) -> GameRow | None:
         """The lobby or active game in ``channel_id``, if any."""
-        return await self._job(lambda conn: _read_game(
-            conn, "channel_id = ? AND status IN ('lobby', 'active')", (channel_id,)))
+        where = "channel_id = ? AND status IN ('lobby', 'active')"
+        if self._direct is not None:
+            return await self._read_game_direct(self._direct, where, (channel_id,))
+        return await self._job(lambda conn: _read_game(conn, where, (channel_id,)))
+
+    async def _read_game_direct(
+        self, direct: PgConnection, where: str, params: Sequence[Any]
+    ) -> GameRow | None:
+        """PostgreSQL: :func:`_read_game` as one statement on the bot's loop (``fetch_row``)."""
+        row = await direct.fetch_row(
+            f"SELECT {_GAME_COLUMNS}, {_PG_SEATS_JSON} FROM games WHERE {where}", params)
+        return None if row is None else await self._game_direct(direct, row)
+
+    @staticmethod
+    async def _game_direct(direct: PgConnection, row: Sequence[Any]) -> GameRow:
+        """A row of :data:`_GAME_COLUMNS` and :data:`_PG_SEATS_JSON` as a :class:`GameRow`, its
+        catalogue read by ``fetch_row`` the first time its key is seen."""
+        key = row[_GAME_FIELDS.index("catalogue_key")]
+        cards = None if key is None else _CATALOGUES.get(str(key))
+        if key is not None and cards is None:
+            found = await direct.fetch_row("SELECT cards FROM catalogues WHERE catalogue_key = ?", (key,))
+            cards = None if found is None else _remember_catalogue(str(key), str(found[0]))
+        return _game_row_of(row[:-1], _seats_of_json(row[-1]), cards)
 
     async def games_with_status(self, *statuses: str) -> list[GameRow]:
         marks = ", ".join("?" for _ in statuses)
@@ -399,6 +433,10 @@ class Storage:
         stored before migration 0006, on its first action since).
         """
         now = self._now()
+        if self.dialect == "postgresql":
+            return await self._commit_action_postgres(
+                game_id, expected_revision, seat=seat, user_id=user_id, action=action, state=state,
+                state_schema=state_schema, finished=finished, also=also, catalogue=catalogue, now=now)
 
         def work(conn: sqlite3.Connection) -> GameRow:
             _check_revision_now(conn, game_id, expected_revision, statuses=("active",))
@@ -428,6 +466,54 @@ class Storage:
             return _require_game(conn, game_id)
 
         return await self._write(work)
+
+    async def _commit_action_postgres(
+        self, game_id: int, expected_revision: int, *, seat: int, user_id: int | None, action: str,
+        state: str, state_schema: int, finished: bool, also: Sequence[Write | InTransaction],
+        catalogue: StoredCatalogue | None, now: str,
+    ) -> GameRow:
+        """:meth:`commit_action` on PostgreSQL: the game's lock, the revision check, the log row,
+        the state, the drafts and the row read back are ONE statement (:data:`_PG_COMMIT_ACTION`),
+        one round trip instead of ten. With nothing else to write it is its own transaction (the
+        server commits it before answering, as it does ``COMMIT``); with ``also`` writes, the
+        same statement and then they run inside one ``BEGIN`` ... ``COMMIT``, on the bot's loop
+        (:meth:`PgConnection.fetch_row_then`), or on the connection's thread when a catalogue is
+        to be stored or an :class:`InTransaction` reads (a rating step: plain blocking code)."""
+        params = (game_id, expected_revision, state, state_schema, now, int(finished), seat, user_id, action)
+
+        def commit(conn: sqlite3.Connection) -> GameRow:
+            row = conn.execute(_PG_COMMIT_ACTION, params).fetchone()
+            if row is None:  # nothing was written: say why, as _check_revision_now would have
+                found = conn.execute("SELECT revision, status FROM games WHERE id = ?", (game_id,)).fetchone()
+                _revision_matches(found, game_id, expected_revision, ("active",))
+                raise StaleRevisionError(f"Game {game_id} moved on at revision {expected_revision}.")
+            return _game_row_with_seats(conn, row)
+
+        def work(conn: sqlite3.Connection) -> GameRow:
+            if catalogue is not None:  # the game's lock before its row is written (no deadlock)
+                _lock_game(conn, game_id)
+                _store_catalogue(conn, game_id, catalogue, now)
+            committed = commit(conn)
+            for write in also:
+                if isinstance(write, Write):
+                    conn.execute(write.sql, write.params)
+                else:
+                    write.run(conn, now)
+            return committed
+
+        writes = [(write.sql, write.params) for write in also if isinstance(write, Write)]
+        if len(writes) == len(also) and catalogue is None and self._direct is not None:
+            # on a connection of its own, so nothing to wait for in _writing: the statement alone
+            # (its own transaction), or it and the writes that join it in one transaction
+            row = await self._direct.fetch_row_then(_PG_COMMIT_ACTION, params, writes)
+            if row is None:
+                found = await self._direct.fetch_row(
+                    "SELECT revision, status FROM games WHERE id = ?", (game_id,))
+                _revision_matches(found, game_id, expected_revision, ("active",))
+                raise StaleRevisionError(f"Game {game_id} moved on at revision {expected_revision}.")
+            return await self._game_direct(self._direct, row)
+        async with self._writing:  # never inside another job's open transaction (see __init__)
+            return await self._job(lambda conn: _in_transaction(conn, work))
 
     async def set_message_ids(
         self, game_id: int, *, lobby_message_id: int | None = None, table_message_id: int | None = None,
@@ -678,6 +764,10 @@ def _scalar_now(conn: sqlite3.Connection, sql: str, params: Sequence[Any] = ()) 
 
 
 def _read_game(conn: sqlite3.Connection, where: str, params: Sequence[Any]) -> GameRow | None:
+    if getattr(conn, "dialect", "sqlite") == "postgresql":  # one round trip, seats included
+        row = conn.execute(f"SELECT {_GAME_COLUMNS}, {_PG_SEATS_JSON} FROM games WHERE {where}",
+                           params).fetchone()
+        return None if row is None else _game_row_with_seats(conn, row)
     row = conn.execute(f"SELECT {_GAME_COLUMNS} FROM games WHERE {where}", params).fetchone()
     return None if row is None else _game_row(conn, row)
 
@@ -694,13 +784,69 @@ def _game_row(conn: sqlite3.Connection, row: Sequence[Any]) -> GameRow:
         "SELECT seat, user_id, display_name, policy, joined_at FROM seats WHERE game_id = ? ORDER BY seat",
         (row[0],),
     ))
+    key = row[_GAME_FIELDS.index("catalogue_key")]
+    return _game_row_of(row, seats, None if key is None else _catalogue_cards(conn, str(key)))
+
+
+_PG_SEATS_JSON = (
+    "(SELECT json_agg(json_build_array(seat, user_id, display_name, policy, joined_at) ORDER BY seat)"
+    " FROM seats WHERE seats.game_id = games.id)"
+)
+"""PostgreSQL: a game's seats as one JSON column of its own row, so that reading a game is one
+round trip to the server instead of two (a round trip costs the bot a thread hop and the server
+a statement; on SQLite the second read is an in-process call and stays as it is)."""
+
+
+_PG_COMMIT_ACTION = f"""
+WITH moved AS (
+    UPDATE games SET state = $3, state_schema = $4, revision = revision + 1, updated_at = $5,
+        status = CASE WHEN $6 = 1 THEN 'finished' ELSE status END,
+        ended_at = CASE WHEN $6 = 1 THEN $5 ELSE ended_at END
+    WHERE id = $1 AND (SELECT TRUE FROM pg_advisory_xact_lock($1)) AND revision = $2 AND status = 'active'
+    RETURNING {_GAME_COLUMNS}
+), logged AS (
+    INSERT INTO actions (game_id, seq, seat, user_id, action, revision, created_at)
+    SELECT id, (SELECT COALESCE(MAX(seq), 0) + 1 FROM actions WHERE game_id = $1), $7, $8, $9, revision, $5
+    FROM moved
+), forgotten AS (
+    DELETE FROM master_drafts WHERE game_id = $1 AND ($6 = 1 OR seat = $7) AND EXISTS (SELECT FROM moved)
+)
+SELECT moved.*, {_PG_SEATS_JSON.replace("games.id", "moved.id")} FROM moved
+"""
+"""PostgreSQL: one action committed in one statement (``Storage._commit_action_postgres``).
+
+Why it is as safe as the transaction of separate statements it replaces: the game's advisory
+lock (``_lock_game``) is taken before the row is updated (the one-time condition runs first), so
+a transaction of another process that checked the revision under that lock finishes before this
+one touches the game; the row is updated only if its revision and status are still the expected
+ones on its newest version (PostgreSQL re-checks the condition on a row changed meanwhile), so a
+change committed by anyone since the action was computed makes the update, and with it the log
+row and the draft deletion (which depend on it), not happen: nothing is written and the caller
+gets :class:`StaleRevisionError`. Every revision change is made under that lock, so the log's
+next ``seq`` and the seats read here are those of the revision the update matched. (A Master draft
+another process saved while this statement waited for the lock may outlive it: a draft is never
+handed out on a stamp other than its own, see ``master_draft``.)"""
+
+
+def _game_row_with_seats(conn: sqlite3.Connection, row: Sequence[Any]) -> GameRow:
+    """A row of :data:`_GAME_COLUMNS` followed by :data:`_PG_SEATS_JSON` (PostgreSQL)."""
+    key = row[_GAME_FIELDS.index("catalogue_key")]
+    cards = None if key is None else _catalogue_cards(conn, str(key))
+    return _game_row_of(row[:-1], _seats_of_json(row[-1]), cards)
+
+
+def _seats_of_json(text: str | None) -> tuple[SeatRow, ...]:
+    return () if text is None else tuple(SeatRow(*seat) for seat in json.loads(text))
+
+
+def _game_row_of(row: Sequence[Any], seats: tuple[SeatRow, ...], cards: str | None) -> GameRow:
+    """A :class:`GameRow` of a row of :data:`_GAME_COLUMNS`, its seats, and its catalogue's cards."""
     values = dict(zip(_GAME_FIELDS, row, strict=True))
     try:
         values["options"] = json.loads(values["options"])
     except (TypeError, ValueError):
         values["options"] = {}  # unreadable options: the manager refuses this one game, not all
     key = values.pop("catalogue_key")
-    cards = None if key is None else _catalogue_cards(conn, str(key))
     return GameRow(**values, seats=seats, catalogue_key=key, catalogue=cards)
 
 
@@ -718,10 +864,15 @@ def _catalogue_cards(conn: sqlite3.Connection, key: str) -> str | None:
         found = _scalar_now(conn, "SELECT cards FROM catalogues WHERE catalogue_key = ?", (key,))
         if found is None:
             return None
-        text = _CATALOGUES[key] = str(found)
-        while len(_CATALOGUES) > CATALOGUES_KEPT:
-            _CATALOGUES.popitem(last=False)
+        text = _remember_catalogue(key, str(found))
     return text
+
+
+def _remember_catalogue(key: str, cards: str) -> str:
+    _CATALOGUES[key] = cards
+    while len(_CATALOGUES) > CATALOGUES_KEPT:
+        _CATALOGUES.popitem(last=False)
+    return cards
 
 
 def catalogue_writes(game_id: int, catalogue: StoredCatalogue | None, now: str) -> list[Write]:

@@ -81,6 +81,10 @@ class PgServer:
         """``pg_ctl restart -m fast``: every client connection is dropped, as in a real restart."""
         self._pg_ctl("restart", "-m", "fast")
 
+    def postmaster_pid(self) -> int:
+        """The server's main process (the first line of its ``postmaster.pid``)."""
+        return int((self.folder / "data" / "postmaster.pid").read_text().split()[0])
+
     def url(self, database: str = "postgres") -> str:
         return f"postgresql://postgres@127.0.0.1:{self.port}/{database}"
 
