@@ -31,6 +31,7 @@ from collections.abc import Callable, Hashable, Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
 from functools import lru_cache
+from typing import Any
 
 from PIL import Image, ImageChops, ImageDraw
 
@@ -147,6 +148,49 @@ def paste_sprite(image: Image.Image, sprite: Image.Image, xy: tuple[int, int]) -
         image.paste(sprite, xy, sprite)
 
 
+def paste_outline(image: Image.Image, sprite: Image.Image, xy: tuple[int, int], border: int) -> None:
+    """:func:`paste_sprite` for a "P" sprite drawn only within ``border`` pixels of its edges (a
+    frame: :func:`renders.draw.rounded_box` without a fill): its four edge strips pasted, not the
+    transparent inside, which a masked paste reads pixel by pixel all the same (a changed card's
+    frame is some 20,000 pixels, of which a fifth are drawn). The same pixels: a sprite whose
+    inside is not all :data:`CLEAR` is pasted whole."""
+    x, y = xy
+    for (left, top, right, bottom), strip, mask in _outline_strips(sprite, border):
+        _paste(image, strip, (x + left, y + top, x + right, y + bottom), mask)
+
+
+Strips = tuple[tuple[tuple[int, int, int, int], Image.Image, Image.Image], ...]
+"""Pieces of a sprite to paste: each one's box in the sprite, its pixels and its mask."""
+
+
+def _outline_strips(sprite: Image.Image, border: int) -> Strips:
+    """The strips of ``sprite`` to paste (their boxes in it, pixels and masks), made once."""
+    key = (id(sprite), border)
+    found = _OUTLINES.find(key)
+    if found is not None and found[0] is sprite:
+        return found[1]
+    width, height = sprite.size
+    inside = (border, border, width - border, height - border)
+    if inside[0] >= inside[2] or inside[1] >= inside[3] or sprite.crop(inside).getextrema() != (CLEAR, CLEAR):
+        boxes = [(0, 0, width, height)]
+    else:
+        boxes = [(0, 0, width, border), (0, height - border, width, height),
+                 (0, border, border, height - border), (width - border, border, width, height - border)]
+    strips = []
+    for box in boxes:
+        strip = sprite.crop(box)
+        strips.append((box, strip, point(strip, _NOT_CLEAR, "1")))
+    made = tuple(strips)
+    cost = image_bytes(sprite) + sum(2 * image_bytes(strip) for _, strip, _ in made)
+    _OUTLINES.keep(key, (sprite, made), cost)
+    return made
+
+
+_OUTLINES: KeptBytes[tuple[Image.Image, Strips]] = KeptBytes("renders.indexed._OUTLINES", MB // 4)
+"""A frame sprite (kept referenced, so that its id stays its own) -> its strips
+(:func:`paste_outline`): frames come in a few sizes (puzzles, completed cards, market cards)."""
+
+
 def _paste(image: Image.Image, source: Image.Image, box: tuple[int, int, int, int],
            mask: Image.Image | None = None) -> None:
     """``image.paste(source, box, mask)`` (``box`` the size of ``source``) without Pillow's
@@ -189,14 +233,14 @@ def paste_text(image: Image.Image, colour: RGB, xy: tuple[int, int], mask: Image
         return
     if box != (left, top, left + mask.width, top + mask.height):  # off the edge: rare, not kept
         mask = mask.crop((box[0] - left, box[1] - top, box[2] - left, box[3] - top))
-    lowest, highest = image.im.crop(box).getextrema()
+    lowest = _one_index(image.im.crop(box))
     lut = _matching_text_lut if _MATCHING.get() else text_lut
-    if lowest == highest:  # one background colour: one glyph image (nearly every string)
-        # Kept as "P" (the indexes as they are): an "L" glyph would be converted at every paste.
-        # Where the glyph has no ink it holds the background (the tables map 0 to it), which is
-        # what lies beneath: pasted whole, no mask needed.
-        glyph = _derived(mask, ("glyph", lowest, colour, lut),
-                         lambda: point(mask, lut(lowest, colour)).convert("P"))
+    if lowest is not None:  # one background colour: one glyph image (nearly every string)
+        # Kept as "P" (the indexes as they are): an "L" glyph would be converted at every paste;
+        # mapped straight into a "P" image, not mapped and then converted (a copy more, some
+        # 0.4 M instructions a table image). Where the glyph has no ink it holds the background
+        # (the tables map 0 to it), which is what lies beneath: pasted whole, no mask needed.
+        glyph = _derived(mask, ("glyph", lowest, colour, lut), lambda: point(mask, lut(lowest, colour), "P"))
         _paste(image, glyph, box)
         return
     covered = _derived(mask, ("covered",), lambda: point(mask, _COVERED, "1"))
@@ -316,26 +360,69 @@ def paste_blended(
         raise ValueError("an antialiased sprite is pasted onto a palette image only to match quantizing")
     left, top = xy
     box = (left, top, left + sprite.width, top + sprite.height)
-    under = image.crop(box)
-    lowest, highest = under.getextrema()
-    if lowest != highest:
+    under_core = image.im.crop(box)
+    lowest = _one_index(under_core)
+    under = image._new(under_core)
+    if lowest is None:
         drawn = _blend(under, sprite)
     elif key is None:
         drawn = _derived(sprite, ("blended", lowest), lambda: _blend(under, sprite))
     else:
         found = _BLENDS.find((key, lowest))
         if found is None:
-            found = _blend(under, sprite), point(sprite.getchannel("A"), _COVERED, "1")
-            _BLENDS.keep((key, lowest), found, image_bytes(found[0]) + image_bytes(found[1]))
-        image.paste(found[0], box, found[1])
+            blended = _blend(under, sprite)
+            seen = point(sprite.getchannel("A"), _COVERED, "1")
+            found = blended, None if _shows_under(blended, seen, lowest) else seen
+            _BLENDS.keep((key, lowest), found, image_bytes(blended) + image_bytes(seen))
+        _paste(image, found[0], box, found[1])
         return
     image.paste(drawn, box, _derived(sprite, ("seen",), lambda: point(sprite.getchannel("A"), _COVERED, "1")))
 
 
-_BLENDS: KeptBytes[tuple[Image.Image, Image.Image]] = KeptBytes("renders.indexed._BLENDS", MB)
+_BLENDS: KeptBytes[tuple[Image.Image, Image.Image | None]] = KeptBytes("renders.indexed._BLENDS", MB)
 """(what a sprite shows, the drawing index beneath it) -> the sprite blended over that index and
 the mask of its seen pixels (:func:`paste_blended` with a key): the table's market cards, ~66 KB
-each, so that a card coming into the market is not quantized again when it was seen before."""
+each, so that a card coming into the market is not quantized again when it was seen before. The
+mask is None where the blend holds the index beneath wherever the sprite is unseen (a card's
+corners over the page): pasted whole, a copy instead of a masked paste of some 50,000 pixels."""
+
+
+def _shows_under(blended: Image.Image, seen: Image.Image, under: int) -> bool:
+    """Whether ``blended`` holds ``under`` wherever ``seen`` is 0 (so pasting it whole over
+    ``under`` gives what pasting it through ``seen`` gives)."""
+    check = Image.new("P", blended.size, under)
+    check.im.paste(blended.im, (0, 0, *blended.size), seen.im)
+    return _raw_bytes(check.im) == _raw_bytes(blended.im)
+
+
+_WHOLE_CHECK_PIXELS = 4096
+"""From this many pixels, :func:`_one_index` compares the raw bytes (copied and compared by
+``memcpy``/``memcmp``: a market card's 50,000 pixels in a tenth of the time) instead of
+``getextrema`` (a comparison per pixel, quicker for a string's small box)."""
+
+
+def _one_index(core: Any) -> int | None:
+    """The index every pixel of a "P" image core holds, None when they differ."""
+    width, height = core.size
+    if width * height < _WHOLE_CHECK_PIXELS:
+        lowest, highest = core.getextrema()
+        return int(lowest) if lowest == highest else None
+    data = _raw_bytes(core)
+    return data[0] if data == bytes((data[0],)) * len(data) else None
+
+
+def _raw_bytes(core: Any) -> bytes:
+    """An 8-bit image core's pixels, in one piece (as :func:`renders.layers._raw`)."""
+    width, height = core.size
+    encoder = Image._getencoder(core.mode, "raw", core.mode)
+    encoder.setimage(core, (0, 0, width, height))
+    pieces: list[bytes] = []
+    while True:
+        _, status, data = encoder.encode(max(1, width * height))
+        pieces.append(data)
+        if status:
+            break
+    return data if len(pieces) == 1 else b"".join(pieces)
 
 
 def _blend(under: Image.Image, sprite: Image.Image) -> Image.Image:
