@@ -740,21 +740,22 @@ class _DrawnPanel:
         self._size = (width, height)
         self._paint = paint
         self._image: Image.Image | None = None
-        self._mapped: Image.Image | None = None
+        self._drawn: Image.Image | None = None
 
     def mapped(self, first: int, height: int) -> Callable[[], Image.Image]:
         """The panel's ``height`` rows from ``first`` on the palette, mapped as quantizing its RGB
-        drawing maps (:attr:`layers.Part.drawn`): drawn and mapped once for both parts, instead
-        of pasted onto a canvas of each part's own and mapped there (the same pixels)."""
+        drawing maps (:attr:`layers.Part.drawn`): drawn once for both parts, instead of pasted
+        onto a canvas of each part's own (the same pixels); only the rows asked for are mapped
+        (a sixth of the panels drawn at a turn end are wanted for their head or body alone)."""
 
         def make() -> Image.Image:
             dx, dy = self._shift
-            if self._mapped is None:
+            if self._drawn is None:
                 with indexed.matching_quantize():
-                    image = indexed.canvas((self._size[0] + dx, self._size[1] + dy), PAGE)
-                    self._paint(image, dx, dy)
-                self._mapped = indexed.point(image, indexed.quantize_lut())
-            return self._mapped.crop((dx, dy + first, dx + self._size[0], dy + first + height))
+                    self._drawn = indexed.canvas((self._size[0] + dx, self._size[1] + dy), PAGE)
+                    self._paint(self._drawn, dx, dy)
+            rows = self._drawn.crop((dx, dy + first, dx + self._size[0], dy + first + height))
+            return indexed.point(rows, indexed.quantize_lut())
 
         return make
 
