@@ -218,10 +218,8 @@ def market_card(card: PuzzleCard, g: MarketGeometry) -> Image.Image:
     """A face-up card: points (badge, top left), reward piece (top right), recess."""
     lk = look(card.colour)
     image = Image.new("RGBA", (g.width, g.height), (0, 0, 0, 0))
-    draw = ImageDraw.Draw(image)
-    draw.rounded_rectangle(
-        (0, 0, g.width - 1, g.height - 1), radius=g.cell // 3, fill=lk.body, outline=lk.edge, width=2
-    )
+    box = (0, 0, g.width - 1, g.height - 1)
+    rounded_rect(image, box, g.cell // 3, fill=lk.body, outline=lk.edge, width=2)  # corners drawn once
     badge_fill, badge_ink = (INK, WHITE) if card.colour is Colour.WHITE else (WHITE, INK)
     left, top, _, _ = g.badge_box
     r = g.diameter // 2
