@@ -44,7 +44,7 @@ except ImportError:  # pragma: no cover - isal is a dependency; zlib's streams d
     deflating = zlib
 
 from .cache import MB, HashedKey, KeptBytes
-from .indexed import canvas, index, matching_quantize, point, quantize_lut
+from .indexed import NotFinal, canvas, index, matching_quantize, point, quantize_lut
 from .palette import PNG_COMPRESS_LEVEL, RGB, palette_image
 
 Painter = Callable[[Image.Image, int, int], None]
@@ -216,10 +216,15 @@ def _draw_part(part: Part, band: Band, mode: str, background: RGB) -> Image.Imag
     if mode == "RGB" and part.mode == "P" and part.drawn is not None:
         return part.drawn()
     if mode == "RGB" and part.mode == "P":  # on the palette, as quantizing the RGB drawing maps
-        with matching_quantize():
-            own = canvas(size, background)
-            part.paint(own, dx, dy)
-        mapped = point(own, quantize_lut())
+        try:  # in final indexes, without the mapping pass over every pixel of the part
+            with matching_quantize(final=True):
+                mapped = canvas(size, background)
+                part.paint(mapped, dx, dy)
+        except NotFinal:  # a blend over an index several colours map to: drawn, then mapped
+            with matching_quantize():
+                own = canvas(size, background)
+                part.paint(own, dx, dy)
+            mapped = point(own, quantize_lut())
     else:
         own = canvas(size, background) if mode == "P" else Image.new(mode, size, background)
         part.paint(own, dx, dy)
