@@ -65,10 +65,10 @@ class Part:
     (:func:`renders.indexed.ink`).
 
     ``mode`` "P": in an RGB layout, the part is drawn straight on the palette inside
-    :func:`renders.indexed.matching_quantize` and mapped by :func:`~renders.indexed.quantize_lut`
-    instead of drawn in RGB and quantized: the same pixels (the painter draws in both modes; what
-    it draws is mapped the way quantizing maps it), without the RGB canvas, four times the bytes
-    to paste, or the per-pixel colour search."""
+    :func:`renders.indexed.matching_quantize` — in its final indexes where it can, else mapped
+    by :func:`~renders.indexed.quantize_lut` — instead of drawn in RGB and quantized: the same
+    pixels (the painter draws in both modes; what it draws is mapped the way quantizing maps
+    it), without the RGB canvas, four times the bytes to paste, or the per-pixel colour search."""
 
     x: int
     width: int
