@@ -223,7 +223,10 @@ def rounded_box(
     x0, y0, x1, y1 = box
     mode = indexed.sprite_mode(image)
     sprite = _rounded_sprite(x1 - x0 + 1, y1 - y0 + 1, radius, fill, outline, width, mode)
-    indexed.paste_sprite(image, sprite, (x0, y0))
+    if fill is None and image.mode == "P":
+        indexed.paste_outline(image, sprite, (x0, y0), max(radius, width) + 1)
+    else:
+        indexed.paste_sprite(image, sprite, (x0, y0))
 
 
 def rounded_rect(

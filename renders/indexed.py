@@ -31,6 +31,7 @@ from collections.abc import Callable, Hashable, Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
 from functools import lru_cache
+from typing import Any
 
 from PIL import Image, ImageChops, ImageDraw
 
@@ -63,7 +64,10 @@ def index(colour: RGB) -> int:
     :func:`matching_quantize`, a colour not in the palette: the index :func:`quantize_lut` maps
     to what quantizing it gives)."""
     key = (colour[0], colour[1], colour[2])
-    return _matching_index(key) if _MATCHING.get() else _nearest(key)
+    if not _MATCHING.get():
+        return _nearest(key)
+    drawing = _matching_index(key)
+    return _quantizing()[0][drawing] if _FINAL.get() else drawing
 
 
 @lru_cache(maxsize=4096)
@@ -95,7 +99,7 @@ def canvas(size: tuple[int, int], colour: RGB | None) -> Image.Image:
 def blank(mode: str, size: tuple[int, int], colour: RGB | None) -> Image.Image:
     """A new image in ``mode``: "P" (:func:`canvas`; :data:`MATCHING_MODE` too), "RGB", or "RGBA"
     (transparent if ``colour`` is None) — so one drawing function can make either kind."""
-    if mode in ("P", MATCHING_MODE):
+    if mode in ("P", MATCHING_MODE, FINAL_MODE):
         return canvas(size, colour)
     if colour is None:
         return Image.new(mode, size, (0, 0, 0, 0))
@@ -122,6 +126,9 @@ def _derived(source: Image.Image, what: tuple[object, ...], make: Callable[[], I
     return _DERIVED.get(source, what, make)
 
 
+FINAL_MODE = "Pf"
+"""The sprites' mode inside :func:`matching_quantize` with ``final``: their indexes already mapped."""
+
 MATCHING_MODE = "Pq"
 """The mode :func:`blank` and the sprite makers take for "P" sprites drawn inside
 :func:`matching_quantize` (so their caches keep them apart from the mat's)."""
@@ -132,7 +139,9 @@ def sprite_mode(image: Image.Image) -> str:
     inside :func:`matching_quantize`), else RGBA."""
     if image.mode != "P":
         return "RGBA"
-    return MATCHING_MODE if _MATCHING.get() else "P"
+    if not _MATCHING.get():
+        return "P"
+    return FINAL_MODE if _FINAL.get() else MATCHING_MODE
 
 
 def paste_sprite(image: Image.Image, sprite: Image.Image, xy: tuple[int, int]) -> None:
@@ -145,6 +154,49 @@ def paste_sprite(image: Image.Image, sprite: Image.Image, xy: tuple[int, int]) -
         _paste(image, sprite, (x, y, x + sprite.width, y + sprite.height), opaque(sprite))
     else:
         image.paste(sprite, xy, sprite)
+
+
+def paste_outline(image: Image.Image, sprite: Image.Image, xy: tuple[int, int], border: int) -> None:
+    """:func:`paste_sprite` for a "P" sprite drawn only within ``border`` pixels of its edges (a
+    frame: :func:`renders.draw.rounded_box` without a fill): its four edge strips pasted, not the
+    transparent inside, which a masked paste reads pixel by pixel all the same (a changed card's
+    frame is some 20,000 pixels, of which a fifth are drawn). The same pixels: a sprite whose
+    inside is not all :data:`CLEAR` is pasted whole."""
+    x, y = xy
+    for (left, top, right, bottom), strip, mask in _outline_strips(sprite, border):
+        _paste(image, strip, (x + left, y + top, x + right, y + bottom), mask)
+
+
+Strips = tuple[tuple[tuple[int, int, int, int], Image.Image, Image.Image], ...]
+"""Pieces of a sprite to paste: each one's box in the sprite, its pixels and its mask."""
+
+
+def _outline_strips(sprite: Image.Image, border: int) -> Strips:
+    """The strips of ``sprite`` to paste (their boxes in it, pixels and masks), made once."""
+    key = (id(sprite), border)
+    found = _OUTLINES.find(key)
+    if found is not None and found[0] is sprite:
+        return found[1]
+    width, height = sprite.size
+    inside = (border, border, width - border, height - border)
+    if inside[0] >= inside[2] or inside[1] >= inside[3] or sprite.crop(inside).getextrema() != (CLEAR, CLEAR):
+        boxes = [(0, 0, width, height)]
+    else:
+        boxes = [(0, 0, width, border), (0, height - border, width, height),
+                 (0, border, border, height - border), (width - border, border, width, height - border)]
+    strips = []
+    for box in boxes:
+        strip = sprite.crop(box)
+        strips.append((box, strip, point(strip, _NOT_CLEAR, "1")))
+    made = tuple(strips)
+    cost = image_bytes(sprite) + sum(2 * image_bytes(strip) for _, strip, _ in made)
+    _OUTLINES.keep(key, (sprite, made), cost)
+    return made
+
+
+_OUTLINES: KeptBytes[tuple[Image.Image, Strips]] = KeptBytes("renders.indexed._OUTLINES", MB // 4)
+"""A frame sprite (kept referenced, so that its id stays its own) -> its strips
+(:func:`paste_outline`): frames come in a few sizes (puzzles, completed cards, market cards)."""
 
 
 def _paste(image: Image.Image, source: Image.Image, box: tuple[int, int, int, int],
@@ -189,19 +241,22 @@ def paste_text(image: Image.Image, colour: RGB, xy: tuple[int, int], mask: Image
         return
     if box != (left, top, left + mask.width, top + mask.height):  # off the edge: rare, not kept
         mask = mask.crop((box[0] - left, box[1] - top, box[2] - left, box[3] - top))
-    lowest, highest = image.im.crop(box).getextrema()
-    lut = _matching_text_lut if _MATCHING.get() else text_lut
-    if lowest == highest:  # one background colour: one glyph image (nearly every string)
-        # Kept as "P" (the indexes as they are): an "L" glyph would be converted at every paste.
-        # Where the glyph has no ink it holds the background (the tables map 0 to it), which is
-        # what lies beneath: pasted whole, no mask needed.
-        glyph = _derived(mask, ("glyph", lowest, colour, lut),
-                         lambda: point(mask, lut(lowest, colour)).convert("P"))
+    lowest = _one_index(image.im.crop(box))
+    lut = (_final_text_lut if _FINAL.get() else _matching_text_lut) if _MATCHING.get() else text_lut
+    if lowest is not None:  # one background colour: one glyph image (nearly every string)
+        _read(lowest)
+        # Kept as "P" (the indexes as they are): an "L" glyph would be converted at every paste;
+        # mapped straight into a "P" image, not mapped and then converted (a copy more, some
+        # 0.4 M instructions a table image). Where the glyph has no ink it holds the background
+        # (the tables map 0 to it), which is what lies beneath: pasted whole, no mask needed.
+        glyph = _derived(mask, ("glyph", lowest, colour, lut), lambda: point(mask, lut(lowest, colour), "P"))
         _paste(image, glyph, box)
         return
     covered = _derived(mask, ("covered",), lambda: point(mask, _COVERED, "1"))
     under = image.crop(box)
     for _, background in under.getcolors(256) or ():
+        assert isinstance(background, int)  # a "P" image's colours are indexes
+        _read(background)
         here = point(under, [255 if i == background else 0 for i in range(256)], "1")
         image.paste(point(mask, lut(background, colour)), box, ImageChops.logical_and(here, covered))
 
@@ -209,18 +264,59 @@ def paste_text(image: Image.Image, colour: RGB, xy: tuple[int, int], mask: Image
 # -- palette drawing that gives what RGB drawing and quantizing gave ---------------------------
 
 _MATCHING: ContextVar[bool] = ContextVar("renders_matching_quantize", default=False)
+_FINAL: ContextVar[bool] = ContextVar("renders_matching_final", default=False)
+
+
+class NotFinal(Exception):
+    """Drawing with final indexes read an index that more than one drawing index maps to
+    (:func:`matching_quantize` with ``final``): the part is drawn again the usual way."""
 
 
 @contextmanager
-def matching_quantize() -> Iterator[None]:
+def matching_quantize(final: bool = False) -> Iterator[None]:
     """Inside the block, palette drawing gives the pixels that drawing in RGB and quantizing gives
     once :func:`quantize_lut` maps them: blends come from quantized tables (a context variable,
-    as :func:`renders.labels.speaking`: threads keep their own)."""
-    token = _MATCHING.set(True)
+    as :func:`renders.labels.speaking`: threads keep their own).
+
+    ``final``: every index is drawn already mapped (solid colours, glyph tables, blends and
+    sprites, which then have their own mode, :data:`FINAL_MODE`), so the drawing needs no
+    mapping pass. A blend reads the index beneath it to know which colour was drawn there, and
+    a mapped index may stand for several (the white card's colour is mapped to the panel's):
+    reading one of those raises :class:`NotFinal`, and the caller draws the usual way
+    (:func:`renders.layers._draw_part`; the base game's decks, the reserve's slots on the panel
+    colour). The same pixels either way."""
+    token, final_token = _MATCHING.set(True), _FINAL.set(final)
     try:
         yield
     finally:
+        _FINAL.reset(final_token)
         _MATCHING.reset(token)
+
+
+def _read(drawn: int) -> None:
+    """A blend is about to read ``drawn`` as the index beneath it: with final indexes, only an
+    index no other drawing index maps to says which colour was drawn there."""
+    if _FINAL.get() and drawn not in _unambiguous():
+        raise NotFinal(drawn)
+
+
+@lru_cache(maxsize=1)
+def _unambiguous() -> frozenset[int]:
+    """The final indexes that only their own drawing index maps to (:func:`quantize_lut`): read
+    on a drawing in final indexes, each stands for the colour drawn there, as on the drawing."""
+    lut = _quantizing()[0]
+    sources: dict[int, list[int]] = {}
+    for drawing, target in enumerate(lut):
+        sources.setdefault(target, []).append(drawing)
+    return frozenset(target for target, drawn in sources.items() if drawn == [target])
+
+
+@lru_cache(maxsize=1024)
+def _final_text_lut(background: int, colour: RGB) -> tuple[int, ...]:
+    """:func:`_matching_text_lut` mapped by :func:`quantize_lut` (``background`` is one of
+    :func:`_unambiguous`, which the lut keeps)."""
+    lut = _quantizing()[0]
+    return tuple(lut[i] for i in _matching_text_lut(background, colour))
 
 
 @lru_cache(maxsize=1)
@@ -316,29 +412,78 @@ def paste_blended(
         raise ValueError("an antialiased sprite is pasted onto a palette image only to match quantizing")
     left, top = xy
     box = (left, top, left + sprite.width, top + sprite.height)
-    under = image.crop(box)
-    lowest, highest = under.getextrema()
-    if lowest != highest:
-        drawn = _blend(under, sprite)
+    under_core = image.im.crop(box)
+    lowest = _one_index(under_core)
+    under = image._new(under_core)
+    final = _FINAL.get()
+    if lowest is None:
+        for _, beneath in under.getcolors(256) or ():
+            assert isinstance(beneath, int)
+            _read(beneath)
+        drawn = _blend(under, sprite, final)
     elif key is None:
-        drawn = _derived(sprite, ("blended", lowest), lambda: _blend(under, sprite))
+        _read(lowest)
+        drawn = _derived(sprite, ("blended", lowest, final), lambda: _blend(under, sprite, final))
     else:
-        found = _BLENDS.find((key, lowest))
+        _read(lowest)
+        found = _BLENDS.find((key, lowest, final))
         if found is None:
-            found = _blend(under, sprite), point(sprite.getchannel("A"), _COVERED, "1")
-            _BLENDS.keep((key, lowest), found, image_bytes(found[0]) + image_bytes(found[1]))
-        image.paste(found[0], box, found[1])
+            blended = _blend(under, sprite, final)
+            seen = point(sprite.getchannel("A"), _COVERED, "1")
+            found = blended, None if _shows_under(blended, seen, lowest) else seen
+            _BLENDS.keep((key, lowest, final), found, image_bytes(blended) + image_bytes(seen))
+        _paste(image, found[0], box, found[1])
         return
     image.paste(drawn, box, _derived(sprite, ("seen",), lambda: point(sprite.getchannel("A"), _COVERED, "1")))
 
 
-_BLENDS: KeptBytes[tuple[Image.Image, Image.Image]] = KeptBytes("renders.indexed._BLENDS", MB)
+_BLENDS: KeptBytes[tuple[Image.Image, Image.Image | None]] = KeptBytes("renders.indexed._BLENDS", MB)
 """(what a sprite shows, the drawing index beneath it) -> the sprite blended over that index and
 the mask of its seen pixels (:func:`paste_blended` with a key): the table's market cards, ~66 KB
-each, so that a card coming into the market is not quantized again when it was seen before."""
+each, so that a card coming into the market is not quantized again when it was seen before. The
+mask is None where the blend holds the index beneath wherever the sprite is unseen (a card's
+corners over the page): pasted whole, a copy instead of a masked paste of some 50,000 pixels."""
 
 
-def _blend(under: Image.Image, sprite: Image.Image) -> Image.Image:
+def _shows_under(blended: Image.Image, seen: Image.Image, under: int) -> bool:
+    """Whether ``blended`` holds ``under`` wherever ``seen`` is 0 (so pasting it whole over
+    ``under`` gives what pasting it through ``seen`` gives)."""
+    check = Image.new("P", blended.size, under)
+    check.im.paste(blended.im, (0, 0, *blended.size), seen.im)
+    return _raw_bytes(check.im) == _raw_bytes(blended.im)
+
+
+_WHOLE_CHECK_PIXELS = 4096
+"""From this many pixels, :func:`_one_index` compares the raw bytes (copied and compared by
+``memcpy``/``memcmp``: a market card's 50,000 pixels in a tenth of the time) instead of
+``getextrema`` (a comparison per pixel, quicker for a string's small box)."""
+
+
+def _one_index(core: Any) -> int | None:
+    """The index every pixel of a "P" image core holds, None when they differ."""
+    width, height = core.size
+    if width * height < _WHOLE_CHECK_PIXELS:
+        lowest, highest = core.getextrema()
+        return int(lowest) if lowest == highest else None
+    data = _raw_bytes(core)
+    return data[0] if data == bytes((data[0],)) * len(data) else None
+
+
+def _raw_bytes(core: Any) -> bytes:
+    """An 8-bit image core's pixels, in one piece (as :func:`renders.layers._raw`)."""
+    width, height = core.size
+    encoder = Image._getencoder(core.mode, "raw", core.mode)
+    encoder.setimage(core, (0, 0, width, height))
+    pieces: list[bytes] = []
+    while True:
+        _, status, data = encoder.encode(max(1, width * height))
+        pieces.append(data)
+        if status:
+            break
+    return data if len(pieces) == 1 else b"".join(pieces)
+
+
+def _blend(under: Image.Image, sprite: Image.Image, final: bool = False) -> Image.Image:
     """``sprite`` pasted through its alpha on the RGB colours ``under`` stands for, quantized, as
     drawing indexes."""
     lowest, highest = under.getextrema()
@@ -348,4 +493,5 @@ def _blend(under: Image.Image, sprite: Image.Image) -> Image.Image:
         rgb = Image.new("RGB", under.size)
         rgb.putdata([_drawn_colour(i) for i in under.tobytes()])
     rgb.paste(sprite, (0, 0), sprite)
-    return point(rgb.quantize(palette=palette_image(), dither=Image.Dither.NONE), _quantizing()[1])
+    quantized = rgb.quantize(palette=palette_image(), dither=Image.Dither.NONE)
+    return quantized if final else point(quantized, _quantizing()[1])

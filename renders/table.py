@@ -27,7 +27,7 @@ from engine.visibility import hidden_scores
 from . import fonts, indexed, labels, layers
 from .card import Box, Look, MarketGeometry, look, market_card, market_geometry
 from .changes import NONE, Changes, changes_between, market_cards
-from .draw import dashed_rect, pill
+from .draw import dashed_rect, pill, rounded_box, rounded_rect
 from .finesse import finesse_height, paint_finesse
 from .labels import Words
 from .layers import Band, Layout, Part
@@ -371,7 +371,6 @@ def _paint_deck(
     g = lay.card(cell)
     w, h = g.width, g.height
     t = lay.t
-    draw = ImageDraw.Draw(image)
     if count == 0:
         dashed_rect(image, (x, y, x + w - 1, y + h - 1), SLOT, width=3)
         fonts.draw(image, x + w / 2, y + h / 2, labels.DECK_EMPTY, t.small, MUTED, anchor="mm")
@@ -379,21 +378,19 @@ def _paint_deck(
     lk = look(colour) if colour is not None else NEUTRAL_DECK
     layers = min(3, count)
     step = 6
+    # Rounded boxes from corners and frames drawn once per size (Pillow draws each corner as an
+    # ellipse's clipped slices: ~0.4 M instructions a box, four boxes a deck): the same pixels.
     for i in reversed(range(layers)):
         off = i * step
-        draw.rounded_rectangle(
+        rounded_rect(
+            image,
             (x + off, y + off, x + w - 1 - (layers - 1) * step + off, y + h - 1 - (layers - 1) * step + off),
-            radius=cell // 3,
-            fill=indexed.ink(image, lk.body),
-            outline=indexed.ink(image, lk.edge),
-            width=2,
+            cell // 3, fill=lk.body, outline=lk.edge, width=2,
         )
     cw, ch = w - (layers - 1) * step, h - (layers - 1) * step
     inset = cell // 2
-    draw.rounded_rectangle(
-        (x + inset, y + inset, x + cw - 1 - inset, y + ch - 1 - inset), radius=6,
-        outline=indexed.ink(image, lk.hole), width=3,
-    )
+    hole = (x + inset, y + inset, x + cw - 1 - inset, y + ch - 1 - inset)
+    rounded_box(image, hole, 6, outline=lk.hole, width=3)
     fonts.draw(
         image, x + cw / 2, y + ch / 2 - t.small * 0.45, str(count), t.huge, lk.ink, bold=True, anchor="mm"
     )
@@ -740,21 +737,22 @@ class _DrawnPanel:
         self._size = (width, height)
         self._paint = paint
         self._image: Image.Image | None = None
-        self._mapped: Image.Image | None = None
+        self._drawn: Image.Image | None = None
 
     def mapped(self, first: int, height: int) -> Callable[[], Image.Image]:
         """The panel's ``height`` rows from ``first`` on the palette, mapped as quantizing its RGB
-        drawing maps (:attr:`layers.Part.drawn`): drawn and mapped once for both parts, instead
-        of pasted onto a canvas of each part's own and mapped there (the same pixels)."""
+        drawing maps (:attr:`layers.Part.drawn`): drawn once for both parts, instead of pasted
+        onto a canvas of each part's own (the same pixels); only the rows asked for are mapped
+        (a sixth of the panels drawn at a turn end are wanted for their head or body alone)."""
 
         def make() -> Image.Image:
             dx, dy = self._shift
-            if self._mapped is None:
+            if self._drawn is None:
                 with indexed.matching_quantize():
-                    image = indexed.canvas((self._size[0] + dx, self._size[1] + dy), PAGE)
-                    self._paint(image, dx, dy)
-                self._mapped = indexed.point(image, indexed.quantize_lut())
-            return self._mapped.crop((dx, dy + first, dx + self._size[0], dy + first + height))
+                    self._drawn = indexed.canvas((self._size[0] + dx, self._size[1] + dy), PAGE)
+                    self._paint(self._drawn, dx, dy)
+            rows = self._drawn.crop((dx, dy + first, dx + self._size[0], dy + first + height))
+            return indexed.point(rows, indexed.quantize_lut())
 
         return make
 
