@@ -32,10 +32,12 @@ LADDER_GAMES = 200
 """Two-player games per pair."""
 PAIRS: dict[str, tuple[str, str]] = {
     "medium_vs_greedy": ("medium", "greedy"),
-    "strong_vs_medium": ("strong", "medium"),
-    "expert_vs_strong": ("expert", "strong"),
+    "strong_vs_medium": ("ladder_strong", "medium"),
+    "expert_vs_strong": ("expert", "ladder_strong"),
 }
-"""Each ladder step by its name: (the upper level, the lower), as policy names."""
+"""Each ladder step by its name: (the upper level, the lower), as policy names. The Strong level
+is the lobby's (``ladder_strong``), not the frozen ``strong`` baseline the engine bench measures
+the Expert against (docs/engine.md section 7, "The lobby's Strong level")."""
 
 
 def play_one(job: Job) -> Result:

@@ -43,8 +43,9 @@ from engine.simulate import play_game
 from .load import percentile
 from .report import BenchReport
 
-KINDS = ("random", "greedy", "medium", "strong", "expert")
-"""The AI levels a table can seat (bot/core/games.py POLICY_NAMES), weakest first."""
+KINDS = ("random", "greedy", "medium", "strong", "ladder_strong", "expert")
+"""The AI kinds a seat can hold, weakest first: the levels a table can seat (bot/core/games.py
+POLICY_NAMES) and the retired ``strong``, which seats stored before 2026-12-05 still play."""
 
 
 async def _finished_game(workdir: Path, players: int = 4) -> tuple[Storage, GameManager, Game]:

@@ -65,17 +65,22 @@ async def test_a_table_can_turn_hints_off(h: DiscordHarness) -> None:
     assert_refused(await h.slash(alice, "games", "projectl play hint"), "Hints are off")
 
 
-@pytest.mark.parametrize(("level", "label"),
-                         [("medium", "Medium"), ("strong", "Strong"), ("expert", "Expert")])
-async def test_a_searching_ai_seat_plays_its_turns(h: DiscordHarness, level: str, label: str) -> None:
-    """The Medium, Strong and Expert seats think in the process pool and play their whole planned turn."""
+@pytest.mark.parametrize(("button", "level", "label"),
+                         [("medium", "medium", "Medium"), ("strong", "ladder_strong", "Strong"),
+                          ("expert", "expert", "Expert")])
+async def test_a_searching_ai_seat_plays_its_turns(
+    h: DiscordHarness, button: str, level: str, label: str,
+) -> None:
+    """The Medium, Strong and Expert seats think in the process pool and play their whole planned
+    turn; the lobby's Strong button seats the lobby's Strong level (``ladder_strong``), not the
+    frozen ``strong`` baseline."""
     alice = h.add_user("alice")
     ix = await h.slash(alice, "games", "projectl table new", players=2)
     lobby = ix.original
     assert lobby is not None
     game_id = lobby.buttons[0].custom_id.split(":")[-1]
     assert f"Add {label} AI" in [b.label for b in lobby.buttons]
-    await h.click(alice, lobby, f"pl:lobby:{level}:{game_id}")
+    await h.click(alice, lobby, f"pl:lobby:{button}:{game_id}")
     await h.click(alice, lobby, f"pl:lobby:start:{game_id}")
     game = await _game(h)
     assert [s.policy for s in game.seats] == [None, level] and game.seats[1].name == f"{label} bot 1"
@@ -116,3 +121,26 @@ async def test_review_after_the_game_from_the_button_and_the_command(h: DiscordH
     again = final_reply(await h.slash(alice, "games", "projectl review"))
     assert again.content == review.content  # the same game, from the cache
     assert texts.REVIEW_LINE.split("{")[0] in review.content or texts.REVIEW_CLEAN in review.content
+
+
+async def test_a_seat_stored_with_the_retired_strong_level_still_plays(h: DiscordHarness) -> None:
+    """Games seated before the lobby's Strong level became ``ladder_strong`` keep their ``strong``
+    seats: they load, are named as before and play the frozen Strong search."""
+    alice = h.add_user("alice")
+    ix = await h.slash(alice, "games", "projectl table new", players=2)
+    lobby = ix.original
+    assert lobby is not None
+    game_id = lobby.buttons[0].custom_id.split(":")[-1]
+    await h.click(alice, lobby, f"pl:lobby:strong:{game_id}")
+    storage = bot_of(h).storage
+    await storage._write(  # noqa: SLF001 - a seat as a table stored it before the change
+        lambda conn: conn.execute("UPDATE seats SET policy = 'strong' WHERE policy = 'ladder_strong'"))
+    await h.click(alice, lobby, f"pl:lobby:start:{game_id}")
+    game = await _game(h)
+    assert [s.policy for s in game.seats] == [None, "strong"] and game.seats[1].name == "Strong bot 1"
+    for _ in range(3):
+        await h.slash(alice, "games", "projectl play level1")
+    after = await _game(h)
+    assert after.current is not None and after.current.user_id == alice.id
+    assert after.state.turn > game.state.turn  # the stored Strong seat played its whole turn
+    assert await bot_of(h).manager.verify(after.id)

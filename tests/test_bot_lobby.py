@@ -155,7 +155,7 @@ async def test_watch_offers_the_lobbys_ais_by_their_lobby_names(h: Any) -> None:
     command = next(o for o in table["options"] if o["name"] == "new")
     watch = next(o for o in command["options"] if o["name"] == "watch")
     assert [(c["name"], c["value"]) for c in watch["choices"]] == [
-        ("Easy", "greedy"), ("Medium", "medium"), ("Strong", "strong"), ("Expert", "expert")]
+        ("Easy", "greedy"), ("Medium", "medium"), ("Strong", "ladder_strong"), ("Expert", "expert")]
     assert watch["choices"][0]["name_localizations"]["pt-BR"] == "Fácil"
 
 

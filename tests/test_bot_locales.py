@@ -229,10 +229,11 @@ def test_the_portuguese_wording_has_no_european_forms_parenthesised_plurals_or_t
 
 def test_the_ai_kinds_are_named_in_the_readers_language_beside_the_keyword_one_types() -> None:
     assert localise(ai_kinds(), "pt-BR") == (
-        "`greedy` (Guloso), `medium` (Médio), `strong` (Forte), `expert` (Especialista), "
+        "`greedy` (Guloso), `medium` (Médio), `ladder_strong` (Forte), `expert` (Especialista), "
         "`random` (Aleatório)")
     assert localise(ai_kinds(), None) == (
-        "`greedy` (Greedy), `medium` (Medium), `strong` (Strong), `expert` (Expert), `random` (Random)")
+        "`greedy` (Greedy), `medium` (Medium), `ladder_strong` (Strong), `expert` (Expert), "
+        "`random` (Random)")
 
 
 async def test_the_start_post_names_ai_seats_in_the_servers_language(h: DiscordHarness) -> None:

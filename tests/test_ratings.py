@@ -12,6 +12,7 @@ from days_support import START
 
 from bot.core import ratings
 from bot.core.clock import ManualClock
+from bot.core.games import RETIRED_LEVELS
 from bot.core.manager import POLICY_NAMES, Game, GameManager, TableSettings
 from bot.core.storage import DaysStore, Storage
 from bot.core.storage.hints import HintStore
@@ -88,7 +89,8 @@ def test_the_solo_margin_weights_the_update() -> None:
 
 def test_display_scale() -> None:
     assert ratings.display(25.0) == 1500 and ratings.display(28.5) == 1640
-    assert set(ratings.ai_ratings()) == set(POLICY_NAMES)  # every level a table can seat is calibrated
+    # Every level a table can seat is rated, and so is every retired one stored seats still play.
+    assert set(ratings.ai_ratings()) == set(POLICY_NAMES) | set(RETIRED_LEVELS)
 
 
 async def test_finished_games_are_rated_in_their_commit(manager: GameManager) -> None:

@@ -40,10 +40,20 @@ log = logging.getLogger("bot.manager")
 
 VARIANTS = ("base", "solo")
 """The table kinds ``/projectl table new`` offers (a ``base`` table plays Line Clear with 5–6 seats)."""
-POLICY_NAMES = ("greedy", "medium", "strong", "expert", "random")
-POLICY_LABELS = {"greedy": "Easy", "medium": "Medium", "strong": "Strong", "expert": "Expert",
-                 "random": "Random"}
+POLICY_NAMES = ("greedy", "medium", "ladder_strong", "expert", "random")
+"""The AI levels a table can seat (the lobby's buttons, ``replace``, ``watch``), weakest first."""
+POLICY_LABELS = {"greedy": "Easy", "medium": "Medium", "ladder_strong": "Strong", "strong": "Strong",
+                 "expert": "Expert", "random": "Random"}
 """What players see for each policy: "greedy" is offered as Easy."""
+RETIRED_LEVELS = {"strong": "ladder_strong"}
+"""Level names no longer offered, and the level that seats in their place: a stale client or a
+typed command may still send them. Seats stored with them keep the policy they name (the frozen
+Strong, issue 29: the lobby's Strong level is ``ladder_strong`` since 2026-12-05)."""
+
+
+def offered_level(policy: str) -> str:
+    """The level a requested AI kind seats today (a retired name seats its successor)."""
+    return RETIRED_LEVELS.get(policy, policy)
 
 
 # -- values ------------------------------------------------------------------------------------

@@ -14,7 +14,8 @@ from .storage.ratings import RatingChange, RatingRow
 PAGE_SIZE = 10
 SCOPES = ("server", "all")
 LADDERS = ("multi", "solo-normal", "solo-hard", "solo-unbeatable")
-AI_ORDER = ("random", "greedy", "medium", "strong", "expert")
+AI_ORDER = ("random", "greedy", "medium", "ladder_strong", "expert")
+"""The levels a table can seat, weakest first, as the leaderboard lists their ratings."""
 
 
 def ladder_key(scope: str, ladder: str, guild_id: int | None) -> str:

@@ -62,6 +62,7 @@ from .games import (
     ai_kinds,
     ai_name,
     engine_policy,
+    offered_level,
     shared_cards,
     stored_state,
 )
@@ -237,6 +238,7 @@ class GameManager:
 
         ``watch`` (Solo only): the seat goes to that AI policy instead of the host, who watches
         it play the mastermind."""
+        watch = None if watch is None else offered_level(watch)
         validate_new_table(settings, watch)
         seat = NewSeat(host_name, user_id=host_id)
         if watch is not None:
@@ -296,6 +298,7 @@ class GameManager:
         self, channel_id: int, by_user_id: int, policy: str = "greedy", *, game_id: int | None = None,
     ) -> Game:
         """Seat an AI player (host only). Its moves are played automatically after each turn."""
+        policy = offered_level(policy)
         if policy not in POLICY_NAMES:
             raise BadInputError(texts.BAD_POLICY.format(names=ai_kinds()))
         async def attempt() -> Game:
@@ -743,6 +746,7 @@ def validate_new_table(settings: TableSettings, watch: str | None = None) -> Non
     before anything else visible (a public "thinking…", a new thread) so a refusal is private and
     leaves nothing behind."""
     settings.validate()
+    watch = None if watch is None else offered_level(watch)
     if watch is not None and (settings.variant != "solo" or watch not in POLICY_NAMES):
         raise BadInputError(texts.WATCH_SOLO_ONLY if watch in POLICY_NAMES else
                             texts.BAD_POLICY.format(names=ai_kinds()))

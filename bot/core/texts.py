@@ -130,7 +130,7 @@ TOO_MANY_PLACEMENTS = (
 AI_SEAT_NAME = "{policy} bot {number}"
 REPLACED_NAME = "{policy} bot (for {name})"
 POLICY_NAMES: dict[str, str] = {"random": "Random", "greedy": "Greedy", "medium": "Medium",
-                                "strong": "Strong", "expert": "Expert"}
+                                "strong": "Strong", "ladder_strong": "Strong", "expert": "Expert"}
 MASTERMIND_NAME = "The mastermind"
 SEAT_NUMBER = "Player {number}"
 AND = " and "

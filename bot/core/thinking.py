@@ -31,7 +31,7 @@ from engine.rng import Rng
 
 log = logging.getLogger("bot.thinking")
 
-HEAVY_POLICIES = frozenset({"medium", "strong", "expert"})
+HEAVY_POLICIES = frozenset({"medium", "strong", "ladder_strong", "expert"})
 """Policies whose moves are computed in the process pool (a search of a fraction of a second)."""
 T = TypeVar("T")
 

@@ -32,7 +32,7 @@ from .errors import (
     StaleError,
     WrongStageError,
 )
-from .games import ai_kinds, replaced_name
+from .games import ai_kinds, offered_level, replaced_name
 from .locales import unescaped
 from .manager import POLICY_NAMES, ActionResult, Game, GameManager, Seat
 from .storage import StaleRevisionError
@@ -182,6 +182,7 @@ class TurnClock:
     ) -> tuple[Game, Seat, ActionResult | None]:
         """Host only: hand ``target_user_id``'s seat to an AI, which plays at once if it is to move.
         Returns the game after the change, the new seat, and whatever the AI played."""
+        policy = offered_level(policy)
         if policy not in POLICY_NAMES:
             raise BadInputError(texts.BAD_POLICY.format(names=ai_kinds()))
         async with self.manager.lock(channel_id):

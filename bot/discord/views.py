@@ -81,8 +81,9 @@ LOBBY_OPS = {"join": texts.LOBBY_JOIN, "leave": texts.LOBBY_LEAVE, "ai": texts.L
              "expert": texts.LOBBY_ADD_EXPERT, "start": texts.LOBBY_START, "cancel": texts.LOBBY_CANCEL}
 """The lobby's buttons by the operation in their custom id, and their labels (sentences of
 bot/core/texts.py: the lobby is shown with :func:`bot.discord.cogs.common.localise_view`)."""
-LOBBY_AI = {"ai": "greedy", "medium": "medium", "strong": "strong", "expert": "expert"}
-"""Lobby buttons that seat an AI, and its policy ("ai" stays Easy so old lobby messages work)."""
+LOBBY_AI = {"ai": "greedy", "medium": "medium", "strong": "ladder_strong", "expert": "expert"}
+"""Lobby buttons that seat an AI, and its policy ("ai" stays Easy so old lobby messages work; the
+Strong button seats the lobby's Strong level, ``ladder_strong``, not the frozen baseline)."""
 _LOBBY_STYLES = {
     "join": discord.ButtonStyle.success, "leave": discord.ButtonStyle.secondary,
     "ai": discord.ButtonStyle.secondary, "medium": discord.ButtonStyle.secondary,

@@ -1,8 +1,8 @@
 """Automatic players: a seeded random baseline (:mod:`.random_policy`), greedy (:mod:`.greedy`,
 its weights in :mod:`.greedy_weights`), and the strong policy that plans whole turns with
 rollouts (:mod:`.strong`; :mod:`.medium` is it on a small budget), the expert policy that plans
-whole turns with a position evaluation and one reply round (:mod:`.expert`); :mod:`.registry`
-names them.
+whole turns with a position evaluation and one reply round (:mod:`.expert`), and the lobby's
+Strong level that plans some turns with each (:mod:`.ladder_strong`); :mod:`.registry` names them.
 
 Import from ``engine.policies``; the modules inside are an implementation detail.
 """
@@ -14,6 +14,7 @@ from .fillings import mono_need
 from .gist import PlanGist, plan_gist
 from .greedy import GreedyPolicy
 from .greedy_weights import BASE_WEIGHTS, SOLO_WEIGHTS, GreedyWeights
+from .ladder_strong import LadderStrongPolicy
 from .medium import MediumPolicy
 from .policy import Policy
 from .random_policy import RandomPolicy
@@ -22,6 +23,6 @@ from .strong import Analysis, PlanValue, StrongPolicy
 
 __all__ = [
     "BASE_WEIGHTS", "EXPERT_WEIGHTS", "POLICIES", "SOLO_WEIGHTS", "Analysis", "ExpertPolicy", "ExpertWeights",
-    "GreedyPolicy", "GreedyWeights", "MediumPolicy", "PlanGist", "PlanValue", "Policy", "RandomPolicy",
-    "StrongPolicy", "mono_need", "plan_gist", "policy_by_name",
+    "GreedyPolicy", "GreedyWeights", "LadderStrongPolicy", "MediumPolicy", "PlanGist", "PlanValue", "Policy",
+    "RandomPolicy", "StrongPolicy", "mono_need", "plan_gist", "policy_by_name",
 ]

@@ -6,6 +6,7 @@ from collections.abc import Callable
 
 from .expert import ExpertPolicy
 from .greedy import GreedyPolicy
+from .ladder_strong import LadderStrongPolicy
 from .medium import MediumPolicy
 from .policy import Policy
 from .random_policy import RandomPolicy
@@ -15,14 +16,14 @@ __all__ = ["POLICIES", "policy_by_name"]
 
 POLICIES: dict[str, Callable[[int], Policy]] = {
     "random": RandomPolicy, "greedy": GreedyPolicy, "medium": MediumPolicy, "strong": StrongPolicy,
-    "expert": ExpertPolicy,
+    "expert": ExpertPolicy, "ladder_strong": LadderStrongPolicy,
 }
 """Policy factories by name, each taking a seed."""
 
 
 def policy_by_name(name: str, seed: int = 0) -> Policy:
     """A fresh policy by name (a key of POLICIES: "random", "greedy", "medium", "strong",
-    "expert"), seeded."""
+    "expert", "ladder_strong"), seeded."""
     try:
         factory = POLICIES[name.strip().lower()]
     except KeyError:
