@@ -60,10 +60,8 @@ class CheckpointResult(NamedTuple):
 
 class WalCheckpoints:
     """Checkpoints of one SQLite database file, run on their own connection and thread.
-
-    >>> checkpoints = WalCheckpoints("/tmp/games.sqlite3", every=2)   # doctest: +SKIP
-    >>> checkpoints.after_commit(); checkpoints.after_commit()        # the second starts one
-    """
+    :class:`~bot.core.storage.db.Storage` calls :meth:`after_commit` after each of its commits and
+    :meth:`close` after closing its own connection."""
 
     def __init__(self, target: str, every: int = CHECKPOINT_EVERY_COMMITS) -> None:
         self._target = target
