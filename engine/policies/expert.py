@@ -15,8 +15,8 @@ How a decision is made (:meth:`ExpertPolicy.analyse`):
 2. **Candidate turns.** A beam search on the first world walks the rest of the turn (up to three
    actions, Master, pending decisions, a variant's own actions) through
    :func:`~engine.legal.legal_actions`, each step pruned as the strong policy prunes it, ranked by
-   :func:`evaluate`; the best ``plans`` whole turns, plus greedy's own turn, go on (in Solo's
-   last turns also every take with greedy's rest of the turn: :meth:`ExpertPolicy._closing_takes`).
+   :func:`evaluate`; the best ``plans`` whole turns, plus greedy's own turn, go on (in the last
+   turns also every take with greedy's rest of the turn: :meth:`ExpertPolicy._closing_takes`).
    A plan stops at a blind draw (what follows depends on a card the player does not know yet).
 3. **Lines.** Each candidate is played on every world (the same worlds for every candidate:
    common random numbers): the rest of its turn if it stopped at a blind card, then every other
@@ -512,7 +512,7 @@ class ExpertPolicy:
         greedy's rest of the turn after it, beside the beam's plans.
 
         Why: on the last turns a puzzle taken and finished by placements and Finishing Touches is
-        often the point that beats the mastermind, but the beam ranks a lone take by the
+        often the point that beats the mastermind (or the other players), but the beam ranks a lone take by the
         evaluation, which with no actions left to finish it reads it as a loss, so the plans held
         level-1 pieces and upgrades only (seed 13,000,001 at Normal: a tie where taking a black
         puzzle won 20–18). The lines there are short (they play to the end), so the extra
