@@ -512,10 +512,10 @@ class ExpertPolicy:
         greedy's rest of the turn after it, beside the beam's plans.
 
         Why: on the last turns a puzzle taken and finished by placements and Finishing Touches is
-        often the point that beats the mastermind (or the other players), but the beam ranks a lone take by the
-        evaluation, which with no actions left to finish it reads it as a loss, so the plans held
-        level-1 pieces and upgrades only (seed 13,000,001 at Normal: a tie where taking a black
-        puzzle won 20–18). The lines there are short (they play to the end), so the extra
+        often the point that beats the mastermind (or the other players), but the beam ranks a
+        lone take by the evaluation, which with no actions left to finish it reads it as a loss,
+        so the plans held level-1 pieces and upgrades only (seed 13,000,001 at Normal: a tie
+        where taking a black puzzle won 20–18). The lines there are short (they play to the end), so the extra
         candidates cost little."""
         table = root.table
         if isinstance(table, SoloTable):
