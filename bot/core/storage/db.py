@@ -42,7 +42,7 @@ from contextlib import asynccontextmanager
 from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import Any, NoReturn, TypeVar
 
 import aiosqlite
 
@@ -484,9 +484,8 @@ class Storage:
         def commit(conn: sqlite3.Connection) -> GameRow:
             row = conn.execute(_PG_COMMIT_ACTION, params).fetchone()
             if row is None:  # nothing was written: say why, as _check_revision_now would have
-                found = conn.execute("SELECT revision, status FROM games WHERE id = ?", (game_id,)).fetchone()
-                _revision_matches(found, game_id, expected_revision, ("active",))
-                raise StaleRevisionError(f"Game {game_id} moved on at revision {expected_revision}.")
+                found = conn.execute(_REVISION_SQL, (game_id,)).fetchone()
+                _refuse_unwritten_action(found, game_id, expected_revision)
             return _game_row_with_seats(conn, row)
 
         def work(conn: sqlite3.Connection) -> GameRow:
@@ -507,10 +506,8 @@ class Storage:
             # (its own transaction), or it and the writes that join it in one transaction
             row = await self._direct.fetch_row_then(_PG_COMMIT_ACTION, params, writes)
             if row is None:
-                found = await self._direct.fetch_row(
-                    "SELECT revision, status FROM games WHERE id = ?", (game_id,))
-                _revision_matches(found, game_id, expected_revision, ("active",))
-                raise StaleRevisionError(f"Game {game_id} moved on at revision {expected_revision}.")
+                found = await self._direct.fetch_row(_REVISION_SQL, (game_id,))
+                _refuse_unwritten_action(found, game_id, expected_revision)
             return await self._game_direct(self._direct, row)
         async with self._writing:  # never inside another job's open transaction (see __init__)
             return await self._job(lambda conn: _in_transaction(conn, work))
@@ -919,6 +916,16 @@ def _lock_game(conn: sqlite3.Connection, game_id: int) -> None:
     (SQLite needs nothing: ``BEGIN IMMEDIATE`` already takes the one write lock)."""
     if getattr(conn, "dialect", "sqlite") == "postgresql":
         conn.execute(_GAME_LOCK, (game_id,))
+
+
+_REVISION_SQL = "SELECT revision, status FROM games WHERE id = ?"
+
+
+def _refuse_unwritten_action(row: Any, game_id: int, expected: int) -> NoReturn:
+    """:data:`_PG_COMMIT_ACTION` wrote nothing: raise what :func:`_check_revision_now` would have
+    (the game's ``row`` of :data:`_REVISION_SQL`), or a stale revision if it moved on since."""
+    _revision_matches(row, game_id, expected, ("active",))
+    raise StaleRevisionError(f"Game {game_id} moved on at revision {expected}.")
 
 
 def _revision_matches(row: Any, game_id: int, expected: int, statuses: Sequence[str]) -> None:
