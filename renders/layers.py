@@ -86,6 +86,11 @@ class Part:
     :func:`~renders.indexed.quantize_lut` maps) made by whoever drew them for several parts at
     once (a panel's head and body), instead of ``paint`` on a canvas of the part's own and
     mapped there; the same pixels. :func:`draw` paints with ``paint``."""
+    final: bool = True
+    """With ``mode`` "P" in an RGB layout: False for a part whose drawing in final indexes is
+    always given up (:class:`~renders.indexed.NotFinal`: it blends over an index several colours
+    map to — the reserve's slots and the market's decks, all 136 of their drawings in the 2- and
+    4-player samples), so it is drawn and mapped at once instead of drawn twice."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -216,20 +221,32 @@ def _draw_part(part: Part, band: Band, mode: str, background: RGB) -> Image.Imag
     if mode == "RGB" and part.mode == "P" and part.drawn is not None:
         return part.drawn()
     if mode == "RGB" and part.mode == "P":  # on the palette, as quantizing the RGB drawing maps
-        try:  # in final indexes, without the mapping pass over every pixel of the part
-            with matching_quantize(final=True):
-                mapped = canvas(size, background)
-                part.paint(mapped, dx, dy)
-        except NotFinal:  # a blend over an index several colours map to: drawn, then mapped
+        final = _drawn_in_final_indexes(part, size, background, dx, dy) if part.final else None
+        if final is None:  # a blend over an index several colours map to: drawn, then mapped
             with matching_quantize():
                 own = canvas(size, background)
                 part.paint(own, dx, dy)
-            mapped = point(own, quantize_lut())
+            final = point(own, quantize_lut())
+        mapped = final
     else:
         own = canvas(size, background) if mode == "P" else Image.new(mode, size, background)
         part.paint(own, dx, dy)
         mapped = _on_palette(own)
     return mapped.crop((dx, dy, dx + part.width, dy + band.height)) if dx or dy else mapped
+
+
+def _drawn_in_final_indexes(
+    part: Part, size: tuple[int, int], background: RGB, dx: int, dy: int,
+) -> Image.Image | None:
+    """The part drawn in final indexes, without the mapping pass over its every pixel; None when
+    a blend read an index several colours map to (:class:`~renders.indexed.NotFinal`)."""
+    try:
+        with matching_quantize(final=True):
+            drawn = canvas(size, background)
+            part.paint(drawn, dx, dy)
+    except NotFinal:
+        return None
+    return drawn
 
 
 def _cover(found: Image.Image, part: Part, band: Band, background: RGB) -> Image.Image:

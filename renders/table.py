@@ -166,7 +166,8 @@ def _reserve_band(top: int, state: GameState, lay: TableLayout, language: str) -
 
         width = edges[i + 1] - edges[i]
         key = ("reserve-slot", language, shapes, i, state.reserve[shape.index])
-        parts.append(Part(edges[i], width, key, _clipped(edges[i], width, height, paint), mode="P"))
+        parts.append(Part(edges[i], width, key, _clipped(edges[i], width, height, paint), mode="P",
+                          final=False))
     return Band(top, height, tuple(parts))
 
 
@@ -442,7 +443,7 @@ def _row_band(
         _paint_deck(image, x + deck_shift, y + above + lay.tab, colour, deck_size, lay)
 
     parts.append(Part(edges[4], edges[5] - edges[4], ("market-deck", language, colour, above, deck_size),
-                      paint_deck, mode="P"))
+                      paint_deck, mode="P", final=False))
     return Band(top, above + lay.tab + g.height + GAP, tuple(parts))
 
 
