@@ -16,7 +16,13 @@ after the warm-up, ``--no-mats`` leaves the mats out. ``--ends completing`` mark
 ends in which the actor completed a puzzle (the slowest kind: the puzzle leaves their panel, a
 reward piece joins their supply, and often a new card comes into the market), ``--ends other``
 only the rest; the count of marked images is printed, to divide the total by. Every image is
-drawn either way, so the caches are the same."""
+drawn either way, so the caches are the same.
+
+``--passes N``: the warm-up and the sample N times, each pass after the first from emptied
+drawing caches (:func:`renders.cache.clear_all`), printing each pass's median wall and CPU time
+per table image. One pass's median moves by some 5 % from run to run on a shared machine; to
+compare two versions of the code, run this in both checkouts in turn, several times, and compare
+the medians of the passes' medians (docs/benchmarks.md, "where the table's time goes")."""
 
 from __future__ import annotations
 
@@ -31,7 +37,7 @@ from collections.abc import Callable, Sequence
 from bot.core.render import warm_renders
 from engine import Options
 from renders import render_mat, render_table
-from renders.cache import WORKER_BUDGETS, budgets_while
+from renders.cache import WORKER_BUDGETS, budgets_while, clear_all
 from renders.samples import names_for, play
 
 from .renders import SEED, STATES, TurnEnd, turn_ends
@@ -60,6 +66,8 @@ def main(argv: Sequence[str] | None = None) -> int:
                         help="the image drawn through operator.call (callgrind's toggle)")
     parser.add_argument("--ends", choices=("all", "completing", "other"), default="all",
                         help="which turn ends' images are marked (completing: a puzzle completed)")
+    parser.add_argument("--passes", type=int, default=1,
+                        help="the warm-up and the sample this many times (emptied caches between)")
     args = parser.parse_args(argv)
     states = list(play(Options(players=4), SEED))
     ends = turn_ends(states)
@@ -71,25 +79,37 @@ def main(argv: Sequence[str] | None = None) -> int:
     marked = 0
     times: list[float] = []
     sizes: list[int] = []
+    medians: list[float] = []
     with budgets_while(WORKER_BUDGETS):
-        warm_renders()
-        if args.no_sample:
-            return 0
-        for end in sample:
-            start = time.perf_counter()
-            if profile is not None:
-                profile.enable()
-            chosen = args.ends == "all" or (args.ends == "completing") == _completing(end)
-            marked += chosen
-            table = operator.call if args.mark == "table" and chosen else _call
-            data = table(render_table, end.state, names, end.previous)
-            if profile is not None:
-                profile.disable()
-            times.append((time.perf_counter() - start) * 1000)
-            sizes.append(len(data))
-            if not args.no_mats:
-                mat = operator.call if args.mark == "mat" and chosen else _call
-                mat(render_mat, end.state, end.actor, names, end.actor)
+        for done in range(args.passes):
+            if done:
+                clear_all()
+            warm_renders()
+            if args.no_sample:
+                return 0
+            times, cpu, sizes, marked = [], [], [], 0
+            for end in sample:
+                start, start_cpu = time.perf_counter(), time.process_time()
+                if profile is not None:
+                    profile.enable()
+                chosen = args.ends == "all" or (args.ends == "completing") == _completing(end)
+                marked += chosen
+                table = operator.call if args.mark == "table" and chosen else _call
+                data = table(render_table, end.state, names, end.previous)
+                if profile is not None:
+                    profile.disable()
+                times.append((time.perf_counter() - start) * 1000)
+                cpu.append((time.process_time() - start_cpu) * 1000)
+                sizes.append(len(data))
+                if not args.no_mats:
+                    mat = operator.call if args.mark == "mat" and chosen else _call
+                    mat(render_mat, end.state, end.actor, names, end.actor)
+            medians.append(statistics.median(times))
+            if args.passes > 1:
+                print(f"pass {done + 1}: table median {medians[-1]:.3f} ms wall,"
+                      f" {statistics.median(cpu):.3f} ms CPU")
+    if args.passes > 1:
+        print(f"table: median of the {args.passes} passes' medians {statistics.median(medians):.3f} ms")
     print(f"table: median {statistics.median(times):.2f} ms, largest PNG {max(sizes) / 1024:.1f} KB,"
           f" all {sum(sizes)} bytes; {marked} turn ends marked ({args.ends})")
     if profile is not None:

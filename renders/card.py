@@ -111,8 +111,7 @@ def paint_grid(
     """
     draw = ImageDraw.Draw(image)
     paint_recess(draw, x0, y0, cell, card.recess, look(card.colour))
-    for piece in pieces:
-        paint_piece(draw, x0, y0, cell, cells_of(piece.mask), PIECE[piece.shape])
+    paint_pieces(draw, x0, y0, cell, pieces)
     if highlight is not None:
         cells = cells_of(highlight.mask)
         frame = max(4, cell // 9)
@@ -124,6 +123,12 @@ def paint_grid(
     if letters:
         for piece in (*pieces, *(() if highlight is None else (highlight,))):
             label_piece(image, x0, y0, cell, cells_of(piece.mask), piece.shape, letters)
+
+
+def paint_pieces(draw: ImageDraw.ImageDraw, x0: int, y0: int, cell: int, pieces: Sequence[Placed]) -> None:
+    """The pieces lying on a card whose grid's top-left is at (x0, y0), over its recess."""
+    for piece in pieces:
+        paint_piece(draw, x0, y0, cell, cells_of(piece.mask), PIECE[piece.shape])
 
 
 # -- market cards ----------------------------------------------------------------------------------
@@ -249,6 +254,14 @@ def mini_card(
     """
     size = mini_size(cell)
     pad = (size - GRID * cell) // 2
+    if pieces and not done:
+        # The card without pieces (kept: drawn once per card), with the pieces drawn over a copy:
+        # the pixels :func:`paint_grid` gives, which draws the recess and then the pieces. A piece
+        # laid on a puzzle makes a thumbnail never drawn before, at most turn ends; the box and
+        # the recess were most of its drawing.
+        image = mini_card(card, (), cell, False, mode).copy()
+        paint_pieces(ImageDraw.Draw(image), pad, pad, cell, pieces)
+        return image
     lk = look(card.colour)
     image = blank(mode, (size, size), None)
     # Rectangles and corners cut from one box drawn once (Pillow draws a rounded box's corners

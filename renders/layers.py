@@ -102,12 +102,6 @@ class Band:
     height: int
     parts: tuple[Part, ...]
 
-    @property
-    def key(self) -> Hashable | None:
-        if any(part.key is None for part in self.parts):
-            return None
-        parts = tuple((p.x, p.width, p.key, p.cover_key, p.mode) for p in self.parts)
-        return (self.height, self.top % 2, parts)
 
 
 def whole(
@@ -264,19 +258,20 @@ def _cover(found: Image.Image, part: Part, band: Band, background: RGB) -> Image
     return own.crop((dx, dy, dx + part.width, dy + band.height))
 
 
-def _band_rows(band: Band, layout: Layout) -> bytes:
+def _band_rows(band: Band, layout: Layout, part_keys: tuple[HashedKey | None, ...]) -> bytes:
     """The band's rows, each followed by the filter type of the PNG row after it (0, none): the
     PNG's rows are these bytes from one byte before (:func:`_segment`). So the parts stand at
     their own columns, and where the band starts on an even row, covers are drawn straight on
-    the rows (shifted by an even number) instead of on a copy of the kept part."""
+    the rows (shifted by an even number) instead of on a copy of the kept part. ``part_keys``:
+    the parts' keys, hashed once for the band's key and the parts' (:func:`_part_keys`)."""
     rows = Image.new("P", (layout.width + 1, band.height), index(layout.background))
     rows.im.paste(0, (layout.width, 0, layout.width + 1, band.height))
     even = band.top % 2 == 0
     several = len(band.parts) > 1
-    for part in band.parts:
+    for part, part_key in zip(band.parts, part_keys, strict=True):
         # Where halves round depends on the parity of the part's place: part of the key.
-        kept = part.key is not None and part.keep and (several or part.cover is not None)
-        key = HashedKey((part.key, part.x % 2, band.top % 2, band.height, layout.mode, part.mode,
+        kept = part_key is not None and part.keep and (several or part.cover is not None)
+        key = HashedKey((part_key, part.x % 2, band.top % 2, band.height, layout.mode, part.mode,
                          layout.background)) if kept else None
         found = _PART_IMAGES.find(key) if kept else None
         if found is None:
@@ -311,14 +306,25 @@ def _raw(image: Image.Image) -> bytes:
     return data if len(pieces) == 1 else b"".join(pieces)
 
 
+def _part_keys(band: Band) -> tuple[HashedKey | None, ...]:
+    """Each part's key hashed once (None: not kept). A part's key holds game state (dataclasses
+    hashed field by field in Python) and goes into two keys — its band's and its own — which
+    hashed it twice; hashed once, the band's key hashes only these wrappers."""
+    return tuple(None if part.key is None else HashedKey(part.key) for part in band.parts)
+
+
 def _segment(band: Band, layout: Layout) -> tuple[bytes, int, int]:
-    key = band.key
-    if key is not None:
-        key = HashedKey((layout.width, layout.background, layout.mode, key))
+    part_keys = _part_keys(band)
+    key: HashedKey | None = None
+    if all(part_key is not None for part_key in part_keys):
+        parts = tuple((part.x, part.width, part_key, part.cover_key, part.mode)
+                      for part, part_key in zip(band.parts, part_keys, strict=True))
+        key = HashedKey((layout.width, layout.background, layout.mode, band.height, band.top % 2, parts))
         found = _SEGMENTS.find(key)
         if found is not None:
             return found
-    rows = memoryview(_band_rows(band, layout))[:-1]  # the last row's byte after it: not the band's
+    # The last row's byte after it is not the band's.
+    rows = memoryview(_band_rows(band, layout, part_keys))[:-1]
     deflate = deflating.compressobj(_BAND_LEVEL, zlib.DEFLATED, -15)
     data = deflate.compress(_FILTER_NONE) + deflate.compress(rows) + deflate.flush(zlib.Z_SYNC_FLUSH)
     segment = (data, deflating.adler32(rows, _FILTER_ADLER), len(rows) + 1)
