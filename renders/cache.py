@@ -124,6 +124,11 @@ class _ByteBounded(Generic[V]):
         with self._lock:
             return key in self._entries
 
+    def keys(self) -> list[Hashable]:
+        """The keys kept now, least recently used first (a snapshot)."""
+        with self._lock:
+            return list(self._entries)
+
     def cache_info(self) -> CacheInfo:
         with self._lock:
             return CacheInfo(self._hits, self._misses, len(self._entries), self._bytes, self.max_bytes)

@@ -22,11 +22,12 @@ from __future__ import annotations
 import json
 import unicodedata
 from bisect import bisect_right
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
+from typing import cast
 
 from PIL import Image, ImageDraw, ImageFont
 
@@ -117,22 +118,35 @@ def segments(text: str) -> list[tuple[int, str]]:
 
 @dataclass(frozen=True, slots=True)
 class TextRun:
-    """A rendered string: an 'L' mask plus where its baseline and cap height are."""
+    """A rendered string: its inked pixels plus where its baseline and cap height are.
 
-    mask: Image.Image
+    The whole mask the string was drawn on (the font's full ascent and descent around the
+    letters) is not kept: :func:`draw` pastes only the inked part, so the rest was memory only —
+    more than half of a kept string's bytes, and the text cache is what holds a worker's strings
+    (:data:`renders.cache.WORKER_BUDGETS`)."""
+
+    mask_size: tuple[int, int]  # the drawn mask's size (:meth:`mask` rebuilds it)
     width: int  # advance width, for layout
-    ascent: int  # baseline y inside the mask
+    ascent: int  # baseline y inside the drawn mask
     cap: int  # height of capital letters above the baseline
     inked: Image.Image | None = None
-    """The part of ``mask`` that has ink (None: none), at ``inked_at`` in it: what
+    """The part of the drawn mask that has ink (None: none), at ``inked_at`` in it: what
     :func:`draw` pastes. Pasting through a mask leaves a pixel of coverage 0 exactly as it was,
     so the rows and columns around the letters (the font's whole ascent and descent) only cost
     time: most of a string's mask, and ~12 % of a table image's instructions."""
     inked_at: tuple[int, int] = (0, 0)
 
+    def mask(self) -> Image.Image:
+        """The whole 'L' mask the string was drawn on (white on black), rebuilt from its inked
+        part: the same pixels, since nothing outside that part has ink."""
+        mask = Image.new("L", self.mask_size)
+        if self.inked is not None:
+            mask.paste(self.inked, self.inked_at)
+        return mask
+
 
 def _run_bytes(text_run: TextRun) -> int:
-    return image_bytes(text_run.mask) + (0 if text_run.inked is None else image_bytes(text_run.inked))
+    return 64 if text_run.inked is None else image_bytes(text_run.inked)
 
 
 @byte_lru(2 * MB, _run_bytes)
@@ -163,7 +177,43 @@ def run(text: str, size: int, bold: bool = False) -> TextRun:
     cap = -int(get_font(size).getbbox("H", anchor="ls")[1])  # FreeType answers in whole pixels
     box = mask.getbbox()
     inked = None if box is None else mask.crop(box)
-    return TextRun(mask, width, ascent + stroke, cap + stroke, inked, (0, 0) if box is None else box[:2])
+    return TextRun(mask.size, width, ascent + stroke, cap + stroke, inked, (0, 0) if box is None else box[:2])
+
+
+NUMBERS_WARMED = 100
+""":func:`warm_families` draws the numbers below this at each size numbers were drawn at."""
+
+
+def warm_families(card_ids: Iterable[str]) -> int:
+    """Draw the rest of each family of strings kept so far, at the sizes and weights seen: every
+    number below :data:`NUMBERS_WARMED` where a number was drawn, every id of ``card_ids`` where
+    a card's id was. Returns how many strings were drawn.
+
+    Why: a render worker warms its caches on one game at start (``bot.core.render``), and a
+    later game's first posts still draw strings that game never showed — a puzzle's id on its
+    thumbnail, a deck's count, a score — each 0.1–0.4 ms of FreeType the first time and some
+    5 µs after (docs/benchmarks.md). These families are small and fixed by the catalogue and the
+    counts a game runs through, so a worker draws them all once; what a game's text depends on
+    beyond them (players' names, sentences) it draws the first time as before."""
+    ids = tuple(card_ids)
+    known_ids = set(ids)
+    numbers = tuple(str(n) for n in range(NUMBERS_WARMED))
+    families: dict[tuple[int, bool], set[tuple[str, ...]]] = {}
+    for key in run.keys():
+        text, size, *weight = cast(tuple[str, int] | tuple[str, int, bool], key)  # run's arguments
+        bold = bool(weight and weight[0])
+        if text.isdigit():
+            families.setdefault((size, bold), set()).add(numbers)
+        elif text in known_ids:
+            families.setdefault((size, bold), set()).add(ids)
+    drawn = 0
+    for (size, bold), members in families.items():
+        for family in members:
+            for text in family:
+                if (text, size, bold) not in run:
+                    run(text, size, bold)
+                    drawn += 1
+    return drawn
 
 
 @dataclass(frozen=True, slots=True)
