@@ -38,6 +38,7 @@ import renders
 from engine import GameState, Place
 from engine.actions import GhostSplit
 from renders.cache import WORKER_BUDGETS, use_budgets
+from renders.fonts import warm_families
 from renders.samples import play
 
 from .allocator import limit_heap_growth, release_freed_memory
@@ -205,7 +206,9 @@ WARM_SEED = 1
 def warm_renders() -> None:
     """Draw a whole short game as a turn post would — the table at every turn change (framing
     what changed), the mat of the seat to act, the final results — so the drawing caches a first
-    real game would fill (text colour tables, glyphs, card art, panels) are full before one.
+    real game would fill (text colour tables, glyphs, card art, panels) are full before one; then
+    the strings of the families that game drew (every puzzle's id, the numbers a game counts
+    through) at the sizes it drew them (:func:`renders.fonts.warm_families`).
 
     Why a whole game: each colour of text over each background builds its lookup table on first
     use (some 10 ms each), and about 16 of them appear only in the middle and at the end of a game
@@ -223,6 +226,7 @@ def warm_renders() -> None:
             shown = state
     if state is not None:
         renders.render_results(state, names)
+        warm_families(state.cards)
 
 
 def _warm_worker() -> None:
