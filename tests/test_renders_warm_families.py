@@ -28,5 +28,6 @@ def test_a_kept_string_rebuilds_the_mask_it_was_drawn_on() -> None:
     run = fonts.run("Round 10", 39, True)
     mask = run.mask()
     assert run.inked is not None
-    assert mask.getbbox() == (*run.inked_at, run.inked_at[0] + run.inked.width, run.inked_at[1] + run.inked.height)
+    left, top = run.inked_at
+    assert mask.getbbox() == (left, top, left + run.inked.width, top + run.inked.height)
     assert mask.height > run.inked.height and mask.width >= run.width
