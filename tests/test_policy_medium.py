@@ -18,12 +18,13 @@ def test_registered_by_name() -> None:
 
 
 def test_budget_is_fixed_and_below_strongs() -> None:
-    """The tuned budget (5 rollouts, 3 plans, beam 4: the module docstring's figures), a fixed
-    rollout count with no clock, and a fraction of Strong's search."""
+    """The tuned budget (20 rollouts on Strong's 6 plans and beam of 8: the module docstring's
+    figures), a fixed rollout count with no clock, below Strong's adaptive one (32 to 256)."""
     medium, strong = MediumPolicy(0), StrongPolicy(0)
     assert (medium.rollouts, medium.max_rollouts, medium.work) == (MEDIUM_ROLLOUTS, MEDIUM_ROLLOUTS, 0)
-    assert (MEDIUM_ROLLOUTS, MEDIUM_PLANS, MEDIUM_BEAM) == (5, 3, 4)
-    assert medium.rollouts < strong.rollouts and medium.plans < strong.plans and medium.beam < strong.beam
+    assert (MEDIUM_ROLLOUTS, MEDIUM_PLANS, MEDIUM_BEAM) == (20, 6, 8)
+    assert medium.rollouts < strong.rollouts and medium.max_rollouts < strong.max_rollouts and strong.work > 0
+    assert (medium.plans, medium.beam) == (strong.plans, strong.beam)
 
 
 def test_same_seed_same_game() -> None:

@@ -1,4 +1,4 @@
-"""The medium policy: the strong policy's whole-turn search on a small, fixed rollout budget.
+"""The medium policy: the strong policy's whole-turn search on a fixed, smaller rollout budget.
 
 Why a configured :class:`~engine.policies.strong.StrongPolicy` rather than a new player: the
 ladder (issue 29) wants a level between greedy and Strong, and the strong search's strength grows
@@ -11,22 +11,29 @@ the position, blind to hidden cards: its rollouts run on re-deals) at a fraction
 playout length.
 
 The budget was tuned against greedy (issue 29: each ladder step should win 65–80 % of two-player
-games) on games dealt from seeds 0–99, seats alternating, a shared win one half; the bench's
-held-out deals (``python -m bench ai``, seeds from 1,000,000) were never used for it. Medium's
-win share against greedy, 100 games each:
+games) on deals the ladder bench never plays (its held-out deals are seeds 1,000,000 and up), seats
+alternating, a shared win one half. Medium's win share against greedy:
 
-========================  ==========
-rollouts / plans / beam   vs greedy
-========================  ==========
-4 / 3 / 4 (the first)     63 %  (the lead's measurement)
-5 / 3 / 4 (kept)          68 %
-6 / 3 / 4                 68 %
-6 / 6 / 8                 67.5 %
-========================  ==========
+=================================  ==========================================
+rollouts / plans / beam            vs greedy
+=================================  ==========================================
+4 / 3 / 4 (the first)              63 %  (the lead's measurement)
+5 / 3 / 4 (until 2026-12-05)       68 % of 100 (seeds 0+); the ladder bench 68.75 %
+6 / 3 / 4                          68 % of 100 (seeds 0+)
+6 / 6 / 8                          67.5 % of 100 (seeds 0+)
+10 / 3 / 4                         65 % of 100 (seeds 12,800,000+)
+16 / 4 / 6                         69 % of 100 (seeds 12,800,000+)
+24 / 6 / 8                         76 % of 100 (12,800,000+), 80 % of 60 (15,000,000+)
+20 / 6 / 8 (kept)                  78 % of 150 (seeds 15,100,000+)
+=================================  ==========================================
 
-More rollouts, candidate turns or beam did not move it beyond the sampling error (about 4.7
-points at 100 games), so the cheapest setting that clears 65 % was kept; at 100 games none is
-distinguishable from the middle of the range either.
+Why so near the top of the range: the whole ladder spans greedy to the Expert, who beats greedy
+98 % of the time (``expert_vs_greedy_2p``), and the steps' log-odds add up about as a rating scale
+says they should (docs/engine.md section 7, "The ladder's span, and the second calibration"):
+three steps across it have to average some 78 % each, so Medium was raised from 68.75 % to where
+the other two steps can sit as high and no higher. The plans and the beam, Strong's own, moved it
+more than the rollouts did; Medium stays a fixed budget (no clock) below Strong's adaptive 32–256
+rollouts.
 """
 
 from __future__ import annotations
@@ -35,12 +42,12 @@ from .strong import StrongPolicy
 
 __all__ = ["MediumPolicy", "MEDIUM_ROLLOUTS", "MEDIUM_PLANS", "MEDIUM_BEAM"]
 
-MEDIUM_ROLLOUTS = 5
+MEDIUM_ROLLOUTS = 20
 """Rollouts per search (Strong plays 32 or more)."""
-MEDIUM_PLANS = 3
-"""Candidate turns that reach the rollouts, greedy's own turn being one more (Strong: 6)."""
-MEDIUM_BEAM = 4
-"""Partial turns kept per step of the plan search (Strong: 8)."""
+MEDIUM_PLANS = 6
+"""Candidate turns that reach the rollouts, greedy's own turn being one more (Strong's too)."""
+MEDIUM_BEAM = 8
+"""Partial turns kept per step of the plan search (Strong's too)."""
 
 
 class MediumPolicy(StrongPolicy):
