@@ -103,7 +103,6 @@ class Band:
     parts: tuple[Part, ...]
 
 
-
 def whole(
     top: int, height: int, width: int, key: Hashable | None, paint: Painter, mode: str | None = None,
 ) -> Band:
