@@ -14,7 +14,8 @@ level seeded with the game's seed, the lower with seed + 7919), game ``i`` dealt
 
 A level is a policy name (``greedy``, ``medium``, ``strong``, ...) or ``expert:JSON``,
 ``strong:JSON`` or ``ladder_strong:JSON``: that class with those keyword arguments
-(``{"worlds": 2, "nodes": 600}``, ``{"work": 5000, "rollouts": 64}``, ``{"expert_share": 0.3}``);
+(``{"worlds": 2, "nodes": 600}``, ``{"work": 5000, "rollouts": 64}``, ``{"expert_share": 0.3}``;
+``{"expert_share": 0.15, "base": "medium"}``: Medium's search for the turns the Expert does not plan);
 an expert's ``weights`` is a dict of :class:`~engine.policies.expert.ExpertWeights` fields
 replacing the shipped ones.
 """
@@ -54,6 +55,8 @@ def level(text: str, seed: int) -> Policy:
     kwargs = json.loads(text_kwargs)
     if "weights" in kwargs:
         kwargs["weights"] = dataclasses.replace(EXPERT_WEIGHTS, **kwargs["weights"])
+    if "base" in kwargs:  # ladder_strong's other search: a Strong-family level named instead of Strong
+        kwargs["strong"] = policy_by_name(kwargs.pop("base"), seed)
     policy: Policy = CLASSES[name](seed, **kwargs)
     return policy
 
