@@ -111,6 +111,8 @@ BUDGETS: dict[str, Budget] = {
     "panel_ack_p99_ms": at_most(100.0, "speed", "bot", why="a panel tap acknowledged, 20 busy channels"),
     "images_100_p99_ms": at_most(700.0, "speed", "bot",
                                  why="issues 10 and 30: 100 channels end a turn at once, images ready"),
+    "tables_beside_recap_p99_ms": at_most(
+        50.0, "speed", "bot", why="issue 30: no turn post waits behind another game's recap (1.2 s did)"),
     # -- scale (bench/scale.py, make bench-scale): shard processes on one PostgreSQL ---------------
     "postgresql_2_speedup": at_least(
         1.6, "speed", "scale", why="issue 30: 2 shard processes on PostgreSQL over 1, 200 busy channels"),

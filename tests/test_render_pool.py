@@ -17,6 +17,7 @@ from images import shown
 
 import engine
 import renders
+from bench.beside_recap import tables_beside_recap
 from bot.core.locales import image_words
 from bot.core.render import ProcessRenderer, Route, ThreadedRenderer
 from renders.samples import names_for, play
@@ -66,6 +67,45 @@ def test_a_game_s_images_go_to_its_own_worker_unless_that_one_is_far_busier() ->
     renderer._waiting[:] = [ProcessRenderer.AFFINITY_SLACK + 1, 0]
     assert renderer._worker_for(Route(4)) == 1  # far busier: the idle core takes it
     assert renderer._worker_for(None) == 1  # no game (a ghost split): the least busy
+
+
+def test_a_recap_takes_the_least_busy_worker_and_turn_images_go_round_it() -> None:
+    """A recap (a third of a second) must not hold up the turn posts of the games whose images
+    its worker draws: while it is drawn there, their tables and mats go to the other worker."""
+    renderer = ProcessRenderer(workers=2)
+    renderer._waiting[:] = [1, 0]
+    assert renderer._worker_for(Route(4, slow=True)) == 1  # not the game's own worker: the idle one
+    renderer._waiting[:] = [ProcessRenderer.SLOW_WEIGHT, 0]  # worker 0 draws a recap
+    assert renderer._worker_for(Route(4)) == 1 and renderer._worker_for(Route(7, 0)) == 1
+    renderer._waiting[:] = [ProcessRenderer.SLOW_WEIGHT, ProcessRenderer.AFFINITY_SLACK + 1]
+    assert renderer._worker_for(Route(4)) == 1  # three images ahead beat a recap ahead
+
+
+async def test_a_recap_counts_as_slow_while_it_is_drawn_and_not_after() -> None:
+    """The weight a recap adds to its worker is taken off again when it is done (or fails)."""
+    renderer = ProcessRenderer(workers=2)
+    seen: list[list[int]] = []
+
+    class Worker:
+        broken = False
+        loop = None
+
+        async def submit(self, name: str, locale: str | None, *args: object) -> bytes:
+            seen.append(list(renderer._waiting))
+            return b"png"
+
+    renderer._started = lambda index: Worker()  # type: ignore[method-assign, assignment, return-value]
+    states = list(play(engine.Options(players=2), 5))[:2]
+    assert await renderer.recap(states, names_for(states[-1]), [[0, 0], [1, 0]], None) == b"png"
+    assert seen == [[ProcessRenderer.SLOW_WEIGHT, 0]] and renderer._waiting == [0, 0]
+
+
+async def test_another_game_s_tables_are_drawn_while_a_recap_is() -> None:
+    """Real workers (the bench's run, once): a game whose images prefer the worker a recap took
+    gets its tables one after another meanwhile. Queued behind the recap, as before the slow lane,
+    it got one table per recap, drawn when the recap was done."""
+    figures = await tables_beside_recap(trials=1)
+    assert figures["tables_beside_recap_count"] >= 5
 
 
 @pytest.mark.parametrize("workers", [1, 2, 3, 4])

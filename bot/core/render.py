@@ -59,10 +59,16 @@ class Route:
     Why a seat is named: a turn end draws the table and the actor's mat at once, and the player
     waits for both, so a mat must not queue behind its game's table. A route of ``seed + 1 +
     seat`` put every odd seat's mat on the table's worker when there are two workers (half the
-    turn ends of a two-player game drew their two images one after the other)."""
+    turn ends of a two-player game drew their two images one after the other).
+
+    ``slow``: an image that holds a worker some eighty times as long as a table image (a finished
+    game's animated recap, about a third of a second): it goes to the least busy worker, and the
+    images other games would have drawn there go to another worker meanwhile
+    (:meth:`ProcessRenderer._worker_for`), so no turn post waits behind it while a core is free."""
 
     game: int
     seat: int | None = None
+    slow: bool = False
 
 
 class Renderer(Protocol):
@@ -149,7 +155,7 @@ class _NamedRenderer:
         """A finished game's animated recap (renders/recap.py), drawn in a worker like any image."""
         return await self._run("render_recap", locale_code(locale), tuple(states), _shown(names, locale),
                                tuple(tuple(row) for row in scores), swing,
-                               route=Route(states[0].seed) if states else None)
+                               route=Route(states[0].seed if states else 0, slow=True))
 
 
 def _shown(names: Sequence[str], locale: Any) -> list[str]:
@@ -273,6 +279,10 @@ class ProcessRenderer(_NamedRenderer):
     (:meth:`_run`). :meth:`close` shuts them down (the bot does so when it closes)."""
 
     AFFINITY_SLACK = 2
+    SLOW_WEIGHT = 80
+    """What a slow image (:attr:`Route.slow`) counts for among a worker's waiting images: about
+    the table images a recap's time would draw (some 330 ms against 4 ms), so a worker drawing one
+    is passed over until the others have about as much work queued."""
 
     def __init__(self, workers: int | None = None) -> None:
         self.workers = max(1, workers or os.cpu_count() or 1)
@@ -303,7 +313,7 @@ class ProcessRenderer(_NamedRenderer):
 
     def _worker_for(self, route: Route | None) -> int:
         least = min(range(self.workers), key=self._waiting.__getitem__)
-        if route is None:
+        if route is None or route.slow:
             return least
         preferred = route.game % self.workers
         if route.seat is not None and self.workers > 1:  # a mat: never the table's worker
@@ -314,7 +324,8 @@ class ProcessRenderer(_NamedRenderer):
 
     async def _run(self, name: str, locale: str | None, *args: object, route: Route | None = None) -> bytes:
         index = self._worker_for(route)
-        self._waiting[index] += 1
+        weight = self.SLOW_WEIGHT if route is not None and route.slow else 1
+        self._waiting[index] += weight
         try:
             worker = self._started(index)
             try:
@@ -324,7 +335,7 @@ class ProcessRenderer(_NamedRenderer):
                 self._discard(index, worker)
             return bytes(await self._started(index).submit(name, locale, *args))
         finally:
-            self._waiting[index] -= 1
+            self._waiting[index] -= weight
 
     def _discard(self, index: int, worker: PipeWorker) -> None:
         """Forget ``worker`` so the next render starts a new one (once: the renders that were
