@@ -87,9 +87,6 @@ async def test_a_recap_counts_as_slow_while_it_is_drawn_and_not_after() -> None:
     seen: list[list[int]] = []
 
     class Worker:
-        broken = False
-        loop = None
-
         async def submit(self, name: str, locale: str | None, *args: object) -> bytes:
             seen.append(list(renderer._waiting))
             return b"png"
