@@ -38,6 +38,7 @@ from bot.core.render import warm_renders
 from engine import Options
 from renders import render_mat, render_table
 from renders.cache import WORKER_BUDGETS, budgets_while, clear_all
+from renders.layers import spill_pending
 from renders.samples import names_for, play
 
 from .renders import SEED, STATES, TurnEnd, turn_ends
@@ -101,9 +102,11 @@ def main(argv: Sequence[str] | None = None) -> int:
                 times.append((time.perf_counter() - start) * 1000)
                 cpu.append((time.process_time() - start_cpu) * 1000)
                 sizes.append(len(data))
+                spill_pending()  # as a worker does once its image is written back, untimed
                 if not args.no_mats:
                     mat = operator.call if args.mark == "mat" and chosen else _call
                     mat(render_mat, end.state, end.actor, names, end.actor)
+                    spill_pending()
             medians.append(statistics.median(times))
             if args.passes > 1:
                 print(f"pass {done + 1}: table median {medians[-1]:.3f} ms wall,"

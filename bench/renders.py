@@ -10,9 +10,11 @@ bot. (Until issue 30 it drew 30 consecutive *action* states without ``previous``
 two turn posts, and without the change frames the bot draws.) Before the sample the process
 becomes what the bot's render worker is when it takes its first job: the workers' cache budgets
 (:data:`renders.cache.WORKER_BUDGETS`) and the warm-up game every worker draws at start
-(:func:`bot.core.render.warm_renders`). Until 2026-12-03 the bench had drawn one table before
-the sample, so the text colour tables a mid-game mat needs were built inside it (some 10 ms
-each): the mat's median was 2.46 ms so, 1.6–1.9 ms warmed. Beside it, unbudgeted: the same
+(:func:`bot.core.render.warm_renders`); after each image, untimed, the parts it dropped from
+the layers' cache are compressed, as a worker does once its image is written back
+(:func:`renders.layers.spill_pending`, since 2026-12-05). Until 2026-12-03 the bench had drawn
+one table before the sample, so the text colour tables a mid-game mat needs were built inside it
+(some 10 ms each): the mat's median was 2.46 ms so, 1.6–1.9 ms warmed. Beside it, unbudgeted: the same
 images with the layer caches emptied before each (``*_uncached_ms``: a worker that never saw the
 game, as after a restart or with many games interleaved), and the first render of the process
 (``table_cold_ms``: fonts and palettes loading). Reports medians of wall-clock time; the last
@@ -36,7 +38,7 @@ from engine import Options
 from engine.state import GameState
 from renders import render_mat, render_results, render_table
 from renders.cache import WORKER_BUDGETS, budgets_while
-from renders.layers import clear_layers
+from renders.layers import clear_layers, spill_pending
 from renders.samples import names_for, play
 
 from .report import BenchReport
@@ -49,9 +51,13 @@ DESCRIBE_ROUNDS = 10
 
 
 def _time(fn: Callable[[], bytes]) -> tuple[float, int]:
+    """Milliseconds and bytes of one image; then, untimed, what a render worker does once the
+    image is written back (:func:`renders.layers.spill_pending`)."""
     start = time.perf_counter()
     data = fn()
-    return (time.perf_counter() - start) * 1000, len(data)
+    elapsed = (time.perf_counter() - start) * 1000
+    spill_pending()
+    return elapsed, len(data)
 
 
 def describe_ms(sample: Sequence[GameState], names: Sequence[str]) -> float:

@@ -27,7 +27,7 @@ P = ParamSpec("P")
 V = TypeVar("V")
 
 MB = 1024 * 1024
-RENDER_CACHE_BYTES = 32 * MB
+RENDER_CACHE_BYTES = 33 * MB
 """What every drawing cache of one process may hold together (the sum of the budgets below)."""
 
 WORKER_BUDGETS: dict[str, int] = {
@@ -50,7 +50,7 @@ nothing that was asked for again (measured over 200 interleaved 4-player games: 
 in 12,000 with 3 MB, 52 times with 8 MB).
 The bot's own process, which draws in threads beside everything else, keeps the defaults."""
 
-WORKER_RENDER_CACHE_BYTES = 81 * MB
+WORKER_RENDER_CACHE_BYTES = 82 * MB
 """What the drawing caches of a render worker may hold together: every default budget, with
 :data:`WORKER_BUDGETS` in place of theirs, adds up to at most this."""
 
@@ -222,6 +222,23 @@ class KeptBytes(_ByteBounded[V]):
         if self._spill is not None:
             for old_key, old_value in dropped:
                 self._spill(old_key, old_value)
+
+    def take(self, key: Hashable) -> V | None:
+        """The value kept for ``key``, no longer kept (None if it was not)."""
+        with self._lock:
+            found = self._entries.pop(key, None)
+            if found is None:
+                return None
+            self._bytes -= found[1]
+            return found[0]
+
+    def take_all(self) -> list[tuple[Hashable, V]]:
+        """Every entry, least recently used first, none kept any more."""
+        with self._lock:
+            entries = [(key, value) for key, (value, _) in self._entries.items()]
+            self._entries.clear()
+            self._bytes = 0
+            return entries
 
 
 _CACHES: dict[str, _ByteBounded[Any]] = {}

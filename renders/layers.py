@@ -172,21 +172,55 @@ changed (a player's panel beside the one whose turn it was). Compressed, a panel
 5 KB instead of 90 KB, so the budget holds the panels of some twenty times more games — what
 decides whether a worker drawing many channels' posts finds them at all (kept raw, the
 panels of 50 interleaved games overflowed even 32 MB); compressing costs ~0.3 ms, drawing a
-panel again ~1.5 ms. Parts go there when :data:`_PART_IMAGES` drops them."""
+panel again ~1.5 ms. Parts go there when :data:`_PART_IMAGES` drops them, once the image that
+dropped them is done (:func:`spill_pending`)."""
 
 
-def _spill_part(key: Hashable, image: Image.Image) -> None:
-    """A part :data:`_PART_IMAGES` dropped, kept compressed (unless it is already)."""
+def _compress_part(key: Hashable, image: Image.Image) -> None:
+    """Keep a part compressed in :data:`_PARTS` (unless it is already)."""
     if key not in _PARTS:
         data = deflating.compress(_raw(image), _PART_LEVEL, -15)
         _PARTS.keep(key, (data, image.size), len(data) + 64)
 
 
+_SET_ASIDE: KeptBytes[Image.Image] = KeptBytes("renders.layers._SET_ASIDE", MB, _compress_part)
+"""Parts :data:`_PART_IMAGES` dropped, not compressed yet: :func:`spill_pending` compresses them
+once nobody waits for the image that dropped them. Past its budget (about three turn ends'
+drops) the oldest are compressed at once, so a process that never calls it stays bounded."""
+
+
+def _spill_part(key: Hashable, image: Image.Image) -> None:
+    """A part :data:`_PART_IMAGES` dropped: set aside (:data:`_SET_ASIDE`) to be compressed, or
+    compressed at once if it is larger than all the room there is."""
+    cost = image.width * image.height + 64
+    if key in _PARTS:
+        return
+    if cost > _SET_ASIDE.max_bytes:
+        _compress_part(key, image)
+    else:
+        _SET_ASIDE.keep(key, image, cost)
+
+
+def spill_pending() -> int:
+    """Compress the parts :data:`_PART_IMAGES` dropped since the last call into :data:`_PARTS`,
+    oldest first; returns how many.
+
+    Why later: compressing a dropped part (a panel: some 90 KB, 0.05 ms) is for a post that may
+    come much later, yet it was done inside the image that dropped it, about 0.24 ms of a turn
+    end's table (docs/benchmarks.md). A render worker calls this once its image is written back
+    (``bot.core.render``); until then an image that needs a part set aside takes it back."""
+    waiting = _SET_ASIDE.take_all()
+    for key, image in waiting:
+        _compress_part(key, image)
+    return len(waiting)
+
+
 _PART_IMAGES: KeptBytes[Image.Image] = KeptBytes("renders.layers._PART_IMAGES", MB, _spill_part)
 """The parts used last, as images ready to paste: in front of :data:`_PARTS`, so that a game's
 next post finds its unchanged panels without inflating them (some 3 M instructions a table
-image, a tenth of it), and nothing is compressed until it is dropped from here. With many games
-interleaved, what is dropped before it is used again is found compressed, as before."""
+image, a tenth of it), and nothing is compressed until it is dropped from here (and then only
+after the image that dropped it, :func:`spill_pending`). With many games interleaved, what is
+dropped before it is used again is found compressed, as before."""
 _PART_LEVEL = 1
 """Kept parts are raw deflate (no zlib header or adler-32 checksum: nothing reads one, and the
 checksum cost as much as a tenth of compressing them)."""
@@ -273,6 +307,10 @@ def _band_rows(band: Band, layout: Layout, part_keys: tuple[HashedKey | None, ..
         key = HashedKey((part_key, part.x % 2, band.top % 2, band.height, layout.mode, part.mode,
                          layout.background)) if kept else None
         found = _PART_IMAGES.find(key) if kept else None
+        if found is None and kept:
+            found = _SET_ASIDE.take(key)
+            if found is not None:
+                _PART_IMAGES.keep(key, found, found.width * found.height + 64)
         if found is None:
             stored = _PARTS.find(key) if kept else None
             if stored is not None:
@@ -390,4 +428,5 @@ def clear_layers() -> None:
     uncached figures and tests; the other drawing caches (fonts, cards) stay."""
     _SEGMENTS.cache_clear()
     _PART_IMAGES.cache_clear()
+    _SET_ASIDE.cache_clear()
     _PARTS.cache_clear()

@@ -16,7 +16,7 @@ from PIL import Image
 from engine import Options
 from engine.state import GameState, Phase
 from renders import labels, layers, render_mat, render_table
-from renders.cache import held
+from renders.cache import budgets_while, held
 from renders.mat import mat_image
 from renders.palette import PAGE, to_png
 from renders.samples import names_for, play
@@ -95,6 +95,57 @@ def test_bands_are_kept_and_a_band_seen_before_is_not_drawn_again() -> None:
     layers.png(layout((10, 30)))  # the second band changed: only its changed part is drawn
     assert drawn == [30]
     assert held()["renders.layers._SEGMENTS"].bytes <= held()["renders.layers._SEGMENTS"].max_bytes
+
+
+def _two_part_layout(drawn: list[int], shades: tuple[int, int]) -> layers.Layout:
+    """A band of its own, then a band of two kept parts (the second always the same)."""
+    def painter(shade: int) -> layers.Painter:
+        def paint(image: Image.Image, x: int, y: int) -> None:
+            drawn.append(shade)
+            image.paste((shade, shade, shade), (x, y, x + 10, y + 3))
+        return paint
+
+    return layers.Layout(40, 9, PAGE, (
+        layers.whole(0, 4, 40, ("test-band", shades[0]), painter(shades[0])),
+        layers.Band(4, 5, (layers.Part(1, 12, ("test-part", shades[1]), painter(shades[1])),
+                           layers.Part(20, 12, ("test-part", 7), painter(7)))),
+    ))
+
+
+TWO_PARTS = {"renders.layers._SEGMENTS": 0, "renders.layers._PART_IMAGES": 2 * (12 * 5 + 64)}
+"""No band kept whole, and room for two parts: every image looks its parts up."""
+
+
+def test_a_dropped_part_is_compressed_after_the_image_and_found_before_that() -> None:
+    """A part pushed out of the kept images is compressed by spill_pending (which a render
+    worker calls once its image is written back), not inside the image that pushed it out; an
+    image drawn meanwhile still finds it."""
+    drawn: list[int] = []
+    layers.clear_layers()
+    with budgets_while(TWO_PARTS):
+        layers.png(_two_part_layout(drawn, (10, 20)))
+        compressed = held()["renders.layers._PARTS"].entries
+        layers.png(_two_part_layout(drawn, (10, 30)))  # part 20 pushed out by part 30
+        assert held()["renders.layers._PARTS"].entries == compressed
+        drawn.clear()
+        again = layers.png(_two_part_layout(drawn, (10, 20)))  # part 20 found set aside
+        assert drawn == [10]
+        assert pixels(again) == pixels(to_png(layers.draw(_two_part_layout([], (10, 20)))))
+        assert layers.spill_pending() == 1  # part 30, pushed out by part 20 coming back
+        assert held()["renders.layers._PARTS"].entries == compressed + 1
+        assert layers.spill_pending() == 0
+
+
+def test_parts_set_aside_are_compressed_at_once_past_their_budget() -> None:
+    """A process that never calls spill_pending keeps no more set aside than the budget of
+    ``_SET_ASIDE``: what does not fit is compressed at once."""
+    layers.clear_layers()
+    with budgets_while({**TWO_PARTS, "renders.layers._SET_ASIDE": 0}):
+        layers.png(_two_part_layout([], (10, 20)))
+        compressed = held()["renders.layers._PARTS"].entries
+        layers.png(_two_part_layout([], (10, 30)))
+        assert held()["renders.layers._PARTS"].entries == compressed + 1
+        assert layers.spill_pending() == 0
 
 
 def test_bands_must_cover_the_image() -> None:

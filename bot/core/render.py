@@ -39,6 +39,7 @@ from engine import GameState, Place
 from engine.actions import GhostSplit
 from renders.cache import WORKER_BUDGETS, use_budgets
 from renders.fonts import warm_families
+from renders.layers import spill_pending
 from renders.samples import play
 
 from .allocator import limit_heap_growth, release_freed_memory
@@ -172,13 +173,21 @@ def _render(name: str, locale: str | None, *args: object) -> bytes:
     return bytes(getattr(renders, name)(*args, words=image_words(locale)))
 
 
+def _idle_chores() -> None:
+    """The threaded renderer's work nobody waits for, once no image is being drawn: the parts
+    dropped from the layers' cache compressed (:func:`renders.layers.spill_pending`), then freed
+    memory handed back."""
+    spill_pending()
+    release_freed_memory(every=0.0)
+
+
 class ThreadedRenderer(_NamedRenderer):
     """The real renderer: :mod:`renders` functions run in a thread, at most ``parallel`` at once."""
 
     def __init__(self, parallel: int = 2) -> None:
         self._slots = asyncio.Semaphore(parallel)
         self._drawing = 0
-        self._trimming: asyncio.Future[bool] | None = None
+        self._trimming: asyncio.Future[None] | None = None
 
     async def _run(self, name: str, locale: str | None, *args: object, route: Route | None = None) -> bytes:
         async with self._slots:
@@ -187,9 +196,9 @@ class ThreadedRenderer(_NamedRenderer):
                 return await asyncio.to_thread(_render, name, locale, *args)
             finally:
                 self._drawing -= 1
-                if self._drawing == 0:  # idle: what the renders freed goes back to the system,
-                    self._trimming = asyncio.get_running_loop().run_in_executor(  # nobody waits
-                        None, lambda: release_freed_memory(every=0.0))
+                if self._drawing == 0:  # idle: the parts set aside are compressed and what the
+                    self._trimming = asyncio.get_running_loop().run_in_executor(  # renders freed
+                        None, _idle_chores)  # goes back to the system; nobody waits
 
     async def warm(self) -> None:
         """Fill the drawing caches now (:func:`warm_renders`, in a thread), as each worker of
@@ -233,6 +242,7 @@ def warm_renders() -> None:
     if state is not None:
         renders.render_results(state, names)
         warm_families(state.cards)
+    spill_pending()
 
 
 def _warm_worker() -> None:
@@ -248,8 +258,11 @@ def _warm_worker() -> None:
 
 
 def _after_render() -> None:
-    """A worker's chores once its image is written back, when nobody waits for them: the
-    collections that came due while it drew, and freed memory handed back (at most once a second)."""
+    """A worker's chores once its image is written back, when nobody waits for them: the parts
+    its image dropped from the layers' cache compressed (:func:`renders.layers.spill_pending`),
+    the collections that came due while it drew, and freed memory handed back (at most once a
+    second)."""
+    spill_pending()
     collect_if_due()
     release_freed_memory()
 
