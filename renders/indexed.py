@@ -27,6 +27,7 @@ discs — come from tables made by Pillow itself: the RGB blend drawn on a strip
 
 from __future__ import annotations
 
+from bisect import bisect_left
 from collections.abc import Callable, Hashable, Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
@@ -70,16 +71,41 @@ def index(colour: RGB) -> int:
     return _quantizing()[0][drawing] if _FINAL.get() else drawing
 
 
+@lru_cache(maxsize=1)
+def _by_lightness(palette: tuple[RGB, ...]) -> tuple[list[int], list[tuple[int, int, int, int, int]]]:
+    """The palette's entries ``(red + green + blue, red, green, blue, index)`` in order of that
+    sum, and the sums."""
+    entries = sorted((r + g + b, r, g, b, i) for i, (r, g, b) in enumerate(palette))
+    return [entry[0] for entry in entries], entries
+
+
 @lru_cache(maxsize=4096)
 def _nearest(colour: RGB) -> int:
+    """The palette index nearest to ``colour`` (squared distance in RGB; of equally near ones,
+    the lowest index).
+
+    Why not a scan of the whole palette: a text colour table (:func:`text_lut`) asks for 256
+    colours at once, and scanning the 223 entries for each took some 9 ms, paid by the first
+    image that drew that colour over that background — a turn post a player waited for (issue
+    30). The entries are walked outwards from the query's red + green + blue instead: two colours
+    whose sums differ by ``d`` are at least ``d * d / 3`` apart (squared), so an entry that far
+    beyond the best found so far ends the walk on its side — the same answer from far fewer
+    entries (``tests/test_renders_indexed.py`` compares it with the whole scan)."""
+    sums, entries = _by_lightness(palette_colours())
     r, g, b = colour
-    best, best_distance = 0, 1 << 30
-    for i, (pr, pg, pb) in enumerate(palette_colours()):
-        distance = (pr - r) ** 2 + (pg - g) ** 2 + (pb - b) ** 2
-        if distance < best_distance:
-            best, best_distance = i, distance
-            if distance == 0:
+    total = r + g + b
+    best, best_distance = len(entries), 1 << 30
+    start = bisect_left(sums, total)
+    for step in (1, -1):
+        k = start if step == 1 else start - 1
+        while 0 <= k < len(entries):
+            ps, pr, pg, pb, i = entries[k]
+            if (ps - total) * (ps - total) > 3 * best_distance:
                 break
+            distance = (pr - r) * (pr - r) + (pg - g) * (pg - g) + (pb - b) * (pb - b)
+            if distance < best_distance or (distance == best_distance and i < best):
+                best, best_distance = i, distance
+            k += step
     return best
 
 

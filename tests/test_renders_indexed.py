@@ -100,3 +100,26 @@ def test_the_preview_is_drawn_on_the_palette_too(states: list[GameState]) -> Non
     saved = Image.open(io.BytesIO(render_preview(state, state.current, place, names_for(state))))
     used = {index for _, index in saved.getcolors(256) or []}
     assert saved.mode == "P" and max(used) < COLOURS
+
+
+def _nearest_by_scanning(colour: tuple[int, int, int]) -> int:
+    """The palette index nearest to ``colour`` as the whole palette scanned in order finds it."""
+    r, g, b = colour
+    best, best_distance = 0, 1 << 30
+    for i, (pr, pg, pb) in enumerate(palette_colours()):
+        distance = (pr - r) ** 2 + (pg - g) ** 2 + (pb - b) ** 2
+        if distance < best_distance:
+            best, best_distance = i, distance
+    return best
+
+
+def test_the_nearest_palette_index_is_the_whole_scan_s() -> None:
+    """indexed._nearest walks the palette outwards from the colour's lightness and stops early;
+    it must answer what scanning every entry answers (ties: the lowest index), for every kind of
+    colour a drawing asks about — the palette's own, blends of two of them (text edges), any."""
+    palette = palette_colours()
+    colours = list(palette)
+    colours += [mix(a, b, t) for a in palette[::3] for b in palette[::7] for t in (0.25, 0.5, 0.75)]
+    colours += [(r, g, b) for r in range(0, 256, 15) for g in range(0, 256, 15) for b in range(0, 256, 15)]
+    for colour in colours:
+        assert indexed._nearest.__wrapped__(colour) == _nearest_by_scanning(colour), colour
