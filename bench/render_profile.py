@@ -85,7 +85,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         for done in range(args.passes):
             if done:
                 clear_all()
-            warm_renders()
+            warm_renders(whole_market=True)
             if args.no_sample:
                 return 0
             times, cpu, sizes, marked = [], [], [], 0

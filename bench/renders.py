@@ -109,7 +109,7 @@ def run() -> dict[str, float]:
     names = names_for(sample[0].state)
     cold_ms, _ = _time(lambda: render_table(states[0], names))
     with budgets_while(WORKER_BUDGETS):  # as bot.core.render's worker initialiser does
-        warm_renders()
+        warm_renders(whole_market=True)
         table: list[tuple[float, int]] = []
         mats: list[tuple[float, int]] = []
         for end in sample:  # in order, as the bot posts them: the table, then the actor's mat

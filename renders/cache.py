@@ -34,10 +34,10 @@ WORKER_BUDGETS: dict[str, int] = {
     "renders.layers._SEGMENTS": 24 * MB,
     "renders.layers._PARTS": 12 * MB,
     "renders.layers._PART_IMAGES": 4 * MB,  # the parts used last, not compressed (~180 KB a panel)
-    "renders.card.market_card": 8 * MB,  # every card's market face (~130 KB each) of a catalogue
+    "renders.card.market_card": 11 * MB,  # every market face of the catalogue (86, ~126 KB each)
     "renders.card.mini_card": 6 * MB,
     "renders.indexed._DERIVED": 6 * MB,  # glyphs on their backgrounds: the table's panels' text
-    "renders.indexed._BLENDS": 4 * MB,  # a catalogue's market cards on the page (~66 KB each)
+    "renders.indexed._BLENDS": 6 * MB,  # the catalogue's market cards on the page (~63 KB each)
     "renders.fonts.run": 4 * MB,  # the strings themselves (the glyphs above are kept per string)
 }
 """The budgets a process that only draws (the bot's render workers, :func:`use_budgets`) gives
@@ -47,10 +47,11 @@ interleaved, the layers' defaults (3 MB and 2 MB) were
 overrun long before a game's next post came round, and least-recently-used order then kept
 nothing that was asked for again (measured over 200 interleaved 4-player games: table image
 20.5 ms median with the defaults, 14.3 ms with these; the market faces alone missed 7,000 times
-in 12,000 with 3 MB, 52 times with 8 MB).
+in 12,000 with 3 MB, 52 times with 8 MB). The faces and their blends hold the whole catalogue's
+(86 cards, 10.8 and 5.4 MB) since a worker draws them all at start (``bot.core.render.warm_market``).
 The bot's own process, which draws in threads beside everything else, keeps the defaults."""
 
-WORKER_RENDER_CACHE_BYTES = 82 * MB
+WORKER_RENDER_CACHE_BYTES = 87 * MB
 """What the drawing caches of a render worker may hold together: every default budget, with
 :data:`WORKER_BUDGETS` in place of theirs, adds up to at most this."""
 

@@ -19,7 +19,9 @@ import engine
 import renders
 from bench.beside_recap import tables_beside_recap
 from bot.core.locales import image_words
-from bot.core.render import ProcessRenderer, Route, ThreadedRenderer
+from bot.core.render import ProcessRenderer, Route, ThreadedRenderer, warm_market
+from engine import Colour
+from renders.cache import WORKER_BUDGETS, budgets_while, clear_all, held
 from renders.samples import names_for, play
 
 
@@ -103,6 +105,23 @@ async def test_another_game_s_tables_are_drawn_while_a_recap_is() -> None:
     it got one table per recap, drawn when the recap was done."""
     figures = await tables_beside_recap(trials=1)
     assert figures["tables_beside_recap_count"] >= 5
+
+
+def test_a_worker_s_warm_up_leaves_no_market_face_to_draw() -> None:
+    """warm_market draws every card of the catalogue face up (a worker's budgets keep them all):
+    the first tables of later games, whatever cards they deal, draw no face."""
+    with budgets_while(WORKER_BUDGETS):
+        clear_all()
+        state = engine.new_game(engine.Options(players=2), 3)
+        whites = sum(card.colour is Colour.WHITE for card in state.cards.values())
+        tables = -(-whites // 4) + -(-(len(state.cards) - whites) // 4)
+        assert warm_market(state, names_for(state)) == tables
+        drawn = held()["renders.card.market_card"].misses
+        for seed in range(6):
+            game = engine.new_game(engine.Options(players=2 + seed % 3), 100 + seed)
+            renders.render_table(game, names_for(game))
+        assert held()["renders.card.market_card"].misses == drawn
+        clear_all()
 
 
 @pytest.mark.parametrize("workers", [1, 2, 3, 4])

@@ -30,13 +30,14 @@ import asyncio
 import logging
 import os
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any, Protocol
 
 import engine
 import renders
-from engine import GameState, Place
+from engine import Colour, GameState, Place
 from engine.actions import GhostSplit
+from engine.state import RowsTable
 from renders.cache import WORKER_BUDGETS, use_budgets
 from renders.fonts import warm_families
 from renders.layers import spill_pending
@@ -218,12 +219,14 @@ WARM_SEED = 1
 """The deal of the game :func:`warm_renders` plays (any fixed deal: the run must not vary)."""
 
 
-def warm_renders() -> None:
+def warm_renders(*, whole_market: bool = False) -> None:
     """Draw a whole short game as a turn post would — the table at every turn change (framing
     what changed), the mat of the seat to act, the final results — so the drawing caches a first
     real game would fill (text colour tables, glyphs, card art, panels) are full before one; then
     the strings of the families that game drew (every puzzle's id, the numbers a game counts
-    through) at the sizes it drew them (:func:`renders.fonts.warm_families`).
+    through) at the sizes it drew them (:func:`renders.fonts.warm_families`); with
+    ``whole_market``, every card of the catalogue face up in the market (:func:`warm_market`:
+    a render worker's budgets hold them all).
 
     Why a whole game: each colour of text over each background builds its lookup table on first
     use (some 10 ms each), and about 16 of them appear only in the middle and at the end of a game
@@ -242,7 +245,35 @@ def warm_renders() -> None:
     if state is not None:
         renders.render_results(state, names)
         warm_families(state.cards)
+        if whole_market:
+            warm_market(state, names)
     spill_pending()
+
+
+def warm_market(state: GameState, names: Sequence[str]) -> int:
+    """Draw every card of ``state``'s catalogue face up in the market rows (a row's worth at a
+    time, on ``state`` otherwise), so that no card's first appearance in a real game draws its
+    face; returns how many tables were drawn (none for a market without rows).
+
+    Why: a card coming into the market for the first time in a worker drew its face and blended
+    it onto the page, some 0.5 ms a card; the latency bench's turn-end tables with such a card
+    took 4.96 ms on average against 2.61 without (22 of 158), and they were its slowest (5.2–8.4
+    ms, a row refilled with four new cards). The catalogue's 86 faces take 10.8 MB of the
+    worker's 11 MB for them, their blends 5.4 MB of its 6 MB (:data:`renders.cache.WORKER_BUDGETS`)."""
+    table = state.table
+    if not isinstance(table, RowsTable):
+        return 0
+    drawn = 0
+    for colour in (Colour.WHITE, Colour.BLACK):
+        slots = len(table.row(colour))
+        ids = sorted(card_id for card_id, card in state.cards.items() if card.colour is colour)
+        for first in range(0, len(ids), slots):
+            row: tuple[str | None, ...] = tuple(ids[first:first + slots])
+            row += (None,) * (slots - len(row))
+            shown = replace(table, white_row=row) if colour is Colour.WHITE else replace(table, black_row=row)
+            renders.render_table(replace(state, table=shown), names)
+            drawn += 1
+    return drawn
 
 
 def _warm_worker() -> None:
@@ -252,7 +283,7 @@ def _warm_worker() -> None:
     only between images (:func:`~bot.core.collector.collect_between_jobs`)."""
     limit_heap_growth()
     use_budgets(WORKER_BUDGETS)
-    warm_renders()
+    warm_renders(whole_market=True)
     release_freed_memory()
     collect_between_jobs()
 
