@@ -195,24 +195,20 @@ def warm_families(card_ids: Iterable[str]) -> int:
     5 µs after (docs/benchmarks.md). These families are small and fixed by the catalogue and the
     counts a game runs through, so a worker draws them all once; what a game's text depends on
     beyond them (players' names, sentences) it draws the first time as before."""
-    ids = tuple(card_ids)
-    known_ids = set(ids)
-    numbers = tuple(str(n) for n in range(NUMBERS_WARMED))
-    families: dict[tuple[int, bool], set[tuple[str, ...]]] = {}
+    ids = set(card_ids)
+    numbers = {str(n) for n in range(NUMBERS_WARMED)}
+    wanted: dict[tuple[int, bool], set[str]] = {}
     for key in run.keys():
         text, size, *weight = cast(tuple[str, int] | tuple[str, int, bool], key)  # run's arguments
-        bold = bool(weight and weight[0])
-        if text.isdigit():
-            families.setdefault((size, bold), set()).add(numbers)
-        elif text in known_ids:
-            families.setdefault((size, bold), set()).add(ids)
+        family = numbers if text.isdigit() else ids if text in ids else None
+        if family is not None:
+            wanted.setdefault((size, bool(weight and weight[0])), set()).update(family)
     drawn = 0
-    for (size, bold), members in families.items():
-        for family in members:
-            for text in family:
-                if (text, size, bold) not in run:
-                    run(text, size, bold)
-                    drawn += 1
+    for (size, bold), texts in wanted.items():
+        for text in sorted(texts):
+            if (text, size, bold) not in run:
+                run(text, size, bold)
+                drawn += 1
     return drawn
 
 

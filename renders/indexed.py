@@ -72,10 +72,10 @@ def index(colour: RGB) -> int:
 
 
 @lru_cache(maxsize=1)
-def _by_lightness(palette: tuple[RGB, ...]) -> tuple[list[int], list[tuple[int, int, int, int, int]]]:
-    """The palette's entries ``(red + green + blue, red, green, blue, index)`` in order of that
-    sum, and the sums."""
-    entries = sorted((r + g + b, r, g, b, i) for i, (r, g, b) in enumerate(palette))
+def _by_lightness() -> tuple[list[int], list[tuple[int, int, int, int, int]]]:
+    """The fixed palette's entries ``(red + green + blue, red, green, blue, index)`` in order of
+    that sum, and the sums (computed once: the palette never changes in a process)."""
+    entries = sorted((r + g + b, r, g, b, i) for i, (r, g, b) in enumerate(palette_colours()))
     return [entry[0] for entry in entries], entries
 
 
@@ -91,7 +91,7 @@ def _nearest(colour: RGB) -> int:
     whose sums differ by ``d`` are at least ``d * d / 3`` apart (squared), so an entry that far
     beyond the best found so far ends the walk on its side — the same answer from far fewer
     entries (``tests/test_renders_indexed.py`` compares it with the whole scan)."""
-    sums, entries = _by_lightness(palette_colours())
+    sums, entries = _by_lightness()
     r, g, b = colour
     total = r + g + b
     best, best_distance = len(entries), 1 << 30

@@ -176,6 +176,11 @@ panel again ~1.5 ms. Parts go there when :data:`_PART_IMAGES` drops them, once t
 dropped them is done (:func:`spill_pending`)."""
 
 
+def _part_bytes(image: Image.Image) -> int:
+    """What a part ready to paste counts for in :data:`_PART_IMAGES` and :data:`_SET_ASIDE`."""
+    return image.width * image.height + 64
+
+
 def _compress_part(key: Hashable, image: Image.Image) -> None:
     """Keep a part compressed in :data:`_PARTS` (unless it is already)."""
     if key not in _PARTS:
@@ -192,13 +197,12 @@ drops) the oldest are compressed at once, so a process that never calls it stays
 def _spill_part(key: Hashable, image: Image.Image) -> None:
     """A part :data:`_PART_IMAGES` dropped: set aside (:data:`_SET_ASIDE`) to be compressed, or
     compressed at once if it is larger than all the room there is."""
-    cost = image.width * image.height + 64
     if key in _PARTS:
         return
-    if cost > _SET_ASIDE.max_bytes:
+    if _part_bytes(image) > _SET_ASIDE.max_bytes:
         _compress_part(key, image)
     else:
-        _SET_ASIDE.keep(key, image, cost)
+        _SET_ASIDE.keep(key, image, _part_bytes(image))
 
 
 def spill_pending() -> int:
@@ -291,6 +295,21 @@ def _cover(found: Image.Image, part: Part, band: Band, background: RGB) -> Image
     return own.crop((dx, dy, dx + part.width, dy + band.height))
 
 
+def _kept_part(key: HashedKey, part: Part, band: Band, layout: Layout) -> Image.Image:
+    """A kept part's palette pixels — ready in :data:`_PART_IMAGES`, set aside, compressed in
+    :data:`_PARTS`, or else drawn — and ready in :data:`_PART_IMAGES` afterwards."""
+    found = _PART_IMAGES.find(key)
+    if found is not None:
+        return found
+    found = _SET_ASIDE.take(key)
+    if found is None:
+        stored = _PARTS.find(key)
+        found = (Image.frombytes("P", stored[1], deflating.decompress(stored[0], -15)) if stored is not None
+                 else _draw_part(part, band, layout.mode, layout.background))
+    _PART_IMAGES.keep(key, found, _part_bytes(found))
+    return found
+
+
 def _band_rows(band: Band, layout: Layout, part_keys: tuple[HashedKey | None, ...]) -> bytes:
     """The band's rows, each followed by the filter type of the PNG row after it (0, none): the
     PNG's rows are these bytes from one byte before (:func:`_segment`). So the parts stand at
@@ -306,19 +325,8 @@ def _band_rows(band: Band, layout: Layout, part_keys: tuple[HashedKey | None, ..
         kept = part_key is not None and part.keep and (several or part.cover is not None)
         key = HashedKey((part_key, part.x % 2, band.top % 2, band.height, layout.mode, part.mode,
                          layout.background)) if kept else None
-        found = _PART_IMAGES.find(key) if kept else None
-        if found is None and kept:
-            found = _SET_ASIDE.take(key)
-            if found is not None:
-                _PART_IMAGES.keep(key, found, found.width * found.height + 64)
-        if found is None:
-            stored = _PARTS.find(key) if kept else None
-            if stored is not None:
-                found = Image.frombytes("P", stored[1], deflating.decompress(stored[0], -15))
-            else:
-                found = _draw_part(part, band, layout.mode, layout.background)
-            if kept:
-                _PART_IMAGES.keep(key, found, found.width * found.height + 64)
+        found = (_draw_part(part, band, layout.mode, layout.background) if key is None
+                 else _kept_part(key, part, band, layout))
         if part.cover is not None and not even:
             found = _cover(found, part, band, layout.background)
         rows.im.paste(found.im, (part.x, 0, part.x + found.width, found.height))
