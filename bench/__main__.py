@@ -10,7 +10,7 @@
 * ``python -m bench league`` — every AI against every other, two players (issue 29's league:
   one row per pairing; long, ``--games`` per pairing).
 * ``python -m bench ratings`` — the AI kinds' ratings by self-play, written to
-  bot/core/data/ai_ratings.json (docs/ratings.md; niced, a few minutes).
+  bot/core/records/data/ai_ratings.json (docs/ratings.md; niced, a few minutes).
 
 A group runs every suite even when an earlier one misses a budget and exits 1 if any did.
 With ``PROJECTL_BENCH_DIR`` set each suite saves its report there; ``python -m bench.docs``

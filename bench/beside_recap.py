@@ -5,7 +5,8 @@ worker for a third of a second or more (a long game's, over a second). Until 202
 went to its game's own worker like any of its images, and a game whose images that worker also
 draws waited behind it: a turn post held up by 1.15–1.26 s (two runs, on this 2-core machine). A
 recap now takes the least busy worker and the others' images go round it
-(:class:`bot.core.render.Route`'s ``slow``). Here, with the bot's :class:`~bot.core.render.ProcessRenderer`
+(:class:`bot.core.rendering.render.Route`'s ``slow``). Here, with the bot's
+:class:`~bot.core.rendering.render.ProcessRenderer`
 (one worker per core, warmed), a whole 2-player game's recap is drawn ``trials`` times while a
 second game, whose images prefer the worker the recap takes, asks for a table image every 20 ms;
 the figure is the p99 of those tables' time (submission to PNG).
@@ -17,7 +18,7 @@ import asyncio
 import time
 
 import engine
-from bot.core.render import ProcessRenderer, Route
+from bot.core.rendering.render import ProcessRenderer, Route
 from renders.samples import names_for, play
 
 from .load import percentile

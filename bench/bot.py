@@ -48,9 +48,9 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from bot.core.collector import freeze_startup, tune_collector
-from bot.core.manager import GameManager
-from bot.core.render import ProcessRenderer, ThreadedRenderer
+from bot.core.play.manager import GameManager
+from bot.core.rendering.collector import freeze_startup, tune_collector
+from bot.core.rendering.render import ProcessRenderer, ThreadedRenderer
 from bot.core.storage import Storage
 
 from . import build, history_costs, stored_states

@@ -13,7 +13,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from bot.core.manager import GameManager
+from bot.core.play.manager import GameManager
 from bot.core.storage import Storage
 from bot.core.storage.postgres import is_postgres_url
 

@@ -24,7 +24,7 @@ import random
 import sys
 
 from bot.core.errors import BotError
-from bot.core.manager import ActionResult, Game, GameManager, TableSettings
+from bot.core.play.manager import ActionResult, Game, GameManager, TableSettings
 from bot.core.storage import Storage
 
 from .players import choose_action, policy_factory

@@ -17,7 +17,7 @@ from typing import Any
 
 from bot.core.clock import ManualClock
 from bot.core.config import Settings
-from bot.core.render import Renderer
+from bot.core.rendering.render import Renderer
 from bot.discord.app import ProjectLBot, create_bot
 from engine import GameState, Place
 from engine.actions import GhostSplit

@@ -5,8 +5,8 @@ of a turn in rounds 4-7 of a greedy self-play game dealt from seed ``HINT_SEEDS 
 Expert's tuning never used, the same on every run.
 
 On each, the hint is computed exactly as ``/projectl play hint`` computes it
-(:func:`bot.core.thinking.expert_hint` on :func:`~bot.core.thinking.public_position`, seeded by
-:func:`~bot.core.thinking.position_seed`), and a reference Expert with four times the budget —
+(:func:`bot.core.play.thinking.expert_hint` on :func:`~bot.core.play.thinking.public_position`, seeded by
+:func:`~bot.core.play.thinking.position_seed`), and a reference Expert with four times the budget —
 four times the re-dealt worlds, twice the candidate turns and beam, and the node budget scaled so
 each line is searched as deep — seeded apart from the hint (its worlds are not the hint's, so
 the hint's own luck is not what judges it) scores its own candidates and the hint's plan, forced
@@ -20,7 +20,7 @@ from __future__ import annotations
 import statistics
 import time
 
-from bot.core.thinking import expert_hint, position_seed, public_position
+from bot.core.play.thinking import expert_hint, position_seed, public_position
 from engine import Options, apply, new_game, parse_action, serialisation
 from engine.policies import ExpertPolicy, GreedyPolicy
 from engine.state import GameState, Phase
@@ -60,7 +60,7 @@ def regret(state: GameState) -> float:
     seed = position_seed(state, seat)
     hint = expert_hint(serialisation.dumps(public), seed)
     plan = tuple(parse_action(text) for text in hint.plan)
-    hinting = ExpertPolicy(seed, extra_turns=0)  # the search the hint ran (bot.core.thinking)
+    hinting = ExpertPolicy(seed, extra_turns=0)  # the search the hint ran (bot.core.play.thinking)
     reference = ExpertPolicy(seed ^ REFERENCE_SEED, worlds=hinting.worlds * REFERENCE_SCALE,
                              plans=hinting.plans * 2, beam=hinting.beam * 2,
                              nodes=hinting.nodes * REFERENCE_SCALE * 2, extra_turns=0)

@@ -30,9 +30,9 @@ from pathlib import Path
 from typing import Any
 
 import engine
-from bot.core import history
-from bot.core.manager import Game, GameManager, Seat
-from bot.core.results import seat_results
+from bot.core.play.manager import Game, GameManager, Seat
+from bot.core.records import history
+from bot.core.records.results import seat_results
 from bot.core.storage import Storage
 from bot.core.storage.stats import result_writes
 from bot.discord.cogs.records import server_stats

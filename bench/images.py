@@ -20,8 +20,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 import engine
-from bot.core.manager import GameManager
-from bot.core.render import Renderer
+from bot.core.play.manager import GameManager
+from bot.core.rendering.render import Renderer
 from bot.core.storage import Storage
 
 from . import build

@@ -5,9 +5,9 @@ callback, the manager (channel lock, load, engine apply, one fsync'd commit on a
 the bot's renderer (the mat; the table image when the turn changes, posted to the channel),
 and the followup — until every task the interaction started has finished (``settle``).
 
-The renderer is the bot's default, :class:`~bot.core.render.ProcessRenderer` (one render worker
+The renderer is the bot's default, :class:`~bot.core.rendering.render.ProcessRenderer` (one render worker
 per core), started and warmed first as the bot does at start-up; ``renderer="threaded"`` draws in
-threads of the bot's own process instead (:class:`~bot.core.render.ThreadedRenderer`, the demo's),
+threads of the bot's own process instead (:class:`~bot.core.rendering.render.ThreadedRenderer`, the demo's),
 sharing the interpreter with the event loop: what the bench reported until 2026-12-03, now
 ``action_threaded_p99_ms`` beside it (about the same p99: the tail is the images' own time).
 Only the network is missing; the harness's own bookkeeping is included, so the figures slightly
@@ -21,7 +21,7 @@ import time
 from pathlib import Path
 from typing import Literal
 
-from bot.core.render import ProcessRenderer, ThreadedRenderer
+from bot.core.rendering.render import ProcessRenderer, ThreadedRenderer
 
 from .harnessed import open_table, running
 from .players import choose_action

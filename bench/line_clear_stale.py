@@ -24,7 +24,7 @@ from pathlib import Path
 from typing import Any
 
 import engine
-from bot.core.panel import parse_panel_id
+from bot.core.play.panel import parse_panel_id
 from engine.pieces import mask_to_text
 from engine.policies import policy_by_name
 

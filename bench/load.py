@@ -16,8 +16,8 @@ import time
 from collections.abc import Awaitable
 from dataclasses import dataclass, field
 
-from bot.core.manager import GameManager
-from bot.core.render import Renderer
+from bot.core.play.manager import GameManager
+from bot.core.rendering.render import Renderer
 
 from .players import choose_action
 

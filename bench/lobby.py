@@ -14,7 +14,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-from bot.core.render import ProcessRenderer, Renderer
+from bot.core.rendering.render import ProcessRenderer, Renderer
 
 from .harnessed import running
 

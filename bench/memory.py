@@ -15,8 +15,8 @@ import sys
 import time
 from pathlib import Path
 
-from bot.core.manager import GameManager
-from bot.core.render import ThreadedRenderer
+from bot.core.play.manager import GameManager
+from bot.core.rendering.render import ThreadedRenderer
 from bot.core.storage import Storage
 
 from .load import closed_loop
@@ -36,8 +36,8 @@ def rss_mb() -> tuple[float, float]:
 async def run(path: Path, channels: list[int], per_game: int) -> dict[str, float]:
     import bot.discord.app  # noqa: F401 - the bot process has discord.py and the cogs loaded
     import renders  # noqa: F401
-    from bot.core.allocator import limit_heap_growth
-    from bot.core.collector import freeze_startup, tune_collector
+    from bot.core.rendering.allocator import limit_heap_growth
+    from bot.core.rendering.collector import freeze_startup, tune_collector
 
     limit_heap_growth()  # as python -m bot does first
     tune_collector()

@@ -20,8 +20,8 @@ from pathlib import Path
 from typing import Any
 
 import engine
-from bot.core.panel import parse_panel_id
-from bot.core.render import ProcessRenderer, Renderer
+from bot.core.play.panel import parse_panel_id
+from bot.core.rendering.render import ProcessRenderer, Renderer
 from engine.pieces import mask_to_text
 
 from .harnessed import open_table, running

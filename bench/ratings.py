@@ -1,5 +1,5 @@
 """Ratings and replays: their quick-bench figures, and ``python -m bench ratings``, which calibrates
-the AI kinds' ratings by self-play and writes ``bot/core/data/ai_ratings.json`` (docs/ratings.md).
+the AI kinds' ratings by self-play and writes ``bot/core/records/data/ai_ratings.json`` (docs/ratings.md).
 
 Quick bench (part of ``python -m bench bot``, a few seconds): ``rating_update_ms`` — the rating
 step of a finished 4-player game inside its transaction (read, openskill update on two ladders,
@@ -32,10 +32,10 @@ from pathlib import Path
 
 import engine
 import renders
-from bot.core import ratings, recap, replay
 from bot.core.clock import ManualClock
-from bot.core.manager import Game, GameManager, TableSettings
-from bot.core.render import _warm_worker as warm_worker
+from bot.core.play.manager import Game, GameManager, TableSettings
+from bot.core.records import ratings, recap, replay
+from bot.core.rendering.render import _warm_worker as warm_worker
 from bot.core.storage import Storage
 from engine.policies import Policy, StrongPolicy, policy_by_name
 from engine.simulate import play_game
@@ -87,7 +87,7 @@ async def _measure(workdir: Path) -> tuple[list[float], list[float], int, tuple[
         replay._STEPS.clear()
         count = len(replay.cached_steps(game, rows))
         replay._STEPS.clear()
-        warm_worker()  # as every render worker is when the bot starts (bot/core/render.py)
+        warm_worker()  # as every render worker is when the bot starts (bot/core/rendering/render.py)
         for number in range(count):
             began = time.process_time()
             shown = replay.cached_steps(game, await manager.log(game.id))[number]

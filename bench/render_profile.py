@@ -34,7 +34,7 @@ import statistics
 import time
 from collections.abc import Callable, Sequence
 
-from bot.core.render import warm_renders
+from bot.core.rendering.render import warm_renders
 from engine import Options
 from renders import render_mat, render_table
 from renders.cache import WORKER_BUDGETS, budgets_while, clear_all

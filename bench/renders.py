@@ -10,7 +10,7 @@ bot. (Until issue 30 it drew 30 consecutive *action* states without ``previous``
 two turn posts, and without the change frames the bot draws.) Before the sample the process
 becomes what the bot's render worker is when it takes its first job: the workers' cache budgets
 (:data:`renders.cache.WORKER_BUDGETS`) and the warm-up game every worker draws at start
-(:func:`bot.core.render.warm_renders`); after each image, untimed, the parts it dropped from
+(:func:`bot.core.rendering.render.warm_renders`); after each image, untimed, the parts it dropped from
 the layers' cache are compressed, as a worker does once its image is written back
 (:func:`renders.layers.spill_pending`, since 2026-12-05). Until 2026-12-03 the bench had drawn
 one table before the sample, so the text colour tables a mid-game mat needs were built inside it
@@ -32,8 +32,8 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from functools import partial
 
-from bot.core.describe import alt_text, describe
-from bot.core.render import warm_renders
+from bot.core.rendering.render import warm_renders
+from bot.core.wording.describe import alt_text, describe
 from engine import Options
 from engine.state import GameState
 from renders import render_mat, render_results, render_table
@@ -62,7 +62,7 @@ def _time(fn: Callable[[], bytes]) -> tuple[float, int]:
 
 def describe_ms(sample: Sequence[GameState], names: Sequence[str]) -> float:
     """The median time to build one image's alt text (the table's and the current player's mat's,
-    in English and pt-BR: :func:`bot.core.describe.describe` then :func:`alt_text`), per state."""
+    in English and pt-BR: :func:`bot.core.wording.describe.describe` then :func:`alt_text`), per state."""
     per_image: list[float] = []
     for state in sample:
         start = time.perf_counter()
@@ -108,7 +108,7 @@ def run() -> dict[str, float]:
     sample = ends[first : first + STATES]
     names = names_for(sample[0].state)
     cold_ms, _ = _time(lambda: render_table(states[0], names))
-    with budgets_while(WORKER_BUDGETS):  # as bot.core.render's worker initialiser does
+    with budgets_while(WORKER_BUDGETS):  # as bot.core.rendering.render's worker initialiser does
         warm_renders(whole_market=True)
         table: list[tuple[float, int]] = []
         mats: list[tuple[float, int]] = []

@@ -36,8 +36,8 @@ from pathlib import Path
 from typing import Any
 
 from bot.core.clock import ManualClock
-from bot.core.manager import GameManager
-from bot.core.render import ThreadedRenderer
+from bot.core.play.manager import GameManager
+from bot.core.rendering.render import ThreadedRenderer
 from bot.core.storage import DaysStore, NewSeat, Storage, TurnKey
 from bot.core.storage.pg_server import PgServer
 

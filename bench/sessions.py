@@ -49,7 +49,7 @@ CARD_ID = re.compile(r"\b[WB]\d{2}\b")
 def example_cards() -> set[str]:
     """Card ids the bot's fixed texts use as examples ("place L3 on W07 ...") — in every message
     whatever the deck, so they cannot be told apart from a leak and are not searched for."""
-    from bot.core import texts
+    from bot.core.wording import texts
 
     values = list(vars(texts).values())
     strings = [v for v in values if isinstance(v, str)]

@@ -7,7 +7,7 @@ its previous action was answered (:func:`bench.load.serve_action`: manager, real
 renderer, response stub), taking a fresh stored game when theirs ends. Timed per AI turn, in
 wall-clock seconds (what the players wait): from the human's last action of their turn being sent
 to the table image of the new turn being ready — the AI seat's three moves (each a search in
-the manager's process pool, :mod:`bot.core.thinking`), their commits and the render included. The pool
+the manager's process pool, :mod:`bot.core.play.thinking`), their commits and the render included. The pool
 is started before timing (a worker's start-up is paid once per bot, not per turn).
 """
 
@@ -18,8 +18,8 @@ import random
 import time
 from pathlib import Path
 
-from bot.core.manager import GameManager, TableSettings
-from bot.core.render import ThreadedRenderer
+from bot.core.play.manager import GameManager, TableSettings
+from bot.core.rendering.render import ThreadedRenderer
 from bot.core.storage import Storage
 from engine.policies import GreedyPolicy
 

@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import Any
 
 from bot.core.clock import ManualClock
-from bot.core.manager import Game, GameManager, TableSettings
+from bot.core.play.manager import Game, GameManager, TableSettings
 from bot.core.storage import Storage
 
 from .players import policy_factory

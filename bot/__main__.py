@@ -18,10 +18,11 @@ import sys
 import aiohttp
 import discord
 
-from .core.allocator import limit_heap_growth
-from .core.collector import tune_collector
-from .core.config import ConfigError, Settings
-from .core.storage import Storage, StorageOpenError
+from bot.core.config import ConfigError, Settings
+from bot.core.rendering.allocator import limit_heap_growth
+from bot.core.rendering.collector import tune_collector
+from bot.core.storage import Storage, StorageOpenError
+
 from .discord.app import create_bot
 
 

@@ -1,6 +1,6 @@
 """``python -m bot.demo --out demo-output``: a whole game between AI players, without Discord.
 
-The game runs through the same :class:`~bot.core.manager.GameManager` and SQLite storage the bot uses
+The game runs through the same :class:`~bot.core.play.manager.GameManager` and SQLite storage the bot uses
 (the database is kept in the output folder), so the demo is also a smoke test of the bot's core.
 Seat 1 is a "human" seat whose moves a policy picks and submits with ``manager.act`` — the path a
 slash command takes; the other seats are policy seats that the manager plays by itself.
@@ -27,14 +27,13 @@ import sys
 from collections.abc import Sequence
 from pathlib import Path
 
+from bot.core.clock import SystemClock
+from bot.core.play.manager import ActionResult, GameManager, TableSettings, engine_policy
+from bot.core.records.summary import final_summary
+from bot.core.rendering.render import ThreadedRenderer
+from bot.core.storage import Storage
 from engine import GameState, PuzzleCard
 from engine.catalogue import CatalogueError, load_catalogue
-
-from .core.clock import SystemClock
-from .core.manager import ActionResult, GameManager, TableSettings, engine_policy
-from .core.render import ThreadedRenderer
-from .core.storage import Storage
-from .core.summary import final_summary
 
 HOST_ID = 1
 CHANNEL_ID = 1

@@ -15,7 +15,7 @@ import os
 import sys
 
 from bot.core.config import DEFAULT_DB_PATH
-from bot.core.ratings import recompute
+from bot.core.records.ratings import recompute
 from bot.core.storage import Storage
 
 

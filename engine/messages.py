@@ -4,7 +4,7 @@ An :class:`~engine.errors.IllegalActionError` (and the parse errors of pieces an
 with a key of :data:`MESSAGES` and the fields that fill it in; ``str(error)`` is the English
 sentence, as always. The key and fields stay on the error, so a front end can show the same
 refusal in its reader's language from its own catalogue (the bot's ``engine`` section of
-``bot/core/locales/<code>.json``) without parsing English — and the engine stays free of languages.
+``bot/core/wording/locales/<code>.json``) without parsing English — and the engine stays free of languages.
 
 A template is a ``str`` with ``{field}`` placeholders, or a ``{"one": …, "other": …}`` pair chosen
 by the field ``n``. Fields are numbers, ids, cells, the player's own (quoted) words, a

@@ -48,7 +48,8 @@ overrun long before a game's next post came round, and least-recently-used order
 nothing that was asked for again (measured over 200 interleaved 4-player games: table image
 20.5 ms median with the defaults, 14.3 ms with these; the market faces alone missed 7,000 times
 in 12,000 with 3 MB, 52 times with 8 MB). The faces and their blends hold the whole catalogue's
-(86 cards, 10.8 and 5.4 MB) since a worker draws them all at start (``bot.core.render.warm_market``).
+(86 cards, 10.8 and 5.4 MB) since a worker draws them all at start
+(``bot.core.rendering.render.warm_market``).
 The bot's own process, which draws in threads beside everything else, keeps the defaults."""
 
 WORKER_RENDER_CACHE_BYTES = 87 * MB

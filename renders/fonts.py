@@ -189,7 +189,7 @@ def warm_families(card_ids: Iterable[str]) -> int:
     number below :data:`NUMBERS_WARMED` where a number was drawn, every id of ``card_ids`` where
     a card's id was. Returns how many strings were drawn.
 
-    Why: a render worker warms its caches on one game at start (``bot.core.render``), and a
+    Why: a render worker warms its caches on one game at start (``bot.core.rendering.render``), and a
     later game's first posts still draw strings that game never showed — a puzzle's id on its
     thumbnail, a deck's count, a score — each 0.1–0.4 ms of FreeType the first time and some
     5 µs after (docs/benchmarks.md). These families are small and fixed by the catalogue and the

@@ -3,7 +3,7 @@
 Layout code never builds text itself: it asks here for finished text, passing numbers and names
 (``labels.round_number(7)``, ``labels.RESERVE``). Each piece of text has a key and an English
 template in :data:`ENGLISH`; a translation is a mapping with the same keys (the bot keeps one per
-locale, the ``images`` section of ``bot/core/locales/<code>.json``) that a render function receives as
+locale, the ``images`` section of ``bot/core/wording/locales/<code>.json``) that a render function receives as
 its ``words`` argument and makes current with :func:`speaking` while it draws. A key the
 translation lacks shows in English, so a partial catalogue never breaks an image.
 

@@ -212,7 +212,7 @@ def spill_pending() -> int:
     Why later: compressing a dropped part (a panel: some 90 KB, 0.05 ms) is for a post that may
     come much later, yet it was done inside the image that dropped it, about 0.24 ms of a turn
     end's table (docs/benchmarks.md). A render worker calls this once its image is written back
-    (``bot.core.render``); until then an image that needs a part set aside takes it back."""
+    (``bot.core.rendering.render``); until then an image that needs a part set aside takes it back."""
     waiting = _SET_ASIDE.take_all()
     for key, image in waiting:
         _compress_part(key, image)

@@ -14,7 +14,7 @@ from test_bot_support import TOKEN, FakeRenderer, final_reply, open_table, setti
 
 import engine
 from bot.core.clock import ManualClock
-from bot.core.manager import Game
+from bot.core.play.manager import Game
 from bot.discord.app import ProjectLBot, create_bot
 from bot.discord.cogs.days import Days, days_of
 

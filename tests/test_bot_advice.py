@@ -20,7 +20,7 @@ from test_bot_support import (
     last_channel_post,
 )
 
-from bot.core import texts
+from bot.core.wording import texts
 
 
 @pytest.fixture

@@ -12,7 +12,7 @@ from harness import DiscordHarness
 from test_bot_support import bot_of, final_reply, last_channel_post, open_table, running_bot
 
 import engine
-from bot.core.describe import MAX_DESCRIPTION, alt_text, describe
+from bot.core.wording.describe import MAX_DESCRIPTION, alt_text, describe
 from engine.cards import Ambassador
 from engine.state import DonePuzzle, OpenPuzzle, Options, RowsTable
 

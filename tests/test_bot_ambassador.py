@@ -18,8 +18,8 @@ from test_bot_panel import Player, step_of, turn_post
 from test_bot_support import assert_refused, bot_of, final_reply, open_table, running_bot
 
 import engine
-from bot.core import texts
-from bot.core.manager import Game
+from bot.core.play.manager import Game
+from bot.core.wording import texts
 from engine import GameState, Options, serialisation
 from engine.expansions.ambassador import ready, unflipped
 

@@ -13,11 +13,11 @@ from days_support import CHANNEL, START, current_user, days_bot, game_of, tick
 from harness import DiscordHarness
 from test_bot_support import bot_of, final_reply, open_table, replies, running_bot
 
-from bot.core.catchup import catch_up_lines
 from bot.core.clock import ManualClock
-from bot.core.locales import localise
-from bot.core.manager import Game, GameManager, TableSettings
+from bot.core.play.manager import Game, GameManager, TableSettings
 from bot.core.storage import Storage
+from bot.core.wording.catchup import catch_up_lines
+from bot.core.wording.locales import localise
 
 TURN = ("take white 1", "level1", "level1")
 """One turn: a card from the white row, then two monominoes."""

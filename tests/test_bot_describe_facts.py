@@ -17,9 +17,9 @@ from typing import Any
 import pytest
 
 import engine
-from bot.core.catchup import post_changes
-from bot.core.describe import MAX_DESCRIPTION, alt_text, describe
-from bot.core.locales import Joined, localise
+from bot.core.wording.catchup import post_changes
+from bot.core.wording.describe import MAX_DESCRIPTION, alt_text, describe
+from bot.core.wording.locales import Joined, localise
 from engine.expansions import finesse
 from engine.pieces import SHAPES
 from engine.policies.registry import policy_by_name

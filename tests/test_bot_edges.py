@@ -13,7 +13,7 @@ from test_bot_support import assert_refused
 from bench.fuzz import FREE_TEXT_OPTIONS, STRING, leaves
 from bench.harnessed import open_table, running, stale_slash
 from bench.tables import snapshot
-from bot.core import texts
+from bot.core.wording import texts
 
 
 @pytest.fixture

@@ -15,15 +15,15 @@ from test_bot_refusals import game_of, two_player_game
 from test_bot_support import assert_refused, running_bot
 
 import engine
-from bot.core.locales import catalogues, locales, localise
-from bot.core.refusals import engine_text
+from bot.core.wording.locales import catalogues, locales, localise
+from bot.core.wording.refusals import engine_text
 from engine import errors
 from engine.messages import MESSAGES
 from engine.pieces import Shape
 
 OPTIONAL = {"article"}
 """English-only fields a translation may leave out: the a/an before a piece. (A decision's prompt
-is not one: the bot words it in the reader's language, see bot/core/locales ``_worded_fields``.)"""
+is not one: the bot words it in the reader's language, see bot/core/wording/locales ``_worded_fields``.)"""
 
 
 def fields_of(template: Any) -> set[str]:

@@ -1,5 +1,6 @@
 """What happened in a game, in the reader's language: the engine's events, pieces, decisions and
-actions as sentences of bot/core/texts.py (bot/core/event_texts.py), and actions in Portuguese notation.
+actions as sentences of bot/core/wording/texts.py (bot/core/wording/event_texts.py), and actions in
+Portuguese notation.
 
 The English must be exactly the engine's own words (``describe``), so it is checked against them
 over whole games of every variant and expansion; the Portuguese must be Portuguese (no sentence
@@ -13,10 +14,10 @@ from collections.abc import Iterator
 import pytest
 
 import engine
-from bot.core import texts
-from bot.core.event_texts import _SENTENCES, event_text, pending_prompt, shape_label, with_article
 from bot.core.games import ai_name, seat_name
-from bot.core.locales import Joined, Notation, Text, catalogues, localise, notation_in
+from bot.core.wording import texts
+from bot.core.wording.event_texts import _SENTENCES, event_text, pending_prompt, shape_label, with_article
+from bot.core.wording.locales import Joined, Notation, Text, catalogues, localise, notation_in
 from engine import decisions
 from engine import events as ev
 from engine.expansions.finesse import CreditReason
@@ -203,7 +204,7 @@ def test_joined_and_notation_survive_pickling_and_read_in_each_language() -> Non
 
 
 def test_images_draw_an_ai_seats_name_in_their_language() -> None:
-    from bot.core.render import _shown
+    from bot.core.rendering.render import _shown
 
     names = [ai_name("strong", 1), "Ana"]
     assert _shown(names, "pt-BR") == ["Robô Forte 1", "Ana"]
@@ -236,7 +237,7 @@ def test_a_face_down_tile_leaving_play_is_not_named_in_either_language() -> None
 def test_finesse_tiles_and_credits_read_in_each_language() -> None:
     """Every tile's name and rule match the engine's English, and read in Portuguese; every reason
     a credit is earned for in a Finesse game reads in Portuguese too."""
-    from bot.core.event_texts import credit_reason, finesse_rule, finesse_tile, finesse_tile_text
+    from bot.core.wording.event_texts import credit_reason, finesse_rule, finesse_tile, finesse_tile_text
     from engine.expansions import finesse
 
     for tile in finesse.TILES.values():

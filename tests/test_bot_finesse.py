@@ -11,8 +11,8 @@ from test_bot_games import Driver
 from test_bot_support import bot_of, final_reply, open_table, running_bot
 
 import engine
-from bot.core import texts
-from bot.core.manager import Game
+from bot.core.play.manager import Game
+from bot.core.wording import texts
 
 
 class FinesseDriver(Driver):

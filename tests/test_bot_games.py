@@ -16,7 +16,7 @@ from harness import DiscordHarness, FakeMember, InteractionRecord
 from test_bot_support import bot_of, final_reply, is_png, open_table, running_bot
 
 import engine
-from bot.core.manager import Game
+from bot.core.play.manager import Game
 from engine.pieces import mask_to_text
 from engine.policies import policy_by_name
 
@@ -196,7 +196,7 @@ class Driver:
 
 
 def real_renderer() -> Any:
-    from bot.core.render import ThreadedRenderer
+    from bot.core.rendering.render import ThreadedRenderer
 
     return ThreadedRenderer()
 

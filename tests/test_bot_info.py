@@ -12,8 +12,8 @@ import pytest
 from harness import DiscordHarness
 from test_bot_support import assert_refused, bot_of, final_reply, is_png, open_table, running_bot
 
-from bot.core import texts
-from bot.core.locales import localise, notation_in
+from bot.core.wording import texts
+from bot.core.wording.locales import localise, notation_in
 from engine.actions import PORTUGUESE, TABLE_ACTIONS, Action
 from engine.expansions.base import registered
 from engine.state import Options

@@ -16,11 +16,11 @@ import pytest
 import engine
 from bench.checks import integrity
 from bench.tables import open_manager, start_table, user_id
-from bot.core import texts
 from bot.core.errors import BotError, InvalidActionError, NotYourTurnError
 from bot.core.games import TableSettings
-from bot.core.locales import localise
-from bot.core.manager import GameManager
+from bot.core.play.manager import GameManager
+from bot.core.wording import texts
+from bot.core.wording.locales import localise
 from engine.policies import policy_by_name
 
 N = 50
@@ -157,8 +157,8 @@ async def test_an_ai_holder_plays_while_the_human_holder_thinks(manager: GameMan
 async def test_undo_is_your_own_last_action_while_neither_holder_acted_since(manager: GameManager) -> None:
     """Undo per holder: your own last action, only while it is the log's last row."""
     from bot.core.errors import InvalidActionError
+    from bot.core.play.undo import undo_last
     from bot.core.storage.days import DaysStore
-    from bot.core.undo import undo_last
 
     store = DaysStore(manager.storage)
     game = await start_table(manager, 24, 5)

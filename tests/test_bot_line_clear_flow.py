@@ -1,6 +1,6 @@
 """Line Clear's two marker holders through the real commands and buttons: everything is worked out
-for the seat that acts (bot/core/flow.py), and an offer is out of date only when what it relies on
-changed for that seat (bot/core/seat_view.py) — the other holder's actions leave it standing.
+for the seat that acts (bot/core/play/flow.py), and an offer is out of date only when what it relies on
+changed for that seat (bot/core/play/seat_view.py) — the other holder's actions leave it standing.
 
 The "second holder" is the one who is not the state's ``current`` seat: the engine's unfocused
 view of the game is the other holder's turn, so anything computed from it would be wrong for them.
@@ -16,12 +16,12 @@ from harness import DiscordHarness, FakeMember, MessageRecord
 from test_bot_support import assert_refused, bot_of, final_reply, open_table, running_bot
 
 import engine
-from bot.core.describe import reward_words
-from bot.core.locales import localise
-from bot.core.manager import Game
-from bot.core.panel import parse_panel_id
-from bot.core.seat_view import changed_parts, stamp
-from bot.core.thinking import Hint
+from bot.core.play.manager import Game
+from bot.core.play.panel import parse_panel_id
+from bot.core.play.seat_view import changed_parts, stamp
+from bot.core.play.thinking import Hint
+from bot.core.wording.describe import reward_words
+from bot.core.wording.locales import localise
 from engine import GameState, serialisation
 from engine.pieces import mask_to_text
 from engine.policies import plan_gist

@@ -14,7 +14,7 @@ from harness import DiscordHarness, FakeMember, InteractionRecord
 from test_bot_support import bot_of, final_reply, is_png, open_table, running_bot
 
 import engine
-from bot.core.manager import Game
+from bot.core.play.manager import Game
 from engine.actions import GhostSplit
 from engine.policies import policy_by_name
 

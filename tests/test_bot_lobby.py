@@ -14,7 +14,7 @@ from bench.harnessed import forge_click, running, stale_slash
 from bench.tables import snapshot
 from bot.core.clock import ManualClock
 from bot.core.errors import BadInputError
-from bot.core.manager import GameManager, TableSettings
+from bot.core.play.manager import GameManager, TableSettings
 from bot.core.storage import Storage
 
 

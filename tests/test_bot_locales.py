@@ -13,26 +13,27 @@ from test_bot_refusals import game_of, two_player_game
 from test_bot_support import assert_refused, open_table, running_bot
 
 import engine
-from bot.core import texts
 from bot.core.games import ai_kinds
-from bot.core.locales import Text, catalogues, english, locales, localise, t
-from bot.core.refusals import engine_text
+from bot.core.wording import texts
+from bot.core.wording.locales import Text, catalogues, english, locales, localise, t
+from bot.core.wording.refusals import engine_text
 
 TEXTS = Path(texts.__file__)
 TRANSLATED_SECTIONS = ("refusals", "play", "help",
                        "the private turn panel (bot/discord/panel_views.py)",
                        "lobby", "status", "reminders and settings", "turn clock and votes",
                        "leaving and replacing", "undo", "server language (bot/discord/cogs/server.py)",
-                       "names", "events (bot/core/event_texts.py)",
+                       "names", "events (bot/core/wording/event_texts.py)",
                        "play, continued (bot/discord/cogs/play.py, bot/discord/views.py)",
-                       "the record (bot/core/history.py)", "hints and reviews (bot/discord/cogs/advice.py)",
+                       "the record (bot/core/records/history.py)",
+                       "hints and reviews (bot/discord/cogs/advice.py)",
                        "ratings, replays and recaps (bot/discord/cogs/ladder.py)")
-"""Sections of bot/core/texts.py every catalogue translates completely (the rest shows in English for
+"""Sections of bot/core/wording/texts.py every catalogue translates completely (the rest shows in English for
 now; a section joins this list when its translations are in)."""
 
 
 def sections() -> dict[str, list[str]]:
-    """The keys of bot/core/texts.py by its ``# -- section --`` headings."""
+    """The keys of bot/core/wording/texts.py by its ``# -- section --`` headings."""
     import re
 
     found: dict[str, list[str]] = {}
@@ -57,14 +58,14 @@ def fields_of(template: str) -> set[str]:
 @pytest.mark.parametrize("locale", locales())
 def test_every_catalogue_translates_its_sections_and_nothing_unused(locale: str) -> None:
     """Every sentence of the translated sections has an entry, every entry is a sentence of
-    bot/core/texts.py, and each fills in exactly the same fields as the English."""
+    bot/core/wording/texts.py, and each fills in exactly the same fields as the English."""
     translated = catalogues()[locale]["texts"]
     for section in TRANSLATED_SECTIONS:
         missing = [key for key in sections()[section] if key not in translated]
         assert missing == [], f"{locale} lacks {section}: {missing}"
     for key, template in translated.items():
         source = english(key)
-        assert isinstance(source, Text), f"{locale} translates {key}, which bot/core/texts.py lacks"
+        assert isinstance(source, Text), f"{locale} translates {key}, which bot/core/wording/texts.py lacks"
         assert fields_of(template) == fields_of(source), key
 
 
@@ -217,7 +218,7 @@ def test_every_sentence_of_texts_py_is_translated(locale: str) -> None:
 
 def test_the_portuguese_wording_has_no_european_forms_parenthesised_plurals_or_tiles_called_pieces() -> None:
     """Issue 31 item 14: Brazilian wording, proper plurals, Finesse tiles never read as a *peça*."""
-    text = (Path(__file__).parent.parent / "bot/core/locales/pt-BR.json").read_text(encoding="utf-8")
+    text = (Path(__file__).parent.parent / "bot/core/wording/locales/pt-BR.json").read_text(encoding="utf-8")
     for wrong in ("jogada(s)", "A concluir", "mudou desde o último turno postado", "ter cada", "ter tipo",
                   "requinte", "Requinte", "ação(ões)", "restante(s)", "crédito(s)"):
         assert wrong not in text, wrong

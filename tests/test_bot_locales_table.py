@@ -13,9 +13,9 @@ from days_support import CHANNEL, START, current_user, days, days_bot, game_of, 
 from harness import DiscordHarness, FakeMember
 from test_bot_support import assert_refused, bot_of, final_reply
 
-from bot.core import texts
 from bot.core.clock import ManualClock
-from bot.core.locales import t
+from bot.core.wording import texts
+from bot.core.wording.locales import t
 
 PLAYERS = ("ana", "bia", "bob", "cid")
 LOCALE = {"ana": "pt-BR", "bia": "pt-BR", "bob": "en-US", "cid": "en-US"}
@@ -253,7 +253,7 @@ async def test_an_action_confirmation_is_in_the_users_language(tmp_path: Path) -
 def test_joined_is_the_english_join_and_translates_piece_by_piece() -> None:
     import pickle
 
-    from bot.core.locales import Joined, localise
+    from bot.core.wording.locales import Joined, localise
 
     who = Joined([texts.STATUS_TO_PLAY.format(name="Ana", n=2),
                   texts.STATUS_TO_PLAY.format(name="Bob", n=3)], texts.STATUS_AND)

@@ -11,7 +11,7 @@ import pytest
 import engine
 from bot.core.clock import ManualClock
 from bot.core.errors import InvalidActionError, NotYourTurnError, StaleError, WrongStageError
-from bot.core.manager import Game, GameManager, Seat, Step, TableSettings
+from bot.core.play.manager import Game, GameManager, Seat, Step, TableSettings
 from bot.core.storage import Storage
 from engine import serialisation
 from engine.policies import policy_by_name

@@ -13,10 +13,10 @@ from days_support import CHANNEL, START, act, current_user, days_bot, game_of, s
 from test_bot_support import final_reply
 
 import engine
-from bot.core import pace
 from bot.core.clock import ManualClock
-from bot.core.locales import localise
+from bot.core.days import pace
 from bot.core.storage.days import ReminderPrefsRow, TurnTime
+from bot.core.wording.locales import localise
 from engine.state import Options, RowsTable
 
 MONDAY = datetime(2026, 11, 30, 9, 0, tzinfo=UTC)

@@ -22,8 +22,8 @@ from test_bot_support import bot_of, final_reply, open_table, running_bot
 
 import engine
 from bench.discord_driver import play
-from bot.core import texts
-from bot.core.manager import Game
+from bot.core.play.manager import Game
+from bot.core.wording import texts
 from engine import GameState, Options, Place
 from engine.actions import Action, AmbassadorAction
 from engine.cards import Ambassador

@@ -17,8 +17,8 @@ from test_bot_support import assert_refused, bot_of, final_reply, is_png, open_t
 
 import engine
 from bench.limits import check_call
-from bot.core.manager import Game
-from bot.core.panel import (
+from bot.core.play.manager import Game
+from bot.core.play.panel import (
     MAX_CUSTOM_ID,
     PanelKey,
     decode_draft,
@@ -676,7 +676,7 @@ def test_a_pending_decision_is_the_only_thing_the_panel_shows() -> None:
 
     header = main_screen(PanelKey(1, 2, 3), offer, None).content  # what the choice is for, in words
     assert "the reserve has no T4 (T tetromino) left for your reward" in header
-    from bot.core.locales import localise
+    from bot.core.wording.locales import localise
 
     assert "a reserva não tem mais T4 (tetraminó T) para a sua recompensa" in localise(header, "pt-BR")
 

@@ -16,7 +16,7 @@ from harness import DiscordHarness, FakeMember, MessageRecord
 from test_bot_support import TOKEN, bot_factory, bot_of, final_reply, open_table
 
 import engine
-from bot.core.locales import notation_in
+from bot.core.wording.locales import notation_in
 from engine.policies import policy_by_name
 
 PT, EN = "pt-BR", "en-US"

@@ -5,7 +5,7 @@ AI seats, shows Bia no English sentence.
 The rule for a mixed table: what is shown to one player (an ephemeral reply, a panel, a DM) is in
 that player's language (``interaction.locale``, or the remembered one for a DM); what everybody in
 the channel sees (the lobby, turn posts, results) is in the server's language —
-``bot.core.locales.public_locale``, here the server's preferred locale, Portuguese. So everything
+``bot.core.wording.locales.public_locale``, here the server's preferred locale, Portuguese. So everything
 Bia receives — her DMs, her ephemeral replies and panels, and the public posts — is scanned: every
 message's content, embed, component label, menu option and image description (alt text). Ben's
 own private replies are checked to be English, so the scan is not passing because everything is
@@ -22,7 +22,7 @@ from days_support import days
 from harness import DiscordHarness, FakeMember, MessageRecord
 from test_bot_support import TOKEN, bot_factory, bot_of, final_reply
 
-from bot.core.locales import notation_in
+from bot.core.wording.locales import notation_in
 from engine.policies import policy_by_name
 
 PT, EN = "pt-BR", "en-US"

@@ -10,8 +10,8 @@ from harness import DiscordHarness
 from test_bot_support import assert_refused, final_reply
 from test_hardening_mentions import sent_messages
 
-from bot.core import ratings
 from bot.core.clock import ManualClock
+from bot.core.records import ratings
 from bot.core.storage.ratings import RatingStore
 
 

@@ -11,7 +11,7 @@ from harness import DiscordHarness, FakeMember, SchemaError
 from test_bot_support import assert_refused, bot_of, final_reply, open_table, running_bot
 
 import engine
-from bot.core import texts
+from bot.core.wording import texts
 from engine.pieces import mask_to_text
 
 

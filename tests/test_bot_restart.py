@@ -82,7 +82,7 @@ async def test_restart_finishes_ai_turns_a_crash_interrupted(tmp_path: Path) -> 
     """The bot died after committing a human's last action, before the AI seat moved: on restart
     the AI plays, and the channel gets the turn post it never saw."""
     import engine
-    from bot.core.manager import Game
+    from bot.core.play.manager import Game
 
     db = tmp_path / "crash.sqlite3"
     async with harness(db) as first:

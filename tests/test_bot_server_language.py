@@ -13,7 +13,7 @@ from harness import DiscordHarness, FakeMember, SchemaError
 from test_bot_refusals import two_player_game
 from test_bot_support import TOKEN, assert_refused, bot_factory, bot_of, final_reply, running_bot
 
-from bot.core.locales import public_locale
+from bot.core.wording.locales import public_locale
 from bot.discord.cogs.server import FOLLOW, language_choices
 
 COMMAND = "projectl-server"

@@ -17,8 +17,8 @@ from harness import DiscordHarness, FakeMember, InteractionRecord, MessageRecord
 
 from bot.core.clock import ManualClock
 from bot.core.config import Settings
-from bot.core.locales import locale_code
-from bot.core.render import Renderer
+from bot.core.rendering.render import Renderer
+from bot.core.wording.locales import locale_code
 from bot.discord.app import ProjectLBot, create_bot
 from engine import GameState, Place
 from engine.actions import GhostSplit

@@ -1,5 +1,5 @@
 """``/projectl table new expansions:`` — Ambassador Pack, Phoenix, Finesse and the Finesse Ambassador
-Pack in one text option (bot/core/expansions.py): the words in English and Portuguese, the
+Pack in one text option (bot/core/play/expansions.py): the words in English and Portuguese, the
 autocomplete's combinations in the asker's language, the engine's refusal of a Finesse Ambassador
 Pack without Finesse, an unknown word refused privately, and the lobby naming what is on."""
 
@@ -12,8 +12,9 @@ import pytest
 from test_bot_support import assert_refused, final_reply
 
 from bench.harnessed import running
-from bot.core import expansions, texts
 from bot.core.errors import BadInputError
+from bot.core.play import expansions
+from bot.core.wording import texts
 from engine.messages import MESSAGES
 
 

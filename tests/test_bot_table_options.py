@@ -23,15 +23,16 @@ from test_bot_support import assert_refused
 
 import engine
 from bench.harnessed import running
-from bot.core import games, texts
+from bot.core import games
 from bot.core.clock import ManualClock
 from bot.core.errors import BadInputError
-from bot.core.expansions import EXPANSIONS
 from bot.core.games import Game, TableSettings
-from bot.core.locales import ENGINE_KEY, catalogues, localise
-from bot.core.manager import GameManager, validate_new_table
-from bot.core.refusals import engine_text
+from bot.core.play.expansions import EXPANSIONS
+from bot.core.play.manager import GameManager, validate_new_table
 from bot.core.storage import NewSeat, Storage
+from bot.core.wording import texts
+from bot.core.wording.locales import ENGINE_KEY, catalogues, localise
+from bot.core.wording.refusals import engine_text
 from engine import Difficulty, IllegalActionError, Options
 from engine.messages import MESSAGES
 

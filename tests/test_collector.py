@@ -1,4 +1,4 @@
-"""The bot's garbage-collector settings (bot/core/collector.py): the thresholds are set and the
+"""The bot's garbage-collector settings (bot/core/rendering/collector.py): the thresholds are set and the
 start-up objects frozen only in a process that asked for it (the bot, the benches), never in a
 test process that starts many bots."""
 
@@ -8,7 +8,7 @@ import gc
 
 import pytest
 
-from bot.core import collector
+from bot.core.rendering import collector
 
 
 def test_freeze_does_nothing_unless_the_collector_was_tuned(monkeypatch: pytest.MonkeyPatch) -> None:

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from bench.tables import open_manager, start_table, user_id
-from bot.core.manager import Game, Step
+from bot.core.play.manager import Game, Step
 from bot.core.storage.db import Write
 
 

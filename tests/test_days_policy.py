@@ -1,4 +1,4 @@
-"""bot.core.reminder_policy: when the next reminder is due. Pure functions, plain datetimes."""
+"""bot.core.days.reminder_policy: when the next reminder is due. Pure functions, plain datetimes."""
 
 from __future__ import annotations
 
@@ -6,8 +6,7 @@ from datetime import UTC, date, datetime, time, timedelta
 
 import pytest
 
-from bot.core.locales import t
-from bot.core.reminder_policy import (
+from bot.core.days.reminder_policy import (
     PreferenceError,
     Preferences,
     deliverable_at,
@@ -20,6 +19,7 @@ from bot.core.reminder_policy import (
     parse_timezone,
     parse_vacation,
 )
+from bot.core.wording.locales import t
 
 
 def utc(*args: int) -> datetime:

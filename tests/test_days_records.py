@@ -10,7 +10,7 @@ from positions import play_out
 from test_bot_support import assert_refused, final_reply
 
 from bot.core.clock import ManualClock
-from bot.core.manager import Game
+from bot.core.play.manager import Game
 
 
 async def play_actions(h: DiscordHarness, count: int | None = None, *, seed: int = 1) -> Game:

@@ -76,7 +76,7 @@ async def test_image_followups_and_start_burst_at_toy_size(tmp_path: Path) -> No
     """The two section-3/4 benches of issue 10 run and measure what they say, at toy size."""
     from bench.images import image_followups
     from bench.lobby import start_latencies
-    from bot.core.render import ThreadedRenderer
+    from bot.core.rendering.render import ThreadedRenderer
 
     run = await image_followups(tmp_path, ThreadedRenderer, channels=6, rounds=1, name="toy")
     assert len(run.images_ms) == len(run.committed_ms) >= 4

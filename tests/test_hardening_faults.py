@@ -17,10 +17,10 @@ import pytest
 from harness import DiscordHarness, FakeMember
 from test_bot_support import bot_of, final_reply, open_table, replies, running_bot
 
-from bot.core import texts
-from bot.core.locales import t
-from bot.core.manager import Game
+from bot.core.play.manager import Game
 from bot.core.storage.faults import Fault, FaultLog, storage_fault
+from bot.core.wording import texts
+from bot.core.wording.locales import t
 
 FULL = sqlite3.OperationalError("database or disk is full")
 

@@ -34,7 +34,7 @@ from bench.harnessed import forge_click
 from bench.limits import check_call
 from bench.players import choose_action
 from bench.tables import snapshot
-from bot.core import texts
+from bot.core.wording import texts
 
 SCALE = float(os.environ.get("PROJECTL_FUZZ_SCALE", "1"))
 COMMAND_CASES, CLICK_CASES, AUTOCOMPLETE_CASES = (int(n * SCALE) for n in (400, 250, 150))

@@ -254,9 +254,10 @@ def _walk(node: dict[str, Any]) -> Any:
 
 async def test_synced_commands_carry_every_language(h: Any) -> None:
     """Every name, description and choice goes out with its translation in each catalogue
-    (bot/core/locales/*.json, pt-BR among them) — nothing left in English, nothing in a catalogue unused;
+    (bot/core/wording/locales/*.json, pt-BR among them) — nothing left in English, nothing in a catalogue
+    unused;
     a language's own name is the one choice shown as is everywhere."""
-    from bot.core.locales import command_strings, language_names, locales
+    from bot.core.wording.locales import command_strings, language_names, locales
 
     payload = synced(h)
     assert "pt-BR" in locales()

@@ -16,8 +16,8 @@ import pytest
 from harness import DiscordHarness
 from test_bot_support import FakeRenderer, bot_of, open_table, running_bot, tiny_png
 
-from bot.core.locales import PlayerName, escape_name, localise, unescaped
-from bot.core.render import _shown
+from bot.core.rendering.render import _shown
+from bot.core.wording.locales import PlayerName, escape_name, localise, unescaped
 from bot.discord.mentions import NOBODY, pinging
 from engine.policies import policy_by_name
 

@@ -22,7 +22,7 @@ from harness import DiscordHarness, InteractionRecord
 from harness.world import World
 from test_bot_support import TOKEN, bot_factory, bot_of, final_reply
 
-from bot.core import texts
+from bot.core.wording import texts
 
 
 @asynccontextmanager

@@ -23,7 +23,7 @@ from bench.limits import check_call
 from bench.players import choose_action
 from bench.tables import open_manager, snapshot, start_table, user_id
 from bot.core.errors import BotError, StaleError
-from bot.core.manager import GameManager, TableSettings
+from bot.core.play.manager import GameManager, TableSettings
 
 N = 50
 

@@ -27,8 +27,8 @@ from test_bot_support import (
 )
 
 import engine
-from bot.core import texts
-from bot.core.render import ProcessRenderer
+from bot.core.rendering.render import ProcessRenderer
+from bot.core.wording import texts
 from bot.discord import turns
 from engine.policies import policy_by_name
 from renders.samples import names_for, play

@@ -1,12 +1,12 @@
 """A stable hint (issue 29, item 4): ``/projectl play hint`` seeds its search from the position
-as the asker sees it (bot.core.thinking.position_seed), not from the game's seed and revision, so
+as the asker sees it (bot.core.play.thinking.position_seed), not from the game's seed and revision, so
 the same position gives the same hint in any game and after an undo, and nothing hidden moves it."""
 
 from __future__ import annotations
 
 from test_policy_strong import _swap_hidden_piles, _with_hidden_piles
 
-from bot.core.thinking import Hint, advice_hint, expert_hint, position_seed, public_position
+from bot.core.play.thinking import Hint, advice_hint, expert_hint, position_seed, public_position
 from engine import GameState, Options, apply, new_game, serialisation
 from engine.policies import GreedyPolicy
 from engine.policies.hidden import redeal
@@ -35,7 +35,7 @@ def test_a_face_down_score_pile_moves_neither_the_seed_nor_the_hint() -> None:
 
 
 def test_the_same_visible_position_in_another_game_gives_the_same_hint() -> None:
-    """The hint plans from the public position (bot.core.thinking.public_position): another game's
+    """The hint plans from the public position (bot.core.play.thinking.public_position): another game's
     random state or deck order, which the asker cannot see, changes neither the hint nor its why."""
     state = new_game(Options(players=2), 5)
     for _ in range(4):

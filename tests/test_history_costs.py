@@ -8,8 +8,8 @@ import random
 import engine
 from bench.players import choose_action
 from bench.tables import GUILD_ID, open_manager, start_table, user_id
-from bot.core import history
-from bot.core.manager import Game, GameManager
+from bot.core.play.manager import Game, GameManager
+from bot.core.records import history
 from bot.core.storage.stats import StatsStore
 from bot.discord.cogs.records import server_stats
 from engine.policies import policy_by_name

@@ -166,3 +166,37 @@ def test_the_core_imports_without_discord() -> None:
                           timeout=120)
     assert done.returncode == 0, done.stderr
     assert done.stdout.strip() == str(len(modules))
+
+
+# The core's layers, lowest first (bot/core/__init__.py): each imports only those before it. The
+# top-level modules of bot/core are "base" (config, clock, shards, storage), "values" (errors,
+# games: the refusals and games every package above hands around) and services (the top).
+CORE_LAYERS = ("base", "wording", "values", "rendering", "records", "play", "days", "services")
+VALUES = ("errors", "games")
+
+
+def _core_layer(module: str) -> str | None:
+    parts = module.split(".")
+    if parts[:2] != ["bot", "core"] or len(parts) < 3:
+        return None
+    if parts[2] in CORE_LAYERS:
+        return parts[2]
+    return "values" if parts[2] in VALUES else "base"
+
+
+def test_the_core_packages_import_downwards_only() -> None:
+    graph, _ = _graph()
+    upward = []
+    for module, targets in graph.items():
+        source = _core_layer(module)
+        for target in targets:
+            layer = _core_layer(target)
+            if source and layer and CORE_LAYERS.index(layer) > CORE_LAYERS.index(source):
+                upward.append(f"{module} -> {target}")
+    assert upward == []
+
+
+def test_the_core_keeps_few_modules_side_by_side() -> None:
+    """A newcomer reads bot/core/ from its packages' names: loose modules stay few."""
+    loose = [p.name for p in (ROOT / "bot" / "core").glob("*.py") if p.name != "__init__.py"]
+    assert len(loose) <= 8, loose

@@ -354,9 +354,9 @@ def test_the_sweep_counts_an_illegal_action(monkeypatch: pytest.MonkeyPatch) -> 
 
 
 def test_hint_does_not_read_face_down_score_piles() -> None:
-    """``/projectl hint`` runs the same search (bot.core.thinking.strong_hint, full budget): with score
+    """``/projectl hint`` runs the same search (bot.core.play.thinking.strong_hint, full budget): with score
     piles face down, what the others' piles hold changes neither the suggestion nor its figures."""
-    from bot.core.thinking import strong_hint
+    from bot.core.play.thinking import strong_hint
 
     state = _with_hidden_piles(Options(players=2, known_scores=False))[6]
     other = _swap_hidden_piles(state)

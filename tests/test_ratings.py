@@ -10,10 +10,10 @@ from pathlib import Path
 import pytest
 from days_support import START
 
-from bot.core import ratings
 from bot.core.clock import ManualClock
 from bot.core.games import RETIRED_LEVELS
-from bot.core.manager import POLICY_NAMES, Game, GameManager, TableSettings
+from bot.core.play.manager import POLICY_NAMES, Game, GameManager, TableSettings
+from bot.core.records import ratings
 from bot.core.storage import DaysStore, Storage
 from bot.core.storage.hints import HintStore
 from bot.core.storage.ratings import Entrant, RatingStore, apply_rating

@@ -15,9 +15,9 @@ from test_replay import manager, play_mode  # noqa: F401 - the fixture
 
 import engine
 import renders
-from bot.core import recap
 from bot.core.clock import ManualClock
-from bot.core.manager import GameManager, TableSettings
+from bot.core.play.manager import GameManager, TableSettings
+from bot.core.records import recap
 from engine.policies import policy_by_name
 from renders.palette import ACCENT, PAGE
 from renders.recap import MAX_SECONDS, TABLE_WIDTH, durations

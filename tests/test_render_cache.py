@@ -11,7 +11,7 @@ from PIL import Image
 import engine
 import renders
 from bot.core import games
-from bot.core.allocator import TRIM_EVERY_SECONDS, limit_heap_growth, release_freed_memory
+from bot.core.rendering.allocator import TRIM_EVERY_SECONDS, limit_heap_growth, release_freed_memory
 from engine import serialisation
 from renders import card, draw, fonts
 from renders.cache import (

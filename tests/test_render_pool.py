@@ -18,8 +18,8 @@ from images import shown
 import engine
 import renders
 from bench.beside_recap import tables_beside_recap
-from bot.core.locales import image_words
-from bot.core.render import ProcessRenderer, Route, ThreadedRenderer, warm_market
+from bot.core.rendering.render import ProcessRenderer, Route, ThreadedRenderer, warm_market
+from bot.core.wording.locales import image_words
 from engine import Colour
 from renders.cache import WORKER_BUDGETS, budgets_while, clear_all, held
 from renders.samples import names_for, play
@@ -139,7 +139,7 @@ def test_a_seat_s_mat_is_drawn_beside_its_game_s_table_not_behind_it(workers: in
 
 _LATER_GAMES = """
 import engine, renders
-from bot.core.render import warm_renders
+from bot.core.rendering.render import warm_renders
 from renders import indexed
 from renders.samples import names_for, play
 warm_renders()

@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 from PIL import Image
 
-from bot.core.locales import image_words
+from bot.core.wording.locales import image_words
 from engine import GameState, Options, new_game
 from engine.expansions.finesse import TILES, rule_text, view
 from engine.game import winners

@@ -22,7 +22,7 @@ from renders.palette import PAGE, to_png
 from renders.samples import names_for, play
 from renders.table import table_image
 
-CATALOGUE = Path(__file__).parents[1] / "bot" / "core" / "locales" / "pt-BR.json"
+CATALOGUE = Path(__file__).parents[1] / "bot" / "core" / "wording" / "locales" / "pt-BR.json"
 PORTUGUESE = json.loads(CATALOGUE.read_text("utf-8"))["images"]
 
 

@@ -9,7 +9,7 @@ import io
 import pytest
 from PIL import Image
 
-from bot.core.locales import image_words
+from bot.core.wording.locales import image_words
 from engine import Options, new_game
 from engine.cards import Colour, LevelUp, PuzzleCard
 from engine.pieces import Shape, parse_cells

@@ -20,7 +20,7 @@ from typing import Any
 import pytest
 from PIL import Image
 
-from bot.core.locales import catalogues, image_words, locales
+from bot.core.wording.locales import catalogues, image_words, locales
 from engine import GameState, Master, Options, Phase, Place, Shape, legal_actions, master_options
 from renders import (
     fonts,

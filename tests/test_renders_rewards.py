@@ -14,7 +14,7 @@ from __future__ import annotations
 import pytest
 from PIL import Image, ImageChops
 
-from bot.core.locales import image_words
+from bot.core.wording.locales import image_words
 from engine import Options
 from engine.cards import Ambassador, Colour, LevelUp, PuzzleCard, Reward
 from engine.pieces import SHAPES, Shape, parse_cells

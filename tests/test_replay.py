@@ -12,9 +12,9 @@ import pytest
 from days_support import CHANNEL, START, days_bot, game_of, start_game
 from test_bot_support import assert_refused, final_reply
 
-from bot.core import replay
 from bot.core.clock import ManualClock
-from bot.core.manager import Game, GameManager, Step, TableSettings
+from bot.core.play.manager import Game, GameManager, Step, TableSettings
+from bot.core.records import replay
 from bot.core.storage import Storage
 from engine import serialisation
 from engine.policies import policy_by_name

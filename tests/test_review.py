@@ -1,9 +1,9 @@
-"""The post-game review (bot.core.thinking.review_game): every turn a reviewed seat played, scored
+"""The post-game review (bot.core.play.thinking.review_game): every turn a reviewed seat played, scored
 by the expert policy against its own plans on the same re-dealt worlds (issue 29, item 4)."""
 
 from __future__ import annotations
 
-from bot.core.thinking import review_game
+from bot.core.play.thinking import review_game
 from engine import Options, apply, new_game, serialisation
 from engine.policies import GreedyPolicy, RandomPolicy
 

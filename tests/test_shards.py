@@ -21,7 +21,7 @@ from test_bot_support import TOKEN, FakeRenderer, final_reply, open_table
 
 from bot.core.clock import ManualClock
 from bot.core.config import Settings
-from bot.core.manager import Game
+from bot.core.play.manager import Game
 from bot.core.shards import runs_guild, shard_of
 from bot.discord.app import ProjectLBot, ShardedProjectLBot, create_bot
 from bot.discord.cogs.days import days_of

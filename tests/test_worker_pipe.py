@@ -1,5 +1,5 @@
-"""The render workers' pipe (bot/core/worker_pipe.py) and the states sent once per worker
-(bot/core/pipe_memo.py): every job reads back as the arguments sent, across forgetting, and a
+"""The render workers' pipe (bot/core/rendering/worker_pipe.py) and the states sent once per worker
+(bot/core/rendering/pipe_memo.py): every job reads back as the arguments sent, across forgetting, and a
 failure stays the caller's without upsetting the worker."""
 
 from __future__ import annotations
@@ -12,9 +12,9 @@ import threading
 import pytest
 
 import engine
-from bot.core import pipe_memo
-from bot.core.pipe_memo import KEPT, Encoded, Receiver, Sender
-from bot.core.render import ProcessRenderer
+from bot.core.rendering import pipe_memo
+from bot.core.rendering.pipe_memo import KEPT, Encoded, Receiver, Sender
+from bot.core.rendering.render import ProcessRenderer
 from renders.samples import names_for, play
 
 

@@ -1,6 +1,6 @@
 """Refusals the bot shows to a player.
 
-Every :class:`BotError` carries a sentence for the player (from :mod:`bot.core.texts`); cogs send it
+Every :class:`BotError` carries a sentence for the player (from :mod:`bot.core.wording.texts`); cogs send it
 as an ephemeral message and change nothing. Anything that is *not* a BotError is a bug: the global
 error handler logs it and shows a generic apology instead of a stack trace.
 """
@@ -53,7 +53,7 @@ class StaleError(BotError):
 
 
 class OutOfDateError(StaleError):
-    """What an offer to one seat relied on changed since it was shown (``bot.core.seat_view``).
+    """What an offer to one seat relied on changed since it was shown (``bot.core.play.seat_view``).
 
     Carries the game as it stands now (``game``, loaded for the check: the refusal offers the
     fresh panel from it without reading the game again), the ``seat`` and the ``changed`` parts."""

@@ -1,8 +1,9 @@
 """Values the manager hands out: games, seats, steps, results, drafts (no Discord, no SQL).
 
-Split from :mod:`bot.core.manager` to keep each module short; ``bot.core.manager`` re-exports every name,
-so ``from bot.core.manager import Game`` keeps working. Parsed states are shared through a small cache
-keyed by their JSON text (states are immutable, and parsing one takes about a millisecond).
+They sit below every package of the core: the manager (:mod:`bot.core.play.manager`) makes them;
+the turn clock, the records and the wording read them without needing the manager. Parsed states
+are shared through a small cache keyed by their JSON text (states are immutable, and parsing one
+takes about a millisecond).
 """
 
 from __future__ import annotations
@@ -15,6 +16,11 @@ from dataclasses import dataclass, field, replace
 from typing import Any, Protocol
 
 import engine
+from bot.core.errors import BadInputError, UnreadableGameError
+from bot.core.storage import GameRow, StoredCatalogue
+from bot.core.wording import texts
+from bot.core.wording.locales import Joined, PlayerName
+from bot.core.wording.refusals import engine_text
 from engine import (
     Action,
     GameState,
@@ -29,12 +35,6 @@ from engine import (
 from engine.events import Event, FinishingStarted, GameEnded, TurnStarted
 from engine.policies import policy_by_name
 from engine.serialisation import cards_from_text, catalogue_key, catalogue_text
-
-from . import texts
-from .errors import BadInputError, UnreadableGameError
-from .locales import Joined, PlayerName
-from .refusals import engine_text
-from .storage import GameRow, StoredCatalogue
 
 log = logging.getLogger("bot.manager")
 
@@ -341,7 +341,7 @@ class MasterDraft:
     revision: int
     placements: tuple[Place, ...] = ()
     stamp: str = ""
-    """The seat's stamp it was built at (``bot/core/seat_view.py``): it is read back only there."""
+    """The seat's stamp it was built at (``bot/core/play/seat_view.py``): it is read back only there."""
     game: Game | None = field(default=None, compare=False, repr=False)
     """The game as loaded when the draft was read or extended (its answer needs no second load)."""
 
@@ -373,7 +373,8 @@ def ai_kinds() -> Joined:
 
 
 def ai_name(policy: str, number: int) -> str:
-    """``Greedy bot 2`` — a sentence of bot/core/texts.py, so it reads ``Robô Guloso 2`` in Portuguese."""
+    """``Greedy bot 2`` — a sentence of bot/core/wording/texts.py, so it reads ``Robô Guloso 2`` in
+    Portuguese."""
     named = texts.POLICY_NAMES.get(policy, policy.capitalize())
     return texts.AI_SEAT_NAME.format(policy=named, number=number)
 
@@ -382,7 +383,7 @@ def seat_name(name: str, policy: str | None, user_id: int | None) -> str:
     """A stored seat name as players read it: an AI seat's generated name (stored in English,
     ``Greedy bot 2``) becomes :func:`ai_name` again, so every reader sees it in their language;
     a seat the host handed to an AI (``Greedy bot (for Ana)``) likewise; any other name is a
-    player's own, quoted escaped (:class:`~bot.core.locales.PlayerName`): this is where the names of
+    player's own, quoted escaped (:class:`~bot.core.wording.locales.PlayerName`): this is where the names of
     seats enter the bot's wording."""
     if user_id is None and policy:
         match = re.fullmatch(re.escape(str(ai_name(policy, 0))).replace("0", r"(\d{1,3})"), name)

@@ -10,14 +10,13 @@ from __future__ import annotations
 
 from typing import Protocol
 
+from bot.core.clock import Clock
+from bot.core.config import Settings
+from bot.core.play.manager import GameManager
+from bot.core.rendering.render import Renderer
+from bot.core.storage import Storage
+from bot.core.wording.server_locales import ServerLocales
 from engine import GameState
-
-from .clock import Clock
-from .config import Settings
-from .manager import GameManager
-from .render import Renderer
-from .server_locales import ServerLocales
-from .storage import Storage
 
 
 class BotServices(Protocol):
@@ -30,6 +29,6 @@ class BotServices(Protocol):
     storage: Storage
     manager: GameManager
     server_locales: ServerLocales
-    """The language each server chose for public posts (bot/core/server_locales.py)."""
+    """The language each server chose for public posts (bot/core/wording/server_locales.py)."""
     posted_states: dict[int, GameState]
     """Per game id, the state its last turn post showed (``bot.discord.turns.remember_posted``)."""

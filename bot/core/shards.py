@@ -9,7 +9,7 @@ too: another one would claim it and then could not post in a channel it does not
 
 from __future__ import annotations
 
-from .config import Settings
+from bot.core.config import Settings
 
 
 def shard_of(guild_id: int | None, shard_count: int) -> int:

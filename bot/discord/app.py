@@ -14,14 +14,14 @@ import discord
 from discord.ext import commands
 
 from bot.core.clock import Clock, SystemClock
-from bot.core.collector import freeze_startup
 from bot.core.config import Settings
-from bot.core.manager import ActionResult, GameManager, PolicyFactory
-from bot.core.render import ProcessRenderer, Renderer
-from bot.core.server_locales import ServerLocales
+from bot.core.play.manager import ActionResult, GameManager, PolicyFactory
+from bot.core.rendering.collector import freeze_startup
+from bot.core.rendering.render import ProcessRenderer, Renderer
 from bot.core.shards import runs_guild
 from bot.core.storage import Storage
 from bot.core.storage.faults import FaultLog
+from bot.core.wording.server_locales import ServerLocales
 from bot.discord.mentions import NOBODY
 from engine import GameState
 
@@ -124,12 +124,12 @@ class ProjectLBot(commands.Bot):
         ladder.install(self)  # /projectl-games: ratings, replays, recaps (its own 4,000 characters)
         self.add_dynamic_items(*views.DYNAMIC_ITEMS, *panel_views.DYNAMIC_ITEMS)
         await self._sync()
-        freeze_startup()  # what start-up built is never scanned again (bot/core/collector.py)
+        freeze_startup()  # what start-up built is never scanned again (bot/core/rendering/collector.py)
 
     async def _sync(self) -> None:
         """Sync the command tree — after checking it fits Discord, which would otherwise refuse
         the whole sync and leave players with yesterday's commands (see bot/discord/commandtree.py)."""
-        if self.tree.translator is None:  # every language's command names (bot/core/locales)
+        if self.tree.translator is None:  # every language's command names (bot/core/wording/locales)
             await self.tree.set_translator(CatalogueTranslator())
         guild = discord.Object(id=self.settings.dev_guild_id) if self.settings.dev_guild_id else None
         if guild is not None:
@@ -178,7 +178,7 @@ class ProjectLBot(commands.Bot):
 
     @property
     def manager(self) -> GameManager:
-        """The game manager (bot/core/manager.py)."""
+        """The game manager (bot/core/play/manager.py)."""
         return _opened(self._manager, "manager")
 
     @manager.setter
@@ -187,7 +187,7 @@ class ProjectLBot(commands.Bot):
 
     @property
     def server_locales(self) -> ServerLocales:
-        """The language each server chose for public posts (bot/core/server_locales.py)."""
+        """The language each server chose for public posts (bot/core/wording/server_locales.py)."""
         return _opened(self._server_locales, "server_locales")
 
     @server_locales.setter

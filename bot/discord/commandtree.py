@@ -14,7 +14,7 @@ choices exceed 4000 characters together. :func:`tree_problems` checks exactly th
 the sync would send, and the bot refuses to sync (and to start) when it finds anything, so a
 command added in the wrong place fails every test run instead of production.
 
-Translations (bot/core/locales) travel in the same payload as ``name_localizations`` and
+Translations (bot/core/wording/locales) travel in the same payload as ``name_localizations`` and
 ``description_localizations``; Discord applies its rules to each language's strings and counts the
 4000 characters per language, so :func:`tree_problems` checks the command as every locale sees it.
 """

@@ -4,7 +4,7 @@
 The bot's client sends :data:`NOBODY` with every message that does not say otherwise (public
 posts and private replies, followups and edits, DMs), so a send that forgets to say whom it
 pings fails safe; a message that pings passes :func:`pinging` with the users it names. Names
-players chose are escaped where they enter the wording (:class:`bot.core.locales.PlayerName`), so a
+players chose are escaped where they enter the wording (:class:`bot.core.wording.locales.PlayerName`), so a
 display name never even looks like a mention.
 """
 

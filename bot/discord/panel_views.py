@@ -5,7 +5,7 @@ it answers privately with the panel. After every action the player's private con
 the panel for the next one, until the turn is over. Typing commands keeps working alongside.
 
 Each component is one :class:`PanelItem` whose custom id holds the whole step
-(``plp:<game>:<user>:<revision>:<step>[:<args>]``, see ``bot/core/panel.py``). On every tap the item is
+(``plp:<game>:<user>:<revision>:<step>[:<args>]``, see ``bot/core/play/panel.py``). On every tap the item is
 rebuilt from that id and the stored game — nothing is kept in memory, so the panel survives a
 restart — and refused when the game moved on (the revision), when the tapper is not the panel's
 owner (``interaction_check``) or no longer holds the move (``GameManager.check_turn``).
@@ -46,14 +46,10 @@ from typing import Any
 import discord
 
 import engine
-from bot.core import flow, texts
-from bot.core.catchup import catch_up_lines
-from bot.core.describe import describe, mat_lines, reward_words
 from bot.core.errors import InvalidActionError, OutOfDateError, StaleError
-from bot.core.event_texts import finesse_tile, pending_prompt, shape_label
-from bot.core.locales import Joined, Notation, localise
-from bot.core.manager import ActionResult, Game
-from bot.core.panel import (
+from bot.core.play import flow
+from bot.core.play.manager import ActionResult, Game
+from bot.core.play.panel import (
     PANEL_PREFIX,
     Offer,
     PanelId,
@@ -68,9 +64,14 @@ from bot.core.panel import (
     shape_of,
     undo_offered,
 )
-from bot.core.refusals import engine_text
-from bot.core.seat_view import stamp
+from bot.core.play.seat_view import stamp
 from bot.core.storage import ActionRow
+from bot.core.wording import texts
+from bot.core.wording.catchup import catch_up_lines
+from bot.core.wording.describe import describe, mat_lines, reward_words
+from bot.core.wording.event_texts import finesse_tile, pending_prompt, shape_label
+from bot.core.wording.locales import Joined, Notation, localise
+from bot.core.wording.refusals import engine_text
 from engine import Action, Place, Shape
 from engine.actions import AmbassadorAction
 from engine.cards import Colour

@@ -14,9 +14,9 @@ from __future__ import annotations
 import discord
 from discord import app_commands
 
-from bot.core import texts
 from bot.core.errors import BotError
-from bot.core.locales import Joined
+from bot.core.wording import texts
+from bot.core.wording.locales import Joined
 
 from .commandtree import PLAY, ROOT, TABLE
 

@@ -1,4 +1,4 @@
-"""The animated recap of a finished game (bot/core/recap.py, renders/recap.py): posted after the
+"""The animated recap of a finished game (bot/core/records/recap.py, renders/recap.py): posted after the
 results when a game ends, and on demand with ``/projectl-games recap``.
 
 It sits below the turn post (bot/discord/turns.py calls :func:`post_recap` after the results), so
@@ -14,9 +14,10 @@ from typing import Any
 
 import discord
 
-from bot.core import recap, texts
 from bot.core.games import Game
-from bot.core.locales import Joined, Notation, Text, localise
+from bot.core.records import recap
+from bot.core.wording import texts
+from bot.core.wording.locales import Joined, Notation, Text, localise
 
 from .cogs.common import channel_locale, png
 from .mentions import NOBODY

@@ -4,7 +4,7 @@ How it fits together:
 
 * The manager's hooks tell us when a human's turn starts (:meth:`ReminderScheduler.turn_started`)
   and when someone acts (:meth:`action_committed`). Each turn gets a ``turns`` row with the time
-  its first reminder is due (:mod:`bot.core.reminder_policy` decides, from the player's preferences).
+  its first reminder is due (:mod:`bot.core.days.reminder_policy` decides, from the player's preferences).
 * :meth:`tick` sends whatever is due and announces turn clocks that ran out. Production calls it
   every :data:`TICK_SECONDS` from a ``discord.ext.tasks`` loop; tests with a
   :class:`~bot.core.clock.ManualClock` call it directly after moving the clock, so nothing sleeps.
@@ -29,17 +29,18 @@ from typing import Any
 import discord
 from discord.ext import tasks
 
-from bot.core import pace, reminder_policy, texts, turn_limits
-from bot.core.catchup import catch_up_lines
 from bot.core.clock import Clock
-from bot.core.describe import alt_text, describe, mat_lines
-from bot.core.locales import Joined, localise, public_locale
-from bot.core.manager import Game, Seat, Step
-from bot.core.reminder_policy import Preferences
+from bot.core.days import pace, reminder_policy, turn_limits
+from bot.core.days.reminder_policy import Preferences
+from bot.core.days.turnclock import turn_key, turn_keys
+from bot.core.play.manager import Game, Seat, Step
 from bot.core.shards import runs_guild
 from bot.core.storage.days import DaysStore, ReminderPrefsRow, TurnRow, parse_ts
 from bot.core.storage.db import Write
-from bot.core.turnclock import turn_key, turn_keys
+from bot.core.wording import texts
+from bot.core.wording.catchup import catch_up_lines
+from bot.core.wording.describe import alt_text, describe, mat_lines
+from bot.core.wording.locales import Joined, localise, public_locale
 from bot.discord.mentions import pinging
 from engine.actions import TABLE_ACTIONS
 
@@ -335,7 +336,8 @@ class ReminderScheduler:
     ) -> str:
         """``"sent"``, ``"closed"`` (Discord answered 403: the player does not accept DMs from the
         server) or ``"failed"`` (another HTTP error, logged). ``content`` (a sentence of
-        bot/core/texts.py, or a :class:`~bot.core.locales.Joined` of them) is shown in the player's language
+        bot/core/wording/texts.py, or a :class:`~bot.core.wording.locales.Joined` of them) is shown in the
+        player's language
         (:meth:`dm_locale`; ``game`` is the game the DM is about), or in ``locale`` when the
         caller has worked it out already."""
         if locale is LOOK_UP:

@@ -18,7 +18,7 @@ import discord
 from discord import app_commands
 
 from bot.core.errors import OutOfDateError
-from bot.core.manager import Chooser, Game
+from bot.core.play.manager import Chooser, Game
 from bot.core.services import BotServices
 from bot.core.storage.faults import FaultLog
 from engine import Action, Place

@@ -1,12 +1,12 @@
 """discord.py's translator for the slash commands: names, descriptions and choices from the
-catalogues of :mod:`bot.core.locales`, installed on the command tree before every sync."""
+catalogues of :mod:`bot.core.wording.locales`, installed on the command tree before every sync."""
 
 from __future__ import annotations
 
 from discord import Locale, app_commands
 from discord.app_commands import TranslationContextLocation as Where
 
-from bot.core.locales import command_strings, language_names
+from bot.core.wording.locales import command_strings, language_names
 
 SECTION = {
     Where.command_name: "names", Where.group_name: "names", Where.parameter_name: "names",
@@ -17,7 +17,7 @@ SECTION = {
 
 
 class CatalogueTranslator(app_commands.Translator):
-    """discord.py's translator for the slash commands, reading :func:`bot.core.locales.catalogues`."""
+    """discord.py's translator for the slash commands, reading :func:`bot.core.wording.locales.catalogues`."""
 
     async def translate(self, string: app_commands.locale_str, locale: Locale,
                         context: app_commands.TranslationContextTypes) -> str | None:

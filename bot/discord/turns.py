@@ -13,13 +13,13 @@ from typing import Any
 
 import discord
 
-from bot.core import texts
-from bot.core.catchup import post_changes
-from bot.core.describe import describe
-from bot.core.event_texts import event_text
-from bot.core.locales import Joined, Notation
-from bot.core.manager import ActionResult, Game
-from bot.core.summary import final_summary, seat_label
+from bot.core.play.manager import ActionResult, Game
+from bot.core.records.summary import final_summary, seat_label
+from bot.core.wording import texts
+from bot.core.wording.catchup import post_changes
+from bot.core.wording.describe import describe
+from bot.core.wording.event_texts import event_text
+from bot.core.wording.locales import Joined, Notation
 from bot.discord.mentions import pinging
 from engine import events as ev
 from engine.actions import TABLE_ACTIONS

@@ -6,7 +6,7 @@ item from the id alone — no view has to be re-registered and nothing lives onl
 
 * The user id makes a button personal: :meth:`interaction_check` refuses anyone else, politely.
 * The stamp makes it single-use: the manager refuses an action offered on a view of the seat that
-  has changed since (``bot/core/seat_view.py``: on a single-turn table the revision; while two
+  has changed since (``bot/core/play/seat_view.py``: on a single-turn table the revision; while two
   turns run at once, the seat's own turn, puzzles, pieces and rows, so the other holder's actions
   leave it standing), so a double click or a button from yesterday changes nothing
   (``OutOfDateError``, answered with the fresh panel).
@@ -21,11 +21,11 @@ from typing import Any
 
 import discord
 
-from bot.core import texts
 from bot.core.errors import BotError, OutOfDateError, StaleError
-from bot.core.manager import Game, MasterDraft
-from bot.core.panel import MAX_CUSTOM_ID, encode_draft
-from bot.core.seat_view import is_stamp
+from bot.core.play.manager import Game, MasterDraft
+from bot.core.play.panel import MAX_CUSTOM_ID, encode_draft
+from bot.core.play.seat_view import is_stamp
+from bot.core.wording import texts
 from engine import GameState, parse_action, parse_placement
 
 from .cogs import common
@@ -35,7 +35,7 @@ _INT = re.compile(r"^\d{1,20}$")
 
 
 def _stamp(text: str | None) -> str | None:
-    """The seat stamp an offer was made at (``bot/core/seat_view.py``), or None if forged."""
+    """The seat stamp an offer was made at (``bot/core/play/seat_view.py``), or None if forged."""
     return text if is_stamp(text) else None
 
 
@@ -80,7 +80,7 @@ LOBBY_OPS = {"join": texts.LOBBY_JOIN, "leave": texts.LOBBY_LEAVE, "ai": texts.L
              "medium": texts.LOBBY_ADD_MEDIUM, "strong": texts.LOBBY_ADD_STRONG,
              "expert": texts.LOBBY_ADD_EXPERT, "start": texts.LOBBY_START, "cancel": texts.LOBBY_CANCEL}
 """The lobby's buttons by the operation in their custom id, and their labels (sentences of
-bot/core/texts.py: the lobby is shown with :func:`bot.discord.cogs.common.localise_view`)."""
+bot/core/wording/texts.py: the lobby is shown with :func:`bot.discord.cogs.common.localise_view`)."""
 LOBBY_AI = {"ai": "greedy", "medium": "medium", "strong": "ladder_strong", "expert": "expert"}
 """Lobby buttons that seat an AI, and its policy ("ai" stays Easy so old lobby messages work; the
 Strong button seats the lobby's Strong level, ``ladder_strong``, not the frozen baseline)."""

@@ -116,7 +116,7 @@ from the same (:data:`SOLO_TURNS`). Against Strong, paired deals and seats, 0 ->
 each, 9,000,000+ 67.5 % -> 80.0 % (+2.48 +- 1.05) and 1,200,000+ 77.5 % -> 90.0 % (+2.00 +- 1.06);
 about the same CPU a game, the node budget bounds it (docs/engine.md section 7). Tables of three
 or more keep 0: not measured there. Hints and reviews keep 0 too (``extra_turns=0`` in
-:mod:`bot.core.thinking`): with it, the hint bench's regret budget failed (4 of 100 positions
+:mod:`bot.core.play.thinking`): with it, the hint bench's regret budget failed (4 of 100 positions
 over 2 points, budget 3; 1 without)."""
 TURNS_PRIOR = {1: 12.5, 2: 10.0, 3: 9.0, 4: 8.5, 5: 7.0, 6: 7.8}
 """Turns a seat plays in a whole game, by players (greedy games, 20 each): the prior for how

@@ -12,7 +12,7 @@ fixed share of the turns with each is a knob that moves smoothly between the two
 
 Which search plans a turn is a coin of the policy's seed and the turn's public identity (its
 number and the seat to act), so the same position always gets the same search, whichever process
-asks (an AI seat's search runs in a fresh worker policy each time, :mod:`bot.core.thinking`), and
+asks (an AI seat's search runs in a fresh worker policy each time, :mod:`bot.core.play.thinking`), and
 hidden cards never decide it. Each search keeps the guarantees it has alone (legal in every table
 kind, deterministic, blind to hidden cards), and the turn it plans is played through, since both
 plan whole turns.

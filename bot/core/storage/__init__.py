@@ -1,8 +1,8 @@
 """Persistence for the bot: SQLite through aiosqlite (the embedded default) or PostgreSQL
 through asyncpg (postgres.py, for several processes). The only package that speaks SQL."""
 
-from .days import DaysStore, ReminderPrefsRow, TurnKey, TurnRow, UndoneRow
-from .db import (
+from bot.core.storage.days import DaysStore, ReminderPrefsRow, TurnKey, TurnRow, UndoneRow
+from bot.core.storage.db import (
     GAME_STATUSES,
     OPEN_STATUSES,
     PLAYER_PREFERENCES,
@@ -14,14 +14,14 @@ from .db import (
     Storage,
     StoredCatalogue,
 )
-from .errors import (
+from bot.core.storage.errors import (
     ChannelBusyError,
     GameNotFoundError,
     StaleRevisionError,
     StorageError,
     StorageUnavailableError,
 )
-from .opening import StorageOpenError
+from bot.core.storage.opening import StorageOpenError
 
 __all__ = [
     "GAME_STATUSES", "OPEN_STATUSES", "PLAYER_PREFERENCES", "ActionRow", "ChannelBusyError",

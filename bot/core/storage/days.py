@@ -23,7 +23,7 @@ from typing import Any
 
 import aiosqlite
 
-from .db import (
+from bot.core.storage.db import (
     FORGET_DRAFTS_SQL,
     ActionRow,
     GameRow,

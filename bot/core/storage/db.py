@@ -46,12 +46,12 @@ from typing import Any, NoReturn, TypeVar
 
 import aiosqlite
 
-from ..clock import Clock, SystemClock
-from . import migrations
-from .checkpoints import WalCheckpoints
-from .errors import ChannelBusyError, GameNotFoundError, StaleRevisionError
-from .migrations import NewerSchemaError
-from .opening import (
+from bot.core.clock import Clock, SystemClock
+from bot.core.storage import migrations
+from bot.core.storage.checkpoints import WalCheckpoints
+from bot.core.storage.errors import ChannelBusyError, GameNotFoundError, StaleRevisionError
+from bot.core.storage.migrations import NewerSchemaError
+from bot.core.storage.opening import (
     SQLITE_ERRORS,
     StorageOpenError,
     check_sqlite_file,
@@ -59,7 +59,7 @@ from .opening import (
     explain_sqlite,
     make_sqlite_folder,
 )
-from .postgres import PgConnection, is_postgres_url
+from bot.core.storage.postgres import PgConnection, is_postgres_url
 
 T = TypeVar("T")
 
@@ -603,7 +603,7 @@ class Storage:
     async def master_draft(self, game_id: int, seat: int, user_id: int, stamp: str | int) -> str | None:
         """The placements of the Master action ``user_id`` is building for ``seat`` (engine
         notation, in the order added: ``L3 on W07 at A1 A2 B2; 1 on B03 at C3``), if they built it
-        at ``stamp`` (migration 0009: the seat's stamp, ``bot/core/seat_view.py``; a revision on a
+        at ``stamp`` (migration 0009: the seat's stamp, ``bot/core/play/seat_view.py``; a revision on a
         single-turn table): a draft made on another view of the game is never handed out."""
         found = await self._scalar(
             "SELECT placements FROM master_drafts WHERE game_id = ? AND seat = ? AND user_id = ?"

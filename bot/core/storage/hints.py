@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import sqlite3
 
-from .db import Storage
+from bot.core.storage.db import Storage
 
 
 class HintStore:

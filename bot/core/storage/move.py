@@ -17,7 +17,7 @@ import sqlite3
 import sys
 from pathlib import Path
 
-from .db import Storage
+from bot.core.storage.db import Storage
 
 TABLES = ("players", "catalogues", "games", "seats", "actions", "table_options", "turns", "votes",
           "undone_actions", "game_results", "hints", "server_settings", "master_drafts",

@@ -38,7 +38,7 @@ from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from typing import TYPE_CHECKING, Any, TypeVar
 
-from .errors import StorageUnavailableError
+from bot.core.storage.errors import StorageUnavailableError
 
 if TYPE_CHECKING:  # asyncpg is the optional `postgres` extra: imported only when a URL is opened
     import asyncpg

@@ -1,4 +1,5 @@
-"""SQL for ratings (migration 0011; the rules are in docs/ratings.md, the maths in bot/core/ratings.py).
+"""SQL for ratings (migration 0011; the rules are in docs/ratings.md, the maths in
+bot/core/records/ratings.py).
 
 Why the update runs inside the game-end transaction and reads there: a player can finish two
 games in two channels (or two processes) at the same moment. Reading their rating before the
@@ -15,7 +16,7 @@ import sqlite3
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
-from .db import InTransaction, Storage
+from bot.core.storage.db import InTransaction, Storage
 
 Prior = tuple[float, float]
 """(mu, sigma) of one entrant on one ladder."""

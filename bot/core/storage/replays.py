@@ -6,7 +6,7 @@ from __future__ import annotations
 import sqlite3
 from dataclasses import dataclass
 
-from .db import Storage
+from bot.core.storage.db import Storage
 
 
 @dataclass(frozen=True, slots=True)

@@ -12,7 +12,7 @@ from __future__ import annotations
 import sqlite3
 from dataclasses import dataclass
 
-from .db import _GAME_COLUMNS, GameRow, Storage, Write, _game_row
+from bot.core.storage.db import _GAME_COLUMNS, GameRow, Storage, Write, _game_row
 
 
 @dataclass(frozen=True, slots=True)

@@ -1,6 +1,6 @@
 """Absent players: ``/projectl table vote``, ``/projectl table leave``, ``/projectl table replace``,
 the "time is up" post with vote buttons, and the leave confirmation. The rules live in
-:mod:`bot.core.turnclock`."""
+:mod:`bot.core.days.turnclock`."""
 
 from __future__ import annotations
 
@@ -12,14 +12,14 @@ from typing import Any
 import discord
 from discord import app_commands
 
-from bot.core import texts
+from bot.core.days.turn_limits import limit_text, majority, voters_for
+from bot.core.days.turnclock import VoteResult
 from bot.core.errors import NotInGameError, StaleError
 from bot.core.games import POLICY_LABELS
-from bot.core.locales import PlayerName, localise
-from bot.core.manager import POLICY_NAMES, ActionResult, Game
+from bot.core.play.manager import POLICY_NAMES, ActionResult, Game
 from bot.core.storage.days import TurnKey, TurnRow
-from bot.core.turn_limits import limit_text, majority, voters_for
-from bot.core.turnclock import VoteResult
+from bot.core.wording import texts
+from bot.core.wording.locales import PlayerName, localise
 from bot.discord.mentions import pinging
 
 from ..permissions import require_table_permissions

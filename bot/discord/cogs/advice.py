@@ -1,7 +1,7 @@
 """Advice from the Expert AI: ``/projectl play hint`` during your turn, ``/projectl review`` (and a
 Review button under the results) after the game.
 
-The thinking runs in the manager's process pool (:mod:`bot.core.thinking`), never on the event loop.
+The thinking runs in the manager's process pool (:mod:`bot.core.play.thinking`), never on the event loop.
 A hint is private, only for the player whose move it is, and counted (the count is shown with the
 final results); a table opened with ``hints: False`` refuses hints. A review scores every turn
 each human played (the turn as played against the expert policy's own plans, on the same
@@ -17,14 +17,15 @@ import discord
 from discord import app_commands
 
 import engine
-from bot.core import flow, texts
-from bot.core.describe import describe
 from bot.core.errors import BadInputError, NoGameError, StaleError
-from bot.core.event_texts import and_list, with_article
-from bot.core.locales import Joined, Notation, locale_code
-from bot.core.manager import Game
+from bot.core.play import flow
+from bot.core.play.manager import Game
+from bot.core.play.thinking import Mistake, advice_hint, review_game
 from bot.core.storage.hints import HintStore
-from bot.core.thinking import Mistake, advice_hint, review_game
+from bot.core.wording import texts
+from bot.core.wording.describe import describe
+from bot.core.wording.event_texts import and_list, with_article
+from bot.core.wording.locales import Joined, Notation, locale_code
 from engine import Master, Place
 from engine.policies import PlanGist
 

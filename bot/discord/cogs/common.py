@@ -21,15 +21,15 @@ import discord
 from discord import app_commands
 
 import engine
-from bot.core import texts
-from bot.core.describe import alt_text
 from bot.core.errors import BotError, NoGameError
-from bot.core.event_texts import event_text, pending_prompt
-from bot.core.history import decision_text
-from bot.core.locales import Joined, Notation, Text, localise, public_locale
-from bot.core.manager import Game, GameManager, Step
+from bot.core.play.manager import Game, GameManager, Step
+from bot.core.records.history import decision_text
+from bot.core.records.summary import seat_label
 from bot.core.storage.faults import storage_fault
-from bot.core.summary import seat_label
+from bot.core.wording import texts
+from bot.core.wording.describe import alt_text
+from bot.core.wording.event_texts import event_text, pending_prompt
+from bot.core.wording.locales import Joined, Notation, Text, localise, public_locale
 from engine import events as ev
 from engine.visibility import hidden_scores
 
@@ -81,7 +81,7 @@ def channel_id_of(interaction: discord.Interaction) -> int:
 
 def png(data: bytes, name: str, about: Joined | None = None, locale: Any = None) -> discord.File:
     """The image ``data`` as a file whose alt text (Discord's ``description``) is ``about``
-    (:func:`bot.core.describe.describe`): shown in ``locale`` now when given, else in the reply's
+    (:func:`bot.core.wording.describe.describe`): shown in ``locale`` now when given, else in the reply's
     language by :func:`reply`."""
     description = None if about is None else about if locale is None else alt_text(about, locale)
     return discord.File(io.BytesIO(data), filename=name, description=description)
@@ -149,7 +149,8 @@ def localise_files(files: Sequence[discord.File], locale: Any) -> list[discord.F
 
 async def drawn(image: Awaitable[bytes], what: str) -> bytes | None:
     """The image ``image`` draws, or None (logged) when it cannot be drawn — the renderer has
-    already replaced a dead worker and tried again (bot/core/render.py). A message after a commit goes
+    already replaced a dead worker and tried again (bot/core/rendering/render.py). A message after a commit
+    goes
     out without its image rather than not at all."""
     try:
         return await image
@@ -202,7 +203,7 @@ async def reply(
 ) -> None:
     """Send the interaction's answer, or a followup if it was already answered or deferred.
 
-    A sentence of bot/core/texts.py is shown in the reader's language: the user's own Discord locale
+    A sentence of bot/core/wording/texts.py is shown in the reader's language: the user's own Discord locale
     for a private (ephemeral) reply, the server's preferred locale for one everybody sees."""
     locale = interaction.locale if ephemeral else server_locale(interaction)
     content = localise(content, locale)
@@ -303,7 +304,8 @@ def localise_view(view: discord.ui.View, locale: Any) -> discord.ui.View: ...
 @overload
 def localise_view(view: None, locale: Any) -> None: ...
 def localise_view(view: discord.ui.View | None, locale: Any) -> discord.ui.View | None:
-    """``view``'s button labels, menu placeholders and options that are sentences of bot/core/texts.py,
+    """``view``'s button labels, menu placeholders and options that are sentences of
+    bot/core/wording/texts.py,
     shown in ``locale`` (in place; the custom ids, which the bot reads back, never change)."""
     for child in view.children if view is not None else ():
         item = getattr(child, "item", child)  # a DynamicItem wraps the button it shows
@@ -319,7 +321,7 @@ def localise_view(view: discord.ui.View | None, locale: Any) -> discord.ui.View 
 
 
 def server_locale(interaction: discord.Interaction) -> Any:
-    """The language of a public answer to ``interaction``: :func:`~bot.core.locales.public_locale` of
+    """The language of a public answer to ``interaction``: :func:`~bot.core.wording.locales.public_locale` of
     its channel (the server's chosen language, else its preferred locale), with what the
     interaction says of its server when the bot has not cached it."""
     return public_locale(interaction.channel, bot_of(interaction).server_locales,
@@ -327,12 +329,14 @@ def server_locale(interaction: discord.Interaction) -> Any:
 
 
 def channel_locale(bot: FrontServices, channel: Any) -> Any:
-    """The language of a post everybody in ``channel`` sees (:func:`~bot.core.locales.public_locale`)."""
+    """The language of a post everybody in ``channel`` sees
+    (:func:`~bot.core.wording.locales.public_locale`)."""
     return public_locale(channel, bot.server_locales)
 
 
 def public(content: Any, interaction: discord.Interaction) -> Any:
-    """``content`` (a sentence of bot/core/texts.py, a :class:`~bot.core.locales.Joined` of them, or plain
+    """``content`` (a sentence of bot/core/wording/texts.py, a :class:`~bot.core.wording.locales.Joined` of
+    them, or plain
     text) as everybody in the interaction's channel reads it, for the sends that do not go
     through :func:`reply` (a followup or edit of a public message)."""
     return localise(content, server_locale(interaction))
@@ -349,7 +353,8 @@ def _fit(text: str, limit: int) -> str:
 
 def clip(lines: Sequence[str], limit: int = MAX_CONTENT, locale: Any = None) -> str:
     """``lines`` as one message of at most ``limit`` characters (the latest kept), each sentence of
-    bot/core/texts.py in ``locale`` (trailing spaces dropped: a sentence whose last field is empty)."""
+    bot/core/wording/texts.py in ``locale`` (trailing spaces dropped: a sentence whose last field is
+    empty)."""
     lines = [str(localise(line, locale)).rstrip() for line in lines]
     text = "\n".join(lines)
     if len(text) <= limit:

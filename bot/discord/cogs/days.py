@@ -15,9 +15,9 @@ from typing import Any
 
 import discord
 
-from bot.core import texts
+from bot.core.days.turnclock import TurnClock
 from bot.core.storage.days import DaysStore
-from bot.core.turnclock import TurnClock
+from bot.core.wording import texts
 
 from ..reminders import ReminderScheduler
 from ..services import FrontServices

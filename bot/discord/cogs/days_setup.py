@@ -10,8 +10,8 @@ group cog), so this feature plugs in with one call from ``setup_hook`` and one f
 from __future__ import annotations
 
 from bot.core.clock import ManualClock
+from bot.core.days.turnclock import TurnClock
 from bot.core.storage.days import DaysStore
-from bot.core.turnclock import TurnClock
 
 from ..commandtree import PLAY, TABLE, subgroup
 from ..reminders import TICK_SECONDS, ReminderScheduler

@@ -7,14 +7,15 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.core import pace, texts
-from bot.core.describe import describe, mat_lines, table_lines
+from bot.core.days import pace
+from bot.core.days.turn_limits import clock_line, status_clock_line
+from bot.core.days.turnclock import turn_keys
 from bot.core.errors import BadInputError, NotInGameError
-from bot.core.event_texts import finesse_rule, finesse_tile
-from bot.core.locales import Joined, PlayerName, localise
-from bot.core.manager import Game
-from bot.core.turn_limits import clock_line, status_clock_line
-from bot.core.turnclock import turn_keys
+from bot.core.play.manager import Game
+from bot.core.wording import texts
+from bot.core.wording.describe import describe, mat_lines, table_lines
+from bot.core.wording.event_texts import finesse_rule, finesse_tile
+from bot.core.wording.locales import Joined, PlayerName, localise
 from engine.errors import quoted
 from engine.expansions.finesse import view as finesse_view
 from engine.variants import VARIANTS
@@ -40,7 +41,7 @@ async def rules_topics(interaction: discord.Interaction, current: str) -> list[a
 
 
 def status_header(game: Game, clock: str = "") -> Joined:
-    """The status reply's text, built from sentences of bot/core/texts.py (shown in the reader's
+    """The status reply's text, built from sentences of bot/core/wording/texts.py (shown in the reader's
     language); ``clock`` is the turn clock line (:func:`clock_status`), if any."""
     assert game.state is not None
     state = game.state
@@ -97,7 +98,7 @@ async def send_mat(interaction: discord.Interaction, game: Game, seat: int | Non
 
 
 async def pace_status(bot: FrontServices, game: Game, reader: int) -> list[object]:
-    """The status lines of the table's pace and the forecast (``bot/core/pace.py``): two reads,
+    """The status lines of the table's pace and the forecast (``bot/core/days/pace.py``): two reads,
     the server's finished turns and the seated players' settings (for their quiet hours)."""
     if bot.days is None or game.state is None:
         return []

@@ -16,13 +16,14 @@ from typing import Any
 import discord
 from discord import app_commands
 
-from bot.core import ladder, replay, texts
-from bot.core.describe import describe
 from bot.core.errors import BadInputError, NoGameError, StaleError
 from bot.core.games import Game, seat_name
-from bot.core.locales import localise
+from bot.core.records import ladder, replay
 from bot.core.storage.ratings import RatingStore
 from bot.core.storage.replays import ReplayStore
+from bot.core.wording import texts
+from bot.core.wording.describe import describe
+from bot.core.wording.locales import localise
 
 from .. import recaps
 from ..mentions import NOBODY

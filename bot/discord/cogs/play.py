@@ -17,14 +17,15 @@ from discord import app_commands
 from discord.ext import commands
 
 import engine
-from bot.core import flow, texts
-from bot.core.describe import describe, reward_words
 from bot.core.errors import BadInputError, BotError, InvalidActionError, StaleError
-from bot.core.event_texts import shape_label
-from bot.core.locales import Joined, Notation, localise
-from bot.core.manager import Chooser, Game
-from bot.core.panel import decode_draft
-from bot.core.refusals import engine_text
+from bot.core.play import flow
+from bot.core.play.manager import Chooser, Game
+from bot.core.play.panel import decode_draft
+from bot.core.wording import texts
+from bot.core.wording.describe import describe, reward_words
+from bot.core.wording.event_texts import shape_label
+from bot.core.wording.locales import Joined, Notation, localise
+from bot.core.wording.refusals import engine_text
 from engine import Action, Colour, GameState, Place, PlayerState, parse_shape
 from engine.actions import GhostSplit
 from engine.errors import QUOTE_LIMIT, quoted

@@ -4,7 +4,7 @@ changed since your last turn — both private.
 Top-level commands of their own, not ``/projectl`` subcommands: Discord counts the names,
 descriptions and choices of a command with all its subcommands against one 4,000-character
 budget per language, and ``/projectl`` has almost none of it left in pt-BR (docs/bot.md). Each
-builds one :class:`bot.core.flow.ReadingContext` (one load of the game) and presents its lines.
+builds one :class:`bot.core.play.flow.ReadingContext` (one load of the game) and presents its lines.
 """
 
 from __future__ import annotations
@@ -14,7 +14,8 @@ from typing import Any
 import discord
 from discord import app_commands
 
-from bot.core import flow, texts
+from bot.core.play import flow
+from bot.core.wording import texts
 
 from . import common
 

@@ -1,5 +1,5 @@
 """The game's record: ``/projectl play undo``, ``/projectl log`` (paged, with Prev/Next buttons and the
-end-of-game summary) and ``/projectl stats``. Text comes from :mod:`bot.core.history`."""
+end-of-game summary) and ``/projectl stats``. Text comes from :mod:`bot.core.records.history`."""
 
 from __future__ import annotations
 
@@ -9,18 +9,20 @@ from typing import Any
 import discord
 from discord import app_commands
 
-from bot.core import history, ladder, pace, texts
-from bot.core.describe import describe, mat_lines
+from bot.core.days import pace
 from bot.core.errors import BadInputError, NoGameError, StaleError
 from bot.core.games import parse_stored_state, seat_name
-from bot.core.locales import Joined, Notation, localise
-from bot.core.manager import Game, Seat
-from bot.core.ratings import server_ladder
-from bot.core.results import seat_results
+from bot.core.play.manager import Game, Seat
+from bot.core.play.undo import undo_last
+from bot.core.records import history, ladder
+from bot.core.records.ratings import server_ladder
+from bot.core.records.results import seat_results
 from bot.core.storage import Storage
 from bot.core.storage.ratings import RatingStore
 from bot.core.storage.stats import PlayerTotals, StatsStore
-from bot.core.undo import undo_last
+from bot.core.wording import texts
+from bot.core.wording.describe import describe, mat_lines
+from bot.core.wording.locales import Joined, Notation, localise
 from engine import StateFormatError
 
 from ..mentions import NOBODY

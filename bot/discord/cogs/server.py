@@ -13,9 +13,9 @@ from __future__ import annotations
 import discord
 from discord import app_commands
 
-from bot.core import texts
 from bot.core.errors import BotError
-from bot.core.locales import language_name, locale_code, locales
+from bot.core.wording import texts
+from bot.core.wording.locales import language_name, locale_code, locales
 
 from . import common
 

@@ -14,11 +14,11 @@ from zoneinfo import ZoneInfo, available_timezones
 import discord
 from discord import app_commands
 
-from bot.core import reminder_policy as policy
-from bot.core import texts
+from bot.core.days import reminder_policy as policy
 from bot.core.errors import BadInputError
-from bot.core.locales import Joined, locale_code
 from bot.core.storage.days import ReminderPrefsRow
+from bot.core.wording import texts
+from bot.core.wording.locales import Joined, locale_code
 from engine.errors import quoted
 
 from ..reminders import preferences
@@ -67,7 +67,7 @@ def updated(
             back = policy.parse_vacation(vacation_until, today)
         except policy.PreferenceError as error:
             raise BadInputError(texts.BAD_VACATION) from error
-        # a vacation runs from the moment it is set (the pace leaves it out: bot/core/pace.py)
+        # a vacation runs from the moment it is set (the pace leaves it out: bot/core/days/pace.py)
         new = replace(new, vacation_until=back, vacation_from=None if back is None else today_utc)
     return new
 

@@ -10,15 +10,15 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.core import texts
+from bot.core.days.turn_limits import clock_line, limit_hours, limit_text
 from bot.core.errors import BadInputError, ChannelBusyError, NotHostError, StaleError
-from bot.core.expansions import lobby_line as expansions_in_lobby
-from bot.core.expansions import parse as parse_expansions
-from bot.core.expansions import suggestions as expansion_suggestions
 from bot.core.games import POLICY_LABELS
-from bot.core.locales import Joined, PlayerName, locale_code, localise
-from bot.core.manager import ActionResult, Game, TableSettings, validate_new_table
-from bot.core.turn_limits import clock_line, limit_hours, limit_text
+from bot.core.play.expansions import lobby_line as expansions_in_lobby
+from bot.core.play.expansions import parse as parse_expansions
+from bot.core.play.expansions import suggestions as expansion_suggestions
+from bot.core.play.manager import ActionResult, Game, TableSettings, validate_new_table
+from bot.core.wording import texts
+from bot.core.wording.locales import Joined, PlayerName, locale_code, localise
 from engine.catalogue import mode_name
 
 from ..permissions import require_table_permissions, require_thread_permissions
@@ -31,7 +31,7 @@ log = logging.getLogger(__name__)
 
 
 def lobby_content(game: Game, turn_limit: timedelta | None = None) -> Joined:
-    """The lobby message: built from sentences of bot/core/texts.py, shown in the reader's language
+    """The lobby message: built from sentences of bot/core/wording/texts.py, shown in the reader's language
     where it is sent (the server's for the public lobby, the user's in a private status)."""
     settings = game.settings
     rules = settings.rules
@@ -87,7 +87,7 @@ def _mode_text(mode: str) -> str:
 async def expansion_choices(interaction: discord.Interaction,
                             current: str) -> list[app_commands.Choice[str]]:
     """``expansions:`` suggestions: every combination holding what the host typed so far, named in
-    their language (bot.core.expansions). Choices would not fit: eleven combinations' names in
+    their language (bot.core.play.expansions). Choices would not fit: eleven combinations' names in
     every language are more than /projectl's 4,000 characters have room for."""
     return [app_commands.Choice(name=name[:100], value=value)
             for name, value in expansion_suggestions(current, interaction.locale)[:25]]

@@ -5,5 +5,5 @@
 ALTER TABLE players ADD COLUMN text_only INTEGER NOT NULL DEFAULT 0;
 
 -- and when the player set their vacation (`vacation_until`), so a turn's time spent on vacation can
--- be taken out of their pace (bot/core/pace.py). NULL: no vacation, or set before this migration.
+-- be taken out of their pace (bot/core/days/pace.py). NULL: no vacation, or set before this migration.
 ALTER TABLE players ADD COLUMN vacation_from TEXT;

@@ -1,7 +1,7 @@
 """The language each server's admins chose for the bot's public posts (``/projectl-server``).
 
 Read from storage once when the bot starts and kept in memory, so a public post never costs a
-query: :func:`bot.core.locales.public_locale` looks a server up here first. Every change goes through
+query: :func:`bot.core.wording.locales.public_locale` looks a server up here first. Every change goes through
 :meth:`ServerLocales.choose`, which writes storage before the cache. A server is served by one
 bot process (one shard owns a guild), so the cache of the process that changes it is the one
 that must see the change.
@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Mapping
 
-from .storage import Storage
+from bot.core.storage import Storage
 
 
 class ServerLocales(Mapping[int, str]):

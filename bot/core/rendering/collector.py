@@ -18,7 +18,7 @@ mechanism, docs/benchmarks.md the figures).
   next action, so a young collection finds little; fewer of them means fewer middle and full
   collections behind them too (150 harness actions ran 39 young, 4 middle collections).
 
-A render worker (bot/core/render.py) works in jobs, and a collection that falls inside one delays
+A render worker (bot/core/rendering/render.py) works in jobs, and a collection that falls inside one delays
 the image a player waits for: 96 turn ends drawn after a worker's warm-up ran 20 young and 2
 middle collections, the middle ones 6–8 ms each (tail of ``action_p99_ms``). So a worker freezes
 what its warm-up built and turns automatic collections off (:func:`collect_between_jobs`), and

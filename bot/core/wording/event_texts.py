@@ -1,8 +1,8 @@
-"""The engine's events, pieces and decisions as sentences of bot/core/texts.py, so a turn post, a
+"""The engine's events, pieces and decisions as sentences of bot/core/wording/texts.py, so a turn post, a
 private reply and the log can show them in the reader's language.
 
 The engine says what happened in English (``event.describe(names)``), which stays its own
-plain-text form; here each event becomes a :class:`~bot.core.locales.Text` whose English is exactly
+plain-text form; here each event becomes a :class:`~bot.core.wording.locales.Text` whose English is exactly
 those words (tests/test_bot_event_texts.py replays games to check it), with the seat names,
 pieces, rows and actions as fields that are themselves translated.
 """
@@ -13,6 +13,8 @@ import re
 from collections.abc import Callable, Sequence
 from typing import Any
 
+from bot.core.wording import texts
+from bot.core.wording.locales import Joined, Notation
 from engine import decisions
 from engine import events as ev
 from engine.expansions import finesse, level_up
@@ -20,9 +22,6 @@ from engine.expansions.finesse import Tile
 from engine.pieces import Shape, mask_to_text, parse_shape
 from engine.rules import SUBSTITUTE
 from engine.state import PendingDecision
-
-from . import texts
-from .locales import Joined, Notation
 
 Names = Sequence[str]
 

@@ -22,13 +22,8 @@ from dataclasses import replace
 from typing import Any, TypeVar
 
 import engine
-from engine import Action, IllegalActionError, Phase, Place, PuzzleCard, serialisation
-from engine.catalogue import load_catalogue, supported_modes
-from engine.events import TurnStarted
-
-from . import texts
-from .clock import Clock, SystemClock
-from .errors import (
+from bot.core.clock import Clock, SystemClock
+from bot.core.errors import (
     AlreadySeatedError,
     BadInputError,
     ChannelBusyError,
@@ -43,7 +38,7 @@ from .errors import (
     UnreadableGameError,
     WrongStageError,
 )
-from .games import (
+from bot.core.games import (
     POLICY_LABELS,
     POLICY_NAMES,
     VARIANTS,
@@ -66,17 +61,21 @@ from .games import (
     shared_cards,
     stored_state,
 )
-from .locales import Joined, unescaped
-from .ratings import rating_step
-from .refusals import engine_text
-from .results import seat_results
-from .seat_view import changed_parts, stamp
-from .storage import ActionRow, NewSeat, Storage
-from .storage import ChannelBusyError as _StorageBusy
-from .storage import StaleRevisionError as _StorageStale
-from .storage.db import InTransaction, Write
-from .storage.stats import result_writes
-from .thinking import HEAVY_POLICIES, Thinker
+from bot.core.play.seat_view import changed_parts, stamp
+from bot.core.play.thinking import HEAVY_POLICIES, Thinker
+from bot.core.records.ratings import rating_step
+from bot.core.records.results import seat_results
+from bot.core.storage import ActionRow, NewSeat, Storage
+from bot.core.storage import ChannelBusyError as _StorageBusy
+from bot.core.storage import StaleRevisionError as _StorageStale
+from bot.core.storage.db import InTransaction, Write
+from bot.core.storage.stats import result_writes
+from bot.core.wording import texts
+from bot.core.wording.locales import Joined, unescaped
+from bot.core.wording.refusals import engine_text
+from engine import Action, IllegalActionError, Phase, Place, PuzzleCard, serialisation
+from engine.catalogue import load_catalogue, supported_modes
+from engine.events import TurnStarted
 
 __all__ = [
     "MAX_POLICY_STEPS", "POLICY_LABELS", "POLICY_NAMES", "VARIANTS", "ActionResult", "Game", "GameHook",
@@ -422,7 +421,7 @@ class GameManager:
         ``expected_revision`` makes the call idempotent for buttons: a second click on the same
         confirmation finds the revision moved on and gets :class:`StaleError`, changing nothing.
         ``expected_stamp`` is the acting seat's stamp the offer was made at (a panel, a preview's
-        Confirm: ``bot/core/seat_view.py``): the action stands while what it relies on is
+        Confirm: ``bot/core/play/seat_view.py``): the action stands while what it relies on is
         unchanged — on a concurrent table the other holder may have acted meanwhile — and is
         refused with :class:`~bot.errors.OutOfDateError` (which carries the fresh game) otherwise;
         the action's own acting seat's commit changes the stamp, so a second click is refused too.
@@ -807,7 +806,7 @@ def _refuse_someone_elses_choice(game: Game, seat: int, action: Action) -> None:
 
 def require_current(game: Game, seat: int, offered: str) -> None:
     """Refuse, with what changed, an offer to ``seat`` made at stamp ``offered`` when something it
-    relies on has changed since (``bot/core/seat_view.py``); the error carries ``game``."""
+    relies on has changed since (``bot/core/play/seat_view.py``); the error carries ``game``."""
     changed = changed_parts(game.state, game.revision, seat, offered)
     if changed:
         parts = Joined([_STALE_PARTS[part] for part in changed], ", ")

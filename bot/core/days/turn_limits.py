@@ -11,10 +11,10 @@ from __future__ import annotations
 from datetime import datetime, timedelta
 from enum import Enum
 
-from . import texts
-from .errors import BadInputError
-from .games import Game, Seat
-from .locales import Joined
+from bot.core.errors import BadInputError
+from bot.core.games import Game, Seat
+from bot.core.wording import texts
+from bot.core.wording.locales import Joined
 
 
 class ClockState(Enum):

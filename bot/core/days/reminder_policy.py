@@ -24,7 +24,7 @@ from dataclasses import dataclass
 from datetime import UTC, date, datetime, time, timedelta
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError, available_timezones
 
-from . import texts
+from bot.core.wording import texts
 
 DEFAULT_INTERVAL = timedelta(hours=12)
 MIN_INTERVAL = timedelta(hours=1)
@@ -175,7 +175,7 @@ def next_nudge_due(last_sent: datetime, last_acted: datetime | None, prefs: Pref
 
 def describe(prefs: Preferences) -> dict[str, str]:
     """Values for the settings summary a player sees (texts are filled in by the caller); the
-    words among them are sentences of bot/core/texts.py, so they show in the reader's language."""
+    words among them are sentences of bot/core/wording/texts.py, so they show in the reader's language."""
     hours = prefs.interval.total_seconds() / 3600
     quiet = (
         f"{prefs.quiet_start:%H:%M}–{prefs.quiet_end:%H:%M}"

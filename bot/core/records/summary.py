@@ -3,14 +3,13 @@ offline demo, which prints the same summary)."""
 
 from __future__ import annotations
 
+from bot.core.games import Game
+from bot.core.wording import texts
+from bot.core.wording.event_texts import and_list
+from bot.core.wording.locales import Joined
 from engine import opponent_score, score_lines, winners
 from engine.events import MASTERMIND
 from engine.rules import ScoreLine
-
-from . import texts
-from .event_texts import and_list
-from .games import Game
-from .locales import Joined
 
 
 def seat_label(game: Game, seat: int) -> str:

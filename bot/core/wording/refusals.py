@@ -1,8 +1,8 @@
 """The engine's refusals as sentences of the bot: :func:`engine_text` keeps the engine's key
-and fields, so :func:`bot.core.locales.localise` shows a refusal in its reader's language.
+and fields, so :func:`bot.core.wording.locales.localise` shows a refusal in its reader's language.
 
-It sits above :mod:`bot.core.event_texts` (a waiting decision's refusal is worded with the turn
-post's prompt), which sits above :mod:`bot.core.locales`: the catalogues never import the
+It sits above :mod:`bot.core.wording.event_texts` (a waiting decision's refusal is worded with the turn
+post's prompt), which sits above :mod:`bot.core.wording.locales`: the catalogues never import the
 sentences built on them.
 """
 
@@ -11,10 +11,9 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from bot.core.wording.event_texts import decision_prompt, option_text
+from bot.core.wording.locales import ENGINE_KEY, Joined, Text
 from engine.errors import Keyed
-
-from .event_texts import decision_prompt, option_text
-from .locales import ENGINE_KEY, Joined, Text
 
 
 def engine_text(error: Keyed) -> Text:
@@ -30,7 +29,8 @@ def engine_text(error: Keyed) -> Text:
 def _worded_fields(fields: Mapping[str, Any]) -> Mapping[str, Any]:
     """The refusal's fields, a waiting decision's (``choose.first``: its ``kind`` and ``about``
     beside the English ``prompt``) worded the way the turn post words it: the prompt as a sentence
-    of bot/core/texts.py, the options in the reader's notation. Any other refusal's fields unchanged."""
+    of bot/core/wording/texts.py, the options in the reader's notation. Any other refusal's fields
+    unchanged."""
     if not {"prompt", "kind", "about", "options"} <= set(fields):
         return fields
     return {**fields,

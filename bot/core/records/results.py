@@ -8,10 +8,9 @@ from collections.abc import Sequence
 from typing import Protocol
 
 import engine
+from bot.core.storage.stats import ResultRow
+from bot.core.wording.locales import unescaped
 from engine import GameState
-
-from .locales import unescaped
-from .storage.stats import ResultRow
 
 
 class _Seat(Protocol):

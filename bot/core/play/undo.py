@@ -23,14 +23,13 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 import engine
+from bot.core.errors import InvalidActionError, NoGameError, NotInGameError, StaleError, WrongStageError
+from bot.core.games import stored_state
+from bot.core.play.manager import Game, GameManager
+from bot.core.storage import StaleRevisionError
+from bot.core.storage.days import DaysStore
+from bot.core.wording import texts
 from engine import serialisation
-
-from . import texts
-from .errors import InvalidActionError, NoGameError, NotInGameError, StaleError, WrongStageError
-from .games import stored_state
-from .manager import Game, GameManager
-from .storage import StaleRevisionError
-from .storage.days import DaysStore
 
 
 @dataclass(frozen=True, slots=True)

@@ -18,11 +18,10 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 import engine
+from bot.core.games import Game
+from bot.core.records.replay import cached_steps, revealed
+from bot.core.storage import ActionRow
 from engine import GameState
-
-from .games import Game
-from .replay import cached_steps, revealed
-from .storage import ActionRow
 
 
 @dataclass(frozen=True, slots=True)

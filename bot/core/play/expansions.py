@@ -24,12 +24,11 @@ from dataclasses import replace
 from functools import cache
 from typing import Any
 
+from bot.core.errors import BadInputError
+from bot.core.wording import texts
+from bot.core.wording.locales import Joined, localise
 from engine import Options, check_options
 from engine.errors import IllegalActionError, quoted
-
-from . import texts
-from .errors import BadInputError
-from .locales import Joined, localise
 
 EXPANSIONS = ("ambassador", "phoenix", "finesse", "finesse_ambassador")
 """The words, in the order a combination is written (each an ``engine.Options`` flag)."""

@@ -27,11 +27,10 @@ from typing import Any
 from zoneinfo import ZoneInfo
 
 import engine
+from bot.core.games import Game
+from bot.core.storage.days import ReminderPrefsRow, TurnTime
+from bot.core.wording import texts
 from engine.state import GameState, LineClearTable, SoloTable
-
-from . import texts
-from .games import Game
-from .storage.days import ReminderPrefsRow, TurnTime
 
 MAX_DAYS = 400
 """A turn longer than this many days is counted up to it (quiet hours are summed day by day)."""

@@ -1,7 +1,7 @@
 """Every sentence the bot shows to players, in one place (so wording is consistent and
-reviewable). This is the English source; each sentence becomes a :class:`bot.core.locales.Text` that
+reviewable). This is the English source; each sentence becomes a :class:`bot.core.wording.locales.Text` that
 remembers its name, so the reply that sends it shows the catalogue's translation
-(``bot/core/locales/<locale>.json``, section ``texts``) to a reader in that language."""
+(``bot/core/wording/locales/<locale>.json``, section ``texts``) to a reader in that language."""
 
 from __future__ import annotations
 
@@ -141,7 +141,7 @@ CARD_ID: dict[str, str] = {"W": "{card}", "B": "{card}"}
 a language whose readers would misread the letter (pt-BR: B is *branco*) adds the colour in words,
 ``W13 branco``. The id itself never changes, so a typed id means one card in every language
 (issue 31, item 14).
-Applied by bot.core.locales to every field that is a card id or a list of them."""
+Applied by bot.core.wording.locales to every field that is a card id or a list of them."""
 COLOUR_TITLES: dict[str, str] = {"white": "White", "black": "Black"}
 SHAPE_NAMES: dict[str, str] = {
     "1": "monomino", "2": "domino", "I3": "straight tromino", "L3": "bent tromino",
@@ -154,9 +154,9 @@ AN_PIECE = "an {piece}"
 GAIN_REASONS: dict[str, str] = {"level1": "level1", "upgrade": "upgrade", "reward": "reward",
                                 "level-up": "level-up", "ghost": "ghost"}
 
-# -- events (bot/core/event_texts.py) ------------------------------------------------------------------
+# -- events (bot/core/wording/event_texts.py) ----------------------------------------------------------------
 # What happened, as the turn posts, replies and the log tell it: the same English words as
-# engine/events.py, picked by bot/core/event_texts.py. (issue 18, pt-play)
+# engine/events.py, picked by bot/core/wording/event_texts.py. (issue 18, pt-play)
 
 EVENT_TOOK_ROW = "{name} took puzzle {card} from the {colour} row."
 EVENT_TOOK_DECK = "{name} took puzzle {card} from the top of the {colour} deck."
@@ -251,7 +251,7 @@ DECISION_LEVEL_UP = (
     "become a ghost), or decline"
 )
 
-# -- Finesse, as sentences tell it (bot/core/event_texts.py) -------------------------------------------
+# -- Finesse, as sentences tell it (bot/core/wording/event_texts.py) -----------------------------------------
 # The tiles' names and rules and why a credit was earned: the same English as
 # engine/expansions/finesse.py, built from the tile instead of its English. (issue 18, pt-play)
 
@@ -591,7 +591,7 @@ BAD_VACATION = (
 )
 
 # -- turn clock and votes ------------------------------------------------------------------------
-# (bot/core/turn_limits.py, bot/core/turnclock.py, bot/discord/cogs/absence.py)
+# (bot/core/days/turn_limits.py, bot/core/days/turnclock.py, bot/discord/cogs/absence.py)
 
 TURN_LIMIT_BAD = "The turn clock is 1 to 7 days per turn."
 TURN_LIMIT_SOLO = (
@@ -656,7 +656,7 @@ REMOVED_DM = (
 VOTE_STALE = "That vote was for a turn that is already over."
 
 # -- leaving and replacing -----------------------------------------------------------------------
-# (bot/discord/cogs/absence.py, bot/core/turnclock.py)
+# (bot/discord/cogs/absence.py, bot/core/days/turnclock.py)
 
 LEAVE_CONFIRM = (
     "Leave this game for good? Your pieces go back to the reserve and your unfinished puzzles leave "
@@ -672,7 +672,7 @@ REPLACE_REMOVED = "{name} is already out of the game; a removed seat cannot come
 REPLACED = "{name}'s seat is now played by {ai}."
 
 # -- undo ----------------------------------------------------------------------------------------
-# (bot/core/undo.py, /projectl play undo in bot/discord/cogs/records.py)
+# (bot/core/play/undo.py, /projectl play undo in bot/discord/cogs/records.py)
 
 UNDO_NOTHING = "There is nothing to take back in this game yet."
 UNDO_NOT_YOURS = "You can only take back your own last action, and {name} has acted since."
@@ -695,7 +695,7 @@ SERVER_LANGUAGE_IS_CHOSEN = ("Public posts in this server are in {language}, cho
 SERVER_LANGUAGE_IS_FOLLOWED = ("Public posts in this server follow its preferred locale: {language}. "
                                "Choose another with `/projectl-server language:`.")
 
-# -- the record (bot/core/history.py) -------------------------------------------------------------------
+# -- the record (bot/core/records/history.py) ----------------------------------------------------------------
 # /projectl log, the final summary, /projectl stats, table decisions as the log tells them.
 # (issue 18, pt-play)
 
@@ -830,7 +830,7 @@ REVIEW_CLEAN = ": no turn the AI would clearly have played differently."
 REVIEW_NO_GAME = "No finished game in this channel to review."
 REVIEW_NOT_OVER = "The review is ready when the game is over."
 
-# -- image descriptions (bot/core/describe.py) -----------------------------------------------------
+# -- image descriptions (bot/core/wording/describe.py) -----------------------------------------------------
 ALT_TURN = "{names} to move."
 ALT_OVER = "The game is over."
 ALT_MAT = "This is {name}'s mat."
@@ -864,7 +864,7 @@ ALT_NO_PIECES = "none"
 ALT_DECKS = "Decks: {white} white and {black} black cards left."
 ALT_SOLO_DECK = "Deck: {cards} cards left."
 
-# -- /projectl-describe: the table or one's mat as text, a line per item (bot/core/describe.py) --------
+# -- /projectl-describe: the table or one's mat as text, a line per item (bot/core/wording/describe.py) ------
 DESCRIBE_ROUND = "Round {round}."
 DESCRIBE_ROWS = {"white": "White row", "black": "Black row", "left_white": "Left white row",
                  "left_black": "Left black row", "right_white": "Right white row",
@@ -878,7 +878,7 @@ DESCRIBE_NO_PIECES = "No pieces in supply."
 DESCRIBE_RESERVE = "Reserve, {piece}: {count}."
 DESCRIBE_NOT_SEATED = "You have no seat at this table, so there is no mat of yours to describe."
 
-# -- the table's pace and the forecast (bot/core/pace.py): status, stats, the reminders -------------
+# -- the table's pace and the forecast (bot/core/days/pace.py): status, stats, the reminders -------------
 PACE_TITLE = "**Pace**, your turn to your last action (quiet hours and vacations left out):"
 PACE_LINE = "{name}: this game {game}; this server {server}"
 PACE_SERVER_LINE = "<@{user_id}>: {figures}"
@@ -893,7 +893,7 @@ FORECAST_DATE = "At this pace the game ends around <t:{ts}:D>."
 WEEKDAYS = {"0": "Monday", "1": "Tuesday", "2": "Wednesday", "3": "Thursday", "4": "Friday",
             "5": "Saturday", "6": "Sunday"}
 
-# -- what changed (bot/core/catchup.py): the alt text's news, "While you were away", /projectl catchup --
+# -- what changed (bot/core/wording/catchup.py): the alt text's news, "While you were away", /projectl catchup
 CATCHUP_TAKEN = "Taken: {cards}."
 CATCHUP_BY = "by {name}"
 CATCHUP_MASTERMIND_TOOK = "{card} by {name}"
@@ -944,6 +944,6 @@ RECAP_TITLE = "**Recap of game {game_id}**, round by round."
 RECAP_SWING = "The move that swung it: **{name}**'s `{action}` in round {round} (the winner's lead {delta})."
 RECAP_NO_SWING = "No single move swung this game."
 
-from .locales import keyed as _keyed  # noqa: E402  (last: every sentence above gets its key)
+from bot.core.wording.locales import keyed as _keyed  # noqa: E402  (last: every sentence above gets its key)
 
 _keyed(globals())

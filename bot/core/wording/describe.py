@@ -12,6 +12,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
+from bot.core.wording import texts
+from bot.core.wording.event_texts import and_list, finesse_tile, seat_name, shape_label
+from bot.core.wording.locales import Joined, localise
 from engine import opponent_score, winners
 from engine.cards import Ambassador, LevelUp, PuzzleCard
 from engine.events import MASTERMIND
@@ -20,10 +23,6 @@ from engine.pieces import BASE_SHAPES, SHAPES, Shape
 from engine.state import GameState, LineClearTable, PlayerState, RowsTable, SoloTable
 from engine.visibility import hidden_scores
 
-from . import texts
-from .event_texts import and_list, finesse_tile, seat_name, shape_label
-from .locales import Joined, localise
-
 MAX_DESCRIPTION = 1024
 """Discord's limit on an attachment's description, in characters."""
 
@@ -31,7 +30,7 @@ MAX_DESCRIPTION = 1024
 def describe(state: GameState, names: Sequence[str], viewer: int | None = None,
              mat: int | None = None, changed: Sequence[Any] = ()) -> Joined:
     """The image of ``state`` in sentences, most important first: whose turn, what ``changed``
-    (sentences: :func:`bot.core.catchup.post_changes`), whose mat (``mat``), every player's score,
+    (sentences: :func:`bot.core.wording.catchup.post_changes`), whose mat (``mat``), every player's score,
     the end if triggered, Finesse's live tile and credits, the rows on offer (Solo: the grid, its
     locks and the mastermind), the puzzles being built, then the pieces: a mat's own supply, the
     reserve and the decks. ``viewer`` is the seat the image is drawn for (None: everybody), whose

@@ -13,7 +13,7 @@ The rules, in one place:
   finished, tied with the others removed.
 * A seat handed to an AI mid-game (``replace``) is rated for the human who held it, as if removed
   (last): leaving a losing game never protects a rating. The AI that played it on is not an entrant.
-* AI seats are entrants with their kind's calibrated rating (``bot/core/data/ai_ratings.json``,
+* AI seats are entrants with their kind's calibrated rating (``bot/core/records/data/ai_ratings.json``,
   written by ``python -m bench ratings``), fixed: playing humans never changes an AI's rating.
 * Casual (recorded, not rated): the table was made ``rated: off``; its cards are not the shipped
   catalogue; someone asked for a hint; fewer than two entrants or no human. An undo does not make
@@ -40,14 +40,13 @@ from pathlib import Path
 from openskill.models import PlackettLuce
 
 import engine
+from bot.core.errors import UnreadableGameError
+from bot.core.games import Game
+from bot.core.storage.db import InTransaction, Storage
+from bot.core.storage.ratings import Casual, Entrant, GameFacts, Prior, RatedGame, RatingStore, rating_work
+from bot.core.wording.locales import unescaped
 from engine import GameState, serialisation
 from engine.variants.base import rank_by_tiebreaks, tiebreak
-
-from .errors import UnreadableGameError
-from .games import Game
-from .locales import unescaped
-from .storage.db import InTransaction, Storage
-from .storage.ratings import Casual, Entrant, GameFacts, Prior, RatedGame, RatingStore, rating_work
 
 log = logging.getLogger(__name__)
 

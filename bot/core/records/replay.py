@@ -15,11 +15,10 @@ from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
 import engine
+from bot.core.games import Game
+from bot.core.records.history import Entry, log_entries
+from bot.core.storage import ActionRow
 from engine import GameState
-
-from .games import Game
-from .history import Entry, log_entries
-from .storage import ActionRow
 
 KEPT = 8
 """Finished games whose steps are remembered (by game id: a finished game never changes)."""

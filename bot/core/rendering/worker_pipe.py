@@ -12,7 +12,7 @@ no thread in between. The worker side is one blocking loop: read a job, run it, 
 then the ``after`` hook (work nobody waits for, such as handing freed memory back).
 
 Frames are a 4-byte big-endian length and a pickle: a job ``(id, args)`` (game states in it are
-sent once per worker, as their stored text, and then named: :mod:`bot.core.pipe_memo`), a reply
+sent once per worker, as their stored text, and then named: :mod:`bot.core.rendering.pipe_memo`), a reply
 ``(id, ok, value or exception)``. The worker's first frame (id :data:`READY`) says its
 initializer has run. A worker that dies (killed, crashed) closes its end of the socket: the loop
 reads end-of-file and every job still waiting fails with :class:`WorkerDied`. The worker ends when
@@ -34,7 +34,7 @@ import struct
 from collections.abc import Callable
 from typing import Any
 
-from .pipe_memo import Encoded, Receiver, Sender
+from bot.core.rendering.pipe_memo import Encoded, Receiver, Sender
 
 HEADER = struct.Struct(">I")
 READY = 0
@@ -108,7 +108,8 @@ class PipeWorker:
     def __init__(self, initializer: Callable[[], None], run: Callable[..., Any],
                  after: Callable[[], object], *, name: str = "worker",
                  encoded: Encoded | None = None) -> None:
-        """``encoded``: the states' text, shared with the other workers (:mod:`bot.core.pipe_memo`)."""
+        """``encoded``: the states' text, shared with the other workers
+        (:mod:`bot.core.rendering.pipe_memo`)."""
         self.loop = asyncio.get_running_loop()
         self._sender = Sender(encoded or Encoded())
         ours, theirs = socket.socketpair()

@@ -20,10 +20,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 import engine
-
-from . import texts
-from .clock import Clock
-from .errors import (
+from bot.core.clock import Clock
+from bot.core.days.turn_limits import majority, voters_for
+from bot.core.errors import (
     BadInputError,
     InvalidActionError,
     NoGameError,
@@ -32,12 +31,12 @@ from .errors import (
     StaleError,
     WrongStageError,
 )
-from .games import ai_kinds, offered_level, replaced_name
-from .locales import unescaped
-from .manager import POLICY_NAMES, ActionResult, Game, GameManager, Seat
-from .storage import StaleRevisionError
-from .storage.days import DaysStore, TurnKey
-from .turn_limits import majority, voters_for
+from bot.core.games import ai_kinds, offered_level, replaced_name
+from bot.core.play.manager import POLICY_NAMES, ActionResult, Game, GameManager, Seat
+from bot.core.storage import StaleRevisionError
+from bot.core.storage.days import DaysStore, TurnKey
+from bot.core.wording import texts
+from bot.core.wording.locales import unescaped
 
 LIMIT_DAYS = (1, 2, 3, 4, 5, 6, 7)
 CHOICES = ("skip", "remove")

@@ -1,15 +1,23 @@
 """The wording of ratings: ladder pages, AI levels and each player's rating line (pure: no SQL,
-no Discord). The maths and the rules are in :mod:`bot.core.ratings`; the commands in
+no Discord). The maths and the rules are in :mod:`bot.core.records.ratings`; the commands in
 ``bot/discord/cogs/ladder.py``."""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 
-from . import texts
-from .locales import Joined, PlayerName
-from .ratings import GLOBAL, PROVISIONAL_GAMES, ai_ratings, display, display_delta, server_ladder, solo_ladder
-from .storage.ratings import RatingChange, RatingRow
+from bot.core.records.ratings import (
+    GLOBAL,
+    PROVISIONAL_GAMES,
+    ai_ratings,
+    display,
+    display_delta,
+    server_ladder,
+    solo_ladder,
+)
+from bot.core.storage.ratings import RatingChange, RatingRow
+from bot.core.wording import texts
+from bot.core.wording.locales import Joined, PlayerName
 
 PAGE_SIZE = 10
 SCOPES = ("server", "all")

@@ -15,17 +15,16 @@ from math import ceil
 from typing import Any
 
 import engine
+from bot.core.games import Game
+from bot.core.records.results import seat_results
+from bot.core.storage import ActionRow
+from bot.core.storage.days import UndoneRow
+from bot.core.storage.stats import PlayerTotals, ResultRow
+from bot.core.wording import texts
+from bot.core.wording.event_texts import and_list, event_text, seat_name
+from bot.core.wording.locales import Joined, Notation, PlayerName, localise
 from engine import events as ev
 from engine.visibility import hidden_scores
-
-from . import texts
-from .event_texts import and_list, event_text, seat_name
-from .locales import Joined, Notation, PlayerName, localise
-from .manager import Game
-from .results import seat_results
-from .storage import ActionRow
-from .storage.days import UndoneRow
-from .storage.stats import PlayerTotals, ResultRow
 
 PAGE_SIZE = 15
 ENTRY_LIMIT = 260

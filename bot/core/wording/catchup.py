@@ -19,17 +19,16 @@ from dataclasses import dataclass
 from typing import Any
 
 import engine
+from bot.core.storage import ActionRow
+from bot.core.wording import texts
+from bot.core.wording.event_texts import and_list, finesse_tile, finesse_tile_text, seat_name
+from bot.core.wording.locales import Joined
 from engine import events as ev
 from engine.expansions import finesse
 from engine.pieces import SHAPES
 from engine.solver import can_complete
 from engine.state import GameState, LineClearTable, RowsTable, SoloTable
 from engine.visibility import hidden_scores
-
-from . import texts
-from .event_texts import and_list, finesse_tile, finesse_tile_text, seat_name
-from .locales import Joined
-from .storage import ActionRow
 
 MAX_LINES = 3
 

@@ -18,12 +18,11 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 import engine
+from bot.core.play.seat_view import is_stamp
 from engine import Action, GameState, Place, Shape
 from engine.expansions.ambassador import ambassador_options
 from engine.legal import MasterOptions
 from engine.pieces import SHAPES, mask_to_text
-
-from .seat_view import is_stamp
 
 PANEL_PREFIX = "plp"
 MAX_CUSTOM_ID = 100
@@ -33,7 +32,7 @@ KNOWN_KINDS = frozenset({"take", "draw", "level1", "upgrade", "place", "recycle"
 """Kinds with their own widget; any other kind the engine lists goes to the generic menu."""
 
 UNDOABLE_KINDS = frozenset({"level1", "upgrade", "place", "master", "ambassador", "pass"})
-"""Kinds that reveal nothing hidden, so ``/projectl play undo`` can take them back (bot/core/undo.py
+"""Kinds that reveal nothing hidden, so ``/projectl play undo`` can take them back (bot/core/play/undo.py
 re-checks everything; this only decides whether the Undo button is shown)."""
 
 _B36 = "0123456789abcdefghijklmnopqrstuvwxyz"
@@ -59,7 +58,7 @@ def from36(text: str) -> int | None:
 @dataclass(frozen=True, slots=True)
 class PanelKey:
     """Whose panel, for which game, computed at which stamp of that seat's view (the revision on a
-    single-turn table; ``bot/core/seat_view.py``)."""
+    single-turn table; ``bot/core/play/seat_view.py``)."""
 
     game_id: int
     user_id: int

@@ -18,17 +18,16 @@ from dataclasses import dataclass
 from typing import Any
 
 import engine
+from bot.core.errors import InvalidActionError, NoGameError, NotInGameError, WrongStageError
+from bot.core.play.manager import Game, GameManager, require_current
+from bot.core.play.seat_view import stamp
+from bot.core.play.thinking import position_seed, public_position
+from bot.core.wording import texts
+from bot.core.wording.catchup import replay_log, since_last_turn
+from bot.core.wording.describe import mat_lines, table_lines
+from bot.core.wording.refusals import engine_text
 from engine import Action, GameState, Place, PlayerState, serialisation
 from engine.legal import MasterOptions
-
-from . import texts
-from .catchup import replay_log, since_last_turn
-from .describe import mat_lines, table_lines
-from .errors import InvalidActionError, NoGameError, NotInGameError, WrongStageError
-from .manager import Game, GameManager, require_current
-from .refusals import engine_text
-from .seat_view import stamp
-from .thinking import position_seed, public_position
 
 
 @dataclass(frozen=True)
@@ -52,7 +51,7 @@ class ActingContext:
 
     @property
     def stamp(self) -> str:
-        """What an offer made now relies on (``bot/core/seat_view.py``): its components carry it."""
+        """What an offer made now relies on (``bot/core/play/seat_view.py``): its components carry it."""
         return stamp(self.game.state, self.game.revision, self.seat)
 
     @property
@@ -81,7 +80,7 @@ class ActingContext:
     def hint_position(self) -> str:
         """The position a hint plans from: this seat's own turn (the strong policy plans for the
         state's current seat, which on a concurrent table may be the other holder), as this seat
-        sees it (:func:`~bot.core.thinking.public_position`: the same visible position, the same
+        sees it (:func:`~bot.core.play.thinking.public_position`: the same visible position, the same
         hint, in any game)."""
         return serialisation.dumps(public_position(self.state, self.seat))
 
@@ -144,7 +143,7 @@ class ReadingContext:
         return mat_lines(self.state, self.game.names, self.seat)
 
     async def catch_up(self, manager: GameManager) -> list[Any]:
-        """What changed since the reader's last turn (``bot/core/catchup.py``): one read of the
+        """What changed since the reader's last turn (``bot/core/wording/catchup.py``): one read of the
         action log, replayed through the engine."""
         if self.seat is None:
             raise NotInGameError(texts.DESCRIBE_NOT_SEATED)

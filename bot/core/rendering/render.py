@@ -8,18 +8,18 @@ tens of milliseconds, long enough to stall every other channel if done on the ev
   work that mostly holds the GIL, so threads in the bot's own process
   share one core with each other *and* with the event loop; processes use every core and leave
   the loop free to acknowledge interactions. A job crosses to a worker over a socket the event
-  loop reads itself (:mod:`bot.core.worker_pipe`), a game state in it as its stored text, once
-  per worker (:mod:`bot.core.pipe_memo`); workers load fonts and palettes once, when they start.
+  loop reads itself (:mod:`bot.core.rendering.worker_pipe`), a game state in it as its stored text, once
+  per worker (:mod:`bot.core.rendering.pipe_memo`); workers load fonts and palettes once, when they start.
 * :class:`ThreadedRenderer` runs the same functions in threads (no start-up cost; tools, tests).
 
 Each call names the locale its labels are drawn in; the words come from that locale's catalogue
-(``images`` in ``bot/core/locales/<code>.json``), looked up where the drawing runs.
+(``images`` in ``bot/core/wording/locales/<code>.json``), looked up where the drawing runs.
 
 With 100 channels ending a turn at once, the worker processes bring the image followups' p99
 from about 4.7 s (two threads) to the figure ``python -m bench`` reports (docs/benchmarks.md).
 
 A worker that dies (killed by the kernel's OOM killer, a segfault in a native library) fails every
-job it had (:class:`~bot.core.worker_pipe.WorkerDied`). :class:`ProcessRenderer` then starts a new
+job it had (:class:`~bot.core.rendering.worker_pipe.WorkerDied`). :class:`ProcessRenderer` then starts a new
 worker and draws that image again, once; the caller of a render that still fails posts its
 message without the image (bot/discord/cogs/common.py, :func:`~bot.discord.cogs.common.drawn`).
 """
@@ -35,6 +35,11 @@ from typing import Any, Protocol
 
 import engine
 import renders
+from bot.core.rendering.allocator import limit_heap_growth, release_freed_memory
+from bot.core.rendering.collector import collect_between_jobs, collect_if_due
+from bot.core.rendering.pipe_memo import Encoded
+from bot.core.rendering.worker_pipe import PipeWorker, WorkerDied
+from bot.core.wording.locales import image_words, locale_code, localise, unescaped
 from engine import Colour, GameState, Place
 from engine.actions import GhostSplit
 from engine.state import RowsTable
@@ -42,12 +47,6 @@ from renders.cache import WORKER_BUDGETS, use_budgets
 from renders.fonts import warm_families
 from renders.layers import spill_pending
 from renders.samples import play
-
-from .allocator import limit_heap_growth, release_freed_memory
-from .collector import collect_between_jobs, collect_if_due
-from .locales import image_words, locale_code, localise, unescaped
-from .pipe_memo import Encoded
-from .worker_pipe import PipeWorker, WorkerDied
 
 log = logging.getLogger(__name__)
 
@@ -161,7 +160,7 @@ class _NamedRenderer:
 
 
 def _shown(names: Sequence[str], locale: Any) -> list[str]:
-    """The seat names as drawn in ``locale``: an AI seat's name is a sentence of bot/core/texts.py
+    """The seat names as drawn in ``locale``: an AI seat's name is a sentence of bot/core/wording/texts.py
     (``Robô Guloso 1`` in Portuguese); a player's name as they wrote it (an image reads no
     markdown, so the escaped text the messages quote would show its backslashes)."""
     return [str(localise(unescaped(name), locale)) for name in names]
@@ -280,7 +279,7 @@ def _warm_worker() -> None:
     """Load fonts, palettes and the drawing caches before the first real render
     (:func:`warm_renders`), with the image layers' budgets of a process that only draws
     (:data:`renders.cache.WORKER_BUDGETS`); then freeze what that built and collect garbage
-    only between images (:func:`~bot.core.collector.collect_between_jobs`)."""
+    only between images (:func:`~bot.core.rendering.collector.collect_between_jobs`)."""
     limit_heap_growth()
     use_budgets(WORKER_BUDGETS)
     warm_renders(whole_market=True)
@@ -300,7 +299,7 @@ def _after_render() -> None:
 
 class ProcessRenderer(_NamedRenderer):
     """:mod:`renders` functions in ``workers`` processes (default: one per core), each a
-    :class:`~bot.core.worker_pipe.PipeWorker` whose socket the event loop reads itself, so that a
+    :class:`~bot.core.rendering.worker_pipe.PipeWorker` whose socket the event loop reads itself, so that a
     game's images go to the same worker every time.
 
     Why the same worker: a turn post draws again only the bands that changed since the game's
@@ -314,7 +313,7 @@ class ProcessRenderer(_NamedRenderer):
 
     Why not a :class:`~concurrent.futures.ProcessPoolExecutor` per worker (until 2026-12-04): its
     jobs cross two threads of the bot's process each way: hand-over and hand-back measured
-    2.5–5 ms of a slow turn end on a quiet machine (docs/benchmarks.md, bot/core/worker_pipe.py).
+    2.5–5 ms of a slow turn end on a quiet machine (docs/benchmarks.md, bot/core/rendering/worker_pipe.py).
     A worker writes its image back before it hands freed memory to the system (``malloc_trim``,
     ~3 ms at most once a second), which then delays no one.
 

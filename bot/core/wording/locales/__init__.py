@@ -11,7 +11,7 @@ Discord's name rules apply), ``descriptions`` and ``choices``. The Discord front
 ``CatalogueTranslator`` (bot/discord/translator.py) hands them to discord.py, which puts them
 in the synced payload as ``name_localizations`` and ``description_localizations``.
 
-``texts`` holds the bot's sentences (by their names in ``bot/core/texts.py``, see :func:`t`), and
+``texts`` holds the bot's sentences (by their names in ``bot/core/wording/texts.py``, see :func:`t`), and
 ``images`` the words the images draw (by their keys in ``renders.labels.ENGLISH``, see
 :func:`image_words`; ``renders`` never reads a catalogue, the bot hands it the section).
 """
@@ -50,17 +50,17 @@ def command_strings(locale: str, section: str) -> Mapping[str, str]:
     return strings
 
 
-# -- the bot's sentences (bot/core/texts.py) -------------------------------------------------------
+# -- the bot's sentences (bot/core/wording/texts.py) -------------------------------------------------------
 
 
 class Text(str):
-    """One sentence of bot/core/texts.py: the English text (it *is* that ``str``, so everything that
+    """One sentence of bot/core/wording/texts.py: the English text (it *is* that ``str``, so everything that
     handles it as English keeps working) that remembers its key and fields, so the place that sends
     it can show it in the reader's language (:func:`localise`).
 
     texts.py writes its sentences as plain ``str`` constants and :func:`keyed` turns them into
     ``Text`` when the module loads, so to the type checker they are ``str`` — which they are. The
-    wording's functions (bot/core/event_texts.py, …) are typed ``-> str`` for that reason: their
+    wording's functions (bot/core/wording/event_texts.py, …) are typed ``-> str`` for that reason: their
     result is a ``Text`` (or a :class:`Joined` of them) at run time, and nothing but
     :func:`localise` needs to know."""
 
@@ -91,7 +91,7 @@ class Text(str):
 
 
 class Joined(str):
-    """Several pieces shown as one text — sentences of bot/core/texts.py (:class:`Text`) among plain
+    """Several pieces shown as one text — sentences of bot/core/wording/texts.py (:class:`Text`) among plain
     strings such as names — joined by ``sep`` (itself a :class:`Text` or plain). It *is* the
     English join, and :func:`localise` shows each piece in the reader's language, so a message
     built from several sentences (a lobby, a status, a settings summary) is translated whole where
@@ -117,7 +117,7 @@ class Joined(str):
 
 
 _SENTENCES: dict[str, Any] = {}
-"""The sentences of bot/core/texts.py by name, as :func:`keyed` made them (it registers them here,
+"""The sentences of bot/core/wording/texts.py by name, as :func:`keyed` made them (it registers them here,
 so this module, which texts.py builds on, never imports texts.py back)."""
 
 
@@ -136,7 +136,8 @@ def keyed(namespace: dict[str, Any]) -> None:
 
 
 def english(key: str) -> Text | None:
-    """The English sentence ``key`` (``NAME`` or ``NAME.entry``) of bot/core/texts.py, if there is one."""
+    """The English sentence ``key`` (``NAME`` or ``NAME.entry``) of bot/core/wording/texts.py, if there is
+    one."""
     name, _, entry = key.partition(".")
     value = _SENTENCES.get(name)
     if entry and isinstance(value, dict):
@@ -152,12 +153,12 @@ def locale_code(locale: Any) -> str | None:
 
 
 def t(key: str, locale: Any, **fields: Any) -> str:
-    """The sentence ``key`` of bot/core/texts.py in ``locale`` (English when the locale has no
+    """The sentence ``key`` of bot/core/wording/texts.py in ``locale`` (English when the locale has no
     catalogue or no entry for it), filled in with ``fields`` (translated too when they are
     :class:`Text`)."""
     source = english(key)
     if source is None:
-        raise KeyError(f"bot/core/texts.py has no sentence {key!r}")
+        raise KeyError(f"bot/core/wording/texts.py has no sentence {key!r}")
     code = locale_code(locale)
     template: str | None = catalogues().get(code or "", {}).get("texts", {}).get(key) if code else None
     if template is None:
@@ -191,8 +192,9 @@ def image_words(locale: Any) -> Mapping[str, Any] | None:
 
 
 def localise(content: Any, locale: Any) -> Any:
-    """``content`` in ``locale`` when it is a sentence of bot/core/texts.py, an engine refusal
-    (:func:`bot.core.refusals.engine_text`), an action in the engine's notation (:class:`Notation`) or a
+    """``content`` in ``locale`` when it is a sentence of bot/core/wording/texts.py, an engine refusal
+    (:func:`bot.core.wording.refusals.engine_text`), an action in the engine's notation (:class:`Notation`)
+    or a
     :class:`Joined` of them; anything else (a player's name, a number, a plain f-string) as it is."""
     if isinstance(content, Text):
         if content.key.startswith(ENGINE_KEY):
@@ -227,7 +229,8 @@ def _engine_sentence(text: Text, locale: Any) -> str:
 
 def _engine_field(value: Any, words: Mapping[str, str], locale: Any) -> str:
     """An engine refusal's field in the current language: a piece by its translated name, an
-    English word through ``words``, a list item by item; a sentence of bot/core/texts.py, a notation or
+    English word through ``words``, a list item by item; a sentence of bot/core/wording/texts.py, a notation
+    or
     a join of them (see :func:`_worded_fields`) as :func:`localise` shows it."""
     if isinstance(value, (Text, Joined, Notation)):
         return str(localise(value, locale))
@@ -256,7 +259,7 @@ def public_locale(channel: Any, chosen: Mapping[int, str], *, guild_id: int | No
                   preferred: Any = None) -> Any:
     """The language of a post everybody in ``channel`` sees — THE rule, every public text and
     image asks it: the language the server's admins chose with /projectl-server (``chosen``, by
-    guild id: :class:`bot.core.server_locales.ServerLocales`), else the server's preferred locale.
+    guild id: :class:`bot.core.wording.server_locales.ServerLocales`), else the server's preferred locale.
     ``guild_id`` and ``preferred`` stand in for a channel whose server the bot has not cached (an
     interaction carries both)."""
     guild = getattr(channel, "guild", None)
