@@ -1,4 +1,4 @@
-"""Command line: ``python -m engine simulate|catalogue|sweep``.
+"""Command line: ``python -m engine simulate|catalogue|sweep|replay``.
 
 * ``simulate`` plays games with policies and prints one JSON line per game, then a summary line
   (also JSON) with games per second.
@@ -7,6 +7,9 @@
 * ``sweep`` plays strong-policy games (``--policy expert``: expert-policy games) on every table
   the engine accepts and counts illegal actions, stalls and errors (see ``engine.sweep``); the
   exit code is 1 when one is not zero.
+* ``replay FILE`` plays an exported game record (``engine.record``) again and prints each seat's
+  final score; a file that is not a record, is of a newer format, was changed, or does not replay
+  to its result is refused with one sentence and exit code 1.
 
 ``simulate`` takes ``--catalogue FILE`` (default: ``$PROJECTL_CATALOGUE``, as the
 bot, else the shipped catalogue).
@@ -22,12 +25,14 @@ import os
 import sys
 import time
 from collections.abc import Sequence
+from pathlib import Path
 
 from .cards import PuzzleCard
 from .catalogue import CatalogueError, load_catalogue, main_check
 from .errors import IllegalActionError
 from .game import new_game
 from .policies import POLICIES, policy_by_name
+from .record import RecordError, replay_record
 from .simulate import play_game
 from .state import Difficulty, Options
 from .sweep import GAMES_PER_TABLE, SWEEP_BUDGET, SWEPT_POLICIES, run_sweep
@@ -95,7 +100,7 @@ def _cards(args: argparse.Namespace, parser: argparse.ArgumentParser) -> tuple[P
 def build_parser() -> argparse.ArgumentParser:
     parser = _Parser(prog="python -m engine", description="Project L engine tools.")
     commands = parser.add_subparsers(
-        dest="command", metavar="{simulate,catalogue,sweep}", parser_class=_Parser
+        dest="command", metavar="{simulate,catalogue,sweep,replay}", parser_class=_Parser
     )
     commands.required = True
 
@@ -149,7 +154,30 @@ def build_parser() -> argparse.ArgumentParser:
     for name, value in SWEEP_BUDGET.items():
         sweep.add_argument(f"--{name}", type=_count if name == "work" else _positive, default=None,
                            help=f"the strong policy's {name} per decision (default {value})")
+
+    again = commands.add_parser("replay", help="replay an exported game record and print its scores")
+    again.add_argument("file", help="the record (a .json file from /projectl-games export)")
     return parser
+
+
+def _replay(path: str) -> int:
+    """Rebuild the final state of the record at ``path``; one sentence on any refusal."""
+    try:
+        text = Path(path).read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as error:
+        print(f"python -m engine replay: cannot read {path}: {getattr(error, 'strerror', None) or error}",
+              file=sys.stderr)
+        return 1
+    try:
+        replayed = replay_record(text)
+    except RecordError as error:
+        print(f"python -m engine replay: {error}", file=sys.stderr)
+        return 1
+    print(f"Replayed {replayed.actions} actions from the seed: the result matches the record.")
+    for seat, score in enumerate(replayed.scores):
+        name = replayed.names[seat] if seat < len(replayed.names) else f"Seat {seat + 1}"
+        print(f"{name}: {score}")
+    return 0
 
 
 def _simulate(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
@@ -223,6 +251,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             return _simulate(args, parser)
         except SystemExit as stop:
             return int(stop.code or 0)
+    if args.command == "replay":
+        return _replay(args.file)
     if args.command == "sweep":
         given = {name: getattr(args, name) for name in SWEEP_BUDGET if getattr(args, name) is not None}
         if args.policy == "expert":

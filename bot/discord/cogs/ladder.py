@@ -1,5 +1,5 @@
 """``/projectl-games``: ratings ladders (``leaderboard``), the lobby's ``rated`` switch, and the
-replays and recaps of finished games (docs/ratings.md, docs/replays.md).
+replays, recaps and exported records of finished games (docs/ratings.md, docs/replays.md).
 
 Why a top-level command of its own: ``/projectl`` has almost none of Discord's 4,000 characters
 per command left in pt-BR (tests/test_hardening_limits.py), and these commands look at finished
@@ -10,6 +10,7 @@ escaped (``PlayerName``).
 
 from __future__ import annotations
 
+import io
 import re
 from typing import Any
 
@@ -19,6 +20,7 @@ from discord import app_commands
 from bot.core.errors import BadInputError, NoGameError, StaleError
 from bot.core.games import Game, seat_name
 from bot.core.records import ladder, replay
+from bot.core.records.export import export_game
 from bot.core.storage.ratings import RatingStore
 from bot.core.storage.replays import ReplayStore
 from bot.core.wording import texts
@@ -286,8 +288,24 @@ async def recap_command(interaction: discord.Interaction,
                                     ephemeral=True, allowed_mentions=NOBODY)
 
 
+@app_commands.command(name="export",
+                      description="A finished game's record and log, as files (only you see them)")
+@app_commands.describe(game="A finished game of this server (default: this channel's last)")
+@app_commands.autocomplete(game=game_choices)
+async def export_command(interaction: discord.Interaction,
+                         game: app_commands.Range[int, 1] | None = None) -> None:
+    bot = common.bot_of(interaction)
+    found = await finished_game(bot, interaction.guild_id, common.channel_id_of(interaction), game)
+    await common.defer(interaction)
+    exported = export_game(found, await bot.manager.log(found.id), interaction.locale)
+    files = [discord.File(io.BytesIO(exported.record.encode("utf-8")), exported.record_name),
+             discord.File(io.BytesIO(exported.log.encode("utf-8")), exported.log_name)]
+    await interaction.followup.send(localise(texts.EXPORT_HINT.format(game_id=found.id), interaction.locale),
+                                    files=files, ephemeral=True, allowed_mentions=NOBODY)
+
+
 COMMANDS: tuple[app_commands.Command[Any, ..., Any], ...] = (
-    leaderboard_command, rated_command, replay_command, recap_command)
+    leaderboard_command, rated_command, replay_command, recap_command, export_command)
 DYNAMIC_ITEMS = (LeaderboardButton, ReplayItem, UnknownGamesButton)
 
 
