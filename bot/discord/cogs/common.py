@@ -149,9 +149,8 @@ def localise_files(files: Sequence[discord.File], locale: Any) -> list[discord.F
 
 async def drawn(image: Awaitable[bytes], what: str) -> bytes | None:
     """The image ``image`` draws, or None (logged) when it cannot be drawn — the renderer has
-    already replaced a dead worker and tried again (bot/core/rendering/render.py). A message after a commit
-    goes
-    out without its image rather than not at all."""
+    already replaced a dead worker and tried again (bot/core/rendering/render.py). A message after
+    a commit goes out without its image rather than not at all."""
     try:
         return await image
     except Exception:  # any failure of the drawing: the words still go out

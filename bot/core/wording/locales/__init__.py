@@ -192,10 +192,10 @@ def image_words(locale: Any) -> Mapping[str, Any] | None:
 
 
 def localise(content: Any, locale: Any) -> Any:
-    """``content`` in ``locale`` when it is a sentence of bot/core/wording/texts.py, an engine refusal
-    (:func:`bot.core.wording.refusals.engine_text`), an action in the engine's notation (:class:`Notation`)
-    or a
-    :class:`Joined` of them; anything else (a player's name, a number, a plain f-string) as it is."""
+    """``content`` in ``locale`` when it is a sentence of bot/core/wording/texts.py, an engine
+    refusal (:func:`bot.core.wording.refusals.engine_text`), an action in the engine's notation
+    (:class:`Notation`) or a :class:`Joined` of them; anything else (a player's name, a number, a
+    plain f-string) as it is."""
     if isinstance(content, Text):
         if content.key.startswith(ENGINE_KEY):
             return _engine_sentence(content, locale)
