@@ -42,6 +42,7 @@ from .cogs.common import (
     step_lines,
     turn_prompt,
 )
+from .inbox import next_game_view
 from .panel_views import panel_after, turn_view
 from .recaps import post_recap
 from .services import FrontServices
@@ -195,7 +196,7 @@ async def respond_to_result(interaction: discord.Interaction, result: ActionResu
             lines += [] if mat is not None else [texts.IMAGE_MISSING]
             await reply(interaction, clip(lines, locale=interaction.locale), ephemeral=True,
                         files=pngs(mat, "mat.png", describe(state, game.names, step.seat, mat=step.seat)),
-                        view=panel.view if panel is not None else None)  # a new turn that is theirs
+                        view=panel.view if panel is not None else next_game_view(game.id))
     except BaseException:
         for task in (board, drawing):
             if task is not None:

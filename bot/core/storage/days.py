@@ -297,6 +297,18 @@ class DaysStore:
         )
         return [_turn(r) for r in rows]
 
+    async def open_turns_beside(self, guild_id: int, user_id: int) -> list[tuple[TurnRow, int | None]]:
+        """The open turns of every active game of ``guild_id`` that ``user_id`` has a seat in,
+        oldest first, each with its game's latest table post (the inbox: whose move, since when)."""
+        columns = ", ".join(f"t.{column.strip()}" for column in _TURN_COLUMNS.split(","))
+        rows = await self._fetchall(
+            f"SELECT {columns}, g.table_message_id FROM turns t JOIN games g ON g.id = t.game_id"
+            " WHERE t.closed_at IS NULL AND g.status = 'active' AND g.guild_id = ?"
+            " AND t.game_id IN (SELECT game_id FROM seats WHERE user_id = ?)"
+            " ORDER BY t.started_at, t.game_id", (guild_id, user_id),
+        )
+        return [(_turn(row[:-1]), None if row[-1] is None else int(row[-1])) for row in rows]
+
     async def get_turn(self, key: TurnKey) -> TurnRow | None:
         row = await self._fetchone(f"SELECT {_TURN_COLUMNS} FROM turns WHERE {_KEY}", _key(key))
         return None if row is None else _turn(row)

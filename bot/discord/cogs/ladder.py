@@ -1,5 +1,6 @@
 """``/projectl-games``: ratings ladders (``leaderboard``), the lobby's ``rated`` switch, and the
-replays, recaps and exported records of finished games (docs/ratings.md, docs/replays.md).
+replays, recaps and exported records of finished games (docs/ratings.md, docs/replays.md), and a
+player's inbox (``mine``, bot/discord/inbox.py).
 
 Why a top-level command of its own: ``/projectl`` has almost none of Discord's 4,000 characters
 per command left in pt-BR (tests/test_hardening_limits.py), and these commands look at finished
@@ -27,7 +28,7 @@ from bot.core.wording import texts
 from bot.core.wording.describe import describe
 from bot.core.wording.locales import localise
 
-from .. import recaps
+from .. import inbox, recaps
 from ..mentions import NOBODY
 from ..services import FrontServices
 from . import common
@@ -131,7 +132,8 @@ class LeaderboardButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template
             await common.report_error(interaction, error)
 
 
-class UnknownGamesButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"plg:(?!(?:lb|rp):).*"):
+class UnknownGamesButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
+                         template=r"plg:(?!(?:lb|rp|next):).*"):
     """A ``plg:`` id of no known kind: answered, politely, rather than left to time out."""
 
     def __init__(self) -> None:
@@ -305,8 +307,8 @@ async def export_command(interaction: discord.Interaction,
 
 
 COMMANDS: tuple[app_commands.Command[Any, ..., Any], ...] = (
-    leaderboard_command, rated_command, replay_command, recap_command, export_command)
-DYNAMIC_ITEMS = (LeaderboardButton, ReplayItem, UnknownGamesButton)
+    leaderboard_command, rated_command, replay_command, recap_command, export_command, inbox.mine_command)
+DYNAMIC_ITEMS = (LeaderboardButton, ReplayItem, inbox.NextGameButton, UnknownGamesButton)
 
 
 def install(bot: Any) -> None:

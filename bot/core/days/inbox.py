@@ -1,0 +1,99 @@
+"""A player's inbox: the games of a server where it is their move, oldest wait first, and the
+games waiting on someone else, with whom (``/projectl-games mine``, the "Next game waiting for
+you" button). Pure: built from the open turn rows storage reads (``DaysStore.open_turns_beside``).
+
+Why from the turn rows: they are what the reminders and the turn clock keep, one per human seat
+holding the move, with when it started; an AI seat holds the move only for the moments it thinks,
+so a game never waits on one for long enough to list.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any
+
+from bot.core.days.pace import duration_text
+from bot.core.storage.days import TurnRow
+from bot.core.wording import texts
+
+LISTED = 15
+"""Games listed in each part of the inbox (a private reply has room for them; more are counted)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Waiting:
+    """One game's open move: since when, on whom, and where its latest table post is."""
+
+    game_id: int
+    guild_id: int
+    channel_id: int
+    message_id: int | None
+    since: datetime
+    users: tuple[int, ...]
+
+    @property
+    def link(self) -> str:
+        """The table post (else the channel): a link Discord opens in place."""
+        tail = "" if self.message_id is None else f"/{self.message_id}"
+        return f"https://discord.com/channels/{self.guild_id}/{self.channel_id}{tail}"
+
+
+@dataclass(frozen=True, slots=True)
+class Inbox:
+    mine: tuple[Waiting, ...]
+    others: tuple[Waiting, ...]
+
+
+def inbox_of(rows: Sequence[tuple[TurnRow, int | None]], guild_id: int, user_id: int) -> Inbox:
+    """Group the open turns by game: a game where ``user_id`` holds the move (either Line Clear
+    holder) is theirs, waiting since their turn started; any other waits on its holders, since
+    the earliest of their turns. Each part oldest wait first."""
+    games: dict[int, list[tuple[TurnRow, int | None]]] = {}
+    for row in rows:
+        games.setdefault(row[0].key.game_id, []).append(row)
+    mine: list[Waiting] = []
+    others: list[Waiting] = []
+    for game_id, turns in games.items():
+        own = [turn for turn, _ in turns if turn.user_id == user_id]
+        first, message_id = turns[0]
+        if own:
+            mine.append(Waiting(game_id, guild_id, first.channel_id, message_id,
+                                min(turn.started_at for turn in own), (user_id,)))
+        else:
+            holders = tuple(dict.fromkeys(turn.user_id for turn, _ in turns))
+            others.append(Waiting(game_id, guild_id, first.channel_id, message_id,
+                                  min(turn.started_at for turn, _ in turns), holders))
+    return Inbox(tuple(sorted(mine, key=_age)), tuple(sorted(others, key=_age)))
+
+
+def _age(waiting: Waiting) -> tuple[datetime, int]:
+    return (waiting.since, waiting.game_id)
+
+
+def inbox_lines(inbox: Inbox, now: datetime) -> list[Any]:
+    """The inbox as sentences: the games waiting for you, then those waiting on others (users as
+    mentions, which a private reply shows as names and never pings)."""
+    lines: list[Any] = [texts.INBOX_MINE_TITLE]
+    lines += [texts.INBOX_MINE_LINE.format(game_id=w.game_id, link=w.link, channel=f"<#{w.channel_id}>",
+                                           waited=duration_text(now - w.since)) for w in inbox.mine[:LISTED]]
+    if not inbox.mine:
+        lines.append(texts.INBOX_MINE_NONE)
+    elif len(inbox.mine) > LISTED:
+        lines.append(texts.INBOX_MORE.format(n=len(inbox.mine) - LISTED))
+    if inbox.others:
+        lines += ["", texts.INBOX_OTHERS_TITLE]
+        lines += [texts.INBOX_OTHERS_LINE.format(
+            game_id=w.game_id, link=w.link, channel=f"<#{w.channel_id}>",
+            who=", ".join(f"<@{user}>" for user in w.users), waited=duration_text(now - w.since))
+            for w in inbox.others[:LISTED]]
+        if len(inbox.others) > LISTED:
+            lines.append(texts.INBOX_MORE.format(n=len(inbox.others) - LISTED))
+    return lines
+
+
+def next_waiting(inbox: Inbox, after_game: int | None = None) -> Waiting | None:
+    """The game that has waited longest for the player, other than ``after_game`` (the one they
+    just played in, whose move may have come straight back to them)."""
+    return next((w for w in inbox.mine if w.game_id != after_game), None)

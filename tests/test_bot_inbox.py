@@ -1,0 +1,96 @@
+"""The inbox (bot/core/days/inbox.py, bot/discord/inbox.py): /projectl-games mine lists the games
+where it is your move, oldest wait first, with a link to each table post, then the games waiting
+on others with whom; the reply that ends your turn offers "Next game waiting for you"."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+from pathlib import Path
+
+from days_support import START, days_bot, game_of
+from test_bot_support import final_reply, open_table
+
+from bot.core.clock import ManualClock
+from bot.core.days.inbox import inbox_of, next_waiting
+from bot.core.storage.days import TurnKey, TurnRow
+
+
+def _turn(game: int, seat: int, user: int, minutes: int, channel: int = 7) -> tuple[TurnRow, int | None]:
+    row = TurnRow(TurnKey(game, 1, "play", seat), user, channel, START + timedelta(minutes=minutes),
+                  None, None, 0, None, None, False, None, None)
+    return row, 900 + game
+
+
+def test_the_inbox_puts_your_games_first_oldest_wait_first() -> None:
+    rows = [_turn(3, 0, 1, 5), _turn(1, 1, 2, 10), _turn(2, 0, 1, 20), _turn(4, 0, 1, 30), _turn(4, 1, 2, 1)]
+    inbox = inbox_of(sorted(rows, key=lambda r: r[0].started_at), 55, user_id=1)
+    assert [w.game_id for w in inbox.mine] == [3, 2, 4]  # game 4: a Line Clear holder, since its own turn
+    assert inbox.mine[2].since == START + timedelta(minutes=30)
+    assert [(w.game_id, w.users) for w in inbox.others] == [(1, (2,))]
+    assert inbox.mine[0].link == "https://discord.com/channels/55/7/903"
+    assert next_waiting(inbox, after_game=3) is inbox.mine[1]
+    assert next_waiting(inbox_of([], 55, 1)) is None
+
+
+async def test_mine_lists_your_games_and_next_game_links_the_oldest(tmp_path: Path) -> None:
+    clock = ManualClock(START)
+    async with days_bot(tmp_path / "db.sqlite3", clock, users=("alice", "bob")) as h:
+        alice, bob = h.user("alice"), h.user("bob")
+        h.add_channel("second")
+        await open_table(h, alice, [bob], channel="games")
+        first = await game_of(h, "games")
+        clock.advance(hours=3)
+        await open_table(h, bob, [alice], channel="second")
+        second = await game_of(h, "second")
+        # The deal (seed 1234) gives the first move to the host's opponent in each game: bob in
+        # the first, alice in the second.
+        assert (first.current.user_id, second.current.user_id) == (bob.id, alice.id)  # type: ignore[union-attr]
+        clock.advance(hours=2)
+
+        reply = final_reply(await h.slash(alice, "games", "projectl-games mine"))
+        assert reply.ephemeral
+        mine, _, others = reply.content.partition("Waiting on others")
+        second_channel = h.channel("second").id
+        assert (f"[Game {second.id}](https://discord.com/channels/{h.world.guild_id}/{second_channel}/"
+                in mine)
+        assert "your move for 2 h 0 min" in mine and f"Game {first.id}]" not in mine
+        assert f"[Game {first.id}]" in others and f"<@{bob.id}>'s move for 5 h 0 min" in others
+
+        text = final_reply(await h.slash(bob, "games", "projectl-games mine")).content
+        assert (text.index(f"Game {first.id}]") < text.index("Waiting on others")
+                < text.index(f"Game {second.id}]"))
+
+        pt = final_reply(await h.slash(alice, "games", "projectl-games mine", locale="pt-BR")).content
+        assert pt.startswith("**Esperando por você**")
+        nobody = h.add_user("carol", id=1099)
+        assert "No game on this server is waiting for you." in final_reply(
+            await h.slash(nobody, "games", "projectl-games mine")).content
+
+
+async def test_the_reply_that_ends_a_turn_offers_the_next_game(tmp_path: Path) -> None:
+    clock = ManualClock(START)
+    async with days_bot(tmp_path / "db.sqlite3", clock, users=("alice", "bob")) as h:
+        alice, bob = h.user("alice"), h.user("bob")
+        h.add_channel("second")
+        await open_table(h, alice, [bob], channel="games")
+        await open_table(h, alice, [bob], channel="second")
+        games = [await game_of(h, "games"), await game_of(h, "second")]
+        manager = h.bot.manager  # type: ignore[attr-defined]
+        # Alice's move in both games: in the first, make it hers by playing bob's turn if needed.
+        for game in games:
+            channel = "games" if game is games[0] else "second"
+            found = await game_of(h, channel)
+            if found.current.user_id != alice.id:  # type: ignore[union-attr]
+                for _ in range(3):
+                    await h.slash(bob, channel, "projectl play level1")
+            assert (await game_of(h, channel)).current.user_id == alice.id  # type: ignore[union-attr]
+        clock.advance(hours=1)
+        last = None
+        for _ in range(3):
+            last = await h.slash(alice, "games", "projectl play level1")
+        reply = final_reply(last)
+        [button] = [b for b in reply.buttons if b.custom_id.startswith("plg:next:")]
+        assert button.label == "Next game waiting for you"
+        shown = final_reply(await h.click(alice, reply.message, button.custom_id)).content
+        assert f"[Game {games[1].id}]" in shown and "has waited for you for 1 h 0 min" in shown
+        assert manager is not None
