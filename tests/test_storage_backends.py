@@ -280,3 +280,21 @@ async def test_reminders_fire_once_across_two_processes(postgres_url: str) -> No
     finally:
         await first.close()
         await second.close()
+
+
+async def test_the_inbox_reads_the_open_turns_of_a_players_games_on_one_server(store: Storage) -> None:
+    days = DaysStore(store)
+    first, second, elsewhere = [await active_game(store, channel=c) for c in (10, 11, 12)]
+    await store.set_message_ids(first, table_message_id=2**61)
+    await days.open_turn(TurnKey(second, 1, "play", 1), user_id=2**60, channel_id=11,
+                         started_at=START, deadline_at=None, due_at=None)
+    await days.open_turn(TurnKey(first, 1, "play", 0), user_id=5, channel_id=10,
+                         started_at=START + timedelta(hours=1), deadline_at=None, due_at=None)
+    await days.open_turn(TurnKey(elsewhere, 1, "play", 0), user_id=5, channel_id=12,
+                         started_at=START, deadline_at=None, due_at=None)
+    await days.close_turns(elsewhere)
+    found = await days.open_turns_beside(1, 5)
+    assert [(row.key.game_id, row.user_id, message) for row, message in found] == [
+        (second, 2**60, None), (first, 5, 2**61)]
+    assert await days.open_turns_beside(2, 5) == []
+    assert await days.open_turns_beside(1, 77) == []
