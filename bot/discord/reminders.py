@@ -31,6 +31,7 @@ from discord.ext import tasks
 
 from bot.core.clock import Clock
 from bot.core.days import pace, reminder_policy, turn_limits
+from bot.core.days.heads_up import heads_up_now, seat_after
 from bot.core.days.reminder_policy import Preferences
 from bot.core.days.turnclock import turn_key, turn_keys
 from bot.core.play.manager import Game, Seat, Step
@@ -81,6 +82,8 @@ class ReminderScheduler:
         self._decided: set[int] = set()
         """Games whose last committed step was a table decision (a vote), not a player's move."""
         self._loop: tasks.Loop[Callable[[], Coroutine[Any, Any, None]]] | None = None
+        self._heads_ups: set[asyncio.Task[None]] = set()
+        """Heads-up DMs on their way (:meth:`_heads_up`), awaited by :meth:`stop`."""
 
     @property
     def clock(self) -> Clock:
@@ -112,6 +115,8 @@ class ReminderScheduler:
     async def stop(self) -> None:
         """Stop the loop and wait until its task has ended, so no tick touches the database after
         the bot closes it. A tick cut short here loses at most the reminder it had claimed."""
+        if self._heads_ups:
+            await asyncio.wait(set(self._heads_ups))
         loop, self._loop = self._loop, None
         if loop is None:
             return
@@ -173,6 +178,27 @@ class ReminderScheduler:
             key, user_id=seat.user_id, channel_id=game.channel_id, started_at=now,
             deadline_at=None if limit is None else now + limit, due_at=due,
         )
+        task = asyncio.create_task(self._heads_up(game, seat))  # a DM must not hold up the action
+        self._heads_ups.add(task)
+        task.add_done_callback(self._heads_ups.discard)
+
+    async def _heads_up(self, game: Game, seat: Seat) -> None:
+        """Tell the player after ``seat`` they are next, if they asked to be told (and may be now).
+        Sent once, when the turn starts; a crash in that instant loses it (the turn DM still comes)."""
+        if game.state is None:
+            return
+        following = seat_after(game.state, seat.seat)
+        user_id = None if following is None else game.seats[following].user_id
+        if user_id is None or user_id == seat.user_id:
+            return
+        prefs = await self.store.get_prefs(user_id)
+        if not prefs.heads_up or prefs.dms_closed:
+            return
+        if not heads_up_now(self.clock.now(), preferences(prefs)):
+            return
+        text = texts.HEADS_UP.format(game_id=game.id, channel_id=game.channel_id, name=seat.name,
+                                     link=self.jump_link(game))
+        await self.direct_message(user_id, text, game=game, locale=self._dm_locale_of(prefs.locale, game))
 
     async def game_over(self, game: Game) -> None:
         self._last_actor.pop(game.id, None)

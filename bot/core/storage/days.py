@@ -65,6 +65,8 @@ class ReminderPrefsRow:
     """Boards as text first, the image second (migration 0010, ``/projectl settings text_only:``)."""
     vacation_from: datetime | None = None
     """When ``vacation_until`` was set (migration 0010): a vacation runs from then (pace.py)."""
+    heads_up: bool = False
+    """A DM when the player before them starts their turn (migration 0012; opt-in)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -133,7 +135,7 @@ TURN_TIMES = 2000
 """How many of a server's latest turns its pace is measured over."""
 
 _PREFS_COLUMNS = ("reminders_enabled, reminder_interval_minutes, quiet_start, quiet_end, timezone,"
-                  " vacation_until, dms_closed, locale, text_only, vacation_from")
+                  " vacation_until, dms_closed, locale, text_only, vacation_from, heads_up")
 
 
 def _prefs(user_id: int, row: Any) -> ReminderPrefsRow:
@@ -142,7 +144,7 @@ def _prefs(user_id: int, row: Any) -> ReminderPrefsRow:
         None if row[2] is None else time.fromisoformat(row[2]),
         None if row[3] is None else time.fromisoformat(row[3]),
         str(row[4]), None if row[5] is None else date.fromisoformat(row[5]), bool(row[6]),
-        None if row[7] is None else str(row[7]), bool(row[8]), parse_ts(row[9]),
+        None if row[7] is None else str(row[7]), bool(row[8]), parse_ts(row[9]), bool(row[10]),
     )
 
 
@@ -222,13 +224,15 @@ class DaysStore:
             await db.execute(
                 "UPDATE players SET reminders_enabled = ?, reminder_interval_minutes = ?, quiet_start = ?,"
                 " quiet_end = ?, timezone = ?, vacation_until = ?, dms_closed = 0, updated_at = ?,"
-                " locale = COALESCE(?, locale), text_only = ?, vacation_from = ? WHERE user_id = ?",
+                " locale = COALESCE(?, locale), text_only = ?, vacation_from = ?, heads_up = ?"
+                " WHERE user_id = ?",
                 (int(prefs.enabled), int(prefs.interval.total_seconds() // 60),
                  None if prefs.quiet_start is None else prefs.quiet_start.strftime("%H:%M"),
                  None if prefs.quiet_end is None else prefs.quiet_end.strftime("%H:%M"),
                  prefs.timezone, None if prefs.vacation_until is None else prefs.vacation_until.isoformat(),
                  now, prefs.locale, int(prefs.text_only),
-                 None if prefs.vacation_from is None else ts(prefs.vacation_from), prefs.user_id),
+                 None if prefs.vacation_from is None else ts(prefs.vacation_from), int(prefs.heads_up),
+                 prefs.user_id),
             )
 
     async def set_dms_closed(self, user_id: int, closed: bool) -> None:

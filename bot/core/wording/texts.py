@@ -574,6 +574,9 @@ SETTINGS_SUMMARY = (
     "Vacation until: {vacation}{dms}"
 )
 SETTINGS_TEXT_ONLY = "Boards as text first (text_only): {value}"
+SETTINGS_HEADS_UP = "A DM when the player before you starts their turn (heads_up): {value}"
+HEADS_UP = ("Heads-up: you're next in game {game_id} in <#{channel_id}>: **{name}** has just started "
+            "their turn. {link}")
 SETTINGS_ON = "on"
 SETTINGS_OFF = "off"
 SETTINGS_NONE = "none"

@@ -34,7 +34,9 @@ def summary(prefs: ReminderPrefsRow) -> Joined:
     reminders = texts.SETTINGS_SUMMARY.format(**shown, dms=dms)
     boards = texts.SETTINGS_TEXT_ONLY.format(
         value=texts.SETTINGS_ON if prefs.text_only else texts.SETTINGS_OFF)
-    return Joined([reminders, boards], "\n")
+    heads_up = texts.SETTINGS_HEADS_UP.format(
+        value=texts.SETTINGS_ON if prefs.heads_up else texts.SETTINGS_OFF)
+    return Joined([reminders, boards, heads_up], "\n")
 
 
 def updated(
@@ -81,17 +83,19 @@ def updated(
     timezone="Your time zone, e.g. Europe/Paris",
     vacation_until="No DMs until this day, YYYY-MM-DD (or off)",
     text_only="Boards as text first, then the image",
+    heads_up="A DM when the player before you starts their turn",
 )
 async def settings_command(
     interaction: discord.Interaction, reminders: bool | None = None,
     interval_hours: app_commands.Range[int, 1, 168] | None = None, quiet_hours: str | None = None,
     timezone: str | None = None, vacation_until: str | None = None, text_only: bool | None = None,
+    heads_up: bool | None = None,
 ) -> None:
     bot = common.bot_of(interaction)
     days = days_of(bot)
     user = interaction.user
     current = await days.store.get_prefs(user.id)
-    given = (reminders, interval_hours, quiet_hours, timezone, vacation_until, text_only)
+    given = (reminders, interval_hours, quiet_hours, timezone, vacation_until, text_only, heads_up)
     if all(value is None for value in given):
         await common.reply(interaction, summary(current))
         return
@@ -99,6 +103,8 @@ async def settings_command(
                   quiet_hours=quiet_hours, timezone=timezone, vacation_until=vacation_until)
     if text_only is not None:
         new = replace(new, text_only=text_only)
+    if heads_up is not None:
+        new = replace(new, heads_up=heads_up)
     await days.store.save_prefs(replace(new, dms_closed=False, locale=locale_code(interaction.locale)),
                                 user.display_name)
     await days.reminders.preferences_changed(user.id)
