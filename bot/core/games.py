@@ -278,6 +278,8 @@ class Step:
     events: tuple[Event, ...]
     revision: int
     state: GameState
+    planned: bool = False
+    """Played by the seat's plan (bot/core/play/plans.py) rather than tapped at the moment."""
 
     @property
     def text(self) -> str:
@@ -286,6 +288,21 @@ class Step:
     @property
     def ended_turn(self) -> bool:
         return any(isinstance(e, (TurnStarted, FinishingStarted, GameEnded)) for e in self.events)
+
+
+@dataclass(frozen=True, slots=True)
+class PlanOutcome:
+    """What a seat's plan did when its turn came: the steps played, those left unplayed, and
+    why it stopped early (the engine's reason, a card gone, the turn over), if it did."""
+
+    game_id: int
+    seat: int
+    user_id: int
+    played: tuple[str, ...]
+    left: tuple[str, ...]
+    reason: Any = None
+    actions_left: int = 0
+    """Actions the seat still has in the turn the plan played (0: the turn is over)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -301,6 +318,8 @@ class ActionResult:
     interrupted: BaseException | None = None
     """What stopped the policy seats' moves after the committed ones (a storage fault, a bug):
     everything in ``steps`` stands; the caller reports this as happening after them."""
+    plans: tuple[PlanOutcome, ...] = ()
+    """Planned turns that played (or stopped) among ``steps``: each player is told privately."""
 
     @property
     def first(self) -> Step | None:

@@ -25,7 +25,7 @@ from bot.core.wording.server_locales import ServerLocales
 from bot.discord.mentions import NOBODY
 from engine import GameState
 
-from . import panel_views, permissions, views
+from . import panel_views, permissions, plans, views
 from .cogs import advice, days_setup, info, ladder, play, reading, records, table
 from .cogs.common import report_error
 from .cogs.days import Days
@@ -122,6 +122,7 @@ class ProjectLBot(commands.Bot):
         await days_setup.install(self)  # reminders, turn clock, undo, log, stats: docs/play-over-days.md
         advice.install(self)  # hint and review: bot/discord/cogs/advice.py
         ladder.install(self)  # /projectl-games: ratings, replays, recaps (its own 4,000 characters)
+        plans.install(self)  # /projectl-plan: plan-ahead turns (bot/core/play/plans.py)
         self.add_dynamic_items(*views.DYNAMIC_ITEMS, *panel_views.DYNAMIC_ITEMS)
         await self._sync()
         freeze_startup()  # what start-up built is never scanned again (bot/core/rendering/collector.py)
@@ -149,6 +150,8 @@ class ProjectLBot(commands.Bot):
                     await post_turn(self, channel, result)
                 except discord.HTTPException:
                     log.warning("could not post resumed turn in channel %s", result.game.channel_id)
+            for outcome in result.plans:  # a planned turn a restart finished: its player is told now
+                await plans.tell(self, outcome)
 
     async def close(self) -> None:
         try:

@@ -138,7 +138,8 @@ class ReminderScheduler:
         decision (a vote) is nobody's move: whoever is to play next — a voter included — has not
         been told yet, so their DM goes out at once (issue 31, item 15)."""
         decided = isinstance(step.action, TABLE_ACTIONS)
-        self._last_actor[game.id] = None if decided else step.user_id
+        # a planned step is not the player at the table: their turn's reminders stand
+        self._last_actor[game.id] = None if decided or step.planned else step.user_id
         if decided:
             self._decided.add(game.id)
         else:
@@ -148,7 +149,7 @@ class ReminderScheduler:
         """For the action's own transaction (``GameManager.commit_writes``): if the actor still has
         the move after it, push their next reminder back."""
         key = turn_key(game, step.seat)
-        if step.user_id is None or key is None or key.seat != step.seat:
+        if step.user_id is None or step.planned or key is None or key.seat != step.seat:
             return []
         if game.seats[step.seat].user_id != step.user_id:  # e.g. someone else left: not this player acting
             return []

@@ -46,6 +46,7 @@ from bot.core.games import (
     Game,
     GameHook,
     MasterDraft,
+    PlanOutcome,
     Policy,
     PolicyFactory,
     Seat,
@@ -61,6 +62,7 @@ from bot.core.games import (
     shared_cards,
     stored_state,
 )
+from bot.core.play import plans
 from bot.core.play.seat_view import changed_parts, stamp
 from bot.core.play.thinking import HEAVY_POLICIES, Thinker
 from bot.core.records.ratings import rating_step
@@ -69,6 +71,7 @@ from bot.core.storage import ActionRow, NewSeat, Storage
 from bot.core.storage import ChannelBusyError as _StorageBusy
 from bot.core.storage import StaleRevisionError as _StorageStale
 from bot.core.storage.db import InTransaction, Write
+from bot.core.storage.plans import PlanRow, PlanStore, advance_write, delete_write, planned_write
 from bot.core.storage.stats import result_writes
 from bot.core.wording import texts
 from bot.core.wording.locales import Joined, unescaped
@@ -144,6 +147,9 @@ class GameManager:
         """Awaited as ``hook(game, step)`` with the game and step an action is ABOUT to commit;
         the storage writes it returns join that action's transaction (one fsync, and the two
         cannot disagree after a crash). Errors are logged and the action commits without them."""
+        self.on_plan_played: list[Callable[[PlanOutcome], Awaitable[None]]] = []
+        """Awaited as ``hook(outcome)`` for each planned turn that played or stopped (the player
+        is told privately what was played and what is left)."""
         self.on_game_finished: list[GameHook] = hooks.game_finished
         self.on_game_cancelled: list[GameHook] = hooks.game_cancelled
 
@@ -451,8 +457,8 @@ class GameManager:
                     if expected_revision is not None or attempt == TYPED_ACTION_ATTEMPTS:
                         raise
                     continue
-                steps, final, stopped = await self._play_policies(after)
-                result = ActionResult(game, final, (step, *steps), interrupted=stopped)
+                steps, final, stopped, planned = await self._play_on(after, since=game.state)
+                result = ActionResult(game, final, (step, *steps), interrupted=stopped, plans=planned)
             await self._after(result)
             return result
         raise AssertionError("unreachable: the last attempt returns or raises")
@@ -477,8 +483,8 @@ class GameManager:
                 raise StaleError(texts.STALE_BUTTON)
             acting = game.state.current if seat is None else seat
             step, after = await self._commit(game, acting, by_user_id, decision)
-            steps, final, stopped = await self._play_policies(after)
-            result = ActionResult(game, final, (step, *steps), interrupted=stopped)
+            steps, final, stopped, planned = await self._play_on(after, since=game.state)
+            result = ActionResult(game, final, (step, *steps), interrupted=stopped, plans=planned)
         await self._after(result)
         return result
 
@@ -487,12 +493,12 @@ class GameManager:
         when no policy seat was to move."""
         async with self.lock(channel_id):
             game = await self._require_open(channel_id)
-            steps, final, stopped = await self._play_policies(game)
-            if not steps:
+            steps, final, stopped, planned = await self._play_on(game)
+            if not steps and not planned:
                 if stopped is not None:
                     raise stopped
                 return None
-            result = ActionResult(game, final, tuple(steps), interrupted=stopped)
+            result = ActionResult(game, final, tuple(steps), interrupted=stopped, plans=planned)
         await self._after(result)
         return result
 
@@ -506,21 +512,23 @@ class GameManager:
                 continue
             async with self.lock(game.channel_id):
                 fresh = Game.from_row(await self.storage.get_game(game.id))
-                steps, final, _ = await self._play_policies(fresh)  # a fault stops it till next time
-                if not steps:
+                steps, final, _, planned = await self._play_on(fresh)  # a fault stops it till next time
+                if not steps and not planned:
                     continue
-                result = ActionResult(fresh, final, tuple(steps))
+                result = ActionResult(fresh, final, tuple(steps), plans=planned)
             await self._after(result)
             results.append(result)
         return results
 
     async def _commit(
         self, game: Game, seat: int, user_id: int | None, action: Action,
-        outcome: engine.Outcome | None = None,
+        outcome: engine.Outcome | None = None, *, planned: Sequence[Write] | None = None,
     ) -> tuple[Step, Game]:
         """Apply and commit one action; the step and the game as committed (read back in the
         same storage job, so nothing re-reads it). ``outcome``: the action already applied to
-        ``game.state`` by the caller (an AI's move, checked as it was chosen), not applied again."""
+        ``game.state`` by the caller (an AI's move, checked as it was chosen), not applied again.
+        ``planned``: the action is a step of the seat's plan, and these writes (its progress)
+        commit with it."""
         assert game.state is not None
         if outcome is None:
             try:
@@ -534,7 +542,11 @@ class GameManager:
             also.extend(result_writes(game.id, game.guild_id, seat_results(game.seats, outcome.state)))
             also.append(rating_step(game, outcome.state))
         # Writes that belong to this moment (a reminder pushed back) join the same transaction.
-        pending = Step(seat, user_id, action, outcome.events, game.revision + 1, outcome.state)
+        if planned is not None:
+            also.extend(planned)
+            also.append(planned_write(game.id, game.revision + 1))
+        pending = Step(seat, user_id, action, outcome.events, game.revision + 1, outcome.state,
+                       planned is not None)
         provisional = replace(game, state=outcome.state, revision=game.revision + 1,
                               status="finished" if finished else game.status)
         for hook in list(self.commit_writes):
@@ -551,7 +563,97 @@ class GameManager:
             )
         except _StorageStale as error:
             raise StaleError(texts.STALE_BUTTON) from error
-        return Step(seat, user_id, action, outcome.events, row.revision, outcome.state), Game.from_row(row)
+        return (Step(seat, user_id, action, outcome.events, row.revision, outcome.state, planned is not None),
+                Game.from_row(row))
+
+    async def _play_on(
+        self, game: Game, *, since: engine.GameState | None = None,
+    ) -> tuple[list[Step], Game, Exception | None, tuple[PlanOutcome, ...]]:
+        """After a commit: policy seats move, and a human seat whose turn has started plays its
+        plan (bot/core/play/plans.py), in turn, until a human is to move without one. Plans are
+        looked for only when the move changed hands since ``since`` (the state before the
+        caller's commit; None: always, as at start-up), so an ordinary action costs no read."""
+        steps: list[Step] = []
+        outcomes: list[PlanOutcome] = []
+        while True:
+            moved, game, stopped = await self._play_policies(game)
+            steps += moved
+            if stopped is not None:
+                return steps, game, stopped, tuple(outcomes)
+            if since is not None and not moved and not _move_changed_hands(since, game.state):
+                return steps, game, None, tuple(outcomes)
+            played, game, outcome, stopped = await self._play_planned_turn(game)
+            steps += played
+            if outcome is not None:
+                outcomes.append(outcome)
+            if stopped is not None or (outcome is None and not played):
+                return steps, game, stopped, tuple(outcomes)
+            since = None
+
+    async def _play_planned_turn(
+        self, game: Game,
+    ) -> tuple[list[Step], Game, PlanOutcome | None, Exception | None]:
+        """The plan of one seat whose turn has started, played step by step (each its own commit,
+        its progress written in the same transaction), stopped at the first step that no longer
+        holds or at the end of the turn. Nothing to play: no steps and no outcome."""
+        if game.state is None or game.status != "active":
+            return [], game, None, None
+        store = PlanStore(self.storage)
+        for seat in game.state.acting_seats:
+            holder = game.seats[seat]
+            if holder.user_id is None or not plans.plays_now(game.state, seat, None):
+                continue
+            plan = await store.get(game.id, seat)
+            if plan is None:
+                continue
+            if plan.user_id != holder.user_id or not plans.plays_now(game.state, seat, plan.turn):
+                await store.delete(game.id, seat)  # the seat changed hands, or the plan's turn is over
+                continue
+            return await self._play_plan(game, holder, plan)
+        return [], game, None, None
+
+    async def _play_plan(
+        self, game: Game, holder: Seat, plan: PlanRow,
+    ) -> tuple[list[Step], Game, PlanOutcome | None, Exception | None]:
+        assert holder.user_id is not None
+        steps: list[Step] = []
+        reason: Any = None
+        while plan.left:
+            state = game.state
+            assert state is not None
+            if not plans.plays_now(state, holder.seat, plan.turn):
+                reason = texts.PLAN_PAST_THE_TURN
+                break
+            problem, outcome = plans.step_problem(state, holder.seat, plan.left[0])
+            if problem is not None or outcome is None:
+                reason = problem
+                break
+            ends = len(plan.left) == 1 or not plans.plays_now(outcome.state, holder.seat, state.turn)
+            progress = delete_write(plan) if ends else advance_write(plan, state.turn)
+            try:
+                step, game = await self._commit(game, holder.seat, holder.user_id,
+                                                engine.parse_action(plan.left[0].action), outcome,
+                                                planned=[progress])
+            except StaleError:  # another process played this step: it plays on from there
+                log.info("game %s moved on in another process; its planned turn plays on there", game.id)
+                return steps, game, None, None
+            except Exception as error:  # the caller reports it; the plan resumes at start-up
+                log.info("planned turn in game %s stopped after %d step(s): %r", game.id, len(steps), error)
+                return steps, game, None, error
+            steps.append(step)
+            plan = replace(plan, played=plan.played + 1, turn=state.turn)
+            if ends:
+                if plan.left:
+                    reason = texts.PLAN_PAST_THE_TURN
+                break
+        if plan.left or reason is not None:
+            await PlanStore(self.storage).delete(game.id, holder.seat)
+        assert game.state is not None
+        left_now = (game.state.focused(holder.seat).actions_left
+                    if plans.plays_now(game.state, holder.seat, None) else 0)
+        outcome_ = PlanOutcome(game.id, holder.seat, holder.user_id, tuple(s.text for s in steps),
+                               tuple(step.action for step in plan.left), reason, left_now)
+        return steps, game, outcome_, None
 
     async def _play_policies(self, game: Game) -> tuple[list[Step], Game, Exception | None]:
         """While a policy seat is to move, let it move (each action its own commit). The steps,
@@ -637,6 +739,8 @@ class GameManager:
                 if step.state.phase is not Phase.OVER:
                     await _run_hooks(self.on_turn_started, running, running.seats[step.state.current])
             previous = step.state
+        for outcome in result.plans:
+            await _run_hooks(self.on_plan_played, outcome)
         if result.finished and result.before.status != "finished":
             await _run_hooks(self.on_game_finished, result.game)
 
@@ -840,6 +944,14 @@ def _new_seats(game: Game) -> list[NewSeat]:
 
 def _with_state(game: Game, step: Step) -> Game:
     return replace(game, state=step.state, revision=step.revision)
+
+
+def _move_changed_hands(before: engine.GameState | None, after: engine.GameState | None) -> bool:
+    """Whether another seat (or a new turn, or phase) holds the move in ``after``."""
+    if before is None or after is None:
+        return True
+    return ((before.current, before.turn, before.phase, before.acting_seats)
+            != (after.current, after.turn, after.phase, after.acting_seats))
 
 
 async def _run_hooks(hooks: list[Any], *args: Any) -> None:

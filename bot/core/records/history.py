@@ -76,7 +76,8 @@ def log_entries(game: Game, rows: Sequence[ActionRow], undone: Sequence[UndoneRo
             else:
                 line = texts.LOG_LINE.format(seq=row.seq, round=round_number, name=_seat_name(game, row.seat),
                                              action=Notation(row.action))
-            entries.append(Entry(row.revision, line, row.seq))
+            entries.append(Entry(row.revision, texts.LOG_PLANNED.format(line=line) if row.planned else line,
+                                 row.seq))
     for old in undone:
         line = texts.LOG_UNDONE_LINE.format(seq=old.seq, name=_seat_name(game, old.seat),
                                             action=Notation(old.action))

@@ -432,7 +432,7 @@ class DaysStore:
 
     async def last_action(self, game_id: int) -> ActionRow | None:
         row = await self._fetchone(
-            "SELECT game_id, seq, seat, user_id, action, revision, created_at FROM actions"
+            "SELECT game_id, seq, seat, user_id, action, revision, created_at, planned = 1 FROM actions"
             " WHERE game_id = ? ORDER BY seq DESC LIMIT 1", (game_id,),
         )
         return None if row is None else ActionRow(*row)

@@ -127,6 +127,8 @@ class ActionRow:
     action: str
     revision: int
     created_at: str
+    planned: bool = False
+    """Played by the seat's plan (migration 0013), not tapped at the moment."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -741,7 +743,7 @@ class InTransaction:
     """What it returns is not used (a rating step returns what it judged, for its tests)."""
 
 
-_ACTION_COLUMNS = "game_id, seq, seat, user_id, action, revision, created_at"
+_ACTION_COLUMNS = "game_id, seq, seat, user_id, action, revision, created_at, planned = 1"
 
 
 def _in_transaction(conn: sqlite3.Connection, work: Callable[[sqlite3.Connection], T]) -> T:

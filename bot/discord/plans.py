@@ -1,0 +1,116 @@
+"""``/projectl-plan``: lay out your next turn while others play (bot/core/play/plans.py), see it,
+cancel it; and the private word on what a planned turn did when it came.
+
+Every answer is private. A plan is laid out through the flow layer like any other act: one
+acting context for the seated user (``flow.onlooker``), the engine's checks on the table as it
+stands, and a refusal in the player's words when a step would not be allowed.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import discord
+from discord import app_commands
+
+from bot.core.errors import NoGameError, NotInGameError
+from bot.core.games import PlanOutcome
+from bot.core.play import flow, plans
+from bot.core.storage.plans import PlanStep, PlanStore
+from bot.core.wording import texts
+from bot.core.wording.locales import Joined, Notation
+
+from .cogs.common import bot_of, channel_id_of, reply
+from .cogs.days import days_of
+from .services import FrontServices
+
+ROOT = "projectl-plan"
+
+
+def step_lines(steps: tuple[PlanStep, ...]) -> Joined:
+    return Joined([texts.PLAN_STEP_CARD.format(n=n, action=Notation(s.action), card=s.card) if s.card
+                   else texts.PLAN_STEP.format(n=n, action=Notation(s.action))
+                   for n, s in enumerate(steps, start=1)], "\n")
+
+
+async def _seated(interaction: discord.Interaction) -> flow.ActingContext:
+    bot = bot_of(interaction)
+    context = await flow.onlooker(bot.manager, channel_id_of(interaction), interaction.user.id,
+                                  interaction.locale)
+    if context is None:
+        game = await bot.manager.game_in_channel(channel_id_of(interaction))
+        raise NoGameError(texts.NO_GAME) if game is None or game.state is None else NotInGameError(
+            texts.NOT_IN_GAME)
+    return context
+
+
+@app_commands.command(name="set", description="Lay out your next turn now; it plays when your turn starts")
+@app_commands.describe(actions="Your actions in order, separated by ; (e.g. take white 2; level1)")
+async def set_command(interaction: discord.Interaction, actions: app_commands.Range[str, 1, 400]) -> None:
+    context = await _seated(interaction)
+    assert context.game.state is not None
+    laid_out = plans.lay_out(context.game.state, context.seat, plans.parse_plan(actions))
+    await PlanStore(bot_of(interaction).storage).save(context.game.id, context.seat, context.user_id,
+                                                      laid_out.steps)
+    await reply(interaction, texts.PLAN_SAVED.format(steps=step_lines(laid_out.steps)))
+
+
+@app_commands.command(name="show", description="Your plan for your next turn")
+async def show_command(interaction: discord.Interaction) -> None:
+    context = await _seated(interaction)
+    plan = await PlanStore(bot_of(interaction).storage).get(context.game.id, context.seat)
+    if plan is None or plan.user_id != context.user_id:
+        await reply(interaction, texts.PLAN_NONE)
+        return
+    await reply(interaction, texts.PLAN_SHOWN.format(steps=step_lines(plan.left)))
+
+
+@app_commands.command(name="cancel", description="Drop your plan: your next turn waits for you")
+async def cancel_command(interaction: discord.Interaction) -> None:
+    context = await _seated(interaction)
+    dropped = await PlanStore(bot_of(interaction).storage).delete(context.game.id, context.seat)
+    await reply(interaction, texts.PLAN_CANCELLED if dropped else texts.PLAN_NONE)
+
+
+def make_group() -> app_commands.Group:
+    group = app_commands.Group(name=ROOT, description="Plan your next turn ahead (only you see it)",
+                               guild_only=True)
+    commands: tuple[app_commands.Command[Any, ..., Any], ...] = (set_command, show_command, cancel_command)
+    for command in commands:
+        group.add_command(command)
+    return group
+
+
+def outcome_text(outcome: PlanOutcome, link: str) -> Any:
+    """What a planned turn did, for its player."""
+    nothing = texts.PLAN_NOTHING_PLAYED
+    played = Joined([Notation(a) for a in outcome.played], ", ") if outcome.played else nothing
+    if not outcome.left and outcome.reason is None:
+        text: Any = texts.PLAN_PLAYED.format(game_id=outcome.game_id, actions=played)
+    else:
+        left = Joined([Notation(a) for a in outcome.left], ", ") if outcome.left else nothing
+        template = texts.PLAN_STOPPED if outcome.played else texts.PLAN_STOPPED_FIRST
+        text = template.format(game_id=outcome.game_id, actions=played,
+                               step=Notation(outcome.left[0]) if outcome.left else "",
+                               reason=outcome.reason, left=left)
+    if outcome.actions_left:
+        return Joined([text, texts.PLAN_ACTIONS_LEFT.format(n=outcome.actions_left, link=link)], "\n")
+    return text
+
+
+async def tell(bot: FrontServices, outcome: PlanOutcome) -> None:
+    """DM the player what their planned turn did (the turn's own DM follows only if actions are left)."""
+    game = await bot.manager.game(outcome.game_id)
+    days = days_of(bot)
+    link = "" if game is None else days.reminders.jump_link(game)
+    await days.reminders.direct_message(outcome.user_id, outcome_text(outcome, link), game=game)
+
+
+def install(bot: Any) -> None:
+    """Add ``/projectl-plan`` and tell players what their planned turns did."""
+    bot.tree.add_command(make_group())
+
+    async def on_plan_played(outcome: PlanOutcome) -> None:
+        await tell(bot, outcome)
+
+    bot.manager.on_plan_played.append(on_plan_played)

@@ -1,0 +1,176 @@
+"""Plan-ahead turns without Discord (bot/core/play/plans.py, the manager's planned turns): laid
+out on the table as the seat sees it, played the moment its turn starts, each step a commit marked
+planned; stopped at the first step no longer legal or no longer the card planned; never past the
+turn, never twice — across two processes or a crash between steps."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+from datetime import UTC, datetime
+from pathlib import Path
+
+import pytest
+
+import engine
+from bot.core.clock import ManualClock
+from bot.core.errors import BadInputError, InvalidActionError
+from bot.core.play import plans
+from bot.core.play.manager import Game, GameManager, TableSettings
+from bot.core.storage import Storage
+from bot.core.storage.plans import PlanStep, PlanStore
+
+CHANNEL = 600
+START = datetime(2025, 6, 1, 8, 0, tzinfo=UTC)
+
+
+@pytest.fixture
+async def storage(tmp_path: Path) -> AsyncIterator[Storage]:
+    opened = await Storage.open(tmp_path / "p.sqlite3", ManualClock(START))
+    yield opened
+    await opened.close()
+
+
+async def two_humans(manager: GameManager) -> Game:
+    await manager.create_game(guild_id=1, channel_id=CHANNEL, host_id=1, host_name="ann",
+                              settings=TableSettings(max_players=2))
+    await manager.join(CHANNEL, 2, "ben")
+    return (await manager.start(CHANNEL, 1)).game
+
+
+def waiting(game: Game) -> tuple[int, int, int, int]:
+    """(mover's seat, mover's user, waiting seat, waiting user)."""
+    assert game.state is not None
+    mover = game.state.current
+    other = 1 - mover
+    return mover, game.seats[mover].user_id or 0, other, game.seats[other].user_id or 0
+
+
+async def plan(manager: GameManager, game: Game, seat: int, user: int, text: str) -> tuple[PlanStep, ...]:
+    assert game.state is not None
+    steps = plans.lay_out(game.state, seat, plans.parse_plan(text)).steps
+    await PlanStore(manager.storage).save(game.id, seat, user, steps)
+    return steps
+
+
+def test_a_plan_is_written_in_notation_with_masters_kept_whole() -> None:
+    actions = plans.parse_plan("take white 2; master 1 on B02 at C3; L3 on W07 at A1 A2 B2 ; level1")
+    assert [str(a) for a in actions] == ["take white 2", "master 1 on B02 at C3; L3 on W07 at A1 A2 B2", "level1"]
+    with pytest.raises(BadInputError):
+        plans.parse_plan(" ; ")
+    with pytest.raises(InvalidActionError):
+        plans.parse_plan("take white 2; fly away")
+    with pytest.raises(BadInputError):
+        plans.parse_plan("; ".join(["level1"] * (plans.MAX_STEPS + 1)))
+
+
+async def test_a_plan_is_laid_out_on_the_table_as_the_seat_sees_it(storage: Storage) -> None:
+    manager = GameManager(storage, clock=ManualClock(START), seed_source=lambda: 77)
+    game = await two_humans(manager)
+    assert game.state is not None
+    mover, _, other, _ = waiting(game)
+    with pytest.raises(BadInputError, match="your turn now"):
+        plans.lay_out(game.state, mover, plans.parse_plan("level1"))
+    steps = plans.lay_out(game.state, other, plans.parse_plan("take white 2; take white 2; level1")).steps
+    row = game.state.table.white_row  # type: ignore[union-attr]
+    assert steps == (PlanStep("take white 2", row[1]), PlanStep("take white 2", None), PlanStep("level1"))
+    with pytest.raises(InvalidActionError, match="Step 4 of the plan"):
+        plans.lay_out(game.state, other, plans.parse_plan("level1; level1; level1; level1"))
+    with pytest.raises(InvalidActionError, match="Step 1 of the plan"):
+        plans.lay_out(game.state, other, plans.parse_plan("place 1 on W99 at A1"))
+
+
+async def test_the_plan_plays_when_the_turn_starts_and_the_log_marks_it(storage: Storage) -> None:
+    manager = GameManager(storage, clock=ManualClock(START), seed_source=lambda: 77)
+    told = []
+
+    async def remember(outcome: object) -> None:
+        told.append(outcome)
+
+    manager.on_plan_played.append(remember)
+    game = await two_humans(manager)
+    mover, mover_user, other, other_user = waiting(game)
+    await plan(manager, game, other, other_user, "level1; take white 1; level1")
+    for _ in range(2):
+        result = await manager.act(CHANNEL, mover_user, "level1")
+        assert not result.plans
+    result = await manager.act(CHANNEL, mover_user, "level1")  # the turn passes: the plan plays
+    planned = [step for step in result.steps if step.planned]
+    assert [s.text for s in planned] == ["level1", "take white 1", "level1"]
+    assert all(s.seat == other and s.user_id == other_user for s in planned)
+    [outcome] = result.plans
+    assert outcome.played == ("level1", "take white 1", "level1") and outcome.left == () and outcome.reason is None
+    assert told == [outcome]
+    assert result.game.current is not None and result.game.current.seat == mover  # one turn, no more
+    log = await manager.log(game.id)
+    assert [bool(row.planned) for row in log] == [False, False, False, True, True, True]
+    assert await PlanStore(storage).get(game.id, other) is None
+    assert await manager.verify(game.id)
+
+
+async def test_a_plan_stops_where_the_planned_card_was_taken(storage: Storage) -> None:
+    manager = GameManager(storage, clock=ManualClock(START), seed_source=lambda: 77)
+    game = await two_humans(manager)
+    mover, mover_user, other, other_user = waiting(game)
+    steps = await plan(manager, game, other, other_user, "level1; take white 3; level1")
+    await manager.act(CHANNEL, mover_user, "take white 3")  # the mover takes the card planned
+    await manager.act(CHANNEL, mover_user, "level1")
+    result = await manager.act(CHANNEL, mover_user, "level1")
+    [outcome] = result.plans
+    assert outcome.played == ("level1",) and outcome.left == ("take white 3", "level1")
+    assert str(outcome.reason) == f"{steps[1].card} is no longer where the plan took it from."
+    assert outcome.actions_left == 2
+    assert result.game.current is not None and result.game.current.seat == other  # still theirs
+    assert await PlanStore(storage).get(game.id, other) is None
+
+
+async def test_a_plan_never_plays_twice_across_a_crash_or_two_processes(tmp_path: Path) -> None:
+    path = tmp_path / "shared.sqlite3"
+    here_storage = await Storage.open(path, ManualClock(START))
+    there_storage = await Storage.open(path, ManualClock(START))
+    here = GameManager(here_storage, clock=ManualClock(START), seed_source=lambda: 77)
+    there = GameManager(there_storage, clock=ManualClock(START), seed_source=lambda: 77)
+    try:
+        game = await two_humans(here)
+        mover, mover_user, other, other_user = waiting(game)
+        await plan(here, game, other, other_user, "level1; level1; level1")
+        commit = here._commit
+        calls = []
+
+        async def crash_after_the_first_planned_step(*args: object, **kwargs: object) -> object:
+            if kwargs.get("planned") is not None and calls:
+                raise OSError("killed")  # as if the process died between two planned steps
+            done = await commit(*args, **kwargs)  # type: ignore[arg-type]
+            if kwargs.get("planned") is not None:
+                calls.append(1)
+            return done
+
+        here._commit = crash_after_the_first_planned_step  # type: ignore[method-assign]
+        for _ in range(3):
+            result = await here.act(CHANNEL, mover_user, "level1")
+        assert [s.text for s in result.steps if s.planned] == ["level1"]
+        assert isinstance(result.interrupted, OSError)
+        stored = await PlanStore(there_storage).get(game.id, other)
+        assert stored is not None and stored.played == 1
+
+        resumed = await there.resume()  # "restart" in the other process: the rest, once
+        assert [s.text for s in resumed[0].steps] == ["level1", "level1"]
+        assert resumed[0].plans[0].played == ("level1", "level1")
+        assert await there.resume() == [] and await here.resume() == []
+        log = await there.log(game.id)
+        assert [bool(r.planned) for r in log] == [False] * 3 + [True] * 3
+        assert await there.verify(game.id)
+    finally:
+        await here_storage.close()
+        await there_storage.close()
+
+
+async def test_a_plan_of_a_seat_handed_to_someone_else_is_dropped(storage: Storage) -> None:
+    manager = GameManager(storage, clock=ManualClock(START), seed_source=lambda: 77)
+    game = await two_humans(manager)
+    mover, mover_user, other, other_user = waiting(game)
+    await PlanStore(storage).save(game.id, other, other_user + 50, (PlanStep("level1"),))
+    for _ in range(3):
+        result = await manager.act(CHANNEL, mover_user, "level1")
+    assert not result.plans and not any(s.planned for s in result.steps)
+    assert await PlanStore(storage).get(game.id, other) is None
+    assert engine is not None
