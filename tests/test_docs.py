@@ -186,3 +186,17 @@ def test_every_file_and_module_the_docs_name_exists() -> None:
             if not _module_exists(dotted):
                 missing.append(f"{doc.name}: {dotted}")
     assert not missing, "\n".join(missing)
+
+
+DOCS_LINE_BUDGET = 2500
+"""docs/*.md together: short enough to read, and what is long belongs in commits or code."""
+FOR_WHOM = re.compile(r"^# .+\n\n\*For [^\n]+\*$", re.MULTILINE)
+
+
+def test_the_docs_stay_short_and_say_whom_they_are_for() -> None:
+    docs = sorted((ROOT / "docs").glob("*.md"))
+    lines = sum(len(doc.read_text(encoding="utf-8").splitlines()) for doc in docs)
+    assert lines <= DOCS_LINE_BUDGET, f"docs/*.md hold {lines} lines (at most {DOCS_LINE_BUDGET})"
+    for doc in (ROOT / "README.md", *docs):
+        assert FOR_WHOM.match(doc.read_text(encoding="utf-8")), \
+            f"{doc.name} must open with its title, then one line '*For …*' saying whom it is for"
