@@ -22,7 +22,7 @@ The strength games, kept out of the quick bench because their figures need hundr
   mastermind's (the win rate alone hides how far off a losing player is);
 * ``ladder_medium_vs_greedy_2p``, ``ladder_strong_vs_medium_2p``, ``ladder_expert_vs_strong_2p``
   — the AI ladder (issue 29, :mod:`bench.ladder`): each level's two-player win share against the
-  level below, held to 65–80 %, ``--ladder-games`` per pair (200; about 90 minutes of CPU), dealt
+  level below, held to 65–85 %, ``--ladder-games`` per pair (400; about three hours of CPU), dealt
   from held-out seeds (1,000,000 and up).
 
 Figures beside their budgets (:mod:`bench.budgets`), then one JSON line; the exit code is 1 when

@@ -87,12 +87,13 @@ BUDGETS: dict[str, Budget] = {
                                                 why="Expert against the Unbeatable mastermind"),
     "hint_regret_over_2": at_most(3, "strength", "ai",
                                   why="of 100 fixed positions, hints losing > 2 points to a 4x Expert"),
-    # The ladder (bench/ladder.py, issue 29): each level beats the one below, but not out of sight.
-    "ladder_medium_vs_greedy_2p": within(0.65, 0.80, "strength", "ai",
+    # The ladder (bench/ladder.py; issue 50's ruling, docs/ai.md): each level beats the one below,
+    # but not out of sight.
+    "ladder_medium_vs_greedy_2p": within(0.65, 0.85, "strength", "ai",
                                          why="the ladder: Medium beats Easy (greedy), 2 players"),
-    "ladder_strong_vs_medium_2p": within(0.65, 0.80, "strength", "ai",
+    "ladder_strong_vs_medium_2p": within(0.65, 0.85, "strength", "ai",
                                          why="the ladder: Strong beats Medium, 2 players"),
-    "ladder_expert_vs_strong_2p": within(0.65, 0.80, "strength", "ai",
+    "ladder_expert_vs_strong_2p": within(0.65, 0.85, "strength", "ai",
                                          why="the ladder: Expert beats Strong, 2 players"),
     # -- images (bench/renders.py) ----------------------------------------------------------------
     "table_render_ms": at_most(4.0, "speed", "renders",

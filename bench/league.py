@@ -111,7 +111,7 @@ def bench_league(games: int, members: Sequence[str] = tuple(MEMBERS), *, workers
 
 
 def markdown(figures: dict[str, Any]) -> str:
-    """The league as a Markdown table (for docs/engine.md): one row per pairing, then standings."""
+    """The league as a Markdown table (for a report or docs/ai.md): one row per pairing, then standings."""
     lines = ["| Pairing | Games | First's win share | First's mean margin |", "|---|---|---|---|"]
     for pairing, row in figures["pairings"].items():
         first, second = pairing.split(":")

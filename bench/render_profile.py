@@ -22,7 +22,7 @@ drawn either way, so the caches are the same.
 drawing caches (:func:`renders.cache.clear_all`), printing each pass's median wall and CPU time
 per table image. One pass's median moves by some 5 % from run to run on a shared machine; to
 compare two versions of the code, run this in both checkouts in turn, several times, and compare
-the medians of the passes' medians (docs/benchmarks.md, "where the table's time goes")."""
+the medians of the passes' medians (the profiling notes: `git show c8a416e:docs/benchmarks.md`)."""
 
 from __future__ import annotations
 

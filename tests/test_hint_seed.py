@@ -53,7 +53,7 @@ def test_the_same_visible_position_in_another_game_gives_the_same_hint() -> None
 
 def test_the_hint_comes_from_the_strongest_search_at_every_table() -> None:
     """The Expert's reading at a multiplayer table and in Solo (where it now beats the mastermind
-    far more often than Strong: docs/engine.md), the same as its own search gives."""
+    far more often than Strong: docs/ai.md), the same as its own search gives."""
     two = new_game(Options(players=2), 5)
     solo = new_game(Options(players=1, variant="solo"), 5)
     for state in (two, solo):

@@ -1,5 +1,5 @@
-"""``python -m tools.docfacts``: the numbers the docs state that the code can produce, written from
-the code (``--check``: only report the stale ones, exit 1).
+"""``python -m tools.docfacts``: what the docs state that the code can produce — numbers and whole
+lists — written from the code (``--check``: only report the stale ones, exit 1).
 
 A fact in a Markdown file is a marked span::
 
@@ -8,8 +8,10 @@ A fact in a Markdown file is a marked span::
 Only the text between the markers is rewritten. ``tests/test_docs.py`` runs the check, so a doc
 whose number no longer matches the code fails the suite; ``python -m tools.docfacts`` fixes it.
 Every fact a doc may name is in :data:`FACTS`; an unknown name fails the check too, so a typo
-cannot hide a stale number. The benchmark figures have their own generator (``python -m
-bench.docs``), because they come from a measurement, not from the code.
+cannot hide a stale number. A generated block (a list or table on lines of its own) is marked the
+same way, ``<!-- block:commands -->`` … ``<!-- /block -->``, and written from :data:`BLOCKS`
+(README.md's command list and settings table, from ``tools/doclists.py``). The benchmark figures
+have their own generator (``python -m bench.docs``): they come from a measurement, not the code.
 """
 
 from __future__ import annotations
@@ -23,10 +25,14 @@ from pathlib import Path
 
 from engine.cards import Colour, PuzzleCard
 from engine.catalogue import load_catalogue
+from engine.sweep import GAMES_PER_TABLE, tables
+
+from . import doclists
 
 ROOT = Path(__file__).resolve().parent.parent
 DOCS = (ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md")), ROOT / "engine" / "data" / "README.md")
 FACT = re.compile(r"<!-- fact:(?P<name>[a-z0-9_]+) -->(?P<value>.*?)<!-- /fact -->", re.DOTALL)
+BLOCK = re.compile(r"<!-- block:(?P<name>[a-z0-9_]+) -->\n(?P<value>.*?)\n?<!-- /block -->", re.DOTALL)
 
 
 @cache
@@ -46,8 +52,15 @@ FACTS: dict[str, Callable[[], str]] = {
     "base_black": lambda: _count(Colour.BLACK, None),
     "ghost_white": lambda: _count(Colour.WHITE, "ghost"),
     "ghost_black": lambda: _count(Colour.BLACK, "ghost"),
+    "sweep_tables": lambda: f"{len(tables()):,}",
+    "sweep_games_per_table": lambda: f"{GAMES_PER_TABLE:,}",
 }
 """Every fact a doc may state, by name: a function of the code that gives its text."""
+BLOCKS: dict[str, Callable[[], str]] = {
+    "commands": doclists.command_list,
+    "settings": doclists.settings_table,
+}
+"""Every generated block a doc may hold, by name: a function of the code that gives its lines."""
 
 
 def facts_in(text: str) -> list[tuple[str, str]]:
@@ -56,13 +69,18 @@ def facts_in(text: str) -> list[tuple[str, str]]:
 
 
 def rewrite(text: str) -> str:
-    """``text`` with every marked fact set to what the code says now (unknown names kept)."""
+    """``text`` with every marked fact and block set to what the code says now (unknown names kept)."""
     def current(match: re.Match[str]) -> str:
         produce = FACTS.get(match["name"])
         value = match["value"] if produce is None else produce()
         return f"<!-- fact:{match['name']} -->{value}<!-- /fact -->"
 
-    return FACT.sub(current, text)
+    def current_block(match: re.Match[str]) -> str:
+        produce = BLOCKS.get(match["name"])
+        value = match["value"] if produce is None else produce()
+        return f"<!-- block:{match['name']} -->\n{value}\n<!-- /block -->"
+
+    return BLOCK.sub(current_block, FACT.sub(current, text))
 
 
 def stale(paths: tuple[Path, ...] = DOCS) -> list[str]:
@@ -71,13 +89,20 @@ def stale(paths: tuple[Path, ...] = DOCS) -> list[str]:
     for path in paths:
         if not path.is_file():
             continue
-        for name, value in facts_in(path.read_text(encoding="utf-8")):
-            where = path.relative_to(ROOT) if path.is_relative_to(ROOT) else path
+        text = path.read_text(encoding="utf-8")
+        where = path.relative_to(ROOT) if path.is_relative_to(ROOT) else path
+        for name, value in facts_in(text):
             if name not in FACTS:
                 problems.append(f"{where}: unknown fact {name!r} (tools/docfacts.py FACTS)")
             elif value != FACTS[name]():
                 problems.append(f"{where}: {name} says {value!r}, the code says {FACTS[name]()!r}")
-    return problems
+        for match in BLOCK.finditer(text):
+            if match["name"] not in BLOCKS:
+                problems.append(f"{where}: unknown block {match['name']!r} (tools/docfacts.py BLOCKS)")
+            elif match["value"] != BLOCKS[match["name"]]():
+                problems.append(f"{where}: the {match['name']} block is not what the code gives "
+                                "(python -m tools.docfacts)")
+    return problems + doclists.undescribed_settings()
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -94,7 +119,7 @@ def main(argv: list[str] | None = None) -> int:
             if rewrite(text) != text:
                 path.write_text(rewrite(text), encoding="utf-8")
                 print(f"rewrote {path.relative_to(ROOT)}")
-    unknown = [p for p in stale() if "unknown fact" in p]
+    unknown = stale()
     print("\n".join(unknown) or "every fact is current")
     return 1 if unknown else 0
 

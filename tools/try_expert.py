@@ -25,9 +25,9 @@ the final margin on them: what a point of each part is really worth against a ba
 ``seed + i``, the expert seeded with it, its margin over the mastermind.
 
 Seeds: 8,000,000 and up are the tuning's; 9,000,000 and up the held-out check of 2026-12-04;
-13,000,000 and up Solo's last-turn takes (2026-12-05, docs/engine.md "Solo's last turns").
-No bench deals from either. What it found (2026-12-04): docs/engine.md section 7, "The
-evaluation's weights at two players, again".
+13,000,000 and up Solo's last-turn takes (2026-12-05).
+No bench deals from either. What it found: `git show c8a416e:docs/engine.md`, section 7;
+today's figures: docs/ai.md.
 """
 
 from __future__ import annotations

@@ -94,19 +94,19 @@ SOLO_TURNS = 4
 """Solo: the player's own turns a line plays by greedy after the plan's (each followed by the
 mastermind's), before it is scored: the mastermind's picks and its locks' moves are exact and
 cheap, and what a turn does to them shows only a few turns later. Normal, 200 games on seeds
-7,000,000+ with six worlds: 2 turns 46.5 %, 4 turns 69.0 %; 6 and 8 no better (docs/engine.md)."""
+7,000,000+ with six worlds: 2 turns 46.5 %, 4 turns 69.0 %; 6 and 8 no better."""
 SOLO_CLOSING_DECK = 6
 """Solo: cards left in the deck at or below which every take is a candidate turn too
 (:meth:`ExpertPolicy._closing_takes`); once the end is triggered, always. Paired, 100 games a
 setting: Normal (seeds 13,600,000+) at 2 cards 72 %, 4 89 %, 6 87 % (mean margins +2.32, +3.45,
 +3.81); Unbeatable (13,500,000+) without the takes 10 %, at 2 12 %, 4 15 %, 6 15 % (−4.24,
-−3.93, −3.37, −3.01). 6 for its margins (docs/engine.md)."""
+−3.93, −3.37, −3.01). 6 for its margins."""
 CLOSING_BLACK_DECK = 6
 """Two or more players: black puzzles left in the deck at or below which every take is a
 candidate turn too, as in Solo (:meth:`ExpertPolicy._closing_takes`; the same blind spot: a lone
 take the turn's last actions finish reads as a loss to the evaluation). Paired, 100 games a
 setting at two players, fresh deals: against Strong (seeds 14,000,000+) 86 % -> 96 %, mean margin
-+2.33 +- 0.60 a game; against greedy (14,100,000+) 96 % -> 96 %, +2.03 +- 0.66 (docs/engine.md)."""
++2.33 +- 0.60 a game; against greedy (14,100,000+) 96 % -> 96 %, +2.03 +- 0.66."""
 DUEL_TURNS = 1
 """Two players: the own turns a line plays by greedy after the plan's and its reply round, each
 followed by another reply round, before it is scored. What a turn sets up (a puzzle nearly done,
@@ -114,7 +114,7 @@ the pieces for the next) shows in the evaluation only once it is played; Solo's 
 from the same (:data:`SOLO_TURNS`). Against Strong, paired deals and seats, 0 -> 1: tuning deals
 (seeds 8,000,000+, 40 games) 77.5 % -> 87.5 %, paired margin +0.55 +- 1.09; held out, 40 games
 each, 9,000,000+ 67.5 % -> 80.0 % (+2.48 +- 1.05) and 1,200,000+ 77.5 % -> 90.0 % (+2.00 +- 1.06);
-about the same CPU a game, the node budget bounds it (docs/engine.md section 7). Tables of three
+about the same CPU a game, the node budget bounds it. Tables of three
 or more keep 0: not measured there. Hints and reviews keep 0 too (``extra_turns=0`` in
 :mod:`bot.core.play.thinking`): with it, the hint bench's regret budget failed (4 of 100 positions
 over 2 points, budget 3; 1 without)."""
@@ -187,7 +187,8 @@ nodes=0)`` on the same 40 paired tuning deals from 8,000,000, shipped weights 85
 +4.03): ``action_value`` 0.6 72.5 % (+2.33), 0.35 62.5 % (+1.78); ``win_bonus`` 12 85.0 %
 (+4.08, almost no game changed); ``piece_potential`` 0.2 62.5 %, 0.8 60.0 % (+0.90), although a
 regression of margins on the evaluation's parts gave pieces 0.01 of a banked point (a fixed-point
-trap, docs/engine.md section 7). None ships; ``piece_potential`` stays None."""
+trap; the tuning runs: `git show c8a416e:docs/engine.md`, section 7). None ships;
+``piece_potential`` stays None."""
 
 
 def expected_actions(state: GameState, seat: int) -> float:

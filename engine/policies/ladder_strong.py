@@ -4,8 +4,8 @@ Why a blend: the AI ladder (issue 29) wants each lobby level to win 65–80 % of
 against the level below. Against the frozen Strong baseline (:mod:`.strong`, which the engine
 bench and the league keep measuring the Expert against) the Expert wins some 85 %, above the
 range, while Strong beats Medium 74 %: the Strong level had to rise towards the Expert without
-drifting away from Medium. The two obvious knobs fail at one end each (docs/engine.md section 7,
-"The lobby's Strong level"): a larger Strong budget barely moves either step (Strong's rollouts
+drifting away from Medium. The two obvious knobs fail at one end each (measured while it was
+chosen; docs/ai.md keeps today's figures): a larger Strong budget barely moves either step (Strong's rollouts
 model every seat as greedy, and more of them do not fix that), and the Expert's own search with
 its first evaluation is nearly the Expert against the Expert yet far above Medium. Planning a
 fixed share of the turns with each is a knob that moves smoothly between the two searches.
@@ -29,8 +29,8 @@ __all__ = ["EXPERT_SHARE", "LadderStrongPolicy"]
 
 EXPERT_SHARE = 0.35
 """The share of its turns the lobby's Strong level plans with the Expert's search (the rest with
-the frozen Strong's). Chosen on held-out deals with ``tools/try_level.py`` (docs/engine.md
-section 7, "The ladder's span, and the second calibration"), against the Expert of the closing
+the frozen Strong's). Chosen on held-out deals with ``tools/try_level.py`` (the runs:
+`git show c8a416e:docs/engine.md`, section 7), against the Expert of the closing
 takes and the Medium of 20 rollouts: at 0.3, the Expert beat it 80.8 % and it beat Medium 69.2 %
 (180 games a step, seeds 12,900,000+, 15,000,000+ and 15,200,000+); at 0.25, 91.3 % and 69.4 %
 (80 games); the one ladder bench run at 0.4, 70.75 % and 84.0 %. A larger share moves the two

@@ -11,8 +11,8 @@ the position, blind to hidden cards: its rollouts run on re-deals) at a fraction
 playout length.
 
 The budget was tuned against greedy (issue 29: each ladder step should win 65–80 % of two-player
-games) on deals the ladder bench never plays (its held-out deals are seeds 1,000,000 and up), seats
-alternating, a shared win one half. Medium's win share against greedy:
+games; 65–85 % since issue 50's ruling) on deals the ladder bench never plays (its held-out deals
+are seeds 1,000,000 and up), seats alternating, a shared win one half. Medium's win share against greedy:
 
 =================================  ==========================================
 rollouts / plans / beam            vs greedy
@@ -29,7 +29,7 @@ rollouts / plans / beam            vs greedy
 
 Why so near the top of the range: the whole ladder spans greedy to the Expert, who beats greedy
 98 % of the time (``expert_vs_greedy_2p``), and the steps' log-odds add up about as a rating scale
-says they should (docs/engine.md section 7, "The ladder's span, and the second calibration"):
+says they should (the tuning runs: `git show c8a416e:docs/engine.md`, section 7, "The ladder's span"):
 three steps across it have to average some 78 % each, so Medium was raised from 68.75 % to where
 the other two steps can sit as high and no higher. The plans and the beam, Strong's own, moved it
 more than the rollouts did; Medium stays a fixed budget (no clock) below Strong's adaptive 32–256

@@ -7,6 +7,24 @@ Each call is recorded as a :class:`Call` and answered the way Discord would
 "cannot send messages to this user", 10062 "unknown interaction"), raising
 the real ``discord.HTTPException`` subclasses so the bot's own error
 handling is what gets exercised.
+
+What it answers:
+
+* ``POST /channels/{id}/messages`` (multipart files too): a message (snowflake id, the bot as
+  author, attachments with their size and a PNG's width and height); 403 / 50013 when
+  ``h.deny_bot`` took a permission the post needs. A DM channel, then 403 / 50007 after
+  ``h.close_dms(user)``. PATCH / DELETE / GET of a message (edit history kept); 404 / 10008 when
+  unknown. An empty message, over 2,000 characters or 10 embeds, bad action rows or a duplicate
+  custom id: 400 / 50006 or 50035.
+* An interaction callback (``with_response=1``) as discord.py expects it; a second initial
+  response 400 / 40060; a response type wrong for the interaction 400 / 50035; an expired token
+  (``h.expire(ix)``) 404 / 10062 (webhooks 10015); a followup before any response 404 / 10015. The
+  first followup after a deferred response fills the "thinking…" message; ``@original`` after a
+  component's deferred update is the component's message.
+* A route not implemented: :class:`UnsupportedRoute`, raised in the bot and trapped (the test
+  fails); add it with ``h.api.add_route(method, path, handler)``. A handler gets the ``Call`` and
+  returns the JSON body (``None``: 204) or raises :class:`ApiError`, which becomes the matching
+  ``discord.HTTPException``.
 """
 
 from __future__ import annotations

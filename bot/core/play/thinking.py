@@ -109,7 +109,7 @@ def advice_hint(state_text: str, seed: int) -> Hint:
     """What ``/projectl play hint`` gives: the strongest search there is, the Expert's, at every
     table. Solo too since 2026-12-03: until then Strong's rollouts read the mastermind's race
     better, but on the same 100 Normal deals (seeds 7,000,000–7,000,099) the Expert with six
-    worlds and four more own turns a line won 71 %, Strong 42 % (docs/engine.md)."""
+    worlds and four more own turns a line won 71 %, Strong 42 % (docs/ai.md)."""
     return _expert_hint(serialisation.loads(state_text), seed)
 
 
