@@ -68,9 +68,9 @@ async def test_command_tree_layout(h: Any) -> None:
     under table, looking and personal settings directly under /projectl — nothing lost."""
     commands = {command["name"]: command for command in synced(h)}
     # the admins' own command (cogs/server.py); describe/catchup (cogs/reading.py); ratings, replays
-    # and recaps (cogs/ladder.py)
+    # and recaps (cogs/ladder.py); plan-ahead turns (bot/discord/plans.py)
     assert set(commands) == {"projectl", "projectl-server", "projectl-describe", "projectl-catchup",
-                             "projectl-games"}
+                             "projectl-games", "projectl-plan"}
     assert int(commands["projectl-server"]["default_member_permissions"]) == 1 << 5  # Manage Server
     root = commands["projectl"]
     found: dict[str, set[str]] = {}

@@ -54,7 +54,8 @@ async def plan(manager: GameManager, game: Game, seat: int, user: int, text: str
 
 def test_a_plan_is_written_in_notation_with_masters_kept_whole() -> None:
     actions = plans.parse_plan("take white 2; master 1 on B02 at C3; L3 on W07 at A1 A2 B2 ; level1")
-    assert [str(a) for a in actions] == ["take white 2", "master 1 on B02 at C3; L3 on W07 at A1 A2 B2", "level1"]
+    assert [str(a) for a in actions] == [
+        "take white 2", "master 1 on B02 at C3; L3 on W07 at A1 A2 B2", "level1"]
     with pytest.raises(BadInputError):
         plans.parse_plan(" ; ")
     with pytest.raises(InvalidActionError):
@@ -98,7 +99,8 @@ async def test_the_plan_plays_when_the_turn_starts_and_the_log_marks_it(storage:
     assert [s.text for s in planned] == ["level1", "take white 1", "level1"]
     assert all(s.seat == other and s.user_id == other_user for s in planned)
     [outcome] = result.plans
-    assert outcome.played == ("level1", "take white 1", "level1") and outcome.left == () and outcome.reason is None
+    assert outcome.played == ("level1", "take white 1", "level1")
+    assert outcome.left == () and outcome.reason is None
     assert told == [outcome]
     assert result.game.current is not None and result.game.current.seat == mover  # one turn, no more
     log = await manager.log(game.id)

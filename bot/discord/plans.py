@@ -18,7 +18,7 @@ from bot.core.games import PlanOutcome
 from bot.core.play import flow, plans
 from bot.core.storage.plans import PlanStep, PlanStore
 from bot.core.wording import texts
-from bot.core.wording.locales import Joined, Notation
+from bot.core.wording.locales import Joined, Notation, locale_code
 
 from .cogs.common import bot_of, channel_id_of, reply
 from .cogs.days import days_of
@@ -50,8 +50,11 @@ async def set_command(interaction: discord.Interaction, actions: app_commands.Ra
     context = await _seated(interaction)
     assert context.game.state is not None
     laid_out = plans.lay_out(context.game.state, context.seat, plans.parse_plan(actions))
-    await PlanStore(bot_of(interaction).storage).save(context.game.id, context.seat, context.user_id,
-                                                      laid_out.steps)
+    storage = bot_of(interaction).storage
+    await PlanStore(storage).save(context.game.id, context.seat, context.user_id, laid_out.steps)
+    # what the plan's DM will be worded in: the language of the player's latest table command
+    await storage.upsert_player(interaction.user.id, interaction.user.display_name,
+                                locale_code(interaction.locale))
     await reply(interaction, texts.PLAN_SAVED.format(steps=step_lines(laid_out.steps)))
 
 
@@ -84,11 +87,11 @@ def make_group() -> app_commands.Group:
 def outcome_text(outcome: PlanOutcome, link: str) -> Any:
     """What a planned turn did, for its player."""
     nothing = texts.PLAN_NOTHING_PLAYED
-    played = Joined([Notation(a) for a in outcome.played], ", ") if outcome.played else nothing
+    played = _actions(outcome.played) if outcome.played else nothing
     if not outcome.left and outcome.reason is None:
         text: Any = texts.PLAN_PLAYED.format(game_id=outcome.game_id, actions=played)
     else:
-        left = Joined([Notation(a) for a in outcome.left], ", ") if outcome.left else nothing
+        left = _actions(outcome.left) if outcome.left else nothing
         template = texts.PLAN_STOPPED if outcome.played else texts.PLAN_STOPPED_FIRST
         text = template.format(game_id=outcome.game_id, actions=played,
                                step=Notation(outcome.left[0]) if outcome.left else "",
@@ -96,6 +99,11 @@ def outcome_text(outcome: PlanOutcome, link: str) -> Any:
     if outcome.actions_left:
         return Joined([text, texts.PLAN_ACTIONS_LEFT.format(n=outcome.actions_left, link=link)], "\n")
     return text
+
+
+def _actions(actions: tuple[str, ...]) -> Joined:
+    """``take white 2``, ``level1`` … each in code style, in the reader's notation."""
+    return Joined([Joined(("`", Notation(action), "`")) for action in actions], ", ")
 
 
 async def tell(bot: FrontServices, outcome: PlanOutcome) -> None:

@@ -50,13 +50,10 @@ def parse_plan(text: str) -> list[Action]:
         try:
             action = engine.parse_action(part)
         except engine.IllegalActionError as error:
-            try:  # "L3 on W07 at …" goes on the Master before it
-                action = engine.parse_action(f"{master}; {part}") if master else None
-            except engine.IllegalActionError:
-                action = None
-            if action is None:
+            whole = _continued(master, part)  # "L3 on W07 at …" goes on the Master before it
+            if whole is None:
                 raise InvalidActionError(engine_text(error)) from error
-            actions[-1], master = action, f"{master}; {part}"
+            actions[-1], master = whole, f"{master}; {part}"
             continue
         actions.append(action)
         master = part if isinstance(action, engine.Master) else ""
@@ -65,6 +62,16 @@ def parse_plan(text: str) -> list[Action]:
     if len(actions) > MAX_STEPS:
         raise BadInputError(texts.PLAN_TOO_LONG.format(n=MAX_STEPS))
     return actions
+
+
+def _continued(master: str, part: str) -> Action | None:
+    """The Master ``master`` with one more placement, ``part``; None if that is no Master."""
+    if not master:
+        return None
+    try:
+        return engine.parse_action(f"{master}; {part}")
+    except engine.IllegalActionError:
+        return None
 
 
 def planning_states(state: GameState, seat: int) -> list[GameState]:

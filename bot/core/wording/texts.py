@@ -978,7 +978,7 @@ PLAN_STOPPED = ("Your plan in game {game_id} played {actions} and stopped at `{s
 PLAN_STOPPED_FIRST = ("Your plan in game {game_id} stopped at its first step, `{step}`: {reason} "
                       "Not played: {left}.")
 PLAN_NOTHING_PLAYED = "nothing"
-PLAN_ACTIONS_LEFT = "It is still your turn: {n} action(s) left. {link}"
+PLAN_ACTIONS_LEFT = "It is still your turn, with actions left: {n}. {link}"
 RECAP_TITLE = "**Recap of game {game_id}**, round by round."
 RECAP_SWING = "The move that swung it: **{name}**'s `{action}` in round {round} (the winner's lead {delta})."
 RECAP_NO_SWING = "No single move swung this game."

@@ -1,0 +1,63 @@
+"""/projectl-plan through the offline Discord harness: a plan laid out while the other player
+moves plays the moment the turn passes, the planner is told privately what was played, the log
+marks the planned actions; a plan the opponent's take breaks stops there and says so."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from days_support import START, act, current_user, days_bot, game_of, start_game
+from test_bot_support import assert_refused, final_reply
+
+from bot.core.clock import ManualClock
+
+
+async def test_a_plan_plays_when_the_turn_passes_and_the_player_is_told(tmp_path: Path) -> None:
+    async with days_bot(tmp_path / "db.sqlite3", ManualClock(START)) as h:
+        game = await start_game(h)
+        mover = await current_user(h)
+        planner = next(u for u in (h.user("alice"), h.user("bob")) if u.id != mover.id)
+        assert_refused(await h.slash(mover, "games", "projectl-plan set", actions="level1"), "your turn now")
+        reply = final_reply(await h.slash(planner, "games", "projectl-plan set",
+                                          actions="level1; level1; level1"))
+        assert reply.ephemeral and reply.content.startswith("Planned for your next turn")
+        assert "1. `level1`" in reply.content and "3. `level1`" in reply.content
+        shown = final_reply(await h.slash(planner, "games", "projectl-plan show")).content
+        assert shown.startswith("Your plan for your next turn") and "2. `level1`" in shown
+        posts_before = len(h.channel_messages("games"))
+        for _ in range(3):
+            await act(h, mover, "level1")
+        await h.settle()
+        [dm] = [m for m in h.dms_to(planner) if "planned" in m.content]
+        assert dm.content.startswith(f"Your planned turn in game {game.id} was played: `level1`")
+        now = await game_of(h)
+        assert now.current is not None and now.current.user_id == mover.id  # the planned turn is over
+        assert len(h.channel_messages("games")) > posts_before
+        [page] = final_reply(await h.slash(planner, "games", "projectl log")).embeds
+        assert page.description.count("(planned)") == 3
+        assert final_reply(await h.slash(planner, "games", "projectl-plan show")).content == (
+            "You have no plan in this game.")
+
+
+async def test_a_plan_broken_by_the_opponents_take_stops_there(tmp_path: Path) -> None:
+    async with days_bot(tmp_path / "db.sqlite3", ManualClock(START)) as h:
+        game = await start_game(h)
+        mover = await current_user(h)
+        planner = next(u for u in (h.user("alice"), h.user("bob")) if u.id != mover.id)
+        assert game.state is not None
+        card = game.state.table.white_row[2]  # type: ignore[union-attr]
+        reply = final_reply(await h.slash(planner, "games", "projectl-plan set",
+                                          actions="level1; take white 3; level1", locale="pt-BR"))
+        assert reply.content.startswith("Planejado para o seu próximo turno") and f"({card}" in reply.content
+        await act(h, mover, "take white 3")
+        await act(h, mover, "level1")
+        await act(h, mover, "level1")
+        await h.settle()
+        [dm] = [m for m in h.dms_to(planner) if "plano" in m.content]
+        assert dm.content.startswith(f"O seu plano na partida {game.id} jogou")
+        assert f"{card} branco não está mais onde o plano o pegaria." in dm.content
+        assert "Ainda é a sua vez, com ações restantes: 2." in dm.content
+        now = await game_of(h)
+        assert now.current is not None and now.current.user_id == planner.id
+        assert final_reply(await h.slash(planner, "games", "projectl-plan cancel")).content == (
+            "You have no plan in this game.")
