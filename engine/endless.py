@@ -13,6 +13,7 @@ from dataclasses import replace
 
 from .cards import Colour
 from .events import WhiteDeckRenewed
+from .expansions.base import after_banking
 from .rng import Rng
 from .state import SoloTable
 from .work import Work
@@ -50,4 +51,5 @@ def renew_white_deck(w: Work) -> bool:
     assert not isinstance(table, SoloTable)  # Endless White is refused in Solo (validate_options)
     w.table = replace(table, white_deck=tuple(renewed))
     w.emit(WhiteDeckRenewed(len(renewed), tuple(banked)))
+    after_banking(w)
     return True

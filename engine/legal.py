@@ -31,8 +31,8 @@ from .state import GameState, Phase, PlayerState
 from .variants import variant_for
 
 __all__ = [
-    "MasterOptions", "_place_actions", "has_finishing_placement", "iter_legal_actions", "legal_actions",
-    "master_options", "placements_for", "upgrade_actions",
+    "MasterOptions", "_place_actions", "combinatorial_kinds", "has_finishing_placement",
+    "iter_legal_actions", "legal_actions", "master_options", "placements_for", "upgrade_actions",
 ]
 
 
@@ -150,6 +150,24 @@ def master_options(state: GameState, player: int | None = None) -> MasterOptions
     ):
         return None
     return puzzle_options(state.cards, state.players[state.current])
+
+
+def combinatorial_kinds(state: GameState, player: int | None = None) -> tuple[str, ...]:
+    """The kinds of the combinatorial actions open to the seat now — ``master`` and those of each
+    expansion's :meth:`~engine.expansions.base.Expansion.more_actions` (the Ambassador action,
+    the Ghost action with placements) that has at least one — named, not enumerated: beside
+    :func:`legal_actions` and the seat's own puzzles and supply, which fix what each one is, that
+    is all a seat may do."""
+    seen = _seen_by(state, player)
+    if seen is None:
+        return ()
+    kinds: list[str] = ["master"] if master_options(seen) is not None else []
+    if seen.phase is Phase.PLAY and waiting_for(seen) is None and seen.current not in seen.held:
+        for expansion in expansions_for(seen.options):
+            first = next(iter(expansion.more_actions(seen)), None)
+            if first is not None:
+                kinds.append(first.kind)
+    return tuple(kinds)
 
 
 def iter_legal_actions(state: GameState, player: int | None = None) -> Iterator[Action]:

@@ -22,6 +22,7 @@ from typing import Any
 
 from .cards import Colour, PuzzleCard, parse_reward
 from .errors import StateFormatError
+from .expansions.ambassador import bank_tokens
 from .pieces import GRID, SHAPES, mask_to_text, parse_cells, parse_shape
 from .state import (
     SCHEMA_VERSION,
@@ -151,7 +152,10 @@ def state_from_json(data: dict[str, Any], cards: Mapping[str, PuzzleCard] | None
             data = _from_schema_1(data)
             schema = 2
         if schema == 2:  # the cards were always listed: nothing else changed
-            schema = SCHEMA_VERSION
+            schema = 3
+        if schema == 3:
+            data = _from_schema_3(data)
+            schema = 4
         if schema != SCHEMA_VERSION:
             raise StateFormatError(
                 f"This game was saved with state schema {schema}; this version reads "
@@ -375,6 +379,24 @@ def _from_schema_1(data: dict[str, Any]) -> dict[str, Any]:
         raise ValueError("solo grid must have 9 slots")
     by_rows = [grid[(i % 3) * 3 + i // 3] for i in range(SOLO_GRID)]
     return {**data, "table": {**table, "grid": by_rows}}
+
+
+def _from_schema_3(data: dict[str, Any]) -> dict[str, Any]:
+    """Schema 3 named a banked Ambassador card's unused action by the card's bare id, which the
+    Endless White Deck had put back in the white deck; schema 4 writes it ``banked:<id>``
+    (:mod:`engine.expansions.ambassador`). A token whose card is not in its owner's pile was
+    banked (a flipped card's token is gone)."""
+    ext = data.get("ext") or {}
+    tokens = ext.get("ambassador")
+    if not isinstance(tokens, dict):
+        return data
+    ready, fresh = [], []
+    for seat, player in enumerate(data["players"]):
+        own_ready, own_fresh = list(tokens["ready"][seat]), list(tokens["fresh"][seat])
+        banked = bank_tokens([*own_ready, *own_fresh], [str(d["card"]) for d in player["completed"]])
+        ready.append(banked[:len(own_ready)])
+        fresh.append(banked[len(own_ready):])
+    return {**data, "ext": {**ext, "ambassador": {**tokens, "ready": ready, "fresh": fresh}}}
 
 
 def _slots(data: list[str | None]) -> tuple[str | None, ...]:

@@ -19,11 +19,13 @@ from typing import Any
 from .cards import Colour, PuzzleCard
 from .pieces import SHAPE_COUNT, Shape
 
-SCHEMA_VERSION = 3
-"""3: the cards may be kept apart from the state, which then names them by ``catalogue`` (their
-content key) instead of listing them under ``cards``; 2 always listed them (and is read as it is).
-2: the Solo grid is stored row by row (positions 1 2 3 are the top row); 1 stored it column by
-column. Version-1 states are converted when read."""
+SCHEMA_VERSION = 4
+"""4: a banked Ambassador card's unused action is the token ``banked:<id>`` (3 named it by the
+bare id, which was back in the white deck; converted when read). 3: the cards may be kept apart
+from the state, which then names them by ``catalogue`` (their content key) instead of listing them
+under ``cards``; 2 always listed them (and is read as it is). 2: the Solo grid is stored row by
+row (positions 1 2 3 are the top row); 1 stored it column by column. Version-1 states are
+converted when read."""
 ACTIONS_PER_TURN = 3
 MAX_UNFINISHED = 4
 ROW_SIZE = 4

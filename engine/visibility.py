@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Collection, Sequence
 
 from .events import Event, PuzzleCompleted, _name
-from .expansions.ambassador import unflipped
+from .expansions.ambassador import face_up
 from .state import GameState, Phase
 
 NOBODY = -1
@@ -27,8 +27,10 @@ def hidden_scores(state: GameState, viewer: int | None) -> frozenset[int]:
 
 def face_up_cards(state: GameState) -> frozenset[str]:
     """Completed cards everyone sees whatever ``known_scores`` says: the unflipped Ambassador
-    cards (Ambassador Pack), which lie face up beside their owners' piles until flipped."""
-    return frozenset(card for seat in range(len(state.players)) for card in unflipped(state, seat))
+    cards (Ambassador Pack), which lie face up beside their owners' piles until flipped — not
+    those an Endless White Deck banked, whose ids are back in the white deck. Each lies in its
+    owner's pile, so no id here can name another copy of the card."""
+    return frozenset(card for seat in range(len(state.players)) for card in face_up(state, seat))
 
 
 def describe_for(

@@ -182,3 +182,36 @@ async def test_the_second_line_clear_holder_flips_their_own_card(db: Path) -> No
         assert (log[-1].seat, log[-1].action) == (second, "ambassador 2 on TD at A1 B1")
         after = await game_of(h)
         assert after.state is not None and ready(after.state, second) == ()
+
+
+async def test_the_other_holders_flip_leaves_a_line_clear_draft_standing(db: Path) -> None:
+    """Issue 46, item 4: both holders have a ready Ambassador card; while one drafts an Ambassador
+    action on their panel, the other flips theirs (typed). Nothing the first may do changed, so
+    their Confirm plays the draft instead of being refused "out of date"."""
+    async with running_bot(db) as h:
+        users = [h.add_user(f"p{n}") for n in range(5)]
+        await open_table(h, users[0], users[1:], players=5)
+        game = await game_of(h)
+        fresh = with_cards(engine.new_game(Options.for_players(5, ambassador=True), 3), [AMB, AMB2])
+        first, second = fresh.current, next(s for s in fresh.acting_seats if s != fresh.current)
+        state = with_player(fresh, first, supply="1 2", puzzles=["TM"], completed=["TA"])
+        state = with_ambassadors(state, first, ["TA"])
+        state = with_player(state, second, supply="1 2", puzzles=["TD"], completed=["TA2"])
+        state = with_ambassadors(state, second, ["TA2"])
+        put(db, game, state)
+        me = Player(h, h.user(game.seats[second].user_id))  # type: ignore[arg-type]
+        await me.play(turn_post(h))
+        await me.tap("as")
+        await me.choose("ac", "TD")
+        await me.choose("ap", "2")
+        await me.choose("aa", "A1 B1")
+        other = h.user(game.seats[first].user_id)
+        reply = final_reply(await h.slash(other, "games", "projectl play act",  # type: ignore[arg-type]
+                                          text="ambassador 1 on TM at A1"))
+        assert (reply.content or "").startswith("Done:"), reply.content
+        ix = await me.tap("aok")
+        assert (final_reply(ix).content or "").startswith("Done: `ambassador 2 on TD at A1 B1`"), \
+            final_reply(ix).content
+        after = await game_of(h)
+        assert after.state is not None
+        assert ready(after.state, first) == () and ready(after.state, second) == ()

@@ -16,6 +16,7 @@ from test_bot_support import bot_of, final_reply, open_table, replies, running_b
 from bot.core.clock import ManualClock
 from bot.core.play.manager import Game, GameManager, TableSettings
 from bot.core.storage import Storage
+from bot.core.wording import texts
 from bot.core.wording.catchup import catch_up_lines
 from bot.core.wording.locales import localise
 
@@ -130,6 +131,19 @@ async def test_catchup_command_and_the_panel_header(h: DiscordHarness) -> None:
     panel = final_reply(await h.click(mover, post, play.custom_id))
     assert panel.content.startswith("**While you were away**"), panel.content[:100]
     assert f"Taken: {cards[1]} by {other}." in panel.content
+
+
+async def test_catchup_without_a_seat_says_so_in_its_own_words(h: DiscordHarness) -> None:
+    """A spectator's ``/projectl-catchup`` is refused with catch-up's own sentence (no last turn to
+    catch up on), in the reader's language, never describe's "no mat of yours to describe"."""
+    alice, bob, carol = h.add_user("alice"), h.add_user("bob"), h.add_user("carol")
+    await open_table(h, alice, [bob])
+    en = final_reply(await h.slash(carol, "games", "projectl-catchup"))
+    assert en.ephemeral and en.content == texts.CATCHUP_NOT_SEATED, en.content
+    assert "no last turn of yours to catch up on" in en.content and "describe" not in en.content.split(":")[0]
+    pt = final_reply(await h.slash(carol, "games", "projectl-catchup", locale="pt-BR"))
+    assert pt.ephemeral and pt.content == localise(texts.CATCHUP_NOT_SEATED, "pt-BR"), pt.content
+    assert "último turno seu" in pt.content and "tabuleiro seu para descrever" not in pt.content
 
 
 async def test_the_turn_dm_starts_with_what_changed(tmp_path: Path) -> None:

@@ -3,6 +3,8 @@ Ambassador Pack (docs/rules.md, "The rest of the published game"), one test per 
 
 from __future__ import annotations
 
+import json
+from dataclasses import replace
 from typing import Any
 
 import pytest
@@ -14,13 +16,14 @@ from engine.cards import Ambassador, Colour
 from engine.catalogue import check_catalogue, load_catalogue
 from engine.endless import renew_white_deck
 from engine.errors import ActionNotAvailableError, WrongPhaseError
-from engine.events import AmbassadorFlipped, CreditEarned, PieceGained
-from engine.expansions.ambassador import ready, unflipped
+from engine.events import AmbassadorFlipped, CreditEarned, PieceGained, PuzzleCompleted
+from engine.expansions.ambassador import face_up, ready, unflipped
 from engine.expansions.finesse import TILES, view
 from engine.expansions.finesse_ambassador import PACK_TILES
+from engine.policies.hidden import visible_cards
 from engine.rules import score_line
 from engine.serialisation import dumps, loads, options_from_json, options_to_json
-from engine.state import Phase
+from engine.state import Phase, RowsTable
 from engine.visibility import describe_for, face_up_cards, hidden_scores
 from engine.work import Work
 
@@ -174,6 +177,93 @@ def test_whoever_completes_a_reshuffled_ambassador_again_gets_a_fresh_action() -
     state = with_player(state, seat, supply="2", puzzles=["TA"])
     state = play(state, "place 2 on TA at A1 B1")
     assert ready(state, other) == ("TA",) and unflipped(state, seat) == ("TA",)
+
+
+def banked(known_scores: bool = True) -> tuple[GameState, int]:
+    """Endless White + Ambassador, 2 players: the current seat's completed white Ambassador card
+    TA, ready to flip, is banked by that seat's ``take white 1``, whose refill empties the white
+    deck (the new deck is TA alone, the only completed white card). Returns the state and seat."""
+    state = with_cards(agame(endless_white=True, known_scores=known_scores), [AMB])
+    seat = state.current
+    state = with_ambassador(with_player(state, seat, completed=["TA"]), seat, ["TA"])
+    table = state.table
+    assert isinstance(table, RowsTable)
+    state = play(state.evolve(table=replace(table, white_deck=table.white_deck[:1])), "take white 1")
+    assert state.table.white_deck == ("TA",)  # type: ignore[union-attr]
+    return state, seat
+
+
+def tokens(state: GameState) -> list[str]:
+    data = state.ext["ambassador"]
+    return [t for part in ("ready", "fresh") for seat_tokens in data[part] for t in seat_tokens]
+
+
+def test_a_banked_ambassadors_action_has_an_identity_no_deck_card_has() -> None:
+    """Issue 46, item 14: the banked card's unused action stays, but under a token that names no
+    card on the table — TA itself is back in the white deck, and lies face up nowhere."""
+    state, seat = banked()
+    assert ready(state, seat) == ("TA",) and unflipped(state, seat) == ("TA",)
+    assert tokens(state) == ["banked:TA"]
+    assert not set(tokens(state)) & set(state.table.white_deck)  # type: ignore[union-attr]
+    assert face_up_cards(state) == frozenset() and face_up(state, seat) == ()
+
+
+def test_a_later_copy_of_a_banked_ambassador_is_not_named_with_hidden_scores() -> None:
+    """The banked TA is in the deck again: when the other seat later completes it in Finishing
+    Touches (its pile hidden), the completion does not name it — the banked action's card does not
+    count as lying face up — and a re-deal for that other seat may put TA in the imagined deck."""
+    state, seat = banked(known_scores=False)
+    other = 1 - seat
+    later = PuzzleCompleted(other, "TA", 2, finishing=True)
+    text = describe_for(later, ["A", "B"], hidden_scores(state, seat), face_up_cards(state))
+    assert "TA" not in text and "hidden" in text
+    assert "TA" not in visible_cards(state, other)
+
+
+def test_a_banked_action_is_flipped_first_and_a_fresh_copy_lies_face_up() -> None:
+    """The seat completes TA again from the new deck: a fresh, face-up action beside the banked
+    one. The banked one, older, is flipped first; TA stays face up until its own flip."""
+    state, seat = banked()
+    table = state.table
+    assert isinstance(table, RowsTable)
+    state = at_turn_start(state.evolve(table=replace(table, white_deck=())), seat)
+    state = with_player(state, seat, supply="2 1 1", puzzles=["TA", "TD", "TM"])
+    state = play(state, "place 2 on TA at A1 B1")
+    assert state.ext["ambassador"]["ready"][seat] == ["banked:TA"]
+    assert state.ext["ambassador"]["fresh"][seat] == ["TA"]
+    assert face_up_cards(state) == {"TA"} and unflipped(state, seat) == ("TA", "TA")
+    state = at_turn_start(play(state, "level1", "level1"), seat)
+    assert ready(state, seat) == ("TA", "TA")
+    state, events = play_events(state, "ambassador 1 on TD at A1")
+    assert [e.card for e in events if isinstance(e, AmbassadorFlipped)] == ["TA"]
+    assert tokens(state) == ["TA"] and face_up_cards(state) == {"TA"}
+    state = play(state, "ambassador 1 on TM at A1")
+    assert tokens(state) == [] and face_up_cards(state) == frozenset()
+
+
+def test_a_schema_3_state_with_a_banked_ambassador_loads_with_its_token() -> None:
+    """Stored games of schema 3 named a banked card's action by its bare id: read back, a token
+    whose card is not in its owner's pile is the banked one (the oldest, when the card is there
+    again), and every other state reads as before."""
+    state, seat = banked()
+    table = state.table
+    assert isinstance(table, RowsTable)
+    state = at_turn_start(state.evolve(table=replace(table, white_deck=())), seat)
+    again = play(with_player(state, seat, supply="2", puzzles=["TA"]), "place 2 on TA at A1 B1",
+                 "level1", "level1")
+    for current in (state, again):
+        data = json.loads(dumps(current))
+        assert data["schema"] == 4
+        amb = data["ext"]["ambassador"]
+        data["schema"] = 3
+        data["ext"]["ambassador"] = {part: [[t.removeprefix("banked:") for t in seat_tokens]
+                                            for seat_tokens in amb[part]] for part in ("ready", "fresh")}
+        assert loads(json.dumps(data)) == current
+    plain = with_ambassador(agame(phoenix=True), 0, ["W45"])
+    plain = with_player(plain, 0, completed=["W45"])
+    data = json.loads(dumps(plain))
+    data["schema"] = 3
+    assert loads(json.dumps(data)) == plain  # face up in its owner's pile: unchanged
 
 
 def test_an_unflipped_ambassador_is_public_with_hidden_scores_and_face_down_once_flipped() -> None:

@@ -81,7 +81,7 @@ def test_dumps_is_compact_and_key_sorted() -> None:
     data = json.loads(text)
     assert text == json.dumps(data, sort_keys=True, separators=(",", ":"))
     assert set(data) == TOP_LEVEL_KEYS
-    assert data["schema"] == SCHEMA_VERSION == 3
+    assert data["schema"] == SCHEMA_VERSION == 4
 
 
 def test_json_is_readable() -> None:
@@ -183,15 +183,17 @@ def test_the_catalogue_key_names_the_cards_and_their_order() -> None:
     assert len(keys) == 3 and all(len(k) == 32 for k in keys)
 
 
-def test_a_schema_2_state_is_read_as_it_is_and_written_as_schema_3() -> None:
-    """Schema 2 always listed the cards; that form is still schema 3's full form, so a stored
-    schema-2 state loads unchanged and is written back (either form) as schema 3."""
+@pytest.mark.parametrize("schema", [2, 3])
+def test_a_schema_2_or_3_state_is_read_as_it_is_and_written_as_the_current_schema(schema: int) -> None:
+    """Schema 2 always listed the cards; that form is still the full form, and schema 3 differs
+    only with banked Ambassador cards, so a stored schema-2 or -3 state without them loads
+    unchanged and is written back (either form) in the current schema."""
     state = STATES["mid"]
     data = json.loads(serialisation.dumps(state))
-    data["schema"] = 2
+    data["schema"] = schema
     loaded = serialisation.loads(json.dumps(data))
-    assert loaded == state and loaded.schema == SCHEMA_VERSION == 3
-    assert json.loads(serialisation.dumps(loaded, cards=False))["schema"] == 3
+    assert loaded == state and loaded.schema == SCHEMA_VERSION == 4
+    assert json.loads(serialisation.dumps(loaded, cards=False))["schema"] == 4
 
 
 def test_a_malformed_catalogue_is_refused() -> None:

@@ -15,11 +15,17 @@
 
 State (``GameState.ext["ambassador"]``): per seat, ``ready`` — the unflipped cards that may be
 flipped now, oldest first — and ``fresh`` — those completed this turn, ready when the turn ends.
-The rulings are in docs/rules.md ("Ambassador Pack").
+Each entry is a token: the card's id while the card lies face up in its owner's score pile, and
+``banked:<id>`` once an Endless White Deck has banked the card and shuffled it back into the white
+deck (its unused action stays, but the id now names a card in the deck, which may be drawn,
+completed and flipped again by anyone): so a token never names a card anywhere but in its owner's
+pile. :func:`unflipped` and :func:`ready` give the cards (for showing them), :func:`face_up` only
+those lying face up. The rulings are in docs/rules.md ("Ambassador Pack").
 """
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Iterator, Sequence
 from typing import Any
 
@@ -43,19 +49,53 @@ def _data(state: GameState | Work) -> dict[str, Any] | None:
     return data if isinstance(data, dict) else None
 
 
+BANKED = "banked:"
+"""The prefix of a banked card's token (see the module): no card id starts with it."""
+
+
+def card_of(token: str) -> str:
+    """The card an entry of ``ready``/``fresh`` stands for, banked or not."""
+    return token.removeprefix(BANKED)
+
+
 def unflipped(state: GameState | Work, seat: int) -> tuple[str, ...]:
-    """``seat``'s completed Ambassador cards still face up (ready ones first, then those completed
-    this turn): public whatever ``known_scores`` says."""
+    """The cards of ``seat``'s unflipped Ambassador actions (ready ones first, then those completed
+    this turn), banked ones included: public whatever ``known_scores`` says."""
     data = _data(state)
     if data is None:
         return ()
-    return (*data["ready"][seat], *data["fresh"][seat])
+    return tuple(card_of(token) for token in (*data["ready"][seat], *data["fresh"][seat]))
+
+
+def face_up(state: GameState | Work, seat: int) -> tuple[str, ...]:
+    """``seat``'s unflipped Ambassador cards lying face up beside its score pile (not banked):
+    each is in that seat's pile, and nowhere else."""
+    data = _data(state)
+    if data is None:
+        return ()
+    return tuple(t for t in (*data["ready"][seat], *data["fresh"][seat]) if not t.startswith(BANKED))
 
 
 def ready(state: GameState | Work, seat: int) -> tuple[str, ...]:
-    """The Ambassador cards ``seat`` may flip now (completed on an earlier turn), oldest first."""
+    """The cards of the Ambassador actions ``seat`` may take now (completed on an earlier turn),
+    oldest first."""
     data = _data(state)
-    return () if data is None else tuple(data["ready"][seat])
+    return () if data is None else tuple(card_of(token) for token in data["ready"][seat])
+
+
+def bank_tokens(tokens: list[str], pile: list[str]) -> list[str]:
+    """``tokens`` (one seat's, oldest first) with every face-up one whose card is not in ``pile``
+    (the ids of the seat's completed cards, with repeats) made banked; when a card is in the pile
+    fewer times than it has face-up tokens, the newest ones are the face-up ones."""
+    left = Counter(pile)
+    kept: list[str] = []
+    for token in reversed(tokens):
+        if not token.startswith(BANKED) and left[token] > 0:
+            left[token] -= 1
+            kept.append(token)
+        else:
+            kept.append(token if token.startswith(BANKED) else BANKED + token)
+    return kept[::-1]
 
 
 def ambassador_options(state: GameState) -> MasterOptions | None:
@@ -104,9 +144,9 @@ class AmbassadorExpansion(Expansion):
             raise IllegalActionError("ambassador.none_ready")
         check_master_placements(w, action.placements, "ambassador")
         ready_cards, fresh = _copy(w)
-        card = ready_cards[seat].pop(0)
+        token = ready_cards[seat].pop(0)
         _store(w, ready_cards, fresh)
-        w.emit(AmbassadorFlipped(seat, card))
+        w.emit(AmbassadorFlipped(seat, card_of(token)))
         place_at_once(w, action.placements)
         complete_puzzles(w, seat, finishing=False)
 
@@ -121,6 +161,15 @@ class AmbassadorExpansion(Expansion):
         ready_cards, fresh = _copy(w)
         for event in done:
             fresh[event.seat].append(event.card)
+        _store(w, ready_cards, fresh)
+
+    def after_banking(self, w: Work) -> None:
+        """The banked cards' tokens become banked ones: the actions stay, the ids now name deck
+        cards."""
+        ready_cards, fresh = _copy(w)
+        for seat, player in enumerate(w.players):
+            tokens = bank_tokens([*ready_cards[seat], *fresh[seat]], [d.card for d in player.completed])
+            ready_cards[seat], fresh[seat] = tokens[:len(ready_cards[seat])], tokens[len(ready_cards[seat]):]
         _store(w, ready_cards, fresh)
 
     def end_of_turn(self, w: Work, seat: int) -> None:

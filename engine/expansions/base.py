@@ -22,6 +22,7 @@ Hooks (all optional; the defaults do nothing):
 ``after_action``       after any action or answer, with the events it produced (Finesse tiles)
 ``holds_turn``         keep a turn whose actions are spent open for a free action (``end turn``)
 ``end_of_turn``        a player's turn has ended (before the next one starts)
+``after_banking``      an Endless White Deck banked the completed white cards into a new deck
 ``end_of_round``       a round has ended; True ends play now (straight to Finishing Touches)
 ``tiebreak``           a key inserted before the base tie-breaks (higher wins)
 ``mastermind_takes``   Solo: how many puzzles the mastermind takes per turn
@@ -130,6 +131,11 @@ class Expansion:
     def end_of_turn(self, w: Work, seat: int) -> None:
         """``seat``'s turn is over (its actions are spent, or it was skipped)."""
 
+    def after_banking(self, w: Work) -> None:
+        """An Endless White Deck banked every player's completed white cards and shuffled them
+        into a new white deck (:func:`engine.endless.renew_white_deck`): their ids now name deck
+        cards."""
+
     def end_of_round(self, w: Work) -> bool:
         """A round is over; ``w.round`` is still the finished round's number. True ends play
         now: no further round, straight to Finishing Touches (Finesse after its tenth tile)."""
@@ -233,6 +239,11 @@ def end_of_turn(w: Work, seat: int) -> None:
         expansion.end_of_turn(w, seat)
 
 
+def after_banking(w: Work) -> None:
+    for expansion in expansions_for(w.options):
+        expansion.after_banking(w)
+
+
 def fills_six_player_black_deck(options: Options) -> bool:
     """True when an expansion on brings the black pool to a 6-player table's 24 cards."""
     return any(e.fills_six_player_black_deck for e in expansions_for(options))
@@ -246,7 +257,8 @@ def tiebreak(state: GameState, seat: int) -> tuple[Any, ...]:
 
 
 __all__ = [
-    "Expansion", "after_action", "card_in_play", "end_of_round", "end_of_turn", "expansion_for_action",
+    "Expansion", "after_action", "after_banking", "card_in_play", "end_of_round", "end_of_turn",
+    "expansion_for_action",
     "expansions_for", "fills_six_player_black_deck", "holds_turn", "is_free_action", "mastermind_takes",
     "register", "registered",
     "solo_deck", "tiebreak",

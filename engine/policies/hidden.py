@@ -17,7 +17,10 @@ four rows, a Finesse tile row) needs no change here. Each deck keeps the colour 
 position (public: the base game's decks are one colour each, Solo's is white on top of black), and
 a card can only be dealt to a position of its own colour.
 
-The pool of unseen cards is the catalogue minus every card visible anywhere, so it does not depend
+The pool of unseen cards is the cards this game's setup could have put in its decks (the base cards
+and those of the expansions its options switch on, :func:`~engine.expansions.base.card_in_play` —
+a state keeps the whole catalogue, Ghost, Phoenix and Ambassador cards included, whatever the
+table plays) minus every card visible anywhere, so it does not depend
 on the real deck order, nor on which cards the real decks (or hidden score piles) happen to hold:
 two states that differ only in hidden deck contents, or in the contents of score piles hidden from
 the viewer, give the same re-deals for the same generator. With score piles face up (the default)
@@ -30,9 +33,10 @@ from collections.abc import Mapping
 from dataclasses import fields, replace
 from typing import Any
 
-from ..cards import Colour
+from ..cards import Colour, PuzzleCard
+from ..expansions.base import card_in_play
 from ..rng import Rng
-from ..state import GameState, PlayerState, Table
+from ..state import GameState, Options, PlayerState, Table
 from ..visibility import face_up_cards, hidden_scores
 
 
@@ -68,6 +72,26 @@ def visible_cards(state: GameState, viewer: int | None = None) -> frozenset[str]
     return frozenset(seen)
 
 
+_DEALT_FROM: dict[int, tuple[Mapping[str, PuzzleCard], Options, tuple[str, ...]]] = {}
+""":func:`dealt_from` by the identity of a game's cards (every state of a game shares them; the
+entry keeps them alive, so the id cannot be reused while it is a key)."""
+_DEALT_FROM_SIZE = 32
+
+
+def dealt_from(state: GameState) -> tuple[str, ...]:
+    """The ids of the cards ``state``'s setup dealt its decks from, sorted: the base cards and those
+    of the expansions its options switch on (the catalogue's other cards can never be in play)."""
+    cards, options = state.cards, state.options
+    entry = _DEALT_FROM.get(id(cards))
+    if entry is not None and entry[0] is cards and entry[1] == options:
+        return entry[2]
+    ids = tuple(sorted(card_id for card_id, card in cards.items() if card_in_play(card, options)))
+    if len(_DEALT_FROM) >= _DEALT_FROM_SIZE:
+        _DEALT_FROM.clear()
+    _DEALT_FROM[id(cards)] = (cards, options, ids)
+    return ids
+
+
 def redeal(state: GameState, rng: Rng, viewer: int | None = None) -> GameState:
     """``state`` with every deck, and every score pile hidden from ``viewer``, re-dealt from the
     cards ``viewer`` cannot see (see the module)."""
@@ -78,7 +102,7 @@ def redeal(state: GameState, rng: Rng, viewer: int | None = None) -> GameState:
         return state
     seen = visible_cards(state, viewer)
     pools: dict[Colour, list[str]] = {}
-    for card_id in sorted(state.cards):
+    for card_id in dealt_from(state):
         if card_id not in seen:
             pools.setdefault(state.cards[card_id].colour, []).append(card_id)
     for pool in pools.values():
@@ -115,7 +139,7 @@ def _refill_pile(state: GameState, player: PlayerState, rest: list[str], seen: f
     )
     banked = player.banked_points
     if player.banked_cards:
-        whites = [c.points for c in state.cards.values() if c.colour is Colour.WHITE]
+        whites = [state.cards[c].points for c in dealt_from(state) if state.cards[c].colour is Colour.WHITE]
         banked = round(player.banked_cards * sum(whites) / max(1, len(whites)))
     return replace(player, completed=completed, banked_points=banked)
 

@@ -146,7 +146,7 @@ class ReadingContext:
         """What changed since the reader's last turn (``bot/core/wording/catchup.py``): one read of the
         action log, replayed through the engine."""
         if self.seat is None:
-            raise NotInGameError(texts.DESCRIBE_NOT_SEATED)
+            raise NotInGameError(texts.CATCHUP_NOT_SEATED)
         rows = await manager.log(self.game.id)
         return since_last_turn(self.state, replay_log(self.state, rows), self.seat, self.game.names)
 

@@ -1,27 +1,33 @@
-"""What an offer shown to one seat relies on: a stamp of that seat's view of the game.
+"""What an offer shown to one seat relies on: a stamp of what that seat may do.
 
 A panel, a preview's Confirm, a Master draft or an autocomplete value was computed for one seat at
 one moment. On a single-turn table everything that changes the game is that seat's own business
 (or ends its turn), so the moment is the game's revision, as it always was. While two turns run at
 once (Line Clear's marker holders), the other holder's actions change the revision but usually
-not what this seat was offered: its own turn, its own puzzles and pieces, the rows on its side of
-the table. The stamp of a concurrent state is a digest of exactly those parts, so the other
-holder's action leaves it unchanged and a change to any of them makes it differ:
+not what this seat may do. The stamp of a concurrent state is a digest of exactly what the seat
+may do and what each of its offers means, so an action of the other holder leaves it unchanged
+unless it changes that (then it always differs):
 
 ========  ===========================================================================================
 ``turn``  the phase, the seat's own turn (actions left, Master used, black taken, its side), whether it
-          is held open or has a decision waiting, and the expansions' shared data (Finesse's tiles
-          and credits: an Insert relies on them)
-``mat``   the seat's player state: puzzles (and how they are filled), supply, completed cards
-``rows``  the face-up rows on the seat's side and whether each deck can still be drawn from
+          is held open, may act, or has decisions waiting; its legal actions other than the market's
+          and placements (:func:`engine.legal_actions`: level 1, upgrades and Ghost splits read the
+          reserve, Insert the seat's credits, ``choose`` its decision's options) and which
+          combinatorial kinds are open to it (:func:`engine.legal.combinatorial_kinds`: Master, an
+          Ambassador card to flip)
+``mat``   the seat's supply and unfinished puzzles (with what lies on them): they fix every Place,
+          Master and Ambassador action and the Ghost action's placements
+``rows``  the face-up rows on the seat's side and its market actions there (take, draw, recycle:
+          whether a deck can be drawn from matters only to the holder who may draw or recycle)
 ========  ===========================================================================================
 
-What an offer relies on beyond those — the reserve an upgrade or a level-1 piece is taken from, a
-deck's next card — is checked against the fresh state instead: the action is looked up among the
-seat's legal actions there (an upgrade to a piece the reserve no longer has is not among them).
-Every value a component carries names a concrete action (a card, a shape, cells) or positions
-inside the parts above (a slot of the seat's rows, an index into its puzzles), so an unchanged
-stamp means the component still means the same action.
+Left out, because no offer relies on them: the other holder's turn, mat, decisions and expansion
+data (its Ambassador cards, its credits), the seat's own score pile (an Endless White Deck banks it
+on the other holder's draw), the reserve's counts beyond which actions they allow, the decks'
+contents, and the other side's rows. Every value a component carries names a concrete action (a
+card, a shape, cells) or positions inside the parts above (a slot of the seat's rows, an index
+into its puzzles), so an unchanged stamp means the component still means the same action; the
+action is still looked up among the seat's legal actions in the fresh state when it is applied.
 
 Pure functions of engine values: no Discord, no storage.
 """
@@ -31,8 +37,10 @@ from __future__ import annotations
 import hashlib
 import re
 
+import engine
 from engine import GameState
 from engine.cards import Colour
+from engine.legal import combinatorial_kinds
 from engine.state import LineClearTable
 
 SEAT_STAMP_PREFIX = "s"
@@ -76,18 +84,28 @@ def _piece(text: str, number: int) -> str:
     return text[start:start + PART_DIGITS]
 
 
+MARKET_KINDS = frozenset({"take", "draw", "recycle"})
+"""Action kinds that act on the market: the ``rows`` part; the rest of the listing is ``turn``'s."""
+
+
 def _parts(state: GameState, seat: int) -> tuple[str, str, str]:
     turn = state.turn_of(seat)
+    actions = engine.legal_actions(state, seat, places=False)  # none when the seat cannot act
+    # By kind and colour: with the rows that fixes every one (a take is any occupied slot of the
+    # row, a recycle any order of them) at a tenth of the cost of writing each out.
+    market = sorted({(a.kind, str(getattr(a, "colour", ""))) for a in actions if a.kind in MARKET_KINDS})
+    others = tuple(str(a) for a in actions if a.kind not in MARKET_KINDS)
     waiting = tuple(d for d in state.pending if d.seat == seat)
     turn_text = repr((state.phase.value, turn, seat in state.held, seat in state.acting_seats, waiting,
-                      sorted(state.ext.items())))
-    mat_text = repr(state.players[seat])
+                      others, combinatorial_kinds(state, seat)))
+    player = state.players[seat]
+    mat_text = repr((player.supply, player.puzzles))
     table = state.table
     if isinstance(table, LineClearTable) and turn is not None:
-        rows_text = repr(tuple(table.row(turn.side, colour) for colour in (Colour.WHITE, Colour.BLACK))
-                         + tuple(bool(table.deck(colour)) for colour in (Colour.WHITE, Colour.BLACK)))
+        rows_text = repr((tuple(table.row(turn.side, colour) for colour in (Colour.WHITE, Colour.BLACK)),
+                          market))
     else:
-        rows_text = repr(table)  # no side of its own: the whole market
+        rows_text = repr((table, market))  # no side of its own: the whole market
     return turn_text, mat_text, rows_text
 
 

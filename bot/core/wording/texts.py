@@ -911,6 +911,10 @@ CATCHUP_SHORT = "Pieces you have none of, taken from the reserve: {pieces}."
 CATCHUP_SHORT_PIECE = "{code} ×{count} ({left} left)"
 CATCHUP_TITLE = "**While you were away** (since your last turn):"
 CATCHUP_NOTHING = "Nothing has changed since your last turn."
+CATCHUP_NOT_SEATED = (
+    "You have no seat at this table, so there is no last turn of yours to catch up on: "
+    "`/projectl-describe` reads the table."
+)
 
 # -- ratings, replays and recaps (bot/discord/cogs/ladder.py) -----------------------------------------
 
