@@ -5,11 +5,14 @@ turn, never twice — across two processes or a crash between steps."""
 
 from __future__ import annotations
 
+import random
 from collections.abc import AsyncIterator
 from datetime import UTC, datetime
 from pathlib import Path
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 import engine
 from bot.core.clock import ManualClock
@@ -18,6 +21,8 @@ from bot.core.play import plans
 from bot.core.play.manager import Game, GameManager, TableSettings
 from bot.core.storage import Storage
 from bot.core.storage.plans import PlanStep, PlanStore
+from engine.policies import policy_by_name
+from engine.policies.policy import Policy
 
 CHANNEL = 600
 START = datetime(2025, 6, 1, 8, 0, tzinfo=UTC)
@@ -176,3 +181,87 @@ async def test_a_plan_of_a_seat_handed_to_someone_else_is_dropped(storage: Stora
     assert not result.plans and not any(s.planned for s in result.steps)
     assert await PlanStore(storage).get(game.id, other) is None
     assert engine is not None
+
+
+MODES = {
+    "2p": TableSettings(max_players=2), "3p": TableSettings(max_players=3),
+    "4p-hidden": TableSettings(max_players=4, known_scores=False),
+    "3p-finesse": TableSettings(max_players=3, finesse=True),
+    "line-clear": TableSettings(max_players=5),
+}
+
+
+async def _table(manager: GameManager, settings: TableSettings) -> Game:
+    await manager.create_game(guild_id=1, channel_id=CHANNEL, host_id=1, host_name="p1", settings=settings)
+    for user in range(2, settings.max_players + 1):
+        await manager.join(CHANNEL, user, f"p{user}")
+    return (await manager.start(CHANNEL, 1)).game
+
+
+def _turn_of(policy: Policy, state: engine.GameState, seat: int, rng: random.Random) -> list[str]:
+    """A turn ``seat`` could play from ``state`` (its turn started now), as a player would plan it."""
+    played: list[str] = []
+    start = state
+    while plans.plays_now(state, seat, start.turn) and len(played) < plans.MAX_STEPS:
+        legal = engine.legal_actions(state.focused(seat))
+        action = policy.choose(state.focused(seat)) if rng.random() < 0.7 or not legal else rng.choice(legal)
+        state = engine.apply(state, action, player=seat).state
+        played.append(str(action))
+    return played
+
+
+@settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(mode=st.sampled_from(sorted(MODES)), seed=st.integers(0, 10**6), moves=st.integers(0, 6))
+async def test_a_plan_plays_exactly_the_steps_that_still_hold_within_one_turn(
+        tmp_path_factory: pytest.TempPathFactory, mode: str, seed: int, moves: int) -> None:
+    path = tmp_path_factory.mktemp("plan") / "p.sqlite3"
+    storage = await Storage.open(path, ManualClock(START))
+    manager = GameManager(storage, clock=ManualClock(START), seed_source=lambda: seed)
+    rng = random.Random(seed)
+    policy = policy_by_name("greedy", seed)
+    try:
+        game = await _table(manager, MODES[mode])
+        assert game.state is not None
+        waiting_seats = [s for s in range(len(game.seats)) if s not in game.state.acting_seats]
+        seat = rng.choice(waiting_seats)
+        user = game.seats[seat].user_id
+        assert user is not None
+        planned = _turn_of(policy, plans.planning_states(game.state, seat)[0], seat, rng)
+        steps = plans.lay_out(game.state, seat, [engine.parse_action(a) for a in planned]).steps
+        await PlanStore(storage).save(game.id, seat, user, steps)
+        assert (await PlanStore(storage).get(game.id, seat)).steps == steps  # type: ignore[union-attr]
+        outcome = None
+        for _ in range(60):  # the others play (greedy, with a few random moves) until the plan has run
+            game = await manager.game(game.id)  # type: ignore[assignment]
+            assert game is not None and game.state is not None
+            if game.status != "active":
+                break
+            mover = next(s for s in game.state.acting_seats if s != seat)
+            state = game.state.focused(mover)
+            legal = engine.legal_actions(state)
+            action = rng.choice(legal) if moves and legal and rng.random() < 0.3 else policy.choose(state)
+            result = await manager.act(CHANNEL, game.seats[mover].user_id or 0, action)
+            if result.plans:
+                [outcome] = result.plans
+                break
+        if outcome is None:
+            return  # the game ended, or the seat's turn did not come in time: nothing to check
+        log = await manager.log(game.id)
+        rows = [row for row in log if row.planned]
+        assert [row.action for row in rows] == [s.action for s in steps[:len(rows)]]  # a prefix, in order
+        assert list(outcome.played) == [row.action for row in rows] and all(r.seat == seat for r in rows)
+        assert list(outcome.left) == [s.action for s in steps[len(rows):]]
+        assert (outcome.reason is None) == (not outcome.left)  # stopped early: always with a reason
+        # one turn: replaying the log, every planned row is in the same turn of the same seat
+        state = engine.initial_state((await manager.game(game.id)).state)  # type: ignore[union-attr]
+        turns = set()
+        for row in log:
+            if row.planned:
+                assert plans.plays_now(state, seat, None)
+                turns.add(state.turn)
+            state = engine.apply(state, engine.parse_action(row.action), player=row.seat).state
+        assert len(turns) <= 1
+        assert await PlanStore(storage).get(game.id, seat) is None
+        assert await manager.verify(game.id)
+    finally:
+        await storage.close()
