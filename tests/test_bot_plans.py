@@ -61,3 +61,26 @@ async def test_a_plan_broken_by_the_opponents_take_stops_there(tmp_path: Path) -
         assert now.current is not None and now.current.user_id == planner.id
         assert final_reply(await h.slash(planner, "games", "projectl-plan cancel")).content == (
             "You have no plan in this game.")
+
+
+async def test_the_play_button_out_of_turn_offers_the_plan_form(tmp_path: Path) -> None:
+    async with days_bot(tmp_path / "db.sqlite3", ManualClock(START)) as h:
+        game = await start_game(h)
+        mover = await current_user(h)
+        planner = next(u for u in (h.user("alice"), h.user("bob")) if u.id != mover.id)
+        post = h.channel_messages("games")[-1]
+        ix = await h.click(planner, post, f"plp:play:{game.id}")
+        reply = final_reply(ix)
+        assert reply.ephemeral and reply.content.startswith("It is not your turn")
+        [button] = [b for b in reply.buttons if b.custom_id == f"pln:open:{game.id}"]
+        assert button.label == "Plan my next turn"
+        await h.click(planner, reply.message, button.custom_id)
+        form_id = f"pln:form:{game.id}"
+        saved = final_reply(await h.submit_modal(planner, form_id, {"actions": "level1; level1"}))
+        assert saved.content.startswith("Planned for your next turn") and "2. `level1`" in saved.content
+        await h.click(planner, reply.message, button.custom_id)  # the form again, the plan filled in
+        [(_, form, _)] = [m for m in h.world.open_modals if m[0] == planner.id]
+        assert [c.value for c in form.components if getattr(c, "custom_id", "") == "actions"] == [
+            "level1; level1"]
+        refused = final_reply(await h.submit_modal(planner, form_id, {"actions": "fly away"}))
+        assert refused.ephemeral and "fly" in refused.content

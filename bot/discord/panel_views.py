@@ -46,7 +46,7 @@ from typing import Any
 import discord
 
 import engine
-from bot.core.errors import InvalidActionError, OutOfDateError, StaleError
+from bot.core.errors import InvalidActionError, NotYourTurnError, OutOfDateError, StaleError
 from bot.core.play import flow
 from bot.core.play.manager import ActionResult, Game
 from bot.core.play.panel import (
@@ -81,6 +81,7 @@ from engine.legal import MasterOptions
 from engine.pieces import SHAPES, mask_to_text
 from engine.state import LineClearTable, RowsTable, SoloTable
 
+from . import plans
 from .cogs import common
 from .views import ConfirmButton, MatButton
 
@@ -607,8 +608,12 @@ async def _open(interaction: discord.Interaction, game_id: int | None) -> None:
     if game_id is None:
         raise StaleError(texts.FORGED_BUTTON)
     manager = common.manager_of(interaction)
-    game, seat = await manager.check_turn(common.channel_id_of(interaction), interaction.user.id,
-                                          game_id=game_id)
+    try:
+        game, seat = await manager.check_turn(common.channel_id_of(interaction), interaction.user.id,
+                                              game_id=game_id)
+    except NotYourTurnError as error:  # a seated player out of turn may plan their next one
+        await common.reply(interaction, error.message, view=plans.plan_view(game_id))
+        return
     rows = await manager.log(game.id)  # the one read: the undo offer and the catch-up both use it
     screen = panel_for(game, interaction.user.id, _own_action(interaction, rows, seat.seat),
                        mat_button=False)  # the mat comes with it

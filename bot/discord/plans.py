@@ -8,19 +8,20 @@ stands, and a refusal in the player's words when a step would not be allowed.
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 import discord
 from discord import app_commands
 
-from bot.core.errors import NoGameError, NotInGameError
+from bot.core.errors import NoGameError, NotInGameError, StaleError
 from bot.core.games import PlanOutcome
 from bot.core.play import flow, plans
 from bot.core.storage.plans import PlanStep, PlanStore
 from bot.core.wording import texts
-from bot.core.wording.locales import Joined, Notation, locale_code
+from bot.core.wording.locales import Joined, Notation, locale_code, localise
 
-from .cogs.common import bot_of, channel_id_of, reply
+from .cogs.common import bot_of, channel_id_of, reply, report_error
 from .cogs.days import days_of
 from .services import FrontServices
 
@@ -44,10 +45,12 @@ async def _seated(interaction: discord.Interaction) -> flow.ActingContext:
     return context
 
 
-@app_commands.command(name="set", description="Lay out your next turn now; it plays when your turn starts")
-@app_commands.describe(actions="Your actions in order, separated by ; (e.g. take white 2; level1)")
-async def set_command(interaction: discord.Interaction, actions: app_commands.Range[str, 1, 400]) -> None:
+async def save_plan(interaction: discord.Interaction, actions: str, game_id: int | None = None) -> None:
+    """Lay out ``actions`` as the user's next turn, keep it, and say so privately: the one path of
+    the command and of the panel's Plan form."""
     context = await _seated(interaction)
+    if game_id is not None and context.game.id != game_id:
+        raise StaleError(texts.STALE_BUTTON)
     assert context.game.state is not None
     laid_out = plans.lay_out(context.game.state, context.seat, plans.parse_plan(actions))
     storage = bot_of(interaction).storage
@@ -56,6 +59,62 @@ async def set_command(interaction: discord.Interaction, actions: app_commands.Ra
     await storage.upsert_player(interaction.user.id, interaction.user.display_name,
                                 locale_code(interaction.locale))
     await reply(interaction, texts.PLAN_SAVED.format(steps=step_lines(laid_out.steps)))
+
+
+@app_commands.command(name="set", description="Lay out your next turn now; it plays when your turn starts")
+@app_commands.describe(actions="Your actions in order, separated by ; (e.g. take white 2; level1)")
+async def set_command(interaction: discord.Interaction, actions: app_commands.Range[str, 1, 400]) -> None:
+    await save_plan(interaction, actions)
+
+
+class PlanForm(discord.ui.Modal):
+    """The Play panel's way in: the plan typed in a form, laid out as ``/projectl-plan set`` does."""
+
+    def __init__(self, game_id: int, locale: Any, current: str = "") -> None:
+        super().__init__(title=str(localise(texts.PLAN_FORM_TITLE, locale))[:45],
+                         custom_id=f"pln:form:{game_id}")
+        self.game_id = game_id
+        self.actions: discord.ui.TextInput[PlanForm] = discord.ui.TextInput(
+            label=str(localise(texts.PLAN_FORM_LABEL, locale))[:45], custom_id="actions",
+            style=discord.TextStyle.paragraph, max_length=400, default=current or None,
+            placeholder=str(localise(texts.PLAN_FORM_HINT, locale))[:100])
+        self.add_item(self.actions)
+
+    async def on_submit(self, interaction: discord.Interaction) -> None:
+        try:
+            await save_plan(interaction, self.actions.value, self.game_id)
+        except Exception as error:  # noqa: BLE001 - every failure must reach the user politely
+            await report_error(interaction, error)
+
+
+class PlanButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"pln:open:(?P<game>\d{1,19})"):
+    """**Plan my next turn**, offered when a seated player opens the panel out of turn: the form,
+    with the plan they have (if any) filled in."""
+
+    def __init__(self, game_id: int) -> None:
+        super().__init__(discord.ui.Button(label=texts.PLAN_BUTTON, style=discord.ButtonStyle.primary,
+                                           custom_id=f"pln:open:{game_id}"))
+        self.game_id = game_id
+
+    @classmethod
+    async def from_custom_id(cls, interaction: discord.Interaction, item: Any,
+                             match: re.Match[str]) -> PlanButton:
+        return cls(int(match["game"]))
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        try:
+            context = await _seated(interaction)
+            plan = await PlanStore(bot_of(interaction).storage).get(context.game.id, context.seat)
+            current = "" if plan is None else "; ".join(step.action for step in plan.left)
+            await interaction.response.send_modal(PlanForm(self.game_id, interaction.locale, current))
+        except Exception as error:  # noqa: BLE001 - every failure must reach the user politely
+            await report_error(interaction, error)
+
+
+def plan_view(game_id: int) -> discord.ui.View:
+    view = discord.ui.View(timeout=None)
+    view.add_item(PlanButton(game_id))
+    return view
 
 
 @app_commands.command(name="show", description="Your plan for your next turn")
@@ -115,8 +174,9 @@ async def tell(bot: FrontServices, outcome: PlanOutcome) -> None:
 
 
 def install(bot: Any) -> None:
-    """Add ``/projectl-plan`` and tell players what their planned turns did."""
+    """Add ``/projectl-plan`` and its Plan button, and tell players what their planned turns did."""
     bot.tree.add_command(make_group())
+    bot.add_dynamic_items(PlanButton)
 
     async def on_plan_played(outcome: PlanOutcome) -> None:
         await tell(bot, outcome)

@@ -982,6 +982,10 @@ PLAN_STOPPED = ("Your plan in game {game_id} played {actions} and stopped at `{s
 PLAN_STOPPED_FIRST = ("Your plan in game {game_id} stopped at its first step, `{step}`: {reason} "
                       "Not played: {left}.")
 PLAN_NOTHING_PLAYED = "nothing"
+PLAN_BUTTON = "Plan my next turn"
+PLAN_FORM_TITLE = "Plan your next turn"
+PLAN_FORM_LABEL = "Your actions, in order, separated by ;"
+PLAN_FORM_HINT = "take white 2; place I3 on W07 at A1 A2 A3; level1"
 PLAN_ACTIONS_LEFT = "It is still your turn, with actions left: {n}. {link}"
 RECAP_TITLE = "**Recap of game {game_id}**, round by round."
 RECAP_SWING = "The move that swung it: **{name}**'s `{action}` in round {round} (the winner's lead {delta})."
