@@ -61,6 +61,7 @@ from .line_clear_stale import stale_commits
 from .load import closed_loop, open_loop, percentile
 from .lobby import start_latencies
 from .panel import panel_ack_latencies
+from .plans import planned_against_tapped
 from .players import policy_factory
 from .ratings import quick_cases as rating_cases
 from .report import BenchReport
@@ -184,7 +185,14 @@ def main(argv: Sequence[str] | None = None) -> int:
         report.add("action_threaded_p99_ms", round(percentile(threaded, 99), 1),
                    label="... the same drawn in the bot's own threads (the demo's renderer), p99", unit="ms",
                    note=f"{len(threaded)} actions")
-        sections.done("action", f"one action end to end: {actions} through the harness")
+        ahead = asyncio.run(planned_against_tapped(workdir))
+        report.add("planned_to_tapped_p50_ratio", ahead["planned_to_tapped_p50_ratio"],
+                   label="one step of a planned turn against one tapped action, at the manager, p50",
+                   unit="x", note=f"{ahead['planned_turns']} planned turns: {ahead['planned_action_p50_ms']} "
+                                  f"against {ahead['tapped_action_manager_p50_ms']} ms")
+        report.info("planned_action_p50_ms", ahead["planned_action_p50_ms"])
+        report.info("tapped_action_manager_p50_ms", ahead["tapped_action_manager_p50_ms"])
+        sections.done("action", f"one action end to end: {actions} through the harness; planned turns")
         load = asyncio.run(many_games(workdir))
         report.add("games_200_actions_per_s", load["games_200_actions_per_s"],
                    label="200 games, saturated throughput", unit="actions/s")

@@ -105,6 +105,9 @@ BUDGETS: dict[str, Budget] = {
     # -- the bot (bench/bot.py): wall-clock time a player sees ----------------------------------
     "action_p50_ms": at_most(12.0, "speed", "bot", why="one action end to end through the bot, p50"),
     "action_p99_ms": at_most(10.0, "speed", "bot", why="issue 30: one action end to end, p99"),
+    "planned_to_tapped_p50_ratio": at_most(
+        1.25, "speed", "bot",
+        why="issue 49: a planned action costs no more than a tapped one (at the manager; the plan's reads)"),
     "games_200_actions_per_s": at_least(450.0, "speed", "bot",
                                         why="issue 30: 200 busy channels, one process, SQLite, saturated"),
     "rss_mb_1000_games_above_imports": at_most(
