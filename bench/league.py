@@ -24,7 +24,9 @@ alternating, a shared win one half; the first-named member seeded with the game'
 other with seed + 7919), dealt from held-out seeds ``LEAGUE_SEED + i`` that no tuning used, the
 pairings taken in turn (:func:`bench.strong.interleaved`) so a run stopped early still holds
 every pairing on an equal sample. The report is one row per pairing (the first member's win
-share and mean margin) and one line per member (its mean share over all its pairings).
+share, its Wilson 95 % interval and mean margin) and one line per member (its mean share over all
+its pairings). ``--policies`` pits any installed policies instead of the members: built-in names
+and plug-ins' entry-point names (docs/plugins.md), 6 games a pairing unless ``--games`` says more.
 """
 
 from __future__ import annotations
@@ -157,7 +159,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--members", default=",".join(MEMBERS),
                         help=f"comma-separated members (default all: {', '.join(MEMBERS)})")
     parser.add_argument("--policies", help="comma-separated policies to pit instead: league members, "
-                        "built-in policies and installed plug-ins (docs/ai.md)")
+                        "built-in policies and installed plug-ins (docs/plugins.md)")
     parser.add_argument("--involving", help="only the pairings this member plays")
     parser.add_argument("--workers", type=int, default=1, help="game processes (1)")
     parser.add_argument("--seed", type=int, default=0, help="offset from the league's first seed (0)")

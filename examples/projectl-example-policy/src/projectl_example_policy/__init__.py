@@ -1,4 +1,4 @@
-"""The minimum Project L plug-in policy (docs/ai.md, "Your own AI").
+"""The minimum Project L plug-in policy (docs/plugins.md).
 
 The entry point ``example`` in the group ``projectl.policies`` (pyproject.toml) names a factory
 that takes a seed; its object's ``choose`` receives a :class:`engine.policies.plugins.SeatView`
