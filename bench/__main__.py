@@ -8,7 +8,8 @@
 * ``python -m bench scale`` — ``make bench-scale``: SQLite against PostgreSQL with 1 and 2
   processes, the 2-shard speed-up held to its budget (docs/deploy.md).
 * ``python -m bench league`` — every AI against every other, two players (issue 29's league:
-  one row per pairing; long, ``--games`` per pairing).
+  one row per pairing; long, ``--games`` per pairing); ``--policies a,b,…`` pits any installed
+  policies, plug-ins included (docs/plugins.md), with 95 % intervals.
 * ``python -m bench ratings`` — the AI kinds' ratings by self-play, written to
   bot/core/records/data/ai_ratings.json (docs/ratings.md; niced, a few minutes).
 

@@ -24,7 +24,9 @@ alternating, a shared win one half; the first-named member seeded with the game'
 other with seed + 7919), dealt from held-out seeds ``LEAGUE_SEED + i`` that no tuning used, the
 pairings taken in turn (:func:`bench.strong.interleaved`) so a run stopped early still holds
 every pairing on an equal sample. The report is one row per pairing (the first member's win
-share and mean margin) and one line per member (its mean share over all its pairings).
+share, its Wilson 95 % interval and mean margin) and one line per member (its mean share over all
+its pairings). ``--policies`` pits any installed policies instead of the members: built-in names
+and plug-ins' entry-point names (docs/plugins.md), 6 games a pairing unless ``--games`` says more.
 """
 
 from __future__ import annotations
@@ -32,10 +34,12 @@ from __future__ import annotations
 import argparse
 import itertools
 import json
+import math
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from engine.policies import POLICIES, ExpertPolicy, GreedyPolicy, Policy
+from engine.policies import POLICIES, ExpertPolicy, GreedyPolicy, Policy, policy_by_name
+from engine.policies.plugins import installed_plugins
 
 from .strong import TUNED_GREEDY, Job, Result, StrongGames, duel, interleaved, play_jobs
 
@@ -44,6 +48,8 @@ LEAGUE_SEED = 4_000_000
 8,000,000+) and the other benches' (0–399, 1,000,000+, 2,000,000+, 3,000,000+)."""
 LEAGUE_GAMES = 20
 """Two-player games per pairing by default (15 pairings: about 40 minutes of CPU)."""
+POLICY_GAMES = 6
+"""Games per pairing by default with ``--policies`` (a quick look; ``--games`` for more)."""
 
 
 def planner(seed: int) -> Policy:
@@ -63,6 +69,27 @@ MEMBERS: dict[str, Callable[[int], Policy]] = {
 """Every league member by name, each a factory taking a seed."""
 
 
+def known_policies() -> tuple[str, ...]:
+    """Every name ``--policies`` accepts: the league's members, the built-in policies and the
+    installed plug-ins (entry points of ``projectl.policies``, engine/policies/plugins.py)."""
+    return tuple(dict.fromkeys([*MEMBERS, *POLICIES, *installed_plugins()]))
+
+
+def member(name: str, seed: int) -> Policy:
+    """A league member by name, else any policy :func:`engine.policies.policy_by_name` knows."""
+    factory = MEMBERS.get(name)
+    return factory(seed) if factory is not None else policy_by_name(name, seed)
+
+
+def interval(share: float, games: int, z: float = 1.96) -> tuple[float, float]:
+    """The Wilson 95 % interval of a win share over ``games`` games (a shared win counts half)."""
+    if games == 0:
+        return 0.0, 1.0
+    centre = (share + z * z / (2 * games)) / (1 + z * z / games)
+    half = z * math.sqrt(share * (1 - share) / games + z * z / (4 * games * games)) / (1 + z * z / games)
+    return round(max(0.0, centre - half), 4), round(min(1.0, centre + half), 4)
+
+
 def pairings(members: Sequence[str], involving: str | None = None) -> tuple[str, ...]:
     """Every pairing of ``members`` once, as ``"a:b"`` (``a`` listed before ``b``); with
     ``involving``, only the pairings that member plays (to measure again one member that changed)."""
@@ -74,7 +101,7 @@ def play_one(job: Job) -> Result:
     """One game of a pairing: (``"a:b"``, index, seed) -> (a's result, a's margin, no times)."""
     pairing, index, seed = job
     first, second = pairing.split(":")
-    result, margin = duel(MEMBERS[first](seed), MEMBERS[second](seed + 7919), index, seed)
+    result, margin = duel(member(first, seed), member(second, seed + 7919), index, seed)
     return result, margin, []
 
 
@@ -101,21 +128,24 @@ def bench_league(games: int, members: Sequence[str] = tuple(MEMBERS), *, workers
     """Play the league (or only ``involving``'s pairings) and return its figures: per pairing the
     first member's win share, mean margin and game count, and each member's standing."""
     played = play_jobs(league_jobs(games, members, seed, involving), workers, play_one, "league")
-    rows = {
-        pairing: {"share": played.rate(pairing), "margin": played.margin(pairing),
-                  "games": len(played.results.get(pairing, []))}
-        for pairing in pairings(members, involving)
-    }
+    rows = {}
+    for pairing in pairings(members, involving):
+        share, count = played.rate(pairing), len(played.results.get(pairing, []))
+        rows[pairing] = {"share": share, "margin": played.margin(pairing), "games": count,
+                         "interval": interval(share, count)}
     return {"pairings": rows, "standings": standings(played, members), "first_seed": LEAGUE_SEED + seed,
             "wall_s": round(played.wall_s, 1), "workers": workers}
 
 
 def markdown(figures: dict[str, Any]) -> str:
     """The league as a Markdown table (for a report or docs/ai.md): one row per pairing, then standings."""
-    lines = ["| Pairing | Games | First's win share | First's mean margin |", "|---|---|---|---|"]
+    lines = ["| Pairing | Games | First's win share | 95 % interval | First's mean margin |",
+             "|---|---|---|---|---|"]
     for pairing, row in figures["pairings"].items():
         first, second = pairing.split(":")
-        lines.append(f"| {first} – {second} | {row['games']} | {row['share']:.1%} | {row['margin']:+.2f} |")
+        low, high = row.get("interval", interval(row["share"], row["games"]))
+        lines.append(f"| {first} – {second} | {row['games']} | {row['share']:.1%} | {low:.0%}–{high:.0%} "
+                     f"| {row['margin']:+.2f} |")
     lines += ["", "| Member | Mean win share over its pairings |", "|---|---|"]
     ranked = sorted(figures["standings"].items(), key=lambda item: -item[1])
     lines += [f"| {name} | {share:.1%} |" for name, share in ranked]
@@ -124,21 +154,27 @@ def markdown(figures: dict[str, Any]) -> str:
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m bench league", description=__doc__.split("\n")[0])
-    parser.add_argument("--games", type=int, default=LEAGUE_GAMES, help=f"games per pairing ({LEAGUE_GAMES})")
+    parser.add_argument("--games", type=int, help=f"games per pairing ({LEAGUE_GAMES}; "
+                        f"{POLICY_GAMES} with --policies)")
     parser.add_argument("--members", default=",".join(MEMBERS),
                         help=f"comma-separated members (default all: {', '.join(MEMBERS)})")
+    parser.add_argument("--policies", help="comma-separated policies to pit instead: league members, "
+                        "built-in policies and installed plug-ins (docs/plugins.md)")
     parser.add_argument("--involving", help="only the pairings this member plays")
     parser.add_argument("--workers", type=int, default=1, help="game processes (1)")
     parser.add_argument("--seed", type=int, default=0, help="offset from the league's first seed (0)")
     parser.add_argument("--json", dest="json_path", help="also write the figures here")
     args = parser.parse_args(argv)
-    members = [m.strip() for m in args.members.split(",") if m.strip()]
-    unknown = [m for m in members if m not in MEMBERS]
+    known = known_policies() if args.policies is not None else tuple(MEMBERS)
+    chosen = args.policies if args.policies is not None else args.members
+    members = [m.strip() for m in chosen.split(",") if m.strip()]
+    unknown = [m for m in members if m not in known]
     if unknown or len(members) < 2:
-        parser.error(f"members must be two or more of {', '.join(MEMBERS)} (unknown: {', '.join(unknown)})")
+        parser.error(f"members must be two or more of {', '.join(known)} (unknown: {', '.join(unknown)})")
+    games = args.games or (POLICY_GAMES if args.policies is not None else LEAGUE_GAMES)
     if args.involving is not None and args.involving not in members:
         parser.error(f"--involving must name a member ({', '.join(members)})")
-    figures = bench_league(args.games, members, workers=args.workers, seed=args.seed,
+    figures = bench_league(games, members, workers=args.workers, seed=args.seed,
                            involving=args.involving)
     print(markdown(figures))
     print(f"seeds {figures['first_seed']}+, {figures['wall_s']:.0f} s wall, {args.workers} worker(s)")

@@ -5,6 +5,7 @@ the update inside the game-end transaction (never twice), and recompute == incre
 from __future__ import annotations
 
 from collections.abc import AsyncIterator
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -16,7 +17,7 @@ from bot.core.play.manager import POLICY_NAMES, Game, GameManager, TableSettings
 from bot.core.records import ratings
 from bot.core.storage import DaysStore, Storage
 from bot.core.storage.hints import HintStore
-from bot.core.storage.ratings import Entrant, RatingStore, apply_rating
+from bot.core.storage.ratings import Entrant, GameFacts, RatingStore, apply_rating
 from engine.policies import policy_by_name
 
 GUILD = 5
@@ -187,3 +188,16 @@ async def test_both_backends_rate_in_the_game_end_commit_and_recompute(storage_t
         assert await store.snapshot() == before
     finally:
         await storage.close()
+
+
+async def test_a_table_with_a_servers_own_ai_is_casual(manager: GameManager) -> None:
+    """A plug-in AI (docs/plugins.md) has no calibrated rating: farming it would move ratings."""
+    game = await play_to_end(manager, await table(manager, 30, [1, 2]))
+    assert game.state is not None
+    facts = GameFacts({}, False)
+    assert not isinstance(ratings.judge(game, game.state, facts), ratings.Casual)
+    seats = (game.seats[0], replace(game.seats[1], user_id=None, policy="my-server-ai"))
+    judged = ratings.judge(replace(game, seats=seats), game.state, facts)
+    assert isinstance(judged, ratings.Casual) and judged.reason == ratings.CASUAL_PLUGIN
+    seats = (game.seats[0], replace(game.seats[1], user_id=None, policy="greedy"))
+    assert not isinstance(ratings.judge(replace(game, seats=seats), game.state, facts), ratings.Casual)

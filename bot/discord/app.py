@@ -163,6 +163,7 @@ class ProjectLBot(commands.Bot):
                 await close_renderer()
             if self._manager is not None:
                 self._manager.thinker.close()
+                await self._manager.plugins.close()
             if self._storage is not None:
                 await self._storage.close()
                 self._storage = None

@@ -17,6 +17,7 @@ item from the id alone — no view has to be re-registered and nothing lives onl
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from typing import Any
 
 import discord
@@ -95,13 +96,15 @@ _LOBBY_STYLES = {
 
 
 class LobbyButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
-                  template=r"pl:lobby:(?P<op>[a-z]{1,10}):(?P<game>[^:]{0,20})"):
+                  template=r"pl:lobby:(?P<op>[a-z]{1,10}|ai-[a-z0-9_-]{1,32}):(?P<game>[^:]{0,20})"):
     """Join / Leave / Add AI / Start / Cancel on a lobby message. Anyone may click; the manager
     decides who may do what (only the host starts, adds AI or cancels)."""
 
     def __init__(self, op: str, game_id: int | None) -> None:
+        plugin = plugin_of(op)
+        label = texts.LOBBY_ADD_PLUGIN.format(name=plugin) if plugin else LOBBY_OPS.get(op, op)
         super().__init__(discord.ui.Button(
-            label=LOBBY_OPS.get(op, op), style=_LOBBY_STYLES.get(op, discord.ButtonStyle.secondary),
+            label=label, style=_LOBBY_STYLES.get(op, discord.ButtonStyle.secondary),
             custom_id=f"{PREFIX}:lobby:{op}:{game_id}",
         ))
         self.op = op
@@ -116,18 +119,37 @@ class LobbyButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
         await _guard(interaction, self._run(interaction))
 
     async def _run(self, interaction: discord.Interaction) -> None:
-        if self.game_id is None or self.op not in LOBBY_OPS:
+        if self.game_id is None or (self.op not in LOBBY_OPS and plugin_of(self.op) is None):
             raise StaleError(texts.FORGED_BUTTON)
         await common.bot_of(interaction).handlers.lobby_button(interaction, self.op, self.game_id)
 
 
-def lobby_view(game: Game) -> discord.ui.View:
+PLUGIN_OP = "ai-"
+"""A lobby button whose op is ``ai-`` and a plug-in's name seats that plug-in AI
+(bot/core/play/plugins.py; only where the server offers plug-ins)."""
+
+
+def plugin_of(op: str) -> str | None:
+    """The plug-in a lobby button's op seats, if it is a plug-in's button."""
+    return op.removeprefix(PLUGIN_OP) if op.startswith(PLUGIN_OP) else None
+
+
+def lobby_view(game: Game, plugins: Sequence[str] = ()) -> discord.ui.View:
+    """The lobby's buttons; ``plugins``: the plug-in AIs the table's server offers, one Add button
+    each, after the built-in levels (Discord shows at most 25 buttons: the first few fit)."""
     view = discord.ui.View(timeout=None)
+    solo = game.settings.variant == "solo"
     for op in LOBBY_OPS:
-        if op in LOBBY_AI and game.settings.variant == "solo":
+        if op in LOBBY_AI and solo:
             continue
         view.add_item(LobbyButton(op, game.id))
+    for name in () if solo else plugins[:MAX_PLUGIN_BUTTONS]:
+        view.add_item(LobbyButton(PLUGIN_OP + name, game.id))
     return view
+
+
+MAX_PLUGIN_BUTTONS = 10
+"""Plug-in buttons a lobby shows at most (beside its 8 own, within Discord's 25)."""
 
 
 # -- the turn post ------------------------------------------------------------------------------

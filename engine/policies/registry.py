@@ -8,6 +8,7 @@ from .expert import ExpertPolicy
 from .greedy import GreedyPolicy
 from .ladder_strong import LadderStrongPolicy
 from .medium import MediumPolicy
+from .plugins import installed_plugins, plugin_policy
 from .policy import Policy
 from .random_policy import RandomPolicy
 from .strong import StrongPolicy
@@ -23,10 +24,12 @@ POLICIES: dict[str, Callable[[int], Policy]] = {
 
 def policy_by_name(name: str, seed: int = 0) -> Policy:
     """A fresh policy by name (a key of POLICIES: "random", "greedy", "medium", "strong",
-    "expert", "ladder_strong"), seeded."""
-    try:
-        factory = POLICIES[name.strip().lower()]
-    except KeyError:
-        known = ", ".join(POLICIES)
-        raise ValueError(f"Unknown policy '{name}'. Policies: {known}.") from None
-    return factory(seed)
+    "expert", "ladder_strong"; else an installed plug-in's entry-point name,
+    :mod:`engine.policies.plugins`), seeded."""
+    factory = POLICIES.get(name.strip().lower())
+    if factory is not None:
+        return factory(seed)
+    if name in installed_plugins():
+        return plugin_policy(name, seed)
+    known = ", ".join([*POLICIES, *installed_plugins()])
+    raise ValueError(f"Unknown policy '{name}'. Policies: {known}.")

@@ -17,7 +17,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import secrets
-from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
+from collections.abc import AsyncIterator, Awaitable, Callable, Collection, Sequence
 from dataclasses import replace
 from typing import Any, TypeVar
 
@@ -63,6 +63,7 @@ from bot.core.games import (
     stored_state,
 )
 from bot.core.play import plans
+from bot.core.play.plugins import PluginRunner, ServerPluginAIs, is_plugin
 from bot.core.play.seat_view import changed_parts, stamp
 from bot.core.play.thinking import HEAVY_POLICIES, Thinker
 from bot.core.records.ratings import rating_step
@@ -124,6 +125,10 @@ class GameManager:
     ) -> None:
         self.storage = storage
         self.thinker = thinker or Thinker()
+        self.plugins = PluginRunner()
+        """Where plug-in AIs choose: a worker process of their own, within a time limit."""
+        self.plugin_servers = ServerPluginAIs(storage)
+        """The servers whose lobbies offer plug-in AIs (``/projectl-server plugin_ais:``)."""
         self._strong_plans: dict[tuple[int, int], tuple[int, tuple[Action, ...]]] = {}
         """(game id, seat) -> (the revision the next move is expected at, the rest of a Strong seat's
         planned turn): its next moves are played without searching again."""
@@ -301,10 +306,12 @@ class GameManager:
 
     async def add_policy_seat(
         self, channel_id: int, by_user_id: int, policy: str = "greedy", *, game_id: int | None = None,
+        plugins: Collection[str] = (),
     ) -> Game:
-        """Seat an AI player (host only). Its moves are played automatically after each turn."""
+        """Seat an AI player (host only). Its moves are played automatically after each turn.
+        ``plugins``: the plug-in AIs the table's server offers (``ServerPluginAIs.offered``)."""
         policy = offered_level(policy)
-        if policy not in POLICY_NAMES:
+        if policy not in POLICY_NAMES and policy not in plugins:
             raise BadInputError(texts.BAD_POLICY.format(names=ai_kinds()))
         async def attempt() -> Game:
             game = await self._require_lobby(
@@ -692,7 +699,9 @@ class GameManager:
         seed = game.seed ^ (game.revision * 7919 + seat.seat)
         seen = game.state.focused(seat.seat)
         try:
-            if name in HEAVY_POLICIES and self._policies is engine_policy:
+            if is_plugin(name) and self._policies is engine_policy:
+                action = await self.plugins.move(seen, seat.seat, seed, name)
+            elif name in HEAVY_POLICIES and self._policies is engine_policy:
                 key = (game.id, seat.seat)
                 kept = self._strong_plans.pop(key, None)
                 if kept is not None and kept[0] == game.revision and kept[1]:

@@ -16,7 +16,8 @@ The rules, in one place:
 * AI seats are entrants with their kind's calibrated rating (``bot/core/records/data/ai_ratings.json``,
   written by ``python -m bench ratings``), fixed: playing humans never changes an AI's rating.
 * Casual (recorded, not rated): the table was made ``rated: off``; its cards are not the shipped
-  catalogue; someone asked for a hint; fewer than two entrants or no human. An undo does not make
+  catalogue; someone asked for a hint; a server's own (plug-in) AI sat at the table, which has no
+  calibrated rating; fewer than two entrants or no human. An undo does not make
   a game casual (it only takes back an action that revealed nothing and that nobody answered).
 * Solo: one ladder per difficulty. The game is a two-entrant result against the mastermind of that
   difficulty, a fixed anchor at the starting rating; a win needs a higher score than the
@@ -46,6 +47,7 @@ from bot.core.storage.db import InTransaction, Storage
 from bot.core.storage.ratings import Casual, Entrant, GameFacts, Prior, RatedGame, RatingStore, rating_work
 from bot.core.wording.locales import unescaped
 from engine import GameState, serialisation
+from engine.policies import POLICIES
 from engine.variants.base import rank_by_tiebreaks, tiebreak
 
 log = logging.getLogger(__name__)
@@ -62,7 +64,8 @@ MAX_MARGIN = 20
 
 CASUAL_OFF, CASUAL_CATALOGUE, CASUAL_HINTS, CASUAL_FEW = "rated-off", "custom-catalogue", "hints", "few"
 CASUAL_ERROR = "error"
-CASUAL_REASONS = (CASUAL_OFF, CASUAL_CATALOGUE, CASUAL_HINTS, CASUAL_FEW, CASUAL_ERROR)
+CASUAL_PLUGIN = "plugin-ai"
+CASUAL_REASONS = (CASUAL_OFF, CASUAL_CATALOGUE, CASUAL_HINTS, CASUAL_FEW, CASUAL_ERROR, CASUAL_PLUGIN)
 
 
 def display(mu: float) -> int:
@@ -120,6 +123,8 @@ def judge(game: Game, state: GameState, facts: GameFacts) -> RatedGame | Casual:
         return Casual(CASUAL_CATALOGUE)
     if facts.hinted:
         return Casual(CASUAL_HINTS)
+    if any(seat.policy is not None and seat.policy not in POLICIES for seat in game.seats):
+        return Casual(CASUAL_PLUGIN)  # a server's own AI has no calibrated rating to be rated against
     entrants = _solo_entrants(game, state) if game.settings.variant == "solo" else \
         _entrants(game, state, facts)
     if len(entrants) < 2 or not any(e.fixed is None for e in entrants):

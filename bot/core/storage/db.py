@@ -600,6 +600,21 @@ class Storage:
             " set_by = excluded.set_by, updated_at = excluded.updated_at",
             (guild_id, locale, set_by, now)))
 
+    async def servers_with_plugin_ais(self) -> list[int]:
+        """The servers whose lobbies offer plug-in AIs (migration 0014, ``/projectl-server``)."""
+        rows = await self._job(lambda conn: conn.execute(
+            "SELECT guild_id FROM server_settings WHERE plugin_ais <> 0").fetchall())
+        return sorted(int(guild_id) for (guild_id,) in rows)
+
+    async def set_server_plugin_ais(self, guild_id: int, enabled: bool, set_by: int) -> None:
+        """Offer plug-in AIs in a server's lobbies, or stop offering them."""
+        now = self._now()
+        await self._write(lambda conn: conn.execute(
+            "INSERT INTO server_settings (guild_id, plugin_ais, set_by, updated_at) VALUES (?, ?, ?, ?)"
+            " ON CONFLICT (guild_id) DO UPDATE SET plugin_ais = excluded.plugin_ais,"
+            " set_by = excluded.set_by, updated_at = excluded.updated_at",
+            (guild_id, int(enabled), set_by, now)))
+
     # -- Master drafts (migration 0008) ------------------------------------------------------------
 
     async def master_draft(self, game_id: int, seat: int, user_id: int, stamp: str | int) -> str | None:

@@ -355,6 +355,7 @@ LOBBY_ADD_EASY = "Add Easy AI"
 LOBBY_ADD_MEDIUM = "Add Medium AI"
 LOBBY_ADD_STRONG = "Add Strong AI"
 LOBBY_ADD_EXPERT = "Add Expert AI"
+LOBBY_ADD_PLUGIN = "Add {name}"
 LOBBY_START = "Start"
 LOBBY_CANCEL = "Cancel"
 LEFT = "You left the table."
@@ -697,6 +698,10 @@ SERVER_LANGUAGE_IS_CHOSEN = ("Public posts in this server are in {language}, cho
                              "Discord language.")
 SERVER_LANGUAGE_IS_FOLLOWED = ("Public posts in this server follow its preferred locale: {language}. "
                                "Choose another with `/projectl-server language:`.")
+SERVER_PLUGIN_AIS_ON = ("Lobbies in this server now offer the plug-in AIs installed beside the bot: "
+                        "{names}. They see only what their seat may see.")
+SERVER_PLUGIN_AIS_NONE = "none is installed yet"
+SERVER_PLUGIN_AIS_OFF = "Lobbies in this server no longer offer plug-in AIs."
 
 # -- the record (bot/core/records/history.py) ----------------------------------------------------------------
 # /projectl log, the final summary, /projectl stats, table decisions as the log tells them.

@@ -1,5 +1,5 @@
 """``/projectl-server``: settings a server's admins choose for the whole server — the language of
-the bot's public posts there.
+the bot's public posts there, and whether its lobbies offer plug-in AIs (bot/core/play/plugins.py).
 
 Its own top-level command, not a ``/projectl`` subcommand, for two reasons: Discord hides it from
 everyone without **Manage Server** (``default_member_permissions``, which applies to a whole
@@ -14,6 +14,7 @@ import discord
 from discord import app_commands
 
 from bot.core.errors import BotError
+from bot.core.play.plugins import plugin_names
 from bot.core.wording import texts
 from bot.core.wording.locales import language_name, locale_code, locales
 
@@ -42,6 +43,14 @@ def shown_language(locale: object) -> str:
     return language_name(code) if code in locales() else language_name(ENGLISH)
 
 
+def plugin_ais_text(enabled: bool) -> str:
+    """What an admin reads after turning plug-in AIs on (with the installed ones) or off."""
+    if not enabled:
+        return texts.SERVER_PLUGIN_AIS_OFF
+    names = ", ".join(f"`{name}`" for name in plugin_names())
+    return texts.SERVER_PLUGIN_AIS_ON.format(names=names or texts.SERVER_PLUGIN_AIS_NONE)
+
+
 def may_manage(interaction: discord.Interaction) -> bool:
     perms = interaction.permissions
     return perms.manage_guild or perms.administrator
@@ -49,17 +58,24 @@ def may_manage(interaction: discord.Interaction) -> bool:
 
 @app_commands.command(name="projectl-server",
                       description="Project L settings for this server (Manage Server)")
-@app_commands.describe(language="Language of the bot's public posts in this server")
+@app_commands.describe(language="Language of the bot's public posts in this server",
+                       plugin_ais="Offer the plug-in AIs installed beside the bot in this server's lobbies")
 @app_commands.choices(language=language_choices())
 @app_commands.guild_only()
 @app_commands.default_permissions(manage_guild=True)
 async def server_command(interaction: discord.Interaction,
-                         language: app_commands.Choice[str] | None = None) -> None:
+                         language: app_commands.Choice[str] | None = None,
+                         plugin_ais: bool | None = None) -> None:
     if not may_manage(interaction):
         raise NotServerAdminError(texts.SERVER_ADMINS_ONLY)
     bot = common.bot_of(interaction)
     guild_id = interaction.guild_id
     assert guild_id is not None  # guild_only
+    if plugin_ais is not None:
+        await bot.manager.plugin_servers.choose(guild_id, plugin_ais, by_user_id=interaction.user.id)
+        if language is None:
+            await common.reply(interaction, plugin_ais_text(plugin_ais))
+            return
     if language is not None:
         chosen = None if language.value == FOLLOW else language.value
         await bot.server_locales.choose(guild_id, chosen, by_user_id=interaction.user.id)

@@ -23,7 +23,7 @@ from engine.catalogue import mode_name
 
 from ..permissions import require_table_permissions, require_thread_permissions
 from ..turns import post_turn, post_turn_or_explain, report_interruption
-from ..views import LOBBY_AI, LOBBY_OPS, lobby_view
+from ..views import LOBBY_AI, LOBBY_OPS, lobby_view, plugin_of
 from . import common
 from .days import turn_limit_of
 
@@ -166,7 +166,7 @@ class TableCommands(commands.Cog):
             locale = common.server_locale(interaction)
             message = await interaction.followup.send(
                 localise(lobby_content(game, limit), locale),
-                view=common.localise_view(lobby_view(game), locale), wait=True)
+                view=common.localise_view(await offered_lobby_view(bot, game), locale), wait=True)
             await bot.manager.remember_messages(game.id, lobby_message_id=message.id)
             if limit is not None:  # the host sees what the table agreed to
                 await common.reply(interaction, texts.TURN_LIMIT_SET.format(limit=limit_text(limit)))
@@ -216,7 +216,7 @@ async def _new_in_thread(interaction: discord.Interaction, name: str, settings: 
     locale = common.server_locale(interaction)  # the new thread is in the same server
     if result.started is None:
         message = await home.send(localise(lobby_content(game, limit), locale),
-                                  view=common.localise_view(lobby_view(game), locale))
+                                  view=common.localise_view(await offered_lobby_view(bot, game), locale))
         await bot.manager.remember_messages(game.id, lobby_message_id=message.id)
     else:
         await home.send(localise(started_content(game, limit), locale))
@@ -252,11 +252,17 @@ async def refresh_lobby_message(interaction: discord.Interaction, game: Game) ->
         return
     limit = await turn_limit_of(common.bot_of(interaction), game.id)
     locale = common.server_locale(interaction)  # the lobby is public: the server's language
+    view = await offered_lobby_view(common.bot_of(interaction), game)
     try:
         await partial.edit(content=localise(lobby_content(game, limit), locale),
-                           view=common.localise_view(lobby_view(game), locale))
+                           view=common.localise_view(view, locale))
     except (discord.HTTPException, AttributeError):
         log.info("could not update lobby message %s", game.lobby_message_id)
+
+
+async def offered_lobby_view(bot: common.FrontServices, game: Game) -> discord.ui.View:
+    """The lobby's buttons, with an Add button for each plug-in AI the table's server offers."""
+    return lobby_view(game, await bot.manager.plugin_servers.offered(game.guild_id))
 
 
 async def lobby_button(interaction: discord.Interaction, op: str, game_id: int) -> None:
@@ -265,7 +271,7 @@ async def lobby_button(interaction: discord.Interaction, op: str, game_id: int) 
     bot = common.bot_of(interaction)
     manager = bot.manager
     user = interaction.user
-    if op not in LOBBY_OPS:
+    if op not in LOBBY_OPS and plugin_of(op) is None:
         raise StaleError(texts.FORGED_BUTTON)
     require_table_permissions(interaction)
     await interaction.response.defer()  # ack first (an invisible "update"), then the work
@@ -276,6 +282,9 @@ async def lobby_button(interaction: discord.Interaction, op: str, game_id: int) 
         game = await manager.leave(channel_id, user.id, game_id=game_id)
     elif op in LOBBY_AI:
         game = await manager.add_policy_seat(channel_id, user.id, LOBBY_AI[op], game_id=game_id)
+    elif (plugin := plugin_of(op)) is not None:
+        offered = await manager.plugin_servers.offered(interaction.guild_id)
+        game = await manager.add_policy_seat(channel_id, user.id, plugin, game_id=game_id, plugins=offered)
     elif op == "cancel":
         game = await manager.cancel(channel_id, user.id, game_id=game_id,
                                     can_manage_channel=bool(interaction.permissions.manage_channels))
@@ -289,8 +298,9 @@ async def lobby_button(interaction: discord.Interaction, op: str, game_id: int) 
     common.committed(interaction)  # seated (or not) for good: what follows is only the showing
     limit = await turn_limit_of(bot, game.id)
     locale = common.server_locale(interaction)
+    view = await offered_lobby_view(bot, game)
     await interaction.edit_original_response(content=localise(lobby_content(game, limit), locale),
-                                             view=common.localise_view(lobby_view(game), locale))
+                                             view=common.localise_view(view, locale))
 
 
 async def _start(interaction: discord.Interaction, game_id: int) -> None:

@@ -1,0 +1,161 @@
+"""Plug-in AIs at a table: chosen in a worker process, on the seat's view, within a time limit.
+
+A plug-in (:mod:`engine.policies.plugins`: a package's entry point in ``projectl.policies``) is
+code the bot did not write, so it runs as far from the game as the bot can put it:
+
+* in a worker process of its own (:class:`~bot.core.rendering.worker_pipe.PipeWorker`, started
+  on the first plug-in move), never on the event loop nor in the searches' pool;
+* on the seat's view alone (:func:`~engine.policies.plugins.seat_view`, built here, in the bot's
+  process): the worker never holds the game's state, so no plug-in can read the deck order, a
+  face-down Finesse tile or a score pile hidden from its seat;
+* within the AI seat's wall-clock budget (:data:`PLUGIN_BUDGET_S`): a worker that has not
+  answered by then is killed (a new one starts for the next move) and the manager plays a legal
+  fallback, as it does for a built-in policy that fails. Its answer is applied by the engine,
+  which refuses what is illegal; the manager logs every fallback.
+
+Plug-ins are offered only on servers whose admins turned them on (``/projectl-server
+plugin_ais:``, migration 0014: :class:`ServerPluginAIs`).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import re
+from collections.abc import Callable
+
+from bot.core.rendering.worker_pipe import PipeWorker
+from bot.core.storage import Storage
+from engine import Action, GameState
+from engine.policies import POLICIES
+from engine.policies.plugins import (
+    PluginChooser,
+    SeatView,
+    answer_action,
+    installed_plugins,
+    plugin_factory,
+    seat_view,
+)
+
+log = logging.getLogger("bot.plugins")
+
+PLUGIN_BUDGET_S = 2.0
+"""Wall-clock seconds a plug-in seat may think per action (the AI seats' budget, issue 50)."""
+WORKER_START_S = 120.0
+"""How long the worker may take to start (a spawned interpreter importing the engine: seconds on
+a loaded machine); the budget counts from its answer to start-up, not from the spawn."""
+
+
+def is_plugin(name: str) -> bool:
+    """Whether a seat's policy name is a plug-in's (any name that is not a built-in policy)."""
+    return name not in POLICIES
+
+
+PLUGIN_NAME = re.compile(r"[a-z0-9_-]{1,32}")
+"""The entry-point names a lobby can offer (they travel in a button's custom id and a seat's
+stored policy); a plug-in named otherwise is left out."""
+
+
+def plugin_names() -> tuple[str, ...]:
+    """The installed plug-ins' names (entry points of ``projectl.policies``) a lobby can offer,
+    built-ins' excluded, in a stable order."""
+    return tuple(sorted(name for name in installed_plugins()
+                        if is_plugin(name) and PLUGIN_NAME.fullmatch(name)))
+
+
+# -- the worker's side (module-level: the worker imports this module) ---------------------------
+
+_factories: dict[str, Callable[[int], PluginChooser]] = {}
+
+
+def _started() -> None:
+    """The worker's initializer: nothing to prepare (plug-ins load on their first move)."""
+
+
+def _idle() -> None:
+    """After each move: nothing."""
+
+
+def plugin_move(view: SeatView, seed: int, name: str) -> str:
+    """In the worker: plug-in ``name``'s answer for ``view`` (seeded as a built-in policy is per
+    move), as action text for the engine to check."""
+    factory = _factories.get(name)
+    if factory is None:
+        factory = _factories[name] = plugin_factory(name)
+    return str(answer_action(factory(seed).choose(view)))
+
+
+# -- the bot's side -----------------------------------------------------------------------------
+
+
+class PluginTimeoutError(Exception):
+    """A plug-in did not answer within its budget; its worker was killed."""
+
+
+class PluginRunner:
+    """The plug-in worker of one bot process: one move at a time, each within ``budget_s``."""
+
+    def __init__(self, budget_s: float = PLUGIN_BUDGET_S) -> None:
+        self.budget_s = budget_s
+        self._worker: PipeWorker | None = None
+        self._lock: asyncio.Lock | None = None
+
+    async def move(self, state: GameState, seat: int, seed: int, name: str) -> Action:
+        """Plug-in ``name``'s action for ``seat`` in ``state`` (not yet checked against the rules:
+        the manager applies it). Raises when the plug-in fails or runs out of time."""
+        view = seat_view(state, seat)
+        if self._lock is None:
+            self._lock = asyncio.Lock()
+        async with self._lock:  # one move at a time: the budget counts this move's thinking only
+            worker = await self._ready_worker()
+            try:
+                text = await asyncio.wait_for(worker.submit(view, seed, name), self.budget_s)
+            except TimeoutError:
+                await self._kill(worker)
+                raise PluginTimeoutError(f"plug-in {name!r} took over {self.budget_s} s") from None
+        return answer_action(text)
+
+    async def _ready_worker(self) -> PipeWorker:
+        worker = self._worker
+        if worker is None or worker.broken:
+            worker = self._worker = PipeWorker(_started, plugin_move, _idle, name="projectl-plugins")
+            await asyncio.wait_for(worker.ready, WORKER_START_S)
+        return worker
+
+    async def _kill(self, worker: PipeWorker) -> None:
+        self._worker = None
+        worker.process.kill()
+        worker.abandon()
+        await asyncio.to_thread(worker.process.join, 10.0)
+
+    async def close(self) -> None:
+        worker, self._worker = self._worker, None
+        if worker is not None:
+            await worker.close(timeout=2.0)
+
+
+class ServerPluginAIs:
+    """The servers (guild ids) whose admins offer plug-in AIs in their lobbies: read from storage
+    on first use and kept (one process serves a guild); every change writes storage first."""
+
+    def __init__(self, storage: Storage) -> None:
+        self._storage = storage
+        self._on: set[int] | None = None
+
+    async def _servers(self) -> set[int]:
+        if self._on is None:
+            self._on = set(await self._storage.servers_with_plugin_ais())
+        return self._on
+
+    async def enabled(self, guild_id: int | None) -> bool:
+        return guild_id in await self._servers()
+
+    async def choose(self, guild_id: int, enabled: bool, *, by_user_id: int) -> None:
+        await self._storage.set_server_plugin_ais(guild_id, enabled, by_user_id)
+        on = await self._servers()
+        (on.add if enabled else on.discard)(guild_id)
+
+    async def offered(self, guild_id: int | None) -> tuple[str, ...]:
+        """The plug-ins a lobby in ``guild_id`` offers: every installed one if the server turned
+        them on, else none (nor outside a server)."""
+        return plugin_names() if await self.enabled(guild_id) else ()
