@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import AsyncIterator
+from dataclasses import replace
 from datetime import UTC, datetime
 from pathlib import Path
 
@@ -22,6 +23,7 @@ from bot.core.play.manager import Game, GameManager, TableSettings
 from bot.core.storage import Storage
 from bot.core.storage.plans import PlanStep, PlanStore
 from engine.policies import policy_by_name
+from engine.policies.plugins import seen_position
 from engine.policies.policy import Policy
 
 CHANNEL = 600
@@ -226,7 +228,8 @@ async def test_a_plan_plays_exactly_the_steps_that_still_hold_within_one_turn(
         seat = rng.choice(waiting_seats)
         user = game.seats[seat].user_id
         assert user is not None
-        planned = _turn_of(policy, plans.planning_states(game.state, seat)[0], seat, rng)
+        seen = seen_position(game.state, seat)  # a player plans from what they see
+        planned = _turn_of(policy, plans.planning_states(seen, seat)[0], seat, rng)
         steps = plans.lay_out(game.state, seat, [engine.parse_action(a) for a in planned]).steps
         await PlanStore(storage).save(game.id, seat, user, steps)
         assert (await PlanStore(storage).get(game.id, seat)).steps == steps  # type: ignore[union-attr]
@@ -265,3 +268,30 @@ async def test_a_plan_plays_exactly_the_steps_that_still_hold_within_one_turn(
         assert await manager.verify(game.id)
     finally:
         await storage.close()
+
+
+async def test_whether_a_plan_is_accepted_never_tells_what_a_deck_holds(storage: Storage) -> None:
+    """A plan probing the card under a take (placing on it) is judged on the seat's view: the same
+    answer whatever the white deck's hidden order."""
+    manager = GameManager(storage, clock=ManualClock(START), seed_source=lambda: 77)
+    game = await two_humans(manager)
+    assert game.state is not None
+    _, _, other, _ = waiting(game)
+    table = game.state.table
+    answers = set()
+    for shift in range(4):
+        deck = table.white_deck[shift:] + table.white_deck[:shift]  # type: ignore[union-attr]
+        state = replace(game.state, table=replace(table, white_deck=deck))
+        next_card = deck[0]  # the real card a take from the row would reveal
+        probe = f"take white 1; place 1 on {next_card} at A1"
+        try:
+            plans.lay_out(state, other, plans.parse_plan(probe))
+            answers.add((shift, "accepted"))
+        except InvalidActionError:
+            answers.add((shift, "refused"))
+    fixed = "take white 1; take white 1; level1"
+    results = {plans.lay_out(replace(game.state, table=replace(
+        table, white_deck=table.white_deck[s:] + table.white_deck[:s])), other,  # type: ignore[union-attr]
+        plans.parse_plan(fixed)).steps for s in range(4)}
+    assert len(results) == 1
+    assert {answer for _, answer in answers} == {"refused"}  # the hidden next card is never confirmed

@@ -58,8 +58,13 @@ class PluginChooser(Protocol):
 
 def seat_view(state: GameState, seat: int) -> SeatView:
     """``state`` as ``seat`` sees it (see the module) with ``seat``'s legal actions."""
-    public = redeal(state, Rng(0), viewer=seat).evolve(seed=0, rng_state=0, ext=_blank_tiles(state))
-    return SeatView(seat, public, tuple(legal_actions(state, seat)))
+    return SeatView(seat, seen_position(state, seat), tuple(legal_actions(state, seat)))
+
+
+def seen_position(state: GameState, seat: int) -> GameState:
+    """``state`` with everything hidden from ``seat`` replaced by stand-ins (see the module): the
+    decks and hidden piles re-dealt with a fixed generator, face-down tiles blank, no seed."""
+    return redeal(state, Rng(0), viewer=seat).evolve(seed=0, rng_state=0, ext=_blank_tiles(state))
 
 
 def _blank_tiles(state: GameState) -> dict[str, Any]:

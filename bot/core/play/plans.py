@@ -5,7 +5,9 @@ others do, so a player who cannot be there when their turn comes can leave it re
 
 * **Laid out on the state as the seat sees it**: each step is checked by the engine on the table
   as it stands, as if the seat's turn started now (:func:`planning_states`; in Line Clear on
-  either side of the table, since which marker the seat will hold is not known yet). A plan holds
+  either side of the table, since which marker the seat will hold is not known yet) — on the
+  seat's own view (decks and hidden piles re-dealt, face-down tiles blank: ``seen_position``), so
+  whether a plan is accepted never tells what a deck holds next. A plan holds
   at most one turn: up to its three actions, with Master and the choices it will have to make.
 * **What a step relies on is kept with it**: a take names a row slot, so the card that slot shows
   now is kept and the step stops if another card lies there when it plays (taken by someone
@@ -32,6 +34,7 @@ from bot.core.wording import texts
 from bot.core.wording.refusals import engine_text
 from engine import Action, GameState
 from engine.events import PuzzleTaken
+from engine.policies.plugins import seen_position
 from engine.state import ACTIONS_PER_TURN, Phase, Turn
 
 MAX_STEPS = 8
@@ -98,7 +101,8 @@ def lay_out(state: GameState, seat: int, actions: Sequence[Action]) -> LaidOut:
     if seat in state.acting_seats:
         raise BadInputError(texts.PLAN_YOUR_TURN)
     problem: Any = None
-    for start in planning_states(state, seat):
+    seen = seen_position(state, seat)  # what the seat may see: no deck order, no hidden tile
+    for start in planning_states(seen, seat):
         try:
             return LaidOut(_simulate(start, seat, actions))
         except _Refused as refused:
