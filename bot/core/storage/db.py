@@ -107,6 +107,8 @@ class GameRow:
     """The catalogue ``state`` was stored without (migration 0006); None: ``state`` lists its cards."""
     catalogue: str | None = None
     """That catalogue's cards as JSON text (``catalogues.cards``), or None."""
+    channel_private: bool | None = None
+    """Whether the game's channel was private when it opened (migration 0012); None: not known."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -150,7 +152,7 @@ class NewSeat:
 _GAME_COLUMNS = (
     "id, guild_id, channel_id, status, host_id, variant, max_players, options, seed, state, "
     "state_schema, revision, lobby_message_id, table_message_id, created_at, updated_at, ended_at, "
-    "catalogue_key"
+    "catalogue_key, channel_private"
 )
 _GAME_FIELDS = tuple(column.strip() for column in _GAME_COLUMNS.split(","))
 """The names of :data:`_GAME_COLUMNS`, which are :class:`GameRow`'s fields."""
@@ -251,7 +253,7 @@ class Storage:
     async def create_game(
         self, *, guild_id: int | None, channel_id: int, host_id: int, variant: str,
         max_players: int, options: dict[str, Any], seed: int, seats: Iterable[NewSeat] = (),
-        turn_limit_hours: int | None = None,
+        turn_limit_hours: int | None = None, channel_private: bool | None = None,
     ) -> GameRow:
         """A new game in the lobby. Raises :class:`ChannelBusyError` if the channel has one.
 
@@ -263,10 +265,11 @@ class Storage:
         def work(conn: sqlite3.Connection) -> GameRow:
             cursor = conn.execute(
                 "INSERT INTO games (guild_id, channel_id, status, host_id, variant, max_players,"
-                " options, seed, revision, created_at, updated_at)"
-                " VALUES (?, ?, 'lobby', ?, ?, ?, ?, ?, 0, ?, ?) RETURNING id",
+                " options, seed, revision, created_at, updated_at, channel_private)"
+                " VALUES (?, ?, 'lobby', ?, ?, ?, ?, ?, 0, ?, ?, ?) RETURNING id",
                 (guild_id, channel_id, host_id, variant, max_players,
-                 json.dumps(options, sort_keys=True), seed, now, now),
+                 json.dumps(options, sort_keys=True), seed, now, now,
+                 None if channel_private is None else int(channel_private)),
             )
             game_id = int(cursor.fetchone()[0])
             for index, seat in enumerate(new_seats):
@@ -844,7 +847,9 @@ def _game_row_of(row: Sequence[Any], seats: tuple[SeatRow, ...], cards: str | No
     except (TypeError, ValueError):
         values["options"] = {}  # unreadable options: the manager refuses this one game, not all
     key = values.pop("catalogue_key")
-    return GameRow(**values, seats=seats, catalogue_key=key, catalogue=cards)
+    private = values.pop("channel_private")
+    return GameRow(**values, seats=seats, catalogue_key=key, catalogue=cards,
+                   channel_private=None if private is None else bool(private))
 
 
 _CATALOGUES: OrderedDict[str, str] = OrderedDict()
