@@ -6,8 +6,11 @@ choices for ``variant``, a member that exists), but a forged payload can send an
 discord.py passes an integer, string or boolean option's value on as it came (``players:
 "four"`` reaches ``TableSettings`` as a string, a number that is not one fails inside discord.py).
 So the command tree's check (:class:`bot.discord.app.ProjectLTree`) holds each option to its
-declared type, range, length and choices first, for every command and for autocomplete, and a
-value that does not fit is refused with one sentence, privately, changing nothing.
+declared type, range and length first, for every command and for autocomplete, and a value that
+does not fit is refused with one sentence, privately, changing nothing. A value of the right kind
+that is not one of today's choices is left to the command: a client with an older command list
+may send a retired choice the command still understands (``watch: strong``) or refuses in its own
+words.
 """
 
 from __future__ import annotations
@@ -80,10 +83,7 @@ def fits(option: Mapping[str, Any], parameter: app_commands.Parameter, resolved:
         return completing and isinstance(value, str)
     if kind in _RESOLVED:
         return _names_an_object(value, _RESOLVED[kind], resolved, completing)
-    if not _of_kind(value, kind) or not _in_bounds(value, parameter):
-        return False
-    choices = parameter.choices
-    return parameter.autocomplete or not choices or any(value == c.value for c in choices)
+    return _of_kind(value, kind) and _in_bounds(value, parameter)
 
 
 def _of_kind(value: Any, kind: Kind) -> bool:
