@@ -58,6 +58,7 @@ from bot.core.storage.opening import (
     explain_postgres,
     explain_sqlite,
     make_sqlite_folder,
+    stored_schema_version,
 )
 from bot.core.storage.postgres import PgConnection, is_postgres_url
 
@@ -655,12 +656,23 @@ module docstring for what that promises, and why not ``FULL``)."""
 async def _open_sqlite(target: str, now_iso: str) -> aiosqlite.Connection:
     """The SQLite database at ``target``, checked, in WAL mode and migrated. The busy timeout is
     set as the connection opens, before anything else, so that of several processes starting at
-    once none fails on another's lock (the WAL switch and the migrations wait their turn)."""
-    check_sqlite_file(target)
+    once none fails on another's lock (the WAL switch and the migrations wait their turn).
+
+    A database of a newer bot is refused before anything is written to it (the WAL switch writes
+    its header): its schema version is read first, read-only."""
+    found = check_sqlite_file(target)
+    if found is not None:
+        version = await asyncio.to_thread(stored_schema_version, found)
+        try:
+            migrations.refuse_newer(version or 0, len(migrations.available()))
+        except NewerSchemaError as error:
+            raise StorageOpenError(f"the database file {target}: {error}.") from None
     make_sqlite_folder(target)
+    connecting = aiosqlite.connect(target, isolation_level=None, timeout=BUSY_TIMEOUT_SECONDS)
     try:
-        db = await aiosqlite.connect(target, isolation_level=None, timeout=BUSY_TIMEOUT_SECONDS)
+        db = await connecting
     except SQLITE_ERRORS as error:
+        await _worker_stopped(connecting)
         raise explain_sqlite(target, error) from None
     try:
         await db.execute(f"PRAGMA busy_timeout={int(BUSY_TIMEOUT_SECONDS * 1000)}")
@@ -679,6 +691,15 @@ async def _open_sqlite(target: str, now_iso: str) -> aiosqlite.Connection:
         await db.close()
         raise
     return db
+
+
+async def _worker_stopped(connection: aiosqlite.Connection) -> None:
+    """Wait until the thread of a connection that failed to open has ended. aiosqlite asks it to
+    stop without waiting; if the event loop closed first, the thread would print an "Event loop is
+    closed" traceback after the one-sentence refusal."""
+    thread = connection._thread  # noqa: SLF001 - aiosqlite keeps its worker thread here
+    if thread.is_alive():
+        await asyncio.to_thread(thread.join, BUSY_TIMEOUT_SECONDS)
 
 
 async def _open_postgres(url: str, now_iso: str) -> PgConnection:
