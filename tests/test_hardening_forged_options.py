@@ -1,7 +1,8 @@
 """Forged options (bot/discord/options.py): a slash-command payload whose option is not of the
 kind its command declares — ``players: "four"``, text for a boolean, a number for text, a member
-the payload does not resolve, a value outside the range — is refused with one
-sentence, privately, changing nothing and logging no error. Raw payloads, built from the synced
+the payload does not resolve — is refused with one sentence, privately,
+changing nothing and logging no error; a value of the right kind outside the range is the
+command's to refuse, in its own words. Raw payloads, built from the synced
 schema for EVERY option of EVERY command (Discord's client could never send them)."""
 
 from __future__ import annotations
@@ -84,11 +85,14 @@ async def test_players_four_is_refused_with_a_sentence(tmp_path: Path) -> None:
         alice = h.add_user("alice")
         valid = h.schema.build("projectl table new", {"players": 3, "reserve": 15}, user=alice,
                                channel=h.channel("games")).data
-        for name, value in (("players", "four"), ("players", 9), ("reserve", "10"), ("players", "4")):
+        for name, value in (("players", "four"), ("reserve", "10"), ("players", "4"), ("players", 4.5)):
             data = raw_data({"id": valid["id"], "name": valid["name"]}, [{"type": 2, "name": "table"},
                             {"type": 1, "name": "new"}], [{"type": 4, "name": name, "value": value}])
             text = assert_refused(await send(h, alice, data), REFUSED)
-            assert "`players`" in text or "`reserve`" in text
+            assert f"`{name}`" in text
+        data = raw_data({"id": valid["id"], "name": valid["name"]}, [{"type": 2, "name": "table"},
+                        {"type": 1, "name": "new"}], [{"type": 4, "name": "players", "value": 9}])
+        assert REFUSED not in assert_refused(await send(h, alice, data))  # the right kind: the rules refuse
         # a string sent as the declared type of another option, and an option the command lacks
         data = raw_data({"id": valid["id"], "name": valid["name"]}, [{"type": 2, "name": "table"},
                         {"type": 1, "name": "new"}], [{"type": 3, "name": "players", "value": "4"}])

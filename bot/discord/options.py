@@ -6,11 +6,12 @@ choices for ``variant``, a member that exists), but a forged payload can send an
 discord.py passes an integer, string or boolean option's value on as it came (``players:
 "four"`` reaches ``TableSettings`` as a string, a number that is not one fails inside discord.py).
 So the command tree's check (:class:`bot.discord.app.ProjectLTree`) holds each option to its
-declared type, range and length first, for every command and for autocomplete, and a value that
-does not fit is refused with one sentence, privately, changing nothing. A value of the right kind
-that is not one of today's choices is left to the command: a client with an older command list
-may send a retired choice the command still understands (``watch: strong``) or refuses in its own
-words.
+declared kind first, for every command and for autocomplete, and a value of another kind is
+refused with one sentence, privately, changing nothing. A value of the right kind outside today's
+range or choices is left to the command: a client with an older command list may send a retired
+choice the command still understands (``watch: strong``), or a seat number it refuses in its own
+words ("no seat 0: 1 to 2"). An option the command does not have is a stale client's
+(:class:`~discord.app_commands.CommandSignatureMismatch`, answered as such).
 """
 
 from __future__ import annotations
@@ -54,7 +55,7 @@ def check_options(interaction: discord.Interaction) -> None:
     for option in leaf_options(data):
         parameter = declared.get(str(option.get("name")))
         if parameter is None:
-            raise OptionRefusedError(texts.COMMAND_LIST_CHANGED)
+            raise app_commands.CommandSignatureMismatch(command)
         if not fits(option, parameter, resolved if isinstance(resolved, Mapping) else {}, completing):
             raise OptionRefusedError(texts.OPTION_NOT_ACCEPTED.format(name=parameter.display_name))
 
@@ -83,10 +84,11 @@ def fits(option: Mapping[str, Any], parameter: app_commands.Parameter, resolved:
         return completing and isinstance(value, str)
     if kind in _RESOLVED:
         return _names_an_object(value, _RESOLVED[kind], resolved, completing)
-    return _of_kind(value, kind) and _in_bounds(value, parameter)
+    return _of_kind(value, kind)
 
 
 def _of_kind(value: Any, kind: Kind) -> bool:
+    """A JSON value of ``kind`` (an integer within Discord's ±2^53, a finite number)."""
     if kind is Kind.string:
         return isinstance(value, str)
     if kind is Kind.boolean:
@@ -96,13 +98,6 @@ def _of_kind(value: Any, kind: Kind) -> bool:
     if kind is Kind.number:
         return isinstance(value, (int, float)) and not isinstance(value, bool) and math.isfinite(value)
     return False
-
-
-def _in_bounds(value: Any, parameter: app_commands.Parameter) -> bool:
-    """Within the declared range (for text: its length)."""
-    measured = len(value) if isinstance(value, str) else value
-    low, high = parameter.min_value, parameter.max_value
-    return (low is None or measured >= low) and (high is None or measured <= high)
 
 
 def _names_an_object(value: Any, where: tuple[str, ...], resolved: Mapping[str, Any],
