@@ -14,8 +14,10 @@ from harness import DiscordHarness, FakeChannel, FakeMember, InteractionRecord
 from test_bot_support import assert_refused, final_reply, open_table
 
 from bot.core.clock import ManualClock
-from bot.core.play.manager import Game
+from bot.core.play.manager import Game, TableSettings
 from bot.core.records.access import GamePlace, Reader, may_read
+from bot.core.storage import NewSeat, Storage
+from bot.core.storage.replays import ReplayStore
 from engine.policies import policy_by_name
 
 NOT_READABLE = "you can read from here"
@@ -122,3 +124,24 @@ def test_the_rule_takes_the_safe_side_when_the_channel_is_not_known() -> None:
     ]
     for where, reader, now, expected in cases:
         assert may_read(where, reader, now) is expected, (where, reader, now)
+
+
+async def test_the_store_keeps_a_channels_privacy_on_both_backends(storage_target: str) -> None:
+    storage = await Storage.open(storage_target, ManualClock(START))
+    try:
+        rows = []
+        for channel, private in ((20, True), (21, False), (22, None)):
+            row = await storage.create_game(
+                guild_id=7, channel_id=channel, host_id=1, variant="base", max_players=2,
+                options=TableSettings(max_players=2).to_json(),
+                seed=1, seats=[NewSeat("ann", user_id=1), NewSeat("Easy AI", policy="greedy")],
+                channel_private=private)
+            assert row.channel_private is private
+            rows.append(await storage.set_status(row.id, row.revision, "finished"))
+        listed = {g.channel_id: g for g in await ReplayStore(storage).finished_games(7)}
+        assert [listed[c].channel_private for c in (20, 21, 22)] == [True, False, None]
+        assert listed[20].user_ids == (1,) and listed[20].names == ("ann", "Easy AI")
+        places = [GamePlace.of_listed(listed[r.channel_id]) for r in rows]
+        assert places == [GamePlace.of(Game.from_row(r)) for r in rows]
+    finally:
+        await storage.close()
