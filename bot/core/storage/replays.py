@@ -37,11 +37,16 @@ class ReplayStore:
                 " WHERE guild_id = ? AND status = 'finished'"
                 " AND CAST(id AS TEXT) LIKE ? ORDER BY ended_at DESC, id DESC LIMIT ?",
                 (guild_id, f"{starting}%", limit)).fetchall()
+            seated: dict[int, list[tuple[str, int | None]]] = {int(row[0]): [] for row in rows}
+            if seated:  # every listed game's seats in one read
+                marks = ", ".join("?" * len(seated))
+                for game_id, name, user_id in conn.execute(
+                        f"SELECT game_id, display_name, user_id FROM seats WHERE game_id IN ({marks})"
+                        " ORDER BY game_id, seat", tuple(seated)).fetchall():
+                    seated[int(game_id)].append((str(name), user_id))
             found = []
             for game_id, ended, channel_id, private, host_id in rows:
-                seats = conn.execute(
-                    "SELECT display_name, user_id FROM seats WHERE game_id = ? ORDER BY seat",
-                    (game_id,)).fetchall()
+                seats = seated[int(game_id)]
                 found.append(FinishedGame(
                     int(game_id), None if ended is None else str(ended), tuple(str(n) for n, _ in seats),
                     guild_id, int(channel_id), None if private is None else bool(private), int(host_id),
