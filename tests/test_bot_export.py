@@ -47,4 +47,4 @@ async def test_export_sends_a_record_that_replays_and_a_readable_log(tmp_path: P
         _, log_pt = reply.files[1]
         assert log_pt.decode("utf-8").startswith(f"Project L — partida {game.id}: o histórico")
         assert_refused(await h.slash(alice, CHANNEL, "projectl-games export", game=game.id + 50),
-                       "not a finished game")
+                       "you can read from here")

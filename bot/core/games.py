@@ -228,6 +228,9 @@ class Game:
     updated_at: str = ""
     catalogue_key: str | None = None
     """The catalogue the stored state names (None: a state stored with its cards, before 0006)."""
+    channel_private: bool | None = None
+    """Whether its channel was private when it opened (None: not known): who may read it
+    (:mod:`bot.core.records.access`)."""
 
     @property
     def names(self) -> list[str]:
@@ -264,7 +267,7 @@ class Game:
                         for s in row.seats),
             state=state, revision=row.revision, lobby_message_id=row.lobby_message_id,
             table_message_id=row.table_message_id, created_at=row.created_at, updated_at=row.updated_at,
-            catalogue_key=row.catalogue_key,
+            catalogue_key=row.catalogue_key, channel_private=row.channel_private,
         )
 
 

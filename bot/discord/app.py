@@ -32,6 +32,7 @@ from .cogs.days import Days
 from .cogs.group import ProjectLCog
 from .cogs.server import server_command
 from .commandtree import translated_payload, tree_problems
+from .options import check_options
 from .services import Handlers
 from .translator import CatalogueTranslator
 from .turns import post_turn
@@ -51,6 +52,7 @@ class ProjectLTree(discord.app_commands.CommandTree[discord.Client]):
     (``report_error``: a refusal privately, anything else logged)."""
 
     async def interaction_check(self, interaction: discord.Interaction, /) -> bool:
+        check_options(interaction)  # every option of its declared kind, before discord.py reads it
         return await permissions.check_command(interaction)
 
     async def on_error(self, interaction: discord.Interaction,

@@ -30,6 +30,7 @@ from bot.core.wording import texts
 from engine import GameState, parse_action, parse_placement
 
 from .cogs import common
+from .readers import require_readable
 
 PREFIX = "pl"
 _INT = re.compile(r"^\d{1,20}$")
@@ -174,8 +175,9 @@ class MatButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"pl:ma
     async def _run(self, interaction: discord.Interaction) -> None:
         if self.game_id is None:
             raise StaleError(texts.FORGED_BUTTON)
-        game = await common.manager_of(interaction).game(self.game_id)
-        if game is None or game.state is None:
+        game = require_readable(interaction, await common.manager_of(interaction).game(self.game_id),
+                                self.game_id)
+        if game.state is None:
             raise StaleError(texts.STALE_GAME)
         await common.bot_of(interaction).handlers.send_mat(interaction, game, None)
 

@@ -411,12 +411,15 @@ class DiscordHarness(UserActions, Queries):
                 self.gateway.dispatch_frame("CHANNEL_CREATE", channel_payload(self.world, channel)))
         return channel
 
-    def add_thread(self, parent: ChannelRef, name: str, *, owner: UserRef | None = None) -> FakeChannel:
-        """A public thread in a text channel, or a post in a forum; announced with THREAD_CREATE
-        after READY. Use it like any channel: ``h.slash(user, thread, ...)``."""
+    def add_thread(self, parent: ChannelRef, name: str, *, owner: UserRef | None = None,
+                   private: bool = False) -> FakeChannel:
+        """A public thread in a text channel, or a post in a forum (``private``: a private thread
+        of a text channel); announced with THREAD_CREATE after READY. Use it like any channel:
+        ``h.slash(user, thread, ...)`` (the harness does not model who was invited to a private
+        thread: a test sends from it only as its members)."""
         chan = parent if isinstance(parent, FakeChannel) else self.world.channel_named(parent)
         owner_id = self.world.user(owner).id if owner is not None else self.world.bot_user_id
-        thread = self.world.add_thread(chan, name, owner_id=owner_id)
+        thread = self.world.add_thread(chan, name, owner_id=owner_id, private=private)
         if self._ready:
             data = channel_payload(self.world, thread)
             data["newly_created"] = True

@@ -41,8 +41,9 @@ class FakeRole:
 
 @dataclass(eq=False)
 class FakeChannel:
-    """A guild text channel (type 0), a DM channel (type 1), a forum (type 15) or a public
-    thread (type 11: a thread of a text channel, or a post in a forum) with its ``parent_id``."""
+    """A guild text channel (type 0), a DM channel (type 1), a forum (type 15), a public thread
+    (type 11: a thread of a text channel, or a post in a forum) or a private thread (type 12: only
+    its members and moderators see it) with its ``parent_id``."""
 
     id: int
     name: str
@@ -62,7 +63,7 @@ class FakeChannel:
 
     @property
     def is_thread(self) -> bool:
-        return self.type == 11
+        return self.type in (11, 12)
 
     @property
     def mention(self) -> str:

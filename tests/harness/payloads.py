@@ -167,6 +167,8 @@ def channel_payload(world: World, channel: FakeChannel, *,
             "thread_metadata": {"archived": False, "auto_archive_duration": 10080, "locked": False,
                                 "archive_timestamp": "2024-01-01T00:00:00+00:00"},
         })
+        if channel.type == 12:
+            data["thread_metadata"]["invitable"] = False
         del data["topic"], data["position"], data["permission_overwrites"]
     if channel.type == 15:
         data.update({"available_tags": [], "default_reaction_emoji": None, "default_sort_order": None,

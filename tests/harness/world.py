@@ -98,11 +98,14 @@ class World:
         """Channels and threads of the guild."""
         return (c for c in self.channels.values() if not c.is_dm)
 
-    def add_thread(self, parent: FakeChannel, name: str, *, owner_id: int) -> FakeChannel:
-        """A public thread in ``parent`` (a text channel, or a post when ``parent`` is a forum)."""
-        if parent.type not in (0, 15):
-            raise HarnessUsageError(f"#{parent.name} cannot hold threads")
-        thread = FakeChannel(id=self.ids.next(), name=name, type=11, guild_id=self.guild_id,
+    def add_thread(self, parent: FakeChannel, name: str, *, owner_id: int,
+                   private: bool = False) -> FakeChannel:
+        """A public thread in ``parent`` (a text channel, or a post when ``parent`` is a forum);
+        ``private``: a private thread of a text channel."""
+        if parent.type not in (0, 15) or (private and parent.type != 0):
+            raise HarnessUsageError(f"#{parent.name} cannot hold {'private ' if private else ''}threads")
+        thread = FakeChannel(id=self.ids.next(), name=name, type=12 if private else 11,
+                             guild_id=self.guild_id,
                              parent_id=parent.id, owner_id=owner_id, bot_denied=parent.bot_denied)
         self.channels[thread.id] = thread
         return thread

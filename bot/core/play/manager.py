@@ -241,13 +241,14 @@ class GameManager:
     async def create_game(
         self, *, guild_id: int | None, channel_id: int, host_id: int, host_name: str,
         settings: TableSettings, turn_limit_hours: int | None = None, watch: str | None = None,
-        host_locale: str | None = None,
+        host_locale: str | None = None, channel_private: bool | None = None,
     ) -> ActionResult:
         """Open a lobby with the host seated. Solo games start at once (nobody else can join).
         The game and its table options (``turn_limit_hours``) are committed together.
 
         ``watch`` (Solo only): the seat goes to that AI policy instead of the host, who watches
-        it play the mastermind."""
+        it play the mastermind. ``channel_private``: whether the channel is private (who may read
+        the game, :mod:`bot.core.records.access`)."""
         watch = None if watch is None else offered_level(watch)
         validate_new_table(settings, watch)
         seat = NewSeat(host_name, user_id=host_id)
@@ -262,7 +263,7 @@ class GameManager:
                     guild_id=guild_id, channel_id=channel_id, host_id=host_id, variant=settings.variant,
                     max_players=settings.max_players, options=settings.to_json(),
                     seed=self._seed_source(), seats=[seat],
-                    turn_limit_hours=turn_limit_hours,
+                    turn_limit_hours=turn_limit_hours, channel_private=channel_private,
                 )
             except _StorageBusy as error:
                 raise ChannelBusyError(texts.CHANNEL_BUSY) from error

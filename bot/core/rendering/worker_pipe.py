@@ -53,12 +53,16 @@ def frame(message: object) -> bytes:
 
 
 def _read_exactly(sock: socket.socket, size: int) -> bytearray | None:
-    """``size`` bytes from a blocking socket, or None at end-of-file."""
+    """``size`` bytes from a blocking socket, or None at end-of-file (or when the bot's end is
+    gone: a reset is an end too)."""
     data = bytearray(size)
     view = memoryview(data)
     got = 0
     while got < size:
-        count = sock.recv_into(view[got:])
+        try:
+            count = sock.recv_into(view[got:])
+        except OSError:
+            return None
         if count == 0:
             return None
         got += count
@@ -81,12 +85,16 @@ def _reply(job: int, run: Callable[..., Any], args: Callable[[], tuple[Any, ...]
 def serve(sock: socket.socket, initializer: Callable[[], None], run: Callable[..., Any],
           after: Callable[[], object]) -> None:
     """The worker process: ``initializer()``, then ``run(*args)`` for each job until end-of-file
-    (or until a reply cannot be written: the bot was killed), ``after()`` once each reply is
-    written. Ctrl-C in a terminal reaches the whole process group: the worker ignores it and ends
-    when the bot closes the socket."""
+    (or until a frame cannot be written: the bot has stopped, maybe while this worker was still
+    warming up, and nobody is left to answer — it ends quietly, no traceback on the bot's
+    terminal), ``after()`` once each reply is written. Ctrl-C in a terminal reaches the whole
+    process group: the worker ignores it and ends when the bot closes the socket."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     initializer()
-    sock.sendall(frame((READY, True, None)))
+    try:
+        sock.sendall(frame((READY, True, None)))
+    except OSError:  # the bot stopped during the warm-up
+        return
     kept = Receiver()
     while True:
         head = _read_exactly(sock, HEADER.size)

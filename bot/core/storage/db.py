@@ -58,6 +58,7 @@ from bot.core.storage.opening import (
     explain_postgres,
     explain_sqlite,
     make_sqlite_folder,
+    stored_schema_version,
 )
 from bot.core.storage.postgres import PgConnection, is_postgres_url
 
@@ -107,6 +108,8 @@ class GameRow:
     """The catalogue ``state`` was stored without (migration 0006); None: ``state`` lists its cards."""
     catalogue: str | None = None
     """That catalogue's cards as JSON text (``catalogues.cards``), or None."""
+    channel_private: bool | None = None
+    """Whether the game's channel was private when it opened (migration 0015); None: not known."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -152,7 +155,7 @@ class NewSeat:
 _GAME_COLUMNS = (
     "id, guild_id, channel_id, status, host_id, variant, max_players, options, seed, state, "
     "state_schema, revision, lobby_message_id, table_message_id, created_at, updated_at, ended_at, "
-    "catalogue_key"
+    "catalogue_key, channel_private"
 )
 _GAME_FIELDS = tuple(column.strip() for column in _GAME_COLUMNS.split(","))
 """The names of :data:`_GAME_COLUMNS`, which are :class:`GameRow`'s fields."""
@@ -253,7 +256,7 @@ class Storage:
     async def create_game(
         self, *, guild_id: int | None, channel_id: int, host_id: int, variant: str,
         max_players: int, options: dict[str, Any], seed: int, seats: Iterable[NewSeat] = (),
-        turn_limit_hours: int | None = None,
+        turn_limit_hours: int | None = None, channel_private: bool | None = None,
     ) -> GameRow:
         """A new game in the lobby. Raises :class:`ChannelBusyError` if the channel has one.
 
@@ -265,10 +268,11 @@ class Storage:
         def work(conn: sqlite3.Connection) -> GameRow:
             cursor = conn.execute(
                 "INSERT INTO games (guild_id, channel_id, status, host_id, variant, max_players,"
-                " options, seed, revision, created_at, updated_at)"
-                " VALUES (?, ?, 'lobby', ?, ?, ?, ?, ?, 0, ?, ?) RETURNING id",
+                " options, seed, revision, created_at, updated_at, channel_private)"
+                " VALUES (?, ?, 'lobby', ?, ?, ?, ?, ?, 0, ?, ?, ?) RETURNING id",
                 (guild_id, channel_id, host_id, variant, max_players,
-                 json.dumps(options, sort_keys=True), seed, now, now),
+                 json.dumps(options, sort_keys=True), seed, now, now,
+                 None if channel_private is None else int(channel_private)),
             )
             game_id = int(cursor.fetchone()[0])
             for index, seat in enumerate(new_seats):
@@ -669,12 +673,23 @@ module docstring for what that promises, and why not ``FULL``)."""
 async def _open_sqlite(target: str, now_iso: str) -> aiosqlite.Connection:
     """The SQLite database at ``target``, checked, in WAL mode and migrated. The busy timeout is
     set as the connection opens, before anything else, so that of several processes starting at
-    once none fails on another's lock (the WAL switch and the migrations wait their turn)."""
-    check_sqlite_file(target)
+    once none fails on another's lock (the WAL switch and the migrations wait their turn).
+
+    A database of a newer bot is refused before anything is written to it (the WAL switch writes
+    its header): its schema version is read first, read-only."""
+    found = check_sqlite_file(target)
+    if found is not None:
+        version = await asyncio.to_thread(stored_schema_version, found)
+        try:
+            migrations.refuse_newer(version or 0, len(migrations.available()))
+        except NewerSchemaError as error:
+            raise StorageOpenError(f"the database file {target}: {error}.") from None
     make_sqlite_folder(target)
+    connecting = aiosqlite.connect(target, isolation_level=None, timeout=BUSY_TIMEOUT_SECONDS)
     try:
-        db = await aiosqlite.connect(target, isolation_level=None, timeout=BUSY_TIMEOUT_SECONDS)
+        db = await connecting
     except SQLITE_ERRORS as error:
+        await _worker_stopped(connecting)
         raise explain_sqlite(target, error) from None
     try:
         await db.execute(f"PRAGMA busy_timeout={int(BUSY_TIMEOUT_SECONDS * 1000)}")
@@ -693,6 +708,15 @@ async def _open_sqlite(target: str, now_iso: str) -> aiosqlite.Connection:
         await db.close()
         raise
     return db
+
+
+async def _worker_stopped(connection: aiosqlite.Connection) -> None:
+    """Wait until the thread of a connection that failed to open has ended. aiosqlite asks it to
+    stop without waiting; if the event loop closed first, the thread would print an "Event loop is
+    closed" traceback after the one-sentence refusal."""
+    thread = connection._thread  # noqa: SLF001 - aiosqlite keeps its worker thread here
+    if thread.is_alive():
+        await asyncio.to_thread(thread.join, BUSY_TIMEOUT_SECONDS)
 
 
 async def _open_postgres(url: str, now_iso: str) -> PgConnection:
@@ -861,7 +885,9 @@ def _game_row_of(row: Sequence[Any], seats: tuple[SeatRow, ...], cards: str | No
     except (TypeError, ValueError):
         values["options"] = {}  # unreadable options: the manager refuses this one game, not all
     key = values.pop("catalogue_key")
-    return GameRow(**values, seats=seats, catalogue_key=key, catalogue=cards)
+    private = values.pop("channel_private")
+    return GameRow(**values, seats=seats, catalogue_key=key, catalogue=cards,
+                   channel_private=None if private is None else bool(private))
 
 
 _CATALOGUES: OrderedDict[str, str] = OrderedDict()

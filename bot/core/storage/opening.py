@@ -10,6 +10,7 @@ to WAL mode), and every error while opening is translated here into :class:`Stor
 from __future__ import annotations
 
 import errno
+import os
 import shutil
 import sqlite3
 from pathlib import Path
@@ -57,6 +58,29 @@ def check_sqlite_file(target: str) -> Path | None:
     return path
 
 
+def stored_schema_version(path: Path) -> int | None:
+    """The newest migration an existing database file records, read without writing anything:
+    a read-only connection, and "immutable" when no -wal or -journal file is beside it (then the
+    file holds every committed change, and SQLite creates no -wal or -shm to read it). None when
+    it cannot tell (a new file, no ``schema_version`` table, a file another process is writing):
+    the migrations then check again, under their lock."""
+    beside = any(Path(f"{path}{suffix}").exists() for suffix in ("-wal", "-journal"))
+    uri = path.resolve().as_uri() + ("?mode=ro" if beside else "?mode=ro&immutable=1")
+    try:
+        reader = sqlite3.connect(uri, uri=True)
+    except sqlite3.Error:
+        return None
+    try:
+        if reader.execute("SELECT 1 FROM sqlite_master WHERE name = 'schema_version'").fetchone() is None:
+            return None
+        row = reader.execute("SELECT COALESCE(MAX(version), 0) FROM schema_version").fetchone()
+        return int(row[0])
+    except (sqlite3.Error, TypeError, ValueError):
+        return None
+    finally:
+        reader.close()
+
+
 def _promised_size(header: bytes) -> int | None:
     """The database's size by its own header, when the header says that figure is current."""
     page_size = int.from_bytes(header[16:18], "big")
@@ -94,7 +118,8 @@ def explain_sqlite(target: str, error: BaseException) -> StorageOpenError:
         return StorageOpenError(
             f"the disk holding the database file {target} is full: free some space and start the "
             "bot again.")
-    if name.startswith("SQLITE_READONLY") or "readonly" in text or "read-only" in text:
+    if name.startswith("SQLITE_READONLY") or "readonly" in text or "read-only" in text \
+            or _on_read_only_disk(target):
         return StorageOpenError(
             f"the database file {target} (or its folder) is read-only: the bot must be able to "
             "write it and the files beside it (-wal, -shm).")
@@ -134,6 +159,15 @@ def explain_postgres(url: str, error: BaseException) -> StorageOpenError:
             "PROJECTL_DATABASE_URL right?")
     return StorageOpenError(
         f"PostgreSQL at {where} refused to open the database: {_first_line(str(error)) or kind}.")
+
+
+def _on_read_only_disk(target: str) -> bool:
+    """Is the folder that holds (or would hold) ``target`` on a file system mounted read-only?
+    SQLite reports a new file it could not create there only as "unable to open"."""
+    try:
+        return bool(os.statvfs(Path(target).expanduser().resolve().parent).f_flag & os.ST_RDONLY)
+    except (OSError, AttributeError):
+        return False
 
 
 def _disk_full(target: str, spare: int = 1 << 20) -> bool:

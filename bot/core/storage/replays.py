@@ -14,6 +14,13 @@ class FinishedGame:
     id: int
     ended_at: str | None
     names: tuple[str, ...]
+    guild_id: int
+    channel_id: int
+    channel_private: bool | None
+    """Whether its channel was private when it opened (None: not known)."""
+    host_id: int
+    user_ids: tuple[int, ...]
+    """Its seated humans."""
 
 
 class ReplayStore:
@@ -26,14 +33,24 @@ class ReplayStore:
 
         def work(conn: sqlite3.Connection) -> list[FinishedGame]:
             rows = conn.execute(
-                "SELECT id, ended_at FROM games WHERE guild_id = ? AND status = 'finished'"
+                "SELECT id, ended_at, channel_id, channel_private, host_id FROM games"
+                " WHERE guild_id = ? AND status = 'finished'"
                 " AND CAST(id AS TEXT) LIKE ? ORDER BY ended_at DESC, id DESC LIMIT ?",
                 (guild_id, f"{starting}%", limit)).fetchall()
+            seated: dict[int, list[tuple[str, int | None]]] = {int(row[0]): [] for row in rows}
+            if seated:  # every listed game's seats in one read
+                marks = ", ".join("?" * len(seated))
+                for game_id, name, user_id in conn.execute(
+                        f"SELECT game_id, display_name, user_id FROM seats WHERE game_id IN ({marks})"
+                        " ORDER BY game_id, seat", tuple(seated)).fetchall():
+                    seated[int(game_id)].append((str(name), user_id))
             found = []
-            for game_id, ended in rows:
-                names = tuple(str(n) for (n,) in conn.execute(
-                    "SELECT display_name FROM seats WHERE game_id = ? ORDER BY seat", (game_id,)))
-                found.append(FinishedGame(int(game_id), None if ended is None else str(ended), names))
+            for game_id, ended, channel_id, private, host_id in rows:
+                seats = seated[int(game_id)]
+                found.append(FinishedGame(
+                    int(game_id), None if ended is None else str(ended), tuple(str(n) for n, _ in seats),
+                    guild_id, int(channel_id), None if private is None else bool(private), int(host_id),
+                    tuple(int(u) for _, u in seats if u is not None)))
             return found
 
         return await self.storage._job(work)

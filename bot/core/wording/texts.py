@@ -112,6 +112,9 @@ COMMAND_LIST_CHANGED = (
     "The command list has just changed — try again in a minute. (Your Discord app still shows an "
     "older version of this command; nothing was changed.)"
 )
+OPTION_NOT_ACCEPTED = ("What was sent for `{name}` is not something this option takes: nothing was "
+                       "changed. Pick the option from the command's own list and try again.")
+"""A forged option: the wrong kind, out of range, not one of the choices (bot/discord/options.py)."""
 NOT_A_PUZZLE_SLOT = "{text} is not a puzzle on offer. Pick one from the list, e.g. `white 3`."
 TABLE_DECISION_ONLY = (
     "`{action}` is a table decision, not a move: skips and removals come from a vote after the turn "
@@ -723,6 +726,9 @@ LOG_PREV = "◀ Prev"
 LOG_NEXT = "Next ▶"
 LOG_NO_GAME = "There is no game to show in this channel."
 LOG_NOT_HERE = "Game {game_id} was not played in this server."
+GAME_NOT_READABLE = "There is no game {game_id} you can read from here."
+"""A game of another server, or one whose channel is private and the reader neither played it nor
+asks from inside it (bot/core/records/access.py): the same words, so nothing about it shows."""
 LOG_HINT = "Only you see this. Browse with ◀ Prev / Next ▶ or `/projectl log page:`."
 SEAT_FALLBACK = "Seat {number}"
 SUMMARY_TITLE = "Game {game_id} — final summary"

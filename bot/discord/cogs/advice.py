@@ -17,7 +17,7 @@ import discord
 from discord import app_commands
 
 import engine
-from bot.core.errors import BadInputError, NoGameError, StaleError
+from bot.core.errors import BadInputError, NoGameError
 from bot.core.play import flow
 from bot.core.play.manager import Game
 from bot.core.play.thinking import Mistake, advice_hint, review_game
@@ -30,6 +30,7 @@ from engine import Master, Place
 from engine.policies import PlanGist
 
 from ..commandtree import PLAY, subgroup
+from ..readers import require_readable
 from ..services import FrontServices
 from . import common
 from .days import PREFIX, days_of
@@ -123,11 +124,10 @@ async def _finished_game(interaction: discord.Interaction, game_id: int | None) 
         row = await days_of(bot).store.latest_game_in_channel(common.channel_id_of(interaction))
         game = None if row is None else Game.from_row(row)
     else:
-        game = await bot.manager.game(game_id)
-        if game is not None and game.guild_id != interaction.guild_id:
-            raise StaleError(texts.STALE_GAME)
+        game = require_readable(interaction, await bot.manager.game(game_id), game_id)
     if game is None:
         raise NoGameError(texts.REVIEW_NO_GAME)
+    require_readable(interaction, game, game.id)
     if game.status != "finished" or game.state is None:
         raise BadInputError(texts.REVIEW_NOT_OVER)
     return game

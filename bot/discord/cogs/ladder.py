@@ -21,6 +21,7 @@ from discord import app_commands
 from bot.core.errors import BadInputError, NoGameError, StaleError
 from bot.core.games import Game, seat_name
 from bot.core.records import ladder, replay
+from bot.core.records.access import GamePlace
 from bot.core.records.export import export_game
 from bot.core.storage.ratings import RatingStore
 from bot.core.storage.replays import ReplayStore
@@ -30,7 +31,7 @@ from bot.core.wording.locales import localise
 
 from .. import inbox, recaps
 from ..mentions import NOBODY
-from ..services import FrontServices
+from ..readers import may_read, require_readable
 from . import common
 from .days import id_fields
 from .table import refresh_lobby_message
@@ -38,6 +39,8 @@ from .table import refresh_lobby_message
 ROOT = "projectl-games"
 PREFIX = "plg"
 COLOUR = discord.Colour.dark_gold()
+CANDIDATES = 200
+"""Finished games the autocomplete reads to offer the newest 25 the user may read."""
 
 SCOPE_CHOICES = [app_commands.Choice(name="this server", value="server"),
                  app_commands.Choice(name="all servers", value="all")]
@@ -165,15 +168,16 @@ async def rated_command(interaction: discord.Interaction, value: bool) -> None:
 # -- replay ----------------------------------------------------------------------------------------
 
 
-async def finished_game(bot: FrontServices, guild_id: int | None, channel_id: int,
-                        game_id: int | None) -> Game:
-    """The finished game of this server asked for (default: the channel's last one)."""
+async def finished_game(interaction: discord.Interaction, game_id: int | None) -> Game:
+    """The finished game asked for (default: the channel's last one), if the user may read it
+    from here (:mod:`bot.discord.readers`)."""
+    bot = common.bot_of(interaction)
     if game_id is None:
-        game_id = await ReplayStore(bot.storage).last_finished(channel_id)
+        game_id = await ReplayStore(bot.storage).last_finished(common.channel_id_of(interaction))
         if game_id is None:
             raise NoGameError(texts.REPLAY_NONE)
-    game = await bot.manager.game(game_id)
-    if game is None or game.guild_id != guild_id or game.status != "finished" or game.state is None:
+    game = require_readable(interaction, await bot.manager.game(game_id), game_id)
+    if game.status != "finished" or game.state is None:
         raise BadInputError(texts.REPLAY_NOT_HERE.format(game_id=game_id))
     return game
 
@@ -213,12 +217,15 @@ async def replay_message(bot: Any, game: Game, number: int, locale: Any,
 
 
 async def game_choices(interaction: discord.Interaction, current: str) -> list[app_commands.Choice[int]]:
-    """The server's finished games, newest first (the ids that start with what was typed)."""
+    """The server's finished games the user may read from here, newest first (the ids that start
+    with what was typed)."""
     bot = common.bot_of(interaction)
     if interaction.guild_id is None:
         return []
     typed = "".join(ch for ch in current if ch.isdigit())[:19]
-    found = await ReplayStore(bot.storage).finished_games(interaction.guild_id, starting=typed)
+    candidates = await ReplayStore(bot.storage).finished_games(interaction.guild_id, starting=typed,
+                                                               limit=CANDIDATES)
+    found = [g for g in candidates if may_read(interaction, GamePlace.of_listed(g))][:25]
     return [app_commands.Choice(name=str(localise(texts.GAME_CHOICE.format(
         game_id=g.id, names=", ".join(str(localise(seat_name(n, None, 0), interaction.locale))
                                       for n in g.names)), interaction.locale))[:100], value=g.id)
@@ -232,7 +239,7 @@ async def game_choices(interaction: discord.Interaction, current: str) -> list[a
 async def replay_command(interaction: discord.Interaction,
                          game: app_commands.Range[int, 1] | None = None) -> None:
     bot = common.bot_of(interaction)
-    found = await finished_game(bot, interaction.guild_id, common.channel_id_of(interaction), game)
+    found = await finished_game(interaction, game)
     await common.defer(interaction)
     embed, file, view = await replay_message(bot, found, 0, interaction.locale)
     await interaction.followup.send(localise(texts.REPLAY_HINT, interaction.locale), embed=embed, view=view,
@@ -267,8 +274,7 @@ class ReplayItem(discord.ui.DynamicItem[discord.ui.Item[Any]], template=r"plg:rp
             if self.game_id is None or step is None:
                 raise StaleError(texts.FORGED_BUTTON)
             bot = common.bot_of(interaction)
-            game = await finished_game(bot, interaction.guild_id, common.channel_id_of(interaction),
-                                       self.game_id)
+            game = await finished_game(interaction, self.game_id)
             await interaction.response.defer()
             embed, file, view = await replay_message(bot, game, step, interaction.locale)
             await interaction.edit_original_response(embed=embed, attachments=[file] if file else [],
@@ -283,7 +289,7 @@ class ReplayItem(discord.ui.DynamicItem[discord.ui.Item[Any]], template=r"plg:rp
 async def recap_command(interaction: discord.Interaction,
                         game: app_commands.Range[int, 1] | None = None) -> None:
     bot = common.bot_of(interaction)
-    found = await finished_game(bot, interaction.guild_id, common.channel_id_of(interaction), game)
+    found = await finished_game(interaction, game)
     await common.defer(interaction)
     text, file = await recaps.recap_message(bot, found, interaction.locale)
     await interaction.followup.send(str(localise(text, interaction.locale)), files=[file] if file else [],
@@ -297,7 +303,7 @@ async def recap_command(interaction: discord.Interaction,
 async def export_command(interaction: discord.Interaction,
                          game: app_commands.Range[int, 1] | None = None) -> None:
     bot = common.bot_of(interaction)
-    found = await finished_game(bot, interaction.guild_id, common.channel_id_of(interaction), game)
+    found = await finished_game(interaction, game)
     await common.defer(interaction)
     exported = export_game(found, await bot.manager.log(found.id), interaction.locale)
     files = [discord.File(io.BytesIO(exported.record.encode("utf-8")), exported.record_name),

@@ -10,7 +10,7 @@ import discord
 from discord import app_commands
 
 from bot.core.days import pace
-from bot.core.errors import BadInputError, NoGameError, StaleError
+from bot.core.errors import BadInputError, NoGameError
 from bot.core.games import parse_stored_state, seat_name
 from bot.core.play.manager import Game, Seat
 from bot.core.play.undo import undo_last
@@ -28,6 +28,7 @@ from engine import StateFormatError
 from ..mentions import NOBODY
 from ..panel_views import panel_for
 from ..permissions import require_table_permissions
+from ..readers import require_readable
 from . import common
 from .days import PREFIX, days_of, id_fields
 
@@ -85,12 +86,10 @@ async def _log_game(interaction: discord.Interaction, game_id: int | None) -> Ga
         row = await days_of(bot).store.latest_game_in_channel(channel_id)
         game = None if row is None else Game.from_row(row)
     else:
-        game = await bot.manager.game(game_id)
-        if game is not None and game.guild_id != interaction.guild_id:
-            raise BadInputError(texts.LOG_NOT_HERE.format(game_id=game_id))
+        return require_readable(interaction, await bot.manager.game(game_id), game_id)
     if game is None:
         raise NoGameError(texts.LOG_NO_GAME)
-    return game
+    return require_readable(interaction, game, game.id)
 
 
 async def log_page(game: Game, bot: Any, number: int | None,
@@ -161,9 +160,7 @@ class LogButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"pld:l
     async def callback(self, interaction: discord.Interaction) -> None:
         try:
             bot = common.bot_of(interaction)
-            game = await bot.manager.game(self.game_id)
-            if game is None or game.guild_id != interaction.guild_id:
-                raise StaleError(texts.STALE_GAME)
+            game = require_readable(interaction, await bot.manager.game(self.game_id), self.game_id)
             embeds, view = await log_page(game, bot, max(self.page, 1), interaction.locale)
             await interaction.response.edit_message(embeds=embeds, view=view)
         except Exception as error:  # noqa: BLE001 - every failure must reach the user politely

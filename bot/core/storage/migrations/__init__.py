@@ -44,6 +44,16 @@ class NewerSchemaError(RuntimeError):
     """The database was written by a newer version of the bot: opening it could corrupt it."""
 
 
+def refuse_newer(version: int, known: int) -> None:
+    """Raise :class:`NewerSchemaError` when a database at schema ``version`` is newer than the
+    ``known`` migrations of this bot."""
+    if version > known:
+        raise NewerSchemaError(
+            f"the database is at schema version {version}, newer than this bot's {known}: "
+            "it was written by a newer version of the bot; upgrade the bot (or point it at "
+            "another database)")
+
+
 MIGRATION_LOCK_KEY = 0x50524A4C  # "PRJL": the PostgreSQL advisory lock migrations take
 _CREATE_VERSIONS = (
     "CREATE TABLE IF NOT EXISTS schema_version ("
@@ -99,11 +109,7 @@ async def migrate(db: aiosqlite.Connection, now_iso: str, folder: Path = HERE) -
         try:
             await db.execute(_CREATE_VERSIONS)
             done = await _read_version(db)
-            if done > len(known):
-                raise NewerSchemaError(
-                    f"the database is at schema version {done}, newer than this bot's {len(known)}: "
-                    "it was written by a newer version of the bot; upgrade the bot (or point it at "
-                    "another database)")
+            refuse_newer(done, len(known))
             if migration.version <= done:
                 await db.execute("COMMIT")
                 continue
