@@ -177,3 +177,17 @@ def test_a_refill_that_empties_the_white_deck_changes_only_the_white_holders_sta
     assert not any(str(a) == "draw white" for a in legal_actions(after, white))
     assert stamp(after, 0, white) != before[white]
     assert stamp(after, 0, black) != before[black]  # its own action: its mat and turn changed
+
+
+def test_a_stamp_digests_no_deck_order() -> None:
+    """A stamp travels in custom ids a client can read: a seat without a turn of its own (whose
+    rows part is the whole market) gets the same stamp whatever order the decks hold."""
+    state = ambassador_game({"players": 5}, 3, None)
+    table = state.table
+    assert isinstance(table, LineClearTable)
+    outsider = next(seat for seat in range(len(state.players)) if state.turn_of(seat) is None)
+    shuffled = state.evolve(table=replace(table, white_deck=table.white_deck[::-1],
+                                          black_deck=table.black_deck[::-1]))
+    assert stamp(shuffled, 0, outsider) == stamp(state, 0, outsider)
+    shorter = state.evolve(table=replace(table, white_deck=table.white_deck[1:]))
+    assert stamp(shorter, 0, outsider) != stamp(state, 0, outsider)  # a deck's size is seen

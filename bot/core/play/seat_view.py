@@ -36,6 +36,7 @@ from __future__ import annotations
 
 import hashlib
 import re
+from dataclasses import fields
 
 import engine
 from engine import GameState
@@ -105,8 +106,16 @@ def _parts(state: GameState, seat: int) -> tuple[str, str, str]:
         rows_text = repr((tuple(table.row(turn.side, colour) for colour in (Colour.WHITE, Colour.BLACK)),
                           market))
     else:
-        rows_text = repr((table, market))  # no side of its own: the whole market
+        rows_text = repr((_face_up(table), market))  # no side of its own: the whole market
     return turn_text, mat_text, rows_text
+
+
+def _face_up(table: object) -> tuple[tuple[str, object], ...]:
+    """The market as every seat sees it: each deck by its size, never its order (a stamp travels
+    in custom ids a client can read, so it must digest nothing hidden)."""
+    return tuple((f.name, len(value) if "deck" in f.name else value)
+                 for f in fields(table)  # type: ignore[arg-type]
+                 for value in [getattr(table, f.name)])
 
 
 def _digest(text: str) -> str:
