@@ -109,9 +109,13 @@ def test_a_strong_search_stopped_after_some_rounds_decides_on_equal_rollouts() -
     asked = itertools.count()
     full = StrongPolicy(4, should_stop=lambda: next(asked) < 0).analyse(state)
     total = next(asked)
-    stopped = StrongPolicy(4, should_stop=after_calls(total - 3)).analyse(state)
-    assert stopped.capped and not full.capped
-    assert 0 < stopped.rollouts < full.rollouts
+    assert not full.capped and total > full.rollouts  # asked before every rollout (a slice each)
+    for questions in range(1, total, max(1, total // 9)):  # stopped anywhere, mid-world included
+        stopped = StrongPolicy(4, should_stop=after_calls(questions)).analyse(state)
+        assert stopped.capped and stopped.rollouts < full.rollouts
+        assert sum(plan.rollouts for plan in stopped.plans) == stopped.rollouts  # no half world kept
+        assert stopped.best.rollouts == max(plan.rollouts for plan in stopped.plans)
+        apply(state, stopped.best.actions[0])
     played = [plan.rollouts for plan in stopped.plans if plan.rollouts]
     assert played and stopped.best.rollouts == max(played)
     apply(state, stopped.best.actions[0])

@@ -39,9 +39,10 @@ end is a handful of actions, so the decisions that settle close games get up to 
 many for the same CPU. The count depends only on the state and the seed (playout lengths are
 deterministic), so a decision is deterministic for a seed. ``work=0`` plays exactly ``rollouts``
 (the post-game review and the tests' small budgets do). ``should_stop`` (a
-:data:`~engine.policies.policy.StopCheck`, asked before each plan-search step and each round of
-rollouts) can end a search early: it then decides on the rollouts every plan still in the running
-has had (greedy's turn when none was played). An AI seat passes a wall-clock deadline
+:data:`~engine.policies.policy.StopCheck`, asked before each plan-search step and each
+rollout) can end a search early: it then decides on the rollouts every plan still in the running
+has had on every world it finished (a world stopped half-way is dropped; greedy's turn when no
+world was finished). An AI seat passes a wall-clock deadline
 (bot/core/play/thinking.py), so its choice can then depend on the machine's speed; nothing else
 does. The defaults keep a search under about 0.5 s of CPU on the development machine (measured
 by ``python -m bench engine``, ``strong_decision_p95_s``).
@@ -279,9 +280,12 @@ early (see the module; default: never). ``win_bonus``:
             nonlocal spent, plies
             while len(worlds) <= index:
                 worlds.append(redeal(state, Rng(_mix(base, len(worlds) + 1)), seat))
-            if self.should_stop():
-                return False
-            for c in alive:
+            for played, c in enumerate(alive):
+                if self.should_stop():  # the world's rollouts so far are dropped: equal counts
+                    for d in alive[:played]:
+                        del results[d][index:]
+                    spent -= played
+                    return False
                 result, length = self._rollout(worlds[index], candidates[c][0], seat, base + index)
                 results[c].append(result)
                 spent += 1
