@@ -339,8 +339,8 @@ class ProcessRenderer(_NamedRenderer):
         self._waiting = [0] * self.workers
         self._closing: set[asyncio.Task[None]] = set()
         self._encoded = Encoded()  # a turn end's state is written once for its mat and its table
-        self._here = asyncio.Semaphore(1)
-        """The images drawn in this process while the workers warm up, one at a time."""
+        self._here: tuple[asyncio.AbstractEventLoop | None, asyncio.Semaphore] = (None, asyncio.Semaphore(1))
+        """The images drawn in this process while the workers warm up, one at a time (per loop)."""
 
     def start(self) -> list[PipeWorker]:
         """Start every worker now (each warms up in the background); from the event loop."""
@@ -393,7 +393,10 @@ class ProcessRenderer(_NamedRenderer):
     async def _draw_here(self, name: str, locale: str | None, *args: object) -> bytes:
         """One image drawn in this process, in a thread, while its worker warms up; one at a time
         (the drawing holds the GIL, which the event loop needs too)."""
-        async with self._here:
+        loop = asyncio.get_running_loop()
+        if self._here[0] is not loop:  # a semaphore belongs to one event loop, as the workers do
+            self._here = (loop, asyncio.Semaphore(1))
+        async with self._here[1]:
             return await asyncio.to_thread(_render, name, locale, *args)
 
     def _discard(self, index: int, worker: PipeWorker) -> None:
