@@ -87,6 +87,13 @@ def test_a_stopped_expert_picks_the_best_of_the_candidates_it_scored_on_every_wo
         assert all(plan.rollouts == 6 and plan.value == values[plan.actions] for plan in stopped.plans)
         assert stopped.best.value == max(plan.value for plan in stopped.plans)
         apply(state, stopped.best.actions[0])  # legal
+    # Stopped after the plan search, before any line: the candidates ranked as the beam ranks
+    # whole turns (the evaluation where each ends), the beam's best first.
+    stopped = ExpertPolicy(7, should_stop=after_calls(before_lines)).analyse(state)
+    assert stopped.capped and {plan.actions for plan in stopped.plans} == set(values)
+    assert all(plan.rollouts == 0 for plan in stopped.plans)
+    assert stopped.best.source == "search" and stopped.best.value == max(p.value for p in stopped.plans)
+    apply(state, stopped.best.actions[0])
 
 
 @pytest.mark.parametrize("name", ["medium", "strong", "ladder_strong", "expert"])

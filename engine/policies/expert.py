@@ -53,9 +53,11 @@ bench's ``expert_decision_p95_s``).
 a wall-clock deadline, bot/core/play/thinking.py): it is asked before each beam step, each closing
 take and each line. The work is ordered so that a search stopped at any moment still decides well:
 greedy's turn first, then the beam's plans best first, each scored on every world before the next
-is started; a stopped search compares only the candidates scored on every world (greedy's turn
-alone when none was), so its choice is what the whole search would have chosen among those.
-A search that is never stopped does exactly what it did without the check.
+is started; a stopped search compares only the candidates scored on every world, so its choice
+is what the whole search would have chosen among those. Stopped before one was, it ranks the
+candidates as the beam does (:func:`_plan_value` where each turn ends on the first world): the
+league's turn planner, which plays about as well as the whole search, is that ranking checked
+against greedy's turn. A search never stopped does exactly what it did without the check.
 """
 
 from __future__ import annotations
@@ -484,13 +486,24 @@ class ExpertPolicy:
                 break
             mean = sum(values) / len(values)
             scored.append(PlanValue(plan, mean, mean, 0.0, len(values), source))
-        if not scored:  # stopped before one candidate was scored: greedy's turn (or a forced plan)
-            order_first = {"forced": 0, "greedy": 1, "search": 2}
-            plan, source = min(candidates, key=lambda c: order_first[c[1]])
-            scored.append(PlanValue(plan, 0.0, 0.0, 0.0, 0, source))
+        if not scored:  # stopped before a candidate was scored on every world: the beam's ranking
+            scored = [self._unscored(worlds[0], plan, source, seat) for plan, source in candidates]
         order = {"forced": 0, "greedy": 1, "search": 2}
         scored.sort(key=lambda p: (-p.value, order[p.source]))
         return self._done(Analysis(seat, tuple(scored), lines, self._stopped))
+
+    def _unscored(self, world: GameState, plan: tuple[Action, ...], source: str, seat: int) -> PlanValue:
+        """``plan`` valued as the beam search ranks whole turns (:func:`_plan_value` where it ends
+        on ``world``), with no line played: what a search stopped before its lines decides by
+        (0 worlds)."""
+        state = world
+        for action in plan:
+            try:
+                state = self._apply(state, action)
+            except IllegalActionError:
+                break
+        value = _plan_value(state, seat, self.weights)
+        return PlanValue(plan, value, value, 0.0, 0, source)
 
     def _stop(self) -> bool:
         """Ask ``should_stop`` (once it said yes, the search stays stopped)."""
