@@ -12,6 +12,7 @@ import pytest
 from bot.core.config import DEFAULT_AI_TURN_SECONDS, ConfigError, Settings
 from bot.core.play import thinking
 from bot.core.play.manager import GameManager
+from bot.core.play.thinking import Thinker
 from engine import Options, apply, legal_actions, new_game, parse_action, serialisation
 from engine.policies import ExpertPolicy, Interruptible, LadderStrongPolicy, StrongPolicy, policy_by_name
 from engine.state import GameState
@@ -209,3 +210,19 @@ def test_the_setting_reads_seconds_and_refuses_anything_else_in_one_sentence() -
     for bad in ("abc", "0", "-1", "61", "nan", "inf", "1e400", "9" * 40):
         with pytest.raises(ConfigError, match=r"^PROJECTL_AI_TURN_SECONDS must be a number of seconds .*\.$"):
             Settings.from_env({**env, "PROJECTL_AI_TURN_SECONDS": bad}, require_token=False)
+
+
+# -- the pool ------------------------------------------------------------------------------------
+
+
+async def test_the_pool_starts_every_worker_at_once_each_warmed_first() -> None:
+    """No AI turn pays a worker's start inside its budget: the first job starts them all, each
+    sent the warm-up first (a spawn pool otherwise starts one only when a job finds none idle)."""
+    thinker = Thinker(workers=2)
+    try:
+        assert await thinker.run(int, "7") == 7
+        pool = thinker._pool  # noqa: SLF001
+        assert pool is not None and len(pool._processes) == 2  # noqa: SLF001
+    finally:
+        thinker.close()
+    thinking.warm_worker()  # what each worker runs first: a small, fixed search

@@ -29,12 +29,12 @@ import logging
 import multiprocessing
 import time
 from collections.abc import Callable, Sequence
-from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures import Future, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass
 from typing import Any, TypeVar
 
-from engine import TABLE_ACTIONS, GameState, apply, parse_action, serialisation
+from engine import TABLE_ACTIONS, GameState, Options, apply, new_game, parse_action, serialisation
 from engine.policies import (
     Analysis,
     ExpertPolicy,
@@ -71,6 +71,19 @@ def wall_now() -> float:
 def deadline_check(deadline: float) -> StopCheck:
     """A search's stop check (:data:`engine.policies.StopCheck`): True from ``deadline`` on."""
     return lambda: wall_now() >= deadline
+
+
+WARM_DEAL = 0
+"""The deal :func:`warm_worker` searches once (any fixed one: the warm-up must not vary)."""
+WARM_NODES = 200
+"""Its search's budget: enough to fill the solver's and the evaluation's first caches."""
+
+
+def warm_worker() -> None:
+    """A worker's first job, sent to each as the pool starts (:meth:`Thinker._executor`): its
+    imports (unpickling this function loads the engine) and one small Expert search, so that no
+    AI seat's turn pays them inside its wall-clock budget."""
+    ExpertPolicy(WARM_DEAL, nodes=WARM_NODES).choose(new_game(Options(players=2), WARM_DEAL))
 
 
 def policy_move(
@@ -223,6 +236,11 @@ def review_game(initial_text: str, log_rows: Sequence[tuple[int, str]], seed: in
 # -- the pool ------------------------------------------------------------------------------------
 
 
+def _log_failed_warm_up(future: Future[None]) -> None:
+    if not future.cancelled() and future.exception() is not None:
+        log.warning("an AI worker's warm-up failed: %r", future.exception())
+
+
 class Thinker:
     """Runs the functions above in a lazily started process pool of ``workers`` processes."""
 
@@ -231,8 +249,16 @@ class Thinker:
         self._pool: ProcessPoolExecutor | None = None
 
     def _executor(self) -> ProcessPoolExecutor:
+        """The pool, started with every worker at once, each sent :func:`warm_worker` first.
+
+        Why: a spawn pool starts a worker only when a job finds none idle, so the second worker
+        used to start inside the first AI turn that overlapped another search (or raced the
+        first's end): its start and imports, seconds on a busy machine, were spent inside that
+        turn's wall-clock budget (a 5.4 s turn of ``python -m bench waits``)."""
         if self._pool is None:
             self._pool = ProcessPoolExecutor(self.workers, mp_context=multiprocessing.get_context("spawn"))
+            for _ in range(self.workers):
+                self._pool.submit(warm_worker).add_done_callback(_log_failed_warm_up)
         return self._pool
 
     async def run(self, function: Callable[..., T], *args: Any) -> T:
