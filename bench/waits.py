@@ -14,8 +14,8 @@ is busy (issue 46 item 5; part of ``make bench``).
    ``PROJECTL_AI_TURN_SECONDS``' default), while two CPU-bound processes run beside the bot, so
    both cores are busy: wall-clock seconds from the human's last action of a turn (played by
    greedy through ``GameManager.act``) until the AI's turn is committed, over :data:`AI_TURNS`
-   turns of 2-player games. The pool is started before timing (a worker's start is paid once
-   per bot, inside the first turn's budget). Budget: p95 <= 3 s.
+   turns of 2-player games. The pool is started and warmed before timing (a worker's start is
+   paid once per bot, inside the first turn's budget). Budget: p95 <= 3 s.
 
 The machine's load as the suite started is in its report (other work shares it).
 """
@@ -110,7 +110,7 @@ async def ai_turns(workdir: Path, turns: int = AI_TURNS, *, policy: str = AI_POL
         await _table_game(manager, channel, players=2, policy=policy)
         game = await manager.game_in_channel(channel)
         assert game is not None and game.state is not None
-        await manager.thinker.move(game.state, 0, policy)  # the pool's workers started before timing
+        await manager.thinker.ready()  # the pool's workers started and warmed before timing
         human = GreedyPolicy(seed)
         while len(timings) < turns:
             game = await manager.game_in_channel(channel)

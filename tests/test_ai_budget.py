@@ -221,6 +221,7 @@ async def test_the_pool_starts_every_worker_at_once_each_warmed_first() -> None:
     thinker = Thinker(workers=2)
     try:
         assert await thinker.run(int, "7") == 7
+        await thinker.ready()  # both warmed
         pool = thinker._pool  # noqa: SLF001
         assert pool is not None and len(pool._processes) == 2  # noqa: SLF001
     finally:

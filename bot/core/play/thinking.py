@@ -247,6 +247,7 @@ class Thinker:
     def __init__(self, workers: int = 2) -> None:
         self.workers = workers
         self._pool: ProcessPoolExecutor | None = None
+        self._warming: list[Future[None]] = []
 
     def _executor(self) -> ProcessPoolExecutor:
         """The pool, started with every worker at once, each sent :func:`warm_worker` first.
@@ -257,9 +258,16 @@ class Thinker:
         turn's wall-clock budget (a 5.4 s turn of ``python -m bench waits``)."""
         if self._pool is None:
             self._pool = ProcessPoolExecutor(self.workers, mp_context=multiprocessing.get_context("spawn"))
-            for _ in range(self.workers):
-                self._pool.submit(warm_worker).add_done_callback(_log_failed_warm_up)
+            self._warming = [self._pool.submit(warm_worker) for _ in range(self.workers)]
+            for future in self._warming:
+                future.add_done_callback(_log_failed_warm_up)
         return self._pool
+
+    async def ready(self) -> None:
+        """Start the pool (if it is not) and wait for its workers' warm-up: a bench that times
+        AI turns calls this first, so it measures the bot after start-up."""
+        self._executor()
+        await asyncio.gather(*(asyncio.wrap_future(future) for future in self._warming))
 
     async def run(self, function: Callable[..., T], *args: Any) -> T:
         loop = asyncio.get_running_loop()
