@@ -10,7 +10,7 @@ missed ("not measured"), so a budget cannot silently stop being checked.
 
 ``kind`` decides which bench checks it: ``speed``, ``size``, ``memory`` and ``refusals`` (how
 often a player is refused for no reason of theirs) budgets belong to the quick bench
-(``make bench``: the ``engine``, ``renders`` and ``bot`` suites, at most three minutes),
+(``make bench``: the ``engine``, ``renders``, ``bot`` and ``waits`` suites, about four minutes),
 ``strength`` budgets to the AI bench (``make bench-ai``: the ``ai`` suite, long games), and the
 shard figure to ``make bench-scale`` (the ``scale`` suite: it starts a PostgreSQL server).
 
