@@ -52,7 +52,7 @@ run: $(STAMP)
 demo: $(STAMP)
 	@$(PY) -m bot.demo --out demo-output
 
-# The quick bench (speed, size and memory budgets; at most three minutes) and, with FULL=1, the AI and
+# The quick bench (speed, size and memory budgets; about four minutes) and, with FULL=1, the AI and
 # scale benches too; `make bench-ai` is the AI bench alone (strength games, about 90 minutes on 2
 # cores), `make bench-scale` the shard bench alone (it starts its own PostgreSQL server). Every
 # suite runs even if an earlier one misses a budget; the target fails if any did, after the

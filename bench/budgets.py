@@ -10,7 +10,7 @@ missed ("not measured"), so a budget cannot silently stop being checked.
 
 ``kind`` decides which bench checks it: ``speed``, ``size``, ``memory`` and ``refusals`` (how
 often a player is refused for no reason of theirs) budgets belong to the quick bench
-(``make bench``: the ``engine``, ``renders`` and ``bot`` suites, at most three minutes),
+(``make bench``: the ``engine``, ``renders``, ``bot`` and ``waits`` suites, about four minutes),
 ``strength`` budgets to the AI bench (``make bench-ai``: the ``ai`` suite, long games), and the
 shard figure to ``make bench-scale`` (the ``scale`` suite: it starts a PostgreSQL server).
 
@@ -28,7 +28,7 @@ from typing import Literal
 Kind = Literal["speed", "size", "memory", "refusals", "strength"]
 Limit = Literal["<=", ">=", "within"]
 
-QUICK_SUITES: tuple[str, ...] = ("engine", "renders", "bot")
+QUICK_SUITES: tuple[str, ...] = ("engine", "renders", "bot", "waits")
 """``make bench`` / ``python -m bench``: everything about speed, size and memory."""
 AI_SUITES: tuple[str, ...] = ("ai",)
 """``make bench-ai``: the AI's strength games."""
@@ -117,6 +117,11 @@ BUDGETS: dict[str, Budget] = {
                                  why="issues 10 and 30: 100 channels end a turn at once, images ready"),
     "tables_beside_recap_p99_ms": at_most(
         50.0, "speed", "bot", why="issue 30: no turn post waits behind another game's recap (1.2 s did)"),
+    # -- waits (bench/waits.py): just started, or both cores busy ---------------------------------
+    "first_table_after_start_ms": at_most(
+        2000.0, "speed", "waits", why="issue 46: the first table image after a start (15-16 s before)"),
+    "ai_turn_busy_p95_s": at_most(
+        3.0, "speed", "waits", why="issues 46 and 50: an AI seat's whole turn with both cores busy, p95"),
     # -- scale (bench/scale.py, make bench-scale): shard processes on one PostgreSQL ---------------
     "postgresql_2_speedup": at_least(
         1.6, "speed", "scale", why="issue 30: 2 shard processes on PostgreSQL over 1, 200 busy channels"),

@@ -85,7 +85,9 @@ class FakeRenderer:
 
 
 def settings_for(db_path: Path | str) -> Settings:
-    return Settings(token=TOKEN, db_path=str(db_path), dev_guild_id=None, log_level="DEBUG")
+    # No wall-clock budget for the AI seats: their moves stay the same on a busy machine.
+    return Settings(token=TOKEN, db_path=str(db_path), dev_guild_id=None, log_level="DEBUG",
+                    ai_turn_seconds=None)
 
 
 def bot_factory(db_path: Path | str, *, renderer: Renderer | None = None, seed: int = 1234,

@@ -145,12 +145,12 @@ def test_redeal_keeps_everything_visible_and_each_deck_colour() -> None:
     assert dealt.table != state.table
 
 
-def test_budget_counts_rollouts_and_the_cpu_cap_stops_a_search() -> None:
+def test_budget_counts_rollouts_and_a_stop_check_ends_a_search() -> None:
     state = _states(Options(players=2), 6, every=4)[3]
     analysis = StrongPolicy(1, rollouts=12, plans=5, beam=4, work=0).analyse(state)
     assert 0 < analysis.rollouts <= 12 and not analysis.capped
     assert sum(p.rollouts for p in analysis.plans) == analysis.rollouts
-    stopped = StrongPolicy(1, rollouts=500, plans=5, beam=4, cpu_cap_s=0.0).analyse(state)
+    stopped = StrongPolicy(1, rollouts=500, plans=5, beam=4, should_stop=lambda: True).analyse(state)
     assert stopped.capped and stopped.rollouts == 0
     apply(state, stopped.best.actions[0])  # still a legal choice
 

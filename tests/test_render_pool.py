@@ -89,6 +89,9 @@ async def test_a_recap_counts_as_slow_while_it_is_drawn_and_not_after() -> None:
     seen: list[list[int]] = []
 
     class Worker:
+        ready = asyncio.get_running_loop().create_future()
+        ready.set_result(None)  # warmed up: it draws (a warming one's images are drawn in-process)
+
         async def submit(self, name: str, locale: str | None, *args: object) -> bytes:
             seen.append(list(renderer._waiting))
             return b"png"

@@ -53,6 +53,7 @@ async def test_a_drawing_that_fails_fails_for_its_caller_only() -> None:
     states = list(play(engine.Options(players=2), 5))
     renderer = ProcessRenderer(workers=1)
     try:
+        await renderer.ready()  # drawn by the worker, not in this process while it warms up
         with pytest.raises(AttributeError):
             await renderer._run("render_nothing", None, states[0])
         with pytest.raises(TypeError):

@@ -23,6 +23,10 @@ SNOWFLAKE_DIGITS = 20
 MAX_SHARDS = 10_000
 """Far above any real deployment (Discord asks for one shard per 1,000 servers or so)."""
 LOG_LEVELS = ("DEBUG", "INFO", "WARNING", "ERROR")
+DEFAULT_AI_TURN_SECONDS = 2.0
+"""Wall-clock seconds a searching AI seat (Medium, Strong, Expert) thinks per turn before it plays
+its best plan so far: with the commits and the post, a turn stays within 3 s on a busy machine."""
+AI_TURN_SECONDS_RANGE = (0.1, 60.0)
 # Three dot-separated base64url parts; Discord does not promise more, so check only the shape.
 _TOKEN_SHAPE = re.compile(r"^[A-Za-z0-9_\-]{20,}\.[A-Za-z0-9_\-]{4,}\.[A-Za-z0-9_\-]{20,}$")
 
@@ -46,6 +50,9 @@ class Settings:
     """The shards THIS process runs (PROJECTL_SHARD_IDS); None with a count: all of them."""
     catalogue_path: str | None = None
     """A custom puzzle catalogue (engine/data/README.md) for new games; None: the shipped one."""
+    ai_turn_seconds: float | None = DEFAULT_AI_TURN_SECONDS
+    """PROJECTL_AI_TURN_SECONDS: a searching AI seat's wall-clock budget per turn; None (only
+    from code: the tests) searches on the fixed work budget alone, with no clock."""
 
     @property
     def log_level_number(self) -> int:
@@ -94,11 +101,13 @@ class Settings:
         catalogue_path = env.get("PROJECTL_CATALOGUE", "").strip() or None
         if catalogue_path is not None:
             _check_catalogue(catalogue_path)
+        ai_turn_seconds = _ai_turn_seconds(env.get("PROJECTL_AI_TURN_SECONDS", "").strip())
         shard_count, shard_ids = _shards(env.get("PROJECTL_SHARD_COUNT", "").strip(),
                                          env.get("PROJECTL_SHARD_IDS", "").strip())
         return cls(
             token=token, db_path=db_path, dev_guild_id=dev_guild_id, log_level=level,
             catalogue_path=catalogue_path, shard_count=shard_count, shard_ids=shard_ids,
+            ai_turn_seconds=ai_turn_seconds,
         )
 
     def load_cards(self) -> tuple[PuzzleCard, ...] | None:
@@ -136,6 +145,22 @@ def _shards(count_text: str, ids_text: str) -> tuple[int | None, tuple[int, ...]
                 f"PROJECTL_SHARD_IDS {_shown(ids_text)} must name distinct shards, each range low-high.")
         ids.update(span)
     return count, tuple(sorted(ids))
+
+
+def _ai_turn_seconds(text: str) -> float:
+    """PROJECTL_AI_TURN_SECONDS ("2", "0.5"): seconds within :data:`AI_TURN_SECONDS_RANGE`."""
+    if not text:
+        return DEFAULT_AI_TURN_SECONDS
+    low, high = AI_TURN_SECONDS_RANGE
+    try:
+        seconds = float(text) if len(text) <= 12 else None
+    except ValueError:
+        seconds = None
+    if seconds is None or not low <= seconds <= high:  # NaN and inf fail the comparison too
+        raise ConfigError(
+            f"PROJECTL_AI_TURN_SECONDS must be a number of seconds from {low:g} to {high:g} "
+            f"(how long an AI seat thinks per turn), not {_shown(text)}.")
+    return seconds
 
 
 def _small_whole(text: str, largest: int) -> bool:

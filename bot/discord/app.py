@@ -110,7 +110,7 @@ class ProjectLBot(commands.Bot):
         await self.server_locales.load()
         self.manager = GameManager(
             self.storage, clock=self.clock, seed_source=self._seed_source, policies=self._policies,
-            cards=self.settings.load_cards(),
+            cards=self.settings.load_cards(), ai_turn_seconds=self.settings.ai_turn_seconds,
         )
         self._resumed = await self.manager.resume(
             lambda game: runs_guild(self.settings, game.guild_id))  # others' are theirs to post

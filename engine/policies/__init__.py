@@ -16,13 +16,14 @@ from .greedy import GreedyPolicy
 from .greedy_weights import BASE_WEIGHTS, SOLO_WEIGHTS, GreedyWeights
 from .ladder_strong import LadderStrongPolicy
 from .medium import MediumPolicy
-from .policy import Policy
+from .policy import Interruptible, Policy, StopCheck, never_stop
 from .random_policy import RandomPolicy
 from .registry import POLICIES, policy_by_name
 from .strong import Analysis, PlanValue, StrongPolicy
 
 __all__ = [
     "BASE_WEIGHTS", "EXPERT_WEIGHTS", "POLICIES", "SOLO_WEIGHTS", "Analysis", "ExpertPolicy", "ExpertWeights",
-    "GreedyPolicy", "GreedyWeights", "LadderStrongPolicy", "MediumPolicy", "PlanGist", "PlanValue", "Policy",
-    "RandomPolicy", "StrongPolicy", "mono_need", "plan_gist", "policy_by_name",
+    "GreedyPolicy", "GreedyWeights", "Interruptible", "LadderStrongPolicy", "MediumPolicy", "PlanGist",
+    "PlanValue", "Policy", "RandomPolicy", "StopCheck", "StrongPolicy", "mono_need", "never_stop",
+    "plan_gist", "policy_by_name",
 ]

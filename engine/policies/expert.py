@@ -48,6 +48,16 @@ piece turned out worth about that share of what these terms say, banked points n
 what it needs (a few hundred), and the lines share the rest, each replying by evaluation while it
 has budget left and by greedy after. The CPU time is therefore bounded by the node count (the
 bench's ``expert_decision_p95_s``).
+
+**Stopping early** (``should_stop``, a :data:`~engine.policies.policy.StopCheck`; an AI seat passes
+a wall-clock deadline, bot/core/play/thinking.py): it is asked before each beam step, each closing
+take and each line. The work is ordered so that a search stopped at any moment still decides well:
+greedy's turn first, then the beam's plans best first, each scored on every world before the next
+is started; a stopped search compares only the candidates scored on every world, so its choice
+is what the whole search would have chosen among those. Stopped before one was, it ranks the
+candidates as the beam does (:func:`_plan_value` where each turn ends on the first world): the
+league's turn planner, which plays about as well as the whole search, is that ranking checked
+against greedy's turn. A search never stopped does exactly what it did without the check.
 """
 
 from __future__ import annotations
@@ -75,6 +85,7 @@ from .greedy_answers import finishing_touch
 from .hidden import redeal, visible_cards
 from .mastermind import mastermind_points
 from .outlook import progress
+from .policy import StopCheck, never_stop
 from .strong import Analysis, PlanValue, _mix, _state_key
 
 __all__ = [
@@ -374,6 +385,7 @@ class ExpertPolicy:
     ``closing_deck`` cards left in the deck on (:data:`SOLO_CLOSING_DECK`).
     ``closing_black``: the same at two or more players, from that many black puzzles left in
     the deck on (:data:`CLOSING_BLACK_DECK`; 0: never).
+    ``should_stop``: asked between slices of the search, True ends it early (see the module).
     """
 
     name = "expert"
@@ -382,7 +394,7 @@ class ExpertPolicy:
         self, seed: int = 0, *, worlds: int = 6, plans: int = 6, beam: int = 6, nodes: int = NODES,
         weights: ExpertWeights = EXPERT_WEIGHTS, solo_turns: int | None = None,
         extra_turns: int | None = None, solo_closing: bool = True, closing_deck: int = SOLO_CLOSING_DECK,
-        closing_black: int = CLOSING_BLACK_DECK,
+        closing_black: int = CLOSING_BLACK_DECK, should_stop: StopCheck = never_stop,
     ) -> None:
         self.seed = seed
         self.worlds = worlds
@@ -395,10 +407,12 @@ class ExpertPolicy:
         self.solo_closing = solo_closing
         self.closing_deck = closing_deck
         self.closing_black = closing_black
+        self.should_stop = should_stop
         self._pruner = GreedyPolicy(seed)
         self._plan: tuple[Action, ...] = ()
         self._expect: GameState | None = None
         self._spent = 0
+        self._stopped = False
         self.last: Analysis | None = None
         """The last search (None until one ran)."""
         self.searches = 0
@@ -446,6 +460,7 @@ class ExpertPolicy:
         base = _mix(self.seed, state.rng_state, state.round, state.turn, seat, state.actions_left)
         worlds = [redeal(state, Rng(_mix(base, i + 1)), seat) for i in range(max(1, self.worlds))]
         self._spent = 0
+        self._stopped = False
         candidates: list[tuple[tuple[Action, ...], str]] = []
         seen: set[tuple[Action, ...]] = set()
         for plan, source in [(tuple(p), "forced") for p in forced] + [
@@ -458,19 +473,44 @@ class ExpertPolicy:
                 candidates.append((plan, source))
         if len(candidates) == 1:
             only = PlanValue(candidates[0][0], 0.0, 0.0, 0.0, 0, candidates[0][1])
-            return self._done(Analysis(seat, (only,), 0, 0.0, False))
+            return self._done(Analysis(seat, (only,), 0, self._stopped))
         lines = len(candidates) * len(worlds)
         per_line = max(0, (self.nodes - self._spent) // lines)
         scored = []
         for plan, source in candidates:
-            values = [
-                self._line(world, plan, seat, _mix(base, 100 + i), per_line) for i, world in enumerate(worlds)
-            ]
+            values = []
+            for i, world in enumerate(worlds):
+                if self._stop():
+                    break
+                values.append(self._line(world, plan, seat, _mix(base, 100 + i), per_line))
+            if len(values) < len(worlds):  # stopped: only the candidates scored on every world count
+                break
             mean = sum(values) / len(values)
             scored.append(PlanValue(plan, mean, mean, 0.0, len(values), source))
+        if not scored:  # stopped before a candidate was scored on every world: the beam's ranking
+            scored = [self._unscored(worlds[0], plan, source, seat) for plan, source in candidates]
         order = {"forced": 0, "greedy": 1, "search": 2}
         scored.sort(key=lambda p: (-p.value, order[p.source]))
-        return self._done(Analysis(seat, tuple(scored), lines, 0.0, False))
+        return self._done(Analysis(seat, tuple(scored), lines, self._stopped))
+
+    def _unscored(self, world: GameState, plan: tuple[Action, ...], source: str, seat: int) -> PlanValue:
+        """``plan`` valued as the beam search ranks whole turns (:func:`_plan_value` where it ends
+        on ``world``), with no line played: what a search stopped before its lines decides by
+        (0 worlds)."""
+        state = world
+        for action in plan:
+            try:
+                state = self._apply(state, action)
+            except IllegalActionError:
+                break
+        value = _plan_value(state, seat, self.weights)
+        return PlanValue(plan, value, value, 0.0, 0, source)
+
+    def _stop(self) -> bool:
+        """Ask ``should_stop`` (once it said yes, the search stays stopped)."""
+        if not self._stopped and self.should_stop():
+            self._stopped = True
+        return self._stopped
 
     def _done(self, analysis: Analysis) -> Analysis:
         self.last = analysis
@@ -527,7 +567,7 @@ class ExpertPolicy:
             return []
         return [
             self._greedy_turn(root, seat, seed, first=action)
-            for action in legal_actions(root) if action.kind == "take"
+            for action in legal_actions(root) if action.kind == "take" and not self._stop()
         ]
 
     def _search_plans(self, root: GameState, seat: int) -> list[tuple[Action, ...]]:
@@ -540,6 +580,8 @@ class ExpertPolicy:
         for _ in range(MAX_PLAN_ACTIONS):
             children: dict[tuple[object, ...], tuple[float, tuple[Action, ...], GameState]] = {}
             for plan, state in frontier:
+                if self._stop():  # the whole turns found so far
+                    return [plan for _, plan in sorted(finished.values(), key=lambda c: -c[0])[: self.plans]]
                 for action in step_candidates(state, self._pruner, 3):
                     try:
                         after = self._apply(state, action)

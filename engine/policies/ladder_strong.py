@@ -23,6 +23,7 @@ from __future__ import annotations
 from ..actions import Action
 from ..state import GameState
 from .expert import ExpertPolicy
+from .policy import StopCheck
 from .strong import StrongPolicy, _mix
 
 __all__ = ["EXPERT_SHARE", "LadderStrongPolicy"]
@@ -72,6 +73,16 @@ class LadderStrongPolicy:
     def planned(self) -> tuple[Action, ...]:
         """The rest of the turn the search that chose last means to play."""
         return self._last.planned
+
+    @property
+    def should_stop(self) -> StopCheck:
+        """What both searches ask between slices of their work (:class:`~.policy.Interruptible`)."""
+        return self.expert.should_stop
+
+    @should_stop.setter
+    def should_stop(self, check: StopCheck) -> None:
+        self.strong.should_stop = check
+        self.expert.should_stop = check
 
     @property
     def searches(self) -> int:

@@ -38,16 +38,18 @@ playout runs some 75 actions, so an opening decision gets about 32 rollouts; a p
 end is a handful of actions, so the decisions that settle close games get up to eight times as
 many for the same CPU. The count depends only on the state and the seed (playout lengths are
 deterministic), so a decision is deterministic for a seed. ``work=0`` plays exactly ``rollouts``
-(the post-game review and the tests' small budgets do). ``cpu_cap_s`` is a safety net only: if a
-search has used that much process CPU time, it stops handing out rollouts and decides on what it
-has (so on a machine slow enough to hit it, the choice can depend on the clock). The defaults
-keep a search under about 0.5 s of CPU on the development machine (measured by
-``python -m bench engine``, ``strong_decision_p95_s``).
+(the post-game review and the tests' small budgets do). ``should_stop`` (a
+:data:`~engine.policies.policy.StopCheck`, asked before each plan-search step and each
+rollout) can end a search early: it then decides on the rollouts every plan still in the running
+has had on every world it finished (a world stopped half-way is dropped; greedy's turn when no
+world was finished). An AI seat passes a wall-clock deadline
+(bot/core/play/thinking.py), so its choice can then depend on the machine's speed; nothing else
+does. The defaults keep a search under about 0.5 s of CPU on the development machine (measured
+by ``python -m bench engine``, ``strong_decision_p95_s``).
 """
 
 from __future__ import annotations
 
-import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, fields
 
@@ -63,8 +65,8 @@ from .candidates import step_candidates
 from .fillings import pieces_to_fill
 from .greedy import GreedyPolicy
 from .hidden import redeal, visible_cards
+from .policy import StopCheck, never_stop
 
-CLOCK = time.process_time
 ROLLOUT_TURN_CAP = 600
 """Player turns after which a rollout stops and is scored as it stands (a stalled table): the
 default ``horizon``."""
@@ -98,8 +100,8 @@ class Analysis:
     seat: int
     plans: tuple[PlanValue, ...]
     rollouts: int
-    cpu_s: float
     capped: bool
+    """True when ``should_stop`` ended the search before its budget was spent."""
 
     @property
     def best(self) -> PlanValue:
@@ -173,7 +175,8 @@ class StrongPolicy:
     search plays as many more as that pays for, up to ``max_rollouts`` (0 turns this off:
     exactly ``rollouts``). ``plans``: candidate turns
     that reach the rollouts (greedy's turn is always one more). ``beam``: partial turns kept per
-    step of the plan search. ``cpu_cap_s``: safety cap on one search's CPU time. ``win_bonus``:
+    step of the plan search. ``should_stop``: asked between slices of the search, True ends it
+early (see the module; default: never). ``win_bonus``:
     points a win is worth on top of the margin. ``rollout_policy``: builds the policy every seat
     plays in a rollout, from a seed (greedy by default). ``horizon``: player turns a rollout plays
     before it is scored as it stands (the default plays to the end; a short one is a cheap budget
@@ -184,7 +187,7 @@ class StrongPolicy:
 
     def __init__(
         self, seed: int = 0, *, rollouts: int = 32, work: int = WORK, max_rollouts: int = 256,
-        plans: int = 6, beam: int = 8, cpu_cap_s: float = 2.0, win_bonus: float = 6.0,
+        plans: int = 6, beam: int = 8, should_stop: StopCheck = never_stop, win_bonus: float = 6.0,
         rollout_policy: Callable[[int], GreedyPolicy] | None = None, horizon: int = ROLLOUT_TURN_CAP,
     ) -> None:
         self.seed = seed
@@ -193,15 +196,16 @@ class StrongPolicy:
         self.max_rollouts = max_rollouts
         self.plans = plans
         self.beam = beam
-        self.cpu_cap_s = cpu_cap_s
+        self.should_stop = should_stop
         self.win_bonus = win_bonus
         self.horizon = horizon
         self._rollout_policy = rollout_policy or GreedyPolicy
         self._pruner = GreedyPolicy(seed)
         self._plan: tuple[Action, ...] = ()
         self._expect: GameState | None = None
+        self._stopped = False
         self.last: Analysis | None = None
-        """The last search (None until one ran); the bench reads its CPU time."""
+        """The last search (None until one ran)."""
         self.searches = 0
 
     # -- playing -------------------------------------------------------------------------------
@@ -247,7 +251,6 @@ class StrongPolicy:
         ``forced`` plans are scored too (source "forced"), e.g. the turn a player really played,
         for the post-game review; ``rollouts`` overrides the budget for this search.
         """
-        start = CLOCK()
         budget = self.rollouts if rollouts is None else rollouts
         seat = state.current
         base = _mix(self.seed, state.rng_state, state.round, state.turn, seat, state.actions_left)
@@ -260,6 +263,7 @@ class StrongPolicy:
                 seen_plans.add(plan)
                 candidates.append((plan, source))
 
+        self._stopped = False
         for plan in forced:
             add(tuple(plan), "forced")
         add(self._greedy_turn(root, seat, base), "greedy")
@@ -269,23 +273,26 @@ class StrongPolicy:
         results: list[list[tuple[float, float, bool]]] = [[] for _ in candidates]
         alive = list(range(len(candidates)))
         spent = plies = 0
-        capped = False
+        capped = self._stopped
 
         def play_world(index: int) -> bool:
             """One more rollout on world ``index`` for every plan alive; False when capped."""
             nonlocal spent, plies
             while len(worlds) <= index:
                 worlds.append(redeal(state, Rng(_mix(base, len(worlds) + 1)), seat))
-            if CLOCK() - start > self.cpu_cap_s:
-                return False
-            for c in alive:
+            for played, c in enumerate(alive):
+                if self.should_stop():  # the world's rollouts so far are dropped: equal counts
+                    for d in alive[:played]:
+                        del results[d][index:]
+                    spent -= played
+                    return False
                 result, length = self._rollout(worlds[index], candidates[c][0], seat, base + index)
                 results[c].append(result)
                 spent += 1
                 plies += length
             return True
 
-        if len(candidates) > 1:
+        if len(candidates) > 1 and not capped:
             capped = not play_world(0)
             if not capped and rollouts is None:
                 budget = self._budget_for(plies / max(1, spent))
@@ -316,7 +323,7 @@ class StrongPolicy:
         # and forced plans first on a tie, so a plan must be better to replace them.
         order = {"forced": 0, "greedy": 1, "search": 2}
         scored.sort(key=lambda p: (-p.rollouts, -p.value, order[p.source]))
-        analysis = Analysis(seat, tuple(scored), spent, CLOCK() - start, capped)
+        analysis = Analysis(seat, tuple(scored), spent, capped)
         self.last = analysis
         self.searches += 1
         return analysis
@@ -368,6 +375,9 @@ class StrongPolicy:
         for _ in range(MAX_PLAN_ACTIONS):
             children: dict[tuple[object, ...], tuple[float, tuple[Action, ...], GameState]] = {}
             for plan, state in frontier:
+                if self.should_stop():  # decide on the whole turns found so far
+                    self._stopped = True
+                    return [plan for _, plan in sorted(finished.values(), key=lambda c: -c[0])[: self.plans]]
                 for action in step_candidates(state, self._pruner):
                     try:
                         after = apply(state, action).state

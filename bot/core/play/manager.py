@@ -63,9 +63,9 @@ from bot.core.games import (
     stored_state,
 )
 from bot.core.play import plans
-from bot.core.play.plugins import PluginRunner, ServerPluginAIs, is_plugin
+from bot.core.play.plugins import PLUGIN_BUDGET_S, PluginRunner, ServerPluginAIs, is_plugin
 from bot.core.play.seat_view import changed_parts, stamp
-from bot.core.play.thinking import HEAVY_POLICIES, Thinker
+from bot.core.play.thinking import HEAVY_POLICIES, Thinker, wall_now
 from bot.core.records.ratings import rating_step
 from bot.core.records.results import seat_results
 from bot.core.storage import ActionRow, NewSeat, Storage
@@ -122,13 +122,21 @@ class GameManager:
         self, storage: Storage, *, clock: Clock | None = None,
         seed_source: Callable[[], int] | None = None, policies: PolicyFactory | None = None,
         cards: Sequence[PuzzleCard] | None = None, thinker: Thinker | None = None,
+        ai_turn_seconds: float | None = None,
     ) -> None:
         self.storage = storage
         self.thinker = thinker or Thinker()
-        self.plugins = PluginRunner()
-        """Where plug-in AIs choose: a worker process of their own, within a time limit."""
+        self.plugins = PluginRunner(PLUGIN_BUDGET_S if ai_turn_seconds is None else ai_turn_seconds)
+        """Where plug-in AIs choose: a worker process of their own, within the AI seats' time limit."""
         self.plugin_servers = ServerPluginAIs(storage)
         """The servers whose lobbies offer plug-in AIs (``/projectl-server plugin_ais:``)."""
+        self.ai_turn_seconds = ai_turn_seconds
+        """The wall-clock seconds a searching AI seat's turn may think (the bot passes
+        ``PROJECTL_AI_TURN_SECONDS``): its searches stop there and play their best so far. None:
+        no clock, each search runs its fixed work budget (tests, benches: deterministic)."""
+        self._turn_deadlines: dict[tuple[int, int], tuple[int, float]] = {}
+        """(game id, seat) -> (the turn, its deadline on ``thinking.WALL_CLOCK``): set by the
+        turn's first search, shared by the searches after a revealed card."""
         self._strong_plans: dict[tuple[int, int], tuple[int, tuple[Action, ...]]] = {}
         """(game id, seat) -> (the revision the next move is expected at, the rest of a Strong seat's
         planned turn): its next moves are played without searching again."""
@@ -708,7 +716,9 @@ class GameManager:
                 if kept is not None and kept[0] == game.revision and kept[1]:
                     planned = kept[1]
                 else:
-                    planned = tuple(engine.parse_action(t) for t in await self.thinker.move(seen, seed, name))
+                    deadline = self._turn_deadline(game, seat.seat)
+                    planned = tuple(engine.parse_action(t)
+                                    for t in await self.thinker.move(seen, seed, name, deadline))
                 action = planned[0]
                 if len(planned) > 1:
                     self._strong_plans[key] = (game.revision + 1, planned[1:])
@@ -724,6 +734,19 @@ class GameManager:
         if options is not None:
             return next(options.iter_actions()), None
         return engine.SkipTurn(), None
+
+    def _turn_deadline(self, game: Game, seat: int) -> float | None:
+        """When this turn of ``seat`` stops thinking: ``ai_turn_seconds`` after its first search
+        began, for every search of the turn (a card revealed mid-turn means another search,
+        within the same budget); None without a budget."""
+        if self.ai_turn_seconds is None or game.state is None:
+            return None
+        key = (game.id, seat)
+        kept = self._turn_deadlines.get(key)
+        if kept is None or kept[0] != game.state.turn:
+            kept = (game.state.turn, wall_now() + self.ai_turn_seconds)
+            self._turn_deadlines[key] = kept
+        return kept[1]
 
     async def _after(self, result: ActionResult) -> None:
         """Run hooks for a committed result, outside the lock."""
@@ -752,6 +775,8 @@ class GameManager:
         for outcome in result.plans:
             await _run_hooks(self.on_plan_played, outcome)
         if result.finished and result.before.status != "finished":
+            for seated in result.game.seats:
+                self._turn_deadlines.pop((result.game.id, seated.seat), None)
             await _run_hooks(self.on_game_finished, result.game)
 
     # -- Master drafts ----------------------------------------------------------------------------

@@ -10,6 +10,15 @@ the engine crosses the process boundary.
 
 A worker that dies (killed, out of memory) breaks the pool; :class:`Thinker` builds a new pool
 and retries once, then lets the error through (the manager then plays a legal fallback move).
+
+**The wall-clock budget.** An AI seat's move is searched against a deadline (:func:`policy_move`'s
+``deadline``, on :data:`WALL_CLOCK`, which every process of the machine shares): the manager sets
+it once per turn of the seat (``PROJECTL_AI_TURN_SECONDS``, 2 s by default) and the worker hands
+the search a check of it (:func:`deadline_check`), which the engine's searches ask between slices
+of their work (:class:`engine.policies.Interruptible`); past it they decide on what they have
+scored. The engine reads no clock, so the same search without a deadline — a hint, a review, a
+test, a bench game — stays deterministic. The move chosen is committed as an action like any
+other, so a replay replays it and never searches again.
 """
 
 from __future__ import annotations
@@ -18,14 +27,24 @@ import asyncio
 import hashlib
 import logging
 import multiprocessing
+import time
 from collections.abc import Callable, Sequence
-from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures import Future, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass
 from typing import Any, TypeVar
 
-from engine import TABLE_ACTIONS, GameState, apply, parse_action, serialisation
-from engine.policies import Analysis, ExpertPolicy, PlanGist, StrongPolicy, plan_gist, policy_by_name
+from engine import TABLE_ACTIONS, GameState, Options, apply, new_game, parse_action, serialisation
+from engine.policies import (
+    Analysis,
+    ExpertPolicy,
+    Interruptible,
+    PlanGist,
+    StopCheck,
+    StrongPolicy,
+    plan_gist,
+    policy_by_name,
+)
 from engine.policies.hidden import redeal
 from engine.rng import Rng
 
@@ -39,11 +58,44 @@ T = TypeVar("T")
 # -- the work sent to a worker (module-level functions, plain data in and out) --------------------
 
 
-def policy_move(state_text: str, seed: int, name: str = "strong") -> tuple[str, ...]:
+WALL_CLOCK: Callable[[], float] = time.monotonic
+"""The clock a deadline is read on: monotonic and, on the systems the bot runs on, the same in
+every process of the machine, so the bot's deadline means the same instant in a worker."""
+
+
+def wall_now() -> float:
+    """:data:`WALL_CLOCK` now (read through the module, so a test's fake clock counts)."""
+    return WALL_CLOCK()
+
+
+def deadline_check(deadline: float) -> StopCheck:
+    """A search's stop check (:data:`engine.policies.StopCheck`): True from ``deadline`` on."""
+    return lambda: wall_now() >= deadline
+
+
+WARM_DEAL = 0
+"""The deal :func:`warm_worker` searches once (any fixed one: the warm-up must not vary)."""
+WARM_NODES = 200
+"""Its search's budget: enough to fill the solver's and the evaluation's first caches."""
+
+
+def warm_worker() -> None:
+    """A worker's first job, sent to each as the pool starts (:meth:`Thinker._executor`): its
+    imports (unpickling this function loads the engine) and one small Expert search, so that no
+    AI seat's turn pays them inside its wall-clock budget."""
+    ExpertPolicy(WARM_DEAL, nodes=WARM_NODES).choose(new_game(Options(players=2), WARM_DEAL))
+
+
+def policy_move(
+    state_text: str, seed: int, name: str = "strong", deadline: float | None = None,
+) -> tuple[str, ...]:
     """A searching policy's (``name``: one of :data:`HEAVY_POLICIES`) next action for the player
     to act, then the rest of its planned turn (empty after an action that reveals a card), as
-    action texts."""
+    action texts. ``deadline`` (on :data:`WALL_CLOCK`): the search stops there and plays the
+    best it has scored (None: its whole fixed budget, deterministic)."""
     policy = policy_by_name(name, seed)
+    if deadline is not None and isinstance(policy, Interruptible):
+        policy.should_stop = deadline_check(deadline)
     first = policy.choose(serialisation.loads(state_text))
     return (str(first), *(str(a) for a in getattr(policy, "planned", ())))
 
@@ -86,13 +138,6 @@ def position_seed(state: GameState, seat: int) -> int:
     return int.from_bytes(digest, "big") & 0x7FFF_FFFF_FFFF_FFFF
 
 
-HINT_CPU_CAP_S = 10.0
-"""The hint's search stops on its work budget, which depends only on the position and the seed;
-the Strong seat's 2-second CPU safety cap would make a slow machine's hint depend on the clock
-(a search near the cap gets fewer rollouts one time than the next), so the hint, which runs in
-the thinking pool and may take its time, keeps only a far cap against a runaway search."""
-
-
 def strong_hint(state_text: str, seed: int) -> Hint:
     """The strong policy's advice for the player to act in ``state_text`` (a
     :func:`public_position`), with the runner-up first move and the plan's gist."""
@@ -114,7 +159,7 @@ def advice_hint(state_text: str, seed: int) -> Hint:
 
 
 def _strong_hint(state: GameState, seed: int) -> Hint:
-    analysis = StrongPolicy(seed, cpu_cap_s=HINT_CPU_CAP_S).analyse(state)
+    analysis = StrongPolicy(seed).analyse(state)  # its work budget alone: no deadline, no clock
     return _hint(state, analysis, analysis.rollouts, analysis.best.wins)
 
 
@@ -191,17 +236,38 @@ def review_game(initial_text: str, log_rows: Sequence[tuple[int, str]], seed: in
 # -- the pool ------------------------------------------------------------------------------------
 
 
+def _log_failed_warm_up(future: Future[None]) -> None:
+    if not future.cancelled() and future.exception() is not None:
+        log.warning("an AI worker's warm-up failed: %r", future.exception())
+
+
 class Thinker:
     """Runs the functions above in a lazily started process pool of ``workers`` processes."""
 
     def __init__(self, workers: int = 2) -> None:
         self.workers = workers
         self._pool: ProcessPoolExecutor | None = None
+        self._warming: list[Future[None]] = []
 
     def _executor(self) -> ProcessPoolExecutor:
+        """The pool, started with every worker at once, each sent :func:`warm_worker` first.
+
+        Why: a spawn pool starts a worker only when a job finds none idle, so the second worker
+        used to start inside the first AI turn that overlapped another search (or raced the
+        first's end): its start and imports, seconds on a busy machine, were spent inside that
+        turn's wall-clock budget (a 5.4 s turn of ``python -m bench waits``)."""
         if self._pool is None:
             self._pool = ProcessPoolExecutor(self.workers, mp_context=multiprocessing.get_context("spawn"))
+            self._warming = [self._pool.submit(warm_worker) for _ in range(self.workers)]
+            for future in self._warming:
+                future.add_done_callback(_log_failed_warm_up)
         return self._pool
+
+    async def ready(self) -> None:
+        """Start the pool (if it is not) and wait for its workers' warm-up: a bench that times
+        AI turns calls this first, so it measures the bot after start-up."""
+        self._executor()
+        await asyncio.gather(*(asyncio.wrap_future(future) for future in self._warming))
 
     async def run(self, function: Callable[..., T], *args: Any) -> T:
         loop = asyncio.get_running_loop()
@@ -215,8 +281,11 @@ class Thinker:
                     raise
         raise AssertionError("unreachable")
 
-    async def move(self, state: GameState, seed: int, policy: str = "strong") -> tuple[str, ...]:
-        return await self.run(policy_move, serialisation.dumps(state), seed, policy)
+    async def move(
+        self, state: GameState, seed: int, policy: str = "strong", deadline: float | None = None,
+    ) -> tuple[str, ...]:
+        """:func:`policy_move` in a worker; ``deadline`` on :data:`WALL_CLOCK` (None: none)."""
+        return await self.run(policy_move, serialisation.dumps(state), seed, policy, deadline)
 
     def close(self) -> None:
         pool, self._pool = self._pool, None

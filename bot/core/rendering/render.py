@@ -319,7 +319,13 @@ class ProcessRenderer(_NamedRenderer):
 
     Workers are started lazily on the first render (or by :meth:`start`), on the running event
     loop, with the ``spawn`` method. A dead worker is replaced, and the render retried once
-    (:meth:`_run`). :meth:`close` shuts them down (the bot does so when it closes)."""
+    (:meth:`_run`). :meth:`close` shuts them down (the bot does so when it closes).
+
+    Until a worker has warmed up (its start and :func:`_warm_worker`: some 15 s of drawing on a
+    busy 2-core machine), the images routed to it are drawn in the bot's own process instead, in
+    a thread, one at a time (:meth:`_draw_here`): the first table after a start is ready in a
+    fraction of a second (``first_table_after_start_ms``, docs/benchmarks.md) rather than after
+    the warm-up, and the worker takes over once it says it is ready."""
 
     AFFINITY_SLACK = 2
     SLOW_WEIGHT = 80
@@ -333,6 +339,8 @@ class ProcessRenderer(_NamedRenderer):
         self._waiting = [0] * self.workers
         self._closing: set[asyncio.Task[None]] = set()
         self._encoded = Encoded()  # a turn end's state is written once for its mat and its table
+        self._here: tuple[asyncio.AbstractEventLoop | None, asyncio.Semaphore] = (None, asyncio.Semaphore(1))
+        """The images drawn in this process while the workers warm up, one at a time (per loop)."""
 
     def start(self) -> list[PipeWorker]:
         """Start every worker now (each warms up in the background); from the event loop."""
@@ -367,6 +375,8 @@ class ProcessRenderer(_NamedRenderer):
 
     async def _run(self, name: str, locale: str | None, *args: object, route: Route | None = None) -> bytes:
         index = self._worker_for(route)
+        if not self._started(index).ready.done():  # still warming up: drawn here meanwhile
+            return await self._draw_here(name, locale, *args)
         weight = self.SLOW_WEIGHT if route is not None and route.slow else 1
         self._waiting[index] += weight
         try:
@@ -379,6 +389,15 @@ class ProcessRenderer(_NamedRenderer):
             return bytes(await self._started(index).submit(name, locale, *args))
         finally:
             self._waiting[index] -= weight
+
+    async def _draw_here(self, name: str, locale: str | None, *args: object) -> bytes:
+        """One image drawn in this process, in a thread, while its worker warms up; one at a time
+        (the drawing holds the GIL, which the event loop needs too)."""
+        loop = asyncio.get_running_loop()
+        if self._here[0] is not loop:  # a semaphore belongs to one event loop, as the workers do
+            self._here = (loop, asyncio.Semaphore(1))
+        async with self._here[1]:
+            return await asyncio.to_thread(_render, name, locale, *args)
 
     def _discard(self, index: int, worker: PipeWorker) -> None:
         """Forget ``worker`` so the next render starts a new one (once: the renders that were
