@@ -9,10 +9,11 @@ from typing import Any
 
 import pytest
 from harness import DiscordHarness
+from positions import play_out
 from test_bot_support import bot_of, final_reply, last_channel_post, open_table, running_bot
 
 import engine
-from bot.core.wording.describe import MAX_DESCRIPTION, alt_text, describe
+from bot.core.wording.describe import MAX_DESCRIPTION, alt_text, describe, describe_recap
 from engine.cards import Ambassador
 from engine.state import DonePuzzle, OpenPuzzle, Options, RowsTable
 
@@ -115,3 +116,17 @@ def test_an_ambassador_card_on_offer_names_its_reward() -> None:
     shown = alt_text(describe(state, ["Ana", "Bruno"]), None)
     assert f"{ambassador.id} ({ambassador.points} pt, reward an Ambassador action)" in shown
     assert "recompensa uma Ação de Embaixador" in alt_text(describe(state, ["Ana", "Bruno"]), "pt-BR")
+
+
+def test_the_recap_says_what_it_shows_who_won_and_each_score_by_round() -> None:
+    """The animated recap's alt text: what the frames show, the winners, the swing, and each
+    line's score at the deal and after each round (it used to have none)."""
+    state, _ = play_out(engine.new_game(Options(players=2), 1), 1)
+    assert state.is_over
+    scores = ((0, 0), (3, 1), (7, 9))
+    about = describe_recap(state, ["Ana", "Bruno"], 12, scores, "No single move swung this game.")
+    shown = alt_text(about, None)
+    assert shown.startswith("Animated recap of game 12: the table at the deal, then after each of its "
+                            "2 rounds. The game is over. Won by ")
+    assert "Ana's score round by round: 0, 3, 7. Bruno's score round by round: 0, 1, 9." in shown
+    assert alt_text(about, "pt-BR").startswith("Resumo animado da partida 12")

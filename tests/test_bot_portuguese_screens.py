@@ -97,6 +97,18 @@ def received(calls: list[Call]) -> list[tuple[str, str]]:
     return seen
 
 
+def images_without_alt(calls: list[Call]) -> list[str]:
+    """Each image sent (an attachment of a message or an edit) whose alt text is missing."""
+    missing: list[str] = []
+    for call in calls:
+        body = call.json if isinstance(call.json, Mapping) else {}
+        data = body.get("data") if isinstance(body.get("data"), Mapping) else body
+        for attachment in data.get("attachments") or []:
+            if "filename" in attachment and not attachment.get("description"):
+                missing.append(f"{call.method} {call.path}: {attachment['filename']}")
+    return missing
+
+
 # -- what counts as English ---------------------------------------------------------------------
 
 
@@ -285,6 +297,8 @@ async def test_an_all_portuguese_table_shows_no_english(tmp_path: Path) -> None:
         finished = await whole_game(h, {ana.id: ana, bia.id: bia})
         await records(h, ana, finished)
 
+        assert "recap" in bot_of(h).renderer.calls  # type: ignore[attr-defined]
+        assert images_without_alt(h.calls[start:]) == []
         fragments = english_fragments()
         assert "one piece on each puzzle you choose, all at once" in fragments
         names = {"ana", "bia"}

@@ -57,6 +57,21 @@ def describe(state: GameState, names: Sequence[str], viewer: int | None = None,
     return Joined(sentences, " ")
 
 
+def describe_recap(state: GameState, names: Sequence[str], game_id: int,
+                   scores: Sequence[Sequence[int]], swing: Any) -> Joined:
+    """The animated recap in sentences: what it shows, who won, the move that swung it
+    (``swing``, a sentence), then each line's score at the deal and after each round (``scores``:
+    a frame's totals, one per seat, then the mastermind's in Solo)."""
+    lines = [seat_name(names, seat) for seat in range(len(state.players))]
+    if scores and len(scores[0]) > len(lines):
+        lines.append(seat_name(names, MASTERMIND))
+    sentences: list[Any] = [texts.ALT_RECAP.format(game_id=game_id, rounds=max(len(scores) - 1, 0)),
+                            *_turn(state, names), swing]
+    sentences += [texts.ALT_RECAP_SCORES.format(name=name, scores=", ".join(str(row[line]) for row in scores))
+                  for line, name in enumerate(lines)]
+    return Joined(sentences, " ")
+
+
 def table_lines(state: GameState, names: Sequence[str], viewer: int | None = None) -> list[Any]:
     """``/projectl-describe``: the table image's facts as one line per item, for a screen reader
     (no drawing): whose turn and the round, each score (``viewer``'s hidden piles hidden), the end,

@@ -863,6 +863,8 @@ ALT_COUNT = "{code} ×{count}"
 ALT_NO_PIECES = "none"
 ALT_DECKS = "Decks: {white} white and {black} black cards left."
 ALT_SOLO_DECK = "Deck: {cards} cards left."
+ALT_RECAP = "Animated recap of game {game_id}: the table at the deal, then after each of its {rounds} rounds."
+ALT_RECAP_SCORES = "{name}'s score round by round: {scores}."
 
 # -- /projectl-describe: the table or one's mat as text, a line per item (bot/core/wording/describe.py) ------
 DESCRIBE_ROUND = "Round {round}."
