@@ -834,11 +834,10 @@ REVIEW_NOT_OVER = "The review is ready when the game is over."
 ALT_TURN = "{names} to move."
 ALT_OVER = "The game is over."
 ALT_MAT = "This is {name}'s mat."
-ALT_SCORE = "{name}: {points} points from {completed} completed puzzles, {supply} pieces in supply."
-ALT_SCORE_HIDDEN = ("{name}: {completed} completed puzzles (points hidden until the end), "
-                    "{supply} pieces in supply.")
+ALT_SCORE = "{name}: {points}, {completed}, {supply}."
+ALT_SCORE_HIDDEN = "{name}: {completed} (points hidden until the end), {supply}."
 ALT_BUILDING = "{name} is building {cards}."
-ALT_PUZZLE = "{card} ({left} cells left)"
+ALT_PUZZLE = "{card} ({left}: {cells})"
 ALT_CARD = "{card} ({points} pt, reward {reward})"
 ALT_ROW = "{row} row: {cards}."
 ALT_ROW_EMPTY = "{row} row: empty."
@@ -851,20 +850,29 @@ ALT_EMPTY_SLOT = "empty"
 ALT_WINNERS = "Won by {names}."
 ALT_END_TRIGGERED = "The end is triggered: round {round} is the last."
 ALT_FINESSE_LIVE = "Live Finesse tile: {tile}."
-ALT_FINESSE_NONE = "No Finesse tile is live yet ({face_down} face down)."
+ALT_FINESSE_NONE = "No Finesse tile is live yet (face down: {face_down})."
 ALT_CREDITS = "Finesse credits, active and inactive: {credits}."
 ALT_CREDITS_OF = "{name} {active} and {inactive}"
 ALT_MARKERS = "White marker: {white}; black marker: {black}."
 ALT_LOCKS = "Locks above the grid's columns, left to right: {locks}."
-ALT_MASTERMIND = "{name}: {points} points from {cards} puzzles, {pieces} pieces left to lock with."
+ALT_MASTERMIND = "{name}: {points} from {cards}, {pieces} left to lock with."
 ALT_SUPPLY = "{name}'s pieces: {pieces}."
 ALT_RESERVE = "Reserve: {pieces}."
 ALT_COUNT = "{code} ×{count}"
 ALT_NO_PIECES = "none"
-ALT_DECKS = "Decks: {white} white and {black} black cards left."
-ALT_SOLO_DECK = "Deck: {cards} cards left."
-ALT_RECAP = "Animated recap of game {game_id}: the table at the deal, then after each of its {rounds} rounds."
+ALT_DECKS = "Cards left in the decks: white {white}, black {black}."
+ALT_SOLO_DECK = "Cards left in the deck: {cards}."
+ALT_RECAP = "Animated recap of game {game_id}: the table at the deal, then after each round ({rounds})."
 ALT_RECAP_SCORES = "{name}'s score round by round: {scores}."
+ALT_MORE = "More: `/projectl-describe`."
+ALT_POINTS = {"one": "{n} point", "other": "{n} points"}
+ALT_COMPLETED = {"one": "{n} puzzle done", "other": "{n} puzzles done"}
+ALT_PUZZLES = {"one": "{n} puzzle", "other": "{n} puzzles"}
+ALT_PIECES = {"one": "{n} piece", "other": "{n} pieces"}
+ALT_CELLS = {"one": "{n} cell", "other": "{n} cells"}
+ALT_CELLS_LEFT = {"one": "{n} cell left", "other": "{n} cells left"}
+"""Counted nouns: :func:`bot.core.wording.describe.counted` picks ``one`` for 1, ``other`` for
+any other count, so no sentence says "1 pieces"."""
 
 # -- /projectl-describe: the table or one's mat as text, a line per item (bot/core/wording/describe.py) ------
 DESCRIBE_ROUND = "Round {round}."
@@ -872,8 +880,8 @@ DESCRIBE_ROWS = {"white": "White row", "black": "Black row", "left_white": "Left
                  "left_black": "Left black row", "right_white": "Right white row",
                  "right_black": "Right black row", "grid": "Solo grid"}
 DESCRIBE_SLOT = "{row}, slot {slot}: {card}."
-DESCRIBE_CARD = "{card}, {size} cells"
-DESCRIBE_PUZZLE = "Puzzle {card}: {filled} of {size} cells filled, {left} left."
+DESCRIBE_CARD = "{card}, {size}"
+DESCRIBE_PUZZLE = "Puzzle {card}: {left} of {size}: {cells}."
 DESCRIBE_NO_PUZZLES = "No puzzle being built."
 DESCRIBE_PIECE = "Piece {piece}: {count}."
 DESCRIBE_NO_PIECES = "No pieces in supply."
