@@ -243,7 +243,7 @@ async def test_game_with_ai_seats(tmp_path: Path) -> None:
     async with running_bot(tmp_path / "ai.sqlite3", seed=21) as h:
         alice = h.add_user("alice")
         lobby = await open_table(h, alice, [], players=3, ai=2)
-        assert "Greedy bot 1" in (lobby.content or "") or "started" in (lobby.content or "")
+        assert "Easy AI 1" in (lobby.content or "") or "started" in (lobby.content or "")
         game = await Driver(h, [alice], seed=21).play()
         assert [s.is_ai for s in game.seats] == [False, True, True]
         log = await bot_of(h).manager.log(game.id)

@@ -127,10 +127,11 @@ TOO_MANY_PLACEMENTS = (
 # -- names --------------------------------------------------------------------------------------
 # (issue 18, pt-play: AI seats, the mastermind, pieces and rows, as sentences name them)
 
-AI_SEAT_NAME = "{policy} bot {number}"
-REPLACED_NAME = "{policy} bot (for {name})"
-POLICY_NAMES: dict[str, str] = {"random": "Random", "greedy": "Greedy", "medium": "Medium",
+AI_SEAT_NAME = "{policy} AI {number}"
+REPLACED_NAME = "{policy} AI (for {name})"
+POLICY_NAMES: dict[str, str] = {"random": "Random", "greedy": "Easy", "medium": "Medium",
                                 "strong": "Strong", "ladder_strong": "Strong", "expert": "Expert"}
+"""Each AI level by the name the lobby's buttons give it ("Add Easy AI" seats "Easy AI 1")."""
 MASTERMIND_NAME = "The mastermind"
 SEAT_NUMBER = "Player {number}"
 AND = " and "
@@ -405,28 +406,25 @@ MAT_OF = "{name}'s mat"
 
 # -- help ---------------------------------------------------------------------------------------
 
-HELP = """**Project L in Discord** — build a table, then play asynchronously; the bot remembers everything.
-
-**Table** `/projectl table new` here, then Join / Leave / Add AI / Start
-• 2–4 players: base game · 5–6: **Line Clear** (two players at once) · `variant:solo`: **Solo**
-• options: **Ghost Piece** · **Finesse** · **Endless White** · **hidden scores** · **Unfinished penalty** · \
-**Ambassador Pack** · **Phoenix** · **Finesse Ambassador Pack**
-`/projectl table …` also `cancel` (host or channel admins) · `leave` · `vote` (turn clock) · `replace` (host)
-**Your turn: 3 actions**, any mix — tap **Play** under the table image, or type `/projectl play …`
-• `take` a puzzle from a row (or Solo grid) · `draw` the top card of a deck, blind
-• `level1` take a level-1 piece · `upgrade` return a piece for a bigger (or same-level) one
-• `place` a piece on your puzzle — the `cells` option lists every legal spot, like `A1 A2 B2`
-• `master-add` … `master-confirm`: the Master action (once per turn, one piece per puzzle)
-• `recycle` a row under its deck · `pass` only when nothing else is possible · `undo` your last action
-• `ghost` split a ghost piece · `choose` answer a level-up (↑ ⇈) · `ambassador` an extra Master
-• Finesse: `insert` 2 credits for an action · `end turn` keeping your credits
-• `act text:` any action in text notation, e.g. `place L3 on W07 at A1 A2 B2`
-**End** Finishing Touches: `/projectl play place` (-1 point each) then `/projectl play done`
-**Look** `/projectl status` table image · `/projectl mat` any player's mat (only deck order is secret)
-`/projectl log` · `/projectl stats` · `/projectl rules` per action and mode · \
-`/projectl settings` DM reminders
-**Learn** `/projectl play hint` the Expert AI's advice · `/projectl review` your costliest turns
-Cells: columns A–E, rows 1–5 of the card, A1 top left."""
+HELP_INTRO = (
+    "**Project L in Discord** — open a table with `/projectl table new`, then Join / Add AI / Start in "
+    "its lobby; play at your pace, the bot remembers everything.\n"
+    "• 2–4 players: base game · 5–6: **Line Clear** (two players at once) · `variant:solo`: **Solo**\n"
+    "• options: **Ghost Piece** · **Finesse** · **Endless White** · **hidden scores** · "
+    "**Unfinished penalty** · **Ambassador Pack** · **Phoenix** · **Finesse Ambassador Pack**\n"
+    "**Your turn: 3 actions**, any mix — tap **Play** under the table image, or type the commands "
+    "below. After the last round, Finishing Touches: `place` (-1 point each), then `done`."
+)
+HELP_HEADING = "**`{command}`** — {about}"
+HELP_LINE = "• `{command}` — {about}"
+HELP_ALSO = "**Also**"
+HELP_ACT = (
+    "**`act text:`** plays any action in notation, e.g. `place L3 on W07 at A1 A2 B2`; these have no "
+    "command of their own: `choose …` answers a level-up (↑ ⇈), `ambassador …` is an extra Master, "
+    "Finesse's `insert` spends 2 credits for an action and `end turn` keeps your credits."
+)
+HELP_CELLS = "Cells: columns A–E, rows 1–5 of the card, A1 top left."
+"""``/projectl help`` around the commands it lists from the tree (bot/core/wording/help.py)."""
 
 RULES: dict[str, str] = {
     "overview": (
