@@ -488,12 +488,30 @@ def _marker_label(lay: TableLayout, side: str, name: str) -> tuple[int, list[str
     small size, else wrapped onto more lines at that size: a holder's whole name, never cut with
     an ellipsis (issue 31, item 6)."""
     t = lay.t
-    label = labels.marker_holder(labels.WHITE_MARKER if side == "left" else labels.BLACK_MARKER, name)
+    marker = labels.WHITE_MARKER if side == "left" else labels.BLACK_MARKER
+    label = labels.marker_holder(marker, name)
     room = _marker_room(lay, side)
     size = fonts.fitting_size(label, t.body, room, t.small, bold=True)
     if fonts.width(label, size, bold=True) <= room:
         return size, [label]
-    return t.small, fonts.wrap(label, t.small, room, bold=True)
+    before, _, after = labels.marker_holder(marker, "\0").partition("\0")
+    heading = before.rstrip()
+    if label == f"{before}{name}{after}" and not after and fonts.width(heading, t.small, True) <= room:
+        named = fonts.wrap(name, t.small, room, bold=True)
+        return t.small, [heading, *_without_widow(named, t.small, room)]
+    return t.small, _without_widow(fonts.wrap(label, t.small, room, bold=True), t.small, room)
+
+
+def _without_widow(lines: list[str], size: int, room: int) -> list[str]:
+    """Wrapped lines whose last is not a lone short word ("Easy AI" / "1"): the word before it
+    goes down with it when they fit together."""
+    if len(lines) < 2 or len(lines[-1]) > 3 or " " not in lines[-2]:
+        return lines
+    head, _, word = lines[-2].rpartition(" ")
+    joined = f"{word} {lines[-1]}"
+    if fonts.width(joined, size, bold=True) > room:
+        return lines
+    return [*lines[:-2], head, joined]
 
 
 def _line_clear_height(lay: TableLayout, names: Sequence[str] = (),
