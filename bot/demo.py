@@ -6,8 +6,9 @@ Seat 1 is a "human" seat whose moves a policy picks and submits with ``manager.a
 slash command takes; the other seats are policy seats that the manager plays by itself.
 
 Written to the output folder: ``turn-NNN.png`` (the table after every turn, as the channel would
-see it), ``mat-<seat>.png`` (each player's mat at the end), ``results.png`` and ``log.txt``
-(every action and what it caused).
+see it), ``mat-<seat>.png`` (each player's mat at the end), ``results.png``, ``recap.png`` (the
+animated recap the channel gets after the results) and ``log.txt`` (every action and what it
+caused).
 
 Alongside it, in ``<out>/finesse/``, the same is written for a 2-player table with the Finesse
 expansion (:data:`FINESSE_SEED`): its tile strip, credits earned and why, Inserts (the seed is
@@ -29,6 +30,7 @@ from pathlib import Path
 
 from bot.core.clock import SystemClock
 from bot.core.play.manager import ActionResult, GameManager, TableSettings, engine_policy
+from bot.core.records import recap
 from bot.core.records.summary import final_summary
 from bot.core.rendering.render import ThreadedRenderer
 from bot.core.storage import Storage
@@ -90,6 +92,9 @@ async def play(out: Path, *, players: int = 3, seed: int = 7, policy: str = "gre
             image = await renderer.mat(game.state, seat.seat, game.names)
             (out / f"mat-{seat.seat + 1}.png").write_bytes(image)
         (out / "results.png").write_bytes(await renderer.results(game.state, game.names))
+        plan = recap.plan(game, await manager.log(game.id))
+        (out / "recap.png").write_bytes(await renderer.recap(plan.states, game.names, plan.scores,
+                                                             plan.swing.frame if plan.swing else None))
         lines += ["", final_summary(game).replace("**", ""),
                   f"Replay of the stored log matches the stored state: {await manager.verify(game.id)}"]
     finally:
@@ -98,8 +103,8 @@ async def play(out: Path, *, players: int = 3, seed: int = 7, policy: str = "gre
     log_path.write_text("\n".join(lines) + "\n", encoding="utf-8")
     if not quiet:
         tables = len(list(out.glob("turn-*.png")))
-        print(f"Wrote {tables} table image{'s' if tables != 1 else ''}, mats, results.png and log.txt "
-              f"to {out}/")
+        print(f"Wrote {tables} table image{'s' if tables != 1 else ''}, mats, results.png, recap.png and "
+              f"log.txt to {out}/")
     return log_path
 
 

@@ -140,10 +140,11 @@ def caption_key(tile: Tile) -> str:
 
 
 def caption(tile: Tile) -> str:
-    """A tile's caption in the current language: a Set A/B tile names its pieces ("place ILO",
-    "own IL"), so no two tiles with different rules read alike."""
+    """A tile's caption in the current language: a Set A/B tile names its pieces by the codes the
+    supply and the notation use ("place I3 L3 O4", "own I4 O4": letters alone, "place ILO", meant
+    nothing to a newcomer), so no two tiles with different rules read alike."""
     template = str(labels.FINESSE_RULE[caption_key(tile)])
-    return template.format(shapes="".join(s.value[0] for s in tile.shapes))
+    return template.format(shapes=" ".join(s.value for s in tile.shapes))
 
 
 def caption_lines(text: str, width: int, size: int) -> list[str]:

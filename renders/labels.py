@@ -180,7 +180,9 @@ ENGLISH: dict[str, Any] = {
     "MAT_CREDITS": "Credits",
     "MAT_AMBASSADORS": "Ambassador cards",
     "TABLE_AMBASSADORS": "Ambassador",
-    "mat_ambassador_card": "{card} ({points} pt)",
+    "mat_ambassador_ready": "{card} ({points} pt, ready)",
+    "mat_ambassador_later": "{card} ({points} pt, next turn)",
+    "AMBASSADOR_LEGEND": "Ambassador: flip the completed card later for an extra Master",
     "mat_credits_active": {"one": "{n} active", "other": "{n} active"},
     "mat_credits_inactive": {
         "one": "{n} inactive until your turn ends",
@@ -500,9 +502,10 @@ def results_credits(n: int) -> str:
     return say("results_credits", n=n)
 
 
-def mat_ambassador_card(card: str, points: int) -> str:
-    """'B33 (4 pt)': an unflipped Ambassador card (face up: its points are public)."""
-    return say("mat_ambassador_card", card=card, points=points)
+def mat_ambassador_card(card: str, points: int, ready: bool) -> str:
+    """'B33 (4 pt, ready)': an unflipped Ambassador card (face up: its points are public),
+    and whether it may be flipped now or only from the owner's next turn (completed this one)."""
+    return say("mat_ambassador_ready" if ready else "mat_ambassador_later", card=card, points=points)
 
 
 def mat_credits_active(n: int) -> str:

@@ -17,7 +17,7 @@ from PIL import Image, ImageDraw
 
 from engine.actions import Place
 from engine.cards import PuzzleCard
-from engine.expansions.ambassador import unflipped
+from engine.expansions.ambassador import ready, unflipped
 from engine.expansions.finesse import view as finesse_view
 from engine.pieces import SHAPES, Shape, mask_to_text
 from engine.state import GameState, OpenPuzzle, Phase, Placed, PlayerState
@@ -189,9 +189,11 @@ def _paint_ambassadors(image: Image.Image, y: int, state: GameState, seat: int, 
     mid = y + h // 2
     x = MARGIN
     x += fonts.draw(image, x, mid, labels.MAT_AMBASSADORS, t.body, INK, bold=True, anchor="lm") + t.small
-    text = ", ".join(labels.mat_ambassador_card(c, state.cards[c].points) for c in cards)
-    fonts.draw(image, x, mid, fonts.fit(text, t.body, MAT_WIDTH - MARGIN - x), t.body, ACCENT, bold=True,
-               anchor="lm")
+    flippable = set(ready(state, seat))
+    text = ", ".join(labels.mat_ambassador_card(c, state.cards[c].points, c in flippable) for c in cards)
+    room = MAT_WIDTH - MARGIN - x
+    size = fonts.fitting_size(text, t.body, room, t.small, bold=True)  # shrunk before it is cut
+    fonts.draw(image, x, mid, fonts.fit(text, size, room, bold=True), size, ACCENT, bold=True, anchor="lm")
 
 
 def _card_slots(state: GameState, player: PlayerState) -> int:

@@ -1,5 +1,5 @@
 """The animated recap of a finished game: an animated PNG, one frame per round (the table after
-it, drawn by :func:`renders.render_table`) with a score line per player growing beside it, and
+it, drawn by :func:`renders.render_table`) with a score line per player growing below it, and
 the move that swung the game most marked (a gold ring on its round's point of the chart, and a
 gold frame round that round's frame). Pure: states in, PNG bytes out (docs/replays.md).
 
@@ -17,13 +17,17 @@ from PIL import Image, ImageDraw
 
 from engine.state import GameState
 
-from . import fonts
+from . import fonts, labels
 from .labels import Words
 from .palette import ACCENT, INK, MUTED, PAGE, PANEL, PANEL_EDGE, RGB, rgb
 from .table import render_table
 
 TABLE_WIDTH = 760
-CHART_WIDTH = 320
+CHART_HEIGHT = 300
+"""The score chart's plot, below the table across its whole width: on a phone (the recap shown
+about half size) its 26 px labels read like the chat's own text."""
+LABEL = 26
+LEGEND_ROW = 40
 FRAME_MS = 1500
 LAST_FRAME_MS = 3000
 MAX_SECONDS = 20
@@ -44,9 +48,10 @@ def render_recap(states: Sequence[GameState], names: Sequence[str], scores: Sequ
                  swing: int | None = None, words: Words | None = None) -> bytes:
     """``states[k]``: the table after round k (0: the deal); ``scores[k]``: each line's total then
     (one line per seat, then the mastermind's in Solo); ``swing``: the frame of the swing move."""
-    tables = [_table(state, names, words) for state in states]
-    height = max([360, *(table.height for table in tables)])  # one canvas for every frame
-    frames = [_frame(table, height, names, scores, k, swing) for k, table in enumerate(tables)]
+    with labels.speaking(words):
+        tables = [_table(state, names, words) for state in states]
+        height = max(table.height for table in tables)  # one canvas for every frame
+        frames = [_frame(table, height, names, scores, k, swing) for k, table in enumerate(tables)]
     out = BytesIO()
     frames[0].save(out, format="PNG", save_all=True, append_images=frames[1:],
                    duration=durations(len(frames)), loop=0, optimize=False)
@@ -60,15 +65,20 @@ def _table(state: GameState, names: Sequence[str], words: Words | None) -> Image
     return table.resize((TABLE_WIDTH, height), Image.Resampling.LANCZOS)
 
 
+def chart_height(lines: int) -> int:
+    """The chart's whole height: the plot, its round numbers, a legend row per two lines."""
+    return CHART_HEIGHT + LABEL + 24 + LEGEND_ROW * ((lines + 1) // 2) + 20
+
+
 def _frame(table: Image.Image, height: int, names: Sequence[str], scores: Sequence[Sequence[int]],
            k: int, swing: int | None) -> Image.Image:
-    """One frame, ``height`` tall whatever this round's table needs: an animated PNG has one
-    canvas size, and a frame smaller than the one before would leave the rest of it black (the
-    tables grow as players take puzzles)."""
-    canvas = Image.new("RGB", (TABLE_WIDTH + CHART_WIDTH, height), PAGE)
+    """One frame: the table (``height``: the tallest table's, since an animated PNG has one
+    canvas size and the tables grow as players take puzzles), the chart below it."""
+    lines = len(scores[0]) if scores else 0
+    canvas = Image.new("RGB", (TABLE_WIDTH, height + chart_height(lines)), PAGE)
     canvas.paste(table, (0, 0))
-    _chart(ImageDraw.Draw(canvas), names, scores, k, swing, (TABLE_WIDTH + 10, 10, canvas.width - 10,
-                                                               min(canvas.height - 10, 420)))
+    _chart(ImageDraw.Draw(canvas), names, scores, k, swing, (10, height + 10, canvas.width - 10,
+                                                             canvas.height - 10))
     if swing is not None and k == swing:
         ImageDraw.Draw(canvas).rectangle((2, 2, canvas.width - 3, canvas.height - 3), outline=ACCENT, width=6)
     return canvas.quantize(colors=256, method=Image.Quantize.FASTOCTREE)
@@ -76,13 +86,16 @@ def _frame(table: Image.Image, height: int, names: Sequence[str], scores: Sequen
 
 def _chart(draw: ImageDraw.ImageDraw, names: Sequence[str], scores: Sequence[Sequence[int]], k: int,
            swing: int | None, box: tuple[int, int, int, int]) -> None:
+    """The score lines up to frame ``k``: the round numbers on the axis (0: the deal), the
+    highest and lowest score beside it, and a legend of each line's name and score now."""
     left, top, right, bottom = box
     draw.rectangle(box, fill=PANEL, outline=PANEL_EDGE, width=2)
     lines = len(scores[0]) if scores else 0
-    legend = 22 * lines + 10
-    inner = (left + 34, top + 12, right - 12, bottom - legend)
+    font = fonts.get_font(LABEL)
     values = [v for row in scores for v in row] or [0]
     low, high = min(0, *values), max(1, *values)
+    margin = max(fonts.width(str(value), LABEL) for value in (low, high)) + 24
+    inner = (left + margin, top + 20, right - 24, top + 20 + CHART_HEIGHT - 40)
     rounds = max(1, len(scores) - 1)
 
     def point(frame: int, value: int) -> tuple[float, float]:
@@ -90,23 +103,30 @@ def _chart(draw: ImageDraw.ImageDraw, names: Sequence[str], scores: Sequence[Seq
         y = inner[3] - (inner[3] - inner[1]) * (value - low) / (high - low)
         return x, y
 
-    small = fonts.get_font(14)
-    draw.line((inner[0], point(0, 0)[1], inner[2], point(0, 0)[1]), fill=PANEL_EDGE, width=1)
-    draw.text((left + 4, inner[1] - 6), str(high), font=small, fill=MUTED)
-    draw.text((left + 4, inner[3] - 8), str(low), font=small, fill=MUTED)
+    draw.line((inner[0], point(0, 0)[1], inner[2], point(0, 0)[1]), fill=PANEL_EDGE, width=2)
+    draw.text((left + 10, inner[1] - LABEL // 2), str(high), font=font, fill=MUTED)
+    draw.text((left + 10, inner[3] - LABEL // 2), str(low), font=font, fill=MUTED)
+    step = max(1, -(-(rounds + 1) // 12))  # at most a dozen round numbers along the axis
+    for frame in range(0, rounds + 1, step):
+        x = point(frame, low)[0]
+        label = str(frame)
+        draw.text((x - fonts.width(label, LABEL) / 2, inner[3] + 10), label, font=font,
+                  fill=INK if frame == k else MUTED)  # this frame's round stands out
+    legend = inner[3] + 10 + LABEL + 24
+    column = (right - left) // 2
     for line in range(lines):
         colour = LINE_COLOURS[line % len(LINE_COLOURS)]
         points = [point(f, scores[f][line]) for f in range(k + 1)]
         if len(points) > 1:
-            draw.line(points, fill=colour, width=4, joint="curve")
+            draw.line(points, fill=colour, width=5, joint="curve")
         x, y = points[-1]
-        draw.ellipse((x - 5, y - 5, x + 5, y + 5), fill=colour)
+        draw.ellipse((x - 7, y - 7, x + 7, y + 7), fill=colour)
         name = names[line] if line < len(names) else "—"
-        row = bottom - legend + 22 * line
-        draw.rectangle((left + 12, row + 8, left + 26, row + 22), fill=colour)
-        draw.text((left + 32, bottom - legend + 5 + 22 * line), f"{name[:22]}  {scores[k][line]}", font=small,
-                  fill=INK)
+        at_x, at_y = left + 16 + column * (line % 2), legend + LEGEND_ROW * (line // 2)
+        draw.rectangle((at_x, at_y + 6, at_x + 22, at_y + 28), fill=colour)
+        shown = fonts.fit(f"{name}", LABEL, column - 110)
+        draw.text((at_x + 32, at_y), f"{shown}  {scores[k][line]}", font=font, fill=INK)
     if swing is not None and swing <= k:
         for line in range(lines):
             x, y = point(swing, scores[swing][line])
-            draw.ellipse((x - 11, y - 11, x + 11, y + 11), outline=ACCENT, width=3)
+            draw.ellipse((x - 13, y - 13, x + 13, y + 13), outline=ACCENT, width=4)

@@ -19,7 +19,7 @@ from functools import lru_cache
 
 from PIL import Image, ImageDraw
 
-from engine.cards import Colour
+from engine.cards import Ambassador, Colour
 from engine.expansions.ambassador import unflipped
 from engine.state import GameState, LineClearTable, RowsTable, SoloTable
 from engine.visibility import hidden_scores
@@ -27,7 +27,7 @@ from engine.visibility import hidden_scores
 from . import fonts, indexed, labels, layers
 from .card import Box, Look, MarketGeometry, look, market_card, market_geometry
 from .changes import NONE, Changes, changes_between, market_cards
-from .draw import dashed_rect, pill, rounded_box, rounded_rect
+from .draw import dashed_rect, paste_reward, pill, rounded_box, rounded_rect
 from .finesse import finesse_height, paint_finesse
 from .labels import Words
 from .layers import Band, Layout, Part
@@ -230,6 +230,9 @@ def table_layout(state: GameState, names: Sequence[str], previous: GameState | N
     if changes:
         add(_legend_height(changes, t), ("legend", language),
             lambda image, x, top: _paint_legend(image, top, t))
+    if state.options.ambassador:  # the diamond on a card says what its reward is
+        add(int(t.small * 1.6), ("ambassador legend", language),
+            lambda image, x, top: _paint_ambassador_legend(image, top, lay))
     panels = _panel_grid(state, lay)
     for row in range(len(panels.row_heights)):
         below = MARGIN if row == len(panels.row_heights) - 1 else GAP
@@ -319,6 +322,16 @@ def _paint_legend(image: Image.Image, y: int, t: TextSizes) -> None:
     fonts.draw(
         image, box[2] + t.small // 2 + 4, legend_mid, labels.CHANGED_LEGEND, t.small, MUTED, anchor="lm"
     )
+
+
+def _paint_ambassador_legend(image: Image.Image, y: int, lay: TableLayout) -> None:
+    """The Ambassador Pack's diamond, as the cards show it, and what it means."""
+    t = lay.t
+    mid = y + int(t.small * 1.6) // 2 - GAP // 4
+    x = MARGIN + MARK_LEGEND
+    x += paste_reward(image, Ambassador.ACTION, max(4, t.small // 3), x, mid) + t.small // 2
+    fonts.draw(image, x, mid, fonts.fit(labels.AMBASSADOR_LEGEND, t.small, lay.width - MARGIN - x), t.small,
+               MUTED, anchor="lm")
 
 
 # -- market tiles ------------------------------------------------------------------------------------
@@ -488,12 +501,30 @@ def _marker_label(lay: TableLayout, side: str, name: str) -> tuple[int, list[str
     small size, else wrapped onto more lines at that size: a holder's whole name, never cut with
     an ellipsis (issue 31, item 6)."""
     t = lay.t
-    label = labels.marker_holder(labels.WHITE_MARKER if side == "left" else labels.BLACK_MARKER, name)
+    marker = labels.WHITE_MARKER if side == "left" else labels.BLACK_MARKER
+    label = labels.marker_holder(marker, name)
     room = _marker_room(lay, side)
     size = fonts.fitting_size(label, t.body, room, t.small, bold=True)
     if fonts.width(label, size, bold=True) <= room:
         return size, [label]
-    return t.small, fonts.wrap(label, t.small, room, bold=True)
+    before, _, after = labels.marker_holder(marker, "\0").partition("\0")
+    heading = before.rstrip()
+    if label == f"{before}{name}{after}" and not after and fonts.width(heading, t.small, True) <= room:
+        named = fonts.wrap(name, t.small, room, bold=True)
+        return t.small, [heading, *_without_widow(named, t.small, room)]
+    return t.small, _without_widow(fonts.wrap(label, t.small, room, bold=True), t.small, room)
+
+
+def _without_widow(lines: list[str], size: int, room: int) -> list[str]:
+    """Wrapped lines whose last is not a lone short word ("Easy AI" / "1"): the word before it
+    goes down with it when they fit together."""
+    if len(lines) < 2 or len(lines[-1]) > 3 or " " not in lines[-2]:
+        return lines
+    head, _, word = lines[-2].rpartition(" ")
+    joined = f"{word} {lines[-1]}"
+    if fonts.width(joined, size, bold=True) > room:
+        return lines
+    return [*lines[:-2], head, joined]
 
 
 def _line_clear_height(lay: TableLayout, names: Sequence[str] = (),

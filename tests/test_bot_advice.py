@@ -83,7 +83,7 @@ async def test_a_searching_ai_seat_plays_its_turns(
     await h.click(alice, lobby, f"pl:lobby:{button}:{game_id}")
     await h.click(alice, lobby, f"pl:lobby:start:{game_id}")
     game = await _game(h)
-    assert [s.policy for s in game.seats] == [None, level] and game.seats[1].name == f"{label} bot 1"
+    assert [s.policy for s in game.seats] == [None, level] and game.seats[1].name == f"{label} AI 1"
     assert game.current is not None and game.current.user_id == alice.id  # the AI already moved, if first
     for _ in range(3):
         await h.slash(alice, "games", "projectl play level1")
@@ -137,7 +137,7 @@ async def test_a_seat_stored_with_the_retired_strong_level_still_plays(h: Discor
         lambda conn: conn.execute("UPDATE seats SET policy = 'strong' WHERE policy = 'ladder_strong'"))
     await h.click(alice, lobby, f"pl:lobby:start:{game_id}")
     game = await _game(h)
-    assert [s.policy for s in game.seats] == [None, "strong"] and game.seats[1].name == "Strong bot 1"
+    assert [s.policy for s in game.seats] == [None, "strong"] and game.seats[1].name == "Strong AI 1"
     for _ in range(3):
         await h.slash(alice, "games", "projectl play level1")
     after = await _game(h)

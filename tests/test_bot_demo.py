@@ -23,8 +23,9 @@ def test_the_finesse_demo_table_earns_credits_and_inserts(tmp_path: Path) -> Non
     assert ": insert\n" in text and "paid 2 credits to insert an extra action" in text
     assert "+1 credit: " in text and "(Finesse: " in text
     assert "Replay of the stored log matches the stored state: True" in text
-    for name in ("turn-000.png", "turn-001.png", "mat-1.png", "mat-2.png", "results.png"):
+    for name in ("turn-000.png", "turn-001.png", "mat-1.png", "mat-2.png", "results.png", "recap.png"):
         assert (out / name).read_bytes()[:8] == b"\x89PNG\r\n\x1a\n", name
+    assert b"acTL" in (out / "recap.png").read_bytes()  # the recap is animated, a frame per round
 
 
 def _recorded(monkeypatch: pytest.MonkeyPatch) -> list[dict[str, Any]]:

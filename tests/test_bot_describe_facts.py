@@ -17,11 +17,12 @@ from typing import Any
 import pytest
 
 import engine
+from bot.core.wording import texts
 from bot.core.wording.catchup import post_changes
 from bot.core.wording.describe import MAX_DESCRIPTION, alt_text, describe
 from bot.core.wording.locales import Joined, localise
 from engine.expansions import finesse
-from engine.pieces import SHAPES
+from engine.pieces import SHAPES, mask_to_text, parse_cells
 from engine.policies.registry import policy_by_name
 from engine.state import GameState, LineClearTable, Options, RowsTable, SoloTable
 from engine.visibility import hidden_scores
@@ -37,21 +38,26 @@ MODES: list[tuple[int, dict[str, Any]]] = [
 
 WORDS = {
     None: {"turn": "{names} to move.", "and": " and ", "over": "The game is over.",
-           "score": r"{name}: (\d+) points from (\d+) completed puzzles, (\d+) pieces in supply\.",
-           "hidden": r"{name}: (\d+) completed puzzles \(points hidden until the end\), (\d+) pieces",
-           "reserve": r"Reserve: ([^.]*)\.", "decks": r"Decks: (\d+) white and (\d+) black cards left\.",
-           "deck": r"Deck: (\d+) cards left\.", "locks": r"left to right: ([\d, ]+)\.",
+           "score": r"{name}: (\d+) points?, (\d+) puzzles? done, (\d+) pieces?\.",
+           "hidden": r"{name}: (\d+) puzzles? done \(points hidden until the end\), (\d+) pieces?",
+           "reserve": r"Reserve: ([^.]*)\.", "decks": r"Cards left in the decks: white (\d+), black (\d+)\.",
+           "deck": r"Cards left in the deck: (\d+)\.", "locks": r"left to right: ([\d, ]+)\.",
            "pieces": r"{name}'s pieces: ([^.]*)\.", "live": "Live Finesse tile: {tile}",
-           "credits": "{name} {a} and {i}", "left": r" \({left} cells left\)"},
+           "credits": "{name} {a} and {i}", "left": r" \({left} cells? left: ([A-E1-5–, ]+)\)",
+           "wrong": (r"\b1 (?:points|pieces|cells|puzzles)\b",
+                     r"\b(?:[02-9]|\d\d+) (?:point|piece|cell|puzzle)\b(?!s)")},
     "pt-BR": {"turn": "Vez de {names}.", "and": " e ", "over": "A partida terminou.",
-              "score": r"{name}: (\d+) pontos de (\d+) quebra-cabeças completos, (\d+) peças na reserva "
-                       r"pessoal\.",
-              "hidden": r"{name}: (\d+) quebra-cabeças completos \(pontos ocultos até o fim\), (\d+) peças",
+              "score": r"{name}: (\d+) pontos?, (\d+) completos?, (\d+) peças?\.",
+              "hidden": r"{name}: (\d+) completos? \(pontos ocultos até o fim\), (\d+) peças?",
               "reserve": r"Reserva: ([^.]*)\.",
-              "decks": r"Baralhos: restam (\d+) cartas brancas e (\d+) pretas\.",
-              "deck": r"Baralho: restam (\d+) cartas\.", "locks": r"da esquerda para a direita: ([\d, ]+)\.",
+              "decks": r"Cartas restantes nos baralhos: branco (\d+), preto (\d+)\.",
+              "deck": r"Cartas restantes no baralho: (\d+)\.",
+              "locks": r"da esquerda para a direita: ([\d, ]+)\.",
               "pieces": r"Peças de {name}: ([^.]*)\.", "live": "Ficha Finesse ativa: ",
-              "credits": "{name} {a} e {i}", "left": r" \(faltam {left} casas\)"},
+              "credits": "{name} {a} e {i}", "left": r" \(faltam? {left} casas?: ([A-E1-5–, ]+)\)",
+              "wrong": (r"\b1 (?:pontos|peças|casas|quebra-cabeças)\b",
+                        r"\bfaltam 1 |\bfalta (?:[02-9]|\d\d+) ",
+                        r"\b(?:[02-9]|\d\d+) (?:ponto|peça|casa|quebra-cabeça)\b(?!s)")},
 }
 
 
@@ -90,6 +96,16 @@ def offered(state: GameState) -> list[str]:
     return [card for card in slots if card is not None]
 
 
+def cells(runs: str) -> str:
+    """``A1–C1, D2`` as the cells it names (``A1 B1 C1 D2``)."""
+    named: list[str] = []
+    for run in runs.split(", "):
+        first, _, last = run.partition("–")
+        last = last or first
+        named += [f"{column}{first[1]}" for column in "ABCDE"[ord(first[0]) - 65:ord(last[0]) - 64]]
+    return mask_to_text(parse_cells(" ".join(named)))
+
+
 def counts(text: str) -> dict[str, int]:
     return {code: int(n) for code, n in re.findall(r"(\w+) ×(\d+)", text)}
 
@@ -100,7 +116,10 @@ def check(state: GameState, names: list[str], viewer: int | None, mat: int | Non
     description = describe(state, names, viewer, mat=mat)
     text = whole(description, locale)
     cut = alt_text(description, locale)
-    assert len(cut) <= MAX_DESCRIPTION and text.startswith(cut) and cut.endswith(".")
+    more = str(localise(texts.ALT_MORE, locale))
+    assert len(cut) <= MAX_DESCRIPTION and cut.endswith(".")
+    assert text.startswith(cut.removesuffix(" " + more)) and (cut == text or cut.endswith(more))
+    assert [pattern for pattern in words["wrong"] if re.search(pattern, text)] == [], text  # "1 pieces"
     if state.is_over:
         assert text.startswith(words["over"])
     else:
@@ -124,8 +143,9 @@ def check(state: GameState, names: list[str], viewer: int | None, mat: int | Non
             assert (int(found[1]), int(found[2]), int(found[3])) == (points, completed, player.supply_size)
         for puzzle in player.puzzles:
             left = state.cards[puzzle.card].size - puzzle.filled.bit_count()
-            assert re.search(re.escape(puzzle.card) + CARD_COLOUR + words["left"].format(left=left), text), \
-                (puzzle.card, left)
+            found = re.search(re.escape(puzzle.card) + CARD_COLOUR + words["left"].format(left=left), text)
+            assert found is not None, (puzzle.card, left)
+            assert cells(found[1]) == mask_to_text(state.cards[puzzle.card].recess & ~puzzle.filled)
     for card in offered(state):
         assert re.search(re.escape(card) + CARD_COLOUR + rf" \({state.cards[card].points} pt,", text), card
     reserve = re.search(words["reserve"], text)

@@ -181,17 +181,23 @@ def test_the_notation_catalogue_names_only_notation_words() -> None:
 
 
 def test_ai_seat_names_read_in_each_language_and_are_stored_in_english() -> None:
+    """An AI seat is named after its level as the lobby offers it ("Add Easy AI" seats "Easy AI 1",
+    issue 46 item 12); names stored before that (``Greedy bot 2``) read the same way."""
     name = ai_name("greedy", 2)
-    assert name == "Greedy bot 2" and localise(name, "pt-BR") == "Robô Guloso 2"
+    assert name == "Easy AI 2" and localise(name, "pt-BR") == "IA Fácil 2"
     stored = str(name)  # what the database holds
     again = seat_name(stored, "greedy", None)
-    assert isinstance(again, Text) and localise(again, "pt-BR") == "Robô Guloso 2"
-    assert localise(seat_name("Strong bot 1", "strong", None), "pt-BR") == "Robô Forte 1"
-    assert seat_name("Greedy bot 2", "greedy", 42) == "Greedy bot 2"  # a human called that keeps it
-    replaced = seat_name("Greedy bot (for Ana (2))", "greedy", None)  # a seat the host handed over
-    assert replaced == "Greedy bot (for Ana (2))"
-    assert localise(replaced, "pt-BR") == "Robô Guloso (no lugar de Ana (2))"
-    assert not isinstance(seat_name("Greedy bot for Ana", "greedy", None), Text)
+    assert isinstance(again, Text) and localise(again, "pt-BR") == "IA Fácil 2"
+    assert localise(seat_name("Strong AI 1", "strong", None), "pt-BR") == "IA Forte 1"
+    assert seat_name("Greedy bot 2", "greedy", None) == "Easy AI 2"  # stored by an older version
+    assert seat_name("Strong bot 1", "ladder_strong", None) == "Strong AI 1"
+    assert seat_name("Easy AI 2", "greedy", 42) == "Easy AI 2"  # a human called that keeps it
+    assert not isinstance(seat_name("Easy AI 2", "greedy", 42), Text)
+    replaced = seat_name("Easy AI (for Ana (2))", "greedy", None)  # a seat the host handed over
+    assert replaced == "Easy AI (for Ana (2))"
+    assert localise(replaced, "pt-BR") == "IA Fácil (no lugar de Ana (2))"
+    assert seat_name("Greedy bot (for Ana)", "greedy", None) == "Easy AI (for Ana)"
+    assert not isinstance(seat_name("Easy AI for Ana", "greedy", None), Text)
 
 
 def test_joined_and_notation_survive_pickling_and_read_in_each_language() -> None:
@@ -207,8 +213,8 @@ def test_images_draw_an_ai_seats_name_in_their_language() -> None:
     from bot.core.rendering.render import _shown
 
     names = [ai_name("strong", 1), "Ana"]
-    assert _shown(names, "pt-BR") == ["Robô Forte 1", "Ana"]
-    assert _shown(names, None) == ["Strong bot 1", "Ana"]
+    assert _shown(names, "pt-BR") == ["IA Forte 1", "Ana"]
+    assert _shown(names, None) == ["Strong AI 1", "Ana"]
     assert all(type(name) is str for name in _shown(names, "pt-BR"))
 
 

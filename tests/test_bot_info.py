@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 from harness import DiscordHarness
-from test_bot_support import assert_refused, bot_of, final_reply, is_png, open_table, running_bot
+from test_bot_support import assert_refused, bot_of, final_reply, is_png, open_table, replies, running_bot
 
 from bot.core.wording import texts
 from bot.core.wording.locales import localise, notation_in
@@ -26,14 +26,67 @@ async def h(tmp_path: Path) -> Any:
         yield harness
 
 
+async def help_text(h: DiscordHarness, locale: str = "en-US") -> str:
+    """``/projectl help`` as the asker reads it: every private message of the answer, in order."""
+    asker = h.add_user(f"helped{len(h.users)}")
+    answers = replies(await h.slash(asker, "games", "projectl help", locale=locale))
+    assert answers and all(answer.ephemeral and len(answer.content or "") <= 2000 for answer in answers)
+    return "\n".join(answer.content or "" for answer in answers)
+
+
 async def test_help_and_rules_are_ephemeral(h: DiscordHarness) -> None:
     alice = h.add_user("alice")
-    reply = final_reply(await h.slash(alice, "games", "projectl help"))
-    assert reply.ephemeral and "/projectl table new" in reply.content and "A1 top left" in reply.content
+    shown = await help_text(h)
+    assert "/projectl table new" in shown and "A1 top left" in shown
     for topic in texts.RULES:
         reply = final_reply(await h.slash(alice, "games", "projectl rules", topic=topic))
         assert reply.ephemeral and reply.content == texts.RULES[topic]
-    assert len(texts.HELP) < 2000 and all(len(t) < 2000 for t in texts.RULES.values())
+    assert all(len(t) < 2000 for t in texts.RULES.values())
+
+
+def tree_paths(h: DiscordHarness, locale: str | None) -> set[str]:
+    """Every command a player can type, ``/projectl play take``, as Discord shows it in ``locale``
+    (None: English), read from the synced command list."""
+    puts = [c for c in h.calls if c.method == "PUT" and c.path.endswith("/commands")]
+    found: set[str] = set()
+
+    def walk(node: dict[str, Any], path: tuple[str, ...]) -> None:
+        name = (node.get("name_localizations") or {}).get(locale, node["name"]) if locale else node["name"]
+        inner = [o for o in node.get("options") or [] if o.get("type") in (1, 2)]
+        for option in inner:
+            walk(option, (*path, name))
+        if not inner:
+            found.add("/" + " ".join((*path, name)))
+
+    for command in puts[-1].json:
+        if command.get("type", 1) == 1:
+            walk(command, ())
+    return found
+
+
+@pytest.mark.parametrize("locale", ["en-US", "pt-BR"])
+async def test_the_help_lists_exactly_the_command_tree(h: DiscordHarness, locale: str) -> None:
+    """Issue 46, item 12: the help is generated from the command tree, so every command is in it
+    (``/projectl-describe``, ``/projectl-catchup``, ``/projectl-games``, ``master-clear`` were
+    missing) and nothing that is only text for ``act`` (``choose``, ``ambassador``, ``insert``,
+    ``end turn``) is listed as a command; in the reader's language, names included."""
+    shown = await help_text(h, locale)
+    commands = tree_paths(h, None if locale == "en-US" else locale)
+    listed: set[str] = set()
+    group = ""
+    for line in shown.splitlines():
+        heading = re.fullmatch(r"\*\*`(/[^`]+)`\*\* — .*", line)
+        item = re.fullmatch(r"• `([^`]+)` — .*", line)
+        if heading:
+            group = heading[1]
+        elif item:
+            listed.add(item[1] if item[1].startswith("/") else f"{group} {item[1]}")
+    assert listed == commands
+    act_words = {"choose", "ambassador", "insert", "end turn"}
+    act_words = act_words if locale == "en-US" else {notation_in(word, locale) for word in act_words}
+    assert not {path.rsplit(" ", 1)[-1] for path in listed} & act_words
+    act_line = next(line for line in shown.splitlines() if all(f"`{w}" in line for w in act_words))
+    assert str(localise(texts.HELP_ACT, locale)) == act_line
 
 
 async def test_status_and_mats(h: DiscordHarness) -> None:
@@ -58,7 +111,7 @@ async def test_status_and_mats(h: DiscordHarness) -> None:
     theirs = final_reply(await h.slash(eve, "games", "projectl mat", player=alice))
     assert theirs.ephemeral and theirs.content == "alice's mat"
     ai = final_reply(await h.slash(eve, "games", "projectl mat", seat=3))
-    assert ai.content == "Greedy bot 1's mat"
+    assert ai.content == "Easy AI 1's mat"
     assert_refused(await h.slash(eve, "games", "projectl mat"), "not playing")
     assert_refused(await h.slash(alice, "games", "projectl mat", player=eve), "eve is not playing")
     assert_refused(await h.slash(alice, "games", "projectl mat", seat=4), "no seat 4")
@@ -165,26 +218,27 @@ def uncovered(locale: str, help_text: str, rules: dict[str, str]) -> set[str]:
 
 
 @pytest.mark.parametrize("locale", ["en-US", "pt-BR"])
-def test_the_help_and_the_rules_cover_every_mode_and_action_the_engine_plays(locale: str) -> None:
+async def test_the_help_and_the_rules_cover_every_mode_and_action_the_engine_plays(
+        h: DiscordHarness, locale: str) -> None:
     """Issue 31, item 3: the help names every mode (Solo, Line Clear, Ghost Piece, Finesse, Endless
     White, hidden scores, the packs …) and every action (Ghost, Insert, Ambassador …), and each has
     a rules topic, in both languages — the list comes from the engine, so a new variant, option or
     action without its words fails here."""
-    help_text = str(localise(texts.HELP, locale))
+    shown = await help_text(h, locale)
     rules = {key: str(localise(text, locale)) for key, text in texts.RULES.items()}
     if locale != "en-US":
         assert all(rules[key] != texts.RULES[key] for key in rules), "a topic left in English"
-        assert "/projectl jogar dica" in help_text and "/projectl revisao" in help_text  # hints, review
-    assert len(help_text) <= 2000 and all(len(text) <= 2000 for text in rules.values())
-    assert uncovered(locale, help_text, rules) == set()
+        assert "**`/projectl jogar`**" in shown and "• `dica` — " in shown and "• `revisao` — " in shown
+    assert all(len(text) <= 2000 for text in rules.values())
+    assert uncovered(locale, shown, rules) == set()
     # and the check does catch a gap: a mode's name gone from the help, an action's topic gone
     ghost = str(localise(texts.RULES_TOPICS["ghost"], locale))
-    assert "ghost" in uncovered(locale, re.sub(re.escape(ghost), "", help_text, flags=re.I), rules)
+    assert "ghost" in uncovered(locale, re.sub(re.escape(ghost), "", shown, flags=re.I), rules)
     def without(topic: str) -> dict[str, str]:
         return {k: v for k, v in rules.items() if k != topic}
 
-    assert "endless_white" in uncovered(locale, help_text, without("endless_white"))
-    assert "rules:insert" in uncovered(locale, help_text, without("finesse"))
+    assert "endless_white" in uncovered(locale, shown, without("endless_white"))
+    assert "rules:insert" in uncovered(locale, shown, without("finesse"))
 
 
 async def test_rules_topics_are_offered_in_the_readers_language_and_each_answers(

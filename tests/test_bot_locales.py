@@ -149,10 +149,10 @@ async def test_the_turn_post_is_in_the_servers_language(h: DiscordHarness) -> No
 
 
 async def test_help_and_rules_in_the_users_language(h: DiscordHarness) -> None:
-    from test_bot_support import final_reply
+    from test_bot_support import final_reply, replies
 
     bia = h.add_user("bia")
-    help_pt = final_reply(await h.slash(bia, "games", "projectl help", locale="pt-BR"))
+    help_pt = replies(await h.slash(bia, "games", "projectl help", locale="pt-BR"))[0]
     assert help_pt.ephemeral and "Seu turno: 3 ações" in help_pt.content
     rules = final_reply(await h.slash(bia, "games", "projectl rules", topic="master", locale="pt-BR"))
     assert "**Ação de Mestre** (uma vez por turno)" in rules.content
@@ -230,22 +230,22 @@ def test_the_portuguese_wording_has_no_european_forms_parenthesised_plurals_or_t
 
 def test_the_ai_kinds_are_named_in_the_readers_language_beside_the_keyword_one_types() -> None:
     assert localise(ai_kinds(), "pt-BR") == (
-        "`greedy` (Guloso), `medium` (Médio), `ladder_strong` (Forte), `expert` (Especialista), "
-        "`random` (Aleatório)")
+        "`greedy` (Fácil), `medium` (Média), `ladder_strong` (Forte), `expert` (Especialista), "
+        "`random` (Aleatória)")
     assert localise(ai_kinds(), None) == (
-        "`greedy` (Greedy), `medium` (Medium), `ladder_strong` (Strong), `expert` (Expert), "
+        "`greedy` (Easy), `medium` (Medium), `ladder_strong` (Strong), `expert` (Expert), "
         "`random` (Random)")
 
 
 async def test_the_start_post_names_ai_seats_in_the_servers_language(h: DiscordHarness) -> None:
     """Issue 31, item 13: the lobby's "The game has started! Seats: …" lists AI seats by their names
-    in the reader's language (stored in English, ``Greedy bot 1``, shown ``Robô Guloso 1``)."""
+    in the reader's language (stored in English, ``Easy AI 1``, shown ``IA Fácil 1``)."""
     h.set_preferred_locale("pt-BR")
     ana = h.add_user("ana")
     lobby = await open_table(h, ana, [], ai=1, players=2)
     shown = h.message(lobby.id).content
-    assert "Robô Guloso 1" in shown and "ana" in shown, shown
-    assert "Greedy" not in shown and "Seats" not in shown, shown
+    assert "IA Fácil 1" in shown and "ana" in shown, shown
+    assert "Easy" not in shown and "Seats" not in shown, shown
 
 
 def test_a_card_id_names_its_colour_in_words_for_a_portuguese_reader() -> None:

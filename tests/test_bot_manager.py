@@ -157,7 +157,7 @@ async def test_ai_seats_play_and_replay_verifies(manager: GameManager) -> None:
     await manager.add_policy_seat(CHANNEL, 1, "random")
     result = await manager.start(CHANNEL, 1)
     game = result.game
-    assert [s.name for s in game.seats] == ["ann", "Greedy bot 1", "Random bot 2"]
+    assert [s.name for s in game.seats] == ["ann", "Easy AI 1", "Random AI 2"]
     assert game.current is not None and game.current.user_id == 1  # AI seats already moved if first
     finished: list[int] = []
 

@@ -144,8 +144,8 @@ async def test_a_whole_game_in_portuguese_and_english(tmp_path: Path) -> None:
 
         assert table.replies[PT] > 10 and table.replies[EN] > 10 and table.hinted == {ana.id, ben.id}
         everything = "\n".join(post.content or "" for post in table.public)
-        assert "**Robô Guloso 1**: `" in everything  # the AI seat's name and moves, in Portuguese
-        assert "Greedy bot" not in everything
+        assert "**IA Fácil 1**: `" in everything  # the AI seat's name and moves, in Portuguese
+        assert "Easy AI" not in everything
         final = table.public[-1]
         assert "**Fim de jogo!** Vencedor" in (final.content or ""), final.content
         assert re.search(r"\(\d+ de \d+ quebra-cabeças?[,)]", final.content or ""), final.content

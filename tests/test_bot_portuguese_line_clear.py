@@ -58,7 +58,7 @@ def test_the_detector_flags_english_and_passes_portuguese() -> None:
     assert english_words("Ana took puzzle W13 from the white row.") != []
     assert english_words("Not your turn: Lc1 and Lc3 are playing.") != []
     assert english_words("É a sua vez (3 ações). `pegar branco 1` · W13 branco · <@123>") == []
-    assert english_words("Feito: `take white 1`. Robô Guloso 1 pegou o quebra-cabeça B21 preto.") == []
+    assert english_words("Feito: `take white 1`. IA Fácil 1 pegou o quebra-cabeça B21 preto.") == []
 
 
 def shown_texts(message: MessageRecord) -> Iterator[tuple[str, str]]:

@@ -53,7 +53,7 @@ async def test_the_leaderboard_pages_escapes_names_and_pings_nobody(tmp_path: Pa
         ix = await h.slash(h.user("alice"), CHANNEL, "projectl-games leaderboard", page=2, scope="all",
                            locale="pt-BR")
         [global_page] = final_reply(ix).embeds
-        assert global_page.title == "Ratings — todos os servidores, multijogador (página 2/2)"
+        assert global_page.title == "Classificação — todos os servidores, multijogador (página 2/2)"
         assert "IA Forte ≈" in global_page.description
         for _, data in sent_messages(h):
             assert data.get("allowed_mentions", {}).get("parse") == []

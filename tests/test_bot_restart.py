@@ -116,7 +116,7 @@ async def test_restart_finishes_ai_turns_a_crash_interrupted(tmp_path: Path) -> 
         assert game is not None and game.current is not None and game.current.user_id == alice_id
         post = h.channel_messages("games")[-1]
         assert post.filenames == ["table.png"] and f"<@{alice_id}>" in (post.content or "")
-        assert "**Greedy bot 1**" in (post.content or "")
+        assert "**Easy AI 1**" in (post.content or "")
         assert await bot_of(h).manager.verify(game.id)
 
 

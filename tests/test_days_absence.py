@@ -175,9 +175,9 @@ async def test_host_replaces_an_absent_player_by_an_ai(tmp_path: Path) -> None:
         eve = h.add_user("eve")
         assert_refused(await h.slash(alice, CHANNEL, "projectl table replace", player=eve), "not playing")
         ix = await h.slash(alice, CHANNEL, "projectl table replace", player=bob, ai="random")
-        assert "now played by Random bot (for bob)" in final_reply(ix).content
+        assert "now played by Random AI (for bob)" in final_reply(ix).content
         game = await game_of(h)
-        seat = next(s for s in game.seats if s.name == "Random bot (for bob)")
+        seat = next(s for s in game.seats if s.name == "Random AI (for bob)")
         assert seat.is_ai and seat.policy == "random"
         assert game.current is not None and game.current.user_id == alice.id   # the AI played its turn
         log = await h.bot.manager.log(game.id)  # type: ignore[attr-defined]

@@ -20,7 +20,7 @@ from bot.core.play.manager import GameManager, TableSettings
 from bot.core.records import recap
 from engine.policies import policy_by_name
 from renders.palette import ACCENT, PAGE
-from renders.recap import MAX_SECONDS, TABLE_WIDTH, durations
+from renders.recap import LABEL, MAX_SECONDS, TABLE_WIDTH, durations
 
 
 def test_the_swing_is_the_biggest_change_of_the_winners_lead() -> None:
@@ -47,6 +47,9 @@ async def test_a_recap_has_a_frame_per_round_and_fits_discord(manager: GameManag
     assert len(data) <= 10 * 1024 * 1024
     image = Image.open(BytesIO(data))
     assert image.n_frames == len(plan.states) and getattr(image, "is_animated", False)
+    # legible at phone width (shown about half size): the chart is below the table, not beside it,
+    # its labels as big as the chat's text, the rounds numbered on its axis
+    assert image.width == TABLE_WIDTH and LABEL >= 24
     assert all(state.options.known_scores for state in plan.states)  # the game is over: piles face up
     for k in range(image.n_frames):  # one canvas: no frame leaves a band of the one before (black)
         image.seek(k)
@@ -74,6 +77,7 @@ class WithRecaps:
 async def test_the_recap_follows_the_results_and_is_there_on_demand(tmp_path: Path) -> None:
     async with days_bot(tmp_path / "db.sqlite3", ManualClock(START)) as h:
         h.bot.renderer = WithRecaps(h.bot.renderer)  # type: ignore[attr-defined]
+        h.settle_timeout = 120.0  # the last move's recap is drawn in this process, on a shared machine
         await start_game(h)
         game = await game_of(h)
         manager = h.bot.manager  # type: ignore[attr-defined]

@@ -17,7 +17,7 @@ from engine.state import LineClearTable
 from renders import fonts, labels, render_card, render_ghost_split, render_table
 from renders.palette import ARROW, MARKER_BLACK, PIECE
 from renders.panels import reserve_shapes
-from renders.table import LAYOUT, table_image
+from renders.table import LAYOUT, _marker_label, table_image
 
 
 def _png(data: bytes) -> Image.Image:
@@ -124,3 +124,19 @@ def test_marker_labels_show_whole_names_wrapped_or_shrunk_never_cut(locale: str 
         small = min(d.size for d in drawn)
         assert small * 100 >= 3 * image.width - 100  # shrunk no smaller than the phone rule
         assert all(0 <= d.box[0] and d.box[2] <= image.width for d in drawn)
+
+
+@pytest.mark.parametrize("locale", [None, "pt-BR"])
+def test_a_wrapped_marker_label_breaks_after_the_marker_and_leaves_no_word_alone(locale: str | None) -> None:
+    """Issue 46, item 11: "Black marker: Greedy bot 1" wrapped leaving "1" alone on a line. A
+    label that must wrap breaks after the marker's name first, and never ends on a lone short word."""
+    words = image_words(locale) if locale else None
+    with labels.speaking(words):
+        for side, marker in (("left", labels.WHITE_MARKER), ("right", labels.BLACK_MARKER)):
+            for name in ("Easy AI 1 (for Maria Fernanda)", "Strong AI 12", "Anastácia Beatriz Gonçalves 1",
+                         "Maria Fernanda de Souza Lima 2", "Expert AI (for Wolfeschlegel) 3"):
+                _, lines = _marker_label(LAYOUT, side, name)
+                if len(lines) > 1:
+                    assert lines[0] == labels.marker_holder(marker, "").rstrip(), lines
+                    assert " ".join(lines[1:]) == name or "".join(lines[1:]) == name.replace(" ", "")
+                    assert len(lines[-1]) > 3, lines

@@ -260,10 +260,10 @@ GOLDEN: dict[tuple[str, str], str] = {
     ("pt-BR", "solo"): "2030abf7d6dd201f059de67a3b58b046995505c61549af3e2d4f0465397e7f61",
     ("pt-BR", "line-clear"): "4af6bf0efff922a47d99d2ba98a2326ceb31cff8c636106fe0a10b56d15535bd",
     ("pt-BR", "master"): "f3e622ed3aeb9d53e637f401f23a362df911bc7aad2bf3146d36ddf90310349d",
-    ("en", "ambassador-mat"): "d2f3857f5b0d2f0369f137c92d84fd4463a8e422cdd85bc7e2807537744c116e",
-    ("pt-BR", "ambassador-mat"): "1c62bf28e7c1835e31019ed3ee35bd74d7ee9beebc40a27db003344b85b89b6a",
-    ("en", "ambassador-table"): "f646bfd4455d4c20ea56a664c9e9316aa6f315c535478aff1995d373a2f184c7",
-    ("pt-BR", "ambassador-table"): "7d08943247b5f08ac97611d972d38759ef878e7af7eaebb145c5cd720af9dcb4",
+    ("en", "ambassador-mat"): "a8bb70d1167c6471eb86b5f3675440aabbf1ad671c718554a1b7c992aa28fda6",
+    ("pt-BR", "ambassador-mat"): "6bb257286847e7d31d6dbda6614dd4ea19cd9cf902a30b57de7cd24b3de10edd",
+    ("en", "ambassador-table"): "7b1f8b2d4786e32a423a76f3a95712a5fa29d79475b3a64c544412b89e9410de",
+    ("pt-BR", "ambassador-table"): "201b823a0005e376510633947f312e946451ca16d3327bc52131c5378949d59f",
 }
 """(locale, image) -> digest; "en" is English (no catalogue is read for it)."""
 

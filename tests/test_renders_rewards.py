@@ -14,12 +14,14 @@ from __future__ import annotations
 import pytest
 from PIL import Image, ImageChops
 
+import engine
 from bot.core.wording.locales import image_words
 from engine import Options
 from engine.cards import Ambassador, Colour, LevelUp, PuzzleCard, Reward
+from engine.expansions.ambassador import ready as ready_cards
 from engine.pieces import SHAPES, Shape, parse_cells
 from engine.state import GameState
-from renders import labels
+from renders import fonts, labels, render_mat, render_table
 from renders.card import REWARD_GAP, MarketGeometry, PlanGeometry, look, market_card, plan_card
 from renders.draw import reward_size, sprite_cells
 from renders.mat import MAT_WIDTH, PLAN_CELL, PREVIEW_CELL, PREVIEW_WIDTH
@@ -188,3 +190,32 @@ def test_plan_card_rewards_are_readable_and_whole(image_name: str, locale: str |
 
 def phone_of(px: float, scale: float) -> float:
     return px * scale
+
+
+@pytest.mark.parametrize("locale", [None, "pt-BR"])
+def test_the_ambassador_diamond_has_a_legend_and_a_mat_says_which_card_is_ready(locale: str | None) -> None:
+    """Issue 46, item 11: a table of the Ambassador Pack says under the market what the diamond
+    means (a base table does not), and a mat tells a card ready to flip from one completed this turn."""
+    words = image_words(locale) if locale else None
+    base = engine.new_game(Options(players=2), 3)
+    pack = engine.new_game(Options(players=2, ambassador=True), 3)
+    with labels.speaking(words):
+        legend = labels.AMBASSADOR_LEGEND
+        ready_label = labels.mat_ambassador_card("B33", 4, True)
+        later_label = labels.mat_ambassador_card("W45", 2, False)
+    assert ready_label != later_label and "B33 (4 pt, " in ready_label
+    for state, shown in ((base, False), (pack, True)):
+        with fonts.recording() as drawn:
+            render_table(state, ["Ana", "Bo"], words=words)
+        assert (legend in [d.text for d in drawn]) is shown
+    amb = next(c for c in pack.cards.values() if isinstance(c.reward, Ambassador))
+    other = next(c for c in pack.cards.values() if isinstance(c.reward, Ambassador) and c.id != amb.id)
+    data = {"ready": [[amb.id], []], "fresh": [[other.id], []]}
+    state = pack.evolve(ext={**pack.ext, "ambassador": data})
+    assert ready_cards(state, 0) == (amb.id,)
+    with fonts.recording() as drawn:
+        render_mat(state, 0, ["Ana", "Bo"], words=words)
+    with labels.speaking(words):
+        expected = ", ".join((labels.mat_ambassador_card(amb.id, amb.points, True),
+                              labels.mat_ambassador_card(other.id, other.points, False)))
+    assert expected in [d.text for d in drawn]

@@ -136,6 +136,6 @@ async def test_replay_steps_privately_with_buttons_and_the_jump_menu(tmp_path: P
         assert h.last_response(ix).embeds[0].title.startswith(f"Replay of game {game.id} — step 2/")
         assert counting.tables == 4
         ix = await h.slash(alice, CHANNEL, "projectl-games replay", game=game.id, locale="pt-BR")
-        assert final_reply(ix).embeds[0].title.startswith(f"Replay da partida {game.id} — passo 0/")
+        assert final_reply(ix).embeds[0].title.startswith(f"Reprise da partida {game.id} — passo 0/")
         assert_refused(await h.slash(alice, CHANNEL, "projectl-games replay", game=game.id + 50),
                        "no game", "you can read from here")

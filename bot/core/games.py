@@ -389,36 +389,46 @@ def engine_policy(name: str, seed: int) -> Policy:
 
 def ai_kinds() -> Joined:
     """The AI kinds one may type, each with its name in the reader's language: ``greedy``
-    (Guloso), ``strong`` (Forte)…; the typed keyword itself is one spelling everywhere."""
+    (Fácil), ``strong`` (Forte)…; the typed keyword itself is one spelling everywhere."""
     return Joined((Joined(("`", kind, "` (", texts.POLICY_NAMES.get(kind, kind), ")"))
                    for kind in POLICY_NAMES), ", ")
 
 
 def ai_name(policy: str, number: int) -> str:
-    """``Greedy bot 2`` — a sentence of bot/core/wording/texts.py, so it reads ``Robô Guloso 2`` in
-    Portuguese."""
+    """``Easy AI 2``: the seat named after its level, as the lobby's button offers it (a sentence of
+    bot/core/wording/texts.py, so it reads ``IA Fácil 2`` in Portuguese)."""
     named = texts.POLICY_NAMES.get(policy, policy.capitalize())
     return texts.AI_SEAT_NAME.format(policy=named, number=number)
 
 
 def seat_name(name: str, policy: str | None, user_id: int | None) -> str:
     """A stored seat name as players read it: an AI seat's generated name (stored in English,
-    ``Greedy bot 2``) becomes :func:`ai_name` again, so every reader sees it in their language;
-    a seat the host handed to an AI (``Greedy bot (for Ana)``) likewise; any other name is a
+    ``Easy AI 2``, or an older ``Greedy bot 2``) becomes :func:`ai_name` again, so every reader
+    sees it in their language;
+    a seat the host handed to an AI (``Easy AI (for Ana)``) likewise; any other name is a
     player's own, quoted escaped (:class:`~bot.core.wording.locales.PlayerName`): this is where the names of
     seats enter the bot's wording."""
     if user_id is None and policy:
-        match = re.fullmatch(re.escape(str(ai_name(policy, 0))).replace("0", r"(\d{1,3})"), name)
-        if match:
-            return ai_name(policy, int(match[1]))
-        before, _, after = str(replaced_name(policy, "\0")).partition("\0")
-        if len(name) > len(before) + len(after) and name.startswith(before) and name.endswith(after):
-            return replaced_name(policy, PlayerName(name[len(before):len(name) - len(after)]))
+        legacy = LEGACY_AI_NAMES.get(policy, policy.capitalize())
+        for numbered in (str(ai_name(policy, 0)), f"{legacy} bot 0"):
+            match = re.fullmatch(re.escape(numbered).replace("0", r"(\d{1,3})"), name)
+            if match:
+                return ai_name(policy, int(match[1]))
+        for before, after in (str(replaced_name(policy, "\0")).split("\0"),
+                              (f"{legacy} bot (for ", ")")):
+            if len(name) > len(before) + len(after) and name.startswith(before) and name.endswith(after):
+                return replaced_name(policy, PlayerName(name[len(before):len(name) - len(after)]))
     return PlayerName(name)
 
 
+LEGACY_AI_NAMES = {"random": "Random", "greedy": "Greedy", "medium": "Medium", "strong": "Strong",
+                   "ladder_strong": "Strong", "expert": "Expert"}
+"""How AI seats were once named in storage (``Greedy bot 2``, ``Greedy bot (for Ana)``): such a
+stored name still reads as the seat's level (``Easy AI 2``) in every language."""
+
+
 def replaced_name(policy: str, name: str) -> str:
-    """``Greedy bot (for Ana)``: the AI that took over Ana's seat (``/projectl table replace``)."""
+    """``Easy AI (for Ana)``: the AI that took over Ana's seat (``/projectl table replace``)."""
     return texts.REPLACED_NAME.format(policy=texts.POLICY_NAMES.get(policy, policy.capitalize()), name=name)
 
 

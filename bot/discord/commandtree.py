@@ -27,6 +27,8 @@ from typing import Any
 
 from discord import app_commands
 
+from bot.core.wording.help import CommandInfo
+
 ROOT = "projectl"
 PLAY, TABLE = "play", "table"
 MAX_ENTRIES = 25
@@ -50,6 +52,25 @@ def subgroup(tree: app_commands.CommandTree[Any], name: str | None) -> app_comma
     if not isinstance(group, app_commands.Group):
         raise RuntimeError(f"/projectl has no group {name!r}")
     return group
+
+
+def command_infos(tree: app_commands.CommandTree[Any], guild: Any = None) -> list[CommandInfo]:
+    """Every slash command and group of ``tree`` (for ``guild``; None: the global ones), in the
+    tree's order, a group before its commands: what ``/projectl help`` lists
+    (:func:`bot.core.wording.help.help_lines`), so the help is the command list itself."""
+    found: list[CommandInfo] = []
+
+    def walk(command: Any) -> None:
+        if isinstance(command, app_commands.Group):
+            found.append(CommandInfo(tuple(command.qualified_name.split()), str(command.description), True))
+            for child in command.commands:
+                walk(child)
+        elif isinstance(command, app_commands.Command):
+            found.append(CommandInfo(tuple(command.qualified_name.split()), str(command.description)))
+
+    for command in tree.get_commands(guild=guild):
+        walk(command)
+    return found
 
 
 def tree_payload(tree: app_commands.CommandTree[Any], guild: Any = None) -> list[dict[str, Any]]:

@@ -279,7 +279,7 @@ def _take_label(offer: Offer, action: Action) -> str:
                                            left=len(table.deck(action.colour)))
         if isinstance(table, SoloTable):
             return texts.PANEL_DRAW_SOLO.format(left=len(table.deck))
-        return str(action)
+        return Notation(str(action))
     assert isinstance(action, engine.TakePuzzle)
     card_id: str | None = None
     if isinstance(table, RowsTable) and action.colour is not None:
@@ -294,7 +294,7 @@ def _take_label(offer: Offer, action: Action) -> str:
         card_id = table.grid[action.slot - 1]
         where = texts.PANEL_GRID_SLOT.format(slot=action.slot)
     if card_id is None:
-        return str(action)
+        return Notation(str(action))
     card = state.cards[card_id]
     return texts.PANEL_TAKE_SLOT.format(where=where, card=card.id, points=card.points,
                                         reward=reward_words(card), size=card.size)
@@ -439,7 +439,7 @@ def _master_places(offer: Offer, draft: Sequence[Place], card: str, multi: Multi
 def master_screen(key: PanelKey, offer: Offer, draft: tuple[Place, ...], multi: Multi = MASTER) -> Screen:
     code = encode_draft(offer.state, offer.seat, draft)
     lines = [multi.title(offer), texts.PANEL_MASTER_DRAFT.format(
-        lines="\n".join(draft_lines(draft)) if draft else texts.PANEL_MASTER_EMPTY)]
+        lines=draft_lines(draft) if draft else texts.PANEL_MASTER_EMPTY)]
     used = {p.card for p in draft}
     options = multi.options(offer)
     assert options is not None
@@ -455,7 +455,7 @@ def master_screen(key: PanelKey, offer: Offer, draft: tuple[Place, ...], multi: 
     buttons.append(_button(key.custom_id("main"), texts.PANEL_BACK))
     for button in buttons:
         button.item.row = len(items)
-    return Screen("\n".join(lines), _view([*items, *buttons]))
+    return Screen(Joined(lines, "\n"), _view([*items, *buttons]))
 
 
 def master_piece_screen(key: PanelKey, offer: Offer, draft: tuple[Place, ...], card: str,
@@ -801,7 +801,8 @@ async def _preview(interaction: discord.Interaction, key: PanelKey, offer: Offer
                                                                 locale=interaction.locale)
     confirm = ConfirmButton(key.game_id, key.user_id, str(key.stamp), str(chosen), label=texts.PANEL_CONFIRM)
     confirm.item.row = 0
-    return Screen(texts.PANEL_PREVIEW.format(action=str(chosen)), _view([confirm, _back(key, 0)]), image)
+    return Screen(texts.PANEL_PREVIEW.format(action=Notation(str(chosen))), _view([confirm, _back(key, 0)]),
+                  image)
 
 
 def _master_add(offer: Offer, draft: tuple[Place, ...], card: str, shape: Shape,

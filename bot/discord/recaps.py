@@ -17,6 +17,7 @@ import discord
 from bot.core.games import Game
 from bot.core.records import recap
 from bot.core.wording import texts
+from bot.core.wording.describe import describe_recap
 from bot.core.wording.locales import Joined, Notation, Text, localise
 
 from .cogs.common import channel_locale, png
@@ -43,7 +44,8 @@ async def recap_message(bot: FrontServices, game: Game, locale: Any) -> tuple[Jo
     frame = None if swing is None else swing.frame
     image = await bot.renderer.recap(plan.states, game.names, plan.scores, frame,  # type: ignore[attr-defined]
                                      locale=locale)
-    file = png(image, "recap.png", None, locale) if len(image) <= MAX_BYTES else None
+    about = describe_recap(plan.states[-1], game.names, game.id, plan.scores, named)
+    file = png(image, "recap.png", about, locale) if len(image) <= MAX_BYTES else None
     return Joined((texts.RECAP_TITLE.format(game_id=game.id), named), " "), file
 
 

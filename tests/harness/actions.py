@@ -171,9 +171,10 @@ class UserActions:
         return await self._send(record, settle)
 
     async def select(self, user: UserRef, message: MessageRef, custom_id: str,
-                     values: Sequence[Any], *, settle: bool = True) -> InteractionRecord:
+                     values: Sequence[Any], *, settle: bool = True,
+                     locale: str = "en-US") -> InteractionRecord:
         """Choose ``values`` in select menu ``custom_id`` (option values, or
-        harness users/channels/roles for entity selects)."""
+        harness users/channels/roles for entity selects), from a client in ``locale``."""
         member, rec = self.world.user(user), self._message_ref(message)
         self._visible(member, rec)
         comp = rec.component(custom_id)
@@ -194,7 +195,7 @@ class UserActions:
         else:
             data["values"], data["resolved"] = self._resolve_entities(values)
         record = self._new_interaction(3, member, self.world.channels[rec.channel_id], data,
-                                       message=rec)
+                                       message=rec, locale=locale)
         return await self._send(record, settle)
 
     def _mentioned(self, user_id: int) -> dict[str, Any]:

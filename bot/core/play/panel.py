@@ -19,10 +19,11 @@ from dataclasses import dataclass, field
 
 import engine
 from bot.core.play.seat_view import is_stamp
+from bot.core.wording.locales import Joined, Notation
 from engine import Action, GameState, Place, Shape
 from engine.expansions.ambassador import ambassador_options
 from engine.legal import MasterOptions
-from engine.pieces import SHAPES, mask_to_text
+from engine.pieces import SHAPES
 
 PANEL_PREFIX = "plp"
 MAX_CUSTOM_ID = 100
@@ -265,5 +266,6 @@ def decode_draft(state: GameState, seat: int, text: str) -> tuple[Place, ...] | 
     return tuple(placements)
 
 
-def draft_lines(placements: Sequence[Place]) -> list[str]:
-    return [f"`{p.shape.value} on {p.card} at {mask_to_text(p.mask)}`" for p in placements]
+def draft_lines(placements: Sequence[Place]) -> Joined:
+    """A Master draft's placements, a line each in code, in the reader's notation when shown."""
+    return Joined((Joined(("`", Notation(p.placement_text()), "`")) for p in placements), "\n")

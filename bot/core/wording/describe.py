@@ -9,7 +9,7 @@ the cards on offer. :func:`describe` gives the sentences in English (translatabl
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from bot.core.wording import texts
@@ -19,7 +19,7 @@ from engine import opponent_score, winners
 from engine.cards import Ambassador, LevelUp, PuzzleCard
 from engine.events import MASTERMIND
 from engine.expansions import finesse
-from engine.pieces import BASE_SHAPES, SHAPES, Shape
+from engine.pieces import BASE_SHAPES, GRID, SHAPES, Shape, cell_name
 from engine.state import GameState, LineClearTable, PlayerState, RowsTable, SoloTable
 from engine.visibility import hidden_scores
 
@@ -29,31 +29,76 @@ MAX_DESCRIPTION = 1024
 
 def describe(state: GameState, names: Sequence[str], viewer: int | None = None,
              mat: int | None = None, changed: Sequence[Any] = ()) -> Joined:
-    """The image of ``state`` in sentences, most important first: whose turn, what ``changed``
-    (sentences: :func:`bot.core.wording.catchup.post_changes`), whose mat (``mat``), every player's score,
-    the end if triggered, Finesse's live tile and credits, the rows on offer (Solo: the grid, its
-    locks and the mastermind), the puzzles being built, then the pieces: a mat's own supply, the
-    reserve and the decks. ``viewer`` is the seat the image is drawn for (None: everybody), whose
-    hidden score piles stay hidden. What does not fit Discord's limit is cut from the end."""
+    """The image of ``state`` in sentences, most important first, since Discord keeps only the
+    first 1,024 characters (:func:`alt_text`; ``/projectl-describe`` has everything).
+
+    A table: whose turn and what ``changed`` (sentences: :func:`bot.core.wording.catchup.post_changes`),
+    every score, the end if triggered, Finesse, the markers, the rows on offer (Solo: the grid, its
+    locks and the mastermind), the puzzles of the seats to move with their empty cells, the reserve
+    and the decks, then everybody else's puzzles. A mat (``mat``): whose turn and what changed,
+    whose mat, its puzzles with their empty cells and its supply, its score, then the rest.
+    ``viewer`` is the seat the image is drawn for (None: everybody), whose hidden score piles stay
+    hidden."""
     sentences: list[Any] = [*_turn(state, names), *changed]
-    if mat is not None:
-        sentences.append(texts.ALT_MAT.format(name=seat_name(names, mat)))
     hidden = hidden_scores(state, viewer)
-    seats = [mat] if mat is not None else list(range(len(state.players)))
-    sentences += [_score(state, names, seat, hidden) for seat in seats]
+    if mat is not None:
+        sentences += [texts.ALT_MAT.format(name=seat_name(names, mat)), *_building(state, names, mat),
+                      _supply(state.players[mat], names, mat), _score(state, names, mat, hidden)]
+        first: list[int] = [mat]
+    else:
+        sentences += [_score(state, names, seat, hidden) for seat in range(len(state.players))]
+        first = [seat for seat in state.acting_seats if seat < len(state.players)]
     if state.last_round is not None and not state.is_over:
         sentences.append(texts.ALT_END_TRIGGERED.format(round=state.last_round))
-    sentences += _finesse(state, names, seats)
+    sentences += _finesse(state, names, [mat] if mat is not None else list(range(len(state.players))))
     if isinstance(state.table, LineClearTable):
         white, black = state.table.markers
         sentences.append(texts.ALT_MARKERS.format(white=seat_name(names, white),
                                                   black=seat_name(names, black)))
     sentences += _rows(state)
-    sentences += [s for seat in seats for s in _building(state, names, seat)]
-    if mat is not None:
-        sentences.append(_supply(state.players[mat], names, mat))
-    sentences.append(_reserve(state))
-    sentences.append(_decks(state))
+    if mat is None:
+        sentences += [s for seat in first for s in _building(state, names, seat)]
+    sentences += [_reserve(state), _decks(state)]
+    if mat is None:
+        sentences += [s for seat in range(len(state.players)) if seat not in first
+                      for s in _building(state, names, seat)]
+    return Joined(sentences, " ")
+
+
+def counted(nouns: Mapping[str, str], n: int) -> str:
+    """``n`` with its noun (a table of texts.py such as ``ALT_PIECES``): "1 piece", "3 pieces"."""
+    return nouns["one" if n == 1 else "other"].format(n=n)
+
+
+def empty_cells(recess: int, filled: int) -> str:
+    """A puzzle's empty cells, row by row, a run of neighbours in a row as its ends:
+    ``A1–C1, B2, D2–E2`` (the cell names of the notation, the same in every language, so a reader
+    can plan a placement)."""
+    runs: list[str] = []
+    empty = recess & ~filled
+    for row in range(GRID):
+        columns = [col for col in range(GRID) if empty >> (row * GRID + col) & 1]
+        while columns:
+            start = end = columns.pop(0)
+            while columns and columns[0] == end + 1:
+                end = columns.pop(0)
+            runs.append(cell_name(start, row) if start == end else
+                        f"{cell_name(start, row)}–{cell_name(end, row)}")
+    return ", ".join(runs)
+
+
+def describe_recap(state: GameState, names: Sequence[str], game_id: int,
+                   scores: Sequence[Sequence[int]], swing: Any) -> Joined:
+    """The animated recap in sentences: what it shows, who won, the move that swung it
+    (``swing``, a sentence), then each line's score at the deal and after each round (``scores``:
+    a frame's totals, one per seat, then the mastermind's in Solo)."""
+    lines = [seat_name(names, seat) for seat in range(len(state.players))]
+    if scores and len(scores[0]) > len(lines):
+        lines.append(seat_name(names, MASTERMIND))
+    sentences: list[Any] = [texts.ALT_RECAP.format(game_id=game_id, rounds=max(len(scores) - 1, 0)),
+                            *_turn(state, names), swing]
+    sentences += [texts.ALT_RECAP_SCORES.format(name=name, scores=", ".join(str(row[line]) for row in scores))
+                  for line, name in enumerate(lines)]
     return Joined(sentences, " ")
 
 
@@ -93,17 +138,18 @@ def mat_lines(state: GameState, names: Sequence[str], seat: int) -> list[Any]:
     (one's own pile is never hidden from one), each puzzle with its cells filled and left, its
     points and reward, then one line per shape of the supply."""
     player = state.players[seat]
-    lines: list[Any] = [*_turn(state, names), texts.ALT_MAT.format(name=seat_name(names, seat)),
-                        _score(state, names, seat, frozenset())]
-    lines += _finesse(state, names, [seat])
+    lines: list[Any] = [*_turn(state, names), texts.ALT_MAT.format(name=seat_name(names, seat))]
     if not player.puzzles:
         lines.append(texts.DESCRIBE_NO_PUZZLES)
     for puzzle in player.puzzles:
         card = state.cards[puzzle.card]
-        filled = puzzle.filled.bit_count()  # ``filled`` is the mask of covered cells
-        lines.append(texts.DESCRIBE_PUZZLE.format(card=_card_line(state, puzzle.card), filled=filled,
-                                                  size=card.size, left=card.size - filled))
+        left = card.size - puzzle.filled.bit_count()  # ``filled`` is the mask of covered cells
+        lines.append(texts.DESCRIBE_PUZZLE.format(card=_card(state, puzzle.card), size=card.size,
+                                                  left=counted(texts.ALT_CELLS_LEFT, left),
+                                                  cells=empty_cells(card.recess, puzzle.filled)))
     lines += _piece_lines(player.supply, texts.DESCRIBE_PIECE) or [texts.DESCRIBE_NO_PIECES]
+    lines.append(_score(state, names, seat, frozenset()))
+    lines += _finesse(state, names, [seat])
     return lines
 
 
@@ -122,7 +168,8 @@ def _card_line(state: GameState, card_id: str | None) -> Any:
     """``W07 (3 pt, reward L3), 7 cells``, or ``empty``."""
     if card_id is None:
         return texts.ALT_EMPTY_SLOT
-    return texts.DESCRIBE_CARD.format(card=_card(state, card_id), size=state.cards[card_id].size)
+    return texts.DESCRIBE_CARD.format(card=_card(state, card_id),
+                                      size=counted(texts.ALT_CELLS, state.cards[card_id].size))
 
 
 def _piece_lines(counts: Sequence[int], line: Any, always: Sequence[Shape] = ()) -> list[Any]:
@@ -131,20 +178,29 @@ def _piece_lines(counts: Sequence[int], line: Any, always: Sequence[Shape] = ())
 
 
 def alt_text(description: Joined, locale: Any) -> str:
-    """``description`` in ``locale``, as many whole sentences as fit in :data:`MAX_DESCRIPTION`
-    (a first sentence longer than that is cut with an ellipsis)."""
-    kept: list[str] = []
-    length = 0
-    for sentence in description.parts:
-        shown = str(localise(sentence, locale))
-        extra = len(shown) + (1 if kept else 0)
-        if length + extra > MAX_DESCRIPTION:
+    """``description`` in ``locale``, as many whole sentences as fit in :data:`MAX_DESCRIPTION`;
+    when some are left out, the last says where the rest is (``ALT_MORE``). A first sentence
+    longer than the limit is cut with an ellipsis."""
+    shown: list[str] = []
+    length = -1
+    for sentence in description.parts:  # shown one by one: the rest is not drawn once it is cut
+        shown.append(str(localise(sentence, locale)))
+        length += len(shown[-1]) + 1
+        if length > MAX_DESCRIPTION:
             break
-        kept.append(shown)
-        length += extra
-    if not kept and description.parts:
-        return str(localise(description.parts[0], locale))[: MAX_DESCRIPTION - 1] + "…"
-    return " ".join(kept)
+    else:
+        return " ".join(shown)
+    more = str(localise(texts.ALT_MORE, locale))
+    kept: list[str] = []
+    length = len(more)
+    for sentence in shown:
+        if length + len(sentence) + 1 > MAX_DESCRIPTION:
+            break
+        kept.append(sentence)
+        length += len(sentence) + 1
+    if not kept:
+        return shown[0][: MAX_DESCRIPTION - 1] + "…"
+    return " ".join([*kept, more])
 
 
 def _turn(state: GameState, names: Sequence[str]) -> list[Any]:
@@ -158,19 +214,21 @@ def _score(state: GameState, names: Sequence[str], seat: int, hidden: frozenset[
     player = state.players[seat]
     name = seat_name(names, seat)
     completed = player.banked_cards + len(player.completed)
+    done, supply = counted(texts.ALT_COMPLETED, completed), counted(texts.ALT_PIECES, player.supply_size)
     if seat in hidden:
-        return texts.ALT_SCORE_HIDDEN.format(name=name, completed=completed, supply=player.supply_size)
+        return texts.ALT_SCORE_HIDDEN.format(name=name, completed=done, supply=supply)
     points = player.banked_points + sum(state.cards[d.card].points for d in player.completed)
-    return texts.ALT_SCORE.format(name=name, points=points, completed=completed, supply=player.supply_size)
+    return texts.ALT_SCORE.format(name=name, points=counted(texts.ALT_POINTS, points), completed=done,
+                                  supply=supply)
 
 
 def _building(state: GameState, names: Sequence[str], seat: int) -> list[Any]:
     player = state.players[seat]
     if not player.puzzles:
         return []
-    building = Joined([texts.ALT_PUZZLE.format(card=p.card,  # ``filled``: the mask of covered cells
-                                               left=state.cards[p.card].size - p.filled.bit_count())
-                       for p in player.puzzles], ", ")
+    building = Joined([texts.ALT_PUZZLE.format(  # ``filled``: the mask of covered cells
+        card=p.card, left=counted(texts.ALT_CELLS_LEFT, state.cards[p.card].size - p.filled.bit_count()),
+        cells=empty_cells(state.cards[p.card].recess, p.filled)) for p in player.puzzles], ", ")
     return [texts.ALT_BUILDING.format(name=seat_name(names, seat), cards=building)]
 
 
@@ -224,9 +282,9 @@ def _rows(state: GameState) -> list[Any]:
     else:
         assert isinstance(table, SoloTable)
         mastermind = texts.ALT_MASTERMIND.format(name=seat_name([], MASTERMIND),
-                                                 points=opponent_score(state) or 0,
-                                                 cards=len(table.mastermind_pile),
-                                                 pieces=table.mastermind_supply)
+                                                 points=counted(texts.ALT_POINTS, opponent_score(state) or 0),
+                                                 cards=counted(texts.ALT_PUZZLES, len(table.mastermind_pile)),
+                                                 pieces=counted(texts.ALT_PIECES, table.mastermind_supply))
         return [_row(state, "grid", table.grid),
                 texts.ALT_LOCKS.format(locks=", ".join(str(n) for n in table.locks)), mastermind]
     return [_row(state, name, cards) for name, cards in rows]

@@ -130,10 +130,11 @@ TOO_MANY_PLACEMENTS = (
 # -- names --------------------------------------------------------------------------------------
 # (issue 18, pt-play: AI seats, the mastermind, pieces and rows, as sentences name them)
 
-AI_SEAT_NAME = "{policy} bot {number}"
-REPLACED_NAME = "{policy} bot (for {name})"
-POLICY_NAMES: dict[str, str] = {"random": "Random", "greedy": "Greedy", "medium": "Medium",
+AI_SEAT_NAME = "{policy} AI {number}"
+REPLACED_NAME = "{policy} AI (for {name})"
+POLICY_NAMES: dict[str, str] = {"random": "Random", "greedy": "Easy", "medium": "Medium",
                                 "strong": "Strong", "ladder_strong": "Strong", "expert": "Expert"}
+"""Each AI level by the name the lobby's buttons give it ("Add Easy AI" seats "Easy AI 1")."""
 MASTERMIND_NAME = "The mastermind"
 SEAT_NUMBER = "Player {number}"
 AND = " and "
@@ -409,28 +410,25 @@ MAT_OF = "{name}'s mat"
 
 # -- help ---------------------------------------------------------------------------------------
 
-HELP = """**Project L in Discord** — build a table, then play asynchronously; the bot remembers everything.
-
-**Table** `/projectl table new` here, then Join / Leave / Add AI / Start
-• 2–4 players: base game · 5–6: **Line Clear** (two players at once) · `variant:solo`: **Solo**
-• options: **Ghost Piece** · **Finesse** · **Endless White** · **hidden scores** · **Unfinished penalty** · \
-**Ambassador Pack** · **Phoenix** · **Finesse Ambassador Pack**
-`/projectl table …` also `cancel` (host or channel admins) · `leave` · `vote` (turn clock) · `replace` (host)
-**Your turn: 3 actions**, any mix — tap **Play** under the table image, or type `/projectl play …`
-• `take` a puzzle from a row (or Solo grid) · `draw` the top card of a deck, blind
-• `level1` take a level-1 piece · `upgrade` return a piece for a bigger (or same-level) one
-• `place` a piece on your puzzle — the `cells` option lists every legal spot, like `A1 A2 B2`
-• `master-add` … `master-confirm`: the Master action (once per turn, one piece per puzzle)
-• `recycle` a row under its deck · `pass` only when nothing else is possible · `undo` your last action
-• `ghost` split a ghost piece · `choose` answer a level-up (↑ ⇈) · `ambassador` an extra Master
-• Finesse: `insert` 2 credits for an action · `end turn` keeping your credits
-• `act text:` any action in text notation, e.g. `place L3 on W07 at A1 A2 B2`
-**End** Finishing Touches: `/projectl play place` (-1 point each) then `/projectl play done`
-**Look** `/projectl status` table image · `/projectl mat` any player's mat (only deck order is secret)
-`/projectl log` · `/projectl stats` · `/projectl rules` per action and mode · \
-`/projectl settings` DM reminders
-**Learn** `/projectl play hint` the Expert AI's advice · `/projectl review` your costliest turns
-Cells: columns A–E, rows 1–5 of the card, A1 top left."""
+HELP_INTRO = (
+    "**Project L in Discord** — open a table with `/projectl table new`, then Join / Add AI / Start in "
+    "its lobby; play at your pace, the bot remembers everything.\n"
+    "• 2–4 players: base game · 5–6: **Line Clear** (two players at once) · `variant:solo`: **Solo**\n"
+    "• options: **Ghost Piece** · **Finesse** · **Endless White** · **hidden scores** · "
+    "**Unfinished penalty** · **Ambassador Pack** · **Phoenix** · **Finesse Ambassador Pack**\n"
+    "**Your turn: 3 actions**, any mix — tap **Play** under the table image, or type the commands "
+    "below. After the last round, Finishing Touches: `place` (-1 point each), then `done`."
+)
+HELP_HEADING = "**`{command}`** — {about}"
+HELP_LINE = "• `{command}` — {about}"
+HELP_ALSO = "**Also**"
+HELP_ACT = (
+    "**`act text:`** plays any action in notation, e.g. `place L3 on W07 at A1 A2 B2`; these have no "
+    "command of their own: `choose …` answers a level-up (↑ ⇈), `ambassador …` is an extra Master, "
+    "Finesse's `insert` spends 2 credits for an action and `end turn` keeps your credits."
+)
+HELP_CELLS = "Cells: columns A–E, rows 1–5 of the card, A1 top left."
+"""``/projectl help`` around the commands it lists from the tree (bot/core/wording/help.py)."""
 
 RULES: dict[str, str] = {
     "overview": (
@@ -849,11 +847,10 @@ REVIEW_NOT_OVER = "The review is ready when the game is over."
 ALT_TURN = "{names} to move."
 ALT_OVER = "The game is over."
 ALT_MAT = "This is {name}'s mat."
-ALT_SCORE = "{name}: {points} points from {completed} completed puzzles, {supply} pieces in supply."
-ALT_SCORE_HIDDEN = ("{name}: {completed} completed puzzles (points hidden until the end), "
-                    "{supply} pieces in supply.")
+ALT_SCORE = "{name}: {points}, {completed}, {supply}."
+ALT_SCORE_HIDDEN = "{name}: {completed} (points hidden until the end), {supply}."
 ALT_BUILDING = "{name} is building {cards}."
-ALT_PUZZLE = "{card} ({left} cells left)"
+ALT_PUZZLE = "{card} ({left}: {cells})"
 ALT_CARD = "{card} ({points} pt, reward {reward})"
 ALT_ROW = "{row} row: {cards}."
 ALT_ROW_EMPTY = "{row} row: empty."
@@ -866,18 +863,29 @@ ALT_EMPTY_SLOT = "empty"
 ALT_WINNERS = "Won by {names}."
 ALT_END_TRIGGERED = "The end is triggered: round {round} is the last."
 ALT_FINESSE_LIVE = "Live Finesse tile: {tile}."
-ALT_FINESSE_NONE = "No Finesse tile is live yet ({face_down} face down)."
+ALT_FINESSE_NONE = "No Finesse tile is live yet (face down: {face_down})."
 ALT_CREDITS = "Finesse credits, active and inactive: {credits}."
 ALT_CREDITS_OF = "{name} {active} and {inactive}"
 ALT_MARKERS = "White marker: {white}; black marker: {black}."
 ALT_LOCKS = "Locks above the grid's columns, left to right: {locks}."
-ALT_MASTERMIND = "{name}: {points} points from {cards} puzzles, {pieces} pieces left to lock with."
+ALT_MASTERMIND = "{name}: {points} from {cards}, {pieces} left to lock with."
 ALT_SUPPLY = "{name}'s pieces: {pieces}."
 ALT_RESERVE = "Reserve: {pieces}."
 ALT_COUNT = "{code} ×{count}"
 ALT_NO_PIECES = "none"
-ALT_DECKS = "Decks: {white} white and {black} black cards left."
-ALT_SOLO_DECK = "Deck: {cards} cards left."
+ALT_DECKS = "Cards left in the decks: white {white}, black {black}."
+ALT_SOLO_DECK = "Cards left in the deck: {cards}."
+ALT_RECAP = "Animated recap of game {game_id}: the table at the deal, then after each round ({rounds})."
+ALT_RECAP_SCORES = "{name}'s score round by round: {scores}."
+ALT_MORE = "More: `/projectl-describe`."
+ALT_POINTS = {"one": "{n} point", "other": "{n} points"}
+ALT_COMPLETED = {"one": "{n} puzzle done", "other": "{n} puzzles done"}
+ALT_PUZZLES = {"one": "{n} puzzle", "other": "{n} puzzles"}
+ALT_PIECES = {"one": "{n} piece", "other": "{n} pieces"}
+ALT_CELLS = {"one": "{n} cell", "other": "{n} cells"}
+ALT_CELLS_LEFT = {"one": "{n} cell left", "other": "{n} cells left"}
+"""Counted nouns: :func:`bot.core.wording.describe.counted` picks ``one`` for 1, ``other`` for
+any other count, so no sentence says "1 pieces"."""
 
 # -- /projectl-describe: the table or one's mat as text, a line per item (bot/core/wording/describe.py) ------
 DESCRIBE_ROUND = "Round {round}."
@@ -885,8 +893,8 @@ DESCRIBE_ROWS = {"white": "White row", "black": "Black row", "left_white": "Left
                  "left_black": "Left black row", "right_white": "Right white row",
                  "right_black": "Right black row", "grid": "Solo grid"}
 DESCRIBE_SLOT = "{row}, slot {slot}: {card}."
-DESCRIBE_CARD = "{card}, {size} cells"
-DESCRIBE_PUZZLE = "Puzzle {card}: {filled} of {size} cells filled, {left} left."
+DESCRIBE_CARD = "{card}, {size}"
+DESCRIBE_PUZZLE = "Puzzle {card}: {left} of {size}: {cells}."
 DESCRIBE_NO_PUZZLES = "No puzzle being built."
 DESCRIBE_PIECE = "Piece {piece}: {count}."
 DESCRIBE_NO_PIECES = "No pieces in supply."

@@ -15,12 +15,14 @@ from bot.core.play.manager import Game
 from bot.core.wording import texts
 from bot.core.wording.describe import describe, mat_lines, table_lines
 from bot.core.wording.event_texts import finesse_rule, finesse_tile
+from bot.core.wording.help import help_lines
 from bot.core.wording.locales import Joined, PlayerName, localise
 from engine.errors import quoted
 from engine.expansions.finesse import view as finesse_view
 from engine.variants import VARIANTS
 from engine.visibility import NOBODY
 
+from ..commandtree import command_infos
 from ..services import FrontServices
 from . import common
 from .days import days_of, turn_limit_of
@@ -168,7 +170,8 @@ class InfoCommands(commands.Cog):
 
     @app_commands.command(name="help", description="How to play Project L here")
     async def help(self, interaction: discord.Interaction) -> None:
-        await common.reply(interaction, texts.HELP)
+        tree = common.bot_of(interaction).tree
+        await common.send_lines(interaction, help_lines(command_infos(tree), interaction.locale))
 
 
 async def _live_tile_line(interaction: discord.Interaction) -> str:

@@ -332,7 +332,7 @@ class PlayerName(str):
 
 def unescaped(name: Any) -> Any:
     """``name`` as the player wrote it: a :class:`PlayerName`'s ``raw``, and a sentence naming
-    one (``Greedy bot (for Ana)``) refilled with the raw name — for an image, which draws names
+    one (``Easy AI (for Ana)``) refilled with the raw name — for an image, which draws names
     rather than reading markdown, and for storage, which keeps names as they were given."""
     if isinstance(name, PlayerName):
         return name.raw
