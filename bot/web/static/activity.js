@@ -6,7 +6,7 @@
 import { Board } from "./board.js";
 import { put } from "./dom.js";
 import { browserLocale, texts } from "./i18n.js";
-import { DiscordSDK, DiscordSDKMock } from "./vendor/discord-embedded-app-sdk.mjs";
+import { DiscordSDK, DiscordSDKMock } from "./vendor/discord-embedded-app-sdk.js";
 
 const t = texts(browserLocale());
 
