@@ -150,6 +150,23 @@ class ProjectLBot(commands.Bot):
                 except discord.HTTPException:
                     log.warning("could not post resumed turn in channel %s", result.game.channel_id)
 
+    async def present_result(self, result: ActionResult, /) -> None:
+        """A result the web board committed, told to its channel as a panel action's is: the turn
+        post at the turn's end (its mentions included); DMs and reminders follow from the
+        manager's hooks. Posted through the REST API, so any process sharing the database can
+        post for a channel on another shard — the committing one does, once."""
+        if not (result.turn_changed or result.finished):
+            return
+        game = result.game
+        cached = self.get_channel(game.channel_id)
+        channel: discord.abc.Messageable = (
+            cached if isinstance(cached, discord.abc.Messageable)
+            else self.get_partial_messageable(game.channel_id, guild_id=game.guild_id))
+        try:
+            await post_turn(self, channel, result)
+        except discord.HTTPException:
+            log.warning("could not post game %s's turn in channel %s", game.id, game.channel_id)
+
     async def close(self) -> None:
         try:
             await days_setup.shutdown(self)

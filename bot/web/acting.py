@@ -1,0 +1,299 @@
+"""What one board request does, Discord-free: who asks (a verified token), what they see, and an
+action played through the same flow as a panel tap.
+
+Every request loads the game once and builds the flow's context from it
+(:func:`bot.web.view.context_for`); an action is checked with :func:`bot.core.play.flow.acting`
+against the stamp the page saw and committed by ``manager.act(..., expected_stamp=...)``, exactly
+as a panel tap is. Answers are ``(status, JSON)``: 403 for a token that grants nothing here, 409
+with the fresh view for a stale stamp, 422 with the engine's reason (in the seat's language) for
+an action that is not legal now — and in every refusal nothing changed.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+import engine
+from bot.core.errors import BadInputError, BotError, OutOfDateError, StaleError
+from bot.core.play import flow
+from bot.core.play.manager import ActionResult, Game, GameManager
+from bot.core.services import ResultPresenter
+from bot.core.storage import ActionRow
+from bot.core.storage.faults import storage_fault
+from bot.core.wording import texts
+from bot.core.wording.event_texts import event_text
+from bot.core.wording.locales import Notation, localise
+from bot.core.wording.refusals import engine_text
+from bot.web.live import LiveGames
+from bot.web.tokens import BadTokenError, BoardToken, TokenSigner
+from bot.web.view import LOG_LINES, Json, context_for, seat_view
+from engine import Action, Master, Place
+from engine import events as ev
+from engine.actions import AmbassadorAction
+from engine.pieces import GRID, cells_to_mask, parse_shape
+from engine.visibility import hidden_scores
+
+log = logging.getLogger(__name__)
+
+MAX_PLACEMENTS = 8
+"""A Master or an Ambassador action places at most one piece per open puzzle (four, or a few more)."""
+MAX_CARD_ID = 12
+
+
+class Refused(Exception):
+    """A request answered with ``status`` and ``payload`` (a refusal: nothing changed)."""
+
+    def __init__(self, status: int, payload: Json) -> None:
+        super().__init__(status)
+        self.status = status
+        self.payload = payload
+
+
+def forbidden() -> Refused:
+    return Refused(403, {"error": "This link is not valid (forged, expired, or for another seat)."})
+
+
+@dataclass
+class BoardFront:
+    """The services the board uses: the manager, the key links are signed with, the presenter
+    that tells the channel, and the live games of open pages."""
+
+    manager: GameManager
+    signer: TokenSigner
+    present: ResultPresenter
+    now: Callable[[], float] = time.time
+    live: LiveGames | None = None
+    _presenting: dict[int, asyncio.Task[None]] = field(default_factory=dict)
+    _views: dict[tuple[Any, ...], bytes] = field(default_factory=dict)
+    _logs: dict[tuple[int, int], list[ActionRow]] = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        if self.live is None:
+            self.live = LiveGames(self.manager)
+
+    # -- who asks -----------------------------------------------------------------------------------
+
+    async def grant(self, token: str | None) -> tuple[BoardToken, Game]:
+        """The verified grant of ``token`` and its game as loaded once for this request; 403 when
+        the token is forged, expired, for a game that does not exist, or for a seat its user no
+        longer holds."""
+        if token is None:
+            raise forbidden()
+        try:
+            grant = self.signer.verify(token, now=self.now())
+        except BadTokenError:
+            raise forbidden() from None
+        game = await self.manager.game(grant.game_id)
+        if game is None or game.state is None:
+            raise forbidden()
+        if grant.seat is not None and (grant.seat >= len(game.seats)
+                                       or game.seats[grant.seat].user_id != grant.user_id):
+            raise forbidden()
+        return grant, game
+
+    def link(self, base_url: str, game_id: int, seat: int | None, user_id: int, *,
+             locale: str | None = None, path: str = "/board") -> str:
+        token = self.signer.sign(game_id, seat, user_id, now=self.now(), locale=locale)
+        return f"{base_url.rstrip('/')}{path}#t={token}"
+
+    # -- what they see ------------------------------------------------------------------------------
+
+    async def view_bytes(self, grant: BoardToken, game: Game) -> bytes:
+        """The seat's view of ``game`` as JSON bytes, built once per revision, seat and language
+        (the pages of one seat — or of every spectator — share it)."""
+        key = (game.id, game.revision, game.status, grant.seat,
+               None if grant.seat is None else grant.user_id, grant.locale)
+        found = self._views.get(key)
+        if found is None:
+            view = seat_view(context_for(game, grant.seat, grant.user_id, grant.locale),
+                             await self._recent(game))
+            view["game"]["status"] = game.status
+            found = dumps(view)
+            self._forget_older(game)
+            self._views[key] = found
+        return found
+
+    async def view(self, grant: BoardToken, game: Game) -> Json:
+        view = seat_view(context_for(game, grant.seat, grant.user_id, grant.locale), await self._recent(game))
+        view["game"]["status"] = game.status
+        return view
+
+    async def _recent(self, game: Game) -> list[ActionRow]:
+        key = (game.id, game.revision)
+        rows = self._logs.get(key)
+        if rows is None:
+            rows = await self.manager.log_tail(game.id, LOG_LINES, before_revision=game.revision + 1)
+            self._logs = {k: v for k, v in self._logs.items() if k[0] != game.id or k[1] > game.revision}
+            self._logs[key] = rows
+        return rows
+
+    def _forget_older(self, game: Game) -> None:
+        """Views of this game at earlier revisions are never asked for again: dropped."""
+        stale = [key for key in self._views if key[0] == game.id and key[1] < game.revision]
+        for key in stale:
+            del self._views[key]
+
+    # -- what they do -------------------------------------------------------------------------------
+
+    async def check(self, grant: BoardToken, game: Game, body: Any) -> Json:
+        """Whether the action could be played now (a drop that does not fit springs back with the
+        engine's reason): nothing is committed."""
+        seat = _acting_seat(grant)
+        action, stamp = parse_request(body)
+        try:
+            ctx = await flow.acting(self.manager, game.channel_id, grant.user_id, grant.locale,
+                                    game_id=game.id, offered=stamp)
+            if ctx.seat != seat:
+                raise forbidden()
+            if isinstance(action, str):
+                return {"ok": True}
+            ctx.check(action)
+        except OutOfDateError as error:
+            raise await self._stale(grant, error) from None
+        except BotError as error:
+            return {"ok": False, "reason": localise(error.message, grant.locale)}
+        return {"ok": True}
+
+    async def act(self, grant: BoardToken, game: Game, body: Any) -> Json:
+        """Play the action through the flow, commit it, hand the result to the presenter (the
+        channel's turn post) and answer with the fresh view and what happened."""
+        seat = _acting_seat(grant)
+        action, stamp = parse_request(body)
+        if isinstance(action, str):  # "undo" is not offered on the board
+            raise Refused(422, {"error": localise(texts.PANEL_NOTHING, grant.locale)})
+        try:
+            ctx = await flow.acting(self.manager, game.channel_id, grant.user_id, grant.locale,
+                                    game_id=game.id, offered=stamp)
+            if ctx.seat != seat:
+                raise forbidden()
+            result = await self.manager.act(game.channel_id, grant.user_id, action,
+                                            expected_stamp=stamp, game_id=game.id)
+        except OutOfDateError as error:
+            raise await self._stale(grant, error) from None
+        except StaleError as error:
+            fresh = await self.manager.game(game.id)
+            raise Refused(409, {"error": localise(error.message, grant.locale),
+                                "view": None if fresh is None or fresh.state is None
+                                else await self.view(grant, fresh)}) from None
+        except BotError as error:
+            raise Refused(422, {"error": localise(error.message, grant.locale)}) from None
+        except Exception as error:
+            fault = storage_fault(error)
+            if fault is None:
+                raise
+            raise Refused(503, {"error": localise(texts.STORAGE_FAULT[fault.value], grant.locale)}) from None
+        self._present(result)
+        assert self.live is not None
+        await self.live.publish(result.game)
+        return {"view": await self.view(grant, result.game), "said": said(result, grant)}
+
+    async def _stale(self, grant: BoardToken, error: OutOfDateError) -> Refused:
+        fresh = error.game if isinstance(error.game, Game) else await self.manager.game(grant.game_id)
+        return Refused(409, {"error": localise(error.message, grant.locale),
+                             "view": None if fresh is None else await self.view(grant, fresh)})
+
+    def _present(self, result: ActionResult) -> None:
+        """Hand ``result`` to the presenter without making the page wait for Discord: one game's
+        results are presented in the order they were committed."""
+        game_id = result.game.id
+        before = self._presenting.get(game_id)
+
+        async def present() -> None:
+            if before is not None:
+                await asyncio.gather(before, return_exceptions=True)
+            try:
+                await self.present(result)
+            except Exception:
+                log.exception("presenting game %s's result failed", game_id)
+            finally:
+                if self._presenting.get(game_id) is task:
+                    del self._presenting[game_id]
+
+        task = asyncio.ensure_future(present())
+        self._presenting[game_id] = task
+
+    async def settle(self) -> None:
+        """Wait for the results still being presented (at shutdown, and in tests)."""
+        while self._presenting:
+            await asyncio.gather(*self._presenting.values(), return_exceptions=True)
+
+
+def _acting_seat(grant: BoardToken) -> int:
+    if grant.seat is None:  # a spectator's link is read-only
+        raise forbidden()
+    return grant.seat
+
+
+def said(result: ActionResult, grant: BoardToken) -> list[str]:
+    """What the player's action did, as the panel's confirmation says it (in their language)."""
+    step = result.first
+    game = result.game
+    if step is None or game.state is None:
+        return []
+    hidden = hidden_scores(game.state, grant.seat)
+    lines: list[Any] = [texts.DONE_ACTION.format(action=Notation(step.text))]
+    lines += [event_text(event, game.names, hidden) for event in step.events
+              if not isinstance(event, ev.TurnStarted)]
+    return [str(localise(line, grant.locale)) for line in lines]
+
+
+# -- reading a request ---------------------------------------------------------------------------
+
+
+def parse_request(body: Any) -> tuple[Action | str, str]:
+    """The action and the stamp of an ``act`` / ``check`` body (docs/web-board.md); 400 for a
+    body that is not one."""
+    if not isinstance(body, dict) or not isinstance(body.get("stamp"), str) or len(body["stamp"]) > 40:
+        raise Refused(400, {"error": "The request needs a stamp and an action."})
+    stamp = body["stamp"]
+    try:
+        if isinstance(body.get("action"), str) and len(body["action"]) <= 400:
+            text = body["action"].strip()
+            if text == "undo":
+                return "undo", stamp
+            return engine.parse_action(text), stamp
+        if "place" in body:
+            return _place(body["place"]), stamp
+        for kind, build in (("master", Master), ("ambassador", AmbassadorAction)):
+            if kind in body:
+                placements = body[kind]
+                if not isinstance(placements, list) or not 0 < len(placements) <= MAX_PLACEMENTS:
+                    break
+                return build(tuple(_place(p) for p in placements)), stamp
+    except engine.IllegalActionError as error:
+        raise Refused(400, {"error": str(engine_text(error))}) from None
+    except (BadInputError, ValueError, TypeError, KeyError):
+        pass
+    raise Refused(400, {"error": "The request names no action the board knows."})
+
+
+def _place(data: Any) -> Place:
+    if not isinstance(data, dict):
+        raise ValueError("not a placement")
+    card, shape, cells = data.get("card"), data.get("shape"), data.get("cells")
+    if not isinstance(card, str) or not 0 < len(card) <= MAX_CARD_ID or not isinstance(shape, str) \
+            or len(shape) > 4 or not isinstance(cells, list) or not 0 < len(cells) <= GRID * GRID:
+        raise ValueError("not a placement")
+    return Place(card.strip().upper(), parse_shape(shape), cells_to_mask(_cell(cell) for cell in cells))
+
+
+def _cell(cell: Any) -> tuple[int, int]:
+    """``[row, col]`` as the engine's ``(col, row)``."""
+    if not isinstance(cell, list) or len(cell) != 2 or not all(
+            isinstance(v, int) and not isinstance(v, bool) and 0 <= v < GRID for v in cell):
+        raise ValueError("not a cell")
+    return cell[1], cell[0]
+
+
+JSON = json.JSONEncoder(separators=(",", ":"), ensure_ascii=False, default=str)
+"""Compact JSON of a view (its sentences are ``str`` subclasses: plain text)."""
+
+
+def dumps(value: Any) -> bytes:
+    return JSON.encode(value).encode()
