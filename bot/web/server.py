@@ -205,7 +205,7 @@ async def start_board_server(front: BoardFront, host: str, port: int, *,
     runner = web.AppRunner(app, access_log_format=ACCESS_LOG_FORMAT, shutdown_timeout=2.0,
                            handler_cancellation=True)
     await runner.setup()
-    site = web.TCPSite(runner, host, port, shutdown_timeout=2.0)
+    site = web.TCPSite(runner, host, port)
     try:
         await site.start()
     except OSError as error:
