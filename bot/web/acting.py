@@ -23,12 +23,13 @@ import engine
 from bot.core.errors import BadInputError, BotError, OutOfDateError, StaleError
 from bot.core.play import flow
 from bot.core.play.manager import ActionResult, Game, GameManager
+from bot.core.play.seat_view import PART_DIGITS, PARTS, SEAT_STAMP_PREFIX
 from bot.core.services import ResultPresenter
 from bot.core.storage import ActionRow
 from bot.core.storage.faults import storage_fault
 from bot.core.wording import texts
 from bot.core.wording.event_texts import event_text
-from bot.core.wording.locales import Notation, localise
+from bot.core.wording.locales import Joined, Notation, localise
 from bot.core.wording.refusals import engine_text
 from bot.web.live import LiveGames
 from bot.web.tokens import BadTokenError, BoardToken, TokenSigner
@@ -112,7 +113,7 @@ class BoardFront:
         found = self._views.get(key)
         if found is None:
             view = seat_view(context_for(game, grant.seat, grant.user_id, grant.locale),
-                             await self._recent(game))
+                             await self._recent(game), blind=self.signer.blind)
             view["game"]["status"] = game.status
             found = dumps(view)
             self._forget_older(game)
@@ -120,7 +121,8 @@ class BoardFront:
         return found
 
     async def view(self, grant: BoardToken, game: Game) -> Json:
-        view = seat_view(context_for(game, grant.seat, grant.user_id, grant.locale), await self._recent(game))
+        view = seat_view(context_for(game, grant.seat, grant.user_id, grant.locale), await self._recent(game),
+                         blind=self.signer.blind)
         view["game"]["status"] = game.status
         return view
 
@@ -147,10 +149,7 @@ class BoardFront:
         seat = _acting_seat(grant)
         action, stamp = parse_request(body)
         try:
-            ctx = await flow.acting(self.manager, game.channel_id, grant.user_id, grant.locale,
-                                    game_id=game.id, offered=stamp)
-            if ctx.seat != seat:
-                raise forbidden()
+            ctx = await self._acting(grant, game, seat, stamp)
             if isinstance(action, str):
                 return {"ok": True}
             ctx.check(action)
@@ -168,12 +167,9 @@ class BoardFront:
         if isinstance(action, str):  # "undo" is not offered on the board
             raise Refused(422, {"error": localise(texts.PANEL_NOTHING, grant.locale)})
         try:
-            ctx = await flow.acting(self.manager, game.channel_id, grant.user_id, grant.locale,
-                                    game_id=game.id, offered=stamp)
-            if ctx.seat != seat:
-                raise forbidden()
+            ctx = await self._acting(grant, game, seat, stamp)
             result = await self.manager.act(game.channel_id, grant.user_id, action,
-                                            expected_stamp=stamp, game_id=game.id)
+                                            expected_stamp=ctx.stamp, game_id=game.id)
         except OutOfDateError as error:
             raise await self._stale(grant, error) from None
         except StaleError as error:
@@ -192,6 +188,21 @@ class BoardFront:
         assert self.live is not None
         await self.live.publish(result.game)
         return {"view": await self.view(grant, result.game), "said": said(result, grant)}
+
+    async def _acting(self, grant: BoardToken, game: Game, seat: int, shown: str) -> flow.ActingContext:
+        """The acting context of a panel tap (:func:`bot.core.play.flow.acting`: one load, the seat
+        must hold the move), refused as out of date unless the page's stamp is the seat's stamp
+        now as the page was shown it (:meth:`TokenSigner.blind`); the caller's commit is then
+        pinned to that stamp (``expected_stamp``), so nothing can slip in between."""
+        ctx = await flow.acting(self.manager, game.channel_id, grant.user_id, grant.locale, game_id=game.id)
+        if ctx.seat != seat:
+            raise forbidden()
+        now = self.signer.blind(ctx.stamp)
+        if now != shown:
+            changed = _changed(now, shown)
+            raise OutOfDateError(texts.STALE_FOR_YOU.format(changed=Joined(
+                [STALE_PARTS[part] for part in changed], ", ")), game=ctx.game, seat=seat, changed=changed)
+        return ctx
 
     async def _stale(self, grant: BoardToken, error: OutOfDateError) -> Refused:
         fresh = error.game if isinstance(error.game, Game) else await self.manager.game(grant.game_id)
@@ -222,6 +233,22 @@ class BoardFront:
         """Wait for the results still being presented (at shutdown, and in tests)."""
         while self._presenting:
             await asyncio.gather(*self._presenting.values(), return_exceptions=True)
+
+
+STALE_PARTS = {"turn": texts.STALE_PART_TURN, "mat": texts.STALE_PART_MAT, "rows": texts.STALE_PART_ROWS,
+               "game": texts.STALE_PART_GAME}
+
+
+def _changed(now: str, shown: str) -> tuple[str, ...]:
+    """The parts of the seat's view that differ between two (blinded) stamps, as
+    ``bot.core.play.seat_view.changed_parts`` tells them apart."""
+    prefix = SEAT_STAMP_PREFIX
+    if not (now.startswith(prefix) and shown.startswith(prefix) and len(now) == len(shown)):
+        return ("game",)
+    found = tuple(part for number, part in enumerate(PARTS)
+                  if now[len(prefix) + number * PART_DIGITS:len(prefix) + (number + 1) * PART_DIGITS]
+                  != shown[len(prefix) + number * PART_DIGITS:len(prefix) + (number + 1) * PART_DIGITS])
+    return found or ("game",)
 
 
 def _acting_seat(grant: BoardToken) -> int:

@@ -18,6 +18,8 @@ import json
 import secrets
 from dataclasses import dataclass
 
+from bot.core.play.seat_view import PART_DIGITS, SEAT_STAMP_PREFIX
+
 DEFAULT_LIFETIME = 24 * 3600
 """Seconds a link stays valid: a day, like a turn post's buttons are read within a day."""
 SECRET_NAME = "web_board"
@@ -82,6 +84,23 @@ class TokenSigner:
         if grant.expires <= now:
             raise BadTokenError("expired")
         return grant
+
+    def blind(self, stamp: str) -> str:
+        """The stamp a page is shown for the seat's stamp ``stamp`` (``bot/core/play/seat_view.py``).
+
+        A revision stays as it is. A concurrent table's stamp is a digest of parts of the state —
+        the Finesse data with its face-down tiles among them — so each part's digest is replaced by
+        a keyed digest of it: the page can still be told which part changed, never learn (by
+        trying candidates against the digest) what is face down."""
+        if not stamp.startswith(SEAT_STAMP_PREFIX):
+            return stamp
+        digits = len(stamp) - len(SEAT_STAMP_PREFIX)
+        parts = [stamp[i:i + PART_DIGITS] for i in range(len(SEAT_STAMP_PREFIX), len(stamp), PART_DIGITS)]
+        keyed = [hmac.new(self._key, f"stamp:{n}:{part}".encode(), hashlib.sha256).hexdigest()[:PART_DIGITS]
+                 for n, part in enumerate(parts)]
+        blinded = SEAT_STAMP_PREFIX + "".join(keyed)
+        assert len(blinded) - len(SEAT_STAMP_PREFIX) == digits
+        return blinded
 
     def _signature(self, body: str) -> str:
         return _b64(hmac.new(self._key, body.encode(), hashlib.sha256).digest())

@@ -11,7 +11,7 @@ The field list is in docs/web-board.md.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 import engine
@@ -52,9 +52,11 @@ def context_for(game: Game, seat: int | None, user_id: int, locale: Any) -> Cont
     return ActingContext(game, seat, user_id, locale)
 
 
-def seat_view(ctx: Context, recent: Sequence[ActionRow] = ()) -> Json:
+def seat_view(ctx: Context, recent: Sequence[ActionRow] = (), *,
+              blind: Callable[[str], str] = str) -> Json:
     """The JSON view of ``ctx``'s game for its seat (None: a spectator). ``recent``: the last rows
-    of the action log (oldest first), for ``log`` and whether Undo is offered."""
+    of the action log (oldest first), for ``log``. ``blind``: the stamp as the page may see it
+    (``TokenSigner.blind``: a concurrent table's stamp digests hidden parts of the state)."""
     game, seat, locale = ctx.game, ctx.seat, ctx.locale
     state = game.state
     assert state is not None
@@ -65,7 +67,7 @@ def seat_view(ctx: Context, recent: Sequence[ActionRow] = ()) -> Json:
     view: Json = {
         "game": {
             "id": game.id, "revision": game.revision, "locale": locale,
-            "stamp": ctx.stamp if isinstance(ctx, ActingContext) else str(game.revision),
+            "stamp": blind(ctx.stamp) if isinstance(ctx, ActingContext) else str(game.revision),
             "over": state.is_over, "phase": state.phase.value, "mode": state.options.variant,
             "expansions": [flag for flag in EXPANSION_FLAGS if getattr(state.options, flag)],
             "known_scores": state.options.known_scores, "round": state.round,
