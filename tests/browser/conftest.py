@@ -10,10 +10,14 @@ from __future__ import annotations
 
 import os
 import shutil
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
+from board_pages import DESKTOP
+
+from bot.board import BoardHandle, start_board
 
 try:
     from playwright.sync_api import Browser, BrowserContext, Page, Playwright, sync_playwright
@@ -27,8 +31,6 @@ CHROMIUM_ARGS = (
 )
 """How Chromium is launched: headless, no sandbox (containers), and quiet on the network."""
 
-DESKTOP = {"width": 1280, "height": 860}
-PHONE = {"width": 390, "height": 844}
 
 
 def chromium_path() -> str | None:
@@ -75,3 +77,19 @@ def page(context: BrowserContext) -> Page:
     made = context.new_page()
     made.set_default_timeout(10_000)
     return made
+
+
+@pytest.fixture
+def boards(tmp_path: Path) -> Iterator[Callable[..., BoardHandle]]:
+    """Start offline games with their board server (``bot.board``, the ``make board`` entry
+    point) on port 0; every one started is stopped after the test."""
+    started: list[BoardHandle] = []
+
+    def start(**options: Any) -> BoardHandle:
+        handle = start_board(tmp_path / f"board-{len(started)}", **options)
+        started.append(handle)
+        return handle
+
+    yield start
+    for handle in started:
+        handle.stop()

@@ -172,12 +172,14 @@ export class Board {
     this.busy = true;
     try {
       const answer = await this.api.act({ ...body, stamp: this.view.game.stamp });
+      this.busy = false;
       this.draft = null;
       this.upgradeFrom = null;
       this.setView(answer.view);
       this.say((answer.said || []).join(" "));
       return true;
     } catch (error) {
+      this.busy = false;
       if (error instanceof ApiError && error.status === 409 && error.body.view) {
         this.draft = null;
         this.setView(error.body.view);
