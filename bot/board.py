@@ -19,7 +19,7 @@ import sys
 import tempfile
 import threading
 import time
-from collections.abc import Callable, Coroutine, Sequence
+from collections.abc import Callable, Coroutine, Mapping, Sequence
 from concurrent.futures import Future
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -29,6 +29,7 @@ from bot.core.config import DEFAULT_WEB_HOST, DEFAULT_WEB_PORT
 from bot.core.play.manager import ActionResult, Game, GameManager, TableSettings
 from bot.core.storage import Storage
 from bot.web.acting import BoardFront
+from bot.web.activity import ActivitySignIn, SignedIn, SignInError
 from bot.web.live import LiveGames
 from bot.web.server import PortTakenError, RunningBoard, start_board_server
 from bot.web.tokens import TokenSigner, new_secret
@@ -60,6 +61,19 @@ class Posts:
     @property
     def turn_posts(self) -> int:
         return sum(1 for r in self.results if r.turn_changed or r.finished)
+
+
+@dataclass(frozen=True)
+class KnownCodes:
+    """An OAuth2 code exchanger for tests and the offline board: each code names a user (the
+    Embedded App SDK's mock always sends ``mock_code``)."""
+
+    users: Mapping[str, int]
+
+    async def exchange(self, code: str) -> SignedIn:
+        if code not in self.users:
+            raise SignInError("Discord refused the sign-in code; open the Activity again.")
+        return SignedIn(self.users[code], f"offline-access-{self.users[code]}")
 
 
 @dataclass
@@ -112,12 +126,14 @@ async def open_board(
     folder: Path, *, players: int = 2, human_seats: Sequence[int] = (0,), variant: str = "base",
     seed: int = 7, policy: str = "greedy", names: Sequence[str] = DEFAULT_NAMES,
     host: str = DEFAULT_WEB_HOST, port: int = 0, now: Callable[[], float] = time.time,
-    poll_seconds: float | None = None, **options: Any,
+    poll_seconds: float | None = None, activity_codes: Mapping[str, int] | None = None,
+    client_id: str = "0", **options: Any,
 ) -> Board:
     """A new game in ``folder``'s database with its board listening on ``host:port`` (0: any free
     port). ``human_seats`` (seat 0 among them) are played on the board by users 1, 2, …; the others
     are ``policy`` AI seats. ``options``: the table's (``finesse=True``, ``ambassador=True``,
-    ``known_scores=False``, ``ghost=True``…). Solo: ``variant="solo"``."""
+    ``known_scores=False``, ``ghost=True``…). Solo: ``variant="solo"``. ``activity_codes`` (code ->
+    seat) turns the Activity's sign-in on, with :class:`KnownCodes` for Discord's exchange."""
     if 0 not in human_seats:
         raise ValueError("seat 0 is the host's: it must be a human seat")
     folder.mkdir(parents=True, exist_ok=True)
@@ -140,7 +156,9 @@ async def open_board(
         posts = Posts()
         front = BoardFront(manager, TokenSigner(secret), posts, now=now,
                            live=LiveGames(manager, poll_seconds=poll_seconds))
-        running = await start_board_server(front, host, port)
+        codes = KnownCodes({code: users[seat] for code, seat in (activity_codes or {}).items()})
+        sign_in = None if activity_codes is None else ActivitySignIn(front, manager, codes, client_id)
+        running = await start_board_server(front, host, port, sign_in=sign_in)
     except BaseException:
         await storage.close()
         raise

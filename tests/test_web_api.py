@@ -281,3 +281,22 @@ async def _next_view(stream: aiohttp.ClientResponse) -> Any:
 async def _until(condition: Any) -> None:
     while not condition():
         await asyncio.sleep(0.01)
+
+
+async def test_the_offline_board_signs_the_activitys_mock_in(http: aiohttp.ClientSession,
+                                                             tmp_path: Path) -> None:
+    opened = await open_board(tmp_path, players=2, human_seats=(0, 1), activity_codes={"mock_code": 1})
+    try:
+        async with http.post(opened.base_url + "/api/activity/token",
+                             json={"code": "mock_code", "channel_id": "1"}) as answer:
+            payload = await answer.json()
+        assert answer.status == 200 and payload["seat"] == 1
+        async with http.post(opened.base_url + "/api/activity/token",
+                             json={"code": "forged", "channel_id": "1"}) as answer:
+            assert answer.status == 403
+        async with http.get(opened.base_url + "/static/vendor/discord-embedded-app-sdk.mjs") as answer:
+            assert answer.status in (200, 404)
+            if answer.status == 200:
+                assert answer.content_type == "text/javascript"
+    finally:
+        await opened.stop()

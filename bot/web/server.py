@@ -12,6 +12,7 @@ import asyncio
 import errno
 import json
 import logging
+import mimetypes
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -24,6 +25,7 @@ from bot.web.activity import ActivitySignIn, SignInError
 from bot.web.tokens import bearer
 
 log = logging.getLogger(__name__)
+mimetypes.add_type("text/javascript", ".mjs")  # the vendored SDK; Python 3.11's table lacks it
 
 STATIC = Path(__file__).resolve().parent / "static"
 PING_SECONDS = 15.0

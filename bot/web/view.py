@@ -185,7 +185,7 @@ def _puzzles(state: GameState, seat: int) -> list[Json]:
             bit = 1 << index
             kind = "filled" if filled & bit else "recess" if card.recess & bit else "blank"
             cells.append({"r": index // GRID, "c": index % GRID, "state": kind})
-        found.append({**_open_puzzle(state, puzzle), "card": card.id, "grid": cells})
+        found.append({**_open_puzzle(state, puzzle), "card": card.id, "state": cells})
     return found
 
 
