@@ -50,8 +50,9 @@ class Settings:
     """The shards THIS process runs (PROJECTL_SHARD_IDS); None with a count: all of them."""
     catalogue_path: str | None = None
     """A custom puzzle catalogue (engine/data/README.md) for new games; None: the shipped one."""
-    web_bind: tuple[str, int] | None = (DEFAULT_WEB_HOST, DEFAULT_WEB_PORT)
-    """Where the web board listens (PROJECTL_WEB_BIND ``host:port``; ``off``: no web board)."""
+    web_bind: tuple[str, int] | None = None
+    """Where the web board listens (PROJECTL_WEB_BIND ``host:port``, default 127.0.0.1:8080;
+    ``off``: no web board). None here (settings built in code, as tests do): no web board."""
     web_url: str | None = None
     """The board's public base URL put in links (PROJECTL_WEB_URL); None: the bind address."""
     web_secret: str | None = None

@@ -23,9 +23,14 @@ from bot.core.storage import Storage
 from bot.core.storage.faults import FaultLog
 from bot.core.wording.server_locales import ServerLocales
 from bot.discord.mentions import NOBODY
+from bot.web.acting import BoardFront
+from bot.web.activity import ActivitySignIn, DiscordCodeExchanger
+from bot.web.server import PortTakenError, RunningBoard, start_board_server
+from bot.web.tokens import SECRET_NAME, TokenSigner, new_secret
 from engine import GameState
 
 from . import panel_views, permissions, views
+from .board_button import hide_board_links
 from .cogs import advice, days_setup, info, ladder, play, reading, records, table
 from .cogs.common import report_error
 from .cogs.days import Days
@@ -93,6 +98,9 @@ class ProjectLBot(commands.Bot):
         self._resumed: list[ActionResult] = []
         self.posted_states: dict[int, GameState] = {}
         """Per game id, the state its last turn post showed (turns.remember_posted)."""
+        self.board_front: BoardFront | None = None
+        """The web board's services, once ``setup_hook`` has started its server (None: off)."""
+        self._board: RunningBoard | None = None
         self.days: Days | None = None
         """Playing over days, once ``setup_hook`` has installed it (cogs/days_setup.py)."""
         self.handlers = Handlers(
@@ -123,8 +131,34 @@ class ProjectLBot(commands.Bot):
         advice.install(self)  # hint and review: bot/discord/cogs/advice.py
         ladder.install(self)  # /projectl-games: ratings, replays, recaps (its own 4,000 characters)
         self.add_dynamic_items(*views.DYNAMIC_ITEMS, *panel_views.DYNAMIC_ITEMS)
+        await self._start_board()
         await self._sync()
         freeze_startup()  # what start-up built is never scanned again (bot/core/rendering/collector.py)
+
+    async def _start_board(self) -> None:
+        """Start the web board's server (docs/web-board.md) where PROJECTL_WEB_BIND asks; a port
+        that is taken is said in one sentence, and the bot runs on without the board."""
+        bind = self.settings.web_bind
+        if bind is None:
+            return
+        hide_board_links()
+        secret = self.settings.web_secret or await self.storage.kept_secret(SECRET_NAME, new_secret())
+        front = BoardFront(self.manager, TokenSigner(secret), self.present_result)
+        sign_in = None
+        if self.settings.activity and self.settings.client_secret and self.application_id is not None:
+            client_id = str(self.application_id)
+            sign_in = ActivitySignIn(front, self.manager,
+                                     DiscordCodeExchanger(client_id, self.settings.client_secret), client_id)
+        try:
+            self._board = await start_board_server(front, *bind, sign_in=sign_in)
+        except PortTakenError as error:
+            assert front.live is not None
+            front.live.detach()
+            log.error("%s", error)
+            return
+        self.board_front = front
+        log.info("the web board listens on %s:%s (links: %s)", self._board.host, self._board.port,
+                 self.settings.board_url)
 
     async def _sync(self) -> None:
         """Sync the command tree — after checking it fits Discord, which would otherwise refuse
@@ -169,6 +203,9 @@ class ProjectLBot(commands.Bot):
 
     async def close(self) -> None:
         try:
+            if self._board is not None:  # open pages' streams end, results in flight are posted
+                board, self._board, self.board_front = self._board, None, None
+                await board.stop()
             await days_setup.shutdown(self)
             await super().close()
         finally:
