@@ -24,7 +24,7 @@ PYTHON ?= $(firstword $(foreach p,python3.13 python3.12 python3.11 python3,\
 PYVER  := $(shell $(RUN_ENV) $(PYTHON) -c 'import sys; print("%d.%d" % sys.version_info[:2])' 2>/dev/null)
 STAMP  := $(VENV)/.installed-$(PYVER)
 
-.PHONY: test run demo bench bench-ai bench-scale soak lint clean venv python
+.PHONY: test run demo board bench bench-ai bench-scale soak lint clean venv python
 
 # Which interpreter make would use; fails when it is missing or unsupported.
 python:
@@ -51,6 +51,11 @@ run: $(STAMP)
 
 demo: $(STAMP)
 	@$(PY) -m bot.demo --out demo-output
+
+# Play on the web board against AI seats, offline (no Discord token): prints the link. Options go
+# through ARGS, e.g. `make board ARGS="--players 3 --finesse"` (python -m bot.board --help).
+board: $(STAMP)
+	@$(PY) -m bot.board $(ARGS)
 
 # The quick bench (speed, size and memory budgets; at most three minutes) and, with FULL=1, the AI and
 # scale benches too; `make bench-ai` is the AI bench alone (strength games, about 90 minutes on 2

@@ -17,7 +17,7 @@ from aiohttp.test_utils import TestClient, TestServer
 
 from bot.board import Board, open_board
 from bot.web.activity import ActivitySignIn, SignedIn
-from bot.web.server import make_app
+from bot.web.server import PortTakenError, make_app
 
 XSS = "<img src=x onerror=alert(1)>"
 
@@ -300,3 +300,15 @@ async def test_the_offline_board_signs_the_activitys_mock_in(http: aiohttp.Clien
                 assert answer.content_type == "text/javascript"
     finally:
         await opened.stop()
+
+
+async def test_the_activity_opens_at_the_root_with_its_query(http: aiohttp.ClientSession,
+                                                            board: Board) -> None:
+    async with http.get(board.base_url + "/?frame_id=abc&channel_id=1", allow_redirects=False) as answer:
+        assert answer.status == 302
+        assert answer.headers["Location"] == "/activity?frame_id=abc&channel_id=1"
+
+
+async def test_a_taken_port_is_one_sentence(board: Board, tmp_path: Path) -> None:
+    with pytest.raises(PortTakenError, match=r"^The web board cannot listen on .* \(the port is taken\)"):
+        await open_board(tmp_path / "other", port=board.running.port)

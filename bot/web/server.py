@@ -73,6 +73,7 @@ def make_app(front: BoardFront, *, sign_in: ActivitySignIn | None = None,
     """The board's application: the page's files and the API over ``front``."""
     app = web.Application(middlewares=[_headers], client_max_size=MAX_BODY)
     routes = _Routes(front, sign_in, static)
+    app.router.add_get("/", routes.root)
     app.router.add_get("/board", routes.page)
     app.router.add_get("/activity", routes.activity_page)
     app.router.add_get("/api/view", routes.view)
@@ -90,6 +91,11 @@ class _Routes:
         self.front = front
         self.sign_in = sign_in
         self.static = static
+
+    async def root(self, request: web.Request) -> web.StreamResponse:
+        """Discord opens an Activity at its URL mapping's root (with ``?frame_id=…``): the
+        Activity's page, its query kept."""
+        raise web.HTTPFound("/activity" + (f"?{request.query_string}" if request.query_string else ""))
 
     async def page(self, request: web.Request) -> web.StreamResponse:
         return web.FileResponse(self.static / "index.html", headers={"Cache-Control": "no-cache"})
