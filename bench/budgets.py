@@ -28,7 +28,7 @@ from typing import Literal
 Kind = Literal["speed", "size", "memory", "refusals", "strength"]
 Limit = Literal["<=", ">=", "within"]
 
-QUICK_SUITES: tuple[str, ...] = ("engine", "renders", "bot")
+QUICK_SUITES: tuple[str, ...] = ("engine", "renders", "bot", "web")
 """``make bench`` / ``python -m bench``: everything about speed, size and memory."""
 AI_SUITES: tuple[str, ...] = ("ai",)
 """``make bench-ai``: the AI's strength games."""
@@ -113,6 +113,14 @@ BUDGETS: dict[str, Budget] = {
                                  why="issues 10 and 30: 100 channels end a turn at once, images ready"),
     "tables_beside_recap_p99_ms": at_most(
         50.0, "speed", "bot", why="issue 30: no turn post waits behind another game's recap (1.2 s did)"),
+    # -- the web board (bench/web.py): what a browser on localhost waits for ------------------------
+    "web_action_p99_ms": at_most(15.0, "speed", "web", why="issue 48: an action through the web API, p99"),
+    "web_page_load_ms": at_most(300.0, "speed", "web",
+                                why="issue 48: the board's HTML, scripts and first state, localhost"),
+    "web_pages_200_extra_mb": at_most(30.0, "memory", "web",
+                                      why="issue 48: 200 open pages with live updates, one process"),
+    "web_update_200_p99_ms": at_most(1000.0, "speed", "web",
+                                     why="issue 48: a move reaching all 200 pages, p99"),
     # -- scale (bench/scale.py, make bench-scale): shard processes on one PostgreSQL ---------------
     "postgresql_2_speedup": at_least(
         1.6, "speed", "scale", why="issue 30: 2 shard processes on PostgreSQL over 1, 200 busy channels"),

@@ -159,9 +159,9 @@ class BoardFront:
             return {"ok": False, "reason": localise(error.message, grant.locale)}
         return {"ok": True}
 
-    async def act(self, grant: BoardToken, game: Game, body: Any) -> Json:
+    async def act(self, grant: BoardToken, game: Game, body: Any) -> bytes:
         """Play the action through the flow, commit it, hand the result to the presenter (the
-        channel's turn post) and answer with the fresh view and what happened."""
+        channel's turn post) and answer (JSON) with the fresh view and what happened."""
         seat = _acting_seat(grant)
         action, stamp = parse_request(body)
         if isinstance(action, str):  # "undo" is not offered on the board
@@ -187,7 +187,8 @@ class BoardFront:
         self._present(result)
         assert self.live is not None
         await self.live.publish(result.game)
-        return {"view": await self.view(grant, result.game), "said": said(result, grant)}
+        view = await self.view_bytes(grant, result.game)  # the one its own open page is pushed too
+        return b'{"view":' + view + b',"said":' + dumps(said(result, grant)) + b"}"
 
     async def _acting(self, grant: BoardToken, game: Game, seat: int, shown: str) -> flow.ActingContext:
         """The acting context of a panel tap (:func:`bot.core.play.flow.acting`: one load, the seat

@@ -122,7 +122,10 @@ class _Routes:
         try:
             grant, game = await self.front.grant(bearer(request.headers.get("Authorization")))
             body = await _body(request)
-            return _json(200, await what(grant, game, body))
+            answer = await what(grant, game, body)
+            if isinstance(answer, bytes):
+                return web.Response(body=answer, content_type="application/json")
+            return _json(200, answer)
         except Refused as refused:
             return _json(refused.status, refused.payload)
 

@@ -12,6 +12,7 @@ The field list is in docs/web-board.md.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from functools import lru_cache
 from typing import Any
 
 import engine
@@ -105,8 +106,10 @@ def _name(game: Game, seat: int) -> str:
     return str(unescaped(game.seats[seat].name))
 
 
-def _cells(mask: int) -> list[list[int]]:
-    return [[row, col] for col, row in mask_to_cells(mask)]
+@lru_cache(maxsize=1 << 16)
+def _cells(mask: int) -> tuple[tuple[int, int], ...]:
+    """A mask's cells as ``[row, col]`` pairs (a tuple: shared between views, never changed)."""
+    return tuple((row, col) for col, row in mask_to_cells(mask))
 
 
 def _counts(counts: Sequence[int]) -> dict[str, int]:
@@ -196,7 +199,10 @@ def _placements(places: Sequence[Place]) -> dict[str, list[Json]]:
     return found
 
 
+@lru_cache(maxsize=1 << 15)
 def _place(place: Place) -> Json:
+    """A placement's entry (cached: the same placements are listed again at every revision; the
+    entries are only ever serialised)."""
     return {"card": place.card, "shape": place.shape.value, "cells": _cells(place.mask),
             "action": str(place)}
 
@@ -216,6 +222,8 @@ def _offers(offer: Offer, locale: Any) -> list[Json]:
 
 
 def _offer(offer: Offer, action: Action, locale: Any) -> Json:
+    if not isinstance(action, engine.TakePuzzle | engine.DrawPuzzle):  # labelled by the action alone
+        return _plain_offer(action, str(locale) if locale is not None else None)
     entry: Json = {"kind": action.kind, "action": str(action),
                    "label": localise(_label(offer, action), locale)}
     if isinstance(action, engine.TakePuzzle):
@@ -223,6 +231,15 @@ def _offer(offer: Offer, action: Action, locale: Any) -> Json:
     elif isinstance(action, engine.DrawPuzzle):
         entry["colour"] = None if action.colour is None else action.colour.value
     elif isinstance(action, engine.Upgrade):
+        entry["give"], entry["take"] = action.give.value, action.take.value
+    return entry
+
+
+@lru_cache(maxsize=1 << 12)
+def _plain_offer(action: Action, locale: str | None) -> Json:
+    """An offer whose words depend on the action alone (all but a take or a draw), cached."""
+    entry: Json = {"kind": action.kind, "action": str(action), "label": localise(_words(action), locale)}
+    if isinstance(action, engine.Upgrade):
         entry["give"], entry["take"] = action.give.value, action.take.value
     return entry
 
@@ -259,6 +276,10 @@ def _label(offer: Offer, action: Action) -> Any:
         assert action.colour is not None and not isinstance(table, SoloTable)
         return texts.PANEL_DRAW.format(deck=texts.COLOURS[action.colour.value],
                                        left=len(table.deck(action.colour)))
+    return _words(action)
+
+
+def _words(action: Action) -> Any:
     if isinstance(action, engine.Choose):
         return option_text(action.option)
     words = {"level1": texts.PANEL_LEVEL1, "insert": texts.PANEL_INSERT, "end turn": texts.PANEL_END_TURN,
