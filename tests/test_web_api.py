@@ -312,3 +312,13 @@ async def test_the_activity_opens_at_the_root_with_its_query(http: aiohttp.Clien
 async def test_a_taken_port_is_one_sentence(board: Board, tmp_path: Path) -> None:
     with pytest.raises(PortTakenError, match=r"^The web board cannot listen on .* \(the port is taken\)"):
         await open_board(tmp_path / "other", port=board.running.port)
+
+
+async def test_stopping_the_board_ends_open_pages_streams(tmp_path: Path) -> None:
+    opened = await open_board(tmp_path, players=2, human_seats=(0, 1))
+    async with aiohttp.ClientSession() as http, \
+            http.get(opened.base_url + "/api/events", headers=auth(opened.token(0))) as stream:
+        await asyncio.wait_for(_next_view(stream), 30)
+        await asyncio.wait_for(opened.stop(), 30)  # the open stream does not hold the shutdown
+        await asyncio.wait_for(stream.content.read(), 30)  # what was sent, then the end
+        assert stream.content.at_eof()

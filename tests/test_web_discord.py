@@ -6,6 +6,7 @@ panel action gives — once — and the server stopping with the bot."""
 from __future__ import annotations
 
 import dataclasses
+import logging
 import re
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
@@ -18,6 +19,7 @@ from test_bot_support import TOKEN, FakeRenderer, bot_of, final_reply, open_tabl
 
 from bot.core.clock import ManualClock
 from bot.discord.app import ProjectLBot, create_bot
+from bot.discord.board_button import hide_board_links
 
 LINK = re.compile(r"(https://board\.example/board)#t=([A-Za-z0-9_\-]+\.[A-Za-z0-9_\-]+)")
 
@@ -104,3 +106,13 @@ async def test_a_turn_played_on_the_board_is_posted_in_the_channel_once(tmp_path
         assert len(posts) == 1 and posts[0].filenames == ["table.png"]
         assert f"<@{other.id}>" in (posts[0].content or "")  # pinged, as after a panel turn
     assert bot.board_front is None  # the bot closed: the board stopped with it
+
+
+def test_board_links_never_reach_discord_pys_request_logs(caplog: Any) -> None:
+    hide_board_links()
+    hide_board_links()  # idempotent
+    caplog.set_level(logging.DEBUG)
+    logging.getLogger("discord.http").debug("POST %s with %s", "/webhooks/1/x",
+                                            '{"content": "https://b.example/board#t=eyJnIjoxfQ.c2lnbmF0dXJl"}')
+    assert "eyJnIjoxfQ" not in caplog.text and "c2lnbmF0dXJl" not in caplog.text
+    assert "#t=…" in caplog.text
