@@ -322,3 +322,24 @@ async def test_stopping_the_board_ends_open_pages_streams(tmp_path: Path) -> Non
         await asyncio.wait_for(opened.stop(), 30)  # the open stream does not hold the shutdown
         await asyncio.wait_for(stream.content.read(), 30)  # what was sent, then the end
         assert stream.content.at_eof()
+
+
+async def test_the_seats_last_action_is_taken_back_from_the_board(http: aiohttp.ClientSession,
+                                                                  board: Board) -> None:
+    token = board.token(0)
+    _, view = await get_view(http, board, token)
+    assert view["undo"] is None  # nothing of theirs to take back yet
+    _, done = await post(http, board, "/api/act", token, {"action": "level1", "stamp": view["game"]["stamp"]})
+    view = done["view"]
+    assert view["undo"] == "undo" and view["me"]["actions_left"] == 2
+    _, other = await get_view(http, board, board.token(1))
+    assert other["undo"] is None  # not bob's action
+    undo = {"action": "undo", "stamp": view["game"]["stamp"]}
+    status, undone = await post(http, board, "/api/act", token, undo)
+    assert status == 200 and "level1" in undone["said"][0]
+    assert undone["view"]["me"]["actions_left"] == 3 and undone["view"]["undo"] is None
+    status, again = await post(http, board, "/api/act", token,
+                               {"action": "undo", "stamp": undone["view"]["game"]["stamp"]})
+    assert status == 422 and again["error"]
+    status, stale = await post(http, board, "/api/act", token, undo)
+    assert status == 409 and stale["view"]["game"]["revision"] == undone["view"]["game"]["revision"]

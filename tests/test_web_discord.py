@@ -116,3 +116,26 @@ def test_board_links_never_reach_discord_pys_request_logs(caplog: Any) -> None:
                                             '{"content": "https://b.example/board#t=eyJnIjoxfQ.c2lnbmF0dXJl"}')
     assert "eyJnIjoxfQ" not in caplog.text and "c2lnbmF0dXJl" not in caplog.text
     assert "#t=…" in caplog.text
+
+
+async def test_an_undo_on_the_board_is_told_in_the_channel(tmp_path: Path) -> None:
+    async with board_bot(tmp_path / "b.sqlite3") as h:
+        alice, bob = h.add_user("alice"), h.add_user("bob")
+        await open_table(h, alice, [bob], players=2)
+        bot = bot_of(h)
+        front, running = bot.board_front, bot._board
+        assert front is not None and running is not None
+        game = await bot.manager.game_in_channel(h.channel("games").id)
+        assert game is not None and game.current is not None and game.state is not None
+        token = front.signer.sign(game.id, game.state.current, game.current.user_id or 0, now=front.now())
+        base = f"http://127.0.0.1:{running.port}"
+        async with aiohttp.ClientSession(headers={"Authorization": f"Bearer {token}"}) as http:
+            async with http.get(base + "/api/view") as answer:
+                view = await answer.json()
+            for action in ("level1", "undo"):
+                async with http.post(base + "/api/act", json={"action": action,
+                                                              "stamp": view["game"]["stamp"]}) as answer:
+                    assert answer.status == 200, await answer.text()
+                    view = (await answer.json())["view"]
+        await h.settle()
+        assert "took back their last action" in (h.channel_messages("games")[-1].content or "")

@@ -15,12 +15,15 @@ from discord.ext import commands
 
 from bot.core.clock import Clock, SystemClock
 from bot.core.config import Settings
-from bot.core.play.manager import ActionResult, GameManager, PolicyFactory
+from bot.core.play.manager import ActionResult, Game, GameManager, PolicyFactory
+from bot.core.play.undo import UndoResult
 from bot.core.rendering.collector import freeze_startup
 from bot.core.rendering.render import ProcessRenderer, Renderer
 from bot.core.shards import runs_guild
 from bot.core.storage import Storage
 from bot.core.storage.faults import FaultLog
+from bot.core.wording import texts
+from bot.core.wording.locales import Notation, localise
 from bot.core.wording.server_locales import ServerLocales
 from bot.discord.mentions import NOBODY
 from bot.web.acting import BoardFront
@@ -32,7 +35,7 @@ from engine import GameState
 from . import panel_views, permissions, views
 from .board_button import hide_board_links
 from .cogs import advice, days_setup, info, ladder, play, reading, records, table
-from .cogs.common import report_error
+from .cogs.common import channel_locale, report_error
 from .cogs.days import Days
 from .cogs.group import ProjectLCog
 from .cogs.server import server_command
@@ -143,7 +146,8 @@ class ProjectLBot(commands.Bot):
             return
         hide_board_links()
         secret = self.settings.web_secret or await self.storage.kept_secret(SECRET_NAME, new_secret())
-        front = BoardFront(self.manager, TokenSigner(secret), self.present_result)
+        front = BoardFront(self.manager, TokenSigner(secret), self.present_result,
+                           present_undo=self.present_undo)
         sign_in = None
         if self.settings.activity and self.settings.client_secret and self.application_id is not None:
             client_id = str(self.application_id)
@@ -192,14 +196,31 @@ class ProjectLBot(commands.Bot):
         if not (result.turn_changed or result.finished):
             return
         game = result.game
-        cached = self.get_channel(game.channel_id)
-        channel: discord.abc.Messageable = (
-            cached if isinstance(cached, discord.abc.Messageable)
-            else self.get_partial_messageable(game.channel_id, guild_id=game.guild_id))
         try:
-            await post_turn(self, channel, result)
+            await post_turn(self, self._channel_of(game), result)
         except discord.HTTPException:
             log.warning("could not post game %s's turn in channel %s", game.id, game.channel_id)
+
+    async def present_undo(self, done: UndoResult, user_id: int, /) -> None:
+        """An action taken back on the web board, told as ``/projectl play undo`` tells it: the
+        turn clock reopened, and one line in the channel."""
+        if self.days is not None:
+            await self.days.reminders.after_undo(done.game, user_id)
+        channel = self._channel_of(done.game)
+        line = texts.UNDO_PUBLIC.format(name=done.game.seats[done.seat].name,
+                                        action=Notation(str(done.action)))
+        try:
+            await channel.send(localise(line, channel_locale(self, channel)))
+        except discord.HTTPException:
+            log.warning("could not tell channel %s about an undo", done.game.channel_id)
+
+    def _channel_of(self, game: Game) -> discord.abc.Messageable:
+        """The game's channel, to post in: cached on this shard, else by id (any process sharing
+        the database may post for a channel another shard holds)."""
+        cached = self.get_channel(game.channel_id)
+        if isinstance(cached, discord.abc.Messageable):
+            return cached
+        return self.get_partial_messageable(game.channel_id, guild_id=game.guild_id)
 
     async def close(self) -> None:
         try:

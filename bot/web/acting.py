@@ -15,17 +15,20 @@ import asyncio
 import json
 import logging
 import time
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import Any
 
 import engine
 from bot.core.errors import BadInputError, BotError, OutOfDateError, StaleError
 from bot.core.play import flow
+from bot.core.play.flow import ActingContext
 from bot.core.play.manager import ActionResult, Game, GameManager
 from bot.core.play.seat_view import PART_DIGITS, PARTS, SEAT_STAMP_PREFIX
+from bot.core.play.undo import UndoResult, undo_last
 from bot.core.services import ResultPresenter
 from bot.core.storage import ActionRow
+from bot.core.storage.days import DaysStore
 from bot.core.storage.faults import storage_fault
 from bot.core.wording import texts
 from bot.core.wording.event_texts import event_text
@@ -70,6 +73,9 @@ class BoardFront:
     present: ResultPresenter
     now: Callable[[], float] = time.time
     live: LiveGames | None = None
+    present_undo: Callable[[UndoResult, int], Awaitable[None]] | None = None
+    """Tells the table about an action taken back on the board (the bot: the channel's line, the
+    turn clock reopened), as ``/projectl play undo`` does; None: nobody to tell."""
     _presenting: dict[int, asyncio.Task[None]] = field(default_factory=dict)
     _views: dict[tuple[Any, ...], bytes] = field(default_factory=dict)
     _logs: dict[tuple[int, int], list[ActionRow]] = field(default_factory=dict)
@@ -164,8 +170,8 @@ class BoardFront:
         channel's turn post) and answer (JSON) with the fresh view and what happened."""
         seat = _acting_seat(grant)
         action, stamp = parse_request(body)
-        if isinstance(action, str):  # "undo" is not offered on the board
-            raise Refused(422, {"error": localise(texts.PANEL_NOTHING, grant.locale)})
+        if isinstance(action, str):
+            return await self.undo(grant, game, seat, stamp)
         try:
             ctx = await self._acting(grant, game, seat, stamp)
             result = await self.manager.act(game.channel_id, grant.user_id, action,
@@ -189,6 +195,30 @@ class BoardFront:
         await self.live.publish(result.game)
         view = await self.view_bytes(grant, result.game)  # the one its own open page is pushed too
         return b'{"view":' + view + b',"said":' + dumps(said(result, grant)) + b"}"
+
+    async def undo(self, grant: BoardToken, game: Game, seat: int, shown: str) -> bytes:
+        """Take back the seat's last action (``bot/core/play/undo.py`` checks it: theirs, the last
+        one, revealing nothing), from the view the page showed."""
+        now = self.signer.blind(ActingContext(game, seat, grant.user_id, grant.locale).stamp)
+        if now != shown:
+            changed = _changed(now, shown)
+            fresh = await self.view(grant, game)
+            raise Refused(409, {"error": localise(texts.STALE_FOR_YOU.format(changed=Joined(
+                [STALE_PARTS[part] for part in changed], ", ")), grant.locale), "view": fresh})
+        try:
+            done = await undo_last(self.manager, DaysStore(self.manager.storage), game.channel_id,
+                                   grant.user_id)
+        except BotError as error:
+            raise Refused(422, {"error": localise(error.message, grant.locale)}) from None
+        if self.present_undo is not None:
+            try:
+                await self.present_undo(done, grant.user_id)
+            except Exception:
+                log.exception("telling game %s's table about an undo failed", game.id)
+        assert self.live is not None
+        await self.live.publish(done.game)
+        line = localise(texts.UNDO_DONE.format(action=Notation(str(done.action))), grant.locale)
+        return b'{"view":' + await self.view_bytes(grant, done.game) + b',"said":' + dumps([line]) + b"}"
 
     async def _acting(self, grant: BoardToken, game: Game, seat: int, shown: str) -> flow.ActingContext:
         """The acting context of a panel tap (:func:`bot.core.play.flow.acting`: one load, the seat

@@ -18,7 +18,7 @@ from typing import Any
 import engine
 from bot.core.play.flow import ActingContext, ReadingContext
 from bot.core.play.manager import Game
-from bot.core.play.panel import Offer, offer_for
+from bot.core.play.panel import Offer, offer_for, undo_offered
 from bot.core.storage import ActionRow
 from bot.core.wording import texts
 from bot.core.wording.describe import reward_words
@@ -94,7 +94,7 @@ def seat_view(ctx: Context, recent: Sequence[ActionRow] = (), *,
         "pending": None if offer is None else _pending(offer, locale),
         "finesse": _finesse(state, locale),
         "log": [_log_line(game, row, locale) for row in recent[-LOG_LINES:]],
-        "undo": None,  # taking an action back is offered in Discord (/projectl play undo), not here yet
+        "undo": "undo" if _undo_offered(recent, seat, ctx.user_id) else None,
     }
     return view
 
@@ -319,3 +319,17 @@ def _finesse(state: GameState, locale: Any) -> Json | None:
 def _log_line(game: Game, row: ActionRow, locale: Any) -> str:
     name = _name(game, row.seat) if 0 <= row.seat < len(game.seats) else "?"
     return f"{name}: {localise(Notation(row.action), locale)}"
+
+
+def _undo_offered(recent: Sequence[ActionRow], seat: int | None, user_id: int) -> bool:
+    """Undo is offered as the panel offers it: the seat's own last action, of a kind that reveals
+    nothing (``bot/core/play/undo.py`` checks everything again)."""
+    if not recent or seat is None:
+        return False
+    last = recent[-1]
+    if last.seat != seat or last.user_id != user_id:
+        return False
+    try:
+        return undo_offered(engine.parse_action(last.action))
+    except engine.IllegalActionError:
+        return False
