@@ -145,6 +145,8 @@ class ProjectLBot(commands.Bot):
         if bind is None:
             return
         hide_board_links()
+        if self.settings.log_level != "DEBUG":  # a line per page request: for debugging only
+            logging.getLogger("aiohttp.access").setLevel(logging.WARNING)
         secret = self.settings.web_secret or await self.storage.kept_secret(SECRET_NAME, new_secret())
         front = BoardFront(self.manager, TokenSigner(secret), self.present_result,
                            present_undo=self.present_undo)
