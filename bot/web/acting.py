@@ -77,8 +77,8 @@ class BoardFront:
     """Tells the table about an action taken back on the board (the bot: the channel's line, the
     turn clock reopened), as ``/projectl play undo`` does; None: nobody to tell."""
     _presenting: dict[int, asyncio.Task[None]] = field(default_factory=dict)
-    _views: dict[tuple[Any, ...], bytes] = field(default_factory=dict)
-    _logs: dict[tuple[int, int], list[ActionRow]] = field(default_factory=dict)
+    _views: dict[tuple[Any, ...], asyncio.Future[bytes]] = field(default_factory=dict)
+    _logs: dict[tuple[int, int], asyncio.Future[list[ActionRow]]] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
         if self.live is None:
@@ -112,19 +112,24 @@ class BoardFront:
     # -- what they see ------------------------------------------------------------------------------
 
     async def view_bytes(self, grant: BoardToken, game: Game) -> bytes:
-        """The seat's view of ``game`` as JSON bytes, built once per revision, seat and language
-        (the pages of one seat — or of every spectator — share it)."""
+        """The seat's view of ``game`` as JSON bytes, built once per revision, seat and language:
+        the pages of one seat — or of every spectator — share it, and the pages woken together by
+        one commit wait for the one build rather than each making it."""
         key = (game.id, game.revision, game.status, grant.seat,
                None if grant.seat is None else grant.user_id, grant.locale)
-        found = self._views.get(key)
-        if found is None:
-            view = seat_view(context_for(game, grant.seat, grant.user_id, grant.locale),
-                             await self._recent(game), blind=self.signer.blind)
-            view["game"]["status"] = game.status
-            found = dumps(view)
+        building = self._views.get(key)
+        if building is None:
             self._forget_older(game)
-            self._views[key] = found
-        return found
+            building = self._views[key] = asyncio.ensure_future(self._view_bytes(grant, game))
+        try:
+            return await asyncio.shield(building)
+        except Exception:
+            if self._views.get(key) is building:
+                del self._views[key]
+            raise
+
+    async def _view_bytes(self, grant: BoardToken, game: Game) -> bytes:
+        return dumps(await self.view(grant, game))
 
     async def view(self, grant: BoardToken, game: Game) -> Json:
         view = seat_view(context_for(game, grant.seat, grant.user_id, grant.locale), await self._recent(game),
@@ -133,13 +138,19 @@ class BoardFront:
         return view
 
     async def _recent(self, game: Game) -> list[ActionRow]:
+        """The last rows of the game's log at its revision (read once for every page)."""
         key = (game.id, game.revision)
-        rows = self._logs.get(key)
-        if rows is None:
-            rows = await self.manager.log_tail(game.id, LOG_LINES, before_revision=game.revision + 1)
+        reading = self._logs.get(key)
+        if reading is None:
             self._logs = {k: v for k, v in self._logs.items() if k[0] != game.id or k[1] > game.revision}
-            self._logs[key] = rows
-        return rows
+            reading = self._logs[key] = asyncio.ensure_future(
+                self.manager.log_tail(game.id, LOG_LINES, before_revision=game.revision + 1))
+        try:
+            return await asyncio.shield(reading)
+        except Exception:
+            if self._logs.get(key) is reading:
+                del self._logs[key]
+            raise
 
     def _forget_older(self, game: Game) -> None:
         """Views of this game at earlier revisions are never asked for again: dropped."""
