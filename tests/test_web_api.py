@@ -343,3 +343,19 @@ async def test_the_seats_last_action_is_taken_back_from_the_board(http: aiohttp.
     assert status == 422 and again["error"]
     status, stale = await post(http, board, "/api/act", token, undo)
     assert status == 409 and stale["view"]["game"]["revision"] == undone["view"]["game"]["revision"]
+
+
+async def test_what_an_action_did_is_plain_text_with_the_names_as_given(http: aiohttp.ClientSession,
+                                                                        tmp_path: Path) -> None:
+    opened = await open_board(tmp_path, players=2, human_seats=(0, 1), names=("a_b*c", "Bia"), seed=11)
+    try:
+        token = opened.token(0)
+        _, view = await get_view(http, opened, token)
+        take = next(o for o in view["offers"] if o["kind"] == "take")
+        _, done = await post(http, opened, "/api/act", token, {"action": take["action"],
+                                                                "stamp": view["game"]["stamp"]})
+        assert done["said"][0] == f"Done: {take['action']}."
+        assert any(line.startswith("a_b*c took puzzle") for line in done["said"]), done["said"]
+        assert not any("`" in line or "**" in line or "\\\\" in line for line in done["said"])
+    finally:
+        await opened.stop()

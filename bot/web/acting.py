@@ -32,7 +32,7 @@ from bot.core.storage.days import DaysStore
 from bot.core.storage.faults import storage_fault
 from bot.core.wording import texts
 from bot.core.wording.event_texts import event_text
-from bot.core.wording.locales import Joined, Notation, localise
+from bot.core.wording.locales import Joined, Notation, localise, unescaped
 from bot.core.wording.refusals import engine_text
 from bot.web.live import LiveGames
 from bot.web.tokens import BadTokenError, BoardToken, TokenSigner
@@ -228,7 +228,7 @@ class BoardFront:
                 log.exception("telling game %s's table about an undo failed", game.id)
         assert self.live is not None
         await self.live.publish(done.game)
-        line = localise(texts.UNDO_DONE.format(action=Notation(str(done.action))), grant.locale)
+        line = plain(localise(texts.UNDO_DONE.format(action=Notation(str(done.action))), grant.locale))
         return b'{"view":' + await self.view_bytes(grant, done.game) + b',"said":' + dumps([line]) + b"}"
 
     async def _acting(self, grant: BoardToken, game: Game, seat: int, shown: str) -> flow.ActingContext:
@@ -306,10 +306,16 @@ def said(result: ActionResult, grant: BoardToken) -> list[str]:
     if step is None or game.state is None:
         return []
     hidden = hidden_scores(game.state, grant.seat)
+    names = [unescaped(name) for name in game.names]  # plain text: the page shows no markdown
     lines: list[Any] = [texts.DONE_ACTION.format(action=Notation(step.text))]
-    lines += [event_text(event, game.names, hidden) for event in step.events
+    lines += [event_text(event, names, hidden) for event in step.events
               if not isinstance(event, ev.TurnStarted)]
-    return [str(localise(line, grant.locale)) for line in lines]
+    return [plain(str(localise(line, grant.locale))) for line in lines]
+
+
+def plain(line: str) -> str:
+    """A sentence written for Discord without its markdown (bold, code), for the page."""
+    return line.replace("**", "").replace("`", "")
 
 
 # -- reading a request ---------------------------------------------------------------------------
