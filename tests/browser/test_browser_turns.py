@@ -24,7 +24,7 @@ TYPICAL_TURN_GESTURES = 5
 
 
 def take_first_white(page: Page, *, touch: bool = False) -> None:
-    card = page.locator(".row.white button.slot.card:not([aria-disabled])").first
+    card = page.locator(".row.white button.slot-button:not([aria-disabled])").first
     before = revision(page)
     card.tap() if touch else card.click()
     wait_revision(page, before)
@@ -107,7 +107,7 @@ def test_a_turn_by_keyboard_only(page: Page, boards: Callable[..., BoardHandle])
     open_board(page, board.link(0))
     first_turn = board.state().turn
 
-    tab_to(page, ".row.white button.slot.card:not([aria-disabled])")
+    tab_to(page, ".row.white button.slot-button:not([aria-disabled])")
     before = revision(page)
     page.keyboard.press("Enter")
     wait_revision(page, before)

@@ -7,6 +7,7 @@ import { attachDrag } from "./drag.js";
 import { h, put } from "./dom.js";
 import { browserLocale, texts } from "./i18n.js";
 import { attachKeys } from "./keys.js";
+import { attachTaps } from "./taps.js";
 import { anchored, cellsKey, fittingPlacements, flipped, inside, turned } from "./shapes.js";
 import { cardOf, paint, render } from "./view.js";
 
@@ -41,6 +42,7 @@ export class Board {
     this.say(this.t("loading"));
     attachDrag(this);
     attachKeys(this);
+    attachTaps();
     try {
       this.setView(await this.api.view());
       this.say("");

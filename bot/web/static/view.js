@@ -226,11 +226,12 @@ function table(ui) {
       if (!card) return h("div", { class: "slot empty", role: "img", "aria-label": t("emptySlot") });
       const action = slotAction(tbl, row, tbl.kind === "solo" ? base + i + 1 : i + 1);
       const offer = (view.offers || []).find((o) => o.kind === "take" && o.card === card.id) || (action && offers.get(action));
-      return h("button", {
-        type: "button", class: `slot card ${card.colour || ""}`, "data-key": `card:${card.id}`, "data-card": card.id,
+      // the button lies over the drawing: its name is the card's, with no visible text to contradict it
+      return h("div", { class: `slot card ${card.colour || ""}` }, cardArt(card), h("button", {
+        type: "button", class: "slot-button", "data-key": `card:${card.id}`, "data-card": card.id,
         "aria-label": `${cardLabel(t, card)}${offer ? `, ${t("take")}` : ""}`, "aria-disabled": offer ? null : "true",
         onclick: offer ? () => ui.act({ action: offer.action }) : null,
-      }, cardArt(card));
+      }));
     });
     const colour = row.colour;
     const draw = colour && offers.get(`draw ${colour}`) || (tbl.kind === "solo" && index === 0 && offers.get("draw"));
