@@ -70,14 +70,14 @@ def test_a_whole_two_player_round_by_mouse_drag(context: BrowserContext,
     assert gestures(ana) <= TYPICAL_TURN_GESTURES
     assert filled_cells(board, 0, str(placement["card"])) == {tuple(cell) for cell in placement["cells"]}
     committed = time.monotonic()
-    bia.wait_for_function("window.board.view.me.acting", timeout=10_000)
+    bia.wait_for_function("() => window.board.view.me.acting", timeout=10_000)
     print(f"the other page saw the move after {time.monotonic() - committed:.3f} s")
     assert "Your turn" in bia.inner_text("#turn-status")
     assert board.turn_posts == posts + 1
 
     typical_turn(bia)
     assert gestures(bia) <= TYPICAL_TURN_GESTURES
-    ana.wait_for_function("window.board.view.me.acting", timeout=10_000)
+    ana.wait_for_function("() => window.board.view.me.acting", timeout=10_000)
     assert board.state().current == 0
 
 
