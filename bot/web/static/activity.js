@@ -48,6 +48,7 @@ async function signIn() {
     show(status === 403 ? t("forbidden") : t("error", { reason: answer.error || `HTTP ${status}` }), "error");
     return;
   }
+  if (answer.access_token) await sdk.commands.authenticate({ access_token: answer.access_token });
   window.board = new Board(answer.token);
   await window.board.start();
 }
