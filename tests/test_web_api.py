@@ -359,3 +359,34 @@ async def test_what_an_action_did_is_plain_text_with_the_names_as_given(http: ai
         assert not any("`" in line or "**" in line or "\\\\" in line for line in done["said"])
     finally:
         await opened.stop()
+
+
+NASTY_BODIES: list[Any] = [
+    None, [], "level1", 3, {"stamp": 1, "action": "level1"}, {"stamp": "x" * 41, "action": "level1"},
+    {"action": "level1"}, {"stamp": "1"}, {"stamp": "1", "action": 7}, {"stamp": "1", "action": "x" * 500},
+    {"stamp": "1", "action": "skip"}, {"stamp": "1", "action": "remove 1"},
+    {"stamp": "1", "place": "I3 on W01"},
+    {"stamp": "1", "place": {"shape": "I3", "card": "W01", "cells": "A1"}},
+    {"stamp": "1", "place": {"shape": "Q9", "card": "W01", "cells": [[0, 0]]}},
+    {"stamp": "1", "place": {"shape": "1", "card": "W01", "cells": [[0, 5]]}},
+    {"stamp": "1", "place": {"shape": "1", "card": "W01", "cells": [[-1, 0]]}},
+    {"stamp": "1", "place": {"shape": "1", "card": "W01", "cells": [[True, 0]]}},
+    {"stamp": "1", "place": {"shape": "1", "card": "W01", "cells": [[0, 0, 0]]}},
+    {"stamp": "1", "place": {"shape": "1", "card": "W" * 40, "cells": [[0, 0]]}},
+    {"stamp": "1", "place": {"shape": "1", "card": "W01", "cells": [[0, 0]] * 30}},
+    {"stamp": "1", "master": []},
+    {"stamp": "1", "master": [{"shape": "1", "card": "W01", "cells": [[0, 0]]}] * 9},
+    {"stamp": "1", "master": "all"}, {"stamp": "1", "ambassador": [{"shape": "1"}]},
+]
+
+
+async def test_no_body_makes_the_server_fail_or_change_anything(http: aiohttp.ClientSession,
+                                                                board: Board) -> None:
+    revision = (await board.game()).revision
+    for body in NASTY_BODIES:
+        for path in ("/api/act", "/api/check"):
+            async with http.post(board.base_url + path, headers=auth(board.token(0)), json=body) as answer:
+                assert answer.status in (200, 400, 409, 422), (path, body, answer.status)
+                payload = await answer.json()
+                assert answer.status != 200 or path == "/api/check" and payload.get("ok") is False, body
+    assert (await board.game()).revision == revision
