@@ -390,3 +390,12 @@ async def test_no_body_makes_the_server_fail_or_change_anything(http: aiohttp.Cl
                 payload = await answer.json()
                 assert answer.status != 200 or path == "/api/check" and payload.get("ok") is False, body
     assert (await board.game()).revision == revision
+
+
+async def test_the_views_kept_are_bounded(http: aiohttp.ClientSession, board: Board,
+                                          monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr("bot.web.acting.MAX_CACHED", 3)
+    for user in range(10):  # ten spectators' pages in ten languages: ten views of one revision
+        token = board.token(None, user_id=500 + user, locale=f"x{user}")
+        assert (await get_view(http, board, token))[0] == 200
+    assert len(board.front._views) <= 3 and len(board.front._logs) <= 3

@@ -48,6 +48,8 @@ log = logging.getLogger(__name__)
 MAX_PLACEMENTS = 8
 """A Master or an Ambassador action places at most one piece per open puzzle (four, or a few more)."""
 MAX_CARD_ID = 12
+MAX_CACHED = 512
+"""Views (and log tails) kept at most, oldest dropped first: the latest of the games being watched."""
 
 
 class Refused(Exception):
@@ -121,6 +123,7 @@ class BoardFront:
         if building is None:
             self._forget_older(game)
             building = self._views[key] = asyncio.ensure_future(self._view_bytes(grant, game))
+            _bound(self._views)
         try:
             return await asyncio.shield(building)
         except Exception:
@@ -145,6 +148,7 @@ class BoardFront:
             self._logs = {k: v for k, v in self._logs.items() if k[0] != game.id or k[1] > game.revision}
             reading = self._logs[key] = asyncio.ensure_future(
                 self.manager.log_tail(game.id, LOG_LINES, before_revision=game.revision + 1))
+            _bound(self._logs)
         try:
             return await asyncio.shield(reading)
         except Exception:
@@ -291,6 +295,12 @@ def _changed(now: str, shown: str) -> tuple[str, ...]:
                   if now[len(prefix) + number * PART_DIGITS:len(prefix) + (number + 1) * PART_DIGITS]
                   != shown[len(prefix) + number * PART_DIGITS:len(prefix) + (number + 1) * PART_DIGITS])
     return found or ("game",)
+
+
+def _bound(cache: dict[Any, Any]) -> None:
+    """Drop the oldest entries beyond :data:`MAX_CACHED` (a dict keeps insertion order)."""
+    while len(cache) > MAX_CACHED:
+        del cache[next(iter(cache))]
 
 
 def _acting_seat(grant: BoardToken) -> int:
