@@ -399,3 +399,16 @@ async def test_the_views_kept_are_bounded(http: aiohttp.ClientSession, board: Bo
         token = board.token(None, user_id=500 + user, locale=f"x{user}")
         assert (await get_view(http, board, token))[0] == 200
     assert len(board.front._views) <= 3 and len(board.front._logs) <= 3
+
+
+async def test_another_seats_token_is_403_even_when_its_user_waits(http: aiohttp.ClientSession,
+                                                                   board: Board) -> None:
+    game = await board.game()
+    assert game.state is not None
+    waiting = 1 - game.state.current
+    token = board.token(game.state.current, user_id=board.users[waiting])  # the mover's seat, not theirs
+    _, view = await get_view(http, board, board.token(game.state.current))
+    for path in ("/api/act", "/api/check"):
+        status, _ = await post(http, board, path, token, {"action": "level1", "stamp": view["game"]["stamp"]})
+        assert status == 403
+    assert (await board.game()).revision == game.revision

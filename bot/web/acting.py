@@ -20,7 +20,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import engine
-from bot.core.errors import BadInputError, BotError, OutOfDateError, StaleError
+from bot.core.errors import BadInputError, BotError, NotInGameError, OutOfDateError, StaleError
 from bot.core.play import flow
 from bot.core.play.flow import ActingContext
 from bot.core.play.manager import ActionResult, Game, GameManager
@@ -81,6 +81,8 @@ class BoardFront:
     _presenting: dict[int, asyncio.Task[None]] = field(default_factory=dict)
     _views: dict[tuple[Any, ...], asyncio.Future[bytes]] = field(default_factory=dict)
     _logs: dict[tuple[int, int], asyncio.Future[list[ActionRow]]] = field(default_factory=dict)
+    _channels: dict[int, int] = field(default_factory=dict)
+    """Game id -> its channel (which never changes), so an action loads its game only once."""
 
     def __post_init__(self) -> None:
         if self.live is None:
@@ -92,19 +94,32 @@ class BoardFront:
         """The verified grant of ``token`` and its game as loaded once for this request; 403 when
         the token is forged, expired, for a game that does not exist, or for a seat its user no
         longer holds."""
-        if token is None:
-            raise forbidden()
-        try:
-            grant = self.signer.verify(token, now=self.now())
-        except BadTokenError:
-            raise forbidden() from None
+        grant = self._verified(token)
         game = await self.manager.game(grant.game_id)
         if game is None or game.state is None:
             raise forbidden()
-        if grant.seat is not None and (grant.seat >= len(game.seats)
-                                       or game.seats[grant.seat].user_id != grant.user_id):
-            raise forbidden()
+        _require_seat(grant, game)
+        self._channels[game.id] = game.channel_id
         return grant, game
+
+    async def grant_to_act(self, token: str | None) -> tuple[BoardToken, Where]:
+        """The verified grant of ``token`` and where its game is, for an action: the game itself
+        is loaded once, by the flow (:meth:`_acting`), which checks the seat again."""
+        grant = self._verified(token)
+        channel = self._channels.get(grant.game_id)
+        if channel is None:
+            _, game = await self.grant(token)
+            channel = game.channel_id
+        _bound(self._channels)
+        return grant, Where(grant.game_id, channel)
+
+    def _verified(self, token: str | None) -> BoardToken:
+        if token is None:
+            raise forbidden()
+        try:
+            return self.signer.verify(token, now=self.now())
+        except BadTokenError:
+            raise forbidden() from None
 
     def link(self, base_url: str, game_id: int, seat: int | None, user_id: int, *,
              locale: str | None = None, path: str = "/board") -> str:
@@ -164,7 +179,7 @@ class BoardFront:
 
     # -- what they do -------------------------------------------------------------------------------
 
-    async def check(self, grant: BoardToken, game: Game, body: Any) -> Json:
+    async def check(self, grant: BoardToken, game: Where, body: Any) -> Json:
         """Whether the action could be played now (a drop that does not fit springs back with the
         engine's reason): nothing is committed."""
         seat = _acting_seat(grant)
@@ -180,13 +195,17 @@ class BoardFront:
             return {"ok": False, "reason": localise(error.message, grant.locale)}
         return {"ok": True}
 
-    async def act(self, grant: BoardToken, game: Game, body: Any) -> bytes:
+    async def act(self, grant: BoardToken, game: Where, body: Any) -> bytes:
         """Play the action through the flow, commit it, hand the result to the presenter (the
         channel's turn post) and answer (JSON) with the fresh view and what happened."""
         seat = _acting_seat(grant)
         action, stamp = parse_request(body)
         if isinstance(action, str):
-            return await self.undo(grant, game, seat, stamp)
+            loaded = await self.manager.game(game.id)
+            if loaded is None or loaded.state is None:
+                raise forbidden()
+            _require_seat(grant, loaded)
+            return await self.undo(grant, loaded, seat, stamp)
         try:
             ctx = await self._acting(grant, game, seat, stamp)
             result = await self.manager.act(game.channel_id, grant.user_id, action,
@@ -235,12 +254,22 @@ class BoardFront:
         line = plain(localise(texts.UNDO_DONE.format(action=Notation(str(done.action))), grant.locale))
         return b'{"view":' + await self.view_bytes(grant, done.game) + b',"said":' + dumps([line]) + b"}"
 
-    async def _acting(self, grant: BoardToken, game: Game, seat: int, shown: str) -> flow.ActingContext:
+    async def _acting(self, grant: BoardToken, game: Where, seat: int, shown: str) -> flow.ActingContext:
         """The acting context of a panel tap (:func:`bot.core.play.flow.acting`: one load, the seat
         must hold the move), refused as out of date unless the page's stamp is the seat's stamp
         now as the page was shown it (:meth:`TokenSigner.blind`); the caller's commit is then
         pinned to that stamp (``expected_stamp``), so nothing can slip in between."""
-        ctx = await flow.acting(self.manager, game.channel_id, grant.user_id, grant.locale, game_id=game.id)
+        try:
+            ctx = await flow.acting(self.manager, game.channel_id, grant.user_id, grant.locale,
+                                    game_id=game.id)
+        except NotInGameError:  # the token's user holds no seat in it (any more)
+            raise forbidden() from None
+        except BotError:  # refused (not their turn…): a token for a seat not theirs hears 403 first
+            loaded = await self.manager.game(game.id)
+            if loaded is None:
+                raise forbidden() from None
+            _require_seat(grant, loaded)
+            raise
         if ctx.seat != seat:
             raise forbidden()
         now = self.signer.blind(ctx.stamp)
@@ -295,6 +324,21 @@ def _changed(now: str, shown: str) -> tuple[str, ...]:
                   if now[len(prefix) + number * PART_DIGITS:len(prefix) + (number + 1) * PART_DIGITS]
                   != shown[len(prefix) + number * PART_DIGITS:len(prefix) + (number + 1) * PART_DIGITS])
     return found or ("game",)
+
+
+@dataclass(frozen=True, slots=True)
+class Where:
+    """Which game an action is for, and its channel (what the flow loads it by)."""
+
+    id: int
+    channel_id: int
+
+
+def _require_seat(grant: BoardToken, game: Game) -> None:
+    """403 unless the token's seat is still its user's (a spectator's token names none)."""
+    if grant.seat is not None and (grant.seat >= len(game.seats)
+                                   or game.seats[grant.seat].user_id != grant.user_id):
+        raise forbidden()
 
 
 def _bound(cache: dict[Any, Any]) -> None:

@@ -120,9 +120,9 @@ class _Routes:
 
     async def _acting(self, request: web.Request, what: Callable[..., Awaitable[Any]]) -> web.StreamResponse:
         try:
-            grant, game = await self.front.grant(bearer(request.headers.get("Authorization")))
+            grant, where = await self.front.grant_to_act(bearer(request.headers.get("Authorization")))
             body = await _body(request)
-            answer = await what(grant, game, body)
+            answer = await what(grant, where, body)
             if isinstance(answer, bytes):
                 return web.Response(body=answer, content_type="application/json")
             return _json(200, answer)
