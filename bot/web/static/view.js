@@ -117,6 +117,10 @@ function puzzle(ui, entry) {
   const card = cardOf(entry);
   const id = card.id;
   const state = new Map(cellStates(entry).map((cell) => [cell.r * GRID + cell.c, cell.state]));
+  const pieces = new Map();
+  const mine = (ui.view.players || []).find((p) => ui.view.me && p.seat === ui.view.me.seat);
+  const open = mine && (mine.puzzles || []).find((p) => p.id === id);
+  for (const piece of (open && open.pieces) || []) for (const [r, c] of piece.cells) pieces.set(r * GRID + c, piece.shape);
   const cursor = ui.cursor && ui.cursor.card === id ? ui.cursor : null;
   const rows = [];
   for (let r = 0; r < GRID; r += 1) {
@@ -129,6 +133,7 @@ function puzzle(ui, entry) {
         role: "gridcell", tabindex: tabbable ? 0 : -1, class: `cell ${kind}`,
         "data-card": id, "data-r": r, "data-c": c, "data-state": kind,
         "data-key": `cell:${id}:${r}:${c}`, "aria-label": cellLabel(t, id, r, c, kind, false),
+        fill: kind === "filled" && pieces.has(r * GRID + c) ? pieceColour(pieces.get(r * GRID + c)) : null,
       }));
     }
     rows.push(s("g", { role: "row" }, cells));
@@ -264,7 +269,7 @@ function reserve(ui) {
     const offer = upgrades.get(shape) || (!giving && shape === "1" ? level1 : null);
     const cells = (view.shapes || {})[shape] || [[0, 0]];
     return h("button", {
-      type: "button", class: `reserve-piece${upgrades.has(shape) ? " target" : ""}`, "data-shape": shape,
+      type: "button", class: `reserve-piece${ui.upgradeFrom && upgrades.has(shape) ? " target" : ""}`, "data-shape": shape,
       "data-key": `reserve:${shape}`, "aria-label": offer ? `${t("reservePiece", { shape, n })}, ${offer.label}` : t("reservePiece", { shape, n }),
       "aria-disabled": offer ? null : "true", onclick: offer ? () => ui.act({ action: offer.action }) : null,
     }, pieceSvg(shape, cells), h("span", { class: "count", "aria-hidden": "true", text: `×${n}` }));
