@@ -412,3 +412,18 @@ async def test_another_seats_token_is_403_even_when_its_user_waits(http: aiohttp
         status, _ = await post(http, board, path, token, {"action": "level1", "stamp": view["game"]["stamp"]})
         assert status == 403
     assert (await board.game()).revision == game.revision
+
+
+async def test_the_log_carried_past_an_action_is_the_stored_one(http: aiohttp.ClientSession,
+                                                                 board: Board) -> None:
+    token = board.token(0)
+    for _ in range(4):
+        _, view = await get_view(http, board, token)
+        if not view["me"]["acting"]:
+            break
+        level1 = {"action": "level1", "stamp": view["game"]["stamp"]}
+        _, done = await post(http, board, "/api/act", token, level1)
+        board.front._views.clear()
+        board.front._logs.clear()  # read again from storage
+        _, stored = await get_view(http, board, token)
+        assert done["view"]["log"] == stored["log"] and done["view"]["undo"] == stored["undo"]

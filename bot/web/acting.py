@@ -171,6 +171,25 @@ class BoardFront:
                 del self._logs[key]
             raise
 
+    def _carry_log(self, result: ActionResult) -> None:
+        """The log's tail after ``result`` from the tail before it and the steps it committed (what
+        the log now holds, as rows), so the fresh views need not read it again."""
+        game = result.game
+        before = self._logs.get((game.id, result.before.revision))
+        if before is None or not before.done() or before.cancelled() or before.exception() is not None \
+                or not result.steps or result.steps[0].revision != result.before.revision + 1 \
+                or result.steps[-1].revision != game.revision:
+            return
+        rows = list(before.result())
+        seq = rows[-1].seq if rows else 0
+        for number, step in enumerate(result.steps, start=1):
+            rows.append(ActionRow(game.id, seq + number, step.seat, step.user_id, step.text, step.revision,
+                                  ""))
+        carried: asyncio.Future[list[ActionRow]] = asyncio.get_running_loop().create_future()
+        carried.set_result(rows[-LOG_LINES:])
+        self._logs[(game.id, game.revision)] = carried
+        _bound(self._logs)
+
     def _forget_older(self, game: Game) -> None:
         """Views of this game at earlier revisions are never asked for again: dropped."""
         stale = [key for key in self._views if key[0] == game.id and key[1] < game.revision]
@@ -224,6 +243,7 @@ class BoardFront:
             if fault is None:
                 raise
             raise Refused(503, {"error": localise(texts.STORAGE_FAULT[fault.value], grant.locale)}) from None
+        self._carry_log(result)
         self._present(result)
         assert self.live is not None
         await self.live.publish(result.game)
