@@ -90,6 +90,12 @@ async def serve(folder: Path) -> None:
         await renderer.close()
 
 
+def cpu_ms(pid: int) -> float:
+    """CPU time (user + system) the process has used so far."""
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) * 1000 / os.sysconf("SC_CLK_TCK")
+
+
 def rss_mb(pid: int) -> float:
     for line in Path(f"/proc/{pid}/status").read_text().splitlines():
         if line.startswith("VmRSS:"):
@@ -270,9 +276,11 @@ async def measure(url: str, pid: int, games: dict[str, list[str]], watchers: lis
     loads, files = await page_loads(url, first_tokens[0])
     extra, delays, before = await pages_and_updates(url, pid, games, watchers)
     later = dict(list(games.items())[1:])
+    spent = cpu_ms(pid)
     actions = await action_latencies(url, later)
+    spent = cpu_ms(pid) - spent
     return {"actions": actions, "loads": loads, "files": files, "extra_mb": extra, "delays": delays,
-            "rss_before_mb": before}
+            "rss_before_mb": before, "action_cpu_ms": spent / max(1, len(actions))}
 
 
 def run() -> dict[str, Any]:
@@ -311,6 +319,9 @@ def main(argv: Sequence[str] | None = None) -> int:
                unit="ms", note=f"{len(actions)} actions, 2-player games, SQLite")
     report.add("web_action_p50_ms", percentile(actions, 50), label="an action through the web API, p50",
                unit="ms", note=f"{len(actions)} actions")
+    report.add("web_action_cpu_ms", figures["action_cpu_ms"],
+               label="... the server's CPU per action (its views read by the page included)", unit="ms",
+               note="mean; the load average does not inflate it as much as wall time")
     report.add("web_page_load_ms", percentile(loads, 50),
                label="the page: HTML, scripts, first state, median",
                unit="ms", note=f"{len(loads)} loads of {figures['files']} files and the view, localhost")
