@@ -245,7 +245,8 @@ function table(ui) {
     const recycle = colour && (view.offers || []).find((o) => o.kind === "recycle" && o.action.startsWith(`recycle ${colour} `));
     const showDeck = colour ? !decksShown.has(colour) : index === 0;
     decksShown.add(colour);
-    return h("div", { class: `row ${colour || "grid"}`, role: "group", "aria-label": label || t("onOffer") },
+    return h("div", { class: `row ${colour || "grid"}`, role: "group", "aria-label": label || t("onOffer"),
+      "data-colour": colour || null, "data-side": row.side || null },
       showDeck && left !== undefined ? h("button", {
         type: "button", class: `deck ${colour || ""}`, "data-key": `deck:${colour || "solo"}:${index}`,
         "aria-label": t("draw", { colour: colour ? t(colour) : "", n: left }), "aria-disabled": draw ? null : "true",

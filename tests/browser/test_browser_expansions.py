@@ -1,0 +1,130 @@
+"""The rest of a turn on the board: Master (place several, confirm once), Undo, a Finesse Insert,
+and Line Clear's two marker holders playing on their own pages at once."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from board_pages import (
+    cell_centre,
+    lead,
+    mouse_drag,
+    normalised,
+    open_board,
+    orientation,
+    piece_cell_centre,
+    revision,
+    view,
+    wait_revision,
+)
+from playwright.sync_api import BrowserContext, Page
+
+from bot.board import BoardHandle
+from bot.core.play.manager import engine_policy
+from engine import GameState, legal_actions
+
+
+def draft_option(page: Page, kind: str, shape: str, card: str) -> dict[str, Any]:
+    """A Master (or Ambassador) placement of ``shape`` on ``card`` in the orientation held."""
+    held = normalised(orientation(page, shape))
+    for option in view(page)[kind]["per_card"].get(card, []):
+        if option["shape"] == shape and normalised(option["cells"]) == held:
+            return dict(option, card=card)
+    raise AssertionError(f"no {kind} placement of {shape} on {card}")
+
+
+def drag_onto(page: Page, shape: str, card: str, cells: list[list[int]]) -> None:
+    mouse_drag(page, piece_cell_centre(page, shape), cell_centre(page, card, *lead(cells)))
+
+
+def play_until(board: BoardHandle, ready: Callable[[GameState], bool], *, seed: int = 3) -> GameState:
+    """Play every seat's moves (all seats human) with the greedy policy until ``ready``."""
+    chooser = engine_policy("greedy", seed)
+    for _ in range(600):
+        state = board.state()
+        if ready(state):
+            return state
+        assert not state.is_over, "the game ended first"
+        seat = min(state.acting_seats)
+        board.act(seat, str(chooser.choose(state.focused(seat))))
+    raise AssertionError("never ready")
+
+
+def test_master_places_several_pieces_and_confirms_once(page: Page,
+                                                        boards: Callable[..., BoardHandle]) -> None:
+    board = boards(players=2)
+    board.act(0, "take white 1")
+    board.act(0, "take white 2")
+    open_board(page, board.link(0))
+    assert view(page)["master"] is not None
+    first, second = (p["id"] for p in view(page)["puzzles"])
+    page.get_by_role("button", name="Master", exact=True).click()
+    one = draft_option(page, "master", "1", first)
+    drag_onto(page, "1", first, one["cells"])
+    two = draft_option(page, "master", "2", second)
+    before = revision(page)
+    drag_onto(page, "2", second, two["cells"])
+    assert revision(page) == before  # nothing sent yet
+    assert page.locator("#puzzles rect.drafted").count() == 3
+    page.get_by_role("button", name="Confirm", exact=True).click()
+    wait_revision(page, before)
+    puzzles = {p.card: p for p in board.state().players[0].puzzles}
+    assert puzzles[first].filled.bit_count() == 1 and puzzles[second].filled.bit_count() == 2
+
+
+def test_undo_takes_the_last_action_back(page: Page, boards: Callable[..., BoardHandle]) -> None:
+    board = boards(players=2)
+    open_board(page, board.link(0))
+    before = revision(page)
+    page.locator("button.offer.level1").click()
+    wait_revision(page, before)
+    supply = board.state().players[0].supply
+    undo = page.get_by_role("button", name="Undo", exact=True)
+    undo.click()
+    page.wait_for_function("() => !document.querySelector('[data-key=\"btn:undo\"]')")
+    assert board.state().players[0].supply != supply
+    assert view(page)["me"]["actions_left"] == 3
+
+
+def test_a_finesse_insert(page: Page, boards: Callable[..., BoardHandle]) -> None:
+    board = boards(players=2, human_seats=(0, 1), finesse=True, seed=3)
+    state = play_until(board, lambda s: any(a.kind == "insert" for a in legal_actions(s)))
+    seat = min(state.acting_seats)
+    open_board(page, board.link(seat))
+    credits = view(page)["me"]["credits"]
+    assert credits["active"] >= 2
+    assert page.locator(".finesse .credits").count() == 1
+    before = revision(page)
+    page.locator("button.offer.insert").click()
+    wait_revision(page, before)
+    assert view(page)["me"]["credits"]["active"] == credits["active"] - 2
+
+
+def test_line_clear_holders_play_on_two_pages_at_once(context: BrowserContext,
+                                                      boards: Callable[..., BoardHandle]) -> None:
+    board = boards(players=5, human_seats=(0, 1, 2, 3, 4))
+    state = board.state()
+    holders = sorted(state.acting_seats)
+    assert len(holders) == 2
+    pages = [open_board(context.new_page(), board.link(seat)) for seat in holders]
+    for page in pages:
+        assert view(page)["me"]["acting"]
+    cards = []
+    buttons = []
+    for page in pages:
+        side = view(page)["table"]["side"]
+        button = page.locator(f'.row[data-side="{side}"] button.slot-button:not([aria-disabled])').first
+        cards.append(button.get_attribute("data-card"))
+        buttons.append(button)
+    seen = [revision(page) for page in pages]
+    for button in buttons:  # one right after the other, neither page reloaded in between
+        button.click()
+    for page, before in zip(pages, seen, strict=True):
+        wait_revision(page, before)
+    after = board.state()
+    for seat, card in zip(holders, cards, strict=True):
+        assert card in [p.card for p in after.players[seat].puzzles]
+    for page in pages:
+        page.wait_for_function("(n) => window.board.view.game.revision >= n", arg=board.game().revision)
+        assert "changed before your move" not in page.inner_text("#message")
