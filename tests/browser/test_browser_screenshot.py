@@ -1,6 +1,6 @@
 """The picture README shows ("Play on the board"): a game a few turns in, a piece in hand with
 the cells where it fits lit. Written to ``$PROJECTL_BOARD_SCREENSHOT`` when set (to refresh
-docs/images/board.png), else into the test's temporary folder."""
+docs/images/web/board.png), else into the test's temporary folder."""
 
 from __future__ import annotations
 
