@@ -1,5 +1,5 @@
 """The rest of a turn on the board: Master (place several, confirm once), Undo, a Finesse Insert,
-and Line Clear's two marker holders playing on their own pages at once."""
+an Ambassador action, and Line Clear's two marker holders playing on their own pages at once."""
 
 from __future__ import annotations
 
@@ -22,7 +22,9 @@ from playwright.sync_api import BrowserContext, Page
 
 from bot.board import BoardHandle
 from bot.core.play.manager import engine_policy
-from engine import GameState, legal_actions
+from engine import Action, GameState, Place, TakePuzzle, legal_actions
+from engine.cards import Ambassador
+from engine.expansions.ambassador import ambassador_options
 
 
 def draft_option(page: Page, kind: str, shape: str, card: str) -> dict[str, Any]:
@@ -38,9 +40,29 @@ def drag_onto(page: Page, shape: str, card: str, cells: list[list[int]]) -> None
     mouse_drag(page, piece_cell_centre(page, shape), cell_centre(page, card, *lead(cells)))
 
 
-def play_until(board: BoardHandle, ready: Callable[[GameState], bool], *, seed: int = 3) -> GameState:
+class AmbassadorKeen:
+    """Greedy, but takes Ambassador cards first and fills them before anything else."""
+
+    def __init__(self, seed: int) -> None:
+        self.greedy = engine_policy("greedy", seed)
+
+    def choose(self, state: GameState) -> Action:
+        keen = {card for card, found in state.cards.items() if found.reward is Ambassador.ACTION}
+        legal = legal_actions(state)
+        for action in legal:
+            if isinstance(action, TakePuzzle) and action.colour is not None \
+                    and state.table.row(action.colour)[action.slot - 1] in keen:
+                return action
+        places = [a for a in legal if isinstance(a, Place) and a.card in keen]
+        if places:
+            return max(places, key=lambda place: place.mask.bit_count())
+        return self.greedy.choose(state)
+
+
+def play_until(board: BoardHandle, ready: Callable[[GameState], bool], *, seed: int = 3,
+               chooser: Any = None) -> GameState:
     """Play every seat's moves (all seats human) with the greedy policy until ``ready``."""
-    chooser = engine_policy("greedy", seed)
+    chooser = chooser or engine_policy("greedy", seed)
     for _ in range(600):
         state = board.state()
         if ready(state):
@@ -99,6 +121,33 @@ def test_a_finesse_insert(page: Page, boards: Callable[..., BoardHandle]) -> Non
     page.locator("button.offer.insert").click()
     wait_revision(page, before)
     assert view(page)["me"]["credits"]["active"] == credits["active"] - 2
+
+
+def test_an_ambassador_action(page: Page, boards: Callable[..., BoardHandle]) -> None:
+    # seed 8 deals the white Ambassador card face up; a player keen on it completes it early
+    board = boards(players=2, human_seats=(0, 1), ambassador=True, seed=8)
+    state = play_until(board, lambda s: ambassador_options(s) is not None and s.actions_left == 3,
+                       chooser=AmbassadorKeen(8))
+    seat = state.current
+    ready = list(state.ext["ambassador"]["ready"][seat])
+    open_board(page, board.link(seat))
+    offered = view(page)["ambassador"]
+    assert offered is not None
+    page.get_by_role("button", name="Ambassador", exact=True).click()
+    options = [(card, o) for card, found in offered["per_card"].items() for o in found
+               if normalised(o["cells"]) == normalised(orientation(page, o["shape"]))]
+    assert options, "a placement in the orientation the pieces are held"
+    card, option = options[0]
+    before = revision(page)
+    drag_onto(page, option["shape"], card, option["cells"])
+    assert page.locator("#puzzles rect.drafted").count() == len(option["cells"])
+    page.get_by_role("button", name="Confirm", exact=True).click()
+    wait_revision(page, before)
+    after = board.state()
+    assert len(after.ext["ambassador"]["ready"][seat]) == len(ready) - 1  # the card is flipped
+    filled = {p.card: p.filled for p in after.players[seat].puzzles}
+    mask = sum(1 << (r * 5 + c) for r, c in option["cells"])
+    assert card not in filled or filled[card] & mask == mask
 
 
 def test_line_clear_holders_play_on_two_pages_at_once(context: BrowserContext,
