@@ -177,3 +177,19 @@ def test_line_clear_holders_play_on_two_pages_at_once(context: BrowserContext,
     for page in pages:
         page.wait_for_function("(n) => window.board.view.game.revision >= n", arg=board.game().revision)
         assert "changed before your move" not in page.inner_text("#message")
+
+
+def test_recycle_and_draw_are_one_gesture_each(page: Page, boards: Callable[..., BoardHandle]) -> None:
+    board = boards(players=2)
+    open_board(page, board.link(0))
+    row = [card["id"] for card in view(page)["table"]["rows"][0]["cards"]]
+    before = revision(page)
+    page.locator('.row[data-colour="white"] button.recycle').click()
+    wait_revision(page, before)
+    assert [card["id"] for card in view(page)["table"]["rows"][0]["cards"]] != row
+    decks = view(page)["table"]["decks"]["white"]
+    before = revision(page)
+    page.locator("button.deck.white").click()
+    wait_revision(page, before)
+    assert len(view(page)["puzzles"]) == 1
+    assert view(page)["table"]["decks"]["white"] == decks - 1
