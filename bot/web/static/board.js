@@ -121,6 +121,7 @@ export class Board {
     }
     const focused = document.activeElement && document.activeElement.dataset ? document.activeElement.dataset.key : null;
     this.view = view;
+    this.viewAt = Date.now();
     this.t = texts(view.game && view.game.locale);
     const counts = this.supplyCounts();
     if (this.picked && !(counts[this.picked] > 0)) this.picked = null;
