@@ -115,6 +115,9 @@ export class Board {
   }
 
   setView(view) {
+    // an answer can arrive after a live view of a later move (the other Line Clear holder's):
+    // revisions only grow (an undo is a new revision too), so an older view is never drawn
+    if (this.view && view.game.id === this.view.game.id && view.game.revision < this.view.game.revision) return;
     if (this.dragging) {
       this.deferredView = view;
       return;
@@ -135,7 +138,7 @@ export class Board {
   }
 
   liveView(view) {
-    if (!this.view || view.game.stamp !== this.view.game.stamp || view.game.revision !== this.view.game.revision) {
+    if (!this.view || view.game.stamp !== this.view.game.stamp || view.game.revision > this.view.game.revision) {
       this.setView(view);
     }
   }
