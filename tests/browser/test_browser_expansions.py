@@ -25,6 +25,7 @@ from bot.core.play.manager import engine_policy
 from engine import Action, GameState, Place, TakePuzzle, legal_actions
 from engine.cards import Ambassador
 from engine.expansions.ambassador import ambassador_options
+from engine.state import Phase
 
 
 def draft_option(page: Page, kind: str, shape: str, card: str) -> dict[str, Any]:
@@ -193,3 +194,27 @@ def test_recycle_and_draw_are_one_gesture_each(page: Page, boards: Callable[...,
     wait_revision(page, before)
     assert len(view(page)["puzzles"]) == 1
     assert view(page)["table"]["decks"]["white"] == decks - 1
+
+
+def test_finishing_touches_place_then_done(page: Page, boards: Callable[..., BoardHandle]) -> None:
+    board = boards(players=2, human_seats=(0, 1))
+    state = play_until(board, lambda s: s.phase is Phase.FINISHING
+                       and any(a.kind == "place" for a in legal_actions(s.focused(min(s.acting_seats)))))
+    seat = min(state.acting_seats)
+    page = open_board(page, board.link(seat))
+    shape = next(shape for shape, found in view(page)["placements"].items()
+                 if any(normalised(p["cells"]) == normalised(orientation(page, shape)) for p in found))
+    option = next(p for p in view(page)["placements"][shape]
+                  if normalised(p["cells"]) == normalised(orientation(page, shape)))
+    assert page.locator("button.offer.done").count() == 1  # Done ends the Finishing Touches
+    before = revision(page)
+    drag_onto(page, shape, option["card"], option["cells"])
+    wait_revision(page, before)
+    placed = board.state().players[seat]
+    assert any(p.filled & sum(1 << (r * 5 + c) for r, c in option["cells"]) for p in placed.puzzles) \
+        or placed.completed
+    if view(page)["me"]["acting"]:
+        before = revision(page)
+        page.locator("button.offer.done").click()
+        wait_revision(page, before)
+    assert seat not in board.state().acting_seats or board.state().phase is Phase.OVER
