@@ -24,7 +24,7 @@ PYTHON ?= $(firstword $(foreach p,python3.13 python3.12 python3.11 python3,\
 PYVER  := $(shell $(RUN_ENV) $(PYTHON) -c 'import sys; print("%d.%d" % sys.version_info[:2])' 2>/dev/null)
 STAMP  := $(VENV)/.installed-$(PYVER)
 
-.PHONY: test run demo bench bench-ai bench-scale soak lint clean venv python
+.PHONY: test run demo board bench bench-ai bench-scale soak lint clean venv python
 
 # Which interpreter make would use; fails when it is missing or unsupported.
 python:
@@ -52,7 +52,12 @@ run: $(STAMP)
 demo: $(STAMP)
 	@$(PY) -m bot.demo --out demo-output
 
-# The quick bench (speed, size and memory budgets; about four minutes) and, with FULL=1, the AI and
+# Play on the web board against AI seats, offline (no Discord token): prints the link. Options go
+# through ARGS, e.g. `make board ARGS="--players 3 --finesse"` (python -m bot.board --help).
+board: $(STAMP)
+	@$(PY) -m bot.board $(ARGS)
+
+# The quick bench (speed, size and memory budgets; about five minutes) and, with FULL=1, the AI and
 # scale benches too; `make bench-ai` is the AI bench alone (strength games, about 90 minutes on 2
 # cores), `make bench-scale` the shard bench alone (it starts its own PostgreSQL server). Every
 # suite runs even if an earlier one misses a budget; the target fails if any did, after the

@@ -1,10 +1,10 @@
 """``python -m bench [SUITE] [options]``: every benchmark of the project, by suite.
 
 * ``python -m bench`` (or ``quick``) — the quick bench, ``make bench``: the ``engine``, ``renders``,
-  ``bot`` and ``waits`` suites, each in a fresh process, every budget about speed, size and memory.
+  ``bot``, ``waits`` and ``web`` suites, each in a fresh process, every budget about speed, size and memory.
 * ``python -m bench ai`` — the AI bench, ``make bench-ai``: the strength games (long).
 * ``python -m bench full`` — all three (quick, ai, scale), ``make bench FULL=1``.
-* ``python -m bench engine|renders|bot|waits|ai [options]`` — one suite in this process (``--help``).
+* ``python -m bench engine|renders|bot|waits|web|ai [options]`` — one suite in this process (``--help``).
 * ``python -m bench scale`` — ``make bench-scale``: SQLite against PostgreSQL with 1 and 2
   processes, the 2-shard speed-up held to its budget (docs/deploy.md).
 * ``python -m bench league`` — every AI against every other, two players (issue 29's league:
@@ -25,13 +25,13 @@ import sys
 from collections.abc import Callable, Sequence
 from pathlib import Path
 
-from . import ai, bot, engine, league, ratings, renders, scale, waits
+from . import ai, bot, engine, league, ratings, renders, scale, waits, web
 from .budgets import AI_SUITES, QUICK_SUITES, SCALE_SUITES
 
 ROOT = Path(__file__).resolve().parent.parent
 SUITES: dict[str, Callable[[Sequence[str]], int]] = {
     "engine": engine.main, "renders": renders.main, "bot": bot.main, "ai": ai.main, "scale": scale.main,
-    "ratings": ratings.main, "league": league.main, "waits": waits.main,
+    "ratings": ratings.main, "league": league.main, "waits": waits.main, "web": web.main,
 }
 GROUPS: dict[str, tuple[str, ...]] = {"quick": QUICK_SUITES, "full": QUICK_SUITES + AI_SUITES + SCALE_SUITES}
 

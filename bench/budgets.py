@@ -28,7 +28,7 @@ from typing import Literal
 Kind = Literal["speed", "size", "memory", "refusals", "strength"]
 Limit = Literal["<=", ">=", "within"]
 
-QUICK_SUITES: tuple[str, ...] = ("engine", "renders", "bot", "waits")
+QUICK_SUITES: tuple[str, ...] = ("engine", "renders", "bot", "waits", "web")
 """``make bench`` / ``python -m bench``: everything about speed, size and memory."""
 AI_SUITES: tuple[str, ...] = ("ai",)
 """``make bench-ai``: the AI's strength games."""
@@ -122,6 +122,14 @@ BUDGETS: dict[str, Budget] = {
         2000.0, "speed", "waits", why="issue 46: the first table image after a start (15-16 s before)"),
     "ai_turn_busy_p95_s": at_most(
         3.0, "speed", "waits", why="issues 46 and 50: an AI seat's whole turn with both cores busy, p95"),
+    # -- the web board (bench/web.py): what a browser on localhost waits for ------------------------
+    "web_action_p99_ms": at_most(15.0, "speed", "web", why="issue 48: an action through the web API, p99"),
+    "web_page_load_ms": at_most(300.0, "speed", "web",
+                                why="issue 48: the board's HTML, scripts and first state, localhost"),
+    "web_pages_200_extra_mb": at_most(30.0, "memory", "web",
+                                      why="issue 48: 200 open pages with live updates, one process"),
+    "web_update_200_p99_ms": at_most(1000.0, "speed", "web",
+                                     why="issue 48: a move reaching all 200 pages, p99"),
     # -- scale (bench/scale.py, make bench-scale): shard processes on one PostgreSQL ---------------
     "postgresql_2_speedup": at_least(
         1.6, "speed", "scale", why="issue 30: 2 shard processes on PostgreSQL over 1, 200 busy channels"),

@@ -19,7 +19,7 @@ GOOD_TOKEN = "MTAwMDAwMDAwMDAwMDAwMDAw.GabcDE.abcdefghijklmnopqrstuvwxyz01234567
 def test_defaults_and_parsing() -> None:
     settings = Settings.from_env({"DISCORD_TOKEN": GOOD_TOKEN})
     assert settings == Settings(token=GOOD_TOKEN, db_path=DEFAULT_DB_PATH, dev_guild_id=None,
-                                log_level="INFO")
+                                log_level="INFO", web_bind=("127.0.0.1", 8080))
     settings = Settings.from_env({"DISCORD_TOKEN": f"  {GOOD_TOKEN} ", "PROJECTL_DB_PATH": "/tmp/x.db",
                                   "PROJECTL_DEV_GUILD_ID": "123", "PROJECTL_LOG_LEVEL": "debug"})
     assert (settings.db_path, settings.dev_guild_id, settings.log_level) == ("/tmp/x.db", 123, "DEBUG")

@@ -144,9 +144,15 @@ def test_the_check_sees_what_it_forbids(source: str, cycles: list[list[str]], ne
     assert inside == nested
 
 
+DISCORD_FREE = ("bot.core", "bot.web", "bot.board")
+"""The core, and the fronts beside Discord's that build on it: the web board and its offline entry."""
+
+
 def test_the_core_imports_without_discord() -> None:
-    """Every module under bot/core/, imported in a process where ``import discord`` fails."""
-    modules = sorted(m for m in _modules("bot") if m == "bot.core" or m.startswith("bot.core."))
+    """Every module under bot/core/ and bot/web/ (and ``bot.board``), imported in a process where
+    ``import discord`` fails."""
+    modules = sorted(m for m in _modules("bot")
+                     if any(m == top or m.startswith(top + ".") for top in DISCORD_FREE))
     script = textwrap.dedent(f"""
         import importlib, sys
 
@@ -182,6 +188,13 @@ def _core_layer(module: str) -> str | None:
     if parts[2] in CORE_LAYERS:
         return parts[2]
     return "values" if parts[2] in VALUES else "base"
+
+
+def test_the_web_front_never_imports_the_discord_front() -> None:
+    graph, _ = _graph()
+    web = {m: targets for m, targets in graph.items() if m == "bot.web" or m.startswith("bot.web.")}
+    assert web, "bot/web/ is checked"
+    assert [f"{m} -> {t}" for m, targets in web.items() for t in targets if t.startswith("bot.discord")] == []
 
 
 def test_the_core_packages_import_downwards_only() -> None:

@@ -18,6 +18,10 @@ from engine.cards import PuzzleCard
 from engine.catalogue import CatalogueError, check_catalogue, load_catalogue
 
 DEFAULT_DB_PATH = "projectl.sqlite3"
+DEFAULT_WEB_HOST = "127.0.0.1"
+DEFAULT_WEB_PORT = 8080
+MIN_WEB_SECRET = 32
+"""Characters a PROJECTL_WEB_SECRET needs at least: a short key could be guessed from links."""
 SNOWFLAKE_DIGITS = 20
 """A Discord id fits 64 bits: at most 20 digits."""
 MAX_SHARDS = 10_000
@@ -53,6 +57,28 @@ class Settings:
     ai_turn_seconds: float | None = DEFAULT_AI_TURN_SECONDS
     """PROJECTL_AI_TURN_SECONDS: a searching AI seat's wall-clock budget per turn; None (only
     from code: the tests) searches on the fixed work budget alone, with no clock."""
+    web_bind: tuple[str, int] | None = None
+    """Where the web board listens (PROJECTL_WEB_BIND ``host:port``, default 127.0.0.1:8080;
+    ``off``: no web board). None here (settings built in code, as tests do): no web board."""
+    web_url: str | None = None
+    """The board's public base URL put in links (PROJECTL_WEB_URL); None: the bind address."""
+    web_secret: str | None = None
+    """The key board links are signed with (PROJECTL_WEB_SECRET); None: one generated once and
+    kept in the database (migration 0016)."""
+    activity: bool = False
+    """PROJECTL_ACTIVITY=1: the application has its Activity set up (docs/deploy.md), so the Board
+    button launches it instead of answering with a link."""
+    client_secret: str | None = None
+    """PROJECTL_CLIENT_SECRET: the application's OAuth2 client secret, which the Activity's code
+    exchange needs (docs/deploy.md)."""
+
+    @property
+    def board_url(self) -> str:
+        """The base of every board link: PROJECTL_WEB_URL, else the bind address."""
+        if self.web_url is not None:
+            return self.web_url
+        host, port = self.web_bind or (DEFAULT_WEB_HOST, DEFAULT_WEB_PORT)
+        return f"http://{host if ':' not in host else f'[{host}]'}:{port}"
 
     @property
     def log_level_number(self) -> int:
@@ -104,10 +130,19 @@ class Settings:
         ai_turn_seconds = _ai_turn_seconds(env.get("PROJECTL_AI_TURN_SECONDS", "").strip())
         shard_count, shard_ids = _shards(env.get("PROJECTL_SHARD_COUNT", "").strip(),
                                          env.get("PROJECTL_SHARD_IDS", "").strip())
+        web_secret = env.get("PROJECTL_WEB_SECRET", "").strip() or None
+        if web_secret is not None and len(web_secret) < MIN_WEB_SECRET:
+            raise ConfigError(
+                f"PROJECTL_WEB_SECRET must be at least {MIN_WEB_SECRET} characters (for example the "
+                "output of `python -c 'import secrets; print(secrets.token_urlsafe(32))'`), or unset.")
         return cls(
             token=token, db_path=db_path, dev_guild_id=dev_guild_id, log_level=level,
             catalogue_path=catalogue_path, shard_count=shard_count, shard_ids=shard_ids,
             ai_turn_seconds=ai_turn_seconds,
+            web_bind=_web_bind(env.get("PROJECTL_WEB_BIND", "").strip()),
+            web_url=_web_url(env.get("PROJECTL_WEB_URL", "").strip()), web_secret=web_secret,
+            activity=_flag("PROJECTL_ACTIVITY", env.get("PROJECTL_ACTIVITY", "").strip()),
+            client_secret=env.get("PROJECTL_CLIENT_SECRET", "").strip() or None,
         )
 
     def load_cards(self) -> tuple[PuzzleCard, ...] | None:
@@ -161,6 +196,39 @@ def _ai_turn_seconds(text: str) -> float:
             f"PROJECTL_AI_TURN_SECONDS must be a number of seconds from {low:g} to {high:g} "
             f"(how long an AI seat thinks per turn), not {_shown(text)}.")
     return seconds
+def _web_bind(text: str) -> tuple[str, int] | None:
+    """PROJECTL_WEB_BIND: ``host:port`` (``[::1]:8080`` for IPv6), ``off``, or unset (the default)."""
+    if not text:
+        return DEFAULT_WEB_HOST, DEFAULT_WEB_PORT
+    if text.lower() == "off":
+        return None
+    host, colon, port = text.rpartition(":")
+    host = host.removeprefix("[").removesuffix("]")
+    if not colon or not host or not _small_whole(port, 65535):
+        raise ConfigError(
+            f"PROJECTL_WEB_BIND must be host:port (such as 127.0.0.1:8080 or 0.0.0.0:8080) or off, "
+            f"not {_shown(text)}.")
+    return host, int(port)
+
+
+def _web_url(text: str) -> str | None:
+    """PROJECTL_WEB_URL: the public base URL of the board (no trailing slash kept)."""
+    if not text:
+        return None
+    parts = urlsplit(text)
+    if parts.scheme not in ("http", "https") or not parts.netloc or parts.query or parts.fragment:
+        raise ConfigError(
+            f"PROJECTL_WEB_URL must be the board's public base URL such as https://board.example.org, "
+            f"not {_shown(text)}.")
+    return text.rstrip("/")
+
+
+def _flag(name: str, text: str) -> bool:
+    if text.lower() in ("", "0", "false", "no", "off"):
+        return False
+    if text.lower() in ("1", "true", "yes", "on"):
+        return True
+    raise ConfigError(f"{name} must be 1 or 0, not {_shown(text)}.")
 
 
 def _small_whole(text: str, largest: int) -> bool:

@@ -8,15 +8,25 @@ object that has them.
 
 from __future__ import annotations
 
+from collections.abc import Awaitable
 from typing import Protocol
 
 from bot.core.clock import Clock
 from bot.core.config import Settings
-from bot.core.play.manager import GameManager
+from bot.core.play.manager import ActionResult, GameManager
 from bot.core.rendering.render import Renderer
 from bot.core.storage import Storage
 from bot.core.wording.server_locales import ServerLocales
 from engine import GameState
+
+
+class ResultPresenter(Protocol):
+    """Tells a game's table about a result a front without a channel of its own committed (the
+    web board): what a panel action gives the channel — the turn post at the turn's end, with its
+    mentions. The Discord bot posts it; the offline board logs it. Called once per result, by the
+    process that committed it."""
+
+    def __call__(self, result: ActionResult, /) -> Awaitable[None]: ...
 
 
 class BotServices(Protocol):
@@ -32,3 +42,6 @@ class BotServices(Protocol):
     """The language each server chose for public posts (bot/core/wording/server_locales.py)."""
     posted_states: dict[int, GameState]
     """Per game id, the state its last turn post showed (``bot.discord.turns.remember_posted``)."""
+
+    async def present_result(self, result: ActionResult, /) -> None:
+        """The :class:`ResultPresenter` of this front (the web board's actions are posted by it)."""

@@ -15,19 +15,27 @@ from discord.ext import commands
 
 from bot.core.clock import Clock, SystemClock
 from bot.core.config import Settings
-from bot.core.play.manager import ActionResult, GameManager, PolicyFactory
+from bot.core.play.manager import ActionResult, Game, GameManager, PolicyFactory
+from bot.core.play.undo import UndoResult
 from bot.core.rendering.collector import freeze_startup
 from bot.core.rendering.render import ProcessRenderer, Renderer
 from bot.core.shards import runs_guild
 from bot.core.storage import Storage
 from bot.core.storage.faults import FaultLog
+from bot.core.wording import texts
+from bot.core.wording.locales import Notation, localise
 from bot.core.wording.server_locales import ServerLocales
 from bot.discord.mentions import NOBODY
+from bot.web.acting import BoardFront
+from bot.web.activity import ActivitySignIn, DiscordCodeExchanger
+from bot.web.server import PortTakenError, RunningBoard, start_board_server
+from bot.web.tokens import SECRET_NAME, TokenSigner, new_secret
 from engine import GameState
 
 from . import panel_views, permissions, plans, views
+from .board_button import hide_board_links
 from .cogs import advice, days_setup, info, ladder, play, reading, records, table
-from .cogs.common import report_error
+from .cogs.common import channel_locale, report_error
 from .cogs.days import Days
 from .cogs.group import ProjectLCog
 from .cogs.server import server_command
@@ -95,6 +103,9 @@ class ProjectLBot(commands.Bot):
         self._resumed: list[ActionResult] = []
         self.posted_states: dict[int, GameState] = {}
         """Per game id, the state its last turn post showed (turns.remember_posted)."""
+        self.board_front: BoardFront | None = None
+        """The web board's services, once ``setup_hook`` has started its server (None: off)."""
+        self._board: RunningBoard | None = None
         self.days: Days | None = None
         """Playing over days, once ``setup_hook`` has installed it (cogs/days_setup.py)."""
         self.handlers = Handlers(
@@ -126,8 +137,37 @@ class ProjectLBot(commands.Bot):
         ladder.install(self)  # /projectl-games: ratings, replays, recaps (its own 4,000 characters)
         plans.install(self)  # /projectl-plan: plan-ahead turns (bot/core/play/plans.py)
         self.add_dynamic_items(*views.DYNAMIC_ITEMS, *panel_views.DYNAMIC_ITEMS)
+        await self._start_board()
         await self._sync()
         freeze_startup()  # what start-up built is never scanned again (bot/core/rendering/collector.py)
+
+    async def _start_board(self) -> None:
+        """Start the web board's server (docs/web-board.md) where PROJECTL_WEB_BIND asks; a port
+        that is taken is said in one sentence, and the bot runs on without the board."""
+        bind = self.settings.web_bind
+        if bind is None:
+            return
+        hide_board_links()
+        if self.settings.log_level != "DEBUG":  # a line per page request: for debugging only
+            logging.getLogger("aiohttp.access").setLevel(logging.WARNING)
+        secret = self.settings.web_secret or await self.storage.kept_secret(SECRET_NAME, new_secret())
+        front = BoardFront(self.manager, TokenSigner(secret), self.present_result,
+                           present_undo=self.present_undo)
+        sign_in = None
+        if self.settings.activity and self.settings.client_secret and self.application_id is not None:
+            client_id = str(self.application_id)
+            sign_in = ActivitySignIn(front, self.manager,
+                                     DiscordCodeExchanger(client_id, self.settings.client_secret), client_id)
+        try:
+            self._board = await start_board_server(front, *bind, sign_in=sign_in)
+        except PortTakenError as error:
+            assert front.live is not None
+            front.live.detach()
+            log.error("%s", error)
+            return
+        self.board_front = front
+        log.info("the web board listens on %s:%s (links: %s)", self._board.host, self._board.port,
+                 self.settings.board_url)
 
     async def _sync(self) -> None:
         """Sync the command tree — after checking it fits Discord, which would otherwise refuse
@@ -155,8 +195,45 @@ class ProjectLBot(commands.Bot):
             for outcome in result.plans:  # a planned turn a restart finished: its player is told now
                 await plans.tell(self, outcome)
 
+    async def present_result(self, result: ActionResult, /) -> None:
+        """A result the web board committed, told to its channel as a panel action's is: the turn
+        post at the turn's end (its mentions included); DMs and reminders follow from the
+        manager's hooks. Posted through the REST API, so any process sharing the database can
+        post for a channel on another shard — the committing one does, once."""
+        if not (result.turn_changed or result.finished):
+            return
+        game = result.game
+        try:
+            await post_turn(self, self._channel_of(game), result)
+        except discord.HTTPException:
+            log.warning("could not post game %s's turn in channel %s", game.id, game.channel_id)
+
+    async def present_undo(self, done: UndoResult, user_id: int, /) -> None:
+        """An action taken back on the web board, told as ``/projectl play undo`` tells it: the
+        turn clock reopened, and one line in the channel."""
+        if self.days is not None:
+            await self.days.reminders.after_undo(done.game, user_id)
+        channel = self._channel_of(done.game)
+        line = texts.UNDO_PUBLIC.format(name=done.game.seats[done.seat].name,
+                                        action=Notation(str(done.action)))
+        try:
+            await channel.send(localise(line, channel_locale(self, channel)))
+        except discord.HTTPException:
+            log.warning("could not tell channel %s about an undo", done.game.channel_id)
+
+    def _channel_of(self, game: Game) -> discord.abc.Messageable:
+        """The game's channel, to post in: cached on this shard, else by id (any process sharing
+        the database may post for a channel another shard holds)."""
+        cached = self.get_channel(game.channel_id)
+        if isinstance(cached, discord.abc.Messageable):
+            return cached
+        return self.get_partial_messageable(game.channel_id, guild_id=game.guild_id)
+
     async def close(self) -> None:
         try:
+            if self._board is not None:  # open pages' streams end, results in flight are posted
+                board, self._board, self.board_front = self._board, None, None
+                await board.stop()
             await days_setup.shutdown(self)
             await super().close()
         finally:

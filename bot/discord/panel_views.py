@@ -82,6 +82,7 @@ from engine.pieces import SHAPES, mask_to_text
 from engine.state import LineClearTable, RowsTable, SoloTable
 
 from . import plans
+from .board_button import BoardButton
 from .cogs import common
 from .views import ConfirmButton, MatButton
 
@@ -163,11 +164,14 @@ def play_button(game_id: int) -> PanelItem:
                                        custom_id=custom_id), custom_id)
 
 
-def turn_view(game: Game) -> discord.ui.View:
-    """Under a turn post: "Play" (the private turn panel for whoever holds the move), "My mat"."""
+def turn_view(game: Game, *, board: bool = False) -> discord.ui.View:
+    """Under a turn post: "Play" (the private turn panel for whoever holds the move), "My mat",
+    and "Board" (the web board, bot/discord/board_button.py) when the bot serves it."""
     view = discord.ui.View(timeout=None)
     view.add_item(play_button(game.id))
     view.add_item(MatButton(game.id))
+    if board:
+        view.add_item(BoardButton(game.id))
     return view
 
 
@@ -208,7 +212,7 @@ def _header(offer: Offer) -> str:
 
 
 def main_items(key: PanelKey, offer: Offer, last_action: Action | None, *,
-               mat_button: bool = True) -> Sequence[discord.ui.Item[Any]]:
+               mat_button: bool = True, board: bool = False) -> Sequence[discord.ui.Item[Any]]:
     """The first screen: one menu per family of actions, then a row of buttons."""
     items: list[PanelItem] = []
     if offer.choosing or offer.others:
@@ -257,14 +261,17 @@ def main_items(key: PanelKey, offer: Offer, last_action: Action | None, *,
     row: list[discord.ui.Item[Any]] = [*buttons]
     if mat_button and len(row) < 5:  # the mat is not attached mid-turn: one tap away instead
         row.append(MatButton(key.game_id))
+    if board and len(row) < 5:  # the web board, when the bot serves it and the row has room
+        row.append(BoardButton(key.game_id))
     for button in row:
         button.row = len(items)
     return [*items, *row]
 
 
 def main_screen(key: PanelKey, offer: Offer, last_action: Action | None, *,
-                mat_button: bool = True) -> Screen:
-    return Screen(_header(offer), _view(main_items(key, offer, last_action, mat_button=mat_button)))
+                mat_button: bool = True, board: bool = False) -> Screen:
+    return Screen(_header(offer), _view(main_items(key, offer, last_action, mat_button=mat_button,
+                                                   board=board)))
 
 
 def _take_label(offer: Offer, action: Action) -> str:
@@ -502,14 +509,14 @@ def _card_at(offer: Offer, index: str) -> str:
 
 
 def panel_for(game: Game, user_id: int, last_action: Action | None, *,
-              mat_button: bool = True) -> Screen | None:
+              mat_button: bool = True, board: bool = False) -> Screen | None:
     """The first screen of ``user_id``'s panel in ``game``, or None when they have no move."""
-    found = _first_screen(game, user_id, last_action, mat_button=mat_button)
+    found = _first_screen(game, user_id, last_action, mat_button=mat_button, board=board)
     return None if found is None else found[0]
 
 
 def _first_screen(game: Game, user_id: int, last_action: Action | None, *,
-                  mat_button: bool = True) -> tuple[Screen, Offer] | None:
+                  mat_button: bool = True, board: bool = False) -> tuple[Screen, Offer] | None:
     """The first screen and the offer it shows (the seat's legal actions, enumerated once)."""
     seat = game.seat_of(user_id)
     if seat is None or game.state is None or game.status != "active":
@@ -518,7 +525,7 @@ def _first_screen(game: Game, user_id: int, last_action: Action | None, *,
     if not offer.actions and offer.master is None and offer.ambassador is None:
         return None
     key = PanelKey(game.id, user_id, stamp(game.state, game.revision, seat.seat))
-    return main_screen(key, offer, last_action, mat_button=mat_button), offer
+    return main_screen(key, offer, last_action, mat_button=mat_button, board=board), offer
 
 
 def panel_after(result: ActionResult) -> Screen | None:
@@ -616,7 +623,8 @@ async def _open(interaction: discord.Interaction, game_id: int | None) -> None:
         return
     rows = await manager.log(game.id)  # the one read: the undo offer and the catch-up both use it
     screen = panel_for(game, interaction.user.id, _own_action(interaction, rows, seat.seat),
-                       mat_button=False)  # the mat comes with it
+                       mat_button=False,  # the mat comes with it
+                       board=common.bot_of(interaction).board_front is not None)
     if screen is None or game.state is None:
         raise InvalidActionError(texts.PANEL_NOTHING)
     away = catch_up_lines(game.state, rows, seat.seat, game.names)  # "While you were away" heads it

@@ -21,6 +21,7 @@ from bot.core.errors import OutOfDateError
 from bot.core.play.manager import Chooser, Game
 from bot.core.services import BotServices
 from bot.core.storage.faults import FaultLog
+from bot.web.acting import BoardFront
 from engine import Action, Place
 
 if TYPE_CHECKING:
@@ -71,6 +72,8 @@ class FrontServices(BotServices, Protocol):
     reminder_tick_seconds: float | None
     fault_log: FaultLog
     """Storage faults players hit, logged once in a while (bot/core/storage/faults.py)."""
+    board_front: BoardFront | None
+    """The web board (bot/web), once its server runs; None when it is off."""
 
     @property
     def tree(self) -> app_commands.CommandTree[Any]: ...

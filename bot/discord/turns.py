@@ -104,7 +104,8 @@ async def post_turn(bot: FrontServices, channel: discord.abc.Messageable, result
         lines += [] if image is not None else [texts.IMAGE_MISSING]
         message = await channel.send(clip(lines, locale=locale),
                                      files=pngs(image, "table.png", about, locale),
-                                     view=localise_view(turn_view(game), locale),
+                                     view=localise_view(turn_view(game, board=bot.board_front is not None),
+                                                        locale),
                                      allowed_mentions=pinging(pinged))
     remember_posted(bot, game)
     try:
@@ -189,7 +190,7 @@ async def respond_to_result(interaction: discord.Interaction, result: ActionResu
         lines.append(panel.content)
     try:
         if drawing is None:
-            view = panel.view if panel is not None else turn_view(game)
+            view = panel.view if panel is not None else turn_view(game, board=bot.board_front is not None)
             await reply(interaction, clip(lines, locale=interaction.locale), ephemeral=True, view=view)
         else:
             mat = await drawn(drawing, f"seat {step.seat}'s mat in game {game.id}")

@@ -29,6 +29,7 @@ from bot.core.play.seat_view import is_stamp
 from bot.core.wording import texts
 from engine import GameState, parse_action, parse_placement
 
+from .board_button import BoardButton
 from .cogs import common
 from .readers import require_readable
 
@@ -315,7 +316,7 @@ def master_view(draft: MasterDraft, user_id: int, state: GameState) -> discord.u
 
 
 _KNOWN = "|".join(re.sub(r"\(\?P<\w+>", "(?:", item.__discord_ui_compiled_template__.pattern) for item in (
-    LobbyButton, MatButton, PlacementSelect, ConfirmButton, MasterButton))
+    LobbyButton, MatButton, PlacementSelect, ConfirmButton, MasterButton, BoardButton))
 
 
 class UnknownButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
@@ -339,5 +340,5 @@ class UnknownButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
 
 
 DYNAMIC_ITEMS: tuple[type[discord.ui.DynamicItem[Any]], ...] = (
-    LobbyButton, MatButton, PlacementSelect, ConfirmButton, MasterButton, UnknownButton,
+    LobbyButton, MatButton, PlacementSelect, ConfirmButton, MasterButton, BoardButton, UnknownButton,
 )

@@ -60,8 +60,9 @@ from .traps import ErrorTrap
 from .world import World
 
 Handler = Callable[[Call], Any | Awaitable[Any]]
-#: Interaction response types each interaction type may use.
-_ALLOWED_CALLBACKS = {2: {4, 5, 9}, 3: {4, 5, 6, 7, 9}, 4: {8}, 5: {4, 5, 6, 7}}
+#: Interaction response types each interaction type may use (12: LAUNCH_ACTIVITY, for an app with
+#: Activities enabled: after a command or a component).
+_ALLOWED_CALLBACKS = {2: {4, 5, 9, 12}, 3: {4, 5, 6, 7, 9, 12}, 4: {8}, 5: {4, 5, 6, 7}}
 
 
 def _route_params(route: Route) -> dict[str, Any]:

@@ -619,6 +619,20 @@ class Storage:
             " set_by = excluded.set_by, updated_at = excluded.updated_at",
             (guild_id, int(enabled), set_by, now)))
 
+    # -- generated secrets (migration 0016) -------------------------------------------------------
+
+    async def kept_secret(self, name: str, candidate: str) -> str:
+        """The secret kept under ``name``: ``candidate`` if none was kept yet (it is kept now), else
+        the one kept first. Processes starting together all get the same value."""
+        now = self._now()
+
+        def work(conn: sqlite3.Connection) -> str:
+            conn.execute("INSERT INTO bot_secrets (name, value, created_at) VALUES (?, ?, ?)"
+                         " ON CONFLICT (name) DO NOTHING", (name, candidate, now))
+            return str(_scalar_now(conn, "SELECT value FROM bot_secrets WHERE name = ?", (name,)))
+
+        return await self._write(work)
+
     # -- Master drafts (migration 0008) ------------------------------------------------------------
 
     async def master_draft(self, game_id: int, seat: int, user_id: int, stamp: str | int) -> str | None:

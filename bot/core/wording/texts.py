@@ -1010,6 +1010,14 @@ RECAP_TITLE = "**Recap of game {game_id}**, round by round."
 RECAP_SWING = "The move that swung it: **{name}**'s `{action}` in round {round} (the winner's lead {delta})."
 RECAP_NO_SWING = "No single move swung this game."
 
+# -- the web board (bot/web, bot/discord/board_button.py) --------------------------------------------
+BOARD_BUTTON = "Board"
+BOARD_LINK = (
+    "Your board for game {game_id}: {url}\nIt plays your seat for 24 hours: keep the link to yourself."
+)
+BOARD_LINK_WATCH = "A read-only board of game {game_id} (you hold no seat in it): {url}"
+BOARD_OFF = "The web board is switched off on this bot."
+
 from bot.core.wording.locales import keyed as _keyed  # noqa: E402  (last: every sentence above gets its key)
 
 _keyed(globals())

@@ -1,0 +1,97 @@
+"""The Discord Activity's sign-in: the page (inside Discord's iframe) gets an OAuth2 code from the
+Embedded App SDK and posts it here with its channel; the bot exchanges the code for the user
+(server side, with the application's client secret) and answers with a board token for that
+user's seat in the channel's game (a spectator's token when they hold none).
+
+The exchange sits behind :class:`CodeExchanger`, so tests use a fake one; the real one,
+:class:`DiscordCodeExchanger`, speaks to Discord's OAuth2 endpoints with aiohttp.
+"""
+
+from __future__ import annotations
+
+import logging
+from dataclasses import dataclass
+from typing import Any, Protocol
+
+import aiohttp
+
+from bot.core.play.manager import GameManager
+from bot.web.acting import BoardFront, Refused
+
+log = logging.getLogger(__name__)
+
+DISCORD_API = "https://discord.com/api/v10"
+MAX_CODE = 200
+
+
+class SignInError(Exception):
+    """The code could not be exchanged (``str()`` is a sentence for the page)."""
+
+
+@dataclass(frozen=True, slots=True)
+class SignedIn:
+    user_id: int
+    access_token: str
+    """Handed back to the page, which gives it to the SDK's ``authenticate``."""
+    locale: str | None = None
+
+
+class CodeExchanger(Protocol):
+    async def exchange(self, code: str) -> SignedIn: ...
+
+
+class DiscordCodeExchanger:
+    """The OAuth2 authorization-code exchange, then ``/users/@me`` for who signed in."""
+
+    def __init__(self, client_id: str, client_secret: str, *, api: str = DISCORD_API) -> None:
+        self.client_id = client_id
+        self._secret = client_secret
+        self._api = api
+
+    async def exchange(self, code: str) -> SignedIn:
+        form = {"client_id": self.client_id, "client_secret": self._secret,
+                "grant_type": "authorization_code", "code": code}
+        timeout = aiohttp.ClientTimeout(total=10)
+        try:
+            async with aiohttp.ClientSession(timeout=timeout) as session:
+                async with session.post(f"{self._api}/oauth2/token", data=form) as answer:
+                    if answer.status != 200:
+                        raise SignInError("Discord refused the sign-in code; open the Activity again.")
+                    access = str((await answer.json())["access_token"])
+                headers = {"Authorization": f"Bearer {access}"}
+                async with session.get(f"{self._api}/users/@me", headers=headers) as answer:
+                    if answer.status != 200:
+                        raise SignInError("Discord did not say who signed in; open the Activity again.")
+                    user = await answer.json()
+        except (aiohttp.ClientError, TimeoutError, KeyError, ValueError) as error:
+            log.warning("the Activity's code exchange failed: %s", error.__class__.__name__)
+            raise SignInError("Discord could not be reached to sign you in; try again.") from None
+        return SignedIn(int(user["id"]), access, user.get("locale"))
+
+
+class ActivitySignIn:
+    """``POST /api/activity/token``: a code and a channel in, a board token for the user's seat out."""
+
+    def __init__(self, front: BoardFront, manager: GameManager, exchanger: CodeExchanger,
+                 client_id: str) -> None:
+        self.front = front
+        self.manager = manager
+        self.exchanger = exchanger
+        self.client_id = client_id
+
+    async def token(self, body: Any) -> dict[str, Any]:
+        if not isinstance(body, dict):
+            raise Refused(400, {"error": "The request needs a code and a channel_id."})
+        code, channel = body.get("code"), body.get("channel_id")
+        if not isinstance(code, str) or not 0 < len(code) <= MAX_CODE or not isinstance(channel, str | int) \
+                or not str(channel).isdecimal() or len(str(channel)) > 20:
+            raise Refused(400, {"error": "The request needs a code and a channel_id."})
+        signed = await self.exchanger.exchange(code)
+        game = await self.manager.game_in_channel(int(channel))
+        if game is None or game.state is None:
+            raise Refused(404, {"error": "There is no game being played in this channel."})
+        seat = game.seat_of(signed.user_id)
+        token = self.front.signer.sign(game.id, None if seat is None else seat.seat, signed.user_id,
+                                       now=self.front.now(), locale=signed.locale)
+        return {"token": token, "access_token": signed.access_token,
+                "seat": None if seat is None else seat.seat}

@@ -1,0 +1,227 @@
+"""The board's HTTP server: routes, security headers, live updates, start and stop.
+
+Routes and bodies: docs/web-board.md. Every answer carries a strict Content-Security-Policy (no
+inline script or style; Discord's hosts may frame the page, for the Activity), ``nosniff`` and
+``no-referrer``; API answers are never cached. The token travels only in the ``Authorization``
+header, and the access log's format names no header, so no token is ever logged.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import errno
+import json
+import logging
+import mimetypes
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from aiohttp import web
+
+from bot.web.acting import BoardFront, Refused, dumps
+from bot.web.activity import ActivitySignIn, SignInError
+from bot.web.tokens import bearer
+
+log = logging.getLogger(__name__)
+mimetypes.add_type("text/javascript", ".mjs")  # the vendored SDK; Python 3.11's table lacks it
+
+STATIC = Path(__file__).resolve().parent / "static"
+PING_SECONDS = 15.0
+MAX_BODY = 16 * 1024
+"""Bytes an API request body may have (a Master of four placements is a few hundred)."""
+DISCORD_FRAMES = "https://discord.com https://*.discord.com https://*.discordsays.com"
+CONTENT_SECURITY_POLICY = (
+    "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
+    "connect-src 'self'; font-src 'self'; object-src 'none'; base-uri 'none'; form-action 'none'; "
+    f"frame-ancestors 'self' {DISCORD_FRAMES}"
+)
+SECURITY_HEADERS = {
+    "Content-Security-Policy": CONTENT_SECURITY_POLICY,
+    "X-Content-Type-Options": "nosniff",
+    "Referrer-Policy": "no-referrer",
+    "Cross-Origin-Opener-Policy": "same-origin",
+}
+ACCESS_LOG_FORMAT = '%a "%r" %s %b %Tf'
+"""The request line (a path: the token is never in it), status, size and time — no header."""
+
+Handler = Callable[[web.Request], Awaitable[web.StreamResponse]]
+
+
+@web.middleware
+async def _headers(request: web.Request, handler: Handler) -> web.StreamResponse:
+    try:
+        response = await handler(request)
+    except web.HTTPException as error:  # a 404 or 405 gets the headers too
+        response = error
+    for name, value in SECURITY_HEADERS.items():
+        response.headers.setdefault(name, value)
+    if request.path.startswith("/api/"):
+        response.headers["Cache-Control"] = "no-store"
+    if isinstance(response, web.HTTPException):
+        raise response
+    return response
+
+
+def _json(status: int, payload: Any) -> web.Response:
+    return web.Response(status=status, body=dumps(payload), content_type="application/json")
+
+
+def make_app(front: BoardFront, *, sign_in: ActivitySignIn | None = None,
+             static: Path = STATIC) -> web.Application:
+    """The board's application: the page's files and the API over ``front``."""
+    app = web.Application(middlewares=[_headers], client_max_size=MAX_BODY)
+    routes = _Routes(front, sign_in, static)
+    app.router.add_get("/", routes.root)
+    app.router.add_get("/board", routes.page)
+    app.router.add_get("/activity", routes.activity_page)
+    app.router.add_get("/api/view", routes.view)
+    app.router.add_post("/api/act", routes.act)
+    app.router.add_post("/api/check", routes.check)
+    app.router.add_get("/api/events", routes.events)
+    app.router.add_get("/api/activity/config", routes.activity_config)
+    app.router.add_post("/api/activity/token", routes.activity_token)
+    app.router.add_static("/static/", static, show_index=False, follow_symlinks=False)
+    return app
+
+
+class _Routes:
+    def __init__(self, front: BoardFront, sign_in: ActivitySignIn | None, static: Path) -> None:
+        self.front = front
+        self.sign_in = sign_in
+        self.static = static
+
+    async def root(self, request: web.Request) -> web.StreamResponse:
+        """Discord opens an Activity at its URL mapping's root (with ``?frame_id=…``): the
+        Activity's page, its query kept."""
+        raise web.HTTPFound("/activity" + (f"?{request.query_string}" if request.query_string else ""))
+
+    async def page(self, request: web.Request) -> web.StreamResponse:
+        return web.FileResponse(self.static / "index.html", headers={"Cache-Control": "no-cache"})
+
+    async def activity_page(self, request: web.Request) -> web.StreamResponse:
+        page = self.static / "activity.html"
+        return web.FileResponse(page if page.is_file() else self.static / "index.html",
+                                headers={"Cache-Control": "no-cache"})
+
+    async def view(self, request: web.Request) -> web.StreamResponse:
+        try:
+            grant, game = await self.front.grant(bearer(request.headers.get("Authorization")))
+        except Refused as refused:
+            return _json(refused.status, refused.payload)
+        return web.Response(body=await self.front.view_bytes(grant, game), content_type="application/json")
+
+    async def act(self, request: web.Request) -> web.StreamResponse:
+        return await self._acting(request, self.front.act)
+
+    async def check(self, request: web.Request) -> web.StreamResponse:
+        return await self._acting(request, self.front.check)
+
+    async def _acting(self, request: web.Request, what: Callable[..., Awaitable[Any]]) -> web.StreamResponse:
+        try:
+            grant, where = await self.front.grant_to_act(bearer(request.headers.get("Authorization")))
+            body = await _body(request)
+            answer = await what(grant, where, body)
+            if isinstance(answer, bytes):
+                return web.Response(body=answer, content_type="application/json")
+            return _json(200, answer)
+        except Refused as refused:
+            return _json(refused.status, refused.payload)
+
+    async def events(self, request: web.Request) -> web.StreamResponse:
+        """Server-sent events: the view now, then again at each new revision; a ping every 15 s."""
+        try:
+            grant, game = await self.front.grant(bearer(request.headers.get("Authorization")))
+        except Refused as refused:
+            return _json(refused.status, refused.payload)
+        live = self.front.live
+        assert live is not None
+        response = web.StreamResponse(headers={
+            "Content-Type": "text/event-stream", "Cache-Control": "no-store", "X-Accel-Buffering": "no"})
+        await response.prepare(request)
+        try:
+            with live.watch(game) as watch:
+                await _send(response, await self.front.view_bytes(grant, game))
+                while not watch.closed:
+                    if not await watch.wait(PING_SECONDS):
+                        await response.write(b": ping\n\n")
+                        continue
+                    latest = live.latest(game.id)
+                    if latest is None or latest.state is None or latest.revision < watch.seen:
+                        continue
+                    watch.seen = latest.revision
+                    await _send(response, await self.front.view_bytes(grant, latest))
+        except (ConnectionResetError, asyncio.CancelledError):
+            pass  # the page closed: its watch is dropped above
+        return response
+
+    async def activity_config(self, request: web.Request) -> web.StreamResponse:
+        if self.sign_in is None:
+            return _json(404, {"error": "The Activity is not set up on this bot."})
+        return _json(200, {"client_id": self.sign_in.client_id})
+
+    async def activity_token(self, request: web.Request) -> web.StreamResponse:
+        if self.sign_in is None:
+            return _json(404, {"error": "The Activity is not set up on this bot."})
+        try:
+            body = await _body(request)
+            payload = await self.sign_in.token(body)
+        except Refused as refused:
+            return _json(refused.status, refused.payload)
+        except SignInError as error:
+            return _json(403, {"error": str(error)})
+        return _json(200, payload)
+
+
+async def _send(response: web.StreamResponse, view: bytes) -> None:
+    await response.write(b"event: view\ndata: " + view + b"\n\n")
+
+
+async def _body(request: web.Request) -> Any:
+    try:
+        return await request.json()
+    except (json.JSONDecodeError, UnicodeDecodeError, web.HTTPRequestEntityTooLarge):
+        raise Refused(400, {"error": "The request body is not JSON."}) from None
+
+
+# -- running it ------------------------------------------------------------------------------------
+
+
+class PortTakenError(Exception):
+    """The board cannot listen where it was asked to; ``str()`` is one sentence for the operator."""
+
+
+@dataclass
+class RunningBoard:
+    """A started board server: where it listens, and how to stop it."""
+
+    runner: web.AppRunner
+    front: BoardFront
+    host: str
+    port: int
+
+    async def stop(self) -> None:
+        """Close every open page's stream, wait for results still being posted, stop listening."""
+        if self.front.live is not None:
+            self.front.live.detach()
+        await self.front.settle()
+        await self.runner.cleanup()
+
+
+async def start_board_server(front: BoardFront, host: str, port: int, *,
+                             sign_in: ActivitySignIn | None = None) -> RunningBoard:
+    """Listen on ``host:port`` (0: any free port); :class:`PortTakenError` if it cannot."""
+    app = make_app(front, sign_in=sign_in)
+    runner = web.AppRunner(app, access_log_format=ACCESS_LOG_FORMAT, shutdown_timeout=2.0,
+                           handler_cancellation=True)
+    await runner.setup()
+    site = web.TCPSite(runner, host, port)
+    try:
+        await site.start()
+    except OSError as error:
+        await runner.cleanup()
+        why = "the port is taken" if error.errno == errno.EADDRINUSE else error.strerror or str(error)
+        raise PortTakenError(f"The web board cannot listen on {host}:{port} ({why}): set "
+                             "PROJECTL_WEB_BIND to a free host:port, or to off.") from None
+    return RunningBoard(runner, front, host, int(runner.addresses[0][1]))

@@ -1,0 +1,56 @@
+// The board inside Discord, as an Activity: the Embedded App SDK (vendored, one built file)
+// authorises the user; the bot's server exchanges the OAuth2 code for the Discord user, maps
+// them to their seat in this channel's game and answers with the same token a Board link holds.
+// With no `frame_id` query parameter (outside Discord, in tests) the SDK's mock stands in.
+
+import { Board } from "./board.js";
+import { put } from "./dom.js";
+import { browserLocale, texts } from "./i18n.js";
+import { DiscordSDK, DiscordSDKMock } from "./vendor/discord-embedded-app-sdk.js";
+
+const t = texts(browserLocale());
+
+function show(text, kind = "info") {
+  const box = document.getElementById("message");
+  box.className = `message ${kind}`;
+  put(box, text);
+}
+
+async function postJson(path, body) {
+  const response = await fetch(path, {
+    method: "POST", cache: "no-store", headers: { "Content-Type": "application/json" }, body: JSON.stringify(body),
+  });
+  let answer = null;
+  try {
+    answer = await response.json();
+  } catch {
+    answer = null;
+  }
+  return { status: response.status, answer: answer || {} };
+}
+
+async function signIn() {
+  show(t("activityAuth"));
+  const params = new URLSearchParams(location.search);
+  const config = await (await fetch("/api/activity/config", { cache: "no-store" })).json();
+  const clientId = String(config.client_id || "0");
+  const sdk = params.has("frame_id")
+    ? new DiscordSDK(clientId)
+    : new DiscordSDKMock(clientId, params.get("guild_id"), params.get("channel_id") || "0", null);
+  window.discordSdk = sdk;
+  await sdk.ready();
+  const { code } = await sdk.commands.authorize({
+    client_id: clientId, response_type: "code", state: "", prompt: "none", scope: ["identify"],
+  });
+  const { status, answer } = await postJson("/api/activity/token", { code, channel_id: String(sdk.channelId || "") });
+  if (status !== 200 || !answer.token) {
+    document.getElementById("message").setAttribute("role", "alert");
+    show(status === 403 ? t("forbidden") : t("error", { reason: answer.error || `HTTP ${status}` }), "error");
+    return;
+  }
+  if (answer.access_token) await sdk.commands.authenticate({ access_token: answer.access_token });
+  window.board = new Board(answer.token);
+  await window.board.start();
+}
+
+signIn().catch((error) => show(t("error", { reason: error.message }), "error"));

@@ -1,0 +1,392 @@
+// The board's controller: it holds the seat's view and what the player is doing with it (the
+// piece picked, its orientation, a Master draft), talks to the API, and redraws. Everything
+// shown comes from the view JSON; names reach the DOM only as text.
+
+import { ApiError, createApi } from "./api.js";
+import { attachDrag } from "./drag.js";
+import { h, put } from "./dom.js";
+import { browserLocale, texts } from "./i18n.js";
+import { attachKeys } from "./keys.js";
+import { attachTaps } from "./taps.js";
+import { anchored, cellsKey, fittingPlacements, flipped, inside, turned } from "./shapes.js";
+import { cardOf, paint, render } from "./view.js";
+
+/** Index of a piece's first cell in reading order: the cell the keyboard cursor carries. */
+export function leadCell(cells) {
+  let best = 0;
+  cells.forEach(([r, c], i) => {
+    const [br, bc] = cells[best];
+    if (r < br || (r === br && c < bc)) best = i;
+  });
+  return best;
+}
+
+export class Board {
+  constructor(token, options = {}) {
+    this.api = createApi(token, options.base || "");
+    this.t = texts(browserLocale());
+    this.view = null;
+    this.orientations = {};
+    this.picked = null;
+    this.cursor = null;
+    this.draft = null;
+    this.upgradeFrom = null;
+    this.preview = null;
+    this.dragging = null;
+    this.deferredView = null;
+    this.busy = false;
+    this.forbidden = false;
+  }
+
+  async start() {
+    this.say(this.t("loading"));
+    attachDrag(this);
+    attachKeys(this);
+    attachTaps();
+    try {
+      this.setView(await this.api.view());
+      this.say("");
+    } catch (error) {
+      this.fail(error);
+      return;
+    }
+    this.stopFollowing = this.api.follow((view) => this.liveView(view), (state) => {
+      if (state === "forbidden") this.showForbidden();
+      else if (state === "lost") this.say(this.t("offline"), "error");
+      else if (state === "open" && this.offline) this.say("");
+      this.offline = state === "lost";
+    });
+  }
+
+  // --- what the view says -------------------------------------------------------------------
+
+  orientation(shape) {
+    return this.orientations[shape] || (this.view.shapes || {})[shape] || [[0, 0]];
+  }
+
+  supplyCounts() {
+    const counts = {};
+    for (const item of this.view.supply || []) counts[item.shape] = item.count;
+    for (const item of this.draft ? this.draft.items : []) counts[item.shape] = (counts[item.shape] || 0) - 1;
+    return counts;
+  }
+
+  /** The legal placements of `shape` now: ordinary ones, or a Master / Ambassador draft's. */
+  placementsFor(shape) {
+    if (!this.draft) return ((this.view.placements || {})[shape] || []);
+    const source = this.view[this.draft.kind];
+    if (!source) return [];
+    const used = new Set(this.draft.items.map((item) => item.card));
+    if (this.draft.kind === "ambassador" && this.draft.items.length) return [];
+    const found = [];
+    for (const [card, options] of Object.entries(source.per_card || {})) {
+      if (used.has(card)) continue;
+      for (const option of options) if (option.shape === shape) found.push({ ...option, card });
+    }
+    return found;
+  }
+
+  /** The shape being moved: the dragged one, else the picked one. */
+  activeShape() {
+    return this.dragging ? this.dragging.shape : this.picked;
+  }
+
+  litCells() {
+    const lit = new Set();
+    const shape = this.activeShape();
+    if (!shape || !this.view) return lit;
+    for (const p of fittingPlacements(this.placementsFor(shape), this.orientation(shape))) {
+      for (const [r, c] of p.cells) lit.add(`${p.card}:${r}:${c}`);
+    }
+    return lit;
+  }
+
+  legal(shape, card, cells) {
+    const key = cellsKey(cells);
+    return this.placementsFor(shape).find((p) => p.card === card && cellsKey(p.cells) === key) || null;
+  }
+
+  // --- showing ----------------------------------------------------------------------------
+
+  say(text, kind = "info") {
+    const box = document.getElementById("message");
+    box.className = `message ${kind}`;
+    put(box, text || "");
+  }
+
+  setView(view) {
+    // an answer can arrive after a live view of a later move (the other Line Clear holder's):
+    // revisions only grow (an undo is a new revision too), so an older view is never drawn
+    if (this.view && view.game.id === this.view.game.id && view.game.revision < this.view.game.revision) return;
+    if (this.dragging) {
+      this.deferredView = view;
+      return;
+    }
+    const focused = document.activeElement && document.activeElement.dataset ? document.activeElement.dataset.key : null;
+    this.view = view;
+    this.viewAt = Date.now();
+    this.t = texts(view.game && view.game.locale);
+    const counts = this.supplyCounts();
+    if (this.picked && !(counts[this.picked] > 0)) this.picked = null;
+    if (this.draft && !view[this.draft.kind]) this.draft = null;
+    if (this.cursor && !(view.puzzles || []).some((p) => cardOf(p).id === this.cursor.card)) this.cursor = null;
+    this.upgradeFrom = this.upgradeFrom && counts[this.upgradeFrom] > 0 ? this.upgradeFrom : null;
+    this.preview = null;
+    render(this);
+    this.updateKeyboardPreview();
+    if (focused) this.focusKey(focused);
+  }
+
+  liveView(view) {
+    if (!this.view || view.game.stamp !== this.view.game.stamp || view.game.revision > this.view.game.revision) {
+      this.setView(view);
+    }
+  }
+
+  focusKey(key) {
+    const target = document.querySelector(`[data-key="${CSS.escape(key)}"]`);
+    if (!target) return false;
+    if (target.getAttribute("role") === "gridcell") this.rove(target);
+    target.focus();
+    return true;
+  }
+
+  repaint() {
+    if (this.view) paint(this);
+  }
+
+  fail(error) {
+    if (error instanceof ApiError && error.status === 403) this.showForbidden(error.body.error);
+    else this.say(this.t("error", { reason: error.message }), "error");
+  }
+
+  showForbidden(reason) {
+    if (this.forbidden) return;
+    this.forbidden = true;
+    if (this.stopFollowing) this.stopFollowing();
+    put(document.getElementById("turn-status"), "");
+    put(document.getElementById("app"), h("div", { class: "forbidden", role: "alert" },
+      h("h2", { text: "403" }), h("p", { text: this.t("forbidden") }), reason ? h("p", { class: "reason", text: reason }) : null));
+    this.say("");
+  }
+
+  // --- acting -----------------------------------------------------------------------------
+
+  /** Send one action with the stamp this page saw; returns true when it was committed. */
+  async act(body) {
+    if (this.busy || !this.view) return false;
+    this.busy = true;
+    try {
+      const answer = await this.api.act({ ...body, stamp: this.view.game.stamp });
+      this.busy = false;
+      this.draft = null;
+      this.upgradeFrom = null;
+      this.setView(answer.view);
+      this.say((answer.said || []).join(" "));
+      return true;
+    } catch (error) {
+      this.busy = false;
+      if (error instanceof ApiError && error.status === 409 && error.body.view) {
+        this.draft = null;
+        this.setView(error.body.view);
+        this.say(this.t("stale"), "error");
+      } else if (error instanceof ApiError && (error.status === 422 || error.status === 400)) {
+        this.say(error.message, "error");
+      } else {
+        this.fail(error);
+      }
+      return false;
+    } finally {
+      this.busy = false;
+    }
+  }
+
+  /** A piece let go over a puzzle: commit it (or add it to a draft), else show the engine's reason. */
+  async drop(shape, card, cells) {
+    const legal = this.legal(shape, card, cells);
+    if (legal && this.draft) {
+      this.draft.items.push({ shape, card, cells: legal.cells });
+      if (!(this.supplyCounts()[shape] > 0)) this.picked = null;
+      this.redraw();
+      return true;
+    }
+    if (legal) {
+      this.picked = null;
+      return this.act({ place: { shape, card, cells: legal.cells } });
+    }
+    await this.explain(shape, card, cells);
+    return false;
+  }
+
+  /** Ask the engine why a placement does not fit, and show its reason. */
+  async explain(shape, card, cells) {
+    if (!inside(cells)) {
+      this.say(this.t("springBack"), "error");
+      return;
+    }
+    try {
+      const answer = await this.api.check({ place: { shape, card, cells }, stamp: this.view.game.stamp });
+      this.say(answer.ok ? this.t("springBack") : answer.reason || this.t("springBack"), "error");
+    } catch (error) {
+      if (error instanceof ApiError && error.status === 409 && error.body.view) {
+        this.setView(error.body.view);
+        this.say(this.t("stale"), "error");
+      } else if (error instanceof ApiError && error.status !== 403) {
+        this.say(error.message, "error");
+      } else {
+        this.fail(error);
+      }
+    }
+  }
+
+  redraw() {
+    const focused = document.activeElement && document.activeElement.dataset ? document.activeElement.dataset.key : null;
+    render(this);
+    this.updateKeyboardPreview();
+    if (focused) this.focusKey(focused);
+  }
+
+  endDrag() {
+    this.dragging = null;
+    this.preview = null;
+    if (this.deferredView) {
+      const view = this.deferredView;
+      this.deferredView = null;
+      this.setView(view);
+    } else {
+      this.repaint();
+    }
+  }
+
+  // --- pieces: pick, turn, flip -----------------------------------------------------------
+
+  pick(shape, fromKeyboard) {
+    if (!this.view || this.view.me.spectator) return;
+    this.picked = this.picked === shape ? null : shape;
+    this.upgradeFrom = null;
+    if (this.picked && fromKeyboard) {
+      this.cursor = this.firstSpot(shape);
+      this.redraw();
+      if (this.cursor) this.focusKey(`cell:${this.cursor.card}:${this.cursor.r}:${this.cursor.c}`);
+    } else {
+      this.redraw();
+    }
+  }
+
+  /** Where the keyboard cursor starts for a picked piece: its first legal spot, else a corner. */
+  firstSpot(shape) {
+    const cells = this.orientation(shape);
+    const [first] = fittingPlacements(this.placementsFor(shape), cells);
+    if (first) {
+      const [r, c] = first.cells[leadCell(first.cells)];
+      return { card: first.card, r, c };
+    }
+    const puzzles = this.view.puzzles || [];
+    if (!puzzles.length) return null;
+    const card = cardOf(puzzles[0]).id;
+    return { card, r: 0, c: 0 };
+  }
+
+  turn() {
+    this.reorient(turned);
+  }
+
+  flip() {
+    this.reorient(flipped);
+  }
+
+  reorient(change) {
+    const shape = this.activeShape();
+    if (!shape) {
+      this.say(this.t("pickFirst"));
+      return;
+    }
+    this.orientations[shape] = change(this.orientation(shape));
+    if (this.dragging) {
+      this.dragging.cells = this.orientations[shape];
+      this.dragging.onTurn();
+      return;
+    }
+    this.redraw();
+  }
+
+  /** The keyboard preview: the picked piece drawn where the focused cell would put it. */
+  updateKeyboardPreview() {
+    if (this.dragging) return;
+    const cell = document.activeElement;
+    if (!this.picked || !cell || cell.getAttribute("role") !== "gridcell") {
+      if (this.preview) {
+        this.preview = null;
+        this.repaint();
+      }
+      return;
+    }
+    const cells = this.orientation(this.picked);
+    const spot = anchored(cells, leadCell(cells), +cell.dataset.r, +cell.dataset.c);
+    this.preview = { card: cell.dataset.card, cells: spot.filter(([r, c]) => r >= 0 && r < 5 && c >= 0 && c < 5),
+      ok: !!this.legal(this.picked, cell.dataset.card, spot) };
+    this.repaint();
+  }
+
+  /** Enter (or a tap) on a puzzle cell with a piece picked: place it there. */
+  async placeAt(card, r, c) {
+    if (!this.picked) {
+      this.say(this.t("pickFirst"));
+      return;
+    }
+    const shape = this.picked;
+    const cells = this.orientation(shape);
+    this.cursor = { card, r, c };
+    await this.drop(shape, card, anchored(cells, leadCell(cells), r, c));
+  }
+
+  rove(cell) {
+    const grid = cell.closest("svg");
+    for (const other of grid.querySelectorAll('[role="gridcell"]')) other.setAttribute("tabindex", other === cell ? "0" : "-1");
+    this.cursor = { card: cell.dataset.card, r: +cell.dataset.r, c: +cell.dataset.c };
+  }
+
+  cancel() {
+    const back = this.picked;
+    const onGrid = document.activeElement && document.activeElement.getAttribute("role") === "gridcell";
+    if (this.upgradeFrom) this.upgradeFrom = null;
+    else if (this.picked) this.picked = null;
+    else if (this.draft) this.draft = null;
+    else return;
+    this.redraw();
+    if (back && onGrid) this.focusKey(`piece:${back}`);
+  }
+
+  // --- drafts (Master, Ambassador) and upgrades ---------------------------------------------
+
+  startDraft(kind) {
+    this.draft = { kind, items: [] };
+    this.say(this.t(kind === "master" ? "masterHint" : "ambassadorHint"));
+    this.redraw();
+    this.focusKey("piece:" + ((this.view.supply || [])[0] || {}).shape);
+  }
+
+  cancelDraft() {
+    this.draft = null;
+    this.redraw();
+  }
+
+  confirmDraft() {
+    if (!this.draft || !this.draft.items.length) return;
+    const { kind, items } = this.draft;
+    this.act({ [kind]: items.map(({ shape, card, cells }) => ({ shape, card, cells })) });
+  }
+
+  startUpgrade(shape) {
+    this.upgradeFrom = shape;
+    this.picked = null;
+    this.redraw();
+    const target = document.querySelector("#reserve .reserve-piece.target");
+    if (target) target.focus();
+  }
+
+  cancelUpgrade() {
+    this.upgradeFrom = null;
+    this.redraw();
+  }
+}

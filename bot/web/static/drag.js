@@ -1,0 +1,189 @@
+// Dragging a piece from the supply with a mouse, a pen or a finger (Pointer Events). The piece
+// follows the pointer at the puzzles' cell size; the cells where it fits in its current
+// orientation are lit; R, F and the wheel turn and flip it on the way; a drop where it cannot go
+// springs back and the engine's reason is shown; a drop on the reserve offers an upgrade.
+
+import { h } from "./dom.js";
+import { anchored, extent } from "./shapes.js";
+import { pieceSvg } from "./view.js";
+
+const THRESHOLD = 5;
+
+function cellSize() {
+  const cell = document.querySelector("#puzzles rect.cell");
+  return cell ? cell.getBoundingClientRect().width / 0.9 : 40;
+}
+
+function over(element, x, y) {
+  if (!element) return false;
+  const box = element.getBoundingClientRect();
+  return x >= box.left && x <= box.right && y >= box.top && y <= box.bottom;
+}
+
+/** The puzzle cell under a point: {card, r, c}, or null. */
+function cellAt(x, y) {
+  for (const grid of document.querySelectorAll("#puzzles svg.grid")) {
+    const box = grid.getBoundingClientRect();
+    if (x < box.left || x >= box.right || y < box.top || y >= box.bottom) continue;
+    const r = Math.floor(((y - box.top) / box.height) * 5);
+    const c = Math.floor(((x - box.left) / box.width) * 5);
+    return { card: grid.dataset.card, r, c };
+  }
+  return null;
+}
+
+export function attachDrag(board) {
+  let press = null;
+  let suppressClick = false;
+
+  document.addEventListener("pointerdown", (event) => {
+    const button = event.target.closest && event.target.closest("button.piece");
+    if (!button || button.disabled || event.button > 0 || board.dragging || !board.view || board.view.me.spectator) return;
+    press = { button, shape: button.dataset.shape, x: event.clientX, y: event.clientY, id: event.pointerId };
+    try {
+      button.setPointerCapture(event.pointerId);
+    } catch {
+      // a synthetic pointer cannot be captured; window listeners still follow it
+    }
+  });
+
+  document.addEventListener("click", (event) => {
+    const button = event.target.closest && event.target.closest("button.piece");
+    if (!button) return;
+    if (suppressClick) {
+      suppressClick = false;
+      event.preventDefault();
+      return;
+    }
+    board.pick(button.dataset.shape, event.detail === 0);
+  });
+
+  window.addEventListener("pointermove", (event) => {
+    if (!press || event.pointerId !== press.id) return;
+    if (!board.dragging) {
+      if (Math.hypot(event.clientX - press.x, event.clientY - press.y) < THRESHOLD) return;
+      begin(event);
+    }
+    event.preventDefault();
+    move(event.clientX, event.clientY);
+  }, { passive: false });
+
+  window.addEventListener("pointerup", (event) => {
+    if (!press || event.pointerId !== press.id) return;
+    const wasDragging = !!board.dragging;
+    if (wasDragging) {
+      suppressClick = true;
+      setTimeout(() => { suppressClick = false; }, 0);
+      finish(event.clientX, event.clientY);
+    }
+    press = null;
+  });
+
+  window.addEventListener("pointercancel", (event) => {
+    if (!press || event.pointerId !== press.id) return;
+    if (board.dragging) springBack();
+    press = null;
+  });
+
+  window.addEventListener("wheel", (event) => {
+    if (!board.dragging) return;
+    event.preventDefault();
+    if (event.deltaY < 0) board.turn();
+    else board.turn(), board.turn(), board.turn();
+  }, { passive: false });
+
+  function begin(event) {
+    const { button, shape } = press;
+    const cells = board.orientation(shape);
+    const art = button.querySelector("svg");
+    const box = art.getBoundingClientRect();
+    const [rows, cols] = extent(cells);
+    // the cell of the piece nearest to where it was grabbed is the one that stays under the pointer
+    const gr = ((press.y - box.top) / box.height) * rows - 0.5;
+    const gc = ((press.x - box.left) / box.width) * cols - 0.5;
+    let held = 0;
+    let best = Infinity;
+    cells.forEach(([r, c], i) => {
+      const d = (r - gr) ** 2 + (c - gc) ** 2;
+      if (d < best) { best = d; held = i; }
+    });
+    const ghost = h("div", { class: "ghost", "aria-hidden": "true" });
+    document.getElementById("drag-layer").append(ghost);
+    board.dragging = {
+      shape, cells, held, ghost, origin: button.getBoundingClientRect(), x: event.clientX, y: event.clientY,
+      onTurn: () => { draw(); move(board.dragging.x, board.dragging.y); },
+    };
+    board.picked = null;
+    button.classList.add("lifted");
+    draw();
+  }
+
+  function draw() {
+    const drag = board.dragging;
+    const size = cellSize();
+    const [rows, cols] = extent(drag.cells);
+    const art = pieceSvg(drag.shape, drag.cells, { width: cols * size, height: rows * size });
+    drag.ghost.replaceChildren(art);
+    drag.size = size;
+  }
+
+  function move(x, y) {
+    const drag = board.dragging;
+    drag.x = x;
+    drag.y = y;
+    const [hr, hc] = drag.cells[drag.held];
+    drag.ghost.style.transform = `translate(${x - (hc + 0.5) * drag.size}px, ${y - (hr + 0.5) * drag.size}px)`;
+    const target = cellAt(x, y);
+    if (target) {
+      const cells = anchored(drag.cells, drag.held, target.r, target.c);
+      board.preview = { card: target.card, cells: cells.filter(([r, c]) => r >= 0 && r < 5 && c >= 0 && c < 5),
+        ok: !!board.legal(drag.shape, target.card, cells) };
+    } else {
+      board.preview = null;
+    }
+    const reserve = document.getElementById("reserve");
+    if (reserve) reserve.classList.toggle("drop-target", over(reserve, x, y));
+    board.repaint();
+  }
+
+  async function finish(x, y) {
+    const drag = board.dragging;
+    const target = cellAt(x, y);
+    const reserve = document.getElementById("reserve");
+    if (target) {
+      const cells = anchored(drag.cells, drag.held, target.r, target.c);
+      const legal = board.legal(drag.shape, target.card, cells);
+      if (legal) {
+        drag.ghost.remove();
+        board.endDrag();
+        await board.drop(drag.shape, target.card, cells);
+        return;
+      }
+      springBack();
+      await board.explain(drag.shape, target.card, cells);
+      return;
+    }
+    if (over(reserve, x, y)) {
+      drag.ghost.remove();
+      board.endDrag();
+      board.startUpgrade(drag.shape);
+      return;
+    }
+    springBack();
+    board.say(board.t("noPuzzle"));
+  }
+
+  function springBack() {
+    const drag = board.dragging;
+    const ghost = drag.ghost;
+    const from = ghost.getBoundingClientRect();
+    const to = drag.origin;
+    ghost.classList.add("springing");
+    const animation = ghost.animate([
+      { transform: ghost.style.transform },
+      { transform: `translate(${to.left}px, ${to.top}px)`, opacity: 0.2 },
+    ], { duration: Math.min(320, 120 + Math.hypot(to.left - from.left, to.top - from.top) / 4), easing: "ease-out" });
+    animation.onfinish = () => ghost.remove();
+    board.endDrag();
+  }
+}

@@ -1,0 +1,333 @@
+// Drawing the seat's view: HTML for the layout and the controls, SVG for cards and pieces.
+// `render(ui)` rebuilds everything from `ui.view`; `paint(ui)` only recolours puzzle cells
+// (what a drag or the keyboard cursor lights), so a drag never loses its pointer.
+
+import { h, put, s } from "./dom.js";
+import { cellName, cellsKey, extent, GRID } from "./shapes.js";
+
+const COLOURS = {
+  1: "#f4c430", 2: "#5cb85c", I3: "#3d8bd9", L3: "#e8843a",
+  I4: "#d9534f", O4: "#f08bb7", T4: "#8e6cc9", L4: "#2bb3a8", S4: "#9c6b3c",
+};
+
+export function pieceColour(shape) {
+  return COLOURS[shape] || "#8a8f98";
+}
+
+/** The card object of a puzzle entry, whether the view gives the card or only its id. */
+export function cardOf(entry) {
+  if (!entry) return {};
+  if (typeof entry.card === "string") return { ...entry, id: entry.card };
+  if (entry.card && typeof entry.card === "object") return entry.card;
+  return entry;
+}
+
+/** A puzzle's cells with their states ({r, c, state}), whichever field the view keeps them in. */
+function cellStates(entry) {
+  for (const list of [entry.state, entry.cells]) {
+    if (Array.isArray(list) && list.length && typeof list[0] === "object" && !Array.isArray(list[0])) return list;
+  }
+  return [];
+}
+
+function pointsText(t, points) {
+  return points === 1 ? t("point") : t("points", { n: points ?? 0 });
+}
+
+function cardLabel(t, card) {
+  const parts = [card.id];
+  if (card.points !== undefined) parts.push(pointsText(t, card.points));
+  if (card.reward) parts.push(t("reward", { shape: card.reward }));
+  return parts.join(", ");
+}
+
+/** A piece drawn in SVG, its cells one unit each. */
+export function pieceSvg(shape, cells, extra = {}) {
+  const [rows, cols] = extent(cells);
+  return s("svg", { viewBox: `-0.08 -0.08 ${cols + 0.16} ${rows + 0.16}`, class: "piece-art",
+    "aria-hidden": "true", focusable: "false", width: cols * 18, height: rows * 18, ...extra },
+  cells.map(([r, c]) => s("rect", { x: c + 0.04, y: r + 0.04, width: 0.92, height: 0.92, rx: 0.14,
+    fill: pieceColour(shape), class: "piece-cell" })));
+}
+
+/** A small drawing of a card on offer: its recess, points and reward. */
+function cardArt(card) {
+  const recess = new Set((card.cells || []).map(([r, c]) => r * GRID + c));
+  const cells = [];
+  for (let r = 0; r < GRID; r += 1) {
+    for (let c = 0; c < GRID; c += 1) {
+      if (recess.has(r * GRID + c)) cells.push(s("rect", { x: c + 0.1, y: r + 1.1, width: 0.8, height: 0.8, rx: 0.12, class: "recess" }));
+    }
+  }
+  return s("svg", { viewBox: "0 0 5 6.2", class: `card-art ${card.colour || ""}`, "aria-hidden": "true", focusable: "false" },
+    s("rect", { x: 0, y: 0, width: 5, height: 6.2, rx: 0.35, class: "card-face" }),
+    s("text", { x: 0.3, y: 0.82, class: "card-id", text: card.id || "" }),
+    s("text", { x: 4.7, y: 0.82, class: "card-points", "text-anchor": "end", text: card.points !== undefined ? `${card.points}★` : "" }),
+    cells,
+    card.reward ? s("text", { x: 2.5, y: 6.05, class: "card-reward", "text-anchor": "middle", text: `+${card.reward}` }) : null);
+}
+
+function status(ui) {
+  const { view, t } = ui;
+  const me = view.me || {};
+  if (view.game && view.game.over) return t("gameOver");
+  if (me.spectator) return t("spectating");
+  if (me.acting) {
+    const left = me.actions_left;
+    const count = left === undefined || left === null ? "" : ` ${left === 1 ? t("actionLeft") : t("actionsLeft", { n: left })}`;
+    return `${t("yourTurn")}${count}`;
+  }
+  const current = (view.players || []).filter((p) => p.acting || p.current).map((p) => p.name);
+  return current.length ? t("waiting", { name: current.join(", ") }) : "";
+}
+
+/** Rebuild the whole page from the view. */
+export function render(ui) {
+  const { view, t } = ui;
+  document.documentElement.lang = view.game && view.game.locale === "pt-BR" ? "pt-BR" : "en";
+  document.title = t("title");
+  put(document.getElementById("title"), t("title"));
+  put(document.getElementById("turn-status"), status(ui));
+  put(document.getElementById("app"),
+    h("section", { class: "mine", "aria-labelledby": "mine-h" },
+      h("h2", { id: "mine-h", text: t("yourPuzzles") }),
+      pendingBox(ui),
+      draftBar(ui),
+      h("div", { id: "puzzles", class: "puzzles" }, (view.puzzles || []).map((p) => puzzle(ui, p))),
+      h("h2", { id: "supply-h", text: t("yourPieces") }),
+      supply(ui),
+      controls(ui),
+      h("p", { class: "hint", text: t("keysHint") })),
+    h("section", { class: "table", "aria-labelledby": "table-h" },
+      h("h2", { id: "table-h", text: t("onOffer") }),
+      table(ui),
+      h("h2", { id: "reserve-h", text: t("reserve") }),
+      reserve(ui),
+      finesse(ui)),
+    h("section", { class: "others", "aria-labelledby": "players-h" },
+      h("h2", { id: "players-h", text: t("players") }),
+      players(ui),
+      h("h2", { id: "log-h", text: t("log") }),
+      h("ol", { class: "log" }, (view.log || []).map((line) => h("li", { text: line })))));
+  paint(ui);
+}
+
+function puzzle(ui, entry) {
+  const { t } = ui;
+  const card = cardOf(entry);
+  const id = card.id;
+  const state = new Map(cellStates(entry).map((cell) => [cell.r * GRID + cell.c, cell.state]));
+  const pieces = new Map();
+  const mine = (ui.view.players || []).find((p) => ui.view.me && p.seat === ui.view.me.seat);
+  const open = mine && (mine.puzzles || []).find((p) => p.id === id);
+  for (const piece of (open && open.pieces) || []) for (const [r, c] of piece.cells) pieces.set(r * GRID + c, piece.shape);
+  const cursor = ui.cursor && ui.cursor.card === id ? ui.cursor : null;
+  const rows = [];
+  for (let r = 0; r < GRID; r += 1) {
+    const cells = [];
+    for (let c = 0; c < GRID; c += 1) {
+      const kind = state.get(r * GRID + c) || "blank";
+      const tabbable = cursor ? cursor.r === r && cursor.c === c : r === 0 && c === 0;
+      cells.push(s("rect", {
+        x: c + 0.05, y: r + 0.05, width: 0.9, height: 0.9, rx: 0.12,
+        role: "gridcell", tabindex: tabbable ? 0 : -1, class: `cell ${kind}`,
+        "data-card": id, "data-r": r, "data-c": c, "data-state": kind,
+        "data-key": `cell:${id}:${r}:${c}`, "aria-label": cellLabel(t, id, r, c, kind, false),
+        fill: kind === "filled" && pieces.has(r * GRID + c) ? pieceColour(pieces.get(r * GRID + c)) : null,
+      }));
+    }
+    rows.push(s("g", { role: "row" }, cells));
+  }
+  return h("div", { class: `puzzle ${card.colour || ""}`, role: "group", "aria-label": cardLabel(t, card), "data-card": id },
+    h("div", { class: "puzzle-head", "aria-hidden": "true" },
+      h("span", { class: "puzzle-id", text: id }),
+      h("span", { class: "puzzle-points", text: card.points !== undefined ? `${card.points}★` : "" }),
+      card.reward ? h("span", { class: "puzzle-reward", text: `+${card.reward}` }) : null),
+    s("svg", { class: "grid", viewBox: "0 0 5 5", role: "grid", "aria-label": id, "data-card": id }, rows));
+}
+
+function cellLabel(t, card, r, c, kind, fits) {
+  const cell = cellName(r, c);
+  if (kind === "filled") return t("cellFilled", { card, cell });
+  if (kind === "recess") return t(fits ? "cellFits" : "cellEmpty", { card, cell });
+  return `${card} ${cell}`;
+}
+
+function supply(ui) {
+  const { view, t } = ui;
+  const counts = ui.supplyCounts();
+  return h("div", { class: "supply", role: "toolbar", "aria-labelledby": "supply-h", id: "supply" },
+    (view.supply || []).map((item) => {
+      const n = counts[item.shape] ?? item.count;
+      const picked = ui.picked === item.shape;
+      return h("button", {
+        type: "button", class: `piece${picked ? " picked" : ""}`, "data-shape": item.shape,
+        "data-key": `piece:${item.shape}`, "aria-pressed": picked ? "true" : "false",
+        "aria-label": t(picked ? "pieceSelected" : "piece", { shape: item.shape, n }),
+        disabled: n <= 0 ? true : null,
+      }, pieceSvg(item.shape, ui.orientation(item.shape)), h("span", { class: "count", "aria-hidden": "true", text: `×${n}` }));
+    }));
+}
+
+function button(key, text, onclick, extra = {}) {
+  return h("button", { type: "button", "data-key": key, text, onclick, ...extra });
+}
+
+function controls(ui) {
+  const { view, t } = ui;
+  const offers = view.offers || [];
+  const act = (offer) => () => ui.act({ action: offer.action });
+  const simple = offers.filter((o) => !["take", "draw", "upgrade", "recycle", "choose"].includes(o.kind));
+  const level1 = simple.filter((o) => o.kind === "level1");
+  const rest = simple.filter((o) => o.kind !== "level1");
+  return h("div", { class: "controls", role: "group", "aria-label": t("actions") },
+    button("btn:turn", t("turn"), () => ui.turn(), { class: "tool", "aria-keyshortcuts": "R" }),
+    button("btn:flip", t("flip"), () => ui.flip(), { class: "tool", "aria-keyshortcuts": "F" }),
+    level1.map((o) => button(`offer:${o.action}`, o.label, act(o), { class: "offer level1" })),
+    view.master && !ui.draft ? button("btn:master", t("master"), () => ui.startDraft("master"), { class: "offer" }) : null,
+    view.ambassador && !ui.draft ? button("btn:ambassador", t("ambassador"), () => ui.startDraft("ambassador"), { class: "offer" }) : null,
+    rest.map((o) => button(`offer:${o.action}`, o.label, act(o), { class: `offer ${o.kind.replace(/\s+/g, "-")}` })),
+    view.undo ? button("btn:undo", t("undo"), () => ui.act({ action: view.undo }), { class: "undo" }) : null);
+}
+
+function draftBar(ui) {
+  const { t } = ui;
+  if (!ui.draft) return null;
+  return h("div", { class: "draft-bar", role: "group", "aria-label": t(ui.draft.kind) },
+    h("p", { text: t(ui.draft.kind === "master" ? "masterHint" : "ambassadorHint") }),
+    h("ul", { class: "draft-list" }, ui.draft.items.map((item) => h("li", { text: `${item.shape} → ${item.card} ${item.cells.map(([r, c]) => cellName(r, c)).join(" ")}` }))),
+    button("btn:confirm", t("confirm"), () => ui.confirmDraft(), { class: "confirm", disabled: ui.draft.items.length ? null : true }),
+    button("btn:cancel", t("cancel"), () => ui.cancelDraft(), { class: "cancel" }));
+}
+
+function pendingBox(ui) {
+  const { view, t } = ui;
+  const pending = view.pending;
+  if (!pending) return null;
+  const options = pending.options && pending.options.length ? pending.options
+    : (view.offers || []).filter((o) => o.kind === "choose");
+  return h("div", { class: "pending", role: "group", "aria-label": t("pending") },
+    h("p", { text: pending.about ? `${t("pending")} ${pending.about}` : t("pending") }),
+    options.map((o) => button(`offer:${o.action}`, o.label, () => ui.act({ action: o.action }), { class: "offer choose" })));
+}
+
+function slotAction(table, row, slot) {
+  if (table.kind === "solo") return `take ${slot}`;
+  if (table.kind === "lineclear" && row.side && table.side && row.side !== table.side) return null;
+  return `take ${row.colour} ${slot}`;
+}
+
+function table(ui) {
+  const { view, t } = ui;
+  const tbl = view.table || { kind: "rows", rows: [], decks: {} };
+  const offers = new Map((view.offers || []).map((o) => [o.action, o]));
+  let slotBase = 0;
+  const decksShown = new Set();
+  const rows = (tbl.rows || []).map((row, index) => {
+    const base = slotBase;
+    slotBase += (row.cards || []).length;
+    const label = [row.colour ? t(row.colour) : "", row.side ? t(row.side) : ""].filter(Boolean).join(" ");
+    const cards = (row.cards || []).map((card, i) => {
+      if (!card) return h("div", { class: "slot empty", role: "img", "aria-label": t("emptySlot") });
+      const action = slotAction(tbl, row, tbl.kind === "solo" ? base + i + 1 : i + 1);
+      const offer = (view.offers || []).find((o) => o.kind === "take" && o.card === card.id) || (action && offers.get(action));
+      // the button lies over the drawing: its name is the card's, with no visible text to contradict it
+      return h("div", { class: `slot card ${card.colour || ""}` }, cardArt(card), h("button", {
+        type: "button", class: "slot-button", "data-key": `card:${card.id}`, "data-card": card.id,
+        "aria-label": `${cardLabel(t, card)}${offer ? `, ${t("take")}` : ""}`, "aria-disabled": offer ? null : "true",
+        onclick: offer ? () => ui.act({ action: offer.action }) : null,
+      }));
+    });
+    const colour = row.colour;
+    const draw = colour && offers.get(`draw ${colour}`) || (tbl.kind === "solo" && index === 0 && offers.get("draw"));
+    const decks = tbl.decks || {};
+    const left = colour ? decks[colour] : decks.deck;
+    const recycle = colour && (view.offers || []).find((o) => o.kind === "recycle" && o.action.startsWith(`recycle ${colour} `));
+    const showDeck = colour ? !decksShown.has(colour) : index === 0;
+    decksShown.add(colour);
+    return h("div", { class: `row ${colour || "grid"}`, role: "group", "aria-label": label || t("onOffer"),
+      "data-colour": colour || null, "data-side": row.side || null },
+      showDeck && left !== undefined ? h("button", {
+        type: "button", class: `deck ${colour || ""}`, "data-key": `deck:${colour || "solo"}:${index}`,
+        "aria-label": t("draw", { colour: colour ? t(colour) : "", n: left }), "aria-disabled": draw ? null : "true",
+        onclick: draw ? () => ui.act({ action: draw.action }) : null,
+      }, h("span", { "aria-hidden": "true", text: String(left) })) : null,
+      h("div", { class: "cards" }, cards),
+      recycle ? button(`offer:recycle:${colour}`, `${t("recycle")} ${t(colour)}`, () => ui.act({ action: recycle.action }), { class: "recycle" }) : null);
+  });
+  return h("div", { class: `offer-table ${tbl.kind}` }, rows);
+}
+
+function reserve(ui) {
+  const { view, t } = ui;
+  const giving = ui.upgradeFrom || ui.picked;
+  const upgrades = giving
+    ? new Map((view.offers || []).filter((o) => o.kind === "upgrade" && o.action.startsWith(`upgrade ${giving} to `))
+      .map((o) => [o.action.split(" to ")[1], o]))
+    : new Map();
+  const level1 = (view.offers || []).find((o) => o.kind === "level1");
+  const pieces = Object.entries(view.reserve || {}).map(([shape, n]) => {
+    const offer = upgrades.get(shape) || (!giving && shape === "1" ? level1 : null);
+    const cells = (view.shapes || {})[shape] || [[0, 0]];
+    return h("button", {
+      type: "button", class: `reserve-piece${ui.upgradeFrom && upgrades.has(shape) ? " target" : ""}`, "data-shape": shape,
+      "data-key": `reserve:${shape}`, "aria-label": offer ? `${t("reservePiece", { shape, n })}, ${offer.label}` : t("reservePiece", { shape, n }),
+      "aria-disabled": offer ? null : "true", onclick: offer ? () => ui.act({ action: offer.action }) : null,
+    }, pieceSvg(shape, cells), h("span", { class: "count", "aria-hidden": "true", text: `×${n}` }));
+  });
+  return h("div", { class: `reserve${ui.upgradeFrom ? " upgrading" : ""}`, id: "reserve", role: "group", "aria-labelledby": "reserve-h" },
+    ui.upgradeFrom ? h("p", { class: "upgrade-title", text: t("upgradeTo", { shape: ui.upgradeFrom }) }) : null,
+    h("div", { class: "reserve-pieces" }, pieces),
+    ui.upgradeFrom ? button("btn:cancel-upgrade", t("cancel"), () => ui.cancelUpgrade(), { class: "cancel" }) : null);
+}
+
+function finesse(ui) {
+  const { view, t } = ui;
+  const f = view.finesse;
+  const credits = view.me && view.me.credits;
+  if (!f && !credits) return null;
+  return h("div", { class: "finesse", role: "group", "aria-label": t("finesse") },
+    h("h2", { text: t("finesse") }),
+    f && f.live ? h("p", { class: "live-tile", text: `${t("liveTile")}: ${f.live.text || f.live.id}` }) : null,
+    f ? h("p", { text: `${t("bank")}: ${f.bank}; ${t("faceDown")}: ${f.face_down}` }) : null,
+    credits ? h("p", { class: "credits", text: `${t("credits")}: ${credits.active} ${t("active")}, ${credits.inactive} ${t("inactive")}` }) : null);
+}
+
+function players(ui) {
+  const { view, t } = ui;
+  const mySeat = view.me ? view.me.seat : null;
+  return h("ul", { class: "players" }, (view.players || []).map((p) => {
+    const supplyList = Object.entries(p.supply || {}).filter(([, n]) => n > 0).map(([shape, n]) => `${shape}×${n}`).join(" ");
+    const score = p.score === null || p.score === undefined ? t("scoreHidden") : t("score", { n: p.score });
+    return h("li", { class: `player${p.acting || p.current ? " current" : ""}${p.seat === mySeat ? " me" : ""}`, "data-seat": p.seat },
+      h("span", { class: "name", text: p.name }),
+      p.seat === mySeat ? h("span", { class: "tag", text: ` (${t("you")})` }) : null,
+      p.acting || p.current ? h("span", { class: "tag playing", text: ` · ${t("playing")}` }) : null,
+      h("span", { class: "facts", text: ` — ${score}, ${t("completed", { n: p.completed ?? 0 })}` }),
+      h("span", { class: "facts supply-list", text: supplyList ? `; ${t("supplyOf", { list: supplyList })}` : "" }));
+  }));
+}
+
+/** Recolour the puzzle cells: lit where the piece fits, the preview under the piece, the draft. */
+export function paint(ui) {
+  const { t } = ui;
+  const lit = ui.litCells();
+  const preview = ui.preview;
+  const previewKeys = preview ? new Set(preview.cells.map(([r, c]) => `${preview.card}:${r}:${c}`)) : new Set();
+  const drafted = new Map();
+  for (const item of ui.draft ? ui.draft.items : []) {
+    for (const [r, c] of item.cells) drafted.set(`${item.card}:${r}:${c}`, item.shape);
+  }
+  for (const rect of document.querySelectorAll("#puzzles rect.cell")) {
+    const key = `${rect.dataset.card}:${rect.dataset.r}:${rect.dataset.c}`;
+    const fits = lit.has(key);
+    rect.classList.toggle("fits", fits);
+    rect.classList.toggle("preview-ok", previewKeys.has(key) && preview.ok);
+    rect.classList.toggle("preview-bad", previewKeys.has(key) && !preview.ok);
+    rect.classList.toggle("drafted", drafted.has(key));
+    if (drafted.has(key)) rect.style.setProperty("--draft", pieceColour(drafted.get(key)));
+    rect.setAttribute("aria-label", cellLabel(t, rect.dataset.card, +rect.dataset.r, +rect.dataset.c, rect.dataset.state, fits));
+  }
+}
+
+export { cellsKey };

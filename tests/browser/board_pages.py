@@ -1,0 +1,139 @@
+"""Helpers the browser tests share: open a seat's board, read its view, and move pieces the way a
+player does (a mouse drag, a finger on a touch screen, or the keyboard)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from playwright.sync_api import Page
+
+Cells = list[list[int]]
+DESKTOP = {"width": 1280, "height": 860}
+PHONE = {"width": 390, "height": 844}
+
+COUNT_GESTURES = """
+window.__gestures = 0;
+window.addEventListener("pointerdown", (event) => { if (event.isPrimary) window.__gestures += 1; }, true);
+"""
+"""An init script: every press of a mouse button, pen or finger is one gesture."""
+
+
+def open_board(page: Page, url: str) -> Page:
+    """Go to a board link and wait until the seat's view is drawn."""
+    page.add_init_script(COUNT_GESTURES)
+    page.goto(url)
+    page.wait_for_selector("#players-h")
+    return page
+
+
+def view(page: Page) -> dict[str, Any]:
+    """The view the page holds now (the JSON it received)."""
+    found: dict[str, Any] = page.evaluate("window.board.view")
+    return found
+
+
+def gestures(page: Page) -> int:
+    return int(page.evaluate("window.__gestures"))
+
+
+def revision(page: Page) -> int:
+    return int(view(page)["game"]["revision"])
+
+
+def wait_revision(page: Page, above: int, timeout: float = 10_000) -> None:
+    """Wait until the page has drawn a view newer than revision ``above``."""
+    page.wait_for_function("(above) => window.board?.view?.game.revision > above", arg=above, timeout=timeout)
+
+
+def normalised(cells: Cells) -> list[tuple[int, int]]:
+    top = min(r for r, _ in cells)
+    left = min(c for _, c in cells)
+    return sorted((r - top, c - left) for r, c in cells)
+
+
+def lead(cells: Cells) -> tuple[int, int]:
+    """The first cell in reading order."""
+    r, c = min((r, c) for r, c in cells)
+    return r, c
+
+
+def orientation(page: Page, shape: str) -> Cells:
+    cells: Cells = page.evaluate("(shape) => window.board.orientation(shape)", shape)
+    return cells
+
+
+def placement_in_hand(page: Page, shape: str, *, card: str | None = None) -> dict[str, Any]:
+    """A legal placement of ``shape`` in the orientation the page holds it in (on ``card``)."""
+    held = normalised(orientation(page, shape))
+    for option in view(page)["placements"].get(shape, []):
+        if normalised(option["cells"]) == held and (card is None or option["card"] == card):
+            return dict(option)
+    raise AssertionError(f"no legal placement of {shape} as the page holds it")
+
+
+def piece_cell_centre(page: Page, shape: str) -> tuple[float, float]:
+    """Where the supply piece's first cell (in reading order) is drawn on the screen."""
+    point: list[float] = page.evaluate("""(shape) => {
+        const cells = window.board.orientation(shape);
+        let best = 0;
+        cells.forEach(([r, c], i) => {
+            const [br, bc] = cells[best];
+            if (r < br || (r === br && c < bc)) best = i;
+        });
+        const rect = document.querySelectorAll(`#supply button.piece[data-shape="${shape}"] svg rect`)[best];
+        const box = rect.getBoundingClientRect();
+        return [box.left + box.width / 2, box.top + box.height / 2];
+    }""", shape)
+    return point[0], point[1]
+
+
+def cell_centre(page: Page, card: str, r: int, c: int) -> tuple[float, float]:
+    box = page.locator(f'#puzzles rect[data-card="{card}"][data-r="{r}"][data-c="{c}"]').bounding_box()
+    assert box is not None
+    return box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
+
+
+Point = tuple[float, float]
+
+
+def mouse_drag(page: Page, start: Point, end: Point, *, between: Any = None) -> None:
+    """Press at ``start``, move in steps to ``end`` (calling ``between()`` half way), release."""
+    page.mouse.move(*start)
+    page.mouse.down()
+    mid = ((start[0] + end[0]) / 2, (start[1] + end[1]) / 2)
+    page.mouse.move(*mid, steps=6)
+    if between is not None:
+        between()
+    page.mouse.move(*end, steps=6)
+    page.mouse.up()
+
+
+def touch_drag(page: Page, start: tuple[float, float], end: tuple[float, float]) -> None:
+    """A finger pressed on ``start``, slid to ``end`` and lifted: real touch input through the
+    DevTools protocol, which Chromium turns into pointer events of type "touch"."""
+    session = page.context.new_cdp_session(page)
+    try:
+        session.send("Input.dispatchTouchEvent",
+                     {"type": "touchStart", "touchPoints": [{"x": start[0], "y": start[1]}]})
+        steps = 8
+        for i in range(1, steps + 1):
+            x = start[0] + (end[0] - start[0]) * i / steps
+            y = start[1] + (end[1] - start[1]) * i / steps
+            session.send("Input.dispatchTouchEvent", {"type": "touchMove", "touchPoints": [{"x": x, "y": y}]})
+        session.send("Input.dispatchTouchEvent", {"type": "touchEnd", "touchPoints": []})
+    finally:
+        session.detach()
+
+
+def drag_to_placement(page: Page, shape: str, placement: dict[str, Any], *, touch: bool = False) -> None:
+    """Drag the supply piece by its first cell onto the placement's first cell."""
+    start = piece_cell_centre(page, shape)
+    end = cell_centre(page, placement["card"], *lead(placement["cells"]))
+    if touch:
+        touch_drag(page, start, end)
+    else:
+        mouse_drag(page, start, end)
+
+
+def message(page: Page) -> str:
+    return page.inner_text("#message")

@@ -1,0 +1,35 @@
+"""The board as a Discord Activity, outside Discord: with no ``frame_id`` the page uses the
+Embedded App SDK's mock, which authorises; the bot exchanges the code (a fake exchanger here)
+and the page lands on the signed-in user's seat."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from board_pages import COUNT_GESTURES, view
+from playwright.sync_api import Page
+
+from bot.board import CHANNEL_ID, BoardHandle
+
+
+def test_the_activity_signs_in_under_the_sdk_mock_and_lands_on_the_right_seat(
+        page: Page, boards: Callable[..., BoardHandle]) -> None:
+    board = boards(players=2, human_seats=(0, 1), activity_codes={"mock_code": 1})
+    logs: list[str] = []
+    page.on("console", lambda line: logs.append(line.text))
+    page.add_init_script(COUNT_GESTURES)
+    page.goto(f"{board.base_url}/activity?channel_id={CHANNEL_ID}")
+    page.wait_for_selector("#players-h")
+    seen = view(page)
+    assert seen["me"]["seat"] == 1 and not seen["me"]["spectator"]
+    assert seen["me"]["name"] == board.game().seats[1].name
+    assert any("DiscordSDKMock: authorize" in line for line in logs)
+    assert page.locator(".player.me .name").inner_text() == seen["me"]["name"]
+
+
+def test_an_unknown_code_is_refused_on_the_page(page: Page, boards: Callable[..., BoardHandle]) -> None:
+    board = boards(players=2, activity_codes={"another_code": 0})
+    page.goto(f"{board.base_url}/activity?channel_id={CHANNEL_ID}")
+    alert = page.get_by_role("alert")
+    alert.wait_for()
+    assert page.locator("#supply").count() == 0

@@ -1,0 +1,220 @@
+"""The rest of a turn on the board: Master (place several, confirm once), Undo, a Finesse Insert,
+an Ambassador action, and Line Clear's two marker holders playing on their own pages at once."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from board_pages import (
+    cell_centre,
+    lead,
+    mouse_drag,
+    normalised,
+    open_board,
+    orientation,
+    piece_cell_centre,
+    revision,
+    view,
+    wait_revision,
+)
+from playwright.sync_api import BrowserContext, Page
+
+from bot.board import BoardHandle
+from bot.core.play.manager import engine_policy
+from engine import Action, GameState, Place, TakePuzzle, legal_actions
+from engine.cards import Ambassador
+from engine.expansions.ambassador import ambassador_options
+from engine.state import Phase
+
+
+def draft_option(page: Page, kind: str, shape: str, card: str) -> dict[str, Any]:
+    """A Master (or Ambassador) placement of ``shape`` on ``card`` in the orientation held."""
+    held = normalised(orientation(page, shape))
+    for option in view(page)[kind]["per_card"].get(card, []):
+        if option["shape"] == shape and normalised(option["cells"]) == held:
+            return dict(option, card=card)
+    raise AssertionError(f"no {kind} placement of {shape} on {card}")
+
+
+def drag_onto(page: Page, shape: str, card: str, cells: list[list[int]]) -> None:
+    mouse_drag(page, piece_cell_centre(page, shape), cell_centre(page, card, *lead(cells)))
+
+
+class AmbassadorKeen:
+    """Greedy, but takes Ambassador cards first and fills them before anything else."""
+
+    def __init__(self, seed: int) -> None:
+        self.greedy = engine_policy("greedy", seed)
+
+    def choose(self, state: GameState) -> Action:
+        keen = {card for card, found in state.cards.items() if found.reward is Ambassador.ACTION}
+        legal = legal_actions(state)
+        for action in legal:
+            if isinstance(action, TakePuzzle) and action.colour is not None \
+                    and state.table.row(action.colour)[action.slot - 1] in keen:
+                return action
+        places = [a for a in legal if isinstance(a, Place) and a.card in keen]
+        if places:
+            return max(places, key=lambda place: place.mask.bit_count())
+        return self.greedy.choose(state)
+
+
+def play_until(board: BoardHandle, ready: Callable[[GameState], bool], *, seed: int = 3,
+               chooser: Any = None) -> GameState:
+    """Play every seat's moves (all seats human) with the greedy policy until ``ready``."""
+    chooser = chooser or engine_policy("greedy", seed)
+    for _ in range(600):
+        state = board.state()
+        if ready(state):
+            return state
+        assert not state.is_over, "the game ended first"
+        seat = min(state.acting_seats)
+        board.act(seat, str(chooser.choose(state.focused(seat))))
+    raise AssertionError("never ready")
+
+
+def test_master_places_several_pieces_and_confirms_once(page: Page,
+                                                        boards: Callable[..., BoardHandle]) -> None:
+    board = boards(players=2)
+    board.act(0, "take white 1")
+    board.act(0, "take white 2")
+    open_board(page, board.link(0))
+    assert view(page)["master"] is not None
+    first, second = (p["id"] for p in view(page)["puzzles"])
+    page.get_by_role("button", name="Master", exact=True).click()
+    one = draft_option(page, "master", "1", first)
+    drag_onto(page, "1", first, one["cells"])
+    two = draft_option(page, "master", "2", second)
+    before = revision(page)
+    drag_onto(page, "2", second, two["cells"])
+    assert revision(page) == before  # nothing sent yet
+    assert page.locator("#puzzles rect.drafted").count() == 3
+    page.get_by_role("button", name="Confirm", exact=True).click()
+    wait_revision(page, before)
+    puzzles = {p.card: p for p in board.state().players[0].puzzles}
+    assert puzzles[first].filled.bit_count() == 1 and puzzles[second].filled.bit_count() == 2
+
+
+def test_undo_takes_the_last_action_back(page: Page, boards: Callable[..., BoardHandle]) -> None:
+    board = boards(players=2)
+    open_board(page, board.link(0))
+    before = revision(page)
+    page.locator("button.offer.level1").click()
+    wait_revision(page, before)
+    supply = board.state().players[0].supply
+    undo = page.get_by_role("button", name="Undo", exact=True)
+    undo.click()
+    page.wait_for_function("() => !document.querySelector('[data-key=\"btn:undo\"]')")
+    assert board.state().players[0].supply != supply
+    assert view(page)["me"]["actions_left"] == 3
+
+
+def test_a_finesse_insert(page: Page, boards: Callable[..., BoardHandle]) -> None:
+    board = boards(players=2, human_seats=(0, 1), finesse=True, seed=3)
+    state = play_until(board, lambda s: any(a.kind == "insert" for a in legal_actions(s)))
+    seat = min(state.acting_seats)
+    open_board(page, board.link(seat))
+    credits = view(page)["me"]["credits"]
+    assert credits["active"] >= 2
+    assert page.locator(".finesse .credits").count() == 1
+    before = revision(page)
+    page.locator("button.offer.insert").click()
+    wait_revision(page, before)
+    assert view(page)["me"]["credits"]["active"] == credits["active"] - 2
+
+
+def test_an_ambassador_action(page: Page, boards: Callable[..., BoardHandle]) -> None:
+    # seed 8 deals the white Ambassador card face up; a player keen on it completes it early
+    board = boards(players=2, human_seats=(0, 1), ambassador=True, seed=8)
+    state = play_until(board, lambda s: ambassador_options(s) is not None and s.actions_left == 3,
+                       chooser=AmbassadorKeen(8))
+    seat = state.current
+    ready = list(state.ext["ambassador"]["ready"][seat])
+    open_board(page, board.link(seat))
+    offered = view(page)["ambassador"]
+    assert offered is not None
+    page.get_by_role("button", name="Ambassador", exact=True).click()
+    options = [(card, o) for card, found in offered["per_card"].items() for o in found
+               if normalised(o["cells"]) == normalised(orientation(page, o["shape"]))]
+    assert options, "a placement in the orientation the pieces are held"
+    card, option = options[0]
+    before = revision(page)
+    drag_onto(page, option["shape"], card, option["cells"])
+    assert page.locator("#puzzles rect.drafted").count() == len(option["cells"])
+    page.get_by_role("button", name="Confirm", exact=True).click()
+    wait_revision(page, before)
+    after = board.state()
+    assert len(after.ext["ambassador"]["ready"][seat]) == len(ready) - 1  # the card is flipped
+    filled = {p.card: p.filled for p in after.players[seat].puzzles}
+    mask = sum(1 << (r * 5 + c) for r, c in option["cells"])
+    assert card not in filled or filled[card] & mask == mask
+
+
+def test_line_clear_holders_play_on_two_pages_at_once(context: BrowserContext,
+                                                      boards: Callable[..., BoardHandle]) -> None:
+    board = boards(players=5, human_seats=(0, 1, 2, 3, 4))
+    state = board.state()
+    holders = sorted(state.acting_seats)
+    assert len(holders) == 2
+    pages = [open_board(context.new_page(), board.link(seat)) for seat in holders]
+    for page in pages:
+        assert view(page)["me"]["acting"]
+    cards = []
+    buttons = []
+    for page in pages:
+        side = view(page)["table"]["side"]
+        button = page.locator(f'.row[data-side="{side}"] button.slot-button:not([aria-disabled])').first
+        cards.append(button.get_attribute("data-card"))
+        buttons.append(button)
+    seen = [revision(page) for page in pages]
+    for button in buttons:  # one right after the other, neither page reloaded in between
+        button.click()
+    for page, before in zip(pages, seen, strict=True):
+        wait_revision(page, before)
+    after = board.state()
+    for seat, card in zip(holders, cards, strict=True):
+        assert card in [p.card for p in after.players[seat].puzzles]
+    for page in pages:
+        page.wait_for_function("(n) => window.board.view.game.revision >= n", arg=board.game().revision)
+        assert "changed before your move" not in page.inner_text("#message")
+
+
+def test_recycle_and_draw_are_one_gesture_each(page: Page, boards: Callable[..., BoardHandle]) -> None:
+    board = boards(players=2)
+    open_board(page, board.link(0))
+    row = [card["id"] for card in view(page)["table"]["rows"][0]["cards"]]
+    before = revision(page)
+    page.locator('.row[data-colour="white"] button.recycle').click()
+    wait_revision(page, before)
+    assert [card["id"] for card in view(page)["table"]["rows"][0]["cards"]] != row
+    decks = view(page)["table"]["decks"]["white"]
+    before = revision(page)
+    page.locator("button.deck.white").click()
+    wait_revision(page, before)
+    assert len(view(page)["puzzles"]) == 1
+    assert view(page)["table"]["decks"]["white"] == decks - 1
+
+
+def test_finishing_touches_place_then_done(page: Page, boards: Callable[..., BoardHandle]) -> None:
+    board = boards(players=2, human_seats=(0, 1))
+    state = play_until(board, lambda s: s.phase is Phase.FINISHING
+                       and any(a.kind == "place" for a in legal_actions(s.focused(min(s.acting_seats)))))
+    seat = min(state.acting_seats)
+    page = open_board(page, board.link(seat))
+    shape = next(shape for shape, found in view(page)["placements"].items()
+                 if any(normalised(p["cells"]) == normalised(orientation(page, shape)) for p in found))
+    option = next(p for p in view(page)["placements"][shape]
+                  if normalised(p["cells"]) == normalised(orientation(page, shape)))
+    assert page.locator("button.offer.done").count() == 1  # Done ends the Finishing Touches
+    before = revision(page)
+    drag_onto(page, shape, option["card"], option["cells"])
+    wait_revision(page, before)
+    placed = board.state().players[seat]
+    assert any(p.filled & sum(1 << (r * 5 + c) for r, c in option["cells"]) for p in placed.puzzles) \
+        or placed.completed
+    if view(page)["me"]["acting"]:
+        before = revision(page)
+        page.locator("button.offer.done").click()
+        wait_revision(page, before)
+    assert seat not in board.state().acting_seats or board.state().phase is Phase.OVER

@@ -1,0 +1,138 @@
+"""Moving pieces by hand: turn and flip (buttons, keys, the wheel while dragging), the lit cells
+follow the orientation; a drop where the piece cannot go springs back with the engine's reason;
+a drop on the reserve offers the upgrades."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from board_pages import (
+    cell_centre,
+    message,
+    mouse_drag,
+    normalised,
+    open_board,
+    orientation,
+    piece_cell_centre,
+    revision,
+    view,
+    wait_revision,
+)
+from playwright.sync_api import Page
+
+from bot.board import BoardHandle
+from engine.cards import Colour
+from engine.pieces import Shape, placements_in
+
+Cells = list[list[int]]
+
+
+def turned(cells: Cells) -> list[tuple[int, int]]:
+    return normalised([[c, -r] for r, c in cells])
+
+
+def flipped(cells: Cells) -> list[tuple[int, int]]:
+    return normalised([[r, -c] for r, c in cells])
+
+
+def lit_cells(page: Page) -> set[tuple[str, int, int]]:
+    found: list[list[object]] = page.evaluate("""() => [...document.querySelectorAll("#puzzles rect.fits")]
+        .map((rect) => [rect.dataset.card, +rect.dataset.r, +rect.dataset.c])""")
+    return {(str(card), int(str(r)), int(str(c))) for card, r, c in found}
+
+
+def expected_lit(page: Page, shape: str) -> set[tuple[str, int, int]]:
+    held = normalised(orientation(page, shape))
+    return {(p["card"], r, c) for p in view(page)["placements"].get(shape, [])
+            if normalised(p["cells"]) == held for r, c in p["cells"]}
+
+
+def drawn_cells(page: Page, shape: str) -> list[tuple[int, int]]:
+    """The cells the supply piece's drawing shows, read back from its SVG."""
+    found: list[list[float]] = page.evaluate("""(shape) => [
+        ...document.querySelectorAll(`#supply button.piece[data-shape="${shape}"] svg rect`)
+    ].map((r) => [+r.getAttribute("y"), +r.getAttribute("x")])""", shape)
+    return sorted((round(y - 0.04), round(x - 0.04)) for y, x in found)
+
+
+def test_turn_and_flip_by_button_key_and_wheel(page: Page, boards: Callable[..., BoardHandle]) -> None:
+    board = boards(players=2)
+    state = board.state()
+    row = state.table.row(Colour.WHITE)
+    fits = [len(placements_in(Shape.L3, state.cards[card].recess)) if card else -1 for card in row]
+    slot = fits.index(max(fits)) + 1
+    board.act(0, f"take white {slot}")
+    board.act(0, "upgrade 2 to L3")
+    open_board(page, board.link(0))
+    base = orientation(page, "L3")
+
+    page.locator('#supply button.piece[data-shape="L3"]').click()
+    assert page.locator('#supply button.piece[data-shape="L3"]').get_attribute("aria-pressed") == "true"
+    seen = [lit_cells(page)]
+    assert seen[0] == expected_lit(page, "L3")
+    page.get_by_role("button", name="Turn", exact=True).click()
+    assert normalised(orientation(page, "L3")) == turned(base)
+    assert drawn_cells(page, "L3") == turned(base)
+    seen.append(lit_cells(page))
+    assert seen[1] == expected_lit(page, "L3")
+    assert any(seen) and seen[0] != seen[1]
+    page.keyboard.press("f")
+    assert normalised(orientation(page, "L3")) == flipped([list(cell) for cell in turned(base)])
+    page.get_by_role("button", name="Flip", exact=True).click()
+    page.keyboard.press("r")
+    page.keyboard.press("r")
+    page.keyboard.press("r")
+    assert normalised(orientation(page, "L3")) == normalised(base)
+
+    # while dragging: the wheel turns the piece in hand and the lit cells follow it
+    start = piece_cell_centre(page, "L3")
+    card = view(page)["puzzles"][0]["id"]
+    end = cell_centre(page, card, 4, 4)
+
+    def wheel() -> None:
+        page.mouse.wheel(0, -100)
+        assert normalised(page.evaluate("window.board.dragging.cells")) == turned(base)
+        assert lit_cells(page) == expected_lit(page, "L3")
+
+    before = revision(page)
+    mouse_drag(page, start, (end[0] + 400, end[1] + 400), between=wheel)
+    assert revision(page) == before  # let go away from the puzzles: nothing is played
+
+
+def test_a_drop_that_does_not_fit_springs_back_with_the_reason(page: Page,
+                                                               boards: Callable[..., BoardHandle]) -> None:
+    board = boards(players=2)
+    board.act(0, "take white 1")
+    open_board(page, board.link(0))
+    puzzle = view(page)["puzzles"][0]
+    states = {(cell["r"], cell["c"]): cell["state"] for cell in puzzle["state"]}
+    # a recess cell whose right-hand neighbour is not part of the recess: the domino cannot lie there
+    r, c = next((r, c) for (r, c), s in sorted(states.items())
+                if s == "recess" and states.get((r, c + 1), "blank") == "blank" and c + 1 < 5)
+    assert normalised(orientation(page, "2")) == [(0, 0), (0, 1)]
+    before = revision(page)
+    mouse_drag(page, piece_cell_centre(page, "2"), cell_centre(page, puzzle["id"], r, c))
+    page.wait_for_function("() => document.querySelector('#message').textContent.length > 0")
+    reason = message(page)
+    assert puzzle["id"] in reason and f"{'ABCDE'[c + 1]}{r + 1}" in reason, reason
+    page.wait_for_function("() => document.querySelector('#drag-layer').children.length === 0")
+    assert revision(page) == before
+    assert board.state().players[0].supply == board.state().players[0].supply  # nothing moved
+    assert sum(p.filled.bit_count() for p in board.state().players[0].puzzles) == 0
+
+
+def test_a_drop_on_the_reserve_offers_the_upgrades(page: Page, boards: Callable[..., BoardHandle]) -> None:
+    board = boards(players=2)
+    open_board(page, board.link(0))
+    reserve = page.locator("#reserve").bounding_box()
+    assert reserve is not None
+    mouse_drag(page, piece_cell_centre(page, "2"), (reserve["x"] + 20, reserve["y"] + 20))
+    targets = page.locator("#reserve .reserve-piece.target")
+    offered = sorted(o["take"] for o in view(page)["offers"] if o["kind"] == "upgrade" and o["give"] == "2")
+    assert "I3" in offered
+    assert sorted(targets.evaluate_all("(nodes) => nodes.map((n) => n.dataset.shape)")) == offered
+    before = revision(page)
+    page.locator('#reserve .reserve-piece.target[data-shape="I3"]').click()
+    wait_revision(page, before)
+    supply = {item["shape"]: item["count"] for item in view(page)["supply"]}
+    assert supply.get("I3") == 1 and "2" not in supply

@@ -1,0 +1,138 @@
+"""Whole turns played on the board as a player would: by mouse, by touch, by keyboard only; the
+other seat's page follows live, and the typical turn takes at most five gestures."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from board_pages import (
+    PHONE,
+    drag_to_placement,
+    gestures,
+    open_board,
+    placement_in_hand,
+    revision,
+    view,
+    wait_revision,
+)
+from playwright.sync_api import Browser, BrowserContext, Page
+
+from bot.board import BoardHandle
+
+TYPICAL_TURN_GESTURES = 5
+
+
+def take_first_white(page: Page, *, touch: bool = False) -> None:
+    card = page.locator(".row.white button.slot-button:not([aria-disabled])").first
+    before = revision(page)
+    card.tap() if touch else card.click()
+    wait_revision(page, before)
+
+
+def place_domino(page: Page, *, touch: bool = False) -> dict[str, object]:
+    placement = placement_in_hand(page, "2")
+    before = revision(page)
+    drag_to_placement(page, "2", placement, touch=touch)
+    wait_revision(page, before)
+    return placement
+
+
+def take_level1(page: Page, *, touch: bool = False) -> None:
+    button = page.locator("button.offer.level1")
+    before = revision(page)
+    button.tap() if touch else button.click()
+    wait_revision(page, before)
+
+
+def typical_turn(page: Page, *, touch: bool = False) -> dict[str, object]:
+    take_first_white(page, touch=touch)
+    placement = place_domino(page, touch=touch)
+    take_level1(page, touch=touch)
+    return placement
+
+
+def filled_cells(board: BoardHandle, seat: int, card: str) -> set[tuple[int, int]]:
+    puzzle = next(p for p in board.state().players[seat].puzzles if p.card == card)
+    return {(i // 5, i % 5) for i in range(25) if puzzle.filled >> i & 1}
+
+
+def test_a_whole_two_player_round_by_mouse_drag(context: BrowserContext,
+                                                 boards: Callable[..., BoardHandle]) -> None:
+    board = boards(players=2, human_seats=(0, 1))
+    ana = open_board(context.new_page(), board.link(0))
+    bia = open_board(context.new_page(), board.link(1))
+    assert view(ana)["me"]["acting"] and not view(bia)["me"]["acting"]
+    posts = board.turn_posts
+
+    placement = typical_turn(ana)
+
+    assert gestures(ana) <= TYPICAL_TURN_GESTURES
+    assert filled_cells(board, 0, str(placement["card"])) == {tuple(cell) for cell in placement["cells"]}
+    bia.wait_for_function("(n) => window.board.view.game.revision >= n", arg=revision(ana), timeout=10_000)
+    # both pages are in one browser: their clocks agree; "within a second" of the mover's answer
+    delay = bia.evaluate("window.board.viewAt") - ana.evaluate("window.board.viewAt")
+    print(f"the other page drew the move {delay} ms after the mover's page")
+    assert delay <= 1000
+    assert view(bia)["me"]["acting"]
+    assert "Your turn" in bia.inner_text("#turn-status")
+    assert board.turn_posts == posts + 1
+
+    typical_turn(bia)
+    assert gestures(bia) <= TYPICAL_TURN_GESTURES
+    ana.wait_for_function("() => window.board.view.me.acting", timeout=10_000)
+    assert board.state().current == 0
+
+
+def test_a_turn_by_touch_on_a_phone(browser: Browser, boards: Callable[..., BoardHandle]) -> None:
+    board = boards(players=2)
+    context = browser.new_context(viewport=PHONE, has_touch=True, is_mobile=True)
+    try:
+        page = open_board(context.new_page(), board.link(0))
+        placement = typical_turn(page, touch=True)
+        assert gestures(page) <= TYPICAL_TURN_GESTURES
+        assert filled_cells(board, 0, str(placement["card"])) == {tuple(cell) for cell in placement["cells"]}
+    finally:
+        context.close()
+
+
+def tab_to(page: Page, selector: str, *, limit: int = 80) -> None:
+    """Press Tab until the focused element matches ``selector``."""
+    for _ in range(limit):
+        if page.evaluate("(selector) => !!document.activeElement?.matches(selector)", selector):
+            return
+        page.keyboard.press("Tab")
+    raise AssertionError(f"Tab never reached {selector}")
+
+
+def test_a_turn_by_keyboard_only(page: Page, boards: Callable[..., BoardHandle]) -> None:
+    board = boards(players=2)
+    open_board(page, board.link(0))
+    first_turn = board.state().turn
+
+    tab_to(page, ".row.white button.slot-button:not([aria-disabled])")
+    before = revision(page)
+    page.keyboard.press("Enter")
+    wait_revision(page, before)
+
+    tab_to(page, '#supply button.piece[data-shape="2"]')
+    page.keyboard.press("Enter")  # pick: the cursor goes to the first spot where it fits
+    focused = page.evaluate("document.activeElement.getAttribute('aria-label')")
+    assert page.evaluate("document.activeElement.getAttribute('role')") == "gridcell", focused
+    page.keyboard.press("ArrowRight")
+    page.keyboard.press("ArrowLeft")
+    page.keyboard.press("r")  # a quarter turn, and back again with three more
+    page.keyboard.press("r")
+    page.keyboard.press("r")
+    page.keyboard.press("r")
+    assert page.locator("#puzzles rect.preview-ok").count() == 2
+    before = revision(page)
+    page.keyboard.press("Enter")
+    wait_revision(page, before)
+
+    tab_to(page, "button.offer.level1")
+    before = revision(page)
+    page.keyboard.press("Enter")
+    wait_revision(page, before)
+    state = board.state()
+    assert state.turn > first_turn  # the turn ended (and the AI seat has played since)
+    assert sum(p.filled.bit_count() for p in state.players[0].puzzles) == 2

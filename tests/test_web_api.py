@@ -1,0 +1,429 @@
+"""The web board's API (docs/web-board.md) on a real server on port 0, through the offline board's
+entry point (bot/board.py): tokens, refusals that change nothing, stale stamps, the engine's
+reasons, headers, plain-text names, logs without tokens, live updates and the channel's posts."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+from collections.abc import AsyncIterator
+from pathlib import Path
+from typing import Any
+
+import aiohttp
+import pytest
+from aiohttp.test_utils import TestClient, TestServer
+
+from bot.board import Board, open_board
+from bot.web.activity import ActivitySignIn, SignedIn
+from bot.web.server import PortTakenError, make_app
+
+XSS = "<img src=x onerror=alert(1)>"
+
+
+@pytest.fixture
+async def board(tmp_path: Path) -> AsyncIterator[Board]:
+    opened = await open_board(tmp_path, players=2, human_seats=(0, 1), seed=11)
+    try:
+        yield opened
+    finally:
+        await opened.stop()
+
+
+@pytest.fixture
+async def http() -> AsyncIterator[aiohttp.ClientSession]:
+    async with aiohttp.ClientSession() as session:
+        yield session
+
+
+def auth(token: str) -> dict[str, str]:
+    return {"Authorization": f"Bearer {token}"}
+
+
+async def get_view(http: aiohttp.ClientSession, board: Board, token: str) -> tuple[int, Any]:
+    async with http.get(board.base_url + "/api/view", headers=auth(token)) as answer:
+        return answer.status, await answer.json()
+
+
+async def post(http: aiohttp.ClientSession, board: Board, path: str, token: str,
+               body: Any) -> tuple[int, Any]:
+    async with http.post(board.base_url + path, headers=auth(token), json=body) as answer:
+        return answer.status, await answer.json()
+
+
+def forge(token: str) -> str:
+    body, signature = token.split(".")
+    return f"{body}.{signature[:-2]}{'AA' if signature[-2:] != 'AA' else 'BB'}"
+
+
+async def test_a_seat_sees_its_view_with_its_offers(http: aiohttp.ClientSession, board: Board) -> None:
+    status, view = await get_view(http, board, board.token(0))
+    assert status == 200
+    assert view["me"] == {"seat": 0, "spectator": False, "name": "Ana", "acting": True, "actions_left": 3,
+                          "held": False, "credits": None}
+    kinds = {offer["kind"] for offer in view["offers"]}
+    assert {"take", "level1"} <= kinds
+    assert view["game"]["stamp"] == str(view["game"]["revision"])
+    assert len(view["puzzles"]) == 0 and view["supply"]
+
+
+async def test_every_answer_carries_the_security_headers(http: aiohttp.ClientSession, board: Board) -> None:
+    for path in ("/board", "/api/view", "/static/main.js", "/nowhere"):
+        async with http.get(board.base_url + path, headers=auth(board.token(0))) as answer:
+            csp = answer.headers["Content-Security-Policy"]
+            assert "default-src 'self'" in csp and "script-src 'self'" in csp
+            assert "unsafe-inline" not in csp and "unsafe-eval" not in csp
+            assert "frame-ancestors" in csp
+            assert answer.headers["X-Content-Type-Options"] == "nosniff"
+            assert answer.headers["Referrer-Policy"] == "no-referrer"
+            if path.startswith("/api/"):
+                assert answer.headers["Cache-Control"] == "no-store"
+
+
+@pytest.mark.parametrize("bent", ["forged", "expired", "other seat", "other game", "spectator", "missing",
+                                  "garbage"])
+async def test_a_bad_token_gets_403_and_changes_nothing(http: aiohttp.ClientSession, board: Board,
+                                                        bent: str) -> None:
+    _, view = await get_view(http, board, board.token(0))
+    before = (await board.game()).revision
+    token = {
+        "forged": forge(board.token(0)),
+        "expired": board.token(0, expires_in=-1),
+        "other seat": board.token(1, user_id=board.users[0]),  # seat 1 is not user 1's
+        "other game": board.token(0, game_id=board.game_id + 1),
+        "spectator": board.token(None),
+        "missing": "",
+        "garbage": "x" * 5000,
+    }[bent]
+    offer = view["offers"][0]["action"]
+    body = {"action": offer, "stamp": view["game"]["stamp"]}
+    status, answer = await post(http, board, "/api/act", token, body)
+    assert status == 403 and "error" in answer and "view" not in answer
+    if bent != "spectator":
+        assert (await get_view(http, board, token))[0] == 403
+    assert (await board.game()).revision == before
+
+
+async def test_a_seat_out_of_turn_is_refused(http: aiohttp.ClientSession, board: Board) -> None:
+    _, view = await get_view(http, board, board.token(1))
+    assert view["me"]["acting"] is False and view["offers"] == []
+    status, answer = await post(http, board, "/api/act", board.token(1),
+                                {"action": "level1", "stamp": view["game"]["stamp"]})
+    assert status == 422 and "Ana" in answer["error"]
+
+
+async def test_a_stale_stamp_gets_409_and_the_fresh_view(http: aiohttp.ClientSession, board: Board) -> None:
+    _, view = await get_view(http, board, board.token(0))
+    stamp = view["game"]["stamp"]
+    status, done = await post(http, board, "/api/act", board.token(0), {"action": "level1", "stamp": stamp})
+    assert status == 200 and done["view"]["game"]["stamp"] != stamp
+    revision = (await board.game()).revision
+    status, answer = await post(http, board, "/api/act", board.token(0), {"action": "level1", "stamp": stamp})
+    assert status == 409
+    assert "out of date" in answer["error"]
+    assert answer["view"]["game"]["revision"] == revision == done["view"]["game"]["revision"]
+    assert (await board.game()).revision == revision
+
+
+async def test_an_illegal_action_gets_422_with_the_engines_reason(http: aiohttp.ClientSession,
+                                                                  board: Board) -> None:
+    _, view = await get_view(http, board, board.token(0))
+    revision = (await board.game()).revision
+    stamp = view["game"]["stamp"]
+    status, answer = await post(http, board, "/api/act", board.token(0),
+                                {"place": {"shape": "I3", "card": "W01", "cells": [[0, 0], [0, 1], [0, 2]]},
+                                 "stamp": stamp})
+    assert status == 422 and answer["error"] and "view" not in answer
+    status, checked = await post(http, board, "/api/check", board.token(0),
+                                 {"place": {"shape": "I3", "card": "W01", "cells": [[0, 0], [0, 1], [0, 2]]},
+                                  "stamp": stamp})
+    assert status == 200 and checked["ok"] is False and checked["reason"] == answer["error"]
+    assert (await board.game()).revision == revision
+    status, answer = await post(http, board, "/api/act", board.token(0), {"nonsense": 1, "stamp": stamp})
+    assert status == 400
+    async with http.post(board.base_url + "/api/act", headers=auth(board.token(0)), data=b"{not json") as raw:
+        assert raw.status == 400
+    assert (await board.game()).revision == revision
+
+
+async def test_the_reason_is_in_the_seats_language(http: aiohttp.ClientSession, board: Board) -> None:
+    token = board.token(0, locale="pt-BR")
+    _, view = await get_view(http, board, token)
+    _, english = await post(http, board, "/api/check", board.token(0),
+                            {"action": "upgrade I4 to O4", "stamp": view["game"]["stamp"]})
+    _, portuguese = await post(http, board, "/api/check", token,
+                               {"action": "upgrade I4 to O4", "stamp": view["game"]["stamp"]})
+    assert english["ok"] is False and portuguese["ok"] is False
+    assert english["reason"] != portuguese["reason"]
+
+
+async def test_a_placement_from_the_view_checks_and_plays(http: aiohttp.ClientSession, board: Board) -> None:
+    token = board.token(0)
+    _, view = await get_view(http, board, token)
+    take = next(o for o in view["offers"] if o["kind"] == "take")
+    _, done = await post(http, board, "/api/act", token,
+                         {"action": take["action"], "stamp": view["game"]["stamp"]})
+    view = done["view"]
+    assert [p["card"] for p in view["puzzles"]] == [take["card"]]
+    shape, places = next(iter(view["placements"].items()))
+    place = places[0]
+    body = {"place": {"shape": shape, "card": place["card"], "cells": place["cells"]},
+            "stamp": view["game"]["stamp"]}
+    status, checked = await post(http, board, "/api/check", token, body)
+    assert status == 200 and checked == {"ok": True}
+    status, done = await post(http, board, "/api/act", token, body)
+    assert status == 200 and done["said"]
+    filled = {tuple(cell) for puzzle in done["view"]["puzzles"] for cell in puzzle["filled"]}
+    assert {tuple(cell) for cell in place["cells"]} <= filled or done["view"]["players"][0]["completed"] == 1
+
+
+async def test_a_turn_ending_on_the_board_gives_the_channel_one_post(http: aiohttp.ClientSession,
+                                                                    board: Board) -> None:
+    token = board.token(0)
+    for _ in range(3):
+        _, view = await get_view(http, board, token)
+        status, _ = await post(http, board, "/api/act", token,
+                               {"action": "level1", "stamp": view["game"]["stamp"]})
+        assert status == 200
+    await board.front.settle()
+    assert board.posts.turn_posts == 1
+    assert len(board.posts.results) == 3
+    assert (await board.game()).state.current == 1  # type: ignore[union-attr]
+
+
+async def test_a_name_is_plain_json_text(http: aiohttp.ClientSession, tmp_path: Path) -> None:
+    opened = await open_board(tmp_path, players=2, human_seats=(0, 1), names=(XSS, "Bia"))
+    try:
+        async with http.get(opened.base_url + "/api/view", headers=auth(opened.token(1))) as answer:
+            assert answer.content_type == "application/json"
+            view = json.loads(await answer.text())
+        assert view["players"][0]["name"] == XSS
+    finally:
+        await opened.stop()
+
+
+async def test_no_token_reaches_the_logs(http: aiohttp.ClientSession, board: Board,
+                                         caplog: pytest.LogCaptureFixture) -> None:
+    caplog.set_level(logging.DEBUG)
+    tokens = [board.token(0), forge(board.token(0)), board.token(0, expires_in=-5), board.token(None)]
+    for token in tokens:
+        await get_view(http, board, token)
+        await post(http, board, "/api/act", token, {"action": "level1", "stamp": "0"})
+        await post(http, board, "/api/check", token, {"action": "level1", "stamp": "0"})
+    assert any(record.name == "aiohttp.access" for record in caplog.records)  # the access log was on
+    for token in tokens:
+        for part in token.split("."):
+            assert part not in caplog.text
+
+
+async def test_open_pages_get_each_commit_and_a_closed_one_is_dropped(
+        http: aiohttp.ClientSession, board: Board) -> None:
+    live = board.front.live
+    assert live is not None
+    async with http.get(board.base_url + "/api/events", headers=auth(board.token(1))) as stream:
+        assert stream.status == 200 and stream.content_type == "text/event-stream"
+        first = await asyncio.wait_for(_next_view(stream), 30)
+        assert first["me"]["seat"] == 1 and live.watching == 1
+        await board.act(0, "level1")  # another front (a typed command) commits
+        second = await asyncio.wait_for(_next_view(stream), 30)
+        assert second["game"]["revision"] == first["game"]["revision"] + 1
+    await asyncio.wait_for(_until(lambda: live.watching == 0), 30)
+
+
+async def test_line_clears_two_holders_act_at_once(http: aiohttp.ClientSession, tmp_path: Path) -> None:
+    opened = await open_board(tmp_path, players=5, human_seats=(0, 1, 2, 3, 4), seed=5)
+    try:
+        state = (await opened.game()).state
+        assert state is not None and len(state.acting_seats) == 2
+        first, second = state.acting_seats
+        views = [(await get_view(http, opened, opened.token(seat)))[1] for seat in (first, second)]
+        answers = await asyncio.gather(*(
+            post(http, opened, "/api/act", opened.token(seat),
+                 {"action": "level1", "stamp": view["game"]["stamp"]})
+            for seat, view in zip((first, second), views, strict=True)))
+        assert [status for status, _ in answers] == [200, 200]
+    finally:
+        await opened.stop()
+
+
+async def test_the_activity_maps_the_user_to_their_seat(tmp_path: Path, board: Board) -> None:
+    class FakeExchanger:
+        async def exchange(self, code: str) -> SignedIn:
+            assert code == "the-code"
+            return SignedIn(board.users[1], "access", "pt-BR")
+
+    sign_in = ActivitySignIn(board.front, board.manager, FakeExchanger(), "1234")
+    app = make_app(board.front, sign_in=sign_in)
+    async with TestClient(TestServer(app)) as client:
+        answer = await client.get("/api/activity/config")
+        assert (await answer.json()) == {"client_id": "1234"}
+        answer = await client.post("/api/activity/token", json={"code": "the-code", "channel_id": "1"})
+        payload = await answer.json()
+        assert answer.status == 200 and payload["seat"] == 1 and payload["access_token"] == "access"
+        answer = await client.get("/api/view", headers=auth(payload["token"]))
+        view = await answer.json()
+        assert view["me"]["seat"] == 1 and view["game"]["locale"] == "pt-BR"
+        answer = await client.post("/api/activity/token", json={"code": "the-code", "channel_id": "2"})
+        assert answer.status == 404
+
+
+async def _next_view(stream: aiohttp.ClientResponse) -> Any:
+    event = None
+    while True:
+        line = (await stream.content.readline()).decode().rstrip("\n")
+        if line.startswith("event: "):
+            event = line[7:]
+        elif line.startswith("data: ") and event == "view":
+            return json.loads(line[6:])
+
+
+async def _until(condition: Any) -> None:
+    while not condition():
+        await asyncio.sleep(0.01)
+
+
+async def test_the_offline_board_signs_the_activitys_mock_in(http: aiohttp.ClientSession,
+                                                             tmp_path: Path) -> None:
+    opened = await open_board(tmp_path, players=2, human_seats=(0, 1), activity_codes={"mock_code": 1})
+    try:
+        async with http.post(opened.base_url + "/api/activity/token",
+                             json={"code": "mock_code", "channel_id": "1"}) as answer:
+            payload = await answer.json()
+        assert answer.status == 200 and payload["seat"] == 1
+        async with http.post(opened.base_url + "/api/activity/token",
+                             json={"code": "forged", "channel_id": "1"}) as answer:
+            assert answer.status == 403
+        async with http.get(opened.base_url + "/static/vendor/discord-embedded-app-sdk.mjs") as answer:
+            assert answer.status in (200, 404)
+            if answer.status == 200:
+                assert answer.content_type == "text/javascript"
+    finally:
+        await opened.stop()
+
+
+async def test_the_activity_opens_at_the_root_with_its_query(http: aiohttp.ClientSession,
+                                                            board: Board) -> None:
+    async with http.get(board.base_url + "/?frame_id=abc&channel_id=1", allow_redirects=False) as answer:
+        assert answer.status == 302
+        assert answer.headers["Location"] == "/activity?frame_id=abc&channel_id=1"
+
+
+async def test_a_taken_port_is_one_sentence(board: Board, tmp_path: Path) -> None:
+    with pytest.raises(PortTakenError, match=r"^The web board cannot listen on .* \(the port is taken\)"):
+        await open_board(tmp_path / "other", port=board.running.port)
+
+
+async def test_stopping_the_board_ends_open_pages_streams(tmp_path: Path) -> None:
+    opened = await open_board(tmp_path, players=2, human_seats=(0, 1))
+    async with aiohttp.ClientSession() as http, \
+            http.get(opened.base_url + "/api/events", headers=auth(opened.token(0))) as stream:
+        await asyncio.wait_for(_next_view(stream), 30)
+        await asyncio.wait_for(opened.stop(), 30)  # the open stream does not hold the shutdown
+        await asyncio.wait_for(stream.content.read(), 30)  # what was sent, then the end
+        assert stream.content.at_eof()
+
+
+async def test_the_seats_last_action_is_taken_back_from_the_board(http: aiohttp.ClientSession,
+                                                                  board: Board) -> None:
+    token = board.token(0)
+    _, view = await get_view(http, board, token)
+    assert view["undo"] is None  # nothing of theirs to take back yet
+    _, done = await post(http, board, "/api/act", token, {"action": "level1", "stamp": view["game"]["stamp"]})
+    view = done["view"]
+    assert view["undo"] == "undo" and view["me"]["actions_left"] == 2
+    _, other = await get_view(http, board, board.token(1))
+    assert other["undo"] is None  # not bob's action
+    undo = {"action": "undo", "stamp": view["game"]["stamp"]}
+    status, undone = await post(http, board, "/api/act", token, undo)
+    assert status == 200 and "level1" in undone["said"][0]
+    assert undone["view"]["me"]["actions_left"] == 3 and undone["view"]["undo"] is None
+    status, again = await post(http, board, "/api/act", token,
+                               {"action": "undo", "stamp": undone["view"]["game"]["stamp"]})
+    assert status == 422 and again["error"]
+    status, stale = await post(http, board, "/api/act", token, undo)
+    assert status == 409 and stale["view"]["game"]["revision"] == undone["view"]["game"]["revision"]
+
+
+async def test_what_an_action_did_is_plain_text_with_the_names_as_given(http: aiohttp.ClientSession,
+                                                                        tmp_path: Path) -> None:
+    opened = await open_board(tmp_path, players=2, human_seats=(0, 1), names=("a_b*c", "Bia"), seed=11)
+    try:
+        token = opened.token(0)
+        _, view = await get_view(http, opened, token)
+        take = next(o for o in view["offers"] if o["kind"] == "take")
+        _, done = await post(http, opened, "/api/act", token, {"action": take["action"],
+                                                                "stamp": view["game"]["stamp"]})
+        assert done["said"][0] == f"Done: {take['action']}."
+        assert any(line.startswith("a_b*c took puzzle") for line in done["said"]), done["said"]
+        assert not any("`" in line or "**" in line or "\\\\" in line for line in done["said"])
+    finally:
+        await opened.stop()
+
+
+NASTY_BODIES: list[Any] = [
+    None, [], "level1", 3, {"stamp": 1, "action": "level1"}, {"stamp": "x" * 41, "action": "level1"},
+    {"action": "level1"}, {"stamp": "1"}, {"stamp": "1", "action": 7}, {"stamp": "1", "action": "x" * 500},
+    {"stamp": "1", "action": "skip"}, {"stamp": "1", "action": "remove 1"},
+    {"stamp": "1", "place": "I3 on W01"},
+    {"stamp": "1", "place": {"shape": "I3", "card": "W01", "cells": "A1"}},
+    {"stamp": "1", "place": {"shape": "Q9", "card": "W01", "cells": [[0, 0]]}},
+    {"stamp": "1", "place": {"shape": "1", "card": "W01", "cells": [[0, 5]]}},
+    {"stamp": "1", "place": {"shape": "1", "card": "W01", "cells": [[-1, 0]]}},
+    {"stamp": "1", "place": {"shape": "1", "card": "W01", "cells": [[True, 0]]}},
+    {"stamp": "1", "place": {"shape": "1", "card": "W01", "cells": [[0, 0, 0]]}},
+    {"stamp": "1", "place": {"shape": "1", "card": "W" * 40, "cells": [[0, 0]]}},
+    {"stamp": "1", "place": {"shape": "1", "card": "W01", "cells": [[0, 0]] * 30}},
+    {"stamp": "1", "master": []},
+    {"stamp": "1", "master": [{"shape": "1", "card": "W01", "cells": [[0, 0]]}] * 9},
+    {"stamp": "1", "master": "all"}, {"stamp": "1", "ambassador": [{"shape": "1"}]},
+]
+
+
+async def test_no_body_makes_the_server_fail_or_change_anything(http: aiohttp.ClientSession,
+                                                                board: Board) -> None:
+    revision = (await board.game()).revision
+    for body in NASTY_BODIES:
+        for path in ("/api/act", "/api/check"):
+            async with http.post(board.base_url + path, headers=auth(board.token(0)), json=body) as answer:
+                assert answer.status in (200, 400, 409, 422), (path, body, answer.status)
+                payload = await answer.json()
+                assert answer.status != 200 or path == "/api/check" and payload.get("ok") is False, body
+    assert (await board.game()).revision == revision
+
+
+async def test_the_views_kept_are_bounded(http: aiohttp.ClientSession, board: Board,
+                                          monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr("bot.web.acting.MAX_CACHED", 3)
+    for user in range(10):  # ten spectators' pages in ten languages: ten views of one revision
+        token = board.token(None, user_id=500 + user, locale=f"x{user}")
+        assert (await get_view(http, board, token))[0] == 200
+    assert len(board.front._views) <= 3 and len(board.front._logs) <= 3
+
+
+async def test_another_seats_token_is_403_even_when_its_user_waits(http: aiohttp.ClientSession,
+                                                                   board: Board) -> None:
+    game = await board.game()
+    assert game.state is not None
+    waiting = 1 - game.state.current
+    token = board.token(game.state.current, user_id=board.users[waiting])  # the mover's seat, not theirs
+    _, view = await get_view(http, board, board.token(game.state.current))
+    for path in ("/api/act", "/api/check"):
+        status, _ = await post(http, board, path, token, {"action": "level1", "stamp": view["game"]["stamp"]})
+        assert status == 403
+    assert (await board.game()).revision == game.revision
+
+
+async def test_the_log_carried_past_an_action_is_the_stored_one(http: aiohttp.ClientSession,
+                                                                 board: Board) -> None:
+    token = board.token(0)
+    for _ in range(4):
+        _, view = await get_view(http, board, token)
+        if not view["me"]["acting"]:
+            break
+        level1 = {"action": "level1", "stamp": view["game"]["stamp"]}
+        _, done = await post(http, board, "/api/act", token, level1)
+        board.front._views.clear()
+        board.front._logs.clear()  # read again from storage
+        _, stored = await get_view(http, board, token)
+        assert done["view"]["log"] == stored["log"] and done["view"]["undo"] == stored["undo"]

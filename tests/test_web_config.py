@@ -1,0 +1,80 @@
+"""The web board's settings (bot/core/config.py) and its kept secret (migration 0016)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from bot.core.config import ConfigError, Settings
+from bot.core.storage import Storage
+from bot.web.tokens import BadTokenError, TokenSigner
+
+TOKEN = "MTAwMDAwMDAwMDAwMDAwMDAw.GabcDE.abcdefghijklmnopqrstuvwxyz0123456789AB"
+
+
+def settings(**env: str) -> Settings:
+    return Settings.from_env({"DISCORD_TOKEN": TOKEN, **env})
+
+
+def test_the_board_listens_on_localhost_8080_unless_told() -> None:
+    default = settings()
+    assert default.web_bind == ("127.0.0.1", 8080) and default.board_url == "http://127.0.0.1:8080"
+    assert settings(PROJECTL_WEB_BIND="off").web_bind is None
+    chosen = settings(PROJECTL_WEB_BIND="0.0.0.0:9000", PROJECTL_WEB_URL="https://board.example.org/")
+    assert chosen.web_bind == ("0.0.0.0", 9000) and chosen.board_url == "https://board.example.org"
+    assert settings(PROJECTL_WEB_BIND="[::1]:8081").board_url == "http://[::1]:8081"
+    assert settings(PROJECTL_ACTIVITY="1", PROJECTL_CLIENT_SECRET="s").activity is True
+
+
+@pytest.mark.parametrize(("name", "value", "fragment"), [
+    ("PROJECTL_WEB_BIND", "8080", "host:port"),
+    ("PROJECTL_WEB_BIND", "localhost:99999", "host:port"),
+    ("PROJECTL_WEB_URL", "board.example.org", "public base URL"),
+    ("PROJECTL_WEB_URL", "https://x.org/#t=1", "public base URL"),
+    ("PROJECTL_WEB_SECRET", "short", "at least 32"),
+    ("PROJECTL_ACTIVITY", "maybe", "1 or 0"),
+])
+def test_a_wrong_web_setting_is_one_sentence(name: str, value: str, fragment: str) -> None:
+    with pytest.raises(ConfigError, match=fragment):
+        settings(**{name: value})
+
+
+async def test_the_generated_secret_is_kept_once(tmp_path: Path) -> None:
+    first = await Storage.open(tmp_path / "a.sqlite3")
+    try:
+        kept = await first.kept_secret("web_board", "one" * 12)
+        assert kept == "one" * 12
+        assert await first.kept_secret("web_board", "two" * 12) == kept
+    finally:
+        await first.close()
+    again = await Storage.open(tmp_path / "a.sqlite3")
+    try:
+        assert await again.kept_secret("web_board", "three" * 8) == kept
+    finally:
+        await again.close()
+
+
+async def test_the_secret_is_kept_in_postgresql_too(postgres_url: str) -> None:
+    storage = await Storage.open(postgres_url)
+    try:
+        kept = await storage.kept_secret("web_board", "pg" * 20)
+        assert await storage.kept_secret("web_board", "other" * 8) == kept
+    finally:
+        await storage.close()
+
+
+def test_tokens_name_what_they_grant_and_nothing_else_verifies() -> None:
+    signer = TokenSigner("k" * 40)
+    token = signer.sign(7, 2, 99, now=1000, locale="pt-BR")
+    grant = signer.verify(token, now=1000 + 3600)
+    assert (grant.game_id, grant.seat, grant.user_id, grant.locale) == (7, 2, 99, "pt-BR")
+    assert signer.verify(signer.sign(7, None, 99, now=1000), now=1001).spectator
+    with pytest.raises(BadTokenError):
+        signer.verify(token, now=1000 + 24 * 3600)  # expired after a day
+    with pytest.raises(BadTokenError):
+        TokenSigner("j" * 40).verify(token, now=1001)  # another key
+    body, signature = token.split(".")
+    for bent in (f"{body}x.{signature}", f"{body}.{signature}x", body, "", "a.b.c"):
+        with pytest.raises(BadTokenError):
+            signer.verify(bent, now=1001)
