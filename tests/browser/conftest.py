@@ -46,8 +46,10 @@ def chromium_path() -> str | None:
     return "/usr/bin/chromium" if Path("/usr/bin/chromium").exists() else None
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="module")
 def playwright_session() -> Iterator[Playwright]:
+    """Playwright's sync API runs an event loop on this thread while it is open: one per browser
+    test module, closed at its end, so the asyncio tests a worker runs next start cleanly."""
     if sync_playwright is None:
         pytest.skip("Playwright for Python is not installed (pip install -e '.[dev]')")
     if chromium_path() is None:
@@ -56,9 +58,9 @@ def playwright_session() -> Iterator[Playwright]:
         yield playwright
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="module")
 def browser(playwright_session: Playwright) -> Iterator[Browser]:
-    """One headless Chromium for the whole session (per xdist worker)."""
+    """One headless Chromium per browser test module (and xdist worker)."""
     launched = playwright_session.chromium.launch(executable_path=chromium_path(), args=list(CHROMIUM_ARGS))
     yield launched
     launched.close()
