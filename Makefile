@@ -46,9 +46,11 @@ venv: $(STAMP)
 # The whole suite, on every core (pytest-xdist; TEST_WORKERS=1 for one process). `make test-busy`
 # runs it while BUSY CPU-bound processes (one per core of a 2-core machine) compete for the
 # cores, to show that a slow machine makes no test fail; they are killed however the run ends.
+# Python may keep the compiled modules (git-ignored __pycache__/) even where the environment says
+# PYTHONDONTWRITEBYTECODE: recompiling every test's rewritten asserts costs each worker ~10 s of CPU.
 TEST_WORKERS ?= auto
 BUSY         ?= 2
-PYTEST       = $(PY) -m pytest -n $(TEST_WORKERS) --dist worksteal
+PYTEST       = PYTHONDONTWRITEBYTECODE= $(PY) -m pytest -n $(TEST_WORKERS) --dist worksteal
 
 test: $(STAMP)
 	$(PYTEST)
