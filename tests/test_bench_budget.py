@@ -4,7 +4,6 @@ the docs it regenerates (bench.docs)."""
 from __future__ import annotations
 
 import json
-import shutil
 import subprocess
 from pathlib import Path
 
@@ -153,22 +152,6 @@ def test_a_bench_run_writes_its_figures_outside_the_tracked_tree(
     assert docs.RESULTS.is_relative_to(ROOT)
     ignored = subprocess.run(["git", "-C", str(ROOT), "check-ignore", "-q", str(docs.RESULTS / "bot.json")])
     assert ignored.returncode == 0  # the Makefile's results folder is git-ignored
-
-
-def test_only_make_bench_docs_names_a_document() -> None:
-    """The Makefile's bench targets save into the git-ignored folder; bench-docs alone writes the docs."""
-    if shutil.which("make") is None:
-        pytest.skip("no make on this machine")
-
-    def recipe(target: str) -> str:
-        return subprocess.run(["make", "-n", "-s", target, "STAMP=", "PY=python"], cwd=ROOT,
-                              capture_output=True, text=True, check=True).stdout
-
-    for target in ("bench", "bench-ai", "bench-scale"):
-        commands = recipe(target)
-        assert f"PROJECTL_BENCH_DIR={docs.RESULTS.name} " in commands, commands
-        assert "--doc" not in commands and "docs/" not in commands, commands
-    assert "-m bench.docs --results bench-output --doc docs/benchmarks.md" in recipe("bench-docs")
 
 
 def test_a_new_run_discards_the_suites_earlier_report(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
