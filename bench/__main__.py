@@ -14,8 +14,9 @@
   bot/core/records/data/ai_ratings.json (docs/ratings.md; niced, a few minutes).
 
 A group runs every suite even when an earlier one misses a budget and exits 1 if any did.
-With ``PROJECTL_BENCH_DIR`` set each suite saves its report there; ``python -m bench.docs``
-writes them into docs/benchmarks.md.
+With ``PROJECTL_BENCH_DIR`` set each suite saves its report there (replacing its earlier one);
+``python -m bench.docs`` turns them into markdown tables beside them, and ``--doc`` (``make
+bench-docs``) writes those into docs/benchmarks.md.
 """
 
 from __future__ import annotations
@@ -27,6 +28,7 @@ from pathlib import Path
 
 from . import ai, bot, engine, league, ratings, renders, scale, waits, web
 from .budgets import AI_SUITES, QUICK_SUITES, SCALE_SUITES
+from .report import discard_saved
 
 ROOT = Path(__file__).resolve().parent.parent
 SUITES: dict[str, Callable[[Sequence[str]], int]] = {
@@ -54,6 +56,7 @@ def main(argv: Sequence[str]) -> int:
     if name in GROUPS and not rest:
         return run_group(GROUPS[name])
     if name in SUITES:
+        discard_saved(name)
         return SUITES[name](rest)
     print(f"usage: python -m bench [{' | '.join([*GROUPS, *SUITES])}] [options]", file=sys.stderr)
     return 2

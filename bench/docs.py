@@ -1,14 +1,15 @@
-"""``python -m bench.docs``: rewrite docs/benchmarks.md's figures from the suites' saved reports.
+"""``python -m bench.docs``: the figure tables of the suites' saved reports, as markdown.
 
 ``make bench``, ``make bench-ai`` and ``make bench-scale`` run their suites with
 ``PROJECTL_BENCH_DIR=bench-output`` (each writes ``<suite>.json`` through :mod:`bench.report`),
-then this command. Every suite has its own marked block in the document — the quick bench's
-``engine``, ``renders`` and ``bot`` under one heading, the AI bench's ``ai`` and the shard
-bench's ``scale`` under others — and only the blocks of the suites found in the results are
-replaced, so running one bench never erases another's figures. A block holds the machine and
-load the figures come from and one table row per figure: value, budget, verdict and what it was
-measured over. Everything outside the markers (what each figure means,
-the profiling notes) stays hand-written.
+then this command, which writes the tables to ``bench-output/figures.md`` — never into the
+tracked tree, so a bench run leaves ``git status`` clean. Only ``--doc`` (``make bench-docs``,
+on purpose) rewrites a document: every suite has its own marked block in docs/benchmarks.md —
+the quick bench's ``engine``, ``renders`` and ``bot`` under one heading, the AI bench's ``ai``
+and the shard bench's ``scale`` under others — and only the blocks of the suites found in the
+results are replaced, so one bench never erases another's figures. A block holds the machine
+and load the figures come from and one table row per figure: value, budget, verdict and what it
+was measured over. Everything outside the markers stays hand-written.
 """
 
 from __future__ import annotations
@@ -22,6 +23,10 @@ from typing import Any
 from .budgets import AI_SUITES, QUICK_SUITES, SCALE_SUITES
 
 ROOT = Path(__file__).resolve().parent.parent
+RESULTS = ROOT / "bench-output"
+"""Where the Makefile's bench targets save their reports (git-ignored)."""
+FIGURES = "figures.md"
+"""The tables' file inside the results folder, written when no ``--doc`` is given."""
 ORDER = QUICK_SUITES + AI_SUITES + SCALE_SUITES
 
 
@@ -86,18 +91,25 @@ def rewrite(document: str, generated: str, suite: str) -> str:
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m bench.docs")
-    parser.add_argument("--results", type=Path, default=ROOT / "bench-output")
-    parser.add_argument("--doc", type=Path, default=ROOT / "docs" / "benchmarks.md")
+    parser.add_argument("--results", type=Path, default=RESULTS)
+    parser.add_argument("--doc", type=Path, default=None,
+                        help="rewrite this document's figure blocks (`make bench-docs`: docs/benchmarks.md); "
+                             f"without it the tables go to RESULTS/{FIGURES}")
     args = parser.parse_args(argv)
     reports = load_reports(args.results)
     if not reports:
         print(f"no bench results in {args.results}: run `make bench` or `make bench-ai`", file=sys.stderr)
         return 2
-    document = args.doc.read_text()
-    for report in reports:
-        document = rewrite(document, section(report), report["bench"])
-    args.doc.write_text(document)
-    print(f"{args.doc}: figures from {', '.join(r['bench'] for r in reports)}")
+    if args.doc is None:
+        target = args.results / FIGURES
+        target.write_text("\n\n".join(section(report) for report in reports) + "\n")
+    else:
+        target = args.doc
+        document = target.read_text()
+        for report in reports:
+            document = rewrite(document, section(report), report["bench"])
+        target.write_text(document)
+    print(f"{target}: figures from {', '.join(r['bench'] for r in reports)}")
     return 0
 
 

@@ -166,6 +166,14 @@ class BenchReport:
         return path
 
 
+def discard_saved(name: str) -> None:
+    """Remove suite ``name``'s report saved by an earlier run, so that a run that stops before
+    saving leaves no stale figures for ``python -m bench.docs`` to publish."""
+    folder = os.environ.get(RESULTS_DIR_VARIABLE)
+    if folder:
+        (Path(folder) / f"{name}.json").unlink(missing_ok=True)
+
+
 def machine() -> dict[str, Any]:
     """What the figures were measured on: CPU model, core count, load, Python, date."""
     model = platform.processor() or platform.machine()

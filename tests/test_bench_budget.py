@@ -4,13 +4,16 @@ the docs it regenerates (bench.docs)."""
 from __future__ import annotations
 
 import json
+import subprocess
 from pathlib import Path
 
 import pytest
 
 from bench import docs
 from bench.budgets import AI_SUITES, BUDGETS, QUICK_SUITES, SCALE_SUITES, at_least, at_most, within
-from bench.report import RESULTS_DIR_VARIABLE, BenchReport
+from bench.report import RESULTS_DIR_VARIABLE, BenchReport, discard_saved
+
+ROOT = Path(__file__).resolve().parent.parent
 
 DEMO = {
     "fast_ms": at_most(10, "speed", "demo", why="a fast thing"),
@@ -122,6 +125,45 @@ def test_a_budgeted_row_shows_its_verdict(tmp_path: Path, monkeypatch: pytest.Mo
     block = docs.section(docs.load_reports(tmp_path)[0])
     assert "| fast thing (`fast_ms`) | **11 ms** | ≤ 10 ms | ✘ missed | 300 actions |" in block
     assert "| an edge (`edge_ms`) | not measured | ≤ 10 | ✘ missed |" in block
+
+
+def _tracked_changes() -> str:
+    """``git status --porcelain`` of the checkout (the test is skipped outside a git checkout)."""
+    done = subprocess.run(["git", "-C", str(ROOT), "status", "--porcelain"], capture_output=True, text=True)
+    if done.returncode != 0:
+        pytest.skip("not a git checkout")
+    return done.stdout
+
+
+def test_a_bench_run_writes_its_figures_outside_the_tracked_tree(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Issue 47: a suite's report and ``python -m bench.docs`` without ``--doc`` (what ``make bench``
+    runs) write into the results folder only; docs/benchmarks.md changes only through ``--doc``."""
+    before, document = _tracked_changes(), (ROOT / "docs" / "benchmarks.md").read_bytes()
+    monkeypatch.setenv(RESULTS_DIR_VARIABLE, str(tmp_path))
+    _save("bot", "x_ms", 11.0)
+    capsys.readouterr()
+    assert docs.main(["--results", str(tmp_path)]) == 0
+    assert "| bot figure (`x_ms`) | **11 ms** |" in (tmp_path / docs.FIGURES).read_text()
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["bot.json", docs.FIGURES]
+    assert (ROOT / "docs" / "benchmarks.md").read_bytes() == document
+    assert _tracked_changes() == before
+    assert docs.RESULTS.is_relative_to(ROOT)
+    ignored = subprocess.run(["git", "-C", str(ROOT), "check-ignore", "-q", str(docs.RESULTS / "bot.json")])
+    assert ignored.returncode == 0  # the Makefile's results folder is git-ignored
+
+
+def test_a_new_run_discards_the_suites_earlier_report(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                                     capsys: pytest.CaptureFixture[str]) -> None:
+    """A suite that stops before saving leaves no stale figures for ``bench.docs`` to publish."""
+    monkeypatch.setenv(RESULTS_DIR_VARIABLE, str(tmp_path))
+    _save("bot", "x_ms", 11.0)
+    _save("engine", "rate", 1.0)
+    capsys.readouterr()
+    discard_saved("bot")
+    discard_saved("renders")  # never saved: nothing to do
+    assert [r["bench"] for r in docs.load_reports(tmp_path)] == ["engine"]
 
 
 def test_docs_refuses_an_empty_results_folder(tmp_path: Path) -> None:

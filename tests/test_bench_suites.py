@@ -6,6 +6,8 @@ from __future__ import annotations
 
 import ast
 import json
+import os
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -14,6 +16,7 @@ from typing import Any
 import pytest
 
 from bench import ai, expert, hints, ladder
+from bench import docs as bench_docs
 from bench import engine as engine_suite
 from bench.__main__ import GROUPS, main
 from bench.budgets import AI_SUITES, QUICK_SUITES, SCALE_SUITES
@@ -224,12 +227,34 @@ def test_an_unknown_suite_is_refused() -> None:
     assert done.returncode == 2 and "usage: python -m bench" in done.stderr and "Traceback" not in done.stderr
 
 
+def make_commands(target: str, *assignments: str) -> str:
+    """What ``make <target>`` would run (``make -n``), the venv and the interpreter's detection left
+    out (``STAMP=``, ``PYTHON=true``) so that nothing but the target's recipe is printed."""
+    if shutil.which("make") is None:
+        pytest.skip("no make on this machine")
+    return subprocess.run(["make", "-n", "-s", target, "STAMP=", "PYTHON=true", "PY=python", *assignments],
+                          cwd=ROOT, env={**os.environ, "PYENV_VERSION": "system"}, capture_output=True,
+                          text=True, check=True).stdout
+
+
 def test_make_runs_the_groups() -> None:
     """``make bench`` is the quick group (``FULL=1``: all), ``make bench-ai`` the AI suite,
     ``make bench-scale`` the shard bench."""
-    makefile = (ROOT / "Makefile").read_text()
-    assert "-m bench $(if $(FULL),full,quick)" in makefile
-    assert "-m bench ai" in makefile and "-m bench scale" in makefile
+    assert "python -m bench quick " in make_commands("bench")
+    assert "python -m bench full " in make_commands("bench", "FULL=1")
+    assert "python -m bench ai " in make_commands("bench-ai")
+    assert "python -m bench scale " in make_commands("bench-scale")
+
+
+def test_only_make_bench_docs_names_a_document() -> None:
+    """Issue 47: the bench targets save into the git-ignored folder (bench.docs.RESULTS) and print;
+    ``make bench-docs`` alone writes docs/benchmarks.md."""
+    for target in ("bench", "bench-ai", "bench-scale"):
+        commands = make_commands(target)
+        assert f"PROJECTL_BENCH_DIR={bench_docs.RESULTS.name} " in commands, commands
+        assert "--doc" not in commands and "docs/" not in commands, commands
+    published = make_commands("bench-docs")
+    assert "python -m bench.docs --results bench-output --doc docs/benchmarks.md" in published
 
 
 def test_the_engine_and_the_renderer_never_import_the_benches() -> None:

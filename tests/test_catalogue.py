@@ -237,9 +237,9 @@ def test_checking_the_whole_catalogue_is_fast(shipped: Catalogue) -> None:
     from engine import solver
 
     solver._min_pieces.cache_clear()
-    start = time.perf_counter()
+    start = time.process_time()  # CPU time: a busy machine makes the wall clock lie
     report = check_catalogue(shipped)
-    assert time.perf_counter() - start < 1.0
+    assert time.process_time() - start < 1.0
     assert report.ok
 
 

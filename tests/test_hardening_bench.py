@@ -40,7 +40,7 @@ def test_memory_runs_in_its_own_process(tmp_path: Path) -> None:
 
 def test_soak_command_line(tmp_path: Path) -> None:
     done = subprocess.run([sys.executable, "-m", "bench.soak", "--kills", "1", "--channels", "2",
-                           "--workdir", str(tmp_path)], cwd=ROOT, capture_output=True, text=True, timeout=120)
+                           "--workdir", str(tmp_path)], cwd=ROOT, capture_output=True, text=True, timeout=600)
     summary = json.loads(done.stdout.strip().splitlines()[-1])
     assert done.returncode == 0 and summary["ok"] and summary["kills"] == summary["survived"] == 1
 

@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from harness import SETTLE_CEILING, eventually
 
 import engine
 from bench.checks import integrity
@@ -123,13 +124,14 @@ async def test_a_held_channel_does_not_block_another(manager: GameManager, tmp_p
     free = await start_table(manager, 2, 2)
     async with manager.lock(1):
         waiting = asyncio.create_task(manager.act(1, user_id(1, 0), "level1"))
-        result = await asyncio.wait_for(manager.act(2, user_id(2, 0), "level1"), timeout=2)
+        # blocked by A's lock, B would wait forever: the ceiling only says when to stop waiting
+        result = await asyncio.wait_for(manager.act(2, user_id(2, 0), "level1"), timeout=SETTLE_CEILING)
         assert result.first is not None
         await asyncio.sleep(0.05)
         assert not waiting.done()
         logged = {a["game_id"] for a in snapshot(tmp_path / "races.sqlite3")["actions"]}
         assert logged == {free.id}
-    assert (await asyncio.wait_for(waiting, timeout=2)).first is not None
+    assert (await asyncio.wait_for(waiting, timeout=SETTLE_CEILING)).first is not None
     assert len(await manager.log(held.id)) == 1
 
 
@@ -232,10 +234,7 @@ async def test_a_held_channel_does_not_delay_another_through_discord(h: Any) -> 
     async with h.bot.manager.lock(first.channel_id):
         held = await h.slash(h.user(first.current.user_id), "games", "projectl play level1", settle=False)
         free = await h.slash(h.user(second.current.user_id), "general", "projectl play level1", settle=False)
-        for _ in range(500):
-            if answered(free) is not None:
-                break
-            await asyncio.sleep(0.01)
+        await eventually(lambda: answered(free) is not None)
         assert answered(free) is not None and answered(free).content.startswith("Done: `level1`")
         assert answered(held) is None
     await h.settle()

@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from harness import DiscordHarness, FakeMember
+from harness import DiscordHarness, FakeMember, eventually
 from test_bot_support import (
     TOKEN,
     FakeRenderer,
@@ -71,11 +71,7 @@ async def test_a_killed_render_worker_is_replaced_and_the_turn_is_posted(tmp_pat
         worker = renderer._workers[0]
         assert worker is not None and worker.pid is not None
         os.kill(worker.pid, signal.SIGKILL)  # what the OOM killer does
-        for _ in range(600):  # the event loop reads the end of its socket
-            if worker.broken:
-                break
-            await asyncio.sleep(0.05)
-        assert worker.broken
+        await eventually(lambda: worker.broken)  # the event loop reads the end of its socket
 
         last = await end_a_turn(h, users)
         reply = final_reply(last)

@@ -423,12 +423,11 @@ async def test_the_bot_plays_on_after_postgresql_restarts(own_postgres) -> None:
         assert storage._db.reconnects >= 1  # noqa: SLF001 - the connection really was replaced
 
 
-async def test_a_job_that_loses_its_connection_mid_transaction_changes_nothing(own_postgres) -> None:
+async def test_a_job_that_loses_its_connection_mid_transaction_changes_nothing(postgres_url: str) -> None:
+    """Only this store's own connection is ended, so the test run's shared server will do."""
     from bot.core.storage import NewSeat, StorageUnavailableError
-    from bot.core.storage.pg_server import create_database
 
-    url = await create_database(own_postgres, "midway")
-    store = await Storage.open(url)
+    store = await Storage.open(postgres_url)
     try:
         game = await store.create_game(guild_id=1, channel_id=2, host_id=3, variant="base", max_players=2,
                                        options={}, seed=1, seats=[NewSeat("a", user_id=3)])
@@ -445,14 +444,14 @@ async def test_a_job_that_loses_its_connection_mid_transaction_changes_nothing(o
         await store.close()
 
 
-async def test_a_single_statement_write_that_loses_its_connection_is_not_sent_again(own_postgres) -> None:
+async def test_a_single_statement_write_that_loses_its_connection_is_not_sent_again(
+        postgres_url: str) -> None:
     """A write that is its own transaction (an action's commit on PostgreSQL is one statement)
-    may have been committed when its connection went: it is reported, never sent a second time."""
+    may have been committed when its connection went: it is reported, never sent a second time.
+    Only this store's own connection is ended, so the test run's shared server will do."""
     from bot.core.storage import NewSeat, StorageUnavailableError
-    from bot.core.storage.pg_server import create_database
 
-    url = await create_database(own_postgres, "oneshot")
-    store = await Storage.open(url)
+    store = await Storage.open(postgres_url)
     try:
         game = await store.create_game(guild_id=1, channel_id=2, host_id=3, variant="base", max_players=2,
                                        options={}, seed=1, seats=[NewSeat("a", user_id=3)])

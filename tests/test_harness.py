@@ -528,7 +528,7 @@ async def test_two_concurrent_interactions(h: DiscordHarness) -> None:
 async def test_delete_after_sleepers_do_not_block_settle(h: DiscordHarness) -> None:
     alice = h.add_user("alice")
     await h.slash(alice, "general", "ping temp", settle=False)
-    await h.settle(timeout=1.0)
+    await h.settle(timeout=60.0)  # far below the deleters' 600 s sleep
     assert [m.content for m in h.channel_messages("general")] == ["temp reply", "temp post"]
 
 

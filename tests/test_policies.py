@@ -149,10 +149,10 @@ def test_greedy_is_fast() -> None:
     """A 2-player greedy game takes well under a second (the issue's target)."""
     import time
 
-    start = time.perf_counter()
+    start = time.process_time()  # CPU time: a busy machine makes the wall clock lie
     for seed in range(3):
         play_game(Options(players=2), seed, [GreedyPolicy(seed), GreedyPolicy(seed + 1)], keep_log=False)
-    assert (time.perf_counter() - start) / 3 < 0.5
+    assert (time.process_time() - start) / 3 < 0.5
 
 
 def test_greedy_solo_normal_margin_has_not_regressed() -> None:

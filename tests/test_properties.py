@@ -215,6 +215,7 @@ def play_checked(state: GameState, rng: Rng, randomness: int, limit: int) -> tup
     if isinstance(state.table, SoloTable):
         lock_budget = sum(state.table.locks) + state.table.mastermind_supply
     seats: list[int] = []
+    _survives_json(state, cards=True)
     while not state.is_over and len(log) < limit:
         seat = _seat(state, rng)
         action = _choose(state.focused(seat), rng, randomness)
@@ -228,14 +229,22 @@ def play_checked(state: GameState, rng: Rng, randomness: int, limit: int) -> tup
         seats.append(seat)
         check_invariants(state, set(), lock_budget)
         check_scores(state, finishing_placed)
-        text = serialisation.dumps(state)
-        again = serialisation.loads(text)
-        assert again == state and serialisation.dumps(again) == text
+        _survives_json(state, cards=False)
+    _survives_json(state, cards=True)
     assert replay(initial, log, seats) == state
     stored = serialisation.loads(serialisation.dumps(initial))
     replayed = replay(stored, [*map(_reparse, log)], seats)
     assert serialisation.dumps(replayed) == serialisation.dumps(state)
     return state, log
+
+
+def _survives_json(state: GameState, *, cards: bool) -> None:
+    """The state comes back from its JSON exactly. No action changes the cards, so between the
+    first and the last state of a game they are left out (named by their content key, as the
+    bot stores states) instead of being written and read again after every action."""
+    text = serialisation.dumps(state, cards=cards)
+    again = serialisation.loads(text, None if cards else state.cards)
+    assert again == state and serialisation.dumps(again, cards=cards) == text
 
 
 def _reparse(action: Action) -> Action:
@@ -335,14 +344,15 @@ def test_legal_actions_are_accepted_and_others_accepted_only_if_legal(table, see
         if step % 6 == 0:
             for action in legal_actions(state, seat):
                 apply(state, action, player=seat)
-        before = serialisation.dumps(state)
+        # the state without its cards (named by content key), and the cards by value
+        before = serialisation.dumps(state, cards=False), dict(state.cards)
         for _ in range(6):
             action = _random_action(seen, rng)
             try:
                 apply(state, action, player=seat)
             except IllegalActionError as error:
                 assert str(error)
-                assert serialisation.dumps(state) == before
+                assert (serialisation.dumps(state, cards=False), state.cards) == before
             else:
                 assert _is_legal(seen, action), str(action)
         state = apply(state, _choose(seen, rng, 2), player=seat).state

@@ -39,13 +39,15 @@ def assert_honest(record: GameRecord) -> None:
 
 @pytest.mark.parametrize("options", BASE + SOLO, ids=_ids)
 def test_random_games_end_normally(options: Options) -> None:
-    """500 random games per configuration (3,000 in all). RandomPolicy's guards are meant to
-    make genuine dead ends rare; at most 1% may stall, and those are reported as stalled."""
-    records = run_many(options, 500, RandomPolicy)
+    """200 random games per configuration (1,200 in all). RandomPolicy's guards are meant to
+    make genuine dead ends rare; at most 1% may stall, and those are reported as stalled. (None
+    of the first 500 seeds of any configuration stalls; 200 keep the 1 % bound meaningful in two
+    fifths of the time.)"""
+    records = run_many(options, 200, RandomPolicy)
     for record in records:
         assert_honest(record)
     stalled = sum(r.stalled for r in records)
-    assert stalled <= 5, f"{stalled} of 500 random games stalled"
+    assert stalled <= 2, f"{stalled} of 200 random games stalled"
 
 
 @pytest.mark.parametrize("options", BASE + SOLO, ids=_ids)

@@ -229,13 +229,13 @@ def test_optimal_placements_are_those_that_leave_one_piece_less() -> None:
 def test_supply_solve_is_fast_on_big_recesses() -> None:
     rng = random.Random(3)
     regions = [_random_region(rng, 16) for _ in range(40)]
-    start = time.perf_counter()
+    start = time.process_time()  # CPU time: a busy machine makes the wall clock lie
     for region in regions:
         supply = {shape: rng.randrange(0, 3) for shape in BASE_SHAPES}
         tiling = solve(region, supply=supply)
         if tiling is not None:
             assert_tiling(region, tiling)
-    assert time.perf_counter() - start < 3.0
+    assert time.process_time() - start < 3.0
 
 
 def test_parse_cells_masks_work_with_the_solver() -> None:

@@ -35,8 +35,10 @@ from .models import (
     MessageRecord,
     Response,
 )
+from .tasks import SETTLE_CEILING, eventually
 
 __all__ = [
+    "SETTLE_CEILING",
     "ApiError",
     "Button",
     "Call",
@@ -59,4 +61,5 @@ __all__ = [
     "TrappedError",
     "TrappedErrors",
     "UnsupportedRoute",
+    "eventually",
 ]

@@ -38,7 +38,7 @@ from .payloads import (
 )
 from .queries import Queries
 from .schema import CommandSchema
-from .tasks import TaskTracker
+from .tasks import SETTLE_CEILING, TaskTracker
 from .traps import ErrorTrap
 from .world import DEFAULT_CHANNELS, World
 
@@ -80,7 +80,9 @@ class DiscordHarness(UserActions, Queries):
     trap_loggers:
         Loggers whose ERROR records fail the test (add your bot's own).
     settle_timeout:
-        Upper bound for ``settle()``; tests normally settle in milliseconds.
+        Upper bound for ``settle()``; tests normally settle in milliseconds. The default is a
+        generous ceiling (two minutes) so that a busy machine only makes a test slower: it is
+        never the reason one fails.
     ignore_task:
         Extra predicate for long-lived tasks ``settle()`` must not wait for.
     world:
@@ -106,7 +108,7 @@ class DiscordHarness(UserActions, Queries):
         sync_commands: bool = True,
         require_ack: bool = True,
         trap_loggers: Iterable[str] = ("discord",),
-        settle_timeout: float = 5.0,
+        settle_timeout: float = SETTLE_CEILING,
         ignore_task: Callable[[asyncio.Task[Any]], bool] | None = None,
         world: World | None = None,
     ) -> None:
@@ -198,6 +200,11 @@ class DiscordHarness(UserActions, Queries):
         finally:
             state.guild_ready_timeout = previous_timeout
         self._ready = True
+        # The bot's own on_ready handlers (e.g. posting turns resumed at start-up) are part of
+        # starting: wait for them, however busy the machine; what they leave running is not.
+        handlers = [t for t in self.tracker.pending() if t.get_name() == "discord.py: on_ready"]
+        if handlers:
+            await asyncio.wait(handlers, timeout=self.settle_timeout)
         try:
             await self.tracker.settle(min(self.settle_timeout, 1.0))
         except SettleTimeout:

@@ -20,6 +20,11 @@ from typing import Any
 
 from .errors import SettleTimeout
 
+#: How long anything in a test may wait for something that happens later (settling, a worker
+#: replaced, a post drawn in the render pool) before it counts as never: two minutes, far above
+#: the milliseconds it takes on a quiet machine, so a busy machine makes tests slower, not red.
+SETTLE_CEILING = 120.0
+
 #: Set (to the owning tracker) in contexts whose tasks count as bot work.
 BOT_WORK: contextvars.ContextVar[TaskTracker | None] = contextvars.ContextVar(
     "harness_bot_work", default=None)
@@ -147,4 +152,17 @@ class TaskTracker:
         for task in leftovers:
             task.cancel()
         if leftovers:
-            await asyncio.wait(leftovers, timeout=2.0)
+            await asyncio.wait(leftovers, timeout=SETTLE_CEILING)
+
+
+async def eventually(condition: Callable[[], object], *, ceiling: float = SETTLE_CEILING,
+                     every: float = 0.01) -> None:
+    """Return as soon as ``condition()`` is true, checking every ``every`` seconds; fail only
+    after ``ceiling`` seconds. For what happens outside the tracked bot tasks (another process,
+    a socket closing), so that a test waits on the event itself, not a fixed time."""
+    loop = asyncio.get_running_loop()
+    deadline = loop.time() + ceiling
+    while not condition():
+        if loop.time() > deadline:
+            raise AssertionError(f"still not true after {ceiling:g} s: {condition}")
+        await asyncio.sleep(every)
