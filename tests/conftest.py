@@ -7,6 +7,10 @@ from positions import game
 
 from engine import GameState
 
+# The conftest files hold no doctests: collected as modules under --doctest-modules, this one and
+# tests/browser/conftest.py would both be imported as the module "conftest".
+collect_ignore = ["conftest.py", "browser/conftest.py"]
+
 
 @pytest.fixture
 def two_players() -> GameState:
