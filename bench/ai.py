@@ -23,7 +23,11 @@ The strength games, kept out of the quick bench because their figures need hundr
 * ``ladder_medium_vs_greedy_2p``, ``ladder_strong_vs_medium_2p``, ``ladder_expert_vs_strong_2p``
   — the AI ladder (issue 29, :mod:`bench.ladder`): each level's two-player win share against the
   level below, held to 65–85 %, ``--ladder-games`` per pair (400; about three hours of CPU), dealt
-  from held-out seeds (1,000,000 and up).
+  from held-out seeds (1,000,000 and up);
+* ``league_expert_vs_<member>_2p`` — the Expert's two-player win share against every other member
+  of the league (:mod:`bench.league`, the held-out opponents included), each held to 75 % or more
+  and printed with its Wilson 95 % interval, ``--league-games`` per pairing (400; some fifteen
+  hours of CPU for the nine pairings), dealt from the league's held-out seeds (4,000,000 and up).
 
 Figures beside their budgets (:mod:`bench.budgets`), then one JSON line; the exit code is 1 when
 a budget is missed.
@@ -42,6 +46,7 @@ from .engine import CLOCK, Cards, arguments, load_cards
 from .expert import TABLES, expert_tables
 from .hints import HINT_POSITIONS, bench_hints
 from .ladder import LADDER_GAMES, PAIRS, bench_ladder
+from .league import MEMBERS, bench_league, interval
 from .report import BenchReport
 from .strong import bench_strong
 
@@ -53,6 +58,21 @@ STRONG_SOLO_GAMES = 134
 """Solo games per difficulty."""
 SOLO_GAMES = 1000
 """Greedy's Solo games per difficulty."""
+LEAGUE_AI_GAMES = 400
+"""Two-player games of the Expert against each other league member (issue 50: 400 or more)."""
+
+
+def expert_league_shares(figures: dict[str, object]) -> dict[str, tuple[float, int]]:
+    """From :func:`bench.league.bench_league`'s figures (``involving="expert"``): the Expert's win
+    share and game count against each other member, whichever seat of the pairing it was named in."""
+    rows = figures["pairings"]
+    assert isinstance(rows, dict)
+    shares: dict[str, tuple[float, int]] = {}
+    for pairing, row in rows.items():
+        first, second = pairing.split(":")
+        other, share = (second, row["share"]) if first == "expert" else (first, 1.0 - row["share"])
+        shares[other] = (round(share, 4), row["games"])
+    return shares
 
 
 def bench_solo(
@@ -86,6 +106,7 @@ def run_bench(
     *, solo_games: int = SOLO_GAMES, seed: int = 0, cards: Cards = None, strong_games: int = STRONG_GAMES,
     strong_solo_games: int = STRONG_SOLO_GAMES, workers: int = 1, ladder_games: int = LADDER_GAMES,
     hint_positions: int = HINT_POSITIONS, expert_table_games: int = EXPERT_TABLE_GAMES,
+    league_games: int = LEAGUE_AI_GAMES,
 ) -> int:
     """Play, print each figure beside its budget, end with the JSON line; the exit code is 1 when
     a budget is missed. ``cards``: the catalogue greedy's Solo games deal from (default: shipped)."""
@@ -124,6 +145,15 @@ def run_bench(
                        label=f"the ladder: {upper}'s 2-player win share against {lower}", note=sample)
         for key in ("ladder_mean_margin", "ladder_games", "ladder_first_seed"):
             report.info(key, ladder[key])
+    if league_games:
+        figures = bench_league(league_games, tuple(MEMBERS), workers=workers, seed=seed, involving="expert")
+        for other, (share, games) in expert_league_shares(figures).items():
+            low, high = interval(share, games)
+            report.add(f"league_expert_vs_{other}_2p", share,
+                       label=f"the Expert's 2-player win share against the league's {other}",
+                       note=f"{games} games, 95 % interval {low:.1%}–{high:.1%}, "
+                            f"seeds {figures['first_seed']}+")
+        report.info("league_expert", figures)
     if expert_table_games:
         tables = expert_tables(expert_table_games, workers=workers)
         sample = f"{expert_table_games} games"
@@ -156,6 +186,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--expert-table-games", type=int, default=EXPERT_TABLE_GAMES,
                         help=f"Expert games per table kind: 3p, 4p, Solo normal and unbeatable "
                              f"(default {EXPERT_TABLE_GAMES}; 0: skip)")
+    parser.add_argument("--league-games", type=int, default=LEAGUE_AI_GAMES,
+                        help=f"2-player games of the Expert against each other league member "
+                             f"(default {LEAGUE_AI_GAMES}; 0: skip)")
     parser.add_argument("--hint-positions", type=int, default=HINT_POSITIONS,
                         help=f"fixed positions the hints' regret is measured on (default {HINT_POSITIONS}; "
                              "0: skip)")
@@ -164,4 +197,4 @@ def main(argv: Sequence[str] | None = None) -> int:
     return run_bench(solo_games=args.solo_games, seed=args.seed, cards=cards, strong_games=args.strong_games,
                      strong_solo_games=args.strong_solo_games, workers=args.workers,
                      ladder_games=args.ladder_games, hint_positions=args.hint_positions,
-                     expert_table_games=args.expert_table_games)
+                     expert_table_games=args.expert_table_games, league_games=args.league_games)

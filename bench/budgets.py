@@ -95,6 +95,13 @@ BUDGETS: dict[str, Budget] = {
                                          why="the ladder: Strong beats Medium, 2 players"),
     "ladder_expert_vs_strong_2p": within(0.65, 0.85, "strength", "ai",
                                          why="the ladder: Expert beats Strong, 2 players"),
+    # The Expert against every other league member (bench/league.py; issue 50: strong against
+    # opponents it never met, the held-out ones included).
+    **{f"league_expert_vs_{member}_2p": at_least(
+        0.75, "strength", "ai",
+        why=f"issue 50: the Expert beats the league's {member}, 2 players, held-out deals")
+       for member in ("greedy", "tuned", "medium", "strong", "planner", "rush_black", "hoarder", "end_racer",
+                      "hand_planner")},
     # -- images (bench/renders.py) ----------------------------------------------------------------
     "table_render_ms": at_most(4.0, "speed", "renders",
                                why="issue 30: table image, 4-player mid-game, median (a turn's CPU halved)"),

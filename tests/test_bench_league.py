@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 
 from bench import league
+from bench.budgets import BUDGETS
 from bench.strong import Result, StrongGames
 
 
@@ -57,3 +58,15 @@ def test_unknown_members_are_refused(capsys: pytest.CaptureFixture[str]) -> None
     with pytest.raises(SystemExit):
         league.main(["--members", "greedy,tuned", "--involving", "expert"])
     assert "--involving must name a member" in capsys.readouterr().err
+
+
+def test_the_outsiders_are_members_some_held_out_and_each_held_to_the_target() -> None:
+    """Issue 50: the league holds opponents built unlike the searches, some never used for tuning,
+    and ``make bench-ai`` holds the Expert to 75 % against every other member."""
+    assert {"rush_black", "hoarder", "end_racer", "hand_planner"} <= set(league.MEMBERS)
+    assert league.HELD_OUT and set(league.HELD_OUT) <= set(league.MEMBERS)
+    assert not set(league.HELD_OUT) & set(league.TUNING) and "expert" not in league.TUNING
+    for member in league.MEMBERS:
+        if member != "expert":
+            budget = BUDGETS[f"league_expert_vs_{member}_2p"]
+            assert (budget.limit, budget.value, budget.suites) == (">=", 0.75, ("ai",))

@@ -15,7 +15,7 @@ from typing import Any
 
 import pytest
 
-from bench import ai, expert, hints, ladder
+from bench import ai, expert, hints, ladder, league
 from bench import docs as bench_docs
 from bench import engine as engine_suite
 from bench.__main__ import GROUPS, main
@@ -85,6 +85,7 @@ def test_ai_bench_reports_the_strength_figures_with_their_budgets(
     monkeypatch.setattr(ai, "bench_ladder", _fake_ladder)
     monkeypatch.setattr(ai, "bench_hints", _fake_hints)
     monkeypatch.setattr(ai, "expert_tables", _fake_tables)
+    monkeypatch.setattr(ai, "bench_league", _fake_league)
     code = ai.main(["--solo-games", "2", "--workers", "2"])
     last = json.loads(capsys.readouterr().out.strip().splitlines()[-1])
     budgets = last["budgets"]
@@ -103,7 +104,20 @@ def test_ai_bench_reports_the_strength_figures_with_their_budgets(
     assert budgets["ladder_medium_vs_greedy_2p"] == {"value": 0.6, "limit": "within", "budget": [0.65, 0.85],
                                                      "ok": False}
     assert budgets["ladder_strong_vs_medium_2p"]["ok"] and budgets["ladder_expert_vs_strong_2p"]["ok"]
+    # The Expert against every other league member, whichever side of the pairing it is named on.
+    assert budgets["league_expert_vs_greedy_2p"] == {"value": 0.9, "limit": ">=", "budget": 0.75, "ok": True}
+    assert budgets["league_expert_vs_hoarder_2p"] == {"value": 0.7, "limit": ">=", "budget": 0.75,
+                                                      "ok": False}
+    assert {f"league_expert_vs_{m}_2p" for m in league.MEMBERS if m != "expert"} <= set(budgets)
     assert not last["within_budget"] and code == 1  # the missed figure fails the bench
+
+
+def _fake_league(games: int, members: tuple[str, ...], *, workers: int, seed: int,
+                 involving: str | None) -> dict[str, Any]:
+    assert (games, workers, involving) == (ai.LEAGUE_AI_GAMES, 2, "expert")
+    rows = {pairing: {"share": 0.1 if pairing.startswith("greedy") else 0.7 if "hoarder" in pairing else 0.8,
+                      "games": games, "margin": 1.0} for pairing in league.pairings(members, "expert")}
+    return {"pairings": rows, "first_seed": league.LEAGUE_SEED}
 
 
 def _fake_ladder(games: int, *, workers: int, seed: int) -> dict[str, Any]:
@@ -129,7 +143,7 @@ def test_ai_bench_plays_the_ladder_into_its_json(
     monkeypatch.setattr(ladder, "PAIRS", {pair: ("greedy", "random") for pair in ladder.PAIRS})
     code = ai.main(["--solo-games", "0", "--strong-games", "0", "--strong-solo-games", "0",
                     "--ladder-games", "2", "--workers", "1", "--expert-table-games", "0",
-                    "--hint-positions", "0"])
+                    "--hint-positions", "0", "--league-games", "0"])
     last = json.loads(capsys.readouterr().out.strip().splitlines()[-1])
     for key in ("ladder_medium_vs_greedy_2p", "ladder_strong_vs_medium_2p", "ladder_expert_vs_strong_2p"):
         assert 0.0 <= last[key] <= 1.0
