@@ -622,7 +622,8 @@ class GameManager:
             plan = await store.get(game.id, seat)
             if plan is None:
                 continue
-            if plan.user_id != holder.user_id or not plans.plays_now(game.state, seat, plan.turn):
+            if (plan.user_id != holder.user_id or not plan.left
+                    or not plans.plays_now(game.state, seat, plan.turn)):
                 await store.delete(game.id, seat)  # the seat changed hands, or the plan's turn is over
                 continue
             return await self._play_plan(game, holder, plan)
