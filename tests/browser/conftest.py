@@ -19,7 +19,7 @@ import pytest
 from bot.board import BoardHandle, start_board
 
 try:
-    from board_pages import DESKTOP
+    from board_pages import BUSY_CEILING_MS, DESKTOP
     from playwright.sync_api import Browser, BrowserContext, Page, Playwright, sync_playwright
 except ImportError:  # the dev extra is not installed: the browser tests are not collected
     sync_playwright = None
@@ -70,6 +70,7 @@ def browser(playwright_session: Playwright) -> Iterator[Browser]:
 def context(browser: Browser) -> Iterator[BrowserContext]:
     """A fresh desktop context per test (its own storage, no leftovers from another test)."""
     made = browser.new_context(viewport=DESKTOP)
+    made.set_default_timeout(BUSY_CEILING_MS)  # a ceiling for a busy machine, not an expected wait
     yield made
     made.close()
 

@@ -8,7 +8,7 @@ from collections.abc import Callable
 from typing import Any
 
 import pytest
-from board_pages import DESKTOP, PHONE, open_board, revision, wait_revision
+from board_pages import BUSY_CEILING_MS, DESKTOP, PHONE, open_board, revision, wait_revision
 from playwright.sync_api import Browser, Page
 
 from bot.board import BoardHandle
@@ -68,6 +68,7 @@ def test_axe_finds_no_serious_violation(browser: Browser, boards: Callable[..., 
                                         screen: str) -> None:
     board = boards(players=2, human_seats=(0, 1))
     context = browser.new_context(viewport=PHONE if screen == "phone" else DESKTOP)
+    context.set_default_timeout(BUSY_CEILING_MS)
     try:
         page = open_board(context.new_page(), board.link(0))
         assert serious(page) == []

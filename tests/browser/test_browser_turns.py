@@ -6,6 +6,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from board_pages import (
+    BUSY_CEILING_MS,
     PHONE,
     drag_to_placement,
     gestures,
@@ -68,7 +69,7 @@ def test_a_whole_two_player_round_by_mouse_drag(context: BrowserContext,
 
     assert gestures(ana) <= TYPICAL_TURN_GESTURES
     assert filled_cells(board, 0, str(placement["card"])) == {tuple(cell) for cell in placement["cells"]}
-    bia.wait_for_function("(n) => window.board.view.game.revision >= n", arg=revision(ana), timeout=10_000)
+    bia.wait_for_function("(n) => window.board.view.game.revision >= n", arg=revision(ana), timeout=120_000)
     # both pages are in one browser: their clocks agree; "within a second" of the mover's answer
     delay = bia.evaluate("window.board.viewAt") - ana.evaluate("window.board.viewAt")
     print(f"the other page drew the move {delay} ms after the mover's page")
@@ -79,13 +80,14 @@ def test_a_whole_two_player_round_by_mouse_drag(context: BrowserContext,
 
     typical_turn(bia)
     assert gestures(bia) <= TYPICAL_TURN_GESTURES
-    ana.wait_for_function("() => window.board.view.me.acting", timeout=10_000)
+    ana.wait_for_function("() => window.board.view.me.acting", timeout=120_000)
     assert board.state().current == 0
 
 
 def test_a_turn_by_touch_on_a_phone(browser: Browser, boards: Callable[..., BoardHandle]) -> None:
     board = boards(players=2)
     context = browser.new_context(viewport=PHONE, has_touch=True, is_mobile=True)
+    context.set_default_timeout(BUSY_CEILING_MS)
     try:
         page = open_board(context.new_page(), board.link(0))
         placement = typical_turn(page, touch=True)
