@@ -70,7 +70,7 @@ from ..actions import Action
 from ..errors import IllegalActionError
 from ..expansions.base import mastermind_takes
 from ..expansions.finesse import view
-from ..game import Outcome, apply, opponent_score, winners
+from ..game import apply, opponent_score, winners
 from ..legal import legal_actions, master_options
 from ..pieces import SHAPES, Shape, shape_of_mask
 from ..rng import Rng
@@ -83,6 +83,7 @@ from .fillings import finish_cost
 from .greedy import GreedyPolicy
 from .greedy_answers import finishing_touch
 from .hidden import redeal, visible_cards
+from .kept_turn import KeptTurn
 from .mastermind import mastermind_points
 from .outlook import progress
 from .policy import StopCheck, never_stop
@@ -409,8 +410,7 @@ class ExpertPolicy:
         self.closing_black = closing_black
         self.should_stop = should_stop
         self._pruner = GreedyPolicy(seed)
-        self._plan: tuple[Action, ...] = ()
-        self._expect: GameState | None = None
+        self._kept = KeptTurn()
         self._spent = 0
         self._stopped = False
         self.last: Analysis | None = None
@@ -420,16 +420,9 @@ class ExpertPolicy:
     # -- playing -------------------------------------------------------------------------------
     def choose(self, state: GameState) -> Action:
         """The rest of the planned turn while nothing new has been seen, else a fresh search."""
-        plan, expect = self._plan, self._expect
-        self._plan, self._expect = (), None
-        if plan and expect is not None and state == expect:
-            try:
-                outcome = apply(state, plan[0])
-            except IllegalActionError:
-                pass
-            else:
-                self._keep(plan[1:], outcome)
-                return plan[0]
+        kept = self._kept.next(state)
+        if kept is not None:
+            return kept
         if state.phase is Phase.FINISHING and not state.pending:
             return finishing_touch(state)
         actions = legal_actions(state)
@@ -437,17 +430,14 @@ class ExpertPolicy:
             return actions[0]
         best = self.analyse(state).best.actions
         if len(best) > 1:
-            self._keep(best[1:], apply(state, best[0]))
+            self._kept.keep(best[1:], apply(state, best[0]))
         return best[0]
 
     @property
     def planned(self) -> tuple[Action, ...]:
         """The rest of the turn this policy means to play after the action it just chose."""
-        return self._plan
+        return self._kept.rest
 
-    def _keep(self, rest: tuple[Action, ...], outcome: Outcome) -> None:
-        if rest and not outcome.reveals_hidden:
-            self._plan, self._expect = rest, outcome.state
 
     # -- searching -------------------------------------------------------------------------------
     def analyse(self, state: GameState, *, forced: Sequence[tuple[Action, ...]] = ()) -> Analysis:

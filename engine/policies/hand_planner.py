@@ -29,6 +29,7 @@ from ..state import GameState, Phase
 from .candidates import step_candidates
 from .greedy import GreedyPolicy
 from .hidden import redeal, visible_cards
+from .kept_turn import KeptTurn
 from .outlook import my_actions_left, progress
 from .strong import _mix
 
@@ -88,30 +89,19 @@ class HandPlannerPolicy:
     def __init__(self, seed: int = 0) -> None:
         self.seed = seed
         self._greedy = GreedyPolicy(seed)
-        self._plan: tuple[Action, ...] = ()
-        self._expect: GameState | None = None
+        self._kept = KeptTurn()
 
     def choose(self, state: GameState) -> Action:
-        plan, expect = self._plan, self._expect
-        self._plan, self._expect = (), None
-        if plan and expect is not None and state == expect:
-            try:
-                outcome = apply(state, plan[0])
-            except IllegalActionError:
-                pass
-            else:
-                if len(plan) > 1 and not outcome.reveals_hidden:
-                    self._plan, self._expect = plan[1:], outcome.state
-                return plan[0]
+        kept = self._kept.next(state)
+        if kept is not None:
+            return kept
         if (waiting_for(state) is not None or state.phase is not Phase.PLAY or state.current in state.held
                 or state.round > LONG_GAME):
             return self._greedy.choose(state)
         best = self._search(state)
         if not best:  # nothing gains by the formula: greedy's move keeps the game moving
             return self._greedy.choose(state)
-        outcome = apply(state, best[0])
-        if len(best) > 1 and not outcome.reveals_hidden:
-            self._plan, self._expect = best[1:], outcome.state
+        self._kept.keep(best[1:], apply(state, best[0]))
         return best[0]
 
     def _search(self, state: GameState) -> tuple[Action, ...]:

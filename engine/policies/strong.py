@@ -55,7 +55,7 @@ from dataclasses import dataclass, fields
 
 from ..actions import Action
 from ..errors import IllegalActionError
-from ..game import Outcome, apply, opponent_score, winners
+from ..game import apply, opponent_score, winners
 from ..legal import legal_actions, master_options
 from ..pieces import SHAPES
 from ..rng import Rng
@@ -65,6 +65,7 @@ from .candidates import step_candidates
 from .fillings import pieces_to_fill
 from .greedy import GreedyPolicy
 from .hidden import redeal, visible_cards
+from .kept_turn import KeptTurn
 from .policy import StopCheck, never_stop
 
 ROLLOUT_TURN_CAP = 600
@@ -201,8 +202,7 @@ early (see the module; default: never). ``win_bonus``:
         self.horizon = horizon
         self._rollout_policy = rollout_policy or GreedyPolicy
         self._pruner = GreedyPolicy(seed)
-        self._plan: tuple[Action, ...] = ()
-        self._expect: GameState | None = None
+        self._kept = KeptTurn()
         self._stopped = False
         self.last: Analysis | None = None
         """The last search (None until one ran)."""
@@ -212,35 +212,23 @@ early (see the module; default: never). ``win_bonus``:
     def choose(self, state: GameState) -> Action:
         """The next action: the rest of the planned turn while nothing new has been seen, else
         the first action of a fresh search."""
-        plan, expect = self._plan, self._expect
-        self._plan, self._expect = (), None
-        if plan and expect is not None and state == expect:
-            try:
-                outcome = apply(state, plan[0])
-            except IllegalActionError:
-                pass
-            else:
-                self._keep(plan[1:], outcome)
-                return plan[0]
+        kept = self._kept.next(state)
+        if kept is not None:
+            return kept
         actions = legal_actions(state)
         if len(actions) == 1 and master_options(state) is None:
             return actions[0]
         best = self.analyse(state).best.actions
         if len(best) > 1:
-            self._keep(best[1:], apply(state, best[0]))
+            self._kept.keep(best[1:], apply(state, best[0]))
         return best[0]
 
     @property
     def planned(self) -> tuple[Action, ...]:
         """The rest of the turn this policy means to play after the action it just chose (empty
         when that action revealed a card: the next call searches again)."""
-        return self._plan
+        return self._kept.rest
 
-    def _keep(self, rest: tuple[Action, ...], outcome: Outcome) -> None:
-        """Remember the rest of the plan, unless the action just chosen reveals a card: then the
-        next call searches again with what it shows."""
-        if rest and not outcome.reveals_hidden:
-            self._plan, self._expect = rest, outcome.state
 
     # -- searching -------------------------------------------------------------------------------
     def analyse(
