@@ -626,11 +626,11 @@ class GameManager:
                     or not plans.plays_now(game.state, seat, plan.turn)):
                 await store.delete(game.id, seat)  # the seat changed hands, or the plan's turn is over
                 continue
-            return await self._play_plan(game, holder, plan)
+            return await self._play_plan(game, holder, plan, store)
         return [], game, None, None
 
     async def _play_plan(
-        self, game: Game, holder: Seat, plan: PlanRow,
+        self, game: Game, holder: Seat, plan: PlanRow, store: PlanStore,
     ) -> tuple[list[Step], Game, PlanOutcome | None, Exception | None]:
         assert holder.user_id is not None
         steps: list[Step] = []
@@ -664,7 +664,7 @@ class GameManager:
                     reason = texts.PLAN_PAST_THE_TURN
                 break
         if plan.left or reason is not None:
-            await PlanStore(self.storage).delete(game.id, holder.seat)
+            await store.delete(game.id, holder.seat)
         assert game.state is not None
         left_now = (game.state.focused(holder.seat).actions_left
                     if plans.plays_now(game.state, holder.seat, None) else 0)
