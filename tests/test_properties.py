@@ -120,7 +120,8 @@ def _card_locations(state: GameState) -> list[str]:
     return places
 
 
-def check_invariants(state: GameState, discarded: set[str], lock_budget: int) -> None:
+def check_invariants(state: GameState, in_the_game: set[str], discarded: set[str], lock_budget: int) -> None:
+    """``in_the_game``: where the initial state's cards are (the same all game: worked out once)."""
     # pieces are conserved, and never negative
     assert piece_totals(state) == full_counts(state)
     assert min(state.reserve) >= 0
@@ -153,7 +154,7 @@ def check_invariants(state: GameState, discarded: set[str], lock_budget: int) ->
     places = _card_locations(state)
     counts = Counter(places)
     assert max(counts.values()) == 1, [c for c, n in counts.items() if n > 1]
-    assert set(places) | discarded == set(_card_locations(initial_state(state)))  # boxed cards stay out
+    assert set(places) | discarded == in_the_game  # boxed cards stay out
     # Solo counters never grow and never go negative
     if isinstance(state.table, SoloTable):
         assert min(state.table.locks) >= 0 and state.table.mastermind_supply >= 0
@@ -215,6 +216,7 @@ def play_checked(state: GameState, rng: Rng, randomness: int, limit: int) -> tup
     if isinstance(state.table, SoloTable):
         lock_budget = sum(state.table.locks) + state.table.mastermind_supply
     seats: list[int] = []
+    in_the_game = set(_card_locations(initial_state(state)))
     _survives_json(state, cards=True)
     while not state.is_over and len(log) < limit:
         seat = _seat(state, rng)
@@ -227,7 +229,7 @@ def play_checked(state: GameState, rng: Rng, randomness: int, limit: int) -> tup
         finishing_placed[seat] -= sum(isinstance(e, CreditPaidFinishing) for e in outcome.events)
         log.append(action)
         seats.append(seat)
-        check_invariants(state, set(), lock_budget)
+        check_invariants(state, in_the_game, set(), lock_budget)
         check_scores(state, finishing_placed)
         _survives_json(state, cards=False)
     _survives_json(state, cards=True)
