@@ -128,7 +128,7 @@ def test_cancel_and_a_refused_step_change_nothing_and_axe_passes(page: Page,
     assert saved_steps(board, 1) is None
     start_planning(page)  # a draft refused by the server says why and keeps the steps it had
     page.evaluate("window.board.addStep({ place: { card: 'W01', shape: '1', cells: [[0, 0]] } })")
-    page.wait_for_function("() => document.querySelector('#message').textContent.includes('would be refused')")
+    page.wait_for_function("() => document.querySelector('#message').textContent.includes('refused')")
     assert page.evaluate("window.board.planning.steps.length") == 0
     page.get_by_role("button", name="Stop planning").click()
     page.wait_for_selector('[data-key="btn:plan"]')
