@@ -89,6 +89,11 @@ class BoardPlans:
                          await self.front._recent(ctx.game), blind=self.front.signer.blind)
         view["game"]["status"] = ctx.game.status
         view["undo"] = None
+        real = ctx.game.state
+        assert real is not None
+        for player in view["players"]:  # who is to move is the table's, not the draft's
+            player["current"] = player["seat"] == real.current and not real.is_over
+            player["acting"] = player["seat"] in real.acting_seats
         unknown = {(str(colour), slot) for colour, slot in laid_out.refilled}
         for row in view["table"]["rows"]:
             if row["side"] in (None, laid_out.side):

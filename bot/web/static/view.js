@@ -72,7 +72,7 @@ function status(ui) {
   const me = view.me || {};
   if (view.game && view.game.over) return t("gameOver");
   if (me.spectator) return t("spectating");
-  if (ui.planning) return t("planning", { n: ui.planning.steps.length });
+  if (ui.planning) return ui.planning.steps.length === 1 ? t("planningOne") : t("planning", { n: ui.planning.steps.length });
   if (me.acting) {
     const left = me.actions_left;
     const count = left === undefined || left === null ? "" : ` ${left === 1 ? t("actionLeft") : t("actionsLeft", { n: left })}`;
