@@ -69,7 +69,7 @@ def test_the_spectator_page_shows_the_board_and_nothing_hidden_or_to_act_with(
     assert "You are watching" in page.inner_text("#turn-status")
     seen = view(page)
     assert seen["me"]["spectator"] and not seen["me"]["plannable"]
-    assert seen["supply"] == [] and seen["puzzles"] == [] and seen["offers"] == [] and seen["placements"] == {}
+    assert seen["supply"] == seen["puzzles"] == seen["offers"] == [] and seen["placements"] == {}
     assert seen["master"] is None and seen["pending"] is None and seen["undo"] is None
     assert all(p["score"] is None and p["completed_cards"] is None for p in seen["players"])
     assert all(isinstance(n, int) for n in seen["table"]["decks"].values())  # counts, never cards
