@@ -13,6 +13,8 @@ import pytest
 
 from bot.board import Board, open_board
 from bot.core.storage.plans import PlanStore
+from engine.cards import Colour
+from engine.state import LineClearTable
 
 LEVEL1 = {"action": "level1"}
 
@@ -132,3 +134,48 @@ async def test_cancel_drops_the_plan(http: aiohttp.ClientSession, board: Board) 
         await board.act(0, "level1")
     state = (await board.game()).state
     assert state is not None and state.current == 1 and state.actions_left == 3  # nothing played for it
+
+
+async def test_a_plan_holds_a_master_laid_out_from_the_drafts_options(
+        http: aiohttp.ClientSession, board: Board) -> None:
+    for _ in range(3):
+        await board.act(0, "level1")
+    for action in ("take white 1", "take white 2", "level1"):
+        await board.act(1, action)
+    status, drafted = await call(http, board, "/api/plan/draft", 1, {"steps": []})
+    master = drafted["view"]["master"]
+    assert status == 200 and master is not None
+    first, second = sorted(master["per_card"])
+    one = next(p for p in master["per_card"][first] if p["shape"] == "1")
+    two = next(p for p in master["per_card"][second] if p["shape"] == "2")
+    step = {"master": [{"shape": p["shape"], "card": card, "cells": p["cells"]}
+                       for p, card in ((one, first), (two, second))]}
+    status, saved = await call(http, board, "/api/plan", 1, {"steps": [step, LEVEL1]})
+    assert status == 200 and saved["plan"]["steps"][0]["action"].startswith("master")
+    for _ in range(3):
+        await board.act(0, "level1")
+    state = (await board.game()).state
+    assert state is not None
+    filled = {p.card: p.filled.bit_count() for p in state.players[1].puzzles}
+    assert filled == {first: 1, second: 2} and state.actions_left == 1  # Master and level1 played
+
+
+async def test_in_line_clear_a_plan_is_laid_out_on_the_side_chosen(http: aiohttp.ClientSession,
+                                                                   tmp_path: Path) -> None:
+    opened = await open_board(tmp_path, players=5, human_seats=(0, 1, 2, 3, 4), seed=5)
+    try:
+        state = (await opened.game()).state
+        assert state is not None
+        seat = next(s for s in range(5) if s not in state.acting_seats)
+        table = state.table
+        assert isinstance(table, LineClearTable)
+        take = {"steps": [{"action": "take white 1"}]}
+        for side in ("left", "right"):
+            status, drafted = await call(http, opened, "/api/plan/draft", seat, {**take, "side": side})
+            assert status == 200 and drafted["plan"]["side"] == side
+            assert drafted["view"]["table"]["side"] == side
+            assert drafted["plan"]["steps"][0]["card"] == table.row(side, Colour.WHITE)[0]
+        status, either = await call(http, opened, "/api/plan/draft", seat, take)
+        assert status == 200 and either["plan"]["side"] == "left"  # the first side that allows it
+    finally:
+        await opened.stop()
