@@ -5,14 +5,27 @@ no hidden information, nothing to act with, and live updates."""
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import Any
 
-from board_pages import drag_to_placement, open_board, placement_in_hand, revision, view, wait_revision
+from board_pages import (
+    drag_to_placement,
+    normalised,
+    open_board,
+    orientation,
+    placement_in_hand,
+    revision,
+    view,
+    wait_revision,
+)
 from playwright.sync_api import Page
 from test_browser_expansions import play_until
 
 from bot.board import BoardHandle
-from engine import GameState, Place, legal_actions
+from bot.core.play.manager import engine_policy
+from bot.core.play.plans import plannable, planning_states
+from engine import GameState, Place, apply, legal_actions
 from engine.pieces import SHAPES_BY_LEVEL, parse_shape
+from engine.policies.plugins import seen_position
 
 GHOSTS = frozenset(SHAPES_BY_LEVEL[5])
 
@@ -83,3 +96,53 @@ def test_the_spectator_page_shows_the_board_and_nothing_hidden_or_to_act_with(
     board.act(0, "level1")  # the live update reaches the spectator too
     wait_revision(page, before)
     assert view(page)["log"][-1].endswith("level1")
+
+
+def test_a_plan_on_the_page_holds_a_pending_choice(page: Page, boards: Callable[..., BoardHandle]) -> None:
+    """A planned placement that completes a puzzle with a level-up reward: the draft asks the
+    choice on the page, the choice is a step of the plan, and both play when the turn comes."""
+    board = boards(players=2, human_seats=(0, 1), ghost=True, seed=5)
+    found: dict[str, Any] = {}
+
+    def asks_a_choice(state: GameState) -> bool:
+        planner = 1 - min(state.acting_seats)
+        if state.pending or not plannable(state, planner):
+            return False
+        start = planning_states(seen_position(state, planner), planner)[0]
+        for action in legal_actions(start):
+            after = apply(start, action, player=planner).state
+            if isinstance(action, Place) and after.pending and len(after.pending[0].options) > 2:
+                found.update(seat=planner, place=action, options=after.pending[0].options)
+                return True
+        return False
+
+    play_until(board, asks_a_choice)
+    seat, place = found["seat"], found["place"]
+    open_board(page, board.link(seat))
+    page.get_by_role("button", name="Plan my next turn").click()
+    page.wait_for_function("() => window.board?.planning?.steps.length === 0")
+    shape = place.shape.value
+    wanted = next(p for p in view(page)["placements"][shape] if p["action"] == str(place))
+    page.locator(f'#supply button.piece[data-shape="{shape}"]').click()  # in hand: R and F turn it
+    for turn in range(8):
+        if normalised(orientation(page, shape)) == normalised(wanted["cells"]):
+            break
+        page.keyboard.press("f" if turn == 3 else "r")
+    drag_to_placement(page, shape, wanted)
+    page.wait_for_function("() => window.board?.planning?.steps.length === 1")
+    box = page.get_by_role("group", name="A choice is waiting:")
+    option = found["options"][0]
+    box.locator(f'[data-key="offer:choose {option}"]').click()
+    page.wait_for_function("() => window.board?.planning?.steps.length === 2")
+    page.get_by_role("button", name="Save plan").click()
+    page.wait_for_selector('[data-key="btn:plan-cancel"]')
+    chooser = engine_policy("greedy", 3)
+    while seat not in board.state().acting_seats:  # the other seat ends its turn
+        state = board.state()
+        mover = min(state.acting_seats)
+        board.act(mover, str(chooser.choose(state.focused(mover))))
+    page.wait_for_selector(".plan-outcome")
+    assert f"choose {option}" in page.inner_text(".plan-outcome")
+    page.wait_for_function("(line) => window.board.view.log.includes(line)",
+                           arg=f"{view(page)['me']['name']}: choose {option} (planned)")
+    assert not board.state().pending and seat in board.state().acting_seats  # its turn goes on
