@@ -154,12 +154,12 @@ class BoardFront:
         return dumps(await self.view(grant, game))
 
     async def view(self, grant: BoardToken, game: Game) -> Json:
-        view = seat_view(context_for(game, grant.seat, grant.user_id, grant.locale), await self._recent(game),
+        view = seat_view(context_for(game, grant.seat, grant.user_id, grant.locale), await self.recent(game),
                          blind=self.signer.blind)
         view["game"]["status"] = game.status
         return view
 
-    async def _recent(self, game: Game) -> list[ActionRow]:
+    async def recent(self, game: Game) -> list[ActionRow]:
         """The last rows of the game's log at its revision (read once for every page)."""
         key = (game.id, game.revision)
         reading = self._logs.get(key)

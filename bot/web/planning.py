@@ -86,7 +86,7 @@ class BoardPlans:
         cards a step's take or recycle brought into a row (their deck was re-dealt)."""
         game: Game = dataclasses.replace(ctx.game, state=laid_out.after)
         view = seat_view(ActingContext(game, ctx.seat, ctx.user_id, ctx.locale),
-                         await self.front._recent(ctx.game), blind=self.front.signer.blind)
+                         await self.front.recent(ctx.game), blind=self.front.signer.blind)
         view["game"]["status"] = ctx.game.status
         view["undo"] = None
         real = ctx.game.state

@@ -132,6 +132,9 @@ def test_cancel_and_a_refused_step_change_nothing_and_axe_passes(page: Page,
     assert page.evaluate("window.board.planning.steps.length") == 0
     page.get_by_role("button", name="Stop planning").click()
     page.wait_for_selector('[data-key="btn:plan"]')
+    start_planning(page)  # the turn comes while a draft is open: the page leaves Plan mode and says so
     for _ in range(3):
         board.act(0, "level1")
+    page.wait_for_function("() => !window.board.planning && window.board.view.me.acting")
+    assert "It is your turn now" in page.inner_text("#message")
     assert board.state().current == 1 and board.state().actions_left == 3  # nothing planned was played
