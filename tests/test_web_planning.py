@@ -14,6 +14,7 @@ import pytest
 from bot.board import Board, open_board
 from bot.core.storage.plans import PlanStore
 from engine.cards import Colour
+from engine.policies.hidden import visible_cards
 from engine.state import LineClearTable
 
 LEVEL1 = {"action": "level1"}
@@ -179,3 +180,27 @@ async def test_in_line_clear_a_plan_is_laid_out_on_the_side_chosen(http: aiohttp
         assert status == 200 and either["plan"]["side"] == "left"  # the first side that allows it
     finally:
         await opened.stop()
+
+
+def card_ids(value: Any, known: frozenset[str]) -> set[str]:
+    """Every string in a JSON value that is a card's id."""
+    if isinstance(value, dict):
+        return set().union(*(card_ids(v, known) for v in value.values())) if value else set()
+    if isinstance(value, list):
+        return set().union(*(card_ids(v, known) for v in value)) if value else set()
+    return {value} if isinstance(value, str) and value in known else set()
+
+
+async def test_a_draft_shows_no_card_the_seat_cannot_see(http: aiohttp.ClientSession, board: Board) -> None:
+    state = (await board.game()).state
+    assert state is not None
+    seen = visible_cards(state, 1)
+    draws = [{"action": "draw white"}, {"action": "draw black"}]
+    refills = [{"action": "take white 1"}, {"action": "take white 1"}, {"action": "recycle white 1 2 3 4"}]
+    for steps in (draws, refills):
+        status, drafted = await call(http, board, "/api/plan/draft", 1, {"steps": steps})
+        assert status == 200, drafted
+        assert card_ids(drafted, frozenset(state.cards)) <= seen
+        assert drafted["view"]["table"]["decks"]["white"] < len(state.table.white_deck)  # type: ignore[union-attr]
+        if steps[0]["action"].startswith("draw"):  # drawn blind: stand-ins, left out
+            assert drafted["view"]["puzzles"] == [] and drafted["view"]["placements"] == {}

@@ -83,7 +83,7 @@ class BoardPlans:
 
     async def _draft_view(self, ctx: ActingContext, laid_out: plans.LaidOut) -> Json:
         """``seat_view`` of the table after the steps, with what a plan cannot know left out: the
-        cards a step's take or recycle brought into a row (their deck was re-dealt)."""
+        cards a step drew blind or brought into a row (stand-ins: the decks were re-dealt)."""
         game: Game = dataclasses.replace(ctx.game, state=laid_out.after)
         view = seat_view(ActingContext(game, ctx.seat, ctx.user_id, ctx.locale),
                          await self.front.recent(ctx.game), blind=self.front.signer.blind)
@@ -94,12 +94,31 @@ class BoardPlans:
         for player in view["players"]:  # who is to move is the table's, not the draft's
             player["current"] = player["seat"] == real.current and not real.is_over
             player["acting"] = player["seat"] in real.acting_seats
-        unknown = {(str(colour), slot) for colour, slot in laid_out.refilled}
-        for row in view["table"]["rows"]:
-            if row["side"] in (None, laid_out.side):
-                row["cards"] = [None if (str(row["colour"]), slot) in unknown else card
-                                for slot, card in enumerate(row["cards"], start=1)]
+        _leave_out(view, plans.unknown_cards(real, ctx.seat, laid_out), ctx.seat)
         return view
+
+
+def _leave_out(view: Json, unknown: frozenset[str], seat: int) -> None:
+    """``view`` without the cards in ``unknown`` (stand-ins: see ``plans.unknown_cards``): an
+    empty slot in a row, no puzzle of the seat's, nothing offered on them."""
+    if not unknown:
+        return
+    for row in view["table"]["rows"]:
+        row["cards"] = [None if card is not None and card["id"] in unknown else card for card in row["cards"]]
+    view["puzzles"] = [p for p in view["puzzles"] if p["card"] not in unknown]
+    me = view["players"][seat]
+    me["puzzles"] = [p for p in me["puzzles"] if p["id"] not in unknown]
+    me["face_up"] = [card for card in me["face_up"] if card not in unknown]
+    if me["completed_cards"] is not None:
+        me["completed_cards"] = [card for card in me["completed_cards"] if card not in unknown]
+    view["offers"] = [o for o in view["offers"] if o.get("card") not in unknown]
+    view["placements"] = {shape: kept for shape, places in view["placements"].items()
+                          if (kept := [p for p in places if p["card"] not in unknown])}
+    for kind in ("master", "ambassador"):
+        multi = view[kind]
+        if multi is not None:
+            per_card = {card: places for card, places in multi["per_card"].items() if card not in unknown}
+            view[kind] = {**multi, "per_card": per_card} if per_card else None
 
 
 def _plan_body(body: Any) -> tuple[list[Action], str | None]:

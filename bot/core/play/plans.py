@@ -36,6 +36,7 @@ from bot.core.wording.locales import Joined, Notation
 from bot.core.wording.refusals import engine_text
 from engine import Action, GameState
 from engine.events import PuzzleTaken
+from engine.policies.hidden import visible_cards
 from engine.policies.plugins import seen_position
 from engine.state import ACTIONS_PER_TURN, Phase, Turn
 
@@ -102,9 +103,8 @@ class LaidOut:
 
     steps: tuple[PlanStep, ...]
     after: GameState
-    """The seat's view of the table once the steps are played (decks re-dealt: ``seen_position``)."""
-    refilled: frozenset[tuple[Any, int | None]] = frozenset()
-    """Row slots (colour, slot) an earlier step refilled from a deck: what lies there is not known."""
+    """The seat's view of the table once the steps are played (decks re-dealt: ``seen_position``,
+    so a card drawn or refilled from a deck is a stand-in: :func:`unknown_cards`)."""
     open: bool = False
     """Whether another step could follow: the planned turn is not over after them."""
     side: str | None = None
@@ -165,7 +165,13 @@ def _simulate(state: GameState, seat: int, actions: Sequence[Action]) -> LaidOut
         state = outcome.state
     still = seat in state.acting_seats and state.turn == turn and state.phase is Phase.PLAY
     side = next((t.side for t in start.turns if t.seat == seat), None)
-    return LaidOut(tuple(steps), state, frozenset(unknown), still, side)
+    return LaidOut(tuple(steps), state, still, side)
+
+
+def unknown_cards(state: GameState, seat: int, laid_out: LaidOut) -> frozenset[str]:
+    """The cards the table after a plan shows that ``seat`` cannot know now (drawn blind, or
+    refilled into a row from a deck): stand-ins from the re-dealt decks, which a page leaves out."""
+    return visible_cards(laid_out.after, seat) - visible_cards(state, seat)
 
 
 def step_problem(state: GameState, seat: int, step: PlanStep) -> tuple[Any, engine.Outcome | None]:
