@@ -62,6 +62,10 @@ def test_a_plan_laid_out_by_mouse_plays_when_the_turn_comes(page: Page,
     page.reload()  # the plan kept is shown again after a reload
     page.wait_for_selector('[data-key="btn:plan-cancel"]')
     assert plan_box(page).count("\n") >= 3 and "It plays the moment your turn starts." in plan_box(page)
+    page.get_by_role("button", name="Change plan").click()  # back in Plan mode with the steps kept
+    wait_steps(page, 3)
+    page.get_by_role("button", name="Stop planning").click()
+    page.wait_for_selector('[data-key="btn:plan-cancel"]')
 
     for _ in range(3):
         board.act(0, "level1")
@@ -138,3 +142,22 @@ def test_cancel_and_a_refused_step_change_nothing_and_axe_passes(page: Page,
     page.wait_for_function("() => !window.board.planning && window.board.view.me.acting")
     assert "It is your turn now" in page.inner_text("#message")
     assert board.state().current == 1 and board.state().actions_left == 3  # nothing planned was played
+
+
+def test_in_line_clear_the_page_plans_on_the_side_chosen(page: Page,
+                                                         boards: Callable[..., BoardHandle]) -> None:
+    board = boards(players=5, human_seats=(0, 1, 2, 3, 4), seed=5)
+    state = board.state()
+    seat = next(s for s in range(5) if s not in state.acting_seats)
+    open_board(page, board.link(seat))
+    start_planning(page)
+    right = page.get_by_role("button", name="Plan on the right side")
+    right.click()
+    page.wait_for_function("() => window.board.view.table.side === 'right'")
+    assert right.get_attribute("aria-pressed") == "true"
+    card = page.locator('.row.white[data-side="right"] button.slot-button:not([aria-disabled])').first
+    taken = card.get_attribute("data-card")
+    card.click()
+    wait_steps(page, 1)
+    assert page.evaluate("window.board.planning.steps[0].card") == taken
+    assert page.locator('.row[data-side="left"] button.slot-button:not([aria-disabled])').count() == 0
