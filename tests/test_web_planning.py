@@ -36,8 +36,8 @@ async def http() -> AsyncIterator[aiohttp.ClientSession]:
 
 
 async def call(http: aiohttp.ClientSession, board: Board, path: str, seat: int | None,
-               body: Any = None) -> tuple[int, Any]:
-    headers = {"Authorization": f"Bearer {board.token(seat)}"}
+               body: Any = None, *, locale: str | None = None) -> tuple[int, Any]:
+    headers = {"Authorization": f"Bearer {board.token(seat, locale=locale)}"}
     method = http.get if body is None and path == "/api/plan" else http.post
     async with method(board.base_url + path, headers=headers, json=body) as answer:
         return answer.status, await answer.json()
@@ -204,3 +204,14 @@ async def test_a_draft_shows_no_card_the_seat_cannot_see(http: aiohttp.ClientSes
         assert drafted["view"]["table"]["decks"]["white"] < len(state.table.white_deck)  # type: ignore[union-attr]
         if steps[0]["action"].startswith("draw"):  # drawn blind: stand-ins, left out
             assert drafted["view"]["puzzles"] == [] and drafted["view"]["placements"] == {}
+
+
+async def test_the_plans_sentences_are_in_the_seats_language(http: aiohttp.ClientSession, board: Board) -> None:
+    status, saved = await call(http, board, "/api/plan", 1, {"steps": [LEVEL1]}, locale="pt-BR")
+    assert status == 200 and saved["said"].startswith("Planejado para o seu próximo turno")
+    status, refused = await call(http, board, "/api/plan/draft", 1, {"steps": [LEVEL1] * 4}, locale="pt-BR")
+    assert status == 422 and refused["error"].startswith("O passo 4 do plano")
+    for _ in range(3):
+        await board.act(0, "level1")
+    status, shown = await call(http, board, "/api/plan", 1, locale="pt-BR")
+    assert shown["outcome"]["text"].startswith(f"O seu turno planejado na partida {board.game_id}")

@@ -91,7 +91,8 @@ const EN = {
   planWaits: "It plays the moment your turn starts.",
   lastPlan: "Your last planned turn",
   dismiss: "Dismiss",
-  planSide: "Plan on the {side} side",
+  planLeft: "Plan on the left side",
+  planRight: "Plan on the right side",
   planStepCard: "{action} ({card})",
 };
 
@@ -184,7 +185,8 @@ const PT = {
   planWaits: "Ele é jogado assim que o seu turno começar.",
   lastPlan: "Seu último turno planejado",
   dismiss: "Dispensar",
-  planSide: "Planejar do lado {side}",
+  planLeft: "Planejar do lado esquerdo",
+  planRight: "Planejar do lado direito",
   planStepCard: "{action} ({card})",
 };
 

@@ -229,7 +229,7 @@ function planBox(ui) {
     h("h3", { id: "plan-h", class: "plan-title", text: title }), ...children);
   if (plan) {
     const sides = view.table && view.table.kind === "lineclear"
-      ? ["left", "right"].map((side) => button(`btn:plan-side:${side}`, t("planSide", { side: t(side) }), () => ui.chooseSide(side),
+      ? ["left", "right"].map((side) => button(`btn:plan-side:${side}`, t(side === "left" ? "planLeft" : "planRight"), () => ui.chooseSide(side),
         { class: "side", "aria-pressed": plan.laidSide === side ? "true" : "false" }))
       : [];
     return box(t("planTitle"),
