@@ -206,7 +206,8 @@ async def test_a_draft_shows_no_card_the_seat_cannot_see(http: aiohttp.ClientSes
             assert drafted["view"]["puzzles"] == [] and drafted["view"]["placements"] == {}
 
 
-async def test_the_plans_sentences_are_in_the_seats_language(http: aiohttp.ClientSession, board: Board) -> None:
+async def test_the_plans_sentences_are_in_the_seats_language(http: aiohttp.ClientSession,
+                                                             board: Board) -> None:
     status, saved = await call(http, board, "/api/plan", 1, {"steps": [LEVEL1]}, locale="pt-BR")
     assert status == 200 and saved["said"].startswith("Planejado para o seu próximo turno")
     status, refused = await call(http, board, "/api/plan/draft", 1, {"steps": [LEVEL1] * 4}, locale="pt-BR")
