@@ -25,7 +25,7 @@ class PlanOutcomes:
 
     def attach(self, manager: GameManager) -> None:
         self._manager = manager
-        manager.on_plan_played.append(self.keep)
+        manager.on_plan_played.insert(0, self.keep)  # before any hook that waits on the network
 
     def detach(self) -> None:
         if self._manager is not None:

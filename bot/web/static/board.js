@@ -417,14 +417,21 @@ export class Board {
 
   // --- Plan mode: the seat's next turn laid out while others play (bot/web/planning.py) -------
 
-  /** Ask for the seat's plan and what its last planned turn did, and show them. */
-  async refreshPlan() {
+  /** Ask for the seat's plan and what its last planned turn did, and show them. A plan gone with
+   * no word yet on what it did is asked again a little later: the live view of a planned turn
+   * can arrive before the server has heard its outcome. */
+  async refreshPlan(retries = 3) {
     if (!this.view || this.view.me.spectator) return;
+    const had = this.kept && this.kept.plan;
     try {
       this.kept = await this.api.plan();
     } catch (error) {
       if (error instanceof ApiError && error.status === 403) this.fail(error);
       return;
+    }
+    if (had && !this.kept.plan && !this.kept.outcome && retries > 0) {
+      this.kept.plan = had;
+      setTimeout(() => this.refreshPlan(retries - 1), 400);
     }
     if (!this.dragging) this.redraw();
   }
