@@ -4,6 +4,7 @@ broke it) when its turn comes; cancel; keyboard only; axe finds nothing serious 
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import Callable
 
 from board_pages import drag_to_placement, open_board, placement_in_hand, view
@@ -12,7 +13,14 @@ from test_browser_a11y import serious
 from test_browser_turns import tab_to
 
 from bot.board import BoardHandle
+from bot.core.play.manager import Game, Step
 from bot.core.storage.plans import PlanStore
+
+
+async def slow_hook(game: Game, step: Step) -> None:
+    """A commit hook that waits on something (a front's network call): the live view of a planned
+    turn then reaches the page before the plan's outcome reaches the board."""
+    await asyncio.sleep(0.3)
 
 
 def wait_steps(page: Page, count: int) -> None:
@@ -100,6 +108,7 @@ def test_a_plan_by_keyboard_only_broken_by_the_others_take(page: Page,
     page.wait_for_selector('[data-key="btn:plan-cancel"]')
     assert saved_steps(board, 1) is not None
 
+    board.board.manager.on_action_committed.append(slow_hook)  # as a Discord front's hooks may be
     board.act(0, "take white 3")  # the card the plan took
     board.act(0, "level1")
     board.act(0, "level1")
