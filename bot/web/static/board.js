@@ -469,12 +469,14 @@ export class Board {
     }
   }
 
+  /** Draw `view` in place of the one shown, whatever their revisions (a draft and the real board
+   * share one); during a drag, once the piece is let go. */
   showPlanView(view) {
     if (this.dragging) {
       this.deferredView = view;
       return;
     }
-    this.view = null; // a draft is drawn whatever the revision
+    this.view = null;
     this.setView(view);
   }
 
@@ -507,10 +509,7 @@ export class Board {
     this.draft = null;
     const real = this.realView;
     this.realView = null;
-    if (real) {
-      this.view = null;
-      this.setView(real);
-    }
+    if (real) this.showPlanView(real);
   }
 
   stopPlanning() {
