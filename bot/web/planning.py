@@ -12,6 +12,7 @@ link plans nothing (403); a refusal changes nothing (422, with the step's number
 from __future__ import annotations
 
 import dataclasses
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from bot.core.errors import BotError
@@ -19,6 +20,7 @@ from bot.core.games import PlanOutcome
 from bot.core.play import plan_keeping, plans
 from bot.core.play.flow import ActingContext
 from bot.core.play.manager import Game
+from bot.core.storage import ActionRow
 from bot.core.storage.plans import PlanRow, PlanStep
 from bot.core.wording import texts
 from bot.core.wording.locales import Notation, localise
@@ -46,7 +48,8 @@ class BoardPlans:
         ctx = await self._seated(token)
         actions, side = _plan_body(body)
         laid_out = _laid_out(ctx, actions, side)
-        return {"view": await self._draft_view(ctx, laid_out), "plan": _draft_json(ctx, laid_out)}
+        view = draft_view(ctx, laid_out, await self.front.recent(ctx.game), blind=self.front.signer.blind)
+        return {"view": view, "plan": _draft_json(ctx, laid_out)}
 
     async def save(self, token: str | None, body: Any) -> Json:
         """Keep the steps as the seat's plan (in place of the one it had)."""
@@ -81,21 +84,24 @@ class BoardPlans:
         return {"plan": None if plan is None else _kept_json(plan, ctx.locale),
                 "outcome": None if outcome is None else _outcome_json(outcome, ctx.locale)}
 
-    async def _draft_view(self, ctx: ActingContext, laid_out: plans.LaidOut) -> Json:
-        """``seat_view`` of the table after the steps, with what a plan cannot know left out: the
-        cards a step drew blind or brought into a row (stand-ins: the decks were re-dealt)."""
-        game: Game = dataclasses.replace(ctx.game, state=laid_out.after)
-        view = seat_view(ActingContext(game, ctx.seat, ctx.user_id, ctx.locale),
-                         await self.front.recent(ctx.game), blind=self.front.signer.blind)
-        view["game"]["status"] = ctx.game.status
-        view["undo"] = None
-        real = ctx.game.state
-        assert real is not None
-        for player in view["players"]:  # who is to move is the table's, not the draft's
-            player["current"] = player["seat"] == real.current and not real.is_over
-            player["acting"] = player["seat"] in real.acting_seats
-        _leave_out(view, plans.unknown_cards(real, ctx.seat, laid_out), ctx.seat)
-        return view
+
+def draft_view(ctx: ActingContext, laid_out: plans.LaidOut, recent: Sequence[ActionRow] = (), *,
+               blind: Callable[[str], str] = str) -> Json:
+    """``seat_view`` of the table after the steps of ``laid_out`` for ``ctx``'s seat, with what a
+    plan cannot know left out (the cards a step drew blind or brought into a row: stand-ins, since
+    the decks were re-dealt) and the real table's stamp and players to move."""
+    real = ctx.game.state
+    assert real is not None
+    game: Game = dataclasses.replace(ctx.game, state=laid_out.after)
+    view = seat_view(ActingContext(game, ctx.seat, ctx.user_id, ctx.locale), recent, blind=blind)
+    view["game"]["stamp"] = blind(ctx.stamp)
+    view["game"]["status"] = ctx.game.status
+    view["undo"] = None
+    for player in view["players"]:  # who is to move is the table's, not the draft's
+        player["current"] = player["seat"] == real.current and not real.is_over
+        player["acting"] = player["seat"] in real.acting_seats
+    _leave_out(view, plans.unknown_cards(real, ctx.seat, laid_out), ctx.seat)
+    return view
 
 
 def _leave_out(view: Json, unknown: frozenset[str], seat: int) -> None:
