@@ -71,7 +71,8 @@ def test_a_draft_is_the_same_whatever_is_hidden_from_its_seat(table: tuple[Any, 
     seat = planners[rng.below(len(planners))]
     actions = _steps(state, seat, rng)
     draft = _draft(state, seat, actions)
-    for other in (_shuffled_decks(state, rng), _other_face_down_tiles(state), _other_hidden_piles(state, seat)):
+    others = (_shuffled_decks(state, rng), _other_face_down_tiles(state), _other_hidden_piles(state, seat))
+    for other in others:
         assert _draft(other, seat, actions) == draft
     cards = {key: part for key, part in draft.items() if key != "finesse"}  # its tiles' ids look like cards'
     assert _card_ids(cards, frozenset(state.cards)) <= visible_cards(state, seat)
