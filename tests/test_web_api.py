@@ -61,7 +61,7 @@ async def test_a_seat_sees_its_view_with_its_offers(http: aiohttp.ClientSession,
     status, view = await get_view(http, board, board.token(0))
     assert status == 200
     assert view["me"] == {"seat": 0, "spectator": False, "name": "Ana", "acting": True, "actions_left": 3,
-                          "held": False, "credits": None}
+                          "held": False, "plannable": False, "credits": None}
     kinds = {offer["kind"] for offer in view["offers"]}
     assert {"take", "level1"} <= kinds
     assert view["game"]["stamp"] == str(view["game"]["revision"])

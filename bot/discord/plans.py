@@ -16,22 +16,15 @@ from discord import app_commands
 
 from bot.core.errors import NoGameError, NotInGameError, StaleError
 from bot.core.games import PlanOutcome
-from bot.core.play import flow, plans
-from bot.core.storage.plans import PlanStep, PlanStore
+from bot.core.play import flow, plan_keeping, plans
 from bot.core.wording import texts
-from bot.core.wording.locales import Joined, Notation, locale_code, localise
+from bot.core.wording.locales import Joined, locale_code, localise
 
 from .cogs.common import bot_of, channel_id_of, reply, report_error
 from .cogs.days import days_of
 from .services import FrontServices
 
 ROOT = "projectl-plan"
-
-
-def step_lines(steps: tuple[PlanStep, ...]) -> Joined:
-    return Joined([texts.PLAN_STEP_CARD.format(n=n, action=Notation(s.action), card=s.card) if s.card
-                   else texts.PLAN_STEP.format(n=n, action=Notation(s.action))
-                   for n, s in enumerate(steps, start=1)], "\n")
 
 
 async def _seated(interaction: discord.Interaction) -> flow.ActingContext:
@@ -51,14 +44,12 @@ async def save_plan(interaction: discord.Interaction, actions: str, game_id: int
     context = await _seated(interaction)
     if game_id is not None and context.game.id != game_id:
         raise StaleError(texts.STALE_BUTTON)
-    assert context.game.state is not None
-    laid_out = plans.lay_out(context.game.state, context.seat, plans.parse_plan(actions))
     storage = bot_of(interaction).storage
-    await PlanStore(storage).save(context.game.id, context.seat, context.user_id, laid_out.steps)
+    laid_out = await plan_keeping.save_plan(storage, context, plans.parse_plan(actions))
     # what the plan's DM will be worded in: the language of the player's latest table command
     await storage.upsert_player(interaction.user.id, interaction.user.display_name,
                                 locale_code(interaction.locale))
-    await reply(interaction, texts.PLAN_SAVED.format(steps=step_lines(laid_out.steps)))
+    await reply(interaction, texts.PLAN_SAVED.format(steps=plans.step_lines(laid_out.steps)))
 
 
 @app_commands.command(name="set", description="Lay out your next turn now; it plays when your turn starts")
@@ -104,7 +95,7 @@ class PlanButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"pln:
     async def callback(self, interaction: discord.Interaction) -> None:
         try:
             context = await _seated(interaction)
-            plan = await PlanStore(bot_of(interaction).storage).get(context.game.id, context.seat)
+            plan = await plan_keeping.plan_of(bot_of(interaction).storage, context)
             current = "" if plan is None else "; ".join(step.action for step in plan.left)
             await interaction.response.send_modal(PlanForm(self.game_id, interaction.locale, current))
         except Exception as error:  # noqa: BLE001 - every failure must reach the user politely
@@ -120,17 +111,17 @@ def plan_view(game_id: int) -> discord.ui.View:
 @app_commands.command(name="show", description="Your plan for your next turn")
 async def show_command(interaction: discord.Interaction) -> None:
     context = await _seated(interaction)
-    plan = await PlanStore(bot_of(interaction).storage).get(context.game.id, context.seat)
-    if plan is None or plan.user_id != context.user_id:
+    plan = await plan_keeping.plan_of(bot_of(interaction).storage, context)
+    if plan is None:
         await reply(interaction, texts.PLAN_NONE)
         return
-    await reply(interaction, texts.PLAN_SHOWN.format(steps=step_lines(plan.left)))
+    await reply(interaction, texts.PLAN_SHOWN.format(steps=plans.step_lines(plan.left)))
 
 
 @app_commands.command(name="cancel", description="Drop your plan: your next turn waits for you")
 async def cancel_command(interaction: discord.Interaction) -> None:
     context = await _seated(interaction)
-    dropped = await PlanStore(bot_of(interaction).storage).delete(context.game.id, context.seat)
+    dropped = await plan_keeping.cancel_plan(bot_of(interaction).storage, context)
     await reply(interaction, texts.PLAN_CANCELLED if dropped else texts.PLAN_NONE)
 
 
@@ -144,25 +135,11 @@ def make_group() -> app_commands.Group:
 
 
 def outcome_text(outcome: PlanOutcome, link: str) -> Any:
-    """What a planned turn did, for its player."""
-    nothing = texts.PLAN_NOTHING_PLAYED
-    played = _actions(outcome.played) if outcome.played else nothing
-    if not outcome.left and outcome.reason is None:
-        text: Any = texts.PLAN_PLAYED.format(game_id=outcome.game_id, actions=played)
-    else:
-        left = _actions(outcome.left) if outcome.left else nothing
-        template = texts.PLAN_STOPPED if outcome.played else texts.PLAN_STOPPED_FIRST
-        text = template.format(game_id=outcome.game_id, actions=played,
-                               step=Notation(outcome.left[0]) if outcome.left else "",
-                               reason=outcome.reason, left=left)
+    """What a planned turn did, for its player (and the link back when actions are left)."""
+    text = plans.outcome_words(outcome)
     if outcome.actions_left:
         return Joined([text, texts.PLAN_ACTIONS_LEFT.format(n=outcome.actions_left, link=link)], "\n")
     return text
-
-
-def _actions(actions: tuple[str, ...]) -> Joined:
-    """``take white 2``, ``level1`` … each in code style, in the reader's notation."""
-    return Joined([Joined(("`", Notation(action), "`")) for action in actions], ", ")
 
 
 async def tell(bot: FrontServices, outcome: PlanOutcome) -> None:

@@ -35,6 +35,7 @@ from bot.core.wording.event_texts import event_text
 from bot.core.wording.locales import Joined, Notation, localise, unescaped
 from bot.core.wording.refusals import engine_text
 from bot.web.live import LiveGames
+from bot.web.plan_outcomes import PlanOutcomes
 from bot.web.tokens import BadTokenError, BoardToken, TokenSigner
 from bot.web.view import LOG_LINES, Json, context_for, seat_view
 from engine import Action, Master, Place
@@ -78,6 +79,8 @@ class BoardFront:
     present_undo: Callable[[UndoResult, int], Awaitable[None]] | None = None
     """Tells the table about an action taken back on the board (the bot: the channel's line, the
     turn clock reopened), as ``/projectl play undo`` does; None: nobody to tell."""
+    plan_outcomes: PlanOutcomes = field(default_factory=PlanOutcomes)
+    """What each seat's last planned turn did, for its page (``bot/web/planning.py``)."""
     _presenting: dict[int, asyncio.Task[None]] = field(default_factory=dict)
     _views: dict[tuple[Any, ...], asyncio.Future[bytes]] = field(default_factory=dict)
     _logs: dict[tuple[int, int], asyncio.Future[list[ActionRow]]] = field(default_factory=dict)
@@ -87,6 +90,7 @@ class BoardFront:
     def __post_init__(self) -> None:
         if self.live is None:
             self.live = LiveGames(self.manager)
+        self.plan_outcomes.attach(self.manager)
 
     # -- who asks -----------------------------------------------------------------------------------
 
@@ -150,12 +154,12 @@ class BoardFront:
         return dumps(await self.view(grant, game))
 
     async def view(self, grant: BoardToken, game: Game) -> Json:
-        view = seat_view(context_for(game, grant.seat, grant.user_id, grant.locale), await self._recent(game),
+        view = seat_view(context_for(game, grant.seat, grant.user_id, grant.locale), await self.recent(game),
                          blind=self.signer.blind)
         view["game"]["status"] = game.status
         return view
 
-    async def _recent(self, game: Game) -> list[ActionRow]:
+    async def recent(self, game: Game) -> list[ActionRow]:
         """The last rows of the game's log at its revision (read once for every page)."""
         key = (game.id, game.revision)
         reading = self._logs.get(key)
@@ -184,7 +188,7 @@ class BoardFront:
         seq = rows[-1].seq if rows else 0
         for number, step in enumerate(result.steps, start=1):
             rows.append(ActionRow(game.id, seq + number, step.seat, step.user_id, step.text, step.revision,
-                                  ""))
+                                  "", step.planned))
         carried: asyncio.Future[list[ActionRow]] = asyncio.get_running_loop().create_future()
         carried.set_result(rows[-LOG_LINES:])
         self._logs[(game.id, game.revision)] = carried
@@ -400,21 +404,28 @@ def parse_request(body: Any) -> tuple[Action | str, str]:
     body that is not one."""
     if not isinstance(body, dict) or not isinstance(body.get("stamp"), str) or len(body["stamp"]) > 40:
         raise Refused(400, {"error": "The request needs a stamp and an action."})
-    stamp = body["stamp"]
+    return parse_action_body(body), body["stamp"]
+
+
+def parse_action_body(body: Any) -> Action | str:
+    """The action of a body as the page sends it (``action``, ``place``, ``master`` or
+    ``ambassador``; ``"undo"`` as a word); 400 for one that names none."""
     try:
+        if not isinstance(body, dict):
+            raise ValueError("not an object")
         if isinstance(body.get("action"), str) and len(body["action"]) <= 400:
             text = body["action"].strip()
             if text == "undo":
-                return "undo", stamp
-            return engine.parse_action(text), stamp
+                return "undo"
+            return engine.parse_action(text)
         if "place" in body:
-            return _place(body["place"]), stamp
+            return _place(body["place"])
         for kind, build in (("master", Master), ("ambassador", AmbassadorAction)):
             if kind in body:
                 placements = body[kind]
                 if not isinstance(placements, list) or not 0 < len(placements) <= MAX_PLACEMENTS:
                     break
-                return build(tuple(_place(p) for p in placements)), stamp
+                return build(tuple(_place(p) for p in placements))
     except engine.IllegalActionError as error:
         raise Refused(400, {"error": str(engine_text(error))}) from None
     except (BadInputError, ValueError, TypeError, KeyError):

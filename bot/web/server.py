@@ -22,6 +22,7 @@ from aiohttp import web
 
 from bot.web.acting import BoardFront, Refused, dumps
 from bot.web.activity import ActivitySignIn, SignInError
+from bot.web.planning import BoardPlans
 from bot.web.tokens import bearer
 
 log = logging.getLogger(__name__)
@@ -80,6 +81,10 @@ def make_app(front: BoardFront, *, sign_in: ActivitySignIn | None = None,
     app.router.add_post("/api/act", routes.act)
     app.router.add_post("/api/check", routes.check)
     app.router.add_get("/api/events", routes.events)
+    app.router.add_get("/api/plan", routes.plan_show)
+    app.router.add_post("/api/plan", routes.plan_save)
+    app.router.add_post("/api/plan/draft", routes.plan_draft)
+    app.router.add_post("/api/plan/cancel", routes.plan_cancel)
     app.router.add_get("/api/activity/config", routes.activity_config)
     app.router.add_post("/api/activity/token", routes.activity_token)
     app.router.add_static("/static/", static, show_index=False, follow_symlinks=False)
@@ -89,6 +94,7 @@ def make_app(front: BoardFront, *, sign_in: ActivitySignIn | None = None,
 class _Routes:
     def __init__(self, front: BoardFront, sign_in: ActivitySignIn | None, static: Path) -> None:
         self.front = front
+        self.plans = BoardPlans(front)
         self.sign_in = sign_in
         self.static = static
 
@@ -128,6 +134,31 @@ class _Routes:
             return _json(200, answer)
         except Refused as refused:
             return _json(refused.status, refused.payload)
+
+    async def plan_show(self, request: web.Request) -> web.StreamResponse:
+        return await self._planning(request, lambda token: self.plans.show(token))
+
+    async def plan_save(self, request: web.Request) -> web.StreamResponse:
+        return await self._planning(request, lambda token: self._with_body(request, token, self.plans.save))
+
+    async def plan_draft(self, request: web.Request) -> web.StreamResponse:
+        return await self._planning(request, lambda token: self._with_body(request, token, self.plans.draft))
+
+    async def plan_cancel(self, request: web.Request) -> web.StreamResponse:
+        return await self._planning(request, lambda token: self.plans.cancel(token))
+
+    async def _planning(self, request: web.Request,
+                        what: Callable[[str | None], Awaitable[Any]]) -> web.StreamResponse:
+        """A Plan-mode request (``bot/web/planning.py``): its JSON answer, or the refusal's."""
+        try:
+            return _json(200, await what(bearer(request.headers.get("Authorization"))))
+        except Refused as refused:
+            return _json(refused.status, refused.payload)
+
+    @staticmethod
+    async def _with_body(request: web.Request, token: str | None,
+                         what: Callable[[str | None, Any], Awaitable[Any]]) -> Any:
+        return await what(token, await _body(request))
 
     async def events(self, request: web.Request) -> web.StreamResponse:
         """Server-sent events: the view now, then again at each new revision; a ping every 15 s."""
@@ -205,6 +236,7 @@ class RunningBoard:
         """Close every open page's stream, wait for results still being posted, stop listening."""
         if self.front.live is not None:
             self.front.live.detach()
+        self.front.plan_outcomes.detach()
         await self.front.settle()
         await self.runner.cleanup()
 

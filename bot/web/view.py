@@ -19,6 +19,7 @@ import engine
 from bot.core.play.flow import ActingContext, ReadingContext
 from bot.core.play.manager import Game
 from bot.core.play.panel import Offer, offer_for, undo_offered
+from bot.core.play.plans import plannable
 from bot.core.storage import ActionRow
 from bot.core.wording import texts
 from bot.core.wording.describe import reward_words
@@ -79,6 +80,7 @@ def seat_view(ctx: Context, recent: Sequence[ActionRow] = (), *,
             "acting": acting,
             "actions_left": mine.actions_left if acting else 0,
             "held": seat is not None and seat in state.held,
+            "plannable": plannable(state, seat),
             "credits": _credits(state, seat),
         },
         "players": [_player(game, state, other, hidden) for other in range(len(state.players))],
@@ -318,7 +320,8 @@ def _finesse(state: GameState, locale: Any) -> Json | None:
 
 def _log_line(game: Game, row: ActionRow, locale: Any) -> str:
     name = _name(game, row.seat) if 0 <= row.seat < len(game.seats) else "?"
-    return f"{name}: {localise(Notation(row.action), locale)}"
+    line = f"{name}: {localise(Notation(row.action), locale)}"
+    return str(localise(texts.LOG_PLANNED.format(line=line), locale)) if row.planned else line
 
 
 def _undo_offered(recent: Sequence[ActionRow], seat: int | None, user_id: int) -> bool:

@@ -29,11 +29,14 @@ from typing import Any
 
 import engine
 from bot.core.errors import BadInputError, InvalidActionError
+from bot.core.games import PlanOutcome
 from bot.core.storage.plans import PlanStep
 from bot.core.wording import texts
+from bot.core.wording.locales import Joined, Notation
 from bot.core.wording.refusals import engine_text
 from engine import Action, GameState
 from engine.events import PuzzleTaken
+from engine.policies.hidden import visible_cards
 from engine.policies.plugins import seen_position
 from engine.state import ACTIONS_PER_TURN, Phase, Turn
 
@@ -77,34 +80,53 @@ def _continued(master: str, part: str) -> Action | None:
         return None
 
 
-def planning_states(state: GameState, seat: int) -> list[GameState]:
-    """The table as it stands, with ``seat``'s turn starting now: what a plan is checked on."""
+def planning_states(state: GameState, seat: int, side: str | None = None) -> list[GameState]:
+    """The table as it stands, with ``seat``'s turn starting now: what a plan is checked on (in
+    Line Clear on ``side`` of the table, or on either when None)."""
     fresh = replace(state, current=seat, actions_left=ACTIONS_PER_TURN, master_used=False,
                     black_taken=False, pending=(), held=())
     if not state.turns:
         return [fresh]
-    return [replace(fresh, turns=(Turn(seat, side),)) for side in SIDES]
+    return [replace(fresh, turns=(Turn(seat, one),)) for one in SIDES if side is None or one == side]
+
+
+def plannable(state: GameState, seat: int | None) -> bool:
+    """Whether ``seat`` may lay out a plan now: a seat of a multiplayer game in play, out of turn."""
+    return (seat is not None and state.phase is Phase.PLAY and state.options.variant != "solo"
+            and seat not in state.acting_seats)
 
 
 @dataclass(frozen=True, slots=True)
 class LaidOut:
-    """A plan the engine accepted on the table as it stands: its steps, with the cards they rely on."""
+    """A plan the engine accepted on the table as it stands: its steps, with the cards they rely on;
+    and, for a page that lays a plan out step by step, the table after them as the seat sees it."""
 
     steps: tuple[PlanStep, ...]
+    after: GameState
+    """The seat's view of the table once the steps are played (decks re-dealt: ``seen_position``,
+    so a card drawn or refilled from a deck is a stand-in: :func:`unknown_cards`)."""
+    open: bool = False
+    """Whether another step could follow: the planned turn is not over after them."""
+    side: str | None = None
+    """The Line Clear side it was laid out on (None elsewhere)."""
 
 
-def lay_out(state: GameState, seat: int, actions: Sequence[Action]) -> LaidOut:
-    """Check ``actions`` as ``seat``'s next turn; refuse (with the engine's reason and the step's
-    number) a plan no side of the table would let it play, or one reaching past the turn."""
+def lay_out(state: GameState, seat: int, actions: Sequence[Action], *, side: str | None = None) -> LaidOut:
+    """Check ``actions`` as ``seat``'s next turn (in Line Clear on ``side``, or on the first side
+    that allows it); refuse (with the engine's reason and the step's number) a plan no side of the
+    table would let it play, or one reaching past the turn."""
     if state.phase is not Phase.PLAY or state.options.variant == "solo":
         raise BadInputError(texts.PLAN_NOT_NOW)
     if seat in state.acting_seats:
         raise BadInputError(texts.PLAN_YOUR_TURN)
     problem: Any = None
     seen = seen_position(state, seat)  # what the seat may see: no deck order, no hidden tile
-    for start in planning_states(seen, seat):
+    starts = planning_states(seen, seat, side)
+    if not starts:
+        raise BadInputError(texts.PLAN_NOT_NOW)
+    for start in starts:
         try:
-            return LaidOut(_simulate(start, seat, actions))
+            return _simulate(start, seat, actions)
         except _Refused as refused:
             if problem is None or refused.at > problem[0]:
                 problem = (refused.at, refused.reason)
@@ -118,10 +140,10 @@ class _Refused(Exception):
         self.at, self.reason = at, reason
 
 
-def _simulate(state: GameState, seat: int, actions: Sequence[Action]) -> tuple[PlanStep, ...]:
+def _simulate(state: GameState, seat: int, actions: Sequence[Action]) -> LaidOut:
     steps: list[PlanStep] = []
     unknown: set[tuple[Any, int | None]] = set()  # row slots an earlier step refilled from a deck
-    turn = state.turn
+    turn, start = state.turn, state
     for index, action in enumerate(actions):
         if seat not in state.acting_seats or state.turn != turn or state.phase is not Phase.PLAY:
             raise _Refused(index, texts.PLAN_PAST_THE_TURN)
@@ -141,7 +163,15 @@ def _simulate(state: GameState, seat: int, actions: Sequence[Action]) -> tuple[P
             unknown.update((action.colour, slot) for slot in range(1, 5))
         steps.append(PlanStep(str(action), card))
         state = outcome.state
-    return tuple(steps)
+    still = seat in state.acting_seats and state.turn == turn and state.phase is Phase.PLAY
+    side = next((t.side for t in start.turns if t.seat == seat), None)
+    return LaidOut(tuple(steps), state, still, side)
+
+
+def unknown_cards(state: GameState, seat: int, laid_out: LaidOut) -> frozenset[str]:
+    """The cards the table after a plan shows that ``seat`` cannot know now (drawn blind, or
+    refilled into a row from a deck): stand-ins from the re-dealt decks, which a page leaves out."""
+    return visible_cards(laid_out.after, seat) - visible_cards(state, seat)
 
 
 def step_problem(state: GameState, seat: int, step: PlanStep) -> tuple[Any, engine.Outcome | None]:
@@ -169,3 +199,31 @@ def plays_now(state: GameState, seat: int, turn: int | None) -> bool:
     else:  # its own turn, not a decision it owes during someone else's
         holds = state.current == seat
     return holds and (turn is None or state.turn == turn)
+
+
+# -- in words ----------------------------------------------------------------------------------
+
+
+def step_lines(steps: Sequence[PlanStep]) -> Joined:
+    """A plan's steps, one numbered line each (with the card a take relies on)."""
+    return Joined([texts.PLAN_STEP_CARD.format(n=n, action=Notation(s.action), card=s.card) if s.card
+                   else texts.PLAN_STEP.format(n=n, action=Notation(s.action))
+                   for n, s in enumerate(steps, start=1)], "\n")
+
+
+def outcome_words(outcome: PlanOutcome) -> Any:
+    """What a planned turn did, for its player: what was played, and where and why it stopped."""
+    nothing = texts.PLAN_NOTHING_PLAYED
+    played = _actions(outcome.played) if outcome.played else nothing
+    if not outcome.left and outcome.reason is None:
+        return texts.PLAN_PLAYED.format(game_id=outcome.game_id, actions=played)
+    left = _actions(outcome.left) if outcome.left else nothing
+    template = texts.PLAN_STOPPED if outcome.played else texts.PLAN_STOPPED_FIRST
+    return template.format(game_id=outcome.game_id, actions=played,
+                           step=Notation(outcome.left[0]) if outcome.left else "",
+                           reason=outcome.reason, left=left)
+
+
+def _actions(actions: Sequence[str]) -> Joined:
+    """``take white 2``, ``level1`` … each in code style, in the reader's notation."""
+    return Joined([Joined(("`", Notation(action), "`")) for action in actions], ", ")

@@ -33,6 +33,10 @@ export function createApi(token, base = "") {
     view: () => call("GET", "/api/view"),
     act: (body) => call("POST", "/api/act", body),
     check: (body) => call("POST", "/api/check", body),
+    plan: () => call("GET", "/api/plan"),
+    planDraft: (body) => call("POST", "/api/plan/draft", body),
+    planSave: (body) => call("POST", "/api/plan", body),
+    planCancel: () => call("POST", "/api/plan/cancel", {}),
 
     /**
      * Follow `/api/events` (server-sent events read from a fetch stream, since EventSource cannot

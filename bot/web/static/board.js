@@ -36,6 +36,9 @@ export class Board {
     this.deferredView = null;
     this.busy = false;
     this.forbidden = false;
+    this.planning = null; // Plan mode: { bodies, side, steps, open }, with the real view kept in realView
+    this.realView = null;
+    this.kept = null; // the seat's plan and the last planned turn's outcome (GET /api/plan)
   }
 
   async start() {
@@ -50,10 +53,14 @@ export class Board {
       this.fail(error);
       return;
     }
+    this.refreshPlan();
     this.stopFollowing = this.api.follow((view) => this.liveView(view), (state) => {
       if (state === "forbidden") this.showForbidden();
       else if (state === "lost") this.say(this.t("offline"), "error");
-      else if (state === "open" && this.offline) this.say("");
+      else if (state === "open" && this.offline) {
+        this.say("");
+        this.refreshPlan();
+      }
       this.offline = state === "lost";
     });
   }
@@ -138,9 +145,17 @@ export class Board {
   }
 
   liveView(view) {
-    if (!this.view || view.game.stamp !== this.view.game.stamp || view.game.revision > this.view.game.revision) {
+    const shown = this.planning ? this.realView : this.view;
+    const newer = !shown || view.game.revision > shown.game.revision;
+    if (this.planning) {
+      if (newer) {
+        this.realView = view;
+        this.redraft(this.planning.bodies, this.planning.side, true);
+      }
+    } else if (!this.view || view.game.stamp !== this.view.game.stamp || newer) {
       this.setView(view);
     }
+    if (newer) this.refreshPlan();
   }
 
   focusKey(key) {
@@ -174,6 +189,7 @@ export class Board {
 
   /** Send one action with the stamp this page saw; returns true when it was committed. */
   async act(body) {
+    if (this.planning) return this.addStep(body);
     if (this.busy || !this.view) return false;
     this.busy = true;
     try {
@@ -222,6 +238,15 @@ export class Board {
   async explain(shape, card, cells) {
     if (!inside(cells)) {
       this.say(this.t("springBack"), "error");
+      return;
+    }
+    if (this.planning) {
+      try {
+        await this.api.planDraft({ steps: [...this.planning.bodies, { place: { shape, card, cells } }], side: this.planning.side });
+        this.say(this.t("springBack"), "error");
+      } catch (error) {
+        this.planRefused(error);
+      }
       return;
     }
     try {
@@ -388,5 +413,149 @@ export class Board {
   cancelUpgrade() {
     this.upgradeFrom = null;
     this.redraw();
+  }
+
+  // --- Plan mode: the seat's next turn laid out while others play (bot/web/planning.py) -------
+
+  /** Ask for the seat's plan and what its last planned turn did, and show them. A plan gone with
+   * no word yet on what it did is asked again a little later: the live view of a planned turn
+   * can arrive before the server has heard its outcome. */
+  async refreshPlan(retries = 3) {
+    if (!this.view || this.view.me.spectator) return;
+    const had = this.kept && this.kept.plan;
+    try {
+      this.kept = await this.api.plan();
+    } catch (error) {
+      if (error instanceof ApiError && error.status === 403) this.fail(error);
+      return;
+    }
+    if (had && !this.kept.plan && !this.kept.outcome && retries > 0) {
+      this.kept.plan = had;
+      setTimeout(() => this.refreshPlan(retries - 1), 400);
+    }
+    if (!this.dragging) this.redraw();
+  }
+
+  /** Enter Plan mode, from nothing or from the steps of the plan kept. */
+  async startPlan(bodies = []) {
+    if (this.planning || !this.view || !this.view.me.plannable) return;
+    this.realView = this.view;
+    this.picked = null;
+    this.draft = null;
+    if (await this.redraft(bodies, null)) this.focusKey("btn:plan-save") || this.focusKey("btn:plan-stop");
+  }
+
+  /** Lay `bodies` out as a draft (nothing is kept): on success the page shows the table after
+   * them; a refusal is said and changes nothing (after a live update, it ends Plan mode). */
+  async redraft(bodies, side, afterUpdate = false) {
+    if (this.busy) return false;
+    this.busy = true;
+    try {
+      const answer = await this.api.planDraft({ steps: bodies, side });
+      this.busy = false;
+      this.planning = { bodies, side, steps: answer.plan.steps, open: answer.plan.open, laidSide: answer.plan.side };
+      this.draft = null;
+      this.upgradeFrom = null;
+      this.showPlanView(answer.view);
+      return true;
+    } catch (error) {
+      this.busy = false;
+      if (afterUpdate) this.leavePlan(); // the table moved under the draft: back to the board as it is
+      if (!this.planning) this.realView = null;
+      this.planRefused(error);
+      return false;
+    } finally {
+      this.busy = false;
+    }
+  }
+
+  /** Draw `view` in place of the one shown, whatever their revisions (a draft and the real board
+   * share one); during a drag, once the piece is let go. */
+  showPlanView(view) {
+    if (this.dragging) {
+      this.deferredView = view;
+      return;
+    }
+    this.view = null;
+    this.setView(view);
+  }
+
+  planRefused(error) {
+    if (error instanceof ApiError && (error.status === 422 || error.status === 400)) this.say(error.message, "error");
+    else this.fail(error);
+  }
+
+  async addStep(body) {
+    if (!this.planning.open) {
+      this.say(this.t("planFull"), "error");
+      return false;
+    }
+    const done = await this.redraft([...this.planning.bodies, body], this.planning.side);
+    if (done) this.say(this.planning.steps.map((step) => step.text).slice(-1)[0] || "");
+    return done;
+  }
+
+  removeStep() {
+    if (this.planning && this.planning.bodies.length) this.redraft(this.planning.bodies.slice(0, -1), this.planning.side);
+  }
+
+  chooseSide(side) {
+    if (this.planning) this.redraft(this.planning.bodies, side);
+  }
+
+  leavePlan() {
+    if (!this.planning) return;
+    this.planning = null;
+    this.draft = null;
+    const real = this.realView;
+    this.realView = null;
+    if (real) this.showPlanView(real);
+  }
+
+  stopPlanning() {
+    this.leavePlan();
+    this.say("");
+    this.focusKey("btn:plan");
+  }
+
+  async savePlan() {
+    if (!this.planning || this.busy) return;
+    this.busy = true;
+    try {
+      const answer = await this.api.planSave({ steps: this.planning.bodies, side: this.planning.side });
+      this.busy = false;
+      this.kept = answer;
+      this.leavePlan();
+      this.say(answer.said);
+      this.focusKey("btn:plan-change");
+    } catch (error) {
+      this.busy = false;
+      this.planRefused(error);
+    } finally {
+      this.busy = false;
+    }
+  }
+
+  async cancelPlan() {
+    if (this.busy) return;
+    this.busy = true;
+    try {
+      const answer = await this.api.planCancel();
+      this.busy = false;
+      this.kept = answer;
+      this.redraw();
+      this.say(answer.said);
+      this.focusKey("btn:plan");
+    } catch (error) {
+      this.busy = false;
+      this.planRefused(error);
+    } finally {
+      this.busy = false;
+    }
+  }
+
+  changePlan() {
+    const steps = (this.kept && this.kept.plan && this.kept.plan.steps) || [];
+    this.startPlan(steps.map((step) => ({ action: step.action })));
   }
 }

@@ -72,6 +72,7 @@ function status(ui) {
   const me = view.me || {};
   if (view.game && view.game.over) return t("gameOver");
   if (me.spectator) return t("spectating");
+  if (ui.planning) return ui.planning.steps.length === 1 ? t("planningOne") : t("planning", { n: ui.planning.steps.length });
   if (me.acting) {
     const left = me.actions_left;
     const count = left === undefined || left === null ? "" : ` ${left === 1 ? t("actionLeft") : t("actionsLeft", { n: left })}`;
@@ -86,11 +87,13 @@ export function render(ui) {
   const { view, t } = ui;
   document.documentElement.lang = view.game && view.game.locale === "pt-BR" ? "pt-BR" : "en";
   document.title = t("title");
+  document.body.classList.toggle("planning", !!ui.planning);
   put(document.getElementById("title"), t("title"));
   put(document.getElementById("turn-status"), status(ui));
   put(document.getElementById("app"),
     h("section", { class: "mine", "aria-labelledby": "mine-h" },
       h("h2", { id: "mine-h", text: t("yourPuzzles") }),
+      planBox(ui),
       pendingBox(ui),
       draftBar(ui),
       h("div", { id: "puzzles", class: "puzzles" }, (view.puzzles || []).map((p) => puzzle(ui, p))),
@@ -209,6 +212,49 @@ function pendingBox(ui) {
   return h("div", { class: "pending", role: "group", "aria-label": t("pending") },
     h("p", { text: pending.about ? `${t("pending")} ${pending.about}` : t("pending") }),
     options.map((o) => button(`offer:${o.action}`, o.label, () => ui.act({ action: o.action }), { class: "offer choose" })));
+}
+
+function stepList(t, steps) {
+  return h("ol", { class: "plan-steps" }, steps.map((step) => h("li", {
+    text: step.card ? t("planStepCard", { action: step.text, card: step.card }) : step.text })));
+}
+
+/** Plan mode's panel: the plan being laid out (save, remove a step, stop), else the plan kept
+ * (change, cancel), else what the last planned turn did, else the way in. */
+function planBox(ui) {
+  const { view, t } = ui;
+  const plan = ui.planning;
+  const kept = ui.kept || {};
+  const box = (title, ...children) => h("div", { class: "plan", role: "group", "aria-labelledby": "plan-h" },
+    h("h3", { id: "plan-h", class: "plan-title", text: title }), ...children);
+  if (plan) {
+    const sides = view.table && view.table.kind === "lineclear"
+      ? ["left", "right"].map((side) => button(`btn:plan-side:${side}`, t(side === "left" ? "planLeft" : "planRight"), () => ui.chooseSide(side),
+        { class: "side", "aria-pressed": plan.laidSide === side ? "true" : "false" }))
+      : [];
+    return box(t("planTitle"),
+      h("p", { class: "hint", text: t("planHint") }),
+      plan.steps.length ? stepList(t, plan.steps) : h("p", { text: t("planNoSteps") }),
+      plan.open ? null : h("p", { text: t("planFull") }),
+      h("div", { class: "plan-buttons" },
+        sides,
+        button("btn:plan-save", t("savePlan"), () => ui.savePlan(), { class: "confirm", disabled: plan.steps.length ? null : true }),
+        button("btn:plan-remove", t("removeStep"), () => ui.removeStep(), { disabled: plan.steps.length ? null : true }),
+        button("btn:plan-stop", t("stopPlanning"), () => ui.stopPlanning(), { class: "cancel" })));
+  }
+  if (view.me.spectator) return null;
+  if (kept.plan) {
+    return box(t("planTitle"), stepList(t, kept.plan.steps), h("p", { text: t("planWaits") }),
+      h("div", { class: "plan-buttons" },
+        view.me.plannable ? button("btn:plan-change", t("changePlan"), () => ui.changePlan()) : null,
+        button("btn:plan-cancel", t("cancelPlan"), () => ui.cancelPlan(), { class: "cancel" })));
+  }
+  const way = view.me.plannable ? button("btn:plan", t("plan"), () => ui.startPlan(), { class: "offer plan-start" }) : null;
+  if (kept.outcome) {
+    return box(t("lastPlan"), h("p", { class: "plan-outcome", text: kept.outcome.text }),
+      h("div", { class: "plan-buttons" }, way, button("btn:plan-dismiss", t("dismiss"), () => ui.cancelPlan(), { class: "cancel" })));
+  }
+  return way;
 }
 
 function slotAction(table, row, slot) {

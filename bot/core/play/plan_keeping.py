@@ -1,0 +1,37 @@
+"""A seat's plan kept, shown and dropped: the one path every front takes (the Discord command and
+form, the web board's Plan mode), so the rules of ``bot/core/play/plans.py`` are applied once.
+
+Each function takes the flow's context of the seated user (``flow.onlooker`` on Discord, the
+board's verified seat on the web), built once per request.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from bot.core.play import plans
+from bot.core.play.flow import ActingContext
+from bot.core.storage import Storage
+from bot.core.storage.plans import PlanRow, PlanStore
+from engine import Action
+
+
+async def save_plan(storage: Storage, ctx: ActingContext, actions: Sequence[Action], *,
+                    side: str | None = None) -> plans.LaidOut:
+    """Lay out ``actions`` as the seat's next turn on the table as it sees it (refused with the
+    engine's reason otherwise) and keep it in place of the plan it had."""
+    assert ctx.game.state is not None
+    laid_out = plans.lay_out(ctx.game.state, ctx.seat, actions, side=side)
+    await PlanStore(storage).save(ctx.game.id, ctx.seat, ctx.user_id, laid_out.steps)
+    return laid_out
+
+
+async def plan_of(storage: Storage, ctx: ActingContext) -> PlanRow | None:
+    """The seat's plan, if it is this user's (a seat that changed hands keeps no one else's)."""
+    plan = await PlanStore(storage).get(ctx.game.id, ctx.seat)
+    return None if plan is None or plan.user_id != ctx.user_id else plan
+
+
+async def cancel_plan(storage: Storage, ctx: ActingContext) -> bool:
+    """Drop the seat's plan; whether there was one."""
+    return await PlanStore(storage).delete(ctx.game.id, ctx.seat)

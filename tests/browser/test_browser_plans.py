@@ -1,0 +1,172 @@
+"""Plan mode on the board page: a seat that is not to move lays out its next turn with the same
+drag, keyboard and buttons, saves it, and sees it played (or stopped where the other player's take
+broke it) when its turn comes; cancel; keyboard only; axe finds nothing serious on the controls."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Callable
+
+from board_pages import drag_to_placement, open_board, placement_in_hand, view
+from playwright.sync_api import Page
+from test_browser_a11y import serious
+from test_browser_turns import tab_to
+
+from bot.board import BoardHandle
+from bot.core.play.manager import Game, Step
+from bot.core.storage.plans import PlanStore
+
+
+async def slow_hook(game: Game, step: Step) -> None:
+    """A commit hook that waits on something (a front's network call): the live view of a planned
+    turn then reaches the page before the plan's outcome reaches the board."""
+    await asyncio.sleep(0.3)
+
+
+def wait_steps(page: Page, count: int) -> None:
+    """Wait until the plan being laid out on the page has ``count`` steps."""
+    page.wait_for_function("(n) => window.board?.planning?.steps.length === n", arg=count)
+
+
+def start_planning(page: Page) -> None:
+    page.get_by_role("button", name="Plan my next turn").click()
+    wait_steps(page, 0)
+
+
+def saved_steps(board: BoardHandle, seat: int) -> list[str] | None:
+    plan = board._run(PlanStore(board.board.storage).get(board.board.game_id, seat))
+    return None if plan is None else [step.action for step in plan.steps]
+
+
+def plan_box(page: Page) -> str:
+    return page.inner_text(".plan")
+
+
+def test_a_plan_laid_out_by_mouse_plays_when_the_turn_comes(page: Page,
+                                                             boards: Callable[..., BoardHandle]) -> None:
+    board = boards(players=2, human_seats=(0, 1), seed=11)
+    open_board(page, board.link(1))
+    assert view(page)["me"]["plannable"] and not view(page)["me"]["acting"]
+    start_planning(page)
+    assert "Planning your next turn" in page.inner_text("#turn-status")
+    page.locator(".row.white button.slot-button:not([aria-disabled])").first.click()
+    wait_steps(page, 1)
+    taken = view(page)["puzzles"][0]["id"]
+    placement = placement_in_hand(page, "2")  # the previews are the draft's: its puzzle is there
+    drag_to_placement(page, "2", placement)
+    wait_steps(page, 2)
+    assert page.locator("#puzzles rect.filled").count() == 2
+    page.locator("button.offer.level1").click()
+    wait_steps(page, 3)
+    assert "The plan fills your turn." in plan_box(page)
+    assert board.state().players[1].puzzles == ()  # nothing played, nothing kept yet
+    assert saved_steps(board, 1) is None
+    page.get_by_role("button", name="Save plan").click()
+    page.wait_for_selector('[data-key="btn:plan-cancel"]')
+    assert "Planned for your next turn" in page.inner_text("#message")
+    kept = saved_steps(board, 1)
+    assert kept is not None and len(kept) == 3 and kept[0].startswith("take white")
+
+    page.reload()  # the plan kept is shown again after a reload
+    page.wait_for_selector('[data-key="btn:plan-cancel"]')
+    assert plan_box(page).count("\n") >= 3 and "It plays the moment your turn starts." in plan_box(page)
+    page.get_by_role("button", name="Change plan").click()  # back in Plan mode with the steps kept
+    wait_steps(page, 3)
+    page.get_by_role("button", name="Stop planning").click()
+    page.wait_for_selector('[data-key="btn:plan-cancel"]')
+
+    for _ in range(3):
+        board.act(0, "level1")
+    page.wait_for_selector(".plan-outcome")  # the live update brings what the plan did
+    assert f"Your planned turn in game {board.board.game_id} was played" in page.inner_text(".plan-outcome")
+    assert [p.card for p in board.state().players[1].puzzles] == [taken]
+    assert sum(line.endswith("(planned)") for line in view(page)["log"]) == 3
+    assert not view(page)["me"]["acting"]  # the planned turn is over: the other seat moves
+    page.get_by_role("button", name="Dismiss").click()
+    page.wait_for_selector(".plan-outcome", state="detached")
+
+
+def test_a_plan_by_keyboard_only_broken_by_the_others_take(page: Page,
+                                                           boards: Callable[..., BoardHandle]) -> None:
+    board = boards(players=2, human_seats=(0, 1), seed=11)
+    open_board(page, board.link(1))
+    tab_to(page, '[data-key="btn:plan"]')
+    page.keyboard.press("Enter")
+    wait_steps(page, 0)
+    card = board.state().table.white_row[2]  # type: ignore[union-attr]
+    tab_to(page, f'.row.white button.slot-button[data-card="{card}"]')
+    page.keyboard.press("Enter")
+    wait_steps(page, 1)
+    tab_to(page, '#supply button.piece[data-shape="2"]')
+    page.keyboard.press("Enter")  # pick: the cursor goes to the first spot where it fits
+    assert page.evaluate("document.activeElement.getAttribute('role')") == "gridcell"
+    assert page.locator("#puzzles rect.preview-ok").count() == 2
+    page.keyboard.press("Enter")
+    wait_steps(page, 2)
+    tab_to(page, '[data-key="btn:plan-save"]')
+    page.keyboard.press("Enter")
+    page.wait_for_selector('[data-key="btn:plan-cancel"]')
+    assert saved_steps(board, 1) is not None
+
+    board.board.manager.on_action_committed.append(slow_hook)  # as a Discord front's hooks may be
+    board.act(0, "take white 3")  # the card the plan took
+    board.act(0, "level1")
+    board.act(0, "level1")
+    page.wait_for_selector(".plan-outcome")
+    said = page.inner_text(".plan-outcome")
+    assert "stopped at its first step, take white 3" in said
+    assert f"{card} is no longer where the plan took it from" in said
+    assert view(page)["me"]["acting"] and view(page)["me"]["actions_left"] == 3  # the turn waits for it
+    assert board.state().players[1].puzzles == ()
+
+
+def test_cancel_and_a_refused_step_change_nothing_and_axe_passes(page: Page,
+                                                                  boards: Callable[..., BoardHandle]) -> None:
+    board = boards(players=2, human_seats=(0, 1), seed=11)
+    open_board(page, board.link(1))
+    start_planning(page)
+    assert serious(page) == []
+    page.locator("button.offer.level1").click()
+    wait_steps(page, 1)
+    page.get_by_role("button", name="Remove last step").click()
+    wait_steps(page, 0)
+    page.locator("button.offer.level1").click()
+    wait_steps(page, 1)
+    page.get_by_role("button", name="Save plan").click()
+    page.wait_for_selector('[data-key="btn:plan-cancel"]')
+    assert serious(page) == []
+    page.get_by_role("button", name="Cancel plan").click()
+    page.wait_for_selector('[data-key="btn:plan"]')
+    assert "Your plan is cancelled" in page.inner_text("#message")
+    assert saved_steps(board, 1) is None
+    start_planning(page)  # a draft refused by the server says why and keeps the steps it had
+    page.evaluate("window.board.addStep({ place: { card: 'W01', shape: '1', cells: [[0, 0]] } })")
+    page.wait_for_function("() => document.querySelector('#message').textContent.includes('refused')")
+    assert page.evaluate("window.board.planning.steps.length") == 0
+    page.get_by_role("button", name="Stop planning").click()
+    page.wait_for_selector('[data-key="btn:plan"]')
+    start_planning(page)  # the turn comes while a draft is open: the page leaves Plan mode and says so
+    for _ in range(3):
+        board.act(0, "level1")
+    page.wait_for_function("() => !window.board.planning && window.board.view.me.acting")
+    assert "It is your turn now" in page.inner_text("#message")
+    assert board.state().current == 1 and board.state().actions_left == 3  # nothing planned was played
+
+
+def test_in_line_clear_the_page_plans_on_the_side_chosen(page: Page,
+                                                         boards: Callable[..., BoardHandle]) -> None:
+    board = boards(players=5, human_seats=(0, 1, 2, 3, 4), seed=5)
+    state = board.state()
+    seat = next(s for s in range(5) if s not in state.acting_seats)
+    open_board(page, board.link(seat))
+    start_planning(page)
+    right = page.get_by_role("button", name="Plan on the right side")
+    right.click()
+    page.wait_for_function("() => window.board.view.table.side === 'right'")
+    assert right.get_attribute("aria-pressed") == "true"
+    card = page.locator('.row.white[data-side="right"] button.slot-button:not([aria-disabled])').first
+    taken = card.get_attribute("data-card")
+    card.click()
+    wait_steps(page, 1)
+    assert page.evaluate("window.board.planning.steps[0].card") == taken
+    assert page.locator('.row[data-side="left"] button.slot-button:not([aria-disabled])').count() == 0
