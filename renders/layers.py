@@ -28,10 +28,11 @@ The compressed bands and the parts of bands with several parts are kept within b
 
 from __future__ import annotations
 
+import itertools
 import struct
 import types
 import zlib
-from collections.abc import Callable, Hashable
+from collections.abc import Callable, Hashable, Sequence
 from dataclasses import dataclass
 
 from PIL import Image
@@ -44,7 +45,7 @@ except ImportError:  # pragma: no cover - isal is a dependency; zlib's streams d
     deflating = zlib
 
 from .cache import MB, HashedKey, KeptBytes
-from .indexed import NotFinal, canvas, index, matching_quantize, point, quantize_lut
+from .indexed import NotFinal, blank, canvas, index, matching_quantize, point, quantize_lut, sprite_mode
 from .palette import PNG_COMPRESS_LEVEL, RGB, palette_image
 
 Painter = Callable[[Image.Image, int, int], None]
@@ -132,6 +133,73 @@ class Stack:
 
     def layout(self, background: RGB, mode: str = "RGB") -> Layout:
         return Layout(self.width, self.y, background, tuple(self.bands), mode)
+
+
+def side_by_side(top: int, bottom: int, columns: Sequence[Sequence[Band]], background: RGB) -> list[Band]:
+    """Columns of bands, each column's bands laid down its own rows between ``top`` and
+    ``bottom`` (its parts at their own columns of the image; rows no band of a column covers are
+    background there), as full-width bands one after another: cut wherever a band of any column
+    starts or ends. A band cut in pieces keeps its parts, each drawn once per image on a canvas
+    of its own — placed, as every part is, an even number of pixels from where the image has it
+    — and its rows pasted piece by piece (:func:`_rows_of`): the same pixels as drawn whole."""
+    cuts = sorted({top, bottom, *(edge for column in columns for band in column
+                                  for edge in (band.top, band.top + band.height) if top < edge < bottom)})
+    drawn: dict[int, dict[str, Image.Image]] = {}  # id of a part cut in pieces -> it drawn, by mode
+    bands: list[Band] = []
+    for start, end in itertools.pairwise(cuts):
+        parts: list[Part] = []
+        for column in columns:
+            for band in column:
+                if band.top <= start and end <= band.top + band.height:
+                    if band.top == start and band.height == end - start:
+                        parts += band.parts
+                    else:
+                        parts += [_rows_of(part, band, start, end, background, drawn.setdefault(id(part), {}))
+                                  for part in band.parts]
+        bands.append(Band(start, end - start, tuple(sorted(parts, key=lambda part: part.x))))
+    return bands
+
+
+def _rows_of(
+    part: Part, band: Band, start: int, end: int, background: RGB, drawn: dict[str, Image.Image],
+) -> Part:
+    """Rows ``start`` to ``end`` (of the image) of ``part`` of ``band``, as a part of its own:
+    the whole part drawn once per way of drawing in ``drawn`` (shared by every piece of the
+    part), keyed by the part's key and which of its rows; its cover draws the whole cover
+    shifted up to these rows (what falls outside them is clipped)."""
+
+    def paint(image: Image.Image, x: int, y: int) -> None:
+        dx, dy = x % 2, band.top % 2
+        how = f"{image.mode}/{sprite_mode(image)}"  # palette drawing mapped, final or plain: kept apart
+        own = drawn.get(how)
+        if own is None:
+            own = blank(image.mode, (part.width + dx, band.height + dy), background)
+            part.paint(own, dx, dy)
+            drawn[how] = own
+        first = dy + start - band.top
+        image.paste(own.crop((dx, first, dx + part.width, first + end - start)), (x, y))
+
+    mapped: Callable[[], Image.Image] | None = None
+    if part.drawn is not None:
+        whole_drawn = part.drawn
+
+        def mapped() -> Image.Image:
+            found = drawn.get("drawn")
+            if found is None:
+                found = drawn["drawn"] = whole_drawn()
+            return found.crop((0, start - band.top, part.width, end - band.top))
+
+    key = None if part.key is None else ("rows", part.key, start - band.top, end - start, band.height,
+                                         band.top % 2)
+    cover: Painter | None = None
+    if part.cover is not None:
+        whole_cover = part.cover
+
+        def cover(image: Image.Image, x: int, y: int) -> None:
+            whole_cover(image, x, y - (start - band.top))
+
+    return Part(part.x, part.width, key, paint, cover, part.cover_key, mode=part.mode, keep=part.keep,
+                drawn=mapped, final=part.final)
 
 
 @dataclass(frozen=True, slots=True)
