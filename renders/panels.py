@@ -106,46 +106,39 @@ def paint_status(image: Image.Image, state: GameState, names: list[str], width: 
     x += pad
     if state.turns and state.phase is Phase.PLAY:
         # Line Clear: both marker holders play at once; each panel shows its own actions left.
-        who = labels.join_names([names[seat] for seat in state.acting_seats])
+        who = [names[seat] for seat in state.acting_seats]
     else:
-        who = names[state.current]
-    text = labels.to_play(who)
+        who = [names[state.current]]
+    text = labels.to_play(labels.join_names(who))
     size = fonts.fitting_size(text, t.body, right - x, t.small, bold=True)  # shrink before cutting
+    if fonts.width(text, size, bold=True) > right - x:  # the names shortened, never the words
+        words = fonts.width(labels.to_play(labels.join_names([""] * len(who))), size, bold=True)
+        each = (right - x - words) // len(who)
+        shortened = [fonts.fit_name(name, size, each, bold=True) for name in who]
+        text = labels.to_play(labels.join_names(shortened))
     fonts.draw(image, x, mid, fonts.fit(text, size, right - x, bold=True), size, ACCENT, bold=True,
                anchor="lm")
 
 
-def panel_name_lines(name: str, room: int, t: TextSizes) -> tuple[int, list[str]]:
-    """How a player's name is set in ``room`` pixels of their panel's header: at the large size if
-    it fits, else shrunk down to the image's small size, else on two lines at that size (a Discord
-    name has at most 32 characters); only a name wider still loses its end to an ellipsis.
+def panel_name(name: str, room: int, t: TextSizes) -> tuple[int, str]:
+    """How a player's name is set in ``room`` pixels of their panel's header, on one line (two
+    crowded the status line under it): at the large size if it fits, else shrunk down to the
+    image's small size, else shortened there with an ellipsis (:func:`fonts.fit_name`: a seat
+    number at its end is kept).
 
     >>> t = TextSizes.for_width(960)
-    >>> panel_name_lines("Ana", 300, t)
-    (39, ['Ana'])
-    >>> panel_name_lines("Maximiliano Rodrigues da Silva Jr", 300, t)
-    (29, ['Maximiliano', 'Rodrigues da Silva Jr'])
+    >>> panel_name("Ana", 300, t)
+    (39, 'Ana')
+    >>> panel_name("Maximiliano Rodrigues da Silva 2", 300, t)
+    (29, 'Maximiliano Rodri… 2')
     """
     size = fonts.fitting_size(name, t.large, room, t.small, bold=True)
-    if fonts.width(name, size, bold=True) <= room:
-        return size, [name]
-    lines = fonts.wrap(name, t.small, room, bold=True)
-    if len(lines) > 2:  # fill the first line to the letter (after a hyphen if there is one)
-        end = max(k for k in range(1, len(name) + 1) if fonts.width(name[:k], t.small, True) <= room)
-        cuts = [k for k in (name.rfind("-", 0, end) + 1, name.rfind(" ", 0, end) + 1) if k > 0]
-        cut = next((k for k in cuts if fonts.width(name[k:].lstrip(), t.small, True) <= room), end)
-        lines = [name[:cut].rstrip(), fonts.fit(name[cut:].lstrip(), t.small, room, bold=True)]
-    return t.small, lines
+    return size, fonts.fit_name(name, size, room, bold=True)
 
 
 def _paint_panel_name(image: Image.Image, x: int, mid: int, name: str, room: int, t: TextSizes) -> None:
-    size, lines = panel_name_lines(name, room, t)
-    if len(lines) == 1:
-        fonts.draw(image, x, mid, lines[0], size, INK, bold=True, anchor="lm")
-        return
-    first, step = mid - round(t.small * 0.55), round(t.small * 0.92)  # clear of the status pill below
-    for k, line in enumerate(lines):
-        fonts.draw(image, x, first + k * step, line, t.small, INK, bold=True, anchor="lm")
+    size, shown = panel_name(name, room, t)
+    fonts.draw(image, x, mid, shown, size, INK, bold=True, anchor="lm")
 
 
 def banner_text(state: GameState, names: list[str]) -> tuple[str, RGB] | None:

@@ -242,28 +242,28 @@ def rgb_digest(data: bytes) -> str:
 
 
 GOLDEN: dict[tuple[str, str], str] = {
-    ("en", "table"): "d189c572ce5ccfaf5ecf196707fd37af6e560f551a01bbe2e9b9c49741c78dd4",
+    ("en", "table"): "d4e16bb901953d78b649290333224f033923d397f253f8662e133376619254c7",
     ("en", "mat"): "462abaec34d3d0310bedb4229fe4f98e352d5967bd55c28d3585e12ff0248eec",
     ("en", "results"): "98f1e90a603db84f68da4762be5b4ad4d71ecf3e427adfb39ef1f52a634982d0",
     ("en", "preview"): "70de05660d61a0b7399fdbdbfb6ced7570cce7d6b1a52facc9cba4f5e7d9b13c",
     ("en", "solo"): "d3fbc4bb2a696ba5ea73d0528696eaf04569a248c6fd7f67bf39bf69fafdde0c",
-    ("en", "line-clear"): "fd4e2fc3d1925dfd113025bdbe022df65a6170a2da4ca345cc5a62cc6be0fc0c",
+    ("en", "line-clear"): "fd7ff649d9c99435d6018b8d7a0238d10a1fb705a9098c97d6f0267e8ec1fcfc",
     ("en", "master"): "1040ee9586a63ccf3fdef8a7c28d14f648ea17af44f2335fbaa151449232d54b",
     ("en", "finesse-mat"): "cc8c293de236afcf0964cb1cfdf48d55f8db9392f7a8c5be07371c06a861f14b",
     ("en", "finesse-results"): "6c3e2da7717ba7cb9736752eca888ae99121f971af4be623a3d0bcc1797035a7",
     ("pt-BR", "finesse-mat"): "179ebfeed9bf5d217cb2531a32eadd2ee6c10e95be45404a880b986d087ac9b6",
     ("pt-BR", "finesse-results"): "b932e4280086e6106154f555c7506e2607e6aa86ed926cea5aae59c7b5908f5b",
-    ("pt-BR", "table"): "2e1c344708d88a2f84e383b6370ef7fc74b8c1d2041b29341f974e867cb086d5",
+    ("pt-BR", "table"): "af4defb52215b73c42d40593f63ccee85611b3e379fe195b130bc87da7967196",
     ("pt-BR", "mat"): "306f41b6a2e05960b9d4b9678e6dd0022bf36716c0acb33fbd7d94bc8259303d",
     ("pt-BR", "results"): "8b1ffd8aeb6c81eb3a7b83621c9d0a2bc53a9e0a034f50ef68492ba460d24f2a",
     ("pt-BR", "preview"): "3b458dccb8a66e77c8026360285b9e4e35e4c1ffd1682e982cf404872b75ebe2",
     ("pt-BR", "solo"): "ace6b8567675829b7595b55564418b10d151946a20ac84779a04d9c61a97e08d",
-    ("pt-BR", "line-clear"): "065fd9812961e4e7669e57adf53f6212191f0b38520ca7cf2527079d2a6c74ca",
+    ("pt-BR", "line-clear"): "1c6e9045d3063e9fcef8cccf2e0954b5bbbbbb298ce58d26b1d528f1724ba8eb",
     ("pt-BR", "master"): "f3e622ed3aeb9d53e637f401f23a362df911bc7aad2bf3146d36ddf90310349d",
     ("en", "ambassador-mat"): "a8bb70d1167c6471eb86b5f3675440aabbf1ad671c718554a1b7c992aa28fda6",
     ("pt-BR", "ambassador-mat"): "6bb257286847e7d31d6dbda6614dd4ea19cd9cf902a30b57de7cd24b3de10edd",
-    ("en", "ambassador-table"): "38c2792cb7e3496a8c18b6a44d3e839124a07a4fb9e613a567833eea0a18fce5",
-    ("pt-BR", "ambassador-table"): "67feac823a3c9a8247b796a12e02b06d5edf7f9afc4f36c369f5f8d268655d47",
+    ("en", "ambassador-table"): "ee71b99f2186addcae950fa787af802efe222553a3dea5fa99071cda1af8be92",
+    ("pt-BR", "ambassador-table"): "31334a86f9d6cbaef98a7ff9dd10d1a5513ee5a70c1997a7f0066266cf656123",
 }
 """(locale, image) -> digest; "en" is English (no catalogue is read for it)."""
 
