@@ -184,6 +184,8 @@ ENGLISH: dict[str, Any] = {
     "mat_ambassador_ready": "{card} ({points} pt, ready)",
     "mat_ambassador_later": "{card} ({points} pt, next turn)",
     "AMBASSADOR_LEGEND": "Ambassador: flip the completed card later for an extra Master",
+    "AMBASSADOR_READY_LEGEND": "beside a player's card: ready to flip now",
+    "AMBASSADOR_BANKED": "banked",
     "mat_credits_active": {"one": "{n} active", "other": "{n} active"},
     "mat_credits_inactive": {
         "one": "{n} inactive until your turn ends",

@@ -53,6 +53,7 @@ from .palette import (
 from .panels import (
     PanelGeometry,
     TextSizes,
+    ambassador_cell,
     banner_height,
     banner_text,
     is_removed,
@@ -259,8 +260,8 @@ def _add_shared(
     if changes:
         add(_legend_height(changes, t), ("legend", language),
             lambda image, x, top: _paint_legend(image, top, t))
-    if state.options.ambassador:  # the diamond on a card says what its reward is
-        add(int(t.small * 1.6), ("ambassador legend", language),
+    if state.options.ambassador:  # what the diamond on a card and beside a player's card says
+        add(2 * int(t.small * 1.6), ("ambassador legend", language),
             lambda image, x, top: _paint_ambassador_legend(image, top, lay))
 
 
@@ -369,13 +370,16 @@ def _paint_legend(image: Image.Image, y: int, t: TextSizes) -> None:
 
 
 def _paint_ambassador_legend(image: Image.Image, y: int, lay: TableLayout) -> None:
-    """The Ambassador Pack's diamond, as the cards show it, and what it means."""
+    """The Ambassador Pack's diamond, as the cards show it, and what it means: on a market card,
+    its reward; beside a card in a player's panel, that it may be flipped now."""
     t = lay.t
-    mid = y + int(t.small * 1.6) // 2 - GAP // 4
-    x = MARGIN + MARK_LEGEND
-    x += paste_reward(image, Ambassador.ACTION, max(4, t.small // 3), x, mid) + t.small // 2
-    fonts.draw(image, x, mid, fonts.fit(labels.AMBASSADOR_LEGEND, t.small, lay.width - MARGIN - x), t.small,
-               MUTED, anchor="lm")
+    line = int(t.small * 1.6)
+    for n, text in enumerate((labels.AMBASSADOR_LEGEND, labels.AMBASSADOR_READY_LEGEND)):
+        mid = y + n * line + line // 2 - GAP // 4
+        x = MARGIN + MARK_LEGEND
+        x += paste_reward(image, Ambassador.ACTION, ambassador_cell(t), x, mid) + t.small // 2
+        shown = fonts.fit(text, t.small, lay.width - MARGIN - x)
+        fonts.draw(image, x, mid, shown, t.small, MUTED, anchor="lm")
 
 
 # -- market tiles ------------------------------------------------------------------------------------

@@ -262,8 +262,8 @@ GOLDEN: dict[tuple[str, str], str] = {
     ("pt-BR", "master"): "f3e622ed3aeb9d53e637f401f23a362df911bc7aad2bf3146d36ddf90310349d",
     ("en", "ambassador-mat"): "a8bb70d1167c6471eb86b5f3675440aabbf1ad671c718554a1b7c992aa28fda6",
     ("pt-BR", "ambassador-mat"): "6bb257286847e7d31d6dbda6614dd4ea19cd9cf902a30b57de7cd24b3de10edd",
-    ("en", "ambassador-table"): "ee71b99f2186addcae950fa787af802efe222553a3dea5fa99071cda1af8be92",
-    ("pt-BR", "ambassador-table"): "31334a86f9d6cbaef98a7ff9dd10d1a5513ee5a70c1997a7f0066266cf656123",
+    ("en", "ambassador-table"): "bbfc00e1f65090db40aaf7ad05b4859b91c5ea71d348352325baa97d49e782e0",
+    ("pt-BR", "ambassador-table"): "4a59aeb92e6611a9a1ddc98032773dfc33c5d9ae61f86212e72768a04aaf6a1d",
 }
 """(locale, image) -> digest; "en" is English (no catalogue is read for it)."""
 
