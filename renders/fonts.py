@@ -22,7 +22,7 @@ from __future__ import annotations
 import json
 import unicodedata
 from bisect import bisect_right
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
 from functools import lru_cache
@@ -369,6 +369,19 @@ def fit_name(name: str, size: int, max_width: int, bold: bool = False) -> str:
         if short != ELLIPSIS and width(short, size, bold) <= room:
             return short + tail
     return fit(name, size, max_width, bold)
+
+
+def fit_names(label: Callable[[list[str]], str], names: Sequence[str], size: int, max_width: int,
+              bold: bool = False) -> str:
+    """``label(names)`` within ``max_width`` pixels: as it is if it fits, else with each name
+    shortened (:func:`fit_name`) to an equal share of the room the label's own words leave —
+    the words are never cut ("Maximilia… 1 to play", not "Maximiliano Rodrigues da Sil…")."""
+    text = label(list(names))
+    if width(text, size, bold) <= max_width or not names:
+        return text
+    words = width(label([""] * len(names)), size, bold)
+    each = max(0, max_width - words) // len(names)
+    return fit(label([fit_name(name, size, each, bold) for name in names]), size, max_width, bold)
 
 
 def display_name(name: str, seat: int) -> str:

@@ -120,13 +120,8 @@ def paint_status(image: Image.Image, state: GameState, names: list[str], width: 
         who = [names[state.current]]
     text = labels.to_play(labels.join_names(who))
     size = fonts.fitting_size(text, t.body, right - x, t.small, bold=True)  # shrink before cutting
-    if fonts.width(text, size, bold=True) > right - x:  # the names shortened, never the words
-        words = fonts.width(labels.to_play(labels.join_names([""] * len(who))), size, bold=True)
-        each = (right - x - words) // len(who)
-        shortened = [fonts.fit_name(name, size, each, bold=True) for name in who]
-        text = labels.to_play(labels.join_names(shortened))
-    fonts.draw(image, x, mid, fonts.fit(text, size, right - x, bold=True), size, ACCENT, bold=True,
-               anchor="lm")
+    text = fonts.fit_names(lambda shown: labels.to_play(labels.join_names(shown)), who, size, right - x, True)
+    fonts.draw(image, x, mid, text, size, ACCENT, bold=True, anchor="lm")
 
 
 def panel_name(name: str, room: int, t: TextSizes) -> tuple[int, str]:

@@ -121,3 +121,19 @@ def test_the_status_bar_shortens_the_name_not_its_words() -> None:
         renders.render_table(state, [name, name])
     said = [d.text for d in drawn if d.text.endswith(" to play")]
     assert said and fonts.ELLIPSIS in said[0]
+
+
+@pytest.mark.parametrize("locale", [None, "pt-BR"])
+def test_a_mat_title_shortens_the_name_not_its_words(locale: str | None) -> None:
+    words = image_words(locale) if locale else None
+    state = engine.new_game(Options.for_players(6), 7)
+    seat = next(s for s in range(6) if s not in state.acting_seats)
+    with fonts.recording() as drawn:
+        renders.render_mat(state, seat, list(LONGEST), words=words)
+    with labels.speaking(words):
+        before, _, after = labels.mat_title("\0").partition("\0")
+        to_play_after = labels.to_play("\0").partition("\0")[2]
+    titles = [d.text for d in drawn if d.size == max(x.size for x in drawn if x.bold) and d.bold
+              and d.text.startswith(before) and d.text.endswith(after)]
+    assert titles and fonts.ELLIPSIS in titles[0]
+    assert any(d.text.endswith(to_play_after) and fonts.ELLIPSIS in d.text for d in drawn)
