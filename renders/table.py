@@ -232,7 +232,8 @@ def table_layout(state: GameState, names: Sequence[str], previous: GameState | N
         beside_bands += panels.bands(top, row, below, state, shown, changes, language)
         top += panels.row_heights[row] + below
     bottom = max(shared.y, top)
-    stack.extend(*layers.side_by_side(stack.y, bottom, (shared.bands, beside_bands), PAGE))
+    bands = layers.side_by_side(stack.y, bottom, (shared.bands, beside_bands), PAGE, merge=(True, False))
+    stack.extend(*bands)
     return stack.layout(PAGE)
 
 
