@@ -4,7 +4,8 @@ empty cells scattered, a turn post that took and completed cards. Discord keeps 
 of an image's description; in English and in Portuguese what matters most is kept whole — a
 table's whose turn, what changed, every score, the end, the live Finesse tile, the markers and
 every card on offer; a mat's whose turn, its puzzles with their empty cells, its supply and its
-score — and the rest is one command away (``/projectl-describe``)."""
+score; the recap's every score round by round — and the rest is one command away
+(``/projectl-describe``)."""
 
 from __future__ import annotations
 
@@ -15,12 +16,19 @@ import pytest
 import engine
 from bot.core.wording import texts
 from bot.core.wording.catchup import post_changes
-from bot.core.wording.describe import MAX_DESCRIPTION, alt_name, alt_text, describe, empty_cells
+from bot.core.wording.describe import (
+    MAX_DESCRIPTION,
+    alt_name,
+    alt_text,
+    describe,
+    describe_recap,
+    empty_cells,
+)
 from bot.core.wording.locales import localise
 from engine import Options
 from engine import events as ev
 from engine.pieces import Shape
-from engine.state import GameState, LineClearTable, OpenPuzzle, Placed
+from engine.state import GameState, LineClearTable, OpenPuzzle, Phase, Placed
 from renders.changes import market_cards
 from renders.graphemes import cuts
 
@@ -108,3 +116,15 @@ def test_a_long_name_is_shortened_between_letters_keeping_its_seat_number() -> N
     for letters in range(4, 14):
         shown = alt_name(name, letters).removesuffix("…")
         assert name.startswith(shown) and len(shown) in cuts(name)  # the accent stays with its letter
+
+
+@pytest.mark.parametrize("locale", [None, "pt-BR"])
+def test_a_six_player_recap_keeps_every_score_round_by_round(locale: str | None) -> None:
+    state = worst_state().evolve(phase=Phase.OVER)
+    rounds = 14  # a long Line Clear game
+    scores = [[seat * 7 - rounds + k for seat in range(6)] for k in range(rounds + 1)]
+    swing = "No single move swung this game."
+    shown = alt_text(describe_recap(state, LONGEST, 123, scores, swing), locale)
+    assert len(shown) <= MAX_DESCRIPTION
+    for seat, name in enumerate(LONGEST):
+        assert f"{alt_name(name)}" in shown and ", ".join(str(row[seat]) for row in scores) in shown

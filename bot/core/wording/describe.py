@@ -121,6 +121,7 @@ def describe_recap(state: GameState, names: Sequence[str], game_id: int,
     """The animated recap in sentences: what it shows, who won, the move that swung it
     (``swing``, a sentence), then each line's score at the deal and after each round (``scores``:
     a frame's totals, one per seat, then the mastermind's in Solo)."""
+    names = [alt_name(name) for name in names]
     lines = [seat_name(names, seat) for seat in range(len(state.players))]
     if scores and len(scores[0]) > len(lines):
         lines.append(seat_name(names, MASTERMIND))
