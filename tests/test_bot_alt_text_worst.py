@@ -12,6 +12,7 @@ from __future__ import annotations
 import dataclasses
 
 import pytest
+from test_bot_describe_facts import played
 
 import engine
 from bot.core.wording import texts
@@ -128,3 +129,19 @@ def test_a_six_player_recap_keeps_every_score_round_by_round(locale: str | None)
     assert len(shown) <= MAX_DESCRIPTION
     for seat, name in enumerate(LONGEST):
         assert f"{alt_name(name)}" in shown and ", ".join(str(row[seat]) for row in scores) in shown
+
+
+@pytest.mark.parametrize("options", [{"finesse": True}, {"ghost": True}], ids=["finesse", "ghost"])
+def test_random_six_player_tables_keep_every_score_and_card_on_offer(options: dict[str, bool]) -> None:
+    """Random positions of six-player games with the Ambassador Pack, the longest names and a
+    long post: every score and every card on offer stay in both languages."""
+    for seed in range(12):
+        state = played(6, {"ambassador": True, **options}, seed * 13 + 1)
+        if state.is_over:
+            continue
+        changed = worst_changes(state) if len(state.acting_seats) == 2 else []
+        description = describe(state, LONGEST, changed=changed)
+        for locale in (None, "pt-BR"):
+            shown = alt_text(description, locale)
+            assert all(f"{alt_name(name)}: " in shown for name in LONGEST), (seed, locale)
+            assert all(card in shown for card in market_cards(state.table)), (seed, locale, shown)
