@@ -137,3 +137,17 @@ def test_a_mat_title_shortens_the_name_not_its_words(locale: str | None) -> None
               and d.text.startswith(before) and d.text.endswith(after)]
     assert titles and fonts.ELLIPSIS in titles[0]
     assert any(d.text.endswith(to_play_after) and fonts.ELLIPSIS in d.text for d in drawn)
+
+
+def test_the_recap_legend_draws_names_in_any_script_and_keeps_the_scores() -> None:
+    """The recap's legend drew names with one Latin face: Arabic and Chinese names came out as
+    boxes, and a long name's cut could eat its score. Drawn like every other name now."""
+    state = engine.new_game(Options.for_players(4), 7)
+    names = [LONGEST[3], "李小龍", LONGEST[2], "Dee"]
+    scores = [[0, 0, 0, 0], [3, 5, 7, 11]]
+    with fonts.recording() as drawn:
+        renders.render_recap([state, state], names, scores)
+    said = [d.text for d in drawn]
+    for name in names:
+        assert any(text and name.startswith(text.split(fonts.ELLIPSIS)[0]) for text in said), name
+    assert all(str(score) in said for score in scores[-1])  # each score drawn whole, on its own
