@@ -91,7 +91,7 @@ def paint_finesse(
         cy = top + line * int(t.small * 1.4) + int(t.small * 0.8)
         name = names[seat] if seat < len(names) else str(seat + 1)
         counts = labels.finesse_credits("", fv.active[seat], fv.inactive[seat])
-        name = fonts.fit(name, t.small, per - t.small // 2 - fonts.width(counts, t.small))  # a long name
+        name = fonts.fit_name(name, t.small, per - t.small // 2 - fonts.width(counts, t.small))  # a long one
         text = labels.finesse_credits(name, fv.active[seat], fv.inactive[seat])
         fonts.draw(image, x + t.small // 2 + col * per, cy, text, t.small, INK, anchor="lm")
 

@@ -22,7 +22,7 @@ from __future__ import annotations
 import json
 import unicodedata
 from bisect import bisect_right
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
 from functools import lru_cache
@@ -32,8 +32,9 @@ from typing import cast
 from PIL import Image, ImageDraw, ImageFont
 
 from . import labels
-from .bidi import visual
+from .bidi import base_direction, visual
 from .cache import MB, byte_lru, image_bytes
+from .graphemes import clusters, cuts
 from .indexed import paste_text
 from .palette import RGB
 
@@ -46,6 +47,9 @@ FACES = (
     "NotoSansCJK-Regular.otf",
 )
 ELLIPSIS = "…"
+RLM = "\u200f"
+"""The right-to-left mark: keeps a shortened right-to-left name's ellipsis at its end (drawn at
+its left); like every character no face draws, it takes no room."""
 
 
 @lru_cache(maxsize=1)
@@ -312,7 +316,8 @@ def fitting_size(text: str, size: int, max_width: int, smallest: int, bold: bool
 
 def wrap(text: str, size: int, max_width: int, bold: bool = False) -> list[str]:
     """``text`` in lines of at most ``max_width`` pixels, broken at spaces — a word wider than a
-    line is broken between letters — so every letter is drawn: for a name, which is never cut."""
+    line is broken between its letters (grapheme clusters: :mod:`renders.graphemes`) — so every
+    letter is drawn: for a name, which is never cut."""
     lines: list[str] = []
     line = ""
     for word in text.split(" "):
@@ -323,28 +328,60 @@ def wrap(text: str, size: int, max_width: int, bold: bool = False) -> list[str]:
         if line:
             lines.append(line)
         line = ""
-        for char in word:
-            if line and width(line + char, size, bold) > max_width:
+        for letter in clusters(word):
+            if line and width(line + letter, size, bold) > max_width:
                 lines.append(line)
                 line = ""
-            line += char
+            line += letter
     if line or not lines:
         lines.append(line)
     return lines
 
 
 def fit(text: str, size: int, max_width: int, bold: bool = False) -> str:
-    """``text``, shortened with an ellipsis until it fits ``max_width`` pixels.
+    """``text``, shortened with an ellipsis until it fits ``max_width`` pixels, cut between
+    letters only (grapheme clusters: an accent stays on its letter, a syllable whole).
 
-    Shortening is in logical order, so a right-to-left name loses its end (drawn at the left).
-    """
+    Shortening is in logical order, so a right-to-left text loses its end (drawn at the left,
+    where its ellipsis stays: a right-to-left mark after it)."""
     if width(text, size, bold) <= max_width:
         return text
-    for end in range(len(text) - 1, 0, -1):
-        candidate = text[:end].rstrip() + ELLIPSIS
+    ellipsis = ELLIPSIS + (RLM if base_direction(text) == "R" else "")
+    for end in reversed(cuts(text)[:-1]):
+        candidate = text[:end].rstrip() + ellipsis
         if width(candidate, size, bold) <= max_width:
             return candidate
     return ELLIPSIS
+
+
+def fit_name(name: str, size: int, max_width: int, bold: bool = False) -> str:
+    """A player's name shortened to ``max_width`` pixels as :func:`fit` does, except that a short
+    last word (a number, an initial: "Easy AI 2", "Maria Fernanda S") is kept after the ellipsis
+    when the name has room for some of its beginning: two seats' names that differ only there
+    still differ once shortened ("Easy… 1", "Easy… 2")."""
+    if width(name, size, bold) <= max_width:
+        return name
+    head, _, last = name.rpartition(" ")
+    if head and len(clusters(last)) <= 3:
+        tail = f" {last}"
+        room = max_width - width(tail, size, bold)
+        short = fit(head, size, room, bold)
+        if short != ELLIPSIS and width(short, size, bold) <= room:
+            return short + tail
+    return fit(name, size, max_width, bold)
+
+
+def fit_names(label: Callable[[list[str]], str], names: Sequence[str], size: int, max_width: int,
+              bold: bool = False) -> str:
+    """``label(names)`` within ``max_width`` pixels: as it is if it fits, else with each name
+    shortened (:func:`fit_name`) to an equal share of the room the label's own words leave —
+    the words are never cut ("Maximilia… 1 to play", not "Maximiliano Rodrigues da Sil…")."""
+    text = label(list(names))
+    if width(text, size, bold) <= max_width or not names:
+        return text
+    words = width(label([""] * len(names)), size, bold)
+    each = max(0, max_width - words) // len(names)
+    return fit(label([fit_name(name, size, each, bold) for name in names]), size, max_width, bold)
 
 
 def display_name(name: str, seat: int) -> str:

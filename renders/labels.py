@@ -26,6 +26,7 @@ from __future__ import annotations
 import hashlib
 import json
 import threading
+import unicodedata
 from collections.abc import Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from contextvars import ContextVar
@@ -183,6 +184,8 @@ ENGLISH: dict[str, Any] = {
     "mat_ambassador_ready": "{card} ({points} pt, ready)",
     "mat_ambassador_later": "{card} ({points} pt, next turn)",
     "AMBASSADOR_LEGEND": "Ambassador: flip the completed card later for an extra Master",
+    "AMBASSADOR_READY_LEGEND": "beside a player's card: ready to flip now",
+    "AMBASSADOR_BANKED": "banked",
     "mat_credits_active": {"one": "{n} active", "other": "{n} active"},
     "mat_credits_inactive": {
         "one": "{n} inactive until your turn ends",
@@ -248,11 +251,26 @@ def template(key: str) -> Any:
 
 def say(key: str, **fields: Any) -> str:
     """The text ``key`` in the current language, filled in with ``fields`` (a count template
-    chooses its form by the field ``n``)."""
+    chooses its form by the field ``n``; a field in a right-to-left script is kept apart,
+    :func:`kept_apart`)."""
     form = template(key)
     if isinstance(form, Mapping):
         form = form["one" if fields["n"] == 1 else "other"]
-    return str(form).format(**fields)
+    return str(form).format(**{name: kept_apart(value) for name, value in fields.items()})
+
+
+LRM = "\u200e"
+"""The left-to-right mark: a strong left-to-right character that no face draws (it takes no room)."""
+
+
+def kept_apart(value: Any) -> Any:
+    """A text with right-to-left letters (a name) between left-to-right marks, so that what the
+    label puts around it stays in the label's order: without them "عبد: 0 credits" is drawn
+    "0 :عبد credits" — the colon and the number after a right-to-left name are drawn with it
+    (Unicode's bidirectional algorithm, rules W2 and N1). Anything else as it is."""
+    if isinstance(value, str) and any(unicodedata.bidirectional(char) in ("R", "AL") for char in value):
+        return f"{LRM}{value}{LRM}"
+    return value
 
 
 def __getattr__(name: str) -> Any:

@@ -28,10 +28,11 @@ The compressed bands and the parts of bands with several parts are kept within b
 
 from __future__ import annotations
 
+import itertools
 import struct
 import types
 import zlib
-from collections.abc import Callable, Hashable
+from collections.abc import Callable, Hashable, Sequence
 from dataclasses import dataclass
 
 from PIL import Image
@@ -44,7 +45,7 @@ except ImportError:  # pragma: no cover - isal is a dependency; zlib's streams d
     deflating = zlib
 
 from .cache import MB, HashedKey, KeptBytes
-from .indexed import NotFinal, canvas, index, matching_quantize, point, quantize_lut
+from .indexed import NotFinal, blank, canvas, index, matching_quantize, point, quantize_lut, sprite_mode
 from .palette import PNG_COMPRESS_LEVEL, RGB, palette_image
 
 Painter = Callable[[Image.Image, int, int], None]
@@ -132,6 +133,113 @@ class Stack:
 
     def layout(self, background: RGB, mode: str = "RGB") -> Layout:
         return Layout(self.width, self.y, background, tuple(self.bands), mode)
+
+
+def side_by_side(
+    top: int, bottom: int, columns: Sequence[Sequence[Band]], background: RGB, *, merge: Sequence[bool] = (),
+) -> list[Band]:
+    """Columns of bands, each column's bands laid down its own rows between ``top`` and
+    ``bottom`` (its parts at their own columns of the image; rows no band of a column covers are
+    background there), as full-width bands one after another: cut wherever a band of any column
+    starts or ends. A band cut in pieces keeps its parts, each drawn once per image on a canvas
+    of its own — placed, as every part is, an even number of pixels from where the image has it
+    — and its rows pasted piece by piece (:func:`_rows_of`): the same pixels as drawn whole.
+    ``merge[i]``: column ``i``'s bands that are cut become one part each first (:func:`_one_part`):
+    fewer parts to look up and paste in every piece, for parts that are cheap to draw again."""
+    cuts = sorted({top, bottom, *(edge for column in columns for band in column
+                                  for edge in (band.top, band.top + band.height) if top < edge < bottom)})
+    columns = [[_one_part(band) if i < len(merge) and merge[i] and _is_cut(band, cuts) else band
+                for band in column] for i, column in enumerate(columns)]
+    drawn: dict[int, dict[str, Image.Image]] = {}  # id of a part cut in pieces -> it drawn, by mode
+    bands: list[Band] = []
+    for start, end in itertools.pairwise(cuts):
+        parts: list[Part] = []
+        for column in columns:
+            for band in column:
+                if band.top <= start and end <= band.top + band.height:
+                    if band.top == start and band.height == end - start:
+                        parts += band.parts
+                    else:
+                        parts += [_rows_of(part, band, start, end, background, drawn.setdefault(id(part), {}))
+                                  for part in band.parts]
+        bands.append(Band(start, end - start, tuple(sorted(parts, key=lambda part: part.x))))
+    return bands
+
+
+def _is_cut(band: Band, cuts: Sequence[int]) -> bool:
+    return any(band.top < cut < band.top + band.height for cut in cuts)
+
+
+def _one_part(band: Band) -> Band:
+    """``band`` as one part from its first part's left edge to its last's right edge, drawn by
+    each part's painter and covered by each part's cover (parts never overlap), keyed by all
+    their keys."""
+    parts = band.parts
+    if len(parts) < 2:
+        return band
+    left = min(part.x for part in parts)
+    right = max(part.x + part.width for part in parts)
+
+    def paint(image: Image.Image, x: int, y: int) -> None:
+        for part in parts:
+            part.paint(image, x + part.x - left, y)
+
+    covered = [part for part in parts if part.cover is not None]
+
+    def cover(image: Image.Image, x: int, y: int) -> None:
+        for part in covered:
+            assert part.cover is not None
+            part.cover(image, x + part.x - left, y)
+
+    key = None if any(part.key is None for part in parts) else tuple((part.x, part.key) for part in parts)
+    modes = {part.mode for part in parts}
+    one = Part(left, right - left, key, paint, cover if covered else None,
+               tuple((part.x, part.cover_key) for part in covered) or None,
+               mode=modes.pop() if len(modes) == 1 else None, keep=all(part.keep for part in parts),
+               final=all(part.final for part in parts))
+    return Band(band.top, band.height, (one,))
+
+
+def _rows_of(
+    part: Part, band: Band, start: int, end: int, background: RGB, drawn: dict[str, Image.Image],
+) -> Part:
+    """Rows ``start`` to ``end`` (of the image) of ``part`` of ``band``, as a part of its own:
+    the whole part drawn once per way of drawing in ``drawn`` (shared by every piece of the
+    part), keyed by the part's key and which of its rows; its cover draws the whole cover
+    shifted up to these rows (what falls outside them is clipped)."""
+
+    def paint(image: Image.Image, x: int, y: int) -> None:
+        dx, dy = x % 2, band.top % 2
+        how = f"{image.mode}/{sprite_mode(image)}"  # palette drawing mapped, final or plain: kept apart
+        own = drawn.get(how)
+        if own is None:
+            own = blank(image.mode, (part.width + dx, band.height + dy), background)
+            part.paint(own, dx, dy)
+            drawn[how] = own
+        first = dy + start - band.top
+        image.paste(own.crop((dx, first, dx + part.width, first + end - start)), (x, y))
+
+    mapped: Callable[[], Image.Image] | None = None
+    if part.drawn is not None:
+        whole_drawn = part.drawn
+
+        def mapped() -> Image.Image:
+            found = drawn.get("drawn")
+            if found is None:
+                found = drawn["drawn"] = whole_drawn()
+            return found.crop((0, start - band.top, part.width, end - band.top))
+
+    key = None if part.key is None else ("rows", part.key, start - band.top, end - start, band.height,
+                                         band.top % 2)
+    cover: Painter | None = None
+    if part.cover is not None:
+        whole_cover = part.cover
+
+        def cover(image: Image.Image, x: int, y: int) -> None:
+            whole_cover(image, x, y - (start - band.top))
+
+    return Part(part.x, part.width, key, paint, cover, part.cover_key, mode=part.mode, keep=part.keep,
+                drawn=mapped, final=part.final)
 
 
 @dataclass(frozen=True, slots=True)

@@ -140,10 +140,13 @@ def _paint_header(
         else:
             status, colour = labels.mat_your_turn(state.focused(seat).actions_left), ACCENT
     else:
-        who = labels.join_names([names[s] for s in state.acting_seats])
-        status, colour = fonts.fit(labels.to_play(who), t.small, MAT_WIDTH // 2), WHITE
+        who = [names[s] for s in state.acting_seats]
+        status = fonts.fit_names(lambda shown: labels.to_play(labels.join_names(shown)), who, t.small,
+                                 MAT_WIDTH // 2, bold=True)
+        colour = WHITE
     right = fonts.draw(image, MAT_WIDTH - MARGIN, mid, status, t.small, colour, bold=True, anchor="rm")
-    title = fonts.fit(labels.mat_title(names[seat]), t.large, MAT_WIDTH - 3 * MARGIN - right, bold=True)
+    title = fonts.fit_names(lambda shown: labels.mat_title(shown[0]), [names[seat]], t.large,
+                            MAT_WIDTH - 3 * MARGIN - right, bold=True)  # "Maximilia… 1's mat"
     fonts.draw(image, MARGIN, mid, title, t.large, WHITE, bold=True, anchor="lm")
 
 

@@ -12,8 +12,8 @@ from functools import lru_cache
 
 from PIL import Image, ImageDraw
 
-from engine.cards import Colour
-from engine.expansions.ambassador import unflipped
+from engine.cards import Ambassador, Colour
+from engine.expansions.ambassador import standing
 from engine.pieces import BASE_SHAPES, SHAPES, Shape
 from engine.state import Counts, GameState, Phase, PlayerState, RowsTable
 from engine.visibility import hidden_scores
@@ -21,7 +21,16 @@ from engine.visibility import hidden_scores
 from . import fonts, labels
 from .card import mini_card, mini_size
 from .changes import NONE, Changes
-from .draw import dashed_rect, disc_image, pill, rounded_box, rounded_rect, sprite_size
+from .draw import (
+    dashed_rect,
+    disc_image,
+    paste_reward,
+    pill,
+    reward_size,
+    rounded_box,
+    rounded_rect,
+    sprite_size,
+)
 from .draw import paste_sprite as paste_piece
 from .indexed import ink, paste_blended, paste_sprite, sprite_mode
 from .palette import (
@@ -106,46 +115,34 @@ def paint_status(image: Image.Image, state: GameState, names: list[str], width: 
     x += pad
     if state.turns and state.phase is Phase.PLAY:
         # Line Clear: both marker holders play at once; each panel shows its own actions left.
-        who = labels.join_names([names[seat] for seat in state.acting_seats])
+        who = [names[seat] for seat in state.acting_seats]
     else:
-        who = names[state.current]
-    text = labels.to_play(who)
+        who = [names[state.current]]
+    text = labels.to_play(labels.join_names(who))
     size = fonts.fitting_size(text, t.body, right - x, t.small, bold=True)  # shrink before cutting
-    fonts.draw(image, x, mid, fonts.fit(text, size, right - x, bold=True), size, ACCENT, bold=True,
-               anchor="lm")
+    text = fonts.fit_names(lambda shown: labels.to_play(labels.join_names(shown)), who, size, right - x, True)
+    fonts.draw(image, x, mid, text, size, ACCENT, bold=True, anchor="lm")
 
 
-def panel_name_lines(name: str, room: int, t: TextSizes) -> tuple[int, list[str]]:
-    """How a player's name is set in ``room`` pixels of their panel's header: at the large size if
-    it fits, else shrunk down to the image's small size, else on two lines at that size (a Discord
-    name has at most 32 characters); only a name wider still loses its end to an ellipsis.
+def panel_name(name: str, room: int, t: TextSizes) -> tuple[int, str]:
+    """How a player's name is set in ``room`` pixels of their panel's header, on one line (two
+    crowded the status line under it): at the large size if it fits, else shrunk down to the
+    image's small size, else shortened there with an ellipsis (:func:`fonts.fit_name`: a seat
+    number at its end is kept).
 
     >>> t = TextSizes.for_width(960)
-    >>> panel_name_lines("Ana", 300, t)
-    (39, ['Ana'])
-    >>> panel_name_lines("Maximiliano Rodrigues da Silva Jr", 300, t)
-    (29, ['Maximiliano', 'Rodrigues da Silva Jr'])
+    >>> panel_name("Ana", 300, t)
+    (39, 'Ana')
+    >>> panel_name("Maximiliano Rodrigues da Silva 2", 300, t)
+    (29, 'Maximiliano Rodri… 2')
     """
     size = fonts.fitting_size(name, t.large, room, t.small, bold=True)
-    if fonts.width(name, size, bold=True) <= room:
-        return size, [name]
-    lines = fonts.wrap(name, t.small, room, bold=True)
-    if len(lines) > 2:  # fill the first line to the letter (after a hyphen if there is one)
-        end = max(k for k in range(1, len(name) + 1) if fonts.width(name[:k], t.small, True) <= room)
-        cuts = [k for k in (name.rfind("-", 0, end) + 1, name.rfind(" ", 0, end) + 1) if k > 0]
-        cut = next((k for k in cuts if fonts.width(name[k:].lstrip(), t.small, True) <= room), end)
-        lines = [name[:cut].rstrip(), fonts.fit(name[cut:].lstrip(), t.small, room, bold=True)]
-    return t.small, lines
+    return size, fonts.fit_name(name, size, room, bold=True)
 
 
 def _paint_panel_name(image: Image.Image, x: int, mid: int, name: str, room: int, t: TextSizes) -> None:
-    size, lines = panel_name_lines(name, room, t)
-    if len(lines) == 1:
-        fonts.draw(image, x, mid, lines[0], size, INK, bold=True, anchor="lm")
-        return
-    first, step = mid - round(t.small * 0.55), round(t.small * 0.92)  # clear of the status pill below
-    for k, line in enumerate(lines):
-        fonts.draw(image, x, first + k * step, line, t.small, INK, bold=True, anchor="lm")
+    size, shown = panel_name(name, room, t)
+    fonts.draw(image, x, mid, shown, size, INK, bold=True, anchor="lm")
 
 
 def banner_text(state: GameState, names: list[str]) -> tuple[str, RGB] | None:
@@ -382,11 +379,11 @@ def panel_keys(
         player.banked_cards, len(player.completed), tuple(p.card for p in player.puzzles),
     )
     ids = [p.card for p in player.puzzles] + [d.card for d in player.completed]
-    ambassadors = unflipped(state, seat)
+    ambassadors = standing(state, seat)
     body = (
         *common, player.puzzles, player.supply, player.completed,
         tuple(state.card(card_id) for card_id in ids), ambassadors,
-        tuple(state.card(card_id).points for card_id in ambassadors),
+        tuple(state.card(card_id).points for card_id, _, _ in ambassadors),
     )
     return head, body
 
@@ -565,24 +562,42 @@ def paint_panel_frames(
 def _paint_ambassadors(
     image: Image.Image, x: int, y: int, room: int, state: GameState, seat: int, g: PanelGeometry
 ) -> None:
-    """Ambassador Pack: the seat's unflipped Ambassador cards, each as its id and a points tag in
-    the card's colour (the style under every thumbnail): 'Ambassador  B33 [4]  W45 [2]'. They lie
-    face up, so the public table shows them whatever ``known_scores`` says. Nothing when the seat
-    has none; a card that does not fit the panel's width is left out (the mat lists them all)."""
-    cards = unflipped(state, seat)
-    if not cards:
+    """Ambassador Pack: the seat's unflipped Ambassador actions, each as its card's id and a points
+    tag in the card's colour (the style under every thumbnail), after the Ambassador diamond when
+    it may be flipped now (not when completed this turn): 'Ambassador  ◆B33 [4]  W45 [2]'; the
+    legend under the market says so (:data:`labels.AMBASSADOR_READY_LEGEND`). The cards lie face
+    up, so the public table shows them whatever ``known_scores`` says; an action whose card the
+    Endless White Deck banked shows as 'banked' (the card is back in the deck). Nothing when the
+    seat has none; what does not fit the panel's width is left out (the mat lists them all)."""
+    actions = standing(state, seat)
+    if not actions:
         return
     t = g.t
     mid = y + g.line // 2
     left = x + fonts.draw(image, x, mid, labels.TABLE_AMBASSADORS, t.small, MUTED, anchor="lm") + t.small // 2
-    for card_id in cards:
+    diamond = ambassador_cell(t)
+    for card_id, ready_now, banked in actions:
         card = state.card(card_id)
-        _, tag_w = thumb_label_layout(card.id, card.points, room, t)
-        width = fonts.width(card.id, t.small) + t.small // 3 + tag_w
-        if left + width > x + room:
+        mark_w = reward_size(Ambassador.ACTION, diamond)[0] + t.small // 6 if ready_now else 0
+        if banked:
+            width = fonts.width(labels.AMBASSADOR_BANKED, t.small)
+        else:
+            _, tag_w = thumb_label_layout(card.id, card.points, room, t)
+            width = fonts.width(card.id, t.small) + t.small // 3 + tag_w
+        if left + mark_w + width > x + room:
             break
-        _paint_thumb_label(image, left, mid, width, card.id, card.points, card.colour, t)
-        left += width + t.small // 2
+        if ready_now:
+            paste_reward(image, Ambassador.ACTION, diamond, left, mid)
+        if banked:
+            fonts.draw(image, left + mark_w, mid, labels.AMBASSADOR_BANKED, t.small, MUTED, anchor="lm")
+        else:
+            _paint_thumb_label(image, left + mark_w, mid, width, card.id, card.points, card.colour, t)
+        left += mark_w + width + t.small // 2
+
+
+def ambassador_cell(t: TextSizes) -> int:
+    """The cell of the Ambassador diamond beside a card or a legend: about a capital's height."""
+    return max(4, t.small // 3)
 
 
 @lru_cache(maxsize=1024)

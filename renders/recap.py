@@ -77,18 +77,19 @@ def _frame(table: Image.Image, height: int, names: Sequence[str], scores: Sequen
     lines = len(scores[0]) if scores else 0
     canvas = Image.new("RGB", (TABLE_WIDTH, height + chart_height(lines)), PAGE)
     canvas.paste(table, (0, 0))
-    _chart(ImageDraw.Draw(canvas), names, scores, k, swing, (10, height + 10, canvas.width - 10,
+    _chart(canvas, names, scores, k, swing, (10, height + 10, canvas.width - 10,
                                                              canvas.height - 10))
     if swing is not None and k == swing:
         ImageDraw.Draw(canvas).rectangle((2, 2, canvas.width - 3, canvas.height - 3), outline=ACCENT, width=6)
     return canvas.quantize(colors=256, method=Image.Quantize.FASTOCTREE)
 
 
-def _chart(draw: ImageDraw.ImageDraw, names: Sequence[str], scores: Sequence[Sequence[int]], k: int,
+def _chart(image: Image.Image, names: Sequence[str], scores: Sequence[Sequence[int]], k: int,
            swing: int | None, box: tuple[int, int, int, int]) -> None:
     """The score lines up to frame ``k``: the round numbers on the axis (0: the deal), the
     highest and lowest score beside it, and a legend of each line's name and score now."""
     left, top, right, bottom = box
+    draw = ImageDraw.Draw(image)
     draw.rectangle(box, fill=PANEL, outline=PANEL_EDGE, width=2)
     lines = len(scores[0]) if scores else 0
     font = fonts.get_font(LABEL)
@@ -124,8 +125,11 @@ def _chart(draw: ImageDraw.ImageDraw, names: Sequence[str], scores: Sequence[Seq
         name = names[line] if line < len(names) else "—"
         at_x, at_y = left + 16 + column * (line % 2), legend + LEGEND_ROW * (line // 2)
         draw.rectangle((at_x, at_y + 6, at_x + 22, at_y + 28), fill=colour)
-        shown = fonts.fit(f"{name}", LABEL, column - 110)
-        draw.text((at_x + 32, at_y), f"{shown}  {scores[k][line]}", font=font, fill=INK)
+        # The name in any script (font fallback, right to left), shortened, never the score.
+        shown = fonts.fit_name(name, LABEL, column - 110)
+        name_w = fonts.draw(image, at_x + 32, at_y + 17, shown, LABEL, INK, anchor="lm")
+        fonts.draw(image, at_x + 32 + name_w + LABEL // 2, at_y + 17, str(scores[k][line]), LABEL, INK,
+                   anchor="lm")
     if swing is not None and swing <= k:
         for line in range(lines):
             x, y = point(swing, scores[swing][line])

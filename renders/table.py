@@ -1,9 +1,11 @@
 """The public table image, posted after every turn.
 
-Top to bottom: status bar (round, whose turn, actions left), an end-of-game banner when one
-applies, the market (white and black rows with their decks — or Solo's 3×3 grid with locks,
-deck and mastermind), the reserve, and a grid of player panels two wide, which simply grows
-downwards for five or six players.
+Across the top: the status bar (round, whose turn, actions left) and an end-of-game banner when
+one applies. Below them the shared table — the market (white and black rows with their decks, or
+Solo's 3×3 grid with locks, deck and mastermind, or Line Clear's four rows), the reserve, the
+Finesse strip and the legends — 960 px wide, with the players' panels beside it on its right (one
+column for Solo and two players, two from three players on), so that the image stays about as
+wide as it is tall or wider, as Discord previews it well.
 
 Only deck *counts* are shown: the order of cards in a deck is secret.
 
@@ -21,7 +23,7 @@ from PIL import Image, ImageDraw
 
 from engine.cards import Ambassador, Colour
 from engine.expansions.ambassador import unflipped
-from engine.state import GameState, LineClearTable, RowsTable, SoloTable
+from engine.state import GameState, LineClearTable, Options, RowsTable, SoloTable
 from engine.visibility import hidden_scores
 
 from . import fonts, indexed, labels, layers
@@ -51,6 +53,7 @@ from .palette import (
 from .panels import (
     PanelGeometry,
     TextSizes,
+    ambassador_cell,
     banner_height,
     banner_text,
     is_removed,
@@ -198,22 +201,50 @@ def table_image(state: GameState, names: Sequence[str], previous: GameState | No
 
 
 def table_layout(state: GameState, names: Sequence[str], previous: GameState | None = None) -> Layout:
-    """The table as bands, top to bottom, each keyed by what it shows (in the current words)."""
+    """The table as bands, top to bottom, each keyed by what it shows (in the current words): the
+    status bar and any banner across the image, then the shared table (market, reserve, Finesse,
+    legends) with the players' panels beside it (:func:`panel_columns_beside`), cut into bands
+    across both (:func:`layers.side_by_side`)."""
     lay = LAYOUT
     t = lay.t
-    width = lay.width
+    beside = panel_columns_beside(state.options)
+    width = table_width(beside)
     shown = fonts.names_for(names, len(state.players))
     changes = changes_between(previous, state)
     language = labels.language_key()
     stack = layers.Stack(width)
     add = stack.add
-    add(status_height(t), ("status", language, tuple(shown), state.phase, state.round, state.current,
+    add(status_height(t), ("status", language, width, tuple(shown), state.phase, state.round, state.current,
                            state.actions_left, state.turns, state.acting_seats),
         lambda image, x, top: paint_status(image, state, shown, width, t), "P")
     banner = banner_text(state, shown)
     if banner is not None:
-        add(banner_height(state, t), ("banner", language, banner),
+        add(banner_height(state, t), ("banner", language, width, banner),
             lambda image, x, top: paint_banner(image, top, state, shown, width, t), "P")
+    panels = _panel_grid(state, lay, beside)
+    shared = layers.Stack(lay.width)
+    shared.y = stack.y
+    _add_shared(shared, state, shown, lay, changes, language)
+    top = stack.y + MARGIN  # the panels' tops level with the market's first numbers
+    beside_bands: list[Band] = []
+    for row in range(len(panels.row_heights)):
+        below = MARGIN if row == len(panels.row_heights) - 1 else GAP
+        beside_bands += panels.bands(top, row, below, state, shown, changes, language)
+        top += panels.row_heights[row] + below
+    bottom = max(shared.y, top)
+    bands = layers.side_by_side(stack.y, bottom, (shared.bands, beside_bands), PAGE, merge=(True, False))
+    stack.extend(*bands)
+    return stack.layout(PAGE)
+
+
+def _add_shared(
+    stack: layers.Stack, state: GameState, shown: list[str], lay: TableLayout, changes: Changes,
+    language: str,
+) -> None:
+    """The market, the reserve, the Finesse strip and the legends, down ``stack`` (as wide as
+    ``lay``)."""
+    t = lay.t
+    add = stack.add
     if isinstance(state.table, RowsTable):  # a band per row, a part per slot: taking a card redraws one
         for colour, above in ((Colour.WHITE, MARGIN), (Colour.BLACK, 0)):
             stack.extend(_row_band(stack.y, above, state, state.table, colour, lay, changes, language))
@@ -230,14 +261,29 @@ def table_layout(state: GameState, names: Sequence[str], previous: GameState | N
     if changes:
         add(_legend_height(changes, t), ("legend", language),
             lambda image, x, top: _paint_legend(image, top, t))
-    if state.options.ambassador:  # the diamond on a card says what its reward is
-        add(int(t.small * 1.6), ("ambassador legend", language),
+    if state.options.ambassador:  # what the diamond on a card and beside a player's card says
+        add(2 * int(t.small * 1.6), ("ambassador legend", language),
             lambda image, x, top: _paint_ambassador_legend(image, top, lay))
-    panels = _panel_grid(state, lay)
-    for row in range(len(panels.row_heights)):
-        below = MARGIN if row == len(panels.row_heights) - 1 else GAP
-        stack.extend(*panels.bands(stack.y, row, below, state, shown, changes, language))
-    return stack.layout(PAGE)
+
+
+def panel_columns_beside(options: Options) -> int:
+    """How many columns of players' panels stand right of the shared table: one for Solo and two
+    players, two from three players on. Discord previews an image well when it is about as wide
+    as it is tall or wider; with the panels below the shared table, two a row, every table was
+    1.3 to 2.8 times as tall as wide (the more players and expansions, the taller). Decided by
+    the options alone, so that a game's images keep one shape."""
+    return 1 if options.players <= 2 else 2
+
+
+def table_width(beside: int, lay: TableLayout = LAYOUT) -> int:
+    """The image's width with ``beside`` columns of panels right of the shared table: the shared
+    table as wide as ever (the text sizes are those of :data:`LAYOUT`), then the panels, each as
+    wide as two in a row of the shared table's width."""
+    return lay.width + beside * _panel_width(lay) + (beside - 1) * GAP + MARGIN
+
+
+def _panel_width(lay: TableLayout) -> int:
+    return (lay.inner - GAP) // 2
 
 
 @dataclass(frozen=True, slots=True)
@@ -325,13 +371,16 @@ def _paint_legend(image: Image.Image, y: int, t: TextSizes) -> None:
 
 
 def _paint_ambassador_legend(image: Image.Image, y: int, lay: TableLayout) -> None:
-    """The Ambassador Pack's diamond, as the cards show it, and what it means."""
+    """The Ambassador Pack's diamond, as the cards show it, and what it means: on a market card,
+    its reward; beside a card in a player's panel, that it may be flipped now."""
     t = lay.t
-    mid = y + int(t.small * 1.6) // 2 - GAP // 4
-    x = MARGIN + MARK_LEGEND
-    x += paste_reward(image, Ambassador.ACTION, max(4, t.small // 3), x, mid) + t.small // 2
-    fonts.draw(image, x, mid, fonts.fit(labels.AMBASSADOR_LEGEND, t.small, lay.width - MARGIN - x), t.small,
-               MUTED, anchor="lm")
+    line = int(t.small * 1.6)
+    for n, text in enumerate((labels.AMBASSADOR_LEGEND, labels.AMBASSADOR_READY_LEGEND)):
+        mid = y + n * line + line // 2 - GAP // 4
+        x = MARGIN + MARK_LEGEND
+        x += paste_reward(image, Ambassador.ACTION, ambassador_cell(t), x, mid) + t.small // 2
+        shown = fonts.fit(text, t.small, lay.width - MARGIN - x)
+        fonts.draw(image, x, mid, shown, t.small, MUTED, anchor="lm")
 
 
 # -- market tiles ------------------------------------------------------------------------------------
@@ -699,11 +748,13 @@ def _paint_mastermind(
 
 @dataclass(frozen=True, slots=True)
 class PanelGrid:
-    """Player panels in rows of two (one full-width panel for Solo)."""
+    """Player panels in rows of ``columns``."""
 
     geometry: PanelGeometry
     columns: int
     row_heights: tuple[int, ...]
+    left: int
+    """Where the first column of panels starts."""
 
     @property
     def height(self) -> int:
@@ -722,7 +773,7 @@ class PanelGrid:
         heads: list[Part] = []
         bodies: list[Part] = []
         for seat in range(row * self.columns, min(len(state.players), (row + 1) * self.columns)):
-            x = MARGIN + seat % self.columns * (g.width + GAP)
+            x = self.left + seat % self.columns * (g.width + GAP)
             # The frames are drawn over the kept panel (a removed player's panel is greyed over
             # its frames: drawn with them).
             framed = None if is_removed(state.players[seat]) else panel_frames_key(state, seat, changes)
@@ -792,23 +843,23 @@ class _DrawnPanel:
         """A painter pasting the panel's rows from ``first`` down."""
 
         def paste(image: Image.Image, x: int, y: int) -> None:
-            if self._image is None:
+            if self._image is None:  # kept only once drawn whole (a drawing in final indexes may give up)
                 dx, dy = self._shift
-                self._image = indexed.blank(image.mode, (self._size[0] + dx, self._size[1] + dy), PAGE)
-                self._paint(self._image, dx, dy)
+                own = indexed.blank(image.mode, (self._size[0] + dx, self._size[1] + dy), PAGE)
+                self._paint(own, dx, dy)
+                self._image = own
             dx, dy = self._shift
             image.paste(self._image.crop((dx, dy + first, dx + self._size[0], dy + self._size[1])), (x, y))
 
         return paste
 
 
-def _panel_grid(state: GameState, lay: TableLayout) -> PanelGrid:
+def _panel_grid(state: GameState, lay: TableLayout, columns: int) -> PanelGrid:
+    """The players' panels in ``columns`` (:func:`panel_columns_beside`) right of the shared table."""
     count = len(state.players)
-    columns = 1 if count == 1 else 2
-    width = lay.inner if columns == 1 else (lay.inner - GAP) // 2
-    g = PanelGeometry(width=width, t=lay.t, mini_cell=MINI_CELL, supply_cell=SUPPLY_CELL)
+    g = PanelGeometry(width=_panel_width(lay), t=lay.t, mini_cell=MINI_CELL, supply_cell=SUPPLY_CELL)
     hidden = hidden_scores(state, None)  # the table image is public
     heights = [panel_height(p, g, seat in hidden, len(unflipped(state, seat)))
                for seat, p in enumerate(state.players)]
     rows = tuple(max(heights[i : i + columns]) for i in range(0, count, columns))
-    return PanelGrid(g, columns, rows)
+    return PanelGrid(g, columns, rows, lay.width)

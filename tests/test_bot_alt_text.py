@@ -148,7 +148,7 @@ def test_an_ambassador_card_on_offer_names_its_reward() -> None:
     state = state.evolve(table=dataclasses.replace(table, white_row=(ambassador.id, *table.white_row[1:])))
     shown = alt_text(describe(state, ["Ana", "Bruno"]), None)
     assert f"{ambassador.id} ({ambassador.points} pt, reward an Ambassador action)" in shown
-    assert "recompensa uma Ação de Embaixador" in alt_text(describe(state, ["Ana", "Bruno"]), "pt-BR")
+    assert "dá uma Ação de Embaixador" in alt_text(describe(state, ["Ana", "Bruno"]), "pt-BR")
 
 
 def test_the_recap_says_what_it_shows_who_won_and_each_score_by_round() -> None:

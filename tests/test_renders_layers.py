@@ -44,6 +44,8 @@ CASES = {
     "line-clear-5": Options(players=5, variant="lineclear"),
     "line-clear-6": Options(players=6, variant="lineclear", ghost=True),
     "hidden-scores-3": Options(players=3, known_scores=False),
+    "everything-6": Options.for_players(6, finesse=True, ambassador=True, phoenix=True,
+                                        finesse_ambassador=True),
 }
 
 

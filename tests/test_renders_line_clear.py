@@ -17,7 +17,7 @@ from engine.state import LineClearTable
 from renders import fonts, labels, render_card, render_ghost_split, render_table
 from renders.palette import ARROW, MARKER_BLACK, PIECE
 from renders.panels import reserve_shapes
-from renders.table import LAYOUT, _marker_label, table_image
+from renders.table import LAYOUT, _marker_label, panel_columns_beside, table_image, table_width
 
 
 def _png(data: bytes) -> Image.Image:
@@ -31,7 +31,7 @@ def test_line_clear_table_shows_four_rows_and_both_markers(players: int) -> None
     state = new_game(Options.for_players(players), seed=4)
     names = [f"Player {i + 1}" for i in range(players)]
     image = table_image(state, names)
-    assert image.width == LAYOUT.width
+    assert image.width == table_width(panel_columns_beside(state.options))
     png = _png(render_table(state, names))
     colours = {c for _, c in png.getcolors(1 << 20)}
     assert MARKER_BLACK in colours  # the Black marker's pill
@@ -40,12 +40,12 @@ def test_line_clear_table_shows_four_rows_and_both_markers(players: int) -> None
 
 
 def test_six_player_table_stays_phone_legible() -> None:
-    """Discord shows images ~400 px wide: the smallest text is 3% of the width, and the image
-    is not so tall that a phone must scroll through more than a few screens."""
+    """Discord shows images ~400 px wide: the smallest text is 3% of the shared table's width,
+    and the image, with the players beside the table, is wider than tall (issue 46, item 11)."""
     state = new_game(Options.for_players(6), seed=2)
     image = table_image(state, [f"P{i}" for i in range(6)])
     assert LAYOUT.t.small * 400 / LAYOUT.width >= 12
-    assert image.height / image.width < 2.2
+    assert image.height / image.width < 1
 
 
 def test_ghost_pieces_appear_in_the_reserve_row_even_when_gone() -> None:
@@ -122,7 +122,7 @@ def test_marker_labels_show_whole_names_wrapped_or_shrunk_never_cut(locale: str 
             assert _drawn_whole(texts, label), (label, texts[:40])
             assert not any(t.endswith(fonts.ELLIPSIS) and label.startswith(t[:-1]) for t in texts)
         small = min(d.size for d in drawn)
-        assert small * 100 >= 3 * image.width - 100  # shrunk no smaller than the phone rule
+        assert small * 100 >= 3 * LAYOUT.width - 100  # shrunk no smaller than the phone rule
         assert all(0 <= d.box[0] and d.box[2] <= image.width for d in drawn)
 
 

@@ -242,28 +242,28 @@ def rgb_digest(data: bytes) -> str:
 
 
 GOLDEN: dict[tuple[str, str], str] = {
-    ("en", "table"): "d08315063838a85a6dd4e06b47c2048699d3ab832e92eb1d9c7ab67df9dc4295",
+    ("en", "table"): "d4e16bb901953d78b649290333224f033923d397f253f8662e133376619254c7",
     ("en", "mat"): "462abaec34d3d0310bedb4229fe4f98e352d5967bd55c28d3585e12ff0248eec",
     ("en", "results"): "98f1e90a603db84f68da4762be5b4ad4d71ecf3e427adfb39ef1f52a634982d0",
     ("en", "preview"): "70de05660d61a0b7399fdbdbfb6ced7570cce7d6b1a52facc9cba4f5e7d9b13c",
-    ("en", "solo"): "a4b3dd6e4d43d57f32297921fa5976da926ba259c743ea1ae9f837f2b93b2a1e",
-    ("en", "line-clear"): "99912b6a5ef3478ffeab39b2c793616a15c23f16f0e4235383afb5a9b24655da",
+    ("en", "solo"): "d3fbc4bb2a696ba5ea73d0528696eaf04569a248c6fd7f67bf39bf69fafdde0c",
+    ("en", "line-clear"): "fd7ff649d9c99435d6018b8d7a0238d10a1fb705a9098c97d6f0267e8ec1fcfc",
     ("en", "master"): "1040ee9586a63ccf3fdef8a7c28d14f648ea17af44f2335fbaa151449232d54b",
     ("en", "finesse-mat"): "cc8c293de236afcf0964cb1cfdf48d55f8db9392f7a8c5be07371c06a861f14b",
     ("en", "finesse-results"): "6c3e2da7717ba7cb9736752eca888ae99121f971af4be623a3d0bcc1797035a7",
     ("pt-BR", "finesse-mat"): "179ebfeed9bf5d217cb2531a32eadd2ee6c10e95be45404a880b986d087ac9b6",
     ("pt-BR", "finesse-results"): "b932e4280086e6106154f555c7506e2607e6aa86ed926cea5aae59c7b5908f5b",
-    ("pt-BR", "table"): "34b9b076eccd732cc6b4ce26305ed2d63fdd72fff17757b7408ea52f58b686f6",
+    ("pt-BR", "table"): "af4defb52215b73c42d40593f63ccee85611b3e379fe195b130bc87da7967196",
     ("pt-BR", "mat"): "306f41b6a2e05960b9d4b9678e6dd0022bf36716c0acb33fbd7d94bc8259303d",
     ("pt-BR", "results"): "8b1ffd8aeb6c81eb3a7b83621c9d0a2bc53a9e0a034f50ef68492ba460d24f2a",
     ("pt-BR", "preview"): "3b458dccb8a66e77c8026360285b9e4e35e4c1ffd1682e982cf404872b75ebe2",
-    ("pt-BR", "solo"): "2030abf7d6dd201f059de67a3b58b046995505c61549af3e2d4f0465397e7f61",
-    ("pt-BR", "line-clear"): "4af6bf0efff922a47d99d2ba98a2326ceb31cff8c636106fe0a10b56d15535bd",
+    ("pt-BR", "solo"): "ace6b8567675829b7595b55564418b10d151946a20ac84779a04d9c61a97e08d",
+    ("pt-BR", "line-clear"): "1c6e9045d3063e9fcef8cccf2e0954b5bbbbbb298ce58d26b1d528f1724ba8eb",
     ("pt-BR", "master"): "f3e622ed3aeb9d53e637f401f23a362df911bc7aad2bf3146d36ddf90310349d",
     ("en", "ambassador-mat"): "a8bb70d1167c6471eb86b5f3675440aabbf1ad671c718554a1b7c992aa28fda6",
     ("pt-BR", "ambassador-mat"): "6bb257286847e7d31d6dbda6614dd4ea19cd9cf902a30b57de7cd24b3de10edd",
-    ("en", "ambassador-table"): "7b1f8b2d4786e32a423a76f3a95712a5fa29d79475b3a64c544412b89e9410de",
-    ("pt-BR", "ambassador-table"): "201b823a0005e376510633947f312e946451ca16d3327bc52131c5378949d59f",
+    ("en", "ambassador-table"): "bbfc00e1f65090db40aaf7ad05b4859b91c5ea71d348352325baa97d49e782e0",
+    ("pt-BR", "ambassador-table"): "4a59aeb92e6611a9a1ddc98032773dfc33c5d9ae61f86212e72768a04aaf6a1d",
 }
 """(locale, image) -> digest; "en" is English (no catalogue is read for it)."""
 

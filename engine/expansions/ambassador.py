@@ -67,6 +67,18 @@ def unflipped(state: GameState | Work, seat: int) -> tuple[str, ...]:
     return tuple(card_of(token) for token in (*data["ready"][seat], *data["fresh"][seat]))
 
 
+def standing(state: GameState | Work, seat: int) -> tuple[tuple[str, bool, bool], ...]:
+    """``seat``'s unflipped Ambassador actions as (card, ready now, banked), ready ones first, as
+    the public table shows them: a banked one's card is back in the white deck, so only that an
+    action stands is shown, not the card."""
+    data = _data(state)
+    if data is None:
+        return ()
+    return tuple((card_of(token), ready_now, token.startswith(BANKED))
+                 for ready_now, tokens in ((True, data["ready"][seat]), (False, data["fresh"][seat]))
+                 for token in tokens)
+
+
 def face_up(state: GameState | Work, seat: int) -> tuple[str, ...]:
     """``seat``'s unflipped Ambassador cards lying face up beside its score pile (not banked):
     each is in that seat's pile, and nowhere else."""

@@ -21,6 +21,7 @@ from typing import Any
 import engine
 from bot.core.storage import ActionRow
 from bot.core.wording import texts
+from bot.core.wording.describe import alt_name
 from bot.core.wording.event_texts import and_list, finesse_tile, finesse_tile_text, seat_name
 from bot.core.wording.locales import Joined
 from engine import events as ev
@@ -97,8 +98,9 @@ def since_last_turn(current: GameState, replayed: Sequence[Replayed], seat: int,
 
 def post_changes(events: Iterable[ev.Event], names: Sequence[str], state: GameState) -> list[Any]:
     """What a public post's events changed, for the table image's alt text (cards taken,
-    puzzles completed, the end triggered): at most three sentences, nobody's own view."""
-    return summary(list(events), names, hidden_scores(state, None))
+    puzzles completed, the end triggered): at most three sentences, nobody's own view, names as
+    the alt text spells them (:func:`~bot.core.wording.describe.alt_name`)."""
+    return summary(list(events), [alt_name(name) for name in names], hidden_scores(state, None))
 
 
 def summary(found: Sequence[ev.Event], names: Sequence[str], hidden: frozenset[int], *,

@@ -22,6 +22,7 @@ from engine.expansions import finesse
 from engine.pieces import BASE_SHAPES, GRID, SHAPES, Shape, cell_name
 from engine.state import GameState, LineClearTable, PlayerState, RowsTable, SoloTable
 from engine.visibility import hidden_scores
+from renders.graphemes import clusters
 
 MAX_DESCRIPTION = 1024
 """Discord's limit on an attachment's description, in characters."""
@@ -33,12 +34,16 @@ def describe(state: GameState, names: Sequence[str], viewer: int | None = None,
     first 1,024 characters (:func:`alt_text`; ``/projectl-describe`` has everything).
 
     A table: whose turn and what ``changed`` (sentences: :func:`bot.core.wording.catchup.post_changes`),
-    every score, the end if triggered, Finesse, the markers, the rows on offer (Solo: the grid, its
-    locks and the mastermind), the puzzles of the seats to move with their empty cells, the reserve
-    and the decks, then everybody else's puzzles. A mat (``mat``): whose turn and what changed,
-    whose mat, its puzzles with their empty cells and its supply, its score, then the rest.
-    ``viewer`` is the seat the image is drawn for (None: everybody), whose hidden score piles stay
-    hidden."""
+    every score, the end if triggered, the markers, the rows on offer (Solo: the grid, its locks
+    and the mastermind), Finesse's live tile, the puzzles of the seats to move with their empty
+    cells (each has them first on their mat), Finesse's credits, the reserve and the decks, then
+    everybody else's puzzles. A mat (``mat``): whose turn and what changed, whose mat, its puzzles
+    with their empty cells and its supply, its score, then the rest. ``viewer`` is the seat the
+    image is drawn for (None: everybody), whose hidden score piles stay hidden. Names are spelt
+    out to :data:`NAME_LETTERS` letters (:func:`alt_name`). At six players, with the longest
+    names and every expansion, in English and Portuguese, a table's text keeps everything up to
+    the rows on offer and a mat's its puzzles, supply and score (tests/test_bot_alt_text_worst.py)."""
+    names = [alt_name(name) for name in names]
     sentences: list[Any] = [*_turn(state, names), *changed]
     hidden = hidden_scores(state, viewer)
     if mat is not None:
@@ -48,21 +53,45 @@ def describe(state: GameState, names: Sequence[str], viewer: int | None = None,
     else:
         sentences += [_score(state, names, seat, hidden) for seat in range(len(state.players))]
         first = [seat for seat in state.acting_seats if seat < len(state.players)]
-    if state.last_round is not None and not state.is_over:
-        sentences.append(texts.ALT_END_TRIGGERED.format(round=state.last_round))
-    sentences += _finesse(state, names, [mat] if mat is not None else list(range(len(state.players))))
+    end = texts.ALT_END_TRIGGERED.format(round=state.last_round)
+    if state.last_round is not None and not state.is_over and end not in changed:  # said once
+        sentences.append(end)
     if isinstance(state.table, LineClearTable):
         white, black = state.table.markers
         sentences.append(texts.ALT_MARKERS.format(white=seat_name(names, white),
                                                   black=seat_name(names, black)))
     sentences += _rows(state)
+    tile_and_credits = _finesse(state, names, [mat] if mat is not None else list(range(len(state.players))))
+    sentences += tile_and_credits[:1]
     if mat is None:
         sentences += [s for seat in first for s in _building(state, names, seat)]
-    sentences += [_reserve(state), _decks(state)]
+    sentences += [*tile_and_credits[1:], _reserve(state), _decks(state)]
     if mat is None:
         sentences += [s for seat in range(len(state.players)) if seat not in first
                       for s in _building(state, names, seat)]
     return Joined(sentences, " ")
+
+
+NAME_LETTERS = 12
+"""The most letters (grapheme clusters) of a player's name the alt text spells out: with six
+players a name comes up some ten times, and 32-letter names would crowd the rest of the table
+out of Discord's 1,024 characters (``/projectl-describe`` names everyone in full)."""
+
+
+def alt_name(name: str, letters: int = NAME_LETTERS) -> str:
+    """``name``, or its beginning and an ellipsis when it has more than ``letters`` letters; a
+    short last word (a seat number: "Greedy bot 12") is kept after the ellipsis, so two seats'
+    names that differ only there still differ. Cut between letters only (never inside an
+    accented letter or a syllable: :mod:`renders.graphemes`)."""
+    found = clusters(name)
+    if len(found) <= letters:
+        return name
+    head, _, last = name.rpartition(" ")
+    tail = clusters(last)
+    if head and len(tail) <= 3:
+        kept = "".join(clusters(head)[: letters - len(tail) - 2]).rstrip()
+        return f"{kept}… {last}"
+    return "".join(found[: letters - 1]).rstrip() + "…"
 
 
 def counted(nouns: Mapping[str, str], n: int) -> str:
@@ -92,6 +121,7 @@ def describe_recap(state: GameState, names: Sequence[str], game_id: int,
     """The animated recap in sentences: what it shows, who won, the move that swung it
     (``swing``, a sentence), then each line's score at the deal and after each round (``scores``:
     a frame's totals, one per seat, then the mastermind's in Solo)."""
+    names = [alt_name(name) for name in names]
     lines = [seat_name(names, seat) for seat in range(len(state.players))]
     if scores and len(scores[0]) > len(lines):
         lines.append(seat_name(names, MASTERMIND))
