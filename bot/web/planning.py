@@ -28,6 +28,7 @@ from bot.web.acting import BoardFront, Refused, forbidden, parse_action_body, pl
 from bot.web.view import Json, seat_view
 from engine import Action
 from engine.state import SIDES
+from engine.visibility import hidden_scores
 
 
 class BoardPlans:
@@ -93,7 +94,9 @@ def draft_view(ctx: ActingContext, laid_out: plans.LaidOut, recent: Sequence[Act
     real = ctx.game.state
     assert real is not None
     game: Game = dataclasses.replace(ctx.game, state=laid_out.after)
-    view = seat_view(ActingContext(game, ctx.seat, ctx.user_id, ctx.locale), recent, blind=blind)
+    # a draft that ends the game must not show the score piles the real table still hides
+    view = seat_view(ActingContext(game, ctx.seat, ctx.user_id, ctx.locale), recent, blind=blind,
+                     hidden_too=hidden_scores(real, ctx.seat))
     view["game"]["stamp"] = blind(ctx.stamp)
     view["game"]["status"] = ctx.game.status
     view["undo"] = None

@@ -55,14 +55,16 @@ def context_for(game: Game, seat: int | None, user_id: int, locale: Any) -> Cont
 
 
 def seat_view(ctx: Context, recent: Sequence[ActionRow] = (), *,
-              blind: Callable[[str], str] = str) -> Json:
+              blind: Callable[[str], str] = str, hidden_too: frozenset[int] = frozenset()) -> Json:
     """The JSON view of ``ctx``'s game for its seat (None: a spectator). ``recent``: the last rows
     of the action log (oldest first), for ``log``. ``blind``: the stamp as the page may see it
-    (``TokenSigner.blind``: a concurrent table's stamp digests hidden parts of the state)."""
+    (``TokenSigner.blind``: a concurrent table's stamp digests hidden parts of the state).
+    ``hidden_too``: seats whose score piles stay hidden whatever this state says (a plan's draft
+    that ends the game is not the real table, which still hides them)."""
     game, seat, locale = ctx.game, ctx.seat, ctx.locale
     state = game.state
     assert state is not None
-    hidden = hidden_scores(state, seat)
+    hidden = hidden_scores(state, seat) | hidden_too
     acting = seat is not None and seat in state.acting_seats
     offer = offer_for(state, seat) if seat is not None else None
     mine = state.focused(seat) if seat is not None else state
