@@ -25,9 +25,11 @@ Nothing in it was fitted to the Expert's games.
 from __future__ import annotations
 
 import math
+from dataclasses import dataclass, replace
 from functools import lru_cache
 
-from ..actions import Action
+from ..actions import Action, DrawPuzzle
+from ..cards import Colour
 from ..decisions import waiting_for
 from ..errors import IllegalActionError
 from ..game import apply
@@ -35,7 +37,7 @@ from ..pieces import SHAPES, Shape, shape_of_mask
 from ..rng import Rng
 from ..rules import score_line
 from ..solver import solve
-from ..state import ACTIONS_PER_TURN, GameState, Phase
+from ..state import ACTIONS_PER_TURN, GameState, Phase, RowsTable
 from .candidates import step_candidates
 from .credits import turns_after_this
 from .fillings import finish_cost
@@ -46,7 +48,7 @@ from .kept_turn import KeptTurn
 from .outlook import progress
 from .strong import _mix, _state_key
 
-__all__ = ["TurnPlannerPolicy", "position_value", "turn_value"]
+__all__ = ["PLANNER_WEIGHTS", "PlannerWeights", "TurnPlannerPolicy", "position_value", "turn_value"]
 
 WIDTH = 10
 """Partial turns kept per step of the enumeration."""
@@ -55,23 +57,35 @@ MAX_STEPS = 6
 LONG_GAME = 30
 """Rounds after which it plays greedy's moves (see the module)."""
 
-ACTION_POINTS = 0.6
-"""What one action is worth in points: a puzzle is charged this for each action it still needs."""
-PLACE_WITH_MASTER = 0.75
-"""Actions one placement costs while two or more puzzles are open (Master places on each)."""
-SPREAD = 1.6
-"""Actions over which a puzzle's chance of being finished goes from likely to unlikely
-(the logistic's scale) while the end is not in sight."""
-SPARE_LEVEL = 0.45
-"""Points a level of a spare piece (one no open puzzle needs) is worth while the end is far..."""
-SPARE_DECAY = 0.7
-"""...each further spare piece counting this share of the one before (a big supply is slow)."""
-SPARE_HORIZON = 9.0
-"""Actions left below which spare pieces and rewards fade to nothing."""
+
+
+@dataclass(frozen=True, slots=True)
+class PlannerWeights:
+    """The formula's numbers (see :func:`position_value`): a player's rules of thumb."""
+
+    action_points: float = 0.6
+    """What one action is worth in points: a puzzle is charged this for each action it still needs."""
+    place_with_master: float = 0.75
+    """Actions one placement costs while two or more puzzles are open (Master places on each)."""
+    spread: float = 1.6
+    """Actions over which a puzzle's chance of being finished goes from likely to unlikely (the
+    logistic's scale) while the end is not in sight."""
+    spare_level: float = 0.45
+    """Points a level of a spare piece (one no open puzzle needs) is worth while the end is far..."""
+    spare_decay: float = 0.7
+    """...each further spare piece counting this share of the one before (a big supply is slow)."""
+    spare_horizon: float = 9.0
+    """Actions left below which spare pieces and rewards fade to nothing."""
+    rival: float = 1.0
+    """Weight of the best rival's position against one's own."""
+
+
+PLANNER_WEIGHTS = PlannerWeights()
+"""The weights the turn planner plays with."""
 TURNS_PER_BLACK = {1: 1.2, 2: 1.25, 3: 0.95, 4: 0.8, 5: 0.6, 6: 0.55}
 """Turns a seat plays per black card left in the deck, by players (the black deck is the clock)."""
-OPEN_LIMIT = 4
-"""Open puzzles a player may hold."""
+DRAW_WORLDS = 6
+"""Re-deals a blind draw is valued over (see :meth:`TurnPlannerPolicy._blind_value`)."""
 
 
 @lru_cache(maxsize=1 << 16)
@@ -113,10 +127,10 @@ def _fetch(shape: Shape, spare: list[int]) -> int:
     return shape.level
 
 
-def position_value(state: GameState, seat: int) -> float:
+def position_value(state: GameState, seat: int, w: PlannerWeights = PLANNER_WEIGHTS) -> float:
     """``seat``'s position by rule of thumb, in points (see the module): banked points; each open
     puzzle, nearest to done first, allotted the supply's pieces and charged its placements and
-    missing pieces at :data:`ACTION_POINTS` an action, worth its points and reward if finished in
+    missing pieces at ``action_points`` an action, worth its points and reward if finished in
     the actions left, else what Finishing Touches would make of it; the spare pieces with
     diminishing returns. The final score once the game is over."""
     line = score_line(state, seat)
@@ -125,11 +139,11 @@ def position_value(state: GameState, seat: int) -> float:
     player = state.players[seat]
     value = float(line.completed_points - line.finishing_penalty)
     left, known = _actions_left(state, seat)
-    fade = min(1.0, left / SPARE_HORIZON)
+    fade = min(1.0, left / w.spare_horizon)
     spare = list(player.supply)
     cards = state.cards
     penalty = state.options.unfinished_penalty
-    place = PLACE_WITH_MASTER if len(player.puzzles) >= 2 else 1.0
+    place = w.place_with_master if len(player.puzzles) >= 2 else 1.0
     frees = sorted(((cards[p.card].recess & ~p.filled, p) for p in player.puzzles),
                    key=lambda fp: fp[0].bit_count())
     entries: list[tuple[float, float, float]] = []
@@ -145,9 +159,9 @@ def position_value(state: GameState, seat: int) -> float:
         cost = len(shapes) * place + fetch
         # Every piece that ends on the puzzle comes back when it is done: those on it, those the
         # supply lends it and those fetched for it.
-        back = SPARE_LEVEL * (sum(p.shape.level for p in puzzle.pieces) + sum(s.level for s in shapes))
-        reward = SPARE_LEVEL * int(getattr(card.reward, "level", 1))
-        won = card.points + (reward + back) * fade - ACTION_POINTS * cost
+        back = w.spare_level * (sum(p.shape.level for p in puzzle.pieces) + sum(s.level for s in shapes))
+        reward = w.spare_level * int(getattr(card.reward, "level", 1))
+        won = card.points + (reward + back) * fade - w.action_points * cost
         tiling = finish_cost(free, player.supply)
         lost = -card.points if penalty else 0
         touched = float(lost if tiling is None else max(lost, card.points - len(tiling)))
@@ -160,22 +174,22 @@ def position_value(state: GameState, seat: int) -> float:
         if known:
             chance = 1.0 if room >= 0 else 0.0
         else:
-            chance = 1.0 / (1.0 + math.exp(-room / SPREAD))
+            chance = 1.0 / (1.0 + math.exp(-room / w.spread))
         value += chance * won + (1.0 - chance) * touched
     levels = sorted((s.level for s in SHAPES for _ in range(spare[s.index])), reverse=True)
-    weight = SPARE_LEVEL * fade
+    weight = w.spare_level * fade
     for level in levels:
         value += weight * level
-        weight *= SPARE_DECAY
+        weight *= w.spare_decay
     return value
 
 
-def turn_value(state: GameState, seat: int) -> float:
+def turn_value(state: GameState, seat: int, w: PlannerWeights = PLANNER_WEIGHTS) -> float:
     """What the planner ranks a position by: its own :func:`position_value` less the best rival's
     (once over, the real margin)."""
     others = [s for s in range(len(state.players)) if s != seat and not state.players[s].removed]
-    mine = position_value(state, seat)
-    return mine - max((position_value(state, s) for s in others), default=0.0)
+    mine = position_value(state, seat, w)
+    return mine - w.rival * max((position_value(state, s, w) for s in others), default=0.0)
 
 
 class TurnPlannerPolicy:
@@ -183,8 +197,12 @@ class TurnPlannerPolicy:
 
     name = "turn_planner"
 
-    def __init__(self, seed: int = 0) -> None:
+    def __init__(self, seed: int = 0, *, weights: PlannerWeights = PLANNER_WEIGHTS, width: int = WIDTH,
+                 draw_worlds: int = DRAW_WORLDS) -> None:
         self.seed = seed
+        self.weights = weights
+        self.width = width
+        self.draw_worlds = draw_worlds
         self._greedy = GreedyPolicy(seed)
         self._kept = KeptTurn()
 
@@ -217,11 +235,13 @@ class TurnPlannerPolicy:
             for plan, node in frontier:
                 for action in step_candidates(node, self._greedy, 3):
                     try:
-                        after = apply(node, action).state
+                        outcome = apply(node, action)
                     except IllegalActionError:
                         continue
-                    steps = plan + (action,)
-                    value = turn_value(after, seat)
+                    after, steps = outcome.state, plan + (action,)
+                    value = turn_value(after, seat, self.weights)
+                    if isinstance(action, DrawPuzzle):
+                        value = self._blind_value(node, action, seat, value)
                     revealed = any(p.card not in visible for p in after.players[seat].puzzles)
                     if (after.is_over or (after.turn, after.current) != start or revealed
                             or len(steps) == MAX_STEPS):
@@ -233,6 +253,25 @@ class TurnPlannerPolicy:
                         children[key] = (value, len(children), steps, after)
             if not children:
                 break
-            ranked = sorted(children.values(), key=lambda c: (-c[0], c[1]))[:WIDTH]
+            ranked = sorted(children.values(), key=lambda c: (-c[0], c[1]))[: self.width]
             frontier = [(steps, after) for _, _, steps, after in ranked]
         return () if best is None else best[1]
+
+    def _blind_value(self, node: GameState, action: Action, seat: int, seen: float) -> float:
+        """A blind draw's value as the mean over the first :data:`DRAW_WORLDS` cards of the re-dealt
+        deck, each put on top in turn (each is as likely as the top one; the top card alone would
+        reward a plan for a lucky draw it cannot know)."""
+        table = node.table
+        if not isinstance(action, DrawPuzzle) or action.colour is None or not isinstance(table, RowsTable):
+            return seen
+        name = "white_deck" if action.colour is Colour.WHITE else "black_deck"
+        deck = table.deck(action.colour)
+        values = [seen]
+        for i in range(1, min(self.draw_worlds, len(deck))):
+            shuffled = (deck[i],) + deck[:i] + deck[i + 1:]
+            try:
+                after = apply(node.evolve(table=replace(table, **{name: shuffled})), action).state
+            except IllegalActionError:
+                continue
+            values.append(turn_value(after, seat, self.weights))
+        return sum(values) / len(values)
