@@ -101,7 +101,7 @@ BUDGETS: dict[str, Budget] = {
         0.75, "strength", "ai",
         why=f"issue 50: the Expert beats the league's {member}, 2 players, held-out deals")
        for member in ("greedy", "tuned", "medium", "strong", "planner", "rush_black", "hoarder", "end_racer",
-                      "hand_planner")},
+                      "hand_planner", "turn_planner")},
     # -- images (bench/renders.py) ----------------------------------------------------------------
     "table_render_ms": at_most(4.0, "speed", "renders",
                                why="issue 30: table image, 4-player mid-game, median (a turn's CPU halved)"),

@@ -19,13 +19,15 @@ The members (:data:`MEMBERS`):
   (``nodes=0``: no evaluation replies, no budget to share).
 * ``expert`` — the Expert (:mod:`engine.policies.expert`).
 
-Four more play unlike the searches (issue 50: an Expert strong against opponents it never met),
+Five more play unlike the searches (issue 50: an Expert strong against opponents it never met),
 each a short policy of :mod:`engine.policies` whose docstring says how it plays:
 
 * ``rush_black`` — greedy that grabs big black puzzles early and races them;
 * ``hoarder`` — builds its supply with level-1 takes and upgrades before it places;
 * ``end_racer`` — drains the black row to trigger the end as soon as it leads;
-* ``hand_planner`` — plans its own turn by a bounded enumeration and a hand-written formula.
+* ``hand_planner`` — plans its own turn by a bounded enumeration and a hand-written formula;
+* ``turn_planner`` — the strong outsider: plans its whole turn by enumeration and a hand-written
+  reading of both sides' positions (:mod:`engine.policies.turn_planner`).
 
 :data:`HELD_OUT` are never used to tune the Expert (no setting is chosen on games against them):
 they measure whether a gain generalises. :data:`TUNING` are the ones tuning may play against.
@@ -58,7 +60,7 @@ LEAGUE_SEED = 4_000_000
 """Where the league's deals start: far from the tuning seeds (0+, 5,000+, 7,000,000+,
 8,000,000+) and the other benches' (0–399, 1,000,000+, 2,000,000+, 3,000,000+)."""
 LEAGUE_GAMES = 20
-"""Two-player games per pairing by default (45 pairings: about two hours of CPU)."""
+"""Two-player games per pairing by default (55 pairings: about two and a half hours of CPU)."""
 POLICY_GAMES = 6
 """Games per pairing by default with ``--policies`` (a quick look; ``--games`` for more)."""
 
@@ -80,9 +82,10 @@ MEMBERS: dict[str, Callable[[int], Policy]] = {
     "hoarder": POLICIES["hoarder"],
     "end_racer": POLICIES["end_racer"],
     "hand_planner": POLICIES["hand_planner"],
+    "turn_planner": POLICIES["turn_planner"],
 }
 """Every league member by name, each a factory taking a seed."""
-HELD_OUT: tuple[str, ...] = ("end_racer", "hand_planner")
+HELD_OUT: tuple[str, ...] = ("end_racer", "hand_planner", "turn_planner")
 """Members no Expert setting is ever chosen against: the held-out opponents."""
 TUNING: tuple[str, ...] = tuple(m for m in MEMBERS if m not in HELD_OUT and m != "expert")
 """Members the Expert's settings may be tuned against."""

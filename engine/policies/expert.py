@@ -200,7 +200,9 @@ nodes=0)`` on the same 40 paired tuning deals from 8,000,000, shipped weights 85
 (+4.08, almost no game changed); ``piece_potential`` 0.2 62.5 %, 0.8 60.0 % (+0.90), although a
 regression of margins on the evaluation's parts gave pieces 0.01 of a banked point (a fixed-point
 trap; the tuning runs: `git show c8a416e:docs/engine.md`, section 7). None ships;
-``piece_potential`` stays None."""
+``piece_potential`` stays None. ``useful_pieces`` 5 against 7 (issue 50's early level-1 takes; 30
+paired games against greedy, seeds 16,500,000+): 100 % both, paired margin −0.43 ± 1.03, 0.93
+level-1 takes a game against 1.10; not kept."""
 
 
 def expected_actions(state: GameState, seat: int) -> float:

@@ -16,6 +16,7 @@ from .policy import Policy
 from .random_policy import RandomPolicy
 from .rush_black import RushBlackPolicy
 from .strong import StrongPolicy
+from .turn_planner import TurnPlannerPolicy
 
 __all__ = ["POLICIES", "policy_by_name"]
 
@@ -23,7 +24,7 @@ POLICIES: dict[str, Callable[[int], Policy]] = {
     "random": RandomPolicy, "greedy": GreedyPolicy, "medium": MediumPolicy, "strong": StrongPolicy,
     "expert": ExpertPolicy, "ladder_strong": LadderStrongPolicy,
     "hand_planner": HandPlannerPolicy, "rush_black": RushBlackPolicy, "hoarder": HoardingPolicy,
-    "end_racer": EndRacerPolicy,
+    "end_racer": EndRacerPolicy, "turn_planner": TurnPlannerPolicy,
 }
 """Policy factories by name, each taking a seed."""
 
@@ -31,7 +32,7 @@ POLICIES: dict[str, Callable[[int], Policy]] = {
 def policy_by_name(name: str, seed: int = 0) -> Policy:
     """A fresh policy by name (a key of POLICIES: "random", "greedy", "medium", "strong",
     "expert", "ladder_strong", and the league's opponents built unlike the searches: "hand_planner",
-    "rush_black", "hoarder", "end_racer"; else an installed plug-in's entry-point name,
+    "rush_black", "hoarder", "end_racer", "turn_planner"; else an installed plug-in's entry-point name,
     :mod:`engine.policies.plugins`), seeded."""
     factory = POLICIES.get(name.strip().lower())
     if factory is not None:
