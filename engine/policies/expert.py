@@ -56,7 +56,7 @@ greedy's turn first, then the beam's plans best first, each scored on every worl
 is started; a stopped search compares only the candidates scored on every world, so its choice
 is what the whole search would have chosen among those. Stopped before one was, it ranks the
 candidates as the beam does (:func:`_plan_value` where each turn ends on the first world): the
-league's turn planner, which plays about as well as the whole search, is that ranking checked
+league's ``planner`` (bench/league.py), which plays about as well as the whole search, is that ranking checked
 against greedy's turn. A search never stopped does exactly what it did without the check.
 """
 
@@ -194,7 +194,7 @@ bench's), 16 games a setting: ``action_value`` 0.6 (with ``master_place`` 0.7, `
 10; 0.8 (0.85, 2) won 2 of the first 14 (stopped there); 0.45 (0.8, 2.5) won 13; 0.3 (0.8, 2.5)
 won 10. A coarse search: more games would likely find better numbers.
 
-Checked again against Strong (2026-12-04, the turn planner ``ExpertPolicy(worlds=1, plans=1,
+Checked again against Strong (2026-12-04, the league's ``planner``, ``ExpertPolicy(worlds=1, plans=1,
 nodes=0)`` on the same 40 paired tuning deals from 8,000,000, shipped weights 85.0 %, mean margin
 +4.03): ``action_value`` 0.6 72.5 % (+2.33), 0.35 62.5 % (+1.78); ``win_bonus`` 12 85.0 %
 (+4.08, almost no game changed); ``piece_potential`` 0.2 62.5 %, 0.8 60.0 % (+0.90), although a
