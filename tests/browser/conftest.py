@@ -79,7 +79,7 @@ def context(browser: Browser) -> Iterator[BrowserContext]:
 def page(context: BrowserContext) -> Page:
     """A page whose console errors and page errors fail nothing but are kept for the test to read."""
     made = context.new_page()
-    made.set_default_timeout(10_000)
+    made.set_default_timeout(BUSY_CEILING_MS)  # as its context: a ceiling, not an expected wait
     return made
 
 

@@ -8,7 +8,7 @@ import asyncio
 from collections.abc import Callable
 
 from board_pages import drag_to_placement, open_board, placement_in_hand, view
-from playwright.sync_api import Page
+from playwright.sync_api import Page, Route
 from test_browser_a11y import serious
 from test_browser_turns import tab_to
 
@@ -170,3 +170,28 @@ def test_in_line_clear_the_page_plans_on_the_side_chosen(page: Page,
     wait_steps(page, 1)
     assert page.evaluate("window.board.planning.steps[0].card") == taken
     assert page.locator('.row[data-side="left"] button.slot-button:not([aria-disabled])').count() == 0
+
+
+def test_the_turn_coming_while_a_draft_is_in_flight_still_ends_plan_mode(
+        page: Page, boards: Callable[..., BoardHandle]) -> None:
+    """A live update that arrives while the page waits for a draft is not dropped: once the draft
+    is back, the page lays it out again on the table as it now stands — here the seat's turn has
+    come, so Plan mode ends. (The draft's answer is held back until the whole turn is live.)"""
+    board = boards(players=2, human_seats=(0, 1), seed=11)
+    open_board(page, board.link(1))
+    start_planning(page)
+    held: list[Route] = []
+    page.route("**/api/plan/draft", lambda route: held.append(route))
+    page.locator("button.offer.level1").click()
+    page.wait_for_function("() => window.board.busy")
+    while not held:
+        page.wait_for_timeout(20)  # the route's handler runs while Playwright has the thread
+    before = page.evaluate("window.board.realView.game.revision")
+    for _ in range(3):
+        board.act(0, "level1")
+    page.wait_for_function("(r) => window.board.realView.game.revision >= r + 3", arg=before)
+    held[0].continue_()
+    page.unroute("**/api/plan/draft")
+    page.wait_for_function("() => !window.board.planning && window.board.view.me.acting")
+    assert "It is your turn now" in page.inner_text("#message")
+    assert board.state().current == 1 and board.state().actions_left == 3  # nothing planned was played

@@ -36,6 +36,7 @@ export class Board {
     this.deferredView = null;
     this.busy = false;
     this.forbidden = false;
+    this.draftOutOfDate = false; // a live update came while a draft was in flight
     this.planning = null; // Plan mode: { bodies, side, steps, open }, with the real view kept in realView
     this.realView = null;
     this.kept = null; // the seat's plan and the last planned turn's outcome (GET /api/plan)
@@ -150,7 +151,7 @@ export class Board {
     if (this.planning) {
       if (newer) {
         this.realView = view;
-        this.redraft(this.planning.bodies, this.planning.side, true);
+        this.redraftAfterUpdate();
       }
     } else if (!this.view || view.game.stamp !== this.view.game.stamp || newer) {
       this.setView(view);
@@ -445,6 +446,17 @@ export class Board {
     if (await this.redraft(bodies, null)) this.focusKey("btn:plan-save") || this.focusKey("btn:plan-stop");
   }
 
+  /** The table moved under the draft: lay it out again — once the draft in flight is back, when
+   * there is one (its answer was laid on the table before the update, and a turn that has come
+   * since must still end Plan mode). */
+  redraftAfterUpdate() {
+    if (this.busy) {
+      this.draftOutOfDate = true;
+      return;
+    }
+    this.redraft(this.planning.bodies, this.planning.side, true);
+  }
+
   /** Lay `bodies` out as a draft (nothing is kept): on success the page shows the table after
    * them; a refusal is said and changes nothing (after a live update, it ends Plan mode). */
   async redraft(bodies, side, afterUpdate = false) {
@@ -466,6 +478,10 @@ export class Board {
       return false;
     } finally {
       this.busy = false;
+      if (this.draftOutOfDate && this.planning) {
+        this.draftOutOfDate = false;
+        this.redraft(this.planning.bodies, this.planning.side, true);
+      }
     }
   }
 
@@ -506,6 +522,7 @@ export class Board {
   leavePlan() {
     if (!this.planning) return;
     this.planning = null;
+    this.draftOutOfDate = false;
     this.draft = null;
     const real = this.realView;
     this.realView = null;
