@@ -231,7 +231,7 @@ def table_layout(state: GameState, names: Sequence[str], previous: GameState | N
         beside_bands.append(panels.bands(top, row, below, state, shown, changes, language))
         top += panels.row_heights[row] + below
     bottom = max(shared.y, top)
-    bands = layers.side_by_side(stack.y, bottom, (shared.bands, beside_bands), PAGE, merge=(False, False))
+    bands = layers.side_by_side(stack.y, bottom, (shared.bands, beside_bands), PAGE)
     stack.extend(*bands)
     return stack.layout(PAGE)
 
