@@ -813,6 +813,7 @@ class _DrawnPanel:
         self._shift = (x % 2, top % 2)
         self._size = (width, height)
         self._paint = paint
+        self._image: Image.Image | None = None
 
     def mapped(self) -> Image.Image:
         """The panel on the palette, mapped as quantizing its RGB drawing maps
@@ -826,11 +827,15 @@ class _DrawnPanel:
         return indexed.point(drawn, indexed.quantize_lut())
 
     def paste(self, image: Image.Image, x: int, y: int) -> None:
-        """Draw the panel with its top-left corner at (x, y) of ``image``."""
+        """Draw the panel with its top-left corner at (x, y) of ``image``. Its canvas is kept
+        with the panel: while the image is drawn no other canvas takes its ``id`` (what
+        :func:`renders.fonts.recording` tells canvases apart by)."""
         dx, dy = self._shift
-        own = indexed.blank(image.mode, (self._size[0] + dx, self._size[1] + dy), PAGE)
-        self._paint(own, dx, dy)
-        image.paste(own.crop((dx, dy, dx + self._size[0], dy + self._size[1])), (x, y))
+        if self._image is None:  # kept only once drawn whole (a drawing in final indexes may give up)
+            own = indexed.blank(image.mode, (self._size[0] + dx, self._size[1] + dy), PAGE)
+            self._paint(own, dx, dy)
+            self._image = own
+        image.paste(self._image.crop((dx, dy, dx + self._size[0], dy + self._size[1])), (x, y))
 
 
 def _panel_grid(state: GameState, lay: TableLayout, columns: int) -> PanelGrid:
