@@ -228,7 +228,8 @@ def table_layout(state: GameState, names: Sequence[str], previous: GameState | N
     beside_bands: list[Band] = []
     for row in range(len(panels.row_heights)):
         below = MARGIN if row == len(panels.row_heights) - 1 else GAP
-        beside_bands.append(panels.bands(top, row, below, state, shown, changes, language))
+        above = MARGIN if row == 0 else 0
+        beside_bands.append(panels.bands(top, row, above, below, state, shown, changes, language))
         top += panels.row_heights[row] + below
     bottom = max(shared.y, top)
     bands = layers.side_by_side(stack.y, bottom, (shared.bands, beside_bands), PAGE)
@@ -760,14 +761,16 @@ class PanelGrid:
         return sum(self.row_heights) + GAP * (len(self.row_heights) - 1)
 
     def bands(
-        self, top: int, row: int, below: int, state: GameState, names: list[str], changes: Changes,
-        language: str,
+        self, top: int, row: int, above: int, below: int, state: GameState, names: list[str],
+        changes: Changes, language: str,
     ) -> Band:
-        """Row ``row`` of panels from ``top`` (and ``below`` rows of page under it), as one band,
-        a part per panel. Not split into the panels' heads (which change at every action) and
-        bodies: beside the shared table, whose bands change at nearly every turn end, a split
-        only cut each panel into more pieces (:func:`layers.side_by_side`), each looked up,
-        drawn and pasted on its own, while a panel whose head changed is drawn whole anyway."""
+        """Row ``row`` of panels from ``top`` (with ``above`` rows of page over it and ``below``
+        under it: the first row's margin is its band's, not a band cutting the market's first
+        row apart), as one band, a part per panel. Not split into the panels' heads (which
+        change at every action) and bodies: beside the shared table, whose bands change at
+        nearly every turn end, a split only cut each panel into more pieces
+        (:func:`layers.side_by_side`), each looked up, drawn and pasted on its own, while a
+        panel whose head changed is drawn whole anyway."""
         g = self.geometry
         height = self.row_heights[row]
         parts: list[Part] = []
@@ -779,27 +782,28 @@ class PanelGrid:
             drawn = NONE if framed is not None else changes
             head, body = panel_keys(state, seat, names, drawn)
             def paint(image: Image.Image, px: int, py: int, seat: int = seat, drawn: Changes = drawn) -> None:
-                paint_panel(image, px, py, height, state, seat, names, g, drawn)
+                paint_panel(image, px, py + above, height, state, seat, names, g, drawn)
 
-            panel = _DrawnPanel(x, top, g.width + 1, height + below, paint)
+            panel = _DrawnPanel(x, top - above, g.width + 1, above + height + below, paint)
             mode = "RGB" if is_removed(state.players[seat]) else "P"  # greyed by blending RGB
             on_palette = mode == "P"
             keep = seat not in state.acting_seats  # at the next turn end they have played
-            parts.append(Part(x, g.width + 1, ("panel", language, g, height, head, body), panel.paste,
-                              *self._frames(state, seat, changes, framed), mode=mode, keep=keep,
+            parts.append(Part(x, g.width + 1, ("panel", language, g, above, height, head, body), panel.paste,
+                              *self._frames(state, seat, changes, framed, above), mode=mode, keep=keep,
                               drawn=panel.mapped if on_palette else None))
-        return Band(top, height + below, tuple(parts))
+        return Band(top - above, above + height + below, tuple(parts))
 
     def _frames(
         self, state: GameState, seat: int, changes: Changes, framed: tuple[tuple[str, str], ...] | None,
+        above: int,
     ) -> tuple[layers.Painter | None, Hashable]:
-        """The cover of a panel's part: the panel's frames (:func:`paint_panel_frames`), none
-        when nothing is framed."""
+        """The cover of a panel's part (the panel ``above`` rows down it): the panel's frames
+        (:func:`paint_panel_frames`), none when nothing is framed."""
         if not framed:
             return None, None
 
         def cover(image: Image.Image, x: int, y: int) -> None:
-            paint_panel_frames(image, x, y, state, seat, self.geometry, changes)
+            paint_panel_frames(image, x, y + above, state, seat, self.geometry, changes)
 
         return cover, framed
 
