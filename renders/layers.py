@@ -135,21 +135,17 @@ class Stack:
         return Layout(self.width, self.y, background, tuple(self.bands), mode)
 
 
-def side_by_side(
-    top: int, bottom: int, columns: Sequence[Sequence[Band]], background: RGB, *, merge: Sequence[bool] = (),
-) -> list[Band]:
+def side_by_side(top: int, bottom: int, columns: Sequence[Sequence[Band]], background: RGB) -> list[Band]:
     """Columns of bands, each column's bands laid down its own rows between ``top`` and
     ``bottom`` (its parts at their own columns of the image; rows no band of a column covers are
     background there), as full-width bands one after another: cut wherever a band of any column
     starts or ends. A band cut in pieces keeps its parts, each drawn once per image on a canvas
     of its own — placed, as every part is, an even number of pixels from where the image has it
     — and its rows pasted piece by piece (:func:`_rows_of`): the same pixels as drawn whole.
-    ``merge[i]``: column ``i``'s bands that are cut become one part each first (:func:`_one_part`):
-    fewer parts to look up and paste in every piece, for parts that are cheap to draw again."""
+    Each part is cut on its own (a market slot, a reserve shape), so a piece of a part that did
+    not change is found kept while its neighbour's is drawn again."""
     cuts = sorted({top, bottom, *(edge for column in columns for band in column
                                   for edge in (band.top, band.top + band.height) if top < edge < bottom)})
-    columns = [[_one_part(band) if i < len(merge) and merge[i] and _is_cut(band, cuts) else band
-                for band in column] for i, column in enumerate(columns)]
     drawn: dict[int, dict[str, Image.Image]] = {}  # id of a part cut in pieces -> it drawn, by mode
     bands: list[Band] = []
     for start, end in itertools.pairwise(cuts):
@@ -164,40 +160,6 @@ def side_by_side(
                                   for part in band.parts]
         bands.append(Band(start, end - start, tuple(sorted(parts, key=lambda part: part.x))))
     return bands
-
-
-def _is_cut(band: Band, cuts: Sequence[int]) -> bool:
-    return any(band.top < cut < band.top + band.height for cut in cuts)
-
-
-def _one_part(band: Band) -> Band:
-    """``band`` as one part from its first part's left edge to its last's right edge, drawn by
-    each part's painter and covered by each part's cover (parts never overlap), keyed by all
-    their keys."""
-    parts = band.parts
-    if len(parts) < 2:
-        return band
-    left = min(part.x for part in parts)
-    right = max(part.x + part.width for part in parts)
-
-    def paint(image: Image.Image, x: int, y: int) -> None:
-        for part in parts:
-            part.paint(image, x + part.x - left, y)
-
-    covered = [part for part in parts if part.cover is not None]
-
-    def cover(image: Image.Image, x: int, y: int) -> None:
-        for part in covered:
-            assert part.cover is not None
-            part.cover(image, x + part.x - left, y)
-
-    key = None if any(part.key is None for part in parts) else tuple((part.x, part.key) for part in parts)
-    modes = {part.mode for part in parts}
-    one = Part(left, right - left, key, paint, cover if covered else None,
-               tuple((part.x, part.cover_key) for part in covered) or None,
-               mode=modes.pop() if len(modes) == 1 else None, keep=all(part.keep for part in parts),
-               final=all(part.final for part in parts))
-    return Band(band.top, band.height, (one,))
 
 
 def _rows_of(

@@ -353,17 +353,11 @@ def mark(image: Image.Image, box: tuple[int, int, int, int]) -> None:
     rounded_box(image, frame, 6, outline=HIGHLIGHT, width=MARK_WIDTH)
 
 
-def panel_head_height(g: PanelGeometry) -> int:
-    """Rows of a panel above its puzzles (name, score, status line): what the first key of
-    :func:`panel_keys` covers. A frame around a puzzle reaches up into them."""
-    return g.pad + g.head
-
-
 def panel_keys(
     state: GameState, seat: int, names: list[str], changes: Changes = NONE
 ) -> tuple[Hashable, Hashable]:
     """Everything :func:`paint_panel` reads for ``seat`` (besides its geometry and the words),
-    split as it is drawn: the head (:func:`panel_head_height` rows: name, score, status line,
+    split as it is drawn: the head (the rows above the puzzles: name, score, status line,
     and the tops of the frames around puzzles) and the body (puzzles with their frames, supply,
     completed cards). Both hold what colours the whole panel. Keep them with
     :func:`paint_panel`: a cached panel (:mod:`renders.layers`) is drawn again only when one of

@@ -64,7 +64,6 @@ from .panels import (
     paint_reserve,
     paint_status,
     panel_frames_key,
-    panel_head_height,
     panel_height,
     panel_keys,
     reserve_edges,
@@ -229,10 +228,11 @@ def table_layout(state: GameState, names: Sequence[str], previous: GameState | N
     beside_bands: list[Band] = []
     for row in range(len(panels.row_heights)):
         below = MARGIN if row == len(panels.row_heights) - 1 else GAP
-        beside_bands += panels.bands(top, row, below, state, shown, changes, language)
+        above = MARGIN if row == 0 else 0
+        beside_bands.append(panels.bands(top, row, above, below, state, shown, changes, language))
         top += panels.row_heights[row] + below
     bottom = max(shared.y, top)
-    bands = layers.side_by_side(stack.y, bottom, (shared.bands, beside_bands), PAGE, merge=(True, False))
+    bands = layers.side_by_side(stack.y, bottom, (shared.bands, beside_bands), PAGE)
     stack.extend(*bands)
     return stack.layout(PAGE)
 
@@ -761,17 +761,19 @@ class PanelGrid:
         return sum(self.row_heights) + GAP * (len(self.row_heights) - 1)
 
     def bands(
-        self, top: int, row: int, below: int, state: GameState, names: list[str], changes: Changes,
-        language: str,
-    ) -> tuple[Band, Band]:
-        """Row ``row`` of panels from ``top`` (and ``below`` rows of page under it), as two bands:
-        the panels' heads, which change at every action, and their bodies. A panel both need is
-        drawn once (:class:`_DrawnPanel`)."""
+        self, top: int, row: int, above: int, below: int, state: GameState, names: list[str],
+        changes: Changes, language: str,
+    ) -> Band:
+        """Row ``row`` of panels from ``top`` (with ``above`` rows of page over it and ``below``
+        under it: the first row's margin is its band's, not a band cutting the market's first
+        row apart), as one band, a part per panel. Not split into the panels' heads (which
+        change at every action) and bodies: beside the shared table, whose bands change at
+        nearly every turn end, a split only cut each panel into more pieces
+        (:func:`layers.side_by_side`), each looked up, drawn and pasted on its own, while a
+        panel whose head changed is drawn whole anyway."""
         g = self.geometry
         height = self.row_heights[row]
-        split = panel_head_height(g)
-        heads: list[Part] = []
-        bodies: list[Part] = []
+        parts: list[Part] = []
         for seat in range(row * self.columns, min(len(state.players), (row + 1) * self.columns)):
             x = self.left + seat % self.columns * (g.width + GAP)
             # The frames are drawn over the kept panel (a removed player's panel is greyed over
@@ -780,78 +782,64 @@ class PanelGrid:
             drawn = NONE if framed is not None else changes
             head, body = panel_keys(state, seat, names, drawn)
             def paint(image: Image.Image, px: int, py: int, seat: int = seat, drawn: Changes = drawn) -> None:
-                paint_panel(image, px, py, height, state, seat, names, g, drawn)
+                paint_panel(image, px, py + above, height, state, seat, names, g, drawn)
 
-            panel = _DrawnPanel(x, top, g.width + 1, height + below, paint)
+            panel = _DrawnPanel(x, top - above, g.width + 1, above + height + below, paint)
             mode = "RGB" if is_removed(state.players[seat]) else "P"  # greyed by blending RGB
             on_palette = mode == "P"
             keep = seat not in state.acting_seats  # at the next turn end they have played
-            heads.append(Part(x, g.width + 1, ("panel-head", language, g, height, head), panel.rows(0),
-                              *self._frames(state, seat, changes, framed, 0), mode=mode, keep=keep,
-                              drawn=panel.mapped(0, split) if on_palette else None))
-            bodies.append(Part(x, g.width + 1, ("panel-body", language, g, height, body), panel.rows(split),
-                               *self._frames(state, seat, changes, framed, split), mode=mode, keep=keep,
-                               drawn=panel.mapped(split, height + below - split) if on_palette else None))
-        return Band(top, split, tuple(heads)), Band(top + split, height + below - split, tuple(bodies))
+            parts.append(Part(x, g.width + 1, ("panel", language, g, above, height, head, body), panel.paste,
+                              *self._frames(state, seat, changes, framed, above), mode=mode, keep=keep,
+                              drawn=panel.mapped if on_palette else None))
+        return Band(top - above, above + height + below, tuple(parts))
 
     def _frames(
         self, state: GameState, seat: int, changes: Changes, framed: tuple[tuple[str, str], ...] | None,
-        first: int,
+        above: int,
     ) -> tuple[layers.Painter | None, Hashable]:
-        """The cover of a panel's part from its row ``first`` down: the panel's frames
+        """The cover of a panel's part (the panel ``above`` rows down it): the panel's frames
         (:func:`paint_panel_frames`), none when nothing is framed."""
         if not framed:
             return None, None
 
         def cover(image: Image.Image, x: int, y: int) -> None:
-            paint_panel_frames(image, x, y - first, state, seat, self.geometry, changes)
+            paint_panel_frames(image, x, y + above, state, seat, self.geometry, changes)
 
         return cover, framed
 
 
 class _DrawnPanel:
-    """A panel drawn at most once per image on a canvas of its own (placed, like every part of
-    :mod:`renders.layers`, an even number of pixels from where the image has it), from which
-    its head's and its body's parts are pasted — or, for the PNG, cut once it is drawn on the
-    palette and mapped (:meth:`mapped`)."""
+    """A panel drawn on a canvas of its own, placed (like every part of :mod:`renders.layers`)
+    an even number of pixels from where the image has it: pasted by :meth:`paste`, or, for the
+    PNG, drawn on the palette and mapped (:meth:`mapped`)."""
 
     def __init__(self, x: int, top: int, width: int, height: int, paint: layers.Painter) -> None:
         self._shift = (x % 2, top % 2)
         self._size = (width, height)
         self._paint = paint
         self._image: Image.Image | None = None
-        self._drawn: Image.Image | None = None
 
-    def mapped(self, first: int, height: int) -> Callable[[], Image.Image]:
-        """The panel's ``height`` rows from ``first`` on the palette, mapped as quantizing its RGB
-        drawing maps (:attr:`layers.Part.drawn`): drawn once for both parts, instead of pasted
-        onto a canvas of each part's own (the same pixels); only the rows asked for are mapped
-        (a sixth of the panels drawn at a turn end are wanted for their head or body alone)."""
+    def mapped(self) -> Image.Image:
+        """The panel on the palette, mapped as quantizing its RGB drawing maps
+        (:attr:`layers.Part.drawn`)."""
+        dx, dy = self._shift
+        with indexed.matching_quantize():
+            drawn = indexed.canvas((self._size[0] + dx, self._size[1] + dy), PAGE)
+            self._paint(drawn, dx, dy)
+        if dx or dy:
+            drawn = drawn.crop((dx, dy, dx + self._size[0], dy + self._size[1]))
+        return indexed.point(drawn, indexed.quantize_lut())
 
-        def make() -> Image.Image:
-            dx, dy = self._shift
-            if self._drawn is None:
-                with indexed.matching_quantize():
-                    self._drawn = indexed.canvas((self._size[0] + dx, self._size[1] + dy), PAGE)
-                    self._paint(self._drawn, dx, dy)
-            rows = self._drawn.crop((dx, dy + first, dx + self._size[0], dy + first + height))
-            return indexed.point(rows, indexed.quantize_lut())
-
-        return make
-
-    def rows(self, first: int) -> layers.Painter:
-        """A painter pasting the panel's rows from ``first`` down."""
-
-        def paste(image: Image.Image, x: int, y: int) -> None:
-            if self._image is None:  # kept only once drawn whole (a drawing in final indexes may give up)
-                dx, dy = self._shift
-                own = indexed.blank(image.mode, (self._size[0] + dx, self._size[1] + dy), PAGE)
-                self._paint(own, dx, dy)
-                self._image = own
-            dx, dy = self._shift
-            image.paste(self._image.crop((dx, dy + first, dx + self._size[0], dy + self._size[1])), (x, y))
-
-        return paste
+    def paste(self, image: Image.Image, x: int, y: int) -> None:
+        """Draw the panel with its top-left corner at (x, y) of ``image``. Its canvas is kept
+        with the panel: while the image is drawn no other canvas takes its ``id`` (what
+        :func:`renders.fonts.recording` tells canvases apart by)."""
+        dx, dy = self._shift
+        if self._image is None:  # kept only once drawn whole (a drawing in final indexes may give up)
+            own = indexed.blank(image.mode, (self._size[0] + dx, self._size[1] + dy), PAGE)
+            self._paint(own, dx, dy)
+            self._image = own
+        image.paste(self._image.crop((dx, dy, dx + self._size[0], dy + self._size[1])), (x, y))
 
 
 def _panel_grid(state: GameState, lay: TableLayout, columns: int) -> PanelGrid:
