@@ -20,18 +20,17 @@ from __future__ import annotations
 
 from ..actions import Action
 from ..decisions import waiting_for
-from ..errors import IllegalActionError
 from ..game import apply
 from ..pieces import BASE_SHAPES
 from ..rng import Rng
 from ..rules import score_line
 from ..state import GameState, Phase
-from .candidates import step_candidates
 from .greedy import GreedyPolicy
-from .hidden import redeal, visible_cards
+from .hidden import redeal
 from .kept_turn import KeptTurn
 from .outlook import my_actions_left, progress
 from .strong import _mix
+from .turn_beam import best_turn
 
 __all__ = ["HandPlannerPolicy", "hand_value"]
 
@@ -109,30 +108,8 @@ class HandPlannerPolicy:
         seat = state.current
         world = redeal(state, Rng(_mix(self.seed, state.rng_state, state.round, state.turn, seat,
                                        state.actions_left)), seat)
-        visible = visible_cards(world, seat)
-        start = (world.turn, seat)
-        frontier: list[tuple[tuple[Action, ...], GameState]] = [((), world)]
-        best: tuple[float, tuple[Action, ...]] | None = None
-        for _ in range(MAX_STEPS):
-            children: list[tuple[float, int, tuple[Action, ...], GameState]] = []
-            for plan, node in frontier:
-                for action in step_candidates(node, self._greedy, 2):
-                    try:
-                        outcome = apply(node, action)
-                    except IllegalActionError:
-                        continue
-                    after, steps = outcome.state, plan + (action,)
-                    value = hand_value(after, seat)
-                    revealed = any(p.card not in visible for p in after.players[seat].puzzles)
-                    if after.is_over or (after.turn, after.current) != start or revealed:
-                        if best is None or value > best[0]:
-                            best = (value, steps)
-                    else:
-                        children.append((value, len(children), steps, after))
-            if not children:
-                break
-            children.sort(key=lambda c: (-c[0], c[1]))
-            frontier = [(steps, after) for _, _, steps, after in children[:WIDTH]]
+        best = best_turn(world, self._greedy, lambda node, action, after: hand_value(after, seat),
+                         fanout=2, width=WIDTH, max_steps=MAX_STEPS)
         if best is None or best[0] < hand_value(world, seat) + GAIN:
             return ()
         return best[1]

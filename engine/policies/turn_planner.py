@@ -38,15 +38,15 @@ from ..rng import Rng
 from ..rules import score_line
 from ..solver import solve
 from ..state import ACTIONS_PER_TURN, GameState, Phase, RowsTable
-from .candidates import step_candidates
 from .credits import turns_after_this
 from .fillings import finish_cost
 from .greedy import GreedyPolicy
 from .greedy_answers import finishing_touch
-from .hidden import redeal, visible_cards
+from .hidden import redeal
 from .kept_turn import KeptTurn
 from .outlook import progress
 from .strong import _mix, _state_key
+from .turn_beam import best_turn
 
 __all__ = ["PLANNER_WEIGHTS", "PlannerWeights", "TurnPlannerPolicy", "position_value", "turn_value"]
 
@@ -226,36 +226,13 @@ class TurnPlannerPolicy:
         seat = state.current
         world = redeal(state, Rng(_mix(self.seed, state.rng_state, state.round, state.turn, seat,
                                        state.actions_left)), seat)
-        visible = visible_cards(world, seat)
-        start = (world.turn, seat)
-        frontier: list[tuple[tuple[Action, ...], GameState]] = [((), world)]
-        best: tuple[float, tuple[Action, ...]] | None = None
-        for _ in range(MAX_STEPS):
-            children: dict[tuple[object, ...], tuple[float, int, tuple[Action, ...], GameState]] = {}
-            for plan, node in frontier:
-                for action in step_candidates(node, self._greedy, 3):
-                    try:
-                        outcome = apply(node, action)
-                    except IllegalActionError:
-                        continue
-                    after, steps = outcome.state, plan + (action,)
-                    value = turn_value(after, seat, self.weights)
-                    if isinstance(action, DrawPuzzle):
-                        value = self._blind_value(node, action, seat, value)
-                    revealed = any(p.card not in visible for p in after.players[seat].puzzles)
-                    if (after.is_over or (after.turn, after.current) != start or revealed
-                            or len(steps) == MAX_STEPS):
-                        if best is None or value > best[0]:
-                            best = (value, steps)
-                        continue
-                    key = _state_key(after)
-                    if key not in children or children[key][0] < value:
-                        children[key] = (value, len(children), steps, after)
-            if not children:
-                break
-            ranked = sorted(children.values(), key=lambda c: (-c[0], c[1]))[: self.width]
-            frontier = [(steps, after) for _, _, steps, after in ranked]
+        best = best_turn(world, self._greedy, self._step_value, fanout=3, width=self.width,
+                         max_steps=MAX_STEPS, same_position=_state_key, last_step_ends=True)
         return () if best is None else best[1]
+
+    def _step_value(self, node: GameState, action: Action, after: GameState) -> float:
+        """:func:`turn_value` of ``after``, a blind draw's over several cards (:meth:`_blind_value`)."""
+        return self._blind_value(node, action, node.current, turn_value(after, node.current, self.weights))
 
     def _blind_value(self, node: GameState, action: Action, seat: int, seen: float) -> float:
         """A blind draw's value as the mean over the first :data:`DRAW_WORLDS` cards of the re-dealt
