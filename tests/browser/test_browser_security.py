@@ -7,7 +7,7 @@ from collections.abc import Callable
 
 import pytest
 from board_pages import message, open_board, revision, view, wait_revision
-from playwright.sync_api import BrowserContext, Page
+from playwright.sync_api import BrowserContext, Page, Route
 
 from bot.board import BoardHandle
 
@@ -19,8 +19,10 @@ def test_a_stale_page_gets_409_and_the_fresh_view(context: BrowserContext,
     board = boards(players=2)
     fresh = open_board(context.new_page(), board.link(0))
     stale = context.new_page()
-    # this page hears no live update, so it still shows the board as it was
-    stale.route("**/api/events", lambda route: route.abort())
+    # this page hears no live update, so it still shows the board as it was: its stream is held,
+    # not refused (a refused stream retries and says "connection lost", over the 409's sentence)
+    held: list[Route] = []
+    stale.route("**/api/events", lambda route: held.append(route))
     open_board(stale, board.link(0))
     seen = revision(stale)
 
