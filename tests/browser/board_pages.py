@@ -92,10 +92,19 @@ def piece_cell_centre(page: Page, shape: str) -> tuple[float, float]:
     return point[0], point[1]
 
 
+def corner(page: Page, selector: str, inset: float = 0.5) -> tuple[float, float]:
+    """A point of the element ``selector`` (its centre by default; ``inset`` 0 is its top left),
+    read in the page in one step: a locator's bounding box is None when a redraw replaced the
+    element between finding it and measuring it (a live update may redraw at any time)."""
+    point: list[float] = page.evaluate("""([selector, inset]) => {
+        const box = document.querySelector(selector).getBoundingClientRect();
+        return [box.left + box.width * inset, box.top + box.height * inset];
+    }""", [selector, inset])
+    return point[0], point[1]
+
+
 def cell_centre(page: Page, card: str, r: int, c: int) -> tuple[float, float]:
-    box = page.locator(f'#puzzles rect[data-card="{card}"][data-r="{r}"][data-c="{c}"]').bounding_box()
-    assert box is not None
-    return box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
+    return corner(page, f'#puzzles rect[data-card="{card}"][data-r="{r}"][data-c="{c}"]')
 
 
 Point = tuple[float, float]

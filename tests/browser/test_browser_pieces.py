@@ -8,6 +8,7 @@ from collections.abc import Callable
 
 from board_pages import (
     cell_centre,
+    corner,
     message,
     mouse_drag,
     normalised,
@@ -124,9 +125,8 @@ def test_a_drop_that_does_not_fit_springs_back_with_the_reason(page: Page,
 def test_a_drop_on_the_reserve_offers_the_upgrades(page: Page, boards: Callable[..., BoardHandle]) -> None:
     board = boards(players=2)
     open_board(page, board.link(0))
-    reserve = page.locator("#reserve").bounding_box()
-    assert reserve is not None
-    mouse_drag(page, piece_cell_centre(page, "2"), (reserve["x"] + 20, reserve["y"] + 20))
+    left, top = corner(page, "#reserve", 0)
+    mouse_drag(page, piece_cell_centre(page, "2"), (left + 20, top + 20))
     targets = page.locator("#reserve .reserve-piece.target")
     offered = sorted(o["take"] for o in view(page)["offers"] if o["kind"] == "upgrade" and o["give"] == "2")
     assert "I3" in offered
