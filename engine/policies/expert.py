@@ -431,9 +431,7 @@ class ExpertPolicy:
         if len(actions) == 1 and master_options(state) is None:
             return actions[0]
         best = self.analyse(state).best.actions
-        if len(best) > 1:
-            self._kept.keep(best[1:], apply(state, best[0]))
-        return best[0]
+        return self._kept.start(state, best)
 
     @property
     def planned(self) -> tuple[Action, ...]:

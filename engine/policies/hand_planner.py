@@ -20,17 +20,13 @@ from __future__ import annotations
 
 from ..actions import Action
 from ..decisions import waiting_for
-from ..game import apply
 from ..pieces import BASE_SHAPES
-from ..rng import Rng
 from ..rules import score_line
 from ..state import GameState, Phase
 from .greedy import GreedyPolicy
-from .hidden import redeal
 from .kept_turn import KeptTurn
 from .outlook import my_actions_left, progress
-from .strong import _mix
-from .turn_beam import best_turn
+from .turn_beam import best_turn, seen_world
 
 __all__ = ["HandPlannerPolicy", "hand_value"]
 
@@ -100,14 +96,12 @@ class HandPlannerPolicy:
         best = self._search(state)
         if not best:  # nothing gains by the formula: greedy's move keeps the game moving
             return self._greedy.choose(state)
-        self._kept.keep(best[1:], apply(state, best[0]))
-        return best[0]
+        return self._kept.start(state, best)
 
     def _search(self, state: GameState) -> tuple[Action, ...]:
         """The best turn on one re-deal, by a beam over the pruned actions (see the module)."""
         seat = state.current
-        world = redeal(state, Rng(_mix(self.seed, state.rng_state, state.round, state.turn, seat,
-                                       state.actions_left)), seat)
+        world = seen_world(state, self.seed)
         best = best_turn(world, self._greedy, lambda node, action, after: hand_value(after, seat),
                          fanout=2, width=WIDTH, max_steps=MAX_STEPS)
         if best is None or best[0] < hand_value(world, seat) + GAIN:

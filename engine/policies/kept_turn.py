@@ -39,3 +39,9 @@ class KeptTurn:
         card: the next call then searches again with what it shows."""
         if rest and not outcome.reveals_hidden:
             self.rest, self._expect = rest, outcome.state
+
+    def start(self, state: GameState, plan: tuple[Action, ...]) -> Action:
+        """The first action of a searched ``plan`` from ``state``, keeping the rest."""
+        if len(plan) > 1:
+            self.keep(plan[1:], apply(state, plan[0]))
+        return plan[0]

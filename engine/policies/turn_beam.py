@@ -14,13 +14,23 @@ from collections.abc import Callable, Hashable
 from ..actions import Action
 from ..errors import IllegalActionError
 from ..game import apply
+from ..rng import Rng
 from ..state import GameState
 from .candidates import step_candidates
 from .greedy import GreedyPolicy
-from .hidden import visible_cards
+from .hidden import redeal, visible_cards
+from .strong import _mix
 
 StepValue = Callable[[GameState, Action, GameState], float]
 """A position's value after ``action`` from ``node``: ``value(node, action, after)``."""
+
+
+def seen_world(state: GameState, seed: int) -> GameState:
+    """The one world a planner searches: the decks and hidden piles re-dealt for the seat to act,
+    from the policy's seed and the position's public fields (the same position, the same world)."""
+    seat = state.current
+    return redeal(state, Rng(_mix(seed, state.rng_state, state.round, state.turn, seat,
+                                  state.actions_left)), seat)
 
 
 def best_turn(world: GameState, greedy: GreedyPolicy, value: StepValue, *, fanout: int, width: int,

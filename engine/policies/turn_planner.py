@@ -34,7 +34,6 @@ from ..decisions import waiting_for
 from ..errors import IllegalActionError
 from ..game import apply
 from ..pieces import SHAPES, Shape, shape_of_mask
-from ..rng import Rng
 from ..rules import score_line
 from ..solver import solve
 from ..state import ACTIONS_PER_TURN, GameState, Phase, RowsTable
@@ -42,11 +41,10 @@ from .credits import turns_after_this
 from .fillings import finish_cost
 from .greedy import GreedyPolicy
 from .greedy_answers import finishing_touch
-from .hidden import redeal
 from .kept_turn import KeptTurn
 from .outlook import progress
-from .strong import _mix, _state_key
-from .turn_beam import best_turn
+from .strong import _state_key
+from .turn_beam import best_turn, seen_world
 
 __all__ = ["PLANNER_WEIGHTS", "PlannerWeights", "TurnPlannerPolicy", "position_value", "turn_value"]
 
@@ -218,14 +216,11 @@ class TurnPlannerPolicy:
         best = self._search(state)
         if not best:
             return self._greedy.choose(state)
-        self._kept.keep(best[1:], apply(state, best[0]))
-        return best[0]
+        return self._kept.start(state, best)
 
     def _search(self, state: GameState) -> tuple[Action, ...]:
         """The best whole turn on one re-deal (see the module)."""
-        seat = state.current
-        world = redeal(state, Rng(_mix(self.seed, state.rng_state, state.round, state.turn, seat,
-                                       state.actions_left)), seat)
+        world = seen_world(state, self.seed)
         best = best_turn(world, self._greedy, self._step_value, fanout=3, width=self.width,
                          max_steps=MAX_STEPS, same_position=_state_key, last_step_ends=True)
         return () if best is None else best[1]
