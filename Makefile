@@ -24,7 +24,7 @@ PYTHON ?= $(firstword $(foreach p,python3.13 python3.12 python3.11 python3,\
 PYVER  := $(shell $(RUN_ENV) $(PYTHON) -c 'import sys; print("%d.%d" % sys.version_info[:2])' 2>/dev/null)
 STAMP  := $(VENV)/.installed-$(PYVER)
 
-.PHONY: test test-busy run demo board bench bench-ai bench-scale bench-docs soak lint clean venv python
+.PHONY: system-packages test test-busy run demo board bench bench-ai bench-scale bench-docs soak lint clean venv python
 
 # Which interpreter make would use; fails when it is missing or unsupported.
 python:
@@ -52,10 +52,14 @@ TEST_WORKERS ?= auto
 BUSY         ?= 2
 PYTEST       = PYTHONDONTWRITEBYTECODE= $(PY) -m pytest -n $(TEST_WORKERS) --dist worksteal
 
-test: $(STAMP)
+# PostgreSQL and Chromium for the storage and browser tests, installed with apt-get when missing.
+system-packages:
+	@tools/system_packages.sh
+
+test: $(STAMP) system-packages
 	$(PYTEST)
 
-test-busy: $(STAMP)
+test-busy: $(STAMP) system-packages
 	@pids=""; trap 'kill $$pids 2>/dev/null' EXIT INT TERM; \
 	for i in $$(seq $(BUSY)); do $(PY) -c 'while True: pass' & pids="$$pids $$!"; done; \
 	echo "$(BUSY) busy processes:$$pids"; \

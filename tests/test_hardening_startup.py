@@ -124,7 +124,7 @@ def test_a_corrupt_database_is_one_sentence_and_untouched(monkeypatch, tmp_path,
 def test_a_database_locked_by_another_program_is_one_sentence(monkeypatch, tmp_path, capsys) -> None:
     path = tmp_path / "projectl.sqlite3"
     real_database(path)
-    monkeypatch.setattr(storage_db, "BUSY_TIMEOUT_SECONDS", 0.2)
+    monkeypatch.setattr(storage_db, "OPENING_BUSY_TIMEOUT_SECONDS", 0.2)
     holder = sqlite3.connect(path, isolation_level=None)
     holder.execute("PRAGMA journal_mode=DELETE")  # an exclusive lock blocks every reader too
     holder.execute("BEGIN EXCLUSIVE")

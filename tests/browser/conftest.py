@@ -1,6 +1,6 @@
 """Browser tests: the board page in a real headless Chromium, driven by Playwright for Python.
 
-The browser is the distribution's ``chromium`` (``.ci/run`` installs it when missing), launched
+The browser is the distribution's ``chromium`` (``make test`` installs it when missing), launched
 through ``executable_path``: Playwright never downloads a browser here. One browser per test
 session (per xdist worker), a fresh context and page per test, so the tests stay fast and
 independent. Without a chromium on the machine every browser test is skipped with that reason.
@@ -53,7 +53,7 @@ def playwright_session() -> Iterator[Playwright]:
     if sync_playwright is None:
         pytest.skip("Playwright for Python is not installed (pip install -e '.[dev]')")
     if chromium_path() is None:
-        pytest.skip("no chromium on this machine (apt-get install chromium; .ci/run does it)")
+        pytest.skip("no chromium on this machine (apt-get install chromium; make test does it when it may)")
     with sync_playwright() as playwright:
         yield playwright
 

@@ -679,15 +679,20 @@ class Storage:
 
 BUSY_TIMEOUT_SECONDS = 5.0
 """How long a statement waits for another connection's lock before failing."""
+OPENING_BUSY_TIMEOUT_SECONDS = 20.0
+"""The same while the database opens (the WAL switch, the migrations): a process that starts
+beside others waits for their migrations however busy the machine is, then answers a locked
+database in one sentence."""
 SYNCHRONOUS = "NORMAL"
 """SQLite's ``synchronous`` setting in WAL mode: a commit is not synced to disk by itself (see the
 module docstring for what that promises, and why not ``FULL``)."""
 
 
 async def _open_sqlite(target: str, now_iso: str) -> aiosqlite.Connection:
-    """The SQLite database at ``target``, checked, in WAL mode and migrated. The busy timeout is
-    set as the connection opens, before anything else, so that of several processes starting at
-    once none fails on another's lock (the WAL switch and the migrations wait their turn).
+    """The SQLite database at ``target``, checked, in WAL mode and migrated. The opening busy
+    timeout is set as the connection opens, before anything else, so that of several processes
+    starting at once none fails on another's lock (the WAL switch and the migrations wait their
+    turn); the shorter everyday one follows.
 
     A database of a newer bot is refused before anything is written to it (the WAL switch writes
     its header): its schema version is read first, read-only."""
@@ -699,19 +704,20 @@ async def _open_sqlite(target: str, now_iso: str) -> aiosqlite.Connection:
         except NewerSchemaError as error:
             raise StorageOpenError(f"the database file {target}: {error}.") from None
     make_sqlite_folder(target)
-    connecting = aiosqlite.connect(target, isolation_level=None, timeout=BUSY_TIMEOUT_SECONDS)
+    connecting = aiosqlite.connect(target, isolation_level=None, timeout=OPENING_BUSY_TIMEOUT_SECONDS)
     try:
         db = await connecting
     except SQLITE_ERRORS as error:
         await _worker_stopped(connecting)
         raise explain_sqlite(target, error) from None
     try:
-        await db.execute(f"PRAGMA busy_timeout={int(BUSY_TIMEOUT_SECONDS * 1000)}")
+        await db.execute(f"PRAGMA busy_timeout={int(OPENING_BUSY_TIMEOUT_SECONDS * 1000)}")
         await db.execute("PRAGMA journal_mode=WAL")
         await db.execute(f"PRAGMA synchronous={SYNCHRONOUS}")
         await db.execute("PRAGMA wal_autocheckpoint=0")  # checkpoints.py runs them off the commit path
         await db.execute("PRAGMA foreign_keys=ON")
         await migrations.migrate(db, now_iso)
+        await db.execute(f"PRAGMA busy_timeout={int(BUSY_TIMEOUT_SECONDS * 1000)}")
     except NewerSchemaError as error:
         await db.close()
         raise StorageOpenError(f"the database file {target}: {error}.") from None

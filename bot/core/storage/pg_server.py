@@ -1,7 +1,7 @@
 """A throwaway PostgreSQL server on this machine: for the test suite and ``python -m bench scale``.
 
 It uses the distribution's PostgreSQL binaries (``initdb``, ``pg_ctl``; Debian's ``postgresql``
-package, which ``.ci/run`` installs when missing), never a mock: initdb into a temporary folder,
+package, which ``make test`` installs when missing), never a mock: initdb into a temporary folder,
 listen on 127.0.0.1 on a free port, trust authentication, and ``fsync=off`` (the data is thrown
 away). PostgreSQL refuses to run as root, so as root the server runs as the ``postgres`` user.
 """
