@@ -2,8 +2,9 @@
 
 The browser is the distribution's ``chromium`` (``make test`` installs it when missing), launched
 through ``executable_path``: Playwright never downloads a browser here. One browser per test
-session (per xdist worker), a fresh context and page per test, so the tests stay fast and
-independent. Without a chromium on the machine every browser test is skipped with that reason.
+module (Playwright's sync API holds an event loop on the thread while it is open, which the
+asyncio tests that a worker runs next must not find), a fresh context and page per test, so the
+tests stay independent. Without a chromium on the machine every browser test is skipped with that reason.
 """
 
 from __future__ import annotations
