@@ -309,6 +309,20 @@ async def test_the_activity_opens_at_the_root_with_its_query(http: aiohttp.Clien
         assert answer.headers["Location"] == "/activity?frame_id=abc&channel_id=1"
 
 
+async def test_the_activity_s_page_is_the_board_s_started_by_the_sign_in(
+        http: aiohttp.ClientSession, board: Board) -> None:
+    pages = {}
+    for path in ("/board", "/activity"):
+        async with http.get(board.base_url + path) as answer:
+            assert answer.status == 200 and answer.content_type == "text/html"
+            assert answer.headers["Cache-Control"] == "no-cache"
+            assert "script-src 'self'" in answer.headers["Content-Security-Policy"]
+            pages[path] = await answer.text()
+    assert '<script type="module" src="/static/main.js">' in pages["/board"]
+    assert '<script type="module" src="/static/activity.js">' in pages["/activity"]
+    assert pages["/activity"].replace("activity.js", "main.js") == pages["/board"]
+
+
 async def test_a_taken_port_is_one_sentence(board: Board, tmp_path: Path) -> None:
     with pytest.raises(PortTakenError, match=r"^The web board cannot listen on .* \(the port is taken\)"):
         await open_board(tmp_path / "other", port=board.running.port)

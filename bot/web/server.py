@@ -29,6 +29,10 @@ log = logging.getLogger(__name__)
 mimetypes.add_type("text/javascript", ".mjs")  # the vendored SDK; Python 3.11's table lacks it
 
 STATIC = Path(__file__).resolve().parent / "static"
+BOARD_ENTRY = "main.js"
+"""The module that starts the board from a link's token (``index.html`` loads it)."""
+ACTIVITY_ENTRY = "activity.js"
+"""The module that starts it inside Discord: the Activity's sign-in, then the same board."""
 PING_SECONDS = 15.0
 MAX_BODY = 16 * 1024
 """Bytes an API request body may have (a Master of four placements is a few hundred)."""
@@ -91,12 +95,23 @@ def make_app(front: BoardFront, *, sign_in: ActivitySignIn | None = None,
     return app
 
 
+def activity_markup(board_page: Path) -> str:
+    """The Activity's page: the board's page started by the Activity's module (its sign-in, then
+    the same board), so that the two pages share one markup and cannot drift apart."""
+    markup = board_page.read_text(encoding="utf-8")
+    entry = f'src="/static/{BOARD_ENTRY}"'
+    if entry not in markup:
+        raise ValueError(f"{board_page} loads no {BOARD_ENTRY}: the Activity's page is made from it")
+    return markup.replace(entry, f'src="/static/{ACTIVITY_ENTRY}"')
+
+
 class _Routes:
     def __init__(self, front: BoardFront, sign_in: ActivitySignIn | None, static: Path) -> None:
         self.front = front
         self.plans = BoardPlans(front)
         self.sign_in = sign_in
         self.static = static
+        self.activity_markup = activity_markup(static / "index.html")
 
     async def root(self, request: web.Request) -> web.StreamResponse:
         """Discord opens an Activity at its URL mapping's root (with ``?frame_id=…``): the
@@ -107,9 +122,8 @@ class _Routes:
         return web.FileResponse(self.static / "index.html", headers={"Cache-Control": "no-cache"})
 
     async def activity_page(self, request: web.Request) -> web.StreamResponse:
-        page = self.static / "activity.html"
-        return web.FileResponse(page if page.is_file() else self.static / "index.html",
-                                headers={"Cache-Control": "no-cache"})
+        return web.Response(text=self.activity_markup, content_type="text/html",
+                            headers={"Cache-Control": "no-cache"})
 
     async def view(self, request: web.Request) -> web.StreamResponse:
         try:
