@@ -15,8 +15,9 @@ The members (:data:`MEMBERS`):
 * ``medium`` — Strong's search on a small fixed budget (:mod:`engine.policies.medium`).
 * ``strong`` — today's Strong, the frozen baseline the Expert's targets are measured against.
 * ``planner`` — a turn planner: the Expert's whole-turn beam search, on one re-deal, ranked by the
-  position evaluation; its best turn is checked against greedy's over one round of greedy replies
-  (``nodes=0``: no evaluation replies, no budget to share).
+  position evaluation with the weights of 2026-12-07 (:data:`PLANNER_WEIGHTS`); its best turn
+  is checked against greedy's over one round of greedy replies (``nodes=0``: no evaluation
+  replies, no budget to share).
 * ``expert`` — the Expert (:mod:`engine.policies.expert`).
 
 Five more play unlike the searches (issue 50: an Expert strong against opponents it never met),
@@ -51,7 +52,7 @@ import math
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from engine.policies import POLICIES, ExpertPolicy, GreedyPolicy, Policy, policy_by_name
+from engine.policies import POLICIES, ExpertPolicy, ExpertWeights, GreedyPolicy, Policy, policy_by_name
 from engine.policies.plugins import installed_plugins
 
 from .strong import TUNED_GREEDY, Job, Result, StrongGames, duel, interleaved, play_jobs
@@ -65,10 +66,20 @@ POLICY_GAMES = 6
 """Games per pairing by default with ``--policies`` (a quick look; ``--games`` for more)."""
 
 
+PLANNER_WEIGHTS = ExpertWeights(
+    action_value=0.45, fetch_per_level=0.8, master_place=0.8, ramp=2.5, piece_base=0.15,
+    piece_level=0.35, piece_horizon=9.0, useful_pieces=7, extra_piece=0.4, credit_value=0.25,
+    win_bonus=6.0, potential=0.5, piece_potential=None, mastermind_rate=1.5)
+"""The planner's evaluation weights: the Expert's of 2026-12-07, written out so that they stay
+put. A league member is a fixed opponent, as the frozen ``strong`` is: a new Expert setting is
+measured against the planner, not carried into it (the planner ranks turns by the Expert's own
+evaluation, so with shared weights every gain of the evaluation would be the planner's too)."""
+
+
 def planner(seed: int) -> Policy:
     """The league's turn planner (see the module): one reply round a line, as before the Expert's
     two-player lines played a second own turn (``expert.DUEL_TURNS``, which the planner loses with)."""
-    return ExpertPolicy(seed, worlds=1, plans=1, nodes=0, extra_turns=0)
+    return ExpertPolicy(seed, worlds=1, plans=1, nodes=0, extra_turns=0, weights=PLANNER_WEIGHTS)
 
 
 MEMBERS: dict[str, Callable[[int], Policy]] = {
