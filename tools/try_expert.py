@@ -42,9 +42,10 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from bench.league import member  # noqa: E402
 from bench.strong import Job, Result, duel, run_jobs  # noqa: E402
 from engine.actions import TakeLevelOne  # noqa: E402
-from engine.policies import EXPERT_WEIGHTS, ExpertPolicy, policy_by_name  # noqa: E402
+from engine.policies import EXPERT_WEIGHTS, ExpertPolicy  # noqa: E402
 from engine.policies.expert import evaluation_parts  # noqa: E402
 from engine.rng import Rng  # noqa: E402
 from engine.simulate import play_game  # noqa: E402
@@ -101,7 +102,7 @@ def play_one(job: Job) -> Result:
         cpu = time.process_time() - start
         return won, float(record.scores[0] - (record.mastermind or 0)), [cpu, 0.0, 0.0]
     expert = Recorder(build(spec, seed), seat, rows, counts, "expert")
-    other = Recorder(policy_by_name(spec.get("opponent", "strong"), seed + 7919), seat, rows, counts, "other")
+    other = Recorder(member(spec.get("opponent", "strong"), seed + 7919), seat, rows, counts, "other")
     result, margin = duel(expert, other, index, seed)
     extra = [time.process_time() - start, float(counts.get("expert_level1", 0)),
              float(counts.get("other_level1", 0))]
@@ -169,7 +170,8 @@ def main() -> None:
                         help="a setting (JSON); repeat to play several, interleaved deal by deal")
     parser.add_argument("--games", type=int, default=80, help="games per setting (two a deal)")
     parser.add_argument("--opponent", default="strong",
-                        help="a policy name (two players), or a Solo difficulty (normal, hard, unbeatable)")
+                        help="a league member or policy name (two players; bench.league.member), or a Solo "
+                        "difficulty (normal, hard, unbeatable)")
     parser.add_argument("--seed", type=int, default=8_000_000)
     parser.add_argument("--workers", type=int, default=1)
     parser.add_argument("--out", default="")
