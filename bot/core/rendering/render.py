@@ -414,6 +414,7 @@ class ProcessRenderer(_NamedRenderer):
                 worker.process.join(1)
                 if worker.process.is_alive():
                     worker.process.kill()
+                    worker.process.join()
 
     async def close(self) -> None:
         workers, self._workers = self._workers, [None] * self.workers
