@@ -30,7 +30,7 @@ else
 fi
 echo "installing ${missing[*]} with apt-get"
 export DEBIAN_FRONTEND=noninteractive
-if ! { "${as_root[@]}" apt-get update -q >/dev/null && "${as_root[@]}" apt-get install -y -q "${missing[@]}" >/dev/null; }; then
+if ! { ${as_root[@]+"${as_root[@]}"} apt-get update -q >/dev/null && ${as_root[@]+"${as_root[@]}"} apt-get install -y -q "${missing[@]}" >/dev/null; }; then
     echo "apt-get could not install ${missing[*]}; the tests that need them will be skipped"
 fi
 exit 0
