@@ -136,6 +136,34 @@ def test_a_database_locked_by_another_program_is_one_sentence(monkeypatch, tmp_p
     assert_one_sentence(code, err, "locked by another program", str(path))
 
 
+def test_a_lock_released_while_the_database_opens_is_waited_for(monkeypatch, tmp_path) -> None:
+    """SQLite answers "locked" at once, without its busy timeout, where waiting could deadlock
+    (processes switching a new file to WAL together): the opening tries again, so a lock that is
+    let go soon costs a moment, not a refusal. Here the busy timeout is 0.05 s and the other
+    program holds the file for 0.3 s."""
+    path = tmp_path / "projectl.sqlite3"
+    real_database(path)
+    monkeypatch.setattr(storage_db, "OPENING_BUSY_TIMEOUT_SECONDS", 0.05)
+    holder = sqlite3.connect(path, isolation_level=None, check_same_thread=False)
+    holder.execute("PRAGMA journal_mode=DELETE")  # an exclusive lock blocks every reader too
+    holder.execute("BEGIN EXCLUSIVE")
+
+    async def open_while_held() -> int:
+        letting_go = asyncio.get_running_loop().call_later(0.3, holder.execute, "ROLLBACK")
+        try:
+            store = await Storage.open(str(path))
+        finally:
+            letting_go.cancel()
+        version = await store.schema_version()
+        await store.close()
+        return version
+
+    try:
+        assert asyncio.run(open_while_held()) == len(migrations.available())
+    finally:
+        holder.close()
+
+
 @contextmanager
 def small_mount(tmp_path: Path, options: str) -> Iterator[Path]:
     """A tmpfs mounted with ``options`` (root only; skipped where mounting is not allowed)."""

@@ -57,6 +57,7 @@ from bot.core.storage.opening import (
     check_sqlite_file,
     explain_postgres,
     explain_sqlite,
+    is_busy,
     make_sqlite_folder,
     stored_schema_version,
 )
@@ -712,11 +713,14 @@ async def _open_sqlite(target: str, now_iso: str) -> aiosqlite.Connection:
         raise explain_sqlite(target, error) from None
     try:
         await db.execute(f"PRAGMA busy_timeout={int(OPENING_BUSY_TIMEOUT_SECONDS * 1000)}")
-        await db.execute("PRAGMA journal_mode=WAL")
-        await db.execute(f"PRAGMA synchronous={SYNCHRONOUS}")
-        await db.execute("PRAGMA wal_autocheckpoint=0")  # checkpoints.py runs them off the commit path
-        await db.execute("PRAGMA foreign_keys=ON")
-        await migrations.migrate(db, now_iso)
+        for attempt in range(OPENING_ATTEMPTS):
+            try:
+                await _prepare_sqlite(db, now_iso)
+                break
+            except sqlite3.OperationalError as error:
+                if not is_busy(error) or attempt == OPENING_ATTEMPTS - 1:
+                    raise
+                await asyncio.sleep(OPENING_RETRY_SECONDS * (attempt + 1))
         await db.execute(f"PRAGMA busy_timeout={int(BUSY_TIMEOUT_SECONDS * 1000)}")
     except NewerSchemaError as error:
         await db.close()
@@ -728,6 +732,25 @@ async def _open_sqlite(target: str, now_iso: str) -> aiosqlite.Connection:
         await db.close()
         raise
     return db
+
+
+OPENING_ATTEMPTS = 8
+OPENING_RETRY_SECONDS = 0.05
+"""A database that answers "locked" at once while it opens is tried again, up to
+``OPENING_ATTEMPTS`` times, after 0.05, 0.1, 0.15 … s (1.4 s in all). SQLite skips the busy
+timeout where waiting could deadlock (two connections that both hold a read lock and both want to
+write, as when processes switch a new file to WAL together), so a timeout alone does not cover
+processes starting together; a lock held for good still ends in one sentence."""
+
+
+async def _prepare_sqlite(db: aiosqlite.Connection, now_iso: str) -> None:
+    """WAL mode, the connection's settings and the migrations: safe to run again after a busy
+    answer (each step is idempotent, and a migration is one transaction)."""
+    await db.execute("PRAGMA journal_mode=WAL")
+    await db.execute(f"PRAGMA synchronous={SYNCHRONOUS}")
+    await db.execute("PRAGMA wal_autocheckpoint=0")  # checkpoints.py runs them off the commit path
+    await db.execute("PRAGMA foreign_keys=ON")
+    await migrations.migrate(db, now_iso)
 
 
 async def _worker_stopped(connection: aiosqlite.Connection) -> None:

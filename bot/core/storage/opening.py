@@ -105,11 +105,16 @@ def make_sqlite_folder(target: str) -> None:
             f"{error.strerror or error}.") from None
 
 
+def is_busy(error: BaseException) -> bool:
+    """True when SQLite refused because another connection holds a lock."""
+    return (getattr(error, "sqlite_errorname", "") or "").startswith("SQLITE_BUSY") or "locked" in str(error)
+
+
 def explain_sqlite(target: str, error: BaseException) -> StorageOpenError:
     """A SQLite or file-system error raised while opening ``target``, as one sentence."""
     name = getattr(error, "sqlite_errorname", "") or ""
     text = str(error)
-    if name.startswith("SQLITE_BUSY") or "locked" in text:
+    if is_busy(error):
         return StorageOpenError(
             f"the database file {target} is locked by another program (another bot process, or a "
             "tool that has it open): close it, or give this bot its own PROJECTL_DB_PATH.")
