@@ -713,12 +713,14 @@ async def _open_sqlite(target: str, now_iso: str) -> aiosqlite.Connection:
         raise explain_sqlite(target, error) from None
     try:
         await db.execute(f"PRAGMA busy_timeout={int(OPENING_BUSY_TIMEOUT_SECONDS * 1000)}")
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + max(OPENING_BUSY_TIMEOUT_SECONDS, OPENING_PAUSES_SECONDS)
         for attempt in range(OPENING_ATTEMPTS):
             try:
                 await _prepare_sqlite(db, now_iso)
                 break
             except sqlite3.OperationalError as error:
-                if not is_busy(error) or attempt == OPENING_ATTEMPTS - 1:
+                if not is_busy(error) or attempt == OPENING_ATTEMPTS - 1 or loop.time() >= deadline:
                     raise
                 await asyncio.sleep(OPENING_RETRY_SECONDS * (attempt + 1))
         await db.execute(f"PRAGMA busy_timeout={int(BUSY_TIMEOUT_SECONDS * 1000)}")
@@ -736,11 +738,14 @@ async def _open_sqlite(target: str, now_iso: str) -> aiosqlite.Connection:
 
 OPENING_ATTEMPTS = 8
 OPENING_RETRY_SECONDS = 0.05
+OPENING_PAUSES_SECONDS = OPENING_RETRY_SECONDS * OPENING_ATTEMPTS * (OPENING_ATTEMPTS - 1) / 2
 """A database that answers "locked" at once while it opens is tried again, up to
 ``OPENING_ATTEMPTS`` times, after 0.05, 0.1, 0.15 … s (1.4 s in all). SQLite skips the busy
 timeout where waiting could deadlock (two connections that both hold a read lock and both want to
 write, as when processes switch a new file to WAL together), so a timeout alone does not cover
-processes starting together; a lock held for good still ends in one sentence."""
+processes starting together. The tries end once the opening busy timeout (at least the pauses'
+1.4 s) has passed since the first, so a lock held for good is still told in one sentence after
+about that long, not eight times that."""
 
 
 async def _prepare_sqlite(db: aiosqlite.Connection, now_iso: str) -> None:
