@@ -2,9 +2,14 @@
 
 from __future__ import annotations
 
+from collections.abc import AsyncIterator
+from pathlib import Path
+
+import aiohttp
 import pytest
 from positions import game
 
+from bot.board import Board, open_board
 from engine import GameState
 
 # The conftest files hold no doctests: collected as modules under --doctest-modules, this one and
@@ -22,6 +27,25 @@ def two_players() -> GameState:
 def solo_game() -> GameState:
     """A fresh Solo game (seed 1, Normal difficulty)."""
     return game(1, seed=1)
+
+
+# -- the web API tests: a two-seat offline board on port 0 and a session to call it ------------
+
+
+@pytest.fixture
+async def board(tmp_path: Path) -> AsyncIterator[Board]:
+    """Both seats human (seed 11): a test plays either side through the API."""
+    opened = await open_board(tmp_path, players=2, human_seats=(0, 1), seed=11)
+    try:
+        yield opened
+    finally:
+        await opened.stop()
+
+
+@pytest.fixture
+async def http() -> AsyncIterator[aiohttp.ClientSession]:
+    async with aiohttp.ClientSession() as session:
+        yield session
 
 
 # -- storage backends: every storage test runs on SQLite and on a real PostgreSQL server ---------

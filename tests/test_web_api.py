@@ -7,7 +7,6 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
-from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
 
@@ -20,21 +19,6 @@ from bot.web.activity import ActivitySignIn, SignedIn
 from bot.web.server import PortTakenError, make_app
 
 XSS = "<img src=x onerror=alert(1)>"
-
-
-@pytest.fixture
-async def board(tmp_path: Path) -> AsyncIterator[Board]:
-    opened = await open_board(tmp_path, players=2, human_seats=(0, 1), seed=11)
-    try:
-        yield opened
-    finally:
-        await opened.stop()
-
-
-@pytest.fixture
-async def http() -> AsyncIterator[aiohttp.ClientSession]:
-    async with aiohttp.ClientSession() as session:
-        yield session
 
 
 def auth(token: str) -> dict[str, str]:

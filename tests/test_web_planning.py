@@ -4,12 +4,10 @@ did, a broken plan stopped where it broke, and every refusal a sentence that cha
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
 
 import aiohttp
-import pytest
 
 from bot.board import Board, open_board
 from bot.core.storage.plans import PlanStore
@@ -18,21 +16,6 @@ from engine.policies.hidden import visible_cards
 from engine.state import LineClearTable
 
 LEVEL1 = {"action": "level1"}
-
-
-@pytest.fixture
-async def board(tmp_path: Path) -> AsyncIterator[Board]:
-    opened = await open_board(tmp_path, players=2, human_seats=(0, 1), seed=11)
-    try:
-        yield opened
-    finally:
-        await opened.stop()
-
-
-@pytest.fixture
-async def http() -> AsyncIterator[aiohttp.ClientSession]:
-    async with aiohttp.ClientSession() as session:
-        yield session
 
 
 async def call(http: aiohttp.ClientSession, board: Board, path: str, seat: int | None,

@@ -537,38 +537,32 @@ export class Board {
 
   async savePlan() {
     if (!this.planning || this.busy) return;
-    this.busy = true;
-    try {
-      const answer = await this.api.planSave({ steps: this.planning.bodies, side: this.planning.side });
-      this.busy = false;
-      this.kept = answer;
-      this.leavePlan();
-      this.say(answer.said);
-      this.focusKey("btn:plan-change");
-    } catch (error) {
-      this.busy = false;
-      this.planRefused(error);
-    } finally {
-      this.busy = false;
-    }
+    const body = { steps: this.planning.bodies, side: this.planning.side };
+    await this.keepPlan(() => this.api.planSave(body), () => this.leavePlan(), "btn:plan-change");
   }
 
   async cancelPlan() {
     if (this.busy) return;
+    await this.keepPlan(() => this.api.planCancel(), () => this.redraw(), "btn:plan");
+  }
+
+  // One request that changes the kept plan: the page is busy until the answer, then shows it
+  // (`show` redraws), says its sentence and moves the focus; a refusal is said the same way.
+  async keepPlan(request, show, focus) {
     this.busy = true;
+    let answer;
     try {
-      const answer = await this.api.planCancel();
-      this.busy = false;
-      this.kept = answer;
-      this.redraw();
-      this.say(answer.said);
-      this.focusKey("btn:plan");
+      answer = await request();
     } catch (error) {
       this.busy = false;
       this.planRefused(error);
-    } finally {
-      this.busy = false;
+      return;
     }
+    this.busy = false;
+    this.kept = answer;
+    show();
+    this.say(answer.said);
+    this.focusKey(focus);
   }
 
   changePlan() {
