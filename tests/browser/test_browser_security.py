@@ -71,8 +71,9 @@ def test_a_hostile_display_name_is_shown_as_text(page: Page, boards: Callable[..
     assert "<script>" not in html and " style=" not in html  # no inline script or style
 
     open_board(page, board.link(0))
+    seen = revision(page)
     page.locator(".row.white button.slot-button:not([aria-disabled])").first.click()
-    wait_revision(page, 1)
+    wait_revision(page, seen)
     names = page.locator(".players .name").all_inner_texts()
     assert HOSTILE_NAME in names
     assert view(page)["me"]["name"] == HOSTILE_NAME
