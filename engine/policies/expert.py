@@ -65,6 +65,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import lru_cache
+from math import fsum
 
 from ..actions import Action
 from ..errors import IllegalActionError
@@ -290,7 +291,8 @@ def _parts(state: GameState, seat: int, w: ExpertWeights) -> tuple[float, float,
             else:
                 fetch += shape.level
         cost = len(shapes) * place_cost + fetch * w.fetch_per_level
-        back = sum(_piece_value(p.shape, w) for p in puzzle.pieces)
+        # fsum, not sum: exact, so the same position gets the same choice on every supported Python
+        back = fsum(_piece_value(p.shape, w) for p in puzzle.pieces)
         reward = w.piece_base + w.piece_level * int(getattr(card.reward, "level", 1))
         gain = card.points + (reward + back) * fade - w.action_value * cost
         entries.append((cost, card.points, gain, None if tiling is None else len(tiling)))
@@ -305,7 +307,7 @@ def _parts(state: GameState, seat: int, w: ExpertWeights) -> tuple[float, float,
     held = 0.0
     if fade > 0:
         pieces = sorted((_piece_value(s, w) for s in SHAPES for _ in range(supply[s.index])), reverse=True)
-        capital = sum(v if i < w.useful_pieces else v * w.extra_piece for i, v in enumerate(pieces))
+        capital = fsum(v if i < w.useful_pieces else v * w.extra_piece for i, v in enumerate(pieces))
         held = capital * fade
     finesse = view(state)
     credits = 0.0 if finesse is None else w.credit_value * finesse.credits(seat)
@@ -475,7 +477,7 @@ class ExpertPolicy:
                 values.append(self._line(world, plan, seat, _mix(base, 100 + i), per_line))
             if len(values) < len(worlds):  # stopped: only the candidates scored on every world count
                 break
-            mean = sum(values) / len(values)
+            mean = fsum(values) / len(values)
             scored.append(PlanValue(plan, mean, mean, 0.0, len(values), source))
         if not scored:  # stopped before a candidate was scored on every world: the beam's ranking
             scored = [self._unscored(worlds[0], plan, source, seat) for plan, source in candidates]
