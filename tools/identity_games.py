@@ -9,7 +9,7 @@ search's scored plans (values and rollout counts, so a changed rollout shows eve
 survives it) and the final state's JSON. ``--write`` records the digests after a deliberate
 change of play; ``--quick`` skips the slow games (the Strong and Expert tables); ``--dump DIR``
 writes each game's full record, to diff when a digest differs. The digests are the same on every
-supported Python (3.11–3.13): the searches sum floats with ``math.fsum``, whose result does not
+supported Python (3.11–3.13): Strong and the Expert sum floats with ``math.fsum``, whose result does not
 depend on the version (the built-in ``sum`` of floats rounds differently from 3.12 on).
 """
 

@@ -52,6 +52,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, fields
+from math import fsum
 
 from ..actions import Action
 from ..errors import IllegalActionError
@@ -329,7 +330,7 @@ early (see the module; default: never). ``win_bonus``:
         if not results:
             return 0.0, 0.0, 0.0
         n = len(results)
-        value, margin, wins = (sum(column) / n for column in zip(*results, strict=True))
+        value, margin, wins = (fsum(column) / n for column in zip(*results, strict=True))
         return value, margin, wins
 
     def _greedy_turn(self, root: GameState, seat: int, seed: int) -> tuple[Action, ...]:
