@@ -138,3 +138,22 @@ def test_a_turn_by_keyboard_only(page: Page, boards: Callable[..., BoardHandle])
     state = board.state()
     assert state.turn > first_turn  # the turn ended (and the AI seat has played since)
     assert sum(p.filled.bit_count() for p in state.players[0].puzzles) == 2
+
+
+def test_a_click_survives_a_redraw_between_press_and_release(page: Page,
+                                                             boards: Callable[..., BoardHandle]) -> None:
+    """A redraw (a live update, the plan's answer) replaces the buttons; one that came between a
+    press and its release used to lose the click, since the two landed on different elements."""
+    board = boards(players=2)
+    open_board(page, board.link(0))
+    before = revision(page)
+    button = page.locator("button.offer.level1")
+    box = button.bounding_box()
+    assert box is not None
+    page.mouse.move(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+    page.mouse.down()
+    page.evaluate("window.board.redraw()")  # as an update arriving mid-press would
+    page.mouse.up()
+    wait_revision(page, before, timeout=30_000)
+    assert view(page)["me"]["actions_left"] == 2  # the level-1 piece was taken
+    assert board.state().actions_left == 2

@@ -7,7 +7,7 @@ import { attachDrag } from "./drag.js";
 import { h, put } from "./dom.js";
 import { browserLocale, texts } from "./i18n.js";
 import { attachKeys } from "./keys.js";
-import { attachTaps } from "./taps.js";
+import { attachPressHold, attachTaps } from "./taps.js";
 import { anchored, cellsKey, fittingPlacements, flipped, inside, turned } from "./shapes.js";
 import { cardOf, paint, render } from "./view.js";
 
@@ -33,7 +33,9 @@ export class Board {
     this.upgradeFrom = null;
     this.preview = null;
     this.dragging = null;
-    this.deferredView = null;
+    this.deferredView = null; // a view that came during a drag or a press, drawn once it ends
+    this.pressed = false; // a button is pressed: redraws wait (taps.js, attachPressHold)
+    this.heldRedraw = false;
     this.busy = false;
     this.forbidden = false;
     this.draftOutOfDate = false; // a live update came while a draft was in flight
@@ -47,6 +49,7 @@ export class Board {
     attachDrag(this);
     attachKeys(this);
     attachTaps();
+    attachPressHold(this);
     try {
       this.setView(await this.api.view());
       this.say("");
@@ -126,10 +129,11 @@ export class Board {
     // an answer can arrive after a live view of a later move (the other Line Clear holder's):
     // revisions only grow (an undo is a new revision too), so an older view is never drawn
     if (this.view && view.game.id === this.view.game.id && view.game.revision < this.view.game.revision) return;
-    if (this.dragging) {
+    if (this.dragging || this.pressed) {
       this.deferredView = view;
       return;
     }
+    this.heldRedraw = false;
     const focused = document.activeElement && document.activeElement.dataset ? document.activeElement.dataset.key : null;
     this.view = view;
     this.viewAt = Date.now();
@@ -266,10 +270,28 @@ export class Board {
   }
 
   redraw() {
+    if (this.pressed && !this.dragging) {
+      this.heldRedraw = true;
+      return;
+    }
+    this.heldRedraw = false;
     const focused = document.activeElement && document.activeElement.dataset ? document.activeElement.dataset.key : null;
     render(this);
     this.updateKeyboardPreview();
     if (focused) this.focusKey(focused);
+  }
+
+  /** A press has ended (its click handled): draw what waited for it, unless a drag took over
+   * (its end draws that). */
+  releasePress() {
+    if (this.pressed || this.dragging) return;
+    if (this.deferredView) {
+      const view = this.deferredView;
+      this.deferredView = null;
+      this.setView(view);
+    } else if (this.heldRedraw) {
+      this.redraw();
+    }
   }
 
   endDrag() {
@@ -486,9 +508,9 @@ export class Board {
   }
 
   /** Draw `view` in place of the one shown, whatever their revisions (a draft and the real board
-   * share one); during a drag, once the piece is let go. */
+   * share one); during a drag or a press, once it ends. */
   showPlanView(view) {
-    if (this.dragging) {
+    if (this.dragging || this.pressed) {
       this.deferredView = view;
       return;
     }

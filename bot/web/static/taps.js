@@ -1,4 +1,4 @@
-// A finger on a button acts when it lifts, however long it stayed: a browser reads a press held
+// Presses on buttons. A finger on a button acts when it lifts, however long it stayed: a browser reads a press held
 // past its long-press delay as no click at all, which on a game board only loses the move. The
 // click the browser may still send afterwards is swallowed, so a tap acts exactly once. Supply
 // pieces are left to the drag code (a press there may become a drag).
@@ -38,4 +38,22 @@ export function attachTaps() {
   }, true);
 
   document.addEventListener("pointercancel", () => { press = null; }, true);
+}
+
+// A redraw replaces the board's buttons, and a click is only sent when the press and the release
+// land on the same element: a redraw between them (a live update, the plan's answer arriving)
+// would lose the click. So while a button is pressed the board holds its redraws, and draws
+// what waited once the press has ended and its click has been handled.
+export function attachPressHold(board) {
+  document.addEventListener("pointerdown", (event) => {
+    if (event.target.closest && event.target.closest("button")) board.pressed = true;
+  }, true);
+  const release = () => {
+    if (!board.pressed) return;
+    board.pressed = false;
+    setTimeout(() => board.releasePress(), 0); // after the click this release sends
+  };
+  window.addEventListener("pointerup", release, true);
+  window.addEventListener("pointercancel", release, true);
+  window.addEventListener("blur", release);
 }
