@@ -1,7 +1,7 @@
-// Presses on buttons. A finger on a button acts when it lifts, however long it stayed: a browser reads a press held
-// past its long-press delay as no click at all, which on a game board only loses the move. The
-// click the browser may still send afterwards is swallowed, so a tap acts exactly once. Supply
-// pieces are left to the drag code (a press there may become a drag).
+// Presses on buttons. A finger on a button acts when it lifts, however long it stayed: a browser
+// reads a press held past its long-press delay as no click at all, which on a game board only
+// loses the move. The click the browser may still send afterwards is swallowed, so a tap acts
+// exactly once. Supply pieces are left to the drag code (a press there may become a drag).
 
 const SLOP = 12;
 const SWALLOW_MS = 800;
