@@ -17,8 +17,14 @@ from tools import identity_games
 CHEAP = [name for name, game in identity_games.GAMES.items() if not game[3]] + ["strong_solo_hard"]
 
 
+def recorded() -> dict[str, str]:
+    """The digests in ``tools/identity_games.json``."""
+    found: dict[str, str] = json.loads(identity_games.REFERENCE.read_text())
+    return found
+
+
 def test_cheap_identity_games_are_unchanged() -> None:
-    reference = json.loads(identity_games.REFERENCE.read_text())
+    reference = recorded()
     changed = []
     for name in CHEAP:
         text, _ = identity_games.record(name)
@@ -28,7 +34,6 @@ def test_cheap_identity_games_are_unchanged() -> None:
 
 
 def test_the_expert_against_strong_is_unchanged() -> None:
-    reference = json.loads(identity_games.REFERENCE.read_text())
     text, _ = identity_games.record("expert_vs_strong_2p")
-    assert identity_games.digest(text) == reference["expert_vs_strong_2p"], \
+    assert identity_games.digest(text) == recorded()["expert_vs_strong_2p"], \
         "play changed: python tools/identity_games.py --dump DIR to see how"

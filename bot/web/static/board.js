@@ -285,25 +285,22 @@ export class Board {
    * (its end draws that). */
   releasePress() {
     if (this.pressed || this.dragging) return;
-    if (this.deferredView) {
-      const view = this.deferredView;
-      this.deferredView = null;
-      this.setView(view);
-    } else if (this.heldRedraw) {
-      this.redraw();
-    }
+    if (!this.showDeferred() && this.heldRedraw) this.redraw();
   }
 
   endDrag() {
     this.dragging = null;
     this.preview = null;
-    if (this.deferredView) {
-      const view = this.deferredView;
-      this.deferredView = null;
-      this.setView(view);
-    } else {
-      this.repaint();
-    }
+    if (!this.showDeferred()) this.repaint();
+  }
+
+  /** Draw the view that waited for a drag or a press to end; false when none did. */
+  showDeferred() {
+    if (!this.deferredView) return false;
+    const view = this.deferredView;
+    this.deferredView = null;
+    this.setView(view);
+    return true;
   }
 
   // --- pieces: pick, turn, flip -----------------------------------------------------------
