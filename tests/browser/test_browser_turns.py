@@ -157,3 +157,47 @@ def test_a_click_survives_a_redraw_between_press_and_release(page: Page,
     wait_revision(page, before, timeout=30_000)
     assert view(page)["me"]["actions_left"] == 2  # the level-1 piece was taken
     assert board.state().actions_left == 2
+
+
+def test_a_press_while_a_move_is_in_flight_is_sent_after_it(page: Page,
+                                                             boards: Callable[..., BoardHandle]) -> None:
+    """The live view of a move can be drawn before the move's own answer arrives; a press on that
+    view used to be dropped because the page was still waiting. It waits instead, then goes."""
+    board = boards(players=2)
+    open_board(page, board.link(0))
+    page.evaluate("""() => {
+        const api = window.board.api;
+        const send = api.act.bind(api);
+        let held = true;
+        window.releaseAnswers = () => { held = false; };
+        api.act = async (body) => {
+            const answer = await send(body);
+            while (held) await new Promise((resume) => setTimeout(resume, 20));
+            return answer;
+        };
+    }""")
+    before = revision(page)
+    page.locator("button.offer.level1").click()
+    wait_revision(page, before)  # the live update of the first move, its answer still held
+    assert page.evaluate("window.board.busy")
+    page.locator("button.offer.level1").click()  # on the live view: a second piece
+    page.evaluate("window.releaseAnswers()")
+    page.wait_for_function("() => window.board.view.me.actions_left === 1 && !window.board.busy",
+                           timeout=BUSY_CEILING_MS)
+    assert board.state().actions_left == 1
+    assert "error" not in (page.get_attribute("#message", "class") or "")
+
+
+def test_a_double_click_takes_one_action(page: Page, boards: Callable[..., BoardHandle]) -> None:
+    """The second click of a double click waits for the first's answer, and is not sent: the view
+    it was made on is gone."""
+    board = boards(players=2)
+    open_board(page, board.link(0))
+    before = revision(page)
+    page.locator("button.offer.level1").dblclick()
+    wait_revision(page, before)
+    page.wait_for_function("() => !window.board.busy && window.board.idleWaiters.length === 0")
+    page.evaluate("() => new Promise((resume) => setTimeout(resume, 100))")  # a second request would be on its way
+    page.wait_for_function("() => !window.board.busy")
+    assert board.state().actions_left == 2
+    assert revision(page) == before + 1

@@ -36,6 +36,7 @@ export class Board {
     this.deferredView = null; // a view that came during a drag or a press, drawn once it ends
     this.pressed = false; // a button is pressed: redraws wait (taps.js, attachPressHold)
     this.heldRedraw = false;
+    this.idleWaiters = []; // presses waiting for the request in flight (act)
     this.busy = false;
     this.forbidden = false;
     this.draftOutOfDate = false; // a live update came while a draft was in flight
@@ -192,10 +193,32 @@ export class Board {
 
   // --- acting -----------------------------------------------------------------------------
 
-  /** Send one action with the stamp this page saw; returns true when it was committed. */
+  /** A request is in flight; presses wait for it to end (`idle`). */
+  get busy() {
+    return this.requestInFlight;
+  }
+
+  set busy(value) {
+    this.requestInFlight = value;
+    if (!value) this.idleWaiters.splice(0).forEach((resume) => resume());
+  }
+
+  idle() {
+    return this.busy ? new Promise((resume) => this.idleWaiters.push(resume)) : Promise.resolve();
+  }
+
+  /** Send one action with the stamp this page saw; returns true when it was committed.
+   *
+   * A press while a request is in flight waits for it: the live view of a move can be drawn
+   * before the move's own answer, and the player may already act on it. It is sent only if the
+   * view it was made on is still the one shown, so a second tap of the same move sends nothing. */
   async act(body) {
     if (this.planning) return this.addStep(body);
-    if (this.busy || !this.view) return false;
+    if (!this.view) return false;
+    const seen = this.view.game.stamp;
+    while (this.busy) await this.idle();
+    const latest = this.deferredView || this.view; // the answer's view may wait for a press to end
+    if (this.planning || !latest || latest.game.stamp !== seen) return false;
     this.busy = true;
     try {
       const answer = await this.api.act({ ...body, stamp: this.view.game.stamp });
