@@ -197,7 +197,8 @@ def test_a_double_click_takes_one_action(page: Page, boards: Callable[..., Board
     page.locator("button.offer.level1").dblclick()
     wait_revision(page, before)
     page.wait_for_function("() => !window.board.busy && window.board.idleWaiters.length === 0")
-    page.evaluate("() => new Promise((resume) => setTimeout(resume, 100))")  # a second request would be on its way
+    # a second request would be on its way by now
+    page.evaluate("() => new Promise((resume) => setTimeout(resume, 100))")
     page.wait_for_function("() => !window.board.busy")
     assert board.state().actions_left == 2
     assert revision(page) == before + 1
