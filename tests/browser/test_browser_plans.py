@@ -195,3 +195,33 @@ def test_the_turn_coming_while_a_draft_is_in_flight_still_ends_plan_mode(
     page.wait_for_function("() => !window.board.planning && window.board.view.me.acting")
     assert "It is your turn now" in page.inner_text("#message")
     assert board.state().current == 1 and board.state().actions_left == 3  # nothing planned was played
+
+
+def test_a_step_pressed_while_the_plan_is_laid_again_is_added_after_it(
+        page: Page, boards: Callable[..., BoardHandle]) -> None:
+    """A live update lays the draft out again; a step pressed meanwhile waits for that answer
+    (the page is busy with it) and is then added, not dropped."""
+    board = boards(players=2, human_seats=(0, 1), seed=11)
+    open_board(page, board.link(1))
+    start_planning(page)
+    held: list[Route] = []
+    page.route("**/api/plan/draft", lambda route: route.continue_() if held else held.append(route))
+    page.evaluate("window.board.redraftAfterUpdate()")  # as a live update does
+    page.wait_for_function("() => window.board.busy")
+    page.locator("button.offer.level1").click()
+    while not held:
+        page.wait_for_timeout(20)  # the route's handler runs while Playwright has the thread
+    held[0].continue_()  # the re-lay's answer; the step's draft goes on unheld
+    wait_steps(page, 1)
+    assert page.evaluate("window.board.planning.bodies.length") == 1
+
+
+def test_a_double_click_in_plan_mode_adds_one_step(page: Page, boards: Callable[..., BoardHandle]) -> None:
+    board = boards(players=2, human_seats=(0, 1), seed=11)
+    open_board(page, board.link(1))
+    start_planning(page)
+    page.locator("button.offer.level1").dblclick()
+    wait_steps(page, 1)
+    # the second click has been decided: had it been sent, the page would be busy until its answer
+    page.wait_for_function("() => !window.board.busy && window.board.idleWaiters.length === 0")
+    assert page.evaluate("window.board.planning.bodies.length") == 1

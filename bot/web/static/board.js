@@ -207,16 +207,21 @@ export class Board {
     return this.busy ? new Promise((resume) => this.idleWaiters.push(resume)) : Promise.resolve();
   }
 
-  /** Send one action with the stamp this page saw; returns true when it was committed.
-   *
-   * A press while a request is in flight waits for it: the live view of a move can be drawn
-   * before the move's own answer, and the player may already act on it. It is sent only if the
-   * view it was made on is still the one shown, so a second tap of the same move sends nothing. */
+  /** Resolves once no request is in flight: a press made meanwhile waits for it rather than being
+   * dropped (the live view of a move can be drawn before its own answer, or a live update can be
+   * re-laying the plan, and the player may already act on what is shown). Each caller then goes
+   * on only if what the press was made on is still shown, so a second tap of the same thing does
+   * nothing. */
+  async settled() {
+    while (this.busy) await this.idle();
+  }
+
+  /** Send one action with the stamp this page saw; returns true when it was committed. */
   async act(body) {
     if (this.planning) return this.addStep(body);
     if (!this.view) return false;
     const seen = this.view.game.stamp;
-    while (this.busy) await this.idle();
+    await this.settled();
     const latest = this.deferredView || this.view; // the answer's view may wait for a press to end
     if (this.planning || !latest || latest.game.stamp !== seen) return false;
     this.busy = true;
@@ -481,6 +486,7 @@ export class Board {
 
   /** Enter Plan mode, from nothing or from the steps of the plan kept. */
   async startPlan(bodies = []) {
+    await this.settled();
     if (this.planning || !this.view || !this.view.me.plannable) return;
     this.realView = this.view;
     this.picked = null;
@@ -544,6 +550,9 @@ export class Board {
   }
 
   async addStep(body) {
+    const { bodies, side } = this.planning;
+    await this.settled();
+    if (!this.planning || this.planning.bodies !== bodies || this.planning.side !== side) return false;
     if (!this.planning.open) {
       this.say(this.t("planFull"), "error");
       return false;
@@ -553,12 +562,15 @@ export class Board {
     return done;
   }
 
-  removeStep() {
-    if (this.planning && this.planning.bodies.length) this.redraft(this.planning.bodies.slice(0, -1), this.planning.side);
+  async removeStep() {
+    const bodies = this.planning && this.planning.bodies;
+    await this.settled();
+    if (this.planning && this.planning.bodies === bodies && bodies.length) this.redraft(bodies.slice(0, -1), this.planning.side);
   }
 
-  chooseSide(side) {
-    if (this.planning) this.redraft(this.planning.bodies, side);
+  async chooseSide(side) {
+    await this.settled();
+    if (this.planning && this.planning.side !== side) this.redraft(this.planning.bodies, side);
   }
 
   leavePlan() {
@@ -578,13 +590,15 @@ export class Board {
   }
 
   async savePlan() {
-    if (!this.planning || this.busy) return;
+    await this.settled();
+    if (!this.planning) return;
     const body = { steps: this.planning.bodies, side: this.planning.side };
     await this.keepPlan(() => this.api.planSave(body), () => this.leavePlan(), "btn:plan-change");
   }
 
   async cancelPlan() {
-    if (this.busy) return;
+    await this.settled();
+    if (!this.kept || !(this.kept.plan || this.kept.outcome)) return; // a second tap: nothing is left to drop
     await this.keepPlan(() => this.api.planCancel(), () => this.redraw(), "btn:plan");
   }
 
