@@ -226,7 +226,7 @@ export class Board {
     if (this.planning || !latest || latest.game.stamp !== seen) return false;
     this.busy = true;
     try {
-      const answer = await this.api.act({ ...body, stamp: this.view.game.stamp });
+      const answer = await this.api.act({ ...body, stamp: seen });
       this.busy = false;
       this.draft = null;
       this.upgradeFrom = null;
