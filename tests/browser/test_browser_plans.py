@@ -220,7 +220,13 @@ def test_a_double_click_in_plan_mode_adds_one_step(page: Page, boards: Callable[
     board = boards(players=2, human_seats=(0, 1), seed=11)
     open_board(page, board.link(1))
     start_planning(page)
+    held: list[Route] = []
+    page.route("**/api/plan/draft", lambda route: route.continue_() if held else held.append(route))
     page.locator("button.offer.level1").dblclick()
+    page.wait_for_function("() => window.board.idleWaiters.length === 1")  # the second click waits
+    while not held:
+        page.wait_for_timeout(20)  # the route's handler runs while Playwright has the thread
+    held[0].continue_()  # the first click's draft
     wait_steps(page, 1)
     # the second click has been decided: had it been sent, the page would be busy until its answer
     page.wait_for_function("() => !window.board.busy && window.board.idleWaiters.length === 0")

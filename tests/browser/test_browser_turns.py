@@ -159,23 +159,28 @@ def test_a_click_survives_a_redraw_between_press_and_release(page: Page,
     assert board.state().actions_left == 2
 
 
+HOLD_ANSWERS = """() => {
+    const api = window.board.api;
+    const send = api.act.bind(api);
+    let held = true;
+    window.releaseAnswers = () => { held = false; };
+    api.act = async (body) => {
+        const answer = await send(body);
+        while (held) await new Promise((resume) => setTimeout(resume, 20));
+        return answer;
+    };
+}"""
+"""Hold back the answers to the page's moves (each is committed, and its live view drawn) until
+``window.releaseAnswers()``: a network where the answer comes after the live update."""
+
+
 def test_a_press_while_a_move_is_in_flight_is_sent_after_it(page: Page,
                                                              boards: Callable[..., BoardHandle]) -> None:
     """The live view of a move can be drawn before the move's own answer arrives; a press on that
     view used to be dropped because the page was still waiting. It waits instead, then goes."""
     board = boards(players=2)
     open_board(page, board.link(0))
-    page.evaluate("""() => {
-        const api = window.board.api;
-        const send = api.act.bind(api);
-        let held = true;
-        window.releaseAnswers = () => { held = false; };
-        api.act = async (body) => {
-            const answer = await send(body);
-            while (held) await new Promise((resume) => setTimeout(resume, 20));
-            return answer;
-        };
-    }""")
+    page.evaluate(HOLD_ANSWERS)
     before = revision(page)
     page.locator("button.offer.level1").click()
     wait_revision(page, before)  # the live update of the first move, its answer still held
@@ -188,14 +193,18 @@ def test_a_press_while_a_move_is_in_flight_is_sent_after_it(page: Page,
     assert "error" not in (page.get_attribute("#message", "class") or "")
 
 
-def test_a_double_click_takes_one_action(page: Page, boards: Callable[..., BoardHandle]) -> None:
-    """The second click of a double click waits for the first's answer, and is not sent: the view
-    it was made on is gone."""
+def test_a_second_click_on_the_same_view_takes_no_action(page: Page,
+                                                         boards: Callable[..., BoardHandle]) -> None:
+    """A double click before the first click's answer: the second waits for that answer, and is
+    not sent, since the view it was made on is gone."""
     board = boards(players=2)
     open_board(page, board.link(0))
+    page.evaluate(HOLD_ANSWERS)
+    page.evaluate("window.board.stopFollowing()")  # nor is the move's live view drawn meanwhile
     before = revision(page)
     page.locator("button.offer.level1").dblclick()
-    wait_revision(page, before)
+    page.wait_for_function("() => window.board.idleWaiters.length === 1")  # the second click waits
+    page.evaluate("window.releaseAnswers()")
     # the second click has been decided: had it been sent, the page would be busy until its answer
     page.wait_for_function("() => !window.board.busy && window.board.idleWaiters.length === 0")
     assert board.state().actions_left == 2
