@@ -231,3 +231,25 @@ def test_a_double_click_in_plan_mode_adds_one_step(page: Page, boards: Callable[
     # the second click has been decided: had it been sent, the page would be busy until its answer
     page.wait_for_function("() => !window.board.busy && window.board.idleWaiters.length === 0")
     assert page.evaluate("window.board.planning.bodies.length") == 1
+
+
+def test_save_pressed_while_the_plan_is_laid_again_saves_it(page: Page,
+                                                            boards: Callable[..., BoardHandle]) -> None:
+    board = boards(players=2, human_seats=(0, 1), seed=11)
+    open_board(page, board.link(1))
+    start_planning(page)
+    page.locator("button.offer.level1").click()
+    wait_steps(page, 1)
+    held: list[Route] = []
+    page.route("**/api/plan/draft", lambda route: route.continue_() if held else held.append(route))
+    page.evaluate("window.board.redraftAfterUpdate()")  # as a live update does
+    page.wait_for_function("() => window.board.busy")
+    page.get_by_role("button", name="Save plan").click()
+    page.wait_for_function("() => window.board.idleWaiters.length === 1")  # Save waits
+    while not held:
+        page.wait_for_timeout(20)  # the route's handler runs while Playwright has the thread
+    held[0].continue_()
+    page.wait_for_selector('[data-key="btn:plan-cancel"]')
+    assert "Planned for your next turn" in page.inner_text("#message")
+    kept = saved_steps(board, 1)
+    assert kept is not None and len(kept) == 1
