@@ -50,6 +50,17 @@ def wait_revision(page: Page, above: int, timeout: float = BUSY_CEILING_MS) -> N
     page.wait_for_function("(above) => window.board?.view?.game.revision > above", arg=above, timeout=timeout)
 
 
+def wait_presses(page: Page, count: int) -> None:
+    """Wait until ``count`` presses wait for the request in flight (``Board.settled``)."""
+    page.wait_for_function("(n) => window.board.idleWaiters.length === n", arg=count)
+
+
+def wait_presses_decided(page: Page) -> None:
+    """Wait until no request is in flight and no press waits for one: a press that waited has
+    been decided (had it been sent, the page would be busy until its answer)."""
+    page.wait_for_function("() => !window.board.busy && window.board.idleWaiters.length === 0")
+
+
 def normalised(cells: Cells) -> list[tuple[int, int]]:
     top = min(r for r, _ in cells)
     left = min(c for _, c in cells)

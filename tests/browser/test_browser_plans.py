@@ -7,7 +7,14 @@ from __future__ import annotations
 import asyncio
 from collections.abc import Callable
 
-from board_pages import drag_to_placement, open_board, placement_in_hand, view
+from board_pages import (
+    drag_to_placement,
+    open_board,
+    placement_in_hand,
+    view,
+    wait_presses,
+    wait_presses_decided,
+)
 from playwright.sync_api import Page, Route
 from test_browser_a11y import serious
 from test_browser_turns import tab_to
@@ -26,6 +33,19 @@ async def slow_hook(game: Game, step: Step) -> None:
 def wait_steps(page: Page, count: int) -> None:
     """Wait until the plan being laid out on the page has ``count`` steps."""
     page.wait_for_function("(n) => window.board?.planning?.steps.length === n", arg=count)
+
+
+def hold_next_draft(page: Page) -> Callable[[], None]:
+    """Hold back the page's next draft request (later ones pass); the function returned lets it
+    go once it has been made."""
+    held: list[Route] = []
+    page.route("**/api/plan/draft", lambda route: route.continue_() if held else held.append(route))
+
+    def release() -> None:
+        while not held:
+            page.wait_for_timeout(20)  # the route's handler runs while Playwright has the thread
+        held[0].continue_()
+    return release
 
 
 def start_planning(page: Page) -> None:
@@ -180,18 +200,14 @@ def test_the_turn_coming_while_a_draft_is_in_flight_still_ends_plan_mode(
     board = boards(players=2, human_seats=(0, 1), seed=11)
     open_board(page, board.link(1))
     start_planning(page)
-    held: list[Route] = []
-    page.route("**/api/plan/draft", lambda route: held.append(route))
+    release = hold_next_draft(page)
     page.locator("button.offer.level1").click()
     page.wait_for_function("() => window.board.busy")
-    while not held:
-        page.wait_for_timeout(20)  # the route's handler runs while Playwright has the thread
     before = page.evaluate("window.board.realView.game.revision")
     for _ in range(3):
         board.act(0, "level1")
     page.wait_for_function("(r) => window.board.realView.game.revision >= r + 3", arg=before)
-    held[0].continue_()
-    page.unroute("**/api/plan/draft")
+    release()
     page.wait_for_function("() => !window.board.planning && window.board.view.me.acting")
     assert "It is your turn now" in page.inner_text("#message")
     assert board.state().current == 1 and board.state().actions_left == 3  # nothing planned was played
@@ -204,14 +220,11 @@ def test_a_step_pressed_while_the_plan_is_laid_again_is_added_after_it(
     board = boards(players=2, human_seats=(0, 1), seed=11)
     open_board(page, board.link(1))
     start_planning(page)
-    held: list[Route] = []
-    page.route("**/api/plan/draft", lambda route: route.continue_() if held else held.append(route))
+    release = hold_next_draft(page)
     page.evaluate("window.board.redraftAfterUpdate()")  # as a live update does
     page.wait_for_function("() => window.board.busy")
     page.locator("button.offer.level1").click()
-    while not held:
-        page.wait_for_timeout(20)  # the route's handler runs while Playwright has the thread
-    held[0].continue_()  # the re-lay's answer; the step's draft goes on unheld
+    release()  # the re-lay's answer; the step's draft goes on unheld
     wait_steps(page, 1)
     assert page.evaluate("window.board.planning.bodies.length") == 1
 
@@ -220,16 +233,12 @@ def test_a_double_click_in_plan_mode_adds_one_step(page: Page, boards: Callable[
     board = boards(players=2, human_seats=(0, 1), seed=11)
     open_board(page, board.link(1))
     start_planning(page)
-    held: list[Route] = []
-    page.route("**/api/plan/draft", lambda route: route.continue_() if held else held.append(route))
+    release = hold_next_draft(page)
     page.locator("button.offer.level1").dblclick()
-    page.wait_for_function("() => window.board.idleWaiters.length === 1")  # the second click waits
-    while not held:
-        page.wait_for_timeout(20)  # the route's handler runs while Playwright has the thread
-    held[0].continue_()  # the first click's draft
+    wait_presses(page, 1)  # the second click waits
+    release()  # the first click's draft
     wait_steps(page, 1)
-    # the second click has been decided: had it been sent, the page would be busy until its answer
-    page.wait_for_function("() => !window.board.busy && window.board.idleWaiters.length === 0")
+    wait_presses_decided(page)
     assert page.evaluate("window.board.planning.bodies.length") == 1
 
 
@@ -240,15 +249,12 @@ def test_save_pressed_while_the_plan_is_laid_again_saves_it(page: Page,
     start_planning(page)
     page.locator("button.offer.level1").click()
     wait_steps(page, 1)
-    held: list[Route] = []
-    page.route("**/api/plan/draft", lambda route: route.continue_() if held else held.append(route))
+    release = hold_next_draft(page)
     page.evaluate("window.board.redraftAfterUpdate()")  # as a live update does
     page.wait_for_function("() => window.board.busy")
     page.get_by_role("button", name="Save plan").click()
-    page.wait_for_function("() => window.board.idleWaiters.length === 1")  # Save waits
-    while not held:
-        page.wait_for_timeout(20)  # the route's handler runs while Playwright has the thread
-    held[0].continue_()
+    wait_presses(page, 1)  # Save waits
+    release()
     page.wait_for_selector('[data-key="btn:plan-cancel"]')
     assert "Planned for your next turn" in page.inner_text("#message")
     kept = saved_steps(board, 1)

@@ -14,6 +14,8 @@ from board_pages import (
     placement_in_hand,
     revision,
     view,
+    wait_presses,
+    wait_presses_decided,
     wait_revision,
 )
 from playwright.sync_api import Browser, BrowserContext, Page
@@ -203,9 +205,8 @@ def test_a_second_click_on_the_same_view_takes_no_action(page: Page,
     page.evaluate("window.board.stopFollowing()")  # nor is the move's live view drawn meanwhile
     before = revision(page)
     page.locator("button.offer.level1").dblclick()
-    page.wait_for_function("() => window.board.idleWaiters.length === 1")  # the second click waits
+    wait_presses(page, 1)  # the second click waits
     page.evaluate("window.releaseAnswers()")
-    # the second click has been decided: had it been sent, the page would be busy until its answer
-    page.wait_for_function("() => !window.board.busy && window.board.idleWaiters.length === 0")
+    wait_presses_decided(page)
     assert board.state().actions_left == 2
     assert revision(page) == before + 1

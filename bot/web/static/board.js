@@ -36,7 +36,7 @@ export class Board {
     this.deferredView = null; // a view that came during a drag or a press, drawn once it ends
     this.pressed = false; // a button is pressed: redraws wait (taps.js, attachPressHold)
     this.heldRedraw = false;
-    this.idleWaiters = []; // presses waiting for the request in flight (act)
+    this.idleWaiters = []; // presses waiting for the request in flight (settled)
     this.busy = false;
     this.forbidden = false;
     this.draftOutOfDate = false; // a live update came while a draft was in flight
@@ -193,7 +193,7 @@ export class Board {
 
   // --- acting -----------------------------------------------------------------------------
 
-  /** A request is in flight; presses wait for it to end (`idle`). */
+  /** A request is in flight; presses wait for it to end (`settled`). */
   get busy() {
     return this.requestInFlight;
   }
@@ -203,17 +203,13 @@ export class Board {
     if (!value) this.idleWaiters.splice(0).forEach((resume) => resume());
   }
 
-  idle() {
-    return this.busy ? new Promise((resume) => this.idleWaiters.push(resume)) : Promise.resolve();
-  }
-
   /** Resolves once no request is in flight: a press made meanwhile waits for it rather than being
    * dropped (the live view of a move can be drawn before its own answer, or a live update can be
    * re-laying the plan, and the player may already act on what is shown). Each caller then goes
    * on only if what the press was made on is still shown, so a second tap of the same thing does
    * nothing. */
   async settled() {
-    while (this.busy) await this.idle();
+    while (this.busy) await new Promise((resume) => this.idleWaiters.push(resume));
   }
 
   /** Send one action with the stamp this page saw; returns true when it was committed. */
