@@ -425,3 +425,31 @@ async def test_the_log_carried_past_an_action_is_the_stored_one(http: aiohttp.Cl
         board.front._logs.clear()  # read again from storage
         _, stored = await get_view(http, board, token)
         assert done["view"]["log"] == stored["log"] and done["view"]["undo"] == stored["undo"]
+
+
+async def test_a_body_no_answer_could_echo_is_400_and_changes_nothing(http: aiohttp.ClientSession,
+                                                                      board: Board) -> None:
+    """JSON past the parser's limits or with a lone surrogate (``\\ud800``, which no UTF-8 answer
+    can carry back, and refusals quote the action): 400; a charset Python does not know: read as
+    UTF-8, JSON's one encoding."""
+    _, view = await get_view(http, board, board.token(0))
+    stamp = json.dumps(view["game"]["stamp"]).encode()
+    revision = (await board.game()).revision
+    json_type = {"Content-Type": "application/json"}
+    bodies = [
+        (b'{"stamp":' + stamp + b',"action":' + b"1" * 5000 + b"}", json_type),
+        (b'{"stamp":' + stamp + b',"action":"take \\ud800"}', json_type),
+        (b'{"stamp":' + stamp + b',"place":{"shape":"1","card":"\\ud800","cells":[[0,0]]}}', json_type),
+        (b'{"steps":[{"action":"\\udfff"}]}', json_type),
+    ]
+    for body, headers in bodies:
+        for path, seat in (("/api/act", 0), ("/api/check", 0), ("/api/plan/draft", 1), ("/api/plan", 1)):
+            async with http.post(board.base_url + path, data=body,
+                                 headers={**auth(board.token(seat)), **headers}) as answer:
+                assert answer.status == 400, (path, body[:60], answer.status)
+                assert "error" in await answer.json()
+    async with http.post(board.base_url + "/api/check", data=b'{"stamp":' + stamp + b',"action":"level1"}',
+                         headers={**auth(board.token(0)), "Content-Type": "application/json; charset=nope"}) \
+            as answer:
+        assert answer.status == 200 and await answer.json() == {"ok": True}
+    assert (await board.game()).revision == revision

@@ -224,10 +224,16 @@ async def _send(response: web.StreamResponse, view: bytes) -> None:
 
 
 async def _body(request: web.Request) -> Any:
+    """The body's JSON, read as UTF-8 whatever charset the request names (JSON's one encoding);
+    400 for anything else: malformed, past the parser's limits (a number of thousands of digits,
+    nesting too deep), or holding a lone surrogate (``\\ud800``), which no answer quoting it
+    (a refusal quotes the action) could encode."""
     try:
-        return await request.json()
-    except (json.JSONDecodeError, UnicodeDecodeError, web.HTTPRequestEntityTooLarge):
+        body = json.loads((await request.read()).decode())
+        json.dumps(body, ensure_ascii=False).encode()  # a lone surrogate fails here, not in the answer
+    except (ValueError, RecursionError, web.HTTPRequestEntityTooLarge):  # Unicode errors are ValueErrors
         raise Refused(400, {"error": "The request body is not JSON."}) from None
+    return body
 
 
 # -- running it ------------------------------------------------------------------------------------
