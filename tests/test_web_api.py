@@ -14,7 +14,8 @@ import aiohttp
 import pytest
 from aiohttp.test_utils import TestClient, TestServer
 
-from bot.board import Board, open_board
+from bot.board import CHANNEL_ID, Board, open_board
+from bot.core.play.manager import TableSettings
 from bot.web.activity import ActivitySignIn, SignedIn
 from bot.web.server import PortTakenError, make_app
 
@@ -453,3 +454,26 @@ async def test_a_body_no_answer_could_echo_is_400_and_changes_nothing(http: aioh
             as answer:
         assert answer.status == 200 and await answer.json() == {"ok": True}
     assert (await board.game()).revision == revision
+
+
+async def test_an_ended_games_link_takes_nothing_back_in_the_channels_next_game(
+        http: aiohttp.ClientSession, board: Board) -> None:
+    """Ana's link to a cancelled game, whose page still shows it: her undo must not reach the
+    channel's next game (where she sits elsewhere), nor answer with that game's view of her old seat."""
+    old = board.token(0)
+    await board.manager.cancel(CHANNEL_ID, board.users[0])
+    _, shown = await get_view(http, board, old)
+    assert shown["game"]["status"] == "cancelled"
+    settings = TableSettings(variant="base", max_players=2, known_scores=False)
+    await board.manager.create_game(guild_id=None, channel_id=CHANNEL_ID, host_id=board.users[1],
+                                    host_name="Bia", settings=settings)
+    await board.manager.join(CHANNEL_ID, board.users[0], "Ana")
+    game = (await board.manager.start(CHANNEL_ID, board.users[1])).game
+    assert game.seat_of(board.users[0]).seat == 1  # type: ignore[union-attr]
+    while game.state.current != 1:  # type: ignore[union-attr]
+        game = (await board.manager.act(CHANNEL_ID, board.users[1], "level1", game_id=game.id)).game
+    game = (await board.manager.act(CHANNEL_ID, board.users[0], "level1", game_id=game.id)).game
+    undo = {"action": "undo", "stamp": shown["game"]["stamp"]}
+    status, answer = await post(http, board, "/api/act", old, undo)
+    assert status == 422 and "view" not in answer, answer
+    assert (await board.manager.game(game.id)).revision == game.revision  # type: ignore[union-attr]

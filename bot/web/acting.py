@@ -265,7 +265,7 @@ class BoardFront:
                 [STALE_PARTS[part] for part in changed], ", ")), grant.locale), "view": fresh})
         try:
             done = await undo_last(self.manager, DaysStore(self.manager.storage), game.channel_id,
-                                   grant.user_id)
+                                   grant.user_id, game_id=game.id)
         except BotError as error:
             raise Refused(422, {"error": localise(error.message, grant.locale)}) from None
         if self.present_undo is not None:

@@ -50,11 +50,15 @@ class UndoResult:
 
 
 async def undo_last(
-    manager: GameManager, store: DaysStore, channel_id: int, user_id: int,
+    manager: GameManager, store: DaysStore, channel_id: int, user_id: int, *, game_id: int | None = None,
 ) -> UndoResult:
-    """Take back ``user_id``'s last action in the channel's game (see the module docstring)."""
+    """Take back ``user_id``'s last action in the channel's game (see the module docstring);
+    with ``game_id`` (a board link names its game), only in that game: once it has ended, the
+    channel's next game is not the link's to touch (:class:`StaleError`)."""
     async with manager.lock(channel_id):
         game = await manager.game_in_channel(channel_id)
+        if game_id is not None and (game is None or game.id != game_id):
+            raise StaleError(texts.STALE_GAME)
         if game is None:
             raise NoGameError(texts.NO_GAME)
         if game.status != "active" or game.state is None:
