@@ -15,7 +15,10 @@ import pytest
 from aiohttp.test_utils import TestClient, TestServer
 
 from bot.board import CHANNEL_ID, Board, open_board
+from bot.core.clock import SystemClock
+from bot.core.days.turnclock import TurnClock
 from bot.core.play.manager import TableSettings
+from bot.core.storage.days import DaysStore
 from bot.web.activity import ActivitySignIn, SignedIn
 from bot.web.server import PortTakenError, make_app
 
@@ -477,3 +480,23 @@ async def test_an_ended_games_link_takes_nothing_back_in_the_channels_next_game(
     status, answer = await post(http, board, "/api/act", old, undo)
     assert status == 422 and "view" not in answer, answer
     assert (await board.manager.game(game.id)).revision == game.revision  # type: ignore[union-attr]
+
+
+@pytest.mark.parametrize("lost", ["seat replaced", "link expired"])
+async def test_an_open_page_stops_getting_views_its_link_no_longer_grants(
+        http: aiohttp.ClientSession, board: Board, lost: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Bia's page is open when the host hands her seat to an AI (or her link expires): the next
+    commit ends her stream instead of sending her the seat's view, and her page's reconnection is 403."""
+    token = board.token(1)
+    async with http.get(board.base_url + "/api/events", headers=auth(token)) as stream:
+        await asyncio.wait_for(_next_view(stream), 30)
+        if lost == "seat replaced":
+            clock = TurnClock(board.manager, DaysStore(board.storage), SystemClock())
+            await clock.replace(CHANNEL_ID, board.users[0], board.users[1])
+        else:
+            later = board.front.now() + 2 * 24 * 3600
+            monkeypatch.setattr(board.front, "now", lambda: later)
+        await board.act(0, "level1")
+        rest = await asyncio.wait_for(stream.content.read(), 30)
+        assert b"event: view" not in rest and stream.content.at_eof()
+    assert (await get_view(http, board, token))[0] == 403

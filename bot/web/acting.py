@@ -117,6 +117,18 @@ class BoardFront:
         _bound(self._channels)
         return grant, Where(grant.game_id, channel)
 
+    def still_granted(self, grant: BoardToken, game: Game) -> bool:
+        """Whether ``grant`` still shows its page ``game``: not expired, and its seat still its
+        user's (a host's ``/projectl table replace`` hands it to an AI). An open page's stream
+        checks it before each view, as every request does (:meth:`grant`)."""
+        if grant.expires <= self.now():
+            return False
+        try:
+            _require_seat(grant, game)
+        except Refused:
+            return False
+        return True
+
     def _verified(self, token: str | None) -> BoardToken:
         if token is None:
             raise forbidden()

@@ -175,7 +175,8 @@ class _Routes:
         return await what(token, await _body(request))
 
     async def events(self, request: web.Request) -> web.StreamResponse:
-        """Server-sent events: the view now, then again at each new revision; a ping every 15 s."""
+        """Server-sent events: the view now, then again at each new revision while the token still
+        grants it (not expired, the seat still its user's); a ping every 15 s."""
         try:
             grant, game = await self.front.grant(bearer(request.headers.get("Authorization")))
         except Refused as refused:
@@ -195,6 +196,8 @@ class _Routes:
                     latest = live.latest(game.id)
                     if latest is None or latest.state is None or latest.revision < watch.seen:
                         continue
+                    if not self.front.still_granted(grant, latest):
+                        break  # the stream ends: the page reconnects and hears 403
                     watch.seen = latest.revision
                     await _send(response, await self.front.view_bytes(grant, latest))
         except (ConnectionResetError, asyncio.CancelledError):
