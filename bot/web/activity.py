@@ -22,6 +22,8 @@ log = logging.getLogger(__name__)
 
 DISCORD_API = "https://discord.com/api/v10"
 MAX_CODE = 200
+MAX_SNOWFLAKE = 2**63 - 1
+"""The largest channel id the database can hold (a Discord snowflake is 64 bits, its top one unused)."""
 
 
 class SignInError(Exception):
@@ -84,7 +86,7 @@ class ActivitySignIn:
             raise Refused(400, {"error": "The request needs a code and a channel_id."})
         code, channel = body.get("code"), body.get("channel_id")
         if not isinstance(code, str) or not 0 < len(code) <= MAX_CODE or not isinstance(channel, str | int) \
-                or not str(channel).isdecimal() or len(str(channel)) > 20:
+                or not str(channel).isdecimal() or len(str(channel)) > 20 or int(channel) > MAX_SNOWFLAKE:
             raise Refused(400, {"error": "The request needs a code and a channel_id."})
         signed = await self.exchanger.exchange(code)
         game = await self.manager.game_in_channel(int(channel))
