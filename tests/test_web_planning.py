@@ -9,7 +9,7 @@ from typing import Any
 
 import aiohttp
 
-from bot.board import Board, open_board
+from bot.board import CHANNEL_ID, Board, open_board
 from bot.core.storage.plans import PlanStore
 from engine.cards import Colour
 from engine.policies.hidden import visible_cards
@@ -24,6 +24,12 @@ async def call(http: aiohttp.ClientSession, board: Board, path: str, seat: int |
     method = http.get if body is None and path == "/api/plan" else http.post
     async with method(board.base_url + path, headers=headers, json=body) as answer:
         return answer.status, await answer.json()
+
+
+async def view_of(http: aiohttp.ClientSession, board: Board, seat: int) -> Any:
+    async with http.get(board.base_url + "/api/view",
+                        headers={"Authorization": f"Bearer {board.token(seat)}"}) as answer:
+        return await answer.json()
 
 
 async def test_a_draft_is_the_seats_view_after_its_steps_and_keeps_nothing(
@@ -199,3 +205,18 @@ async def test_the_plans_sentences_are_in_the_seats_language(http: aiohttp.Clien
         await board.act(0, "level1")
     status, shown = await call(http, board, "/api/plan", 1, locale="pt-BR")
     assert shown["outcome"]["text"].startswith(f"O seu turno planejado na partida {board.game_id}")
+
+
+async def test_a_cancelled_games_page_offers_nothing_and_keeps_no_plan(http: aiohttp.ClientSession,
+                                                                       board: Board) -> None:
+    """The host cancels while both pages are open: the table is still shown, but nothing is offered
+    (it would only come back as a 409 with the same view), and no plan is kept for a turn never to come."""
+    await board.manager.cancel(CHANNEL_ID, board.users[0])
+    mover, waiting = [await view_of(http, board, seat) for seat in (0, 1)]
+    assert mover["game"]["status"] == "cancelled" and mover["table"]["rows"]
+    assert mover["me"]["acting"] is False and mover["offers"] == [] and mover["placements"] == {}
+    assert waiting["me"]["plannable"] is False
+    for path in ("/api/plan/draft", "/api/plan"):
+        status, answer = await call(http, board, path, 1, {"steps": [LEVEL1]})
+        assert status == 422 and "Plans are for" in answer["error"]
+    assert await PlanStore(board.storage).get(board.game_id, 1) is None

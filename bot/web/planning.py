@@ -44,9 +44,17 @@ class BoardPlans:
             raise forbidden()
         return ActingContext(game, grant.seat, grant.user_id, grant.locale)
 
+    async def _planning(self, token: str | None) -> ActingContext:
+        """:meth:`_seated`, in a game still in play: a link outlives its game, and a cancelled
+        game keeps a table a plan could be laid out on, though no turn of it will ever start."""
+        ctx = await self._seated(token)
+        if ctx.game.status != "active":
+            raise Refused(422, {"error": localise(texts.PLAN_NOT_NOW, ctx.locale)})
+        return ctx
+
     async def draft(self, token: str | None, body: Any) -> Json:
         """The table after the steps laid out so far, as the seat sees it: nothing is kept."""
-        ctx = await self._seated(token)
+        ctx = await self._planning(token)
         actions, side = _plan_body(body)
         laid_out = _laid_out(ctx, actions, side)
         view = draft_view(ctx, laid_out, await self.front.recent(ctx.game), blind=self.front.signer.blind)
@@ -54,7 +62,7 @@ class BoardPlans:
 
     async def save(self, token: str | None, body: Any) -> Json:
         """Keep the steps as the seat's plan (in place of the one it had)."""
-        ctx = await self._seated(token)
+        ctx = await self._planning(token)
         actions, side = _plan_body(body)
         if not actions:
             raise Refused(422, {"error": localise(texts.PLAN_EMPTY, ctx.locale)})

@@ -65,8 +65,9 @@ def seat_view(ctx: Context, recent: Sequence[ActionRow] = (), *,
     state = game.state
     assert state is not None
     hidden = hidden_scores(state, seat) | hidden_too
-    acting = seat is not None and seat in state.acting_seats
-    offer = offer_for(state, seat) if seat is not None else None
+    in_play = game.status == "active"  # a cancelled game keeps its state: nothing can be played in it
+    acting = in_play and seat is not None and seat in state.acting_seats
+    offer = offer_for(state, seat) if in_play and seat is not None else None
     mine = state.focused(seat) if seat is not None else state
     view: Json = {
         "game": {
@@ -82,7 +83,7 @@ def seat_view(ctx: Context, recent: Sequence[ActionRow] = (), *,
             "acting": acting,
             "actions_left": mine.actions_left if acting else 0,
             "held": seat is not None and seat in state.held,
-            "plannable": plannable(state, seat),
+            "plannable": in_play and plannable(state, seat),
             "credits": _credits(state, seat),
         },
         "players": [_player(game, state, other, hidden) for other in range(len(state.players))],
