@@ -57,7 +57,7 @@ async def test_a_seat_sees_its_view_with_its_offers(http: aiohttp.ClientSession,
 
 
 async def test_every_answer_carries_the_security_headers(http: aiohttp.ClientSession, board: Board) -> None:
-    for path in ("/board", "/api/view", "/static/main.js", "/nowhere"):
+    for path in ("/board", "/api/view", "/api/events", "/static/main.js", "/nowhere"):
         async with http.get(board.base_url + path, headers=auth(board.token(0))) as answer:
             csp = answer.headers["Content-Security-Policy"]
             assert "default-src 'self'" in csp and "script-src 'self'" in csp

@@ -183,8 +183,9 @@ class _Routes:
             return _json(refused.status, refused.payload)
         live = self.front.live
         assert live is not None
-        response = web.StreamResponse(headers={
-            "Content-Type": "text/event-stream", "Cache-Control": "no-store", "X-Accel-Buffering": "no"})
+        response = web.StreamResponse(headers={  # sent at prepare(), before the middleware's turn
+            **SECURITY_HEADERS, "Content-Type": "text/event-stream", "Cache-Control": "no-store",
+            "X-Accel-Buffering": "no"})
         await response.prepare(request)
         try:
             with live.watch(game) as watch:
