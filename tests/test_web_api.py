@@ -512,3 +512,21 @@ async def test_a_channel_id_past_any_snowflake_is_400(http: aiohttp.ClientSessio
                 assert answer.status == 400 and "error" in await answer.json(), channel
     finally:
         await opened.stop()
+
+
+async def test_a_refusal_names_players_as_they_wrote_their_names(http: aiohttp.ClientSession,
+                                                                 tmp_path: Path) -> None:
+    """Refusals are sentences written for Discord: the page shows them as text, so a name quoted in
+    one is as given (no markdown escapes) and the sentence has no markdown, in either language."""
+    opened = await open_board(tmp_path, players=2, human_seats=(0, 1), names=("a_b*c", "Bia"), seed=11)
+    try:
+        for locale in (None, "pt-BR"):
+            token = opened.token(1, locale=locale)
+            _, view = await get_view(http, opened, token)
+            body = {"action": "level1", "stamp": view["game"]["stamp"]}
+            _, refused = await post(http, opened, "/api/act", token, body)
+            _, checked = await post(http, opened, "/api/check", token, body)
+            for text in (refused["error"], checked["reason"]):
+                assert "a_b*c" in text and "\\" not in text and "**" not in text, text
+    finally:
+        await opened.stop()

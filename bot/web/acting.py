@@ -32,7 +32,7 @@ from bot.core.storage.days import DaysStore
 from bot.core.storage.faults import storage_fault
 from bot.core.wording import texts
 from bot.core.wording.event_texts import event_text
-from bot.core.wording.locales import Joined, Notation, localise, unescaped
+from bot.core.wording.locales import Joined, Notation, PlayerName, Text, localise, unescaped
 from bot.core.wording.refusals import engine_text
 from bot.web.live import LiveGames
 from bot.web.plan_outcomes import PlanOutcomes
@@ -227,7 +227,7 @@ class BoardFront:
         except OutOfDateError as error:
             raise await self._stale(grant, error) from None
         except BotError as error:
-            return {"ok": False, "reason": localise(error.message, grant.locale)}
+            return {"ok": False, "reason": sentence(error.message, grant.locale)}
         return {"ok": True}
 
     async def act(self, grant: BoardToken, game: Where, body: Any) -> bytes:
@@ -249,16 +249,16 @@ class BoardFront:
             raise await self._stale(grant, error) from None
         except StaleError as error:
             fresh = await self.manager.game(game.id)
-            raise Refused(409, {"error": localise(error.message, grant.locale),
+            raise Refused(409, {"error": sentence(error.message, grant.locale),
                                 "view": None if fresh is None or fresh.state is None
                                 else await self.view(grant, fresh)}) from None
         except BotError as error:
-            raise Refused(422, {"error": localise(error.message, grant.locale)}) from None
+            raise Refused(422, {"error": sentence(error.message, grant.locale)}) from None
         except Exception as error:
             fault = storage_fault(error)
             if fault is None:
                 raise
-            raise Refused(503, {"error": localise(texts.STORAGE_FAULT[fault.value], grant.locale)}) from None
+            raise Refused(503, {"error": sentence(texts.STORAGE_FAULT[fault.value], grant.locale)}) from None
         self._carry_log(result)
         self._present(result)
         assert self.live is not None
@@ -273,13 +273,13 @@ class BoardFront:
         if now != shown:
             changed = _changed(now, shown)
             fresh = await self.view(grant, game)
-            raise Refused(409, {"error": localise(texts.STALE_FOR_YOU.format(changed=Joined(
+            raise Refused(409, {"error": sentence(texts.STALE_FOR_YOU.format(changed=Joined(
                 [STALE_PARTS[part] for part in changed], ", ")), grant.locale), "view": fresh})
         try:
             done = await undo_last(self.manager, DaysStore(self.manager.storage), game.channel_id,
                                    grant.user_id, game_id=game.id)
         except BotError as error:
-            raise Refused(422, {"error": localise(error.message, grant.locale)}) from None
+            raise Refused(422, {"error": sentence(error.message, grant.locale)}) from None
         if self.present_undo is not None:
             try:
                 await self.present_undo(done, grant.user_id)
@@ -317,7 +317,7 @@ class BoardFront:
 
     async def _stale(self, grant: BoardToken, error: OutOfDateError) -> Refused:
         fresh = error.game if isinstance(error.game, Game) else await self.manager.game(grant.game_id)
-        return Refused(409, {"error": localise(error.message, grant.locale),
+        return Refused(409, {"error": sentence(error.message, grant.locale),
                              "view": None if fresh is None else await self.view(grant, fresh)})
 
     def _present(self, result: ActionResult) -> None:
@@ -406,6 +406,24 @@ def said(result: ActionResult, grant: BoardToken) -> list[str]:
 def plain(line: str) -> str:
     """A sentence written for Discord without its markdown (bold, code), for the page."""
     return line.replace("**", "").replace("`", "")
+
+
+def sentence(content: Any, locale: Any) -> str:
+    """A sentence written for Discord (a refusal, a plan's outcome) as the page shows it: in the
+    reader's language, without markdown, each player's name as they wrote it (not escaped for
+    Discord's markdown: the page shows text)."""
+    return plain(str(localise(_names_as_given(content), locale)))
+
+
+def _names_as_given(content: Any) -> Any:
+    if isinstance(content, PlayerName):
+        return content.raw
+    if isinstance(content, Text) and content.fields:
+        fields = {key: _names_as_given(value) for key, value in content.fields.items()}
+        return Text(content.key, str(content), fields)
+    if isinstance(content, Joined):
+        return Joined(tuple(_names_as_given(part) for part in content.parts), content.sep)
+    return content
 
 
 # -- reading a request ---------------------------------------------------------------------------

@@ -24,7 +24,7 @@ from bot.core.storage import ActionRow
 from bot.core.storage.plans import PlanRow, PlanStep
 from bot.core.wording import texts
 from bot.core.wording.locales import Notation, localise
-from bot.web.acting import BoardFront, Refused, forbidden, parse_action_body, plain
+from bot.web.acting import BoardFront, Refused, forbidden, parse_action_body, plain, sentence
 from bot.web.view import Json, seat_view
 from engine import Action
 from engine.state import SIDES
@@ -49,7 +49,7 @@ class BoardPlans:
         game keeps a table a plan could be laid out on, though no turn of it will ever start."""
         ctx = await self._seated(token)
         if ctx.game.status != "active":
-            raise Refused(422, {"error": localise(texts.PLAN_NOT_NOW, ctx.locale)})
+            raise Refused(422, {"error": sentence(texts.PLAN_NOT_NOW, ctx.locale)})
         return ctx
 
     async def draft(self, token: str | None, body: Any) -> Json:
@@ -65,11 +65,11 @@ class BoardPlans:
         ctx = await self._planning(token)
         actions, side = _plan_body(body)
         if not actions:
-            raise Refused(422, {"error": localise(texts.PLAN_EMPTY, ctx.locale)})
+            raise Refused(422, {"error": sentence(texts.PLAN_EMPTY, ctx.locale)})
         try:
             laid_out = await plan_keeping.save_plan(self.front.manager.storage, ctx, actions, side=side)
         except BotError as error:
-            raise Refused(422, {"error": localise(error.message, ctx.locale)}) from None
+            raise Refused(422, {"error": sentence(error.message, ctx.locale)}) from None
         self.front.plan_outcomes.forget(ctx.game.id, ctx.seat)
         saved = texts.PLAN_SAVED.format(steps=plans.step_lines(laid_out.steps))
         said = plain(str(localise(saved, ctx.locale)))
@@ -158,7 +158,7 @@ def _laid_out(ctx: ActingContext, actions: list[Action], side: str | None) -> pl
     try:
         return plans.lay_out(ctx.game.state, ctx.seat, actions, side=side)
     except BotError as error:
-        raise Refused(422, {"error": localise(error.message, ctx.locale)}) from None
+        raise Refused(422, {"error": sentence(error.message, ctx.locale)}) from None
 
 
 def _steps_json(steps: tuple[PlanStep, ...], locale: Any) -> list[Json]:
@@ -178,5 +178,5 @@ def _outcome_json(outcome: PlanOutcome, locale: Any) -> Json:
     return {"played": [str(localise(Notation(a), locale)) for a in outcome.played],
             "left": [str(localise(Notation(a), locale)) for a in outcome.left],
             "stopped": bool(outcome.left) or outcome.reason is not None,
-            "text": plain(str(localise(plans.outcome_words(outcome), locale)))}
+            "text": sentence(plans.outcome_words(outcome), locale)}
 
