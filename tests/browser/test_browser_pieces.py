@@ -1,6 +1,6 @@
 """Moving pieces by hand: turn and flip (buttons, keys, the wheel while dragging), the lit cells
 follow the orientation; a drop where the piece cannot go springs back with the engine's reason;
-a drop on the reserve offers the upgrades."""
+a drop on the reserve offers the upgrades; Esc puts a dragged piece back."""
 
 from __future__ import annotations
 
@@ -9,6 +9,7 @@ from collections.abc import Callable
 from board_pages import (
     cell_centre,
     corner,
+    lead,
     message,
     mouse_drag,
     normalised,
@@ -136,3 +137,31 @@ def test_a_drop_on_the_reserve_offers_the_upgrades(page: Page, boards: Callable[
     wait_revision(page, before)
     supply = {item["shape"]: item["count"] for item in view(page)["supply"]}
     assert supply.get("I3") == 1 and "2" not in supply
+
+
+def test_escape_while_dragging_puts_the_piece_back(page: Page, boards: Callable[..., BoardHandle]) -> None:
+    """Esc during a drag springs the piece back: letting go then plays nothing and picks nothing,
+    and the Master draft under way stays (Esc used to cancel the draft, and the drop then played
+    the piece on its own)."""
+    board = boards(players=2)
+    board.act(0, "take white 1")
+    board.act(0, "take white 2")
+    open_board(page, board.link(0))
+    page.get_by_role("button", name="Master", exact=True).click()
+    card = view(page)["puzzles"][0]["id"]
+    held = normalised(orientation(page, "2"))
+    option = next(o for o in view(page)["master"]["per_card"][card]
+                  if o["shape"] == "2" and normalised(o["cells"]) == held)
+    start, end = piece_cell_centre(page, "2"), cell_centre(page, card, *lead(option["cells"]))
+    before = revision(page)
+
+    mouse_drag(page, start, end, between=lambda: page.keyboard.press("Escape"))
+    page.wait_for_function("() => document.querySelector('#drag-layer').children.length === 0")
+    page.wait_for_function("() => !window.board.busy")
+    assert page.evaluate("[window.board.dragging, window.board.picked]") == [None, None]
+    assert page.evaluate("window.board.draft") == {"kind": "master", "items": []}
+    assert board.game().revision == before
+
+    mouse_drag(page, start, end)  # the same drag without Esc drafts the piece
+    assert page.locator("#puzzles rect.drafted").count() == 2
+    assert board.game().revision == before

@@ -47,7 +47,7 @@ export class Board {
 
   async start() {
     this.say(this.t("loading"));
-    attachDrag(this);
+    this.cancelDrag = attachDrag(this);
     attachKeys(this);
     attachTaps();
     attachPressHold(this);
@@ -416,6 +416,7 @@ export class Board {
   }
 
   cancel() {
+    if (this.cancelDrag && this.cancelDrag()) return; // a drag: only the piece in hand goes back
     const back = this.picked;
     const onGrid = document.activeElement && document.activeElement.getAttribute("role") === "gridcell";
     if (this.upgradeFrom) this.upgradeFrom = null;

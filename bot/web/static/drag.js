@@ -1,7 +1,8 @@
 // Dragging a piece from the supply with a mouse, a pen or a finger (Pointer Events). The piece
 // follows the pointer at the puzzles' cell size; the cells where it fits in its current
 // orientation are lit; R, F and the wheel turn and flip it on the way; a drop where it cannot go
-// springs back and the engine's reason is shown; a drop on the reserve offers an upgrade.
+// springs back and the engine's reason is shown; a drop on the reserve offers an upgrade; Esc
+// springs the piece back (the returned function, called by the board's Esc).
 
 import { h } from "./dom.js";
 import { anchored, extent } from "./shapes.js";
@@ -59,7 +60,7 @@ export function attachDrag(board) {
   });
 
   window.addEventListener("pointermove", (event) => {
-    if (!press || event.pointerId !== press.id) return;
+    if (!press || event.pointerId !== press.id || press.cancelled) return;
     if (!board.dragging) {
       if (Math.hypot(event.clientX - press.x, event.clientY - press.y) < THRESHOLD) return;
       begin(event);
@@ -71,11 +72,11 @@ export function attachDrag(board) {
   window.addEventListener("pointerup", (event) => {
     if (!press || event.pointerId !== press.id) return;
     const wasDragging = !!board.dragging;
-    if (wasDragging) {
+    if (wasDragging || press.cancelled) { // the release of a drag is no click on the piece
       suppressClick = true;
       setTimeout(() => { suppressClick = false; }, 0);
-      finish(event.clientX, event.clientY);
     }
+    if (wasDragging) finish(event.clientX, event.clientY);
     press = null;
   });
 
@@ -186,4 +187,12 @@ export function attachDrag(board) {
     animation.onfinish = () => ghost.remove();
     board.endDrag();
   }
+
+  // Esc while dragging: the piece goes back, the rest of this press moves nothing
+  return () => {
+    if (!board.dragging) return false;
+    springBack();
+    if (press) press.cancelled = true;
+    return true;
+  };
 }
