@@ -118,6 +118,7 @@ def test_a_drop_that_does_not_fit_springs_back_with_the_reason(page: Page,
     reason = message(page)
     assert puzzle["id"] in reason and f"{'ABCDE'[c + 1]}{r + 1}" in reason, reason
     page.wait_for_function("() => document.querySelector('#drag-layer').children.length === 0")
+    assert page.locator("#supply button.piece.lifted").count() == 0  # back in the supply, not faded
     assert revision(page) == before
     assert board.state().players[0].supply == board.state().players[0].supply  # nothing moved
     assert sum(p.filled.bit_count() for p in board.state().players[0].puzzles) == 0

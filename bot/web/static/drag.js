@@ -111,7 +111,7 @@ export function attachDrag(board) {
     const ghost = h("div", { class: "ghost", "aria-hidden": "true" });
     document.getElementById("drag-layer").append(ghost);
     board.dragging = {
-      shape, cells, held, ghost, origin: button.getBoundingClientRect(), x: event.clientX, y: event.clientY,
+      shape, cells, held, ghost, button, origin: button.getBoundingClientRect(), x: event.clientX, y: event.clientY,
       onTurn: () => { draw(); move(board.dragging.x, board.dragging.y); },
     };
     board.picked = null;
@@ -185,6 +185,7 @@ export function attachDrag(board) {
       { transform: `translate(${to.left}px, ${to.top}px)`, opacity: 0.2 },
     ], { duration: Math.min(320, 120 + Math.hypot(to.left - from.left, to.top - from.top) / 4), easing: "ease-out" });
     animation.onfinish = () => ghost.remove();
+    drag.button.classList.remove("lifted"); // no redraw follows a spring back: the piece is back
     board.endDrag();
   }
 
