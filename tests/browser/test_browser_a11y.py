@@ -1,6 +1,6 @@
 """Keyboard and screen reader: accessible names as the issue gives them (in English and in
 Portuguese), and axe-core (vendored, injected by the test only) finds no serious or critical
-violation on the board, on a desktop and on a phone."""
+violation on the board, on a desktop and on a phone; the focus outlives the control it was on."""
 
 from __future__ import annotations
 
@@ -61,6 +61,35 @@ def test_portuguese_names(page: Page, boards: Callable[..., BoardHandle]) -> Non
     label = page.get_by_role("gridcell", name=f"{card} C3").get_attribute("aria-label")
     assert label is not None and label.startswith(f"{card} C3")
     assert page.get_by_role("heading", name="Suas peças").count() == 1
+
+
+def focused_key(page: Page) -> str:
+    """The focused control's key (``data-key``), else the focused element's tag (BODY: none)."""
+    return str(page.evaluate("document.activeElement.dataset?.key || document.activeElement.tagName"))
+
+
+def test_the_focus_stays_on_the_board_when_its_control_goes(page: Page,
+                                                            boards: Callable[..., BoardHandle]) -> None:
+    """A move made by keyboard whose control the answer removes (the card taken, the turn's last
+    action) leaves the focus on a nearby control, not on the page's body, from where a keyboard or
+    screen reader user would have to start again from the top."""
+    board = boards(players=2, human_seats=(0, 1))
+    open_board(page, board.link(0))
+    page.focus(".row.white button.slot-button:not([aria-disabled])")
+    taken = focused_key(page)
+    before = revision(page)
+    page.keyboard.press("Enter")
+    wait_revision(page, before)
+    assert focused_key(page).startswith("card:") and focused_key(page) != taken
+
+    page.focus("button.offer.level1")
+    for _ in range(2):  # the turn's last two actions: the button goes with the turn
+        before = revision(page)
+        page.keyboard.press("Enter")
+        wait_revision(page, before)
+    page.wait_for_function("() => !window.board.view.me.acting")
+    assert page.locator("button.offer.level1").count() == 0
+    assert focused_key(page) != "BODY"
 
 
 @pytest.mark.parametrize("screen", ["desktop", "phone"])

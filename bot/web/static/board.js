@@ -135,7 +135,7 @@ export class Board {
       return;
     }
     this.heldRedraw = false;
-    const focused = document.activeElement && document.activeElement.dataset ? document.activeElement.dataset.key : null;
+    const focused = this.focusTrail();
     this.view = view;
     this.viewAt = Date.now();
     this.t = texts(view.game && view.game.locale);
@@ -147,7 +147,7 @@ export class Board {
     this.preview = null;
     render(this);
     this.updateKeyboardPreview();
-    if (focused) this.focusKey(focused);
+    this.refocus(focused);
   }
 
   liveView(view) {
@@ -164,12 +164,30 @@ export class Board {
     if (newer) this.refreshPlan();
   }
 
+  /** Focus the control `key` names; false when it is not there or cannot take the focus. */
   focusKey(key) {
     const target = document.querySelector(`[data-key="${CSS.escape(key)}"]`);
     if (!target) return false;
     if (target.getAttribute("role") === "gridcell") this.rove(target);
     target.focus();
-    return true;
+    return document.activeElement === target;
+  }
+
+  /** The focused control's key, then the keys after it, then those before it (nearest first):
+   * where the focus goes back after a redraw, the first of them still drawn, so a control the
+   * redraw removed (the card taken, a choice made, the turn's last button) does not drop the
+   * focus to the page's top. Empty when no control has the focus. */
+  focusTrail() {
+    const focused = document.activeElement;
+    const key = focused && focused.dataset ? focused.dataset.key : null;
+    if (!key) return [];
+    const keys = [...document.querySelectorAll("[data-key]")].map((node) => node.dataset.key);
+    const at = keys.indexOf(key);
+    return [key, ...keys.slice(at + 1), ...keys.slice(0, Math.max(at, 0)).reverse()];
+  }
+
+  refocus(trail) {
+    trail.some((key) => this.focusKey(key));
   }
 
   repaint() {
@@ -299,10 +317,10 @@ export class Board {
       return;
     }
     this.heldRedraw = false;
-    const focused = document.activeElement && document.activeElement.dataset ? document.activeElement.dataset.key : null;
+    const focused = this.focusTrail();
     render(this);
     this.updateKeyboardPreview();
-    if (focused) this.focusKey(focused);
+    this.refocus(focused);
   }
 
   /** A press has ended (its click handled): draw what waited for it, unless a drag took over
