@@ -396,11 +396,20 @@ def said(result: ActionResult, grant: BoardToken) -> list[str]:
     if step is None or game.state is None:
         return []
     hidden = hidden_scores(game.state, grant.seat)
-    names = [unescaped(name) for name in game.names]  # plain text: the page shows no markdown
+    # the sentences are written with stand-ins for the names, put back once their markdown is
+    # gone: a name is shown as typed, asterisks and backquotes included
+    names = [str(localise(unescaped(name), grant.locale)) for name in game.names]
+    stand_ins = [f"\ue000{seat}\ue001" for seat in range(len(names))]
     lines: list[Any] = [texts.DONE_ACTION.format(action=Notation(step.text))]
-    lines += [event_text(event, names, hidden) for event in step.events
+    lines += [event_text(event, stand_ins, hidden) for event in step.events
               if not isinstance(event, ev.TurnStarted)]
-    return [plain(str(localise(line, grant.locale))) for line in lines]
+    return [_named(plain(str(localise(line, grant.locale))), stand_ins, names) for line in lines]
+
+
+def _named(line: str, stand_ins: list[str], names: list[str]) -> str:
+    for stand_in, name in zip(stand_ins, names, strict=True):
+        line = line.replace(stand_in, name)
+    return line
 
 
 def plain(line: str) -> str:

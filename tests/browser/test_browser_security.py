@@ -80,3 +80,17 @@ def test_a_hostile_display_name_is_shown_as_text(page: Page, boards: Callable[..
     assert page.locator("img").count() == 0
     assert HOSTILE_NAME in page.locator(".log").inner_text()
     assert dialogs == []
+
+
+def test_a_name_with_markdown_is_said_as_typed(page: Page, boards: Callable[..., BoardHandle]) -> None:
+    """What a move did (the message a screen reader hears) names the player exactly as typed: the
+    sentence's own Discord markdown is dropped, a name's asterisks and backquotes are not."""
+    name = "**Ana** `A`"
+    board = boards(players=2, human_seats=(0, 1), names=(name, "Bia"))
+    open_board(page, board.link(0))
+    seen = revision(page)
+    page.locator(".row.white button.slot-button:not([aria-disabled])").first.click()
+    wait_revision(page, seen)
+    said = message(page)
+    assert f"{name} took puzzle" in said, said
+    assert "**" not in said.replace(name, "") and "`" not in said.replace(name, ""), said
