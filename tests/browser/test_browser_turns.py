@@ -210,3 +210,23 @@ def test_a_second_click_on_the_same_view_takes_no_action(page: Page,
     wait_presses_decided(page)
     assert board.state().actions_left == 2
     assert revision(page) == before + 1
+
+
+def test_a_move_lost_on_the_network_says_so_and_the_next_one_goes(page: Page,
+                                                                  boards: Callable[..., BoardHandle]) -> None:
+    """A move whose request never reaches the server is said in the board's words (not the
+    browser's "Failed to fetch"), and the same move goes once the network is back."""
+    board = boards(players=2)
+    open_board(page, board.link(0, locale="pt-BR"))
+    page.route("**/api/act", lambda route: route.abort("internetdisconnected"))
+    page.locator("button.offer.level1").click()
+    page.wait_for_function("() => document.querySelector('#message').classList.contains('error')")
+    said = page.inner_text("#message")
+    assert "conexão" in said and "fetch" not in said.lower(), said
+    assert board.state().actions_left == 3
+    page.unroute("**/api/act")
+    before = revision(page)
+    page.locator("button.offer.level1").click()
+    wait_revision(page, before)
+    assert board.state().actions_left == 2
+    assert "error" not in (page.get_attribute("#message", "class") or "")

@@ -9,6 +9,9 @@ export class ApiError extends Error {
   }
 }
 
+/** A request that got no answer at all (the network is down, the server unreachable). */
+export class NetworkError extends Error {}
+
 export function createApi(token, base = "") {
   const headers = { Authorization: `Bearer ${token}` };
 
@@ -18,7 +21,12 @@ export function createApi(token, base = "") {
       options.headers["Content-Type"] = "application/json";
       options.body = JSON.stringify(body);
     }
-    const response = await fetch(base + path, options);
+    let response;
+    try {
+      response = await fetch(base + path, options);
+    } catch (error) {
+      throw new NetworkError(error.message);
+    }
     let answer = null;
     try {
       answer = await response.json();

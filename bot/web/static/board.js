@@ -2,7 +2,7 @@
 // piece picked, its orientation, a Master draft), talks to the API, and redraws. Everything
 // shown comes from the view JSON; names reach the DOM only as text.
 
-import { ApiError, createApi } from "./api.js";
+import { ApiError, createApi, NetworkError } from "./api.js";
 import { attachDrag } from "./drag.js";
 import { h, put } from "./dom.js";
 import { browserLocale, texts } from "./i18n.js";
@@ -196,6 +196,7 @@ export class Board {
 
   fail(error) {
     if (error instanceof ApiError && error.status === 403) this.showForbidden(error.body.error);
+    else if (error instanceof NetworkError) this.say(this.t("unreachable"), "error");
     else this.say(this.t("error", { reason: error.message }), "error");
   }
 
