@@ -230,3 +230,25 @@ def test_a_move_lost_on_the_network_says_so_and_the_next_one_goes(page: Page,
     wait_revision(page, before)
     assert board.state().actions_left == 2
     assert "error" not in (page.get_attribute("#message", "class") or "")
+
+
+def test_a_live_update_leaves_a_phone_page_where_it_was_scrolled(browser: Browser,
+                                                                 boards: Callable[..., BoardHandle]) -> None:
+    """The redraw of a live update gives the focus back to the control that had it: it used to
+    scroll that control into view as well, so a player reading another part of the page was
+    thrown back to the card they had taken, at every move of the others."""
+    board = boards(players=2, human_seats=(0, 1))
+    context = browser.new_context(viewport={"width": 360, "height": 740}, has_touch=True, is_mobile=True)
+    context.set_default_timeout(BUSY_CEILING_MS)
+    try:
+        page = open_board(context.new_page(), board.link(0))
+        take_first_white(page, touch=True)
+        assert page.evaluate("document.activeElement.dataset.key").startswith("card:")
+        page.evaluate("window.scrollTo(0, 0)")  # back to the puzzles: the cards are out of sight
+        assert page.evaluate("document.activeElement.getBoundingClientRect().top > window.innerHeight")
+        before = revision(page)
+        board.act(0, "level1")  # from another tab: this page hears it live
+        wait_revision(page, before)
+        assert page.evaluate("window.scrollY") == 0
+    finally:
+        context.close()

@@ -164,12 +164,13 @@ export class Board {
     if (newer) this.refreshPlan();
   }
 
-  /** Focus the control `key` names; false when it is not there or cannot take the focus. */
-  focusKey(key) {
+  /** Focus the control `key` names (scrolled into view unless `scroll` is false); false when it
+   * is not there or cannot take the focus. */
+  focusKey(key, scroll = true) {
     const target = document.querySelector(`[data-key="${CSS.escape(key)}"]`);
     if (!target) return false;
     if (target.getAttribute("role") === "gridcell") this.rove(target);
-    target.focus();
+    target.focus({ preventScroll: !scroll });
     return document.activeElement === target;
   }
 
@@ -186,8 +187,10 @@ export class Board {
     return [key, ...keys.slice(at + 1), ...keys.slice(0, Math.max(at, 0)).reverse()];
   }
 
+  /** Give the focus back after a redraw, where the page is scrolled to now: a redraw (a live
+   * update above all) must not move the page under the player. */
   refocus(trail) {
-    trail.some((key) => this.focusKey(key));
+    trail.some((key) => this.focusKey(key, false));
   }
 
   repaint() {
