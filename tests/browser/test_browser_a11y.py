@@ -92,6 +92,29 @@ def test_the_focus_stays_on_the_board_when_its_control_goes(page: Page,
     assert focused_key(page) != "BODY"
 
 
+def test_the_turn_status_is_announced_only_when_it_changes(page: Page,
+                                                          boards: Callable[..., BoardHandle]) -> None:
+    """The turn's status is a live region: every redraw (picking a piece, each R or F) put the
+    same sentence in again, and a screen reader read "Your turn. 3 actions left" at each key."""
+    board = boards(players=2)
+    open_board(page, board.link(0))
+    page.evaluate("""() => {
+        window.__statusChanges = 0;
+        new MutationObserver((records) => { window.__statusChanges += records.length; })
+            .observe(document.getElementById("turn-status"),
+                     { childList: true, characterData: true, subtree: true });
+    }""")
+    page.focus('#supply button.piece[data-shape="2"]')
+    for key in ("Enter", "r", "f", "Escape"):
+        page.keyboard.press(key)
+    assert page.evaluate("window.__statusChanges") == 0
+    before = revision(page)
+    page.locator("button.offer.level1").click()
+    wait_revision(page, before)
+    assert page.evaluate("window.__statusChanges") > 0
+    assert "2 actions left" in page.inner_text("#turn-status")
+
+
 @pytest.mark.parametrize("screen", ["desktop", "phone"])
 def test_axe_finds_no_serious_violation(browser: Browser, boards: Callable[..., BoardHandle],
                                         screen: str) -> None:

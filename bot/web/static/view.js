@@ -89,7 +89,9 @@ export function render(ui) {
   document.title = t("title");
   document.body.classList.toggle("planning", !!ui.planning);
   put(document.getElementById("title"), t("title"));
-  put(document.getElementById("turn-status"), status(ui));
+  const line = status(ui);
+  const bar = document.getElementById("turn-status");
+  if (bar.textContent !== line) put(bar, line); // a live region: written (and read out) only when it changes
   put(document.getElementById("app"),
     h("section", { class: "mine", "aria-labelledby": "mine-h" },
       h("h2", { id: "mine-h", text: t("yourPuzzles") }),
