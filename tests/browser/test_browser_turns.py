@@ -235,20 +235,50 @@ def test_a_move_lost_on_the_network_says_so_and_the_next_one_goes(page: Page,
 def test_a_live_update_leaves_a_phone_page_where_it_was_scrolled(browser: Browser,
                                                                  boards: Callable[..., BoardHandle]) -> None:
     """The redraw of a live update gives the focus back to the control that had it: it used to
-    scroll that control into view as well, so a player reading another part of the page was
-    thrown back to the card they had taken, at every move of the others."""
+    scroll that control into view as well, so a player who had scrolled away (here back up to the
+    puzzles) was thrown back to the card they had taken, at every move of the others."""
     board = boards(players=2, human_seats=(0, 1))
-    context = browser.new_context(viewport={"width": 360, "height": 740}, has_touch=True, is_mobile=True)
+    context = browser.new_context(viewport={"width": 360, "height": 480}, has_touch=True, is_mobile=True)
     context.set_default_timeout(BUSY_CEILING_MS)
     try:
         page = open_board(context.new_page(), board.link(0))
         take_first_white(page, touch=True)
         assert page.evaluate("document.activeElement.dataset.key").startswith("card:")
-        page.evaluate("window.scrollTo(0, 0)")  # back to the puzzles: the cards are out of sight
+        page.evaluate("window.scrollTo(0, 0)")  # back up to the puzzles: the cards are out of sight
         assert page.evaluate("document.activeElement.getBoundingClientRect().top > window.innerHeight")
         before = revision(page)
         board.act(0, "level1")  # from another tab: this page hears it live
         wait_revision(page, before)
         assert page.evaluate("window.scrollY") == 0
+    finally:
+        context.close()
+
+
+def test_on_a_360_px_phone_a_piece_can_be_dragged_onto_the_first_of_four_puzzles(
+        browser: Browser, boards: Callable[..., BoardHandle]) -> None:
+    """The commonest Android width: the puzzles used to stack one per row there, four of them
+    1,400 px tall, so the supply lay far below the first puzzles and no drag could reach them
+    (a drag does not scroll the page). Two per row, as on any wider phone, fit one screen."""
+    board = boards(players=2, human_seats=(0, 1))
+    for seat, action in ((0, "take white 1"), (0, "take white 2"), (0, "take white 3"),
+                         (1, "level1"), (1, "level1"), (1, "level1"), (0, "take black 1")):
+        board.act(seat, action)
+    context = browser.new_context(viewport={"width": 360, "height": 740}, has_touch=True, is_mobile=True)
+    context.set_default_timeout(BUSY_CEILING_MS)
+    try:
+        page = open_board(context.new_page(), board.link(0))
+        first = view(page)["puzzles"][0]["id"]
+        page.locator("#supply").scroll_into_view_if_needed()
+        reach = page.evaluate("""(card) => document.querySelector("#supply").getBoundingClientRect().bottom
+            - document.querySelector(`#puzzles svg.grid[data-card="${card}"]`).getBoundingClientRect().top""",
+                              first)
+        assert reach <= 740, reach
+        page.evaluate("document.querySelector('#puzzles').scrollIntoView()")
+        placement = placement_in_hand(page, "1", card=first)
+        before = revision(page)
+        drag_to_placement(page, "1", placement, touch=True)
+        wait_revision(page, before)
+        assert filled_cells(board, 0, first) == {tuple(cell) for cell in placement["cells"]}
+        assert page.evaluate("document.documentElement.scrollWidth") <= 360
     finally:
         context.close()
