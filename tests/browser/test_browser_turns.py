@@ -8,11 +8,13 @@ from collections.abc import Callable
 from board_pages import (
     BUSY_CEILING_MS,
     PHONE,
+    corner,
     drag_to_placement,
     gestures,
     open_board,
     placement_in_hand,
     revision,
+    touch_drag,
     view,
     wait_presses,
     wait_presses_decided,
@@ -280,5 +282,26 @@ def test_on_a_360_px_phone_a_piece_can_be_dragged_onto_the_first_of_four_puzzles
         wait_revision(page, before)
         assert filled_cells(board, 0, first) == {tuple(cell) for cell in placement["cells"]}
         assert page.evaluate("document.documentElement.scrollWidth") <= 360
+    finally:
+        context.close()
+
+
+def test_a_swipe_on_the_reserve_scrolls_a_phone_page(browser: Browser,
+                                                     boards: Callable[..., BoardHandle]) -> None:
+    """Only the supply's pieces are dragged: a finger sliding up over the reserve (a large part of
+    a phone's page) scrolls the page, as anywhere else. It used to do nothing at all."""
+    board = boards(players=2)
+    context = browser.new_context(viewport=PHONE, has_touch=True, is_mobile=True)
+    context.set_default_timeout(BUSY_CEILING_MS)
+    try:
+        page = open_board(context.new_page(), board.link(0))
+        before = revision(page)
+        for selector in ("#reserve-h", "#reserve .reserve-piece"):  # beside a piece, then on one
+            page.evaluate("window.scrollTo(0, 0)")
+            x, y = corner(page, selector)
+            assert y < PHONE["height"]
+            touch_drag(page, (x, y), (x, y - 200))
+            page.wait_for_function("() => window.scrollY > 100", timeout=10_000)
+        assert revision(page) == before  # a swipe takes nothing
     finally:
         context.close()
