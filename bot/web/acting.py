@@ -396,20 +396,18 @@ def said(result: ActionResult, grant: BoardToken) -> list[str]:
     if step is None or game.state is None:
         return []
     hidden = hidden_scores(game.state, grant.seat)
-    # the sentences are written with stand-ins for the names, put back once their markdown is
-    # gone: a name is shown as typed, asterisks and backquotes included
     names = [str(localise(unescaped(name), grant.locale)) for name in game.names]
-    stand_ins = [f"\ue000{seat}\ue001" for seat in range(len(names))]
+    stand_ins = [STAND_IN.format(seat) for seat in range(len(names))]
     lines: list[Any] = [texts.DONE_ACTION.format(action=Notation(step.text))]
     lines += [event_text(event, stand_ins, hidden) for event in step.events
               if not isinstance(event, ev.TurnStarted)]
-    return [_named(plain(str(localise(line, grant.locale))), stand_ins, names) for line in lines]
+    return [_named(plain(str(localise(line, grant.locale))), names) for line in lines]
 
 
-def _named(line: str, stand_ins: list[str], names: list[str]) -> str:
-    for stand_in, name in zip(stand_ins, names, strict=True):
-        line = line.replace(stand_in, name)
-    return line
+STAND_IN = "\ue000{}\ue001"
+"""Where a name goes while a sentence loses its markdown (private-use characters, which no
+wording holds): the names are put back after, so a name is shown as typed, asterisks and
+backquotes included."""
 
 
 def plain(line: str) -> str:
@@ -421,18 +419,29 @@ def sentence(content: Any, locale: Any) -> str:
     """A sentence written for Discord (a refusal, a plan's outcome) as the page shows it: in the
     reader's language, without markdown, each player's name as they wrote it (not escaped for
     Discord's markdown: the page shows text)."""
-    return plain(str(localise(_names_as_given(content), locale)))
+    names: list[str] = []
+    return _named(plain(str(localise(_stand_ins(content, names), locale))), names)
 
 
-def _names_as_given(content: Any) -> Any:
+def _stand_ins(content: Any, names: list[str]) -> Any:
+    """``content`` with each player's name replaced by a :data:`STAND_IN`, the names (as
+    written) appended to ``names`` in the stand-ins' order."""
     if isinstance(content, PlayerName):
-        return content.raw
+        names.append(content.raw)
+        return STAND_IN.format(len(names) - 1)
     if isinstance(content, Text) and content.fields:
-        fields = {key: _names_as_given(value) for key, value in content.fields.items()}
+        fields = {key: _stand_ins(value, names) for key, value in content.fields.items()}
         return Text(content.key, str(content), fields)
     if isinstance(content, Joined):
-        return Joined(tuple(_names_as_given(part) for part in content.parts), content.sep)
+        return Joined(tuple(_stand_ins(part, names) for part in content.parts), content.sep)
     return content
+
+
+def _named(line: str, names: list[str]) -> str:
+    """``line`` with each :data:`STAND_IN` replaced by its name."""
+    for index, name in enumerate(names):
+        line = line.replace(STAND_IN.format(index), name)
+    return line
 
 
 # -- reading a request ---------------------------------------------------------------------------
