@@ -11,6 +11,7 @@ from board_pages import (
     corner,
     drag_to_placement,
     gestures,
+    lead,
     open_board,
     placement_in_hand,
     revision,
@@ -303,5 +304,27 @@ def test_a_swipe_on_the_reserve_scrolls_a_phone_page(browser: Browser,
             touch_drag(page, (x, y), (x, y - 200))
             page.wait_for_function("() => window.scrollY > 100", timeout=10_000)
         assert revision(page) == before  # a swipe takes nothing
+    finally:
+        context.close()
+
+
+def test_on_a_narrow_phone_a_piece_is_placed_by_two_taps(browser: Browser,
+                                                         boards: Callable[..., BoardHandle]) -> None:
+    """Tap a supply piece, then a cell of a puzzle: the gesture for where a drag cannot reach (a
+    drag does not scroll the page, and at 320 px the puzzles stack one a row)."""
+    board = boards(players=2)
+    board.act(0, "take white 1")
+    context = browser.new_context(viewport={"width": 320, "height": 568}, has_touch=True, is_mobile=True)
+    context.set_default_timeout(BUSY_CEILING_MS)
+    try:
+        page = open_board(context.new_page(), board.link(0))
+        placement = placement_in_hand(page, "1")
+        page.locator('#supply button.piece[data-shape="1"]').tap()
+        row, column = lead(placement["cells"])
+        before = revision(page)
+        cell = f'#puzzles rect[data-card="{placement["card"]}"][data-r="{row}"][data-c="{column}"]'
+        page.locator(cell).tap()
+        wait_revision(page, before)
+        assert filled_cells(board, 0, str(placement["card"])) == {tuple(cell) for cell in placement["cells"]}
     finally:
         context.close()
