@@ -7,6 +7,7 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
+import sqlite3
 from pathlib import Path
 from typing import Any
 
@@ -533,3 +534,73 @@ async def test_a_refusal_names_players_as_they_wrote_their_names(http: aiohttp.C
                 assert name in text and "\\" not in rest and "**" not in rest and "`" not in rest, text
     finally:
         await opened.stop()
+
+
+AFTER_COMMIT_FAULTS = {
+    "storage": lambda: sqlite3.OperationalError("database is locked"),  # a storage fault
+    "bug": lambda: RuntimeError("no such thing"),  # anything else
+}
+
+
+def _fail_after_commit(monkeypatch: pytest.MonkeyPatch, board: Board, step: str, fault: str) -> None:
+    """Make ``step`` of the answer to a committed change raise: the view's build (the log read
+    behind it), the sentence of what it did, or the presenter (the channel's post, taking back)."""
+    async def failing(*args: Any, **kwargs: Any) -> Any:
+        raise AFTER_COMMIT_FAULTS[fault]()
+
+    def failing_now(*args: Any, **kwargs: Any) -> Any:
+        raise AFTER_COMMIT_FAULTS[fault]()
+
+    if step == "view":
+        monkeypatch.setattr(board.front, "view", failing)
+    elif step == "said":
+        monkeypatch.setattr("bot.web.acting.said", failing_now)
+        monkeypatch.setattr("bot.web.acting.Notation", failing_now)  # the undo's sentence
+    else:
+        monkeypatch.setattr(board.front, "present", failing)
+        monkeypatch.setattr(board.front, "present_undo", failing)
+
+
+@pytest.mark.parametrize("fault", sorted(AFTER_COMMIT_FAULTS))
+@pytest.mark.parametrize("step", ["view", "said", "present"])
+async def test_a_failure_after_the_commit_still_answers_that_it_was_done(
+        http: aiohttp.ClientSession, board: Board, monkeypatch: pytest.MonkeyPatch,
+        caplog: pytest.LogCaptureFixture, step: str, fault: str) -> None:
+    """An action, then its undo, each committed before a later step fails: the answer is a
+    success saying it was done (no view when there is none, and a note), the revision moved on
+    once, the error is logged for the operator, and the same request sent again is stale."""
+    token = board.token(0, locale="pt-BR" if fault == "bug" else None)
+    _, view = await get_view(http, board, token)
+    for body in ({"action": "level1", "stamp": view["game"]["stamp"]},
+                 {"action": "undo", "stamp": None}):
+        revision = (await board.game()).revision
+        if body["stamp"] is None:
+            _, shown = await get_view(http, board, token)
+            body["stamp"] = shown["game"]["stamp"]
+        caplog.clear()
+        _fail_after_commit(monkeypatch, board, step, fault)
+        async with http.post(board.base_url + "/api/act", headers=auth(token), json=body) as answer:
+            status, text = answer.status, await answer.text()
+        await board.front.settle()
+        monkeypatch.undo()
+        assert status == 200, text
+        done = json.loads(text)
+        assert (await board.game()).revision == revision + 1
+        assert "Traceback" not in text and all(isinstance(line, str) for line in done["said"])
+        if step == "present":  # the channel's post fails on its own: the answer is whole
+            assert done["view"]["game"]["revision"] == revision + 1 and len(done["said"]) >= 1
+        else:
+            assert any(r.levelno == logging.ERROR and r.exc_info for r in caplog.records)
+            note = done["said"][-1]
+            assert "view" in done and (done["view"] is None) == (step == "view")
+            if fault == "bug":
+                assert note.startswith("Está feito (salvo)"), note
+            elif step == "view":
+                assert note.startswith("Your action stands (it is saved)"), note
+            else:
+                assert note.startswith("It is done (saved)"), note
+            if step == "view":  # what it did is still said before the note
+                assert len(done["said"]) >= 2
+        again, stale = await post(http, board, "/api/act", token, body)
+        assert again == 409 and stale["view"]["game"]["revision"] == revision + 1
+        assert (await board.game()).revision == revision + 1

@@ -4,10 +4,12 @@ did, a broken plan stopped where it broke, and every refusal a sentence that cha
 
 from __future__ import annotations
 
+import sqlite3
 from pathlib import Path
 from typing import Any
 
 import aiohttp
+import pytest
 
 from bot.board import CHANNEL_ID, Board, open_board
 from bot.core.storage.plans import PlanStore
@@ -219,4 +221,24 @@ async def test_a_cancelled_games_page_offers_nothing_and_keeps_no_plan(http: aio
     for path in ("/api/plan/draft", "/api/plan"):
         status, answer = await call(http, board, path, 1, {"steps": [LEVEL1]})
         assert status == 422 and "Plans are for" in answer["error"]
+    assert await PlanStore(board.storage).get(board.game_id, 1) is None
+
+
+async def test_a_plan_kept_or_dropped_is_said_so_when_a_read_after_it_fails(
+        http: aiohttp.ClientSession, board: Board, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Saving and cancelling commit first: a read failing after that (the database locked) must
+    not answer "something went wrong" about a plan that is kept, or dropped."""
+    async def locked(*args: Any, **kwargs: Any) -> Any:
+        raise sqlite3.OperationalError("database is locked")
+
+    with monkeypatch.context() as patched:
+        patched.setattr(PlanStore, "get", locked)
+        status, saved = await call(http, board, "/api/plan", 1, {"steps": [LEVEL1] * 2})
+    assert status == 200 and saved["said"].startswith("Planned for your next turn"), saved
+    assert [s["action"] for s in saved["plan"]["steps"]] == ["level1"] * 2 and saved["plan"]["played"] == 0
+    assert (await call(http, board, "/api/plan", 1))[1]["plan"] == saved["plan"]
+    with monkeypatch.context() as patched:
+        patched.setattr(PlanStore, "get", locked)
+        status, dropped = await call(http, board, "/api/plan/cancel", 1, {})
+    assert status == 200 and dropped["plan"] is None and dropped["said"].startswith("Your plan is cancelled")
     assert await PlanStore(board.storage).get(board.game_id, 1) is None

@@ -259,12 +259,12 @@ class BoardFront:
             if fault is None:
                 raise
             raise Refused(503, {"error": sentence(texts.STORAGE_FAULT[fault.value], grant.locale)}) from None
-        self._carry_log(result)
-        self._present(result)
-        assert self.live is not None
-        await self.live.publish(result.game)
-        view = await self.view_bytes(grant, result.game)  # the one its own open page is pushed too
-        return b'{"view":' + view + b',"said":' + dumps(said(result, grant)) + b"}"
+        try:
+            self._carry_log(result)
+            self._present(result)  # its own task: a failure to post is logged there
+        except Exception:
+            log.exception("game %s: handing a committed result on failed", game.id)
+        return await self.committed(grant, result.game, lambda: said(result, grant))
 
     async def undo(self, grant: BoardToken, game: Game, seat: int, shown: str) -> bytes:
         """Take back the seat's last action (``bot/core/play/undo.py`` checks it: theirs, the last
@@ -285,10 +285,38 @@ class BoardFront:
                 await self.present_undo(done, grant.user_id)
             except Exception:
                 log.exception("telling game %s's table about an undo failed", game.id)
-        assert self.live is not None
-        await self.live.publish(done.game)
-        line = plain(localise(texts.UNDO_DONE.format(action=Notation(str(done.action))), grant.locale))
-        return b'{"view":' + await self.view_bytes(grant, done.game) + b',"said":' + dumps([line]) + b"}"
+        return await self.committed(grant, done.game, lambda: [
+            plain(localise(texts.UNDO_DONE.format(action=Notation(str(done.action))), grant.locale))])
+
+    async def committed(self, grant: BoardToken, game: Game, words: Callable[[], list[str]]) -> bytes:
+        """The answer (JSON) to a change already committed: ``game``'s fresh view (its open pages
+        woken too) and ``words``, what the change did.
+
+        The change stands whatever fails from here on (the log read behind the view, a sentence),
+        so the answer still says it was done: a 500 would tell the player it was not and invite
+        them to do it again. What failed is logged for the operator; the page gets what can be
+        said, ``"view": null`` (it reads the view again, and the live stream brings it) and a
+        note that the board will catch up — a storage fault's own "your action stands" note."""
+        note: Any = None
+        try:
+            assert self.live is not None
+            await self.live.publish(game)
+            view = await self.view_bytes(grant, game)  # the one its own open page is pushed too
+        except Exception as error:
+            log.exception("game %s: the view after a committed change failed", game.id)
+            fault = storage_fault(error)
+            note = texts.BOARD_DONE_CATCHING_UP if fault is None \
+                else texts.STORAGE_FAULT_AFTER_COMMIT[fault.value]
+            view = b"null"
+        try:
+            lines = words()
+        except Exception:
+            log.exception("game %s: telling what a committed change did failed", game.id)
+            lines = []
+            note = note or texts.BOARD_DONE_CATCHING_UP
+        if note is not None:
+            lines.append(sentence(note, grant.locale))
+        return b'{"view":' + view + b',"said":' + dumps(lines) + b"}"
 
     async def _acting(self, grant: BoardToken, game: Where, seat: int, shown: str) -> flow.ActingContext:
         """The acting context of a panel tap (:func:`bot.core.play.flow.acting`: one load, the seat

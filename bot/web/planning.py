@@ -12,6 +12,7 @@ link plans nothing (403); a refusal changes nothing (422, with the step's number
 from __future__ import annotations
 
 import dataclasses
+import logging
 from collections.abc import Callable, Sequence
 from typing import Any
 
@@ -29,6 +30,8 @@ from bot.web.view import Json, seat_view
 from engine import Action
 from engine.state import SIDES
 from engine.visibility import hidden_scores
+
+log = logging.getLogger(__name__)
 
 
 class BoardPlans:
@@ -71,17 +74,18 @@ class BoardPlans:
         except BotError as error:
             raise Refused(422, {"error": sentence(error.message, ctx.locale)}) from None
         self.front.plan_outcomes.forget(ctx.game.id, ctx.seat)
-        saved = texts.PLAN_SAVED.format(steps=plans.step_lines(laid_out.steps))
-        said = plain(str(localise(saved, ctx.locale)))
-        return {**await self._shown(ctx), "said": said}
+        # the plan kept is the one just written (from its first step): not read back, since a
+        # read failing now would answer "something went wrong" about a plan that is kept
+        return {"plan": {"steps": _steps_json(laid_out.steps, ctx.locale), "played": 0}, "outcome": None,
+                "said": _said(lambda: texts.PLAN_SAVED.format(steps=plans.step_lines(laid_out.steps)), ctx)}
 
     async def cancel(self, token: str | None) -> Json:
         """Drop the seat's plan (and the word on its last planned turn)."""
         ctx = await self._seated(token)
         dropped = await plan_keeping.cancel_plan(self.front.manager.storage, ctx)
         self.front.plan_outcomes.forget(ctx.game.id, ctx.seat)
-        said = localise(texts.PLAN_CANCELLED if dropped else texts.PLAN_NONE, ctx.locale)
-        return {**await self._shown(ctx), "said": plain(str(said))}
+        return {"plan": None, "outcome": None,  # nothing is left to read back
+                "said": _said(lambda: texts.PLAN_CANCELLED if dropped else texts.PLAN_NONE, ctx)}
 
     async def show(self, token: str | None) -> Json:
         return await self._shown(await self._seated(token))
@@ -92,6 +96,16 @@ class BoardPlans:
         outcome = self.front.plan_outcomes.last(ctx.game.id, ctx.seat, ctx.user_id)
         return {"plan": None if plan is None else _kept_json(plan, ctx.locale),
                 "outcome": None if outcome is None else _outcome_json(outcome, ctx.locale)}
+
+
+def _said(words: Callable[[], Any], ctx: ActingContext) -> str:
+    """``words`` as the page shows them, said after a plan was kept or dropped: that change
+    stands, so a sentence that cannot be made is logged and the page told it is done."""
+    try:
+        return plain(str(localise(words(), ctx.locale)))
+    except Exception:
+        log.exception("game %s: telling what a plan change did failed", ctx.game.id)
+        return sentence(texts.BOARD_DONE_CATCHING_UP, ctx.locale)
 
 
 def draft_view(ctx: ActingContext, laid_out: plans.LaidOut, recent: Sequence[ActionRow] = (), *,

@@ -12,6 +12,7 @@ from board_pages import (
     drag_to_placement,
     gestures,
     lead,
+    message,
     open_board,
     placement_in_hand,
     revision,
@@ -21,7 +22,7 @@ from board_pages import (
     wait_presses_decided,
     wait_revision,
 )
-from playwright.sync_api import Browser, BrowserContext, Page
+from playwright.sync_api import Browser, BrowserContext, Page, Route
 
 from bot.board import BoardHandle
 
@@ -233,6 +234,29 @@ def test_a_move_lost_on_the_network_says_so_and_the_next_one_goes(page: Page,
     wait_revision(page, before)
     assert board.state().actions_left == 2
     assert "error" not in (page.get_attribute("#message", "class") or "")
+
+
+def test_a_move_answered_without_its_view_reads_the_view_again(page: Page,
+                                                               boards: Callable[..., BoardHandle]) -> None:
+    """A move committed whose answer came without the view (the server could not build it, and
+    says so in a last line): the page says it was done, not that something went wrong, and reads
+    the view again itself (the live stream is off here)."""
+    board = boards(players=2)
+    open_board(page, board.link(0))
+    page.evaluate("window.board.stopFollowing()")
+    note = "It is done (saved), but the board could not show all of it just now: it will catch up."
+
+    def without_view(route: Route) -> None:
+        answer = route.fetch()
+        body = answer.json()
+        route.fulfill(response=answer, json={"view": None, "said": [*body["said"], note]})
+
+    page.route("**/api/act", without_view)
+    before = revision(page)
+    page.locator("button.offer.level1").click()
+    wait_revision(page, before)
+    assert board.state().actions_left == 2 and view(page)["me"]["actions_left"] == 2
+    assert note in message(page) and "error" not in (page.get_attribute("#message", "class") or "")
 
 
 def test_a_live_update_leaves_a_phone_page_where_it_was_scrolled(browser: Browser,

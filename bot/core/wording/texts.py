@@ -1017,6 +1017,10 @@ BOARD_LINK = (
 )
 BOARD_LINK_WATCH = "A read-only board of game {game_id} (you hold no seat in it): {url}"
 BOARD_OFF = "The web board is switched off on this bot."
+BOARD_DONE_CATCHING_UP = (
+    "It is done (saved), but the board could not show all of it just now: it will catch up."
+)
+"""Said on the page when a change was committed but the answer could not be built in full."""
 
 from bot.core.wording.locales import keyed as _keyed  # noqa: E402  (last: every sentence above gets its key)
 

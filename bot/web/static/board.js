@@ -248,7 +248,8 @@ export class Board {
       this.busy = false;
       this.draft = null;
       this.upgradeFrom = null;
-      this.setView(answer.view);
+      if (answer.view) this.setView(answer.view);
+      else this.reload(); // committed, but the server could not build the view: read it again
       this.say((answer.said || []).join(" "));
       return true;
     } catch (error) {
@@ -265,6 +266,16 @@ export class Board {
       return false;
     } finally {
       this.busy = false;
+    }
+  }
+
+  /** Read the view again (an action was committed but its answer came without the view); if
+   * that fails too, the live stream brings it. */
+  async reload() {
+    try {
+      this.setView(await this.api.view());
+    } catch (error) {
+      if (error instanceof ApiError && error.status === 403) this.fail(error);
     }
   }
 
