@@ -242,3 +242,29 @@ async def test_a_plan_kept_or_dropped_is_said_so_when_a_read_after_it_fails(
         status, dropped = await call(http, board, "/api/plan/cancel", 1, {})
     assert status == 200 and dropped["plan"] is None and dropped["said"].startswith("Your plan is cancelled")
     assert await PlanStore(board.storage).get(board.game_id, 1) is None
+
+
+async def test_an_action_is_done_when_reading_the_next_seats_plan_fails_after_it(
+        http: aiohttp.ClientSession, board: Board, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Ana's last action of her turn is committed, then the manager looks for Bia's plan (to play
+    it) and that read fails: Ana's action stands and is answered as done, not "nothing was
+    changed"; the plan plays on later (at start-up), and the same request again is refused."""
+    status, _ = await call(http, board, "/api/plan", 1, {"steps": [LEVEL1]})
+    assert status == 200
+    for _ in range(2):
+        await board.act(0, "level1")
+    view = await view_of(http, board, 0)
+    revision = (await board.game()).revision
+
+    async def locked(*args: Any, **kwargs: Any) -> Any:
+        raise sqlite3.OperationalError("database is locked")
+
+    body = {**LEVEL1, "stamp": view["game"]["stamp"]}
+    with monkeypatch.context() as patched:
+        patched.setattr(PlanStore, "get", locked)
+        status, done = await call(http, board, "/api/act", 0, body)
+    assert status == 200 and done["said"][0] == "Done: level1.", done
+    assert (await board.game()).revision == done["view"]["game"]["revision"] == revision + 1
+    assert await PlanStore(board.storage).get(board.game_id, 1) is not None  # not played, not lost
+    status, _ = await call(http, board, "/api/act", 0, body)  # her turn is over: refused first
+    assert status == 422 and (await board.game()).revision == revision + 1

@@ -598,7 +598,11 @@ class GameManager:
                 return steps, game, stopped, tuple(outcomes)
             if since is not None and not moved and not _move_changed_hands(since, game.state):
                 return steps, game, None, tuple(outcomes)
-            played, game, outcome, stopped = await self._play_planned_turn(game)
+            try:
+                played, game, outcome, stopped = await self._play_planned_turn(game)
+            except Exception as error:  # reading or dropping a plan: reported after what was committed
+                log.info("looking for a plan in game %s failed: %r", game.id, error)
+                return steps, game, error, tuple(outcomes)
             steps += played
             if outcome is not None:
                 outcomes.append(outcome)
@@ -663,14 +667,19 @@ class GameManager:
                 if plan.left:
                     reason = texts.PLAN_PAST_THE_TURN
                 break
+        stopped: Exception | None = None
         if plan.left or reason is not None:
-            await store.delete(game.id, holder.seat)
+            try:
+                await store.delete(game.id, holder.seat)
+            except Exception as error:  # the steps played stand; the plan is dropped when next looked at
+                log.info("dropping a plan in game %s failed: %r", game.id, error)
+                stopped = error
         assert game.state is not None
         left_now = (game.state.focused(holder.seat).actions_left
                     if plans.plays_now(game.state, holder.seat, None) else 0)
         outcome_ = PlanOutcome(game.id, holder.seat, holder.user_id, tuple(s.text for s in steps),
                                tuple(step.action for step in plan.left), reason, left_now)
-        return steps, game, outcome_, None
+        return steps, game, outcome_, stopped
 
     async def _play_policies(self, game: Game) -> tuple[list[Step], Game, Exception | None]:
         """While a policy seat is to move, let it move (each action its own commit). The steps,
