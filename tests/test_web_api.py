@@ -604,3 +604,30 @@ async def test_a_failure_after_the_commit_still_answers_that_it_was_done(
         again, stale = await post(http, board, "/api/act", token, body)
         assert again == 409 and stale["view"]["game"]["revision"] == revision + 1
         assert (await board.game()).revision == revision + 1
+
+
+async def test_checking_an_undo_answers_as_the_undo_would_and_changes_nothing(
+        http: aiohttp.ClientSession, board: Board) -> None:
+    """``/api/check`` of ``undo``: a stale stamp is 409 as for any check; nothing of the seat's
+    to take back is ok false with the reason the undo would give; a takeable action is ok."""
+    token = board.token(0)
+    _, view = await get_view(http, board, token)
+    stamp = view["game"]["stamp"]
+    revision = (await board.game()).revision
+    status, nothing = await post(http, board, "/api/check", token, {"action": "undo", "stamp": stamp})
+    assert status == 200 and nothing["ok"] is False and "nothing to take back" in nothing["reason"]
+    _, done = await post(http, board, "/api/act", token, {"action": "level1", "stamp": stamp})
+    status, stale = await post(http, board, "/api/check", token, {"action": "undo", "stamp": stamp})
+    assert status == 409 and "out of date" in stale["error"]
+    assert stale["view"]["game"]["revision"] == revision + 1
+    fresh = done["view"]["game"]["stamp"]
+    status, checked = await post(http, board, "/api/check", token, {"action": "undo", "stamp": fresh})
+    assert status == 200 and checked == {"ok": True}
+    _, bia = await get_view(http, board, board.token(1, locale="pt-BR"))
+    status, not_hers = await post(http, board, "/api/check", board.token(1, locale="pt-BR"),
+                                  {"action": "undo", "stamp": bia["game"]["stamp"]})
+    assert status == 200 and not_hers["ok"] is False and "Ana" in not_hers["reason"]
+    assert "`" not in not_hers["reason"] and "**" not in not_hers["reason"]
+    _, undone = await post(http, board, "/api/act", token, {"action": "undo", "stamp": fresh})
+    assert undone["view"]["game"]["revision"] == revision + 2  # the checks changed nothing
+    assert (await board.game()).revision == revision + 2

@@ -25,7 +25,7 @@ from bot.core.play import flow
 from bot.core.play.flow import ActingContext
 from bot.core.play.manager import ActionResult, Game, GameManager
 from bot.core.play.seat_view import PART_DIGITS, PARTS, SEAT_STAMP_PREFIX
-from bot.core.play.undo import UndoResult, undo_last
+from bot.core.play.undo import UndoResult, check_undo, undo_last
 from bot.core.services import ResultPresenter
 from bot.core.storage import ActionRow
 from bot.core.storage.days import DaysStore
@@ -219,10 +219,10 @@ class BoardFront:
         engine's reason): nothing is committed."""
         seat = _acting_seat(grant)
         action, stamp = parse_request(body)
+        if isinstance(action, str):
+            return await self._check_undo(grant, await self._loaded(grant, game), seat, stamp)
         try:
             ctx = await self._acting(grant, game, seat, stamp)
-            if isinstance(action, str):
-                return {"ok": True}
             ctx.check(action)
         except OutOfDateError as error:
             raise await self._stale(grant, error) from None
@@ -236,11 +236,7 @@ class BoardFront:
         seat = _acting_seat(grant)
         action, stamp = parse_request(body)
         if isinstance(action, str):
-            loaded = await self.manager.game(game.id)
-            if loaded is None or loaded.state is None:
-                raise forbidden()
-            _require_seat(grant, loaded)
-            return await self.undo(grant, loaded, seat, stamp)
+            return await self.undo(grant, await self._loaded(grant, game), seat, stamp)
         try:
             ctx = await self._acting(grant, game, seat, stamp)
             result = await self.manager.act(game.channel_id, grant.user_id, action,
@@ -269,12 +265,7 @@ class BoardFront:
     async def undo(self, grant: BoardToken, game: Game, seat: int, shown: str) -> bytes:
         """Take back the seat's last action (``bot/core/play/undo.py`` checks it: theirs, the last
         one, revealing nothing), from the view the page showed."""
-        now = self.signer.blind(ActingContext(game, seat, grant.user_id, grant.locale).stamp)
-        if now != shown:
-            changed = _changed(now, shown)
-            fresh = await self.view(grant, game)
-            raise Refused(409, {"error": sentence(texts.STALE_FOR_YOU.format(changed=Joined(
-                [STALE_PARTS[part] for part in changed], ", ")), grant.locale), "view": fresh})
+        await self._undo_shown(grant, game, seat, shown)
         try:
             done = await undo_last(self.manager, DaysStore(self.manager.storage), game.channel_id,
                                    grant.user_id, game_id=game.id)
@@ -287,6 +278,36 @@ class BoardFront:
                 log.exception("telling game %s's table about an undo failed", game.id)
         return await self.committed(grant, done.game, lambda: [
             plain(localise(texts.UNDO_DONE.format(action=Notation(str(done.action))), grant.locale))])
+
+    async def _check_undo(self, grant: BoardToken, game: Game, seat: int, shown: str) -> Json:
+        """Whether :meth:`undo` would take the seat's last action back now, answered as a check
+        (409 for a stale stamp, else ok or the reason it would be refused): nothing changes."""
+        await self._undo_shown(grant, game, seat, shown)
+        try:
+            await check_undo(self.manager, DaysStore(self.manager.storage), game.channel_id,
+                             grant.user_id, game_id=game.id)
+        except BotError as error:
+            return {"ok": False, "reason": sentence(error.message, grant.locale)}
+        return {"ok": True}
+
+    async def _loaded(self, grant: BoardToken, game: Where) -> Game:
+        """The game an undo is asked in, loaded (the flow's context is for playing actions);
+        403 unless the token's seat is still its user's."""
+        loaded = await self.manager.game(game.id)
+        if loaded is None or loaded.state is None:
+            raise forbidden()
+        _require_seat(grant, loaded)
+        return loaded
+
+    async def _undo_shown(self, grant: BoardToken, game: Game, seat: int, shown: str) -> None:
+        """409 with the fresh view unless the page's stamp is the seat's stamp now, as for an
+        action (:meth:`_acting`): an undo is asked from the board the page showed."""
+        now = self.signer.blind(ActingContext(game, seat, grant.user_id, grant.locale).stamp)
+        if now != shown:
+            changed = _changed(now, shown)
+            fresh = await self.view(grant, game)
+            raise Refused(409, {"error": sentence(texts.STALE_FOR_YOU.format(changed=Joined(
+                [STALE_PARTS[part] for part in changed], ", ")), grant.locale), "view": fresh})
 
     async def committed(self, grant: BoardToken, game: Game, words: Callable[[], list[str]]) -> bytes:
         """The answer (JSON) to a change already committed: ``game``'s fresh view (its open pages

@@ -56,40 +56,69 @@ async def undo_last(
     with ``game_id`` (a board link names its game), only in that game: once it has ended, the
     channel's next game is not the link's to touch (:class:`StaleError`)."""
     async with manager.lock(channel_id):
-        game = await manager.game_in_channel(channel_id)
-        if game_id is not None and (game is None or game.id != game_id):
-            raise StaleError(texts.STALE_GAME)
-        if game is None:
-            raise NoGameError(texts.NO_GAME)
-        if game.status != "active" or game.state is None:
-            raise WrongStageError(texts.NOT_STARTED)
-        seat = game.seat_of(user_id)
-        if seat is None:
-            raise NotInGameError(texts.NOT_IN_GAME)
-        rows = await store.storage.actions(game.id)
-        if not rows:
-            raise InvalidActionError(texts.UNDO_NOTHING)
-        last = rows[-1]
-        action = engine.parse_action(last.action)
-        if isinstance(action, (engine.SkipTurn, engine.RemovePlayer)):
-            raise InvalidActionError(texts.UNDO_DECISION)
-        if last.user_id != user_id or last.seat != seat.seat:
-            raise InvalidActionError(texts.UNDO_NOT_YOURS.format(name=game.seats[last.seat].name))
-        initial = engine.initial_state(game.state)
-        previous = engine.replay(
-            initial, [engine.parse_action(r.action) for r in rows[:-1]], [r.seat for r in rows[:-1]]
-        )
-        outcome = engine.apply(previous, action, player=last.seat)
-        if serialisation.dumps(outcome.state, cards=False) != serialisation.dumps(game.state, cards=False):
-            raise StaleError(texts.STALE_GAME)  # the log and the state disagree: touch nothing
-        if outcome.reveals_hidden:
-            raise InvalidActionError(texts.UNDO_HIDDEN.format(action=last.action))
+        taking = await _undoable(manager, store, channel_id, user_id, game_id)
+        game = taking.game
         try:
-            text, catalogue = stored_state(game, previous)
+            text, catalogue = stored_state(game, taking.previous)
             row = await store.undo_last_action(
-                game.id, game.revision, seq=last.seq, state=text, state_schema=previous.schema,
+                game.id, game.revision, seq=taking.seq, state=text, state_schema=taking.previous.schema,
                 by_user_id=user_id, catalogue=catalogue,
             )
         except StaleRevisionError as error:
             raise StaleError(texts.STALE_BUTTON) from error
-    return UndoResult(game, Game.from_row(row), action, seat.seat)
+    return UndoResult(game, Game.from_row(row), taking.action, taking.seat)
+
+
+async def check_undo(
+    manager: GameManager, store: DaysStore, channel_id: int, user_id: int, *, game_id: int | None = None,
+) -> None:
+    """Whether :func:`undo_last` would take an action back now: its refusal if not; nothing is
+    changed (the board's ``/api/check`` asks before the player commits)."""
+    async with manager.lock(channel_id):
+        await _undoable(manager, store, channel_id, user_id, game_id)
+
+
+@dataclass(frozen=True, slots=True)
+class _Undoable:
+    """What taking the last action back needs, once every rule allows it."""
+
+    game: Game
+    seat: int
+    seq: int
+    action: engine.Action
+    previous: engine.GameState
+
+
+async def _undoable(
+    manager: GameManager, store: DaysStore, channel_id: int, user_id: int, game_id: int | None,
+) -> _Undoable:
+    """The rules of the module docstring, checked under the channel's lock; refused otherwise."""
+    game = await manager.game_in_channel(channel_id)
+    if game_id is not None and (game is None or game.id != game_id):
+        raise StaleError(texts.STALE_GAME)
+    if game is None:
+        raise NoGameError(texts.NO_GAME)
+    if game.status != "active" or game.state is None:
+        raise WrongStageError(texts.NOT_STARTED)
+    seat = game.seat_of(user_id)
+    if seat is None:
+        raise NotInGameError(texts.NOT_IN_GAME)
+    rows = await store.storage.actions(game.id)
+    if not rows:
+        raise InvalidActionError(texts.UNDO_NOTHING)
+    last = rows[-1]
+    action = engine.parse_action(last.action)
+    if isinstance(action, (engine.SkipTurn, engine.RemovePlayer)):
+        raise InvalidActionError(texts.UNDO_DECISION)
+    if last.user_id != user_id or last.seat != seat.seat:
+        raise InvalidActionError(texts.UNDO_NOT_YOURS.format(name=game.seats[last.seat].name))
+    initial = engine.initial_state(game.state)
+    previous = engine.replay(
+        initial, [engine.parse_action(r.action) for r in rows[:-1]], [r.seat for r in rows[:-1]]
+    )
+    outcome = engine.apply(previous, action, player=last.seat)
+    if serialisation.dumps(outcome.state, cards=False) != serialisation.dumps(game.state, cards=False):
+        raise StaleError(texts.STALE_GAME)  # the log and the state disagree: touch nothing
+    if outcome.reveals_hidden:
+        raise InvalidActionError(texts.UNDO_HIDDEN.format(action=last.action))
+    return _Undoable(game, seat.seat, last.seq, action, previous)
