@@ -631,3 +631,33 @@ async def test_checking_an_undo_answers_as_the_undo_would_and_changes_nothing(
     _, undone = await post(http, board, "/api/act", token, {"action": "undo", "stamp": fresh})
     assert undone["view"]["game"]["revision"] == revision + 2  # the checks changed nothing
     assert (await board.game()).revision == revision + 2
+
+
+UNREADABLE_BODIES: list[tuple[str, Any]] = [
+    ("/api/act", {"stamp": "1", "action": "take purple 9"}),  # the engine cannot read the notation
+    ("/api/check", {"stamp": "1", "action": "take **x** 2"}),  # ... quoting the player's own marks
+    ("/api/act", {"stamp": "1", "action": 7}),  # wrong types
+    ("/api/check", {"stamp": "1", "place": {"shape": "I3", "card": "W01", "cells": "A1"}}),
+    ("/api/act", {"action": "level1"}),  # no stamp
+    ("/api/act", b"{not json"),
+    ("/api/plan/draft", {"steps": "level1"}),
+    ("/api/plan", {"steps": [{"action": "take purple 9"}]}),
+    ("/api/plan/draft", b"{not json"),
+]
+
+
+@pytest.mark.parametrize(("path", "body"), UNREADABLE_BODIES)
+async def test_an_unreadable_body_is_refused_in_the_links_language_as_plain_text(
+        http: aiohttp.ClientSession, board: Board, path: str, body: Any) -> None:
+    seat = 1 if path.startswith("/api/plan") else 0
+    said = {}
+    for locale in (None, "pt-BR"):
+        sent = {"data": body, "headers": {**auth(board.token(seat, locale=locale)),
+                                          "Content-Type": "application/json"}} \
+            if isinstance(body, bytes) else {"json": body, "headers": auth(board.token(seat, locale=locale))}
+        async with http.post(board.base_url + path, **sent) as answer:
+            assert answer.status == 400, (locale, await answer.text())
+            said[locale] = (await answer.json())["error"]
+    assert said[None] != said["pt-BR"], said
+    for text in said.values():
+        assert "`" not in text and "**" not in text and "\\" not in text, text

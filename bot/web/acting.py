@@ -218,7 +218,7 @@ class BoardFront:
         """Whether the action could be played now (a drop that does not fit springs back with the
         engine's reason): nothing is committed."""
         seat = _acting_seat(grant)
-        action, stamp = parse_request(body)
+        action, stamp = parse_request(body, grant.locale)
         if isinstance(action, str):
             return await self._check_undo(grant, await self._loaded(grant, game), seat, stamp)
         try:
@@ -234,7 +234,7 @@ class BoardFront:
         """Play the action through the flow, commit it, hand the result to the presenter (the
         channel's turn post) and answer (JSON) with the fresh view and what happened."""
         seat = _acting_seat(grant)
-        action, stamp = parse_request(body)
+        action, stamp = parse_request(body, grant.locale)
         if isinstance(action, str):
             return await self.undo(grant, await self._loaded(grant, game), seat, stamp)
         try:
@@ -496,15 +496,31 @@ def _named(line: str, names: list[str]) -> str:
 # -- reading a request ---------------------------------------------------------------------------
 
 
-def parse_request(body: Any) -> tuple[Action | str, str]:
+class NotJson:
+    """A request body that could not be read as JSON (``bot/web/server.py``): refused by whoever
+    reads it, once the link's language is known (:func:`unreadable`)."""
+
+
+NOT_JSON = NotJson()
+
+
+def unreadable(words: Any, locale: Any) -> Refused:
+    """400 for a body the board cannot read, said as every refusal is (:func:`sentence`): in the
+    link's language, plain text."""
+    return Refused(400, {"error": sentence(words, locale)})
+
+
+def parse_request(body: Any, locale: Any) -> tuple[Action | str, str]:
     """The action and the stamp of an ``act`` / ``check`` body (docs/web-board.md); 400 for a
     body that is not one."""
+    if isinstance(body, NotJson):
+        raise unreadable(texts.BOARD_NOT_JSON, locale)
     if not isinstance(body, dict) or not isinstance(body.get("stamp"), str) or len(body["stamp"]) > 40:
-        raise Refused(400, {"error": "The request needs a stamp and an action."})
-    return parse_action_body(body), body["stamp"]
+        raise unreadable(texts.BOARD_NEEDS_STAMP, locale)
+    return parse_action_body(body, locale), body["stamp"]
 
 
-def parse_action_body(body: Any) -> Action | str:
+def parse_action_body(body: Any, locale: Any) -> Action | str:
     """The action of a body as the page sends it (``action``, ``place``, ``master`` or
     ``ambassador``; ``"undo"`` as a word); 400 for one that names none."""
     try:
@@ -524,10 +540,10 @@ def parse_action_body(body: Any) -> Action | str:
                     break
                 return build(tuple(_place(p) for p in placements))
     except engine.IllegalActionError as error:
-        raise Refused(400, {"error": str(engine_text(error))}) from None
+        raise unreadable(engine_text(error), locale) from None
     except (BadInputError, ValueError, TypeError, KeyError):
         pass
-    raise Refused(400, {"error": "The request names no action the board knows."})
+    raise unreadable(texts.BOARD_NO_ACTION, locale)
 
 
 def _place(data: Any) -> Place:

@@ -25,7 +25,16 @@ from bot.core.storage import ActionRow
 from bot.core.storage.plans import PlanRow, PlanStep
 from bot.core.wording import texts
 from bot.core.wording.locales import Notation, localise
-from bot.web.acting import BoardFront, Refused, forbidden, parse_action_body, plain, sentence
+from bot.web.acting import (
+    BoardFront,
+    NotJson,
+    Refused,
+    forbidden,
+    parse_action_body,
+    plain,
+    sentence,
+    unreadable,
+)
 from bot.web.view import Json, seat_view
 from engine import Action
 from engine.state import SIDES
@@ -58,7 +67,7 @@ class BoardPlans:
     async def draft(self, token: str | None, body: Any) -> Json:
         """The table after the steps laid out so far, as the seat sees it: nothing is kept."""
         ctx = await self._planning(token)
-        actions, side = _plan_body(body)
+        actions, side = _plan_body(body, ctx.locale)
         laid_out = _laid_out(ctx, actions, side)
         view = draft_view(ctx, laid_out, await self.front.recent(ctx.game), blind=self.front.signer.blind)
         return {"view": view, "plan": _draft_json(ctx, laid_out)}
@@ -66,7 +75,7 @@ class BoardPlans:
     async def save(self, token: str | None, body: Any) -> Json:
         """Keep the steps as the seat's plan (in place of the one it had)."""
         ctx = await self._planning(token)
-        actions, side = _plan_body(body)
+        actions, side = _plan_body(body, ctx.locale)
         if not actions:
             raise Refused(422, {"error": sentence(texts.PLAN_EMPTY, ctx.locale)})
         try:
@@ -152,17 +161,18 @@ def _leave_out(view: Json, unknown: frozenset[str], seat: int) -> None:
             view[kind] = {**multi, "per_card": per_card} if per_card else None
 
 
-def _plan_body(body: Any) -> tuple[list[Action], str | None]:
+def _plan_body(body: Any, locale: Any) -> tuple[list[Action], str | None]:
     """The actions (``steps``: the page's action bodies, in order) and the Line Clear ``side``."""
+    if isinstance(body, NotJson):
+        raise unreadable(texts.BOARD_NOT_JSON, locale)
     if not isinstance(body, dict) or not isinstance(body.get("steps"), list) \
             or len(body["steps"]) > plans.MAX_STEPS or body.get("side") not in (None, *SIDES):
-        raise Refused(400, {"error": "The request needs the plan's steps (at most "
-                                     f"{plans.MAX_STEPS}) and, in Line Clear, a side."})
+        raise unreadable(texts.BOARD_PLAN_BODY.format(n=plans.MAX_STEPS), locale)
     actions: list[Action] = []
     for step in body["steps"]:
-        action = parse_action_body(step)
+        action = parse_action_body(step, locale)
         if isinstance(action, str):  # "undo" is no step of a plan
-            raise Refused(400, {"error": "The request names no action the board knows."})
+            raise unreadable(texts.BOARD_NO_ACTION, locale)
         actions.append(action)
     return actions, body.get("side")
 

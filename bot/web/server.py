@@ -20,7 +20,8 @@ from typing import Any
 
 from aiohttp import web
 
-from bot.web.acting import BoardFront, Refused, dumps
+from bot.core.wording import texts
+from bot.web.acting import NOT_JSON, BoardFront, Refused, dumps
 from bot.web.activity import ActivitySignIn, SignInError
 from bot.web.planning import BoardPlans
 from bot.web.tokens import bearer
@@ -215,6 +216,8 @@ class _Routes:
             return _json(404, {"error": "The Activity is not set up on this bot."})
         try:
             body = await _body(request)
+            if body is NOT_JSON:  # no link yet, so no language: English
+                raise Refused(400, {"error": str(texts.BOARD_NOT_JSON)})
             payload = await self.sign_in.token(body)
         except Refused as refused:
             return _json(refused.status, refused.payload)
@@ -229,14 +232,15 @@ async def _send(response: web.StreamResponse, view: bytes) -> None:
 
 async def _body(request: web.Request) -> Any:
     """The body's JSON, read as UTF-8 whatever charset the request names (JSON's one encoding);
-    400 for anything else: malformed, past the parser's limits (a number of thousands of digits,
-    nesting too deep), or holding a lone surrogate (``\\ud800``), which no answer quoting it
-    (a refusal quotes the action) could encode."""
+    :data:`NOT_JSON` for anything else (refused with a 400 by what reads the body, in the link's
+    language): malformed, past the parser's limits (a number of thousands of digits, nesting too
+    deep), or holding a lone surrogate (``\\ud800``), which no answer quoting it (a refusal
+    quotes the action) could encode."""
     try:
         body = json.loads((await request.read()).decode())
         json.dumps(body, ensure_ascii=False).encode()  # a lone surrogate fails here, not in the answer
     except (ValueError, RecursionError, web.HTTPRequestEntityTooLarge):  # Unicode errors are ValueErrors
-        raise Refused(400, {"error": "The request body is not JSON."}) from None
+        return NOT_JSON
     return body
 
 

@@ -1021,6 +1021,10 @@ BOARD_DONE_CATCHING_UP = (
     "It is done (saved), but the board could not show all of it just now: it will catch up."
 )
 """Said on the page when a change was committed but the answer could not be built in full."""
+BOARD_NOT_JSON = "The request body is not JSON."
+BOARD_NEEDS_STAMP = "The request needs a stamp and an action."
+BOARD_NO_ACTION = "The request names no action the board knows."
+BOARD_PLAN_BODY = "The request needs the plan's steps (at most {n}) and, in Line Clear, a side."
 
 from bot.core.wording.locales import keyed as _keyed  # noqa: E402  (last: every sentence above gets its key)
 
