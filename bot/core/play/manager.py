@@ -601,7 +601,7 @@ class GameManager:
             try:
                 played, game, outcome, stopped = await self._play_planned_turn(game)
             except Exception as error:  # reading or dropping a plan: reported after what was committed
-                log.info("looking for a plan in game %s failed: %r", game.id, error)
+                log.warning("looking for a plan in game %s failed: %r", game.id, error)
                 return steps, game, error, tuple(outcomes)
             steps += played
             if outcome is not None:
@@ -672,7 +672,7 @@ class GameManager:
             try:
                 await store.delete(game.id, holder.seat)
             except Exception as error:  # the steps played stand; the plan is dropped when next looked at
-                log.info("dropping a plan in game %s failed: %r", game.id, error)
+                log.warning("dropping a plan in game %s failed: %r", game.id, error)
                 stopped = error
         assert game.state is not None
         left_now = (game.state.focused(holder.seat).actions_left
