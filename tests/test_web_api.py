@@ -661,3 +661,33 @@ async def test_an_unreadable_body_is_refused_in_the_links_language_as_plain_text
     assert said[None] != said["pt-BR"], said
     for text in said.values():
         assert "`" not in text and "**" not in text and "\\" not in text, text
+
+
+@pytest.mark.parametrize("fault", sorted(AFTER_COMMIT_FAULTS))
+async def test_an_ai_seat_stopped_after_the_action_is_told_beside_it(
+        http: aiohttp.ClientSession, board: Board, monkeypatch: pytest.MonkeyPatch,
+        caplog: pytest.LogCaptureFixture, fault: str) -> None:
+    """The turn's last action commits, then the AI seat's move after it stops (the manager plays
+    it at start-up): the answer says the action was done and, after it, that what follows may be
+    missing, as the Discord front says it; an unexpected error is logged for the operator."""
+    token = board.token(0)
+    for _ in range(2):
+        _, view = await get_view(http, board, token)
+        assert (await post(http, board, "/api/act", token, {"action": "level1",
+                                                               "stamp": view["game"]["stamp"]}))[0] == 200
+
+    async def stopped(game: Any) -> Any:
+        return [], game, AFTER_COMMIT_FAULTS[fault]()
+
+    monkeypatch.setattr(board.front.manager, "_play_policies", stopped)
+    _, view = await get_view(http, board, token)
+    revision = (await board.game()).revision
+    caplog.clear()
+    body = {"action": "level1", "stamp": view["game"]["stamp"]}
+    status, done = await post(http, board, "/api/act", token, body)
+    assert status == 200, done
+    assert (await board.game()).revision == revision + 1
+    assert done["view"]["game"]["revision"] == revision + 1 and done["said"][0].startswith("Done:"), done
+    assert done["said"][-1].startswith("Your action stands (it is saved), but"), done["said"]
+    assert "`" not in done["said"][-1]
+    assert any(r.levelno == logging.ERROR for r in caplog.records) == (fault == "bug")

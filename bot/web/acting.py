@@ -260,7 +260,9 @@ class BoardFront:
             self._present(result)  # its own task: a failure to post is logged there
         except Exception:
             log.exception("game %s: handing a committed result on failed", game.id)
-        return await self.committed(grant, result.game, lambda: said(result, grant))
+        stopped = interruption(result)
+        return await self.committed(grant, result.game, lambda: said(result, grant) + (
+            [] if stopped is None else [sentence(stopped, grant.locale)]))
 
     async def undo(self, grant: BoardToken, game: Game, seat: int, shown: str) -> bytes:
         """Take back the seat's last action (``bot/core/play/undo.py`` checks it: theirs, the last
@@ -451,6 +453,22 @@ def said(result: ActionResult, grant: BoardToken) -> list[str]:
     lines += [event_text(event, stand_ins, hidden) for event in step.events
               if not isinstance(event, ev.TurnStarted)]
     return [_named(plain(str(localise(line, grant.locale))), names) for line in lines]
+
+
+def interruption(result: ActionResult) -> Any | None:
+    """What to tell the player when something stopped after their committed action (an AI
+    seat's move, a planned turn; ``result.interrupted``), as the Discord front says it: their
+    action stands, what follows may be missing (the manager plays it at start-up)."""
+    error = result.interrupted
+    if error is None:
+        return None
+    if isinstance(error, BotError):
+        return error.message
+    fault = storage_fault(error)
+    if fault is not None:
+        return texts.STORAGE_FAULT_AFTER_COMMIT[fault.value]
+    log.error("game %s: stopped after a committed action", result.game.id, exc_info=error)
+    return texts.FAILED_AFTER_COMMIT
 
 
 STAND_IN = "\ue000{}\ue001"
