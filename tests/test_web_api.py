@@ -430,6 +430,7 @@ async def test_the_log_carried_past_an_action_is_the_stored_one(http: aiohttp.Cl
         board.front._logs.clear()  # read again from storage
         _, stored = await get_view(http, board, token)
         assert done["view"]["log"] == stored["log"] and done["view"]["undo"] == stored["undo"]
+        assert done["view"]["log_from"] == stored["log_from"]
 
 
 async def test_a_body_no_answer_could_echo_is_400_and_changes_nothing(http: aiohttp.ClientSession,

@@ -99,6 +99,7 @@ def seat_view(ctx: Context, recent: Sequence[ActionRow] = (), *,
         "pending": None if offer is None else _pending(offer, locale),
         "finesse": _finesse(state, locale),
         "log": [_log_line(game, row, locale) for row in recent[-LOG_LINES:]],
+        "log_from": [{"seat": row.seat, "revision": row.revision} for row in recent[-LOG_LINES:]],
         "undo": "undo" if _undo_offered(recent, seat, ctx.user_id) else None,
     }
     return view

@@ -8,7 +8,7 @@ from collections.abc import Callable
 from typing import Any
 
 import pytest
-from board_pages import BUSY_CEILING_MS, DESKTOP, PHONE, open_board, revision, wait_revision
+from board_pages import BUSY_CEILING_MS, DESKTOP, PHONE, open_board, revision, view, wait_revision
 from playwright.sync_api import Browser, Page
 
 from bot.board import BoardHandle
@@ -132,3 +132,32 @@ def test_axe_finds_no_serious_violation(browser: Browser, boards: Callable[..., 
         assert serious(waiting) == []
     finally:
         context.close()
+
+
+@pytest.mark.parametrize(("locale", "words"), [("en", "Other players' moves: "),
+                                               ("pt-BR", "Jogadas dos outros jogadores: ")])
+def test_the_others_moves_are_announced_politely_and_ones_own_are_not(
+        page: Page, boards: Callable[..., BoardHandle], locale: str, words: str) -> None:
+    """A live update used to change only the turn's status: a screen reader heard "Your turn" and
+    nothing of what the others did. Their log lines since the last view are said in a polite live
+    region of their own; the seat's own moves (its answer says them) are not said again."""
+    board = boards(players=2, human_seats=(0, 1))
+    open_board(page, board.link(0, locale=locale))
+    heard = page.locator("#heard")
+    assert heard.get_attribute("aria-live") == "polite"
+    before = revision(page)
+    page.locator("button.offer.level1").click()  # on this page
+    wait_revision(page, before)
+    for _ in range(2):  # from another tab: the seat's own moves all the same
+        before = revision(page)
+        board.act(0, "level1")
+        wait_revision(page, before)
+    assert heard.inner_text() == ""
+    before = revision(page)
+    board.act(1, "level1")
+    board.act(1, "level1")
+    page.wait_for_function("(n) => window.board.view.game.revision >= n", arg=before + 2)
+    said = heard.inner_text()
+    lines = [line for line in view(page)["log"] if line.startswith("Bia: ")]
+    assert said.startswith(words) and lines[-1] in said, said
+    assert "Ana" not in said and said != page.inner_text("#turn-status")

@@ -43,6 +43,7 @@ export class Board {
     this.planning = null; // Plan mode: { bodies, side, steps, open }, with the real view kept in realView
     this.realView = null;
     this.kept = null; // the seat's plan and the last planned turn's outcome (GET /api/plan)
+    this.heardAt = null; // the revision up to which the others' moves have been announced
   }
 
   async start() {
@@ -126,10 +127,25 @@ export class Board {
     put(box, text || "");
   }
 
+  /** Announce, politely, what the other seats did since the last view heard (their lines of the
+   * view's log); the seat's own moves are not, their answer says them. The first view says nothing. */
+  hear(view) {
+    const at = view.game.revision;
+    const since = this.heardAt;
+    if (since !== null && at <= since) return;
+    this.heardAt = at;
+    if (since === null) return;
+    const from = view.log_from || [];
+    const me = view.me ? view.me.seat : null;
+    const lines = (view.log || []).filter((line, i) => from[i] && from[i].revision > since && from[i].seat !== me);
+    if (lines.length) put(document.getElementById("heard"), texts(view.game.locale)("othersMoved", { moves: lines.join("; ") }));
+  }
+
   setView(view) {
     // an answer can arrive after a live view of a later move (the other Line Clear holder's):
     // revisions only grow (an undo is a new revision too), so an older view is never drawn
     if (this.view && view.game.id === this.view.game.id && view.game.revision < this.view.game.revision) return;
+    if (!this.planning) this.hear(view); // a plan's draft is not the table: live views are heard
     if (this.dragging || this.pressed) {
       this.deferredView = view;
       return;
@@ -151,6 +167,7 @@ export class Board {
   }
 
   liveView(view) {
+    this.hear(view);
     const shown = this.planning ? this.realView : this.view;
     const newer = !shown || view.game.revision > shown.game.revision;
     if (this.planning) {

@@ -95,6 +95,7 @@ const EN = {
   planLeft: "Plan on the left side",
   planRight: "Plan on the right side",
   planStepCard: "{action} ({card})",
+  othersMoved: "Other players' moves: {moves}.",
 };
 
 const PT = {
@@ -190,6 +191,7 @@ const PT = {
   planLeft: "Planejar do lado esquerdo",
   planRight: "Planejar do lado direito",
   planStepCard: "{action} ({card})",
+  othersMoved: "Jogadas dos outros jogadores: {moves}.",
 };
 
 const TABLES = { en: EN, "pt-BR": PT };
