@@ -5,8 +5,10 @@ a drop on the reserve offers the upgrades; Esc puts a dragged piece back."""
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import Any
 
 from board_pages import (
+    BUSY_CEILING_MS,
     cell_centre,
     corner,
     lead,
@@ -17,10 +19,11 @@ from board_pages import (
     orientation,
     piece_cell_centre,
     revision,
+    touch_drag,
     view,
     wait_revision,
 )
-from playwright.sync_api import Page
+from playwright.sync_api import Browser, Page
 
 from bot.board import BoardHandle
 from engine.cards import Colour
@@ -101,16 +104,21 @@ def test_turn_and_flip_by_button_key_and_wheel(page: Page, boards: Callable[...,
     assert revision(page) == before  # let go away from the puzzles: nothing is played
 
 
+def no_domino_spot(puzzle: dict[str, Any]) -> tuple[int, int]:
+    """A recess cell whose right-hand neighbour is not part of the recess: a flat domino held by
+    its left cell cannot lie there."""
+    states = {(cell["r"], cell["c"]): cell["state"] for cell in puzzle["state"]}
+    return next((r, c) for (r, c), s in sorted(states.items())
+                if s == "recess" and states.get((r, c + 1), "blank") == "blank" and c + 1 < 5)
+
+
 def test_a_drop_that_does_not_fit_springs_back_with_the_reason(page: Page,
                                                                boards: Callable[..., BoardHandle]) -> None:
     board = boards(players=2)
     board.act(0, "take white 1")
     open_board(page, board.link(0))
     puzzle = view(page)["puzzles"][0]
-    states = {(cell["r"], cell["c"]): cell["state"] for cell in puzzle["state"]}
-    # a recess cell whose right-hand neighbour is not part of the recess: the domino cannot lie there
-    r, c = next((r, c) for (r, c), s in sorted(states.items())
-                if s == "recess" and states.get((r, c + 1), "blank") == "blank" and c + 1 < 5)
+    r, c = no_domino_spot(puzzle)
     assert normalised(orientation(page, "2")) == [(0, 0), (0, 1)]
     before = revision(page)
     mouse_drag(page, piece_cell_centre(page, "2"), cell_centre(page, puzzle["id"], r, c))
@@ -166,3 +174,36 @@ def test_escape_while_dragging_puts_the_piece_back(page: Page, boards: Callable[
     mouse_drag(page, start, end)  # the same drag without Esc drafts the piece
     assert page.locator("#puzzles rect.drafted").count() == 2
     assert board.game().revision == before
+
+
+def test_on_a_phone_the_reason_of_a_refused_drop_low_on_the_page_is_in_sight(
+        browser: Browser, boards: Callable[..., BoardHandle]) -> None:
+    """The message line sat at the page's top: on a phone scrolled down to the supply, the reason
+    a drop was refused was shown out of sight. It stays at the foot of the screen there."""
+    board = boards(players=2, human_seats=(0, 1))
+    for seat, action in ((0, "take white 1"), (0, "take white 2"), (0, "take white 3"),
+                         (1, "level1"), (1, "level1"), (1, "level1"), (0, "take black 1")):
+        board.act(seat, action)
+    height = 740
+    context = browser.new_context(viewport={"width": 360, "height": height}, has_touch=True, is_mobile=True)
+    context.set_default_timeout(BUSY_CEILING_MS)
+    try:
+        page = open_board(context.new_page(), board.link(0))
+        puzzle = view(page)["puzzles"][-1]  # the lowest, just above the supply
+        r, c = no_domino_spot(puzzle)
+        page.evaluate("(y) => window.scrollTo(0, y)",  # the page's top out of sight
+                      page.evaluate("document.querySelector('#title').getBoundingClientRect().bottom + 80"))
+        start, end = piece_cell_centre(page, "2"), cell_centre(page, puzzle["id"], r, c)
+        assert 0 < end[1] < start[1] < height
+        before = revision(page)
+        touch_drag(page, start, end)
+        page.wait_for_function("() => document.querySelector('#message').textContent.length > 0")
+        reason = message(page)
+        assert puzzle["id"] in reason, reason
+        assert revision(page) == before
+        box = page.evaluate("""() => { const box = document.querySelector('#message').getBoundingClientRect();
+            return [box.top, box.bottom, getComputedStyle(document.querySelector('#message')).opacity]; }""")
+        assert 0 <= box[0] < box[1] <= height and float(box[2]) == 1, box
+        assert page.get_attribute("#message", "aria-live") == "polite"
+    finally:
+        context.close()

@@ -11,6 +11,8 @@ import { attachPressHold, attachTaps } from "./taps.js";
 import { anchored, cellsKey, fittingPlacements, flipped, inside, turned } from "./shapes.js";
 import { cardOf, paint, render } from "./view.js";
 
+const QUIET_MS = 4000; // how long a confirmation stays in sight on a phone
+
 /** Index of a piece's first cell in reading order: the cell the keyboard cursor carries. */
 export function leadCell(cells) {
   let best = 0;
@@ -121,10 +123,14 @@ export class Board {
 
   // --- showing ----------------------------------------------------------------------------
 
+  /** Show (and have read out) a message; on a phone a confirmation fades from sight after a
+   * while (board.css), an error stays until the next message. */
   say(text, kind = "info") {
     const box = document.getElementById("message");
     box.className = `message ${kind}`;
     put(box, text || "");
+    clearTimeout(this.quietTimer);
+    if (text && kind !== "error") this.quietTimer = setTimeout(() => box.classList.add("quiet"), QUIET_MS);
   }
 
   /** Announce, politely, what the other seats did since the last view heard (their lines of the
