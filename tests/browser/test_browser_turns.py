@@ -259,6 +259,35 @@ def test_a_move_answered_without_its_view_reads_the_view_again(page: Page,
     assert note in message(page) and "error" not in (page.get_attribute("#message", "class") or "")
 
 
+def test_a_first_load_lost_on_the_network_is_tried_again_until_the_board_comes(
+        browser: Browser, boards: Callable[..., BoardHandle]) -> None:
+    """The board's first view used to be asked once: lost on the network, the page said so and
+    stayed empty until the player reloaded it. It is asked again, saying so, and drawn."""
+    board = boards(players=2)
+    context = browser.new_context(locale="pt-BR")  # before any view the page speaks the browser's language
+    context.set_default_timeout(BUSY_CEILING_MS)
+    lost: list[str] = []
+
+    def lose(route: Route) -> None:
+        lost.append(route.request.url)
+        route.abort("internetdisconnected")
+
+    try:
+        page = context.new_page()
+        page.route("**/api/view", lose)
+        page.goto(board.link(0))
+        page.wait_for_function("() => document.querySelector('#message').textContent.includes('tentando')")
+        while len(lost) < 2:  # asked again after a pause
+            page.wait_for_timeout(100)
+        page.unroute("**/api/view")
+        page.wait_for_selector("#players-h")
+        assert view(page)["me"]["seat"] == 0
+        assert page.inner_text("#message") == ""
+        assert "error" not in (page.get_attribute("#message", "class") or "")
+    finally:
+        context.close()
+
+
 def test_a_live_update_leaves_a_phone_page_where_it_was_scrolled(browser: Browser,
                                                                  boards: Callable[..., BoardHandle]) -> None:
     """The redraw of a live update gives the focus back to the control that had it: it used to

@@ -55,7 +55,9 @@ export class Board {
     attachTaps();
     attachPressHold(this);
     try {
-      this.setView(await this.api.view());
+      const view = await this.firstView();
+      if (!view) return;
+      this.setView(view);
       this.say("");
     } catch (error) {
       this.fail(error);
@@ -71,6 +73,23 @@ export class Board {
       }
       this.offline = state === "lost";
     });
+  }
+
+  /** The board's first view, asked again after a pause growing to 8 s while the server cannot be
+   * reached or answers 5xx (saying so); null after any other refusal, which is said. */
+  async firstView() {
+    for (let delay = 1000; ; delay = Math.min(delay * 2, 8000)) {
+      try {
+        return await this.api.view();
+      } catch (error) {
+        if (!(error instanceof NetworkError || (error instanceof ApiError && error.status >= 500))) {
+          this.fail(error);
+          return null;
+        }
+        this.say(this.t("retrying", { n: delay / 1000 }), "error");
+        await new Promise((resume) => setTimeout(resume, delay));
+      }
+    }
   }
 
   // --- what the view says -------------------------------------------------------------------

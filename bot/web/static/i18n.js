@@ -96,6 +96,7 @@ const EN = {
   planRight: "Plan on the right side",
   planStepCard: "{action} ({card})",
   othersMoved: "Other players' moves: {moves}.",
+  retrying: "The server could not be reached; trying again in {n} s…",
 };
 
 const PT = {
@@ -192,6 +193,7 @@ const PT = {
   planRight: "Planejar do lado direito",
   planStepCard: "{action} ({card})",
   othersMoved: "Jogadas dos outros jogadores: {moves}.",
+  retrying: "Não foi possível falar com o servidor; tentando de novo em {n} s…",
 };
 
 const TABLES = { en: EN, "pt-BR": PT };
