@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from days_support import START, act, current_user, days_bot, game_of, start_game
+from days_support import CHANNEL, START, THREE, act, current_user, days_bot, game_of, others, start_game
 from test_bot_support import assert_refused, final_reply
 
 from bot.core.clock import ManualClock
@@ -84,3 +84,26 @@ async def test_the_play_button_out_of_turn_offers_the_plan_form(tmp_path: Path) 
             "level1; level1"]
         refused = final_reply(await h.submit_modal(planner, form_id, {"actions": "fly away"}))
         assert refused.ephemeral and "fly" in refused.content
+
+
+async def test_a_player_who_left_has_no_next_turn_to_plan(tmp_path: Path) -> None:
+    async with days_bot(tmp_path / "db.sqlite3", ManualClock(START), THREE) as h:
+        game = await start_game(h, others=("bob", "carol"))
+        leaver = (await others(h, await current_user(h)))[0]
+        confirm = final_reply(await h.slash(leaver, CHANNEL, "projectl table leave"))
+        await h.click(leaver, confirm.message, confirm.buttons[0].custom_id)
+        # A plan for a seat that is out would be "planned" and never play.
+        assert_refused(await h.slash(leaver, CHANNEL, "projectl-plan set", actions="take white 2"),
+                       "out of this game", "no next turn")
+        assert_refused(await h.slash(leaver, CHANNEL, "projectl-plan set", actions="take white 2",
+                                     locale="pt-BR"), "fora desta partida")
+        assert final_reply(await h.slash(leaver, CHANNEL, "projectl-plan show")).content == (
+            "You have no plan in this game.")
+        post = next(m for m in reversed(h.channel_messages(CHANNEL))
+                    if any(getattr(c, "custom_id", "") == f"plp:play:{game.id}" for c in m.components))
+        refused = final_reply(await h.click(leaver, post, f"plp:play:{game.id}"))
+        assert refused.ephemeral and "out of this game" in refused.content
+        assert not [b for b in refused.buttons if b.custom_id.startswith("pln:")]  # no form to be refused
+        seated = next(u for u in await others(h, await current_user(h)) if u.id != leaver.id)
+        offered = final_reply(await h.click(seated, post, f"plp:play:{game.id}"))
+        assert [b.custom_id for b in offered.buttons] == [f"pln:open:{game.id}"]

@@ -64,6 +64,7 @@ from bot.core.play.panel import (
     shape_of,
     undo_offered,
 )
+from bot.core.play.plans import plannable
 from bot.core.play.seat_view import stamp
 from bot.core.storage import ActionRow
 from bot.core.wording import texts
@@ -609,6 +610,22 @@ async def _tap(interaction: discord.Interaction, parsed: PanelId | None) -> None
         await common.reply(interaction, screen.content, view=screen.view, files=image)
 
 
+async def _not_yours(interaction: discord.Interaction, error: NotYourTurnError, game_id: int) -> None:
+    """The Play button pressed out of turn: **Plan my next turn** only where a plan could be laid
+    out (not in Finishing Touches, not for a seat that left: its form could only be refused), and
+    a seat that is out of the game told so rather than whose turn it is."""
+    game = await common.manager_of(interaction).game(game_id)
+    seat = None if game is None else game.seat_of(interaction.user.id)
+    if game is None or game.state is None or seat is None:
+        await common.reply(interaction, error.message)
+    elif game.state.players[seat.seat].removed:
+        await common.reply(interaction, texts.PLAN_REMOVED)
+    elif plannable(game.state, seat.seat):
+        await common.reply(interaction, error.message, view=plans.plan_view(game_id))
+    else:
+        await common.reply(interaction, error.message)
+
+
 async def _open(interaction: discord.Interaction, game_id: int | None) -> None:
     """The Play button: the panel, privately, for whoever holds the move (with their mat)."""
     await common.defer(interaction)
@@ -619,7 +636,7 @@ async def _open(interaction: discord.Interaction, game_id: int | None) -> None:
         game, seat = await manager.check_turn(common.channel_id_of(interaction), interaction.user.id,
                                               game_id=game_id)
     except NotYourTurnError as error:  # a seated player out of turn may plan their next one
-        await common.reply(interaction, error.message, view=plans.plan_view(game_id))
+        await _not_yours(interaction, error, game_id)
         return
     rows = await manager.log(game.id)  # the one read: the undo offer and the catch-up both use it
     screen = panel_for(game, interaction.user.id, _own_action(interaction, rows, seat.seat),

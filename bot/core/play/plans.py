@@ -28,7 +28,7 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 import engine
-from bot.core.errors import BadInputError, InvalidActionError
+from bot.core.errors import BadInputError, InvalidActionError, NotInGameError
 from bot.core.games import PlanOutcome
 from bot.core.storage.plans import PlanStep
 from bot.core.wording import texts
@@ -91,9 +91,10 @@ def planning_states(state: GameState, seat: int, side: str | None = None) -> lis
 
 
 def plannable(state: GameState, seat: int | None) -> bool:
-    """Whether ``seat`` may lay out a plan now: a seat of a multiplayer game in play, out of turn."""
+    """Whether ``seat`` may lay out a plan now: a seat of a multiplayer game in play, out of turn,
+    still in the game (a seat that left or was removed has no next turn)."""
     return (seat is not None and state.phase is Phase.PLAY and state.options.variant != "solo"
-            and seat not in state.acting_seats)
+            and seat not in state.acting_seats and not state.players[seat].removed)
 
 
 @dataclass(frozen=True, slots=True)
@@ -117,6 +118,8 @@ def lay_out(state: GameState, seat: int, actions: Sequence[Action], *, side: str
     table would let it play, or one reaching past the turn."""
     if state.phase is not Phase.PLAY or state.options.variant == "solo":
         raise BadInputError(texts.PLAN_NOT_NOW)
+    if state.players[seat].removed:  # never to move again: its plan would never play
+        raise NotInGameError(texts.PLAN_REMOVED)
     if seat in state.acting_seats:
         raise BadInputError(texts.PLAN_YOUR_TURN)
     problem: Any = None

@@ -985,6 +985,7 @@ PLAN_EMPTY = ("Write your plan as actions in the engine's notation, separated by
 PLAN_TOO_LONG = "A plan holds one turn: at most {n} steps."
 PLAN_NOT_NOW = ("Plans are for a multiplayer game in play (in Solo and in Finishing Touches, play as it "
                 "comes).")
+PLAN_REMOVED = "You are out of this game (you left, or the table removed you): you have no next turn to plan."
 PLAN_YOUR_TURN = "It is your turn now: play it. A plan is for your next turn, laid out while others play."
 PLAN_STEP_REFUSED = "Step {n} of the plan would be refused: {reason}"
 PLAN_PAST_THE_TURN = "your turn was over before this step."
