@@ -7,7 +7,7 @@ from __future__ import annotations
 from datetime import timedelta
 from pathlib import Path
 
-from days_support import START, days_bot, game_of
+from days_support import START, THREE, days_bot, game_of, start_game
 from test_bot_support import final_reply, open_table
 
 from bot.core.clock import ManualClock
@@ -94,3 +94,20 @@ async def test_the_reply_that_ends_a_turn_offers_the_next_game(tmp_path: Path) -
         shown = final_reply(await h.click(alice, reply.message, button.custom_id)).content
         assert f"[Game {games[1].id}]" in shown and "has waited for you for 1 h 0 min" in shown
         assert manager is not None
+
+
+async def test_a_game_you_left_is_no_longer_in_your_inbox(tmp_path: Path) -> None:
+    clock = ManualClock(START)
+    async with days_bot(tmp_path / "db.sqlite3", clock, THREE) as h:
+        game = await start_game(h, others=("bob", "carol"))
+        assert game.current is not None
+        leaver = next(h.user(n) for n in THREE if h.user(n).id != game.current.user_id)
+        before = final_reply(await h.slash(leaver, "games", "projectl-games mine")).content
+        assert f"[Game {game.id}]" in before
+        confirm = final_reply(await h.slash(leaver, "games", "projectl table leave"))
+        await h.click(leaver, confirm.message, confirm.buttons[0].custom_id)
+        text = final_reply(await h.slash(leaver, "games", "projectl-games mine")).content
+        assert f"[Game {game.id}]" not in text and "Waiting on others" not in text
+        stayed = next(h.user(n) for n in THREE if h.user(n).id not in (leaver.id, game.current.user_id))
+        kept = final_reply(await h.slash(stayed, "games", "projectl-games mine")).content
+        assert f"[Game {game.id}]" in kept

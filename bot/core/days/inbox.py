@@ -9,7 +9,7 @@ so a game never waits on one for long enough to list.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
@@ -46,13 +46,16 @@ class Inbox:
     others: tuple[Waiting, ...]
 
 
-def inbox_of(rows: Sequence[tuple[TurnRow, int | None]], guild_id: int, user_id: int) -> Inbox:
+def inbox_of(rows: Sequence[tuple[TurnRow, int | None]], guild_id: int, user_id: int,
+             out: Collection[int] = ()) -> Inbox:
     """Group the open turns by game: a game where ``user_id`` holds the move (either Line Clear
     holder) is theirs, waiting since their turn started; any other waits on its holders, since
-    the earliest of their turns. Each part oldest wait first."""
+    the earliest of their turns. Each part oldest wait first. The games of ``out`` are left out:
+    the player left them or was removed (their seat row stays, so storage still finds them)."""
     games: dict[int, list[tuple[TurnRow, int | None]]] = {}
     for row in rows:
-        games.setdefault(row[0].key.game_id, []).append(row)
+        if row[0].key.game_id not in out:
+            games.setdefault(row[0].key.game_id, []).append(row)
     mine: list[Waiting] = []
     others: list[Waiting] = []
     for game_id, turns in games.items():
