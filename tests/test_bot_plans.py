@@ -107,3 +107,25 @@ async def test_a_player_who_left_has_no_next_turn_to_plan(tmp_path: Path) -> Non
         seated = next(u for u in await others(h, await current_user(h)) if u.id != leaver.id)
         offered = final_reply(await h.click(seated, post, f"plp:play:{game.id}"))
         assert [b.custom_id for b in offered.buttons] == [f"pln:open:{game.id}"]
+
+
+async def test_the_plan_button_of_a_game_gone_is_refused_at_the_click(tmp_path: Path) -> None:
+    async with days_bot(tmp_path / "db.sqlite3", ManualClock(START)) as h:
+        game = await start_game(h)
+        mover = await current_user(h)
+        planner = next(u for u in (h.user("alice"), h.user("bob")) if u.id != mover.id)
+        post = h.channel_messages("games")[-1]
+        reply = final_reply(await h.click(planner, post, f"plp:play:{game.id}"))
+        await h.slash(h.user("alice"), "games", "projectl table cancel")
+        later = await start_game(h)
+        assert later.id != game.id
+        assert_refused(await h.click(planner, reply.message, f"pln:open:{game.id}"), "out of date")
+        assert not h.world.open_modals  # no form to type a plan into only to see it refused
+        mover = await current_user(h)
+        post = h.channel_messages("games")[-1]
+        planner = next(u for u in (h.user("alice"), h.user("bob")) if u.id != mover.id)
+        reply = final_reply(await h.click(planner, post, f"plp:play:{later.id}"))
+        for _ in range(3):
+            await act(h, mover, "level1")  # the turn passes: the planner's own now
+        assert_refused(await h.click(planner, reply.message, f"pln:open:{later.id}"), "your turn now")
+        assert not h.world.open_modals

@@ -95,6 +95,12 @@ class PlanButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"pln:
     async def callback(self, interaction: discord.Interaction) -> None:
         try:
             context = await _seated(interaction)
+            # Refused here, not after the form is typed: a button of a game gone (the channel's
+            # game is another now), or a turn that is now the player's own.
+            if context.game.id != self.game_id:
+                raise StaleError(texts.STALE_BUTTON)
+            assert context.game.state is not None
+            plans.refuse_unless_plannable(context.game.state, context.seat)
             plan = await plan_keeping.plan_of(bot_of(interaction).storage, context)
             current = "" if plan is None else "; ".join(step.action for step in plan.left)
             await interaction.response.send_modal(PlanForm(self.game_id, interaction.locale, current))

@@ -97,6 +97,17 @@ def plannable(state: GameState, seat: int | None) -> bool:
             and seat not in state.acting_seats and not state.players[seat].removed)
 
 
+def refuse_unless_plannable(state: GameState, seat: int) -> None:
+    """Refuse, with the reason, a plan ``seat`` could not lay out now (:func:`plannable`): also
+    asked before a front shows its plan form, so nobody types a plan only to have it refused."""
+    if state.phase is not Phase.PLAY or state.options.variant == "solo":
+        raise BadInputError(texts.PLAN_NOT_NOW)
+    if state.players[seat].removed:  # never to move again: its plan would never play
+        raise NotInGameError(texts.PLAN_REMOVED)
+    if seat in state.acting_seats:
+        raise BadInputError(texts.PLAN_YOUR_TURN)
+
+
 @dataclass(frozen=True, slots=True)
 class LaidOut:
     """A plan the engine accepted on the table as it stands: its steps, with the cards they rely on;
@@ -116,12 +127,7 @@ def lay_out(state: GameState, seat: int, actions: Sequence[Action], *, side: str
     """Check ``actions`` as ``seat``'s next turn (in Line Clear on ``side``, or on the first side
     that allows it); refuse (with the engine's reason and the step's number) a plan no side of the
     table would let it play, or one reaching past the turn."""
-    if state.phase is not Phase.PLAY or state.options.variant == "solo":
-        raise BadInputError(texts.PLAN_NOT_NOW)
-    if state.players[seat].removed:  # never to move again: its plan would never play
-        raise NotInGameError(texts.PLAN_REMOVED)
-    if seat in state.acting_seats:
-        raise BadInputError(texts.PLAN_YOUR_TURN)
+    refuse_unless_plannable(state, seat)
     problem: Any = None
     seen = seen_position(state, seat)  # what the seat may see: no deck order, no hidden tile
     starts = planning_states(seen, seat, side)
