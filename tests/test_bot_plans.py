@@ -90,6 +90,7 @@ async def test_a_player_who_left_has_no_next_turn_to_plan(tmp_path: Path) -> Non
     async with days_bot(tmp_path / "db.sqlite3", ManualClock(START), THREE) as h:
         game = await start_game(h, others=("bob", "carol"))
         leaver = (await others(h, await current_user(h)))[0]
+        final_reply(await h.slash(leaver, CHANNEL, "projectl-plan set", actions="level1"))
         confirm = final_reply(await h.slash(leaver, CHANNEL, "projectl table leave"))
         await h.click(leaver, confirm.message, confirm.buttons[0].custom_id)
         # A plan for a seat that is out would be "planned" and never play.
@@ -97,8 +98,9 @@ async def test_a_player_who_left_has_no_next_turn_to_plan(tmp_path: Path) -> Non
                        "out of this game", "no next turn")
         assert_refused(await h.slash(leaver, CHANNEL, "projectl-plan set", actions="take white 2",
                                      locale="pt-BR"), "fora desta partida")
-        assert final_reply(await h.slash(leaver, CHANNEL, "projectl-plan show")).content == (
-            "You have no plan in this game.")
+        for command in ("projectl-plan show", "projectl-plan cancel"):  # the plan made before leaving
+            assert final_reply(await h.slash(leaver, CHANNEL, command)).content == (
+                "You have no plan in this game.")
         post = next(m for m in reversed(h.channel_messages(CHANNEL))
                     if any(getattr(c, "custom_id", "") == f"plp:play:{game.id}" for c in m.components))
         refused = final_reply(await h.click(leaver, post, f"plp:play:{game.id}"))

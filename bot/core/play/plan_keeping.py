@@ -27,11 +27,20 @@ async def save_plan(storage: Storage, ctx: ActingContext, actions: Sequence[Acti
 
 
 async def plan_of(storage: Storage, ctx: ActingContext) -> PlanRow | None:
-    """The seat's plan, if it is this user's (a seat that changed hands keeps no one else's)."""
+    """The seat's plan, if it is this user's (a seat that changed hands keeps no one else's) and
+    the seat is still in the game (one that left or was removed never plays its plan)."""
+    if _out(ctx):
+        return None
     plan = await PlanStore(storage).get(ctx.game.id, ctx.seat)
     return None if plan is None or plan.user_id != ctx.user_id else plan
 
 
 async def cancel_plan(storage: Storage, ctx: ActingContext) -> bool:
-    """Drop the seat's plan; whether there was one."""
-    return await PlanStore(storage).delete(ctx.game.id, ctx.seat)
+    """Drop the seat's plan; whether there was one (a seat out of the game had none to play)."""
+    dropped = await PlanStore(storage).delete(ctx.game.id, ctx.seat)
+    return dropped and not _out(ctx)
+
+
+def _out(ctx: ActingContext) -> bool:
+    """Whether the seat left the game or was removed: it will never move again."""
+    return ctx.game.state is not None and ctx.game.state.players[ctx.seat].removed
