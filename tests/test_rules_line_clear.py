@@ -24,6 +24,7 @@ from engine import (
     replay,
     serialisation,
 )
+from engine.actions import RemovePlayer
 from engine.errors import ActionNotAvailableError, BlackLimitError, PuzzleLimitError
 from engine.events import MarkersPassed, TurnStarted
 from engine.state import LineClearTable
@@ -328,3 +329,33 @@ def test_line_clear_games_finish_and_replay_with_seats(players: int, ghost: bool
         replayed = apply(replayed, action).state
     assert replay(start, log, seats) == final
     assert serialisation.loads(serialisation.dumps(final)) == final
+
+
+def test_with_the_first_player_removed_rounds_and_the_end_count_at_their_seat() -> None:
+    """docs/rules.md §10 "Remove a player": "rounds still begin at the first player's seat, even
+    if the first player was removed"; seed 004 "Game end": "The game continues until the first
+    player has been passed both of the markers again". A marker passing the removed first
+    player's seat starts a round (White) and counts as a receipt after the trigger, so the game
+    still ends."""
+    state = lc(5, seed=3)
+    first = state.first_player
+    state = apply(state, RemovePlayer(first)).state
+    rounds = []
+    for _ in range(5):
+        for seat in _holders(state):
+            state = _spend(state, seat)
+        rounds.append(state.round)
+    # The White marker (which the removed first player held) passes their seat again on the
+    # fifth pass: round 2 begins then, as it would with them at the table.
+    assert rounds == [1, 1, 1, 1, 2]
+    state = _triggered(state)
+    white, black = _holders(state)
+    take = next(a for a in legal_actions(state, black) if str(a).startswith("take black"))
+    state = apply(state, take, player=black).state
+    assert state.end_triggered
+    steps = 0
+    while state.phase is Phase.PLAY and steps < 12:
+        for seat in _holders(state):
+            state = _spend(state, seat)
+        steps += 1
+    assert state.phase is not Phase.PLAY and _table(state).receipts == 2

@@ -160,18 +160,19 @@ class LineClearGame(RowsGame):
                 return False
         table = w.table
         assert isinstance(table, LineClearTable)
-        white = self._next_seat(w, table.markers[0])
-        black = self._next_seat(w, table.markers[1])
-        if black == white:
-            black = self._next_seat(w, black)
-        receipts = table.receipts
         first = w.base.first_player
+        white, white_to_first = self._pass_marker(w, table.markers[0], first)
+        black, black_to_first = self._pass_marker(w, table.markers[1], first)
+        if black == white:
+            black, bumped_past_first = self._pass_marker(w, black, first)
+            black_to_first = (black_to_first and w.players[first].removed) or bumped_past_first
+        receipts = table.receipts
         if w.last_round is not None:
-            receipts += (white == first) + (black == first)
+            receipts += white_to_first + black_to_first
         w.table = replace(table, markers=(white, black), receipts=receipts)
         if receipts >= 2:
             return True
-        if white == first:
+        if white_to_first:
             if end_of_round(w):
                 return True
             w.round += 1
@@ -187,14 +188,20 @@ class LineClearGame(RowsGame):
         return False
 
     @staticmethod
-    def _next_seat(w: Work, seat: int) -> int:
+    def _pass_marker(w: Work, seat: int, first: int) -> tuple[int, bool]:
+        """The seat a marker held by ``seat`` passes to (clockwise, skipping removed seats), and
+        whether it reached the first player on the way: it lands on them, or — once they are
+        removed — passes their seat, as rounds still begin at the first player's seat then
+        (docs/rules.md "Remove a player")."""
         count = len(w.players)
         following = seat
+        reached = False
         for _ in range(count):
             following = (following + 1) % count
+            reached = reached or following == first
             if not w.players[following].removed:
                 break
-        return following
+        return following, reached
 
     def seat_removed(self, w: Work, seat: int) -> bool:
         turn = next((t for t in w.turns if t.seat == seat), None)
