@@ -363,3 +363,38 @@ def test_a_holder_with_an_arrow_does_not_hold_up_the_other_holder() -> None:
     state = apply(state, parse_action("level1"), player=black).state
     state = apply(state, parse_action("choose decline"), player=white).state
     assert state.decision_for(white) is None
+
+
+def test_a_ghost_is_placed_with_master_and_in_finishing_touches_too() -> None:
+    """RULINGS "Ghost Piece expansion": "It is an ordinary piece otherwise: it can be placed (Place,
+    Master, Finishing Touches)". In Finishing Touches it costs a point like any piece, and the card
+    it completes scores with no reward and no pieces back."""
+    from engine import Phase, score_lines
+
+    big = card("TG", "A1 B1 A2 B2 A3", points=2, reward="2")
+    state = with_player(with_cards(ghost_game(), [big]), 0, supply="P5 1", puzzles=["TG", "TM"])
+    after = play(state, "master P5 on TG at A1 B1 A2 B2 A3; 1 on TM at A1")
+    assert [d.card for d in after.players[0].completed] == ["TG", "TM"]
+    assert count(after.players[0].supply, "P5") == 1
+
+    finishing = with_player(with_cards(ghost_game(), [big]), 0, supply="P5", puzzles=["TG"])
+    finishing = finishing.evolve(phase=Phase.FINISHING, actions_left=0, current=0)
+    done, events = play_events(finishing, "place P5 on TG at A1 B1 A2 B2 A3")
+    assert any(isinstance(e, PuzzleCompleted) and e.finishing for e in events)
+    assert not any(isinstance(e, PieceGained) for e in events)
+    assert count(done.players[0].supply, "P5") == 0 and count(done.players[0].supply, "2") == 0
+    line = score_lines(done)[0]
+    assert (line.completed_points, line.finishing_penalty) == (2, 1)
+
+
+def test_an_arrow_never_skips_an_empty_level_as_upgrade_does() -> None:
+    """RULINGS "Level-up rewards": "An arrow goes exactly one level up: if no shape of that level
+    is in stock for any piece you could raise, the arrow is lost" — unlike Upgrade, which may skip
+    an empty level ("If no piece one level higher is left, you may skip to the next level")."""
+    state = _completing("2", ["TUP"], reserve={"1": 3, "2": 3, "I4": 2})  # level 3 empty, level 4 not
+    after, events = play_events(state, "place 2 on TUP at A1 B1")
+    assert after.decision_for(0) is None
+    assert any(isinstance(e, LevelUpLost) for e in events)
+    assert count(after.players[0].supply, "I4") == 0
+    # The same domino may still be upgraded past the empty level by the Upgrade action.
+    assert count(play(after, "upgrade 2 to I4").players[0].supply, "I4") == 1
