@@ -424,6 +424,27 @@ class GameManager:
         await _run_hooks(self.on_game_cancelled, cancelled)
         return cancelled
 
+    async def cancel_gone(self, channel_id: int) -> Game | None:
+        """Cancel the channel's open game because the channel is gone (deleted, or the bot was
+        removed from its server): :meth:`cancel`'s path — same status, same hooks — with nobody
+        to authorise. None when the channel has no open game (an unrelated channel, a second
+        delete event, a game that has just ended)."""
+        async def attempt() -> Game | None:
+            row = await self.storage.open_game_in_channel(channel_id)
+            if row is None:
+                return None
+            try:
+                row = await self.storage.set_status(row.id, row.revision, "cancelled")
+            except _StorageStale as error:
+                raise _MovedOn from error
+            return Game.from_row(row)
+
+        cancelled = await self._decided_on_the_latest(channel_id, attempt)
+        if cancelled is not None:
+            log.info("game %s cancelled: channel %s is gone", cancelled.id, channel_id)
+            await _run_hooks(self.on_game_cancelled, cancelled)
+        return cancelled
+
     # -- playing --------------------------------------------------------------------------------
 
     async def check_turn(

@@ -659,6 +659,14 @@ REMOVED_DM = (
     "stay, but you cannot win. You can still follow the game with `/projectl status`. {link}"
 )
 VOTE_STALE = "That vote was for a turn that is already over."
+GAME_GONE_CHANNEL_DM = (
+    "Game {game_id} in #{channel} on {server} has ended: its channel was deleted. It is kept as "
+    "cancelled; no rating changes."
+)
+GAME_GONE_SERVER_DM = (
+    "Game {game_id} in #{channel} on {server} has ended: the bot was removed from that server. It "
+    "is kept as cancelled; no rating changes."
+)
 
 # -- leaving and replacing -----------------------------------------------------------------------
 # (bot/discord/cogs/absence.py, bot/core/days/turnclock.py)

@@ -1,0 +1,62 @@
+"""Games whose channel is gone: the channel or thread was deleted, or the bot was removed from
+the server. Such a game can never be played on, so it ends as cancelled — through the manager's
+cancel path (:meth:`~bot.core.play.manager.GameManager.cancel_gone`: kept in the records,
+ratings untouched, reminders and plans closed by the same hooks) — and each human player is told
+why (:func:`gone_notice`). An archived thread is not gone: it reopens when someone posts, so its
+game stays as it is. No Discord here: the front passes ids and names (bot/discord/gone.py)."""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Iterable
+from dataclasses import dataclass
+
+from bot.core.errors import BotError
+from bot.core.play.manager import Game, GameManager
+from bot.core.wording import texts
+from bot.core.wording.locales import PlayerName
+
+log = logging.getLogger(__name__)
+
+
+@dataclass(frozen=True, slots=True)
+class GoneGame:
+    """A game just cancelled because its channel is gone, and who to tell."""
+
+    game: Game
+    user_ids: tuple[int, ...]
+    """Its human players still seated (an AI seat has nobody to tell)."""
+
+
+async def end_games_in(manager: GameManager, channel_ids: Iterable[int]) -> list[GoneGame]:
+    """Cancel the open game (lobby or active) of each deleted channel. A channel without one —
+    an unrelated channel, a second delete event — changes nothing."""
+    ended = []
+    for channel_id in dict.fromkeys(channel_ids):
+        try:
+            game = await manager.cancel_gone(channel_id)
+        except BotError as error:  # a game another process moved on too often, an unreadable row
+            log.warning("could not cancel the game of deleted channel %s: %s", channel_id, error)
+            continue
+        if game is not None:
+            ended.append(GoneGame(game, humans(game)))
+    return ended
+
+
+async def end_games_of_server(manager: GameManager, guild_id: int) -> list[GoneGame]:
+    """The bot was removed from the server: cancel every open game played there."""
+    channels = [row.channel_id async for row in manager.storage.iter_games_with_status("lobby", "active")
+                if row.guild_id == guild_id]
+    return await end_games_in(manager, channels)
+
+
+def humans(game: Game) -> tuple[int, ...]:
+    return tuple(dict.fromkeys(seat.user_id for seat in game.seats if seat.user_id is not None))
+
+
+def gone_notice(game: Game, channel: str | None, server: str | None, *, removed: bool = False) -> str:
+    """The DM to a player of ``game``: which table ended and why (names escaped; a channel whose
+    name is not known is named by its id)."""
+    words = texts.GAME_GONE_SERVER_DM if removed else texts.GAME_GONE_CHANNEL_DM
+    return words.format(game_id=game.id, channel=PlayerName(channel or str(game.channel_id)),
+                        server=PlayerName(server or str(game.guild_id)))
