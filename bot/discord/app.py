@@ -32,7 +32,7 @@ from bot.web.server import PortTakenError, RunningBoard, start_board_server
 from bot.web.tokens import SECRET_NAME, TokenSigner, new_secret
 from engine import GameState
 
-from . import panel_views, permissions, plans, views
+from . import gone, panel_views, permissions, plans, views
 from .board_button import hide_board_links
 from .cogs import advice, days_setup, info, ladder, play, reading, records, table
 from .cogs.common import channel_locale, report_error
@@ -136,6 +136,7 @@ class ProjectLBot(commands.Bot):
         advice.install(self)  # hint and review: bot/discord/cogs/advice.py
         ladder.install(self)  # /projectl-games: ratings, replays, recaps (its own 4,000 characters)
         plans.install(self)  # /projectl-plan: plan-ahead turns (bot/core/play/plans.py)
+        gone.install(self)  # a deleted channel or thread, a server left: its games end (bot/discord/gone.py)
         self.add_dynamic_items(*views.DYNAMIC_ITEMS, *panel_views.DYNAMIC_ITEMS)
         await self._start_board()
         await self._sync()

@@ -1,0 +1,110 @@
+"""Gone channels (bot/core/play/gone.py, bot/discord/gone.py): a deleted channel or thread, or a
+server the bot was removed from, ends its open game as cancelled — kept in the records, off the
+inbox — and DMs each human player why; an archived thread, an unrelated channel, a second delete
+or a server that is only unavailable change nothing."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from days_support import START, days_bot, game_of
+from harness.payloads import channel_payload, guild_create_payload
+from test_bot_support import final_reply, open_table
+
+from bot.core.clock import ManualClock
+
+
+async def _status(h: Any, game_id: int) -> str:
+    game = await h.bot.manager.game(game_id)
+    assert game is not None
+    return str(game.status)
+
+
+def _gone_dms(h: Any, user: Any) -> list[str]:
+    return [m.content for m in h.dms_to(user)
+            if m.content and ("has ended" in m.content or "terminou" in m.content)]
+
+
+async def test_deleting_the_channel_cancels_its_game_and_tells_the_players(tmp_path: Path) -> None:
+    clock = ManualClock(START)
+    async with days_bot(tmp_path / "db.sqlite3", clock, users=("alice", "bob", "carol")) as h:
+        alice, bob, carol = h.user("alice"), h.user("bob"), h.user("carol")
+        h.add_channel("game_night")
+        h.add_channel("other")
+        await open_table(h, alice, [bob], channel="game_night", ai=1)
+        await h.slash(carol, "other", "projectl table new", variant="solo")
+        # bob's DMs are in Portuguese (his latest settings command's language)
+        await h.slash(bob, "general", "projectl settings", heads_up=False, locale="pt-BR")
+        game, other = await game_of(h, "game_night"), await game_of(h, "other")
+        assert "Game " in final_reply(await h.slash(alice, "general", "projectl-games mine")).content
+
+        await h.dispatch("CHANNEL_DELETE", channel_payload(h.world, h.channel("game_night")))
+        assert await _status(h, game.id) == "cancelled"  # kept in the records, as cancelled
+        assert await h.bot.manager.game_in_channel(game.channel_id) is None
+        assert await _status(h, other.id) == "active"  # an unrelated channel's game plays on
+        (to_alice,) = _gone_dms(h, alice)
+        assert to_alice == (f"Game {game.id} in #game\\_night on Harness Guild has ended: its channel was "
+                            "deleted. It is kept as cancelled; no rating changes.")
+        (to_bob,) = _gone_dms(h, bob)
+        assert to_bob.startswith(f"A partida {game.id} em #game\\_night no servidor Harness Guild terminou")
+        assert _gone_dms(h, carol) == []
+        mine = final_reply(await h.slash(alice, "general", "projectl-games mine")).content
+        assert f"Game {game.id}]" not in mine
+
+        await h.dispatch("CHANNEL_DELETE", channel_payload(h.world, h.channel("game_night")))
+        await h.dispatch("CHANNEL_DELETE", channel_payload(h.world, h.channel("general")))
+        assert len(_gone_dms(h, alice)) == 1 and len(_gone_dms(h, bob)) == 1  # nothing more
+        assert await _status(h, other.id) == "active"
+
+
+async def test_a_deleted_thread_ends_its_game_an_archived_one_does_not(tmp_path: Path) -> None:
+    clock = ManualClock(START)
+    async with days_bot(tmp_path / "db.sqlite3", clock) as h:
+        alice, bob = h.user("alice"), h.user("bob")
+        kept = h.add_thread("games", "Tuesday", owner=alice)
+        doomed = h.add_thread("games", "**Friday**", owner=bob)
+        await open_table(h, alice, [bob], channel=kept)
+        await open_table(h, bob, [alice], channel=doomed)
+        manager = h.bot.manager
+        tuesday, friday = await manager.game_in_channel(kept.id), await manager.game_in_channel(doomed.id)
+
+        archived = channel_payload(h.world, kept)
+        archived["thread_metadata"]["archived"] = True
+        await h.dispatch("THREAD_UPDATE", archived)
+        assert await _status(h, tuesday.id) == "active"
+        assert _gone_dms(h, alice) == []
+
+        thread = {"id": str(doomed.id), "guild_id": str(h.world.guild_id), "parent_id": str(doomed.parent_id),
+                  "type": 11}
+        await h.dispatch("THREAD_DELETE", thread)
+        assert await _status(h, friday.id) == "cancelled" and await _status(h, tuesday.id) == "active"
+        for user in (alice, bob):
+            (notice,) = _gone_dms(h, user)
+            assert notice.startswith(f"Game {friday.id} in #\\*\\*Friday\\*\\* on Harness Guild has ended")
+        await h.dispatch("THREAD_DELETE", thread)
+        assert len(_gone_dms(h, alice)) == 1
+
+
+async def test_leaving_a_server_ends_its_games_an_outage_does_not(tmp_path: Path) -> None:
+    clock = ManualClock(START)
+    async with days_bot(tmp_path / "db.sqlite3", clock) as h:
+        alice, bob = h.user("alice"), h.user("bob")
+        h.add_channel("second")
+        await open_table(h, alice, [bob], channel="games")
+        await open_table(h, bob, [alice], channel="second")
+        first, second = await game_of(h, "games"), await game_of(h, "second")
+        h.close_dms(bob)
+
+        await h.dispatch("GUILD_DELETE", {"id": str(h.world.guild_id), "unavailable": True})
+        assert await _status(h, first.id) == "active"  # an outage: the server comes back
+
+        await h.dispatch("GUILD_CREATE", guild_create_payload(h.world))
+        await h.dispatch("GUILD_DELETE", {"id": str(h.world.guild_id), "unavailable": False})
+        assert {await _status(h, first.id), await _status(h, second.id)} == {"cancelled"}
+        notices = _gone_dms(h, alice)
+        assert len(notices) == 2 and all("the bot was removed from that server" in n for n in notices)
+        assert "#games on Harness Guild" in notices[0] + notices[1]
+        assert _gone_dms(h, bob) == []
+        assert (await h.bot.days.store.get_prefs(bob.id)).dms_closed  # 403: remembered, as for any DM
+
