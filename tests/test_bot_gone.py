@@ -10,7 +10,8 @@ from typing import Any
 
 from days_support import START, days_bot, game_of
 from harness.payloads import channel_payload, guild_create_payload
-from test_bot_support import final_reply, open_table
+from test_bot_restart import harness
+from test_bot_support import bot_of, final_reply, open_table
 
 from bot.core.clock import ManualClock
 
@@ -108,3 +109,38 @@ async def test_leaving_a_server_ends_its_games_an_outage_does_not(tmp_path: Path
         assert _gone_dms(h, bob) == []
         assert (await h.bot.days.store.get_prefs(bob.id)).dms_closed  # 403: remembered, as for any DM
 
+
+async def test_a_resumed_game_whose_channel_is_gone_is_logged_not_posted(tmp_path: Path, caplog: Any) -> None:
+    """The channel went while the bot was away and the AI seat moves at start-up: nothing is
+    posted or raised, one log line says so, and the game is left as it is (the guild may only be
+    partly known yet: only a delete event cancels)."""
+    import logging
+
+    import engine
+    from bot.core.play.manager import Game
+
+    db = tmp_path / "away.sqlite3"
+    async with harness(db) as first:
+        alice = first.add_user("alice")
+        await open_table(first, alice, [], players=2, ai=1)
+        game = await bot_of(first).manager.game_in_channel(first.channel("games").id)
+        assert game is not None and game.state is not None and game.current is not None
+        assert game.current.user_id == alice.id
+        state = game.state
+        for text in ("level1", "level1", "level1"):  # committed, then the bot stopped before the AI moved
+            outcome = engine.apply(state, engine.parse_action(text))
+            row = await bot_of(first).storage.commit_action(
+                game.id, game.revision, seat=state.current, user_id=alice.id, action=text,
+                state=engine.serialisation.dumps(outcome.state), state_schema=1, finished=False)
+            game, state = Game.from_row(row), outcome.state
+        assert game.current is not None and game.current.is_ai
+
+    caplog.set_level(logging.INFO, logger="bot")
+    async with harness(db) as h:  # a new world: the games channel has another id, the old one is gone
+        h.add_user("alice", alice.id)
+        await h.settle()
+        assert f"game {game.id}'s channel {game.channel_id} is not visible" in caplog.text
+        resumed = await bot_of(h).manager.game(game.id)
+        assert resumed is not None and resumed.status == "active" and resumed.current is not None
+        assert resumed.current.user_id == alice.id  # the AI played on
+        assert not any(m.filenames for m in h.channel_messages("games"))

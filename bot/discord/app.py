@@ -188,7 +188,10 @@ class ProjectLBot(commands.Bot):
         resumed, self._resumed = self._resumed, []
         for result in resumed:
             channel = self.get_channel(result.game.channel_id)
-            if isinstance(channel, discord.abc.Messageable):
+            if channel is None:  # deleted while the bot was away, or hidden from it: nowhere to post
+                log.info("game %s's channel %s is not visible: its resumed turn is not posted",
+                         result.game.id, result.game.channel_id)
+            elif isinstance(channel, discord.abc.Messageable):
                 try:
                     await post_turn(self, channel, result)
                 except discord.HTTPException:
