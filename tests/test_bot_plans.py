@@ -6,10 +6,14 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
 from days_support import CHANNEL, START, THREE, act, current_user, days_bot, game_of, others, start_game
-from test_bot_support import assert_refused, final_reply
+from test_bot_support import assert_refused, bot_of, final_reply
 
 from bot.core.clock import ManualClock
+from bot.core.errors import NotInGameError
+from bot.core.play import flow
+from bot.core.wording import texts
 
 
 async def test_a_plan_plays_when_the_turn_passes_and_the_player_is_told(tmp_path: Path) -> None:
@@ -104,7 +108,7 @@ async def test_a_player_who_left_has_no_next_turn_to_plan(tmp_path: Path) -> Non
         post = next(m for m in reversed(h.channel_messages(CHANNEL))
                     if any(getattr(c, "custom_id", "") == f"plp:play:{game.id}" for c in m.components))
         refused = final_reply(await h.click(leaver, post, f"plp:play:{game.id}"))
-        assert refused.ephemeral and "out of this game" in refused.content
+        assert refused.ephemeral and "no longer in this game" in refused.content
         assert not [b for b in refused.buttons if b.custom_id.startswith("pln:")]  # no form to be refused
         seated = next(u for u in await others(h, await current_user(h)) if u.id != leaver.id)
         offered = final_reply(await h.click(seated, post, f"plp:play:{game.id}"))
@@ -131,3 +135,20 @@ async def test_the_plan_button_of_a_game_gone_is_refused_at_the_click(tmp_path: 
             await act(h, mover, "level1")  # the turn passes: the planner's own now
         assert_refused(await h.click(planner, reply.message, f"pln:open:{later.id}"), "your turn now")
         assert not h.world.open_modals
+
+
+async def test_a_player_who_left_is_told_so_when_they_try_to_move(tmp_path: Path) -> None:
+    """Not "it is not your turn: X is playing" (which suggests waiting): the same words from the
+    typed command, its pt-BR form, and the acting context every front (the web board too) builds."""
+    async with days_bot(tmp_path / "db.sqlite3", ManualClock(START), THREE) as h:
+        await start_game(h, others=("bob", "carol"))
+        leaver = (await others(h, await current_user(h)))[0]
+        confirm = final_reply(await h.slash(leaver, CHANNEL, "projectl table leave"))
+        await h.click(leaver, confirm.message, confirm.buttons[0].custom_id)
+        text = assert_refused(await act(h, leaver, "level1"), "no longer in this game")
+        assert "not your turn" not in text.lower()
+        assert_refused(await h.slash(leaver, CHANNEL, "projectl play act", text="level1", locale="pt-BR"),
+                       "não está mais nesta partida")
+        with pytest.raises(NotInGameError) as refused:
+            await flow.acting(bot_of(h).manager, h.channel(CHANNEL).id, leaver.id)
+        assert refused.value.message == texts.NO_LONGER_IN_GAME

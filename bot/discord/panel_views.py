@@ -612,14 +612,12 @@ async def _tap(interaction: discord.Interaction, parsed: PanelId | None) -> None
 
 async def _not_yours(interaction: discord.Interaction, error: NotYourTurnError, game_id: int) -> None:
     """The Play button pressed out of turn: **Plan my next turn** only where a plan could be laid
-    out (not in Finishing Touches, not for a seat that left: its form could only be refused), and
-    a seat that is out of the game told so rather than whose turn it is."""
+    out (not in Finishing Touches, not for a seat that left: its form could only be refused; a
+    seat out of the game is refused before this, by ``check_turn``)."""
     game = await common.manager_of(interaction).game(game_id)
     seat = None if game is None else game.seat_of(interaction.user.id)
     if game is None or game.state is None or seat is None:
         await common.reply(interaction, error.message)
-    elif game.state.players[seat.seat].removed:
-        await common.reply(interaction, texts.PLAN_REMOVED)
     elif plannable(game.state, seat.seat):
         await common.reply(interaction, error.message, view=plans.plan_view(game_id))
     else:

@@ -945,7 +945,7 @@ def _player_action(action: Action) -> Action:
 
 def _current_seat_for(game: Game, user_id: int) -> Seat:
     """The user's seat if it may act now: the current seat, or either marker holder's while two
-    turns run at once (Line Clear)."""
+    turns run at once (Line Clear). A seat that left or was removed is told so, not whose turn it is."""
     if game.status == "lobby":
         raise WrongStageError(texts.NOT_STARTED)
     seat = game.seat_of(user_id)
@@ -954,6 +954,11 @@ def _current_seat_for(game: Game, user_id: int) -> Seat:
     current = game.current
     if current is None or game.state is None:
         raise WrongStageError(texts.GAME_OVER)
+    if game.state.players[seat.seat].removed:
+        # Their seat row stays after they leave or are voted out, but they will never move again:
+        # "not your turn: X is playing" would suggest waiting. Every front (command, typed
+        # notation, buttons, the web board) reaches this through ``act`` or ``flow.acting``.
+        raise NotInGameError(texts.NO_LONGER_IN_GAME)
     acting = game.state.acting_seats
     if seat.seat not in acting:
         if len(acting) > 1:  # Line Clear: both marker holders, joined in the reader's language
