@@ -7,7 +7,20 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from days_support import CHANNEL, START, THREE, act, current_user, days_bot, game_of, others, start_game
+from days_support import (
+    CHANNEL,
+    START,
+    THREE,
+    act,
+    current_user,
+    days,
+    days_bot,
+    game_of,
+    others,
+    start_game,
+    tick,
+)
+from harness import DiscordHarness, FakeMember
 from test_bot_support import assert_refused, bot_of, final_reply
 
 from bot.core.clock import ManualClock
@@ -39,8 +52,70 @@ async def test_a_plan_plays_when_the_turn_passes_and_the_player_is_told(tmp_path
         assert len(h.channel_messages("games")) > posts_before
         [page] = final_reply(await h.slash(planner, "games", "projectl log")).embeds
         assert page.description.count("(planned)") == 3
-        assert final_reply(await h.slash(planner, "games", "projectl-plan show")).content == (
-            "You have no plan in this game.")
+        shown = final_reply(await h.slash(planner, "games", "projectl-plan show")).content
+        assert shown.startswith("You have no plan in this game.")
+        assert f"Your planned turn in game {game.id} was played: `level1`" in shown  # the last one's word
+
+
+async def _planned_turn_plays(h: DiscordHarness, actions: str) -> tuple[FakeMember, int]:
+    """The player out of turn plans ``actions``; the mover plays their turn out, so the plan
+    plays. The planner and how many DMs they had before it played."""
+    mover = await current_user(h)
+    planner = next(u for u in (h.user("alice"), h.user("bob")) if u.id != mover.id)
+    final_reply(await h.slash(planner, CHANNEL, "projectl-plan set", actions=actions))
+    before = len(h.dms_to(planner))
+    for _ in range(3):
+        await act(h, mover, "level1")
+    await h.settle()
+    return planner, before
+
+
+async def test_a_plan_outcome_respects_reminders_off_and_stays_on_request(tmp_path: Path) -> None:
+    async with days_bot(tmp_path / "db.sqlite3", ManualClock(START)) as h:
+        game = await start_game(h)
+        for name in ("alice", "bob"):
+            await h.slash(h.user(name), CHANNEL, "projectl settings", reminders=False)
+        planner, before = await _planned_turn_plays(h, "level1; level1; level1")
+        assert len(h.dms_to(planner)) == before  # no DM: they asked for none
+        shown = final_reply(await h.slash(planner, CHANNEL, "projectl-plan show")).content
+        assert f"Your planned turn in game {game.id} was played" in shown
+
+
+async def test_a_plan_outcome_in_quiet_hours_waits_for_their_end_before_the_turn_dm(tmp_path: Path) -> None:
+    clock = ManualClock(START.replace(hour=21, minute=30))  # 22:30 in Paris
+    async with days_bot(tmp_path / "db.sqlite3", clock) as h:
+        game = await start_game(h)
+        for name in ("alice", "bob"):
+            await h.slash(h.user(name), CHANNEL, "projectl settings", quiet_hours="22:00-07:00",
+                          timezone="Europe/Paris")
+        planner, before = await _planned_turn_plays(h, "level1")  # two actions left: the turn goes on
+        clock.advance(minutes=2)
+        await tick(h)
+        assert len(h.dms_to(planner)) == before  # quiet hours: nothing now
+        clock.set(START.replace(day=2, hour=6))  # 07:00 Paris
+        await tick(h)
+        outcome, turn = h.dms_to(planner)[before:]
+        assert outcome.content.startswith(f"Your planned turn in game {game.id} was played: `level1`")
+        assert "still your turn" not in outcome.content.lower()  # the turn DM, right after, says it
+        assert turn.content.startswith("Your turn")
+        await tick(h)
+        assert len(h.dms_to(planner)) == before + 2  # once
+
+
+async def test_a_plan_outcome_to_closed_dms_marks_them_closed_and_stays_on_request(tmp_path: Path) -> None:
+    async with days_bot(tmp_path / "db.sqlite3", ManualClock(START)) as h:
+        game = await start_game(h)
+        mover = await current_user(h)
+        planner = next(u for u in (h.user("alice"), h.user("bob")) if u.id != mover.id)
+        h.close_dms(planner)  # Discord answers 403 / 50007
+        await _planned_turn_plays(h, "level1; level1; level1")
+        assert (await days(h).store.get_prefs(planner.id)).dms_closed
+        shown = final_reply(await h.slash(planner, CHANNEL, "projectl-plan show", locale="pt-BR")).content
+        assert f"O seu turno planejado na partida {game.id} foi jogado" in shown
+        # DMs known closed: the next outcome is not even tried (as for the turn-start DM)
+        attempts = len(h.calls_to("POST", "/channels/{channel_id}/messages"))
+        assert await days(h).reminders.send_or_hold("k", planner.id, "x", game=None) == "closed"
+        assert len(h.calls_to("POST", "/channels/{channel_id}/messages")) == attempts
 
 
 async def test_a_plan_broken_by_the_opponents_take_stops_there(tmp_path: Path) -> None:

@@ -1,5 +1,6 @@
 """``/projectl-plan``: lay out your next turn while others play (bot/core/play/plans.py), see it,
-cancel it; and the private word on what a planned turn did when it came.
+cancel it; and the private word on what a planned turn did when it came (a DM under the player's
+DM settings, and in ``show`` until they lay out another plan).
 
 Every answer is private. A plan is laid out through the flow layer like any other act: one
 acting context for the seated user (``flow.onlooker``), the engine's checks on the table as it
@@ -46,6 +47,7 @@ async def save_plan(interaction: discord.Interaction, actions: str, game_id: int
         raise StaleError(texts.STALE_BUTTON)
     storage = bot_of(interaction).storage
     laid_out = await plan_keeping.save_plan(storage, context, plans.parse_plan(actions))
+    days_of(bot_of(interaction)).plan_outcomes.forget(context.game.id, context.seat)  # a new plan: old news
     # what the plan's DM will be worded in: the language of the player's latest table command
     await storage.upsert_player(interaction.user.id, interaction.user.display_name,
                                 locale_code(interaction.locale))
@@ -117,11 +119,12 @@ def plan_view(game_id: int) -> discord.ui.View:
 @app_commands.command(name="show", description="Your plan for your next turn")
 async def show_command(interaction: discord.Interaction) -> None:
     context = await _seated(interaction)
-    plan = await plan_keeping.plan_of(bot_of(interaction).storage, context)
-    if plan is None:
-        await reply(interaction, texts.PLAN_NONE)
-        return
-    await reply(interaction, texts.PLAN_SHOWN.format(steps=plans.step_lines(plan.left)))
+    bot = bot_of(interaction)
+    plan = await plan_keeping.plan_of(bot.storage, context)
+    shown = texts.PLAN_NONE if plan is None else texts.PLAN_SHOWN.format(steps=plans.step_lines(plan.left))
+    # what the last planned turn did: the one place it stays when its DM was held or not deliverable
+    last = days_of(bot).plan_outcomes.last(context.game.id, context.seat, context.user_id)
+    await reply(interaction, shown if last is None else Joined([shown, plans.outcome_words(last)], "\n\n"))
 
 
 @app_commands.command(name="cancel", description="Drop your plan: your next turn waits for you")
@@ -149,11 +152,18 @@ def outcome_text(outcome: PlanOutcome, link: str) -> Any:
 
 
 async def tell(bot: FrontServices, outcome: PlanOutcome) -> None:
-    """DM the player what their planned turn did (the turn's own DM follows only if actions are left)."""
+    """Tell the player what their planned turn did: kept for ``/projectl-plan show``, and DMed
+    under the rules of the turn DMs (``send_or_hold``: reminders off or DMs known closed, none;
+    quiet hours or vacation, held until they end, without the "still your turn" line that may no
+    longer hold then: the turn DM, held to the same moment, says it). The turn's own DM follows
+    only if actions are left."""
     game = await bot.manager.game(outcome.game_id)
     days = days_of(bot)
+    await days.plan_outcomes.keep(outcome)
     link = "" if game is None else days.reminders.jump_link(game)
-    await days.reminders.direct_message(outcome.user_id, outcome_text(outcome, link), game=game)
+    await days.reminders.send_or_hold(("plan", outcome.game_id, outcome.seat), outcome.user_id,
+                                      outcome_text(outcome, link), game=game,
+                                      held_content=plans.outcome_words(outcome))
 
 
 def install(bot: Any) -> None:

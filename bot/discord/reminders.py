@@ -22,8 +22,9 @@ from __future__ import annotations
 import asyncio
 import io
 import logging
-from collections.abc import Awaitable, Callable, Coroutine
-from datetime import timedelta
+from collections.abc import Awaitable, Callable, Coroutine, Hashable
+from dataclasses import dataclass, replace
+from datetime import datetime, timedelta
 from typing import Any
 
 import discord
@@ -59,6 +60,18 @@ FIRST_REMINDER_DELAY = timedelta(minutes=1)
 TimeoutAnnouncer = Callable[[Game, TurnRow], Awaitable[None]]
 
 
+@dataclass(frozen=True, slots=True)
+class HeldDM:
+    """A one-off DM (:meth:`ReminderScheduler.send_or_hold`) waiting for the player's quiet hours
+    or vacation to end. Kept in memory: a restart loses it (what it said stays on request, e.g.
+    ``/projectl-plan show``, until then; the log marks planned actions for good)."""
+
+    user_id: int
+    game_id: int | None
+    content: Any
+    due: datetime
+
+
 def preferences(row: ReminderPrefsRow) -> Preferences:
     return Preferences(
         enabled=row.enabled, interval=row.interval, quiet_start=row.quiet_start, quiet_end=row.quiet_end,
@@ -84,6 +97,8 @@ class ReminderScheduler:
         self._loop: tasks.Loop[Callable[[], Coroutine[Any, Any, None]]] | None = None
         self._heads_ups: set[asyncio.Task[None]] = set()
         """Heads-up DMs on their way (:meth:`_heads_up`), awaited by :meth:`stop`."""
+        self._held: dict[Hashable, HeldDM] = {}
+        """One-off DMs held back by the player's settings (:meth:`send_or_hold`), sent by :meth:`tick`."""
 
     @property
     def clock(self) -> Clock:
@@ -221,8 +236,12 @@ class ReminderScheduler:
         self._last_actor[game.id] = user_id
 
     async def preferences_changed(self, user_id: int) -> None:
-        """Re-plan the player's open turns under their new settings (e.g. back from vacation)."""
+        """Re-plan the player's open turns under their new settings (e.g. back from vacation); their
+        held DMs are looked at again at the next tick."""
         now = self.clock.now()
+        for key, held in list(self._held.items()):
+            if held.user_id == user_id:
+                self._held[key] = replace(held, due=now)
         prefs = preferences(await self.store.get_prefs(user_id))
         for row in await self.store.open_turns_of_user(user_id):
             if row.sent_count == 0 and row.last_acted_at is None:
@@ -264,9 +283,11 @@ class ReminderScheduler:
         messages were sent. Safe to call any time, from several places at once.
 
         Timeouts first: the word to the player whose time ran out pushes their next nudge back, so
-        a nudge that fell due in the same tick is not sent on top of it."""
+        a nudge that fell due in the same tick is not sent on top of it. Held DMs (:meth:`send_or_hold`)
+        next, so what a planned turn did comes before the turn DM held to the same moment."""
         timeouts = await self.run_timeouts()
-        return timeouts + await self.run_due()
+        held = await self.run_held()  # before the turn DMs: a planned turn's word, then the turn's
+        return timeouts + held + await self.run_due()
 
     async def run_due(self) -> int:
         now = self.clock.now()
@@ -326,6 +347,52 @@ class ReminderScheduler:
             if await self.tell_timed_out(game, row):
                 announced += 1
         return announced
+
+    async def send_or_hold(self, key: Hashable, user_id: int, content: Any, *, game: Game | None,
+                           held_content: Any = None) -> str:
+        """A one-off DM about ``game`` (what a planned turn did) under the rules the turn DMs
+        follow, so a player who asked for no DMs, or for none at night, is not DMed by it either:
+        none with reminders off (``"off"``); none while their DMs are known to be closed
+        (``"closed"``: the turn-start DM is not tried either); in quiet hours or on vacation
+        (:func:`~bot.core.days.reminder_policy.deliverable_at`) it is held until they end
+        (``"held"``; sent by :meth:`tick`, as ``held_content`` when given: words that stay true
+        later) and replaces any DM held under the same ``key``. A 403 marks their DMs closed, as
+        for a reminder. Else ``"sent"`` or ``"failed"``. No channel fallback: the caller keeps
+        what it said where the player can ask for it."""
+        self._held.pop(key, None)
+        stored = await self.store.get_prefs(user_id)
+        if stored.dms_closed:
+            return "closed"
+        now = self.clock.now()
+        allowed = reminder_policy.deliverable_at(now, preferences(stored))
+        if allowed is None:
+            return "off"
+        if allowed > now:
+            later = content if held_content is None else held_content
+            self._held[key] = HeldDM(user_id, None if game is None else game.id, later, allowed)
+            return "held"
+        outcome = await self.direct_message(user_id, content, game=game,
+                                            locale=self._dm_locale_of(stored.locale, game))
+        if outcome == "closed":
+            await self.store.set_dms_closed(user_id, True)
+        return outcome
+
+    async def run_held(self) -> int:
+        """Send the held DMs whose time has come (the player's settings are read again: one held
+        past quiet hours may be held again, or dropped if they turned DMs off meanwhile)."""
+        now = self.clock.now()
+        sent = 0
+        for key, held in list(self._held.items()):
+            if held.due > now or self._held.get(key) is not held:
+                continue
+            del self._held[key]
+            game = None if held.game_id is None else await self.bot.manager.game(held.game_id)
+            try:
+                if await self.send_or_hold(key, held.user_id, held.content, game=game) == "sent":
+                    sent += 1
+            except Exception:  # one bad DM must not hold up the others
+                log.exception("held DM to %s failed", held.user_id)
+        return sent
 
     async def tell_timed_out(self, game: Game, row: TurnRow) -> bool:
         """Tell the player whose clock ran out what may now happen and how to keep their seat:

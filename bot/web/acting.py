@@ -24,6 +24,7 @@ from bot.core.errors import BadInputError, BotError, NotInGameError, OutOfDateEr
 from bot.core.play import flow
 from bot.core.play.flow import ActingContext
 from bot.core.play.manager import ActionResult, Game, GameManager
+from bot.core.play.plan_outcomes import PlanOutcomes
 from bot.core.play.seat_view import PART_DIGITS, PARTS, SEAT_STAMP_PREFIX
 from bot.core.play.undo import UndoResult, check_undo, undo_last
 from bot.core.services import ResultPresenter
@@ -35,7 +36,6 @@ from bot.core.wording.event_texts import event_text
 from bot.core.wording.locales import Joined, Notation, PlayerName, Text, localise, unescaped
 from bot.core.wording.refusals import engine_text
 from bot.web.live import LiveGames
-from bot.web.plan_outcomes import PlanOutcomes
 from bot.web.tokens import BadTokenError, BoardToken, TokenSigner
 from bot.web.view import LOG_LINES, Json, context_for, seat_view
 from engine import Action, Master, Place

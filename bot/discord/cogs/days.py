@@ -9,13 +9,14 @@ template matches, and ``pl:`` ids we do not own are answered by the core "unknow
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import timedelta
 from typing import Any
 
 import discord
 
 from bot.core.days.turnclock import TurnClock
+from bot.core.play.plan_outcomes import PlanOutcomes
 from bot.core.storage.days import DaysStore
 from bot.core.wording import texts
 
@@ -64,6 +65,8 @@ class Days:
     store: DaysStore
     reminders: ReminderScheduler
     turnclock: TurnClock
+    plan_outcomes: PlanOutcomes = field(default_factory=PlanOutcomes)
+    """What each seat's last planned turn did, for ``/projectl-plan show`` (bot/discord/plans.py)."""
 
 
 async def turn_limit_of(bot: FrontServices, game_id: int) -> timedelta | None:

@@ -1,6 +1,7 @@
-"""What each seat's last planned turn did, for its board page: the manager hands every outcome
-(``on_plan_played``) to this keeper, and the seat's page shows it until the player dismisses it
-or lays out a new plan.
+"""What each seat's last planned turn did, for the player to see when they ask: the board page
+(the manager hands it every outcome, ``on_plan_played``; shown until the player dismisses it or
+lays out a new plan) and ``/projectl-plan show`` on Discord (kept by ``bot/discord/plans.py``
+as it tells the player, so a DM held back or undeliverable is not the only word of it).
 
 Kept in memory, the latest per seat and at most :data:`MAX_KEPT` in all: after a restart the page
 still shows what was played through the log, whose planned lines are marked.
