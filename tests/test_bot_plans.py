@@ -29,11 +29,16 @@ from bot.core.play import flow
 from bot.core.wording import texts
 
 
+async def mover_and_planner(h: DiscordHarness) -> tuple[FakeMember, FakeMember]:
+    """The two-player game's player to move, and the other one (who may plan meanwhile)."""
+    mover = await current_user(h)
+    return mover, next(u for u in (h.user("alice"), h.user("bob")) if u.id != mover.id)
+
+
 async def test_a_plan_plays_when_the_turn_passes_and_the_player_is_told(tmp_path: Path) -> None:
     async with days_bot(tmp_path / "db.sqlite3", ManualClock(START)) as h:
         game = await start_game(h)
-        mover = await current_user(h)
-        planner = next(u for u in (h.user("alice"), h.user("bob")) if u.id != mover.id)
+        mover, planner = await mover_and_planner(h)
         assert_refused(await h.slash(mover, "games", "projectl-plan set", actions="level1"), "your turn now")
         reply = final_reply(await h.slash(planner, "games", "projectl-plan set",
                                           actions="level1; level1; level1"))
@@ -60,8 +65,7 @@ async def test_a_plan_plays_when_the_turn_passes_and_the_player_is_told(tmp_path
 async def _planned_turn_plays(h: DiscordHarness, actions: str) -> tuple[FakeMember, int]:
     """The player out of turn plans ``actions``; the mover plays their turn out, so the plan
     plays. The planner and how many DMs they had before it played."""
-    mover = await current_user(h)
-    planner = next(u for u in (h.user("alice"), h.user("bob")) if u.id != mover.id)
+    mover, planner = await mover_and_planner(h)
     final_reply(await h.slash(planner, CHANNEL, "projectl-plan set", actions=actions))
     before = len(h.dms_to(planner))
     for _ in range(3):
@@ -105,8 +109,7 @@ async def test_a_plan_outcome_in_quiet_hours_waits_for_their_end_before_the_turn
 async def test_a_plan_outcome_to_closed_dms_marks_them_closed_and_stays_on_request(tmp_path: Path) -> None:
     async with days_bot(tmp_path / "db.sqlite3", ManualClock(START)) as h:
         game = await start_game(h)
-        mover = await current_user(h)
-        planner = next(u for u in (h.user("alice"), h.user("bob")) if u.id != mover.id)
+        mover, planner = await mover_and_planner(h)
         h.close_dms(planner)  # Discord answers 403 / 50007
         await _planned_turn_plays(h, "level1; level1; level1")
         assert (await days(h).store.get_prefs(planner.id)).dms_closed
@@ -121,8 +124,7 @@ async def test_a_plan_outcome_to_closed_dms_marks_them_closed_and_stays_on_reque
 async def test_a_plan_broken_by_the_opponents_take_stops_there(tmp_path: Path) -> None:
     async with days_bot(tmp_path / "db.sqlite3", ManualClock(START)) as h:
         game = await start_game(h)
-        mover = await current_user(h)
-        planner = next(u for u in (h.user("alice"), h.user("bob")) if u.id != mover.id)
+        mover, planner = await mover_and_planner(h)
         assert game.state is not None
         card = game.state.table.white_row[2]  # type: ignore[union-attr]
         reply = final_reply(await h.slash(planner, "games", "projectl-plan set",
@@ -145,8 +147,7 @@ async def test_a_plan_broken_by_the_opponents_take_stops_there(tmp_path: Path) -
 async def test_the_play_button_out_of_turn_offers_the_plan_form(tmp_path: Path) -> None:
     async with days_bot(tmp_path / "db.sqlite3", ManualClock(START)) as h:
         game = await start_game(h)
-        mover = await current_user(h)
-        planner = next(u for u in (h.user("alice"), h.user("bob")) if u.id != mover.id)
+        _, planner = await mover_and_planner(h)
         post = h.channel_messages("games")[-1]
         ix = await h.click(planner, post, f"plp:play:{game.id}")
         reply = final_reply(ix)
@@ -193,8 +194,7 @@ async def test_a_player_who_left_has_no_next_turn_to_plan(tmp_path: Path) -> Non
 async def test_the_plan_button_of_a_game_gone_is_refused_at_the_click(tmp_path: Path) -> None:
     async with days_bot(tmp_path / "db.sqlite3", ManualClock(START)) as h:
         game = await start_game(h)
-        mover = await current_user(h)
-        planner = next(u for u in (h.user("alice"), h.user("bob")) if u.id != mover.id)
+        mover, planner = await mover_and_planner(h)
         post = h.channel_messages("games")[-1]
         reply = final_reply(await h.click(planner, post, f"plp:play:{game.id}"))
         await h.slash(h.user("alice"), "games", "projectl table cancel")
@@ -202,9 +202,8 @@ async def test_the_plan_button_of_a_game_gone_is_refused_at_the_click(tmp_path: 
         assert later.id != game.id
         assert_refused(await h.click(planner, reply.message, f"pln:open:{game.id}"), "out of date")
         assert not h.world.open_modals  # no form to type a plan into only to see it refused
-        mover = await current_user(h)
+        mover, planner = await mover_and_planner(h)
         post = h.channel_messages("games")[-1]
-        planner = next(u for u in (h.user("alice"), h.user("bob")) if u.id != mover.id)
         reply = final_reply(await h.click(planner, post, f"plp:play:{later.id}"))
         for _ in range(3):
             await act(h, mover, "level1")  # the turn passes: the planner's own now
