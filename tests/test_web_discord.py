@@ -139,3 +139,12 @@ async def test_an_undo_on_the_board_is_told_in_the_channel(tmp_path: Path) -> No
                     view = (await answer.json())["view"]
         await h.settle()
         assert "took back their last action" in (h.channel_messages("games")[-1].content or "")
+
+
+async def test_the_board_and_discord_keep_one_last_planned_turn(tmp_path: Path) -> None:
+    """What a seat's last planned turn did is one record for both fronts: the board shows what
+    ``/projectl-plan show`` says, and a plan laid out on either clears it for both."""
+    async with board_bot(tmp_path / "b.sqlite3") as h:
+        bot = bot_of(h)
+        assert bot.board_front is not None and bot.days is not None
+        assert bot.board_front.plan_outcomes is bot.days.plan_outcomes

@@ -16,6 +16,7 @@ from discord.ext import commands
 from bot.core.clock import Clock, SystemClock
 from bot.core.config import Settings
 from bot.core.play.manager import ActionResult, Game, GameManager, PolicyFactory
+from bot.core.play.plan_outcomes import PlanOutcomes
 from bot.core.play.undo import UndoResult
 from bot.core.rendering.collector import freeze_startup
 from bot.core.rendering.render import ProcessRenderer, Renderer
@@ -153,7 +154,7 @@ class ProjectLBot(commands.Bot):
             logging.getLogger("aiohttp.access").setLevel(logging.WARNING)
         secret = self.settings.web_secret or await self.storage.kept_secret(SECRET_NAME, new_secret())
         front = BoardFront(self.manager, TokenSigner(secret), self.present_result,
-                           present_undo=self.present_undo)
+                           present_undo=self.present_undo, plan_outcomes=self._shared_plan_outcomes())
         sign_in = None
         if self.settings.activity and self.settings.client_secret and self.application_id is not None:
             client_id = str(self.application_id)
@@ -169,6 +170,11 @@ class ProjectLBot(commands.Bot):
         self.board_front = front
         log.info("the web board listens on %s:%s (links: %s)", self._board.host, self._board.port,
                  self.settings.board_url)
+
+    def _shared_plan_outcomes(self) -> PlanOutcomes:
+        """The board shows the same last planned turn as ``/projectl-plan show``, and a plan laid
+        out on either front clears it on both: one :class:`PlanOutcomes` (play-over-days')."""
+        return PlanOutcomes() if self.days is None else self.days.plan_outcomes
 
     async def _sync(self) -> None:
         """Sync the command tree — after checking it fits Discord, which would otherwise refuse
