@@ -91,6 +91,7 @@ def test_a_name_with_markdown_is_said_as_typed(page: Page, boards: Callable[...,
     seen = revision(page)
     page.locator(".row.white button.slot-button:not([aria-disabled])").first.click()
     wait_revision(page, seen)
+    page.wait_for_function("() => !window.board.busy")  # the answer, which the live view may precede
     said = message(page)
     assert f"{name} took puzzle" in said, said
     assert "**" not in said.replace(name, "") and "`" not in said.replace(name, ""), said
