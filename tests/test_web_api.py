@@ -692,3 +692,27 @@ async def test_an_ai_seat_stopped_after_the_action_is_told_beside_it(
     assert done["said"][-1].startswith("Your action stands (it is saved), but"), done["said"]
     assert "`" not in done["said"][-1]
     assert any(r.levelno == logging.ERROR for r in caplog.records) == (fault == "bug")
+
+
+@pytest.mark.parametrize("action", ["level1", "undo"])
+async def test_a_storage_fault_before_the_commit_is_503_in_the_players_words(
+        http: aiohttp.ClientSession, board: Board, monkeypatch: pytest.MonkeyPatch, action: str) -> None:
+    """The database locked before anything is committed: an action and an undo alike answer 503
+    saying nothing was changed and to try again (an undo used to answer a bare 500)."""
+    token = board.token(0)
+    _, view = await get_view(http, board, token)
+    first = {"action": "level1", "stamp": view["game"]["stamp"]}
+    assert (await post(http, board, "/api/act", token, first))[0] == 200
+
+    async def locked(*args: Any, **kwargs: Any) -> Any:
+        raise sqlite3.OperationalError("database is locked")
+
+    monkeypatch.setattr(board.front.manager, "act", locked)
+    monkeypatch.setattr("bot.web.acting.undo_last", locked)
+    _, view = await get_view(http, board, token)
+    revision = (await board.game()).revision
+    body = {"action": action, "stamp": view["game"]["stamp"]}
+    status, refused = await post(http, board, "/api/act", token, body)
+    assert status == 503, refused
+    assert "nothing was changed" in refused["error"] and "locked" in refused["error"], refused
+    assert (await board.game()).revision == revision

@@ -251,10 +251,7 @@ class BoardFront:
         except BotError as error:
             raise Refused(422, {"error": sentence(error.message, grant.locale)}) from None
         except Exception as error:
-            fault = storage_fault(error)
-            if fault is None:
-                raise
-            raise Refused(503, {"error": sentence(texts.STORAGE_FAULT[fault.value], grant.locale)}) from None
+            raise storage_refusal(error, grant.locale) from None
         try:
             self._carry_log(result)
             self._present(result)  # its own task: a failure to post is logged there
@@ -273,6 +270,8 @@ class BoardFront:
                                    grant.user_id, game_id=game.id)
         except BotError as error:
             raise Refused(422, {"error": sentence(error.message, grant.locale)}) from None
+        except Exception as error:
+            raise storage_refusal(error, grant.locale) from None
         if self.present_undo is not None:
             try:
                 await self.present_undo(done, grant.user_id)
@@ -453,6 +452,16 @@ def said(result: ActionResult, grant: BoardToken) -> list[str]:
     lines += [event_text(event, stand_ins, hidden) for event in step.events
               if not isinstance(event, ev.TurnStarted)]
     return [_named(plain(str(localise(line, grant.locale))), names) for line in lines]
+
+
+def storage_refusal(error: Exception, locale: Any) -> Exception:
+    """What the page hears when ``error`` stopped a change before it was committed: a storage
+    fault is a 503 in the player's words (nothing was changed: try again); anything else is a
+    bug, raised on as it is (logged by the server, a plain 500 to the page)."""
+    fault = storage_fault(error)
+    if fault is None:
+        return error
+    return Refused(503, {"error": sentence(texts.STORAGE_FAULT[fault.value], locale)})
 
 
 def interruption(result: ActionResult) -> Any | None:
