@@ -6,16 +6,15 @@ answer privately (bot/core/days/inbox.py words them)."""
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
 from typing import Any
 
 import discord
 from discord import app_commands
 
-from bot.core.days.inbox import Inbox, inbox_lines, inbox_of, next_waiting
+from bot.core.days.inbox import Inbox, games_left, inbox_lines, inbox_of, next_waiting
 from bot.core.days.pace import duration_text
 from bot.core.errors import BadInputError
-from bot.core.storage.days import DaysStore, TurnRow
+from bot.core.storage.days import DaysStore
 from bot.core.wording import texts
 
 from .cogs.common import bot_of, clip, reply, report_error
@@ -26,24 +25,7 @@ async def inbox_for(bot: FrontServices, guild_id: int | None, user_id: int) -> I
     if guild_id is None:
         raise BadInputError(texts.NOT_A_GUILD)
     rows = await DaysStore(bot.storage).open_turns_beside(guild_id, user_id)
-    return inbox_of(rows, guild_id, user_id, await _games_left(bot, rows, user_id))
-
-
-async def _games_left(bot: FrontServices, rows: Sequence[tuple[TurnRow, int | None]],
-                      user_id: int) -> set[int]:
-    """The games among ``rows`` that ``user_id`` is out of (left, or removed by a table vote): a
-    removed seat keeps its user in ``seats``, so only the game's state tells. Only the games
-    waiting on someone else are read: a seat holding the move is still in the game."""
-    holding = {row.key.game_id for row, _ in rows if row.user_id == user_id}
-    out: set[int] = set()
-    for game_id in dict.fromkeys(row.key.game_id for row, _ in rows):
-        if game_id in holding:
-            continue
-        game = await bot.manager.game(game_id)
-        seat = None if game is None else game.seat_of(user_id)
-        if game is None or game.state is None or seat is None or game.state.players[seat.seat].removed:
-            out.add(game_id)
-    return out
+    return inbox_of(rows, guild_id, user_id, await games_left(rows, user_id, bot.manager.game))
 
 
 @app_commands.command(name="mine",

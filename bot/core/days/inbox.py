@@ -9,12 +9,13 @@ so a game never waits on one for long enough to list.
 
 from __future__ import annotations
 
-from collections.abc import Collection, Sequence
+from collections.abc import Awaitable, Callable, Collection, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
 from bot.core.days.pace import duration_text
+from bot.core.games import Game
 from bot.core.storage.days import TurnRow
 from bot.core.wording import texts
 
@@ -44,6 +45,24 @@ class Waiting:
 class Inbox:
     mine: tuple[Waiting, ...]
     others: tuple[Waiting, ...]
+
+
+async def games_left(rows: Sequence[tuple[TurnRow, int | None]], user_id: int,
+                     load: Callable[[int], Awaitable[Game | None]]) -> set[int]:
+    """The games among ``rows`` that ``user_id`` is out of (left, or removed by a table vote), for
+    :func:`inbox_of`'s ``out``: a removed seat keeps its user in ``seats``, so only the game's state
+    tells. Only the games waiting on someone else are loaded (``load``: the manager's ``game``): a
+    seat holding the move is still in the game."""
+    holding = {row.key.game_id for row, _ in rows if row.user_id == user_id}
+    out: set[int] = set()
+    for game_id in dict.fromkeys(row.key.game_id for row, _ in rows):
+        if game_id in holding:
+            continue
+        game = await load(game_id)
+        seat = None if game is None else game.seat_of(user_id)
+        if game is None or game.state is None or seat is None or game.state.players[seat.seat].removed:
+            out.add(game_id)
+    return out
 
 
 def inbox_of(rows: Sequence[tuple[TurnRow, int | None]], guild_id: int, user_id: int,
