@@ -1,6 +1,6 @@
 """The play-over-days and stats stores on both engines, the migrations kept in step, and what
-several bot processes sharing one PostgreSQL rely on: per-game serialisation and reminders
-claimed exactly once. PostgreSQL is a real server started by the test run (tests/conftest.py)."""
+several bot processes sharing one PostgreSQL rely on: per-game serialisation, and reminders and
+held DMs claimed exactly once. PostgreSQL is a real server started by the test run (tests/conftest.py)."""
 
 from __future__ import annotations
 
@@ -15,6 +15,8 @@ import pytest
 
 from bot.core.clock import ManualClock
 from bot.core.storage import DaysStore, NewSeat, StaleRevisionError, Storage, StoredCatalogue, TurnKey
+from bot.core.storage.held import HeldStore
+from bot.core.storage.plans import OutcomeRow, PlanStep, PlanStore
 from bot.core.storage.stats import ResultRow, StatsStore
 
 START = datetime(2025, 3, 1, 12, 0, tzinfo=UTC)
@@ -204,6 +206,67 @@ async def test_an_undo_or_a_seat_handed_to_an_ai_forgets_the_games_master_drafts
     assert await store._scalar("SELECT COUNT(*) FROM master_drafts") == 0
 
 
+async def test_a_seats_last_planned_turn_is_kept_once_until_its_next_plan(store: Storage) -> None:
+    """Migration 0017: one outcome per seat, read back as written, kept again in its place; the
+    seat's next plan forgets it in the plan's own transaction; a plan dismissed with it (the board)
+    forgets both; past the bound the first kept goes first."""
+    game_id, big = await active_game(store), 2**60
+    plans = PlanStore(store)
+    reason = '{"en":"W11 is gone.","fields":{},"text":"PLAN_CARD_GONE"}'
+    await plans.keep_outcome(game_id, 1, big, ["level1"], ["take white 3", "level1"], reason, 2,
+                             keep_at_most=9)
+    row = await plans.outcome(game_id, 1)
+    assert row == OutcomeRow(game_id, 1, big, ("level1",), ("take white 3", "level1"), reason, 2,
+                             row.kept_at if row else "")
+    await plans.keep_outcome(game_id, 1, big, ["level1"] * 3, [], None, 0, keep_at_most=9)
+    row = await plans.outcome(game_id, 1)
+    assert row is not None
+    assert (row.played, row.left, row.reason, row.actions_left) == (("level1",) * 3, (), None, 0)
+    assert await store._scalar("SELECT COUNT(*) FROM plan_outcomes") == 1
+    assert await plans.outcome(game_id, 0) is None
+    await plans.save(game_id, 1, big, [PlanStep("level1")])
+    assert await plans.outcome(game_id, 1) is None and await plans.get(game_id, 1) is not None
+    await plans.keep_outcome(game_id, 1, big, ["level1"], [], None, 2, keep_at_most=9)
+    assert await plans.delete(game_id, 1)  # a plan dropped on Discord: its last turn's word stays
+    assert await plans.outcome(game_id, 1) is not None
+    assert not await plans.delete(game_id, 1, outcome_too=True)  # dismissed on the board
+    assert await plans.outcome(game_id, 1) is None
+    for seat in range(4):
+        await plans.keep_outcome(game_id, seat, 5, ["level1"], [], None, 2, keep_at_most=3)
+    assert [await plans.outcome(game_id, seat) is None for seat in range(4)] == [True, False, False, False]
+    await plans.keep_outcome(game_id, 1, 5, ["pass"], [], None, 2, keep_at_most=3)  # kept again: the latest
+    await plans.keep_outcome(game_id, 0, 5, ["level1"], [], None, 2, keep_at_most=3)
+    assert [await plans.outcome(game_id, seat) is None for seat in range(4)] == [False, False, True, False]
+
+
+async def test_a_held_dm_is_kept_replaced_looked_at_again_and_claimed_once(store: Storage) -> None:
+    """Migration 0017: a DM held under a key replaces the one held under it; it is due at its time
+    (or at once when its player's settings change); claimed once, and not once replaced since read;
+    the game it is about being cancelled changes nothing."""
+    game_id, big = await active_game(store), 2**60
+    held = HeldStore(store)
+    later = START + timedelta(hours=8)
+    await held.hold("plan:1:1", big, game_id, '"first"', later)
+    await held.hold("plan:1:1", big, game_id, '"second"', later)
+    await held.hold("other", 5, None, '"x"', later + timedelta(hours=1))
+    assert await held.due(START) == []
+    [row] = await held.due(later)
+    assert (row.key, row.user_id, row.game_id, row.content, row.due_at) == (
+        "plan:1:1", big, game_id, '"second"', later)
+    await held.due_now(5, START + timedelta(minutes=1))  # back from vacation
+    assert [r.key for r in await held.due(START + timedelta(minutes=1))] == ["other"]
+    await held.hold("plan:1:1", big, game_id, '"third"', later)  # replaced after it was read
+    assert not await held.claim(row)
+    [row] = [r for r in await held.due(later) if r.key == "plan:1:1"]
+    assert row.content == '"third"' and await held.claim(row) and not await held.claim(row)
+    await held.drop("other")
+    assert await held.due(later + timedelta(days=1)) == []
+    await held.hold("plan:1:0", 5, game_id, '"y"', later)
+    game = await store.get_game(game_id)
+    await store.set_status(game_id, game.revision, "cancelled")
+    assert [(r.key, r.game_id) for r in await held.of_user(5)] == [("plan:1:0", game_id)]
+
+
 # -- several processes on one PostgreSQL ------------------------------------------------------------
 
 
@@ -277,6 +340,25 @@ async def test_reminders_fire_once_across_two_processes(postgres_url: str) -> No
         counts = await asyncio.gather(tick(first), tick(second))
         assert sum(counts) == 40
         assert await DaysStore(second).due_turns(now) == []
+    finally:
+        await first.close()
+        await second.close()
+
+
+async def test_held_dms_are_claimed_once_across_two_processes(postgres_url: str) -> None:
+    first = await Storage.open(postgres_url, ManualClock(START))
+    second = await Storage.open(postgres_url, ManualClock(START))
+    try:
+        for n in range(40):
+            await HeldStore(first).hold(f"plan:{n}:0", 5, None, '"x"', START + timedelta(minutes=1))
+        now = START + timedelta(hours=1)
+
+        async def tick(store: Storage) -> int:
+            held = HeldStore(store)
+            return sum([await held.claim(row) for row in await held.due(now)])
+
+        counts = await asyncio.gather(tick(first), tick(second))
+        assert sum(counts) == 40 and await HeldStore(second).due(now) == []
     finally:
         await first.close()
         await second.close()

@@ -10,7 +10,9 @@ import pytest
 
 from bot.core.clock import ManualClock
 from bot.core.storage import DaysStore, NewSeat, Storage, StoredCatalogue, TurnKey
+from bot.core.storage.held import HeldStore
 from bot.core.storage.move import MoveError, main, move
+from bot.core.storage.plans import PlanStore
 
 START = datetime(2025, 3, 1, 12, 0, tzinfo=UTC)
 CATALOGUE = StoredCatalogue("c" * 32, '[{"id": "W01"}]')
@@ -30,6 +32,8 @@ async def filled_sqlite(path: Path) -> int:
     await store.set_server_locale(1, "pt-BR", set_by=5)  # /projectl-server (migration 0007)
     await store.save_master_draft(game.id, game.revision, seat=0, user_id=5,  # master-add (0008)
                                   placements="1 on W01 at A1")
+    await PlanStore(store).keep_outcome(game.id, 0, 5, ["level1"], [], None, 2, keep_at_most=9)  # (0017)
+    await HeldStore(store).hold("plan:1:0", 5, game.id, '"x"', START + timedelta(hours=8))
     await store.close()
     return game.id
 
@@ -40,6 +44,7 @@ async def test_move_copies_everything_and_play_continues(tmp_path: Path, postgre
     assert copied["games"] == 1 and copied["actions"] == 1 and copied["turns"] == 1 and copied["players"] == 1
     assert copied["catalogues"] == 1  # the cards every stored state names (migration 0006)
     assert copied["server_settings"] == 1 and copied["master_drafts"] == 1
+    assert copied["plan_outcomes"] == 1 and copied["held_dms"] == 1
     store = await Storage.open(postgres_url, ManualClock(START))
     try:
         game = await store.get_game(game_id)
@@ -47,6 +52,8 @@ async def test_move_copies_everything_and_play_continues(tmp_path: Path, postgre
         assert (game.catalogue_key, game.catalogue) == (CATALOGUE.key, CATALOGUE.cards)
         assert await store.server_locales() == {1: "pt-BR"}
         assert await store.master_draft(game_id, 0, 5, game.revision) == "1 on W01 at A1"
+        assert (await PlanStore(store).outcome(game_id, 0)).played == ("level1",)  # type: ignore[union-attr]
+        assert [row.content for row in await HeldStore(store).of_user(5)] == ['"x"']
         assert await store._scalar("SELECT cards FROM catalogues WHERE catalogue_key = ?",
                                    (CATALOGUE.key,)) == CATALOGUE.cards
         game = await store.commit_action(game_id, game.revision, seat=1, user_id=None, action="pass",

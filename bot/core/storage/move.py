@@ -21,7 +21,7 @@ from bot.core.storage.db import Storage
 
 TABLES = ("players", "catalogues", "games", "seats", "actions", "table_options", "turns", "votes",
           "undone_actions", "game_results", "hints", "server_settings", "master_drafts",
-          "rated_games", "ratings", "rating_changes", "bot_secrets", "plans")
+          "rated_games", "ratings", "rating_changes", "bot_secrets", "plans", "plan_outcomes", "held_dms")
 """Every table a migration creates (``schema_version`` aside), parents before children. A
 migration that adds a table must add it here: :func:`move` refuses a table it does not know."""
 

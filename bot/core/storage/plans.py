@@ -1,9 +1,13 @@
-"""SQL for plan-ahead turns (migration 0013; the rules are in bot/core/play/plans.py).
+"""SQL for plan-ahead turns (migration 0013; the rules are in bot/core/play/plans.py) and what
+each seat's last planned turn did (``plan_outcomes``, migration 0017).
 
 A plan's progress (``played``, ``turn``) only ever moves inside the transaction that commits the
 planned action (:func:`advance_write`), so the log and the plan can never disagree: after a crash
 the plan resumes at the first step not in the log, and a second process that tried the same step
 lost the game's revision check and wrote nothing.
+
+A seat's outcome is old news once it lays out another plan: :meth:`PlanStore.save` deletes it in
+the plan's own transaction, so a new plan is never shown beside the last one's word.
 """
 
 from __future__ import annotations
@@ -41,7 +45,24 @@ class PlanRow:
         return self.steps[self.played:]
 
 
+@dataclass(frozen=True, slots=True)
+class OutcomeRow:
+    """What a seat's last planned turn did (``bot.core.games.PlanOutcome`` as stored)."""
+
+    game_id: int
+    seat: int
+    user_id: int
+    played: tuple[str, ...]
+    left: tuple[str, ...]
+    reason: str | None
+    """Why it stopped early, as stored words (bot/core/wording/stored.py); None: it did not."""
+    actions_left: int
+    kept_at: str
+
+
 _COLUMNS = "game_id, seat, user_id, steps, played, turn, created_at"
+_OUTCOME_COLUMNS = "game_id, seat, user_id, played, unplayed, reason, actions_left, kept_at"
+_FORGET_OUTCOME = "DELETE FROM plan_outcomes WHERE game_id = ? AND seat = ?"
 
 
 def steps_text(steps: Sequence[PlanStep]) -> str:
@@ -53,6 +74,12 @@ def _row(row: Sequence[Any]) -> PlanRow:
                   for s in json.loads(str(row[3])))
     return PlanRow(int(row[0]), int(row[1]), int(row[2]), steps, int(row[4]),
                    None if row[5] is None else int(row[5]), str(row[6]))
+
+
+def _outcome(row: Sequence[Any]) -> OutcomeRow:
+    return OutcomeRow(int(row[0]), int(row[1]), int(row[2]), tuple(json.loads(str(row[3]))),
+                      tuple(json.loads(str(row[4]))), None if row[5] is None else str(row[5]),
+                      int(row[6]), str(row[7]))
 
 
 class PlanStore:
@@ -72,7 +99,8 @@ class PlanStore:
         return [_row(row) for row in rows]
 
     async def save(self, game_id: int, seat: int, user_id: int, steps: Sequence[PlanStep]) -> None:
-        """Keep ``steps`` as the seat's plan, replacing the one it had (from its first step)."""
+        """Keep ``steps`` as the seat's plan, replacing the one it had (from its first step), and
+        forget what its last planned turn did, in the same transaction."""
         now = self.storage._now()
 
         def work(conn: sqlite3.Connection) -> None:
@@ -81,16 +109,51 @@ class PlanStore:
                 " ON CONFLICT (game_id, seat) DO UPDATE SET user_id = excluded.user_id,"
                 " steps = excluded.steps, played = 0, turn = NULL, created_at = excluded.created_at",
                 (game_id, seat, user_id, steps_text(steps), now))
+            conn.execute(_FORGET_OUTCOME, (game_id, seat))
 
         await self.storage._write(work)
 
-    async def delete(self, game_id: int, seat: int) -> bool:
-        """Drop the seat's plan; whether there was one."""
+    async def delete(self, game_id: int, seat: int, *, outcome_too: bool = False) -> bool:
+        """Drop the seat's plan (and with ``outcome_too`` what its last planned turn did, in the
+        same transaction); whether there was a plan."""
         def work(conn: sqlite3.Connection) -> bool:
             gone = conn.execute("DELETE FROM plans WHERE game_id = ? AND seat = ?", (game_id, seat))
+            if outcome_too:
+                conn.execute(_FORGET_OUTCOME, (game_id, seat))
             return gone.rowcount > 0
 
         return await self.storage._write(work)
+
+    # -- what the last planned turn did ---------------------------------------------------------
+
+    async def keep_outcome(self, game_id: int, seat: int, user_id: int, played: Sequence[str],
+                           left: Sequence[str], reason: str | None, actions_left: int, *,
+                           keep_at_most: int) -> None:
+        """Keep what the seat's planned turn did in place of its last one, and drop the first kept
+        of all seats' beyond ``keep_at_most`` — one transaction."""
+        now = self.storage._now()
+
+        def work(conn: sqlite3.Connection) -> None:
+            conn.execute(
+                f"INSERT INTO plan_outcomes ({_OUTCOME_COLUMNS}, kept) VALUES (?, ?, ?, ?, ?, ?, ?, ?,"
+                " (SELECT COALESCE(MAX(kept), 0) + 1 FROM plan_outcomes))"
+                " ON CONFLICT (game_id, seat) DO UPDATE SET user_id = excluded.user_id,"
+                " played = excluded.played, unplayed = excluded.unplayed, reason = excluded.reason,"
+                " actions_left = excluded.actions_left, kept_at = excluded.kept_at, kept = excluded.kept",
+                (game_id, seat, user_id, json.dumps(list(played)), json.dumps(list(left)), reason,
+                 actions_left, now))
+            conn.execute(
+                "DELETE FROM plan_outcomes WHERE kept <="
+                " (SELECT kept FROM plan_outcomes ORDER BY kept DESC LIMIT 1 OFFSET ?)", (keep_at_most,))
+
+        await self.storage._write(work)
+
+    async def outcome(self, game_id: int, seat: int) -> OutcomeRow | None:
+        """What the seat's last planned turn did, if it is kept."""
+        row = await self.storage._job(lambda conn: conn.execute(
+            f"SELECT {_OUTCOME_COLUMNS} FROM plan_outcomes WHERE game_id = ? AND seat = ?",
+            (game_id, seat)).fetchone())
+        return None if row is None else _outcome(row)
 
 
 def advance_write(plan: PlanRow, turn: int) -> Write:
