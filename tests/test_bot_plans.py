@@ -1,10 +1,13 @@
 """/projectl-plan through the offline Discord harness: a plan laid out while the other player
 moves plays the moment the turn passes, the planner is told privately what was played, the log
-marks the planned actions; a plan the opponent's take breaks stops there and says so."""
+marks the planned actions; a plan the opponent's take breaks stops there and says so; what it
+did outlives a restart."""
 
 from __future__ import annotations
 
+import sqlite3
 from pathlib import Path
+from typing import Any
 
 import pytest
 from days_support import (
@@ -19,6 +22,7 @@ from days_support import (
     others,
     start_game,
     tick,
+    world_ids,
 )
 from harness import DiscordHarness, FakeMember
 from test_bot_support import assert_refused, bot_of, final_reply
@@ -26,6 +30,7 @@ from test_bot_support import assert_refused, bot_of, final_reply
 from bot.core.clock import ManualClock
 from bot.core.errors import NotInGameError
 from bot.core.play import flow
+from bot.core.storage.plans import PlanStore
 from bot.core.wording import texts
 
 
@@ -226,3 +231,63 @@ async def test_a_player_who_left_is_told_so_when_they_try_to_move(tmp_path: Path
         with pytest.raises(NotInGameError) as refused:
             await flow.acting(bot_of(h).manager, h.channel(CHANNEL).id, leaver.id)
         assert refused.value.message == texts.NO_LONGER_IN_GAME
+
+
+async def test_a_storage_fault_keeping_what_a_planned_turn_did_fails_nothing(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The moves are committed and answered, the planner is still DMed, the fault is logged."""
+    async def disk_full(*args: Any, **kwargs: Any) -> None:
+        raise sqlite3.OperationalError("database or disk is full")
+
+    async with days_bot(tmp_path / "db.sqlite3", ManualClock(START)) as h:
+        game = await start_game(h)
+        mover, planner = await mover_and_planner(h)
+        final_reply(await h.slash(planner, CHANNEL, "projectl-plan set", actions="level1; level1; level1"))
+        monkeypatch.setattr(PlanStore, "keep_outcome", disk_full)
+        with h.expect_errors() as errors:
+            for _ in range(3):
+                assert final_reply(await act(h, mover, "level1")).content.startswith("Done")
+            await h.settle()
+        assert any("keeping what the planned turn" in error.message for error in errors)
+        assert [m for m in h.dms_to(planner) if m.content.startswith(f"Your planned turn in game {game.id}")]
+        monkeypatch.undo()
+        assert final_reply(await h.slash(planner, CHANNEL, "projectl-plan show")).content == texts.PLAN_NONE
+
+
+async def _broken_plan(h: DiscordHarness) -> tuple[FakeMember, str]:
+    """The player out of turn plans ``level1; take white 3; level1`` (in pt-BR: the language of
+    their DMs), and the mover takes white 3 first: the plan plays ``level1`` and stops at the take.
+    The planner and the card the plan relied on."""
+    game = await game_of(h)
+    assert game.state is not None
+    card = game.state.table.white_row[2]  # type: ignore[union-attr]
+    mover, planner = await mover_and_planner(h)
+    final_reply(await h.slash(planner, CHANNEL, "projectl-plan set", actions="level1; take white 3; level1",
+                              locale="pt-BR"))
+    for action in ("take white 3", "level1", "level1"):
+        await act(h, mover, action)
+    await h.settle()
+    return planner, card
+
+
+async def test_what_the_last_planned_turn_did_outlives_a_restart(tmp_path: Path) -> None:
+    """``show`` reads it from storage (``plan_outcomes``, migration 0017): a new bot on the same
+    database still tells it, in the reader's language, until a new plan replaces it."""
+    clock = ManualClock(START)
+    path = tmp_path / "db.sqlite3"
+    async with days_bot(path, clock) as h:
+        game = await start_game(h)
+        planner, card = await _broken_plan(h)
+        ids = world_ids(h)
+    async with days_bot(path, clock, ids=ids) as h2:
+        planner = h2.user(planner.name)
+        shown = final_reply(await h2.slash(planner, CHANNEL, "projectl-plan show", locale="pt-BR")).content
+        assert f"O seu plano na partida {game.id} jogou" in shown
+        assert f"{card} branco não está mais onde o plano o pegaria." in shown
+        for _ in range(2):  # the planner plays the rest of their turn
+            await act(h2, planner, "level1")
+        final_reply(await h2.slash(planner, CHANNEL, "projectl-plan set", actions="level1"))
+        ids = world_ids(h2)
+    async with days_bot(path, clock, ids=ids) as h3:
+        shown = final_reply(await h3.slash(h3.user(planner.name), CHANNEL, "projectl-plan show")).content
+        assert shown.startswith("Your plan for your next turn") and "plan in game" not in shown  # replaced

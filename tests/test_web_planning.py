@@ -1,6 +1,7 @@
 """The board's Plan mode API (bot/web/planning.py) on a real server on port 0: drafts laid out by
 the core on the seat's own view, a plan kept, played when the turn passes and shown with what it
-did, a broken plan stopped where it broke, and every refusal a sentence that changes nothing."""
+did (also by the board of a process started since), a broken plan stopped where it broke, and
+every refusal a sentence that changes nothing."""
 
 from __future__ import annotations
 
@@ -11,8 +12,14 @@ from typing import Any
 import aiohttp
 import pytest
 
-from bot.board import CHANNEL_ID, Board, open_board
+from bot.board import CHANNEL_ID, Board, Posts, open_board
+from bot.core.config import DEFAULT_WEB_HOST
+from bot.core.play.manager import GameManager
+from bot.core.storage import Storage
 from bot.core.storage.plans import PlanStore
+from bot.web.acting import BoardFront
+from bot.web.server import start_board_server
+from bot.web.tokens import TokenSigner, new_secret
 from engine.cards import Colour
 from engine.policies.hidden import visible_cards
 from engine.state import LineClearTable
@@ -101,6 +108,47 @@ async def test_a_saved_plan_plays_when_the_turn_passes_and_says_what_it_did(
     assert sum(line.endswith("(planned)") for line in log) == 3
     status, dismissed = await call(http, board, "/api/plan/cancel", 1, {})
     assert dismissed["outcome"] is None and dismissed["said"] == "You have no plan in this game."
+
+
+async def reopened(folder: Path, before: Board) -> Board:
+    """The board of a new process on ``before``'s database: a new store, manager and front."""
+    storage = await Storage.open(folder / "board.sqlite3")
+    manager = GameManager(storage, seed_source=lambda: 11)
+    posts = Posts()
+    front = BoardFront(manager, TokenSigner(await storage.kept_secret("web_board", new_secret())), posts)
+    running = await start_board_server(front, DEFAULT_WEB_HOST, 0)
+    return Board(storage, manager, front, running, before.game_id, before.users, posts)
+
+
+async def test_what_a_planned_turn_did_is_shown_by_the_board_after_a_restart(
+        http: aiohttp.ClientSession, tmp_path: Path) -> None:
+    """Kept in storage (``plan_outcomes``): the page of a board started since shows it, in the
+    page's language, until it is dismissed; dismissed, it stays so after the next restart."""
+    board = await open_board(tmp_path, players=2, human_seats=(0, 1), seed=11)
+    try:
+        card = (await board.game()).state.table.white_row[2]  # type: ignore[union-attr]
+        await call(http, board, "/api/plan", 1, {"steps": [LEVEL1, {"action": "take white 3"}, LEVEL1]})
+        for action in ("take white 3", "level1", "level1"):
+            await board.act(0, action)
+        _, before = await call(http, board, "/api/plan", 1, locale="pt-BR")
+        assert before["outcome"]["stopped"]
+    finally:
+        await board.stop()
+    again = await reopened(tmp_path, board)
+    try:
+        status, shown = await call(http, again, "/api/plan", 1, locale="pt-BR")
+        assert status == 200 and shown == before
+        assert f"{card} branco não está mais onde o plano o pegaria." in shown["outcome"]["text"]
+        assert (await call(http, again, "/api/plan", 0))[1]["outcome"] is None  # not another seat's
+        _, dismissed = await call(http, again, "/api/plan/cancel", 1, {})
+        assert dismissed["outcome"] is None
+    finally:
+        await again.stop()
+    third = await reopened(tmp_path, board)
+    try:
+        assert (await call(http, third, "/api/plan", 1))[1] == {"plan": None, "outcome": None}
+    finally:
+        await third.stop()
 
 
 async def test_a_plan_broken_by_the_others_take_stops_there(http: aiohttp.ClientSession,

@@ -46,8 +46,8 @@ async def save_plan(interaction: discord.Interaction, actions: str, game_id: int
     if game_id is not None and context.game.id != game_id:
         raise StaleError(texts.STALE_BUTTON)
     storage = bot_of(interaction).storage
+    # kept in place of the plan the seat had; the word on its last planned turn goes with it
     laid_out = await plan_keeping.save_plan(storage, context, plans.parse_plan(actions))
-    days_of(bot_of(interaction)).plan_outcomes.forget(context.game.id, context.seat)  # a new plan: old news
     # what the plan's DM will be worded in: the language of the player's latest table command
     await storage.upsert_player(interaction.user.id, interaction.user.display_name,
                                 locale_code(interaction.locale))
@@ -123,7 +123,7 @@ async def show_command(interaction: discord.Interaction) -> None:
     plan = await plan_keeping.plan_of(bot.storage, context)
     shown = texts.PLAN_NONE if plan is None else texts.PLAN_SHOWN.format(steps=plans.step_lines(plan.left))
     # what the last planned turn did: the one place it stays when its DM was held or not deliverable
-    last = days_of(bot).plan_outcomes.last(context.game.id, context.seat, context.user_id)
+    last = await days_of(bot).plan_outcomes.last(context.game.id, context.seat, context.user_id)
     await reply(interaction, shown if last is None else Joined([shown, plans.outcome_words(last)], "\n\n"))
 
 

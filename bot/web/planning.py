@@ -82,7 +82,6 @@ class BoardPlans:
             laid_out = await plan_keeping.save_plan(self.front.manager.storage, ctx, actions, side=side)
         except BotError as error:
             raise Refused(422, {"error": sentence(error.message, ctx.locale)}) from None
-        self.front.plan_outcomes.forget(ctx.game.id, ctx.seat)
         # the plan kept is the one just written (from its first step): not read back, since a
         # read failing now would answer "something went wrong" about a plan that is kept
         return {"plan": {"steps": _steps_json(laid_out.steps, ctx.locale), "played": 0}, "outcome": None,
@@ -91,8 +90,7 @@ class BoardPlans:
     async def cancel(self, token: str | None) -> Json:
         """Drop the seat's plan (and the word on its last planned turn)."""
         ctx = await self._seated(token)
-        dropped = await plan_keeping.cancel_plan(self.front.manager.storage, ctx)
-        self.front.plan_outcomes.forget(ctx.game.id, ctx.seat)
+        dropped = await plan_keeping.cancel_plan(self.front.manager.storage, ctx, outcome_too=True)
         return {"plan": None, "outcome": None,  # nothing is left to read back
                 "said": _said(lambda: texts.PLAN_CANCELLED if dropped else texts.PLAN_NONE, ctx)}
 
@@ -102,7 +100,7 @@ class BoardPlans:
     async def _shown(self, ctx: ActingContext) -> Json:
         """The seat's plan (its steps still to play) and what its last planned turn did."""
         plan = await plan_keeping.plan_of(self.front.manager.storage, ctx)
-        outcome = self.front.plan_outcomes.last(ctx.game.id, ctx.seat, ctx.user_id)
+        outcome = await self.front.plan_outcomes.last(ctx.game.id, ctx.seat, ctx.user_id)
         return {"plan": None if plan is None else _kept_json(plan, ctx.locale),
                 "outcome": None if outcome is None else _outcome_json(outcome, ctx.locale)}
 

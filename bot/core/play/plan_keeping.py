@@ -19,7 +19,8 @@ from engine import Action
 async def save_plan(storage: Storage, ctx: ActingContext, actions: Sequence[Action], *,
                     side: str | None = None) -> plans.LaidOut:
     """Lay out ``actions`` as the seat's next turn on the table as it sees it (refused with the
-    engine's reason otherwise) and keep it in place of the plan it had."""
+    engine's reason otherwise) and keep it in place of the plan it had; what the seat's last
+    planned turn did is forgotten in the same transaction (old news beside a new plan)."""
     assert ctx.game.state is not None
     laid_out = plans.lay_out(ctx.game.state, ctx.seat, actions, side=side)
     await PlanStore(storage).save(ctx.game.id, ctx.seat, ctx.user_id, laid_out.steps)
@@ -35,9 +36,11 @@ async def plan_of(storage: Storage, ctx: ActingContext) -> PlanRow | None:
     return None if plan is None or plan.user_id != ctx.user_id else plan
 
 
-async def cancel_plan(storage: Storage, ctx: ActingContext) -> bool:
-    """Drop the seat's plan; whether there was one (a seat out of the game had none to play)."""
-    dropped = await PlanStore(storage).delete(ctx.game.id, ctx.seat)
+async def cancel_plan(storage: Storage, ctx: ActingContext, *, outcome_too: bool = False) -> bool:
+    """Drop the seat's plan (with ``outcome_too``, and what its last planned turn did, in the
+    same transaction: the board's Dismiss); whether there was one (a seat out of the game had
+    none to play)."""
+    dropped = await PlanStore(storage).delete(ctx.game.id, ctx.seat, outcome_too=outcome_too)
     return dropped and not _out(ctx)
 
 

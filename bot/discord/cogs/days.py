@@ -9,7 +9,7 @@ template matches, and ``pl:`` ids we do not own are answered by the core "unknow
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from datetime import timedelta
 from typing import Any
 
@@ -65,7 +65,7 @@ class Days:
     store: DaysStore
     reminders: ReminderScheduler
     turnclock: TurnClock
-    plan_outcomes: PlanOutcomes = field(default_factory=PlanOutcomes)
+    plan_outcomes: PlanOutcomes
     """What each seat's last planned turn did, for ``/projectl-plan show`` (bot/discord/plans.py)."""
 
 

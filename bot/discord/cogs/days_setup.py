@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from bot.core.clock import ManualClock
 from bot.core.days.turnclock import TurnClock
+from bot.core.play.plan_outcomes import PlanOutcomes
 from bot.core.storage.days import DaysStore
 
 from ..commandtree import PLAY, TABLE, subgroup
@@ -30,7 +31,7 @@ async def install(bot: FrontServices) -> Days:
     if tick is None and not isinstance(bot.clock, ManualClock):
         tick = TICK_SECONDS
     scheduler = ReminderScheduler(bot, store, tick_seconds=tick)
-    days = Days(store, scheduler, TurnClock(bot.manager, store, bot.clock))
+    days = Days(store, scheduler, TurnClock(bot.manager, store, bot.clock), PlanOutcomes(bot.storage))
     bot.days = days
     scheduler.install()
     scheduler.announce_timeout = absence.announcer(bot)
