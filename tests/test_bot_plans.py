@@ -1,7 +1,7 @@
 """/projectl-plan through the offline Discord harness: a plan laid out while the other player
 moves plays the moment the turn passes, the planner is told privately what was played, the log
 marks the planned actions; a plan the opponent's take breaks stops there and says so; what it
-did outlives a restart."""
+did, and its DM held to the end of quiet hours, outlive a restart."""
 
 from __future__ import annotations
 
@@ -291,3 +291,71 @@ async def test_what_the_last_planned_turn_did_outlives_a_restart(tmp_path: Path)
     async with days_bot(path, clock, ids=ids) as h3:
         shown = final_reply(await h3.slash(h3.user(planner.name), CHANNEL, "projectl-plan show")).content
         assert shown.startswith("Your plan for your next turn") and "plan in game" not in shown  # replaced
+
+
+async def test_a_plan_dm_held_to_the_end_of_quiet_hours_outlives_a_restart(tmp_path: Path) -> None:
+    """The held DM is kept in storage (``held_dms``) as its words, not as text: after a restart it
+    goes at the end of quiet hours, in the player's language, before the turn DM, and once."""
+    clock = ManualClock(START.replace(hour=21, minute=30))  # 22:30 in Paris
+    path = tmp_path / "db.sqlite3"
+    async with days_bot(path, clock) as h:
+        game = await start_game(h)
+        for name in ("alice", "bob"):
+            await h.slash(h.user(name), CHANNEL, "projectl settings", quiet_hours="22:00-07:00",
+                          timezone="Europe/Paris")
+        planner, card = await _broken_plan(h)
+        clock.advance(minutes=2)
+        await tick(h)
+        assert not [m for m in h.dms_to(planner) if "plano" in m.content]  # quiet hours: held
+        ids = world_ids(h)
+    clock.set(START.replace(day=2, hour=6))  # 07:00 Paris, the bot was down meanwhile
+    async with days_bot(path, clock, ids=ids) as h2:
+        await tick(h2)
+        outcome, turn = h2.dms_to(planner.name)
+        assert outcome.content.startswith(f"O seu plano na partida {game.id} jogou")
+        assert f"{card} branco não está mais onde o plano o pegaria." in outcome.content
+        assert "Ainda é a sua vez" not in outcome.content  # the held words: the turn DM says it
+        assert "Sua vez em" in turn.content and "plano" not in turn.content  # the turn DM, in pt-BR too
+        await tick(h2)
+        assert len(h2.dms_to(planner.name)) == 2  # once
+
+
+async def test_a_held_plan_dm_of_a_game_cancelled_since_still_goes_after_a_restart(tmp_path: Path) -> None:
+    """As before it was kept: what the planned turn did stays true once the game is cancelled."""
+    clock = ManualClock(START.replace(hour=21, minute=30))
+    path = tmp_path / "db.sqlite3"
+    async with days_bot(path, clock) as h:
+        game = await start_game(h)
+        for name in ("alice", "bob"):
+            await h.slash(h.user(name), CHANNEL, "projectl settings", quiet_hours="22:00-07:00",
+                          timezone="Europe/Paris")
+        planner, _ = await _broken_plan(h)
+        await h.slash(h.user("alice"), CHANNEL, "projectl table cancel")
+        assert (await bot_of(h).manager.game(game.id)).status == "cancelled"  # type: ignore[union-attr]
+        ids = world_ids(h)
+    clock.set(START.replace(day=2, hour=6))
+    async with days_bot(path, clock, ids=ids) as h2:
+        await tick(h2)
+        [outcome] = h2.dms_to(planner.name)
+        assert outcome.content.startswith(f"O seu plano na partida {game.id} jogou")
+
+
+async def test_a_plan_dm_held_for_a_vacation_goes_once_its_player_is_back_early(tmp_path: Path) -> None:
+    """Back early (``vacation_until:off``), after a restart: the held DM goes at the next tick,
+    in the player's language of the moment."""
+    clock = ManualClock(START)
+    path = tmp_path / "db.sqlite3"
+    async with days_bot(path, clock) as h:
+        game = await start_game(h)
+        for name in ("alice", "bob"):
+            await h.slash(h.user(name), CHANNEL, "projectl settings", vacation_until="2024-01-04")
+        planner, _ = await _broken_plan(h)
+        await tick(h)
+        assert h.dms_to(planner) == []
+        ids = world_ids(h)
+    async with days_bot(path, clock, ids=ids) as h2:
+        assert await tick(h2) == 0
+        await h2.slash(h2.user(planner.name), CHANNEL, "projectl settings", vacation_until="off")
+        await tick(h2)
+        # worded when it goes, in the language of the player's latest command: English by now
+        assert h2.dms_to(planner.name)[0].content.startswith(f"Your plan in game {game.id} played `level1`")

@@ -154,14 +154,14 @@ def outcome_text(outcome: PlanOutcome, link: str) -> Any:
 async def tell(bot: FrontServices, outcome: PlanOutcome) -> None:
     """Tell the player what their planned turn did: kept for ``/projectl-plan show``, and DMed
     under the rules of the turn DMs (``send_or_hold``: reminders off or DMs known closed, none;
-    quiet hours or vacation, held until they end, without the "still your turn" line that may no
-    longer hold then: the turn DM, held to the same moment, says it). The turn's own DM follows
-    only if actions are left."""
+    quiet hours or vacation, held in storage until they end, without the "still your turn" line
+    that may no longer hold then: the turn DM, held to the same moment, says it). The turn's own
+    DM follows only if actions are left."""
     game = await bot.manager.game(outcome.game_id)
     days = days_of(bot)
     await days.plan_outcomes.keep(outcome)
     link = "" if game is None else days.reminders.jump_link(game)
-    await days.reminders.send_or_hold(("plan", outcome.game_id, outcome.seat), outcome.user_id,
+    await days.reminders.send_or_hold(f"plan:{outcome.game_id}:{outcome.seat}", outcome.user_id,
                                       outcome_text(outcome, link), game=game,
                                       held_content=plans.outcome_words(outcome))
 

@@ -22,9 +22,8 @@ from __future__ import annotations
 import asyncio
 import io
 import logging
-from collections.abc import Awaitable, Callable, Coroutine, Hashable
-from dataclasses import dataclass, replace
-from datetime import datetime, timedelta
+from collections.abc import Awaitable, Callable, Coroutine
+from datetime import timedelta
 from typing import Any
 
 import discord
@@ -39,7 +38,8 @@ from bot.core.play.manager import Game, Seat, Step
 from bot.core.shards import runs_guild
 from bot.core.storage.days import DaysStore, ReminderPrefsRow, TurnRow, parse_ts
 from bot.core.storage.db import Write
-from bot.core.wording import texts
+from bot.core.storage.held import HeldStore
+from bot.core.wording import stored, texts
 from bot.core.wording.catchup import catch_up_lines
 from bot.core.wording.describe import alt_text, describe, mat_lines
 from bot.core.wording.locales import Joined, localise, public_locale
@@ -58,18 +58,6 @@ JUMP_LINK = "https://discord.com/channels/{guild_id}/{channel_id}/{message_id}"
 FIRST_REMINDER_DELAY = timedelta(minutes=1)
 
 TimeoutAnnouncer = Callable[[Game, TurnRow], Awaitable[None]]
-
-
-@dataclass(frozen=True, slots=True)
-class HeldDM:
-    """A one-off DM (:meth:`ReminderScheduler.send_or_hold`) waiting for the player's quiet hours
-    or vacation to end. Kept in memory: a restart loses it (what it said stays on request, e.g.
-    ``/projectl-plan show``, until then; the log marks planned actions for good)."""
-
-    user_id: int
-    game_id: int | None
-    content: Any
-    due: datetime
 
 
 def preferences(row: ReminderPrefsRow) -> Preferences:
@@ -97,8 +85,9 @@ class ReminderScheduler:
         self._loop: tasks.Loop[Callable[[], Coroutine[Any, Any, None]]] | None = None
         self._heads_ups: set[asyncio.Task[None]] = set()
         """Heads-up DMs on their way (:meth:`_heads_up`), awaited by :meth:`stop`."""
-        self._held: dict[Hashable, HeldDM] = {}
-        """One-off DMs held back by the player's settings (:meth:`send_or_hold`), sent by :meth:`tick`."""
+        self.held = HeldStore(store.storage)
+        """One-off DMs held back by the player's settings (:meth:`send_or_hold`), sent by :meth:`tick`:
+        kept in storage (``held_dms``), so a restart still sends them."""
 
     @property
     def clock(self) -> Clock:
@@ -239,9 +228,7 @@ class ReminderScheduler:
         """Re-plan the player's open turns under their new settings (e.g. back from vacation); their
         held DMs are looked at again at the next tick."""
         now = self.clock.now()
-        for key, held in list(self._held.items()):
-            if held.user_id == user_id:
-                self._held[key] = replace(held, due=now)
+        await self.held.due_now(user_id, now)
         prefs = preferences(await self.store.get_prefs(user_id))
         for row in await self.store.open_turns_of_user(user_id):
             if row.sent_count == 0 and row.last_acted_at is None:
@@ -348,50 +335,55 @@ class ReminderScheduler:
                 announced += 1
         return announced
 
-    async def send_or_hold(self, key: Hashable, user_id: int, content: Any, *, game: Game | None,
+    async def send_or_hold(self, key: str, user_id: int, content: Any, *, game: Game | None,
                            held_content: Any = None) -> str:
         """A one-off DM about ``game`` (what a planned turn did) under the rules the turn DMs
         follow, so a player who asked for no DMs, or for none at night, is not DMed by it either:
         none with reminders off (``"off"``); none while their DMs are known to be closed
         (``"closed"``: the turn-start DM is not tried either); in quiet hours or on vacation
         (:func:`~bot.core.days.reminder_policy.deliverable_at`) it is held until they end
-        (``"held"``; sent by :meth:`tick`, as ``held_content`` when given: words that stay true
-        later) and replaces any DM held under the same ``key``. A 403 marks their DMs closed, as
-        for a reminder. Else ``"sent"`` or ``"failed"``. No channel fallback: the caller keeps
-        what it said where the player can ask for it."""
-        self._held.pop(key, None)
-        stored = await self.store.get_prefs(user_id)
-        if stored.dms_closed:
-            return "closed"
+        (``"held"``: kept in storage, so a restart keeps it; sent by :meth:`tick`, as
+        ``held_content`` when given: words that stay true later, and that
+        bot/core/wording/stored.py can keep). Whatever it does replaces any DM held under the
+        same ``key``. A 403 marks their DMs closed, as for a reminder. Else ``"sent"`` or
+        ``"failed"``. No channel fallback: the caller keeps what it said where the player can
+        ask for it."""
+        prefs = await self.store.get_prefs(user_id)
         now = self.clock.now()
-        allowed = reminder_policy.deliverable_at(now, preferences(stored))
-        if allowed is None:
-            return "off"
-        if allowed > now:
-            later = content if held_content is None else held_content
-            self._held[key] = HeldDM(user_id, None if game is None else game.id, later, allowed)
+        allowed = None if prefs.dms_closed else reminder_policy.deliverable_at(now, preferences(prefs))
+        if allowed is not None and allowed > now:
+            words = stored.dumps(content if held_content is None else held_content)
+            await self.held.hold(key, user_id, None if game is None else game.id, words, allowed)
             return "held"
+        await self.held.drop(key)
+        if allowed is None:
+            return "closed" if prefs.dms_closed else "off"
         outcome = await self.direct_message(user_id, content, game=game,
-                                            locale=self._dm_locale_of(stored.locale, game))
+                                            locale=self._dm_locale_of(prefs.locale, game))
         if outcome == "closed":
             await self.store.set_dms_closed(user_id, True)
         return outcome
 
     async def run_held(self) -> int:
         """Send the held DMs whose time has come (the player's settings are read again: one held
-        past quiet hours may be held again, or dropped if they turned DMs off meanwhile)."""
+        past quiet hours may be held again, or dropped if they turned DMs off meanwhile). Each is
+        claimed in storage before it is sent, as a reminder is: once, whichever process ticks —
+        the one running the server of the game it is about (bot/core/shards.py). One held about a
+        game since cancelled goes all the same: what it says stays true."""
         now = self.clock.now()
         sent = 0
-        for key, held in list(self._held.items()):
-            if held.due > now or self._held.get(key) is not held:
-                continue
-            del self._held[key]
-            game = None if held.game_id is None else await self.bot.manager.game(held.game_id)
+        for row in await self.held.due(now):
             try:
-                if await self.send_or_hold(key, held.user_id, held.content, game=game) == "sent":
+                game = None if row.game_id is None else await self.bot.manager.game(row.game_id)
+                if not runs_guild(self.bot.settings, None if game is None else game.guild_id):
+                    continue
+                if not await self.held.claim(row):
+                    continue  # another process sent it, or it was replaced since it was read
+                content = stored.loads(row.content)
+                if await self.send_or_hold(row.key, row.user_id, content, game=game) == "sent":
                     sent += 1
             except Exception:  # one bad DM must not hold up the others
-                log.exception("held DM to %s failed", held.user_id)
+                log.exception("held DM to %s failed", row.user_id)
         return sent
 
     async def tell_timed_out(self, game: Game, row: TurnRow) -> bool:
