@@ -14,6 +14,8 @@ from test_bot_restart import harness
 from test_bot_support import bot_of, final_reply, open_table
 
 from bot.core.clock import ManualClock
+from bot.core.play.manager import TableSettings
+from bot.core.storage import NewSeat, Storage
 
 
 async def _status(h: Any, game_id: int) -> str:
@@ -85,6 +87,34 @@ async def test_a_deleted_thread_ends_its_game_an_archived_one_does_not(tmp_path:
             assert notice.startswith(f"Game {friday.id} in #\\*\\*Friday\\*\\* on Harness Guild has ended")
         await h.dispatch("THREAD_DELETE", thread)
         assert len(_gone_dms(h, alice)) == 1
+
+
+async def test_the_store_finds_a_channels_open_games_by_parent(storage_target: str) -> None:
+    storage = await Storage.open(storage_target, ManualClock(START))
+    try:
+        def new(channel: int, parent: int | None, guild: int = 7) -> Any:
+            return storage.create_game(
+                guild_id=guild, channel_id=channel, host_id=1, variant="base", max_players=2,
+                options=TableSettings(max_players=2).to_json(), seed=1,
+                seats=[NewSeat("ann", user_id=1)], parent_id=parent)
+
+        own, thread, ended, other, old, old_elsewhere = (
+            await new(10, 10), await new(11, 10), await new(12, 10), await new(20, 20),
+            await new(13, None), await new(30, None, guild=8))
+        assert (own.parent_id, thread.parent_id, old.parent_id) == (10, 10, None)
+        await storage.set_status(ended.id, ended.revision, "cancelled")
+        assert [row.id for row in await storage.open_games_under(10)] == [own.id, thread.id]
+        assert [row.id for row in await storage.open_games_parent_unknown(7)] == [old.id]
+        await storage.set_parent(old.id, 10)
+        await storage.set_parent(old.id, 99)  # a known parent is kept
+        assert (await storage.get_game(old.id)).parent_id == 10
+        assert (await storage.get_game(old.id)).revision == old.revision
+        assert [row.id for row in await storage.open_games_under(10)] == [own.id, thread.id, old.id]
+        assert await storage.open_games_parent_unknown(7) == []
+        assert [row.id for row in await storage.open_games_parent_unknown(8)] == [old_elsewhere.id]
+        assert other.parent_id == 20
+    finally:
+        await storage.close()
 
 
 async def test_leaving_a_server_ends_its_games_an_outage_does_not(tmp_path: Path) -> None:

@@ -111,6 +111,9 @@ class GameRow:
     """That catalogue's cards as JSON text (``catalogues.cards``), or None."""
     channel_private: bool | None = None
     """Whether the game's channel was private when it opened (migration 0015); None: not known."""
+    parent_id: int | None = None
+    """The channel the game's channel belongs to (migration 0018): a thread's parent channel,
+    else the channel itself; None: not known (opened before 0018, not looked up yet)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -156,7 +159,7 @@ class NewSeat:
 _GAME_COLUMNS = (
     "id, guild_id, channel_id, status, host_id, variant, max_players, options, seed, state, "
     "state_schema, revision, lobby_message_id, table_message_id, created_at, updated_at, ended_at, "
-    "catalogue_key, channel_private"
+    "catalogue_key, channel_private, parent_id"
 )
 _GAME_FIELDS = tuple(column.strip() for column in _GAME_COLUMNS.split(","))
 """The names of :data:`_GAME_COLUMNS`, which are :class:`GameRow`'s fields."""
@@ -258,6 +261,7 @@ class Storage:
         self, *, guild_id: int | None, channel_id: int, host_id: int, variant: str,
         max_players: int, options: dict[str, Any], seed: int, seats: Iterable[NewSeat] = (),
         turn_limit_hours: int | None = None, channel_private: bool | None = None,
+        parent_id: int | None = None,
     ) -> GameRow:
         """A new game in the lobby. Raises :class:`ChannelBusyError` if the channel has one.
 
@@ -269,11 +273,11 @@ class Storage:
         def work(conn: sqlite3.Connection) -> GameRow:
             cursor = conn.execute(
                 "INSERT INTO games (guild_id, channel_id, status, host_id, variant, max_players,"
-                " options, seed, revision, created_at, updated_at, channel_private)"
-                " VALUES (?, ?, 'lobby', ?, ?, ?, ?, ?, 0, ?, ?, ?) RETURNING id",
+                " options, seed, revision, created_at, updated_at, channel_private, parent_id)"
+                " VALUES (?, ?, 'lobby', ?, ?, ?, ?, ?, 0, ?, ?, ?, ?) RETURNING id",
                 (guild_id, channel_id, host_id, variant, max_players,
                  json.dumps(options, sort_keys=True), seed, now, now,
-                 None if channel_private is None else int(channel_private)),
+                 None if channel_private is None else int(channel_private), parent_id),
             )
             game_id = int(cursor.fetchone()[0])
             for index, seat in enumerate(new_seats):
@@ -337,6 +341,33 @@ class Storage:
             return [_game_row(conn, row) for row in rows]
 
         return await self._job(work)
+
+    async def open_games_under(self, parent_id: int) -> list[GameRow]:
+        """The open (lobby or active) games whose channel belongs to ``parent_id``: its own and
+        its threads' (migration 0018)."""
+        return await self._open_games("parent_id = ?", (parent_id,))
+
+    async def open_games_parent_unknown(self, guild_id: int) -> list[GameRow]:
+        """The open games of server ``guild_id`` whose parent channel is not known (opened before
+        migration 0018 and not looked up since)."""
+        return await self._open_games("guild_id = ? AND parent_id IS NULL", (guild_id,))
+
+    async def _open_games(self, where: str, params: Sequence[Any]) -> list[GameRow]:
+        sql = f"SELECT {_GAME_COLUMNS} FROM games WHERE {where} AND status IN ('lobby', 'active') ORDER BY id"
+
+        def work(conn: sqlite3.Connection) -> list[GameRow]:
+            return [_game_row(conn, row) for row in conn.execute(sql, params).fetchall()]
+
+        return await self._job(work)
+
+    async def set_parent(self, game_id: int, parent_id: int) -> None:
+        """Record the parent channel of a game whose parent was not known. A known one is kept (a
+        channel never changes parent); this is no change to the game, whose revision stays."""
+        def work(conn: sqlite3.Connection) -> None:
+            conn.execute("UPDATE games SET parent_id = ? WHERE id = ? AND parent_id IS NULL",
+                         (parent_id, game_id))
+
+        await self._write(work)
 
     async def iter_games_with_status(self, *statuses: str, batch: int = 64) -> AsyncIterator[GameRow]:
         """Like :meth:`games_with_status`, but ``batch`` rows at a time (by id): start-up walks
