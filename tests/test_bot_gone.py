@@ -1,10 +1,12 @@
 """Gone channels (bot/core/play/gone.py, bot/discord/gone.py): a deleted channel or thread, or a
 server the bot was removed from, ends its open game as cancelled — kept in the records, off the
 inbox — and DMs each human player why; an archived thread, an unrelated channel, a second delete
-or a server that is only unavailable change nothing."""
+or a server that is only unavailable change nothing. A deleted channel ends its threads' games
+too (Discord sends no thread delete for them), whether discord.py had those threads cached or not."""
 
 from __future__ import annotations
 
+import sqlite3
 from pathlib import Path
 from typing import Any
 
@@ -87,6 +89,98 @@ async def test_a_deleted_thread_ends_its_game_an_archived_one_does_not(tmp_path:
             assert notice.startswith(f"Game {friday.id} in #\\*\\*Friday\\*\\* on Harness Guild has ended")
         await h.dispatch("THREAD_DELETE", thread)
         assert len(_gone_dms(h, alice)) == 1
+
+
+def _delete(h: Any, channel: Any) -> dict[str, Any]:
+    """Delete ``channel`` from Discord's world, with its threads (as Discord does), and return
+    its CHANNEL_DELETE payload."""
+    payload = channel_payload(h.world, channel)
+    for thread in [c for c in h.world.channels.values() if c.parent_id == channel.id]:
+        del h.world.channels[thread.id]
+    del h.world.channels[channel.id]
+    return payload
+
+
+async def _archive(h: Any, thread: Any) -> None:
+    """Archive ``thread``: discord.py drops it from its cache (as after a restart: an archived
+    thread is not in GUILD_CREATE)."""
+    archived = channel_payload(h.world, thread)
+    archived["thread_metadata"]["archived"] = True
+    await h.dispatch("THREAD_UPDATE", archived)
+    assert h.bot.get_channel(thread.id) is None
+
+
+async def test_a_deleted_channel_ends_its_threads_games_cached_or_not(tmp_path: Path) -> None:
+    clock = ManualClock(START)
+    async with days_bot(tmp_path / "db.sqlite3", clock, users=("alice", "bob", "carol")) as h:
+        alice, bob, carol = h.user("alice"), h.user("bob"), h.user("carol")
+        h.add_channel("other")
+        cached = h.add_thread("games", "Tuesday", owner=alice)
+        uncached = h.add_thread("games", "Friday", owner=bob)
+        elsewhere = h.add_thread("other", "Sunday", owner=carol)
+        await open_table(h, alice, [bob], channel=cached)
+        await open_table(h, bob, [alice], channel=uncached)
+        await open_table(h, carol, [alice], channel=elsewhere)
+        await h.slash(carol, "games", "projectl table new", variant="solo")
+        manager = h.bot.manager
+        tuesday, friday = await manager.game_in_channel(cached.id), await manager.game_in_channel(uncached.id)
+        sunday, own = await manager.game_in_channel(elsewhere.id), await game_of(h, "games")
+        await _archive(h, uncached)
+        await _archive(h, elsewhere)
+        asked = len(h.calls_to("GET", "/channels/{channel_id}"))
+
+        await h.dispatch("CHANNEL_DELETE", _delete(h, h.channel("games")))
+        for game in (tuesday, friday, own):
+            assert await _status(h, game.id) == "cancelled"
+        assert await _status(h, sunday.id) == "active"  # a thread of another channel plays on
+        assert len(h.calls_to("GET", "/channels/{channel_id}")) == asked  # the parents were kept
+        for user, games in ((alice, (tuesday, friday)), (bob, (tuesday, friday)), (carol, (own,))):
+            notices = _gone_dms(h, user)
+            assert sorted(notices) == sorted(
+                f"Game {game.id} in #games on Harness Guild has ended: its channel was deleted. It is "
+                "kept as cancelled; no rating changes." for game in games)
+        await h.dispatch("THREAD_DELETE", {"id": str(cached.id), "guild_id": str(h.world.guild_id),
+                                           "parent_id": str(cached.parent_id), "type": 11})
+        assert len(_gone_dms(h, alice)) == 2  # told once
+
+
+async def test_a_game_opened_before_parents_were_kept_is_looked_up(tmp_path: Path) -> None:
+    """A game whose parent is not known (opened before migration 0018): the server's next channel
+    delete asks the cache, else Discord — a channel Discord no longer has ends its game, one it
+    has gets its parent recorded, and is not asked again."""
+    clock = ManualClock(START)
+    db = tmp_path / "db.sqlite3"
+    async with days_bot(db, clock, users=("alice", "bob", "carol")) as h:
+        alice, bob, carol = h.user("alice"), h.user("bob"), h.user("carol")
+        h.add_channel("other")
+        h.add_channel("third")
+        doomed = h.add_thread("games", "Friday", owner=bob)
+        kept = h.add_thread("other", "Sunday", owner=carol)
+        await open_table(h, bob, [alice], channel=doomed)
+        await open_table(h, carol, [alice], channel=kept)
+        await h.slash(carol, "third", "projectl table new", variant="solo")
+        manager = h.bot.manager
+        friday, sunday = await manager.game_in_channel(doomed.id), await manager.game_in_channel(kept.id)
+        third = await game_of(h, "third")
+        with sqlite3.connect(db) as raw:
+            raw.execute("UPDATE games SET parent_id = NULL")
+        await _archive(h, doomed)
+        await _archive(h, kept)
+
+        await h.dispatch("CHANNEL_DELETE", _delete(h, h.channel("games")))
+        assert await _status(h, friday.id) == "cancelled"
+        assert {await _status(h, sunday.id), await _status(h, third.id)} == {"active"}
+        (notice,) = _gone_dms(h, bob)
+        assert notice.startswith(f"Game {friday.id} in #games on Harness Guild has ended")
+        looked_up = sorted(call.params["channel_id"] for call in h.calls_to("GET", "/channels/{channel_id}"))
+        assert looked_up == sorted([doomed.id, kept.id])  # the cached channel was not asked about
+        parents = {row.channel_id: row.parent_id for row in await manager.storage.games_with_status("active")}
+        assert parents == {kept.id: h.channel("other").id, third.channel_id: third.channel_id}
+
+        await h.dispatch("CHANNEL_DELETE", _delete(h, h.channel("other")))
+        assert await _status(h, sunday.id) == "cancelled" and await _status(h, third.id) == "active"
+        assert len(h.calls_to("GET", "/channels/{channel_id}")) == 2
+        assert len(_gone_dms(h, carol)) == 1
 
 
 async def test_the_store_finds_a_channels_open_games_by_parent(storage_target: str) -> None:

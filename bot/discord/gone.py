@@ -3,19 +3,32 @@
 The games there end as cancelled (bot/core/play/gone.py decides and cancels) and each human
 player gets one DM saying which table ended and why — unless their DMs are known to be closed,
 as for every DM the bot sends unasked. An archived thread is not deleted: nothing happens to its
-game (THREAD_UPDATE is not listened to here). A thread deleted with its parent channel arrives
-as a thread delete of its own (discord.py dispatches one per cached thread)."""
+game (THREAD_UPDATE is not listened to here). A deleted channel's threads go with it without a
+THREAD_DELETE from Discord (discord.py makes one only for the threads it had cached): every game
+in one of them ends with the channel, cached or not, and is named after the channel. The events
+end their games one at a time: discord.py's delete of such a cached thread, which follows the
+channel's, finds its game already ended."""
 
 from __future__ import annotations
 
+import asyncio
+import functools
 import logging
-from typing import Any
+from typing import Any, Literal
 
 import discord
 
-from bot.core.play.gone import GoneGame, end_games_in, end_games_of_server, gone_notice
+from bot.core.play.gone import (
+    GONE,
+    GoneGame,
+    end_games_in,
+    end_games_of_channel,
+    end_games_of_server,
+    gone_notice,
+)
 
 from .cogs.days import days_of
+from .readers import parent_channel_id
 from .services import FrontServices
 
 log = logging.getLogger(__name__)
@@ -34,22 +47,43 @@ async def tell(bot: FrontServices, ended: list[GoneGame], channel: str | None, s
                 await days.store.set_dms_closed(user_id, True)
 
 
+async def parent_of(bot: Any, channel_id: int) -> int | Literal["gone"] | None:
+    """The channel ``channel_id`` belongs to, from the cache or else from Discord (an archived
+    thread is not cached): :data:`GONE` when Discord no longer has it, None when it cannot
+    tell (the channel is hidden from the bot, Discord failed)."""
+    channel = bot.get_channel(channel_id)
+    if channel is None:
+        try:
+            channel = await bot.fetch_channel(channel_id)
+        except discord.NotFound:
+            return GONE
+        except discord.HTTPException as error:
+            log.info("could not look up channel %s: %s", channel_id, error)
+            return None
+    return parent_channel_id(channel)
+
+
 def install(bot: Any) -> None:
     """Listen for deleted channels and threads and for leaving a server."""
+    ending = asyncio.Lock()  # one event's games end before the next event's are looked for
 
     async def on_guild_channel_delete(channel: discord.abc.GuildChannel) -> None:
-        ended = await end_games_in(bot.manager, [channel.id])
+        async with ending:
+            ended = await end_games_of_channel(bot.manager, channel.id, channel.guild.id,
+                                               functools.partial(parent_of, bot))
         await tell(bot, ended, channel.name, channel.guild.name)
 
     async def on_raw_thread_delete(payload: discord.RawThreadDeleteEvent) -> None:
-        ended = await end_games_in(bot.manager, [payload.thread_id])
+        async with ending:
+            ended = await end_games_in(bot.manager, [payload.thread_id])
         thread = payload.thread
         guild = bot.get_guild(payload.guild_id)
         await tell(bot, ended, None if thread is None else thread.name,
                    None if guild is None else guild.name)
 
     async def on_guild_remove(guild: discord.Guild) -> None:
-        ended = await end_games_of_server(bot.manager, guild.id)
+        async with ending:
+            ended = await end_games_of_server(bot.manager, guild.id)
         for gone in ended:
             channel = guild.get_channel_or_thread(gone.game.channel_id)
             await tell(bot, [gone], None if channel is None else channel.name, guild.name, removed=True)

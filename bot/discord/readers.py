@@ -1,7 +1,8 @@
 """Who may read a game, as the Discord front asks it: :func:`bot.core.records.access.may_read`
 with the reader and place an interaction gives, and what the bot's cache says of the game's
 channel now. Every command, button, list and autocomplete that shows or names a game goes
-through :func:`may_read` (a list) or :func:`require_readable` (one game).
+through :func:`may_read` (a list) or :func:`require_readable` (one game). A new game also keeps
+its channel's parent (:func:`parent_channel_id`), whose deletion ends it (bot/core/play/gone.py).
 """
 
 from __future__ import annotations
@@ -29,6 +30,14 @@ def channel_private(channel: Any) -> bool | None:
         return not channel.permissions_for(guild.default_role).view_channel
     except (discord.ClientException, AttributeError):
         return None
+
+
+def parent_channel_id(channel: Any) -> int | None:
+    """The channel ``channel`` belongs to: a thread's (or forum post's) parent, else the channel
+    itself; None when the interaction gave only a partial channel."""
+    if isinstance(channel, discord.Thread):
+        return channel.parent_id
+    return channel.id if isinstance(channel, discord.abc.GuildChannel) else None
 
 
 def private_now(interaction: discord.Interaction, channel_id: int) -> bool | None:

@@ -3,13 +3,17 @@ the server. Such a game can never be played on, so it ends as cancelled — thro
 cancel path (:meth:`~bot.core.play.manager.GameManager.cancel_gone`: kept in the records,
 ratings untouched, reminders and plans closed by the same hooks) — and each human player is told
 why (:func:`gone_notice`). An archived thread is not gone: it reopens when someone posts, so its
-game stays as it is. No Discord here: the front passes ids and names (bot/discord/gone.py)."""
+game stays as it is. No Discord here: the front passes ids and names (bot/discord/gone.py).
+
+A deleted channel takes its threads with it, and Discord says nothing of them: their games are
+found by the parent channel each game keeps from its start (:func:`end_games_of_channel`)."""
 
 from __future__ import annotations
 
 import logging
-from collections.abc import Iterable
+from collections.abc import Awaitable, Callable, Iterable
 from dataclasses import dataclass
+from typing import Final, Literal
 
 from bot.core.errors import BotError
 from bot.core.play.manager import Game, GameManager
@@ -17,6 +21,12 @@ from bot.core.wording import texts
 from bot.core.wording.locales import PlayerName
 
 log = logging.getLogger(__name__)
+
+GONE: Final = "gone"
+"""What a :data:`ParentLookup` answers for a channel that no longer exists."""
+ParentLookup = Callable[[int], Awaitable[int | Literal["gone"] | None]]
+"""The front's answer for a channel id: the channel it belongs to (a thread's parent, else
+itself), :data:`GONE`, or None when it cannot tell (hidden from the bot, Discord unreachable)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -41,6 +51,24 @@ async def end_games_in(manager: GameManager, channel_ids: Iterable[int]) -> list
         if game is not None:
             ended.append(GoneGame(game, humans(game)))
     return ended
+
+
+async def end_games_of_channel(
+    manager: GameManager, channel_id: int, guild_id: int | None, parent_of: ParentLookup,
+) -> list[GoneGame]:
+    """A deleted channel: cancel its own open game and those of its threads, whether the front
+    had those threads in view or not (by the parent kept with each game). A game of that server
+    opened before parents were kept is asked about (``parent_of``): a channel that is gone ends
+    its game, one that is there has its parent recorded, so it is asked once."""
+    channels = [channel_id, *(row.channel_id for row in await manager.storage.open_games_under(channel_id))]
+    if guild_id is not None:
+        for row in await manager.storage.open_games_parent_unknown(guild_id):
+            parent = channel_id if row.channel_id == channel_id else await parent_of(row.channel_id)
+            if parent == GONE or parent == channel_id:
+                channels.append(row.channel_id)
+            elif isinstance(parent, int):
+                await manager.storage.set_parent(row.id, parent)
+    return await end_games_in(manager, channels)
 
 
 async def end_games_of_server(manager: GameManager, guild_id: int) -> list[GoneGame]:

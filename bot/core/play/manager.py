@@ -249,14 +249,15 @@ class GameManager:
     async def create_game(
         self, *, guild_id: int | None, channel_id: int, host_id: int, host_name: str,
         settings: TableSettings, turn_limit_hours: int | None = None, watch: str | None = None,
-        host_locale: str | None = None, channel_private: bool | None = None,
+        host_locale: str | None = None, channel_private: bool | None = None, parent_id: int | None = None,
     ) -> ActionResult:
         """Open a lobby with the host seated. Solo games start at once (nobody else can join).
         The game and its table options (``turn_limit_hours``) are committed together.
 
         ``watch`` (Solo only): the seat goes to that AI policy instead of the host, who watches
         it play the mastermind. ``channel_private``: whether the channel is private (who may read
-        the game, :mod:`bot.core.records.access`)."""
+        the game, :mod:`bot.core.records.access`). ``parent_id``: the channel it belongs to, a
+        thread's parent or else itself (whose deletion ends the game, :mod:`bot.core.play.gone`)."""
         watch = None if watch is None else offered_level(watch)
         validate_new_table(settings, watch)
         seat = NewSeat(host_name, user_id=host_id)
@@ -272,6 +273,7 @@ class GameManager:
                     max_players=settings.max_players, options=settings.to_json(),
                     seed=self._seed_source(), seats=[seat],
                     turn_limit_hours=turn_limit_hours, channel_private=channel_private,
+                    parent_id=parent_id,
                 )
             except _StorageBusy as error:
                 raise ChannelBusyError(texts.CHANNEL_BUSY) from error

@@ -22,7 +22,7 @@ from bot.core.wording.locales import Joined, PlayerName, locale_code, localise
 from engine.catalogue import mode_name
 
 from ..permissions import require_table_permissions, require_thread_permissions
-from ..readers import channel_private
+from ..readers import channel_private, parent_channel_id
 from ..turns import post_turn, post_turn_or_explain, report_interruption
 from ..views import LOBBY_AI, LOBBY_OPS, lobby_view, plugin_of
 from . import common
@@ -159,6 +159,7 @@ class TableCommands(commands.Cog):
             guild_id=interaction.guild_id, channel_id=channel_id, host_id=interaction.user.id,
             host_name=interaction.user.display_name, settings=settings, turn_limit_hours=hours, watch=watch,
             host_locale=locale_code(interaction.locale), channel_private=channel_private(interaction.channel),
+            parent_id=parent_channel_id(interaction.channel),
         )
         common.committed(interaction)
         game = result.game
@@ -210,6 +211,7 @@ async def _new_in_thread(interaction: discord.Interaction, name: str, settings: 
         guild_id=interaction.guild_id, channel_id=home.id, host_id=interaction.user.id,
         host_name=interaction.user.display_name, settings=settings, turn_limit_hours=hours, watch=watch,
         host_locale=locale_code(interaction.locale), channel_private=channel_private(home),
+        parent_id=parent_channel_id(home),
     )
     common.committed(interaction)
     game = result.game
