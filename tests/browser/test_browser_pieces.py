@@ -1,6 +1,7 @@
 """Moving pieces by hand: turn and flip (buttons, keys, the wheel while dragging), the lit cells
-follow the orientation; a drop where the piece cannot go springs back with the engine's reason;
-a drop on the reserve offers the upgrades; Esc puts a dragged piece back."""
+follow the orientation; a drop where the piece cannot go springs back with the engine's reason,
+shown in sight on a phone and a desktop, never over the puzzle it speaks of; a drop on the
+reserve offers the upgrades; Esc puts a dragged piece back."""
 
 from __future__ import annotations
 
@@ -176,14 +177,43 @@ def test_escape_while_dragging_puts_the_piece_back(page: Page, boards: Callable[
     assert board.game().revision == before
 
 
-def test_on_a_phone_the_reason_of_a_refused_drop_low_on_the_page_is_in_sight(
-        browser: Browser, boards: Callable[..., BoardHandle]) -> None:
-    """The message line sat at the page's top: on a phone scrolled down to the supply, the reason
-    a drop was refused was shown out of sight. It stays at the foot of the screen there."""
+def four_puzzles(boards: Callable[..., BoardHandle]) -> BoardHandle:
+    """Seat 0 holds four puzzles (two rows of them on any screen), the lowest just above the supply."""
     board = boards(players=2, human_seats=(0, 1))
     for seat, action in ((0, "take white 1"), (0, "take white 2"), (0, "take white 3"),
                          (1, "level1"), (1, "level1"), (1, "level1"), (0, "take black 1")):
         board.act(seat, action)
+    return board
+
+
+def message_and_puzzle(page: Page, card: str) -> dict[str, Any]:
+    """Where the message and the puzzle ``card`` are on the screen now, read in one step."""
+    found: dict[str, Any] = page.evaluate("""(card) => {
+        const message = document.querySelector('#message');
+        const box = message.getBoundingClientRect();
+        const puzzle = document.querySelector(`#puzzles .puzzle[data-card="${card}"]`)
+            .getBoundingClientRect();
+        return {top: box.top, bottom: box.bottom, opacity: +getComputedStyle(message).opacity,
+                puzzleTop: puzzle.top, puzzleBottom: puzzle.bottom, height: window.innerHeight,
+                role: message.getAttribute('role'), live: message.getAttribute('aria-live'),
+                focused: document.activeElement === message};
+    }""", card)
+    return found
+
+
+def assert_in_sight_and_clear(where: dict[str, Any]) -> None:
+    """The message is on the screen, drawn, still the polite status it was, without the focus,
+    and shares no band of the screen with the puzzle."""
+    assert 0 <= where["top"] < where["bottom"] <= where["height"] and where["opacity"] == 1, where
+    assert where["bottom"] <= where["puzzleTop"] or where["puzzleBottom"] <= where["top"], where
+    assert (where["role"], where["live"], where["focused"]) == ("status", "polite", False), where
+
+
+def test_on_a_phone_the_reason_of_a_refused_drop_low_on_the_page_is_in_sight(
+        browser: Browser, boards: Callable[..., BoardHandle]) -> None:
+    """The message line sat at the page's top: on a phone scrolled down to the supply, the reason
+    a drop was refused was shown out of sight. It stays at the foot of the screen there."""
+    board = four_puzzles(boards)
     height = 740
     context = browser.new_context(viewport={"width": 360, "height": height}, has_touch=True, is_mobile=True)
     context.set_default_timeout(BUSY_CEILING_MS)
@@ -201,9 +231,50 @@ def test_on_a_phone_the_reason_of_a_refused_drop_low_on_the_page_is_in_sight(
         reason = message(page)
         assert puzzle["id"] in reason, reason
         assert revision(page) == before
-        box = page.evaluate("""() => { const box = document.querySelector('#message').getBoundingClientRect();
-            return [box.top, box.bottom, getComputedStyle(document.querySelector('#message')).opacity]; }""")
-        assert 0 <= box[0] < box[1] <= height and float(box[2]) == 1, box
-        assert page.get_attribute("#message", "aria-live") == "polite"
+        assert_in_sight_and_clear(message_and_puzzle(page, puzzle["id"]))
+    finally:
+        context.close()
+
+
+def test_on_a_tall_desktop_page_the_reason_of_a_refused_drop_low_on_it_is_in_sight(
+        browser: Browser, boards: Callable[..., BoardHandle]) -> None:
+    """On a desktop the message sat at the page's top too: in a window shorter than the board,
+    scrolled down to the supply, a refused drop's reason was out of sight. It is at the foot of
+    the screen, clear of the puzzle the piece was dropped on."""
+    board = four_puzzles(boards)
+    context = browser.new_context(viewport={"width": 1280, "height": 600})
+    context.set_default_timeout(BUSY_CEILING_MS)
+    try:
+        page = open_board(context.new_page(), board.link(0))
+        assert page.evaluate("document.documentElement.scrollHeight > window.innerHeight + 50")
+        puzzle = view(page)["puzzles"][-1]
+        r, c = no_domino_spot(puzzle)
+        page.evaluate("window.scrollTo(0, document.documentElement.scrollHeight)")
+        assert page.evaluate("document.querySelector('#title').getBoundingClientRect().bottom < 0")
+        start, end = piece_cell_centre(page, "2"), cell_centre(page, puzzle["id"], r, c)
+        assert 0 < end[1] < start[1] < 600
+        before = revision(page)
+        mouse_drag(page, start, end)
+        page.wait_for_function("() => document.querySelector('#message').textContent.length > 0")
+        assert puzzle["id"] in message(page)
+        assert revision(page) == before
+        where = message_and_puzzle(page, puzzle["id"])
+        assert_in_sight_and_clear(where)
+        assert where["bottom"] == where["height"]  # at the foot
+
+        # a shorter window, the puzzle acted on at its foot: the message is at its top instead
+        page.set_viewport_size({"width": 1280, "height": 480})
+        page.locator('#supply button.piece[data-shape="2"]').click()  # picked: a click on a cell places it
+        page.evaluate("""(card) => {
+            const puzzle = document.querySelector(`#puzzles .puzzle[data-card="${card}"]`);
+            window.scrollBy(0, puzzle.getBoundingClientRect().bottom - window.innerHeight + 4);
+        }""", puzzle["id"])
+        page.evaluate("document.querySelector('#message').textContent = ''")
+        page.mouse.click(*cell_centre(page, puzzle["id"], r, c))
+        page.wait_for_function("() => document.querySelector('#message').textContent.length > 0")
+        where = message_and_puzzle(page, puzzle["id"])
+        assert where["puzzleBottom"] > where["height"] - 40, where  # where the foot's message would be
+        assert_in_sight_and_clear(where)
+        assert where["top"] == 0
     finally:
         context.close()

@@ -11,7 +11,7 @@ import { attachPressHold, attachTaps } from "./taps.js";
 import { anchored, cellsKey, fittingPlacements, flipped, inside, turned } from "./shapes.js";
 import { cardOf, paint, render } from "./view.js";
 
-const QUIET_MS = 4000; // how long a confirmation stays in sight on a phone
+const QUIET_MS = 4000; // how long a confirmation stays in sight
 
 /** Index of a piece's first cell in reading order: the cell the keyboard cursor carries. */
 export function leadCell(cells) {
@@ -21,6 +21,13 @@ export function leadCell(cells) {
     if (r < br || (r === br && c < bc)) best = i;
   });
   return best;
+}
+
+/** Whether `a` and `b` share a horizontal band of the screen. */
+function covers(a, b) {
+  const one = a.getBoundingClientRect();
+  const other = b.getBoundingClientRect();
+  return one.top < other.bottom && other.top < one.bottom;
 }
 
 export class Board {
@@ -142,14 +149,22 @@ export class Board {
 
   // --- showing ----------------------------------------------------------------------------
 
-  /** Show (and have read out) a message; on a phone a confirmation fades from sight after a
-   * while (board.css), an error stays until the next message. */
-  say(text, kind = "info") {
+  /** Show (and have read out) a message at the foot of the screen (board.css); a confirmation
+   * fades from sight after a while, an error stays until the next message. `card`: the puzzle
+   * the player acted on, else they acted on the focused control; while that is at the foot, the
+   * message sits at the screen's top instead, so it never hides what it speaks of. */
+  say(text, kind = "info", card = null) {
     const box = document.getElementById("message");
     box.className = `message ${kind}`;
     put(box, text || "");
     clearTimeout(this.quietTimer);
     if (text && kind !== "error") this.quietTimer = setTimeout(() => box.classList.add("quiet"), QUIET_MS);
+    const grid = card === null ? null : document.querySelector(`#puzzles svg.grid[data-card="${CSS.escape(card)}"]`);
+    const near = grid ? grid.closest(".puzzle") : document.activeElement;
+    if (text && near && near !== document.body && covers(box, near)) {
+      box.classList.add("at-top");
+      if (covers(box, near)) box.classList.remove("at-top"); // as tall as the screen: the foot then
+    }
   }
 
   /** Announce, politely, what the other seats did since the last view heard (their lines of the
@@ -276,8 +291,9 @@ export class Board {
     while (this.busy) await new Promise((resume) => this.idleWaiters.push(resume));
   }
 
-  /** Send one action with the stamp this page saw; returns true when it was committed. */
-  async act(body) {
+  /** Send one action with the stamp this page saw; returns true when it was committed. `card`:
+   * the puzzle it acts on, which its answer must not hide (`say`). */
+  async act(body, card = null) {
     if (this.planning) return this.addStep(body);
     if (!this.view) return false;
     const seen = this.view.game.stamp;
@@ -292,16 +308,16 @@ export class Board {
       this.upgradeFrom = null;
       if (answer.view) this.setView(answer.view);
       else this.reload(); // committed, but the server could not build the view: read it again
-      this.say((answer.said || []).join(" "));
+      this.say((answer.said || []).join(" "), "info", card);
       return true;
     } catch (error) {
       this.busy = false;
       if (error instanceof ApiError && error.status === 409 && error.body.view) {
         this.draft = null;
         this.setView(error.body.view);
-        this.say(this.t("stale"), "error");
+        this.say(this.t("stale"), "error", card);
       } else if (error instanceof ApiError && (error.status === 422 || error.status === 400)) {
-        this.say(error.message, "error");
+        this.say(error.message, "error", card);
       } else {
         this.fail(error);
       }
@@ -332,7 +348,7 @@ export class Board {
     }
     if (legal) {
       this.picked = null;
-      return this.act({ place: { shape, card, cells: legal.cells } });
+      return this.act({ place: { shape, card, cells: legal.cells } }, card);
     }
     await this.explain(shape, card, cells);
     return false;
@@ -341,13 +357,13 @@ export class Board {
   /** Ask the engine why a placement does not fit, and show its reason. */
   async explain(shape, card, cells) {
     if (!inside(cells)) {
-      this.say(this.t("springBack"), "error");
+      this.say(this.t("springBack"), "error", card);
       return;
     }
     if (this.planning) {
       try {
         await this.api.planDraft({ steps: [...this.planning.bodies, { place: { shape, card, cells } }], side: this.planning.side });
-        this.say(this.t("springBack"), "error");
+        this.say(this.t("springBack"), "error", card);
       } catch (error) {
         this.planRefused(error);
       }
@@ -355,13 +371,13 @@ export class Board {
     }
     try {
       const answer = await this.api.check({ place: { shape, card, cells }, stamp: this.view.game.stamp });
-      this.say(answer.ok ? this.t("springBack") : answer.reason || this.t("springBack"), "error");
+      this.say(answer.ok ? this.t("springBack") : answer.reason || this.t("springBack"), "error", card);
     } catch (error) {
       if (error instanceof ApiError && error.status === 409 && error.body.view) {
         this.setView(error.body.view);
-        this.say(this.t("stale"), "error");
+        this.say(this.t("stale"), "error", card);
       } else if (error instanceof ApiError && error.status !== 403) {
-        this.say(error.message, "error");
+        this.say(error.message, "error", card);
       } else {
         this.fail(error);
       }
