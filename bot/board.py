@@ -28,6 +28,7 @@ from typing import Any, TypeVar
 from bot.core.config import DEFAULT_WEB_HOST, DEFAULT_WEB_PORT
 from bot.core.play.manager import ActionResult, Game, GameManager, TableSettings
 from bot.core.storage import Storage
+from bot.core.wording import texts
 from bot.web.acting import BoardFront
 from bot.web.activity import ActivitySignIn, SignedIn, SignInError
 from bot.web.live import LiveGames
@@ -72,7 +73,7 @@ class KnownCodes:
 
     async def exchange(self, code: str) -> SignedIn:
         if code not in self.users:
-            raise SignInError("Discord refused the sign-in code; open the Activity again.")
+            raise SignInError(texts.ACTIVITY_CODE_REFUSED)
         return SignedIn(self.users[code], f"offline-access-{self.users[code]}")
 
 

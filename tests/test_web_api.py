@@ -253,8 +253,10 @@ async def test_the_activity_maps_the_user_to_their_seat(tmp_path: Path, board: B
         answer = await client.get("/api/view", headers=auth(payload["token"]))
         view = await answer.json()
         assert view["me"]["seat"] == 1 and view["game"]["locale"] == "pt-BR"
-        answer = await client.post("/api/activity/token", json={"code": "the-code", "channel_id": "2"})
-        assert answer.status == 404
+        answer = await client.post("/api/activity/token", json={"code": "the-code", "channel_id": "2"},
+                                   headers={"Accept-Language": "en"})
+        # signed in: the user's Discord language, as the token would carry it, before the request's
+        assert (answer.status, await answer.json()) == (404, {"error": ACTIVITY_REFUSALS["no game"][2]})
 
 
 async def _next_view(stream: aiohttp.ClientResponse) -> Any:
@@ -514,6 +516,58 @@ async def test_a_channel_id_past_any_snowflake_is_400(http: aiohttp.ClientSessio
                 assert answer.status == 400 and "error" in await answer.json(), channel
     finally:
         await opened.stop()
+
+
+ACTIVITY_REFUSALS = {
+    "not json": (400, "The request body is not JSON.", "O corpo do pedido não é JSON."),
+    "no code": (400, "The request needs a code and a channel_id.",
+                "O pedido precisa de um código (code) e de um canal (channel_id)."),
+    "code refused": (403, "Discord refused the sign-in code; open the Activity again.",
+                     "O Discord recusou o código de entrada; abra a Atividade de novo."),
+    "no game": (404, "There is no game being played in this channel.",
+                "Não há nenhuma partida em andamento neste canal."),
+}
+"""The Activity's refusals, made before there is a link: (status, English, pt-BR)."""
+ASKED = {"pt-BR,pt;q=0.9,en;q=0.8": "pt-BR", "pt": "pt-BR", "pt-PT": "pt-BR", "en;q=0.5, pt-BR": "pt-BR",
+         None: "en", "en-US,en;q=0.9": "en", "fr-FR, pt-BR;q=0.7": "en", "*": "en", "pt;q=0": "en"}
+"""Accept-Language -> the language of the refusal: the first language asked for (as the page's
+own words before a view, i18n.js's browserLocale); English when the bot does not speak it."""
+
+
+async def test_the_activity_refuses_in_the_language_the_request_asks_for(
+        http: aiohttp.ClientSession, tmp_path: Path) -> None:
+    """No link yet, hence no locale: the sign-in's refusals follow the request's Accept-Language,
+    and none of them hands out a token or changes the game."""
+    opened = await open_board(tmp_path, players=2, human_seats=(0, 1), activity_codes={"mock_code": 1})
+    bodies = {"not json": {"data": b"{not json"}, "no code": {"json": {"code": "", "channel_id": "1"}},
+              "code refused": {"json": {"code": "forged", "channel_id": "1"}},
+              "no game": {"json": {"code": "mock_code", "channel_id": str(CHANNEL_ID + 1)}}}
+    try:
+        before = (await opened.game()).revision
+        for asked, language in ASKED.items():
+            headers = {} if asked is None else {"Accept-Language": asked}
+            for refusal, body in bodies.items():
+                status, english, portuguese = ACTIVITY_REFUSALS[refusal]
+                async with http.post(f"{opened.base_url}/api/activity/token", headers=headers,
+                                     **body) as answer:
+                    assert (answer.status, await answer.json()) == (
+                        status, {"error": portuguese if language == "pt-BR" else english}), (asked, refusal)
+        assert (await opened.game()).revision == before
+    finally:
+        await opened.stop()
+
+
+@pytest.mark.parametrize("asked", ["pt-BR", None])
+async def test_a_bot_without_the_activity_says_so_in_the_language_asked_for(
+        http: aiohttp.ClientSession, board: Board, asked: str | None) -> None:
+    headers = {} if asked is None else {"Accept-Language": asked}
+    said = {"pt-BR": "A Atividade não está configurada neste bot.",
+            None: "The Activity is not set up on this bot."}[asked]
+    async with http.get(board.base_url + "/api/activity/config", headers=headers) as answer:
+        assert (answer.status, await answer.json()) == (404, {"error": said})
+    async with http.post(board.base_url + "/api/activity/token", headers=headers,
+                         json={"code": "mock_code", "channel_id": "1"}) as answer:
+        assert (answer.status, await answer.json()) == (404, {"error": said})
 
 
 async def test_a_refusal_names_players_as_they_wrote_their_names(http: aiohttp.ClientSession,

@@ -5,6 +5,10 @@ user's seat in the channel's game (a spectator's token when they hold none).
 
 The exchange sits behind :class:`CodeExchanger`, so tests use a fake one; the real one,
 :class:`DiscordCodeExchanger`, speaks to Discord's OAuth2 endpoints with aiohttp.
+
+Its refusals come before there is a link, hence a locale, to go by: they are in the language the
+request asks for first (:func:`asked_locale`, as the page's own words are until a view arrives),
+and once Discord has said who signed in, in that user's Discord language (the token's).
 """
 
 from __future__ import annotations
@@ -16,7 +20,9 @@ from typing import Any, Protocol
 import aiohttp
 
 from bot.core.play.manager import GameManager
-from bot.web.acting import BoardFront, Refused
+from bot.core.wording import texts
+from bot.core.wording.locales import locales
+from bot.web.acting import BoardFront, Refused, sentence, unreadable
 
 log = logging.getLogger(__name__)
 
@@ -27,7 +33,12 @@ MAX_SNOWFLAKE = 2**63 - 1
 
 
 class SignInError(Exception):
-    """The code could not be exchanged (``str()`` is a sentence for the page)."""
+    """The code could not be exchanged: ``words`` is the sentence for the page (a sentence of
+    bot/core/wording/texts.py, said in the request's language; ``str()`` is its English)."""
+
+    def __init__(self, words: str) -> None:
+        super().__init__(words)
+        self.words = words
 
 
 @dataclass(frozen=True, slots=True)
@@ -58,16 +69,16 @@ class DiscordCodeExchanger:
             async with aiohttp.ClientSession(timeout=timeout) as session:
                 async with session.post(f"{self._api}/oauth2/token", data=form) as answer:
                     if answer.status != 200:
-                        raise SignInError("Discord refused the sign-in code; open the Activity again.")
+                        raise SignInError(texts.ACTIVITY_CODE_REFUSED)
                     access = str((await answer.json())["access_token"])
                 headers = {"Authorization": f"Bearer {access}"}
                 async with session.get(f"{self._api}/users/@me", headers=headers) as answer:
                     if answer.status != 200:
-                        raise SignInError("Discord did not say who signed in; open the Activity again.")
+                        raise SignInError(texts.ACTIVITY_WHO_UNKNOWN)
                     user = await answer.json()
         except (aiohttp.ClientError, TimeoutError, KeyError, ValueError) as error:
             log.warning("the Activity's code exchange failed: %s", error.__class__.__name__)
-            raise SignInError("Discord could not be reached to sign you in; try again.") from None
+            raise SignInError(texts.ACTIVITY_UNREACHABLE) from None
         return SignedIn(int(user["id"]), access, user.get("locale"))
 
 
@@ -81,19 +92,48 @@ class ActivitySignIn:
         self.exchanger = exchanger
         self.client_id = client_id
 
-    async def token(self, body: Any) -> dict[str, Any]:
+    async def token(self, body: Any, locale: str | None = None) -> dict[str, Any]:
+        """The answer to ``body``; its refusals in ``locale`` (the request's, :func:`asked_locale`)
+        until Discord has said who signed in, then in that user's language when Discord gave one.
+        A :class:`SignInError` from the exchange is for the caller to say, in ``locale``."""
         if not isinstance(body, dict):
-            raise Refused(400, {"error": "The request needs a code and a channel_id."})
+            raise unreadable(texts.ACTIVITY_NEEDS_CODE, locale)
         code, channel = body.get("code"), body.get("channel_id")
         if not isinstance(code, str) or not 0 < len(code) <= MAX_CODE or not isinstance(channel, str | int) \
                 or not str(channel).isdecimal() or len(str(channel)) > 20 or int(channel) > MAX_SNOWFLAKE:
-            raise Refused(400, {"error": "The request needs a code and a channel_id."})
+            raise unreadable(texts.ACTIVITY_NEEDS_CODE, locale)
         signed = await self.exchanger.exchange(code)
         game = await self.manager.game_in_channel(int(channel))
         if game is None or game.state is None:
-            raise Refused(404, {"error": "There is no game being played in this channel."})
+            raise Refused(404, {"error": sentence(texts.ACTIVITY_NO_GAME, signed.locale or locale)})
         seat = game.seat_of(signed.user_id)
         token = self.front.signer.sign(game.id, None if seat is None else seat.seat, signed.user_id,
                                        now=self.front.now(), locale=signed.locale)
         return {"token": token, "access_token": signed.access_token,
                 "seat": None if seat is None else seat.seat}
+
+
+def asked_locale(accept_language: str | None) -> str | None:
+    """The language an ``Accept-Language`` header asks for first (the highest ``q``; the first of
+    equals), as the code of a catalogue the bot speaks (``pt-BR``; ``pt`` or ``pt-PT`` as
+    ``pt-BR``), else None, English: the rule of the page's own words before a view arrives
+    (``browserLocale`` in static/i18n.js, from ``navigator.language``, the list's first)."""
+    asked: list[tuple[float, int, str]] = []
+    for order, part in enumerate((accept_language or "").split(",")):
+        tag, *parameters = (piece.strip() for piece in part.split(";"))
+        weight = 1.0
+        for parameter in parameters:
+            name, _, value = parameter.partition("=")
+            if name.strip().lower() == "q":
+                try:
+                    weight = float(value)
+                except ValueError:
+                    weight = 0.0
+        if tag and weight > 0:  # a NaN weight is not > 0 either
+            asked.append((-weight, order, tag.lower()))
+    if not asked:
+        return None
+    first = min(asked)[2]
+    spoken = locales()
+    return (next((code for code in spoken if code.lower() == first), None)
+            or next((code for code in spoken if code.lower().split("-")[0] == first.split("-")[0]), None))

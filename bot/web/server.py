@@ -21,8 +21,8 @@ from typing import Any
 from aiohttp import web
 
 from bot.core.wording import texts
-from bot.web.acting import NOT_JSON, BoardFront, Refused, dumps
-from bot.web.activity import ActivitySignIn, SignInError
+from bot.web.acting import NOT_JSON, BoardFront, Refused, dumps, sentence, unreadable
+from bot.web.activity import ActivitySignIn, SignInError, asked_locale
 from bot.web.planning import BoardPlans
 from bot.web.tokens import bearer
 
@@ -208,22 +208,31 @@ class _Routes:
 
     async def activity_config(self, request: web.Request) -> web.StreamResponse:
         if self.sign_in is None:
-            return _json(404, {"error": "The Activity is not set up on this bot."})
+            return _activity_off(request)
         return _json(200, {"client_id": self.sign_in.client_id})
 
     async def activity_token(self, request: web.Request) -> web.StreamResponse:
+        """The Activity's sign-in (bot/web/activity.py). No link yet, so no locale: its refusals are
+        in the language the request asks for (``Accept-Language``), as the page's own words are."""
         if self.sign_in is None:
-            return _json(404, {"error": "The Activity is not set up on this bot."})
+            return _activity_off(request)
+        locale = asked_locale(request.headers.get("Accept-Language"))
         try:
             body = await _body(request)
-            if body is NOT_JSON:  # no link yet, so no language: English
-                raise Refused(400, {"error": str(texts.BOARD_NOT_JSON)})
-            payload = await self.sign_in.token(body)
+            if body is NOT_JSON:
+                raise unreadable(texts.BOARD_NOT_JSON, locale)
+            payload = await self.sign_in.token(body, locale)
         except Refused as refused:
             return _json(refused.status, refused.payload)
         except SignInError as error:
-            return _json(403, {"error": str(error)})
+            return _json(403, {"error": sentence(error.words, locale)})
         return _json(200, payload)
+
+
+def _activity_off(request: web.Request) -> web.Response:
+    """404 when the Activity is not set up, in the language the request asks for."""
+    locale = asked_locale(request.headers.get("Accept-Language"))
+    return _json(404, {"error": sentence(texts.ACTIVITY_OFF, locale)})
 
 
 async def _send(response: web.StreamResponse, view: bytes) -> None:

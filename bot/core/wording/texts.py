@@ -1036,6 +1036,12 @@ BOARD_NOT_JSON = "The request body is not JSON."
 BOARD_NEEDS_STAMP = "The request needs a stamp and an action."
 BOARD_NO_ACTION = "The request names no action the board knows."
 BOARD_PLAN_BODY = "The request needs the plan's steps (at most {n}) and, in Line Clear, a side."
+ACTIVITY_OFF = "The Activity is not set up on this bot."
+ACTIVITY_NEEDS_CODE = "The request needs a code and a channel_id."
+ACTIVITY_NO_GAME = "There is no game being played in this channel."
+ACTIVITY_CODE_REFUSED = "Discord refused the sign-in code; open the Activity again."
+ACTIVITY_WHO_UNKNOWN = "Discord did not say who signed in; open the Activity again."
+ACTIVITY_UNREACHABLE = "Discord could not be reached to sign you in; try again."
 
 from bot.core.wording.locales import keyed as _keyed  # noqa: E402  (last: every sentence above gets its key)
 
