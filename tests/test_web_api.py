@@ -94,6 +94,55 @@ async def test_a_bad_token_gets_403_and_changes_nothing(http: aiohttp.ClientSess
     assert (await board.game()).revision == before
 
 
+FORBIDDEN = {"en": "This link is not valid (forged, expired, or for another seat).",
+             "pt-BR": "Este link não é válido (forjado, expirado ou de outro assento)."}
+"""A bad link's refusal, in each language the bot speaks."""
+BAD_LINK_ROUTES: dict[str, tuple[str, str, Any]] = {
+    "view": ("GET", "/api/view", None), "events": ("GET", "/api/events", None),
+    "act": ("POST", "/api/act", "offer"), "check": ("POST", "/api/check", "offer"),
+    "undo": ("POST", "/api/act", "undo"), "check undo": ("POST", "/api/check", "undo"),
+    "plan": ("GET", "/api/plan", None), "plan save": ("POST", "/api/plan", {"steps": [{"action": "level1"}]}),
+    "plan draft": ("POST", "/api/plan/draft", {"steps": []}), "plan cancel": ("POST", "/api/plan/cancel", {}),
+}
+"""Every route that refuses a bad link: (method, path, body; an offer or an undo with the view's stamp)."""
+
+
+@pytest.mark.parametrize("route", BAD_LINK_ROUTES)
+async def test_a_bad_link_is_refused_in_the_language_the_request_asks_for(
+        http: aiohttp.ClientSession, board: Board, route: str) -> None:
+    """A bad link has no language to trust (a forged one could name any): its 403 is in the one
+    the request's Accept-Language asks for first, as the Activity's sign-in refusals are, with the
+    same words whatever made the link bad (so they tell nobody whether a game exists), the same
+    headers, and nothing changed."""
+    method, path, body = BAD_LINK_ROUTES[route]
+    _, view = await get_view(http, board, board.token(0))  # the game's channel is known: act's own checks
+    if isinstance(body, str):
+        body = {"action": view["offers"][0]["action"] if body == "offer" else "undo",
+                "stamp": view["game"]["stamp"]}
+    before = (await board.game()).revision
+    links: dict[str, str | None] = {
+        "missing": None,
+        "forged": forge(board.token(0, locale="pt-BR")),
+        "expired": board.token(0, expires_in=-1, locale="pt-BR"),
+        "other seat": board.token(1, user_id=board.users[0], locale="pt-BR"),  # seat 1 is not user 1's
+        "other game": board.token(0, game_id=board.game_id + 1, locale="pt-BR"),
+    }
+    if route not in ("view", "events"):  # a spectator's link watches, and does nothing else
+        links["spectator"] = board.token(None, locale="pt-BR")
+    for asked, language in {"pt-BR,pt;q=0.9": "pt-BR", "en-US,en;q=0.9": "en", None: "en"}.items():
+        for bent, token in links.items():
+            headers = {} if token is None else auth(token)
+            if asked is not None:
+                headers["Accept-Language"] = asked
+            async with http.request(method, board.base_url + path, headers=headers, json=body) as answer:
+                said = (answer.status, await answer.json())
+                assert said == (403, {"error": FORBIDDEN[language]}), (asked, bent)
+                assert answer.headers["Cache-Control"] == "no-store"
+                assert answer.headers["X-Content-Type-Options"] == "nosniff"
+                assert "script-src 'self'" in answer.headers["Content-Security-Policy"]
+    assert (await board.game()).revision == before
+
+
 async def test_a_seat_out_of_turn_is_refused(http: aiohttp.ClientSession, board: Board) -> None:
     _, view = await get_view(http, board, board.token(1))
     assert view["me"]["acting"] is False and view["offers"] == []

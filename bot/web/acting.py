@@ -33,7 +33,7 @@ from bot.core.storage.days import DaysStore
 from bot.core.storage.faults import storage_fault
 from bot.core.wording import texts
 from bot.core.wording.event_texts import event_text
-from bot.core.wording.locales import Joined, Notation, PlayerName, Text, localise, unescaped
+from bot.core.wording.locales import Joined, Notation, PlayerName, Text, locales, localise, unescaped
 from bot.core.wording.refusals import engine_text
 from bot.web.live import LiveGames
 from bot.web.tokens import BadTokenError, BoardToken, TokenSigner
@@ -62,8 +62,20 @@ class Refused(Exception):
         self.payload = payload
 
 
-def forbidden() -> Refused:
-    return Refused(403, {"error": "This link is not valid (forged, expired, or for another seat)."})
+class Forbidden(Refused):
+    """403 for a link that grants nothing here (:func:`forbidden`). Such a link has no language to
+    trust, so its sentence is said in the one the request asks for (:func:`asked_locale`), by the
+    server, which reads the request: ``Forbidden(locale)``; English until then."""
+
+    def __init__(self, locale: str | None = None) -> None:
+        super().__init__(403, {"error": sentence(texts.BOARD_FORBIDDEN, locale)})
+
+
+def forbidden() -> Forbidden:
+    """403 for a missing, forged or expired link, another game's, one for a game that does not
+    exist or a seat its user no longer holds, or a spectator's asked to act or plan: the same
+    refusal whatever made the link bad."""
+    return Forbidden()
 
 
 @dataclass
@@ -529,6 +541,34 @@ class NotJson:
 
 
 NOT_JSON = NotJson()
+
+
+def asked_locale(accept_language: str | None) -> str | None:
+    """The language an ``Accept-Language`` header asks for first (the highest ``q``; the first of
+    equals), as the code of a catalogue the bot speaks (``pt-BR``; ``pt`` or ``pt-PT`` as
+    ``pt-BR``), else None, English: the rule of the page's own words before a view arrives
+    (``browserLocale`` in static/i18n.js, from ``navigator.language``, the list's first), for the
+    refusals made with no link's language to go by: the Activity's sign-in's (bot/web/activity.py)
+    and a bad link's (:class:`Forbidden`). The page asks in the language it speaks (api.js)."""
+    asked: list[tuple[float, int, str]] = []
+    for order, part in enumerate((accept_language or "").split(",")):
+        tag, *parameters = (piece.strip() for piece in part.split(";"))
+        weight = 1.0
+        for parameter in parameters:
+            name, _, value = parameter.partition("=")
+            if name.strip().lower() == "q":
+                try:
+                    weight = float(value)
+                except ValueError:
+                    weight = 0.0
+        if tag and weight > 0:  # a NaN weight is not > 0 either
+            asked.append((-weight, order, tag.lower()))
+    if not asked:
+        return None
+    first = min(asked)[2]
+    spoken = locales()
+    return (next((code for code in spoken if code.lower() == first), None)
+            or next((code for code in spoken if code.lower().split("-")[0] == first.split("-")[0]), None))
 
 
 def unreadable(words: Any, locale: Any) -> Refused:

@@ -7,8 +7,8 @@ The exchange sits behind :class:`CodeExchanger`, so tests use a fake one; the re
 :class:`DiscordCodeExchanger`, speaks to Discord's OAuth2 endpoints with aiohttp.
 
 Its refusals come before there is a link, hence a locale, to go by: they are in the language the
-request asks for first (:func:`asked_locale`, as the page's own words are until a view arrives),
-and once Discord has said who signed in, in that user's Discord language (the token's).
+request asks for first (:func:`bot.web.acting.asked_locale`, as a bad link's are), and once
+Discord has said who signed in, in that user's Discord language (the token's).
 """
 
 from __future__ import annotations
@@ -21,7 +21,6 @@ import aiohttp
 
 from bot.core.play.manager import GameManager
 from bot.core.wording import texts
-from bot.core.wording.locales import locales
 from bot.web.acting import BoardFront, Refused, sentence, unreadable
 
 log = logging.getLogger(__name__)
@@ -93,7 +92,7 @@ class ActivitySignIn:
         self.client_id = client_id
 
     async def token(self, body: Any, locale: str | None = None) -> dict[str, Any]:
-        """The answer to ``body``; its refusals in ``locale`` (the request's, :func:`asked_locale`)
+        """The answer to ``body``; its refusals in ``locale`` (the request's, ``asked_locale``)
         until Discord has said who signed in, then in that user's language when Discord gave one.
         A :class:`SignInError` from the exchange is for the caller to say, in ``locale``."""
         if not isinstance(body, dict):
@@ -112,28 +111,3 @@ class ActivitySignIn:
         return {"token": token, "access_token": signed.access_token,
                 "seat": None if seat is None else seat.seat}
 
-
-def asked_locale(accept_language: str | None) -> str | None:
-    """The language an ``Accept-Language`` header asks for first (the highest ``q``; the first of
-    equals), as the code of a catalogue the bot speaks (``pt-BR``; ``pt`` or ``pt-PT`` as
-    ``pt-BR``), else None, English: the rule of the page's own words before a view arrives
-    (``browserLocale`` in static/i18n.js, from ``navigator.language``, the list's first)."""
-    asked: list[tuple[float, int, str]] = []
-    for order, part in enumerate((accept_language or "").split(",")):
-        tag, *parameters = (piece.strip() for piece in part.split(";"))
-        weight = 1.0
-        for parameter in parameters:
-            name, _, value = parameter.partition("=")
-            if name.strip().lower() == "q":
-                try:
-                    weight = float(value)
-                except ValueError:
-                    weight = 0.0
-        if tag and weight > 0:  # a NaN weight is not > 0 either
-            asked.append((-weight, order, tag.lower()))
-    if not asked:
-        return None
-    first = min(asked)[2]
-    spoken = locales()
-    return (next((code for code in spoken if code.lower() == first), None)
-            or next((code for code in spoken if code.lower().split("-")[0] == first.split("-")[0]), None))

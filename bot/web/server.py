@@ -21,8 +21,8 @@ from typing import Any
 from aiohttp import web
 
 from bot.core.wording import texts
-from bot.web.acting import NOT_JSON, BoardFront, Refused, dumps, sentence, unreadable
-from bot.web.activity import ActivitySignIn, SignInError, asked_locale
+from bot.web.acting import NOT_JSON, BoardFront, Forbidden, Refused, asked_locale, dumps, sentence, unreadable
+from bot.web.activity import ActivitySignIn, SignInError
 from bot.web.planning import BoardPlans
 from bot.web.tokens import bearer
 
@@ -72,6 +72,19 @@ async def _headers(request: web.Request, handler: Handler) -> web.StreamResponse
 
 def _json(status: int, payload: Any) -> web.Response:
     return web.Response(status=status, body=dumps(payload), content_type="application/json")
+
+
+def _asked(request: web.Request) -> str | None:
+    """The language ``request`` asks for first (``Accept-Language``), for what no link says."""
+    return asked_locale(request.headers.get("Accept-Language"))
+
+
+def _refused(request: web.Request, refused: Refused) -> web.Response:
+    """The answer of a refusal; a bad link's (:class:`Forbidden`) in the language the request
+    asks for, since the link has none to trust."""
+    if isinstance(refused, Forbidden):
+        refused = Forbidden(_asked(request))
+    return _json(refused.status, refused.payload)
 
 
 def make_app(front: BoardFront, *, sign_in: ActivitySignIn | None = None,
@@ -130,7 +143,7 @@ class _Routes:
         try:
             grant, game = await self.front.grant(bearer(request.headers.get("Authorization")))
         except Refused as refused:
-            return _json(refused.status, refused.payload)
+            return _refused(request, refused)
         return web.Response(body=await self.front.view_bytes(grant, game), content_type="application/json")
 
     async def act(self, request: web.Request) -> web.StreamResponse:
@@ -148,7 +161,7 @@ class _Routes:
                 return web.Response(body=answer, content_type="application/json")
             return _json(200, answer)
         except Refused as refused:
-            return _json(refused.status, refused.payload)
+            return _refused(request, refused)
 
     async def plan_show(self, request: web.Request) -> web.StreamResponse:
         return await self._planning(request, lambda token: self.plans.show(token))
@@ -168,7 +181,7 @@ class _Routes:
         try:
             return _json(200, await what(bearer(request.headers.get("Authorization"))))
         except Refused as refused:
-            return _json(refused.status, refused.payload)
+            return _refused(request, refused)
 
     @staticmethod
     async def _with_body(request: web.Request, token: str | None,
@@ -181,7 +194,7 @@ class _Routes:
         try:
             grant, game = await self.front.grant(bearer(request.headers.get("Authorization")))
         except Refused as refused:
-            return _json(refused.status, refused.payload)
+            return _refused(request, refused)
         live = self.front.live
         assert live is not None
         response = web.StreamResponse(headers={  # sent at prepare(), before the middleware's turn
@@ -216,14 +229,14 @@ class _Routes:
         in the language the request asks for (``Accept-Language``), as the page's own words are."""
         if self.sign_in is None:
             return _activity_off(request)
-        locale = asked_locale(request.headers.get("Accept-Language"))
+        locale = _asked(request)
         try:
             body = await _body(request)
             if body is NOT_JSON:
                 raise unreadable(texts.BOARD_NOT_JSON, locale)
             payload = await self.sign_in.token(body, locale)
         except Refused as refused:
-            return _json(refused.status, refused.payload)
+            return _refused(request, refused)
         except SignInError as error:
             return _json(403, {"error": sentence(error.words, locale)})
         return _json(200, payload)
@@ -231,8 +244,7 @@ class _Routes:
 
 def _activity_off(request: web.Request) -> web.Response:
     """404 when the Activity is not set up, in the language the request asks for."""
-    locale = asked_locale(request.headers.get("Accept-Language"))
-    return _json(404, {"error": sentence(texts.ACTIVITY_OFF, locale)})
+    return _json(404, {"error": sentence(texts.ACTIVITY_OFF, _asked(request))})
 
 
 async def _send(response: web.StreamResponse, view: bytes) -> None:
