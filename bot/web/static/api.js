@@ -1,5 +1,7 @@
 // The board's API (docs/web-board.md): every call carries the seat's token in the Authorization
-// header; the token never goes into a URL, so no access log ever holds it.
+// header; the token never goes into a URL, so no access log ever holds it. Each asks in the
+// language the page speaks (`language`, Accept-Language): a refusal with no link's language to go
+// by (a bad link's 403) is said in the page's words' language, not in the browser's.
 
 export class ApiError extends Error {
   constructor(status, body) {
@@ -14,9 +16,11 @@ export class NetworkError extends Error {}
 
 export function createApi(token, base = "") {
   const headers = { Authorization: `Bearer ${token}` };
+  let language = null;
+  const asked = () => (language ? { ...headers, "Accept-Language": language } : { ...headers });
 
   async function call(method, path, body) {
-    const options = { method, headers: { ...headers }, cache: "no-store" };
+    const options = { method, headers: asked(), cache: "no-store" };
     if (body !== undefined) {
       options.headers["Content-Type"] = "application/json";
       options.body = JSON.stringify(body);
@@ -38,6 +42,10 @@ export function createApi(token, base = "") {
   }
 
   return {
+    /** Ask in `code` ("en", "pt-BR") from now on. */
+    setLanguage(code) {
+      language = code;
+    },
     view: () => call("GET", "/api/view"),
     act: (body) => call("POST", "/api/act", body),
     check: (body) => call("POST", "/api/check", body),
@@ -49,7 +57,7 @@ export function createApi(token, base = "") {
     /**
      * Follow `/api/events` (server-sent events read from a fetch stream, since EventSource cannot
      * send headers): `onView(view)` for each `event: view`. Reconnects after a drop; `onState`
-     * hears "open" / "lost" / "forbidden". Returns a function that stops it.
+     * hears "open" / "lost" / "forbidden" (with the server's reason). Returns a function that stops it.
      */
     follow(onView, onState) {
       let stopped = false;
@@ -60,10 +68,16 @@ export function createApi(token, base = "") {
           controller = new AbortController();
           try {
             const response = await fetch(base + "/api/events", {
-              headers, cache: "no-store", signal: controller.signal,
+              headers: asked(), cache: "no-store", signal: controller.signal,
             });
             if (response.status === 403) {
-              onState("forbidden");
+              let reason = null;
+              try {
+                reason = (await response.json()).error || null;
+              } catch {
+                reason = null;
+              }
+              onState("forbidden", reason);
               return;
             }
             if (!response.ok || !response.body) throw new Error(`HTTP ${response.status}`);

@@ -5,7 +5,7 @@
 import { ApiError, createApi, NetworkError } from "./api.js";
 import { attachDrag } from "./drag.js";
 import { h, put } from "./dom.js";
-import { browserLocale, texts } from "./i18n.js";
+import { browserLocale, spoken, texts } from "./i18n.js";
 import { attachKeys } from "./keys.js";
 import { attachPressHold, attachTaps } from "./taps.js";
 import { anchored, cellsKey, fittingPlacements, flipped, inside, turned } from "./shapes.js";
@@ -33,7 +33,7 @@ function covers(a, b) {
 export class Board {
   constructor(token, options = {}) {
     this.api = createApi(token, options.base || "");
-    this.t = texts(browserLocale());
+    this.speak(browserLocale());
     this.view = null;
     this.orientations = {};
     this.picked = null;
@@ -71,8 +71,8 @@ export class Board {
       return;
     }
     this.refreshPlan();
-    this.stopFollowing = this.api.follow((view) => this.liveView(view), (state) => {
-      if (state === "forbidden") this.showForbidden();
+    this.stopFollowing = this.api.follow((view) => this.liveView(view), (state, reason) => {
+      if (state === "forbidden") this.showForbidden(reason);
       else if (state === "lost") this.say(this.t("offline"), "error");
       else if (state === "open" && this.offline) {
         this.say("");
@@ -194,7 +194,7 @@ export class Board {
     const focused = this.focusTrail();
     this.view = view;
     this.viewAt = Date.now();
-    this.t = texts(view.game && view.game.locale);
+    this.speak(view.game && view.game.locale);
     const counts = this.supplyCounts();
     if (this.picked && !(counts[this.picked] > 0)) this.picked = null;
     if (this.draft && !view[this.draft.kind]) this.draft = null;
@@ -260,13 +260,22 @@ export class Board {
     else this.say(this.t("error", { reason: error.message }), "error");
   }
 
+  /** The page's words in `locale`'s language, and the server asked in it (api.js). */
+  speak(locale) {
+    this.t = texts(locale);
+    this.api.setLanguage(spoken(locale));
+  }
+
+  /** The 403 page: the server's reason (said in the page's language: asked in it) and what to do,
+   * or the page's own sentence saying both when the server gave none. */
   showForbidden(reason) {
     if (this.forbidden) return;
     this.forbidden = true;
     if (this.stopFollowing) this.stopFollowing();
     put(document.getElementById("turn-status"), "");
     put(document.getElementById("app"), h("div", { class: "forbidden", role: "alert" },
-      h("h2", { text: "403" }), h("p", { text: this.t("forbidden") }), reason ? h("p", { class: "reason", text: reason }) : null));
+      h("h2", { text: "403" }), reason ? h("p", { class: "reason", text: reason }) : null,
+      h("p", { text: this.t(reason ? "newLink" : "forbidden") })));
     this.say("");
   }
 

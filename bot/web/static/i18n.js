@@ -69,6 +69,7 @@ const EN = {
   ambassadorHint: "Ambassador: place one piece on a puzzle, then Confirm.",
   keysHint: "Keys: Tab to a piece, Enter to pick it, arrows to move on a puzzle, R turn, F flip, Enter to place, Esc to cancel.",
   forbidden: "This link is not valid (forged, expired or for another seat). Ask the bot for a new Board link.",
+  newLink: "Ask the bot for a new Board link.",
   noToken: "This page needs the link the bot gives you (the Board button).",
   offline: "Connection lost; reconnecting…",
   error: "Something went wrong: {reason}",
@@ -166,6 +167,7 @@ const PT = {
   ambassadorHint: "Embaixador: coloque uma peça em um quebra-cabeça e depois Confirmar.",
   keysHint: "Teclas: Tab até uma peça, Enter para escolher, setas para mover no quebra-cabeça, R gira, F vira, Enter coloca, Esc cancela.",
   forbidden: "Este link não é válido (forjado, expirado ou de outro assento). Peça um novo link do Tabuleiro ao bot.",
+  newLink: "Peça um novo link do Tabuleiro ao bot.",
   noToken: "Esta página precisa do link que o bot dá (o botão Tabuleiro).",
   offline: "Conexão perdida; reconectando…",
   error: "Algo deu errado: {reason}",
@@ -205,6 +207,12 @@ export function texts(locale) {
     const template = table[key] ?? EN[key] ?? key;
     return template.replace(/\{(\w+)\}/g, (whole, name) => (name in values ? String(values[name]) : whole));
   };
+}
+
+/** The language the page speaks for `locale` (the table `texts(locale)` picks), as the code the
+ * server's refusals are asked in (`Accept-Language`, api.js). */
+export function spoken(locale) {
+  return TABLES[locale] ? locale : String(locale || "").startsWith("pt") ? "pt-BR" : "en";
 }
 
 /** The language a browser asks for, before any view has arrived. */
