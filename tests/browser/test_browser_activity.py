@@ -10,6 +10,7 @@ from board_pages import COUNT_GESTURES, view
 from playwright.sync_api import Page
 
 from bot.board import CHANNEL_ID, BoardHandle
+from bot.core.wording import texts
 
 
 def test_the_activity_signs_in_under_the_sdk_mock_and_lands_on_the_right_seat(
@@ -33,3 +34,5 @@ def test_an_unknown_code_is_refused_on_the_page(page: Page, boards: Callable[...
     alert = page.get_by_role("alert")
     alert.wait_for()
     assert page.locator("#supply").count() == 0
+    # the sign-in's own reason, not the words for a bad board link
+    assert alert.inner_text().strip() == str(texts.ACTIVITY_CODE_REFUSED)

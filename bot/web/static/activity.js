@@ -45,7 +45,8 @@ async function signIn() {
   const { status, answer } = await postJson("/api/activity/token", { code, channel_id: String(sdk.channelId || "") });
   if (status !== 200 || !answer.token) {
     document.getElementById("message").setAttribute("role", "alert");
-    show(status === 403 ? t("forbidden") : t("error", { reason: answer.error || `HTTP ${status}` }), "error");
+    // a 403 here is the sign-in refused (the server says why, in the browser's language), not a bad link
+    show(status === 403 && answer.error ? answer.error : t("error", { reason: answer.error || `HTTP ${status}` }), "error");
     return;
   }
   if (answer.access_token) await sdk.commands.authenticate({ access_token: answer.access_token });
