@@ -79,6 +79,13 @@ async def _planned_turn_plays(h: DiscordHarness, actions: str) -> tuple[FakeMemb
     return planner, before
 
 
+async def _quiet_nights_in_paris(h: DiscordHarness) -> None:
+    """Both players ask for no DMs from 22:00 to 07:00, Paris time."""
+    for name in ("alice", "bob"):
+        await h.slash(h.user(name), CHANNEL, "projectl settings", quiet_hours="22:00-07:00",
+                      timezone="Europe/Paris")
+
+
 async def test_a_plan_outcome_respects_reminders_off_and_stays_on_request(tmp_path: Path) -> None:
     async with days_bot(tmp_path / "db.sqlite3", ManualClock(START)) as h:
         game = await start_game(h)
@@ -94,9 +101,7 @@ async def test_a_plan_outcome_in_quiet_hours_waits_for_their_end_before_the_turn
     clock = ManualClock(START.replace(hour=21, minute=30))  # 22:30 in Paris
     async with days_bot(tmp_path / "db.sqlite3", clock) as h:
         game = await start_game(h)
-        for name in ("alice", "bob"):
-            await h.slash(h.user(name), CHANNEL, "projectl settings", quiet_hours="22:00-07:00",
-                          timezone="Europe/Paris")
+        await _quiet_nights_in_paris(h)
         planner, before = await _planned_turn_plays(h, "level1")  # two actions left: the turn goes on
         clock.advance(minutes=2)
         await tick(h)
@@ -300,9 +305,7 @@ async def test_a_plan_dm_held_to_the_end_of_quiet_hours_outlives_a_restart(tmp_p
     path = tmp_path / "db.sqlite3"
     async with days_bot(path, clock) as h:
         game = await start_game(h)
-        for name in ("alice", "bob"):
-            await h.slash(h.user(name), CHANNEL, "projectl settings", quiet_hours="22:00-07:00",
-                          timezone="Europe/Paris")
+        await _quiet_nights_in_paris(h)
         planner, card = await _broken_plan(h)
         clock.advance(minutes=2)
         await tick(h)
@@ -326,9 +329,7 @@ async def test_a_held_plan_dm_of_a_game_cancelled_since_still_goes_after_a_resta
     path = tmp_path / "db.sqlite3"
     async with days_bot(path, clock) as h:
         game = await start_game(h)
-        for name in ("alice", "bob"):
-            await h.slash(h.user(name), CHANNEL, "projectl settings", quiet_hours="22:00-07:00",
-                          timezone="Europe/Paris")
+        await _quiet_nights_in_paris(h)
         planner, _ = await _broken_plan(h)
         await h.slash(h.user("alice"), CHANNEL, "projectl table cancel")
         assert (await bot_of(h).manager.game(game.id)).status == "cancelled"  # type: ignore[union-attr]
