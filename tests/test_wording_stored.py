@@ -71,3 +71,25 @@ def test_a_sentence_this_bot_no_longer_has_is_shown_in_its_stored_english() -> N
 def test_what_is_not_stored_words_is_refused() -> None:
     with pytest.raises(ValueError, match="not stored words"):
         loads('{"pickle": "…"}')
+
+
+@pytest.mark.parametrize("fields", [{}, {"n": 2}, {"reason": "x"}],
+                         ids=["none", "one missing", "another missing"])
+def test_a_sentence_whose_fields_changed_since_is_shown_in_its_stored_english(fields: dict[str, Any]) -> None:
+    """Kept by an older (or newer) bot whose sentence had other fields: the English it was
+    stored with, never a KeyError where it is shown (a held DM, /projectl-plan show, the board)
+    nor a template with its ``{field}`` left in."""
+    kept = json.dumps({"text": "PLAN_STEP_REFUSED", "en": "Words of another bot.", "fields": fields})
+    for locale in (None, "pt-BR"):
+        assert localise(loads(kept), locale) == "Words of another bot."
+    refusal = json.dumps({"text": "engine:supply.no_piece", "en": "Words of another engine.", "fields": {}})
+    for locale in (None, "pt-BR"):
+        assert localise(loads(refusal), locale) == "Words of another engine."
+
+
+def test_words_a_later_bot_kept_in_a_shape_this_one_cannot_read_are_refused_as_unreadable() -> None:
+    for kept in ('{"text": "PLAN_NONE", "en": "x"}', '{"joined": 3, "sep": ""}',
+                 '{"enum": "Shape", "value": 99}', '{"text": "PLAN_NONE", "en": "x", "fields": []}',
+                 "[1, {}]"):
+        with pytest.raises(ValueError):
+            loads(kept)

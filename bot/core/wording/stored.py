@@ -24,6 +24,7 @@ from typing import Any
 
 from bot.core.wording.locales import ENGINE_KEY, Joined, Notation, PlayerName, Text, english
 from engine.cards import Ambassador, Colour, LevelUp
+from engine.messages import english as engine_english
 from engine.pieces import Shape
 from engine.state import Difficulty, Phase
 
@@ -38,8 +39,13 @@ def dumps(content: Any) -> str:
 
 
 def loads(text: str) -> Any:
-    """What :func:`dumps` kept, shown as it was in every language."""
-    return from_json(json.loads(text))
+    """What :func:`dumps` kept, shown as it was in every language; ValueError for text that is
+    not stored words (not JSON, or kept in a shape this bot cannot read)."""
+    data = json.loads(text)
+    try:
+        return from_json(data)
+    except (KeyError, TypeError, AttributeError) as error:
+        raise ValueError(f"not stored words: {error!r}") from None
 
 
 def to_json(value: Any) -> Any:
@@ -70,9 +76,10 @@ def from_json(data: Any) -> Any:
         return data
     if "text" in data:
         key, shown = str(data["text"]), str(data["en"])
-        if not key.startswith(ENGINE_KEY) and english(key) is None:
-            return shown  # a sentence this bot no longer has: its English, as stored
-        return Text(key, shown, {name: from_json(field) for name, field in data["fields"].items()})
+        fields = {str(name): from_json(field) for name, field in data["fields"].items()}
+        if not _fits(key, fields):
+            return shown  # a sentence this bot no longer has, or not with these fields: as stored
+        return Text(key, shown, fields)
     if "joined" in data:
         return Joined((from_json(part) for part in data["joined"]), from_json(data["sep"]))
     if "notation" in data:
@@ -83,3 +90,20 @@ def from_json(data: Any) -> Any:
         kind = ENUMS.get(str(data["enum"]))
         return str(data["value"]) if kind is None else kind(data["value"])
     raise ValueError(f"not stored words: {data!r}")
+
+
+def _fits(key: str, fields: Mapping[str, Any]) -> bool:
+    """Whether this bot has the sentence ``key`` and can fill it in with ``fields`` (its
+    translations have the English's fields): one kept by a bot whose sentence had other fields
+    would otherwise fail where it is shown."""
+    try:
+        if key.startswith(ENGINE_KEY):
+            engine_english(key[len(ENGINE_KEY):], fields)
+        else:
+            source = english(key)
+            if source is None:
+                return False
+            str.format(source, **fields)
+    except (KeyError, IndexError, ValueError, TypeError, AttributeError):
+        return False
+    return True
