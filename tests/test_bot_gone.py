@@ -11,6 +11,7 @@ from pathlib import Path
 from typing import Any
 
 from days_support import START, days_bot, game_of
+from harness.apierror import ApiError
 from harness.payloads import channel_payload, guild_create_payload
 from test_bot_restart import harness
 from test_bot_support import bot_of, final_reply, open_table
@@ -181,6 +182,33 @@ async def test_a_game_opened_before_parents_were_kept_is_looked_up(tmp_path: Pat
         assert await _status(h, sunday.id) == "cancelled" and await _status(h, third.id) == "active"
         assert len(h.calls_to("GET", "/channels/{channel_id}")) == 2
         assert len(_gone_dms(h, carol)) == 1
+
+
+async def test_a_channel_discord_will_not_tell_of_is_not_asked_about_at_every_delete(tmp_path: Path) -> None:
+    """An older game whose channel the bot may not see (403): kept, and asked about once, not at
+    each later channel delete of its server (each would wait on Discord again)."""
+    clock = ManualClock(START)
+    db = tmp_path / "db.sqlite3"
+    async with days_bot(db, clock, users=("alice", "bob")) as h:
+        alice, bob = h.user("alice"), h.user("bob")
+        h.add_channel("other")
+        h.add_channel("third")
+        hidden = h.add_thread("other", "Friday", owner=bob)
+        await open_table(h, bob, [alice], channel=hidden)
+        friday = await h.bot.manager.game_in_channel(hidden.id)
+        with sqlite3.connect(db) as raw:
+            raw.execute("UPDATE games SET parent_id = NULL")
+        await _archive(h, hidden)
+
+        def refuse(call: Any) -> Any:
+            raise ApiError(403, 50001, "Missing Access")
+
+        h.api.add_route("GET", "/channels/{channel_id}", refuse)
+        await h.dispatch("CHANNEL_DELETE", _delete(h, h.channel("games")))
+        await h.dispatch("CHANNEL_DELETE", _delete(h, h.channel("third")))
+        assert await _status(h, friday.id) == "active" and not _gone_dms(h, bob)
+        asked = [call.params["channel_id"] for call in h.calls_to("GET", "/channels/{channel_id}")]
+        assert asked == [hidden.id]
 
 
 async def test_the_store_finds_a_channels_open_games_by_parent(storage_target: str) -> None:

@@ -12,8 +12,9 @@ channel's, finds its game already ended."""
 from __future__ import annotations
 
 import asyncio
-import functools
 import logging
+import time
+from collections.abc import Callable
 from typing import Any, Literal
 
 import discord
@@ -32,6 +33,9 @@ from .readers import parent_channel_id
 from .services import FrontServices
 
 log = logging.getLogger(__name__)
+
+ASK_AGAIN_AFTER = 3600.0
+"""Seconds before a channel Discord would not tell about is asked about again."""
 
 
 async def tell(bot: FrontServices, ended: list[GoneGame], channel: str | None, server: str | None,
@@ -63,14 +67,36 @@ async def parent_of(bot: Any, channel_id: int) -> int | Literal["gone"] | None:
     return parent_channel_id(channel)
 
 
+class UntoldParents:
+    """Asks :func:`parent_of`, and remembers for :data:`ASK_AGAIN_AFTER` the channels it could not
+    tell of (hidden from the bot, Discord failing): an older game's channel like that would
+    otherwise be fetched again at every channel delete of its server, each one waiting on it."""
+
+    def __init__(self, bot: Any, clock: Callable[[], float] = time.monotonic) -> None:
+        self.bot = bot
+        self.clock = clock
+        self._untold: dict[int, float] = {}
+        """Channel id -> when it may be asked about again."""
+
+    async def __call__(self, channel_id: int) -> int | Literal["gone"] | None:
+        if self._untold.get(channel_id, 0.0) > self.clock():
+            return None
+        answer = await parent_of(self.bot, channel_id)
+        if answer is None:
+            self._untold[channel_id] = self.clock() + ASK_AGAIN_AFTER
+        else:
+            self._untold.pop(channel_id, None)
+        return answer
+
+
 def install(bot: Any) -> None:
     """Listen for deleted channels and threads and for leaving a server."""
     ending = asyncio.Lock()  # one event's games end before the next event's are looked for
+    parents = UntoldParents(bot)
 
     async def on_guild_channel_delete(channel: discord.abc.GuildChannel) -> None:
         async with ending:
-            ended = await end_games_of_channel(bot.manager, channel.id, channel.guild.id,
-                                               functools.partial(parent_of, bot))
+            ended = await end_games_of_channel(bot.manager, channel.id, channel.guild.id, parents)
         await tell(bot, ended, channel.name, channel.guild.name)
 
     async def on_raw_thread_delete(payload: discord.RawThreadDeleteEvent) -> None:
