@@ -292,6 +292,29 @@ async def test_a_plan_kept_or_dropped_is_said_so_when_a_read_after_it_fails(
     assert await PlanStore(board.storage).get(board.game_id, 1) is None
 
 
+async def test_a_storage_fault_before_a_plan_is_kept_dropped_or_read_is_503_in_the_players_words(
+        http: aiohttp.ClientSession, board: Board, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The database locked before anything is kept, dropped or read: the page hears the storage's
+    refusal in the player's words (503, try again), not a bare 500, and nothing changed."""
+    status, kept = await call(http, board, "/api/plan", 1, {"steps": [LEVEL1]})
+    assert status == 200
+
+    async def locked(*args: Any, **kwargs: Any) -> Any:
+        raise sqlite3.OperationalError("database is locked")
+
+    routes: list[tuple[str, str, dict[str, Any] | None]] = [
+        ("save", "/api/plan", {"steps": [LEVEL1] * 2}), ("delete", "/api/plan/cancel", {}),
+        ("get", "/api/plan", None), ("outcome", "/api/plan", None)]
+    for method, path, body in routes:
+        with monkeypatch.context() as patched:
+            patched.setattr(PlanStore, method, locked)
+            asked = call(http, board, path, 1) if body is None else call(http, board, path, 1, body)
+            status, refused = await asked
+        assert status == 503 and set(refused) == {"error"}, (method, refused)
+        assert "try again" in refused["error"].lower(), refused
+    assert (await call(http, board, "/api/plan", 1))[1]["plan"] == kept["plan"]  # nothing changed
+
+
 async def test_an_action_is_done_when_reading_the_next_seats_plan_fails_after_it(
         http: aiohttp.ClientSession, board: Board, monkeypatch: pytest.MonkeyPatch) -> None:
     """Ana's last action of her turn is committed, then the manager looks for Bia's plan (to play

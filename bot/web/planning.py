@@ -33,6 +33,7 @@ from bot.web.acting import (
     parse_action_body,
     plain,
     sentence,
+    storage_refusal,
     unreadable,
 )
 from bot.web.view import Json, seat_view
@@ -82,6 +83,8 @@ class BoardPlans:
             laid_out = await plan_keeping.save_plan(self.front.manager.storage, ctx, actions, side=side)
         except BotError as error:
             raise Refused(422, {"error": sentence(error.message, ctx.locale)}) from None
+        except Exception as error:  # nothing was kept: a storage fault is a 503 in the player's words
+            raise storage_refusal(error, ctx.locale) from None
         # the plan kept is the one just written (from its first step): not read back, since a
         # read failing now would answer "something went wrong" about a plan that is kept
         return {"plan": {"steps": _steps_json(laid_out.steps, ctx.locale), "played": 0}, "outcome": None,
@@ -90,7 +93,10 @@ class BoardPlans:
     async def cancel(self, token: str | None) -> Json:
         """Drop the seat's plan (and the word on its last planned turn)."""
         ctx = await self._seated(token)
-        dropped = await plan_keeping.cancel_plan(self.front.manager.storage, ctx, outcome_too=True)
+        try:
+            dropped = await plan_keeping.cancel_plan(self.front.manager.storage, ctx, outcome_too=True)
+        except Exception as error:  # nothing was dropped: as for saving
+            raise storage_refusal(error, ctx.locale) from None
         return {"plan": None, "outcome": None,  # nothing is left to read back
                 "said": _said(lambda: texts.PLAN_CANCELLED if dropped else texts.PLAN_NONE, ctx)}
 
@@ -98,9 +104,13 @@ class BoardPlans:
         return await self._shown(await self._seated(token))
 
     async def _shown(self, ctx: ActingContext) -> Json:
-        """The seat's plan (its steps still to play) and what its last planned turn did."""
-        plan = await plan_keeping.plan_of(self.front.manager.storage, ctx)
-        outcome = await self.front.plan_outcomes.last(ctx.game.id, ctx.seat, ctx.user_id)
+        """The seat's plan (its steps still to play) and what its last planned turn did (a read a
+        storage fault stops is a 503 in the player's words)."""
+        try:
+            plan = await plan_keeping.plan_of(self.front.manager.storage, ctx)
+            outcome = await self.front.plan_outcomes.last(ctx.game.id, ctx.seat, ctx.user_id)
+        except Exception as error:
+            raise storage_refusal(error, ctx.locale) from None
         return {"plan": None if plan is None else _kept_json(plan, ctx.locale),
                 "outcome": None if outcome is None else _outcome_json(outcome, ctx.locale)}
 
