@@ -5,8 +5,9 @@ player gets one DM saying which table ended and why — unless their DMs are kno
 as for every DM the bot sends unasked. An archived thread is not deleted: nothing happens to its
 game (THREAD_UPDATE is not listened to here). A deleted channel's threads go with it without a
 THREAD_DELETE from Discord (discord.py makes one only for the threads it had cached): every game
-in one of them ends with the channel, cached or not, and is named after the channel. The events
-end their games one at a time: discord.py's delete of such a cached thread, which follows the
+in one of them ends with the channel, cached or not, and is named after the channel (one found
+gone by looking it up is not: it may have gone earlier, while the bot was away). The events end
+their games one at a time: discord.py's delete of such a cached thread, which follows the
 channel's, finds its game already ended."""
 
 from __future__ import annotations
@@ -43,7 +44,7 @@ async def tell(bot: FrontServices, ended: list[GoneGame], channel: str | None, s
     """DM each human player of each ended game (names as Discord last showed them)."""
     days = days_of(bot)
     for gone in ended:
-        notice = gone_notice(gone.game, channel, server, removed=removed)
+        notice = gone_notice(gone, channel, server, removed=removed)
         for user_id in gone.user_ids:
             if (await days.store.get_prefs(user_id)).dms_closed:
                 continue

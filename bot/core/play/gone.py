@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Awaitable, Callable, Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Final, Literal
 
 from bot.core.errors import BotError
@@ -36,6 +36,9 @@ class GoneGame:
     game: Game
     user_ids: tuple[int, ...]
     """Its human players still seated (an AI seat has nobody to tell)."""
+    channel_known: bool = True
+    """False for a game found gone by looking its channel up: its channel may have gone with the
+    one just deleted or on its own earlier (while the bot was away), so the DM names neither."""
 
 
 async def end_games_in(manager: GameManager, channel_ids: Iterable[int]) -> list[GoneGame]:
@@ -59,16 +62,22 @@ async def end_games_of_channel(
     """A deleted channel: cancel its own open game and those of its threads, whether the front
     had those threads in view or not (by the parent kept with each game). A game of that server
     opened before parents were kept is asked about (``parent_of``): a channel that is gone ends
-    its game, one that is there has its parent recorded, so it is asked once."""
+    its game, one that is there has its parent recorded, so it is asked once. A game ended because
+    its own channel is gone is not said to be the deleted channel's (:attr:`GoneGame.channel_known`)."""
     channels = [channel_id, *(row.channel_id for row in await manager.storage.open_games_under(channel_id))]
+    found_gone: set[int] = set()
     if guild_id is not None:
         for row in await manager.storage.open_games_parent_unknown(guild_id):
             parent = channel_id if row.channel_id == channel_id else await parent_of(row.channel_id)
-            if parent == GONE or parent == channel_id:
+            if parent == channel_id:
                 channels.append(row.channel_id)
+            elif parent == GONE:
+                channels.append(row.channel_id)
+                found_gone.add(row.channel_id)
             elif isinstance(parent, int):
                 await manager.storage.set_parent(row.id, parent)
-    return await end_games_in(manager, channels)
+    ended = await end_games_in(manager, channels)
+    return [replace(gone, channel_known=gone.game.channel_id not in found_gone) for gone in ended]
 
 
 async def end_games_of_server(manager: GameManager, guild_id: int) -> list[GoneGame]:
@@ -82,9 +91,12 @@ def humans(game: Game) -> tuple[int, ...]:
     return tuple(dict.fromkeys(seat.user_id for seat in game.seats if seat.user_id is not None))
 
 
-def gone_notice(game: Game, channel: str | None, server: str | None, *, removed: bool = False) -> str:
-    """The DM to a player of ``game``: which table ended and why (names escaped; a channel whose
-    name is not known is named by its id)."""
+def gone_notice(gone: GoneGame, channel: str | None, server: str | None, *, removed: bool = False) -> str:
+    """The DM to a player of ``gone``'s game: which table ended and why (names escaped; a channel
+    whose name is not known is named by its id; one that may not be ``channel``, not at all)."""
+    game = gone.game
+    place = PlayerName(server or str(game.guild_id))
+    if not removed and not gone.channel_known:
+        return texts.GAME_GONE_UNNAMED_DM.format(game_id=game.id, server=place)
     words = texts.GAME_GONE_SERVER_DM if removed else texts.GAME_GONE_CHANNEL_DM
-    return words.format(game_id=game.id, channel=PlayerName(channel or str(game.channel_id)),
-                        server=PlayerName(server or str(game.guild_id)))
+    return words.format(game_id=game.id, channel=PlayerName(channel or str(game.channel_id)), server=place)

@@ -665,6 +665,10 @@ GAME_GONE_CHANNEL_DM = (
     "Game {game_id} in #{channel} on {server} has ended: its channel was deleted. It is kept as "
     "cancelled; no rating changes."
 )
+GAME_GONE_UNNAMED_DM = (
+    "Game {game_id} on {server} has ended: the channel or thread it was played in was deleted. It "
+    "is kept as cancelled; no rating changes."
+)
 GAME_GONE_SERVER_DM = (
     "Game {game_id} in #{channel} on {server} has ended: the bot was removed from that server. It "
     "is kept as cancelled; no rating changes."
