@@ -360,3 +360,47 @@ async def test_a_plan_dm_held_for_a_vacation_goes_once_its_player_is_back_early(
         await tick(h2)
         # worded when it goes, in the language of the player's latest command: English by now
         assert h2.dms_to(planner.name)[0].content.startswith(f"Your plan in game {game.id} played `level1`")
+
+
+async def _open_plan_form(h: DiscordHarness, planner: FakeMember, game_id: int) -> str:
+    """``planner`` presses Play out of turn, then Plan my next turn: the form's custom id."""
+    post = next(m for m in reversed(h.channel_messages(CHANNEL))
+                if any(getattr(c, "custom_id", "") == f"plp:play:{game_id}" for c in m.components))
+    offer = final_reply(await h.click(planner, post, f"plp:play:{game_id}"))
+    await h.click(planner, offer.message, f"pln:open:{game_id}")
+    [(_, form, _)] = [m for m in h.world.open_modals if m[0] == planner.id]
+    return form.custom_id
+
+
+async def test_two_players_typing_their_plans_at_once_both_keep_them(tmp_path: Path) -> None:
+    """Both out-of-turn players of a three-player table open the Plan form, then submit it: each
+    plan is kept and said so (the second form was once dropped, "This interaction failed")."""
+    async with days_bot(tmp_path / "db.sqlite3", ManualClock(START), THREE) as h:
+        game = await start_game(h, others=("bob", "carol"))
+        first, second = await others(h, await current_user(h))
+        first_form = await _open_plan_form(h, first, game.id)
+        second_form = await _open_plan_form(h, second, game.id)
+        for planner, form in ((first, first_form), (second, second_form)):
+            saved = final_reply(await h.submit_modal(planner, form, {"actions": "level1"}))
+            assert saved.ephemeral and saved.content.startswith("Planned for your next turn")
+        for planner in (first, second):
+            shown = final_reply(await h.slash(planner, CHANNEL, "projectl-plan show")).content
+            assert shown.startswith("Your plan for your next turn") and "1. `level1`" in shown
+
+
+async def test_a_plan_form_open_across_a_restart_is_still_kept(tmp_path: Path) -> None:
+    """The form is answered from its id and its text, as every button is: a form opened before a
+    restart and sent after it keeps the plan (it was once discarded unanswered)."""
+    clock = ManualClock(START)
+    path = tmp_path / "db.sqlite3"
+    async with days_bot(path, clock) as h:
+        game = await start_game(h)
+        _, planner = await mover_and_planner(h)
+        form = await _open_plan_form(h, planner, game.id)
+        opened = h.world.open_modals[:]
+        ids = world_ids(h)
+    async with days_bot(path, clock, ids=ids) as h2:
+        h2.world.open_modals.extend(opened)  # the player's Discord still shows the form
+        saved = final_reply(await h2.submit_modal(planner.name, form, {"actions": "level1; level1"}))
+        assert saved.ephemeral and saved.content.startswith("Planned for your next turn")
+        assert "2. `level1`" in saved.content

@@ -60,8 +60,17 @@ async def set_command(interaction: discord.Interaction, actions: app_commands.Ra
     await save_plan(interaction, actions)
 
 
+FORM = re.compile(r"pln:form:(?P<game>\d{1,19})")
+"""The Plan form's custom id: the game it plans for."""
+
+
 class PlanForm(discord.ui.Modal):
-    """The Play panel's way in: the plan typed in a form, laid out as ``/projectl-plan set`` does."""
+    """The Play panel's way in: the plan typed in a form, laid out as ``/projectl-plan set`` does.
+
+    Only its look lives here: discord.py keeps one open form per custom id, in memory, so a second
+    player opening the form of the same game, or a restart, would leave the first form's submit
+    unanswered ("This interaction failed"). The submit is answered from its id and its text instead,
+    by :func:`answer_form`, as every button is."""
 
     def __init__(self, game_id: int, locale: Any, current: str = "") -> None:
         super().__init__(title=str(localise(texts.PLAN_FORM_TITLE, locale))[:45],
@@ -73,11 +82,33 @@ class PlanForm(discord.ui.Modal):
             placeholder=str(localise(texts.PLAN_FORM_HINT, locale))[:100])
         self.add_item(self.actions)
 
-    async def on_submit(self, interaction: discord.Interaction) -> None:
-        try:
-            await save_plan(interaction, self.actions.value, self.game_id)
-        except Exception as error:  # noqa: BLE001 - every failure must reach the user politely
-            await report_error(interaction, error)
+
+def typed_text(components: Any, custom_id: str) -> str | None:
+    """What a submitted form holds in its field ``custom_id`` (inside action rows or labels)."""
+    for component in components if isinstance(components, list) else ():
+        if not isinstance(component, dict):
+            continue
+        if component.get("custom_id") == custom_id and "value" in component:
+            return str(component["value"] or "")
+        inner = component.get("components") or [component.get("component")]
+        found = typed_text(inner, custom_id)
+        if found is not None:
+            return found
+    return None
+
+
+async def answer_form(interaction: discord.Interaction) -> None:
+    """Keep the plan a Plan form was sent with (any other interaction is not this one's)."""
+    data: Any = interaction.data or {}
+    if interaction.type is not discord.InteractionType.modal_submit:
+        return
+    form = FORM.fullmatch(str(data.get("custom_id", "")))
+    if form is None:
+        return
+    try:
+        await save_plan(interaction, typed_text(data.get("components"), "actions") or "", int(form["game"]))
+    except Exception as error:  # noqa: BLE001 - every failure must reach the user politely
+        await report_error(interaction, error)
 
 
 class PlanButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"pln:open:(?P<game>\d{1,19})"):
@@ -105,7 +136,9 @@ class PlanButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"pln:
             plans.refuse_unless_plannable(context.game.state, context.seat)
             plan = await plan_keeping.plan_of(bot_of(interaction).storage, context)
             current = "" if plan is None else "; ".join(step.action for step in plan.left)
-            await interaction.response.send_modal(PlanForm(self.game_id, interaction.locale, current))
+            form = PlanForm(self.game_id, interaction.locale, current)
+            await interaction.response.send_modal(form)
+            form.stop()  # out of discord.py's memory: answer_form answers the submit
         except Exception as error:  # noqa: BLE001 - every failure must reach the user politely
             await report_error(interaction, error)
 
@@ -170,6 +203,7 @@ def install(bot: Any) -> None:
     """Add ``/projectl-plan`` and its Plan button, and tell players what their planned turns did."""
     bot.tree.add_command(make_group())
     bot.add_dynamic_items(PlanButton)
+    bot.add_listener(answer_form, "on_interaction")
 
     async def on_plan_played(outcome: PlanOutcome) -> None:
         await tell(bot, outcome)
