@@ -22,7 +22,7 @@ from days_support import (
     start_game,
     tick,
 )
-from harness import DiscordHarness, FakeMember
+from harness import ApiError, DiscordHarness, FakeMember
 from test_bot_support import assert_refused, final_reply, open_table
 
 import engine
@@ -298,3 +298,50 @@ async def test_a_voter_who_is_next_to_move_is_pinged_and_dmed_at_once(tmp_path: 
         dms = h.dms_to(following)[dms_before:]
         assert any(f"<#{h.channel(CHANNEL).id}>" in m.content and "Your turn" in m.content for m in dms), \
             [m.content for m in dms]
+
+
+def refuse_channel_posts(h: DiscordHarness) -> None:
+    """Discord refuses the bot's posts in the channel from now on (an override the interaction's
+    permissions did not show, a thread locked meanwhile)."""
+    def forbidden(call: object) -> None:
+        raise ApiError(403, 50013, "Missing Permissions")
+
+    h.api.add_route("POST", "/channels/{channel_id}/messages", forbidden)
+
+
+def said_saved_not_unchanged(ix: object) -> str:
+    """The user's last private word: it says the decision is saved, never that nothing changed."""
+    reply = final_reply(ix)
+    assert reply.ephemeral
+    assert "nothing was changed" not in reply.content and "saved" in reply.content, reply.content
+    return str(reply.content)
+
+
+async def test_a_leave_discord_will_not_post_is_not_called_unchanged(tmp_path: Path) -> None:
+    async with days_bot(tmp_path / "db.sqlite3", ManualClock(START), THREE) as h:
+        await start_game(h, others=("bob", "carol"))
+        leaver = (await others(h, await current_user(h)))[0]
+        confirm = final_reply(await h.slash(leaver, CHANNEL, "projectl table leave"))
+        refuse_channel_posts(h)
+        said_saved_not_unchanged(await h.click(leaver, confirm.message, confirm.buttons[0].custom_id))
+        game = await game_of(h)
+        assert game.state is not None and game.state.players[game.seat_of(leaver.id).seat].removed
+
+
+async def test_a_replacement_discord_will_not_post_is_not_called_unchanged(tmp_path: Path) -> None:
+    async with days_bot(tmp_path / "db.sqlite3", ManualClock(START)) as h:
+        alice, bob = h.user("alice"), h.user("bob")
+        await start_game(h)
+        refuse_channel_posts(h)
+        said_saved_not_unchanged(await h.slash(alice, CHANNEL, "projectl table replace", player=bob))
+        assert (await game_of(h)).seat_of(bob.id) is None  # the AI has the seat
+
+
+async def test_a_deciding_vote_discord_will_not_post_is_not_called_unchanged(tmp_path: Path) -> None:
+    clock = ManualClock(START)
+    async with days_bot(tmp_path / "db.sqlite3", clock, THREE) as h:
+        absent, (first_voter, second_voter) = await timed_out(h, clock)
+        await h.slash(first_voter, CHANNEL, "projectl table vote", choice="skip")
+        refuse_channel_posts(h)
+        said_saved_not_unchanged(await h.slash(second_voter, CHANNEL, "projectl table vote", choice="skip"))
+        assert (await game_of(h)).current.user_id != absent.id  # the turn was skipped

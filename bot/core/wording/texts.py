@@ -92,6 +92,10 @@ CANNOT_POST = (
     "Your move is saved, but I may not post in this channel. Please ask an admin to give me Send "
     "Messages and Attach Files here; `/projectl status` shows the table meanwhile."
 )
+CANNOT_POST_DECISION = (
+    "It is saved, but I may not post in this channel, so the table has not been told. Please ask an "
+    "admin to give me Send Messages and Attach Files here; `/projectl status` shows the table meanwhile."
+)
 NO_SUCH_PLAYER = "{name} is not playing in this game."
 NO_SUCH_SEAT = "There is no seat {seat} at this table: its seats are 1 to {count}."
 PERMISSION_NAMES: dict[str, str] = {

@@ -41,13 +41,19 @@ def _int(text: str | None) -> int | None:
 async def _post(interaction: discord.Interaction, text: str, result: ActionResult | None,
                 mention: Sequence[int] = ()) -> None:
     """A public line in the game channel (pinging exactly ``mention``), then the usual turn post if
-    the decision moved the game."""
+    the decision moved the game. The decision is saved by now: where Discord refuses the post, the
+    user hears that, not that nothing changed."""
+    common.committed(interaction)
     channel = common.posting_channel(interaction)
     if channel is None:
         return
-    await channel.send(common.public(text, interaction), allowed_mentions=pinging(list(mention)))
-    if result is not None and (result.turn_changed or result.finished):
-        await post_turn(common.bot_of(interaction), channel, result)
+    try:
+        await channel.send(common.public(text, interaction), allowed_mentions=pinging(list(mention)))
+        if result is not None and (result.turn_changed or result.finished):
+            await post_turn(common.bot_of(interaction), channel, result)
+    except discord.Forbidden:
+        log.warning("no permission to post in channel %s", interaction.channel_id)
+        await common.reply(interaction, texts.CANNOT_POST_DECISION)
 
 
 # -- voting ----------------------------------------------------------------------------------------
@@ -59,6 +65,7 @@ async def cast_vote(interaction: discord.Interaction, choice: str, key: TurnKey 
     await common.defer(interaction)  # ack first: a deciding vote commits, and AI seats may then play
     outcome: VoteResult = await days_of(common.bot_of(interaction)).turnclock.vote(
         channel_id, interaction.user.id, choice, key=key)
+    common.committed(interaction)  # the vote counts, whatever follows
     await common.reply(interaction, texts.VOTE_RECORDED.format(
         choice=texts.VOTE_CHOICE_SKIP if choice == "skip" else texts.VOTE_CHOICE_REMOVE,
         skip=outcome.count("skip"), remove=outcome.count("remove"), needed=outcome.needed))
@@ -199,6 +206,7 @@ class LeaveButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"pld
         await interaction.response.defer()  # ack first: AI seats may play a whole turn after the removal
         result = await days_of(common.bot_of(interaction)).turnclock.leave(
             channel_id, self.user_id, expected_revision=self.revision)
+        common.committed(interaction)  # out for good, whatever follows
         await interaction.edit_original_response(  # the private confirmation: the user's language
             content=localise(texts.LEFT_GAME.format(name=name), interaction.locale), view=None)
         await _post(interaction, texts.LEFT_GAME.format(name=name), result)
@@ -239,6 +247,7 @@ async def replace_command(
     old_seat = old.seat_of(player.id)
     game, seat, played = await days_of(common.bot_of(interaction)).turnclock.replace(
         channel_id, interaction.user.id, player.id, ai)
+    common.committed(interaction)  # the AI has the seat, whatever follows
     before = old_seat.name if old_seat is not None else PlayerName(player.display_name)
     text = texts.REPLACED.format(name=before, ai=seat.name)
     await common.reply(interaction, text)
