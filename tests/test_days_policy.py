@@ -113,3 +113,16 @@ def test_quiet_hours_and_vacation_are_switched_off_by_the_portuguese_keyword_the
     assert "`desligado`" in t("BAD_QUIET_HOURS", "pt-BR") and "`desligado`" in t("BAD_VACATION", "pt-BR")
     assert parse_quiet_hours("desligado") is None and parse_quiet_hours("Off") is None
     assert parse_vacation("desligado", date(2026, 1, 1)) is None
+
+
+def test_a_vacation_is_at_most_a_year_ahead_and_one_saved_past_the_calendar_never_raises() -> None:
+    assert parse_vacation("2025-01-01", date(2024, 1, 1)) == date(2025, 1, 1)
+    assert parse_vacation("2025-03-01", date(2024, 2, 29)) == date(2025, 3, 1)
+    for far in ("2025-01-02", "9999-12-31"):
+        with pytest.raises(PreferenceError):
+            parse_vacation(far, date(2024, 1, 1))
+    # saved before the limit: no moment to send at, and no OverflowError for whoever asks
+    saved = Preferences(quiet_start=time(23), quiet_end=time(23, 30), timezone="Etc/GMT+12",
+                        vacation_until=date.max)
+    now = datetime(2024, 1, 1, 12, tzinfo=UTC)
+    assert first_reminder_due(now, saved) is None and next_nudge_due(now, now, saved) is None

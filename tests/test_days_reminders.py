@@ -279,3 +279,19 @@ async def test_a_reminder_reads_the_players_preferences_once(tmp_path: Path) -> 
         assert await tick(h) == 1
         assert len(h.dms_to(first)) == 1
         assert reads == [first.id]
+
+
+async def test_a_vacation_past_a_year_is_refused_and_cannot_stop_the_turn_clock(tmp_path: Path) -> None:
+    """``vacation_until:9999-12-31`` was saved; then no reminder time could be computed (past the
+    year 9999), so the player's turn row, and with it the table's turn clock, never opened. Now it
+    is refused and nothing is saved."""
+    clock = ManualClock(START)
+    async with days_bot(tmp_path / "db.sqlite3", clock) as h:
+        alice = h.user("alice")
+        for far in ("9999-12-31", "2025-01-02"):
+            reply = final_reply(await h.slash(alice, CHANNEL, "projectl settings", vacation_until=far,
+                                              quiet_hours="23:00-23:30", timezone="Etc/GMT+12"))
+            assert reply.ephemeral and "a year" in reply.content, reply.content
+        assert (await days(h).store.get_prefs(alice.id)).vacation_until is None
+        reply = final_reply(await h.slash(alice, CHANNEL, "projectl settings", vacation_until="2025-01-01"))
+        assert "2025-01-01" in reply.content  # a year from today is still fine

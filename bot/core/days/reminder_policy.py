@@ -105,7 +105,9 @@ def parse_timezone(text: str) -> str:
 
 
 def parse_vacation(text: str, today: date) -> date | None:
-    """``YYYY-MM-DD`` (the day you are back) or ``off``; a date in the past is refused."""
+    """``YYYY-MM-DD`` (the day you are back) or ``off``; a date in the past is refused, and so is
+    one more than a year ahead: a longer absence is reminders off, and a date near the calendar's
+    end (``9999-12-31``) leaves no moment to send a DM at, nor to open the player's turn clock."""
     cleaned = text.strip().lower()
     if cleaned in OFF_WORDS:
         return None
@@ -113,9 +115,17 @@ def parse_vacation(text: str, today: date) -> date | None:
         when = date.fromisoformat(cleaned)
     except ValueError as error:
         raise PreferenceError(text) from error
-    if when <= today:
+    if not today < when <= a_year_after(today):
         raise PreferenceError(text)
     return when
+
+
+def a_year_after(day: date) -> date:
+    """The same day next year (1 March after a 29 February)."""
+    try:
+        return day.replace(year=day.year + 1)
+    except ValueError:
+        return date(day.year + 1, 3, 1)
 
 
 def interval_from_hours(hours: float) -> timedelta:
@@ -130,9 +140,17 @@ def interval_from_hours(hours: float) -> timedelta:
 
 
 def deliverable_at(when: datetime, prefs: Preferences) -> datetime | None:
-    """The earliest moment at or after ``when`` a DM may be sent (UTC), or None if never."""
+    """The earliest moment at or after ``when`` a DM may be sent (UTC), or None if never (also
+    when it would fall past the calendar's end: a vacation saved before such dates were refused)."""
     if not prefs.enabled:
         return None
+    try:
+        return _deliverable_at(when, prefs)
+    except OverflowError:
+        return None
+
+
+def _deliverable_at(when: datetime, prefs: Preferences) -> datetime:
     when = when.astimezone(UTC)
     zone = prefs.zone
     if prefs.vacation_until is not None:

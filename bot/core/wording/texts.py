@@ -598,7 +598,8 @@ BAD_INTERVAL = "The reminder interval is between 1 and 168 hours (7 days)."
 BAD_QUIET_HOURS = "Quiet hours look like `22:00-07:00` (start-end, 24-hour clock), or `off`."
 BAD_TIMEZONE = "{text} is not a time zone I know. Use a name like `Europe/Paris` or `America/New_York`."
 BAD_VACATION = (
-    "The vacation date is the day you are back, as YYYY-MM-DD after today (like `2025-08-31`), or `off`."
+    "The vacation date is the day you are back, as YYYY-MM-DD after today and at most a year ahead "
+    "(like `2025-08-31`), or `off`."
 )
 
 # -- turn clock and votes ------------------------------------------------------------------------
