@@ -30,7 +30,7 @@ from test_bot_support import assert_refused, bot_of, final_reply
 from bot.core.clock import ManualClock
 from bot.core.errors import NotInGameError
 from bot.core.play import flow
-from bot.core.storage.plans import PlanStore
+from bot.core.storage.plans import PlanStep, PlanStore
 from bot.core.wording import texts
 
 
@@ -404,3 +404,28 @@ async def test_a_plan_form_open_across_a_restart_is_still_kept(tmp_path: Path) -
         saved = final_reply(await h2.submit_modal(planner.name, form, {"actions": "level1; level1"}))
         assert saved.ephemeral and saved.content.startswith("Planned for your next turn")
         assert "2. `level1`" in saved.content
+
+
+async def test_a_plan_cannot_hold_a_table_decision(tmp_path: Path) -> None:
+    """``remove 3`` or ``skip`` in a plan was accepted and played when the planner's turn came:
+    one player removed another with no vote. A plan holds moves only; one stored before is
+    stopped at that step, and the table is untouched."""
+    async with days_bot(tmp_path / "db.sqlite3", ManualClock(START), THREE) as h:
+        game = await start_game(h, others=("bob", "carol"))
+        assert game.current is not None
+        mover = h.user(game.current.user_id)
+        planner = h.user(game.seats[(game.current.seat + 1) % 3].user_id)
+        victim = game.seats[(game.current.seat + 2) % 3]
+        for actions in (f"remove {victim.seat + 1}", "skip", f"level1; remove {victim.seat + 1}"):
+            assert_refused(await h.slash(planner, CHANNEL, "projectl-plan set", actions=actions),
+                           "table decision", "nothing was changed")
+        # a plan kept before such steps were refused: it stops there
+        seat = game.seats[(game.current.seat + 1) % 3].seat
+        await PlanStore(bot_of(h).storage).save(game.id, seat, planner.id, [
+            PlanStep("level1", None), PlanStep(f"remove {victim.seat + 1}", None)])
+        for _ in range(3):
+            await act(h, mover, "level1")
+        await h.settle()
+        now = await game_of(h)
+        assert now.state is not None and not any(p.removed for p in now.state.players)
+        assert not [m for m in h.channel_messages(CHANNEL) if "removed from the game" in m.content]

@@ -156,6 +156,8 @@ def _simulate(state: GameState, seat: int, actions: Sequence[Action]) -> LaidOut
     for index, action in enumerate(actions):
         if seat not in state.acting_seats or state.turn != turn or state.phase is not Phase.PLAY:
             raise _Refused(index, texts.PLAN_PAST_THE_TURN)
+        if (decision := table_decision(action)) is not None:
+            raise _Refused(index, decision)
         try:
             outcome = engine.apply(state, action, player=seat)
         except engine.IllegalActionError as error:
@@ -177,6 +179,15 @@ def _simulate(state: GameState, seat: int, actions: Sequence[Action]) -> LaidOut
     return LaidOut(tuple(steps), state, still, side)
 
 
+def table_decision(action: Action) -> Any:
+    """Why ``action`` may not be in a plan, when it is a table decision (skip a turn, remove a
+    seat): the engine applies those for any seat, and only a vote, the turn clock or the host may
+    decide them (``GameManager.decide``), never a player's plan. None for a move."""
+    if isinstance(action, engine.TABLE_ACTIONS):
+        return texts.TABLE_DECISION_ONLY.format(action=str(action))
+    return None
+
+
 def unknown_cards(state: GameState, seat: int, laid_out: LaidOut) -> frozenset[str]:
     """The cards the table after a plan shows that ``seat`` cannot know now (drawn blind, or
     refilled into a row from a deck): stand-ins from the re-dealt decks, which a page leaves out."""
@@ -188,6 +199,8 @@ def step_problem(state: GameState, seat: int, step: PlanStep) -> tuple[Any, engi
     plan took from), or None with the outcome of playing it."""
     try:
         action = engine.parse_action(step.action)
+        if (decision := table_decision(action)) is not None:  # a plan kept before they were refused
+            return decision, None
         outcome = engine.apply(state, action, player=seat)
     except engine.IllegalActionError as error:
         return engine_text(error), None
