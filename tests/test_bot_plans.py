@@ -429,3 +429,15 @@ async def test_a_plan_cannot_hold_a_table_decision(tmp_path: Path) -> None:
         now = await game_of(h)
         assert now.state is not None and not any(p.removed for p in now.state.players)
         assert not [m for m in h.channel_messages(CHANNEL) if "removed from the game" in m.content]
+
+
+async def test_a_plan_typed_a_step_per_line_in_the_form_is_understood(tmp_path: Path) -> None:
+    """The form's box is several lines tall: a step per line was refused as "'level1' is not an
+    action", of an action that is one."""
+    async with days_bot(tmp_path / "db.sqlite3", ManualClock(START)) as h:
+        game = await start_game(h)
+        _, planner = await mover_and_planner(h)
+        form = await _open_plan_form(h, planner, game.id)
+        saved = final_reply(await h.submit_modal(planner, form, {"actions": "level1\nlevel1;\r\nlevel1"}))
+        assert saved.content.startswith("Planned for your next turn"), saved.content
+        assert "3. `level1`" in saved.content

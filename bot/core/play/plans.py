@@ -23,6 +23,7 @@ Pure: no SQL, no Discord (storage is ``bot/core/storage/plans.py``).
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from typing import Any
@@ -45,12 +46,17 @@ MAX_STEPS = 8
 SIDES = ("left", "right")
 
 
+STEP_BREAK = re.compile(r"[;\r\n]")
+"""What separates a plan's steps."""
+
+
 def parse_plan(text: str) -> list[Action]:
     """The actions of a plan written as the engine's notation, one after another separated by
-    ``;`` (a Master's own ``;`` between its placements is kept with it)."""
+    ``;`` or a line break (the Plan form's box has several lines); a Master's own ``;`` between
+    its placements is kept with it."""
     actions: list[Action] = []
     master = ""  # the text of the Master just read, which a placement may continue
-    for part in (piece.strip() for piece in text.split(";")):
+    for part in (piece.strip() for piece in STEP_BREAK.split(text)):
         if not part:
             continue
         try:
