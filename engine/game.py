@@ -23,6 +23,7 @@ from .actions import (
     EndFinishing,
     EndTurn,
     GhostSplit,
+    Insert,
     Master,
     Pass,
     Place,
@@ -214,6 +215,7 @@ def _apply_choice(w: Work, variant: Variant, action: Action) -> None:
 
 NOT_IN_GAME: dict[type, str] = {
     GhostSplit: "ghost.not_in_game", AmbassadorAction: "ambassador.not_in_game",
+    Insert: "finesse.not_in_game",
 }
 """The refusal of an expansion's action at a table that plays without that expansion."""
 

@@ -135,6 +135,7 @@ MESSAGES: dict[str, Any] = {
                              "flipped from your next turn on).",
     "ambassador.finishing": "The Ambassador action is not available during Finishing Touches.",
     "ambassador.not_in_game": "This game is played without the Ambassador Pack.",
+    "finesse.not_in_game": "This game is played without the Finesse expansion.",
     "finesse.insert_finishing": "Insert is not available during Finishing Touches.",
     "finesse.insert_cost": "Insert costs {cost} active credits; you have {active} active.",
     "finesse.insert_cost_inactive": "Insert costs {cost} active credits; you have {active} active "

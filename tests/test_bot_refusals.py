@@ -299,3 +299,18 @@ async def test_missing_channel_permission_is_explained(h: DiscordHarness) -> Non
     assert texts_[0].startswith("Done: `level1`") and texts_[-1] == texts.CANNOT_POST
     game = await game_of(h)
     assert game.current is not None and game.current.user_id == other.id
+
+
+async def test_a_finesse_action_at_a_table_without_finesse_is_explained(h: DiscordHarness) -> None:
+    """``insert`` at a table without Finesse read "Unknown action Insert()." (a Python repr) in
+    English and Portuguese; now it says the table plays without the expansion."""
+    current, _, _ = await two_player_game(h)
+    before = (await game_of(h)).revision
+    for text in ("insert",):
+        reply = assert_refused(await h.slash(current, "games", "projectl play act", text=text),
+                               "without the finesse expansion")
+        assert "()" not in reply and "Unknown" not in reply
+        reply = assert_refused(await h.slash(current, "games", "projectl play act", text=text,
+                                             locale="pt-BR"), "sem a expansão Finesse")
+        assert "()" not in reply
+    assert (await game_of(h)).revision == before
