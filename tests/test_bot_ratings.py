@@ -75,6 +75,8 @@ async def test_the_host_makes_a_lobby_casual_and_the_game_is_recorded_unrated(tm
         manager = h.bot.manager  # type: ignore[attr-defined]
         await manager.join(game.channel_id, bob.id, "bob")
         await manager.start(game.channel_id, alice.id)
-        assert_refused(await h.slash(alice, CHANNEL, "projectl-games rated", value=True), "already started")
+        late = assert_refused(await h.slash(alice, CHANNEL, "projectl-games rated", value=True),
+                              "already started", "rated or casual")
+        assert "join or leave" not in late  # it was the words for a late Join
         total, _ = await RatingStore(h.bot.storage).ladder(ratings.GLOBAL)  # type: ignore[attr-defined]
         assert total == 0

@@ -341,7 +341,7 @@ class GameManager:
 
         async def attempt() -> Game:
             game = await self._require_lobby(channel_id, None, host=by_user_id,
-                                             not_host=texts.HOST_ONLY_RATED)
+                                             not_host=texts.HOST_ONLY_RATED, started=texts.RATED_STARTED)
             options = replace(game.settings, rated=rated).to_json()
             try:
                 row = await self.storage.set_options(game.id, game.revision, options)

@@ -957,6 +957,8 @@ CATCHUP_NOT_SEATED = (
 # -- ratings, replays and recaps (bot/discord/cogs/ladder.py) -----------------------------------------
 
 HOST_ONLY_RATED = "Only the host can make the table rated or casual, before it starts."
+RATED_STARTED = ("That game has already started: a table is made rated or casual in its lobby, "
+                 "before the start.")
 RATED_ON = "This table is **rated**: its result will move the players' ratings."
 RATED_OFF = "This table is **casual**: its result is recorded but moves no rating."
 LEADERBOARD_TITLE = "Ratings — {scope}, {ladder} (page {page}/{pages})"
