@@ -129,6 +129,12 @@ async def test_master_draft_is_checked_and_discarded_on_change(manager: GameMana
     _, fresh = await manager.master_draft(CHANNEL, user)
     assert fresh.placements == () and fresh.revision == game.revision
     draft = await manager.master_add(CHANNEL, user, place)
+    with pytest.raises(StaleError, match="no longer open"):  # a Clear button of another game
+        await manager.master_clear(CHANNEL, user, game_id=game.id + 1)
+    assert (await manager.master_draft(CHANNEL, user))[1].placements == (place,)
+    await manager.master_clear(CHANNEL, user, game_id=game.id)
+    assert (await manager.master_draft(CHANNEL, user))[1].placements == ()
+    draft = await manager.master_add(CHANNEL, user, place)
     result = await manager.master_confirm(CHANNEL, user)
     assert isinstance(result.first.action, engine.Master)  # type: ignore[union-attr]
     assert result.turn_changed

@@ -110,6 +110,7 @@ async def test_buttons_are_personal_and_bound_to_their_game(h: Any) -> None:
         (mover, f"pl:do:{game_id}:{mover.id}:{int(revision) - 1}:{action}", "out of date"),  # old
         (mover, f"pl:do:{game_id}:{mover.id}:{int(revision) + 1}:{action}", "out of date"),  # future
         (mover, f"pl:master:ok:{elsewhere.id}:{mover.id}:{revision}", "no longer open"),
+        (mover, f"pl:master:clear:{elsewhere.id}:{mover.id}:{revision}", "no longer open"),
         (mover, f"pl:lobby:start:{elsewhere.id}", "no longer open"),
     ]
     for user, custom_id, expected in cases:

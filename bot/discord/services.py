@@ -51,7 +51,7 @@ class Handlers:
     show_preview: Callable[[discord.Interaction, int, str, Place], Awaitable[None]]
     """A placement's preview with its Confirm button (``cogs.play.show_preview``)."""
     master_confirm: MasterConfirm
-    master_clear: Callable[[discord.Interaction], Awaitable[None]]
+    master_clear: Callable[[discord.Interaction, int | None], Awaitable[None]]
     take_back: Callable[[discord.Interaction], Awaitable[None]]
     """Undo the user's last action (``cogs.records.take_back``)."""
     lobby_button: Callable[[discord.Interaction, str, int], Awaitable[None]]

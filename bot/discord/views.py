@@ -299,7 +299,7 @@ class MasterButton(_Personal, discord.ui.DynamicItem[discord.ui.Button[Any]],
             await common.bot_of(interaction).handlers.master_confirm(
                 interaction, expected_stamp=self.stamp, game_id=self.game_id, draft=self.draft)
         else:
-            await common.bot_of(interaction).handlers.master_clear(interaction)
+            await common.bot_of(interaction).handlers.master_clear(interaction, self.game_id)
 
 
 def master_view(draft: MasterDraft, user_id: int, state: GameState) -> discord.ui.View:

@@ -853,9 +853,11 @@ class GameManager:
         seat = _current_seat_for(game, user_id)
         return game, await self._draft(game, seat.seat, user_id)
 
-    async def master_clear(self, channel_id: int, user_id: int) -> None:
+    async def master_clear(self, channel_id: int, user_id: int, *, game_id: int | None = None) -> None:
+        """Forget the user's Master draft; ``game_id`` pins the game a Clear button was shown in (a
+        button of the channel's previous game clears nothing of the next one's)."""
         async with self.lock(channel_id):
-            game = await self._require_open(channel_id)
+            game = await self._require_open(channel_id, game_id)
             seat = _current_seat_for(game, user_id)
             await self.storage.clear_master_draft(game.id, seat.seat)
 

@@ -125,8 +125,9 @@ async def master_confirm(
     await respond_to_result(interaction, result)
 
 
-async def master_clear(interaction: discord.Interaction) -> None:
-    await common.manager_of(interaction).master_clear(common.channel_id_of(interaction), interaction.user.id)
+async def master_clear(interaction: discord.Interaction, game_id: int | None = None) -> None:
+    await common.manager_of(interaction).master_clear(common.channel_id_of(interaction), interaction.user.id,
+                                                      game_id=game_id)
     await common.reply(interaction, texts.MASTER_CLEARED)
 
 
