@@ -238,8 +238,8 @@ async def test_the_lobby_offers_the_plugin_once_enabled_and_it_plays_a_whole_gam
     assert game.status == "finished" and await manager.verify(game.id)
     assert manager.plugins._worker is not None  # noqa: SLF001 - it played in the worker
 
-    ix = await h.slash(admin, "games", "projectl-server", plugin_ais=False)
-    assert_refused(ix, "no longer offer")
+    ix = await h.slash(admin, "games", "projectl-server", plugin_ais=False, language="pt-BR")
+    assert_refused(ix, "no longer offer", "Português")  # both choices, both confirmed
     lobby = (await h.slash(alice, "games", "projectl table new", players=2)).original
     assert lobby is not None and "ai-example" not in lobby_ops(lobby)
 

@@ -16,7 +16,7 @@ from discord import app_commands
 from bot.core.errors import BotError
 from bot.core.play.plugins import plugin_names
 from bot.core.wording import texts
-from bot.core.wording.locales import language_name, locale_code, locales
+from bot.core.wording.locales import Joined, language_name, locale_code, locales
 
 from . import common
 
@@ -71,10 +71,13 @@ async def server_command(interaction: discord.Interaction,
     bot = common.bot_of(interaction)
     guild_id = interaction.guild_id
     assert guild_id is not None  # guild_only
+    said: list[str] = []
     if plugin_ais is not None:
         await bot.manager.plugin_servers.choose(guild_id, plugin_ais, by_user_id=interaction.user.id)
+        common.committed(interaction)
+        said.append(plugin_ais_text(plugin_ais))
         if language is None:
-            await common.reply(interaction, plugin_ais_text(plugin_ais))
+            await common.reply(interaction, said[0])
             return
     if language is not None:
         chosen = None if language.value == FOLLOW else language.value
@@ -86,4 +89,5 @@ async def server_command(interaction: discord.Interaction,
     else:
         current = (texts.SERVER_LANGUAGE_FOLLOWED if language.value == FOLLOW
                    else texts.SERVER_LANGUAGE_CHOSEN)
-    await common.reply(interaction, current.format(language=shown))
+    said.append(current.format(language=shown))  # both choices made at once: both confirmed
+    await common.reply(interaction, Joined(said, "\n"))
