@@ -64,6 +64,7 @@ from .expansions.base import (
     expansion_for_action,
     holds_turn,
     is_free_action,
+    may_hold_turns,
 )
 from .legal import has_finishing_placement, legal_actions, master_options
 from .state import GameState, Options, Phase
@@ -313,6 +314,8 @@ def _apply_end_turn(w: Work, variant: Variant) -> None:
     if w.current not in w.held:
         if decisions.waiting(w):
             raise IllegalActionError("choose.answer_first")
+        if not may_hold_turns(w.options):
+            raise IllegalActionError("game.end_turn_never")
         raise IllegalActionError("game.end_turn_early", n=w.actions_left)
     w.actions_left = 0
     _end_turn(w, variant)

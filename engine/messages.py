@@ -59,6 +59,8 @@ MESSAGES: dict[str, Any] = {
     "game.pass_not_allowed": "You can only pass when no other action is possible.",
     "game.unknown_action": "Unknown action {action}.",
     "game.actions_spent": "Your three actions are spent: insert another (2 active credits) or end your turn.",
+    "game.end_turn_never": "At this table a turn ends by itself after its last action: 'end turn' is only "
+                           "for a turn kept open for an Insert (the Finesse expansion).",
     "game.end_turn_early": {
         "one": "You still have {n} action this turn: 'end turn' is for after your last one, while an "
                "Insert could still follow.",

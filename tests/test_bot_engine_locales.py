@@ -84,7 +84,7 @@ async def test_engine_refusals_through_discord_follow_the_users_locale(h: Discor
                        locale="pt-BR")
     assert_refused(ix, "Você não tem o quebra-cabeça incompleto W01 branco. Seus quebra-cabeças: nenhum.")
     ix = await h.slash(current, "games", "projectl play act", text="encerrar turno", locale="pt-BR")
-    assert_refused(ix, "Você ainda tem 3 ações neste turno")
+    assert_refused(ix, "Nesta mesa o turno acaba sozinho depois da última ação")
     after = await game_of(h)
     assert after.revision == before.revision
 

@@ -403,6 +403,14 @@ def test_end_turn_is_refused_while_actions_remain() -> None:
     assert_refused(state, "end turn", IllegalActionError, "3 actions")
 
 
+def test_end_turn_at_a_table_without_finesse_says_no_turn_is_held_there() -> None:
+    """Only an expansion with free actions (Finesse's Insert) holds a turn open: elsewhere 'end
+    turn' is refused as having no use at that table, not as 'an Insert could still follow'."""
+    for state in (new_game(Options(players=2), seed=1), new_game(Options(players=2, ghost=True), seed=1)):
+        message = assert_refused(state, "end turn", IllegalActionError, "ends by itself", "Finesse")
+        assert "still have" not in message
+
+
 def test_without_two_active_credits_no_insert_and_the_turn_ends_by_itself() -> None:
     state = finesse(fgame(2), "C1", active=[1, 1], inactive=[3, 3])
     seat = state.current

@@ -208,6 +208,12 @@ def end_of_round(w: Work) -> bool:
     return over
 
 
+def may_hold_turns(options: Options) -> bool:
+    """True when an enabled expansion has actions that spend none of the turn's (Finesse's Insert):
+    only then may a turn be held open past its last action, for one of those or ``end turn``."""
+    return any(e.free_action_types for e in expansions_for(options))
+
+
 def is_free_action(options: Options, action: Action) -> bool:
     """True for an expansion action that spends none of the turn's actions (Insert)."""
     return any(isinstance(action, e.free_action_types) for e in expansions_for(options))
