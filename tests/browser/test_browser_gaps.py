@@ -9,6 +9,7 @@ from typing import Any
 
 from board_pages import (
     drag_to_placement,
+    message,
     normalised,
     open_board,
     orientation,
@@ -96,6 +97,24 @@ def test_the_spectator_page_shows_the_board_and_nothing_hidden_or_to_act_with(
     board.act(0, "level1")  # the live update reaches the spectator too
     wait_revision(page, before)
     assert view(page)["log"][-1].endswith("level1")
+
+
+def test_the_spectator_page_has_no_seat_s_empty_panel_or_piece_tools(
+        page: Page, boards: Callable[..., BoardHandle]) -> None:
+    """A spectator holds no puzzles and no pieces: no empty "Your puzzles" / "Your pieces", no
+    Turn or Flip that could only answer "Pick a piece first", no keys hint for them."""
+    board = boards(players=2, human_seats=(0, 1))
+    board.act(0, "take white 1")
+    open_board(page, board.link(None))
+    for heading in ("Your puzzles", "Your pieces"):
+        assert page.get_by_role("heading", name=heading).count() == 0
+    for word in ("Turn", "Flip"):
+        assert page.get_by_role("button", name=word, exact=True).count() == 0
+    assert "Keys:" not in page.inner_text("main")
+    page.keyboard.press("r")
+    page.keyboard.press("f")
+    assert message(page) == ""
+    assert page.get_by_role("heading", name="On offer").count() == 1  # the table is still there
 
 
 def test_a_plan_on_the_page_holds_a_pending_choice(page: Page, boards: Callable[..., BoardHandle]) -> None:

@@ -11,6 +11,7 @@ function typing(target) {
 export function attachKeys(board) {
   document.addEventListener("keydown", (event) => {
     if (event.ctrlKey || event.metaKey || event.altKey || typing(event.target) || !board.view) return;
+    if (board.view.me.spectator) return; // no piece to turn, flip or place: the keys stay the browser's
     const target = event.target;
     const key = event.key;
     if (key === "r" || key === "R") {

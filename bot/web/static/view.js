@@ -87,13 +87,17 @@ export function render(ui) {
   const { view, t } = ui;
   document.documentElement.lang = view.game && view.game.locale === "pt-BR" ? "pt-BR" : "en";
   document.title = t("title");
+  const watching = !!(view.me && view.me.spectator);
   document.body.classList.toggle("planning", !!ui.planning);
+  document.body.classList.toggle("spectating", watching);
   put(document.getElementById("title"), t("title"));
   const line = status(ui);
   const bar = document.getElementById("turn-status");
   if (bar.textContent !== line) put(bar, line); // a live region: written (and read out) only when it changes
   put(document.getElementById("app"),
-    h("section", { class: "mine", "aria-labelledby": "mine-h" },
+    // a spectator has no puzzles, no pieces and nothing to turn: the seat's panel would be empty
+    // headings and tools that can only say "Pick a piece first"
+    watching ? null : h("section", { class: "mine", "aria-labelledby": "mine-h" },
       h("h2", { id: "mine-h", text: t("yourPuzzles") }),
       planBox(ui),
       pendingBox(ui),
