@@ -61,6 +61,7 @@ def test_portuguese_names(page: Page, boards: Callable[..., BoardHandle]) -> Non
     label = page.get_by_role("gridcell", name=f"{card} C3").get_attribute("aria-label")
     assert label is not None and label.startswith(f"{card} C3")
     assert page.get_by_role("heading", name="Suas peças").count() == 1
+    assert page.inner_text("#turn-status") == "Sua vez. Restam 2 ações"  # a sentence starts with a capital
 
 
 def focused_key(page: Page) -> str:
