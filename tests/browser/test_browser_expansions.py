@@ -9,6 +9,7 @@ from typing import Any
 from board_pages import (
     cell_centre,
     lead,
+    message,
     mouse_drag,
     normalised,
     open_board,
@@ -94,6 +95,34 @@ def test_master_places_several_pieces_and_confirms_once(page: Page,
     wait_revision(page, before)
     puzzles = {p.card: p for p in board.state().players[0].puzzles}
     assert puzzles[first].filled.bit_count() == 1 and puzzles[second].filled.bit_count() == 2
+
+
+def test_a_second_master_piece_on_the_same_puzzle_is_refused_with_masters_rule(
+        page: Page, boards: Callable[..., BoardHandle]) -> None:
+    """Master places one piece on each puzzle: a second piece dropped on a puzzle that has its
+    piece, where it would fit on its own, is refused with that rule (not "It does not fit there"),
+    and the draft keeps its one piece."""
+    board = boards(players=2)
+    board.act(0, "take white 1")
+    board.act(0, "take white 2")
+    open_board(page, board.link(0))
+    first = view(page)["puzzles"][0]["id"]
+    page.get_by_role("button", name="Master", exact=True).click()
+    held = normalised(orientation(page, "2"))
+    two = next(p for p in view(page)["master"]["per_card"][first]
+               if p["shape"] == "2" and normalised(p["cells"]) == held)
+    taken = {tuple(cell) for cell in two["cells"]}
+    one = next(p for p in view(page)["master"]["per_card"][first]
+               if p["shape"] == "1" and tuple(p["cells"][0]) not in taken)
+    before = revision(page)
+    drag_onto(page, "1", first, one["cells"])
+    page.wait_for_function("() => window.board.draft.items.length === 1")
+    drag_onto(page, "2", first, two["cells"])
+    page.wait_for_function("() => document.getElementById('message').classList.contains('error')")
+    assert message(page) == f"Master places one piece on each puzzle: {first} has its piece."
+    assert page.evaluate("window.board.draft.items.length") == 1
+    assert page.locator("#puzzles rect.drafted").count() == 1
+    assert revision(page) == before and board.game().revision == before
 
 
 def test_undo_takes_the_last_action_back(page: Page, boards: Callable[..., BoardHandle]) -> None:

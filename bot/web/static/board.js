@@ -365,6 +365,11 @@ export class Board {
 
   /** Ask the engine why a placement does not fit, and show its reason. */
   async explain(shape, card, cells) {
+    const rule = this.draftRule(card);
+    if (rule) {
+      this.say(rule, "error", card);
+      return;
+    }
     if (!inside(cells)) {
       this.say(this.t("springBack"), "error", card);
       return;
@@ -391,6 +396,15 @@ export class Board {
         this.fail(error);
       }
     }
+  }
+
+  /** The Master / Ambassador rule a drop on `card` breaks, in words; null when it breaks none.
+   * The engine, asked about one placement alone, knows nothing of the draft: it would find the
+   * piece fits, and the player would read "It does not fit there" with no reason. */
+  draftRule(card) {
+    if (!this.draft || !this.draft.items.length) return null;
+    if (this.draft.kind === "ambassador") return this.t("ambassadorOnePiece");
+    return this.draft.items.some((item) => item.card === card) ? this.t("masterOnePerPuzzle", { card }) : null;
   }
 
   redraw() {
