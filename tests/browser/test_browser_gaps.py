@@ -8,6 +8,8 @@ from collections.abc import Callable
 from typing import Any
 
 from board_pages import (
+    BUSY_CEILING_MS,
+    DESKTOP,
     drag_to_placement,
     message,
     normalised,
@@ -18,7 +20,7 @@ from board_pages import (
     view,
     wait_revision,
 )
-from playwright.sync_api import Page
+from playwright.sync_api import Browser, Page
 from test_browser_expansions import play_until
 
 from bot.board import BoardHandle
@@ -115,6 +117,34 @@ def test_the_spectator_page_has_no_seat_s_empty_panel_or_piece_tools(
     page.keyboard.press("f")
     assert message(page) == ""
     assert page.get_by_role("heading", name="On offer").count() == 1  # the table is still there
+
+
+def test_each_seats_open_puzzles_are_shown_to_the_others_and_to_a_spectator(
+        browser: Browser, boards: Callable[..., BoardHandle]) -> None:
+    """Open puzzles lie face up on the table: a spectator sees every seat's, with the cells filled
+    so far, and a seat sees the others' (its own are its panel, not repeated)."""
+    board = boards(players=2, human_seats=(0, 1))
+    board.act(0, "take white 1")
+    board.act(0, "place 2 on W09 at B2 C2")
+    context = browser.new_context(viewport=DESKTOP)
+    context.set_default_timeout(BUSY_CEILING_MS)
+    try:
+        watching = open_board(context.new_page(), board.link(None))
+        anas = watching.get_by_role("group", name="Ana's puzzles")
+        assert anas.get_by_role("img").count() == 1
+        named = anas.get_by_role("img").get_attribute("aria-label")
+        assert named == "W09, 0 points, reward T4, 2 of 4 cells filled"
+        assert anas.locator("rect.piece-cell").count() == 2
+        bia = open_board(context.new_page(), board.link(1))
+        assert bia.get_by_role("group", name="Ana's puzzles").get_by_role("img").count() == 1
+        ana = open_board(context.new_page(), board.link(0))
+        assert ana.get_by_role("group", name="Ana's puzzles").count() == 0  # her own: the panel shows them
+        before = revision(bia)
+        board.act(0, "take white 2")  # a live update shows the new one
+        wait_revision(bia, before)
+        assert bia.get_by_role("group", name="Ana's puzzles").get_by_role("img").count() == 2
+    finally:
+        context.close()
 
 
 def test_a_plan_on_the_page_holds_a_pending_choice(page: Page, boards: Callable[..., BoardHandle]) -> None:

@@ -50,13 +50,18 @@ export function pieceSvg(shape, cells, extra = {}) {
     fill: pieceColour(shape), class: "piece-cell" })));
 }
 
-/** A small drawing of a card on offer: its recess, points and reward. */
-function cardArt(card) {
+/** A small drawing of a card: its recess, points and reward (and, for a puzzle open on someone's
+ * table, the `pieces` placed on it so far, in their colours). */
+function cardArt(card, pieces = []) {
   const recess = new Set((card.cells || []).map(([r, c]) => r * GRID + c));
+  const filled = new Map();
+  for (const piece of pieces) for (const [r, c] of piece.cells) filled.set(r * GRID + c, piece.shape);
   const cells = [];
   for (let r = 0; r < GRID; r += 1) {
     for (let c = 0; c < GRID; c += 1) {
-      if (recess.has(r * GRID + c)) cells.push(s("rect", { x: c + 0.1, y: r + 1.1, width: 0.8, height: 0.8, rx: 0.12, class: "recess" }));
+      const shape = filled.get(r * GRID + c);
+      const look = shape === undefined ? { class: "recess" } : { class: "piece-cell", fill: pieceColour(shape) };
+      if (recess.has(r * GRID + c)) cells.push(s("rect", { x: c + 0.1, y: r + 1.1, width: 0.8, height: 0.8, rx: 0.12, ...look }));
     }
   }
   return s("svg", { viewBox: "0 0 5 6.2", class: `card-art ${card.colour || ""}`, "aria-hidden": "true", focusable: "false" },
@@ -356,8 +361,22 @@ function players(ui) {
       p.seat === mySeat ? h("span", { class: "tag", text: ` (${t("you")})` }) : null,
       p.acting || p.current ? h("span", { class: "tag playing", text: ` · ${t("playing")}` }) : null,
       h("span", { class: "facts", text: ` — ${score}, ${t("completed", { n: p.completed ?? 0 })}` }),
-      h("span", { class: "facts supply-list", text: supplyList ? `; ${t("supplyOf", { list: supplyList })}` : "" }));
+      h("span", { class: "facts supply-list", text: supplyList ? `; ${t("supplyOf", { list: supplyList })}` : "" }),
+      p.seat === mySeat ? null : openPuzzles(t, p));
   }));
+}
+
+/** A seat's open puzzles as everyone sees them on the table (face up, with the pieces placed so
+ * far): without them a spectator sees no puzzle at all, and a player none of the others'. */
+function openPuzzles(t, player) {
+  const open = player.puzzles || [];
+  if (!open.length) return null;
+  return h("div", { class: "their-puzzles", role: "group", "aria-label": t("puzzlesOf", { name: player.name }) },
+    open.map((card) => {
+      const filled = (card.pieces || []).reduce((n, piece) => n + piece.cells.length, 0);
+      const progress = t("cellsFilled", { n: filled, size: (card.cells || []).length });
+      return h("div", { class: "their-puzzle", role: "img", "aria-label": `${cardLabel(t, card)}, ${progress}` }, cardArt(card, card.pieces));
+    }));
 }
 
 /** Recolour the puzzle cells: lit where the piece fits, the preview under the piece, the draft. */
