@@ -149,6 +149,19 @@ def test_a_drop_on_the_reserve_offers_the_upgrades(page: Page, boards: Callable[
     assert supply.get("I3") == 1 and "2" not in supply
 
 
+def test_a_drop_on_the_reserve_out_of_turn_says_no_upgrade_is_open(
+        page: Page, boards: Callable[..., BoardHandle]) -> None:
+    """Out of turn no upgrade is offered: a drop on the reserve says so, rather than opening an
+    upgrade ("Give back 2 for:") where every shape is greyed out and only Cancel does anything."""
+    board = boards(players=2, human_seats=(0, 1))
+    open_board(page, board.link(1))  # seat 0 plays first
+    left, top = corner(page, "#reserve", 0)
+    mouse_drag(page, piece_cell_centre(page, "2"), (left + 20, top + 20))
+    assert message(page) == "No upgrade or exchange of 2 is open to you now."
+    assert page.locator("#reserve.upgrading, #reserve .upgrade-title").count() == 0
+    assert page.get_by_role("button", name="Cancel").count() == 0
+
+
 def test_escape_while_dragging_puts_the_piece_back(page: Page, boards: Callable[..., BoardHandle]) -> None:
     """Esc during a drag springs the piece back: letting go then plays nothing and picks nothing,
     and the Master draft under way stays (Esc used to cancel the draft, and the drop then played

@@ -561,7 +561,13 @@ export class Board {
     this.act({ [kind]: items.map(({ shape, card, cells }) => ({ shape, card, cells })) });
   }
 
+  /** A piece dropped on the reserve: show what it may be upgraded or exchanged for; when nothing
+   * is (out of turn, a choice waiting), say so rather than show a reserve all greyed out. */
   startUpgrade(shape) {
+    if (!(this.view.offers || []).some((o) => o.kind === "upgrade" && o.give === shape)) {
+      this.say(this.t("noUpgrade", { shape }), "error");
+      return;
+    }
     this.upgradeFrom = shape;
     this.picked = null;
     this.redraw();
