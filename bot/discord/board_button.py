@@ -1,10 +1,10 @@
 """The **Board** button (on the turn post and the Play panel): the web board for the clicker.
 
 It answers privately with a link signed for the clicker's seat in that game (a spectator's link,
-read-only, for anyone else: bot/web/tokens.py), or — where the application's Activity is set up
-(``PROJECTL_ACTIVITY``) — launches the Activity, which signs the user in itself
-(bot/web/activity.py). A link is a key to the seat, so it is never logged: :func:`hide_board_links`
-keeps discord.py's request logs from showing one.
+read-only, for anyone else who may read it from there: bot/web/tokens.py), or — where the
+application's Activity is set up (``PROJECTL_ACTIVITY``) — launches the Activity, which signs the
+user in itself (bot/web/activity.py). A link is a key to the seat, so it is never logged:
+:func:`hide_board_links` keeps discord.py's request logs from showing one.
 """
 
 from __future__ import annotations
@@ -20,6 +20,7 @@ from bot.core.wording import texts
 from bot.core.wording.locales import locale_code
 
 from .cogs import common
+from .readers import require_readable
 
 BOARD_PREFIX = "pl:board"
 _BOARD_LINK = re.compile(r"#t=[A-Za-z0-9_\-]+\.[A-Za-z0-9_\-]+")
@@ -51,8 +52,10 @@ async def answer_board(interaction: discord.Interaction, game_id: int) -> None:
     front = bot.board_front
     if front is None:
         raise BotError(texts.BOARD_OFF)
-    game = await bot.manager.game(game_id)
-    if game is None or game.state is None:
+    # a button's id names any game a tampered client likes: a table of a private thread is watched
+    # only by its players and from inside it (bot/core/records/access.py), as its log is read
+    game = require_readable(interaction, await bot.manager.game(game_id), game_id)
+    if game.state is None:
         raise StaleError(texts.STALE_GAME)
     if bot.settings.activity:
         await interaction.response.launch_activity()
