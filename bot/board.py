@@ -30,7 +30,7 @@ from bot.core.play.manager import ActionResult, Game, GameManager, TableSettings
 from bot.core.storage import Storage
 from bot.core.wording import texts
 from bot.web.acting import BoardFront
-from bot.web.activity import ActivitySignIn, SignedIn, SignInError
+from bot.web.activity import ActivityInstance, ActivitySignIn, SignedIn, SignInError
 from bot.web.live import LiveGames
 from bot.web.server import PortTakenError, RunningBoard, start_board_server
 from bot.web.tokens import TokenSigner, new_secret
@@ -75,6 +75,10 @@ class KnownCodes:
         if code not in self.users:
             raise SignInError(texts.ACTIVITY_CODE_REFUSED)
         return SignedIn(self.users[code], f"offline-access-{self.users[code]}")
+
+    async def instance(self, instance_id: str) -> ActivityInstance | None:
+        """Offline, every instance is in the board's channel, with every user a code names."""
+        return ActivityInstance(CHANNEL_ID, frozenset(self.users.values()))
 
 
 @dataclass

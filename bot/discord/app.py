@@ -159,7 +159,8 @@ class ProjectLBot(commands.Bot):
         if self.settings.activity and self.settings.client_secret and self.application_id is not None:
             client_id = str(self.application_id)
             sign_in = ActivitySignIn(front, self.manager,
-                                     DiscordCodeExchanger(client_id, self.settings.client_secret), client_id)
+                                     DiscordCodeExchanger(client_id, self.settings.client_secret,
+                                                          self.settings.token), client_id)
         try:
             self._board = await start_board_server(front, *bind, sign_in=sign_in)
         except PortTakenError as error:

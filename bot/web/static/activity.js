@@ -42,7 +42,9 @@ async function signIn() {
   const { code } = await sdk.commands.authorize({
     client_id: clientId, response_type: "code", state: "", prompt: "none", scope: ["identify"],
   });
-  const { status, answer } = await postJson("/api/activity/token", { code, channel_id: String(sdk.channelId || "") });
+  const { status, answer } = await postJson("/api/activity/token", {
+    code, channel_id: String(sdk.channelId || ""), instance_id: sdk.instanceId ? String(sdk.instanceId) : null,
+  });
   if (status !== 200 || !answer.token) {
     document.getElementById("message").setAttribute("role", "alert");
     // a 403 here is the sign-in refused (the server says why, in the browser's language), not a bad link
