@@ -21,7 +21,7 @@ from bot.core.play import flow, plan_keeping, plans
 from bot.core.wording import texts
 from bot.core.wording.locales import Joined, locale_code, localise
 
-from .cogs.common import bot_of, channel_id_of, reply, report_error
+from .cogs.common import bot_of, channel_id_of, reply, report_error, saved
 from .cogs.days import days_of
 from .services import FrontServices
 
@@ -47,7 +47,7 @@ async def save_plan(interaction: discord.Interaction, actions: str, game_id: int
         raise StaleError(texts.STALE_BUTTON)
     storage = bot_of(interaction).storage
     # kept in place of the plan the seat had; the word on its last planned turn goes with it
-    laid_out = await plan_keeping.save_plan(storage, context, plans.parse_plan(actions))
+    laid_out = await saved(interaction, plan_keeping.save_plan(storage, context, plans.parse_plan(actions)))
     # what the plan's DM will be worded in: the language of the player's latest table command
     await storage.upsert_player(interaction.user.id, interaction.user.display_name,
                                 locale_code(interaction.locale))
@@ -163,7 +163,7 @@ async def show_command(interaction: discord.Interaction) -> None:
 @app_commands.command(name="cancel", description="Drop your plan: your next turn waits for you")
 async def cancel_command(interaction: discord.Interaction) -> None:
     context = await _seated(interaction)
-    dropped = await plan_keeping.cancel_plan(bot_of(interaction).storage, context)
+    dropped = await saved(interaction, plan_keeping.cancel_plan(bot_of(interaction).storage, context))
     await reply(interaction, texts.PLAN_CANCELLED if dropped else texts.PLAN_NONE)
 
 

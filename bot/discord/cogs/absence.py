@@ -63,9 +63,8 @@ async def cast_vote(interaction: discord.Interaction, choice: str, key: TurnKey 
     channel_id = common.channel_id_of(interaction)
     require_table_permissions(interaction)
     await common.defer(interaction)  # ack first: a deciding vote commits, and AI seats may then play
-    outcome: VoteResult = await days_of(common.bot_of(interaction)).turnclock.vote(
-        channel_id, interaction.user.id, choice, key=key)
-    common.committed(interaction)  # the vote counts, whatever follows
+    outcome: VoteResult = await common.saved(interaction, days_of(common.bot_of(interaction)).turnclock.vote(
+        channel_id, interaction.user.id, choice, key=key))  # the vote counts, whatever follows
     await common.reply(interaction, texts.VOTE_RECORDED.format(
         choice=texts.VOTE_CHOICE_SKIP if choice == "skip" else texts.VOTE_CHOICE_REMOVE,
         skip=outcome.count("skip"), remove=outcome.count("remove"), needed=outcome.needed))
@@ -204,9 +203,8 @@ class LeaveButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"pld
         name = next((s.name for s in game.seats if s.user_id == self.user_id),
                     PlayerName(interaction.user.display_name))
         await interaction.response.defer()  # ack first: AI seats may play a whole turn after the removal
-        result = await days_of(common.bot_of(interaction)).turnclock.leave(
-            channel_id, self.user_id, expected_revision=self.revision)
-        common.committed(interaction)  # out for good, whatever follows
+        result = await common.saved(interaction, days_of(common.bot_of(interaction)).turnclock.leave(
+            channel_id, self.user_id, expected_revision=self.revision))  # out for good, whatever follows
         await interaction.edit_original_response(  # the private confirmation: the user's language
             content=localise(texts.LEFT_GAME.format(name=name), interaction.locale), view=None)
         await _post(interaction, texts.LEFT_GAME.format(name=name), result)
@@ -220,7 +218,8 @@ async def leave_command(interaction: discord.Interaction) -> None:
     game = await common.require_game(interaction)
     if game.status == "lobby":
         await common.defer(interaction)  # ack first, then the work
-        left = await bot.manager.leave(channel_id, interaction.user.id, game_id=game.id)
+        left = await common.saved(interaction, bot.manager.leave(channel_id, interaction.user.id,
+                                                                 game_id=game.id))
         await common.reply(interaction, texts.LEFT)
         await refresh_lobby_message(interaction, left)  # the seats everyone sees
         return
@@ -245,9 +244,9 @@ async def replace_command(
     await common.defer(interaction)
     old = await common.require_game(interaction)
     old_seat = old.seat_of(player.id)
-    game, seat, played = await days_of(common.bot_of(interaction)).turnclock.replace(
-        channel_id, interaction.user.id, player.id, ai)
-    common.committed(interaction)  # the AI has the seat, whatever follows
+    turnclock = days_of(common.bot_of(interaction)).turnclock
+    game, seat, played = await common.saved(interaction, turnclock.replace(
+        channel_id, interaction.user.id, player.id, ai))  # the AI has the seat, whatever follows
     before = old_seat.name if old_seat is not None else PlayerName(player.display_name)
     text = texts.REPLACED.format(name=before, ai=seat.name)
     await common.reply(interaction, text)

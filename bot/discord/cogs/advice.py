@@ -106,7 +106,7 @@ async def hint_command(interaction: discord.Interaction) -> None:
     # Planned from the asker's own turn: on a concurrent table the state's current seat may be the
     # other marker holder.
     hint = await bot.manager.thinker.run(advice_hint, ctx.hint_position(), ctx.hint_seed())
-    used = await HintStore(bot.storage).count_hint(game.id, ctx.seat)
+    used = await common.saved(interaction, HintStore(bot.storage).count_hint(game.id, ctx.seat))  # counted
     action = engine.parse_action(hint.action)
     place = _first_placement(action)
     if place is not None:

@@ -5,9 +5,10 @@ exactly once, and later messages go through its followup webhook. :func:`reply` 
 answers or follows up, whichever is due), and :func:`report_error` turns any exception into an
 ephemeral sentence — a refusal's own message, or an apology for a bug, which is logged.
 
-Once a change is committed (:func:`committed`), nothing may say that nothing changed: an error
-after it is reported as what it is, and an image that cannot be drawn (:func:`drawn`) leaves its
-message without the image instead of leaving the message unsent.
+Once a change is committed (:func:`committed`; a save made through :func:`saved` is marked so),
+nothing may say that nothing changed: an error after it is reported as what it is (Discord
+refusing a post as that, not as a bug), and an image that cannot be drawn (:func:`drawn`) leaves
+its message without the image instead of leaving the message unsent.
 """
 
 from __future__ import annotations
@@ -15,7 +16,7 @@ from __future__ import annotations
 import io
 import logging
 from collections.abc import Awaitable, Callable, Sequence
-from typing import Any, overload
+from typing import Any, TypeVar, overload
 
 import discord
 from discord import app_commands
@@ -36,6 +37,7 @@ from engine.visibility import hidden_scores
 from ..services import FrontServices, services_of
 
 log = logging.getLogger("bot")
+T = TypeVar("T")
 
 MAX_CONTENT = 1900
 STALE_COMMAND_ERRORS = (app_commands.CommandNotFound, app_commands.CommandSignatureMismatch)
@@ -168,6 +170,26 @@ def committed(interaction: discord.Interaction) -> None:
     interaction.extras[COMMITTED] = True
 
 
+async def saved(interaction: discord.Interaction, change: Awaitable[T]) -> T:
+    """``change`` awaited — the write that makes ``interaction``'s change — then marked
+    :func:`committed`. Every command and button saves through here, so whatever it does after the
+    save (a public post, the lobby shown again, its own answer) can never be reported as "nothing
+    was changed"; a refusal raised by ``change`` itself still is, truly."""
+    done = await change
+    committed(interaction)
+    return done
+
+
+REFUSED_POST_CODES = frozenset({50001, 50013})
+"""Discord's "Missing Access" and "Missing Permissions": the bot may not post (or edit) there."""
+
+
+def refused_post(error: BaseException) -> bool:
+    """Whether ``error`` is Discord refusing the bot a post in a channel (a permission taken away
+    after the interaction's ``app_permissions`` were sent, a thread locked meanwhile)."""
+    return isinstance(error, discord.Forbidden) and error.code in REFUSED_POST_CODES
+
+
 PUBLIC_THINKING = "projectl.public_thinking"
 """The ``interaction.extras`` key :func:`defer` sets when everybody sees the "thinking…"."""
 
@@ -240,6 +262,10 @@ async def report_error(interaction: discord.Interaction, error: BaseException) -
         bot_of(interaction).fault_log.note(fault, original)  # once in a while, not per request
         after = interaction.extras.get(COMMITTED)
         message = (texts.STORAGE_FAULT_AFTER_COMMIT if after else texts.STORAGE_FAULT)[fault.value]
+    elif interaction.extras.get(COMMITTED) and refused_post(original):  # saved; the table not told
+        message = texts.CANNOT_POST_DECISION
+        log.warning("no permission to post in channel %s after a commit: %s", interaction.channel_id,
+                    original)
     else:
         log.error("unexpected error handling an interaction", exc_info=original)
         message = texts.FAILED_AFTER_COMMIT if interaction.extras.get(COMMITTED) else texts.UNEXPECTED

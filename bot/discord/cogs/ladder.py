@@ -158,7 +158,8 @@ class UnknownGamesButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
 @app_commands.describe(value="On (default for every table): rated; off: casual")
 async def rated_command(interaction: discord.Interaction, value: bool) -> None:
     bot = common.bot_of(interaction)
-    game = await bot.manager.set_rated(common.channel_id_of(interaction), interaction.user.id, value)
+    game = await common.saved(interaction, bot.manager.set_rated(common.channel_id_of(interaction),
+                                                                 interaction.user.id, value))
     locale = common.server_locale(interaction)
     await interaction.response.send_message(localise(texts.RATED_ON if value else texts.RATED_OFF, locale),
                                             allowed_mentions=NOBODY)

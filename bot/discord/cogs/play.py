@@ -58,10 +58,10 @@ async def perform(
     channel_id = common.channel_id_of(interaction)
     require_table_permissions(interaction)  # before anything is committed that the table can't see
     await common.defer(interaction)
-    result = await common.manager_of(interaction).act(
+    result = await common.saved(interaction, common.manager_of(interaction).act(
         channel_id, interaction.user.id, action, expected_stamp=expected_stamp, game_id=game_id,
         choose=choose,
-    )
+    ))
     await respond_to_result(interaction, result)
 
 
@@ -116,18 +116,18 @@ async def master_confirm(
                 raise StaleError(texts.FORGED_BUTTON)
             return engine.Master(placements)
 
-        result = await manager.act(channel_id, interaction.user.id, choose=carried,
-                                   expected_stamp=expected_stamp, game_id=game_id)
+        result = await common.saved(interaction, manager.act(channel_id, interaction.user.id, choose=carried,
+                                                             expected_stamp=expected_stamp, game_id=game_id))
     else:
-        result = await manager.master_confirm(
+        result = await common.saved(interaction, manager.master_confirm(
             channel_id, interaction.user.id, expected_stamp=expected_stamp, game_id=game_id,
-        )
+        ))
     await respond_to_result(interaction, result)
 
 
 async def master_clear(interaction: discord.Interaction, game_id: int | None = None) -> None:
-    await common.manager_of(interaction).master_clear(common.channel_id_of(interaction), interaction.user.id,
-                                                      game_id=game_id)
+    await common.saved(interaction, common.manager_of(interaction).master_clear(
+        common.channel_id_of(interaction), interaction.user.id, game_id=game_id))
     await common.reply(interaction, texts.MASTER_CLEARED)
 
 
@@ -449,7 +449,8 @@ class PlayCommands(commands.Cog):
         place = parse_place(piece, puzzle, cells)
         await common.defer(interaction)  # the preview is drawn before the answer
         manager = common.manager_of(interaction)
-        draft = await manager.master_add(common.channel_id_of(interaction), interaction.user.id, place)
+        draft = await common.saved(interaction, manager.master_add(common.channel_id_of(interaction),
+                                                                   interaction.user.id, place))
         game = draft.game  # as the draft was checked on: no second load
         assert game is not None and game.state is not None
         # Every placement of the draft drawn together on the player's puzzles (what Confirm plays).

@@ -52,8 +52,8 @@ async def take_back(interaction: discord.Interaction) -> None:
     require_table_permissions(interaction)  # the table is told: the panel's Undo button checks too
     await common.defer(interaction)
     days = days_of(bot)
-    done = await undo_last(bot.manager, days.store, channel_id, interaction.user.id)
-    common.committed(interaction)
+    done = await common.saved(interaction,
+                              undo_last(bot.manager, days.store, channel_id, interaction.user.id))
     await days.reminders.after_undo(done.game, interaction.user.id)
     state = done.game.state
     assert state is not None

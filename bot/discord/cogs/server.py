@@ -73,15 +73,16 @@ async def server_command(interaction: discord.Interaction,
     assert guild_id is not None  # guild_only
     said: list[str] = []
     if plugin_ais is not None:
-        await bot.manager.plugin_servers.choose(guild_id, plugin_ais, by_user_id=interaction.user.id)
-        common.committed(interaction)
+        await common.saved(interaction, bot.manager.plugin_servers.choose(guild_id, plugin_ais,
+                                                                          by_user_id=interaction.user.id))
         said.append(plugin_ais_text(plugin_ais))
         if language is None:
             await common.reply(interaction, said[0])
             return
     if language is not None:
         chosen = None if language.value == FOLLOW else language.value
-        await bot.server_locales.choose(guild_id, chosen, by_user_id=interaction.user.id)
+        await common.saved(interaction, bot.server_locales.choose(guild_id, chosen,
+                                                                  by_user_id=interaction.user.id))
     shown = shown_language(common.server_locale(interaction))
     if language is None:
         current = (texts.SERVER_LANGUAGE_IS_CHOSEN if guild_id in bot.server_locales

@@ -105,8 +105,8 @@ async def settings_command(
         new = replace(new, text_only=text_only)
     if heads_up is not None:
         new = replace(new, heads_up=heads_up)
-    await days.store.save_prefs(replace(new, dms_closed=False, locale=locale_code(interaction.locale)),
-                                user.display_name)
+    await common.saved(interaction, days.store.save_prefs(
+        replace(new, dms_closed=False, locale=locale_code(interaction.locale)), user.display_name))
     await days.reminders.preferences_changed(user.id)
     saved = summary(await days.store.get_prefs(user.id))
     await common.reply(interaction, texts.SETTINGS_SAVED.format(summary=saved))

@@ -155,13 +155,12 @@ class TableCommands(commands.Cog):
         if await bot.manager.game_in_channel(channel_id) is not None:  # refused privately, not after
             raise ChannelBusyError(texts.CHANNEL_BUSY)                  # the public "thinking…"
         await common.defer(interaction, ephemeral=False)  # the lobby is public; ack first
-        result = await bot.manager.create_game(
+        result = await common.saved(interaction, bot.manager.create_game(
             guild_id=interaction.guild_id, channel_id=channel_id, host_id=interaction.user.id,
             host_name=interaction.user.display_name, settings=settings, turn_limit_hours=hours, watch=watch,
             host_locale=locale_code(interaction.locale), channel_private=channel_private(interaction.channel),
             parent_id=parent_channel_id(interaction.channel),
-        )
-        common.committed(interaction)
+        ))
         game = result.game
         limit = None if hours is None else timedelta(hours=hours)
         if result.started is None:
@@ -186,9 +185,8 @@ class TableCommands(commands.Cog):
         if interaction.user.id != game.host_id and not may_manage:  # refused privately, not after
             raise NotHostError(texts.HOST_ONLY_CANCEL)                  # the public "thinking…"
         await common.defer(interaction, ephemeral=False)  # the notice is public; ack first
-        game = await bot.manager.cancel(channel_id, interaction.user.id, can_manage_channel=may_manage,
-                                        game_id=game.id)
-        common.committed(interaction)
+        game = await common.saved(interaction, bot.manager.cancel(
+            channel_id, interaction.user.id, can_manage_channel=may_manage, game_id=game.id))
         cancelled = texts.CANCELLED.format(name=PlayerName(interaction.user.display_name))
         await interaction.followup.send(common.public(cancelled, interaction))
         await _close_lobby_message(interaction, game)
@@ -278,27 +276,29 @@ async def lobby_button(interaction: discord.Interaction, op: str, game_id: int) 
         raise StaleError(texts.FORGED_BUTTON)
     require_table_permissions(interaction)
     await interaction.response.defer()  # ack first (an invisible "update"), then the work
+    # each is saved for good (seated or not): what follows is only the showing
     if op == "join":
-        game = await manager.join(channel_id, user.id, user.display_name, game_id=game_id,
-                                  locale=locale_code(interaction.locale))
+        game = await common.saved(interaction, manager.join(
+            channel_id, user.id, user.display_name, game_id=game_id, locale=locale_code(interaction.locale)))
     elif op == "leave":
-        game = await manager.leave(channel_id, user.id, game_id=game_id)
+        game = await common.saved(interaction, manager.leave(channel_id, user.id, game_id=game_id))
     elif op in LOBBY_AI:
-        game = await manager.add_policy_seat(channel_id, user.id, LOBBY_AI[op], game_id=game_id)
+        game = await common.saved(interaction, manager.add_policy_seat(channel_id, user.id, LOBBY_AI[op],
+                                                                       game_id=game_id))
     elif (plugin := plugin_of(op)) is not None:
         offered = await manager.plugin_servers.offered(interaction.guild_id)
-        game = await manager.add_policy_seat(channel_id, user.id, plugin, game_id=game_id, plugins=offered)
+        game = await common.saved(interaction, manager.add_policy_seat(channel_id, user.id, plugin,
+                                                                       game_id=game_id, plugins=offered))
     elif op == "cancel":
-        game = await manager.cancel(channel_id, user.id, game_id=game_id,
-                                    can_manage_channel=bool(interaction.permissions.manage_channels))
-        common.committed(interaction)
+        may_manage = bool(interaction.permissions.manage_channels)
+        game = await common.saved(interaction, manager.cancel(channel_id, user.id, game_id=game_id,
+                                                              can_manage_channel=may_manage))
         await interaction.edit_original_response(content=common.public(texts.LOBBY_CANCELLED, interaction),
                                                  view=None)
         return
     else:
         await _start(interaction, game_id)
         return
-    common.committed(interaction)  # seated (or not) for good: what follows is only the showing
     limit = await turn_limit_of(bot, game.id)
     locale = common.server_locale(interaction)
     view = await offered_lobby_view(bot, game)
@@ -311,8 +311,8 @@ async def _start(interaction: discord.Interaction, game_id: int) -> None:
     click was acknowledged before any of this), so one table post shows the AI moves too."""
     bot = common.bot_of(interaction)
     channel_id = common.channel_id_of(interaction)
-    result = await bot.manager.start(channel_id, interaction.user.id, game_id=game_id, play_policies=False)
-    common.committed(interaction)
+    result = await common.saved(interaction, bot.manager.start(channel_id, interaction.user.id,
+                                                               game_id=game_id, play_policies=False))
     limit = await turn_limit_of(bot, game_id)
     await interaction.edit_original_response(content=common.public(started_content(result.game, limit),
                                                                    interaction), view=None)
