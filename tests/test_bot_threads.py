@@ -3,20 +3,33 @@ run days-long games, and ``/projectl table new thread:`` opens its own."""
 
 from __future__ import annotations
 
+import sqlite3
 from pathlib import Path
 from typing import Any
 
 import pytest
-from test_bot_support import assert_refused, final_reply
+from test_bot_support import assert_refused, final_reply, replies
 
 from bench.harnessed import running, stale_slash
 from bench.tables import snapshot
+from bot.core.errors import ChannelBusyError
+from bot.core.wording import texts
+from bot.core.wording.locales import t
 
 
 @pytest.fixture
 async def h(tmp_path: Path) -> Any:
     async with running(tmp_path / "threads.sqlite3") as harness:
         yield harness
+
+
+FULL = sqlite3.OperationalError("database or disk is full")
+
+
+def failing(error: Exception) -> Any:
+    async def fail(*args: Any, **kwargs: Any) -> Any:
+        raise error
+    return fail
 
 
 async def play_a_turn_start(h: Any, where: Any, host: Any, guest: Any) -> Any:
@@ -86,3 +99,44 @@ async def test_threads_need_their_own_permissions(h: Any) -> None:
     assert "**Send Messages**" not in reply
     assert snapshot(db) == before
     assert [c.name for c in h.world.channels.values() if c.is_thread] == ["already a thread", "muted"]
+
+
+async def test_a_table_that_could_not_be_made_leaves_no_thread(h: Any,
+                                                               monkeypatch: pytest.MonkeyPatch) -> None:
+    """The thread is opened before the game (the game lives in it): when the game cannot be made
+    after all — a storage fault, another table there first — the thread goes too, and the user
+    hears why; where the bot may not delete it, they hear that it is left, and where."""
+    alice = h.add_user("alice")
+    manager = h.bot.manager
+
+    def threads() -> list[str]:
+        return [c.name for c in h.world.channels.values() if c.is_thread]
+
+    monkeypatch.setattr(h.bot.storage, "create_game", failing(FULL))
+    with h.expect_errors():
+        full = await h.slash(alice, "games", "projectl table new", thread="Friday")
+    assert assert_refused(full) == texts.STORAGE_FAULT["full"]  # nothing was changed: true now
+    assert threads() == []
+    monkeypatch.setattr(manager, "create_game", failing(ChannelBusyError(texts.CHANNEL_BUSY)))
+    busy = await h.slash(alice, "games", "projectl table new", thread="Friday")
+    assert assert_refused(busy) == texts.CHANNEL_BUSY
+    assert threads() == []
+    h.deny_bot("games", "manage_threads")  # may open a thread, not delete one
+    kept = await h.slash(alice, "games", "projectl table new", thread="Friday", locale="pt-BR")
+    (left,) = [c for c in h.world.channels.values() if c.is_thread]
+    said = [r.content for r in kept.responses if r.content]
+    assert said == [t("CHANNEL_BUSY", "pt-BR"),
+                    t("THREAD_LEFT_BEHIND", "pt-BR").format(thread=f"<#{left.id}>")], said
+    assert all(r.ephemeral for r in replies(kept)) and h.channel_messages(left) == []
+    monkeypatch.undo()
+    assert "Your table is open in" in final_reply(await h.slash(alice, "games", "projectl table new",
+                                                                thread="Saturday")).content
+    # saved, then failing (a Solo table that could not be dealt): the thread and the truth stay
+    monkeypatch.setattr(manager, "_start_locked", failing(FULL))
+    with h.expect_errors():
+        solo = await h.slash(alice, "general", "projectl table new", variant="solo", thread="Solo")
+    home = next(c for c in h.world.channels.values() if c.is_thread and c.name == "Solo")
+    said = [r.content for r in solo.responses if r.content]
+    assert said == [texts.STORAGE_FAULT_AFTER_COMMIT["full"],
+                    texts.TABLE_IN_THREAD.format(thread=f"<#{home.id}>")]
+    assert await manager.game_in_channel(home.id) is not None

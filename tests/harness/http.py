@@ -16,6 +16,9 @@ What it answers:
   ``h.close_dms(user)``. PATCH / DELETE / GET of a message (edit history kept); 404 / 10008 when
   unknown. An empty message, over 2,000 characters or 10 embeds, bad action rows or a duplicate
   custom id: 400 / 50006 or 50035.
+* ``DELETE /channels/{id}``: the channel (with its threads) leaves the world; a thread needs Manage
+  Threads, another channel Manage Channels, else 403 / 50013. No CHANNEL_DELETE / THREAD_DELETE
+  frame follows (a test that needs one dispatches it).
 * An interaction callback (``with_response=1``) as discord.py expects it; a second initial
   response 400 / 40060; a response type wrong for the interaction 400 / 50035; an expired token
   (``h.expire(ix)``) 404 / 10062 (webhooks 10015); a followup before any response 404 / 10015. The
@@ -185,6 +188,7 @@ class FakeDiscordAPI:
         r("GET", "/users/{user_id}", self._get_user)
         r("GET", "/guilds/{guild_id}/members/{member_id}", self._get_member)
         r("GET", "/channels/{channel_id}", self._get_channel)
+        r("DELETE", "/channels/{channel_id}", self._delete_channel)
         r("POST", "/channels/{channel_id}/typing", lambda c: None)
         r("POST", "/channels/{channel_id}/messages", self._post_message)
         r("POST", "/channels/{channel_id}/threads", self._start_thread)
@@ -246,6 +250,18 @@ class FakeDiscordAPI:
 
     def _get_channel(self, call: Call) -> dict[str, Any]:
         return channel_payload(self.world, self._channel(call.params["channel_id"]))
+
+    def _delete_channel(self, call: Call) -> dict[str, Any]:
+        channel = self._channel(call.params["channel_id"])
+        if not channel.is_dm:
+            allowed = discord.Permissions(self.world.bot_permissions(channel))
+            if not (allowed.manage_threads if channel.is_thread else allowed.manage_channels):
+                raise ApiError(403, 50013, "Missing Permissions")
+        data = channel_payload(self.world, channel)
+        for thread in [c for c in self.world.channels.values() if c.parent_id == channel.id]:
+            del self.world.channels[thread.id]
+        del self.world.channels[channel.id]
+        return data
 
     # channel messages (bot REST)
 

@@ -114,6 +114,8 @@ THREAD_NOT_HERE = (
 )
 THREAD_DEFAULT_NAME = "Project L"
 TABLE_IN_THREAD = "Your table is open in {thread}: invite the players there."
+THREAD_LEFT_BEHIND = ("I could not delete the thread {thread} I had opened for this table (that needs the "
+                      "**Manage Threads** permission): it is empty, so please delete it.")
 COMMAND_LIST_CHANGED = (
     "The command list has just changed — try again in a minute. (Your Discord app still shows an "
     "older version of this command; nothing was changed.)"

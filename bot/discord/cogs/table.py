@@ -195,7 +195,11 @@ class TableCommands(commands.Cog):
 async def _new_in_thread(interaction: discord.Interaction, name: str, settings: TableSettings,
                          hours: int | None, watch: str | None = None) -> None:
     """``/projectl table new thread:`` — a public thread of this channel becomes the game's home
-    (one game per thread is how servers run days-long games); the lobby is posted there."""
+    (one game per thread is how servers run days-long games); the lobby is posted there.
+
+    Every option was checked before the thread is opened; a game that still cannot be made in it
+    (a storage fault, another process's table there first) takes the thread away with it
+    (:func:`_drop_thread`), so "nothing was changed" stays true."""
     parent = interaction.channel
     if not isinstance(parent, discord.TextChannel):
         raise BadInputError(texts.THREAD_NOT_HERE)
@@ -205,13 +209,16 @@ async def _new_in_thread(interaction: discord.Interaction, name: str, settings: 
     title = name.strip()[:100] or texts.THREAD_DEFAULT_NAME
     home = await parent.create_thread(name=title, type=discord.ChannelType.public_thread,
                                       auto_archive_duration=10080)
-    result = await bot.manager.create_game(
-        guild_id=interaction.guild_id, channel_id=home.id, host_id=interaction.user.id,
-        host_name=interaction.user.display_name, settings=settings, turn_limit_hours=hours, watch=watch,
-        host_locale=locale_code(interaction.locale), channel_private=channel_private(home),
-        parent_id=parent_channel_id(home),
-    )
-    common.committed(interaction)
+    try:
+        result = await common.saved(interaction, bot.manager.create_game(
+            guild_id=interaction.guild_id, channel_id=home.id, host_id=interaction.user.id,
+            host_name=interaction.user.display_name, settings=settings, turn_limit_hours=hours, watch=watch,
+            host_locale=locale_code(interaction.locale), channel_private=channel_private(home),
+            parent_id=parent_channel_id(home),
+        ))
+    except Exception as error:  # noqa: BLE001 - told below, as the tree would tell it
+        await _drop_thread(interaction, home, error)
+        return
     game = result.game
     limit = None if hours is None else timedelta(hours=hours)
     locale = common.server_locale(interaction)  # the new thread is in the same server
@@ -223,6 +230,30 @@ async def _new_in_thread(interaction: discord.Interaction, name: str, settings: 
         await home.send(localise(started_content(game, limit), locale))
         await post_turn(bot, home, result)
     await common.reply(interaction, texts.TABLE_IN_THREAD.format(thread=home.mention))
+
+
+async def _drop_thread(interaction: discord.Interaction, home: discord.Thread, error: Exception) -> None:
+    """The game could not be made in the thread just opened for it: delete the thread, then tell
+    the user why (``error``, as any refusal or fault is told). A game that was saved there after
+    all (a Solo table whose start failed) keeps its thread, and the user hears that it stands;
+    a thread the bot may not delete (Manage Threads) is named, for them to delete."""
+    try:
+        made = await common.manager_of(interaction).game_in_channel(home.id) is not None
+    except Exception:  # noqa: BLE001 - storage still failing: delete (a game saved there after all
+        made = False    # ends with its thread, bot/core/play/gone.py)
+    if made:
+        common.committed(interaction)
+        await common.report_error(interaction, error)
+        await common.reply(interaction, texts.TABLE_IN_THREAD.format(thread=home.mention))
+        return
+    try:
+        await home.delete()
+    except discord.HTTPException:
+        log.warning("could not delete thread %s after its table could not be made", home.id)
+        await common.report_error(interaction, error)
+        await common.reply(interaction, texts.THREAD_LEFT_BEHIND.format(thread=home.mention))
+        return
+    await common.report_error(interaction, error)
 
 
 def _lobby_message(interaction: discord.Interaction, game: Game) -> discord.PartialMessage | None:
