@@ -32,6 +32,7 @@ from bot.core.errors import NotInGameError
 from bot.core.play import flow
 from bot.core.storage.plans import PlanStep, PlanStore
 from bot.core.wording import texts
+from bot.core.wording.locales import t
 
 
 async def mover_and_planner(h: DiscordHarness) -> tuple[FakeMember, FakeMember]:
@@ -174,6 +175,26 @@ async def test_the_play_button_out_of_turn_offers_the_plan_form(tmp_path: Path) 
             "level1; level1"]
         refused = final_reply(await h.submit_modal(planner, form_id, {"actions": "fly away"}))
         assert refused.ephemeral and "fly" in refused.content
+
+
+async def test_the_plan_form_says_one_step_per_line_or_a_semicolon(tmp_path: Path) -> None:
+    """The form's box has several lines and a line break ends a step as ``;`` does: its label and
+    example say so (whole, within Discord's 45 and 100 characters), in English and Portuguese."""
+    async with days_bot(tmp_path / "db.sqlite3", ManualClock(START)) as h:
+        game = await start_game(h)
+        _, planner = await mover_and_planner(h)
+        post = h.channel_messages("games")[-1]
+        for locale, words in (("en-US", ("one per line", "(or ;)")), ("pt-BR", ("uma por linha", "(ou ;)"))):
+            offer = final_reply(await h.click(planner, post, f"plp:play:{game.id}", locale=locale))
+            await h.click(planner, offer.message, f"pln:open:{game.id}", locale=locale)
+            [field] = [m for m in h.world.open_modals if m[0] == planner.id][-1][1].fields
+            assert field.label == t("PLAN_FORM_LABEL", locale) and len(field.label) <= 45
+            assert all(w in field.label for w in words) and "separa" not in field.label, field.label
+            assert field.placeholder == t("PLAN_FORM_HINT", locale) and len(field.placeholder) <= 100
+            assert len(field.placeholder.splitlines()) == 3 and ";" not in field.placeholder  # a step a line
+        typed = {"actions": "level1\nlevel1"}
+        saved = final_reply(await h.submit_modal(planner, f"pln:form:{game.id}", typed))
+        assert saved.content.startswith("Planned for your next turn") and "2. `level1`" in saved.content
 
 
 async def test_a_player_who_left_has_no_next_turn_to_plan(tmp_path: Path) -> None:
