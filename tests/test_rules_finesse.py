@@ -37,6 +37,7 @@ from engine.expansions.finesse import BANK, TETROMINOES, TILES, pink_reasons, vi
 from engine.game import winners
 from engine.legal import legal_actions, master_options
 from engine.pieces import PLACEMENTS, Shape
+from engine.pieces import mask_to_text as mask_text
 from engine.state import Phase
 from engine.variants.solo import column_of
 
@@ -327,6 +328,23 @@ def test_c9_c10_pink_per_upgrade_action_level_one_counts(tile: str) -> None:
     assert reasons == [f"levelled up to {Shape.I3.with_article}"]
 
 
+def test_upgrade_tile_pays_one_per_arrow_used_two_for_a_double_arrow_in_play() -> None:
+    """Seed 004 "Using Upgrade": with Ghost Piece, "1 Credit for a single arrow (↑) and 2 Credits
+    for a double arrow (⇈)"; RULINGS: "+1 per arrow actually used (⇈ = up to 2)". Played through
+    the engine: the arrows are answers to the completion, each paying as it is used."""
+    up2 = PuzzleCard("TUP2", Colour.BLACK, 3, parse_reward("up2"), PLACEMENTS[Shape.I3][0])
+    state = finesse(game(2, ghost=True, finesse=True), "C9")
+    seat = state.current
+    state = with_player(with_cards(state, [up2]), seat, supply="1 I3", puzzles=["TUP2"])
+    placed = play(state, f"place I3 on TUP2 at {mask_text(PLACEMENTS[Shape.I3][0])}")
+    both, events = play_events(placed, "choose 1 to 2", "choose 2 to I3")
+    assert [e.reason for e in earned(events)] == [
+        f"levelled up to {Shape.DOMINO.with_article}", f"levelled up to {Shape.I3.with_article}"]
+    assert view(both).inactive[seat] == 2  # type: ignore[union-attr]
+    _, events = play_events(placed, "choose 1 to 2", "choose decline")
+    assert len(earned(events)) == 1  # a declined arrow pays nothing
+
+
 def test_finishing_touches_never_earn_credits() -> None:
     state = finesse(fgame(2), "C8").evolve(phase=Phase.FINISHING)
     state = with_shape_puzzles(state, state.current, [Shape.O4], "O4")
@@ -493,6 +511,17 @@ def test_finesse_solo_all_columns_locked_only_unlocks() -> None:
     assert after.table.locks == (0, 0, 1)  # type: ignore[union-attr]
 
 
+def test_finesse_solo_a_tie_goes_to_the_mastermind_whatever_your_credits() -> None:
+    """RULINGS "Finesse Solo": "a tie goes to the mastermind (standard Solo scoring)" — the
+    multiplayer Finesse tie-break (most credits first) does not apply against the mastermind."""
+    state = game(1, finesse=True)
+    black = [c for c in state.cards.values() if c.colour is Colour.BLACK and c.points == 4][:2]
+    state = with_player(state, 0, completed=[black[0].id], puzzles=[])
+    state = with_solo_table(state, mastermind_pile=[black[1].id])
+    state = finesse(state, "C1", active=[5]).evolve(phase=Phase.OVER)
+    assert winners(state) == (-1,)
+
+
 # -- Finesse with Line Clear -----------------------------------------------------------------------
 
 
@@ -507,6 +536,25 @@ def test_line_clear_a_round_and_a_tile_pass_each_time_the_first_player_gets_the_
         state = apply(state, action, player=seat).state
     assert view(state).row == start_row[1:]  # type: ignore[union-attr]
     assert state.table.markers[0] == state.first_player  # type: ignore[union-attr]
+
+
+def test_line_clear_the_tenth_tile_ends_play_when_the_first_player_gets_the_white_marker() -> None:
+    """Seed 004 "Finesse expansion additions" (Line Clear): a new round starts when the first
+    player gets the White marker again; RULINGS "End": the last tile leaves at the end of round
+    10 and play ends at once, straight to Finishing Touches — with no extra round."""
+    state = new_game(Options.for_players(5, finesse=True), seed=4)
+    state = finesse(state, row=["C1"]).evolve(round=10)
+    while state.phase is Phase.PLAY:
+        seat = state.acting_seats[0]
+        legal = legal_actions(state, seat)
+        action = EndTurn() if EndTurn() in legal else (
+            TakeLevelOne() if TakeLevelOne() in legal else legal[0])
+        outcome = apply(state, action, player=seat)
+        state = outcome.state
+    assert any(isinstance(e, FinesseTileRemoved) for e in outcome.events)
+    assert FinishingStarted() in outcome.events and state.round == 10
+    assert state.table.markers[0] == state.first_player  # type: ignore[union-attr]
+    assert view(state).row == ()  # type: ignore[union-attr]
 
 
 def test_line_clear_a_held_turn_keeps_its_seat_acting() -> None:

@@ -398,3 +398,29 @@ def test_an_arrow_never_skips_an_empty_level_as_upgrade_does() -> None:
     assert count(after.players[0].supply, "I4") == 0
     # The same domino may still be upgraded past the empty level by the Upgrade action.
     assert count(play(after, "upgrade 2 to I4").players[0].supply, "I4") == 1
+
+
+def test_a_level_up_card_completed_in_finishing_touches_gives_no_arrow() -> None:
+    """RULINGS "End of the game": cards completed in Finishing Touches "score but give no reward"
+    — a level-up arrow is the card's reward (seed 004 "Level Up rewards"), so none is asked."""
+    from engine import Phase, score_lines
+
+    state = _completing("1 I3", ["TUP2", "TD"]).evolve(phase=Phase.FINISHING, actions_left=0, current=0)
+    done, events = play_events(state, "place I3 on TUP2 at A1 B1 C1")
+    assert any(isinstance(e, PuzzleCompleted) and e.finishing for e in events)
+    assert done.pending == () and done.decision_for(0) is None
+    assert not any(isinstance(e, LevelledUp | LevelUpLost) for e in events)
+    assert count(done.players[0].supply, "1") == 1 and count(done.players[0].supply, "I3") == 0
+    assert score_lines(done)[0].completed_points == 3
+
+
+def test_a_ghost_action_is_not_the_turns_master() -> None:
+    """RULINGS "Ghost action": "one of your actions, any number per turn" — its immediate
+    placements (at most one per puzzle) are not the once-per-turn Master: a turn whose Master is
+    used may still split ghosts and place the new pieces at once, twice over."""
+    state = with_player(ghost_game(), 0, supply="P5 P5 1", puzzles=["TM", "TO", "TD"])
+    state = play(state, "master 1 on TM at A1")
+    assert state.master_used
+    after = play(state, "ghost P5 to 1 O4; O4 on TO at A1 B1 A2 B2", "ghost P5 to 1 1 I3; 1 on TD at A1")
+    assert [d.card for d in after.players[0].completed] == ["TM", "TO"]
+    assert after.players[0].puzzle("TD") is not None and count(after.players[0].supply, "P5") == 0

@@ -125,6 +125,20 @@ def test_ambassador_in_finishing_touches_is_refused() -> None:
     assert_refused(state, "ambassador 1 on TD at A1", WrongPhaseError, "Finishing Touches")
 
 
+def test_an_ambassador_card_completed_in_finishing_touches_gives_no_action() -> None:
+    """docs/rules.md "Ambassador Pack", our ruling: a card completed during Finishing Touches
+    gives no action (a Finishing Touch gives no reward, RULINGS "End of the game", and there is
+    no later turn) — but it scores, and counts as a completed puzzle."""
+    state = with_cards(agame(), [AMB])
+    state = with_player(state, 0, supply="2 1", puzzles=["TA", "TD"])
+    state = state.evolve(phase=Phase.FINISHING, actions_left=0, current=0)
+    after, events = play_events(state, "place 2 on TA at A1 B1")
+    assert any(isinstance(e, PuzzleCompleted) and e.finishing for e in events)
+    assert unflipped(after, 0) == () and face_up(after, 0) == ()
+    line = score_line(after, 0)
+    assert (line.completed_points, line.finishing_penalty, line.completed_count) == (2, 1, 1)
+
+
 def test_ambassador_action_refused_without_the_pack() -> None:
     state = game(2)
     assert_refused(state, "ambassador 1 on TD at A1", ActionNotAvailableError, "Ambassador Pack")

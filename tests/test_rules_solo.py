@@ -296,6 +296,19 @@ def test_solo_end_when_the_deck_empties_then_one_more_round() -> None:
     assert state.phase is not Phase.PLAY
 
 
+def test_solo_end_triggered_in_your_own_turn_the_mastermind_finishes_the_round_then_one_more() -> None:
+    """Seed 004 "Game end": the deck emptied by your own take — the mastermind's turn still
+    finishes that round, then one more full round (yours and the mastermind's) is played."""
+    state, events = play_events(_grid(locks=(0, 1, 1), deck=1), "take 2")  # refill with the last card
+    assert DeckEmptied(None) in events and EndTriggered(1, 2) in events
+    state, events = play_events(state, "level1", "level1")
+    assert any(isinstance(e, MastermindTook) for e in events) and state.round == 2
+    assert state.phase is Phase.PLAY
+    state, events = play_events(state, "level1", "level1", "level1")
+    assert any(isinstance(e, MastermindTook) for e in events)  # the last round's mastermind turn
+    assert state.phase is not Phase.PLAY
+
+
 def test_solo_blind_draw_of_the_last_card_triggers_the_end() -> None:
     """Seed 004: the end is triggered when the deck becomes empty, also by a blind draw."""
     state, events = play_events(_grid(locks=(1, 1, 1), deck=1), "draw")
