@@ -295,3 +295,36 @@ async def test_a_vacation_past_a_year_is_refused_and_cannot_stop_the_turn_clock(
         assert (await days(h).store.get_prefs(alice.id)).vacation_until is None
         reply = final_reply(await h.slash(alice, CHANNEL, "projectl settings", vacation_until="2025-01-01"))
         assert "2025-01-01" in reply.content  # a year from today is still fine
+
+
+async def test_both_line_clear_holders_get_their_turn_dm_clock_and_inbox(tmp_path: Path) -> None:
+    """Line Clear: two marker holders start their turns together, each with their own turn row.
+    Opening the second holder's row closed the first's, so the first holder was never DMed, their
+    clock never ran out and their inbox said nothing waited for them; and a holder whose turn was
+    over while the other played on still read "your move" in their inbox."""
+    clock = ManualClock(START)
+    five = ("alice", "bob", "carol", "dave", "erin")
+    async with days_bot(tmp_path / "db.sqlite3", clock, five) as h:
+        await start_game(h, others=five[1:], players=5, turn_limit_days=1, ghost=False)
+        game = await game_of(h)
+        assert game.state is not None
+        first, second = (h.user(game.seats[s].user_id) for s in game.state.acting_seats)
+        clock.advance(minutes=1)
+        assert await tick(h) == 2
+        for holder in (first, second):
+            [dm] = h.dms_to(holder)
+            assert dm.content.startswith(f"Your turn in <#{game.channel_id}>"), dm.content
+            mine = final_reply(await h.slash(holder, CHANNEL, "projectl-games mine")).content
+            assert mine.partition("Waiting on others")[0].count(f"Game {game.id}]") == 1, mine
+        for _ in range(3):                                   # the second holder plays their turn
+            ix = await act(h, second, "level1")
+            assert not final_reply(ix).content.startswith("Sorry"), final_reply(ix).content
+        mine = final_reply(await h.slash(second, CHANNEL, "projectl-games mine")).content
+        assert "No game on this server is waiting for you." in mine, mine
+        assert f"<@{first.id}>'s move" in mine, mine
+        clock.advance(days=1)
+        await tick(h)
+        timed_out = [m.content for m in h.channel_messages(CHANNEL) if m.content.startswith("⏰")]
+        assert len(timed_out) == 1 and timed_out[0].startswith(f"⏰ {first.name}'s time"), timed_out
+        assert any("ran out" in m.content for m in h.dms_to(first))
+        assert not any("ran out" in m.content for m in h.dms_to(second))

@@ -152,14 +152,19 @@ class ReminderScheduler:
     async def activity_writes(self, game: Game, step: Step) -> list[Write]:
         """For the action's own transaction (``GameManager.commit_writes``): if the actor still has
         the move after it, push their next reminder back."""
+        now = self.clock.now()
+        writes: list[Write] = []
+        if game.state is not None and game.state.turns:
+            # Two turns at once (Line Clear): a holder whose turn this action ended (the other
+            # plays on) no longer has the move: no reminder, no clock, not in their inbox.
+            writes.append(self.store.close_seats_write(game.id, game.state.acting_seats, now))
         key = turn_key(game, step.seat)
         if step.user_id is None or step.planned or key is None or key.seat != step.seat:
-            return []
+            return writes
         if game.seats[step.seat].user_id != step.user_id:  # e.g. someone else left: not this player acting
-            return []
-        now = self.clock.now()
+            return writes
         prefs = preferences(await self.store.get_prefs(step.user_id))
-        return [self.store.activity_write(key, now, reminder_policy.next_nudge_due(now, now, prefs))]
+        return [*writes, self.store.activity_write(key, now, reminder_policy.next_nudge_due(now, now, prefs))]
 
     async def turn_started(self, game: Game, seat: Seat) -> None:
         """Open the turn's row: first DM a minute from now, or a nudge later if they are acting."""
@@ -181,7 +186,7 @@ class ReminderScheduler:
         limit = await self.store.turn_limit(game.id)
         await self.store.open_turn(
             key, user_id=seat.user_id, channel_id=game.channel_id, started_at=now,
-            deadline_at=None if limit is None else now + limit, due_at=due,
+            deadline_at=None if limit is None else now + limit, due_at=due, keep=turn_keys(game),
         )
         task = asyncio.create_task(self._heads_up(game, seat))  # a DM must not hold up the action
         self._heads_ups.add(task)
@@ -220,8 +225,8 @@ class ReminderScheduler:
         prefs = preferences(await self.store.get_prefs(user_id))
         if await self.store.get_turn(key) is None:
             await self.store.open_turn(key, user_id=user_id, channel_id=game.channel_id, started_at=now,
-                                       deadline_at=None, due_at=None)
-        await self.store.reopen_turn(key, now, reminder_policy.next_nudge_due(now, now, prefs))
+                                       deadline_at=None, due_at=None, keep=turn_keys(game))
+        await self.store.reopen_turn(key, now, reminder_policy.next_nudge_due(now, now, prefs), turn_keys(game))
         self._last_actor[game.id] = user_id
 
     async def preferences_changed(self, user_id: int) -> None:
@@ -252,15 +257,19 @@ class ReminderScheduler:
                 else:
                     await self.store.close_turns(game.id)
                 continue
-            if await self.store.get_turn(key) is not None:
+            found = await self.store.get_turn(key)
+            if found is not None and found.closed_at is None:
                 continue
             started = parse_ts(game.updated_at) or self.clock.now()
             prefs = preferences(await self.store.get_prefs(seat.user_id))
             limit = await self.store.turn_limit(game.id)
+            # a row closed while its turn runs (a Line Clear holder's, closed by the other's
+            # before this was fixed) is opened again as it was: its first DM goes if never sent
             await self.store.open_turn(
                 key, user_id=seat.user_id, channel_id=game.channel_id, started_at=started,
                 deadline_at=None if limit is None else started + limit,
                 due_at=reminder_policy.first_reminder_due(max(started, self.clock.now()), prefs),
+                keep=turn_keys(game),
             )
 
     # -- sending ----------------------------------------------------------------------------------

@@ -131,6 +131,14 @@ def _key(key: TurnKey) -> tuple[int, int, str, int]:
     return (key.game_id, key.turn, key.phase, key.seat)
 
 
+def _close_others(key: TurnKey, keep: Iterable[TurnKey], when: datetime) -> tuple[str, tuple[Any, ...]]:
+    """The statement closing ``key``'s game's open turns but ``key`` and those of ``keep``."""
+    kept = [key, *(other for other in keep if other.game_id == key.game_id and other != key)]
+    unless = " AND ".join(f"NOT ({_KEY})" for _ in kept)
+    return (f"UPDATE turns SET closed_at = ? WHERE game_id = ? AND closed_at IS NULL AND {unless}",
+            (ts(when), key.game_id, *(value for other in kept for value in _key(other))))
+
+
 TURN_TIMES = 2000
 """How many of a server's latest turns its pace is measured over."""
 
@@ -243,18 +251,17 @@ class DaysStore:
 
     async def open_turn(
         self, key: TurnKey, *, user_id: int, channel_id: int, started_at: datetime,
-        deadline_at: datetime | None, due_at: datetime | None,
+        deadline_at: datetime | None, due_at: datetime | None, keep: Iterable[TurnKey] = (),
     ) -> TurnRow:
-        """Record that ``key`` began, closing the game's other open turns, in one transaction.
+        """Record that ``key`` began, closing the game's other open turns but those of ``keep``
+        (the other turns still running: Line Clear's other marker holder), in one transaction.
 
         If the row already exists (the turn was undone and is starting again) it is reopened as it
         was: a reminder already sent for that turn is not sent again.
         """
         def work(conn: sqlite3.Connection) -> TurnRow:  # one storage job: a turn post waits on it
-            conn.execute(
-                f"UPDATE turns SET closed_at = ? WHERE game_id = ? AND closed_at IS NULL AND NOT ({_KEY})",
-                (ts(started_at), key.game_id, *_key(key)),
-            )
+            sql, params = _close_others(key, keep, started_at)
+            conn.execute(sql, params)
             conn.execute(
                 f"INSERT INTO turns ({_TURN_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, 0, NULL, NULL, 0,"
                 " NULL, NULL) ON CONFLICT (game_id, turn, phase, seat) DO UPDATE SET closed_at = NULL",
@@ -266,13 +273,12 @@ class DaysStore:
 
         return await self.storage._write(work)
 
-    async def reopen_turn(self, key: TurnKey, acted_at: datetime, due_at: datetime | None) -> None:
-        """After an undo: the undoer's turn is open again and they are acting right now."""
+    async def reopen_turn(self, key: TurnKey, acted_at: datetime, due_at: datetime | None,
+                          keep: Iterable[TurnKey] = ()) -> None:
+        """After an undo: the undoer's turn is open again and they are acting right now (the
+        game's other open turns close, but those of ``keep``, as in :meth:`open_turn`)."""
         async with self._transaction() as db:
-            await db.execute(
-                f"UPDATE turns SET closed_at = ? WHERE game_id = ? AND closed_at IS NULL AND NOT ({_KEY})",
-                (ts(acted_at), key.game_id, *_key(key)),
-            )
+            await db.execute(*_close_others(key, keep, acted_at))
             await db.execute(
                 f"UPDATE turns SET closed_at = NULL, last_acted_at = ?, due_at = ? WHERE {_KEY}",
                 (ts(acted_at), None if due_at is None else ts(due_at), *_key(key)),
@@ -294,6 +300,15 @@ class DaysStore:
                 "UPDATE turns SET closed_at = ? WHERE game_id = ? AND seat = ? AND closed_at IS NULL",
                 (self._now(), game_id, seat),
             )
+
+    def close_seats_write(self, game_id: int, acting: Iterable[int], now: datetime) -> Write:
+        """For an action's own transaction: close the game's open turns of every seat but
+        ``acting`` (a Line Clear holder whose turn that action ended, while the other plays on)."""
+        seats = sorted(set(acting))
+        marks = ", ".join("?" * len(seats))
+        unless = f" AND seat NOT IN ({marks})" if seats else ""
+        return Write(f"UPDATE turns SET closed_at = ? WHERE game_id = ? AND closed_at IS NULL{unless}",
+                     (ts(now), game_id, *seats))
 
     async def open_turns_of_user(self, user_id: int) -> list[TurnRow]:
         rows = await self._fetchall(
