@@ -345,3 +345,33 @@ async def test_a_deciding_vote_discord_will_not_post_is_not_called_unchanged(tmp
         refuse_channel_posts(h)
         said_saved_not_unchanged(await h.slash(second_voter, CHANNEL, "projectl table vote", choice="skip"))
         assert (await game_of(h)).current.user_id != absent.id  # the turn was skipped
+
+
+@pytest.mark.parametrize("how", ["leave", "replace"])
+async def test_a_vote_that_becomes_a_majority_when_a_voter_goes_decides(tmp_path: Path, how: str) -> None:
+    """Three players, the first's time ran out: one voter votes to remove (1 of the 2 needed),
+    then the other voter leaves (or the host hands their seat to an AI). The vote on record is now
+    a majority of the voters left (1 of 1): it decides then, as it would have had it been cast
+    then; it used to stand unapplied, the game waiting on the absent player for nobody knew what."""
+    clock = ManualClock(START)
+    async with days_bot(tmp_path / "db.sqlite3", clock, THREE) as h:
+        absent, voters = await timed_out(h, clock)
+        host = h.user("alice")
+        if how == "replace" and host.id in (v.id for v in voters):
+            voter, goer = host, next(v for v in voters if v.id != host.id)
+        else:
+            voter, goer = (voters[0], voters[1]) if voters[1].id != host.id else (voters[1], voters[0])
+        reply = final_reply(await h.slash(voter, CHANNEL, "projectl table vote", choice="remove"))
+        assert reply.content.endswith("2 needed."), reply.content
+        game_id = (await game_of(h)).id
+        if how == "leave":
+            confirm = final_reply(await h.slash(goer, CHANNEL, "projectl table leave"))
+            await h.click(goer, confirm.message, confirm.buttons[0].custom_id)
+        else:
+            await h.slash(host, CHANNEL, "projectl table replace", player=goer)
+        game = await h.bot.manager.game(game_id)  # type: ignore[attr-defined]
+        seat = game.seat_of(absent.id)           # (with two players left after a leave, it is over)
+        assert game.state is not None and seat is not None and game.state.players[seat.seat].removed
+        posts = [m.content for m in h.channel_messages(CHANNEL)]
+        assert any(f"The table voted to remove <@{absent.id}>" in p for p in posts), posts
+        assert any("voted to remove you" in m.content for m in h.dms_to(absent))

@@ -144,6 +144,38 @@ class TurnClock:
             raise StaleError(texts.VOTE_STALE) from error
         return VoteResult(game, target, choice, votes, result.needed, result.voters, applied)
 
+    async def standing_vote(self, channel_id: int) -> VoteResult | None:
+        """After the table's voters changed (one left, or their seat went to an AI): the votes
+        on record that now make a majority of the voters left decide, as they would have had
+        they been cast now. None when none does (or someone moved first)."""
+        game = await self.manager.game_in_channel(channel_id)
+        if game is None or game.status != "active" or game.state is None:
+            return None
+        now = self.clock.now()
+        for key in turn_keys(game):
+            row = await self.store.get_turn(key)
+            if row is None or row.deadline_at is None or now < row.deadline_at:
+                continue
+            if row.last_acted_at is not None and row.last_acted_at >= row.deadline_at:
+                continue  # they are back: no vote
+            eligible = {s.user_id for s in voters_for(game, key.seat)}
+            votes = {v: c for v, c in (await self.store.votes(key)).items() if v in eligible}
+            needed = majority(len(eligible))
+            for choice in CHOICES:
+                backers = sorted(v for v, c in votes.items() if c == choice)
+                if not eligible or len(backers) < needed:
+                    continue
+                decision: engine.SkipTurn | engine.RemovePlayer = (
+                    engine.SkipTurn() if choice == "skip" else engine.RemovePlayer(key.seat))
+                try:
+                    applied = await self.manager.decide(channel_id, decision, by_user_id=backers[0],
+                                                        game_id=game.id, expected_revision=game.revision,
+                                                        seat=key.seat)
+                except StaleError:  # someone acted (or another vote decided) first
+                    return None
+                return VoteResult(game, game.seats[key.seat], choice, votes, needed, len(eligible), applied)
+        return None
+
     async def _timed_out_key(self, game: Game, user_id: int) -> TurnKey | None:
         """The turn a typed vote (no button) is about: with two holders at once (Line Clear), the
         other holder's turn whose clock ran out and who has not played since; otherwise — and for

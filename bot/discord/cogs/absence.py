@@ -92,6 +92,14 @@ async def announce_decision(interaction: discord.Interaction, outcome: VoteResul
         await days_of(bot).store.set_dms_closed(target.user_id, True)  # the channel post pinged them
 
 
+async def settle_votes(interaction: discord.Interaction, channel_id: int) -> None:
+    """A voter went (left, or their seat went to an AI): a vote on record that is now a majority
+    of the voters left decides, and is announced as a deciding vote is."""
+    outcome = await days_of(common.bot_of(interaction)).turnclock.standing_vote(channel_id)
+    if outcome is not None and outcome.decision is not None:
+        await announce_decision(interaction, outcome)
+
+
 @app_commands.command(name="vote",
                       description="After a turn clock ran out: skip the turn or remove the player")
 @app_commands.describe(choice="Skip the turn or remove the player")
@@ -208,6 +216,7 @@ class LeaveButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"pld
         await interaction.edit_original_response(  # the private confirmation: the user's language
             content=localise(texts.LEFT_GAME.format(name=name), interaction.locale), view=None)
         await _post(interaction, texts.LEFT_GAME.format(name=name), result)
+        await settle_votes(interaction, channel_id)
 
 
 @app_commands.command(name="leave",
@@ -251,6 +260,7 @@ async def replace_command(
     text = texts.REPLACED.format(name=before, ai=seat.name)
     await common.reply(interaction, text)
     await _post(interaction, text, played)
+    await settle_votes(interaction, channel_id)
 
 
 COMMANDS: tuple[app_commands.Command[Any, ..., None], ...] = (vote_command, leave_command, replace_command)
