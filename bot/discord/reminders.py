@@ -226,7 +226,8 @@ class ReminderScheduler:
         if await self.store.get_turn(key) is None:
             await self.store.open_turn(key, user_id=user_id, channel_id=game.channel_id, started_at=now,
                                        deadline_at=None, due_at=None, keep=turn_keys(game))
-        await self.store.reopen_turn(key, now, reminder_policy.next_nudge_due(now, now, prefs), turn_keys(game))
+        await self.store.reopen_turn(key, now, reminder_policy.next_nudge_due(now, now, prefs),
+                                     turn_keys(game))
         self._last_actor[game.id] = user_id
 
     async def preferences_changed(self, user_id: int) -> None:
