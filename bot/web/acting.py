@@ -33,7 +33,7 @@ from bot.core.storage.days import DaysStore
 from bot.core.storage.faults import storage_fault
 from bot.core.wording import texts
 from bot.core.wording.event_texts import event_text
-from bot.core.wording.locales import Joined, Notation, PlayerName, Text, locales, localise, unescaped
+from bot.core.wording.locales import Joined, Notation, PlayerName, Text, locales, localise, plain_name
 from bot.core.wording.refusals import engine_text
 from bot.web.live import LiveGames
 from bot.web.tokens import BadTokenError, BoardToken, TokenSigner
@@ -458,7 +458,7 @@ def said(result: ActionResult, grant: BoardToken) -> list[str]:
     if step is None or game.state is None:
         return []
     hidden = hidden_scores(game.state, grant.seat)
-    names = [str(localise(unescaped(name), grant.locale)) for name in game.names]
+    names = [plain_name(name, grant.locale) for name in game.names]
     stand_ins = [STAND_IN.format(seat) for seat in range(len(names))]
     lines: list[Any] = [texts.DONE_ACTION.format(action=Notation(step.text))]
     lines += [event_text(event, stand_ins, hidden) for event in step.events

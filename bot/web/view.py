@@ -24,7 +24,7 @@ from bot.core.storage import ActionRow
 from bot.core.wording import texts
 from bot.core.wording.describe import reward_words
 from bot.core.wording.event_texts import finesse_tile, option_text, pending_prompt, shape_label
-from bot.core.wording.locales import Notation, localise, unescaped
+from bot.core.wording.locales import Notation, localise, plain_name
 from engine import Action, GameState, Place
 from engine.cards import Colour, PuzzleCard
 from engine.expansions.ambassador import unflipped
@@ -79,14 +79,14 @@ def seat_view(ctx: Context, recent: Sequence[ActionRow] = (), *,
         },
         "me": {
             "seat": seat, "spectator": seat is None,
-            "name": None if seat is None else _name(game, seat),
+            "name": None if seat is None else _name(game, seat, locale),
             "acting": acting,
             "actions_left": mine.actions_left if acting else 0,
             "held": seat is not None and seat in state.held,
             "plannable": in_play and plannable(state, seat),
             "credits": _credits(state, seat),
         },
-        "players": [_player(game, state, other, hidden) for other in range(len(state.players))],
+        "players": [_player(game, state, other, hidden, locale) for other in range(len(state.players))],
         "table": _table(state, seat),
         "reserve": _counts(state.reserve),
         "shapes": SHAPE_CELLS,
@@ -108,8 +108,10 @@ def seat_view(ctx: Context, recent: Sequence[ActionRow] = (), *,
 # -- parts -----------------------------------------------------------------------------------------
 
 
-def _name(game: Game, seat: int) -> str:
-    return str(unescaped(game.seats[seat].name))
+def _name(game: Game, seat: int, locale: Any) -> str:
+    """A seat's name as the page shows it (plain text): a player's as they wrote it, an AI seat's
+    (``Easy AI 1``, ``Easy AI (for Ana)``) in the page's language, as the Discord side words it."""
+    return plain_name(game.seats[seat].name, locale)
 
 
 @lru_cache(maxsize=1 << 16)
@@ -131,13 +133,13 @@ def _card(state: GameState, card_id: str | None) -> Json | None:
     return None if card_id is None else card_json(state.cards[card_id])
 
 
-def _player(game: Game, state: GameState, seat: int, hidden: frozenset[int]) -> Json:
+def _player(game: Game, state: GameState, seat: int, hidden: frozenset[int], locale: Any) -> Json:
     player = state.players[seat]
     secret = seat in hidden
     line = score_line(state, seat)
     face_up = face_up_cards(state)
     return {
-        "seat": seat, "name": _name(game, seat), "ai": game.seats[seat].is_ai,
+        "seat": seat, "name": _name(game, seat, locale), "ai": game.seats[seat].is_ai,
         "current": seat == state.current and not state.is_over,
         "acting": seat in state.acting_seats, "removed": player.removed,
         "score": None if secret else line.total if state.is_over
@@ -323,7 +325,7 @@ def _finesse(state: GameState, locale: Any) -> Json | None:
 
 
 def _log_line(game: Game, row: ActionRow, locale: Any) -> str:
-    name = _name(game, row.seat) if 0 <= row.seat < len(game.seats) else "?"
+    name = _name(game, row.seat, locale) if 0 <= row.seat < len(game.seats) else "?"
     line = f"{name}: {localise(Notation(row.action), locale)}"
     return str(localise(texts.LOG_PLANNED.format(line=line), locale)) if row.planned else line
 

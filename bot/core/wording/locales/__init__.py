@@ -341,3 +341,13 @@ def unescaped(name: Any) -> Any:
         if source is not None:
             return source.format(**{key: unescaped(value) for key, value in name.fields.items()})
     return name
+
+
+def plain_name(name: Any, locale: Any) -> str:
+    """A seat's name as plain text (a web page, which reads no markdown) in ``locale``: a
+    player's as they wrote it, an AI seat's sentence (``Easy AI 1``, ``Easy AI (for Ana)``) in
+    that language, with any player's name in it as written."""
+    if isinstance(name, Text) and english(name.key) is not None:
+        fields = {key: unescaped(value) for key, value in name.fields.items()}
+        return str(localise(Text(name.key, str(unescaped(name)), fields), locale))
+    return str(unescaped(name))
