@@ -15,10 +15,11 @@ import aiohttp
 import pytest
 from aiohttp.test_utils import TestClient, TestServer
 
+import engine
 from bot.board import CHANNEL_ID, Board, open_board
 from bot.core.clock import SystemClock
 from bot.core.days.turnclock import TurnClock
-from bot.core.play.manager import TableSettings
+from bot.core.play.manager import TableSettings, engine_policy
 from bot.core.storage.days import DaysStore
 from bot.web.activity import ActivitySignIn, SignedIn
 from bot.web.server import PortTakenError, make_app
@@ -237,6 +238,29 @@ async def test_a_name_is_plain_json_text(http: aiohttp.ClientSession, tmp_path: 
             assert answer.content_type == "application/json"
             view = json.loads(await answer.text())
         assert view["players"][0]["name"] == XSS
+    finally:
+        await opened.stop()
+
+
+async def test_a_finished_games_view_says_who_won_to_seats_and_spectators(
+        http: aiohttp.ClientSession, tmp_path: Path) -> None:
+    """Hidden score piles (turned up at the end): no result while the game runs, then the
+    engine's winners with the results image's words, the same for a seat and a spectator."""
+    opened = await open_board(tmp_path, players=2, human_seats=(0, 1), known_scores=False, names=(XSS, "Bia"))
+    try:
+        chooser = engine_policy("greedy", 3)
+        assert (await get_view(http, opened, opened.token(1)))[1]["result"] is None
+        while not (state := (await opened.game()).state).is_over:  # type: ignore[union-attr]
+            seat = min(state.acting_seats)
+            await opened.act(seat, str(chooser.choose(state.focused(seat))))
+        won = list(engine.winners(state))
+        for token in (opened.token(0), opened.token(1), opened.token(None)):
+            _, view = await get_view(http, opened, token)
+            assert view["result"]["winners"] == won
+            names = " and ".join((XSS, "Bia")[seat] for seat in won)  # as typed, never escaped
+            assert view["result"]["headline"].startswith(names)
+        assert (await get_view(http, opened, opened.token(0, locale="pt-BR")))[1]["result"]["headline"] \
+            .endswith(" vence" if len(won) == 1 else " dividem a vitória")
     finally:
         await opened.stop()
 

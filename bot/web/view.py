@@ -24,7 +24,7 @@ from bot.core.storage import ActionRow
 from bot.core.wording import texts
 from bot.core.wording.describe import reward_words
 from bot.core.wording.event_texts import finesse_tile, option_text, pending_prompt, shape_label
-from bot.core.wording.locales import Notation, localise, plain_name
+from bot.core.wording.locales import Notation, image_words, localise, plain_name
 from engine import Action, GameState, Place
 from engine.cards import Colour, PuzzleCard
 from engine.expansions.ambassador import unflipped
@@ -34,6 +34,8 @@ from engine.pieces import GRID, ORIENTATIONS, SHAPES, mask_to_cells
 from engine.rules import score_line
 from engine.state import SIDES, LineClearTable, OpenPuzzle, RowsTable, SoloTable
 from engine.visibility import face_up_cards, hidden_scores
+from renders import labels
+from renders.rank import is_solo, mastermind_points, tiebreak_notes, winners_text
 
 LOG_LINES = 8
 """How many of the latest actions the view lists."""
@@ -101,6 +103,7 @@ def seat_view(ctx: Context, recent: Sequence[ActionRow] = (), *,
         "log": [_log_line(game, row, locale) for row in recent[-LOG_LINES:]],
         "log_from": [{"seat": row.seat, "revision": row.revision} for row in recent[-LOG_LINES:]],
         "undo": "undo" if _undo_offered(recent, seat, ctx.user_id) else None,
+        "result": _result(game, state, locale) if game.status == "finished" and not hidden else None,
     }
     return view
 
@@ -322,6 +325,28 @@ def _finesse(state: GameState, locale: Any) -> Json | None:
             "live": None if live is None else {"id": live.id, "text": localise(finesse_tile(live), locale)},
             "credits": [{"active": a, "inactive": i} for a, i in zip(finesse.active, finesse.inactive,
                                                                      strict=True)]}
+
+
+def _result(game: Game, state: GameState, locale: Any) -> Json:
+    """Who won a finished game, in the words of its results image (``renders.rank``: the engine's
+    order, ties broken by Finesse credits, then puzzles completed, then pieces left): the
+    headline, and the sentences under it — the mastermind's score in Solo, each tie on points
+    and what settled it. ``winners``: seats, ``-1`` the Solo mastermind."""
+    won = engine.winners(state)
+    names = [plain_name(seat.name, locale) for seat in game.seats]
+    notes: list[str] = []
+    with labels.speaking(image_words(locale)):
+        headline = winners_text(state, names)
+        if is_solo(state):
+            points = mastermind_points(state)
+            notes.append(str(localise(texts.FINAL_MASTERMIND.format(points=points), locale)))
+            if engine.score_lines(state)[0].total == points:
+                notes.append(labels.SOLO_TIE_NOTE)  # the tie went to the mastermind
+        else:
+            notes += tiebreak_notes(state, names)
+    if not any(headline.startswith(names[seat]) for seat in won if seat >= 0):
+        headline = headline[:1].upper() + headline[1:]  # "the mastermind wins" opens the sentence
+    return {"winners": list(won), "headline": headline, "notes": notes}
 
 
 def _log_line(game: Game, row: ActionRow, locale: Any) -> str:

@@ -75,7 +75,7 @@ function cardArt(card, pieces = []) {
 function status(ui) {
   const { view, t } = ui;
   const me = view.me || {};
-  if (view.game && view.game.over) return t("gameOver");
+  if (view.game && view.game.over) return view.result ? t("gameOverWon", { result: view.result.headline }) : t("gameOver");
   if (me.spectator) return t("spectating");
   if (ui.planning) return ui.planning.steps.length === 1 ? t("planningOne") : t("planning", { n: ui.planning.steps.length });
   if (me.acting) {
@@ -100,6 +100,7 @@ export function render(ui) {
   const bar = document.getElementById("turn-status");
   if (bar.textContent !== line) put(bar, line); // a live region: written (and read out) only when it changes
   put(document.getElementById("app"),
+    result(ui),
     // a spectator has no puzzles, no pieces and nothing to turn: the seat's panel would be empty
     // headings and tools that can only say "Pick a piece first"
     watching ? null : h("section", { class: "mine", "aria-labelledby": "mine-h" },
@@ -124,6 +125,16 @@ export function render(ui) {
       h("h2", { id: "log-h", text: t("log") }),
       h("ol", { class: "log" }, (view.log || []).map((line) => h("li", { text: line })))));
   paint(ui);
+}
+
+/** Who won, once the game is over (the server's words: the results image's headline and the
+ * tie-breaks that settled it), across the top of the page. */
+function result(ui) {
+  const found = ui.view.result;
+  if (!found) return null;
+  return h("section", { class: "result", "aria-labelledby": "result-h" },
+    h("h2", { id: "result-h", text: found.headline }),
+    (found.notes || []).map((note) => h("p", { text: note })));
 }
 
 function puzzle(ui, entry) {
@@ -353,6 +364,7 @@ function finesse(ui) {
 function players(ui) {
   const { view, t } = ui;
   const mySeat = view.me ? view.me.seat : null;
+  const won = new Set(view.result ? view.result.winners : []);
   return h("ul", { class: "players" }, (view.players || []).map((p) => {
     const supplyList = Object.entries(p.supply || {}).filter(([, n]) => n > 0).map(([shape, n]) => `${shape}×${n}`).join(" ");
     const score = p.score === null || p.score === undefined ? t("scoreHidden") : t("score", { n: p.score });
@@ -360,6 +372,7 @@ function players(ui) {
       h("span", { class: "name", text: p.name }),
       p.seat === mySeat ? h("span", { class: "tag", text: ` (${t("you")})` }) : null,
       p.acting || p.current ? h("span", { class: "tag playing", text: ` · ${t("playing")}` }) : null,
+      won.has(p.seat) ? h("span", { class: "tag won", text: ` · ${t("won")}` }) : null,
       h("span", { class: "facts", text: ` — ${score}, ${t("completed", { n: p.completed ?? 0 })}` }),
       h("span", { class: "facts supply-list", text: supplyList ? `; ${t("supplyOf", { list: supplyList })}` : "" }),
       p.seat === mySeat ? null : openPuzzles(t, p));
