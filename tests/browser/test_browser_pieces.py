@@ -162,6 +162,30 @@ def test_a_drop_on_the_reserve_out_of_turn_says_no_upgrade_is_open(
     assert page.get_by_role("button", name="Cancel").count() == 0
 
 
+def test_a_click_or_tap_on_a_puzzle_cell_with_no_piece_picked_says_to_pick_one(
+        browser: Browser, boards: Callable[..., BoardHandle]) -> None:
+    """Enter on a cell with nothing picked says "Pick a piece first."; a click or a tap says the
+    same (it said nothing at all), in the page's language, and nothing is sent."""
+    board = boards(players=2)
+    board.act(0, "take white 1")
+    context = browser.new_context(viewport={"width": 390, "height": 844}, has_touch=True, is_mobile=True)
+    context.set_default_timeout(BUSY_CEILING_MS)
+    try:
+        for locale, words in (("en", "Pick a piece first."), ("pt-BR", "Escolha uma peça primeiro.")):
+            page = open_board(context.new_page(), board.link(0, locale=locale))
+            card = view(page)["puzzles"][0]["id"]
+            cell = page.locator(f'#puzzles rect[data-card="{card}"][data-r="2"][data-c="2"]')
+            before = revision(page)
+            cell.click()
+            assert message(page) == words
+            page.evaluate("document.querySelector('#message').textContent = ''")
+            cell.tap()
+            assert message(page) == words
+            assert revision(page) == before
+    finally:
+        context.close()
+
+
 def test_escape_while_dragging_puts_the_piece_back(page: Page, boards: Callable[..., BoardHandle]) -> None:
     """Esc during a drag springs the piece back: letting go then plays nothing and picks nothing,
     and the Master draft under way stays (Esc used to cancel the draft, and the drop then played

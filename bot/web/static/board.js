@@ -511,10 +511,11 @@ export class Board {
     this.repaint();
   }
 
-  /** Enter (or a tap) on a puzzle cell with a piece picked: place it there. */
+  /** Enter, a click or a tap on a puzzle cell: place the picked piece there (none picked: say
+   * to pick one, where the puzzle does not hide the words). */
   async placeAt(card, r, c) {
     if (!this.picked) {
-      this.say(this.t("pickFirst"));
+      this.say(this.t("pickFirst"), "info", card);
       return;
     }
     const shape = this.picked;

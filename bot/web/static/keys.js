@@ -59,7 +59,8 @@ export function attachKeys(board) {
     }
   });
 
-  // the preview follows the focused cell; a click on a cell with a piece picked places it there
+  // the preview follows the focused cell; a click (a tap) on a cell places the picked piece
+  // there, or says to pick one first, as Enter does
   document.addEventListener("focusin", (event) => {
     const target = event.target;
     if (target.getAttribute && target.getAttribute("role") === "gridcell") board.rove(target);
@@ -67,6 +68,6 @@ export function attachKeys(board) {
   });
   document.addEventListener("click", (event) => {
     const cell = event.target.closest && event.target.closest('[role="gridcell"]');
-    if (cell && board.picked) board.placeAt(cell.dataset.card, +cell.dataset.r, +cell.dataset.c);
+    if (cell) board.placeAt(cell.dataset.card, +cell.dataset.r, +cell.dataset.c);
   });
 }
