@@ -19,6 +19,7 @@ from board_pages import (
     view,
     wait_revision,
 )
+import pytest
 from playwright.sync_api import BrowserContext, Page
 
 from bot.board import BoardHandle
@@ -95,6 +96,36 @@ def test_master_places_several_pieces_and_confirms_once(page: Page,
     wait_revision(page, before)
     puzzles = {p.card: p for p in board.state().players[0].puzzles}
     assert puzzles[first].filled.bit_count() == 1 and puzzles[second].filled.bit_count() == 2
+
+
+@pytest.mark.parametrize(("locale", "drafted", "empty", "cancel"), [
+    ("en", "{card} {cell} drafted with 2 (placed when you confirm)", "{card} {cell} empty", "Cancel"),
+    ("pt-BR", "{card} {cell} com 2 no rascunho (colocada ao confirmar)", "{card} {cell} vazia", "Cancelar"),
+])
+def test_the_cells_a_master_draft_covers_are_named_as_drafted(
+        page: Page, boards: Callable[..., BoardHandle], locale: str, drafted: str, empty: str, cancel: str) -> None:
+    """A screen reader read a drafted cell as "empty": it is named with the piece drafted on it,
+    and named empty again once the draft is cancelled."""
+    board = boards(players=2)
+    board.act(0, "take white 1")
+    board.act(0, "take white 2")
+    open_board(page, board.link(0, locale=locale))
+    first = view(page)["puzzles"][0]["id"]
+    page.locator('[data-key="btn:master"]').click()
+    two = draft_option(page, "master", "2", first)
+    drag_onto(page, "2", first, two["cells"])
+    page.wait_for_function("() => window.board.draft.items.length === 1")
+    names = [cell_name(r, c) for r, c in two["cells"]]
+    for name in names:
+        cell = page.get_by_role("gridcell", name=drafted.format(card=first, cell=name), exact=True)
+        assert cell.count() == 1
+    page.get_by_role("button", name=cancel, exact=True).click()
+    for name in names:
+        assert page.get_by_role("gridcell", name=empty.format(card=first, cell=name), exact=True).count() == 1
+
+
+def cell_name(r: int, c: int) -> str:
+    return f"{'ABCDE'[c]}{r + 1}"
 
 
 def test_a_second_master_piece_on_the_same_puzzle_is_refused_with_masters_rule(

@@ -171,9 +171,12 @@ function puzzle(ui, entry) {
     s("svg", { class: "grid", viewBox: "0 0 5 5", role: "grid", "aria-label": id, "data-card": id }, rows));
 }
 
-function cellLabel(t, card, r, c, kind, fits) {
+/** A puzzle cell's accessible name: filled, empty (and whether the piece in hand fits there), or
+ * covered by the piece `drafted` on it in a Master / Ambassador draft, not placed yet. */
+function cellLabel(t, card, r, c, kind, fits, drafted = null) {
   const cell = cellName(r, c);
   if (kind === "filled") return t("cellFilled", { card, cell });
+  if (drafted) return t("cellDrafted", { card, cell, shape: drafted });
   if (kind === "recess") return t(fits ? "cellFits" : "cellEmpty", { card, cell });
   return `${card} ${cell}`;
 }
@@ -410,7 +413,8 @@ export function paint(ui) {
     rect.classList.toggle("preview-bad", previewKeys.has(key) && !preview.ok);
     rect.classList.toggle("drafted", drafted.has(key));
     if (drafted.has(key)) rect.style.setProperty("--draft", pieceColour(drafted.get(key)));
-    rect.setAttribute("aria-label", cellLabel(t, rect.dataset.card, +rect.dataset.r, +rect.dataset.c, rect.dataset.state, fits));
+    rect.setAttribute("aria-label", cellLabel(t, rect.dataset.card, +rect.dataset.r, +rect.dataset.c, rect.dataset.state,
+      fits, drafted.get(key)));
   }
 }
 
