@@ -162,3 +162,19 @@ def test_the_others_moves_are_announced_politely_and_ones_own_are_not(
     lines = [line for line in view(page)["log"] if line.startswith("Bia: ")]
     assert said.startswith(words) and lines[-1] in said, said
     assert "Ana" not in said and said != page.inner_text("#turn-status")
+
+
+def test_axe_finds_no_serious_violation_while_recycling_or_at_the_end(
+        page: Page, boards: Callable[..., BoardHandle]) -> None:
+    """The recycle order being picked (toggle buttons over the cards, the order in words) and a
+    finished game's result (a region named by who won)."""
+    from test_browser_results import play_to_the_end
+
+    board = boards(players=2, human_seats=(0, 1))
+    open_board(page, board.link(0))
+    page.get_by_role("button", name="Recycle white").click()
+    page.locator('.row[data-colour="white"] .slot-button').nth(2).click()
+    assert serious(page) == []
+    play_to_the_end(board)
+    page.wait_for_selector(".result")
+    assert serious(page) == []

@@ -6,7 +6,10 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+import pytest
 from board_pages import (
+    BUSY_CEILING_MS,
+    PHONE,
     cell_centre,
     lead,
     message,
@@ -19,8 +22,7 @@ from board_pages import (
     view,
     wait_revision,
 )
-import pytest
-from playwright.sync_api import BrowserContext, Page
+from playwright.sync_api import Browser, BrowserContext, Page
 
 from bot.board import BoardHandle
 from bot.core.play.manager import engine_policy
@@ -103,7 +105,8 @@ def test_master_places_several_pieces_and_confirms_once(page: Page,
     ("pt-BR", "{card} {cell} com 2 no rascunho (colocada ao confirmar)", "{card} {cell} vazia", "Cancelar"),
 ])
 def test_the_cells_a_master_draft_covers_are_named_as_drafted(
-        page: Page, boards: Callable[..., BoardHandle], locale: str, drafted: str, empty: str, cancel: str) -> None:
+        page: Page, boards: Callable[..., BoardHandle], locale: str, drafted: str, empty: str,
+        cancel: str) -> None:
     """A screen reader read a drafted cell as "empty": it is named with the piece drafted on it,
     and named empty again once the draft is cancelled."""
     board = boards(players=2)
@@ -240,13 +243,16 @@ def test_line_clear_holders_play_on_two_pages_at_once(context: BrowserContext,
         assert "changed before your move" not in page.inner_text("#message")
 
 
-def test_recycle_and_draw_are_one_gesture_each(page: Page, boards: Callable[..., BoardHandle]) -> None:
+def test_recycle_as_the_row_lies_and_draw(page: Page, boards: Callable[..., BoardHandle]) -> None:
     board = boards(players=2)
     open_board(page, board.link(0))
     row = [card["id"] for card in view(page)["table"]["rows"][0]["cards"]]
     before = revision(page)
     page.locator('.row[data-colour="white"] button.recycle').click()
+    assert revision(page) == before  # the order is asked first: left to right unless the player picks
+    page.get_by_role("button", name="Recycle in this order").click()
     wait_revision(page, before)
+    assert board.state().table.white_deck[-4:] == tuple(row)  # type: ignore[union-attr]
     assert [card["id"] for card in view(page)["table"]["rows"][0]["cards"]] != row
     decks = view(page)["table"]["decks"]["white"]
     before = revision(page)
@@ -254,6 +260,99 @@ def test_recycle_and_draw_are_one_gesture_each(page: Page, boards: Callable[...,
     wait_revision(page, before)
     assert len(view(page)["puzzles"]) == 1
     assert view(page)["table"]["decks"]["white"] == decks - 1
+
+
+def white_row(page: Page) -> list[str]:
+    return [card["id"] for card in view(page)["table"]["rows"][0]["cards"]]
+
+
+def recycled(board: BoardHandle) -> tuple[str, ...]:
+    """The last four cards under the white deck: the row recycled, first under first."""
+    return board.state().table.white_deck[-4:]  # type: ignore[union-attr]
+
+
+def badges(page: Page) -> list[str]:
+    return page.locator('.row[data-colour="white"] .recycle-at').all_inner_texts()
+
+
+def test_the_recycle_order_is_picked_by_mouse_and_sent(page: Page,
+                                                       boards: Callable[..., BoardHandle]) -> None:
+    """The rules let the player choose the order a recycled row goes under its deck: the cards
+    are pressed in that order (pressed again, one leaves it), the rest follow left to right; the
+    order is drawn on the cards, named for screen readers and said in words before it is sent."""
+    board = boards(players=2)
+    open_board(page, board.link(0))
+    row = white_row(page)
+    page.get_by_role("button", name="Recycle white").click()
+    panel = page.get_by_role("group", name="Recycle the white row")
+    assert badges(page) == ["1", "2", "3", "4"]  # the default: the row as it lies
+    assert f"Under the deck, in this order: {', '.join(row)}." in panel.inner_text()
+    cards = page.locator('.row[data-colour="white"] .slot-button')
+    for slot in (3, 1, 1, 4):  # the first card pressed again leaves the order
+        cards.nth(slot - 1).click()
+    assert badges(page) == ["3", "4", "1", "2"]
+    third = cards.nth(2)
+    assert third.get_attribute("aria-pressed") == "true"
+    assert third.get_attribute("aria-label").endswith(", number 1 under the deck")  # type: ignore[union-attr]
+    assert cards.nth(1).get_attribute("aria-pressed") == "false"
+    order = [row[2], row[3], row[0], row[1]]
+    assert f"Under the deck, in this order: {', '.join(order)}." in panel.inner_text()
+    before = revision(page)
+    panel.get_by_role("button", name="Recycle in this order").click()
+    wait_revision(page, before)
+    assert recycled(board) == tuple(order)
+    assert view(page)["log"][-1].endswith("recycle white 3 4 1 2")
+    assert page.get_by_role("group", name="Recycle the white row").count() == 0
+
+
+def test_the_recycle_order_is_picked_by_keyboard_and_cancelled_by_escape(
+        page: Page, boards: Callable[..., BoardHandle]) -> None:
+    board = boards(players=2)
+    open_board(page, board.link(0))
+    row = white_row(page)
+    before = revision(page)
+    page.get_by_role("button", name="Recycle white").focus()
+    page.keyboard.press("Enter")
+    assert page.evaluate("document.activeElement.dataset.key") == f"recycle:{row[0]}"  # the row's first card
+    page.keyboard.press("Escape")  # Esc closes it, nothing sent, the focus back on Recycle
+    assert page.get_by_role("group", name="Recycle the white row").count() == 0
+    assert page.evaluate("document.activeElement.dataset.key") == "offer:recycle:white"
+    page.keyboard.press("Enter")
+    page.keyboard.press("Tab")
+    page.keyboard.press("Space")  # the second card goes under first
+    named = page.evaluate("document.activeElement.getAttribute('aria-label')")
+    assert named.endswith("number 1 under the deck")
+    for _ in range(3):
+        page.keyboard.press("Tab")
+    assert page.evaluate("document.activeElement.dataset.key") == "btn:recycle-confirm"
+    assert revision(page) == before
+    page.keyboard.press("Enter")
+    wait_revision(page, before)
+    assert recycled(board) == (row[1], row[0], row[2], row[3])
+
+
+def test_the_recycle_order_is_picked_by_touch_in_portuguese_and_cancel_sends_nothing(
+        browser: Browser, boards: Callable[..., BoardHandle]) -> None:
+    board = boards(players=2)
+    context = browser.new_context(viewport=PHONE, has_touch=True, is_mobile=True)
+    context.set_default_timeout(BUSY_CEILING_MS)
+    try:
+        page = open_board(context.new_page(), board.link(0, locale="pt-BR"))
+        row = white_row(page)
+        before = revision(page)
+        page.get_by_role("button", name="Reciclar branca").tap()
+        panel = page.get_by_role("group", name="Reciclar a fileira branca")
+        panel.get_by_role("button", name="Cancelar").tap()
+        assert page.get_by_role("group", name="Reciclar a fileira branca").count() == 0
+        assert revision(page) == before and board.game().revision == before
+        page.get_by_role("button", name="Reciclar branca").tap()
+        page.locator('.row[data-colour="white"] .slot-button').nth(3).tap()
+        assert badges(page) == ["2", "3", "4", "1"]
+        page.get_by_role("button", name="Reciclar nesta ordem").tap()
+        wait_revision(page, before)
+        assert recycled(board) == (row[3], row[0], row[1], row[2])
+    finally:
+        context.close()
 
 
 def test_finishing_touches_place_then_done(page: Page, boards: Callable[..., BoardHandle]) -> None:

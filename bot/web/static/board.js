@@ -40,6 +40,7 @@ export class Board {
     this.cursor = null;
     this.draft = null;
     this.upgradeFrom = null;
+    this.recycling = null; // a row being recycled: { colour, picked: [slot, …] } (the order chosen so far)
     this.preview = null;
     this.dragging = null;
     this.deferredView = null; // a view that came during a drag or a press, drawn once it ends
@@ -200,6 +201,7 @@ export class Board {
     if (this.draft && !view[this.draft.kind]) this.draft = null;
     if (this.cursor && !(view.puzzles || []).some((p) => cardOf(p).id === this.cursor.card)) this.cursor = null;
     this.upgradeFrom = this.upgradeFrom && counts[this.upgradeFrom] > 0 ? this.upgradeFrom : null;
+    if (this.recycling && !this.recycleRow()) this.recycling = null;
     this.preview = null;
     render(this);
     this.updateKeyboardPreview();
@@ -315,6 +317,7 @@ export class Board {
       this.busy = false;
       this.draft = null;
       this.upgradeFrom = null;
+      this.recycling = null;
       if (answer.view) this.setView(answer.view);
       else this.reload(); // committed, but the server could not build the view: read it again
       this.say((answer.said || []).join(" "), "info", card);
@@ -534,6 +537,7 @@ export class Board {
     if (this.cancelDrag && this.cancelDrag()) return; // a drag: only the piece in hand goes back
     const back = this.picked;
     const onGrid = document.activeElement && document.activeElement.getAttribute("role") === "gridcell";
+    if (this.recycling) return this.cancelRecycle();
     if (this.upgradeFrom) this.upgradeFrom = null;
     else if (this.picked) this.picked = null;
     else if (this.draft) this.draft = null;
@@ -579,6 +583,56 @@ export class Board {
   cancelUpgrade() {
     this.upgradeFrom = null;
     this.redraw();
+  }
+
+  // --- Recycle: the player picks the order the row goes under its deck ----------------------
+
+  /** The row being recycled, while the view still offers to recycle it (the left one in Line
+   * Clear); else null. */
+  recycleRow() {
+    const colour = this.recycling && this.recycling.colour;
+    if (!colour || !(this.view.offers || []).some((o) => o.kind === "recycle" && o.action.startsWith(`recycle ${colour} `))) return null;
+    return ((this.view.table || {}).rows || []).find((row) => row.colour === colour && row.side !== "right") || null;
+  }
+
+  /** The order the row would go under: the cards picked, in the order picked, then the others
+   * left to right (picking none keeps the row as it lies); `action` is the move that sends it. */
+  recycleOrder(row) {
+    const occupied = (row.cards || []).map((card, i) => (card ? i + 1 : null)).filter((slot) => slot !== null);
+    const picked = this.recycling.picked.filter((slot) => occupied.includes(slot));
+    const slots = [...picked, ...occupied.filter((slot) => !picked.includes(slot))];
+    return { slots, action: `recycle ${this.recycling.colour} ${slots.join(" ")}` };
+  }
+
+  startRecycle(colour) {
+    this.recycling = { colour, picked: [] };
+    this.picked = null;
+    this.upgradeFrom = null;
+    this.redraw();
+    const row = this.recycleRow();
+    const first = row && row.cards.find((card) => card);
+    if (first) this.focusKey(`recycle:${first.id}`);
+  }
+
+  /** A card of the row pressed: it goes next under the deck, or, picked already, leaves the order. */
+  pickRecycle(slot) {
+    if (!this.recycling) return;
+    const picked = this.recycling.picked;
+    this.recycling.picked = picked.includes(slot) ? picked.filter((s) => s !== slot) : [...picked, slot];
+    this.redraw();
+  }
+
+  confirmRecycle() {
+    const row = this.recycleRow();
+    if (!row) return;
+    this.act({ action: this.recycleOrder(row).action });
+  }
+
+  cancelRecycle() {
+    const colour = this.recycling && this.recycling.colour;
+    this.recycling = null;
+    this.redraw();
+    if (colour) this.focusKey(`offer:recycle:${colour}`);
   }
 
   // --- Plan mode: the seat's next turn laid out while others play (bot/web/planning.py) -------

@@ -298,8 +298,13 @@ function table(ui) {
     const base = slotBase;
     slotBase += (row.cards || []).length;
     const label = [row.colour ? t(row.colour) : "", row.side ? t(row.side) : ""].filter(Boolean).join(" ");
+    const colour = row.colour;
+    // a recycled row is the left one in Line Clear (the White-marker holder's)
+    const recycle = colour && row.side !== "right" && (view.offers || []).find((o) => o.kind === "recycle" && o.action.startsWith(`recycle ${colour} `));
+    const recycling = recycle && ui.recycling && ui.recycling.colour === colour ? ui.recycleOrder(row) : null;
     const cards = (row.cards || []).map((card, i) => {
       if (!card) return h("div", { class: "slot empty", role: "img", "aria-label": t("emptySlot") });
+      if (recycling) return recycleSlot(ui, card, i + 1, recycling);
       const action = slotAction(tbl, row, tbl.kind === "solo" ? base + i + 1 : i + 1);
       const offer = (view.offers || []).find((o) => o.kind === "take" && o.card === card.id) || (action && offers.get(action));
       // the button lies over the drawing: its name is the card's, with no visible text to contradict it
@@ -309,11 +314,9 @@ function table(ui) {
         onclick: offer ? () => ui.act({ action: offer.action }) : null,
       }));
     });
-    const colour = row.colour;
     const draw = colour && offers.get(`draw ${colour}`) || (tbl.kind === "solo" && index === 0 && offers.get("draw"));
     const decks = tbl.decks || {};
     const left = colour ? decks[colour] : decks.deck;
-    const recycle = colour && (view.offers || []).find((o) => o.kind === "recycle" && o.action.startsWith(`recycle ${colour} `));
     const showDeck = colour ? !decksShown.has(colour) : index === 0;
     decksShown.add(colour);
     return h("div", { class: `row ${colour || "grid"}`, role: "group", "aria-label": label || t("onOffer"),
@@ -324,9 +327,36 @@ function table(ui) {
         onclick: draw ? () => ui.act({ action: draw.action }) : null,
       }, h("span", { "aria-hidden": "true", text: String(left) })) : null,
       h("div", { class: "cards" }, cards),
-      recycle ? button(`offer:recycle:${colour}`, `${t("recycle")} ${t(colour)}`, () => ui.act({ action: recycle.action }), { class: "recycle" }) : null);
+      recycle && !recycling ? button(`offer:recycle:${colour}`, `${t("recycle")} ${t(colour)}`, () => ui.startRecycle(colour), { class: "recycle" }) : null,
+      recycling ? recyclePanel(ui, row, recycling) : null);
   });
   return h("div", { class: `offer-table ${tbl.kind}` }, rows);
+}
+
+/** A card of the row being recycled: a toggle that puts it next under the deck (or takes it out
+ * of the order picked), its place in the order drawn over it and said in its name. */
+function recycleSlot(ui, card, slot, order) {
+  const { t } = ui;
+  const at = order.slots.indexOf(slot) + 1;
+  const picked = ui.recycling.picked.includes(slot);
+  return h("div", { class: `slot card ${card.colour || ""}${picked ? " recycle-picked" : ""}` }, cardArt(card),
+    h("span", { class: "recycle-at", "aria-hidden": "true", text: String(at) }),
+    h("button", {
+      type: "button", class: "slot-button", "data-key": `recycle:${card.id}`, "data-card": card.id,
+      "aria-pressed": picked ? "true" : "false", "aria-label": `${cardLabel(t, card)}, ${t("recycleAt", { n: at })}`,
+      onclick: () => ui.pickRecycle(slot),
+    }));
+}
+
+/** Recycling a row: how the order is picked, the order it makes, and Recycle / Cancel. */
+function recyclePanel(ui, row, order) {
+  const { t } = ui;
+  const ids = order.slots.map((slot) => row.cards[slot - 1].id);
+  return h("div", { class: "recycle-panel", role: "group", "aria-label": t("recycleTitle", { colour: t(row.colour) }) },
+    h("p", { text: t("recycleHint") }),
+    h("p", { class: "recycle-order", text: t("recycleOrder", { cards: ids.join(", ") }) }),
+    button("btn:recycle-confirm", t("recycleConfirm"), () => ui.confirmRecycle(), { class: "confirm" }),
+    button("btn:recycle-cancel", t("cancel"), () => ui.cancelRecycle(), { class: "cancel" }));
 }
 
 function reserve(ui) {
