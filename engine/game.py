@@ -66,7 +66,7 @@ from .expansions.base import (
     is_free_action,
     may_hold_turns,
 )
-from .legal import has_finishing_placement, legal_actions, master_options
+from .legal import has_finishing_placement, legal_actions
 from .state import GameState, Options, Phase
 from .variants import Variant, variant_for
 from .work import Work
@@ -239,7 +239,7 @@ def _apply_play(w: Work, variant: Variant, action: Action) -> None:
         variant.recycle(w, action)
     elif isinstance(action, Pass):
         state = w.base.focused(w.current)
-        if legal_actions(state) != [Pass()] or master_options(state) is not None:
+        if Pass() not in legal_actions(state):
             raise IllegalActionError("game.pass_not_allowed")
     elif isinstance(action, EndFinishing):
         raise WrongPhaseError("game.done_not_finishing")

@@ -273,6 +273,14 @@ def at_turn_start(state: GameState, seat: int) -> GameState:
 # -- progress-biased random play --------------------------------------------------------------------
 
 
+def stuck(state: GameState) -> GameState:
+    """Seat 0 at its turn's start with four puzzles (no room), an empty supply, an empty reserve
+    and empty decks: no action is possible."""
+    state = with_player(at_turn_start(state, 0), 0, supply="", puzzles=["TD", "TL", "TI", "TO"])
+    state = with_rows(state, white_deck=[], black_deck=[])
+    return with_reserve(state, empty_reserve())
+
+
 def _completes(state: GameState, place: Place) -> bool:
     player = state.players[state.current]
     puzzle = player.puzzle(place.card)

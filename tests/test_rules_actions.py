@@ -16,6 +16,7 @@ from positions import (
     game,
     play,
     play_events,
+    stuck,
     with_player,
     with_reserve,
     with_rows,
@@ -267,22 +268,15 @@ def test_legal_recycles_are_every_order_of_the_row() -> None:
 # -- pass ------------------------------------------------------------------------------------------
 
 
-def _stuck(state):
-    """Four puzzles (no room), empty supply, empty reserve and decks: nothing is possible."""
-    state = with_player(at_turn_start(state, 0), 0, supply="", puzzles=["TD", "TL", "TI", "TO"])
-    state = with_rows(state, white_deck=[], black_deck=[])
-    return with_reserve(state, empty_reserve())
-
-
 def test_pass_only_when_nothing_else_is_legal() -> None:
     """Engine ruling (RULINGS are silent): 'pass' spends an action doing nothing and is allowed only
     when no other action is legal, so a turn can never get stuck and nobody wastes actions."""
     state = at_turn_start(game(2, seed=1), 0)
     assert Pass() not in legal_actions(state)
     assert_refused(state, "pass", IllegalActionError, "only pass when no other action")
-    stuck = _stuck(state)
-    assert legal_actions(stuck) == [Pass()] and master_options(stuck) is None
-    after = play(stuck, "pass", "pass", "pass")
+    blocked = stuck(state)
+    assert legal_actions(blocked) == [Pass()] and master_options(blocked) is None
+    after = play(blocked, "pass", "pass", "pass")
     assert after.current == 1
 
 

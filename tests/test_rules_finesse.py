@@ -13,13 +13,14 @@ from positions import (
     game,
     play,
     play_events,
+    stuck,
     with_cards,
     with_player,
     with_solo_table,
 )
 
 from engine import GameState, Options, apply, new_game, parse_action, serialisation
-from engine.actions import EndTurn, Insert, TakeLevelOne
+from engine.actions import EndTurn, Insert, Pass, TakeLevelOne
 from engine.cards import Colour, PuzzleCard, parse_reward
 from engine.errors import IllegalActionError, WrongPhaseError
 from engine.events import (
@@ -419,6 +420,16 @@ def test_a_turn_waits_after_its_third_action_while_an_insert_is_affordable() -> 
 def test_end_turn_is_refused_while_actions_remain() -> None:
     state = finesse(fgame(2), "C1", active=[2, 2])
     assert_refused(state, "end turn", IllegalActionError, "3 actions")
+
+
+def test_a_player_who_can_do_nothing_may_pass_even_with_credits_for_an_insert() -> None:
+    """Pass is for when no action is possible (engine ruling, docs/rules.md); Insert spends none of
+    the turn's actions, so it does not count against passing: a stuck player is not made to burn
+    credits on Inserts they cannot use before they may pass."""
+    state = finesse(stuck(fgame(2)), "C1", active=[4, 4])
+    assert Pass() in legal_actions(state) and Insert() in legal_actions(state)
+    after = play(state, "pass", "pass", "pass")
+    assert view(after).active[0] == 4  # type: ignore[union-attr]
 
 
 def test_end_turn_at_a_table_without_finesse_says_no_turn_is_held_there() -> None:
