@@ -223,3 +223,38 @@ async def test_an_ai_move_that_cannot_be_saved_leaves_the_players_action_standin
         after = await game_here(h)
         assert after.revision == before.revision + 3 and after.current is not None
         assert after.current.user_id is None  # the AI's turn, to be played when storage is back
+
+
+async def test_an_ai_turn_a_fault_stopped_is_played_when_a_player_finds_it_waiting(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The AI's move could not be saved (the disk was full); the disk is freed, but nothing
+    plays the AI until the bot restarts: every player is told "Easy AI 1 is playing" for ever.
+    Now the first player refused because the AI holds the move sets it going: its turn is
+    posted, pinging whoever is next."""
+    async with running_bot(tmp_path / "stalled.sqlite3") as h:
+        ann = h.add_user("Ann")
+        await open_table(h, ann, [], ai=1)
+        storage = bot_of(h).storage
+        real, full = storage.commit_action, {"now": True}
+
+        async def ai_has_no_space(game_id: int, revision: int, *, user_id: int | None, **kwargs: Any) -> Any:
+            if user_id is None and full["now"]:
+                raise FULL
+            return await real(game_id, revision, user_id=user_id, **kwargs)
+
+        monkeypatch.setattr(storage, "commit_action", ai_has_no_space)
+        with h.expect_errors():
+            await end_the_turn(h, ann)
+        stalled = await game_here(h)
+        assert stalled.current is not None and stalled.current.user_id is None
+        full["now"] = False  # the disk is freed; the bot was not restarted
+        posts = len(h.channel_messages("games"))
+        ix = await h.slash(ann, "games", "projectl play level1")
+        assert "Easy AI 1" in final_reply(ix).content and final_reply(ix).ephemeral
+        after = await game_here(h)
+        assert after.current is not None and after.current.user_id == ann.id  # the AI has played
+        assert after.revision > stalled.revision
+        post = h.channel_messages("games")[-1]
+        assert len(h.channel_messages("games")) == posts + 1 and post.filenames == ["table.png"]
+        assert "**Easy AI 1**: `" in post.content and f"<@{ann.id}>" in post.content
+        assert await bot_of(h).manager.verify(after.id)

@@ -541,6 +541,25 @@ class GameManager:
         await self._after(result)
         return result
 
+    async def play_stalled(self, channel_id: int) -> ActionResult | None:
+        """An AI seat left holding the move with nothing playing it — a fault stopped its turn
+        after the action before it was committed (``ActionResult.interrupted``: the disk was full)
+        — plays now, as :meth:`resume` would at the next start-up. None when no AI seat is to move
+        (one that is thinking holds the lock, and has moved when this gets it). What stops it again
+        is in the result's ``interrupted``, or raised when nothing could be played."""
+        async with self.lock(channel_id):
+            game = await self.game_in_channel(channel_id)
+            if game is None or game.status != "active" or _policy_seat(game) is None:
+                return None
+            steps, final, stopped, planned = await self._play_on(game)
+            if not steps and not planned:
+                if stopped is not None:
+                    raise stopped
+                return None
+            result = ActionResult(game, final, tuple(steps), interrupted=stopped, plans=planned)
+        await self._after(result)
+        return result
+
     async def resume(self, ours: Callable[[Game], bool] | None = None) -> list[ActionResult]:
         """At start-up: check every active game loads, and let policy seats play any turn a crash
         interrupted. Returns the games where something was played. ``ours``: only the games it

@@ -22,7 +22,7 @@ import discord
 from discord import app_commands
 
 import engine
-from bot.core.errors import BotError, NoGameError
+from bot.core.errors import BotError, NoGameError, NotInGameError, NotYourTurnError
 from bot.core.play.manager import Game, GameManager, Step
 from bot.core.records.history import decision_text
 from bot.core.records.summary import seat_label
@@ -284,6 +284,27 @@ async def report_error(interaction: discord.Interaction, error: BaseException) -
         await reply(interaction, message, ephemeral=True)
     except discord.HTTPException:
         log.warning("could not deliver an error message to %s", interaction.user.id)
+    if isinstance(original, (NotYourTurnError, NotInGameError)) and interaction.guild_id is not None:
+        await play_stalled_ai(interaction)
+
+
+async def play_stalled_ai(interaction: discord.Interaction) -> None:
+    """Someone was refused while an AI seat holds the move ("Easy AI 1 is playing"; a watcher of
+    a Solo AI): if nothing is playing it — a fault stopped its turn after the action before it
+    was saved — it plays now and its turn is posted, instead of waiting for the bot's restart."""
+    bot = bot_of(interaction)
+    channel_id = interaction.channel_id
+    if channel_id is None:
+        return
+    try:
+        result = await bot.manager.play_stalled(channel_id)
+        if result is not None:
+            await bot.present_result(result)
+    except Exception as error:  # the refusal is answered; the AI plays at the next chance
+        log.warning("the stopped AI turn in channel %s could not be played: %r", channel_id, error)
+        return
+    if result is not None and result.interrupted is not None:
+        log.warning("the stopped AI turn in channel %s stopped again: %r", channel_id, result.interrupted)
 
 
 async def require_game(interaction: discord.Interaction) -> Game:
