@@ -257,3 +257,28 @@ async def test_the_take_menu_details_each_card_on_the_holders_own_side(h: Discor
             given = localise(reward_words(card), locale)
             assert label == (f"{colour} {action.slot} · {named} · {card.points} {points} · "
                              f"{reward} {given} · {card.size} {cells}"), label
+
+
+async def test_the_table_is_posted_when_a_holders_turn_ends_not_when_the_holders_take_turns_acting(
+        h: DiscordHarness) -> None:
+    """The channel gets a table post when a holder's turn ends (and when the markers pass), as a
+    table of one turn at a time does — not after every action that follows the other holder's
+    (the engine's ``current`` is merely the last seat that acted), and never missing the end of a
+    turn whose holder acted twice in a row before it."""
+    first, _, second, _ = await holders(h)
+
+    def table_posts() -> int:
+        return sum(1 for m in h.channel_messages("games") if m.filenames == ["table.png"])
+
+    at_start = table_posts()
+    await act(h, first, "level1")
+    await act(h, second, "level1")  # the holders alternate, mid-turn: nothing to post
+    await act(h, first, "level1")
+    assert table_posts() == at_start
+    await act(h, first, "level1")  # the first holder's turn ends after their own action
+    assert table_posts() == at_start + 1
+    post = h.channel_messages("games")[-1]
+    assert post.content.count(f"<@{first.id}>") == 0 and "**p" in post.content
+    assert post.content.count("`level1`") == 3  # the three actions of the turn that ended
+    await act(h, second, "level1")
+    assert table_posts() == at_start + 1

@@ -336,6 +336,11 @@ class ActionResult:
         if self.game.state is None:
             return False
         a, b = self.before.state, self.game.state
+        if a.turns or b.turns:
+            # Two turns at once (Line Clear): ``current`` is only the seat that acted last, so the
+            # holders taking turns to act changes it mid-turn; a turn ends when a holder leaves the
+            # acting seats (or the markers pass: a new turn, or the phase).
+            return (a.turn, a.phase, a.acting_seats) != (b.turn, b.phase, b.acting_seats)
         return (a.current, a.turn, a.phase) != (b.current, b.turn, b.phase)
 
     @property
