@@ -843,3 +843,39 @@ async def test_a_storage_fault_before_the_commit_is_503_in_the_players_words(
     assert status == 503, refused
     assert "nothing was changed" in refused["error"] and "locked" in refused["error"], refused
     assert (await board.game()).revision == revision
+
+
+async def test_an_ai_turn_a_fault_stopped_is_played_when_the_board_finds_it_waiting(
+        http: aiohttp.ClientSession, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The AI seat's move could not be saved after the player's last action (the disk was full,
+    then freed; the bot not restarted): the board's player, refused because the AI holds the move,
+    sets it going as a Discord refusal does, and the channel gets its turn."""
+    board = await open_board(tmp_path, players=2, human_seats=(0,), seed=11)
+    try:
+        manager = board.front.manager
+        real = manager._play_policies  # noqa: SLF001
+
+        async def stopped(game: Any) -> Any:
+            return [], game, OSError(28, "No space left on device")
+
+        monkeypatch.setattr(manager, "_play_policies", stopped)
+        token = board.token(0)
+        for _ in range(3):
+            _, view = await get_view(http, board, token)
+            assert (await post(http, board, "/api/act", token,
+                               {"action": "level1", "stamp": view["game"]["stamp"]}))[0] == 200
+        await board.front.settle()
+        stalled = await board.game()
+        assert stalled.state is not None and stalled.state.current == 1
+        monkeypatch.setattr(manager, "_play_policies", real)  # the disk is freed
+        posts = board.posts.turn_posts
+        _, view = await get_view(http, board, token)
+        status, refused = await post(http, board, "/api/act", token,
+                                     {"action": "level1", "stamp": view["game"]["stamp"]})
+        assert status == 422 and "Easy AI 1" in refused["error"], refused
+        await board.front.settle()
+        after = await board.game()
+        assert after.state is not None and after.state.current == 0 and after.revision > stalled.revision
+        assert board.posts.turn_posts == posts + 1
+    finally:
+        await board.stop()

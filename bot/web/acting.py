@@ -20,7 +20,14 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import engine
-from bot.core.errors import BadInputError, BotError, NotInGameError, OutOfDateError, StaleError
+from bot.core.errors import (
+    BadInputError,
+    BotError,
+    NotInGameError,
+    NotYourTurnError,
+    OutOfDateError,
+    StaleError,
+)
 from bot.core.play import flow
 from bot.core.play.flow import ActingContext
 from bot.core.play.manager import ActionResult, Game, GameManager
@@ -94,6 +101,8 @@ class BoardFront:
     plan_outcomes: PlanOutcomes = field(default_factory=PlanOutcomes)
     """What each seat's last planned turn did, for its page (``bot/web/planning.py``)."""
     _presenting: dict[int, asyncio.Task[None]] = field(default_factory=dict)
+    _stalled: set[asyncio.Future[None]] = field(default_factory=set)
+    """Stopped AI turns being played on a refusal (:meth:`_play_stalled`)."""
     _views: dict[tuple[Any, ...], asyncio.Future[bytes]] = field(default_factory=dict)
     _logs: dict[tuple[int, int], asyncio.Future[list[ActionRow]]] = field(default_factory=dict)
     _channels: dict[int, int] = field(default_factory=dict)
@@ -261,6 +270,8 @@ class BoardFront:
                                 "view": None if fresh is None or fresh.state is None
                                 else await self.view(grant, fresh)}) from None
         except BotError as error:
+            if isinstance(error, NotYourTurnError):
+                self._play_stalled(game.channel_id)
             raise Refused(422, {"error": sentence(error.message, grant.locale)}) from None
         except Exception as error:
             raise storage_refusal(error, grant.locale) from None
@@ -402,10 +413,29 @@ class BoardFront:
         task = asyncio.ensure_future(present())
         self._presenting[game_id] = task
 
+    def _play_stalled(self, channel_id: int) -> None:
+        """A seat was refused while another holds the move: if that is an AI seat nothing plays —
+        a fault stopped its turn after the action before it was saved — it plays now, in its own
+        task, and its turn is presented (``GameManager.play_stalled``), as the Discord front does
+        on the same refusal, instead of the game waiting for the bot's restart."""
+
+        async def play() -> None:
+            try:
+                result = await self.manager.play_stalled(channel_id)
+            except Exception as error:  # the refusal is answered; the AI plays at the next chance
+                log.warning("the stopped AI turn in channel %s could not be played: %r", channel_id, error)
+                return
+            if result is not None:
+                self._present(result)
+
+        task = asyncio.ensure_future(play())
+        self._stalled.add(task)
+        task.add_done_callback(self._stalled.discard)
+
     async def settle(self) -> None:
         """Wait for the results still being presented (at shutdown, and in tests)."""
-        while self._presenting:
-            await asyncio.gather(*self._presenting.values(), return_exceptions=True)
+        while self._presenting or self._stalled:
+            await asyncio.gather(*self._stalled, *self._presenting.values(), return_exceptions=True)
 
 
 STALE_PARTS = {"turn": texts.STALE_PART_TURN, "mat": texts.STALE_PART_MAT, "rows": texts.STALE_PART_ROWS,
