@@ -64,7 +64,7 @@ async def test_move_copies_everything_and_play_continues(tmp_path: Path, postgre
         assert fresh.id > game_id  # the id sequence moved past the copied games
     finally:
         await store.close()
-    with pytest.raises(MoveError, match="already has games"):  # never into a used database
+    with pytest.raises(MoveError, match="already has rows in players, catalogues, games"):  # never into a used database
         await move(tmp_path / "old.sqlite3", postgres_url)
 
 
@@ -74,3 +74,58 @@ def test_command_line(tmp_path: Path, postgres_url: str, capsys: pytest.CaptureF
     asyncio.run(filled_sqlite(tmp_path / "old.sqlite3"))
     assert main([str(tmp_path / "old.sqlite3"), postgres_url]) == 0
     assert "games: 1" in capsys.readouterr().out
+
+
+async def test_a_target_holding_any_row_is_refused_in_a_sentence(tmp_path: Path, postgres_url: str) -> None:
+    """A bot started once on the PostgreSQL database keeps its board key there (bot_secrets)
+    before any game is played: the move refuses it by name, rather than dying on a duplicate
+    key half-way through its transaction."""
+    await filled_sqlite(tmp_path / "old.sqlite3")
+    source = await Storage.open(tmp_path / "old.sqlite3", ManualClock(START))
+    await source.kept_secret("web_board", "a" * 40)
+    await source.close()
+    target = await Storage.open(postgres_url, ManualClock(START))
+    await target.kept_secret("web_board", "b" * 40)  # what the bot's start-up writes
+    await target.close()
+    with pytest.raises(MoveError, match="already has rows in bot_secrets"):
+        await move(tmp_path / "old.sqlite3", postgres_url)
+    target = await Storage.open(postgres_url, ManualClock(START))
+    try:
+        assert await target.kept_secret("web_board", "c" * 40) == "b" * 40  # left as it was
+        assert await target._scalar("SELECT COUNT(*) FROM players") == 0
+    finally:
+        await target.close()
+
+
+async def _newer(target: str | Path) -> None:
+    store = await Storage.open(target, ManualClock(START))
+    await store._write(lambda conn: conn.execute(
+        "INSERT INTO schema_version (version, name, applied_at) VALUES (999, '0999_future', 'x')"))
+    await store.close()
+
+
+@pytest.mark.parametrize("case", ["newer source", "not a database", "newer target", "no server",
+                                  "target not postgresql"])
+def test_a_database_that_cannot_be_used_is_one_sentence(
+    case: str, tmp_path: Path, postgres_url: str, capsys: pytest.CaptureFixture[str],
+) -> None:
+    source, target = tmp_path / "old.sqlite3", postgres_url
+    asyncio.run(filled_sqlite(source))
+    if case == "newer source":
+        asyncio.run(_newer(source))
+    elif case == "not a database":
+        source.write_text("not a database")
+    elif case == "newer target":
+        asyncio.run(_newer(target))
+    elif case == "no server":
+        target = "postgresql://postgres@127.0.0.1:1/projectl"
+    else:
+        target = str(tmp_path / "new.sqlite3")
+    assert main([str(source), target]) == 1  # no traceback: an exception would fail the test
+    err = capsys.readouterr().err
+    assert err.startswith("Nothing moved: ") and err.count("\n") == 1 and "Traceback" not in err
+    expected = {"newer source": "newer than this bot", "not a database": "is not a SQLite database",
+                "newer target": "newer than this bot", "no server": "could not connect to PostgreSQL",
+                "target not postgresql": "postgresql:// URL"}[case]
+    assert expected in err
+    assert not (tmp_path / "new.sqlite3").exists()  # nothing made where nothing is moved

@@ -5,8 +5,10 @@
 Both are opened through :class:`~bot.core.storage.db.Storage`, so both are migrated to the same latest
 schema first; then every row of every table is copied in ONE PostgreSQL transaction (all or
 nothing), parents before children, and the game id sequence is moved past the largest id. It
-refuses a target that already has games, so it can never mix two deployments. Stop the bot first:
-rows committed to SQLite after the copy began are not moved.
+refuses a target that already holds any row (games, or only the board key a bot started on it
+kept), so it can never mix two deployments, and says in one sentence why a database cannot be
+used (a newer schema, not a database, no server). Stop the bot first: rows committed to SQLite
+after the copy began are not moved.
 """
 
 from __future__ import annotations
@@ -18,6 +20,8 @@ import sys
 from pathlib import Path
 
 from bot.core.storage.db import Storage
+from bot.core.storage.opening import StorageOpenError
+from bot.core.storage.postgres import is_postgres_url
 
 TABLES = ("players", "catalogues", "games", "seats", "actions", "table_options", "turns", "votes",
           "undone_actions", "game_results", "hints", "server_settings", "master_drafts",
@@ -34,14 +38,20 @@ async def move(sqlite_path: str | Path, postgres_url: str) -> dict[str, int]:
     """Copy every row; returns rows copied per table."""
     if not Path(sqlite_path).is_file():
         raise MoveError(f"{sqlite_path} does not exist.")
-    source = await Storage.open(sqlite_path)  # brings an older file up to the latest schema
-    await source.close()
-    target = await Storage.open(postgres_url)
+    if not is_postgres_url(postgres_url):  # checked first: opening a path would make a file there
+        raise MoveError("the target must be a postgresql:// URL.")
     try:
-        if target.dialect != "postgresql":
-            raise MoveError("the target must be a postgresql:// URL.")
-        if await target._scalar("SELECT COUNT(*) FROM games"):
-            raise MoveError("the PostgreSQL database already has games; move into an empty one.")
+        source = await Storage.open(sqlite_path)  # brings an older file up to the latest schema
+        await source.close()
+        target = await Storage.open(postgres_url)
+    except StorageOpenError as error:  # a newer schema, not a database, no server: its sentence
+        raise MoveError(str(error)) from None
+    try:
+        used = [table for table in TABLES
+                if await target._scalar(f"SELECT EXISTS (SELECT 1 FROM {table})")]
+        if used:
+            raise MoveError(f"the PostgreSQL database already has rows in {', '.join(used)}: move into "
+                            "an empty database (a new one, made with createdb).")
         copied: dict[str, int] = {}
         with sqlite3.connect(sqlite_path) as lite:
             known = {r[0] for r in lite.execute(
