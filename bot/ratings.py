@@ -16,11 +16,19 @@ import sys
 
 from bot.core.config import DEFAULT_DB_PATH
 from bot.core.records.ratings import recompute
-from bot.core.storage import Storage
+from pathlib import Path
+
+from bot.core.storage import Storage, StorageOpenError
+from bot.core.storage.postgres import is_postgres_url
 
 
 async def _recompute(target: str) -> int:
-    storage = await Storage.open(target)
+    if not is_postgres_url(target) and not Path(target).expanduser().exists():
+        return _fail(f"there is no database file {target}: name the bot's database with --db.")
+    try:
+        storage = await Storage.open(target)
+    except StorageOpenError as error:  # a newer bot's database, not a database, locked, no server
+        return _fail(str(error))
     try:
         judged, unreadable = await recompute(storage)
     finally:
@@ -28,6 +36,11 @@ async def _recompute(target: str) -> int:
     print(f"ratings recomputed from {judged} finished game(s)"
           + (f"; {unreadable} unreadable game(s) left out" if unreadable else ""))
     return 0
+
+
+def _fail(message: str) -> int:
+    print(f"python -m bot.ratings: {message}", file=sys.stderr)
+    return 2
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -4,6 +4,7 @@ the update inside the game-end transaction (never twice), and recompute == incre
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import AsyncIterator
 from dataclasses import replace
 from pathlib import Path
@@ -201,3 +202,31 @@ async def test_a_table_with_a_servers_own_ai_is_casual(manager: GameManager) -> 
     assert isinstance(judged, ratings.Casual) and judged.reason == ratings.CASUAL_PLUGIN
     seats = (game.seats[0], replace(game.seats[1], user_id=None, policy="greedy"))
     assert not isinstance(ratings.judge(replace(game, seats=seats), game.state, facts), ratings.Casual)
+
+
+def test_the_recompute_command_says_in_one_sentence_why_it_cannot_run(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str],
+) -> None:
+    """``python -m bot.ratings recompute`` is the operator's: a mistyped path is not made into a
+    new empty database (answered "recomputed from 0 games"), and a database it cannot open — a
+    newer bot's, not a database — is one sentence and exit 2, never a traceback."""
+    from bot.ratings import main
+
+    missing = tmp_path / "typo.sqlite3"
+    assert main(["recompute", "--db", str(missing)]) == 2
+    assert "no database file" in capsys.readouterr().err and not missing.exists()
+    text = tmp_path / "notes.sqlite3"
+    text.write_text("not a database")
+    assert main(["recompute", "--db", str(text)]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("python -m bot.ratings: ") and "is not a SQLite database" in err
+    assert err.count("\n") == 1 and text.read_text() == "not a database"
+    good = tmp_path / "projectl.sqlite3"
+    assert main(["recompute", "--db", str(good)]) == 2  # not made either
+    asyncio.run(_made(good))
+    assert main(["recompute", "--db", str(good)]) == 0
+    assert "recomputed from 0 finished game(s)" in capsys.readouterr().out
+
+
+async def _made(path: Path) -> None:
+    await (await Storage.open(path)).close()
