@@ -13,6 +13,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import signal
+import sqlite3
 import sys
 
 import aiohttp
@@ -21,7 +22,8 @@ import discord
 from bot.core.config import ConfigError, Settings
 from bot.core.rendering.allocator import limit_heap_growth
 from bot.core.rendering.collector import tune_collector
-from bot.core.storage import Storage, StorageOpenError
+from bot.core.storage import OPEN_STATUSES, Storage, StorageOpenError
+from bot.core.storage.opening import known_sqlite_fault
 
 from .discord.app import create_bot
 
@@ -41,9 +43,22 @@ def _fail(message: str) -> int:
 
 async def _check_storage(settings: Settings) -> None:
     """Open (and migrate) the database once before contacting Discord, so that a database that
-    cannot be used is reported as such, not as a failed login or an unreachable Discord."""
+    cannot be used is reported as such, not as a failed login or an unreachable Discord; and read
+    the open games, as ``resume()`` will first: a damaged page of a SQLite file there opens
+    fine but is found only by a read."""
     storage = await Storage.open(settings.db_path)
-    await storage.close()
+    try:
+        async for _ in storage.iter_games_with_status(*OPEN_STATUSES):
+            pass
+    except sqlite3.DatabaseError as error:
+        raise _sqlite_fault(settings, error) from None
+    finally:
+        await storage.close()
+
+
+def _sqlite_fault(settings: Settings, error: sqlite3.DatabaseError) -> BaseException:
+    """A fault of the SQLite file as the sentence that says so; any other error as it is."""
+    return known_sqlite_fault(settings.db_path, error) or error
 
 
 async def _run(settings: Settings) -> None:
@@ -95,6 +110,11 @@ def main(argv: list[str] | None = None) -> int:
         asyncio.run(_run(settings))
     except StorageOpenError as error:  # the database changed between the check and the start
         return _fail(str(error))
+    except sqlite3.DatabaseError as error:  # a damaged page read later in the start (resume())
+        fault = _sqlite_fault(settings, error)
+        if fault is error:
+            raise
+        return _fail(str(fault))
     except discord.LoginFailure:
         return _fail("Discord rejected DISCORD_TOKEN: reset the token on your application's Bot page "
                      "and paste the new one into .env.")

@@ -121,6 +121,26 @@ def test_a_corrupt_database_is_one_sentence_and_untouched(monkeypatch, tmp_path,
     assert digest(path) == before
 
 
+def test_a_damaged_page_of_the_games_is_one_sentence_before_discord(monkeypatch, tmp_path, capsys) -> None:
+    """The schema page intact but a page of the games table damaged (a failing disk): the
+    database opens, and the first read of the games (resume(), after the Discord login) used to
+    end in a sqlite3.DatabaseError traceback. The games are read before Discord is contacted."""
+    path = tmp_path / "projectl.sqlite3"
+    real_database(path)
+    with sqlite3.connect(path) as db:
+        db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+        page = int(db.execute("SELECT rootpage FROM sqlite_master WHERE name = 'games'").fetchone()[0])
+        size = int(db.execute("PRAGMA page_size").fetchone()[0])
+    db.close()
+    data = bytearray(path.read_bytes())
+    data[(page - 1) * size:(page - 1) * size + 64] = b"\xff" * 64  # the games b-tree's own page
+    path.write_bytes(bytes(data))
+    before = digest(path)
+    code, err = run_main(monkeypatch, tmp_path, capsys, PROJECTL_DB_PATH=str(path))
+    assert_one_sentence(code, err, "damaged", str(path))
+    assert digest(path) == before
+
+
 def test_a_database_locked_by_another_program_is_one_sentence(monkeypatch, tmp_path, capsys) -> None:
     path = tmp_path / "projectl.sqlite3"
     real_database(path)

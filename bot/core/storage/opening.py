@@ -112,6 +112,15 @@ def is_busy(error: BaseException) -> bool:
 
 def explain_sqlite(target: str, error: BaseException) -> StorageOpenError:
     """A SQLite or file-system error raised while opening ``target``, as one sentence."""
+    known = known_sqlite_fault(target, error)
+    if known is not None:
+        return known
+    return StorageOpenError(f"cannot open the database file {target}: {_first_line(str(error))}.")
+
+
+def known_sqlite_fault(target: str, error: BaseException) -> StorageOpenError | None:
+    """:func:`explain_sqlite` for the faults of the file itself (locked, full, read-only,
+    damaged, a disk error, cannot open); None for any other error (a bug: its traceback stands)."""
     name = getattr(error, "sqlite_errorname", "") or ""
     text = str(error)
     if is_busy(error):
@@ -141,7 +150,7 @@ def explain_sqlite(target: str, error: BaseException) -> StorageOpenError:
         return StorageOpenError(
             f"cannot open the database file {target}: check that its folder exists and that the "
             "bot may write there (PROJECTL_DB_PATH).")
-    return StorageOpenError(f"cannot open the database file {target}: {_first_line(text)}.")
+    return None
 
 
 def explain_postgres(url: str, error: BaseException) -> StorageOpenError:
