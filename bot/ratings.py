@@ -13,11 +13,10 @@ import argparse
 import asyncio
 import os
 import sys
+from pathlib import Path
 
 from bot.core.config import DEFAULT_DB_PATH
 from bot.core.records.ratings import recompute
-from pathlib import Path
-
 from bot.core.storage import Storage, StorageOpenError
 from bot.core.storage.postgres import is_postgres_url
 

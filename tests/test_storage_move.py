@@ -64,7 +64,7 @@ async def test_move_copies_everything_and_play_continues(tmp_path: Path, postgre
         assert fresh.id > game_id  # the id sequence moved past the copied games
     finally:
         await store.close()
-    with pytest.raises(MoveError, match="already has rows in players, catalogues, games"):  # never into a used database
+    with pytest.raises(MoveError, match="already has rows in players, catalogues, games"):  # never a used one
         await move(tmp_path / "old.sqlite3", postgres_url)
 
 
