@@ -55,6 +55,8 @@ def refuse_newer(version: int, known: int) -> None:
 
 
 MIGRATION_LOCK_KEY = 0x50524A4C  # "PRJL": the PostgreSQL advisory lock migrations take
+"""Taken in the two-key form (``MIGRATION_LOCK_KEY, 0``), whose key space PostgreSQL keeps apart
+from the one-key form each game's lock takes (its id): no game id can ever wait on a migration."""
 _CREATE_VERSIONS = (
     "CREATE TABLE IF NOT EXISTS schema_version ("
     " version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at TEXT NOT NULL)"
@@ -79,7 +81,7 @@ async def _begin_locked(db: aiosqlite.Connection) -> None:
     until the transaction ends."""
     await db.execute("BEGIN IMMEDIATE")
     if _is_postgres(db):
-        await db.execute("SELECT pg_advisory_xact_lock(?)", (MIGRATION_LOCK_KEY,))
+        await db.execute("SELECT pg_advisory_xact_lock(?, 0)", (MIGRATION_LOCK_KEY,))
 
 
 async def current_version(db: aiosqlite.Connection) -> int:
