@@ -28,6 +28,7 @@ from bot.core.wording.locales import Notation, image_words, localise, plain_name
 from engine import Action, GameState, Place
 from engine.cards import Colour, PuzzleCard
 from engine.expansions.ambassador import unflipped
+from engine.expansions.finesse import TILES
 from engine.expansions.finesse import view as finesse_view
 from engine.legal import MasterOptions
 from engine.pieces import GRID, ORIENTATIONS, SHAPES, mask_to_cells
@@ -179,7 +180,8 @@ def _table(state: GameState, seat: int | None) -> Json:
     return {"kind": "solo", "side": None,
             "rows": [{"colour": None, "side": None, "cards": [_card(state, c) for c in table.grid]}],
             "decks": {"deck": len(table.deck)}, "locks": list(table.locks),
-            "mastermind": {"supply": table.mastermind_supply, "completed": len(table.mastermind_pile)}}
+            "mastermind": {"supply": table.mastermind_supply, "completed": len(table.mastermind_pile),
+                           "points": mastermind_points(state)}}
 
 
 def _supply(state: GameState, seat: int, locale: Any) -> list[Json]:
@@ -320,8 +322,9 @@ def _finesse(state: GameState, locale: Any) -> Json | None:
     if finesse is None:
         return None
     live = finesse.live
-    return {"bank": finesse.bank, "face_down": finesse.face_down,
-            "row": [None if index < finesse.face_down else tile for index, tile in enumerate(finesse.row)],
+    shown = [None if index < finesse.face_down else tile for index, tile in enumerate(finesse.row)]
+    return {"bank": finesse.bank, "face_down": finesse.face_down, "row": shown,
+            "row_text": [None if t is None else localise(finesse_tile(TILES[t]), locale) for t in shown],
             "live": None if live is None else {"id": live.id, "text": localise(finesse_tile(live), locale)},
             "credits": [{"active": a, "inactive": i} for a, i in zip(finesse.active, finesse.inactive,
                                                                      strict=True)]}

@@ -111,6 +111,18 @@ const EN = {
   planStepCard: "{action} ({card})",
   othersMoved: "Other players' moves: {moves}.",
   retrying: "The server could not be reached; trying again in {n} s…",
+  locks: "Column {col}: {n} locks",
+  lockOne: "Column {col}: 1 lock",
+  lockOpen: "Column {col}: open",
+  mastermind: "Mastermind: {points} points, {puzzles} puzzles, {pieces} pieces",
+  sideLeft: "Left rows · White marker: {name}",
+  sideRight: "Right rows · Black marker: {name}",
+  whiteMarker: "White marker",
+  blackMarker: "Black marker",
+  tileRow: "Finesse tiles, in the order they go live",
+  faceDownTile: "face down",
+  live: "live",
+  creditsOf: "credits: {active} active, {inactive} new",
 };
 
 const PT = {
@@ -222,6 +234,18 @@ const PT = {
   planStepCard: "{action} ({card})",
   othersMoved: "Jogadas dos outros jogadores: {moves}.",
   retrying: "Não foi possível falar com o servidor; tentando de novo em {n} s…",
+  locks: "Coluna {col}: {n} bloqueios",
+  lockOne: "Coluna {col}: 1 bloqueio",
+  lockOpen: "Coluna {col}: livre",
+  mastermind: "Mentor: {points} pontos, {puzzles} quebra-cabeças, {pieces} peças",
+  sideLeft: "Linhas da esquerda · Marcador branco: {name}",
+  sideRight: "Linhas da direita · Marcador preto: {name}",
+  whiteMarker: "Marcador branco",
+  blackMarker: "Marcador preto",
+  tileRow: "Fichas Finesse, na ordem em que ficam ativas",
+  faceDownTile: "virada para baixo",
+  live: "ativa",
+  creditsOf: "créditos: {active} ativos, {inactive} novos",
 };
 
 const TABLES = { en: EN, "pt-BR": PT };

@@ -294,6 +294,7 @@ function table(ui) {
   const offers = new Map((view.offers || []).map((o) => [o.action, o]));
   let slotBase = 0;
   const decksShown = new Set();
+  const sidesShown = new Set();
   const rows = (tbl.rows || []).map((row, index) => {
     const base = slotBase;
     slotBase += (row.cards || []).length;
@@ -319,18 +320,33 @@ function table(ui) {
     const left = colour ? decks[colour] : decks.deck;
     const showDeck = colour ? !decksShown.has(colour) : index === 0;
     decksShown.add(colour);
-    return h("div", { class: `row ${colour || "grid"}`, role: "group", "aria-label": label || t("onOffer"),
+    const locks = tbl.kind === "solo" ? (tbl.locks || []).map((n, col) => h("span", { class: "lock",
+      text: t(n === 0 ? "lockOpen" : n === 1 ? "lockOne" : "locks", { col: col + 1, n }) })) : [];
+    const sideTitle = tbl.kind === "lineclear" && row.side && !sidesShown.has(row.side) ? markerTitle(ui, tbl, row.side) : null;
+    sidesShown.add(row.side);
+    return [sideTitle, h("div", { class: `row ${colour || "grid"}`, role: "group", "aria-label": label || t("onOffer"),
       "data-colour": colour || null, "data-side": row.side || null },
       showDeck && left !== undefined ? h("button", {
         type: "button", class: `deck ${colour || ""}`, "data-key": `deck:${colour || "solo"}:${index}`,
         "aria-label": t("draw", { colour: colour ? t(colour) : "", n: left }), "aria-disabled": draw ? null : "true",
         onclick: draw ? () => ui.act({ action: draw.action }) : null,
       }, h("span", { "aria-hidden": "true", text: String(left) })) : null,
-      h("div", { class: "cards" }, cards),
+      h("div", { class: "cards" }, locks, cards),
       recycle && !recycling ? button(`offer:recycle:${colour}`, `${t("recycle")} ${t(colour)}`, () => ui.startRecycle(colour), { class: "recycle" }) : null,
-      recycling ? recyclePanel(ui, row, recycling) : null);
+      recycling ? recyclePanel(ui, row, recycling) : null)];
   });
-  return h("div", { class: `offer-table ${tbl.kind}` }, rows);
+  const mastermind = tbl.mastermind ? h("p", { class: "mastermind", text: t("mastermind", {
+    points: tbl.mastermind.points ?? 0, puzzles: tbl.mastermind.completed, pieces: tbl.mastermind.supply }) }) : null;
+  return h("div", { class: `offer-table ${tbl.kind}` }, rows.flat(), mastermind);
+}
+
+/** Line Clear: whose turn a side's rows are, by the marker its holder has (the White marker plays
+ * the left rows, the Black marker the right ones). */
+function markerTitle(ui, tbl, side) {
+  const { view, t } = ui;
+  const seat = (tbl.markers || {})[side === "left" ? "white" : "black"];
+  const holder = (view.players || []).find((p) => p.seat === seat);
+  return h("h3", { class: "side-title", text: t(side === "left" ? "sideLeft" : "sideRight", { name: holder ? holder.name : "" }) });
 }
 
 /** A card of the row being recycled: a toggle that puts it next under the deck (or takes it out
@@ -390,6 +406,10 @@ function finesse(ui) {
   return h("div", { class: "finesse", role: "group", "aria-label": t("finesse") },
     h("h2", { text: t("finesse") }),
     f && f.live ? h("p", { class: "live-tile", text: `${t("liveTile")}: ${f.live.text || f.live.id}` }) : null,
+    f && f.row ? h("ol", { class: "tile-row", "aria-label": t("tileRow") }, f.row.map((tile, i) => h("li", {
+      class: tile === null ? "face-down" : f.live && f.live.id === tile ? "live" : null,
+      text: tile === null ? t("faceDownTile") : `${(f.row_text || [])[i] || tile}${f.live && f.live.id === tile ? ` — ${t("live")}` : ""}`,
+    }))) : null,
     f ? h("p", { text: `${t("bank")}: ${f.bank}; ${t("faceDown")}: ${f.face_down}` }) : null,
     credits ? h("p", { class: "credits", text: `${t("credits")}: ${credits.active} ${t("active")}, ${credits.inactive} ${t("inactive")}` }) : null);
 }
@@ -398,6 +418,8 @@ function players(ui) {
   const { view, t } = ui;
   const mySeat = view.me ? view.me.seat : null;
   const won = new Set(view.result ? view.result.winners : []);
+  const markers = (view.table && view.table.markers) || {};
+  const credits = (view.finesse && view.finesse.credits) || [];
   return h("ul", { class: "players" }, (view.players || []).map((p) => {
     const supplyList = Object.entries(p.supply || {}).filter(([, n]) => n > 0).map(([shape, n]) => `${shape}×${n}`).join(" ");
     const score = p.score === null || p.score === undefined ? t("scoreHidden") : t("score", { n: p.score });
@@ -406,8 +428,11 @@ function players(ui) {
       p.seat === mySeat ? h("span", { class: "tag", text: ` (${t("you")})` }) : null,
       p.acting || p.current ? h("span", { class: "tag playing", text: ` · ${t("playing")}` }) : null,
       won.has(p.seat) ? h("span", { class: "tag won", text: ` · ${t("won")}` }) : null,
+      markers.white === p.seat ? h("span", { class: "tag marker", text: ` · ${t("whiteMarker")}` }) : null,
+      markers.black === p.seat ? h("span", { class: "tag marker", text: ` · ${t("blackMarker")}` }) : null,
       h("span", { class: "facts", text: ` — ${score}, ${t("completed", { n: p.completed ?? 0 })}` }),
       h("span", { class: "facts supply-list", text: supplyList ? `; ${t("supplyOf", { list: supplyList })}` : "" }),
+      credits[p.seat] ? h("span", { class: "facts credits", text: `; ${t("creditsOf", credits[p.seat])}` }) : null,
       p.seat === mySeat ? null : openPuzzles(t, p));
   }));
 }
