@@ -195,3 +195,21 @@ def test_a_plan_on_the_page_holds_a_pending_choice(page: Page, boards: Callable[
     page.wait_for_function("(line) => window.board.view.log.includes(line)",
                            arg=f"{view(page)['me']['name']}: choose {option} (planned)")
     assert not board.state().pending and seat in board.state().acting_seats  # its turn goes on
+
+
+def test_every_ghost_split_is_a_button_in_the_row_of_actions(page: Page, boards: Callable[..., BoardHandle]) -> None:
+    """The Ghost action's buttons wore the dragged piece's class: all drawn on one another over the
+    page's title bar, so only the last split could be pressed, and the turn status was hidden."""
+    board = boards(players=2, human_seats=(0, 1), ghost=True, seed=3)
+    play_until(board, lambda s: bool(s.acting_seats) and not s.pending and any(
+        a.kind == "ghost" for a in legal_actions(s.focused(min(s.acting_seats)))))
+    open_board(page, board.link(min(board.state().acting_seats)))
+    boxes = page.locator("button.offer.ghost").evaluate_all(
+        "(buttons) => buttons.map((b) => { const r = b.getBoundingClientRect(); return [r.left, r.top]; })")
+    assert len(boxes) > 1 and len({tuple(box) for box in boxes}) == len(boxes)  # none drawn on another
+    controls = page.locator(".controls").bounding_box()
+    assert controls is not None
+    assert all(controls["y"] <= top < controls["y"] + controls["height"] for _, top in boxes)
+    for button in page.locator("button.offer.ghost").all():
+        assert button.evaluate("(b) => document.elementFromPoint(...(() => { const r = b.getBoundingClientRect(); "
+                               "return [r.left + r.width / 2, r.top + r.height / 2]; })()) === b")
