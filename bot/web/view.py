@@ -26,12 +26,13 @@ from bot.core.wording.describe import reward_words
 from bot.core.wording.event_texts import finesse_tile, option_text, pending_prompt, shape_label
 from bot.core.wording.locales import Notation, image_words, localise, plain_name
 from engine import Action, GameState, Place
+from engine.actions import GhostSplit
 from engine.cards import Colour, PuzzleCard
 from engine.expansions.ambassador import unflipped
 from engine.expansions.finesse import TILES
 from engine.expansions.finesse import view as finesse_view
 from engine.legal import MasterOptions
-from engine.pieces import GRID, ORIENTATIONS, SHAPES, mask_to_cells
+from engine.pieces import GRID, ORIENTATIONS, SHAPES, mask_to_cells, placements_in
 from engine.rules import score_line
 from engine.state import SIDES, LineClearTable, OpenPuzzle, RowsTable, SoloTable
 from engine.visibility import face_up_cards, hidden_scores
@@ -99,6 +100,7 @@ def seat_view(ctx: Context, recent: Sequence[ActionRow] = (), *,
         "placements": {} if offer is None or offer.choosing else _placements(offer.places()),
         "master": None if offer is None else _multi(offer.master),
         "ambassador": None if offer is None else _multi(offer.ambassador),
+        "ghost": None if offer is None or offer.choosing else _ghost(offer),
         "pending": None if offer is None else _pending(offer, locale),
         "finesse": _finesse(state, locale),
         "log": [_log_line(game, row, locale) for row in recent[-LOG_LINES:]],
@@ -227,6 +229,21 @@ def _multi(options: MasterOptions | None) -> Json | None:
         return None
     return {"per_card": {card: [_place(p) for p in places] for card, places in options.per_card.items()},
             "supply": _counts(options.supply)}
+
+
+def _ghost(offer: Offer) -> Json | None:
+    """The Ghost action's immediate placements: where each piece a split may give fits on each of
+    the seat's puzzles (the engine lists the splits alone; the page sends the split with the
+    placements chosen, at most one per puzzle, and the engine checks them)."""
+    splits = [a for a in offer.of("ghost") if isinstance(a, GhostSplit)]
+    if not splits:
+        return None
+    shapes = [shape for shape in SHAPES if any(shape in split.pieces for split in splits)]
+    state = offer.state
+    return {"per_card": {
+        puzzle.card: [_place(Place(puzzle.card, shape, mask)) for shape in shapes
+                      for mask in placements_in(shape, state.cards[puzzle.card].recess & ~puzzle.filled)]
+        for puzzle in state.players[offer.seat].puzzles}}
 
 
 def _offers(offer: Offer, locale: Any) -> list[Json]:

@@ -197,7 +197,8 @@ def test_a_plan_on_the_page_holds_a_pending_choice(page: Page, boards: Callable[
     assert not board.state().pending and seat in board.state().acting_seats  # its turn goes on
 
 
-def test_every_ghost_split_is_a_button_in_the_row_of_actions(page: Page, boards: Callable[..., BoardHandle]) -> None:
+def test_every_ghost_split_is_a_button_in_the_row_of_actions(page: Page,
+                                                              boards: Callable[..., BoardHandle]) -> None:
     """The Ghost action's buttons wore the dragged piece's class: all drawn on one another over the
     page's title bar, so only the last split could be pressed, and the turn status was hidden."""
     board = boards(players=2, human_seats=(0, 1), ghost=True, seed=3)
@@ -211,5 +212,6 @@ def test_every_ghost_split_is_a_button_in_the_row_of_actions(page: Page, boards:
     assert controls is not None
     assert all(controls["y"] <= top < controls["y"] + controls["height"] for _, top in boxes)
     for button in page.locator("button.offer.ghost").all():
-        assert button.evaluate("(b) => document.elementFromPoint(...(() => { const r = b.getBoundingClientRect(); "
-                               "return [r.left + r.width / 2, r.top + r.height / 2]; })()) === b")
+        assert button.evaluate("(b) => { const r = b.getBoundingClientRect(); "
+                               "return document.elementFromPoint(r.left + r.width / 2, "
+                               "r.top + r.height / 2) === b; }")

@@ -18,10 +18,10 @@ from renders.rank import mastermind_points
 
 
 @pytest.mark.parametrize(("locale", "column", "mastermind", "took"), [
-    ("en", "Column {col}: {n} locks", "Mastermind: {points} points, {puzzles} puzzles, {pieces} pieces",
-     "The mastermind took"),
-    ("pt-BR", "Coluna {col}: {n} bloqueios", "Mentor: {points} pontos, {puzzles} quebra-cabeças, {pieces} peças",
-     "O Mentor pegou"),
+    ("en", "Column {col}: {n} locks",
+     "Mastermind: {points} points, {puzzles} puzzles, {pieces} pieces", "The mastermind took"),
+    ("pt-BR", "Coluna {col}: {n} bloqueios",
+     "Mentor: {points} pontos, {puzzles} quebra-cabeças, {pieces} peças", "O Mentor pegou"),
 ])
 def test_solo_shows_the_locks_and_the_mastermind(page: Page, boards: Callable[..., BoardHandle], locale: str,
                                                  column: str, mastermind: str, took: str) -> None:
@@ -63,13 +63,14 @@ def test_line_clear_shows_who_holds_each_marker_on_which_side(page: Page, boards
     assert black.split(" · ")[1].split(":")[0] in tags[holders[1]]
 
 
-def test_finesse_shows_the_tile_row_and_everyones_credits(page: Page, boards: Callable[..., BoardHandle]) -> None:
+def test_finesse_shows_the_tile_row_and_everyones_credits(page: Page,
+                                                           boards: Callable[..., BoardHandle]) -> None:
     board = boards(players=2, human_seats=(0, 1), finesse=True, seed=3)
     open_board(page, board.link(0))
     first = page.locator(".finesse .tile-row li").all_inner_texts()
     assert len(first) == 10 and first[:2] == ["face down", "face down"]  # round 1: two tiles face down
     assert view(page)["finesse"]["row_text"][:2] == [None, None]  # nor are their words in the JSON
-    play_until(board, lambda s: s.round >= 3 and sum(finesse_view(s).active) + sum(finesse_view(s).inactive) > 0)
+    play_until(board, lambda s: s.round >= 3 and sum(finesse_view(s).active + finesse_view(s).inactive) > 0)
     page.reload()
     page.wait_for_selector("#players-h")
     finesse = view(page)["finesse"]

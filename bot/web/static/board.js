@@ -8,7 +8,7 @@ import { h, put } from "./dom.js";
 import { browserLocale, spoken, texts } from "./i18n.js";
 import { attachKeys } from "./keys.js";
 import { attachPressHold, attachTaps } from "./taps.js";
-import { anchored, cellsKey, fittingPlacements, flipped, inside, turned } from "./shapes.js";
+import { anchored, cellName, cellsKey, fittingPlacements, flipped, inside, turned } from "./shapes.js";
 import { cardOf, paint, render } from "./view.js";
 
 const QUIET_MS = 4000; // how long a confirmation stays in sight
@@ -106,9 +106,18 @@ export class Board {
     return this.orientations[shape] || (this.view.shapes || {})[shape] || [[0, 0]];
   }
 
+  /** The pieces the supply toolbar shows: the seat's, or during a Ghost split the new pieces
+   * (only they may be placed at once). */
+  supplyItems() {
+    if (this.draft && this.draft.kind === "ghost") {
+      return Object.entries(this.draft.pieces).map(([shape, count]) => ({ shape, count }));
+    }
+    return this.view.supply || [];
+  }
+
   supplyCounts() {
     const counts = {};
-    for (const item of this.view.supply || []) counts[item.shape] = item.count;
+    for (const item of this.supplyItems()) counts[item.shape] = item.count;
     for (const item of this.draft ? this.draft.items : []) counts[item.shape] = (counts[item.shape] || 0) - 1;
     return counts;
   }
@@ -198,7 +207,8 @@ export class Board {
     this.speak(view.game && view.game.locale);
     const counts = this.supplyCounts();
     if (this.picked && !(counts[this.picked] > 0)) this.picked = null;
-    if (this.draft && !view[this.draft.kind]) this.draft = null;
+    if (this.draft && !(view[this.draft.kind] && (this.draft.kind !== "ghost"
+      || (view.offers || []).some((o) => o.action === this.draft.split)))) this.draft = null;
     if (this.cursor && !(view.puzzles || []).some((p) => cardOf(p).id === this.cursor.card)) this.cursor = null;
     this.upgradeFrom = this.upgradeFrom && counts[this.upgradeFrom] > 0 ? this.upgradeFrom : null;
     if (this.recycling && !this.recycleRow()) this.recycling = null;
@@ -407,7 +417,8 @@ export class Board {
   draftRule(card) {
     if (!this.draft || !this.draft.items.length) return null;
     if (this.draft.kind === "ambassador") return this.t("ambassadorOnePiece");
-    return this.draft.items.some((item) => item.card === card) ? this.t("masterOnePerPuzzle", { card }) : null;
+    const rule = this.draft.kind === "ghost" ? "ghostOnePerPuzzle" : "masterOnePerPuzzle";
+    return this.draft.items.some((item) => item.card === card) ? this.t(rule, { card }) : null;
   }
 
   redraw() {
@@ -555,14 +566,32 @@ export class Board {
     this.focusKey("piece:" + ((this.view.supply || [])[0] || {}).shape);
   }
 
+  /** A Ghost split pressed: its new pieces may be placed at once (one per puzzle) before the
+   * split is sent, or none (Confirm at once: the plain split). */
+  startGhost(offer) {
+    const pieces = {};
+    for (const shape of offer.action.split(" to ")[1].split(/\s+/)) pieces[shape] = (pieces[shape] || 0) + 1;
+    this.draft = { kind: "ghost", split: offer.action, pieces, items: [] };
+    this.picked = null;
+    this.upgradeFrom = null;
+    this.say(this.t("ghostHint", { split: offer.label }));
+    this.redraw();
+    this.focusKey("piece:" + Object.keys(pieces)[0]);
+  }
+
   cancelDraft() {
     this.draft = null;
     this.redraw();
   }
 
   confirmDraft() {
-    if (!this.draft || !this.draft.items.length) return;
+    if (!this.draft || !(this.draft.items.length || this.draft.kind === "ghost")) return;
     const { kind, items } = this.draft;
+    if (kind === "ghost") {
+      const placed = items.map(({ shape, card, cells }) => `; ${shape} on ${card} at ${cells.map(([r, c]) => cellName(r, c)).join(" ")}`);
+      this.act({ action: this.draft.split + placed.join("") });
+      return;
+    }
     this.act({ [kind]: items.map(({ shape, card, cells }) => ({ shape, card, cells })) });
   }
 

@@ -123,6 +123,9 @@ const EN = {
   faceDownTile: "face down",
   live: "live",
   creditsOf: "credits: {active} active, {inactive} new",
+  ghost: "Ghost",
+  ghostHint: "{split}: place any of the new pieces now (one per puzzle, the same action), then Confirm; Confirm alone keeps them all in your supply.",
+  ghostOnePerPuzzle: "The Ghost action places one new piece on each puzzle: {card} has its piece.",
 };
 
 const PT = {
@@ -246,6 +249,9 @@ const PT = {
   faceDownTile: "virada para baixo",
   live: "ativa",
   creditsOf: "créditos: {active} ativos, {inactive} novos",
+  ghost: "Fantasma",
+  ghostHint: "{split}: coloque agora as peças novas que quiser (uma por quebra-cabeça, na mesma ação) e depois Confirmar; só Confirmar deixa todas no seu estoque.",
+  ghostOnePerPuzzle: "A ação Fantasma coloca uma peça nova em cada quebra-cabeça: {card} já tem a sua.",
 };
 
 const TABLES = { en: EN, "pt-BR": PT };

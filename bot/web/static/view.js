@@ -185,7 +185,7 @@ function supply(ui) {
   const { view, t } = ui;
   const counts = ui.supplyCounts();
   return h("div", { class: "supply", role: "toolbar", "aria-labelledby": "supply-h", id: "supply" },
-    (view.supply || []).map((item) => {
+    ui.supplyItems().map((item) => {
       const n = counts[item.shape] ?? item.count;
       const picked = ui.picked === item.shape;
       return h("button", {
@@ -214,17 +214,20 @@ function controls(ui) {
     level1.map((o) => button(`offer:${o.action}`, o.label, act(o), { class: "offer level1" })),
     view.master && !ui.draft ? button("btn:master", t("master"), () => ui.startDraft("master"), { class: "offer" }) : null,
     view.ambassador && !ui.draft ? button("btn:ambassador", t("ambassador"), () => ui.startDraft("ambassador"), { class: "offer" }) : null,
-    rest.map((o) => button(`offer:${o.action}`, o.label, act(o), { class: `offer ${o.kind.replace(/\s+/g, "-")}` })),
+    rest.map((o) => button(`offer:${o.action}`, o.label, o.kind === "ghost" ? () => ui.startGhost(o) : act(o),
+      { class: `offer ${o.kind.replace(/\s+/g, "-")}`, "aria-pressed": o.kind === "ghost" ? String(!!ui.draft && ui.draft.split === o.action) : null })),
     view.undo ? button("btn:undo", t("undo"), () => ui.act({ action: view.undo }), { class: "undo" }) : null);
 }
 
 function draftBar(ui) {
   const { t } = ui;
   if (!ui.draft) return null;
+  const ghost = ui.draft.kind === "ghost";
+  const split = ghost && ((ui.view.offers || []).find((o) => o.action === ui.draft.split) || {}).label;
   return h("div", { class: "draft-bar", role: "group", "aria-label": t(ui.draft.kind) },
-    h("p", { text: t(ui.draft.kind === "master" ? "masterHint" : "ambassadorHint") }),
+    h("p", { text: ghost ? t("ghostHint", { split }) : t(ui.draft.kind === "master" ? "masterHint" : "ambassadorHint") }),
     h("ul", { class: "draft-list" }, ui.draft.items.map((item) => h("li", { text: `${item.shape} → ${item.card} ${item.cells.map(([r, c]) => cellName(r, c)).join(" ")}` }))),
-    button("btn:confirm", t("confirm"), () => ui.confirmDraft(), { class: "confirm", disabled: ui.draft.items.length ? null : true }),
+    button("btn:confirm", t("confirm"), () => ui.confirmDraft(), { class: "confirm", disabled: ui.draft.items.length || ghost ? null : true }),
     button("btn:cancel", t("cancel"), () => ui.cancelDraft(), { class: "cancel" }));
 }
 
