@@ -26,6 +26,7 @@ from pathlib import Path
 from typing import Any, TypeVar
 
 from bot.core.config import DEFAULT_WEB_HOST, DEFAULT_WEB_PORT
+from bot.core.errors import BotError
 from bot.core.play.manager import ActionResult, Game, GameManager, TableSettings
 from bot.core.storage import Storage
 from bot.core.wording import texts
@@ -228,13 +229,17 @@ def start_board(folder: Path, **kwargs: Any) -> BoardHandle:
 
 # -- python -m bot.board -----------------------------------------------------------------------------
 
+EXPANSION_FLAGS = ("ghost", "finesse", "ambassador", "phoenix", "endless_white", "finesse_ambassador")
+"""The table options ``python -m bot.board`` switches on by a flag of the same name (``--endless-white``)."""
+
 
 async def _serve(args: argparse.Namespace, folder: Path) -> None:
     host, _, port = args.bind.rpartition(":")
-    options: dict[str, Any] = {name: True for name in ("finesse", "ambassador", "phoenix")
-                               if getattr(args, name)}
+    options: dict[str, Any] = {name: True for name in EXPANSION_FLAGS if getattr(args, name)}
     if args.hidden_scores:
         options["known_scores"] = False
+    if args.difficulty is not None:
+        options["difficulty"] = args.difficulty
     board = await open_board(
         folder, players=args.players, variant=args.variant, seed=args.seed, policy=args.policy,
         host=host or DEFAULT_WEB_HOST, port=int(port), poll_seconds=None, **options)
@@ -254,9 +259,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--variant", default="base", choices=("base", "solo"))
     parser.add_argument("--seed", type=int, default=7)
     parser.add_argument("--policy", default="greedy", choices=("greedy", "random", "medium", "strong"))
-    parser.add_argument("--finesse", action="store_true")
-    parser.add_argument("--ambassador", action="store_true")
-    parser.add_argument("--phoenix", action="store_true")
+    for name in EXPANSION_FLAGS:
+        parser.add_argument(f"--{name.replace('_', '-')}", dest=name, action="store_true")
+    parser.add_argument("--difficulty", default=None, choices=("normal", "hard", "unbeatable"),
+                        help="Solo: the mastermind's")
     parser.add_argument("--hidden-scores", action="store_true", help="score piles face down")
     parser.add_argument("--locale", default=None, help="the board's language, e.g. pt-BR")
     parser.add_argument("--bind", default=f"{DEFAULT_WEB_HOST}:{DEFAULT_WEB_PORT}", help="host:port")
@@ -271,6 +277,9 @@ def main(argv: Sequence[str] | None = None) -> int:
             asyncio.run(_serve(args, Path(args.db or temporary)))
         except PortTakenError as error:
             print(f"python -m bot.board: {error}", file=sys.stderr)
+            return 2
+        except BotError as error:  # options no table can be set up with: the engine's sentence
+            print(f"python -m bot.board: {error.message}", file=sys.stderr)
             return 2
         except KeyboardInterrupt:
             return 0

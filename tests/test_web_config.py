@@ -6,6 +6,8 @@ from pathlib import Path
 
 import pytest
 
+from bot.board import EXPANSION_FLAGS
+from bot.board import main as board_main
 from bot.core.config import ConfigError, Settings
 from bot.core.storage import Storage
 from bot.web.tokens import BadTokenError, TokenSigner
@@ -78,3 +80,15 @@ def test_tokens_name_what_they_grant_and_nothing_else_verifies() -> None:
     for bent in (f"{body}x.{signature}", f"{body}.{signature}x", body, "", "a.b.c"):
         with pytest.raises(BadTokenError):
             signer.verify(bent, now=1001)
+
+
+def test_make_board_takes_every_expansion_and_says_why_a_table_cannot_be_set_up(
+        capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    """``python -m bot.board`` (``make board``): each expansion has its flag, and options no table
+    can be set up with are the engine's one sentence and exit 2, not a traceback."""
+    assert board_main(["--finesse-ambassador", "--db", str(tmp_path), "--bind", "127.0.0.1:0"]) == 2
+    error = capsys.readouterr().err
+    assert error.startswith("python -m bot.board: ") and "finesse option on too" in error
+    assert "Traceback" not in error
+    flags = [f"--{name.replace('_', '-')}" for name in EXPANSION_FLAGS]
+    assert {"--ghost", "--endless-white", "--finesse-ambassador", "--phoenix"} <= set(flags)
