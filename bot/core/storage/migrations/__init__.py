@@ -97,7 +97,9 @@ async def current_version(db: aiosqlite.Connection) -> int:
     return version
 
 
-async def migrate(db: aiosqlite.Connection, now_iso: str, folder: Path = HERE) -> list[str]:
+async def migrate(
+    db: aiosqlite.Connection, now_iso: str, folder: Path = HERE, *, up_to: int | None = None,
+) -> list[str]:
     """Apply every migration newer than the database; return the names applied.
 
     Each migration is one transaction that takes the migration lock FIRST and only then reads the
@@ -105,8 +107,15 @@ async def migrate(db: aiosqlite.Connection, now_iso: str, folder: Path = HERE) -
     process that finds the database current takes the lock once, not once per migration (six
     processes starting together would otherwise queue ~100 times for it on a busy machine). A
     database from a newer bot (a version this folder does not have) raises
-    :class:`NewerSchemaError` before anything is written."""
+    :class:`NewerSchemaError` before anything is written.
+
+    ``up_to``: stop once the database is at that version, as a bot of that version left it (for
+    tests that build a database of an older schema and fill it with that schema's rows:
+    tests/test_migration_rows.py). The bot never passes it: it always migrates to the newest."""
     known = available(folder)
+    if up_to is not None and not 0 <= up_to <= len(known):
+        raise ValueError(f"no schema version {up_to}: the migrations are 1 to {len(known)}")
+    stop_at = len(known) if up_to is None else up_to
     applied: list[str] = []
     while True:
         await _begin_locked(db)
@@ -114,7 +123,7 @@ async def migrate(db: aiosqlite.Connection, now_iso: str, folder: Path = HERE) -
             await db.execute(_CREATE_VERSIONS)
             done = await _read_version(db)
             refuse_newer(done, len(known))
-            if done >= len(known):
+            if done >= stop_at:
                 await db.execute("COMMIT")
                 return applied
             migration = known[done]
