@@ -3,7 +3,9 @@
 Applied versions are recorded in ``schema_version``; each file runs in its own transaction, so a
 crash mid-migration leaves the database at the previous version. The connection must be in
 autocommit mode (``isolation_level=None``): transactions here are explicit. To change the schema, add the
-next number (never edit a released file): e.g. ``0002_reminder_prefs.sql``.
+next number (never edit a released file): e.g. ``0002_reminder_prefs.sql``, and give its new tables
+and columns rows in tests/test_migration_rows.py (which fails until they have some), so that every
+later migration is tried on them.
 """
 
 from __future__ import annotations
