@@ -187,6 +187,19 @@ def test_a_finesse_insert(page: Page, boards: Callable[..., BoardHandle]) -> Non
     assert view(page)["me"]["credits"]["active"] == credits["active"] - 2
 
 
+def test_a_turn_held_for_an_insert_says_so_not_zero_actions_left(page: Page,
+                                                                 boards: Callable[..., BoardHandle]) -> None:
+    """Finesse: a turn whose three actions are spent stays open while an Insert is affordable; the
+    status says what is left to do (Insert or End turn), as the Discord panel's header does."""
+    board = boards(players=2, human_seats=(0, 1), finesse=True, seed=3)
+    state = play_until(board, lambda s: bool(s.held))
+    seat = state.held[0]
+    open_board(page, board.link(seat))
+    assert view(page)["me"]["held"] is True
+    line = page.inner_text("#turn-status")
+    assert "Insert one more" in line and "End turn" in line and "0 actions" not in line, line
+
+
 def test_an_ambassador_action(page: Page, boards: Callable[..., BoardHandle]) -> None:
     # seed 8 deals the white Ambassador card face up; a player keen on it completes it early
     board = boards(players=2, human_seats=(0, 1), ambassador=True, seed=8)

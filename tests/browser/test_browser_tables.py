@@ -19,9 +19,9 @@ from renders.rank import mastermind_points
 
 @pytest.mark.parametrize(("locale", "column", "mastermind", "took"), [
     ("en", "Column {col}: {n} locks",
-     "Mastermind: {points} points, {puzzles} puzzles, {pieces} pieces", "The mastermind took"),
+     "Mastermind — points: {points}, puzzles: {puzzles}, pieces: {pieces}", "The mastermind took"),
     ("pt-BR", "Coluna {col}: {n} bloqueios",
-     "Mentor: {points} pontos, {puzzles} quebra-cabeças, {pieces} peças", "O Mentor pegou"),
+     "Mentor — pontos: {points}, quebra-cabeças: {puzzles}, peças: {pieces}", "O Mentor pegou"),
 ])
 def test_solo_shows_the_locks_and_the_mastermind(page: Page, boards: Callable[..., BoardHandle], locale: str,
                                                  column: str, mastermind: str, took: str) -> None:

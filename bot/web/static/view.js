@@ -78,6 +78,7 @@ function status(ui) {
   if (view.game && view.game.over) return view.result ? t("gameOverWon", { result: view.result.headline }) : t("gameOver");
   if (me.spectator) return t("spectating");
   if (ui.planning) return ui.planning.steps.length === 1 ? t("planningOne") : t("planning", { n: ui.planning.steps.length });
+  if (me.acting && me.held) return `${t("yourTurn")} ${t("actionsHeld")}`; // Finesse: Insert or End turn
   if (me.acting) {
     const left = me.actions_left;
     const count = left === undefined || left === null ? "" : ` ${left === 1 ? t("actionLeft") : t("actionsLeft", { n: left })}`;
