@@ -303,12 +303,20 @@ _MARKDOWN = re.compile(r"[\\*_~|`\[\]]|^[>#-]")
 links anywhere; a quote, heading or list at the start."""
 
 
+_BIDI_CONTROLS = re.compile("[\u202a-\u202e\u2066-\u2069]")
+"""Explicit bidi embeddings, overrides and isolates: one left open in a name (U+202E, the
+right-to-left override) turns the rest of its line around. The marks (U+200E, U+200F, U+061C)
+stay: they end nothing and start nothing."""
+
+
 def escape_name(raw: str) -> str:
     """``raw`` (a name a player chose) safe to quote in a message: every markdown character
     backslashed and every ``@`` followed by a zero-width space, so ``**x**`` is not bold and
-    ``<@123…>``, ``<@&…>``, ``@everyone`` neither ping nor even look like a mention. Discord-free
-    (discord.utils has the same two escapes, but the wording must not import Discord)."""
-    return _MARKDOWN.sub(lambda match: "\\" + match[0], raw).replace("@", "@\u200b")
+    ``<@123…>``, ``<@&…>``, ``@everyone`` neither ping nor even look like a mention, and without
+    its explicit bidi controls (:data:`_BIDI_CONTROLS`), so it cannot reverse the words after it.
+    Discord-free (discord.utils has the same two escapes, but the wording must not import Discord)."""
+    plain = _BIDI_CONTROLS.sub("", raw)
+    return _MARKDOWN.sub(lambda match: "\\" + match[0], plain).replace("@", "@\u200b")
 
 
 class PlayerName(str):
