@@ -7,11 +7,21 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from test_bot_support import open_table, running_bot
+from test_bot_support import final_reply, open_table, running_bot
 
 from bot.core.wording.locales import PlayerName, escape_name
 
 BIDI_CONTROLS = "\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069"
+
+
+async def test_a_portuguese_player_at_a_table_without_hints_reads_no_english(tmp_path: Path) -> None:
+    async with running_bot(tmp_path / "hints.sqlite3") as h:
+        bia = h.add_user("bia")
+        await h.slash(bia, "games", "projectl table new", variant="solo", hints=False)
+        reply = final_reply(await h.slash(bia, "games", "projectl play hint", locale="pt-BR"))
+        assert reply.ephemeral and not reply.files
+        assert reply.content.startswith("As dicas estão desligadas nesta mesa")
+        assert "hints" not in reply.content and "False" not in reply.content, reply.content
 
 
 def test_a_name_cannot_turn_the_rest_of_a_line_around() -> None:
