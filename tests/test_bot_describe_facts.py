@@ -38,7 +38,7 @@ MODES: list[tuple[int, dict[str, Any]]] = [
 
 WORDS = {
     None: {"turn": "{names} to move.", "and": " and ", "over": "The game is over.",
-           "score": r"{name}: (\d+) points?, (\d+) puzzles? done, (\d+) pieces?\.",
+           "score": r"{name}: (-?\d+) points?, (\d+) puzzles? done, (\d+) pieces?\.",
            "hidden": r"{name}: (\d+) puzzles? done \(points hidden until the end\), (\d+) pieces?",
            "reserve": r"Reserve: ([^.]*)\.", "decks": r"Cards left in the decks: white (\d+), black (\d+)\.",
            "deck": r"Cards left in the deck: (\d+)\.", "locks": r"left to right: ([\d, ]+)\.",
@@ -47,7 +47,7 @@ WORDS = {
            "wrong": (r"\b1 (?:points|pieces|cells|puzzles)\b",
                      r"\b(?:[02-9]|\d\d+) (?:point|piece|cell|puzzle)\b(?!s)")},
     "pt-BR": {"turn": "Vez de {names}.", "and": " e ", "over": "A partida terminou.",
-              "score": r"{name}: (\d+) pontos?, (\d+) completos?, (\d+) peças?\.",
+              "score": r"{name}: (-?\d+) pontos?, (\d+) completos?, (\d+) peças?\.",
               "hidden": r"{name}: (\d+) completos? \(pontos ocultos até o fim\), (\d+) peças?",
               "reserve": r"Reserva: ([^.]*)\.",
               "decks": r"Cartas restantes nos baralhos: branco (\d+), preto (\d+)\.",
@@ -139,6 +139,8 @@ def check(state: GameState, names: list[str], viewer: int | None, mat: int | Non
         else:
             found = re.search(words["score"].format(name=re.escape(names[seat])), text)
             points = player.banked_points + sum(state.cards[d.card].points for d in player.completed)
+            if state.is_over:  # the final score, as the results show it
+                points = engine.score_lines(state)[seat].total
             assert found is not None, (names[seat], text)
             assert (int(found[1]), int(found[2]), int(found[3])) == (points, completed, player.supply_size)
         for puzzle in player.puzzles:

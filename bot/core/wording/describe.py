@@ -15,7 +15,7 @@ from typing import Any
 from bot.core.wording import texts
 from bot.core.wording.event_texts import and_list, finesse_tile, seat_name, shape_label
 from bot.core.wording.locales import Joined, localise
-from engine import opponent_score, winners
+from engine import opponent_score, score_lines, winners
 from engine.cards import Ambassador, LevelUp, PuzzleCard
 from engine.events import MASTERMIND
 from engine.expansions import finesse
@@ -95,8 +95,9 @@ def alt_name(name: str, letters: int = NAME_LETTERS) -> str:
 
 
 def counted(nouns: Mapping[str, str], n: int) -> str:
-    """``n`` with its noun (a table of texts.py such as ``ALT_PIECES``): "1 piece", "3 pieces"."""
-    return nouns["one" if n == 1 else "other"].format(n=n)
+    """``n`` with its noun (a table of texts.py such as ``ALT_PIECES``): "1 piece", "3 pieces",
+    "-1 point" (a final score may be below zero)."""
+    return nouns["one" if abs(n) == 1 else "other"].format(n=n)
 
 
 def empty_cells(recess: int, filled: int) -> str:
@@ -247,7 +248,9 @@ def _score(state: GameState, names: Sequence[str], seat: int, hidden: frozenset[
     done, supply = counted(texts.ALT_COMPLETED, completed), counted(texts.ALT_PIECES, player.supply_size)
     if seat in hidden:
         return texts.ALT_SCORE_HIDDEN.format(name=name, completed=done, supply=supply)
-    points = player.banked_points + sum(state.cards[d.card].points for d in player.completed)
+    # once the game is over, the final score the results show (penalties taken off), not the pile's
+    points = (score_lines(state)[seat].total if state.is_over
+              else player.banked_points + sum(state.cards[d.card].points for d in player.completed))
     return texts.ALT_SCORE.format(name=name, points=counted(texts.ALT_POINTS, points), completed=done,
                                   supply=supply)
 

@@ -195,9 +195,10 @@ async def replay_message(bot: Any, game: Game, number: int, locale: Any,
     embed = discord.Embed(title=localise(heading, locale),
                           colour=COLOUR, description=common.clip(lines, 4000, locale=locale))
     before = None if step.previous is None else replay.revealed(step.previous)
-    drawing = bot.renderer.table(replay.revealed(step.state), game.names, before, locale=locale)
+    shown = replay.revealed(step.state)  # the game is over: its image and alt text hide nothing
+    drawing = bot.renderer.table(shown, game.names, before, locale=locale)
     image = await common.drawn(drawing, f"step {step.number} of game {game.id}'s replay")
-    about = describe(step.state, game.names)
+    about = describe(shown, game.names)
     file = None if image is None else common.png(image, "replay.png", about, locale)
     if file is not None:
         embed.set_image(url="attachment://replay.png")
