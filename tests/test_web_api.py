@@ -242,6 +242,24 @@ async def test_a_name_is_plain_json_text(http: aiohttp.ClientSession, tmp_path: 
         await opened.stop()
 
 
+async def test_a_name_reverses_nothing_after_it_on_the_page(http: aiohttp.ClientSession,
+                                                             tmp_path: Path) -> None:
+    """A right-to-left override (U+202E) left open in a name would turn the rest of its line around
+    on the page, as in Discord: the view and the refusals name the player without it."""
+    opened = await open_board(tmp_path, players=2, human_seats=(0, 1), names=("bob\u202e", "Bia\u2067"))
+    try:
+        _, view = await get_view(http, opened, opened.token(1))
+        assert [p["name"] for p in view["players"]] == ["bob", "Bia"]
+        waiting = 1 - (await opened.game()).state.current  # type: ignore[union-attr]
+        _, seen = await get_view(http, opened, opened.token(waiting))
+        status, refused = await post(http, opened, "/api/act", opened.token(waiting),
+                                     {"action": "level1", "stamp": seen["game"]["stamp"]})
+        assert status == 422 and "is playing" in refused["error"], refused  # it names the player to act
+        assert "\u202e" not in refused["error"] and "\u2067" not in refused["error"], refused
+    finally:
+        await opened.stop()
+
+
 async def test_a_finished_games_view_says_who_won_to_seats_and_spectators(
         http: aiohttp.ClientSession, tmp_path: Path) -> None:
     """Hidden score piles (turned up at the end): no result while the game runs, then the

@@ -40,7 +40,16 @@ from bot.core.storage.days import DaysStore
 from bot.core.storage.faults import storage_fault
 from bot.core.wording import texts
 from bot.core.wording.event_texts import event_text
-from bot.core.wording.locales import Joined, Notation, PlayerName, Text, locales, localise, plain_name
+from bot.core.wording.locales import (
+    Joined,
+    Notation,
+    PlayerName,
+    Text,
+    locales,
+    localise,
+    plain_name,
+    without_bidi_controls,
+)
 from bot.core.wording.refusals import engine_text
 from bot.web.live import LiveGames
 from bot.web.tokens import BadTokenError, BoardToken, TokenSigner
@@ -545,7 +554,7 @@ def _stand_ins(content: Any, names: list[str]) -> Any:
     """``content`` with each player's name replaced by a :data:`STAND_IN`, the names (as
     written) appended to ``names`` in the stand-ins' order."""
     if isinstance(content, PlayerName):
-        names.append(content.raw)
+        names.append(without_bidi_controls(content.raw))
         return STAND_IN.format(len(names) - 1)
     if isinstance(content, Text) and content.fields:
         fields = {key: _stand_ins(value, names) for key, value in content.fields.items()}

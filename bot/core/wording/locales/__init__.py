@@ -315,8 +315,13 @@ def escape_name(raw: str) -> str:
     ``<@123…>``, ``<@&…>``, ``@everyone`` neither ping nor even look like a mention, and without
     its explicit bidi controls (:data:`_BIDI_CONTROLS`), so it cannot reverse the words after it.
     Discord-free (discord.utils has the same two escapes, but the wording must not import Discord)."""
-    plain = _BIDI_CONTROLS.sub("", raw)
-    return _MARKDOWN.sub(lambda match: "\\" + match[0], plain).replace("@", "@\u200b")
+    return _MARKDOWN.sub(lambda match: "\\" + match[0], without_bidi_controls(raw)).replace("@", "@\u200b")
+
+
+def without_bidi_controls(text: str) -> str:
+    """``text`` without its explicit bidi controls (:data:`_BIDI_CONTROLS`): a name quoted in a
+    line of text, in Discord or on a web page, cannot turn the words after it around."""
+    return _BIDI_CONTROLS.sub("", text)
 
 
 class PlayerName(str):
@@ -354,8 +359,13 @@ def unescaped(name: Any) -> Any:
 def plain_name(name: Any, locale: Any) -> str:
     """A seat's name as plain text (a web page, which reads no markdown) in ``locale``: a
     player's as they wrote it, an AI seat's sentence (``Easy AI 1``, ``Easy AI (for Ana)``) in
-    that language, with any player's name in it as written."""
+    that language, with any player's name in it as written but for its explicit bidi controls
+    (:func:`without_bidi_controls`: on the page, as in Discord, a name reverses nothing after it)."""
     if isinstance(name, Text) and english(name.key) is not None:
-        fields = {key: unescaped(value) for key, value in name.fields.items()}
-        return str(localise(Text(name.key, str(unescaped(name)), fields), locale))
-    return str(unescaped(name))
+        fields = {key: _plain(unescaped(value)) for key, value in name.fields.items()}
+        return str(localise(Text(name.key, _plain(unescaped(name)), fields), locale))
+    return _plain(unescaped(name))
+
+
+def _plain(name: Any) -> Any:
+    return without_bidi_controls(name) if isinstance(name, str) else name
