@@ -362,11 +362,16 @@ def plain_name(name: Any, locale: Any) -> str:
     that language, with any player's name in it as written but for its explicit bidi controls
     (:func:`without_bidi_controls`: on the page, as in Discord, a name reverses nothing after it)."""
     if isinstance(name, Text) and english(name.key) is not None:
-        fields = {key: _plain(unescaped(value)) if isinstance(value, str) else value
-                  for key, value in name.fields.items()}
+        fields = {key: _plain_field(unescaped(value)) for key, value in name.fields.items()}
         return str(localise(Text(name.key, _plain(unescaped(name)), fields), locale))
     return _plain(unescaped(name))
 
 
 def _plain(name: Any) -> str:
     return without_bidi_controls(str(name))
+
+
+def _plain_field(value: Any) -> Any:
+    """A sentence's field as :func:`plain_name` shows it: a name without its bidi controls, a
+    number (``Easy AI {n}``) still a number."""
+    return without_bidi_controls(value) if isinstance(value, str) else value
