@@ -13,10 +13,14 @@ from positions import play_out
 from test_bot_support import bot_of, final_reply, last_channel_post, open_table, running_bot
 
 import engine
+from bot.core.games import seat_name
+from bot.core.rendering.render import _shown
 from bot.core.wording.describe import MAX_DESCRIPTION, alt_text, describe, describe_recap, empty_cells
+from bot.core.wording.locales import image_words
 from engine.cards import Ambassador
 from engine.pieces import Shape, mask_to_text
 from engine.state import DonePuzzle, OpenPuzzle, Options, Placed, RowsTable
+from renders import fonts, render_table
 
 
 @pytest.fixture
@@ -163,3 +167,22 @@ def test_the_recap_says_what_it_shows_who_won_and_each_score_by_round() -> None:
                             "The game is over. Won by ")
     assert "Ana's score round by round: 0, 3, 7. Bruno's score round by round: 0, 1, 9." in shown
     assert alt_text(about, "pt-BR").startswith("Resumo animado da partida 12")
+
+
+def test_an_ai_seats_name_reads_in_the_readers_language_as_the_image_draws_it() -> None:
+    """A seat the host handed to an AI ("Easy AI (for Maximiliano Rodrigues)") is drawn in the
+    server's language ("IA Fácil (no lugar de …)"); its alt text cut the English sentence at 12
+    letters into plain text, so a Portuguese reader heard "Vez de Easy AI (fo…."."""
+    names = [seat_name("Easy AI (for Maximiliano Rodrigues)", "greedy", None),
+             seat_name("Easy AI 2", "greedy", None)]
+    state = engine.new_game(Options.for_players(2), 3)
+    state = state.evolve(current=0)
+    drawn_names = _shown(names, "pt-BR")
+    assert drawn_names == ["IA Fácil (no lugar de Maximiliano Rodrigues)", "IA Fácil 2"]
+    with fonts.recording() as drawn:
+        render_table(state, drawn_names, words=image_words("pt-BR"))
+    assert any(d.text.startswith("IA Fácil (no lugar de") for d in drawn)
+    shown = alt_text(describe(state, names), "pt-BR")
+    assert shown.startswith("Vez de IA Fácil (no lugar de Maximiliano…).")
+    assert "IA Fácil 2: 0 pontos" in shown and "Easy" not in shown and "AI" not in shown
+    assert alt_text(describe(state, names), None).startswith("Easy AI (for Maximiliano…) to move.")

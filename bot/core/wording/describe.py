@@ -14,7 +14,7 @@ from typing import Any
 
 from bot.core.wording import texts
 from bot.core.wording.event_texts import and_list, finesse_tile, seat_name, shape_label
-from bot.core.wording.locales import Joined, localise
+from bot.core.wording.locales import Joined, PlayerName, Text, english, localise
 from engine import opponent_score, score_lines, winners
 from engine.cards import Ambassador, LevelUp, PuzzleCard
 from engine.events import MASTERMIND
@@ -82,7 +82,26 @@ def alt_name(name: str, letters: int = NAME_LETTERS) -> str:
     """``name``, or its beginning and an ellipsis when it has more than ``letters`` letters; a
     short last word (a seat number: "Greedy bot 12") is kept after the ellipsis, so two seats'
     names that differ only there still differ. Cut between letters only (never inside an
-    accented letter or a syllable: :mod:`renders.graphemes`)."""
+    accented letter or a syllable: :mod:`renders.graphemes`).
+
+    A player's name (:class:`PlayerName`) is cut as they wrote it and stays a player's name (no
+    backslash of its escaping counted or cut in two). An AI seat's name is a sentence of texts.py,
+    worded in the reader's language when shown, so it stays one: only the name of the player
+    whose seat it took is shortened ("Easy AI (for Maximiliano…)", "IA Fácil (no lugar de
+    Maximiliano…)"); cut as English text it read "Easy AI (fo…" in every language."""
+    if isinstance(name, PlayerName):
+        short = _shortened(name.raw, letters)
+        return name if short == name.raw else PlayerName(short)
+    if isinstance(name, Text):
+        source = english(name.key)
+        if source is None or not name.fields:
+            return name
+        return source.format(**{key: alt_name(value, letters) if isinstance(value, PlayerName) else value
+                                for key, value in name.fields.items()})
+    return _shortened(name, letters)
+
+
+def _shortened(name: str, letters: int) -> str:
     found = clusters(name)
     if len(found) <= letters:
         return name
