@@ -15,8 +15,15 @@ from test_bot_support import bot_of, final_reply, last_channel_post, open_table,
 import engine
 from bot.core.games import seat_name
 from bot.core.rendering.render import _shown
-from bot.core.wording.describe import MAX_DESCRIPTION, alt_text, describe, describe_recap, empty_cells
-from bot.core.wording.locales import image_words
+from bot.core.wording.describe import (
+    MAX_DESCRIPTION,
+    alt_text,
+    describe,
+    describe_recap,
+    empty_cells,
+    table_lines,
+)
+from bot.core.wording.locales import PlayerName, image_words
 from engine.cards import Ambassador
 from engine.pieces import Shape, mask_to_text
 from engine.state import DonePuzzle, OpenPuzzle, Options, Placed, RowsTable
@@ -186,3 +193,20 @@ def test_an_ai_seats_name_reads_in_the_readers_language_as_the_image_draws_it() 
     assert shown.startswith("Vez de IA Fácil (no lugar de Maximiliano…).")
     assert "IA Fácil 2: 0 pontos" in shown and "Easy" not in shown and "AI" not in shown
     assert alt_text(describe(state, names), None).startswith("Easy AI (for Maximiliano…) to move.")
+
+
+def test_a_markdown_like_name_reads_in_the_alt_text_as_the_image_draws_it() -> None:
+    """Alt text is plain text (Discord reads no markdown in it): a player named "**Bo**" is drawn
+    "**Bo**" and must be read so, not "\\*\\*Bo\\*\\*" with the backslashes a message needs;
+    ``/projectl-describe``'s lines, which are a message, stay escaped."""
+    names = [PlayerName("**Bo**"), PlayerName("_Ana_ @here")]
+    state = engine.new_game(Options.for_players(2), 3).evolve(current=0)
+    with fonts.recording() as drawn:
+        render_table(state, _shown(names, None))
+    assert {"**Bo**", "_Ana_ @here"} <= {d.text for d in drawn}
+    for locale, turn in ((None, "**Bo** to move."), ("pt-BR", "Vez de **Bo**.")):
+        shown = alt_text(describe(state, names), locale)
+        assert shown.startswith(turn) and "\\" not in shown, shown
+        assert "_Ana_ @here: 0 " in shown.replace("\u200b", "")
+    lines = "\n".join(str(line) for line in table_lines(state, names))
+    assert "\\*\\*Bo\\*\\*" in lines  # a message quotes the name escaped

@@ -14,7 +14,7 @@ from typing import Any
 
 from bot.core.wording import texts
 from bot.core.wording.event_texts import and_list, finesse_tile, seat_name, shape_label
-from bot.core.wording.locales import Joined, PlayerName, Text, english, localise
+from bot.core.wording.locales import Joined, PlayerName, Text, as_written, english, localise
 from engine import opponent_score, score_lines, winners
 from engine.cards import Ambassador, LevelUp, PuzzleCard
 from engine.events import MASTERMIND
@@ -228,13 +228,14 @@ def _piece_lines(counts: Sequence[int], line: Any, always: Sequence[Shape] = ())
 
 
 def alt_text(description: Joined, locale: Any) -> str:
-    """``description`` in ``locale``, as many whole sentences as fit in :data:`MAX_DESCRIPTION`;
+    """``description`` in ``locale``, players' names as they wrote them (Discord reads no markdown
+    in alt text), as many whole sentences as fit in :data:`MAX_DESCRIPTION`;
     when some are left out, the last says where the rest is (``ALT_MORE``). A first sentence
     longer than the limit is cut with an ellipsis."""
     shown: list[str] = []
     length = -1
     for sentence in description.parts:  # shown one by one: the rest is not drawn once it is cut
-        shown.append(str(localise(sentence, locale)))
+        shown.append(str(localise(as_written(sentence), locale)))  # plain text: names unescaped
         length += len(shown[-1]) + 1
         if length > MAX_DESCRIPTION:
             break

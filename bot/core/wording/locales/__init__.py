@@ -356,6 +356,23 @@ def unescaped(name: Any) -> Any:
     return name
 
 
+def as_written(content: Any) -> Any:
+    """``content`` (a sentence of texts.py, a :class:`Joined` of them, a name) with every player's
+    name in it, however deep, as the player wrote it (:func:`unescaped`): for plain text that no
+    markdown reads, such as an image's alt text, where the backslashes of :func:`escape_name`
+    would be read out ("\\*\\*Bo\\*\\*" for "**Bo**"), and without its explicit bidi controls
+    (:func:`without_bidi_controls`), which would turn the rest of the text around."""
+    if isinstance(content, PlayerName):
+        return without_bidi_controls(content.raw)
+    if isinstance(content, Joined):
+        return Joined([as_written(part) for part in content.parts], as_written(content.sep))
+    if isinstance(content, Text) and content.fields:
+        fields = {key: as_written(value) for key, value in content.fields.items()}
+        source = english(content.key)
+        return source.format(**fields) if source is not None else Text(content.key, str(content), fields)
+    return content
+
+
 def plain_name(name: Any, locale: Any) -> str:
     """A seat's name as plain text (a web page, which reads no markdown) in ``locale``: a
     player's as they wrote it, an AI seat's sentence (``Easy AI 1``, ``Easy AI (for Ana)``) in
