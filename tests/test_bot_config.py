@@ -52,6 +52,20 @@ def test_env_example_lists_every_setting() -> None:
         assert f"{name}=" in text
 
 
+def test_an_env_file_copied_from_the_example_keeps_the_images_settings() -> None:
+    """docs/deploy.md: ``cp .env.example .env``, then ``docker run --env-file .env``. Every line
+    ``NAME=value`` of an env file overrides the image's ``ENV`` (the SQLite file in the /data
+    volume, the board on 0.0.0.0), so the example assigns none of those; its defaults are shown
+    commented out."""
+    root = Path(__file__).resolve().parents[1]
+    containerfile = (root / "deploy" / "Containerfile").read_text().splitlines()
+    image = {line.split()[1].partition("=")[0] for line in containerfile if line.startswith("ENV ")}
+    assert {"PROJECTL_DB_PATH", "PROJECTL_WEB_BIND"} <= image
+    assigned = {line.partition("=")[0].strip() for line in (root / ".env.example").read_text().splitlines()
+                if "=" in line and not line.lstrip().startswith("#")}
+    assert not image & assigned
+
+
 def test_database_url_chooses_postgresql() -> None:
     url = "postgresql://projectl@127.0.0.1:5432/projectl"
     settings = Settings.from_env({"DISCORD_TOKEN": GOOD_TOKEN, "PROJECTL_DB_PATH": "x.db",

@@ -132,6 +132,10 @@ def test_a_setting_the_config_reads_must_be_described() -> None:
     described = doclists.described_settings("# the token\nDISCORD_TOKEN=\n# a\nA=1\nB=\n\nC=")
     assert [(d.name, d.default, d.meaning) for d in described] == [
         ("DISCORD_TOKEN", "", "the token"), ("A", "1", "a"), ("B", "", "a"), ("C", "", "")]
+    commented = doclists.described_settings(
+        "# the file\n#PROJECTL_DB_PATH=x.db\n# the level\n# PROJECTL_LOG_LEVEL=INFO")
+    assert [(d.name, d.default, d.meaning) for d in commented] == [
+        ("PROJECTL_DB_PATH", "x.db", "the file"), ("PROJECTL_LOG_LEVEL", "INFO", "the level")]
     assert doclists.undescribed_settings() == []
 
 

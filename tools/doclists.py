@@ -117,14 +117,17 @@ def read_settings() -> set[str]:
 
 
 def described_settings(text: str | None = None) -> list[Described]:
-    """The variables ``.env.example`` lists, in its order; a variable right under another shares
-    that one's comment."""
+    """The variables ``.env.example`` lists, in its order, set (``NAME=value``) or shown commented
+    out at their default (``#PROJECTL_NAME=value``); a variable right under another shares that
+    one's comment."""
     text = ENV_EXAMPLE.read_text(encoding="utf-8") if text is None else text
     found: list[Described] = []
     comment: list[str] = []
     previous_was_variable = False
     for raw in text.splitlines():
         line = raw.strip()
+        if SETTING_NAME.match(line.lstrip("#").strip().partition("=")[0]) and "=" in line:
+            line = line.lstrip("#").strip()  # commented out: the variable at its default
         if line.startswith("#"):
             if previous_was_variable:
                 comment = []
