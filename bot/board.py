@@ -28,7 +28,7 @@ from typing import Any, TypeVar
 from bot.core.config import DEFAULT_WEB_HOST, DEFAULT_WEB_PORT
 from bot.core.errors import BotError
 from bot.core.play.manager import ActionResult, Game, GameManager, TableSettings
-from bot.core.storage import Storage
+from bot.core.storage import Storage, StorageOpenError
 from bot.core.wording import texts
 from bot.web.acting import BoardFront
 from bot.web.activity import ActivityInstance, ActivitySignIn, SignedIn, SignInError
@@ -268,14 +268,28 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--bind", default=f"{DEFAULT_WEB_HOST}:{DEFAULT_WEB_PORT}", help="host:port")
     parser.add_argument("--db", default=None, help="folder for the game's database (default: temporary)")
     args = parser.parse_args(argv)
-    if not args.bind.rpartition(":")[2].isdecimal():
-        parser.error("--bind must be host:port")
+    port = args.bind.rpartition(":")[2]
+    if not (port.isascii() and port.isdecimal() and len(port) <= 5 and int(port) <= 65535):
+        parser.error("--bind must be host:port, the port from 0 to 65535")
+    if args.db is not None:
+        try:
+            Path(args.db).mkdir(parents=True, exist_ok=True)
+        except OSError as error:
+            print(f"python -m bot.board: cannot use {args.db} as the --db folder "
+                  f"({error.strerror or error}): name a folder the board may create and write.",
+                  file=sys.stderr)
+            return 2
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s: %(message)s")
     logging.getLogger("aiohttp.access").setLevel(logging.WARNING)
     with tempfile.TemporaryDirectory(prefix="projectl-board-") as temporary:
         try:
             asyncio.run(_serve(args, Path(args.db or temporary)))
         except PortTakenError as error:
+            print(f"python -m bot.board: The web board cannot listen on {error.where} ({error.why}): "
+                  'choose a free host:port with --bind (make board ARGS="--bind 127.0.0.1:8081").',
+                  file=sys.stderr)
+            return 2
+        except StorageOpenError as error:  # --db holds a file the board cannot use: its sentence
             print(f"python -m bot.board: {error}", file=sys.stderr)
             return 2
         except BotError as error:  # options no table can be set up with: the engine's sentence

@@ -92,3 +92,27 @@ def test_make_board_takes_every_expansion_and_says_why_a_table_cannot_be_set_up(
     assert "Traceback" not in error
     flags = [f"--{name.replace('_', '-')}" for name in EXPANSION_FLAGS]
     assert {"--ghost", "--endless-white", "--finesse-ambassador", "--phoenix"} <= set(flags)
+
+
+def test_make_board_says_what_to_change_in_one_sentence(
+        capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    """``make board`` on a taken port names its own option (``--bind``; it reads no
+    PROJECTL_WEB_BIND); a port past 65535 and a ``--db`` folder that cannot be made are one
+    sentence and exit 2 too, not a traceback."""
+    import socket
+
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        assert board_main(["--db", str(tmp_path / "a"), "--bind", f"127.0.0.1:{port}"]) == 2
+    error = capsys.readouterr().err
+    assert error.startswith("python -m bot.board: ") and "the port is taken" in error
+    assert "--bind" in error and "PROJECTL_WEB_BIND" not in error and error.count("\n") == 1
+    with pytest.raises(SystemExit) as exit_:
+        board_main(["--db", str(tmp_path / "b"), "--bind", "127.0.0.1:99999"])
+    assert exit_.value.code == 2 and "--bind must be host:port" in capsys.readouterr().err
+    (tmp_path / "file").write_text("not a folder")
+    assert board_main(["--db", str(tmp_path / "file" / "c"), "--bind", "127.0.0.1:0"]) == 2
+    error = capsys.readouterr().err
+    assert error.startswith("python -m bot.board: ") and "--db" in error and "Traceback" not in error

@@ -269,7 +269,14 @@ async def _body(request: web.Request) -> Any:
 
 
 class PortTakenError(Exception):
-    """The board cannot listen where it was asked to; ``str()`` is one sentence for the operator."""
+    """The board cannot listen where it was asked to; ``str()`` is one sentence for the operator
+    of the bot (PROJECTL_WEB_BIND); ``where`` and ``why`` let another entry point name its own
+    option (``python -m bot.board --bind``)."""
+
+    def __init__(self, where: str, why: str) -> None:
+        super().__init__(f"The web board cannot listen on {where} ({why}): set PROJECTL_WEB_BIND to a "
+                         "free host:port, or to off.")
+        self.where, self.why = where, why
 
 
 @dataclass
@@ -303,6 +310,5 @@ async def start_board_server(front: BoardFront, host: str, port: int, *,
     except OSError as error:
         await runner.cleanup()
         why = "the port is taken" if error.errno == errno.EADDRINUSE else error.strerror or str(error)
-        raise PortTakenError(f"The web board cannot listen on {host}:{port} ({why}): set "
-                             "PROJECTL_WEB_BIND to a free host:port, or to off.") from None
+        raise PortTakenError(f"{host}:{port}", why) from None
     return RunningBoard(runner, front, host, int(runner.addresses[0][1]))
