@@ -76,8 +76,8 @@ demo: $(STAMP)
 board: $(STAMP)
 	@$(PY) -m bot.board $(ARGS)
 
-# The quick bench (speed, size and memory budgets; about five minutes) and, with FULL=1, the AI and
-# scale benches too; `make bench-ai` is the AI bench alone (strength games, about 90 minutes on 2
+# The quick bench (speed, size and memory budgets; about two minutes) and, with FULL=1, the AI and
+# scale benches too; `make bench-ai` is the AI bench alone (strength games and the AI ladder: hours on 2
 # cores), `make bench-scale` the shard bench alone (it starts its own PostgreSQL server). Every
 # suite runs even if an earlier one misses a budget; the target fails if any did. The figures are
 # printed and saved in $(BENCH_OUT)/ (git-ignored: <suite>.json, and figures.md, the tables);
