@@ -10,6 +10,7 @@ gateway and the database are closed, and the process exits 0.
 
 from __future__ import annotations
 
+import argparse
 import asyncio
 import logging
 import signal
@@ -92,6 +93,13 @@ def stop_on_sigterm() -> asyncio.Event:
 
 
 def main(argv: list[str] | None = None) -> int:
+    """Start the bot; ``argv`` (the command line's arguments) takes only ``--help``: every setting
+    comes from the environment or .env, so anything else is refused rather than ignored."""
+    argparse.ArgumentParser(
+        prog="python -m bot", description="Run the Project L bot on Discord.",
+        epilog="Settings come from the environment or .env (DISCORD_TOKEN and the PROJECTL_* "
+               "variables; see .env.example and README.md). make run starts it the same way.",
+    ).parse_args(argv)
     limit_heap_growth()
     tune_collector()
     try:

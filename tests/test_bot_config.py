@@ -151,3 +151,14 @@ def test_custom_catalogue_is_checked_at_start_up(tmp_path: Path) -> None:
     with pytest.raises(ConfigError) as info:
         Settings.from_env({"DISCORD_TOKEN": GOOD_TOKEN, "PROJECTL_CATALOGUE": str(bad)})
     assert shipped["cards"][3]["id"] in str(info.value) and "connected" in str(info.value)
+
+
+def test_the_command_line_takes_only_help(capsys: pytest.CaptureFixture[str]) -> None:
+    """``python -m bot --help`` says where the settings come from instead of starting the bot;
+    an argument it does not take is refused (exit 2), not ignored."""
+    with pytest.raises(SystemExit) as done:
+        entry.main(["--help"])
+    assert done.value.code == 0 and ".env" in capsys.readouterr().out
+    with pytest.raises(SystemExit) as done:
+        entry.main(["--token", "x"])
+    assert done.value.code == 2 and "unrecognized arguments" in capsys.readouterr().err

@@ -50,7 +50,7 @@ def run_main(monkeypatch: pytest.MonkeyPatch, tmp_path: Path, capsys: pytest.Cap
         raise AssertionError("the bot went on to connect to Discord")
 
     monkeypatch.setattr(entry, "_run", never_connect)
-    code = main()
+    code = main([])
     captured = capsys.readouterr()
     return code, captured.err
 
