@@ -14,7 +14,9 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import logging
+import signal
 import sys
 import tempfile
 import threading
@@ -247,7 +249,11 @@ async def _serve(args: argparse.Namespace, folder: Path) -> None:
         print(f"Your board: {board.link(0, locale=args.locale)}")
         print("Anyone may watch read-only at:", board.link(None, locale=args.locale))
         print("Ctrl-C stops it.", flush=True)
-        await asyncio.Event().wait()
+        stopped = asyncio.Event()
+        with contextlib.suppress(NotImplementedError, RuntimeError):  # no signals here
+            # SIGTERM (a kill, a supervisor) stops it as Ctrl-C does: the temporary folder goes too
+            asyncio.get_running_loop().add_signal_handler(signal.SIGTERM, stopped.set)
+        await stopped.wait()
     finally:
         await board.stop()
 
@@ -264,7 +270,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--difficulty", default=None, choices=("normal", "hard", "unbeatable"),
                         help="Solo: the mastermind's")
     parser.add_argument("--hidden-scores", action="store_true", help="score piles face down")
-    parser.add_argument("--locale", default=None, help="the board's language, e.g. pt-BR")
+    parser.add_argument("--locale", default=None, choices=("en-US", "pt-BR"), help="the board's language")
     parser.add_argument("--bind", default=f"{DEFAULT_WEB_HOST}:{DEFAULT_WEB_PORT}", help="host:port")
     parser.add_argument("--db", default=None, help="folder for the game's database (default: temporary)")
     args = parser.parse_args(argv)
