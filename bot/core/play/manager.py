@@ -531,15 +531,21 @@ class GameManager:
         """Let policy seats move now, e.g. after a human seat was handed to an AI mid-game. None
         when no policy seat was to move."""
         async with self.lock(channel_id):
-            game = await self._require_open(channel_id)
-            steps, final, stopped, planned = await self._play_on(game)
-            if not steps and not planned:
-                if stopped is not None:
-                    raise stopped
-                return None
-            result = ActionResult(game, final, tuple(steps), interrupted=stopped, plans=planned)
-        await self._after(result)
+            result = await self._play_now(await self._require_open(channel_id))
+        if result is not None:
+            await self._after(result)
         return result
+
+    async def _play_now(self, game: Game) -> ActionResult | None:
+        """The policy seats' moves from ``game`` on, committed (the caller holds the channel's
+        lock): None when none was to move; what stopped them is in the result's ``interrupted``, or
+        raised when nothing could be played."""
+        steps, final, stopped, planned = await self._play_on(game)
+        if not steps and not planned:
+            if stopped is not None:
+                raise stopped
+            return None
+        return ActionResult(game, final, tuple(steps), interrupted=stopped, plans=planned)
 
     async def play_stalled(self, channel_id: int) -> ActionResult | None:
         """An AI seat left holding the move with nothing playing it — a fault stopped its turn
@@ -551,13 +557,9 @@ class GameManager:
             game = await self.game_in_channel(channel_id)
             if game is None or game.status != "active" or _policy_seat(game) is None:
                 return None
-            steps, final, stopped, planned = await self._play_on(game)
-            if not steps and not planned:
-                if stopped is not None:
-                    raise stopped
-                return None
-            result = ActionResult(game, final, tuple(steps), interrupted=stopped, plans=planned)
-        await self._after(result)
+            result = await self._play_now(game)
+        if result is not None:
+            await self._after(result)
         return result
 
     async def resume(self, ours: Callable[[Game], bool] | None = None) -> list[ActionResult]:
