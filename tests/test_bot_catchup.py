@@ -14,6 +14,7 @@ from harness import DiscordHarness
 from test_bot_support import bot_of, final_reply, open_table, replies, running_bot
 
 from bot.core.clock import ManualClock
+from bot.core.play import flow
 from bot.core.play.manager import Game, GameManager, TableSettings
 from bot.core.storage import Storage
 from bot.core.wording import texts
@@ -116,8 +117,11 @@ async def test_catchup_command_and_the_panel_header(h: DiscordHarness) -> None:
     assert game is not None and game.current is not None
     mover = h.user(game.current.name)
     nothing = final_reply(await h.slash(mover, "games", "projectl-catchup"))
-    assert nothing.ephemeral and nothing.content == "Nothing has changed since your last turn."
+    # no turn yet: never "since your last turn"
+    assert nothing.ephemeral and nothing.content == "This is your first turn: nothing happened before it."
     game, cards = await played_round(h)
+    same = final_reply(await h.slash(mover, "games", "projectl-catchup"))
+    assert "since your last turn" in same.content.splitlines()[0]
     assert game.current is not None and h.user(game.current.name) is mover
     other = next(s.name for s in game.seats if s.name != mover.name)
     reply = final_reply(await h.slash(mover, "games", "projectl-catchup"))
@@ -227,3 +231,33 @@ async def test_text_only_boards_come_as_text_first(h: DiscordHarness) -> None:
     assert panel.filenames == ["mat.png"] and panel.components  # the panel's buttons follow
     await h.slash(bob, "games", "projectl settings", text_only=False)
     assert len(replies(await h.slash(bob, "games", "projectl status"))) == 1
+
+
+async def test_a_seat_without_a_turn_yet_is_told_so_not_since_your_last_turn(tmp_path: Path) -> None:
+    """The first mover before their first turn, the second player before theirs, and the turn DM
+    and panel's block: nothing says "since your last turn" to a seat that has had none."""
+    storage = await Storage.open(str(tmp_path / "first.sqlite3"))
+    try:
+        manager, game = await table(storage)
+        assert game.current is not None and game.state is not None
+        first = game.current.seat
+        other = 1 - first
+
+        async def block(seat: int, locale: str | None = None) -> list[str]:
+            now = await manager.game_in_channel(10)
+            assert now is not None
+            return shown(await flow.ReadingContext(now, seat, 0).catch_up(manager), locale)
+
+        assert await block(first) == [str(texts.CATCHUP_FIRST_TURN)]
+        assert await block(other) == [str(texts.CATCHUP_NOTHING_YET)]
+        assert await block(first, "pt-BR") == [str(localise(texts.CATCHUP_FIRST_TURN, "pt-BR"))]
+        taken = await play_turn(manager)
+        news = await block(other)
+        assert news[0] == str(texts.CATCHUP_TITLE_FIRST)
+        assert news[1] == f"Taken: {taken[0]} by {game.names[first]}."
+        assert (await news_for(manager, other))[0] == str(texts.CATCHUP_TITLE_FIRST)  # the DM and panel too
+        assert await block(first) == [str(texts.CATCHUP_NOTHING)]
+        await play_turn(manager)
+        assert (await block(first))[0] == str(texts.CATCHUP_TITLE)
+    finally:
+        await storage.close()

@@ -23,7 +23,7 @@ from bot.core.play.manager import Game, GameManager, require_current
 from bot.core.play.seat_view import stamp
 from bot.core.play.thinking import position_seed, public_position
 from bot.core.wording import texts
-from bot.core.wording.catchup import replay_log, since_last_turn
+from bot.core.wording.catchup import catch_up_block, replay_log
 from bot.core.wording.describe import mat_lines, table_lines
 from bot.core.wording.refusals import engine_text
 from engine import Action, GameState, Place, PlayerState, serialisation
@@ -143,12 +143,12 @@ class ReadingContext:
         return mat_lines(self.state, self.game.names, self.seat)
 
     async def catch_up(self, manager: GameManager) -> list[Any]:
-        """What changed since the reader's last turn (``bot/core/wording/catchup.py``): one read of the
-        action log, replayed through the engine."""
+        """What changed since the reader's last turn (``bot/core/wording/catchup.py``), titled, or
+        the line saying nothing did: one read of the action log, replayed through the engine."""
         if self.seat is None:
             raise NotInGameError(texts.CATCHUP_NOT_SEATED)
         rows = await manager.log(self.game.id)
-        return since_last_turn(self.state, replay_log(self.state, rows), self.seat, self.game.names)
+        return catch_up_block(self.state, replay_log(self.state, rows), self.seat, self.game.names)
 
 
 async def reader(manager: GameManager, channel_id: int, user_id: int, locale: Any = None) -> ReadingContext:

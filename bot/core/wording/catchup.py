@@ -63,11 +63,39 @@ def catch_up_lines(current: GameState, rows: Sequence[ActionRow], seat: int,
     """The "While you were away" block from the log ``rows`` the caller has read: its title and
     at most three lines, or nothing when nothing changed (the turn DM and the panel's header)."""
     try:
-        lines = since_last_turn(current, replay_log(current, rows), seat, names)
+        replayed = replay_log(current, rows)
+        lines = since_last_turn(current, replayed, seat, names)
     except (engine.EngineError, ValueError, KeyError):  # a log the engine no longer replays: no news
         log.warning("the catch-up of seat %s could not replay its game's log", seat, exc_info=True)
         return []
-    return [texts.CATCHUP_TITLE, *lines] if lines else []
+    if not lines:
+        return []
+    return [texts.CATCHUP_TITLE if had_turn(current, replayed, seat) else texts.CATCHUP_TITLE_FIRST, *lines]
+
+
+def had_turn(current: GameState, replayed: Sequence[Replayed], seat: int) -> bool:
+    """Whether ``seat`` had a turn before the one it holds now (or, while it holds none, any
+    turn): the window :func:`since_last_turn` reads then starts at that turn, not at the game's
+    start, and "since your last turn" is true. The game's first turn starts with no logged
+    action, so a seat acting in the initial state counts that turn too."""
+    started = sum(1 for r in replayed
+                  if any(isinstance(e, ev.TurnStarted) and e.seat == seat for e in r.events))
+    initial = replayed[0].before if replayed else engine.initial_state(current)
+    started += seat in initial.acting_seats
+    return started > (1 if seat in current.acting_seats else 0)
+
+
+def catch_up_block(current: GameState, replayed: Sequence[Replayed], seat: int,
+                   names: Sequence[str]) -> list[Any]:
+    """``/projectl-catchup``'s reply: the title and :func:`since_last_turn`'s lines, or the one
+    line saying nothing changed — each true for a seat that has had no turn yet too."""
+    lines = since_last_turn(current, replayed, seat, names)
+    had = had_turn(current, replayed, seat)
+    if lines:
+        return [texts.CATCHUP_TITLE if had else texts.CATCHUP_TITLE_FIRST, *lines]
+    if had:
+        return [texts.CATCHUP_NOTHING]
+    return [texts.CATCHUP_FIRST_TURN if seat in current.acting_seats else texts.CATCHUP_NOTHING_YET]
 
 
 def since_last_turn(current: GameState, replayed: Sequence[Replayed], seat: int,

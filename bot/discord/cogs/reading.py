@@ -15,7 +15,6 @@ import discord
 from discord import app_commands
 
 from bot.core.play import flow
-from bot.core.wording import texts
 
 from . import common
 
@@ -45,8 +44,7 @@ async def catchup_command(interaction: discord.Interaction) -> None:
     ctx = await flow.reader(bot.manager, common.channel_id_of(interaction), interaction.user.id,
                             interaction.locale)
     await common.defer(interaction)
-    lines = await ctx.catch_up(bot.manager)
-    await common.send_lines(interaction, [texts.CATCHUP_TITLE, *lines] if lines else [texts.CATCHUP_NOTHING])
+    await common.send_lines(interaction, await ctx.catch_up(bot.manager))
 
 
 COMMANDS: tuple[app_commands.Command[Any, ..., None], ...] = (describe_command, catchup_command)
