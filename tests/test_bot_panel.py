@@ -13,6 +13,7 @@ from typing import Any
 
 import pytest
 from harness import DiscordHarness, FakeMember, InteractionRecord, MessageRecord
+from test_bot_games import Driver
 from test_bot_support import assert_refused, bot_of, final_reply, is_png, open_table, running_bot
 
 import engine
@@ -825,3 +826,22 @@ def test_every_first_screen_of_random_games_fits_discord(players: int) -> None:
                 screens += 1
         state = engine.apply(state, policy.choose(state)).state
     assert screens >= 25
+
+
+async def test_a_spectators_my_mat_after_the_end_suggests_what_still_works(h: DiscordHarness) -> None:
+    """"My mat" under a finished game's post, clicked by someone who did not play: the refusal
+    suggested `/projectl status`, which then says there is no game; it names the replay instead,
+    in the clicker's language, and a player of the game still gets their mat."""
+    alice, carol = h.add_user("alice"), h.add_user("carol")
+    await h.slash(alice, "games", "projectl table new", variant="solo")
+    await Driver(h, [alice], seed=3, randomness=0.3).play()
+    post = next(m for m in reversed(h.channel_messages("games"))
+                if any(b.custom_id.startswith("pl:mat:") for b in m.buttons))
+    button = next(b.custom_id for b in post.buttons if b.custom_id.startswith("pl:mat:"))
+    assert "no Project L game" in assert_refused(await h.slash(carol, "games", "projectl status"))
+    text = assert_refused(await h.click(carol, post, button), "over", "/projectl-games replay")
+    assert "/projectl status" not in text and "/projectl mat" not in text
+    pt = assert_refused(await h.click(carol, post, button, locale="pt-BR"), "/projectl-partidas reprise")
+    assert "status" not in pt and "over" not in pt
+    mine = final_reply(await h.click(alice, post, button))
+    assert mine.ephemeral and mine.filenames == ["mat.png"] and is_png(mine.files[0][1])

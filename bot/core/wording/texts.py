@@ -22,6 +22,8 @@ ALREADY_SEATED = "You are already at this table."
 GAME_FULL = "This table is full ({limit} players)."
 NOT_IN_LOBBY = "You are not at this table."
 NOT_IN_GAME = "You are not playing in this game. You can still look: `/projectl status`, `/projectl mat`."
+NOT_IN_FINISHED_GAME = ("You did not play in this game, and it is over: `/projectl-games replay` steps "
+                        "through it, turn by turn.")
 NO_LONGER_IN_GAME = ("You are no longer in this game (you left, or the table removed you): you have no more "
                      "turns to play. You can still look: `/projectl status`.")
 NOT_YOUR_TURN = "It is not your turn: {name} is playing. Only the current player can act."

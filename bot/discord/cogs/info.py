@@ -84,8 +84,9 @@ async def send_mat(interaction: discord.Interaction, game: Game, seat: int | Non
         raise BadInputError(texts.NOT_STARTED)
     mine = game.seat_of(interaction.user.id)
     if seat is None:
-        if mine is None:
-            raise NotInGameError(texts.NOT_IN_GAME)
+        if mine is None:  # `/projectl status` and `mat` suggest nothing once the game has ended
+            raise NotInGameError(texts.NOT_IN_GAME if game.status == "active" else
+                                 texts.NOT_IN_FINISHED_GAME if game.status == "finished" else texts.GAME_OVER)
         seat = mine.seat
     await common.defer(interaction)
     viewer = NOBODY if mine is None else mine.seat  # another's mat hides a face-down score pile
