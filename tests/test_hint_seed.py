@@ -7,7 +7,7 @@ from __future__ import annotations
 from test_policy_strong import _swap_hidden_piles, _with_hidden_piles
 
 from bot.core.play.thinking import Hint, advice_hint, expert_hint, position_seed, public_position
-from engine import GameState, Options, apply, new_game, serialisation
+from engine import GameState, Options, apply, new_game, parse_action, serialisation
 from engine.policies import GreedyPolicy
 from engine.policies.hidden import redeal
 from engine.rng import Rng
@@ -60,3 +60,32 @@ def test_the_hint_comes_from_the_strongest_search_at_every_table() -> None:
         hint = advice_hint(serialisation.dumps(state), 3)
         assert hint.wins is None  # the Expert: no rollouts to win
         assert hint == expert_hint(serialisation.dumps(state), 3)
+
+
+def test_face_down_finesse_tiles_move_neither_the_seed_nor_the_hint() -> None:
+    """Finesse's first two tiles lie face down and leave play unnamed: which tiles they are is
+    hidden, so two games that differ only there give the same public position, seed and hint."""
+    from engine.expansions import finesse
+
+    state = new_game(Options(players=2, finesse=True), 5)
+    for _ in range(2):
+        state = apply(state, GreedyPolicy(2).choose(state)).state
+    fv = finesse.view(state)
+    assert fv is not None and fv.face_down == 2
+    unused = [t for t in finesse.TILES if t not in fv.row]
+    ext = dict(state.ext)
+    ext["finesse"] = {**ext["finesse"], "row": [*unused[-2:], *fv.row[2:]]}
+    other = state.evolve(ext=ext)
+    assert finesse.view(other) != fv
+    seat = state.current
+    assert public_position(other, seat) == public_position(state, seat)
+    assert position_seed(other, seat) == position_seed(state, seat)
+    shown = finesse.view(public_position(state, seat))
+    assert shown is not None and shown.row[2:] == fv.row[2:] and len(shown.row) == len(fv.row)
+
+    def hint(position: GameState) -> Hint:
+        public = serialisation.dumps(public_position(position, seat))
+        return advice_hint(public, position_seed(position, seat))
+
+    assert hint(state) == hint(other)
+    assert apply(public_position(state, seat), parse_action(hint(state).action))  # plays on the stand-ins

@@ -233,6 +233,20 @@ def view(state: GameState | Work) -> FinesseView | None:
     )
 
 
+def hide_face_down(state: GameState) -> GameState:
+    """``state`` with its face-down tiles (hidden: they leave play unnamed, never live) replaced
+    by fixed stand-ins, the first tiles of :data:`TILES` not face up in the row: two states that
+    differ only in which tiles lie face down become equal (a hint's public position,
+    ``bot/core/play/thinking.py``)."""
+    fv = view(state)
+    if fv is None or not fv.face_down:
+        return state
+    up = fv.row[fv.face_down:]
+    stand_ins = [tile for tile in TILES if tile not in up][:fv.face_down]
+    data = {**state.ext[FinesseExpansion.name], "row": [*stand_ins, *up]}
+    return state.evolve(ext={**state.ext, FinesseExpansion.name: data})
+
+
 def _store(w: Work, fv: FinesseView) -> None:
     w.ext[FinesseExpansion.name] = {
         "bank": fv.bank, "row": list(fv.row), "active": list(fv.active),

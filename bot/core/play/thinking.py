@@ -35,6 +35,7 @@ from dataclasses import dataclass
 from typing import Any, TypeVar
 
 from engine import TABLE_ACTIONS, GameState, Options, apply, new_game, parse_action, serialisation
+from engine.expansions import finesse
 from engine.policies import (
     Analysis,
     ExpertPolicy,
@@ -125,8 +126,9 @@ def public_position(state: GameState, seat: int) -> GameState:
     face-down score piles) re-dealt with a fixed generator — equal for equal visible positions
     (:func:`engine.policies.hidden.redeal`) — and the game's own random state zeroed. A hint planned
     from it depends on the visible position alone (the search mixes the state's random state into
-    its seeds), and can name nothing the asker could not see."""
-    return redeal(state, Rng(0), viewer=seat).evolve(rng_state=0)
+    its seeds), and can name nothing the asker could not see. Finesse's face-down tiles are
+    hidden too: fixed stand-ins replace them (:func:`engine.expansions.finesse.hide_face_down`)."""
+    return finesse.hide_face_down(redeal(state, Rng(0), viewer=seat).evolve(rng_state=0))
 
 
 def position_seed(state: GameState, seat: int) -> int:
