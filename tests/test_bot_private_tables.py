@@ -88,18 +88,21 @@ async def test_a_private_thread_table_is_read_only_by_its_players_and_from_insid
         await finish(h, shown)
 
         # over: the replay list, the replay and its buttons, the recap, the log, the review
-        for command in ("projectl-games replay", "projectl-games recap"):
+        for command in ("projectl-games replay", "projectl-games recap", "projectl-games export"):
             assert await choices(h, carol, general, command) == [shown.id]
             assert sorted(await choices(h, bob, general, command)) == sorted([hidden.id, shown.id])
         refused(await h.slash(carol, general, "projectl-games replay", game=hidden.id))
         refused(await forged(h, carol, general, f"plg:rp:{hidden.id}:1:next"))
         refused(await h.slash(carol, general, "projectl-games recap", game=hidden.id))
+        refused(await h.slash(carol, general, "projectl-games export", game=hidden.id))  # no record, no log
         refused(await h.slash(carol, general, "projectl log", game=hidden.id))
         refused(await forged(h, carol, general, f"pld:review:{hidden.id}"))
         refused(await forged(h, carol, general, f"pld:log:{hidden.id}:1:prev"))
 
         # its players, anywhere; anyone, from inside the thread (Discord showed it to them)
         assert final_reply(await h.slash(bob, general, "projectl-games replay", game=hidden.id)).embeds
+        exported = final_reply(await h.slash(bob, general, "projectl-games export", game=hidden.id))
+        assert exported.ephemeral and len(exported.files) == 2
         assert final_reply(await h.slash(alice, "random", "projectl log", game=hidden.id)).embeds
         assert final_reply(await h.slash(carol, secret, "projectl-games replay")).embeds
         assert hidden.id in await choices(h, carol, secret, "projectl-games replay")
