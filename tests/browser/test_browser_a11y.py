@@ -10,6 +10,7 @@ from typing import Any
 import pytest
 from board_pages import BUSY_CEILING_MS, DESKTOP, PHONE, open_board, revision, view, wait_revision
 from playwright.sync_api import Browser, Page
+from test_browser_expansions import cell_name
 
 from bot.board import BoardHandle
 
@@ -178,3 +179,30 @@ def test_axe_finds_no_serious_violation_while_recycling_or_at_the_end(
     play_to_the_end(board)
     page.wait_for_selector(".result")
     assert serious(page) == []
+
+
+@pytest.mark.parametrize(("locale", "said"), [
+    ("en", "1 on {card} {cell} in the draft: placed when you confirm."),
+    ("pt-BR", "1 em {card} {cell} no rascunho: colocada ao confirmar."),
+])
+def test_a_piece_drafted_by_keyboard_is_said(page: Page, boards: Callable[..., BoardHandle],
+                                             locale: str, said: str) -> None:
+    """A Master draft laid out by keyboard (Enter on Master, on a piece, on a lit cell): the drop
+    changed only the drawing and the focused cell's name, which a screen reader does not read
+    again, so the player heard nothing at all. The drop is said in the polite status."""
+    board = boards(players=2)
+    board.act(0, "take white 1")
+    board.act(0, "take white 2")
+    open_board(page, board.link(0, locale=locale))
+    page.focus('[data-key="btn:master"]')
+    page.keyboard.press("Enter")
+    assert focused_key(page) == "piece:1"
+    page.keyboard.press("Enter")
+    cell = page.evaluate("document.activeElement.dataset")
+    page.keyboard.press("Enter")
+    page.wait_for_function("() => window.board.draft.items.length === 1")
+    expected = said.format(card=cell["card"], cell=cell_name(int(cell["r"]), int(cell["c"])))
+    assert page.inner_text("#message") == expected
+    assert focused_key(page).startswith(f"cell:{cell['card']}:")
+    assert serious(page) == []
+

@@ -366,6 +366,8 @@ export class Board {
       this.draft.items.push({ shape, card, cells: legal.cells });
       if (!(this.supplyCounts()[shape] > 0)) this.picked = null;
       this.redraw();
+      // said: the drop changes only the drawing and the cells' names, which nothing reads out
+      this.say(this.t("drafted", { shape, card, cells: legal.cells.map(([r, c]) => cellName(r, c)).join(" ") }), "info", card);
       return true;
     }
     if (legal) {
