@@ -10,7 +10,8 @@ from typing import Any
 import pytest
 from board_pages import BUSY_CEILING_MS, DESKTOP, PHONE, open_board, revision, view, wait_revision
 from playwright.sync_api import Browser, Page
-from test_browser_expansions import cell_name
+from test_browser_expansions import cell_name, play_until
+from test_browser_ghost import _split_to_place
 
 from bot.board import BoardHandle
 
@@ -206,3 +207,25 @@ def test_a_piece_drafted_by_keyboard_is_said(page: Page, boards: Callable[..., B
     assert focused_key(page).startswith(f"cell:{cell['card']}:")
     assert serious(page) == []
 
+
+def test_escape_out_of_a_ghost_split_gives_the_focus_back_to_the_split(
+        page: Page, boards: Callable[..., BoardHandle]) -> None:
+    """A Ghost split shows its new pieces in the supply and focuses the first; Esc there cancels
+    the split, its pieces go, and the focus fell on Turn, an unrelated tool. It goes back to the
+    split pressed (as Esc out of a Recycle goes back to Recycle), now not pressed; Cancel too."""
+    board = boards(players=2, human_seats=(0, 1), ghost=True, seed=3)
+    state = play_until(board, _split_to_place)
+    open_board(page, board.link(min(state.acting_seats)))
+    split = [o for o in view(page)["offers"] if o["kind"] == "ghost"][-1]
+    key = f"offer:{split['action']}"
+    page.focus(f'[data-key="{key}"]')
+    page.keyboard.press("Enter")
+    assert focused_key(page).startswith("piece:")
+    page.keyboard.press("Escape")
+    assert page.locator(".draft-bar").count() == 0
+    assert focused_key(page) == key
+    assert page.locator(f'[data-key="{key}"]').get_attribute("aria-pressed") == "false"
+    page.keyboard.press("Enter")
+    page.get_by_role("button", name="Cancel", exact=True).click()
+    assert page.locator(".draft-bar").count() == 0
+    assert focused_key(page) == key

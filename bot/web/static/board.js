@@ -553,7 +553,7 @@ export class Board {
     if (this.recycling) return this.cancelRecycle();
     if (this.upgradeFrom) this.upgradeFrom = null;
     else if (this.picked) this.picked = null;
-    else if (this.draft) this.draft = null;
+    else if (this.draft) return this.cancelDraft();
     else return;
     this.redraw();
     if (back && onGrid) this.focusKey(`piece:${back}`);
@@ -581,9 +581,13 @@ export class Board {
     this.focusKey("piece:" + Object.keys(pieces)[0]);
   }
 
+  /** Drop the draft (Esc, Cancel): the focus goes back to the button that opened it, as out of a
+   * Recycle (a Ghost split's new pieces, where it was, go with the draft). */
   cancelDraft() {
+    const draft = this.draft;
     this.draft = null;
     this.redraw();
+    if (draft) this.focusKey(draft.kind === "ghost" ? `offer:${draft.split}` : `btn:${draft.kind}`);
   }
 
   confirmDraft() {
