@@ -20,8 +20,12 @@ from test_browser_a11y import serious
 from test_browser_turns import tab_to
 
 from bot.board import BoardHandle
-from bot.core.play.manager import Game, Step
+from bot.core.play import plan_keeping
+from bot.core.play.flow import ActingContext
+from bot.core.play.manager import Game, Step, engine_policy
 from bot.core.storage.plans import PlanStore
+from engine import parse_action
+from engine.state import Phase
 
 
 async def slow_hook(game: Game, step: Step) -> None:
@@ -259,3 +263,46 @@ def test_save_pressed_while_the_plan_is_laid_again_saves_it(page: Page,
     assert "Planned for your next turn" in page.inner_text("#message")
     kept = saved_steps(board, 1)
     assert kept is not None and len(kept) == 1
+
+
+def test_a_plan_kept_when_the_last_round_ends_is_not_said_to_wait_and_no_plan_is_said_why(
+        page: Page, boards: Callable[..., BoardHandle]) -> None:
+    """Ana saves a plan during Bia's turn of the last round: Finishing Touches come instead of her
+    turn, so the plan never plays. Her page must not keep saying it plays when her turn starts
+    (there, or once the game is over); out of turn in Finishing Touches the page says why there
+    is no Plan button."""
+    board = boards(players=2, human_seats=(0, 1), seed=3)
+    chooser = engine_policy("greedy", 3)
+    store = PlanStore(board.board.storage)
+    while board.state().phase is Phase.PLAY:
+        state = board.state()
+        if state.current == 1 and board._run(store.get(board.board.game_id, 0)) is None:
+            game = board._run(board.board.manager.game(board.board.game_id))
+            assert game is not None
+            ctx = ActingContext(game, 0, board.board.users[0], None)
+            board._run(plan_keeping.save_plan(board.board.storage, ctx, [parse_action("level1")]))
+        seat = min(state.acting_seats)
+        board.act(seat, str(chooser.choose(state.focused(seat))))
+    assert board.state().phase is Phase.FINISHING and board.state().acting_seats == (0,)
+    assert saved_steps(board, 0) == ["level1"]  # kept, but no turn of Ana's will ever play it
+
+    open_board(page, board.link(0))
+    page.wait_for_function("() => window.board?.kept !== null")
+    assert "It plays the moment your turn starts." not in page.inner_text("main")
+    assert page.locator(".plan-steps").count() == 0
+
+    out_of_turn = page.context.new_page()
+    open_board(out_of_turn, board.link(1))
+    out_of_turn.wait_for_function("() => window.board?.kept !== null")
+    assert out_of_turn.get_by_role("button", name="Plan my next turn").count() == 0
+    assert "No plans in Finishing Touches: play them as they come." in out_of_turn.inner_text("main")
+
+    while not board.state().is_over:
+        state = board.state()
+        seat = min(state.acting_seats)
+        board.act(seat, str(chooser.choose(state.focused(seat))))
+    page.reload()
+    page.wait_for_selector("#players-h")
+    page.wait_for_function("() => window.board?.kept !== null")
+    assert "It plays the moment your turn starts." not in page.inner_text("main")
+    assert "No plans in Finishing Touches" not in page.inner_text("main")

@@ -14,6 +14,7 @@ from bot.core.play.flow import ActingContext
 from bot.core.storage import Storage
 from bot.core.storage.plans import PlanRow, PlanStore
 from engine import Action
+from engine.state import Phase
 
 
 async def save_plan(storage: Storage, ctx: ActingContext, actions: Sequence[Action], *,
@@ -29,8 +30,10 @@ async def save_plan(storage: Storage, ctx: ActingContext, actions: Sequence[Acti
 
 async def plan_of(storage: Storage, ctx: ActingContext) -> PlanRow | None:
     """The seat's plan, if it is this user's (a seat that changed hands keeps no one else's) and
-    the seat is still in the game (one that left or was removed never plays its plan)."""
-    if _out(ctx):
+    it can still play: the seat is in the game (one that left or was removed never plays its
+    plan) and the game still in its play phase (a plan kept when the last round ended never
+    plays: Finishing Touches or the game's end come instead of the seat's turn)."""
+    if _never_plays(ctx):
         return None
     plan = await PlanStore(storage).get(ctx.game.id, ctx.seat)
     return None if plan is None or plan.user_id != ctx.user_id else plan
@@ -39,11 +42,14 @@ async def plan_of(storage: Storage, ctx: ActingContext) -> PlanRow | None:
 async def cancel_plan(storage: Storage, ctx: ActingContext, *, outcome_too: bool = False) -> bool:
     """Drop the seat's plan (with ``outcome_too``, and what its last planned turn did, in the
     same transaction: the board's Dismiss); whether there was one (a seat out of the game had
-    none to play)."""
+    none to play, as has a game past its play phase)."""
     dropped = await PlanStore(storage).delete(ctx.game.id, ctx.seat, outcome_too=outcome_too)
-    return dropped and not _out(ctx)
+    return dropped and not _never_plays(ctx)
 
 
-def _out(ctx: ActingContext) -> bool:
-    """Whether the seat left the game or was removed: it will never move again."""
-    return ctx.game.state is not None and ctx.game.state.players[ctx.seat].removed
+def _never_plays(ctx: ActingContext) -> bool:
+    """Whether no plan of the seat will ever play: it left the game or was removed, or the game
+    is past its play phase (Finishing Touches, over, cancelled)."""
+    state = ctx.game.state
+    return state is not None and (state.players[ctx.seat].removed or state.phase is not Phase.PLAY
+                                  or ctx.game.status != "active")

@@ -283,6 +283,8 @@ function planBox(ui) {
     return box(t("lastPlan"), h("p", { class: "plan-outcome", text: kept.outcome.text }),
       h("div", { class: "plan-buttons" }, way, button("btn:plan-dismiss", t("dismiss"), () => ui.cancelPlan(), { class: "cancel" })));
   }
+  // out of turn in Finishing Touches there is no Plan button: say why
+  if (!way && view.game.phase === "finishing" && !view.game.over && !view.me.acting) return h("p", { class: "hint plan-none", text: t("planNotNow") });
   return way;
 }
 
