@@ -36,3 +36,18 @@ def test_an_unknown_code_is_refused_on_the_page(page: Page, boards: Callable[...
     assert page.locator("#supply").count() == 0
     # the sign-in's own reason, not the words for a bad board link
     assert alert.inner_text().strip() == str(texts.ACTIVITY_CODE_REFUSED)
+
+
+def test_the_game_cancelled_while_the_activity_is_open_is_said_so(
+        page: Page, boards: Callable[..., BoardHandle]) -> None:
+    """The host ends the table while Bia has the Activity open: her page says the game was
+    cancelled (live), not that it waits for the host's move, which will never come."""
+    board = boards(players=2, human_seats=(0, 1), activity_codes={"mock_code": 1})
+    page.goto(f"{board.base_url}/activity?channel_id={CHANNEL_ID}")
+    page.wait_for_selector("#players-h")
+    board._run(board.board.manager.cancel(CHANNEL_ID, board.board.users[0]))
+    page.wait_for_function("() => window.board.view.game.status === 'cancelled'")
+    status = page.locator("#turn-status")
+    status.filter(has_text="This game was cancelled: nothing more is played in it.").wait_for()
+    assert "Waiting for" not in status.inner_text()
+    assert page.locator("button.offer").count() == 0

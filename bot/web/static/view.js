@@ -76,6 +76,7 @@ function status(ui) {
   const { view, t } = ui;
   const me = view.me || {};
   if (view.game && view.game.over) return view.result ? t("gameOverWon", { result: view.result.headline }) : t("gameOver");
+  if (view.game && view.game.status === "cancelled") return t("gameCancelled"); // its table was ended: no one moves again
   if (me.spectator) return t("spectating");
   if (ui.planning) return ui.planning.steps.length === 1 ? t("planningOne") : t("planning", { n: ui.planning.steps.length });
   if (me.acting && me.held) return `${t("yourTurn")} ${t("actionsHeld")}`; // Finesse: Insert or End turn
