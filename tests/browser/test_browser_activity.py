@@ -6,11 +6,14 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+import pytest
 from board_pages import COUNT_GESTURES, view
-from playwright.sync_api import Page
+from playwright.sync_api import Browser, Page
 
-from bot.board import CHANNEL_ID, BoardHandle
+from bot.board import CHANNEL_ID, BoardHandle, KnownCodes
 from bot.core.wording import texts
+from bot.core.wording.locales import localise
+from bot.web.activity import ActivityInstance, SignedIn, SignInError
 
 
 def test_the_activity_signs_in_under_the_sdk_mock_and_lands_on_the_right_seat(
@@ -51,3 +54,52 @@ def test_the_game_cancelled_while_the_activity_is_open_is_said_so(
     status.filter(has_text="This game was cancelled: nothing more is played in it.").wait_for()
     assert "Waiting for" not in status.inner_text()
     assert page.locator("button.offer").count() == 0
+
+
+SPECTATOR = 999
+"""A Discord user holding no seat at the table."""
+
+
+@pytest.mark.parametrize(("instance", "refusal", "locale"), [
+    (ActivityInstance(CHANNEL_ID + 1, frozenset({SPECTATOR})), texts.ACTIVITY_NO_GAME, "en"),  # elsewhere
+    (ActivityInstance(CHANNEL_ID, frozenset()), texts.ACTIVITY_NO_GAME, "pt-BR"),  # not in it
+    (None, texts.ACTIVITY_NO_GAME, "en"),  # no such instance
+    (SignInError(texts.ACTIVITY_UNREACHABLE), texts.ACTIVITY_UNREACHABLE, "pt-BR"),  # Discord not reached
+])
+def test_a_spectator_discord_does_not_vouch_for_is_told_the_servers_reason_only(
+        browser: Browser, boards: Callable[..., BoardHandle], monkeypatch: pytest.MonkeyPatch,
+        instance: ActivityInstance | SignInError | None, refusal: str, locale: str) -> None:
+    """A refusal is the server's sentence, in the browser's language, as it is: not "Something
+    went wrong", which says the refusal was a fault."""
+    async def exchange(self: KnownCodes, code: str) -> SignedIn:
+        return SignedIn(SPECTATOR, "offline-access", None)
+
+    async def found(self: KnownCodes, instance_id: str) -> ActivityInstance | None:
+        if isinstance(instance, SignInError):
+            raise instance
+        return instance
+    monkeypatch.setattr(KnownCodes, "exchange", exchange)
+    monkeypatch.setattr(KnownCodes, "instance", found)
+    board = boards(players=2, activity_codes={"mock_code": 0})
+    context = browser.new_context(locale=locale)
+    try:
+        page = context.new_page()
+        page.goto(f"{board.base_url}/activity?channel_id={CHANNEL_ID}")
+        alert = page.get_by_role("alert")
+        alert.wait_for()
+        assert alert.inner_text().strip() == str(localise(refusal, locale))
+        assert page.locator("#supply").count() == 0
+    finally:
+        context.close()
+
+
+def test_an_activity_not_set_up_says_so_without_signing_in(page: Page,
+                                                           boards: Callable[..., BoardHandle]) -> None:
+    board = boards(players=2)  # no activity_codes: the sign-in is off
+    logs: list[str] = []
+    page.on("console", lambda line: logs.append(line.text))
+    page.goto(f"{board.base_url}/activity?channel_id={CHANNEL_ID}")
+    alert = page.get_by_role("alert")
+    alert.wait_for()
+    assert alert.inner_text().strip() == str(texts.ACTIVITY_OFF)
+    assert not any("authorize" in line for line in logs)  # no client id: nothing to authorise with

@@ -29,11 +29,22 @@ async function postJson(path, body) {
   return { status: response.status, answer: answer || {} };
 }
 
+// A refusal of the sign-in (4xx: the code, the channel, the Activity not set up) is the server's
+// sentence as it is, in the browser's language (not the words for a bad board link, nor "something
+// went wrong": nothing did); only a fault (5xx, no sentence) is said to be one.
+function refused(status, answer) {
+  document.getElementById("message").setAttribute("role", "alert");
+  const said = status >= 400 && status < 500 && answer.error;
+  show(said ? answer.error : t("error", { reason: answer.error || `HTTP ${status}` }), "error");
+}
+
 async function signIn() {
   show(t("activityAuth"));
   const params = new URLSearchParams(location.search);
-  const config = await (await fetch("/api/activity/config", { cache: "no-store" })).json();
-  const clientId = String(config.client_id || "0");
+  const configured = await fetch("/api/activity/config", { cache: "no-store" });
+  const config = await configured.json().catch(() => ({}));
+  if (!configured.ok || !config.client_id) return refused(configured.status, config); // not set up: no one to authorise with
+  const clientId = String(config.client_id);
   const sdk = params.has("frame_id")
     ? new DiscordSDK(clientId)
     : new DiscordSDKMock(clientId, params.get("guild_id"), params.get("channel_id") || "0", null);
@@ -45,12 +56,7 @@ async function signIn() {
   const { status, answer } = await postJson("/api/activity/token", {
     code, channel_id: String(sdk.channelId || ""), instance_id: sdk.instanceId ? String(sdk.instanceId) : null,
   });
-  if (status !== 200 || !answer.token) {
-    document.getElementById("message").setAttribute("role", "alert");
-    // a 403 here is the sign-in refused (the server says why, in the browser's language), not a bad link
-    show(status === 403 && answer.error ? answer.error : t("error", { reason: answer.error || `HTTP ${status}` }), "error");
-    return;
-  }
+  if (status !== 200 || !answer.token) return refused(status, answer);
   if (answer.access_token) await sdk.commands.authenticate({ access_token: answer.access_token });
   window.board = new Board(answer.token);
   await window.board.start();
