@@ -306,3 +306,32 @@ def test_a_plan_kept_when_the_last_round_ends_is_not_said_to_wait_and_no_plan_is
     page.wait_for_function("() => window.board?.kept !== null")
     assert "It plays the moment your turn starts." not in page.inner_text("main")
     assert "No plans in Finishing Touches" not in page.inner_text("main")
+
+
+def test_a_plan_saved_in_one_tab_is_shown_in_the_other_when_the_player_comes_back_to_it(
+        page: Page, boards: Callable[..., BoardHandle]) -> None:
+    """No new revision says a plan was saved or cancelled: the other tab asks again when it gets
+    the focus back, so it neither offers to plan from nothing nor shows a plan that is gone."""
+    board = boards(players=2, human_seats=(0, 1), seed=11)
+    other = page.context.new_page()
+    open_board(page, board.link(1))
+    open_board(other, board.link(1))
+    start_planning(page)
+    page.locator("button.offer.level1").click()
+    wait_steps(page, 1)
+    page.get_by_role("button", name="Save plan").click()
+    page.wait_for_selector('[data-key="btn:plan-cancel"]')
+
+    other.bring_to_front()
+    # what switching back to a tab does (a headless browser has no tabs to switch)
+    other.evaluate("window.dispatchEvent(new Event('focus'))")
+    other.wait_for_selector('[data-key="btn:plan-cancel"]')
+    assert "It plays the moment your turn starts." in plan_box(other)
+    assert other.get_by_role("button", name="Plan my next turn").count() == 0
+
+    other.get_by_role("button", name="Cancel plan").click()
+    other.wait_for_selector('[data-key="btn:plan"]')
+    page.bring_to_front()
+    page.evaluate("window.dispatchEvent(new Event('focus'))")
+    page.wait_for_selector('[data-key="btn:plan"]')
+    assert page.locator(".plan-steps").count() == 0

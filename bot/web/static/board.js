@@ -72,6 +72,13 @@ export class Board {
       return;
     }
     this.refreshPlan();
+    // the plan may have been saved or dropped from another tab (no new revision says so): ask again
+    // when the player comes back to this one
+    const comeBack = () => {
+      if (document.visibilityState === "visible" && !this.forbidden && !this.planning) this.refreshPlan();
+    };
+    document.addEventListener("visibilitychange", comeBack);
+    window.addEventListener("focus", comeBack);
     this.stopFollowing = this.api.follow((view) => this.liveView(view), (state, reason) => {
       if (state === "forbidden") this.showForbidden(reason);
       else if (state === "lost") this.say(this.t("offline"), "error");
