@@ -391,4 +391,4 @@ def _plain(name: Any) -> str:
 def _plain_field(value: Any) -> Any:
     """A sentence's field as :func:`plain_name` shows it: a name without its bidi controls, a
     number (``Easy AI {n}``) still a number."""
-    return without_bidi_controls(value) if isinstance(value, str) else value
+    return without_bidi_controls(value) if isinstance(value, str) and not isinstance(value, Text) else value
