@@ -23,7 +23,7 @@ from .actions import (
 )
 from .cards import PuzzleCard
 from .decisions import waiting_for
-from .expansions.base import expansions_for, is_free_action
+from .expansions.base import expansions_for, free_action_types
 from .pieces import SHAPES, Shape, placements_in
 from .placing import MasterOptions, _place_actions, placements_for, puzzle_options
 from .rules import MAX_UPGRADE_LEVEL, substitutes
@@ -134,8 +134,9 @@ def legal_actions(state: GameState, player: int | None = None, *, places: bool =
     for expansion in expansions_for(state.options):
         actions.extend(expansion.legal_actions(state))
     # a free action (Finesse's Insert) spends none of the turn's actions: it does not stop a pass
-    spending = [action for action in actions if not is_free_action(state.options, action)]
-    if not spending and master_options(state) is None and (places or not placements_for(state.cards, me)):
+    free = free_action_types(state.options)
+    if (not any(not isinstance(action, free) for action in actions) and master_options(state) is None
+            and (places or not placements_for(state.cards, me))):
         actions.append(Pass())
     return actions
 

@@ -214,6 +214,12 @@ def may_hold_turns(options: Options) -> bool:
     return any(e.free_action_types for e in expansions_for(options))
 
 
+def free_action_types(options: Options) -> tuple[type, ...]:
+    """The action types of the enabled expansions that spend none of the turn's actions (Insert):
+    ``()`` at most tables, so an ``isinstance`` check against it costs next to nothing."""
+    return tuple(kind for expansion in expansions_for(options) for kind in expansion.free_action_types)
+
+
 def is_free_action(options: Options, action: Action) -> bool:
     """True for an expansion action that spends none of the turn's actions (Insert)."""
     return any(isinstance(action, e.free_action_types) for e in expansions_for(options))
