@@ -51,11 +51,19 @@ def check_sqlite_file(target: str) -> Path | None:
             f"PROJECTL_DB_PATH {target} is not a SQLite database: point PROJECTL_DB_PATH at the "
             "bot's database file, or at a new file name to start an empty one.")
     promised = _promised_size(header)
-    if promised is not None and size < promised:
+    if promised is not None and size < promised and not _being_written(path):
         raise StorageOpenError(
             f"the database file {target} is damaged (truncated to {size:,} of the {promised:,} bytes "
             "it should hold): restore it from a backup; the bot left it as it was.")
     return path
+
+
+def _being_written(path: Path) -> bool:
+    """Whether another connection has the file open for writing (a -wal or -journal file beside
+    it): a checkpoint may then have written the header's new page count before the pages that
+    grow the file, so a file shorter than its header says is not (yet) a damaged one. Six
+    processes starting on one new file saw that (tests/test_hardening_startup.py)."""
+    return any(Path(f"{path}{suffix}").exists() for suffix in ("-wal", "-journal"))
 
 
 def stored_schema_version(path: Path) -> int | None:
@@ -64,7 +72,7 @@ def stored_schema_version(path: Path) -> int | None:
     file holds every committed change, and SQLite creates no -wal or -shm to read it). None when
     it cannot tell (a new file, no ``schema_version`` table, a file another process is writing):
     the migrations then check again, under their lock."""
-    beside = any(Path(f"{path}{suffix}").exists() for suffix in ("-wal", "-journal"))
+    beside = _being_written(path)
     uri = path.resolve().as_uri() + ("?mode=ro" if beside else "?mode=ro&immutable=1")
     try:
         reader = sqlite3.connect(uri, uri=True)
