@@ -9,6 +9,8 @@ The example plug-in (examples/projectl-example-policy) and the test plug-ins bel
 
 from __future__ import annotations
 
+import asyncio
+import sys
 from collections.abc import AsyncIterator, Iterator
 from dataclasses import fields, replace
 from pathlib import Path
@@ -24,7 +26,7 @@ from bench.harnessed import forge_click
 from bot.core.clock import ManualClock
 from bot.core.errors import BadInputError
 from bot.core.play.manager import GameManager, TableSettings
-from bot.core.play.plugins import PluginRunner, PluginTimeoutError, plugin_names
+from bot.core.play.plugins import PluginError, PluginRunner, PluginTimeoutError, plugin_names
 from bot.core.storage import Storage
 from engine import GameState, Options, apply, legal_actions, new_game
 from engine.expansions.finesse import TILES, FinesseExpansion
@@ -66,6 +68,38 @@ class Cheat:
 
     def choose(self, view):
         return "skip"
+
+class Snoop:
+    """Prints, then tells what the worker let it see (its seed, the bot's token) in its error."""
+    def __init__(self, seed):
+        self.seed = seed
+
+    def choose(self, view):
+        import os
+        print("snoop was here")
+        raise RuntimeError(f"seed={self.seed} token={os.environ.get('DISCORD_TOKEN')}")
+
+class Hog:
+    def __init__(self, seed):
+        pass
+
+    def choose(self, view):
+        hoard = bytearray(8 << 30)  # 8 GiB: past the worker's limit, refused at once
+        return view.legal[len(hoard) % 1]
+'''
+
+ODD_PLUGIN = '''
+class Odd(Exception):
+    """An exception of the plug-in's own, which cannot even be unpickled (two arguments)."""
+    def __init__(self, a, b):
+        super().__init__(f"{a}/{b}")
+
+class Oddball:
+    def __init__(self, seed):
+        pass
+
+    def choose(self, view):
+        raise Odd(1, 2)
 '''
 
 
@@ -84,8 +118,12 @@ def plugins(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Path]:
     install(site, "projectl_example_policy", {"example": "projectl_example_policy:ExamplePolicy"})
     install(site, "projectl_test_plugins", {"spy": "projectl_test_plugins:Spy",
                                             "sleepy": "projectl_test_plugins:Sleepy",
-                                            "cheat": "projectl_test_plugins:Cheat"})
+                                            "cheat": "projectl_test_plugins:Cheat",
+                                            "snoop": "projectl_test_plugins:Snoop",
+                                            "hog": "projectl_test_plugins:Hog"})
+    install(site, "projectl_test_odd", {"oddball": "projectl_test_odd:Oddball"})
     (site / "projectl_test_plugins.py").write_text(TEST_PLUGINS)
+    (site / "projectl_test_odd.py").write_text(ODD_PLUGIN)
     monkeypatch.syspath_prepend(str(EXAMPLE_SRC))
     monkeypatch.syspath_prepend(str(site))
     yield site
@@ -172,6 +210,46 @@ async def test_a_plugin_out_of_time_is_killed_and_the_next_one_plays(plugins: Pa
         assert action in legal_actions(state)
     finally:
         await runner.close()
+
+
+async def test_what_crosses_back_from_the_worker_is_text_never_the_plugins_own_object(
+    plugins: Path,
+) -> None:
+    """A plug-in's own exception class is not unpickled in the bot's process (that would import
+    the plug-in there, on the event loop, beside every game's real state; this one cannot even be
+    unpickled): its failure comes back at once as a PluginError naming it."""
+    sys.modules.pop("projectl_test_odd", None)
+    state = new_game(Options(players=2), 5)
+    runner = PluginRunner(budget_s=60.0)
+    try:
+        with pytest.raises(PluginError, match="Odd: 1/2"):
+            await asyncio.wait_for(runner.move(state, state.acting_seat, 1, "oddball"), 30.0)
+    finally:
+        await runner.close()
+    assert "projectl_test_odd" not in sys.modules
+
+
+async def test_the_worker_keeps_the_token_the_game_seed_and_the_terminal_from_a_plugin(
+    plugins: Path, monkeypatch: pytest.MonkeyPatch, capfd: pytest.CaptureFixture[str],
+) -> None:
+    """The seed a plug-in is given is not the game's (nor a few bits from it: the deal could be
+    dealt again), the bot's token is not in its environment, what it prints does not reach the
+    bot's output, and an allocation past its memory limit fails in the plug-in."""
+    monkeypatch.setenv("DISCORD_TOKEN", "not-for-plugins")
+    state = new_game(Options(players=2), 5)
+    game_seed = 0x2AAA_BBBB_CCCC_DDDD
+    runner = PluginRunner(budget_s=60.0)
+    try:
+        with pytest.raises(PluginError) as said:
+            await runner.move(state, state.acting_seat, game_seed ^ 7919, "snoop")
+        seed = int(str(said.value).split("seed=")[1].split()[0])
+        assert "token=None" in str(said.value)
+        assert (seed ^ game_seed) >> 32  # not the game's seed with its low bits changed
+        with pytest.raises(PluginError, match="MemoryError"):
+            await runner.move(state, state.acting_seat, 1, "hog")
+    finally:
+        await runner.close()
+    assert "snoop was here" not in capfd.readouterr().out
 
 
 async def test_only_a_server_that_turned_plugins_on_seats_them(plugins: Path, tmp_path: Path) -> None:

@@ -30,10 +30,12 @@ from ..state import GameState
 from .hidden import redeal
 
 __all__ = ["GROUP", "FACE_DOWN_TILE", "PluginPolicy", "SeatView", "installed_plugins", "plugin_policy",
-           "seat_view"]
+           "said", "seat_view"]
 
 GROUP = "projectl.policies"
 """The entry-point group a plug-in package declares its policy factory in."""
+SAID_CHARS = 300
+"""At most this much of a plug-in's error text is told (:func:`said`)."""
 FACE_DOWN_TILE = "?"
 """What a face-down Finesse tile reads as in a view (its identity is never shown)."""
 
@@ -91,6 +93,17 @@ def plugin_factory(name: str) -> Callable[[int], PluginChooser]:
     return factory
 
 
+def said(error: BaseException) -> str:
+    """A plug-in's ``error`` as one short line for an operator: its class's name and its text, at
+    most :data:`SAID_CHARS` characters (its ``__str__`` is the plug-in's: it may fail too)."""
+    try:
+        text = f"{type(error).__name__}: {error}"
+    except Exception:  # noqa: BLE001
+        text = type(error).__name__
+    text = " ".join(str.__str__(text).split())
+    return text if len(text) <= SAID_CHARS else text[:SAID_CHARS - 1] + "…"
+
+
 def answer_action(answer: Action | str) -> Action:
     """A plug-in's answer as an action (text is parsed); anything else, or a table's decision
     (skip, remove: never a player's), is refused."""
@@ -130,7 +143,7 @@ class PluginPolicy:
             return action
         except Exception as error:  # noqa: BLE001 - a plug-in's failure never stops the game
             self.fallbacks += 1
-            self.last_error = repr(error)
+            self.last_error = said(error)
         return fallback_action(state, seat)
 
 

@@ -20,9 +20,13 @@ plugin_ais:``, migration 0014: :class:`ServerPluginAIs`).
 from __future__ import annotations
 
 import asyncio
+import hashlib
 import logging
+import os
 import re
+import sys
 from collections.abc import Callable
+from functools import partial
 
 from bot.core.rendering.worker_pipe import PipeWorker
 from bot.core.storage import Storage
@@ -34,6 +38,7 @@ from engine.policies.plugins import (
     answer_action,
     installed_plugins,
     plugin_factory,
+    said,
     seat_view,
 )
 
@@ -41,6 +46,12 @@ log = logging.getLogger("bot.plugins")
 
 PLUGIN_BUDGET_S = 2.0
 """Wall-clock seconds a plug-in seat may think per action (the AI seats' budget, issue 50)."""
+PLUGIN_MEMORY_BYTES = 4 << 30
+"""The worker's address space (``RLIMIT_AS``, where the system has it): a plug-in that allocates
+past it gets a MemoryError (its move falls back) instead of pushing the host out of memory."""
+HIDDEN_ENV = re.compile(r"DISCORD_|PROJECTL_|.*(TOKEN|SECRET|PASSWORD|KEY)", re.IGNORECASE)
+"""Environment variables the worker drops before any plug-in loads (the bot's token, its
+settings, anything named like a credential)."""
 WORKER_START_S = 120.0
 """How long the worker may take to start (a spawned interpreter importing the engine: seconds on
 a loaded machine); the budget counts from its answer to start-up, not from the spawn."""
@@ -63,13 +74,32 @@ def plugin_names() -> tuple[str, ...]:
                         if is_plugin(name) and PLUGIN_NAME.fullmatch(name)))
 
 
+class PluginError(Exception):
+    """A plug-in's failure in the worker (an error, an answer that is no action), as its text."""
+
+
 # -- the worker's side (module-level: the worker imports this module) ---------------------------
 
 _factories: dict[str, Callable[[int], PluginChooser]] = {}
 
 
-def _started() -> None:
-    """The worker's initializer: nothing to prepare (plug-ins load on their first move)."""
+def _started(memory_bytes: int | None = PLUGIN_MEMORY_BYTES) -> None:
+    """The worker's initializer, before any plug-in loads (on its first move): the bot's secrets
+    out of the environment, standard output and error to nowhere (a plug-in's prints are not the
+    bot's log), the address space capped at ``memory_bytes``."""
+    for name in [name for name in os.environ if HIDDEN_ENV.match(name)]:
+        del os.environ[name]
+    nowhere = os.open(os.devnull, os.O_WRONLY)
+    for fd in (1, 2):
+        os.dup2(nowhere, fd)
+    os.close(nowhere)
+    sys.stdout = sys.stderr = open(os.devnull, "w", encoding="utf-8")  # noqa: SIM115 - the worker's for life
+    if memory_bytes is not None:
+        try:
+            import resource
+        except ImportError:  # no such limit on this system
+            return
+        resource.setrlimit(resource.RLIMIT_AS, (memory_bytes, memory_bytes))
 
 
 def _idle() -> None:
@@ -77,12 +107,26 @@ def _idle() -> None:
 
 
 def plugin_move(view: SeatView, seed: int, name: str) -> str:
-    """In the worker: plug-in ``name``'s answer for ``view`` (seeded as a built-in policy is per
-    move), as action text for the engine to check."""
-    factory = _factories.get(name)
-    if factory is None:
-        factory = _factories[name] = plugin_factory(name)
-    return str(answer_action(factory(seed).choose(view)))
+    """In the worker: plug-in ``name``'s answer for ``view`` (seeded afresh each move), as action
+    text for the engine to check. Whatever fails comes back as a :class:`PluginError` holding the
+    failure's text: nothing of the plug-in's own (its exception class, a ``str`` subclass) is
+    ever unpickled in the bot's process, which would import the plug-in there."""
+    try:
+        factory = _factories.get(name)
+        if factory is None:
+            factory = _factories[name] = plugin_factory(name)
+        return str.__str__(str(answer_action(factory(seed).choose(view))))
+    except Exception as error:  # noqa: BLE001 - the bot is told, as text
+        raise PluginError(said(error)) from None
+
+
+def plugin_seed(seed: int) -> int:
+    """The seed a plug-in's factory is given for a move seeded ``seed``: a one-way digest, since
+    the move's seed is the game's own with a few low bits changed, from which the real deal (deck
+    order, hidden score piles) could be dealt again."""
+    digest = hashlib.blake2b(seed.to_bytes(16, "big", signed=True), digest_size=8,
+                             person=b"projectl-plugin").digest()
+    return int.from_bytes(digest) >> 2
 
 
 # -- the bot's side -----------------------------------------------------------------------------
@@ -95,8 +139,10 @@ class PluginTimeoutError(Exception):
 class PluginRunner:
     """The plug-in worker of one bot process: one move at a time, each within ``budget_s``."""
 
-    def __init__(self, budget_s: float = PLUGIN_BUDGET_S) -> None:
+    def __init__(self, budget_s: float = PLUGIN_BUDGET_S,
+                 memory_bytes: int | None = PLUGIN_MEMORY_BYTES) -> None:
         self.budget_s = budget_s
+        self.memory_bytes = memory_bytes
         self._worker: PipeWorker | None = None
         self._lock: asyncio.Lock | None = None
 
@@ -109,7 +155,7 @@ class PluginRunner:
         async with self._lock:  # one move at a time: the budget counts this move's thinking only
             worker = await self._ready_worker()
             try:
-                text = await asyncio.wait_for(worker.submit(view, seed, name), self.budget_s)
+                text = await asyncio.wait_for(worker.submit(view, plugin_seed(seed), name), self.budget_s)
             except TimeoutError:
                 await self._kill(worker)
                 raise PluginTimeoutError(f"plug-in {name!r} took over {self.budget_s} s") from None
@@ -118,7 +164,8 @@ class PluginRunner:
     async def _ready_worker(self) -> PipeWorker:
         worker = self._worker
         if worker is None or worker.broken:
-            worker = self._worker = PipeWorker(_started, plugin_move, _idle, name="projectl-plugins")
+            worker = self._worker = PipeWorker(partial(_started, self.memory_bytes), plugin_move, _idle,
+                                                     name="projectl-plugins")
             await asyncio.wait_for(worker.ready, WORKER_START_S)
         return worker
 
