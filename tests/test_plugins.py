@@ -10,6 +10,7 @@ The example plug-in (examples/projectl-example-policy) and the test plug-ins bel
 from __future__ import annotations
 
 import asyncio
+import logging
 import sys
 from collections.abc import AsyncIterator, Iterator
 from dataclasses import fields, replace
@@ -122,8 +123,10 @@ def plugins(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Path]:
                                             "snoop": "projectl_test_plugins:Snoop",
                                             "hog": "projectl_test_plugins:Hog"})
     install(site, "projectl_test_odd", {"oddball": "projectl_test_odd:Oddball"})
+    install(site, "projectl_test_broken", {"broken": "projectl_test_broken:Broken"})
     (site / "projectl_test_plugins.py").write_text(TEST_PLUGINS)
     (site / "projectl_test_odd.py").write_text(ODD_PLUGIN)
+    (site / "projectl_test_broken.py").write_text("raise ImportError('this plug-in cannot be imported')\n")
     monkeypatch.syspath_prepend(str(EXAMPLE_SRC))
     monkeypatch.syspath_prepend(str(site))
     yield site
@@ -250,6 +253,31 @@ async def test_the_worker_keeps_the_token_the_game_seed_and_the_terminal_from_a_
     finally:
         await runner.close()
     assert "snoop was here" not in capfd.readouterr().out
+
+
+async def test_a_failing_plugin_is_one_log_line_a_move_and_the_game_goes_on(
+    plugins: Path, tmp_path: Path, caplog: pytest.LogCaptureFixture,
+) -> None:
+    storage = await Storage.open(tmp_path / "m.sqlite3", ManualClock())
+    manager = GameManager(storage, seed_source=lambda: 3)
+    manager.plugins.budget_s = 60.0
+    try:
+        await manager.create_game(guild_id=1, channel_id=CHANNEL, host_id=1, host_name="ann",
+                                  settings=TableSettings(max_players=2))
+        await manager.add_policy_seat(CHANNEL, 1, "broken", plugins=("broken",))
+        with caplog.at_level(logging.INFO, logger="bot"):
+            game = (await manager.start(CHANNEL, 1)).game
+            easy = policy_by_name("greedy", 9)
+            for _ in range(6):
+                assert game.state is not None and game.status == "active"
+                if game.state.acting_seat == 0:
+                    game = (await manager.act(CHANNEL, 1, easy.choose(game.state.focused(0)))).game
+        said = [r for r in caplog.records if "broken" in r.getMessage()]
+        assert said and all(r.exc_info is None and r.levelno == logging.WARNING for r in said)
+        assert "ImportError: this plug-in cannot be imported" in said[0].getMessage()
+    finally:
+        await manager.plugins.close()
+        await storage.close()
 
 
 async def test_only_a_server_that_turned_plugins_on_seats_them(plugins: Path, tmp_path: Path) -> None:

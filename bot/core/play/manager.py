@@ -63,7 +63,7 @@ from bot.core.games import (
     stored_state,
 )
 from bot.core.play import plans
-from bot.core.play.plugins import PLUGIN_BUDGET_S, PluginRunner, ServerPluginAIs, is_plugin
+from bot.core.play.plugins import PLUGIN_BUDGET_S, PluginRunner, ServerPluginAIs, is_plugin, said
 from bot.core.play.seat_view import changed_parts, stamp
 from bot.core.play.thinking import HEAVY_POLICIES, Thinker, wall_now
 from bot.core.records.ratings import rating_step
@@ -779,8 +779,12 @@ class GameManager:
             else:
                 action = self._policies(name, seed).choose(seen)
             return action, engine.apply(game.state, action, player=seat.seat)
-        except Exception:
-            log.exception("policy %s failed in game %s; using a fallback move", seat.policy, game.id)
+        except Exception as error:
+            if is_plugin(name):  # someone else's code: one line a move, no traceback of ours
+                log.warning("plug-in AI %s failed in game %s (seat %d): %s; a fallback move is played",
+                            name, game.id, seat.seat, said(error))
+            else:
+                log.exception("policy %s failed in game %s; using a fallback move", seat.policy, game.id)
         legal = engine.legal_actions(game.state, seat.seat)
         if legal:
             return legal[0], None
