@@ -49,11 +49,13 @@ import argparse
 import itertools
 import json
 import math
+import sys
 from collections.abc import Callable, Sequence
 from typing import Any
 
+from engine import Options, new_game
 from engine.policies import POLICIES, ExpertPolicy, ExpertWeights, GreedyPolicy, Policy, policy_by_name
-from engine.policies.plugins import installed_plugins
+from engine.policies.plugins import PluginPolicy, installed_plugins, plugin_factory, said
 
 from .strong import TUNED_GREEDY, Job, Result, StrongGames, duel, interleaved, play_jobs
 
@@ -204,6 +206,17 @@ def main(argv: list[str] | None = None) -> int:
     unknown = [m for m in members if m not in known]
     if unknown or len(members) < 2:
         parser.error(f"members must be two or more of {', '.join(known)} (unknown: {', '.join(unknown)})")
+    for name in members:
+        if name in MEMBERS or name in POLICIES:
+            continue
+        try:  # a broken plug-in is told once, here, not as a traceback from inside a game
+            trial = PluginPolicy(plugin_factory(name)(LEAGUE_SEED))
+            trial.choose(new_game(Options(players=2), LEAGUE_SEED))
+        except Exception as error:  # noqa: BLE001 - someone else's code
+            parser.error(f"plug-in '{name}' cannot be used: {said(error)}")
+        if trial.fallbacks:
+            print(f"warning: plug-in '{name}' failed its trial move ({trial.last_error}); each move "
+                  "it fails is played by a legal fallback, counted as its own", file=sys.stderr)
     games = args.games or (POLICY_GAMES if args.policies is not None else LEAGUE_GAMES)
     if args.involving is not None and args.involving not in members:
         parser.error(f"--involving must name a member ({', '.join(members)})")

@@ -359,5 +359,12 @@ def test_the_league_pits_builtins_and_plugins_with_intervals(
     with pytest.raises(SystemExit):
         league.main(["--policies", "greedy,nobody"])
     assert "nobody" in capsys.readouterr().err
+    with pytest.raises(SystemExit):
+        league.main(["--policies", "greedy,broken"])
+    err = capsys.readouterr().err
+    assert "broken" in err and "ImportError: this plug-in cannot be imported" in err
+    assert "Traceback" not in err
+    assert league.main(["--policies", "greedy,cheat", "--games", "2"]) == 0  # plays, with a warning
+    assert "warning: plug-in 'cheat' failed its trial move" in capsys.readouterr().err
     assert league.interval(0.5, 100) == (0.4038, 0.5962)
 
