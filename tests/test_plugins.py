@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import re
 import sys
 from collections.abc import AsyncIterator, Iterator
 from dataclasses import fields, replace
@@ -89,6 +90,18 @@ class Hog:
         return view.legal[len(hoard) % 1]
 '''
 
+KEEPER_PLUGIN = '''
+seen = []  # module state: it outlives each move's object
+
+class Keeper:
+    def __init__(self, seed):
+        pass
+
+    def choose(self, view):
+        seen.append(view.seat)
+        raise RuntimeError(f"seen seats {seen}")
+'''
+
 ODD_PLUGIN = '''
 class Odd(Exception):
     """An exception of the plug-in's own, which cannot even be unpickled (two arguments)."""
@@ -123,6 +136,8 @@ def plugins(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Path]:
                                             "snoop": "projectl_test_plugins:Snoop",
                                             "hog": "projectl_test_plugins:Hog"})
     install(site, "projectl_test_odd", {"oddball": "projectl_test_odd:Oddball"})
+    install(site, "projectl_test_keeper", {"keeper": "projectl_test_keeper:Keeper"})
+    (site / "projectl_test_keeper.py").write_text(KEEPER_PLUGIN)
     install(site, "projectl_test_broken", {"broken": "projectl_test_broken:Broken"})
     (site / "projectl_test_plugins.py").write_text(TEST_PLUGINS)
     (site / "projectl_test_odd.py").write_text(ODD_PLUGIN)
@@ -255,6 +270,22 @@ async def test_the_worker_keeps_the_token_the_game_seed_and_the_terminal_from_a_
     assert "snoop was here" not in capfd.readouterr().out
 
 
+async def test_a_plugin_keeps_what_it_learnt_for_its_own_seat_only(plugins: Path) -> None:
+    """Each seat's plug-in thinks in a worker of its own: what it keeps between moves (module
+    state) is its own views, never another seat's (whose own score pile is hidden from it)."""
+    state = new_game(Options(players=2, known_scores=False), 5)
+    runner = PluginRunner(budget_s=60.0)
+    try:
+        for said_now in ("[0]", "[1]", "[0, 0]", "[1, 1]"):
+            seat = int(said_now[1])
+            with pytest.raises(PluginError, match=re.escape(f"seen seats {said_now}")):
+                await runner.move(state, seat, 1, "keeper", table=7)
+        with pytest.raises(PluginError, match=re.escape("seen seats [0]")):
+            await runner.move(state, 0, 1, "keeper", table=8)  # another game: another worker
+    finally:
+        await runner.close()
+
+
 async def test_a_failing_plugin_is_one_log_line_a_move_and_the_game_goes_on(
     plugins: Path, tmp_path: Path, caplog: pytest.LogCaptureFixture,
 ) -> None:
@@ -342,7 +373,7 @@ async def test_the_lobby_offers_the_plugin_once_enabled_and_it_plays_a_whole_gam
         result = await manager.act(game.channel_id, alice.id, easy.choose(game.state.focused(0)))
         game = result.game
     assert game.status == "finished" and await manager.verify(game.id)
-    assert manager.plugins._worker is not None  # noqa: SLF001 - it played in the worker
+    assert manager.plugins._workers  # noqa: SLF001 - it played in a worker
 
     ix = await h.slash(admin, "games", "projectl-server", plugin_ais=False, language="pt-BR")
     assert_refused(ix, "no longer offer", "Português")  # both choices, both confirmed

@@ -763,7 +763,7 @@ class GameManager:
         seen = game.state.focused(seat.seat)
         try:
             if is_plugin(name) and self._policies is engine_policy:
-                action = await self.plugins.move(seen, seat.seat, seed, name)
+                action = await self.plugins.move(seen, seat.seat, seed, name, table=game.id)
             elif name in HEAVY_POLICIES and self._policies is engine_policy:
                 key = (game.id, seat.seat)
                 kept = self._strong_plans.pop(key, None)

@@ -3,8 +3,9 @@
 A plug-in (:mod:`engine.policies.plugins`: a package's entry point in ``projectl.policies``) is
 code the bot did not write, so it runs as far from the game as the bot can put it:
 
-* in a worker process of its own (:class:`~bot.core.rendering.worker_pipe.PipeWorker`, started
-  on the first plug-in move), never on the event loop nor in the searches' pool;
+* in a worker process of its own for each seat it plays (:class:`~bot.core.rendering.worker_pipe.PipeWorker`,
+  started on that seat's first move), never on the event loop nor in the searches' pool, so
+  what it keeps between moves is its own seat's;
 * on the seat's view alone (:func:`~engine.policies.plugins.seat_view`, built here, in the bot's
   process): the worker never holds the game's state, so no plug-in can read the deck order, a
   face-down Finesse tile or a score pile hidden from its seat;
@@ -25,6 +26,7 @@ import logging
 import os
 import re
 import sys
+from collections import OrderedDict
 from collections.abc import Callable
 from functools import partial
 
@@ -52,6 +54,8 @@ past it gets a MemoryError (its move falls back) instead of pushing the host out
 HIDDEN_ENV = re.compile(r"DISCORD_|PROJECTL_|.*(TOKEN|SECRET|PASSWORD|KEY)", re.IGNORECASE)
 """Environment variables the worker drops before any plug-in loads (the bot's token, its
 settings, anything named like a credential)."""
+MAX_WORKERS = 4
+"""Plug-in workers alive at once (one per seat a plug-in plays; about 40 MB each, idle)."""
 WORKER_START_S = 120.0
 """How long the worker may take to start (a spawned interpreter importing the engine: seconds on
 a loaded machine); the budget counts from its answer to start-up, not from the spawn."""
@@ -137,47 +141,57 @@ class PluginTimeoutError(Exception):
 
 
 class PluginRunner:
-    """The plug-in worker of one bot process: one move at a time, each within ``budget_s``."""
+    """The plug-in workers of one bot process, one per seat a plug-in plays (a game's id and the
+    seat): what a plug-in keeps between moves (module state) holds its own seat's views only,
+    never another seat's, whose own score pile is hidden from it. At most :data:`MAX_WORKERS`
+    live at once (the least recently used is closed: it starts afresh on its seat's next move);
+    one move at a time, each within ``budget_s``."""
 
     def __init__(self, budget_s: float = PLUGIN_BUDGET_S,
                  memory_bytes: int | None = PLUGIN_MEMORY_BYTES) -> None:
         self.budget_s = budget_s
         self.memory_bytes = memory_bytes
-        self._worker: PipeWorker | None = None
+        self._workers: OrderedDict[tuple[int | None, int], PipeWorker] = OrderedDict()
         self._lock: asyncio.Lock | None = None
 
-    async def move(self, state: GameState, seat: int, seed: int, name: str) -> Action:
-        """Plug-in ``name``'s action for ``seat`` in ``state`` (not yet checked against the rules:
-        the manager applies it). Raises when the plug-in fails or runs out of time."""
+    async def move(self, state: GameState, seat: int, seed: int, name: str, *,
+                   table: int | None = None) -> Action:
+        """Plug-in ``name``'s action for ``seat`` in ``state`` (game ``table``), not yet checked
+        against the rules: the manager applies it. Raises when the plug-in fails or runs out of
+        time."""
         view = seat_view(state, seat)
         if self._lock is None:
             self._lock = asyncio.Lock()
         async with self._lock:  # one move at a time: the budget counts this move's thinking only
-            worker = await self._ready_worker()
+            worker = await self._ready_worker((table, seat))
             try:
                 text = await asyncio.wait_for(worker.submit(view, plugin_seed(seed), name), self.budget_s)
             except TimeoutError:
-                await self._kill(worker)
+                await self._kill((table, seat), worker)
                 raise PluginTimeoutError(f"plug-in {name!r} took over {self.budget_s} s") from None
         return answer_action(text)
 
-    async def _ready_worker(self) -> PipeWorker:
-        worker = self._worker
+    async def _ready_worker(self, key: tuple[int | None, int]) -> PipeWorker:
+        worker = self._workers.get(key)
         if worker is None or worker.broken:
-            worker = self._worker = PipeWorker(partial(_started, self.memory_bytes), plugin_move, _idle,
-                                                     name="projectl-plugins")
+            while len(self._workers) >= MAX_WORKERS:
+                _, oldest = self._workers.popitem(last=False)
+                await oldest.close(timeout=2.0)
+            worker = self._workers[key] = PipeWorker(partial(_started, self.memory_bytes), plugin_move,
+                                                     _idle, name="projectl-plugins")
             await asyncio.wait_for(worker.ready, WORKER_START_S)
+        self._workers.move_to_end(key)
         return worker
 
-    async def _kill(self, worker: PipeWorker) -> None:
-        self._worker = None
+    async def _kill(self, key: tuple[int | None, int], worker: PipeWorker) -> None:
+        self._workers.pop(key, None)
         worker.process.kill()
         worker.abandon()
         await asyncio.to_thread(worker.process.join, 10.0)
 
     async def close(self) -> None:
-        worker, self._worker = self._worker, None
-        if worker is not None:
+        workers, self._workers = list(self._workers.values()), OrderedDict()
+        for worker in workers:
             await worker.close(timeout=2.0)
 
 
