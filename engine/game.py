@@ -62,9 +62,9 @@ from .expansions.base import (
     after_action,
     end_of_turn,
     expansion_for_action,
+    free_action_types,
     holds_turn,
     is_free_action,
-    may_hold_turns,
 )
 from .legal import has_finishing_placement, legal_actions
 from .state import GameState, Options, Phase
@@ -314,7 +314,7 @@ def _apply_end_turn(w: Work, variant: Variant) -> None:
     if w.current not in w.held:
         if decisions.waiting(w):
             raise IllegalActionError("choose.answer_first")
-        if not may_hold_turns(w.options):
+        if not free_action_types(w.options):  # no expansion here ever holds a turn open
             raise IllegalActionError("game.end_turn_never")
         raise IllegalActionError("game.end_turn_early", n=w.actions_left)
     w.actions_left = 0

@@ -135,7 +135,7 @@ def legal_actions(state: GameState, player: int | None = None, *, places: bool =
         actions.extend(expansion.legal_actions(state))
     # a free action (Finesse's Insert) spends none of the turn's actions: it does not stop a pass
     free = free_action_types(state.options)
-    if (not any(not isinstance(action, free) for action in actions) and master_options(state) is None
+    if (all(isinstance(action, free) for action in actions) and master_options(state) is None
             and (places or not placements_for(state.cards, me))):
         actions.append(Pass())
     return actions

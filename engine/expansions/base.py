@@ -208,21 +208,16 @@ def end_of_round(w: Work) -> bool:
     return over
 
 
-def may_hold_turns(options: Options) -> bool:
-    """True when an enabled expansion has actions that spend none of the turn's (Finesse's Insert):
-    only then may a turn be held open past its last action, for one of those or ``end turn``."""
-    return any(e.free_action_types for e in expansions_for(options))
-
-
 def free_action_types(options: Options) -> tuple[type, ...]:
     """The action types of the enabled expansions that spend none of the turn's actions (Insert):
-    ``()`` at most tables, so an ``isinstance`` check against it costs next to nothing."""
+    ``()`` at most tables, so an ``isinstance`` check against it costs next to nothing. Only a
+    table that has some may hold a turn open past its last action (for one of them or ``end turn``)."""
     return tuple(kind for expansion in expansions_for(options) for kind in expansion.free_action_types)
 
 
 def is_free_action(options: Options, action: Action) -> bool:
     """True for an expansion action that spends none of the turn's actions (Insert)."""
-    return any(isinstance(action, e.free_action_types) for e in expansions_for(options))
+    return isinstance(action, free_action_types(options))
 
 
 def after_action(w: Work, seat: int, action: Action, events: Sequence[Event]) -> None:
