@@ -375,20 +375,7 @@ def as_written(content: Any) -> Any:
 
 def plain_name(name: Any, locale: Any) -> str:
     """A seat's name as plain text (a web page, which reads no markdown) in ``locale``: a
-    player's as they wrote it, an AI seat's sentence (``Easy AI 1``, ``Easy AI (for Ana)``) in
-    that language, with any player's name in it as written but for its explicit bidi controls
-    (:func:`without_bidi_controls`: on the page, as in Discord, a name reverses nothing after it)."""
-    if isinstance(name, Text) and english(name.key) is not None:
-        fields = {key: _plain_field(unescaped(value)) for key, value in name.fields.items()}
-        return str(localise(Text(name.key, _plain(unescaped(name)), fields), locale))
-    return _plain(unescaped(name))
-
-
-def _plain(name: Any) -> str:
-    return without_bidi_controls(str(name))
-
-
-def _plain_field(value: Any) -> Any:
-    """A sentence's field as :func:`plain_name` shows it: a name without its bidi controls, a
-    number (``Easy AI {n}``) still a number."""
-    return without_bidi_controls(value) if isinstance(value, str) and not isinstance(value, Text) else value
+    player's as they wrote it (:func:`as_written`), an AI seat's sentence (``Easy AI 1``, ``Easy AI
+    (for Ana)``) in that language, and no explicit bidi control (:func:`without_bidi_controls`: on
+    the page, as in Discord, a name reverses nothing after it)."""
+    return without_bidi_controls(str(localise(as_written(name), locale)))
