@@ -25,6 +25,7 @@ from bot.core.rendering.allocator import limit_heap_growth
 from bot.core.rendering.collector import tune_collector
 from bot.core.storage import OPEN_STATUSES, Storage, StorageOpenError
 from bot.core.storage.opening import known_sqlite_fault
+from bot.core.storage.postgres import is_postgres_url
 
 from .discord.app import create_bot
 
@@ -45,12 +46,13 @@ def _fail(message: str) -> int:
 async def _check_storage(settings: Settings) -> None:
     """Open (and migrate) the database once before contacting Discord, so that a database that
     cannot be used is reported as such, not as a failed login or an unreachable Discord; and read
-    the open games, as ``resume()`` will first: a damaged page of a SQLite file there opens
-    fine but is found only by a read."""
+    the open games of a SQLite file, as ``resume()`` will first: a damaged page there opens fine
+    but is found only by a read (PostgreSQL has no such file: nothing is read twice there)."""
     storage = await Storage.open(settings.db_path)
     try:
-        async for _ in storage.iter_games_with_status(*OPEN_STATUSES):
-            pass
+        if not is_postgres_url(settings.db_path):
+            async for _ in storage.iter_games_with_status(*OPEN_STATUSES):
+                pass
     except sqlite3.DatabaseError as error:
         raise _sqlite_fault(settings, error) from None
     finally:
