@@ -34,7 +34,17 @@ from .errors import (
     StateFormatError,
 )
 from .events import MASTERMIND, Event
-from .game import Outcome, apply, check_options, initial_state, new_game, opponent_score, replay, winners
+from .game import (
+    Outcome,
+    apply,
+    check_options,
+    final_round,
+    initial_state,
+    new_game,
+    opponent_score,
+    replay,
+    winners,
+)
 from .legal import iter_legal_actions, legal_actions, master_options, placements_for
 from .pieces import SHAPES, Shape, parse_shape
 from .rules import ScoreLine, score_lines
@@ -58,6 +68,7 @@ __all__ = [
     "PuzzleCard", "Recycle", "RemovePlayer", "SkipTurn", "RowsTable", "SCHEMA_VERSION", "SHAPES",
     "ScoreLine", "Shape",
     "SoloTable", "StateFormatError", "TABLE_ACTIONS", "TakeLevelOne", "TakePuzzle", "Upgrade", "apply",
+    "final_round",
     "check_options", "initial_state", "iter_legal_actions", "legal_actions", "master_options", "new_game",
     "opponent_score",
     "parse_action", "parse_placement", "parse_shape", "placements_for", "replay", "score_lines",

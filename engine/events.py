@@ -105,8 +105,15 @@ class EndTriggered(Event):
     round: int
     last_round: int
 
-    sentence = ("The end of the game is triggered: round {round} is finished, then round {last_round} "
-                "is the last.")
+    """The black deck (Solo: the deck) ran out in ``round``; ``last_round`` is the round that will
+    be the last played: usually the next one, but the same one when the game ends with it (Line
+    Clear's markers, Finesse's tenth round)."""
+
+    def describe(self, names: Sequence[str]) -> str:
+        if self.last_round <= self.round:
+            return f"The end of the game is triggered: round {self.last_round} is the last."
+        return (f"The end of the game is triggered: round {self.round} is finished, then round "
+                f"{self.last_round} is the last.")
 
 
 @dataclass(frozen=True, slots=True)

@@ -183,6 +183,14 @@ def winners(state: GameState) -> tuple[int, ...]:
     return variant_for(state.options.variant).winners(state)
 
 
+def final_round(state: GameState) -> int | None:
+    """The round that will be the last one played, once the end is triggered (None before). It
+    is what players are told ("round 5 is the last"): in the base game and Solo the round after
+    the trigger's, in Line Clear the round of the first player's second marker, and never beyond
+    the round after which an expansion ends play (Finesse's tenth)."""
+    return variant_for(state.options.variant).final_round(state)
+
+
 def opponent_score(state: GameState) -> int | None:
     return variant_for(state.options.variant).opponent_score(state)
 

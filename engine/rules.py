@@ -7,6 +7,7 @@ an :class:`~engine.errors.IllegalActionError` before changing anything the playe
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, replace
 
 from . import decisions
@@ -278,11 +279,14 @@ def complete_puzzles(w: Work, seat: int, *, finishing: bool) -> None:
             expansion.after_rewards(w, seat, done)
 
 
-def trigger_end(w: Work) -> None:
-    """The end is triggered: finish this round, then play one more."""
+def trigger_end(w: Work, final_round: Callable[[Work], int | None]) -> None:
+    """The end is triggered: finish this round, then play one more. The event announces the
+    round that will really be the last, ``final_round(w)`` (the variant's: Line Clear ends on the
+    first player's second marker, and Finesse may end play before the round after)."""
     if w.last_round is None:
         w.last_round = w.round + 1
-        w.emit(EndTriggered(w.round, w.last_round))
+        announced = final_round(w)
+        w.emit(EndTriggered(w.round, w.last_round if announced is None else announced))
 
 
 # -- scoring -----------------------------------------------------------------------------------

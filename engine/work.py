@@ -57,6 +57,11 @@ class Work:
         return self.base.cards[card_id]
 
     @property
+    def first_player(self) -> int:
+        """The first player's seat (fixed for the whole game)."""
+        return self.base.first_player
+
+    @property
     def player(self) -> PlayerState:
         return self.players[self.current]
 

@@ -12,6 +12,7 @@ from functools import lru_cache
 
 from PIL import Image, ImageDraw
 
+from engine import final_round
 from engine.cards import Ambassador, Colour
 from engine.expansions.ambassador import standing
 from engine.pieces import BASE_SHAPES, SHAPES, Shape
@@ -151,11 +152,12 @@ def banner_text(state: GameState, names: list[str]) -> tuple[str, RGB] | None:
         return labels.banner_over(winners_text(state, names)), BANNER_OVER
     if state.phase is Phase.FINISHING:
         return labels.BANNER_FINISHING, BANNER_FINISH
-    if state.last_round is None:
+    last = final_round(state)
+    if last is None:
         return None
-    if state.round >= state.last_round:
-        return labels.banner_last_round(state.last_round), BANNER_LAST
-    return labels.banner_end_triggered(state.last_round, isinstance(state.table, RowsTable)), BANNER_END
+    if state.round >= last:
+        return labels.banner_last_round(last), BANNER_LAST
+    return labels.banner_end_triggered(last, isinstance(state.table, RowsTable)), BANNER_END
 
 
 def banner_height(state: GameState, t: TextSizes) -> int:

@@ -65,7 +65,7 @@ def worst_changes(state: GameState) -> list[object]:
     found: list[ev.Event] = [ev.PuzzleTaken(seat, card, "row", None, 1)
                              for seat, card in zip(movers, ("W02", "B14"), strict=True)]
     found += [ev.PuzzleCompleted(seat, card, 5) for seat, card in zip(movers, ("B33", "B34"), strict=True)]
-    found.append(ev.EndTriggered(state.round, state.round + 1))
+    found.append(ev.EndTriggered(state.round, engine.final_round(state)))
     return post_changes(found, LONGEST, state)
 
 
@@ -90,7 +90,7 @@ def test_a_six_player_table_keeps_what_matters_most_within_discords_limit(locale
         assert said(sentence, locale) in shown
     for name in names:
         assert f"{name}: " in shown  # every score
-    assert said(texts.ALT_END_TRIGGERED.format(round=state.last_round), locale) in shown
+    assert said(texts.ALT_END_TRIGGERED.format(round=engine.final_round(state)), locale) in shown
     white, black = table.markers
     assert said(texts.ALT_MARKERS.format(white=names[white], black=names[black]), locale) in shown
     for card in market_cards(table):

@@ -64,7 +64,7 @@ def sample_events() -> list[ev.Event]:
         ev.PuzzleTaken(0, "W07", "deck", black, None), ev.PuzzleTaken(0, "S01", "deck", None, None),
         ev.PuzzleTaken(0, "S02", "grid", None, 5), ev.PuzzleTaken(1, "W03", "row", white, 2),
         ev.CardRevealed("S04", None, 3), ev.DeckEmptied(None), ev.DeckEmptied(white),
-        ev.WhiteDeckRenewed(9, ((0, 6), (1, 3))), ev.EndTriggered(7, 8),
+        ev.WhiteDeckRenewed(9, ((0, 6), (1, 3))), ev.EndTriggered(7, 8), ev.EndTriggered(7, 7),
         ev.PieceGained(0, o4, "reward", i4), ev.PieceGained(0, engine.Shape.MONO, "level1"),
         ev.PieceGained(0, engine.Shape.DOMINO, "upgrade", engine.Shape.DOMINO),
         ev.DecisionAwaited(0, "substitute", ("I4", "O4"), "the reserve has no T4 (T tetromino) left for "

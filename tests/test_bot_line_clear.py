@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import AsyncIterator
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -20,8 +21,11 @@ from bot.core.errors import BotError, InvalidActionError, NotYourTurnError
 from bot.core.games import TableSettings
 from bot.core.play.manager import GameManager
 from bot.core.wording import texts
+from bot.core.wording.describe import table_lines
 from bot.core.wording.locales import localise
+from engine.events import EndTriggered
 from engine.policies import policy_by_name
+from renders.panels import banner_text
 
 N = 50
 
@@ -174,3 +178,24 @@ async def test_undo_is_your_own_last_action_while_neither_holder_acted_since(man
     done = await undo_last(manager, store, 24, user_id(24, black))
     assert done.game.state is not None and done.game.state.focused(black).actions_left == 3
     assert await manager.verify(game.id)
+
+
+def test_the_last_round_shown_is_the_round_the_game_ends_in() -> None:
+    """Seed 004 "Game end": Line Clear ends when the first player "gets the second marker". Here
+    the end is triggered before the Black marker reaches the first player in this round: the Black
+    marker is the first receipt, the White one (which would start the next round) the second, so
+    this round is the last. The banner, the table's description and its status say this round,
+    not the next one (which is never played)."""
+    state = engine.new_game(engine.Options.for_players(5), seed=13)
+    table = state.table
+    assert isinstance(table, engine.state.LineClearTable)
+    state = state.evolve(table=replace(table, black_deck=table.black_deck[:1]))
+    outcome = engine.apply(state, engine.parse_action("take black 1"), player=table.markers[1])
+    state = outcome.state
+    assert EndTriggered(1, 1) in outcome.events
+    names = [f"P{seat + 1}" for seat in range(5)]
+    banner = banner_text(state, names)
+    assert banner is not None and banner[0] == "Last round! Round 1 is the final round"
+    described = [localise(line, "en") for line in table_lines(state, names)]
+    assert localise(texts.ALT_END_TRIGGERED.format(round=1), "en") in described
+    assert localise(texts.ALT_END_TRIGGERED.format(round=2), "en") not in described

@@ -16,6 +16,7 @@ from positions import (
     stuck,
     with_cards,
     with_player,
+    with_rows,
     with_solo_table,
 )
 
@@ -29,13 +30,14 @@ from engine.events import (
     CreditPaidFinishing,
     CreditReturned,
     CreditsActivated,
+    EndTriggered,
     FinesseTileRemoved,
     FinishingStarted,
     LevelledUp,
     MastermindTook,
 )
 from engine.expansions.finesse import BANK, TETROMINOES, TILES, pink_reasons, view
-from engine.game import winners
+from engine.game import final_round, winners
 from engine.legal import legal_actions, master_options
 from engine.pieces import PLACEMENTS, Shape
 from engine.pieces import mask_to_text as mask_text
@@ -598,6 +600,23 @@ def test_the_tenth_tile_ends_play_even_when_the_base_end_would_play_a_round_more
     state = finesse(fgame(2, seed=2), row=["C1"]).evolve(round=10, last_round=11)
     state = spend_turn(spend_turn(state))
     assert state.phase is not Phase.PLAY and state.round == 10
+
+
+def test_the_end_triggered_in_round_ten_announces_round_ten_as_the_last() -> None:
+    """Seed: the game may end "in one of two ways (whichever happens first)": the black deck
+    running out ("finish the current round and then play one additional round") or "when the
+    last Finesse tile is removed (at the end of the 10th round)". A trigger in round 10 therefore
+    leaves round 10 as the last: the players are told so, not that round 11 follows."""
+    state = finesse(fgame(2, seed=2), row=["C1"]).evolve(round=10)
+    table = state.table
+    state = with_rows(state, black_deck=list(table.black_deck[:1]))  # type: ignore[union-attr]
+    after, events = play_events(state, "draw black")
+    triggered = [e for e in events if isinstance(e, EndTriggered)]
+    assert [e.last_round for e in triggered] == [10]
+    assert triggered[0].describe(["Ann", "Bob"]) == "The end of the game is triggered: round 10 is the last."
+    assert final_round(after) == 10
+    after = spend_turn(spend_turn(after))
+    assert after.phase is not Phase.PLAY and after.round == 10
 
 
 def test_empty_bank_the_gainer_alone_with_most_returns_one_then_takes_it() -> None:

@@ -26,7 +26,8 @@ from engine import (
 )
 from engine.actions import RemovePlayer
 from engine.errors import ActionNotAvailableError, BlackLimitError, PuzzleLimitError
-from engine.events import MarkersPassed, TurnStarted
+from engine.events import EndTriggered, MarkersPassed, TurnStarted
+from engine.game import final_round
 from engine.state import LineClearTable
 
 LEFT_W = ["W01", "W02", "W03"]
@@ -299,6 +300,39 @@ def test_the_game_ends_on_the_first_players_second_receipt() -> None:
     # 5 players, markers two apart: the first player gets Black after 3 passes, White after 5.
     assert steps == 5
     assert state.phase in (Phase.FINISHING, Phase.OVER)
+
+
+@pytest.mark.parametrize("passes_before", range(5))
+def test_the_round_announced_as_the_last_is_the_round_the_game_ends_in(passes_before: int) -> None:
+    """Seed 004 "Game end": "The game continues until the first player has been passed both of
+    the markers again (in any order). Once the first player gets the second marker, the game
+    ends." With 5 players a round starts when the first player gets the White marker; the Black
+    marker reaches them three passes into each round. Triggered before that, the Black marker is
+    the first receipt and the White one, which would start the next round, the second: the round
+    of the trigger is the last. Triggered after it, the next round starts and is the last (it is
+    cut short when the Black marker arrives). The end is announced with that round, and the
+    status (``final_round``) says the same until the game ends."""
+    state = lc(5, seed=13)
+    for _ in range(passes_before):
+        for seat in _holders(state):
+            state = _spend(state, seat)
+    state = _triggered(state)
+    black = _holders(state)[1]
+    outcome = apply(state, parse_action("take black 1"), player=black)
+    announced = [e.last_round for e in outcome.events if isinstance(e, EndTriggered)]
+    state = outcome.state
+    expected = state.round if passes_before < 3 else state.round + 1
+    assert announced == [expected]
+    sentence = next(e for e in outcome.events if isinstance(e, EndTriggered)).describe([])
+    if expected == state.round:
+        assert sentence == f"The end of the game is triggered: round {expected} is the last."
+    last_played = state.round
+    while state.phase is Phase.PLAY:
+        assert final_round(state) == expected
+        last_played = state.round
+        for seat in _holders(state):
+            state = _spend(state, seat)
+    assert last_played == expected
 
 
 def test_first_receipt_after_the_trigger_is_played() -> None:

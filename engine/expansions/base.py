@@ -24,6 +24,7 @@ Hooks (all optional; the defaults do nothing):
 ``end_of_turn``        a player's turn has ended (before the next one starts)
 ``after_banking``      an Endless White Deck banked the completed white cards into a new deck
 ``end_of_round``       a round has ended; True ends play now (straight to Finishing Touches)
+``last_round_cap``     the last round it lets play reach (Finesse: the round its last tile leaves)
 ``tiebreak``           a key inserted before the base tie-breaks (higher wins)
 ``mastermind_takes``   Solo: how many puzzles the mastermind takes per turn
 ``solo_deck``          Solo: the white and black deck sizes, when the expansion changes them
@@ -141,6 +142,12 @@ class Expansion:
         now: no further round, straight to Finishing Touches (Finesse after its tenth tile)."""
         return False
 
+    def last_round_cap(self, state: GameState | Work) -> int | None:
+        """The last round play can reach whatever the base end says (None: no limit) — the
+        round whose end makes :meth:`end_of_round` end play. Only read to tell players which
+        round is the last once the end is triggered (:func:`engine.game.final_round`)."""
+        return None
+
     def tiebreak(self, state: GameState, seat: int) -> tuple[Any, ...]:
         return ()
 
@@ -256,6 +263,12 @@ def fills_six_player_black_deck(options: Options) -> bool:
     return any(e.fills_six_player_black_deck for e in expansions_for(options))
 
 
+def last_round_cap(state: GameState | Work) -> int | None:
+    """The earliest round after which an enabled expansion ends play (None: none does)."""
+    caps = [cap for e in expansions_for(state.options) if (cap := e.last_round_cap(state)) is not None]
+    return min(caps, default=None)
+
+
 def tiebreak(state: GameState, seat: int) -> tuple[Any, ...]:
     key: tuple[Any, ...] = ()
     for expansion in expansions_for(state.options):
@@ -266,7 +279,8 @@ def tiebreak(state: GameState, seat: int) -> tuple[Any, ...]:
 __all__ = [
     "Expansion", "after_action", "after_banking", "card_in_play", "end_of_round", "end_of_turn",
     "expansion_for_action",
-    "expansions_for", "fills_six_player_black_deck", "holds_turn", "is_free_action", "mastermind_takes",
+    "expansions_for", "fills_six_player_black_deck", "holds_turn", "is_free_action", "last_round_cap",
+    "mastermind_takes",
     "register", "registered",
     "solo_deck", "tiebreak",
 ]

@@ -479,6 +479,12 @@ class FinesseExpansion(Expansion):
         w.emit(FinesseTileRemoved(gone, f"{live.id} ({live.label})" if live else ""))
         return not after.row
 
+    def last_round_cap(self, state: GameState | Work) -> int | None:
+        """The round at whose end the last tile leaves play: the row holds this round's tile
+        and one per round after it."""
+        fv = view(state)
+        return state.round + len(fv.row) - 1 if fv is not None and fv.row else None
+
     def tiebreak(self, state: GameState, seat: int) -> tuple[Any, ...]:
         fv = view(state)
         return (fv.credits(seat),) if fv is not None else ()

@@ -26,7 +26,7 @@ from ..errors import (
     PuzzleLimitError,
 )
 from ..events import CardRevealed, DeckEmptied, PuzzleTaken, RowRecycled, TurnStarted
-from ..expansions.base import card_in_play, end_of_round, expansions_for, tiebreak
+from ..expansions.base import card_in_play, end_of_round, expansions_for, last_round_cap, tiebreak
 from ..pieces import BASE_SHAPES, Shape
 from ..rng import Rng
 from ..rules import ScoreLine, score_lines, trigger_end
@@ -99,6 +99,15 @@ class Variant:
         w.black_taken = False
         w.emit(TurnStarted(w.current, w.round))
         return False
+
+    def final_round(self, state: GameState | Work) -> int | None:
+        """The round that will be the last one played, once the end is triggered (None before):
+        the round after the trigger's (``last_round``), or earlier when an expansion ends play
+        first (Finesse: its last tile leaves at the end of round 10). What players are told."""
+        if state.last_round is None:
+            return None
+        cap = last_round_cap(state)
+        return state.last_round if cap is None else min(state.last_round, cap)
 
     def seat_removed(self, w: Work, seat: int) -> bool:
         """``seat`` just left during play. True when its running turn must end now."""
@@ -406,7 +415,7 @@ class RowsGame(Variant):
         if not deck:
             w.emit(DeckEmptied(colour))
             if colour is Colour.BLACK:
-                trigger_end(w)
+                trigger_end(w, self.final_round)
             else:
                 renew_white_deck(w)
 

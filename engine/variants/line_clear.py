@@ -19,7 +19,7 @@ from ..actions import Action, DrawPuzzle, Recycle, TakePuzzle
 from ..cards import Colour, PuzzleCard
 from ..errors import ActionNotAvailableError, EmptySlotError, IllegalActionError
 from ..events import MarkersPassed, TurnStarted
-from ..expansions.base import end_of_round, fills_six_player_black_deck
+from ..expansions.base import end_of_round, fills_six_player_black_deck, last_round_cap
 from ..state import (
     LINE_CLEAR_ROW_SIZE,
     MAX_UNFINISHED,
@@ -160,12 +160,7 @@ class LineClearGame(RowsGame):
                 return False
         table = w.table
         assert isinstance(table, LineClearTable)
-        first = w.base.first_player
-        white, white_to_first = self._pass_marker(w, table.markers[0], first)
-        black, black_to_first = self._pass_marker(w, table.markers[1], first)
-        if black == white:
-            black, bumped_past_first = self._pass_marker(w, black, first)
-            black_to_first = (black_to_first and w.players[first].removed) or bumped_past_first
+        white, black, white_to_first, black_to_first = self._pass_markers(w, table.markers)
         receipts = table.receipts
         if w.last_round is not None:
             receipts += white_to_first + black_to_first
@@ -187,8 +182,43 @@ class LineClearGame(RowsGame):
         w.emit(TurnStarted(black, w.round))
         return False
 
+    def final_round(self, state: GameState | Work) -> int | None:
+        """The round the game ends in once the end is triggered: the markers' passes are played
+        forward from where they are (their seats, the receipts counted so far, the removed seats
+        skipped) to the first player's second receipt; a round starts at each pass of the White
+        marker to the first player. Triggered before the Black marker reaches the first player
+        in a round, that round is the last; after it, the next one (cut short by the Black
+        marker). An expansion may end play sooner (Finesse's last tile)."""
+        if state.last_round is None:
+            return None
+        table = state.table
+        assert isinstance(table, LineClearTable)
+        markers, receipts, final = table.markers, table.receipts, state.round
+        for _ in range(2 * len(state.players) + 2):  # two receipts come within two laps
+            white, black, white_to_first, black_to_first = self._pass_markers(state, markers)
+            receipts += white_to_first + black_to_first
+            if receipts >= 2:
+                break
+            final += white_to_first
+            markers = (white, black)
+        cap = last_round_cap(state)
+        return final if cap is None else min(final, cap)
+
+    @classmethod
+    def _pass_markers(cls, w: GameState | Work, markers: tuple[int, int]) -> tuple[int, int, bool, bool]:
+        """Both markers passed clockwise: the White and the Black holder next, and whether each
+        marker reached the first player on the way. If both would land on the same seat, the
+        Black marker moves one seat further."""
+        first = w.first_player
+        white, white_to_first = cls._pass_marker(w, markers[0], first)
+        black, black_to_first = cls._pass_marker(w, markers[1], first)
+        if black == white:
+            black, bumped_past_first = cls._pass_marker(w, black, first)
+            black_to_first = (black_to_first and w.players[first].removed) or bumped_past_first
+        return white, black, white_to_first, black_to_first
+
     @staticmethod
-    def _pass_marker(w: Work, seat: int, first: int) -> tuple[int, bool]:
+    def _pass_marker(w: GameState | Work, seat: int, first: int) -> tuple[int, bool]:
         """The seat a marker held by ``seat`` passes to (clockwise, skipping removed seats), and
         whether it reached the first player on the way: it lands on them, or — once they are
         removed — passes their seat, as rounds still begin at the first player's seat then

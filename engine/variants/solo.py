@@ -181,7 +181,7 @@ class SoloGame(Variant):
         assert isinstance(table, SoloTable)
         if not table.deck:
             w.emit(DeckEmptied(None))
-            trigger_end(w)
+            trigger_end(w, self.final_round)
 
     # -- the mastermind's turn ---------------------------------------------------------------
     def after_player_turn(self, w: Work) -> None:

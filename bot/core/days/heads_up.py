@@ -13,7 +13,7 @@ from datetime import datetime
 
 from bot.core.days import reminder_policy
 from bot.core.days.reminder_policy import Preferences
-from engine import GameState
+from engine import GameState, final_round
 from engine.state import Phase
 
 
@@ -25,7 +25,8 @@ def seat_after(state: GameState, seat: int) -> int | None:
     count = len(state.players)
     for step in range(1, count):
         following = (seat + step) % count
-        last_round = state.last_round is not None and state.round >= state.last_round
+        last = final_round(state)
+        last_round = last is not None and state.round >= last
         if following == state.first_player and last_round:
             return None  # the round this turn belongs to is the last: the game ends after it
         if not state.players[following].removed:

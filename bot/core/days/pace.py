@@ -117,8 +117,9 @@ def rounds_left(state: GameState) -> float | None:
     told yet (the deck that ends the game has not gone down: the first round)."""
     if state.is_over:
         return 0.0
-    if state.last_round is not None:
-        return float(state.last_round - state.round + 1)
+    last = engine.final_round(state)
+    if last is not None:
+        return float(last - state.round + 1)
     table = state.table
     start = engine.initial_state(state).table
     if isinstance(table, SoloTable):

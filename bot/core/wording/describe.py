@@ -15,7 +15,7 @@ from typing import Any
 from bot.core.wording import texts
 from bot.core.wording.event_texts import and_list, finesse_tile, seat_name, shape_label
 from bot.core.wording.locales import Joined, PlayerName, Text, as_written, english, localise
-from engine import opponent_score, score_lines, winners
+from engine import final_round, opponent_score, score_lines, winners
 from engine.cards import Ambassador, LevelUp, PuzzleCard
 from engine.events import MASTERMIND
 from engine.expansions import finesse
@@ -53,7 +53,7 @@ def describe(state: GameState, names: Sequence[str], viewer: int | None = None,
     else:
         sentences += [_score(state, names, seat, hidden) for seat in range(len(state.players))]
         first = [seat for seat in state.acting_seats if seat < len(state.players)]
-    end = texts.ALT_END_TRIGGERED.format(round=state.last_round)
+    end = texts.ALT_END_TRIGGERED.format(round=final_round(state))
     if state.last_round is not None and not state.is_over and end not in changed:  # said once
         sentences.append(end)
     if isinstance(state.table, LineClearTable):
@@ -164,7 +164,7 @@ def table_lines(state: GameState, names: Sequence[str], viewer: int | None = Non
     seats = list(range(len(state.players)))
     lines += [_score(state, names, seat, hidden) for seat in seats]
     if state.last_round is not None and not state.is_over:
-        lines.append(texts.ALT_END_TRIGGERED.format(round=state.last_round))
+        lines.append(texts.ALT_END_TRIGGERED.format(round=final_round(state)))
     lines += _finesse(state, names, seats)
     table = state.table
     if isinstance(table, LineClearTable):

@@ -227,7 +227,9 @@ _SENTENCES: dict[type[ev.Event], Callable[[Any, Names], str]] = {
     ev.DeckEmptied: lambda e, n: (texts.EVENT_DECK_EMPTY.format(colour=colour(e.colour)) if e.colour
                                   else texts.EVENT_SOLO_DECK_EMPTY),
     ev.WhiteDeckRenewed: lambda e, n: texts.EVENT_WHITE_RENEWED.format(cards=e.cards),
-    ev.EndTriggered: lambda e, n: texts.EVENT_END_TRIGGERED.format(round=e.round, last_round=e.last_round),
+    ev.EndTriggered: lambda e, n: (
+        texts.EVENT_END_TRIGGERED_THIS_ROUND.format(round=e.last_round) if e.last_round <= e.round
+        else texts.EVENT_END_TRIGGERED.format(round=e.round, last_round=e.last_round)),
     ev.PieceGained: _gained,
     ev.DecisionAwaited: _decision,
     ev.PieceReturned: lambda e, n: texts.EVENT_PIECE_RETURNED.format(

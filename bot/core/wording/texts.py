@@ -187,6 +187,7 @@ EVENT_WHITE_RENEWED = (
 EVENT_END_TRIGGERED = (
     "The end of the game is triggered: round {round} is finished, then round {last_round} is the last."
 )
+EVENT_END_TRIGGERED_THIS_ROUND = "The end of the game is triggered: round {round} is the last."
 EVENT_PIECE_GAINED = "{name} took {piece} ({reason})."
 EVENT_PIECE_INSTEAD = (
     "{name} took {piece} ({reason}) instead of {wanted}, which the reserve has run out of."

@@ -17,6 +17,7 @@ from bot.core.wording.describe import describe, mat_lines, table_lines
 from bot.core.wording.event_texts import finesse_rule, finesse_tile
 from bot.core.wording.help import help_lines
 from bot.core.wording.locales import Joined, PlayerName, localise
+from engine import final_round
 from engine.errors import quoted
 from engine.expansions.finesse import view as finesse_view
 from engine.variants import VARIANTS
@@ -58,7 +59,7 @@ def status_header(game: Game, clock: str = "") -> Joined:
     lines = [texts.STATUS_HEADER.format(round=state.round, phase=texts.STATUS_PHASE[state.phase.value],
                                         current=who)]
     if state.end_triggered:
-        lines.append(texts.STATUS_END_TRIGGERED.format(round=state.last_round))
+        lines.append(texts.STATUS_END_TRIGGERED.format(round=final_round(state)))
     if clock:
         lines.append(clock)
     return Joined(lines, "\n")
