@@ -41,14 +41,15 @@ from bot.core.storage.faults import storage_fault
 from bot.core.wording import texts
 from bot.core.wording.event_texts import event_text
 from bot.core.wording.locales import (
+    NAME_STAND_IN,
     Joined,
     Notation,
-    PlayerName,
-    Text,
     locales,
     localise,
+    named,
     plain_name,
-    without_bidi_controls,
+    plain_text,
+    without_markdown,
 )
 from bot.core.wording.refusals import engine_text
 from bot.web.live import LiveGames
@@ -309,8 +310,9 @@ class BoardFront:
                 await self.present_undo(done, grant.user_id)
             except Exception:
                 log.exception("telling game %s's table about an undo failed", game.id)
-        return await self.committed(grant, done.game, lambda: [
-            plain(localise(texts.UNDO_DONE.format(action=Notation(str(done.action))), grant.locale))])
+        undone = texts.UNDO_DONE.format(action=Notation(str(done.action)))
+        return await self.committed(grant, done.game,
+                                    lambda: [without_markdown(localise(undone, grant.locale))])
 
     async def _check_undo(self, grant: BoardToken, game: Game, seat: int, shown: str) -> Json:
         """Whether :meth:`undo` would take the seat's last action back now, answered as a check
@@ -498,11 +500,11 @@ def said(result: ActionResult, grant: BoardToken) -> list[str]:
         return []
     hidden = hidden_scores(game.state, grant.seat)
     names = [plain_name(name, grant.locale) for name in game.names]
-    stand_ins = [STAND_IN.format(seat) for seat in range(len(names))]
+    stand_ins = [NAME_STAND_IN.format(seat) for seat in range(len(names))]
     lines: list[Any] = [texts.DONE_ACTION.format(action=Notation(step.text))]
     lines += [event_text(event, stand_ins, hidden) for event in step.events
               if not isinstance(event, ev.TurnStarted)]
-    return [_named(plain(str(localise(line, grant.locale))), names) for line in lines]
+    return [named(without_markdown(str(localise(line, grant.locale))), names) for line in lines]
 
 
 def storage_refusal(error: Exception, locale: Any) -> Exception:
@@ -531,44 +533,11 @@ def interruption(result: ActionResult) -> Any | None:
     return texts.FAILED_AFTER_COMMIT
 
 
-STAND_IN = "\ue000{}\ue001"
-"""Where a name goes while a sentence loses its markdown (private-use characters, which no
-wording holds): the names are put back after, so a name is shown as typed, asterisks and
-backquotes included."""
-
-
-def plain(line: str) -> str:
-    """A sentence written for Discord without its markdown (bold, code), for the page."""
-    return line.replace("**", "").replace("`", "")
-
-
 def sentence(content: Any, locale: Any) -> str:
     """A sentence written for Discord (a refusal, a plan's outcome) as the page shows it: in the
     reader's language, without markdown, each player's name as they wrote it (not escaped for
     Discord's markdown: the page shows text)."""
-    names: list[str] = []
-    return _named(plain(str(localise(_stand_ins(content, names), locale))), names)
-
-
-def _stand_ins(content: Any, names: list[str]) -> Any:
-    """``content`` with each player's name replaced by a :data:`STAND_IN`, the names (as
-    written) appended to ``names`` in the stand-ins' order."""
-    if isinstance(content, PlayerName):
-        names.append(without_bidi_controls(content.raw))
-        return STAND_IN.format(len(names) - 1)
-    if isinstance(content, Text) and content.fields:
-        fields = {key: _stand_ins(value, names) for key, value in content.fields.items()}
-        return Text(content.key, str(content), fields)
-    if isinstance(content, Joined):
-        return Joined(tuple(_stand_ins(part, names) for part in content.parts), content.sep)
-    return content
-
-
-def _named(line: str, names: list[str]) -> str:
-    """``line`` with each :data:`STAND_IN` replaced by its name."""
-    for index, name in enumerate(names):
-        line = line.replace(STAND_IN.format(index), name)
-    return line
+    return plain_text(content, locale)
 
 
 # -- reading a request ---------------------------------------------------------------------------

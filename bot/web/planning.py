@@ -24,14 +24,13 @@ from bot.core.play.manager import Game
 from bot.core.storage import ActionRow
 from bot.core.storage.plans import PlanRow, PlanStep
 from bot.core.wording import texts
-from bot.core.wording.locales import Notation, localise
+from bot.core.wording.locales import Notation, localise, without_markdown
 from bot.web.acting import (
     BoardFront,
     NotJson,
     Refused,
     forbidden,
     parse_action_body,
-    plain,
     sentence,
     storage_refusal,
     unreadable,
@@ -119,7 +118,7 @@ def _said(words: Callable[[], Any], ctx: ActingContext) -> str:
     """``words`` as the page shows them, said after a plan was kept or dropped: that change
     stands, so a sentence that cannot be made is logged and the page told it is done."""
     try:
-        return plain(str(localise(words(), ctx.locale)))
+        return without_markdown(str(localise(words(), ctx.locale)))
     except Exception:
         log.exception("game %s: telling what a plan change did failed", ctx.game.id)
         return sentence(texts.BOARD_DONE_CATCHING_UP, ctx.locale)

@@ -373,6 +373,48 @@ def as_written(content: Any) -> Any:
     return content
 
 
+NAME_STAND_IN = "\ue000{}\ue001"
+"""Where a name goes while a sentence loses its markdown (private-use characters, which no
+wording holds): the names are put back after, so a name is shown as typed, asterisks and
+backquotes included."""
+
+
+def without_markdown(line: str) -> str:
+    """A sentence written for Discord without its markdown (bold, code): for plain text."""
+    return line.replace("**", "").replace("`", "")
+
+
+def plain_text(content: Any, locale: Any) -> str:
+    """A sentence written for Discord (a sentence of texts.py, a :class:`Joined` of them) as plain
+    text that no markdown reads — a web page, a file to take away: in ``locale``, without bold
+    or code, each player's name as they wrote it (not escaped for Discord's markdown). Unlike
+    :func:`as_written`, the sentence stays one of texts.py until it is put in ``locale``'s words."""
+    names: list[str] = []
+    return named(without_markdown(str(localise(_stand_ins(content, names), locale))), names)
+
+
+def _stand_ins(content: Any, names: list[str]) -> Any:
+    """``content`` with each player's name replaced by a :data:`NAME_STAND_IN`, the names (as
+    written) appended to ``names`` in the stand-ins' order."""
+    if isinstance(content, PlayerName):
+        names.append(without_bidi_controls(content.raw))
+        return NAME_STAND_IN.format(len(names) - 1)
+    if isinstance(content, Text) and content.fields:
+        fields = {key: _stand_ins(value, names) for key, value in content.fields.items()}
+        source = english(content.key)  # its English filled in again: a sentence in a field shows as it
+        return source.format(**fields) if source is not None else Text(content.key, str(content), fields)
+    if isinstance(content, Joined):
+        return Joined(tuple(_stand_ins(part, names) for part in content.parts), content.sep)
+    return content
+
+
+def named(line: str, names: list[str]) -> str:
+    """``line`` with each :data:`NAME_STAND_IN` replaced by its name."""
+    for index, name in enumerate(names):
+        line = line.replace(NAME_STAND_IN.format(index), name)
+    return line
+
+
 def plain_name(name: Any, locale: Any) -> str:
     """A seat's name as plain text (a web page, which reads no markdown) in ``locale``: a
     player's as they wrote it (:func:`as_written`), an AI seat's sentence (``Easy AI 1``, ``Easy AI
