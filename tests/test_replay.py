@@ -139,3 +139,30 @@ async def test_replay_steps_privately_with_buttons_and_the_jump_menu(tmp_path: P
         assert final_reply(ix).embeds[0].title.startswith(f"Reprise da partida {game.id} — passo 0/")
         assert_refused(await h.slash(alice, CHANNEL, "projectl-games replay", game=game.id + 50),
                        "no game", "you can read from here")
+
+
+async def test_the_game_menu_names_the_players_as_written_and_the_ai_in_the_readers_words(
+        tmp_path: Path) -> None:
+    """The autocomplete of replay / recap / export lists each game's seats as plain text (Discord
+    shows a choice's name as it is, so a markdown escape would show as a backslash), an AI seat
+    by its level in the reader's language."""
+    host, other = "al_ice*x", "b`o|b"
+    async with days_bot(tmp_path / "db.sqlite3", ManualClock(START), users=(host, other)) as h:
+        alice = h.user(host)
+        manager = h.bot.manager  # type: ignore[attr-defined]
+        channel = h.channel(CHANNEL).id
+        await h.slash(alice, CHANNEL, "projectl table new", players=3)
+        await manager.join(channel, h.user(other).id, other)
+        await manager.add_policy_seat(channel, alice.id, "greedy")
+        game = (await manager.start(channel, alice.id)).game
+        policy = policy_by_name("greedy", 1)
+        while (found := await manager.game(game.id)) is not None and found.status != "finished":
+            assert found.state is not None and found.current is not None and found.current.user_id
+            await manager.act(found.channel_id, found.current.user_id, policy.choose(found.state))
+        await h.settle()
+        [choice] = await h.autocomplete(alice, CHANNEL, "projectl-games replay", focused="game", game="")
+        assert choice.value == game.id
+        assert choice.name == f"Game {game.id}: {host}, {other}, Easy AI 1"
+        [choice] = await h.autocomplete(alice, CHANNEL, "projectl-games export", focused="game", game="",
+                                        locale="pt-BR")
+        assert choice.name == f"Partida {game.id}: {host}, {other}, IA Fácil 1"

@@ -14,6 +14,7 @@ class FinishedGame:
     id: int
     ended_at: str | None
     names: tuple[str, ...]
+    """Its seats' names as stored (read them with ``bot.core.games.seat_name`` and ``policies``)."""
     guild_id: int
     channel_id: int
     channel_private: bool | None
@@ -21,6 +22,10 @@ class FinishedGame:
     host_id: int
     user_ids: tuple[int, ...]
     """Its seated humans."""
+    policies: tuple[str | None, ...] = ()
+    """Each seat's AI (None: a human's seat), in the order of ``names``."""
+    seat_user_ids: tuple[int | None, ...] = ()
+    """Each seat's user (None: an AI seat), in the order of ``names``."""
 
 
 class ReplayStore:
@@ -37,20 +42,21 @@ class ReplayStore:
                 " WHERE guild_id = ? AND status = 'finished'"
                 " AND CAST(id AS TEXT) LIKE ? ORDER BY ended_at DESC, id DESC LIMIT ?",
                 (guild_id, f"{starting}%", limit)).fetchall()
-            seated: dict[int, list[tuple[str, int | None]]] = {int(row[0]): [] for row in rows}
+            seated: dict[int, list[tuple[str, int | None, str | None]]] = {int(row[0]): [] for row in rows}
             if seated:  # every listed game's seats in one read
                 marks = ", ".join("?" * len(seated))
-                for game_id, name, user_id in conn.execute(
-                        f"SELECT game_id, display_name, user_id FROM seats WHERE game_id IN ({marks})"
+                for game_id, name, user_id, policy in conn.execute(
+                        f"SELECT game_id, display_name, user_id, policy FROM seats WHERE game_id IN ({marks})"
                         " ORDER BY game_id, seat", tuple(seated)).fetchall():
-                    seated[int(game_id)].append((str(name), user_id))
+                    seated[int(game_id)].append((str(name), user_id, None if policy is None else str(policy)))
             found = []
             for game_id, ended, channel_id, private, host_id in rows:
                 seats = seated[int(game_id)]
                 found.append(FinishedGame(
-                    int(game_id), None if ended is None else str(ended), tuple(str(n) for n, _ in seats),
+                    int(game_id), None if ended is None else str(ended), tuple(n for n, _, _ in seats),
                     guild_id, int(channel_id), None if private is None else bool(private), int(host_id),
-                    tuple(int(u) for _, u in seats if u is not None)))
+                    tuple(int(u) for _, u, _ in seats if u is not None), tuple(p for _, _, p in seats),
+                    tuple(None if u is None else int(u) for _, u, _ in seats)))
             return found
 
         return await self.storage._job(work)

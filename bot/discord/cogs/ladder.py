@@ -27,7 +27,7 @@ from bot.core.storage.ratings import RatingStore
 from bot.core.storage.replays import ReplayStore
 from bot.core.wording import texts
 from bot.core.wording.describe import describe
-from bot.core.wording.locales import localise
+from bot.core.wording.locales import Joined, localise, plain_text
 
 from .. import inbox, recaps
 from ..mentions import NOBODY
@@ -220,7 +220,8 @@ async def replay_message(bot: Any, game: Game, number: int, locale: Any,
 
 async def game_choices(interaction: discord.Interaction, current: str) -> list[app_commands.Choice[int]]:
     """The server's finished games the user may read from here, newest first (the ids that start
-    with what was typed)."""
+    with what was typed), each with its seats' names as plain text: Discord shows a choice's name
+    as it is (a markdown escape would show as a backslash)."""
     bot = common.bot_of(interaction)
     if interaction.guild_id is None:
         return []
@@ -228,10 +229,10 @@ async def game_choices(interaction: discord.Interaction, current: str) -> list[a
     candidates = await ReplayStore(bot.storage).finished_games(interaction.guild_id, starting=typed,
                                                                limit=CANDIDATES)
     found = [g for g in candidates if may_read(interaction, GamePlace.of_listed(g))][:25]
-    return [app_commands.Choice(name=str(localise(texts.GAME_CHOICE.format(
-        game_id=g.id, names=", ".join(str(localise(seat_name(n, None, 0), interaction.locale))
-                                      for n in g.names)), interaction.locale))[:100], value=g.id)
-        for g in found]
+    return [app_commands.Choice(name=plain_text(texts.GAME_CHOICE.format(game_id=g.id, names=Joined(
+        [seat_name(name, policy, user) for name, policy, user in zip(g.names, g.policies, g.seat_user_ids,
+                                                                     strict=True)], ", ")),
+        interaction.locale)[:100], value=g.id) for g in found]
 
 
 @app_commands.command(name="replay",
