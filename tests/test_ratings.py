@@ -17,6 +17,7 @@ from bot.core.games import RETIRED_LEVELS
 from bot.core.play.manager import POLICY_NAMES, Game, GameManager, TableSettings
 from bot.core.records import ratings
 from bot.core.storage import DaysStore, Storage
+from bot.core.storage.days import TurnKey
 from bot.core.storage.hints import HintStore
 from bot.core.storage.ratings import Entrant, GameFacts, RatingStore, apply_rating
 from engine.policies import policy_by_name
@@ -123,17 +124,49 @@ async def test_casual_tables_are_recorded_not_rated(manager: GameManager) -> Non
     assert (await store.ladder(ratings.GLOBAL))[0] == 0
 
 
+async def time_out(store: DaysStore, game: Game, seat: int, user_id: int) -> None:
+    """A turn of ``seat`` whose clock ran out while ``user_id`` held it (what the turn clock records)."""
+    key = TurnKey(game.id, 1, "play", seat)
+    await store.open_turn(key, user_id=user_id, channel_id=game.channel_id, started_at=START,
+                          deadline_at=START, due_at=None)
+    assert await store.claim_timeout(key, START)
+
+
 async def test_a_seat_handed_to_an_ai_is_rated_last_for_its_human(manager: GameManager) -> None:
+    """An absent player (their turn clock ran out) whose seat the host handed to an AI: leaving by
+    going silent never protects a rating."""
     game = await table(manager, 10, [1, 2, 3])
     seat = next(s for s in game.seats if s.user_id == 3)
-    await DaysStore(manager.storage).seat_to_policy(game.id, game.revision, seat.seat, policy="greedy",
-                                                    display_name="Greedy bot 1")
+    days = DaysStore(manager.storage)
+    await time_out(days, game, seat.seat, 3)
+    await days.seat_to_policy(game.id, game.revision, seat.seat, policy="greedy", display_name="Greedy bot 1")
     await manager.play_policies(10)
     await play_to_end(manager, game)
     store = RatingStore(manager.storage)
     rows = {r.user_id: r for r in (await store.ladder(ratings.GLOBAL))[1]}
     assert set(rows) == {1, 2, 3} and rows[3].display_name == "p3"
     assert rows[3].mu < min(rows[1].mu, rows[2].mu)
+
+
+@pytest.mark.parametrize("humans", [[1, 2], [1, 2, 3]])
+async def test_replacing_a_present_player_wins_the_host_nothing(manager: GameManager,
+                                                              humans: list[int]) -> None:
+    """A host losing a rated game cannot turn it into a win, nor sink a present opponent, by
+    handing the opponent's seat to an AI: a player replaced while no turn clock of theirs had run
+    out is left out of the game's rating (the AI playing on is no entrant either), so a two-seat
+    game is casual and a three-seat one rates the two players left."""
+    game = await table(manager, 10, humans)
+    seat = next(s for s in game.seats if s.user_id == 2)
+    await DaysStore(manager.storage).seat_to_policy(game.id, game.revision, seat.seat, policy="random",
+                                                    display_name="Random AI (for p2)")
+    await manager.play_policies(10)
+    await play_to_end(manager, game)
+    store = RatingStore(manager.storage)
+    total, rows = await store.ladder(ratings.GLOBAL)
+    if len(humans) == 2:
+        assert await store.judged(game.id) == (False, ratings.CASUAL_FEW) and total == 0
+    else:
+        assert await store.judged(game.id) == (True, None) and {r.user_id for r in rows} == {1, 3}
 
 
 async def test_solo_has_a_ladder_per_difficulty(manager: GameManager) -> None:

@@ -11,8 +11,11 @@ The rules, in one place:
   entrants are. Ranks come from the engine's own order (score, then its tie-breaks); seats still
   equal share a rank (a tie). A seat removed by vote (or that left) ranks below every seat that
   finished, tied with the others removed.
-* A seat handed to an AI mid-game (``replace``) is rated for the human who held it, as if removed
-  (last): leaving a losing game never protects a rating. The AI that played it on is not an entrant.
+* A seat handed to an AI mid-game (``replace``) after its player let a turn clock run out is rated
+  for that human, as if removed (last): leaving a losing game by going silent never protects a
+  rating. One handed over while its player was present (no clock of theirs ran out) is left out:
+  the host's choice is not the player's, and replacing a present opponent must win the host
+  nothing. The AI that played it on is never an entrant.
 * AI seats are entrants with their kind's calibrated rating (``bot/core/records/data/ai_ratings.json``,
   written by ``python -m bench ratings``), fixed: playing humans never changes an AI's rating.
 * Casual (recorded, not rated): the table was made ``rated: off``; its cards are not the shipped
@@ -145,9 +148,11 @@ def _entrants(game: Game, state: GameState, facts: GameFacts) -> list[Entrant]:
         if seat.user_id is not None:
             entrants.append(Entrant(user_key(seat.user_id), seat.seat, last if gone else ranks[seat.seat],
                                     str(unescaped(seat.name)), seat.user_id))
-        elif seat.seat in facts.replaced:  # handed to an AI: rated for the human who left it
+        elif seat.seat in facts.absent:  # handed to an AI once absent: rated for the human who left it
             user = facts.replaced[seat.seat]
             entrants.append(Entrant(user_key(user), seat.seat, last, "", user))
+        elif seat.seat in facts.replaced:
+            continue  # handed over while present: the host's choice, not the player's, rates neither
         elif not gone:
             entrants.append(Entrant(f"ai:{seat.policy}", seat.seat, ranks[seat.seat],
                                     fixed=ai_rating(seat.policy)))

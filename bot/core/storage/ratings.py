@@ -52,10 +52,13 @@ class Casual:
 @dataclass(frozen=True, slots=True)
 class GameFacts:
     """What the store knows only inside the transaction: who held a seat later handed to an AI
-    (``seats.replaced_user_id``) and whether anyone asked for a hint."""
+    (``seats.replaced_user_id``), which of those seats' players were absent (a turn clock of
+    theirs ran out in the game: ``turns.timed_out_at``), and whether anyone asked for a hint."""
 
     replaced: Mapping[int, int]
     hinted: bool
+    absent: frozenset[int] = frozenset()
+    """The replaced seats whose player had let a turn clock run out while holding the seat."""
 
 
 Builder = Callable[[GameFacts], RatedGame | Casual]
@@ -91,12 +94,18 @@ def rating_work(game_id: int, build: Builder, rate: Rater, initial: Prior) -> In
 def apply_rating(conn: sqlite3.Connection, now: str, game_id: int, build: Builder, rate: Rater,
                  initial: Prior) -> RatedGame | Casual | None:
     """Rate one game on ``conn`` (inside a transaction). None when it was already judged."""
-    replaced = {int(seat): int(user) for seat, user in conn.execute(
-        "SELECT seat, replaced_user_id FROM seats WHERE game_id = ? AND replaced_user_id IS NOT NULL",
-        (game_id,))}
+    replaced: dict[int, int] = {}
+    absent: set[int] = set()
+    for seat, user, timed_out in conn.execute(
+            "SELECT s.seat, s.replaced_user_id, EXISTS (SELECT 1 FROM turns t WHERE t.game_id = s.game_id"
+            " AND t.seat = s.seat AND t.user_id = s.replaced_user_id AND t.timed_out_at IS NOT NULL)"
+            " FROM seats s WHERE s.game_id = ? AND s.replaced_user_id IS NOT NULL", (game_id,)):
+        replaced[int(seat)] = int(user)
+        if timed_out:
+            absent.add(int(seat))
     hinted = conn.execute("SELECT 1 FROM hints WHERE game_id = ? AND used > 0 LIMIT 1",
                           (game_id,)).fetchone() is not None
-    outcome = build(GameFacts(replaced, hinted))
+    outcome = build(GameFacts(replaced, hinted, frozenset(absent)))
     claimed = conn.execute(
         "INSERT INTO rated_games (game_id, rated, reason, rated_at) VALUES (?, ?, ?, ?)"
         " ON CONFLICT (game_id) DO NOTHING",
