@@ -7,6 +7,7 @@ from __future__ import annotations
 import asyncio
 from collections.abc import AsyncIterator
 from dataclasses import replace
+from datetime import timedelta
 from pathlib import Path
 
 import pytest
@@ -148,17 +149,22 @@ async def test_a_seat_handed_to_an_ai_is_rated_last_for_its_human(manager: GameM
     assert rows[3].mu < min(rows[1].mu, rows[2].mu)
 
 
-@pytest.mark.parametrize("humans", [[1, 2], [1, 2, 3]])
-async def test_replacing_a_present_player_wins_the_host_nothing(manager: GameManager,
-                                                              humans: list[int]) -> None:
+@pytest.mark.parametrize(("humans", "came_back"), [([1, 2], False), ([1, 2, 3], False), ([1, 2], True)])
+async def test_replacing_a_present_player_wins_the_host_nothing(manager: GameManager, humans: list[int],
+                                                              came_back: bool) -> None:
     """A host losing a rated game cannot turn it into a win, nor sink a present opponent, by
     handing the opponent's seat to an AI: a player replaced while no turn clock of theirs had run
-    out is left out of the game's rating (the AI playing on is no entrant either), so a two-seat
-    game is casual and a three-seat one rates the two players left."""
+    out — or who played again after one ran out — is left out of the game's rating (the AI
+    playing on is no entrant either), so a two-seat game is casual and a three-seat one rates the
+    two players left."""
     game = await table(manager, 10, humans)
     seat = next(s for s in game.seats if s.user_id == 2)
-    await DaysStore(manager.storage).seat_to_policy(game.id, game.revision, seat.seat, policy="random",
-                                                    display_name="Random AI (for p2)")
+    days = DaysStore(manager.storage)
+    if came_back:
+        await time_out(days, game, seat.seat, 2)
+        await days.record_activity(TurnKey(game.id, 1, "play", seat.seat), START + timedelta(minutes=1), None)
+    await days.seat_to_policy(game.id, game.revision, seat.seat, policy="random",
+                              display_name="Random AI (for p2)")
     await manager.play_policies(10)
     await play_to_end(manager, game)
     store = RatingStore(manager.storage)

@@ -53,12 +53,14 @@ class Casual:
 class GameFacts:
     """What the store knows only inside the transaction: who held a seat later handed to an AI
     (``seats.replaced_user_id``), which of those seats' players were absent (a turn clock of
-    theirs ran out in the game: ``turns.timed_out_at``), and whether anyone asked for a hint."""
+    theirs ran out in the game, ``turns.timed_out_at``, and they have not acted since), and
+    whether anyone asked for a hint."""
 
     replaced: Mapping[int, int]
     hinted: bool
     absent: frozenset[int] = frozenset()
-    """The replaced seats whose player had let a turn clock run out while holding the seat."""
+    """The replaced seats whose player let a turn clock run out while holding the seat and has
+    not acted since (one who came back and played on was present)."""
 
 
 Builder = Callable[[GameFacts], RatedGame | Casual]
@@ -98,7 +100,9 @@ def apply_rating(conn: sqlite3.Connection, now: str, game_id: int, build: Builde
     absent: set[int] = set()
     for seat, user, timed_out in conn.execute(
             "SELECT s.seat, s.replaced_user_id, EXISTS (SELECT 1 FROM turns t WHERE t.game_id = s.game_id"
-            " AND t.seat = s.seat AND t.user_id = s.replaced_user_id AND t.timed_out_at IS NOT NULL)"
+            " AND t.seat = s.seat AND t.user_id = s.replaced_user_id AND t.timed_out_at IS NOT NULL"
+            " AND NOT EXISTS (SELECT 1 FROM turns back WHERE back.game_id = t.game_id AND back.seat = t.seat"
+            " AND back.user_id = t.user_id AND back.last_acted_at > t.timed_out_at))"
             " FROM seats s WHERE s.game_id = ? AND s.replaced_user_id IS NOT NULL", (game_id,)):
         replaced[int(seat)] = int(user)
         if timed_out:
