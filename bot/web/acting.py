@@ -310,9 +310,8 @@ class BoardFront:
                 await self.present_undo(done, grant.user_id)
             except Exception:
                 log.exception("telling game %s's table about an undo failed", game.id)
-        undone = texts.UNDO_DONE.format(action=Notation(str(done.action)))
-        return await self.committed(grant, done.game,
-                                    lambda: [without_markdown(localise(undone, grant.locale))])
+        return await self.committed(grant, done.game, lambda: [without_markdown(localise(
+            texts.UNDO_DONE.format(action=Notation(str(done.action))), grant.locale))])
 
     async def _check_undo(self, grant: BoardToken, game: Game, seat: int, shown: str) -> Json:
         """Whether :meth:`undo` would take the seat's last action back now, answered as a check

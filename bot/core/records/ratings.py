@@ -12,10 +12,10 @@ The rules, in one place:
   equal share a rank (a tie). A seat removed by vote (or that left) ranks below every seat that
   finished, tied with the others removed.
 * A seat handed to an AI mid-game (``replace``) after its player let a turn clock run out (and
-  did not play since) is rated for that human, as if removed (last): leaving a losing game by going silent never protects a
-  rating. One handed over while its player was present (no clock of theirs ran out) is left out:
-  the host's choice is not the player's, and replacing a present opponent must win the host
-  nothing. The AI that played it on is never an entrant.
+  did not play since) is rated for that human, as if removed (last): leaving a losing game by
+  going silent never protects a rating. One handed over while its player was present is left
+  out: the host's choice is not the player's, and replacing a present opponent must win the
+  host nothing. The AI that played it on is never an entrant.
 * AI seats are entrants with their kind's calibrated rating (``bot/core/records/data/ai_ratings.json``,
   written by ``python -m bench ratings``), fixed: playing humans never changes an AI's rating.
 * Casual (recorded, not rated): the table was made ``rated: off``; its cards are not the shipped
