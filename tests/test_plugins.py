@@ -27,7 +27,7 @@ from bench import league
 from bench.harnessed import forge_click
 from bot.core.clock import ManualClock
 from bot.core.errors import BadInputError
-from bot.core.play.manager import GameManager, TableSettings
+from bot.core.play.manager import PLUGIN_STAND_IN, PLUGIN_STRIKES, GameManager, TableSettings
 from bot.core.play.plugins import PluginError, PluginRunner, PluginTimeoutError, plugin_names
 from bot.core.storage import Storage
 from engine import GameState, Options, apply, legal_actions, new_game
@@ -142,6 +142,8 @@ def plugins(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Path]:
     (site / "projectl_test_plugins.py").write_text(TEST_PLUGINS)
     (site / "projectl_test_odd.py").write_text(ODD_PLUGIN)
     (site / "projectl_test_broken.py").write_text("raise ImportError('this plug-in cannot be imported')\n")
+    install(site, "projectl_test_stuck", {"stuck": "projectl_test_stuck:Stuck"})
+    (site / "projectl_test_stuck.py").write_text("import time\ntime.sleep(3600)  # hangs on import\n")
     monkeypatch.syspath_prepend(str(EXAMPLE_SRC))
     monkeypatch.syspath_prepend(str(site))
     yield site
@@ -306,6 +308,43 @@ async def test_a_failing_plugin_is_one_log_line_a_move_and_the_game_goes_on(
         said = [r for r in caplog.records if "broken" in r.getMessage()]
         assert said and all(r.exc_info is None and r.levelno == logging.WARNING for r in said)
         assert "ImportError: this plug-in cannot be imported" in said[0].getMessage()
+    finally:
+        await manager.plugins.close()
+        await storage.close()
+
+
+async def test_a_plugin_that_hangs_on_import_is_given_up_after_three_moves_and_a_builtin_plays_on(
+    plugins: Path, tmp_path: Path, caplog: pytest.LogCaptureFixture,
+) -> None:
+    """Each move of a plug-in stuck in its import costs the whole budget (and a new worker) for
+    a first-legal-action move: after PLUGIN_STRIKES in a row the seat plays the built-in stand-in
+    for the rest of the game, said once in the log, and its moves cost no budget any more."""
+    storage = await Storage.open(tmp_path / "m.sqlite3", ManualClock())
+    manager = GameManager(storage, seed_source=lambda: 3)
+    manager.plugins.budget_s = 0.5
+    try:
+        await manager.create_game(guild_id=1, channel_id=CHANNEL, host_id=1, host_name="ann",
+                                  settings=TableSettings(max_players=2))
+        await manager.add_policy_seat(CHANNEL, 1, "stuck", plugins=("stuck",))
+        with caplog.at_level(logging.INFO, logger="bot"):
+            game = (await manager.start(CHANNEL, 1)).game
+            easy = policy_by_name("greedy", 9)
+            plugin_moves = 0
+            while plugin_moves < 3 * PLUGIN_STRIKES:
+                assert game.state is not None and game.status == "active"
+                assert game.state.acting_seat == 0
+                before = game.revision
+                started = asyncio.get_running_loop().time()
+                game = (await manager.act(CHANNEL, 1, easy.choose(game.state.focused(0)))).game
+                plugin_moves += game.revision - before - 1
+                if plugin_moves > PLUGIN_STRIKES + 1:  # given up: the stand-in answers at once
+                    assert asyncio.get_running_loop().time() - started < manager.plugins.budget_s
+        said = [r.getMessage() for r in caplog.records if "stuck" in r.getMessage()]
+        failed = [line for line in said if "a fallback move is played" in line]
+        given_up = [line for line in said if "for the rest of the game" in line]
+        assert len(failed) == PLUGIN_STRIKES and all("took over 0.5 s" in line for line in failed)
+        assert given_up == [f"plug-in AI stuck failed {PLUGIN_STRIKES} moves in a row in game {game.id}"
+                            f" (seat 1); the seat plays {PLUGIN_STAND_IN} for the rest of the game"]
     finally:
         await manager.plugins.close()
         await storage.close()

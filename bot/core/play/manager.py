@@ -97,6 +97,13 @@ acting seat (``(game, seat) -> action``): one load and one enumeration per tap."
 
 MAX_POLICY_STEPS = 2000
 """Safety valve: policy seats never play more than this many actions in one go."""
+PLUGIN_STRIKES = 3
+"""Fallback moves in a row (an error, an illegal answer, a timeout) after which a plug-in seat
+stops asking its plug-in and plays :data:`PLUGIN_STAND_IN` for the rest of the game (or until
+the bot restarts): a plug-in that hangs on import would otherwise cost each of its moves the
+whole budget, and a worker's start, for a first-legal-action move."""
+PLUGIN_STAND_IN = "greedy"
+"""The built-in policy that plays a plug-in seat given up on (a millisecond a move)."""
 
 
 # -- the manager -------------------------------------------------------------------------------
@@ -137,6 +144,8 @@ class GameManager:
         self._turn_deadlines: dict[tuple[int, int], tuple[int, float]] = {}
         """(game id, seat) -> (the turn, its deadline on ``thinking.WALL_CLOCK``): set by the
         turn's first search, shared by the searches after a revealed card."""
+        self._plugin_strikes: dict[tuple[int, int], int] = {}
+        """(game id, seat) -> the plug-in seat's fallback moves in a row (:data:`PLUGIN_STRIKES`)."""
         self._strong_plans: dict[tuple[int, int], tuple[int, tuple[Action, ...]]] = {}
         """(game id, seat) -> (the revision the next move is expected at, the rest of a Strong seat's
         planned turn): its next moves are played without searching again."""
@@ -759,13 +768,15 @@ class GameManager:
         about a millisecond and choose inline."""
         assert game.state is not None
         name = seat.policy or "greedy"
+        key = (game.id, seat.seat)
+        if is_plugin(name) and self._plugin_strikes.get(key, 0) >= PLUGIN_STRIKES:
+            name = PLUGIN_STAND_IN
         seed = game.seed ^ (game.revision * 7919 + seat.seat)
         seen = game.state.focused(seat.seat)
         try:
             if is_plugin(name) and self._policies is engine_policy:
                 action = await self.plugins.move(seen, seat.seat, seed, name, table=game.id)
             elif name in HEAVY_POLICIES and self._policies is engine_policy:
-                key = (game.id, seat.seat)
                 kept = self._strong_plans.pop(key, None)
                 if kept is not None and kept[0] == game.revision and kept[1]:
                     planned = kept[1]
@@ -778,11 +789,15 @@ class GameManager:
                     self._strong_plans[key] = (game.revision + 1, planned[1:])
             else:
                 action = self._policies(name, seed).choose(seen)
-            return action, engine.apply(game.state, action, player=seat.seat)
+            outcome = engine.apply(game.state, action, player=seat.seat)
+            if is_plugin(name):  # a plug-in's legal answer: its strikes start again
+                self._plugin_strikes.pop(key, None)
+            return action, outcome
         except Exception as error:
             if is_plugin(name):  # someone else's code: one line a move, no traceback of ours
                 log.warning("plug-in AI %s failed in game %s (seat %d): %s; a fallback move is played",
                             name, game.id, seat.seat, said(error))
+                self._plugin_struck(game.id, seat.seat, name)
             else:
                 log.exception("policy %s failed in game %s; using a fallback move", seat.policy, game.id)
         legal = engine.legal_actions(game.state, seat.seat)
@@ -792,6 +807,15 @@ class GameManager:
         if options is not None:
             return next(options.iter_actions()), None
         return engine.SkipTurn(), None
+
+    def _plugin_struck(self, game_id: int, seat: int, name: str) -> None:
+        """Count a plug-in seat's fallback move; at :data:`PLUGIN_STRIKES` in a row, say once in
+        the log that the seat plays :data:`PLUGIN_STAND_IN` from now on in this game."""
+        key = (game_id, seat)
+        strikes = self._plugin_strikes[key] = self._plugin_strikes.get(key, 0) + 1
+        if strikes == PLUGIN_STRIKES:
+            log.warning("plug-in AI %s failed %d moves in a row in game %s (seat %d); the seat plays %s"
+                        " for the rest of the game", name, strikes, game_id, seat, PLUGIN_STAND_IN)
 
     def _turn_deadline(self, game: Game, seat: int) -> float | None:
         """When this turn of ``seat`` stops thinking: ``ai_turn_seconds`` after its first search
@@ -835,6 +859,7 @@ class GameManager:
         if result.finished and result.before.status != "finished":
             for seated in result.game.seats:
                 self._turn_deadlines.pop((result.game.id, seated.seat), None)
+                self._plugin_strikes.pop((result.game.id, seated.seat), None)
             await _run_hooks(self.on_game_finished, result.game)
 
     # -- Master drafts ----------------------------------------------------------------------------
