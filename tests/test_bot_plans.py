@@ -27,9 +27,10 @@ from days_support import (
 from harness import DiscordHarness, FakeMember
 from test_bot_support import assert_refused, bot_of, final_reply
 
+import engine
 from bot.core.clock import ManualClock
 from bot.core.errors import NotInGameError
-from bot.core.play import flow
+from bot.core.play import flow, plan_keeping, plans
 from bot.core.storage.plans import PlanStep, PlanStore
 from bot.core.wording import texts
 from bot.core.wording.locales import t
@@ -462,3 +463,29 @@ async def test_a_plan_typed_a_step_per_line_in_the_form_is_understood(tmp_path: 
         saved = final_reply(await h.submit_modal(planner, form, {"actions": "level1\nlevel1;\r\nlevel1"}))
         assert saved.content.startswith("Planned for your next turn"), saved.content
         assert "3. `level1`" in saved.content
+
+
+async def test_changing_a_line_clear_plan_in_the_form_keeps_the_side_it_was_laid_out_for(
+        tmp_path: Path) -> None:
+    """A plan laid out on the board for Line Clear's right side, sent again from the Plan form
+    (which has no side to choose), was laid out on the left, the first side that allowed it: its
+    take then relied on the left row's card. It stays on the right, and the reply names that card."""
+    five = ("alice", "bob", "carol", "dave", "erin")
+    async with days_bot(tmp_path / "db.sqlite3", ManualClock(START), five) as h:
+        game = await start_game(h, others=five[1:], players=5)
+        assert game.state is not None and game.state.turns
+        seat = next(s.seat for s in game.seats if s.seat not in game.state.acting_seats)
+        planner = h.user(game.seats[seat].user_id)
+        take = [engine.parse_action("take white 1")]
+        right, left = (plans.lay_out(game.state, seat, take, side=side).steps[0].card
+                       for side in ("right", "left"))
+        assert right and left and right != left
+        ctx = flow.ActingContext(game, seat, planner.id, None)
+        await plan_keeping.save_plan(bot_of(h).storage, ctx, take, side="right")  # as the board does
+
+        form = await _open_plan_form(h, planner, game.id)
+        saved = final_reply(await h.submit_modal(planner, form, {"actions": "take white 1"}))
+        assert saved.content.startswith("Planned for your next turn"), saved.content
+        assert right in saved.content and left not in saved.content
+        kept = await PlanStore(bot_of(h).storage).get(game.id, seat)
+        assert kept is not None and kept.side == "right" and kept.steps[0].card == right

@@ -145,6 +145,7 @@ ADDED_COLUMNS: Mapping[tuple[str, str], tuple[int, OlderValue]] = {
     ("server_settings", "plugin_ais"): (14, 0),
     ("games", "channel_private"): (15, None),
     ("games", "parent_id"): (18, None),
+    ("plans", "side"): (19, None),
 }
 """Each column added to a table after it was created: (its migration, what a row written before
 it reads as: the column's default, or a function of the row when the migration fills it in)."""
@@ -264,7 +265,7 @@ def full_rows(version: int) -> dict[str, list[Row]]:
         ],
         "plans": [dict(game_id=PLAYING_ID, seat=planner, user_id=PLAYING_SEATS[planner],
                        steps='[{"action": "take white 1", "card": null}, {"action": "level1", "card": null}]',
-                       played=0, turn=None, created_at=at(9, 8, 45))],
+                       played=0, turn=None, created_at=at(9, 8, 45), side="right")],
         "bot_secrets": [dict(name="web_board", value="kQ9_zX2-ü", created_at=at(1))],
         "plan_outcomes": [dict(game_id=PLAYING_ID, seat=current, user_id=PLAYING_SEATS[current],
                                played='["level1"]', unplayed='["take white 1"]',

@@ -86,7 +86,8 @@ class BoardPlans:
             raise storage_refusal(error, ctx.locale) from None
         # the plan kept is the one just written (from its first step): not read back, since a
         # read failing now would answer "something went wrong" about a plan that is kept
-        return {"plan": {"steps": _steps_json(laid_out.steps, ctx.locale), "played": 0}, "outcome": None,
+        kept = {"steps": _steps_json(laid_out.steps, ctx.locale), "played": 0, "side": laid_out.side}
+        return {"plan": kept, "outcome": None,
                 "said": _said(lambda: texts.PLAN_SAVED.format(steps=plans.step_lines(laid_out.steps)), ctx)}
 
     async def cancel(self, token: str | None) -> Json:
@@ -202,7 +203,7 @@ def _draft_json(ctx: ActingContext, laid_out: plans.LaidOut) -> Json:
 
 
 def _kept_json(plan: PlanRow, locale: Any) -> Json:
-    return {"steps": _steps_json(plan.left, locale), "played": plan.played}
+    return {"steps": _steps_json(plan.left, locale), "played": plan.played, "side": plan.side}
 
 
 def _outcome_json(outcome: PlanOutcome, locale: Any) -> Json:

@@ -196,6 +196,37 @@ def test_in_line_clear_the_page_plans_on_the_side_chosen(page: Page,
     assert page.locator('.row[data-side="left"] button.slot-button:not([aria-disabled])').count() == 0
 
 
+def test_in_line_clear_change_plan_starts_on_the_side_the_plan_was_kept_for(
+        page: Page, boards: Callable[..., BoardHandle]) -> None:
+    """A plan saved on the right side, then Change plan: the draft was laid out again with no
+    side, on the left (the first side allowing it), its take showing the left row's card."""
+    board = boards(players=5, human_seats=(0, 1, 2, 3, 4), seed=5)
+    seat = next(s for s in range(5) if s not in board.state().acting_seats)
+    open_board(page, board.link(seat))
+    start_planning(page)
+    page.get_by_role("button", name="Plan on the right side").click()
+    page.wait_for_function("() => window.board.view.table.side === 'right'")
+    card = page.locator('.row.white[data-side="right"] button.slot-button:not([aria-disabled])').first
+    taken = card.get_attribute("data-card")
+    card.click()
+    wait_steps(page, 1)
+    page.get_by_role("button", name="Save plan").click()
+    page.wait_for_selector('[data-key="btn:plan-change"]')
+    assert saved_steps(board, seat) is not None
+    assert board._run(PlanStore(board.board.storage).get(board.board.game_id, seat)).side == "right"
+
+    page.reload()  # what the page knows of the plan comes from the server, not from the draft
+    page.get_by_role("button", name="Change plan").click()
+    wait_steps(page, 1)
+    page.wait_for_function("() => window.board.view.table.side === 'right'")
+    assert page.get_by_role("button", name="Plan on the right side").get_attribute("aria-pressed") == "true"
+    assert page.evaluate("window.board.planning.steps[0].card") == taken
+    page.get_by_role("button", name="Save plan").click()
+    page.wait_for_selector('[data-key="btn:plan-change"]')
+    kept = board._run(PlanStore(board.board.storage).get(board.board.game_id, seat))
+    assert kept is not None and kept.side == "right" and kept.steps[0].card == taken
+
+
 def test_the_turn_coming_while_a_draft_is_in_flight_still_ends_plan_mode(
         page: Page, boards: Callable[..., BoardHandle]) -> None:
     """A live update that arrives while the page waits for a draft is not dropped: once the draft

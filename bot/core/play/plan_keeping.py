@@ -20,11 +20,18 @@ from engine.state import Phase
 async def save_plan(storage: Storage, ctx: ActingContext, actions: Sequence[Action], *,
                     side: str | None = None) -> plans.LaidOut:
     """Lay out ``actions`` as the seat's next turn on the table as it sees it (refused with the
-    engine's reason otherwise) and keep it in place of the plan it had; what the seat's last
-    planned turn did is forgotten in the same transaction (old news beside a new plan)."""
+    engine's reason otherwise) and keep it, with its Line Clear side, in place of the plan it had;
+    what the seat's last planned turn did is forgotten in the same transaction (old news beside
+    a new plan). With no ``side`` chosen (Discord's command and form choose none), the side of
+    the plan it replaces is tried first: changing a plan keeps the side it was laid out for."""
     assert ctx.game.state is not None
-    laid_out = plans.lay_out(ctx.game.state, ctx.seat, actions, side=side)
-    await PlanStore(storage).save(ctx.game.id, ctx.seat, ctx.user_id, laid_out.steps)
+    store = PlanStore(storage)
+    first = None
+    if side is None and ctx.game.state.turns:
+        kept = await plan_of(storage, ctx)
+        first = None if kept is None else kept.side
+    laid_out = plans.lay_out(ctx.game.state, ctx.seat, actions, side=side, first=first)
+    await store.save(ctx.game.id, ctx.seat, ctx.user_id, laid_out.steps, laid_out.side)
     return laid_out
 
 

@@ -86,14 +86,16 @@ def _continued(master: str, part: str) -> Action | None:
         return None
 
 
-def planning_states(state: GameState, seat: int, side: str | None = None) -> list[GameState]:
+def planning_states(state: GameState, seat: int, side: str | None = None,
+                    first: str | None = None) -> list[GameState]:
     """The table as it stands, with ``seat``'s turn starting now: what a plan is checked on (in
-    Line Clear on ``side`` of the table, or on either when None)."""
+    Line Clear on ``side`` of the table, or on either when None: ``first`` first, if given)."""
     fresh = replace(state, current=seat, actions_left=ACTIONS_PER_TURN, master_used=False,
                     black_taken=False, pending=(), held=())
     if not state.turns:
         return [fresh]
-    return [replace(fresh, turns=(Turn(seat, one),)) for one in SIDES if side is None or one == side]
+    order = sorted(SIDES, key=lambda one: one != first)  # a stable sort: left before right otherwise
+    return [replace(fresh, turns=(Turn(seat, one),)) for one in order if side is None or one == side]
 
 
 def plannable(state: GameState, seat: int | None) -> bool:
@@ -129,14 +131,16 @@ class LaidOut:
     """The Line Clear side it was laid out on (None elsewhere)."""
 
 
-def lay_out(state: GameState, seat: int, actions: Sequence[Action], *, side: str | None = None) -> LaidOut:
+def lay_out(state: GameState, seat: int, actions: Sequence[Action], *, side: str | None = None,
+            first: str | None = None) -> LaidOut:
     """Check ``actions`` as ``seat``'s next turn (in Line Clear on ``side``, or on the first side
-    that allows it); refuse (with the engine's reason and the step's number) a plan no side of the
-    table would let it play, or one reaching past the turn."""
+    that allows it, trying ``first`` first: the side of the plan being changed); refuse (with the
+    engine's reason and the step's number) a plan no side of the table would let it play, or one
+    reaching past the turn."""
     refuse_unless_plannable(state, seat)
     problem: Any = None
     seen = seen_position(state, seat)  # what the seat may see: no deck order, no hidden tile
-    starts = planning_states(seen, seat, side)
+    starts = planning_states(seen, seat, side, first)
     if not starts:
         raise BadInputError(texts.PLAN_NOT_NOW)
     for start in starts:

@@ -39,6 +39,8 @@ class PlanRow:
     played: int
     turn: int | None
     created_at: str
+    side: str | None = None
+    """The Line Clear side it was laid out on (migration 0019; None elsewhere)."""
 
     @property
     def left(self) -> tuple[PlanStep, ...]:
@@ -60,7 +62,7 @@ class OutcomeRow:
     kept_at: str
 
 
-_COLUMNS = "game_id, seat, user_id, steps, played, turn, created_at"
+_COLUMNS = "game_id, seat, user_id, steps, played, turn, created_at, side"
 _OUTCOME_COLUMNS = "game_id, seat, user_id, played, unplayed, reason, actions_left, kept_at"
 _FORGET_OUTCOME = "DELETE FROM plan_outcomes WHERE game_id = ? AND seat = ?"
 
@@ -73,7 +75,8 @@ def _row(row: Sequence[Any]) -> PlanRow:
     steps = tuple(PlanStep(str(s["action"]), None if s.get("card") is None else str(s["card"]))
                   for s in json.loads(str(row[3])))
     return PlanRow(int(row[0]), int(row[1]), int(row[2]), steps, int(row[4]),
-                   None if row[5] is None else int(row[5]), str(row[6]))
+                   None if row[5] is None else int(row[5]), str(row[6]),
+                   None if row[7] is None else str(row[7]))
 
 
 def _outcome(row: Sequence[Any]) -> OutcomeRow:
@@ -98,17 +101,20 @@ class PlanStore:
             f"SELECT {_COLUMNS} FROM plans WHERE game_id = ? ORDER BY seat", (game_id,)).fetchall())
         return [_row(row) for row in rows]
 
-    async def save(self, game_id: int, seat: int, user_id: int, steps: Sequence[PlanStep]) -> None:
-        """Keep ``steps`` as the seat's plan, replacing the one it had (from its first step), and
-        forget what its last planned turn did, in the same transaction."""
+    async def save(self, game_id: int, seat: int, user_id: int, steps: Sequence[PlanStep],
+                   side: str | None = None) -> None:
+        """Keep ``steps`` (laid out on Line Clear's ``side``) as the seat's plan, replacing the one
+        it had (from its first step), and forget what its last planned turn did, in the same
+        transaction."""
         now = self.storage._now()
 
         def work(conn: sqlite3.Connection) -> None:
             conn.execute(
-                f"INSERT INTO plans ({_COLUMNS}) VALUES (?, ?, ?, ?, 0, NULL, ?)"
+                f"INSERT INTO plans ({_COLUMNS}) VALUES (?, ?, ?, ?, 0, NULL, ?, ?)"
                 " ON CONFLICT (game_id, seat) DO UPDATE SET user_id = excluded.user_id,"
-                " steps = excluded.steps, played = 0, turn = NULL, created_at = excluded.created_at",
-                (game_id, seat, user_id, steps_text(steps), now))
+                " steps = excluded.steps, played = 0, turn = NULL, created_at = excluded.created_at,"
+                " side = excluded.side",
+                (game_id, seat, user_id, steps_text(steps), now, side))
             conn.execute(_FORGET_OUTCOME, (game_id, seat))
 
         await self.storage._write(work)

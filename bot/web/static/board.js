@@ -698,14 +698,14 @@ export class Board {
     if (!this.dragging) this.redraw();
   }
 
-  /** Enter Plan mode, from nothing or from the steps of the plan kept. */
-  async startPlan(bodies = []) {
+  /** Enter Plan mode, from nothing or from the steps of the plan kept (on its Line Clear side). */
+  async startPlan(bodies = [], side = null) {
     await this.settled();
     if (this.planning || !this.view || !this.view.me.plannable) return;
     this.realView = this.view;
     this.picked = null;
     this.draft = null;
-    if (await this.redraft(bodies, null)) this.focusKey("btn:plan-save") || this.focusKey("btn:plan-stop");
+    if (await this.redraft(bodies, side)) this.focusKey("btn:plan-save") || this.focusKey("btn:plan-stop");
   }
 
   /** The table moved under the draft: lay it out again — once the draft in flight is back, when
@@ -806,7 +806,8 @@ export class Board {
   async savePlan() {
     await this.settled();
     if (!this.planning) return;
-    const body = { steps: this.planning.bodies, side: this.planning.side };
+    // the side the draft was shown on, chosen or not: the plan is kept for it
+    const body = { steps: this.planning.bodies, side: this.planning.side || this.planning.laidSide || null };
     await this.keepPlan(() => this.api.planSave(body), () => this.leavePlan(), "btn:plan-change");
   }
 
@@ -836,7 +837,7 @@ export class Board {
   }
 
   changePlan() {
-    const steps = (this.kept && this.kept.plan && this.kept.plan.steps) || [];
-    this.startPlan(steps.map((step) => ({ action: step.action })));
+    const plan = (this.kept && this.kept.plan) || {};
+    this.startPlan((plan.steps || []).map((step) => ({ action: step.action })), plan.side || null);
   }
 }
