@@ -481,7 +481,7 @@ async def test_changing_a_line_clear_plan_in_the_form_keeps_the_side_it_was_laid
                        for side in ("right", "left"))
         assert right and left and right != left
         ctx = flow.ActingContext(game, seat, planner.id, None)
-        await plan_keeping.save_plan(bot_of(h).storage, ctx, take, side="right")  # as the board does
+        await plan_keeping.save_plan(bot_of(h).manager, ctx, take, side="right")  # as the board does
 
         form = await _open_plan_form(h, planner, game.id)
         saved = final_reply(await h.submit_modal(planner, form, {"actions": "take white 1"}))

@@ -5,6 +5,7 @@ every refusal a sentence that changes nothing."""
 
 from __future__ import annotations
 
+import asyncio
 import sqlite3
 from pathlib import Path
 from typing import Any
@@ -14,6 +15,8 @@ import pytest
 
 from bot.board import CHANNEL_ID, Board, Posts, open_board
 from bot.core.config import DEFAULT_WEB_HOST
+from bot.core.play import plan_keeping
+from bot.core.play.flow import ActingContext
 from bot.core.play.manager import GameManager
 from bot.core.storage import Storage
 from bot.core.storage.plans import PlanStore
@@ -339,3 +342,51 @@ async def test_an_action_is_done_when_reading_the_next_seats_plan_fails_after_it
     assert await PlanStore(board.storage).get(board.game_id, 1) is not None  # not played, not lost
     status, _ = await call(http, board, "/api/act", 0, body)  # her turn is over: refused first
     assert status == 422 and (await board.game()).revision == revision + 1
+
+
+async def _next_event(stream: aiohttp.ClientResponse) -> tuple[str, str]:
+    """The stream's next event (pings skipped): its name and its data."""
+    event, data = "message", []
+    while True:
+        line = (await stream.content.readline()).decode().rstrip("\n")
+        if not line:
+            if data:
+                return event, "\n".join(data)
+            continue
+        if line.startswith("event: "):
+            event = line[7:]
+        elif line.startswith("data: "):
+            data.append(line[6:])
+
+
+async def test_a_plan_kept_or_dropped_reaches_the_seats_other_pages_and_no_one_elses(
+        http: aiohttp.ClientSession, board: Board) -> None:
+    """A plan is private to its seat: each of the seat's open pages hears that it changed (from the
+    board or from Discord's path alike) and nothing of what it holds; the other seat's page and a
+    spectator's never hear of it."""
+    opened = [(seat, await http.get(board.base_url + "/api/events",
+                                    headers={"Authorization": f"Bearer {board.token(seat)}"}))
+              for seat in (1, 1, 0, None)]
+    try:
+        for _, stream in opened:
+            assert (await asyncio.wait_for(_next_event(stream), 30))[0] == "view"
+        planners = [stream for seat, stream in opened if seat == 1]
+        others = [stream for seat, stream in opened if seat != 1]
+
+        assert (await call(http, board, "/api/plan", 1, {"steps": [LEVEL1, LEVEL1]}))[0] == 200
+        for stream in planners:
+            assert await asyncio.wait_for(_next_event(stream), 30) == ("plan", "{}")
+        game = await board.game()
+        dropped = await plan_keeping.cancel_plan(board.manager, ActingContext(game, 1, board.users[1]))
+        assert dropped  # as /projectl-plan cancel drops it
+        for stream in planners:
+            assert await asyncio.wait_for(_next_event(stream), 30) == ("plan", "{}")
+
+        await board.act(0, "level1")  # a view for every page: anything sent before it came first
+        for stream in planners:
+            assert (await asyncio.wait_for(_next_event(stream), 30))[0] == "view"
+        for stream in others:
+            assert (await asyncio.wait_for(_next_event(stream), 30))[0] == "view"
+    finally:
+        for _, stream in opened:
+            stream.close()

@@ -45,9 +45,11 @@ async def save_plan(interaction: discord.Interaction, actions: str, game_id: int
     context = await _seated(interaction)
     if game_id is not None and context.game.id != game_id:
         raise StaleError(texts.STALE_BUTTON)
-    storage = bot_of(interaction).storage
+    bot = bot_of(interaction)
+    storage = bot.storage
     # kept in place of the plan the seat had; the word on its last planned turn goes with it
-    laid_out = await saved(interaction, plan_keeping.save_plan(storage, context, plans.parse_plan(actions)))
+    laid_out = await saved(interaction,
+                           plan_keeping.save_plan(bot.manager, context, plans.parse_plan(actions)))
     # what the plan's DM will be worded in: the language of the player's latest table command
     await storage.upsert_player(interaction.user.id, interaction.user.display_name,
                                 locale_code(interaction.locale))
@@ -163,7 +165,7 @@ async def show_command(interaction: discord.Interaction) -> None:
 @app_commands.command(name="cancel", description="Drop your plan: your next turn waits for you")
 async def cancel_command(interaction: discord.Interaction) -> None:
     context = await _seated(interaction)
-    dropped = await saved(interaction, plan_keeping.cancel_plan(bot_of(interaction).storage, context))
+    dropped = await saved(interaction, plan_keeping.cancel_plan(bot_of(interaction).manager, context))
     await reply(interaction, texts.PLAN_CANCELLED if dropped else texts.PLAN_NONE)
 
 

@@ -7,6 +7,10 @@ pages. A page holds no queue: one flag ("something newer than what you sent") an
 latest game, so a slow page skips straight to the newest view and its memory never grows. A
 closed page's watch is dropped when its stream ends.
 
+A seat's plan, kept or dropped from any front (``GameManager.on_plan_changed``), wakes only the
+pages of that seat, with a flag and nothing of the plan: the page asks ``/api/plan`` for it, under
+its own link's checks. A spectator's page and another seat's never hear of it.
+
 Several processes sharing PostgreSQL: a commit made in another process fires no hook here, so
 while pages watch a game the hub also reads its revision every :attr:`LiveGames.poll_seconds`.
 """
@@ -28,12 +32,16 @@ POLL_SECONDS = 2.0
 class Watch:
     """One open page's subscription to one game."""
 
-    __slots__ = ("closed", "game_id", "seen", "woken")
+    __slots__ = ("closed", "game_id", "plan_news", "seat", "seen", "woken")
 
-    def __init__(self, game_id: int, seen: int) -> None:
+    def __init__(self, game_id: int, seen: int, seat: int | None = None) -> None:
         self.game_id = game_id
+        self.seat = seat
+        """The seat the page's link is for (None: a spectator's)."""
         self.seen = seen
         """The revision of the view this page was sent last."""
+        self.plan_news = False
+        """The seat's plan was kept or dropped since the page was last told."""
         self.woken = asyncio.Event()
         self.closed = False
 
@@ -59,12 +67,14 @@ class LiveGames:
         manager.on_action_committed.append(self._committed)
         manager.on_game_finished.append(self.publish)
         manager.on_game_cancelled.append(self.publish)
+        manager.on_plan_changed.append(self.plan_changed)
 
     def detach(self) -> None:
         """Stop listening to the manager, wake and close every watch (the server is stopping)."""
         for hooks, hook in ((self.manager.on_action_committed, self._committed),
                             (self.manager.on_game_finished, self.publish),
-                            (self.manager.on_game_cancelled, self.publish)):
+                            (self.manager.on_game_cancelled, self.publish),
+                            (self.manager.on_plan_changed, self.plan_changed)):
             with contextlib.suppress(ValueError):
                 hooks.remove(hook)  # type: ignore[arg-type]
         for watches in self._watches.values():
@@ -100,10 +110,18 @@ class LiveGames:
             if watch.seen < game.revision or game.status != "active":
                 watch.woken.set()
 
+    async def plan_changed(self, game_id: int, seat: int) -> None:
+        """``seat``'s plan in ``game_id`` was kept or dropped: wake that seat's pages, no other."""
+        for watch in self._watches.get(game_id, ()):
+            if watch.seat is not None and watch.seat == seat:
+                watch.plan_news = True
+                watch.woken.set()
+
     @contextlib.contextmanager
-    def watch(self, game: Game) -> Iterator[Watch]:
-        """Watch ``game`` (as the page's first view showed it) for as long as the block runs."""
-        watch = Watch(game.id, game.revision)
+    def watch(self, game: Game, seat: int | None = None) -> Iterator[Watch]:
+        """Watch ``game`` (as the page's first view showed it) for as long as the block runs, for
+        ``seat``'s page (None: a spectator's)."""
+        watch = Watch(game.id, game.revision, seat)
         watches = self._watches.setdefault(game.id, set())
         watches.add(watch)
         known = self._latest.get(game.id)

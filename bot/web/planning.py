@@ -79,7 +79,7 @@ class BoardPlans:
         if not actions:
             raise Refused(422, {"error": sentence(texts.PLAN_EMPTY, ctx.locale)})
         try:
-            laid_out = await plan_keeping.save_plan(self.front.manager.storage, ctx, actions, side=side)
+            laid_out = await plan_keeping.save_plan(self.front.manager, ctx, actions, side=side)
         except BotError as error:
             raise Refused(422, {"error": sentence(error.message, ctx.locale)}) from None
         except Exception as error:  # nothing was kept: a storage fault is a 503 in the player's words
@@ -94,7 +94,7 @@ class BoardPlans:
         """Drop the seat's plan (and the word on its last planned turn)."""
         ctx = await self._seated(token)
         try:
-            dropped = await plan_keeping.cancel_plan(self.front.manager.storage, ctx, outcome_too=True)
+            dropped = await plan_keeping.cancel_plan(self.front.manager, ctx, outcome_too=True)
         except Exception as error:  # nothing was dropped: as for saving
             raise storage_refusal(error, ctx.locale) from None
         return {"plan": None, "outcome": None,  # nothing is left to read back

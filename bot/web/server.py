@@ -35,6 +35,9 @@ BOARD_ENTRY = "main.js"
 ACTIVITY_ENTRY = "activity.js"
 """The module that starts it inside Discord: the Activity's sign-in, then the same board."""
 PING_SECONDS = 15.0
+PLAN_NEWS = b"event: plan\ndata: {}\n\n"
+"""Told to a seat's own pages when its plan was kept or dropped: no plan in it, only the news
+(the page asks ``/api/plan``, which checks its link)."""
 MAX_BODY = 16 * 1024
 """Bytes an API request body may have (a Master of four placements is a few hundred)."""
 DISCORD_FRAMES = "https://discord.com https://*.discord.com https://*.discordsays.com"
@@ -190,7 +193,8 @@ class _Routes:
 
     async def events(self, request: web.Request) -> web.StreamResponse:
         """Server-sent events: the view now, then again at each new revision while the token still
-        grants it (not expired, the seat still its user's); a ping every 15 s."""
+        grants it (not expired, the seat still its user's); ``event: plan`` (nothing in it) when the
+        seat's plan was kept or dropped, to that seat's pages only; a ping every 15 s."""
         try:
             grant, game = await self.front.grant(bearer(request.headers.get("Authorization")))
         except Refused as refused:
@@ -202,18 +206,25 @@ class _Routes:
             "X-Accel-Buffering": "no"})
         await response.prepare(request)
         try:
-            with live.watch(game) as watch:
+            with live.watch(game, grant.seat) as watch:
                 await _send(response, await self.front.view_bytes(grant, game))
+                status = game.status
                 while not watch.closed:
                     if not await watch.wait(PING_SECONDS):
                         await response.write(b": ping\n\n")
                         continue
                     latest = live.latest(game.id)
-                    if latest is None or latest.state is None or latest.revision < watch.seen:
-                        continue
+                    if watch.plan_news:  # only ever set on this seat's own watch (LiveGames.plan_changed)
+                        watch.plan_news = False
+                        if latest is not None and not self.front.still_granted(grant, latest):
+                            break
+                        await response.write(PLAN_NEWS)
+                    if latest is None or latest.state is None or latest.revision < watch.seen or (
+                            latest.revision == watch.seen and latest.status == status):
+                        continue  # nothing new for the view (a plan's news alone woke it)
                     if not self.front.still_granted(grant, latest):
                         break  # the stream ends: the page reconnects and hears 403
-                    watch.seen = latest.revision
+                    watch.seen, status = latest.revision, latest.status
                     await _send(response, await self.front.view_bytes(grant, latest))
         except (ConnectionResetError, asyncio.CancelledError):
             pass  # the page closed: its watch is dropped above

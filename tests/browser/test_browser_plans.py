@@ -311,7 +311,7 @@ def test_a_plan_kept_when_the_last_round_ends_is_not_said_to_wait_and_no_plan_is
             game = board._run(board.board.manager.game(board.board.game_id))
             assert game is not None
             ctx = ActingContext(game, 0, board.board.users[0], None)
-            board._run(plan_keeping.save_plan(board.board.storage, ctx, [parse_action("level1")]))
+            board._run(plan_keeping.save_plan(board.board.manager, ctx, [parse_action("level1")]))
         seat = min(state.acting_seats)
         board.act(seat, str(chooser.choose(state.focused(seat))))
     assert board.state().phase is Phase.FINISHING and board.state().acting_seats == (0,)
@@ -339,30 +339,43 @@ def test_a_plan_kept_when_the_last_round_ends_is_not_said_to_wait_and_no_plan_is
     assert "No plans in Finishing Touches" not in page.inner_text("main")
 
 
-def test_a_plan_saved_in_one_tab_is_shown_in_the_other_when_the_player_comes_back_to_it(
+def test_a_plan_saved_or_cancelled_anywhere_reaches_the_seats_other_tab_live_and_no_one_elses(
         page: Page, boards: Callable[..., BoardHandle]) -> None:
-    """No new revision says a plan was saved or cancelled: the other tab asks again when it gets
-    the focus back, so it neither offers to plan from nothing nor shows a plan that is gone."""
+    """No new revision says a plan was saved or cancelled: the seat's other open tab hears it on
+    its live stream, without getting the focus back — from another tab or from Discord's path —
+    so it neither offers to plan from nothing nor shows a plan that is gone. The other seat's page
+    and a spectator's never hear of it."""
     board = boards(players=2, human_seats=(0, 1), seed=11)
     other = page.context.new_page()
+    mover = page.context.new_page()
+    spectator = page.context.new_page()
     open_board(page, board.link(1))
     open_board(other, board.link(1))
+    open_board(mover, board.link(0))
+    open_board(spectator, board.link(None))
     start_planning(page)
     page.locator("button.offer.level1").click()
     wait_steps(page, 1)
     page.get_by_role("button", name="Save plan").click()
     page.wait_for_selector('[data-key="btn:plan-cancel"]')
 
-    other.bring_to_front()
-    # what switching back to a tab does (a headless browser has no tabs to switch)
-    other.evaluate("window.dispatchEvent(new Event('focus'))")
-    other.wait_for_selector('[data-key="btn:plan-cancel"]')
+    other.wait_for_selector('[data-key="btn:plan-cancel"]')  # no focus event: the stream told it
     assert "It plays the moment your turn starts." in plan_box(other)
     assert other.get_by_role("button", name="Plan my next turn").count() == 0
 
     other.get_by_role("button", name="Cancel plan").click()
     other.wait_for_selector('[data-key="btn:plan"]')
-    page.bring_to_front()
-    page.evaluate("window.dispatchEvent(new Event('focus'))")
     page.wait_for_selector('[data-key="btn:plan"]')
     assert page.locator(".plan-steps").count() == 0
+
+    game = board.game()  # Discord's /projectl-plan set, while both tabs stay open
+    ctx = ActingContext(game, 1, board.board.users[1], None)
+    board._run(plan_keeping.save_plan(board.board.manager, ctx, [parse_action("level1")]))
+    for tab in (page, other):
+        tab.wait_for_selector('[data-key="btn:plan-cancel"]')
+
+    board.act(0, "level1")  # a live view for every page: a plan's news would have come before it
+    for watcher in (mover, spectator):
+        watcher.wait_for_function("(r) => window.board.view.game.revision >= r", arg=board.game().revision)
+        assert watcher.locator(".plan-steps").count() == 0
+        assert watcher.evaluate("window.board.kept && window.board.kept.plan") is None

@@ -172,6 +172,10 @@ class GameManager:
         self.on_plan_played: list[Callable[[PlanOutcome], Awaitable[None]]] = []
         """Awaited as ``hook(outcome)`` for each planned turn that played or stopped (the player
         is told privately what was played and what is left)."""
+        self.on_plan_changed: list[Callable[[int, int], Awaitable[None]]] = []
+        """Awaited as ``hook(game_id, seat)`` after a seat's plan was kept or dropped by its player
+        (``plan_keeping``, from any front): no revision says so, so the board tells that seat's
+        other open pages this way (never another seat's: a plan is private)."""
         self.on_game_finished: list[GameHook] = hooks.game_finished
         self.on_game_cancelled: list[GameHook] = hooks.game_cancelled
 
@@ -816,6 +820,10 @@ class GameManager:
         if strikes == PLUGIN_STRIKES:
             log.warning("plug-in AI %s failed %d moves in a row in game %s (seat %d); the seat plays %s"
                         " for the rest of the game", name, strikes, game_id, seat, PLUGIN_STAND_IN)
+
+    async def plan_changed(self, game_id: int, seat: int) -> None:
+        """Run the ``on_plan_changed`` hooks (their errors are logged: the plan change stands)."""
+        await _run_hooks(self.on_plan_changed, game_id, seat)
 
     def _turn_deadline(self, game: Game, seat: int) -> float | None:
         """When this turn of ``seat`` stops thinking: ``ai_turn_seconds`` after its first search

@@ -2,7 +2,8 @@
 form, the web board's Plan mode), so the rules of ``bot/core/play/plans.py`` are applied once.
 
 Each function takes the flow's context of the seated user (``flow.onlooker`` on Discord, the
-board's verified seat on the web), built once per request.
+board's verified seat on the web), built once per request. A plan kept or dropped is announced
+through ``GameManager.on_plan_changed`` (the seat's other open board pages ask for it again).
 """
 
 from __future__ import annotations
@@ -11,13 +12,14 @@ from collections.abc import Sequence
 
 from bot.core.play import plans
 from bot.core.play.flow import ActingContext
+from bot.core.play.manager import GameManager
 from bot.core.storage import Storage
 from bot.core.storage.plans import PlanRow, PlanStore
 from engine import Action
 from engine.state import Phase
 
 
-async def save_plan(storage: Storage, ctx: ActingContext, actions: Sequence[Action], *,
+async def save_plan(manager: GameManager, ctx: ActingContext, actions: Sequence[Action], *,
                     side: str | None = None) -> plans.LaidOut:
     """Lay out ``actions`` as the seat's next turn on the table as it sees it (refused with the
     engine's reason otherwise) and keep it, with its Line Clear side, in place of the plan it had;
@@ -25,13 +27,13 @@ async def save_plan(storage: Storage, ctx: ActingContext, actions: Sequence[Acti
     a new plan). With no ``side`` chosen (Discord's command and form choose none), the side of
     the plan it replaces is tried first: changing a plan keeps the side it was laid out for."""
     assert ctx.game.state is not None
-    store = PlanStore(storage)
     first = None
     if side is None and ctx.game.state.turns:
-        kept = await plan_of(storage, ctx)
+        kept = await plan_of(manager.storage, ctx)
         first = None if kept is None else kept.side
     laid_out = plans.lay_out(ctx.game.state, ctx.seat, actions, side=side, first=first)
-    await store.save(ctx.game.id, ctx.seat, ctx.user_id, laid_out.steps, laid_out.side)
+    await PlanStore(manager.storage).save(ctx.game.id, ctx.seat, ctx.user_id, laid_out.steps, laid_out.side)
+    await manager.plan_changed(ctx.game.id, ctx.seat)
     return laid_out
 
 
@@ -46,11 +48,12 @@ async def plan_of(storage: Storage, ctx: ActingContext) -> PlanRow | None:
     return None if plan is None or plan.user_id != ctx.user_id else plan
 
 
-async def cancel_plan(storage: Storage, ctx: ActingContext, *, outcome_too: bool = False) -> bool:
+async def cancel_plan(manager: GameManager, ctx: ActingContext, *, outcome_too: bool = False) -> bool:
     """Drop the seat's plan (with ``outcome_too``, and what its last planned turn did, in the
     same transaction: the board's Dismiss); whether there was one (a seat out of the game had
     none to play, as has a game past its play phase)."""
-    dropped = await PlanStore(storage).delete(ctx.game.id, ctx.seat, outcome_too=outcome_too)
+    dropped = await PlanStore(manager.storage).delete(ctx.game.id, ctx.seat, outcome_too=outcome_too)
+    await manager.plan_changed(ctx.game.id, ctx.seat)
     return dropped and not _never_plays(ctx)
 
 

@@ -56,10 +56,11 @@ export function createApi(token, base = "") {
 
     /**
      * Follow `/api/events` (server-sent events read from a fetch stream, since EventSource cannot
-     * send headers): `onView(view)` for each `event: view`. Reconnects after a drop; `onState`
-     * hears "open" / "lost" / "forbidden" (with the server's reason). Returns a function that stops it.
+     * send headers): `onView(view)` for each `event: view`, `onPlan()` for each `event: plan` (the
+     * seat's plan was kept or dropped, here or elsewhere: the news only). Reconnects after a drop;
+     * `onState` hears "open" / "lost" / "forbidden" (with the server's reason). Returns a function that stops it.
      */
-    follow(onView, onState) {
+    follow(onView, onState, onPlan = () => {}) {
       let stopped = false;
       let controller = null;
       async function run() {
@@ -85,6 +86,7 @@ export function createApi(token, base = "") {
             delay = 500;
             await readEvents(response.body, (event, data) => {
               if (event === "view") onView(JSON.parse(data));
+              else if (event === "plan") onPlan();
             });
           } catch (error) {
             if (stopped) return;

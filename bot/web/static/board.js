@@ -53,6 +53,7 @@ export class Board {
     this.planning = null; // Plan mode: { bodies, side, steps, open }, with the real view kept in realView
     this.realView = null;
     this.kept = null; // the seat's plan and the last planned turn's outcome (GET /api/plan)
+    this.planNews = false; // the plan changed elsewhere while this page was in Plan mode
     this.heardAt = null; // the revision up to which the others' moves have been announced
   }
 
@@ -72,8 +73,8 @@ export class Board {
       return;
     }
     this.refreshPlan();
-    // the plan may have been saved or dropped from another tab (no new revision says so): ask again
-    // when the player comes back to this one
+    // a plan saved or dropped in another tab or on Discord comes as the stream's `plan` news (no new
+    // revision says so); asked again too when the player comes back to this tab (a stream just lost)
     const comeBack = () => {
       if (document.visibilityState === "visible" && !this.forbidden && !this.planning) this.refreshPlan();
     };
@@ -87,7 +88,15 @@ export class Board {
         this.refreshPlan();
       }
       this.offline = state === "lost";
-    });
+    }, () => this.planChanged());
+  }
+
+  /** The seat's plan was kept or dropped (in this tab, another, or on Discord): ask for it now, or,
+   * in Plan mode, once it is left (the draft is this tab's own). */
+  planChanged() {
+    if (this.forbidden) return;
+    if (this.planning) this.planNews = true;
+    else this.refreshPlan(0);
   }
 
   /** The board's first view, asked again after a pause growing to 8 s while the server cannot be
@@ -790,6 +799,10 @@ export class Board {
   leavePlan() {
     if (!this.planning) return;
     this.planning = null;
+    if (this.planNews) {
+      this.planNews = false;
+      this.refreshPlan(0);
+    }
     this.draftOutOfDate = false;
     this.draft = null;
     const real = this.realView;
