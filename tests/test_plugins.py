@@ -318,7 +318,8 @@ async def test_a_plugin_that_hangs_on_import_is_given_up_after_three_moves_and_a
 ) -> None:
     """Each move of a plug-in stuck in its import costs the whole budget (and a new worker) for
     a first-legal-action move: after PLUGIN_STRIKES in a row the seat plays the built-in stand-in
-    for the rest of the game, said once in the log, and its moves cost no budget any more."""
+    for the rest of the game, said once in the log, and its moves cost no budget any more (no
+    further "took over" line: no move waited for the plug-in again)."""
     storage = await Storage.open(tmp_path / "m.sqlite3", ManualClock())
     manager = GameManager(storage, seed_source=lambda: 3)
     manager.plugins.budget_s = 0.5
@@ -334,17 +335,16 @@ async def test_a_plugin_that_hangs_on_import_is_given_up_after_three_moves_and_a
                 assert game.state is not None and game.status == "active"
                 assert game.state.acting_seat == 0
                 before = game.revision
-                started = asyncio.get_running_loop().time()
                 game = (await manager.act(CHANNEL, 1, easy.choose(game.state.focused(0)))).game
                 plugin_moves += game.revision - before - 1
-                if plugin_moves > PLUGIN_STRIKES + 1:  # given up: the stand-in answers at once
-                    assert asyncio.get_running_loop().time() - started < manager.plugins.budget_s
         said = [r.getMessage() for r in caplog.records if "stuck" in r.getMessage()]
         failed = [line for line in said if "a fallback move is played" in line]
         given_up = [line for line in said if "for the rest of the game" in line]
         assert len(failed) == PLUGIN_STRIKES and all("took over 0.5 s" in line for line in failed)
         assert given_up == [f"plug-in AI stuck failed {PLUGIN_STRIKES} moves in a row in game {game.id}"
                             f" (seat 1); the seat plays {PLUGIN_STAND_IN} for the rest of the game"]
+        await manager.cancel(CHANNEL, 1)
+        assert not manager._plugin_strikes, "a cancelled game's seats are forgotten, as a finished one's"
     finally:
         await manager.plugins.close()
         await storage.close()

@@ -436,6 +436,7 @@ class GameManager:
             return Game.from_row(row)
 
         cancelled = await self._decided_on_the_latest(channel_id, attempt)
+        self._forget_seats(cancelled)
         await _run_hooks(self.on_game_cancelled, cancelled)
         return cancelled
 
@@ -457,8 +458,16 @@ class GameManager:
         cancelled = await self._decided_on_the_latest(channel_id, attempt)
         if cancelled is not None:
             log.info("game %s cancelled: channel %s is gone", cancelled.id, channel_id)
+            self._forget_seats(cancelled)
             await _run_hooks(self.on_game_cancelled, cancelled)
         return cancelled
+
+    def _forget_seats(self, game: Game) -> None:
+        """Drop what this process keeps in memory about an ended game's seats (their turn
+        deadlines, a plug-in seat's strikes): nothing reads it once the game is over."""
+        for seated in game.seats:
+            self._turn_deadlines.pop((game.id, seated.seat), None)
+            self._plugin_strikes.pop((game.id, seated.seat), None)
 
     # -- playing --------------------------------------------------------------------------------
 
@@ -865,9 +874,7 @@ class GameManager:
         for outcome in result.plans:
             await _run_hooks(self.on_plan_played, outcome)
         if result.finished and result.before.status != "finished":
-            for seated in result.game.seats:
-                self._turn_deadlines.pop((result.game.id, seated.seat), None)
-                self._plugin_strikes.pop((result.game.id, seated.seat), None)
+            self._forget_seats(result.game)
             await _run_hooks(self.on_game_finished, result.game)
 
     # -- Master drafts ----------------------------------------------------------------------------
