@@ -373,6 +373,19 @@ class CreditReturned(Event):
 
 
 @dataclass(frozen=True, slots=True)
+class CreditsReturnedToBank(Event):
+    """Finesse: a removed player's credits (``count``, active and inactive) went back to the bank,
+    as their pieces went to the reserve (docs/rules.md §10)."""
+
+    seat: int
+    count: int
+
+    def describe(self, names: Sequence[str]) -> str:
+        plural = "s" if self.count != 1 else ""
+        return f"{_name(names, self.seat)}'s {self.count} credit{plural} went back to the bank."
+
+
+@dataclass(frozen=True, slots=True)
 class CreditsActivated(Event):
     seat: int
     count: int

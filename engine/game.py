@@ -65,6 +65,7 @@ from .expansions.base import (
     free_action_types,
     holds_turn,
     is_free_action,
+    player_removed,
 )
 from .legal import has_finishing_placement, legal_actions
 from .state import GameState, Options, Phase
@@ -294,6 +295,7 @@ def _apply_table_decision(w: Work, variant: Variant, action: SkipTurn | RemovePl
         seat, supply=tuple(0 for _ in player.supply), puzzles=(), removed=True, finished_touches=True
     )
     w.emit(PlayerRemoved(seat, tuple(p.card for p in player.puzzles)))
+    player_removed(w, seat)
     active = [i for i, p in enumerate(w.players) if not p.removed]
     if len(active) == 1 and w.phase is Phase.PLAY:
         _start_finishing(w, variant)

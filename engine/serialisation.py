@@ -161,6 +161,7 @@ def state_from_json(data: dict[str, Any], cards: Mapping[str, PuzzleCard] | None
                 f"This game was saved with state schema {schema}; this version reads "
                 f"{SCHEMA_VERSION}."
             )
+        data = _removed_seats_credits_in_bank(data)
         return GameState(
             options=options_from_json(data["options"]),
             seed=int(data["seed"]),
@@ -397,6 +398,27 @@ def _from_schema_3(data: dict[str, Any]) -> dict[str, Any]:
         ready.append(banked[:len(own_ready)])
         fresh.append(banked[len(own_ready):])
     return {**data, "ext": {**ext, "ambassador": {**tokens, "ready": ready, "fresh": fresh}}}
+
+
+def _removed_seats_credits_in_bank(data: dict[str, Any]) -> dict[str, Any]:
+    """A removed seat's Finesse credits are in the bank (docs/rules.md §10): a state stored
+    before that ruling may still have them on the seat, which can never spend them. They are
+    moved to the bank when read, the state a replay of the game's log reaches now. The data
+    says by itself whether it needs this (a removed seat holding credits), so the schema
+    number is unchanged: every state written since reads back as it was written."""
+    ext = data.get("ext") or {}
+    credits = ext.get("finesse")
+    if not isinstance(credits, dict):
+        return data
+    removed = [seat for seat, player in enumerate(data["players"]) if player.get("removed")]
+    active, inactive = list(credits["active"]), list(credits["inactive"])
+    kept = sum(int(active[seat]) + int(inactive[seat]) for seat in removed)
+    if not kept:
+        return data
+    for seat in removed:
+        active[seat] = inactive[seat] = 0
+    moved = {**credits, "bank": int(credits["bank"]) + kept, "active": active, "inactive": inactive}
+    return {**data, "ext": {**ext, "finesse": moved}}
 
 
 def _slots(data: list[str | None]) -> tuple[str | None, ...]:

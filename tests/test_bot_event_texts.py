@@ -79,7 +79,7 @@ def sample_events() -> list[ev.Event]:
         ev.GhostSplit(0, engine.Shape.P5, (engine.Shape.MONO, o4)), ev.LevelledUp(0, l3, o4),
         ev.LevelUpDeclined(0), ev.LevelUpLost(1), ev.MarkersPassed(0, 2, 4), ev.AmbassadorFlipped(1, "B33"),
         ev.CreditEarned(0, "I, L, O", CreditReason("placed", engine.Shape.L4)), ev.CreditReturned(1, True),
-        ev.CreditReturned(1, False),
+        ev.CreditReturned(1, False), ev.CreditsReturnedToBank(1, 4), ev.CreditsReturnedToBank(2, 1),
         ev.CreditsActivated(0, 1), ev.CreditsActivated(0, 3), ev.ActionInserted(0), ev.CreditPaidFinishing(0),
         ev.FinesseTileRemoved("F1", ""), ev.FinesseTileRemoved("F1", "F2"), ev.FinesseTileRemoved(None, ""),
         ev.FinesseTileRemoved(None, "C3 (complete a puzzle)"), ev.MastermindTook("S05", 4, 2),

@@ -81,3 +81,49 @@ async def test_rules_finesse_names_the_live_tile(tmp_path: Path) -> None:
         reply = final_reply(ix)
         assert reply.ephemeral and f"Live tile now: {live.id}" in reply.content
         assert live.text in reply.content
+
+
+async def test_a_player_who_leaves_a_finesse_game_gives_their_credits_back_to_the_bank(
+    tmp_path: Path,
+) -> None:
+    """docs/rules.md §10: a removed player's credits go back to the bank. The game's log says how
+    many, the bank holds them, and the stored game still replays from its log."""
+    async with running_bot(tmp_path / "l.sqlite3", seed=4) as h:
+        users = [h.add_user(name) for name in ("alice", "bob", "carol")]
+        await open_table(h, users[0], users[1:], players=3, expansions="finesse")
+        manager = bot_of(h).manager
+        game = await manager.game_in_channel(h.channel("games").id)
+        assert game is not None and game.state is not None
+        greedy = engine.policies.policy_by_name("greedy", 4)
+        by_id = {u.id: u for u in users}
+        finesse = engine.expansions.finesse
+
+        def leaver_seat(state: engine.GameState) -> int | None:
+            fv = finesse.view(state)
+            assert fv is not None
+            return next((s for s in range(3) if s != state.current and fv.credits(s)), None)
+
+        while leaver_seat(game.state) is None:
+            seat = game.current
+            assert seat is not None and seat.user_id is not None and game.state.round < 11
+            move = str(greedy.choose(game.state))
+            await h.slash(by_id[seat.user_id], "games", "projectl play act", text=move)
+            game = await manager.game_in_channel(h.channel("games").id)
+            assert game is not None and game.state is not None
+        seat_index = leaver_seat(game.state)
+        assert seat_index is not None
+        before = finesse.view(game.state)
+        assert before is not None
+        held = before.credits(seat_index)
+        leaver = by_id[next(s.user_id for s in game.seats if s.seat == seat_index)]  # type: ignore[index]
+        confirm = final_reply(await h.slash(leaver, "games", "projectl table leave"))
+        await h.click(leaver, confirm.message, confirm.buttons[0].custom_id)
+        game = await manager.game_in_channel(h.channel("games").id)
+        assert game is not None and game.state is not None
+        after = finesse.view(game.state)
+        assert after is not None and after.credits(seat_index) == 0 and after.bank == before.bank + held
+        plural = "s" if held != 1 else ""
+        said = f"{leaver.name}'s {held} credit{plural} went back to the bank."
+        page = final_reply(await h.slash(users[0], "games", "projectl log")).embeds[0]
+        assert said in (page.description or ""), page.description
+        assert await manager.verify(game.id)

@@ -22,6 +22,7 @@ Hooks (all optional; the defaults do nothing):
 ``after_action``       after any action or answer, with the events it produced (Finesse tiles)
 ``holds_turn``         keep a turn whose actions are spent open for a free action (``end turn``)
 ``end_of_turn``        a player's turn has ended (before the next one starts)
+``player_removed``     a seat left the game: give back what it holds (Finesse: credits to the bank)
 ``after_banking``      an Endless White Deck banked the completed white cards into a new deck
 ``end_of_round``       a round has ended; True ends play now (straight to Finishing Touches)
 ``last_round_cap``     the last round it lets play reach (Finesse: the round its last tile leaves)
@@ -131,6 +132,12 @@ class Expansion:
 
     def end_of_turn(self, w: Work, seat: int) -> None:
         """``seat``'s turn is over (its actions are spent, or it was skipped)."""
+
+    def player_removed(self, w: Work, seat: int) -> None:
+        """``seat`` was removed from the game (a table decision): its pieces are back in the
+        reserve and its pending decisions dropped. Give back to the table whatever of this
+        expansion's shared components the seat holds (Finesse: its credits to the bank), so
+        nothing is lost with a seat that will never act again (docs/rules.md §10)."""
 
     def after_banking(self, w: Work) -> None:
         """An Endless White Deck banked every player's completed white cards and shuffled them
@@ -253,6 +260,12 @@ def end_of_turn(w: Work, seat: int) -> None:
         expansion.end_of_turn(w, seat)
 
 
+def player_removed(w: Work, seat: int) -> None:
+    """Every enabled expansion gives back what the removed ``seat`` held."""
+    for expansion in expansions_for(w.options):
+        expansion.player_removed(w, seat)
+
+
 def after_banking(w: Work) -> None:
     for expansion in expansions_for(w.options):
         expansion.after_banking(w)
@@ -280,7 +293,7 @@ __all__ = [
     "Expansion", "after_action", "after_banking", "card_in_play", "end_of_round", "end_of_turn",
     "expansion_for_action",
     "expansions_for", "fills_six_player_black_deck", "holds_turn", "is_free_action", "last_round_cap",
-    "mastermind_takes",
+    "mastermind_takes", "player_removed",
     "register", "registered",
     "solo_deck", "tiebreak",
 ]

@@ -14,6 +14,7 @@
   until the player writes ``end turn``.
 * Finishing Touches are paid with a credit instead of a point while the player has any; ties go
   to the player with most credits first.
+* A removed player's credits go back to the bank (:meth:`FinesseExpansion.player_removed`).
 * Solo: 20 white + 15 black puzzles; the mastermind takes two puzzles per turn (see
   :mod:`engine.variants.solo`) and earns no credits.
 
@@ -35,6 +36,7 @@ from ..events import (
     CreditPaidFinishing,
     CreditReturned,
     CreditsActivated,
+    CreditsReturnedToBank,
     Event,
     FinesseTileRemoved,
     LevelledUp,
@@ -450,6 +452,19 @@ class FinesseExpansion(Expansion):
         _store(w, FinesseView(fv.bank + 1, fv.row, tuple(active), tuple(inactive)))
         w.set_player(seat, finishing_pieces=w.players[seat].finishing_pieces - 1)
         w.emit(CreditPaidFinishing(seat))
+
+    def player_removed(self, w: Work, seat: int) -> None:
+        """A removed player's credits, active and inactive, go back to the bank (docs/rules.md
+        §10): the seat can never spend them or win with them, and the empty-bank rule never
+        asks it for one."""
+        fv = view(w)
+        if fv is None or not fv.credits(seat):
+            return
+        count = fv.credits(seat)
+        active, inactive = list(fv.active), list(fv.inactive)
+        active[seat] = inactive[seat] = 0
+        _store(w, FinesseView(fv.bank + count, fv.row, tuple(active), tuple(inactive)))
+        w.emit(CreditsReturnedToBank(seat, count))
 
     def end_of_turn(self, w: Work, seat: int) -> None:
         fv = view(w)

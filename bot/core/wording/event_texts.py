@@ -203,6 +203,11 @@ def _credits(e: ev.CreditsActivated, names: Names) -> str:
     return sentence.format(name=seat_name(names, e.seat), count=e.count)
 
 
+def _credits_to_bank(e: ev.CreditsReturnedToBank, names: Names) -> str:
+    sentence = texts.EVENT_CREDIT_TO_BANK if e.count == 1 else texts.EVENT_CREDITS_TO_BANK
+    return sentence.format(name=seat_name(names, e.seat), count=e.count)
+
+
 def _returned_credit(e: ev.CreditReturned, names: Names) -> str:
     sentence = texts.EVENT_CREDIT_RETURNED_INACTIVE if e.inactive else texts.EVENT_CREDIT_RETURNED_ACTIVE
     return sentence.format(name=seat_name(names, e.seat))
@@ -264,6 +269,7 @@ _SENTENCES: dict[type[ev.Event], Callable[[Any, Names], str]] = {
     ev.CreditEarned: lambda e, n: texts.EVENT_CREDIT_EARNED.format(
         name=seat_name(n, e.seat), reason=credit_reason(e.reason), tile=finesse_label_text(e.tile)),
     ev.CreditReturned: _returned_credit,
+    ev.CreditsReturnedToBank: _credits_to_bank,
     ev.CreditsActivated: _credits,
     ev.ActionInserted: lambda e, n: texts.EVENT_ACTION_INSERTED.format(name=seat_name(n, e.seat)),
     ev.CreditPaidFinishing: lambda e, n: texts.EVENT_CREDIT_PAID_FINISHING.format(name=seat_name(n, e.seat)),

@@ -239,6 +239,8 @@ EVENT_CREDIT_RETURNED_ACTIVE = (
 EVENT_CREDIT_RETURNED_INACTIVE = (
     "The credit bank was empty: {name} (most credits) returned an inactive credit."
 )
+EVENT_CREDITS_TO_BANK = "{name}'s {count} credits went back to the bank."
+EVENT_CREDIT_TO_BANK = "{name}'s {count} credit went back to the bank."
 EVENT_CREDIT_ACTIVATED = "{name}'s {count} new credit became active."
 EVENT_CREDITS_ACTIVATED = "{name}'s {count} new credits became active."
 EVENT_ACTION_INSERTED = "{name} paid 2 credits to insert an extra action."

@@ -47,7 +47,7 @@ NOTABLE_EVENTS = (
     ev.PuzzleCompleted, ev.EndTriggered, ev.FinishingStarted, ev.MastermindTook, ev.LocksReleased,
     ev.GameEnded, ev.PlayerRemoved, ev.TurnSkipped, ev.DeckEmptied, ev.WhiteDeckRenewed,
     # Finesse: which credits were earned and why, Inserts, the tile row moving on
-    ev.CreditEarned, ev.CreditReturned, ev.ActionInserted, ev.CreditPaidFinishing,
+    ev.CreditEarned, ev.CreditReturned, ev.CreditsReturnedToBank, ev.ActionInserted, ev.CreditPaidFinishing,
     ev.FinesseTileRemoved,
 )
 
