@@ -282,9 +282,8 @@ def _apply_table_decision(w: Work, variant: Variant, action: SkipTurn | RemovePl
         raise IllegalActionError("remove.no_seat", seat=seat + 1)
     if all(p.removed for i, p in enumerate(w.players) if i != seat):
         raise IllegalActionError("remove.last")
+    turn_running = w.phase is Phase.PLAY and variant.seat_removed(w, seat)  # before its choices go
     decisions.drop(w, seat)
-    if seat in w.held and seat != w.current:
-        w.held.remove(seat)
     player = w.players[seat]
     for puzzle in player.puzzles:
         for piece in puzzle.pieces:
@@ -301,7 +300,7 @@ def _apply_table_decision(w: Work, variant: Variant, action: SkipTurn | RemovePl
         _start_finishing(w, variant)
     elif w.phase is Phase.FINISHING:
         _settle_finishing(w, variant)
-    elif variant.seat_removed(w, seat):
+    elif turn_running:
         w.focus(seat)
         w.actions_left = 0
         _end_turn(w, variant)

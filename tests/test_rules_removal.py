@@ -11,6 +11,7 @@ card's unused action, its pending choices) stays with or leaves with the seat, u
 
 from __future__ import annotations
 
+import dataclasses
 import json
 
 from positions import (
@@ -24,11 +25,12 @@ from positions import (
     with_player,
 )
 
-from engine import Phase, RemovePlayer, serialisation
-from engine.events import CreditReturned, CreditsReturnedToBank, PlayerRemoved
+from engine import Phase, RemovePlayer, apply, serialisation
+from engine.actions import EndTurn, TakeLevelOne
+from engine.events import CreditReturned, CreditsReturnedToBank, MarkersPassed, PlayerRemoved
 from engine.expansions import ambassador
 from engine.expansions.finesse import BANK, view
-from engine.state import GameState
+from engine.state import GameState, PendingDecision
 
 
 def _finesse(state: GameState, *, bank: int, active: list[int], inactive: list[int],
@@ -129,3 +131,67 @@ def test_a_removed_players_unflipped_ambassador_card_stays_in_their_pile_unusabl
     assert ambassador.ready(after, 0) == () and ambassador.ready(after, 2) == ()
     assert [d.card for d in after.players[1].completed] == ["TD2"]
     assert after.phase is Phase.PLAY
+
+
+# -- held turns (Finesse) ---------------------------------------------------------------------------
+
+
+def _line_clear_held(seed: int = 3) -> tuple[GameState, int, int]:
+    """Line Clear with Finesse: the White-marker holder has spent their three actions with an
+    Insert still affordable, so their turn is held open (``end turn`` ends it); the Black-marker
+    holder has not played yet."""
+    state = game(5, seed=seed, variant="lineclear", ghost=True, finesse=True)
+    state = _finesse(state, bank=BANK - 15, active=[3] * 5, inactive=[0] * 5)
+    white, black = state.turns[0].seat, state.turns[1].seat
+    for _ in range(3):
+        state = apply(state, TakeLevelOne(), player=white).state
+    assert state.held == (white,) and white in state.acting_seats
+    return state, white, black
+
+
+def _finish_turn(state: GameState, seat: int) -> GameState:
+    """``seat`` takes three level-1 pieces and ends its turn (held open or not)."""
+    for _ in range(3):
+        state = apply(state, TakeLevelOne(), player=seat).state
+    return apply(state, EndTurn(), player=seat).state if seat in state.held else state
+
+
+def test_removing_a_marker_holder_whose_turn_is_held_open_ends_that_turn() -> None:
+    """Ruling "remove": a removed player's running turn ends. A turn held open for an Insert is a
+    running turn (the game waits for that seat's ``end turn``), so removing its holder ends it —
+    else the game would wait for a seat that can no longer act. Whichever turn was shown as the
+    current one, only the other holder is left to act."""
+    state, white, black = _line_clear_held()
+    for shown in (white, black):
+        before = state.evolve(current=shown) if shown == white else state.focused(black)
+        after = apply(before, RemovePlayer(white)).state
+        assert after.held == () and after.acting_seats == (black,), shown
+        after = _finish_turn(after, black)
+        assert {t.seat for t in after.turns}.isdisjoint({white, black}), after.turns  # the markers passed
+
+
+def test_removing_the_last_running_holder_passes_the_markers() -> None:
+    """When the other holder's turn is already over, removing the held holder ends the round's
+    pair of turns: the markers pass on (skipping the removed seat) at once."""
+    state, white, black = _line_clear_held()
+    state = _finish_turn(state, black)
+    assert state.acting_seats == (white,)
+    after, events = play_events(state, RemovePlayer(white))
+    assert any(isinstance(e, MarkersPassed) for e in events)
+    assert white not in after.acting_seats and after.acting_seats and after.held == ()
+
+
+def test_removing_a_marker_holder_who_still_owes_a_choice_ends_their_turn() -> None:
+    """Ruling "remove": the removed player's pending choices are dropped. A marker holder whose
+    actions are spent but who still owes a choice (a substitute piece) is still playing their
+    turn; removing them ends it, and when the other holder is done the markers pass on — the
+    game never waits for an answer nobody can give."""
+    state = game(5, seed=3, variant="lineclear", ghost=True)
+    white, black = state.turns[0].seat, state.turns[1].seat
+    state = state.evolve(
+        turns=tuple(dataclasses.replace(t, actions_left=0) for t in state.turns), current=white,
+        actions_left=0, pending=(PendingDecision(white, "substitute", ("I4", "O4"), "reward T4"),))
+    assert state.acting_seats == (white,)
+    after, events = play_events(state, RemovePlayer(white))
+    assert after.pending == () and any(isinstance(e, MarkersPassed) for e in events)
+    assert {t.seat for t in after.turns}.isdisjoint({white, black}) and after.acting_seats

@@ -110,7 +110,8 @@ class Variant:
         return state.last_round if cap is None else min(state.last_round, cap)
 
     def seat_removed(self, w: Work, seat: int) -> bool:
-        """``seat`` just left during play. True when its running turn must end now."""
+        """``seat`` is leaving during play (asked before its pending choices are dropped). True
+        when its running turn must end now."""
         return seat == w.current
 
     # -- the market --------------------------------------------------------------------------

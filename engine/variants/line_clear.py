@@ -234,5 +234,9 @@ class LineClearGame(RowsGame):
         return following, reached
 
     def seat_removed(self, w: Work, seat: int) -> bool:
+        """A removed marker holder's turn ends if it is still running: actions left, a choice
+        still owed, or held open for an Insert (Finesse) — the game would otherwise wait for a
+        seat that can no longer act."""
         turn = next((t for t in w.turns if t.seat == seat), None)
-        return turn is not None and not turn.done
+        return turn is not None and (
+            not turn.done or seat in w.held or any(d.seat == seat for d in w.pending))
