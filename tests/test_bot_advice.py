@@ -1,6 +1,6 @@
 """The strong AI in the bot, through the offline harness: Strong seats, watching an AI play Solo,
-``/projectl play hint`` (private, current player only, counted, can be turned off) and the
-post-game review (command and results button)."""
+``/projectl play hint`` (private, current player only, counted, can be turned off, refused at a
+rated multiplayer table) and the post-game review (command and results button)."""
 
 from __future__ import annotations
 
@@ -63,6 +63,22 @@ async def test_a_table_can_turn_hints_off(h: DiscordHarness) -> None:
     alice = h.add_user("alice")
     await h.slash(alice, "games", "projectl table new", variant="solo", hints=False)
     assert_refused(await h.slash(alice, "games", "projectl play hint"), "Hints are off")
+
+
+async def test_a_casual_multiplayer_table_gives_hints(h: DiscordHarness) -> None:
+    """Hints are refused only at a rated table (tests/test_bot_ratings.py): once the host made the
+    lobby casual, the player to move gets one."""
+    alice, bob = h.add_user("alice"), h.add_user("bob")
+    lobby = (await h.slash(alice, "games", "projectl table new", players=2)).original
+    assert lobby is not None
+    await h.slash(alice, "games", "projectl-games rated", value=False)
+    game_id = lobby.buttons[0].custom_id.split(":")[-1]
+    await h.click(bob, lobby, f"pl:lobby:join:{game_id}")
+    await h.click(alice, lobby, f"pl:lobby:start:{game_id}")
+    game = await _game(h)
+    mover = alice if game.current.user_id == alice.id else bob
+    reply = final_reply(await h.slash(mover, "games", "projectl play hint"))
+    assert reply.ephemeral and "hints used this game: 1" in reply.content
 
 
 @pytest.mark.parametrize(("button", "level", "label"),

@@ -40,11 +40,11 @@ async def game_of(h: DiscordHarness) -> Game:
     return game
 
 
-async def holders(h: DiscordHarness) -> tuple[FakeMember, int, FakeMember, int]:
+async def holders(h: DiscordHarness, *, casual: bool = False) -> tuple[FakeMember, int, FakeMember, int]:
     """A 5-player table (Line Clear with Ghost): (first holder, seat, second holder, seat), the
-    first being the state's ``current`` seat."""
+    first being the state's ``current`` seat; ``casual``: made casual in the lobby (for hints)."""
     users = [h.add_user(f"p{n}") for n in range(5)]
-    await open_table(h, users[0], users[1:], players=5)
+    await open_table(h, users[0], users[1:], players=5, casual=casual)
     game = await game_of(h)
     assert game.state is not None and game.state.concurrent and game.state.options.ghost
     first = game.state.current
@@ -129,7 +129,7 @@ async def test_a_master_draft_survives_the_other_holders_action(h: DiscordHarnes
 async def test_the_second_holders_hint_plans_their_own_turn(h: DiscordHarness,
                                                            monkeypatch: pytest.MonkeyPatch) -> None:
     """The hint is planned from the asker's turn (their 3 actions), not the other holder's (1)."""
-    first_user, _, second_user, second = await holders(h)
+    first_user, _, second_user, second = await holders(h, casual=True)  # a rated table refuses hints
     await act(h, first_user, "level1")
     await act(h, first_user, "level1")
     planned: list[GameState] = []

@@ -89,6 +89,7 @@ async def test_lobby_commands_are_acknowledged_before_their_work(h: Any) -> None
     assert [name for name, _, _ in commits.at] == ["replace_seats", "set_status"]
     assert commits.at[1][2] > first_call_of(h, cancel)
     assert not cancel.responses[-1].ephemeral and "cancelled by alice" in cancel.responses[-1].content
+    assert "loss" not in cancel.responses[-1].content  # a lobby cancel rates nothing
     assert h.world.messages[lobby.id].content == "This table was cancelled."
 
 

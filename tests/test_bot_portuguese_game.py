@@ -139,7 +139,7 @@ async def test_a_whole_game_in_portuguese_and_english(tmp_path: Path) -> None:
         ana, ben = h.add_user("ana"), h.add_user("ben")
         table = Table(h, {ana.id: PT, ben.id: EN})
         table.users = {ana.id: ana, ben.id: ben}
-        await open_table(h, ana, [ben], players=3, ai=1)
+        await open_table(h, ana, [ben], players=3, ai=1, casual=True)  # casual: both ask for a hint
         game_id = await table.play()
 
         assert table.replies[PT] > 10 and table.replies[EN] > 10 and table.hinted == {ana.id, ben.id}

@@ -12,7 +12,9 @@ from test_hardening_mentions import sent_messages
 
 from bot.core.clock import ManualClock
 from bot.core.records import ratings
+from bot.core.storage.hints import HintStore
 from bot.core.storage.ratings import RatingStore
+from engine.policies import policy_by_name
 
 
 async def seed_ladder(h: DiscordHarness, players: int) -> None:
@@ -80,3 +82,45 @@ async def test_the_host_makes_a_lobby_casual_and_the_game_is_recorded_unrated(tm
         assert "join or leave" not in late  # it was the words for a late Join
         total, _ = await RatingStore(h.bot.storage).ladder(ratings.GLOBAL)  # type: ignore[attr-defined]
         assert total == 0
+
+
+async def test_a_rated_table_refuses_hints_and_says_how_to_make_it_casual(tmp_path: Path) -> None:
+    """A hint would make the game casual for everyone, so a losing player could void the result:
+    a rated multiplayer table refuses it, in the player's language, and counts nothing."""
+    async with days_bot(tmp_path / "db.sqlite3", ManualClock(START)) as h:
+        alice, bob = h.user("alice"), h.user("bob")
+        lobby = final_reply(await h.slash(alice, CHANNEL, "projectl table new")).message
+        assert lobby is not None and ", rated (no hints at a rated table)" in h.message(lobby.id).content
+        game = await game_of(h)
+        manager = h.bot.manager  # type: ignore[attr-defined]
+        await manager.join(game.channel_id, bob.id, "bob")
+        await manager.start(game.channel_id, alice.id)
+        game = await game_of(h)
+        mover = alice if game.current.user_id == alice.id else bob
+        assert_refused(await h.slash(mover, CHANNEL, "projectl play hint"),
+                       "No hints at a rated table", "`/projectl-games rated value:False`")
+        assert_refused(await h.slash(mover, CHANNEL, "projectl play hint", locale="pt-BR"),
+                       "Sem dicas numa mesa ranqueada", "`/projectl-games rated value:False`")
+        assert await HintStore(h.bot.storage).hints_used(game.id) == {}  # type: ignore[attr-defined]
+        assert (await game_of(h)).revision == game.revision
+
+
+async def test_cancelling_a_rated_game_one_sits_in_says_and_counts_as_a_loss(tmp_path: Path) -> None:
+    """There is no confirm step: the public answer to the cancel says it counted as the host's
+    loss, and the leaderboard shows it (the other player shares first)."""
+    async with days_bot(tmp_path / "db.sqlite3", ManualClock(START)) as h:
+        alice, bob = h.user("alice"), h.user("bob")
+        await h.slash(alice, CHANNEL, "projectl table new", players=2)
+        game = await game_of(h)
+        manager = h.bot.manager  # type: ignore[attr-defined]
+        await manager.join(game.channel_id, bob.id, "bob")
+        await manager.start(game.channel_id, alice.id)
+        game = await game_of(h)
+        action = policy_by_name("greedy", 1).choose(game.state)
+        await manager.act(game.channel_id, game.current.user_id, action)
+        reply = final_reply(await h.slash(alice, CHANNEL, "projectl table cancel"))
+        assert not reply.ephemeral and "cancelled by alice" in reply.content
+        assert "The game was rated, so cancelling it counts as alice's loss" in reply.content
+        board = final_reply(await h.slash(bob, CHANNEL, "projectl-games leaderboard")).embeds[0].description
+        lines = board.split("\n\n")[0].splitlines()
+        assert "bob" in lines[0] and "alice" in lines[1]

@@ -140,11 +140,15 @@ def last_channel_post(h: DiscordHarness, channel: str = "games") -> MessageRecor
 
 
 async def open_table(h: DiscordHarness, host: FakeMember, others: Sequence[FakeMember], *,
-                     channel: str = "games", ai: int = 0, **options: Any) -> MessageRecord:
-    """/projectl table new, everyone joins, AI seats added, host starts. Returns the lobby message."""
+                     channel: str = "games", ai: int = 0, casual: bool = False,
+                     **options: Any) -> MessageRecord:
+    """/projectl table new, everyone joins, AI seats added, host starts. Returns the lobby message.
+    ``casual``: the host makes the table casual first (a rated multiplayer table refuses hints)."""
     ix = await h.slash(host, channel, "projectl table new", **options)
     lobby = ix.original
     assert lobby is not None
+    if casual:
+        await h.slash(host, channel, "projectl-games rated", value=False)
     game_id = lobby.buttons[0].custom_id.split(":")[-1]
     for user in others:
         await h.click(user, lobby, f"pl:lobby:join:{game_id}")

@@ -13,6 +13,7 @@ from pathlib import Path
 import pytest
 from days_support import START
 
+import engine
 from bot.core.clock import ManualClock
 from bot.core.games import RETIRED_LEVELS
 from bot.core.play.manager import POLICY_NAMES, Game, GameManager, TableSettings
@@ -24,6 +25,7 @@ from bot.core.storage.ratings import Entrant, GameFacts, RatingStore, apply_rati
 from engine.policies import policy_by_name
 
 GUILD = 5
+WON_SEED = 1
 
 
 @pytest.fixture
@@ -76,7 +78,7 @@ def test_ties_are_ties_and_fixed_anchors_shape_the_update() -> None:
     after = ratings.rate(entrants(1, 1, 2), {})
     assert after["user:0"] == after["user:1"] and after["user:2"][0] < after["user:0"][0]
     strong = Entrant("ai:strong", 1, 2, fixed=(35.0, 1.0))
-    weak = Entrant("ai:random", 1, 2, fixed=(10.0, 1.0))
+    weak = Entrant("ai:random", 1, 2, fixed=(20.0, 1.0))  # within 400 points: not capped
     beat_strong = ratings.rate([Entrant("user:0", 0, 1, "a", 0), strong], {})["user:0"][0]
     beat_weak = ratings.rate([Entrant("user:0", 0, 1, "a", 0), weak], {})["user:0"][0]
     assert beat_strong > beat_weak > ratings.INITIAL[0]
@@ -220,11 +222,16 @@ async def test_both_backends_rate_in_the_game_end_commit_and_recompute(storage_t
         await play_to_end(manager, await table(manager, 10, [1, 2, 3]))
         clock.advance(minutes=1)
         await play_to_end(manager, await table(manager, 11, [3, 1], ("greedy",)), seed=4)
+        clock.advance(minutes=1)
+        cancelled = await table(manager, 12, [2, 4])
+        await first_action(manager, cancelled)
+        await manager.cancel(12, 4, can_manage_channel=True)  # seated, not the host: a channel manager
         store = RatingStore(storage)
+        assert await store.judged(cancelled.id) == (True, "cancelled-by:4")
         before = await store.snapshot()
         total, rows = await store.ladder(ratings.GLOBAL, limit=2)
-        assert total == 3 and len(rows) == 2 and rows[0].games + rows[1].games >= 3
-        assert await ratings.recompute(storage) == (2, 0)
+        assert total == 4 and len(rows) == 2 and rows[0].games + rows[1].games >= 3
+        assert await ratings.recompute(storage) == (3, 0)
         assert await store.snapshot() == before
     finally:
         await storage.close()
@@ -269,3 +276,122 @@ def test_the_recompute_command_says_in_one_sentence_why_it_cannot_run(
 
 async def _made(path: Path) -> None:
     await (await Storage.open(path)).close()
+
+
+async def first_action(manager: GameManager, game: Game) -> None:
+    """The player to move plays once (the game has its first action)."""
+    found = await manager.game(game.id)
+    assert found is not None and found.state is not None and found.current is not None
+    assert found.current.user_id is not None
+    action = policy_by_name("greedy", 1).choose(found.state)
+    await manager.act(found.channel_id, found.current.user_id, action)
+
+
+async def test_a_seated_player_cancelling_a_rated_game_takes_the_loss(manager: GameManager) -> None:
+    """Cancelling a rated game one is losing never protects a rating: the canceller is last, every
+    other entrant (the AI too) shares first, the reason names them, and a recompute agrees."""
+    store = RatingStore(manager.storage)
+    game = await table(manager, 10, [1, 2, 3], ("greedy",))
+    await first_action(manager, game)
+    await manager.cancel(10, 1)
+    assert await store.judged(game.id) == (True, "cancelled-by:1")
+    assert await ratings.cancelled_as_loss(manager.storage, game.id)
+    rows = {r.user_id: r for r in (await store.ladder(ratings.GLOBAL))[1]}
+    assert set(rows) == {1, 2, 3} and rows[2].mu == rows[3].mu > ratings.INITIAL[0] > rows[1].mu
+    assert ratings.display(rows[1].mu) < 1500 < ratings.display(rows[2].mu)
+    incremental = await store.snapshot()
+    assert await ratings.recompute(manager.storage) == (1, 0)
+    assert await store.snapshot() == incremental
+
+
+async def test_a_solo_player_cancelling_takes_a_full_loss(manager: GameManager) -> None:
+    store = RatingStore(manager.storage)
+    game = await table(manager, 10, [1], settings=TableSettings(variant="solo", max_players=1))
+    await first_action(manager, game)
+    await manager.cancel(10, 1)
+    assert await store.judged(game.id) == (True, "cancelled-by:1")
+    (row,) = (await store.ladder(ratings.solo_ladder("normal")))[1]
+    full = ratings.rate([Entrant("user:1", 0, 2, "p1", 1),
+                         Entrant("mastermind:normal", -1, 1, fixed=ratings.INITIAL)], {})["user:1"][0]
+    assert row.mu == pytest.approx(full)
+
+
+async def test_cancels_that_rate_nothing(manager: GameManager) -> None:
+    """A moderator with no seat, a deleted channel, a lobby, a game with no action yet and a
+    casual table: cancelled as before, nothing rated or recorded."""
+    store = RatingStore(manager.storage)
+    moderated = await table(manager, 10, [1, 2])
+    await first_action(manager, moderated)
+    await manager.cancel(10, 99, can_manage_channel=True)
+    gone = await table(manager, 11, [1, 2])
+    await first_action(manager, gone)
+    await manager.cancel_gone(11)
+    lobby = (await manager.create_game(guild_id=GUILD, channel_id=12, host_id=1, host_name="p1",
+                                       settings=TableSettings(max_players=2))).game
+    await manager.join(12, 2, "p2")
+    await manager.cancel(12, 1)
+    unplayed = await table(manager, 13, [1, 2])
+    await manager.cancel(13, 1)
+    casual = await table(manager, 14, [1, 2], settings=TableSettings(max_players=2, rated=False))
+    await first_action(manager, casual)
+    await manager.cancel(14, 1)
+    for game in (moderated, gone, lobby, unplayed, casual):
+        assert (await manager.game(game.id)).status == "cancelled"  # type: ignore[union-attr]
+        assert await store.judged(game.id) is None
+        assert not await ratings.cancelled_as_loss(manager.storage, game.id)
+    assert (await store.ladder(ratings.GLOBAL))[0] == 0
+
+
+async def test_a_player_who_left_stays_last_when_the_game_is_cancelled(manager: GameManager) -> None:
+    """A seat handed to an AI after its player went silent is rated last; a cancel by another
+    player does not lift it to a shared first place."""
+    game = await table(manager, 10, [1, 2, 3])
+    seat = next(s for s in game.seats if s.user_id == 3)
+    days = DaysStore(manager.storage)
+    await time_out(days, game, seat.seat, 3)
+    await days.seat_to_policy(game.id, game.revision, seat.seat, policy="greedy", display_name="Greedy bot 1")
+    await manager.play_policies(10)
+    await first_action(manager, game)
+    await manager.cancel(10, 1)
+    rows = {r.user_id: r for r in (await RatingStore(manager.storage).ladder(ratings.GLOBAL))[1]}
+    assert rows[1].mu == pytest.approx(rows[3].mu) and rows[2].mu > rows[1].mu
+
+
+def test_wins_against_a_weak_ai_stop_400_points_above_it() -> None:
+    """Beating the Easy AI (1,500) over and over lifts a new player to 1,900 and no further."""
+    easy = Entrant("ai:greedy", 1, 2, fixed=ratings.ai_rating("greedy"))
+    prior = ratings.INITIAL
+    shown = []
+    for _ in range(300):
+        prior = ratings.rate([Entrant("user:0", 0, 1, "a", 0), easy], {"user:0": prior})["user:0"]
+        shown.append(ratings.display(prior[0]))
+    assert max(shown) == shown[-1] == ratings.display(ratings.ai_rating("greedy")[0]) + 400 == 1900
+    # a rating already above the bound is never lowered by a win, and a loss still counts
+    high = (ratings.ai_rating("greedy")[0] + 15, 2.0)
+    assert ratings.rate([Entrant("user:0", 0, 1, "a", 0), easy], {"user:0": high})["user:0"][0] == high[0]
+    lost = ratings.rate([Entrant("user:0", 0, 2, "a", 0), replace(easy, rank=1)], {"user:0": high})
+    assert lost["user:0"][0] < high[0]
+
+
+def test_a_win_against_expert_or_with_another_human_is_not_capped() -> None:
+    expert = Entrant("ai:expert", 1, 2, fixed=ratings.ai_rating("expert"))
+    prior = (ratings.ai_rating("greedy")[0] + 10, 3.0)  # at the Easy AI's bound (1,900)
+    beat_expert = ratings.rate([Entrant("user:0", 0, 1, "a", 0), expert], {"user:0": prior})["user:0"][0]
+    assert ratings.display(beat_expert) > 1900
+    easy = Entrant("ai:greedy", 2, 3, fixed=ratings.ai_rating("greedy"))
+    mixed = ratings.rate([Entrant("user:0", 0, 1, "a", 0), Entrant("user:1", 1, 2, "b", 1), easy],
+                         {"user:0": prior})["user:0"][0]
+    assert ratings.display(mixed) > 1900
+
+
+async def test_the_ladder_shows_the_capped_rating(manager: GameManager) -> None:
+    """Through the game end: a player already at the Easy AI's bound who beats it again stays at
+    1,900 on the leaderboard (the game still counts as played)."""
+    bound = ratings.ai_rating("greedy")[0] + ratings.AI_FARM_LIMIT / ratings.DISPLAY_PER_MU
+    await manager.storage._write(lambda conn: conn.execute(
+        "INSERT INTO ratings (ladder, player, user_id, display_name, mu, sigma, ordinal, games, updated_at)"
+        " VALUES ('all', 'user:1', 1, 'p1', ?, 2.0, ?, 40, 'then')", (bound, bound - 6)))
+    game = await play_to_end(manager, await table(manager, 10, [1], ("greedy",)), seed=WON_SEED)
+    assert game.state is not None and engine.winners(game.state) == (0,)  # the human won
+    (row,) = [r for r in (await RatingStore(manager.storage).ladder(ratings.GLOBAL))[1] if r.user_id == 1]
+    assert ratings.display(row.mu) == 1900 and row.mu == pytest.approx(bound) and row.games == 41

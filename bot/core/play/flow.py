@@ -18,10 +18,11 @@ from dataclasses import dataclass
 from typing import Any
 
 import engine
-from bot.core.errors import InvalidActionError, NoGameError, NotInGameError, WrongStageError
+from bot.core.errors import BadInputError, InvalidActionError, NoGameError, NotInGameError, WrongStageError
 from bot.core.play.manager import Game, GameManager, require_current
 from bot.core.play.seat_view import stamp
 from bot.core.play.thinking import position_seed, public_position
+from bot.core.records.ratings import refuses_hints
 from bot.core.wording import texts
 from bot.core.wording.catchup import catch_up_block, replay_log
 from bot.core.wording.describe import mat_lines, table_lines
@@ -76,6 +77,14 @@ class ActingContext:
 
     def placements(self, card: str | None = None, shape: engine.Shape | None = None) -> list[Place]:
         return engine.placements_for(self.state.cards, self.player, card=card, shape=shape)
+
+    def require_hint_allowed(self) -> None:
+        """Refuse a hint the table does not allow: one opened with ``hints: False``, or a rated
+        multiplayer table (a hint would make the game casual for everyone: docs/ratings.md)."""
+        if not self.game.settings.hints:
+            raise BadInputError(texts.HINTS_OFF)
+        if refuses_hints(self.game):
+            raise BadInputError(texts.HINTS_RATED)
 
     def hint_position(self) -> str:
         """The position a hint plans from: this seat's own turn (the strong policy plans for the

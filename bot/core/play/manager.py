@@ -66,7 +66,7 @@ from bot.core.play import plans
 from bot.core.play.plugins import PLUGIN_BUDGET_S, PluginRunner, ServerPluginAIs, is_plugin, said
 from bot.core.play.seat_view import changed_parts, stamp
 from bot.core.play.thinking import HEAVY_POLICIES, Thinker, wall_now
-from bot.core.records.ratings import rating_step
+from bot.core.records.ratings import cancel_rating_step, rating_step
 from bot.core.records.results import seat_results
 from bot.core.storage import ActionRow, NewSeat, Storage
 from bot.core.storage import ChannelBusyError as _StorageBusy
@@ -424,13 +424,17 @@ class GameManager:
         self, channel_id: int, by_user_id: int, *, can_manage_channel: bool = False,
         game_id: int | None = None,
     ) -> Game:
-        """Cancel the channel's open game: the host, or anyone allowed to manage the channel."""
+        """Cancel the channel's open game: the host, or anyone allowed to manage the channel. A
+        started game cancelled by a player holding a seat in it is rated as their loss, in the
+        same transaction, when it would be rated (docs/ratings.md)."""
         async def attempt() -> Game:
             game = await self._require_open(channel_id, game_id)
             if by_user_id != game.host_id and not can_manage_channel:
                 raise NotHostError(texts.HOST_ONLY_CANCEL)
+            rated = [cancel_rating_step(game, game.state, by_user_id)] \
+                if game.state is not None and game.seat_of(by_user_id) is not None else []
             try:
-                row = await self.storage.set_status(game.id, game.revision, "cancelled")
+                row = await self.storage.set_status(game.id, game.revision, "cancelled", also=rated)
             except _StorageStale as error:
                 raise _MovedOn from error  # an action, a join…: cancel the game as it now is
             return Game.from_row(row)

@@ -19,9 +19,19 @@ The rules, in one place:
 * AI seats are entrants with their kind's calibrated rating (``bot/core/records/data/ai_ratings.json``,
   written by ``python -m bench ratings``), fixed: playing humans never changes an AI's rating.
 * Casual (recorded, not rated): the table was made ``rated: off``; its cards are not the shipped
-  catalogue; someone asked for a hint; a server's own (plug-in) AI sat at the table, which has no
-  calibrated rating; fewer than two entrants or no human. An undo does not make
+  catalogue; someone asked for a hint (a rated multiplayer table refuses hints, so only games
+  from before that rule, and Solo, have any); a server's own (plug-in) AI sat at the table,
+  which has no calibrated rating; fewer than two entrants or no human. An undo does not make
   a game casual (it only takes back an action that revealed nothing and that nobody answered).
+* Cancelled (``GameManager.cancel``) after its first action, at a table that would be rated, by a
+  player holding a seat in it: rated, the canceller last and every other entrant sharing first
+  (those already removed, or handed to an AI while absent, stay last beside the canceller; in
+  Solo it is a loss at full weight); reason ``cancelled-by:<user id>``. Cancelling a losing game
+  never protects a rating. A cancel by someone with no seat (a moderator) or by a deleted
+  channel, or in the lobby or before any action, rates nothing.
+* Farming a weak AI: a game in which every other entrant is an AI cannot lift a human's mu above
+  the strongest of those AIs' mu + ``AI_FARM_LIMIT / DISPLAY_PER_MU`` (400 display points); a
+  rating already above that bound is never lowered by it, only not raised.
 * Solo: one ladder per difficulty. The game is a two-entrant result against the mastermind of that
   difficulty, a fixed anchor at the starting rating; a win needs a higher score than the
   mastermind (the engine's rule: a tie is its win), and the margin weights the update: the
@@ -38,6 +48,7 @@ from __future__ import annotations
 import json
 import logging
 from collections.abc import Mapping, Sequence
+from dataclasses import replace
 from functools import lru_cache
 from pathlib import Path
 
@@ -47,7 +58,16 @@ import engine
 from bot.core.errors import UnreadableGameError
 from bot.core.games import Game
 from bot.core.storage.db import InTransaction, Storage
-from bot.core.storage.ratings import Casual, Entrant, GameFacts, Prior, RatedGame, RatingStore, rating_work
+from bot.core.storage.ratings import (
+    CANCELLED_BY,
+    Casual,
+    Entrant,
+    GameFacts,
+    Prior,
+    RatedGame,
+    RatingStore,
+    rating_work,
+)
 from bot.core.wording.locales import unescaped
 from engine import GameState, serialisation
 from engine.policies import POLICIES
@@ -64,6 +84,9 @@ PROVISIONAL_GAMES = 5
 AI_RATINGS_FILE = Path(__file__).resolve().parent / "data" / "ai_ratings.json"
 GLOBAL = "all"
 MAX_MARGIN = 20
+AI_FARM_LIMIT = 400
+"""Display points above the strongest AI at the table that a game against AIs only can lift a
+human to (on the display scale, 400 points is 10 mu)."""
 
 CASUAL_OFF, CASUAL_CATALOGUE, CASUAL_HINTS, CASUAL_FEW = "rated-off", "custom-catalogue", "hints", "few"
 CASUAL_ERROR = "error"
@@ -118,21 +141,56 @@ def user_key(user_id: int) -> str:
     return f"user:{user_id}"
 
 
+def table_casual_reason(game: Game, state: GameState) -> str | None:
+    """Why ``game``'s table is casual whatever is played at it (None: it is rated) — what its
+    settings, cards and seats decide; hints asked and entrants come later."""
+    if not game.settings.rated:
+        return CASUAL_OFF
+    if serialisation.catalogue_key(state.cards) != shipped_catalogue_key():
+        return CASUAL_CATALOGUE
+    if any(seat.policy is not None and seat.policy not in POLICIES for seat in game.seats):
+        return CASUAL_PLUGIN  # a server's own AI has no calibrated rating to be rated against
+    return None
+
+
+def refuses_hints(game: Game) -> bool:
+    """Whether asking for a hint is refused: a rated multiplayer table (a hint would make the game
+    casual for everyone, so a losing player could void the result). Solo keeps its hints."""
+    return game.settings.variant != "solo" and game.state is not None and \
+        table_casual_reason(game, game.state) is None
+
+
 def judge(game: Game, state: GameState, facts: GameFacts) -> RatedGame | Casual:
     """Rated or casual, and with which entrants and ranks (the module doc's rules)."""
-    if not game.settings.rated:
-        return Casual(CASUAL_OFF)
-    if serialisation.catalogue_key(state.cards) != shipped_catalogue_key():
-        return Casual(CASUAL_CATALOGUE)
-    if facts.hinted:
+    reason = table_casual_reason(game, state)
+    if reason is not None:
+        return Casual(reason)
+    if facts.hinted:  # games started before a rated table refused hints
         return Casual(CASUAL_HINTS)
-    if any(seat.policy is not None and seat.policy not in POLICIES for seat in game.seats):
-        return Casual(CASUAL_PLUGIN)  # a server's own AI has no calibrated rating to be rated against
     entrants = _solo_entrants(game, state) if game.settings.variant == "solo" else \
         _entrants(game, state, facts)
     if len(entrants) < 2 or not any(e.fixed is None for e in entrants):
         return Casual(CASUAL_FEW)
     return RatedGame(ladders_for(game), tuple(entrants))
+
+
+def judge_cancelled(game: Game, state: GameState, facts: GameFacts, canceller: int) -> RatedGame | None:
+    """A game ``canceller`` (holding a seat) cancelled: rated as their loss, every other entrant
+    sharing first, when it had its first action and would have been rated; else None (nothing
+    recorded, as for any other cancel)."""
+    if not facts.acted or isinstance(judged := judge(game, state, facts), Casual):
+        return None
+    last = max(e.rank for e in judged.entrants) + 1
+    gone = {seat.seat for seat in game.seats if state.players[seat.seat].removed} | set(facts.absent)
+    entrants = []
+    for entrant in judged.entrants:
+        if entrant.user_id == canceller and entrant.seat not in facts.absent:
+            entrants.append(replace(entrant, rank=last, weight=1.0))
+        else:
+            entrants.append(replace(entrant, rank=last if entrant.seat in gone else 1))
+    if not any(e.user_id == canceller for e in entrants if e.rank == last):
+        return None  # the canceller is no entrant of the game (cannot happen for a seated canceller)
+    return RatedGame(judged.ladders, tuple(entrants), reason=f"{CANCELLED_BY}{canceller}")
 
 
 def _entrants(game: Game, state: GameState, facts: GameFacts) -> list[Entrant]:
@@ -187,8 +245,25 @@ def rate(entrants: Sequence[Entrant], priors: Mapping[str, Prior]) -> dict[str, 
         before.append((mu, sigma))
     rated = MODEL.rate(teams, ranks=[float(e.rank) for e in entrants])
     share = [entrant.weight for entrant in entrants]
-    return {entrant.key: (mu + w * (team[0].mu - mu), sigma + w * (team[0].sigma - sigma))
-            for entrant, team, (mu, sigma), w in zip(entrants, rated, before, share, strict=True)}
+    after = {entrant.key: (mu + w * (team[0].mu - mu), sigma + w * (team[0].sigma - sigma))
+             for entrant, team, (mu, sigma), w in zip(entrants, rated, before, share, strict=True)}
+    for entrant, (mu, _) in zip(entrants, before, strict=True):
+        bound = ai_farm_bound(entrant, entrants)
+        if bound is not None and after[entrant.key][0] > max(bound, mu):
+            after[entrant.key] = (max(bound, mu), after[entrant.key][1])
+    return after
+
+
+def ai_farm_bound(entrant: Entrant, entrants: Sequence[Entrant]) -> float | None:
+    """The highest mu a game can lift ``entrant`` (a human) to when every other entrant is an AI:
+    the strongest of them + ``AI_FARM_LIMIT`` display points; None when another human (or the
+    Solo mastermind, which has ladders of its own) sits at the table."""
+    if entrant.fixed is not None:
+        return None
+    others = [e for e in entrants if e is not entrant]
+    if not others or any(e.fixed is None or not e.key.startswith("ai:") for e in others):
+        return None
+    return max(e.fixed[0] for e in others if e.fixed is not None) + AI_FARM_LIMIT / DISPLAY_PER_MU
 
 
 def rating_step(game: Game, state: GameState) -> InTransaction:
@@ -204,27 +279,50 @@ def rating_step(game: Game, state: GameState) -> InTransaction:
     return rating_work(game.id, judged, rate, INITIAL)
 
 
+def cancel_rating_step(game: Game, state: GameState, canceller: int) -> InTransaction:
+    """The step that rates ``game``, cancelled by ``canceller`` who holds a seat in it, inside the
+    transaction that cancels it (it records nothing when the cancel is not rated)."""
+
+    def judged(facts: GameFacts) -> RatedGame | None:
+        try:
+            return judge_cancelled(game, state, facts, canceller)
+        except Exception:  # a rating bug must never stop a cancel: it is left unrated
+            log.exception("cancelled game %s could not be rated", game.id)
+            return None
+
+    return rating_work(game.id, judged, rate, INITIAL)
+
+
 def trend(changes: Sequence[tuple[float, float]]) -> int:
     """Display points won or lost over ``changes`` ((mu before, mu after), oldest first)."""
     return display_delta(changes[-1][1] - changes[0][0]) if changes else 0
 
 
+async def cancelled_as_loss(storage: Storage, game_id: int) -> bool:
+    """Whether ``game_id`` was rated because a seated player cancelled it (what the cancel's
+    answer tells the channel)."""
+    judged = await RatingStore(storage).judged(game_id)
+    return judged is not None and judged[0] and (judged[1] or "").startswith(CANCELLED_BY)
+
+
 async def recompute(storage: Storage) -> tuple[int, int]:
-    """Rebuild every rating from the stored finished games, in the order they ended, with the
-    same step the game end runs (so the result equals the incremental one). Returns (games
-    judged, games that could not be read and were left out)."""
+    """Rebuild every rating from the stored finished games (and those rated because a seated
+    player cancelled them), in the order they ended, with the same step the game end runs (so
+    the result equals the incremental one). Returns (games judged, games that could not be read
+    and were left out)."""
     store = RatingStore(storage)
     works: list[InTransaction] = []
     unreadable = 0
-    for game_id in await store.finished_game_ids():
+    for game_id, canceller in await store.finished_game_ids():
         try:
             game = Game.from_row(await storage.get_game(game_id))
         except UnreadableGameError:
             unreadable += 1
             continue
-        if game.state is None or not game.state.is_over:
+        if game.state is None or (canceller is None and not game.state.is_over):
             unreadable += 1
             continue
-        works.append(rating_step(game, game.state))
+        works.append(rating_step(game, game.state) if canceller is None else
+                     cancel_rating_step(game, game.state, canceller))
     await store.rebuild(works)
     return len(works), unreadable

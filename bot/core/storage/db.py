@@ -436,8 +436,10 @@ class Storage:
 
         return await self._write(work)
 
-    async def set_status(self, game_id: int, expected_revision: int, status: str) -> GameRow:
-        """Move an open game to ``status`` (e.g. 'cancelled')."""
+    async def set_status(self, game_id: int, expected_revision: int, status: str,
+                         also: Sequence[InTransaction] = ()) -> GameRow:
+        """Move an open game to ``status`` (e.g. 'cancelled'); ``also`` run in the same transaction
+        (a cancel that is rated: its rating step)."""
         if status not in GAME_STATUSES:
             raise ValueError(f"unknown status {status!r}")
         now = self._now()
@@ -451,6 +453,8 @@ class Storage:
                 (status, now, ended, game_id),
             )
             _forget_drafts(conn, game_id)
+            for step in also:
+                step.run(conn, now)
             return _require_game(conn, game_id)
 
         return await self._write(work)

@@ -20,6 +20,8 @@ from bot.core.storage.db import InTransaction, Storage
 
 Prior = tuple[float, float]
 """(mu, sigma) of one entrant on one ladder."""
+CANCELLED_BY = "cancelled-by:"
+"""The recorded reason of a game rated because a seated player cancelled it (then the user id)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -42,6 +44,9 @@ class Entrant:
 class RatedGame:
     ladders: tuple[str, ...]
     entrants: tuple[Entrant, ...]
+    reason: str | None = None
+    """Recorded with a rated game only when it is rated for a reason of its own (a seated player
+    cancelled it: ``cancelled-by:<user id>``)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -61,9 +66,12 @@ class GameFacts:
     absent: frozenset[int] = frozenset()
     """The replaced seats whose player let a turn clock run out while holding the seat and has
     not acted since (one who came back and played on was present)."""
+    acted: bool = True
+    """Whether the game's log has any action (a game cancelled before its first one is not rated)."""
 
 
-Builder = Callable[[GameFacts], RatedGame | Casual]
+Builder = Callable[[GameFacts], RatedGame | Casual | None]
+"""The judge: None records nothing (a cancel that is not rated)."""
 Rater = Callable[[Sequence[Entrant], Mapping[str, Prior]], dict[str, Prior]]
 """(entrants, the current ratings of the non-fixed ones that have one) -> new (mu, sigma) by key."""
 
@@ -95,7 +103,8 @@ def rating_work(game_id: int, build: Builder, rate: Rater, initial: Prior) -> In
 
 def apply_rating(conn: sqlite3.Connection, now: str, game_id: int, build: Builder, rate: Rater,
                  initial: Prior) -> RatedGame | Casual | None:
-    """Rate one game on ``conn`` (inside a transaction). None when it was already judged."""
+    """Rate one game on ``conn`` (inside a transaction). None when it was already judged, or the
+    judge recorded nothing."""
     replaced: dict[int, int] = {}
     absent: set[int] = set()
     for seat, user, timed_out in conn.execute(
@@ -109,12 +118,14 @@ def apply_rating(conn: sqlite3.Connection, now: str, game_id: int, build: Builde
             absent.add(int(seat))
     hinted = conn.execute("SELECT 1 FROM hints WHERE game_id = ? AND used > 0 LIMIT 1",
                           (game_id,)).fetchone() is not None
-    outcome = build(GameFacts(replaced, hinted, frozenset(absent)))
+    acted = conn.execute("SELECT 1 FROM actions WHERE game_id = ? LIMIT 1", (game_id,)).fetchone() is not None
+    outcome = build(GameFacts(replaced, hinted, frozenset(absent), acted))
+    if outcome is None:
+        return None
     claimed = conn.execute(
         "INSERT INTO rated_games (game_id, rated, reason, rated_at) VALUES (?, ?, ?, ?)"
         " ON CONFLICT (game_id) DO NOTHING",
-        (game_id, int(isinstance(outcome, RatedGame)),
-         outcome.reason if isinstance(outcome, Casual) else None, now))
+        (game_id, int(isinstance(outcome, RatedGame)), outcome.reason, now))
     if claimed.rowcount == 0:
         return None  # rated before: never twice
     if isinstance(outcome, Casual):
@@ -198,12 +209,16 @@ class RatingStore:
             (ladder, *keys)).fetchall())
         return {found.user_id: found for found in map(_rating, rows)}
 
-    async def finished_game_ids(self) -> list[int]:
-        """Every finished game, in the order their ends were committed (ended_at, then id): the
-        order a recompute rates them in."""
+    async def finished_game_ids(self) -> list[tuple[int, int | None]]:
+        """Every game a recompute rates, in the order their ends were committed (ended_at, then
+        id): (id, None) for each finished game, (id, canceller) for each game rated because a
+        seated player cancelled it (its recorded reason names them)."""
         rows = await self.storage._job(lambda conn: conn.execute(
-            "SELECT id FROM games WHERE status = 'finished' ORDER BY ended_at, id").fetchall())
-        return [int(row[0]) for row in rows]
+            "SELECT g.id, r.reason FROM games g LEFT JOIN rated_games r ON r.game_id = g.id"
+            " WHERE g.status = 'finished' OR (g.status = 'cancelled' AND r.rated = 1 AND r.reason LIKE ?)"
+            " ORDER BY g.ended_at, g.id", (f"{CANCELLED_BY}%",)).fetchall())
+        return [(int(game_id), None) if reason is None or not str(reason).startswith(CANCELLED_BY)
+                else (int(game_id), int(str(reason)[len(CANCELLED_BY):])) for game_id, reason in rows]
 
     async def judged(self, game_id: int) -> tuple[bool, str | None] | None:
         """(rated, why casual) for a game judged at its end; None if it never was."""

@@ -3,7 +3,8 @@ Review button under the results) after the game.
 
 The thinking runs in the manager's process pool (:mod:`bot.core.play.thinking`), never on the event loop.
 A hint is private, only for the player whose move it is, and counted (the count is shown with the
-final results); a table opened with ``hints: False`` refuses hints. A review scores every turn
+final results); a table opened with ``hints: False`` refuses hints, and so does a rated
+multiplayer table (:meth:`~bot.core.play.flow.ActingContext.require_hint_allowed`). A review scores every turn
 each human played (the turn as played against the expert policy's own plans, on the same
 re-dealt decks) and shows each player's three costliest turns.
 """
@@ -100,8 +101,7 @@ async def hint_command(interaction: discord.Interaction) -> None:
     ctx = await flow.acting(bot.manager, common.channel_id_of(interaction), interaction.user.id,
                             interaction.locale)
     game = ctx.game
-    if not game.settings.hints:
-        raise BadInputError(texts.HINTS_OFF)
+    ctx.require_hint_allowed()
     await common.defer(interaction)
     # Planned from the asker's own turn: on a concurrent table the state's current seat may be the
     # other marker holder.

@@ -17,6 +17,7 @@ from bot.core.play.expansions import lobby_line as expansions_in_lobby
 from bot.core.play.expansions import parse as parse_expansions
 from bot.core.play.expansions import suggestions as expansion_suggestions
 from bot.core.play.manager import ActionResult, Game, TableSettings, validate_new_table
+from bot.core.records.ratings import cancelled_as_loss
 from bot.core.wording import texts
 from bot.core.wording.locales import Joined, PlayerName, locale_code, localise
 from engine.catalogue import mode_name
@@ -48,7 +49,8 @@ def lobby_content(game: Game, turn_limit: timedelta | None = None) -> Joined:
         texts.LOBBY_SCORES_PUBLIC if rules.known_scores else texts.LOBBY_SCORES_HIDDEN,
         texts.LOBBY_ENDLESS_WHITE if rules.endless_white else "",
         "" if settings.hints else texts.LOBBY_HINTS_OFF,
-        texts.LOBBY_RATED if settings.rated else texts.LOBBY_CASUAL,
+        (texts.LOBBY_RATED if settings.variant == "solo" else texts.LOBBY_RATED_NO_HINTS) if settings.rated
+        else texts.LOBBY_CASUAL,
     ]
     host = next((s.name for s in game.seats if s.user_id == game.host_id), "?")
     if settings.variant == "solo":
@@ -187,7 +189,10 @@ class TableCommands(commands.Cog):
         await common.defer(interaction, ephemeral=False)  # the notice is public; ack first
         game = await common.saved(interaction, bot.manager.cancel(
             channel_id, interaction.user.id, can_manage_channel=may_manage, game_id=game.id))
-        cancelled = texts.CANCELLED.format(name=PlayerName(interaction.user.display_name))
+        name = PlayerName(interaction.user.display_name)
+        cancelled: Any = texts.CANCELLED.format(name=name)
+        if await cancelled_as_loss(bot.storage, game.id):  # said with the cancel: there is no confirm step
+            cancelled = Joined((cancelled, texts.CANCELLED_AS_LOSS.format(name=name)), " ")
         await interaction.followup.send(common.public(cancelled, interaction))
         await _close_lobby_message(interaction, game)
 
@@ -324,8 +329,10 @@ async def lobby_button(interaction: discord.Interaction, op: str, game_id: int) 
         may_manage = bool(interaction.permissions.manage_channels)
         game = await common.saved(interaction, manager.cancel(channel_id, user.id, game_id=game_id,
                                                               can_manage_channel=may_manage))
-        await interaction.edit_original_response(content=common.public(texts.LOBBY_CANCELLED, interaction),
-                                                 view=None)
+        notice: Any = texts.LOBBY_CANCELLED
+        if await cancelled_as_loss(bot.storage, game.id):  # an old lobby's button on a started game
+            notice = Joined((notice, texts.CANCELLED_AS_LOSS.format(name=PlayerName(user.display_name))), " ")
+        await interaction.edit_original_response(content=common.public(notice, interaction), view=None)
         return
     else:
         await _start(interaction, game_id)
