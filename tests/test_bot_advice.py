@@ -46,6 +46,9 @@ async def test_hint_is_private_for_the_current_player_and_counted(h: DiscordHarn
     reply = final_reply(await h.slash(alice, "games", "projectl play hint"))
     assert reply.ephemeral and reply.filenames == ["hint.png"] and is_png(reply.files[0][1])
     assert "hints used this game: 1" in reply.content and "re-dealt decks, after every rival" in reply.content
+    # the first hint of a Solo game says once what it does to the rating (docs/ratings.md)
+    assert reply.content.endswith("\nThis Solo game stays rated: with a hint, a loss still counts and a win "
+                                  "is casual (not rated).")
     # Solo too: the Expert's reading
     assert "\nWhy: it " in reply.content  # the plan in game terms, on its own line
     suggested = reply.content.split("**`", 1)[1].split("`**", 1)[0]
@@ -56,7 +59,12 @@ async def test_hint_is_private_for_the_current_player_and_counted(h: DiscordHarn
     assert (await _game(h)).revision == game.revision
     assert_refused(await h.slash(eve, "games", "projectl play hint"), "not")
     again = final_reply(await h.slash(alice, "games", "projectl play hint"))
-    assert "hints used this game: 2" in again.content
+    assert "hints used this game: 2" in again.content and "Solo game stays rated" not in again.content
+    h.add_channel("solo-pt")
+    await h.slash(eve, "solo-pt", "projectl table new", variant="solo")
+    em_portugues = final_reply(await h.slash(eve, "solo-pt", "projectl play hint", locale="pt-BR"))
+    assert em_portugues.content.endswith("\nEsta partida Solo continua ranqueada: com uma dica, uma derrota "
+                                         "ainda conta e uma vitória fica casual (sem ranking).")
 
 
 async def test_a_table_can_turn_hints_off(h: DiscordHarness) -> None:

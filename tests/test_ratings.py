@@ -395,3 +395,32 @@ async def test_the_ladder_shows_the_capped_rating(manager: GameManager) -> None:
     assert game.state is not None and engine.winners(game.state) == (0,)  # the human won
     (row,) = [r for r in (await RatingStore(manager.storage).ladder(ratings.GLOBAL))[1] if r.user_id == 1]
     assert ratings.display(row.mu) == 1900 and row.mu == pytest.approx(bound) and row.games == 41
+
+
+async def test_a_hint_in_solo_neither_lifts_a_rating_nor_shields_a_loss(manager: GameManager) -> None:
+    """Solo keeps its hints (its tables are rated and cannot be made casual): a game in which the
+    player asked for one is rated when lost, as any Solo loss, and casual when won ("hints"); a
+    Solo game cancelled after a hint is still the canceller's loss; a recompute agrees."""
+    store = RatingStore(manager.storage)
+    hints = HintStore(manager.storage)
+    outcomes = []
+    for number in range(4):
+        game = await table(manager, 10 + number, [1], settings=TableSettings(variant="solo", max_players=1))
+        await hints.count_hint(game.id, 0)
+        game = await play_to_end(manager, game, seed=number)
+        assert game.state is not None
+        won = engine.winners(game.state) == (0,)
+        outcomes.append(won)
+        assert await store.judged(game.id) == ((False, ratings.CASUAL_HINTS) if won else (True, None))
+        manager.clock.advance(minutes=1)  # type: ignore[attr-defined]
+    assert True in outcomes and False in outcomes  # both a won and a lost game were played
+    total, (row,) = await store.ladder(ratings.solo_ladder("normal"))
+    assert total == 1 and row.games == outcomes.count(False) and ratings.display(row.mu) < 1500
+    cancelled = await table(manager, 20, [1], settings=TableSettings(variant="solo", max_players=1))
+    await hints.count_hint(cancelled.id, 0)
+    await first_action(manager, cancelled)
+    await manager.cancel(20, 1)
+    assert await store.judged(cancelled.id) == (True, "cancelled-by:1")
+    incremental = await store.snapshot()
+    assert await ratings.recompute(manager.storage) == (5, 0)
+    assert await store.snapshot() == incremental

@@ -19,8 +19,10 @@ The rules, in one place:
 * AI seats are entrants with their kind's calibrated rating (``bot/core/records/data/ai_ratings.json``,
   written by ``python -m bench ratings``), fixed: playing humans never changes an AI's rating.
 * Casual (recorded, not rated): the table was made ``rated: off``; its cards are not the shipped
-  catalogue; someone asked for a hint (a rated multiplayer table refuses hints, so only games
-  from before that rule, and Solo, have any); a server's own (plug-in) AI sat at the table,
+  catalogue; someone asked for a hint in a multiplayer game (a rated multiplayer table refuses
+  hints, so only games from before that rule have any), or in a Solo game the player won (Solo
+  keeps its hints: one is no shield, so a lost Solo game with hints is rated as any loss, and
+  one cannot lift a rating, so a won one is casual); a server's own (plug-in) AI sat at the table,
   which has no calibrated rating; fewer than two entrants or no human. An undo does not make
   a game casual (it only takes back an action that revealed nothing and that nobody answered).
 * Cancelled (``GameManager.cancel``) after its first action, at a table that would be rated, by a
@@ -160,17 +162,26 @@ def refuses_hints(game: Game) -> bool:
         table_casual_reason(game, game.state) is None
 
 
+def hint_keeps_losses_rated(game: Game) -> bool:
+    """Whether a hint at ``game``'s table leaves it rated when lost and casual when won (a rated
+    Solo table: what the first hint of its game tells the player)."""
+    return game.settings.variant == "solo" and game.state is not None and \
+        table_casual_reason(game, game.state) is None
+
+
 def judge(game: Game, state: GameState, facts: GameFacts) -> RatedGame | Casual:
     """Rated or casual, and with which entrants and ranks (the module doc's rules)."""
     reason = table_casual_reason(game, state)
     if reason is not None:
         return Casual(reason)
-    if facts.hinted:  # games started before a rated table refused hints
+    solo = game.settings.variant == "solo"
+    if facts.hinted and not solo:  # games started before a rated multiplayer table refused hints
         return Casual(CASUAL_HINTS)
-    entrants = _solo_entrants(game, state) if game.settings.variant == "solo" else \
-        _entrants(game, state, facts)
+    entrants = _solo_entrants(game, state) if solo else _entrants(game, state, facts)
     if len(entrants) < 2 or not any(e.fixed is None for e in entrants):
         return Casual(CASUAL_FEW)
+    if facts.hinted and entrants[0].rank == 1:  # Solo: a hint may not lift a rating, nor shield a loss
+        return Casual(CASUAL_HINTS)
     return RatedGame(ladders_for(game), tuple(entrants))
 
 
@@ -178,6 +189,8 @@ def judge_cancelled(game: Game, state: GameState, facts: GameFacts, canceller: i
     """A game ``canceller`` (holding a seat) cancelled: rated as their loss, every other entrant
     sharing first, when it had its first action and would have been rated; else None (nothing
     recorded, as for any other cancel)."""
+    if game.settings.variant == "solo":  # a cancel is a loss, and a hint never shields a Solo loss
+        facts = replace(facts, hinted=False)
     if not facts.acted or isinstance(judged := judge(game, state, facts), Casual):
         return None
     last = max(e.rank for e in judged.entrants) + 1

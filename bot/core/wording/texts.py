@@ -867,6 +867,8 @@ HINTS_OFF = "Hints are off at this table (the host opened it with hints: False).
 HINTS_RATED = ("No hints at a rated table: a hint would make the game casual for everyone. The host makes "
                "a table casual in its lobby, before the start, with `/projectl-games rated value:False`.")
 HINTS_USED = "Hints used: {list}."
+HINT_SOLO_RATED = ("This Solo game stays rated: with a hint, a loss still counts and a win is casual "
+                   "(not rated).")
 REVIEW_BUTTON = "Review"
 REVIEW_TITLE = "**Review of game {game_id}** — each player's costliest turns, by the Expert AI's estimate:"
 REVIEW_LINE = "· round {round}: played {played}; the AI prefers {better} (≈ {cost:.1f} points better)"

@@ -22,6 +22,7 @@ from bot.core.errors import BadInputError, NoGameError
 from bot.core.play import flow
 from bot.core.play.manager import Game
 from bot.core.play.thinking import Mistake, advice_hint, review_game
+from bot.core.records.ratings import hint_keeps_losses_rated
 from bot.core.storage.hints import HintStore
 from bot.core.wording import texts
 from bot.core.wording.describe import describe
@@ -113,7 +114,9 @@ async def hint_command(interaction: discord.Interaction) -> None:
         image = await bot.renderer.preview(ctx.state, ctx.seat, place, game.names, locale=interaction.locale)
     else:
         image = await bot.renderer.mat(ctx.state, ctx.seat, game.names, locale=interaction.locale)
-    text = texts.HINT.format(action=Notation(hint.action), reason=hint_reason(hint), used=used)
+    text: Any = texts.HINT.format(action=Notation(hint.action), reason=hint_reason(hint), used=used)
+    if used == 1 and hint_keeps_losses_rated(game):  # said once, with the game's first hint
+        text = Joined((text, texts.HINT_SOLO_RATED), "\n")
     about = describe(ctx.state, game.names, ctx.seat, mat=ctx.seat)
     await common.reply(interaction, text, files=[common.png(image, "hint.png", about)])
 
