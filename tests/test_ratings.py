@@ -5,7 +5,8 @@ the update inside the game-end transaction (never twice), and recompute == incre
 from __future__ import annotations
 
 import asyncio
-from collections.abc import AsyncIterator
+import threading
+from collections.abc import AsyncIterator, Callable, Mapping, Sequence
 from dataclasses import replace
 from datetime import timedelta
 from pathlib import Path
@@ -21,7 +22,7 @@ from bot.core.records import ratings
 from bot.core.storage import DaysStore, Storage
 from bot.core.storage.days import TurnKey
 from bot.core.storage.hints import HintStore
-from bot.core.storage.ratings import Entrant, GameFacts, RatingStore, apply_rating
+from bot.core.storage.ratings import Entrant, GameFacts, Prior, RatedGame, RatingStore, apply_rating
 from engine.policies import policy_by_name
 
 GUILD = 5
@@ -424,3 +425,69 @@ async def test_a_hint_in_solo_neither_lifts_a_rating_nor_shields_a_loss(manager:
     incremental = await store.snapshot()
     assert await ratings.recompute(manager.storage) == (5, 0)
     assert await store.snapshot() == incremental
+
+
+async def test_two_games_ending_at_once_in_two_processes_both_count(storage_target: str) -> None:
+    """Two processes (shards) each end a game of player 1 at the same moment: each reads 1's rating
+    and writes it back. Both games must count: the second to commit starts from the first's
+    result (on PostgreSQL the player's rows are locked for the read-modify-write; SQLite has one
+    writer). The raters meet at a barrier after reading, so without a lock both read the same
+    rating and the later write would erase the earlier change."""
+    clock = ManualClock(START)
+    first, second = await Storage.open(storage_target, clock), await Storage.open(storage_target, clock)
+    try:
+        manager = GameManager(first, clock=clock, seed_source=lambda: 1)
+        games = [(await manager.create_game(guild_id=GUILD, channel_id=channel, host_id=1, host_name="p1",
+                                            settings=TableSettings(max_players=2))).game.id
+                 for channel in (10, 11)]
+        both_read = threading.Barrier(2, timeout=3)
+
+        def rate_after_both_read(entrants: Sequence[Entrant],
+                                 priors: Mapping[str, Prior]) -> dict[str, Prior]:
+            try:
+                both_read.wait()  # with a lock, the other waits for this commit: the barrier times out
+            except threading.BrokenBarrierError:
+                pass
+            return ratings.rate(entrants, priors)
+
+        def step(game_id: int, opponent: int) -> Callable[[object], object]:
+            beaten = Entrant(f"user:{opponent}", 1, 2, f"p{opponent}", opponent)
+            result = RatedGame((ratings.GLOBAL,), (Entrant("user:1", 0, 1, "p1", 1), beaten))
+            return lambda conn: apply_rating(conn, "now", game_id,  # type: ignore[arg-type]
+                                             lambda facts: result, rate_after_both_read, ratings.INITIAL)
+
+        await asyncio.gather(first._write(step(games[0], 2)), second._write(step(games[1], 3)))
+        store = RatingStore(first)
+        rows = {r.user_id: r for r in (await store.ladder(ratings.GLOBAL))[1]}
+        once = ratings.rate([Entrant("user:1", 0, 1, "p1", 1), Entrant("user:2", 1, 2, "p2", 2)],
+                            {})["user:1"]
+        twice = ratings.rate([Entrant("user:1", 0, 1, "p1", 1), Entrant("user:3", 1, 2, "p3", 3)],
+                             {"user:1": once})["user:1"]
+        assert rows[1].games == 2 and rows[1].mu == pytest.approx(twice[0]) and rows[1].mu > once[0]
+        changes = (await store.player(ratings.GLOBAL, 1, trend=5))[1]
+        assert sorted(c.mu_before for c in changes) == pytest.approx([ratings.INITIAL[0], once[0]])
+    finally:
+        await first.close()
+        await second.close()
+
+
+async def test_recompute_follows_the_commit_order_not_the_clock(storage_target: str) -> None:
+    """Two games of player 1 end one after the other, but the second's process stamped an earlier
+    ``ended_at`` (its clock is behind, or its stamp was taken before a slow commit): a recompute
+    rates them in the order they were committed, so it gives exactly the incremental ratings."""
+    clock = ManualClock(START)
+    storage = await Storage.open(storage_target, clock)
+    try:
+        seeds = iter(range(500, 600))
+        manager = GameManager(storage, clock=clock, seed_source=lambda: next(seeds))
+        await play_to_end(manager, await table(manager, 10, [1, 2]))
+        clock.advance(minutes=5)
+        later = await play_to_end(manager, await table(manager, 11, [1, 3]), seed=3)
+        await storage._write(lambda conn: conn.execute(  # stamped before the earlier game's end
+            "UPDATE games SET ended_at = ? WHERE id = ?", ("2000-01-01T00:00:00+00:00", later.id)))
+        store = RatingStore(storage)
+        incremental = await store.snapshot()
+        assert await ratings.recompute(storage) == (2, 0)
+        assert await store.snapshot() == incremental
+    finally:
+        await storage.close()

@@ -1,4 +1,4 @@
-"""SQL for ratings (migration 0011; the rules are in docs/ratings.md, the maths in
+"""SQL for ratings (migrations 0011 and 0020; the rules are in docs/ratings.md, the maths in
 bot/core/records/ratings.py).
 
 Why the update runs inside the game-end transaction and reads there: a player can finish two
@@ -8,11 +8,27 @@ commit and writing it with the commit would let the second game overwrite the fi
 finishes the game: it reads the entrants' ratings, asks the pure rater for the new ones and writes
 them before COMMIT, and ``rated_games`` (one row per game, inserted first with ``ON CONFLICT DO
 NOTHING``) makes a second application of the same game a no-op.
+
+Reading inside the transaction is not enough on PostgreSQL: at READ COMMITTED two transactions
+(two processes, or shards) ending games of the same player can both read the rating before
+either commits, and the later upsert (``mu = excluded.mu``) would erase the earlier change. So a
+rated game's step first takes a transaction-scoped advisory lock per human entrant
+(:func:`_lock_players`), in ascending key order so two steps never wait on each other in a
+circle, and only then reads: the second step waits for the first one's COMMIT and reads its
+result. The locks are keyed by player, not by row, because a new player has no row to lock with
+``SELECT ... FOR UPDATE``. SQLite needs none: ``BEGIN IMMEDIATE`` already admits one writer.
+
+The order a recompute rates games in is the commit order, ``rating_order.seq`` (migration 0020),
+taken in the same transaction after those locks: of two games sharing a player, the second to
+commit could only take its number once the first had committed, so it has the larger one;
+games sharing no player do not change each other's ratings, so their order does not matter.
+``games.ended_at`` is no such order: it is stamped before the commit, by each process's clock.
 """
 
 from __future__ import annotations
 
 import sqlite3
+import zlib
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
@@ -22,6 +38,12 @@ Prior = tuple[float, float]
 """(mu, sigma) of one entrant on one ladder."""
 CANCELLED_BY = "cancelled-by:"
 """The recorded reason of a game rated because a seated player cancelled it (then the user id)."""
+PLAYER_LOCK_SPACE = 0x504C5250  # "PLRP": pg_advisory_xact_lock(PLAYER_LOCK_SPACE, <player key hash>)
+RECOMPUTE_LOCK_KEY = 0x504C5241  # "PLRA": (key, 0), shared by every rating step, exclusive by a rebuild
+"""Two-key advisory locks (a key space PostgreSQL keeps apart from the one-key game locks, and
+first keys other than the migrations' one). A rebuild takes the recompute key exclusively before
+any player's: a game ending meanwhile waits for it whole instead of holding a player the rebuild
+needs while waiting for one the rebuild holds."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -122,12 +144,15 @@ def apply_rating(conn: sqlite3.Connection, now: str, game_id: int, build: Builde
     outcome = build(GameFacts(replaced, hinted, frozenset(absent), acted))
     if outcome is None:
         return None
+    if isinstance(outcome, RatedGame):  # before anything is read (the module doc)
+        _lock_players(conn, [e.key for e in outcome.entrants if e.fixed is None])
     claimed = conn.execute(
         "INSERT INTO rated_games (game_id, rated, reason, rated_at) VALUES (?, ?, ?, ?)"
         " ON CONFLICT (game_id) DO NOTHING",
         (game_id, int(isinstance(outcome, RatedGame)), outcome.reason, now))
     if claimed.rowcount == 0:
         return None  # rated before: never twice
+    conn.execute("INSERT INTO rating_order (game_id) VALUES (?)", (game_id,))  # the commit order
     if isinstance(outcome, Casual):
         return outcome
     for ladder in outcome.ladders:
@@ -157,6 +182,23 @@ def apply_rating(conn: sqlite3.Connection, now: str, game_id: int, build: Builde
                 " mu_after, sigma_after) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
                 (game_id, ladder, entrant.key, entrant.seat, before[0], before[1], mu, sigma))
     return outcome
+
+
+def player_lock_key(player: str) -> int:
+    """The second key of ``player``'s advisory lock: a stable signed 32-bit hash of its key (two
+    players sharing one only wait for each other)."""
+    unsigned = zlib.crc32(player.encode("utf-8"))
+    return unsigned - 2**32 if unsigned >= 2**31 else unsigned
+
+
+def _lock_players(conn: sqlite3.Connection, players: Iterable[str]) -> None:
+    """On PostgreSQL, hold ``players`` until this transaction ends: the recompute key shared, then
+    each player's key, in ascending order (no two steps wait on each other in a circle)."""
+    if getattr(conn, "dialect", "sqlite") != "postgresql":
+        return
+    conn.execute("SELECT pg_advisory_xact_lock_shared(?, 0)", (RECOMPUTE_LOCK_KEY,))
+    for key in sorted({player_lock_key(player) for player in players}):
+        conn.execute("SELECT pg_advisory_xact_lock(?, ?)", (PLAYER_LOCK_SPACE, key))
 
 
 _RATING_COLUMNS = "ladder, player, user_id, display_name, mu, sigma, games"
@@ -210,13 +252,16 @@ class RatingStore:
         return {found.user_id: found for found in map(_rating, rows)}
 
     async def finished_game_ids(self) -> list[tuple[int, int | None]]:
-        """Every game a recompute rates, in the order their ends were committed (ended_at, then
-        id): (id, None) for each finished game, (id, canceller) for each game rated because a
-        seated player cancelled it (its recorded reason names them)."""
+        """Every game a recompute rates, in the order they were judged and committed
+        (``rating_order.seq``, the module doc says why not ``ended_at``); a finished game never
+        judged (one that ended before ratings existed) comes first, in the order it ended: (id,
+        None) for each finished game, (id, canceller) for each game rated because a seated player
+        cancelled it (its recorded reason names them)."""
         rows = await self.storage._job(lambda conn: conn.execute(
             "SELECT g.id, r.reason FROM games g LEFT JOIN rated_games r ON r.game_id = g.id"
+            " LEFT JOIN rating_order o ON o.game_id = g.id"
             " WHERE g.status = 'finished' OR (g.status = 'cancelled' AND r.rated = 1 AND r.reason LIKE ?)"
-            " ORDER BY g.ended_at, g.id", (f"{CANCELLED_BY}%",)).fetchall())
+            " ORDER BY COALESCE(o.seq, 0), g.ended_at, g.id", (f"{CANCELLED_BY}%",)).fetchall())
         return [(int(game_id), None) if reason is None or not str(reason).startswith(CANCELLED_BY)
                 else (int(game_id), int(str(reason)[len(CANCELLED_BY):])) for game_id, reason in rows]
 
@@ -231,7 +276,9 @@ class RatingStore:
         recompute that fails half-way leaves the ratings as they were."""
 
         def work(conn: sqlite3.Connection) -> None:
-            for table in ("rating_changes", "ratings", "rated_games"):
+            if getattr(conn, "dialect", "sqlite") == "postgresql":  # games ending now wait (see the key)
+                conn.execute("SELECT pg_advisory_xact_lock(?, 0)", (RECOMPUTE_LOCK_KEY,))
+            for table in ("rating_changes", "ratings", "rated_games", "rating_order"):
                 conn.execute(f"DELETE FROM {table}")
             now = self.storage._now()
             for step in works:
