@@ -25,7 +25,7 @@ from days_support import (
     world_ids,
 )
 from harness import DiscordHarness, FakeMember
-from test_bot_support import assert_refused, bot_of, final_reply
+from test_bot_support import assert_refused, bot_of, cancel_table, final_reply
 
 import engine
 from bot.core.clock import ManualClock
@@ -229,7 +229,7 @@ async def test_the_plan_button_of_a_game_gone_is_refused_at_the_click(tmp_path: 
         mover, planner = await mover_and_planner(h)
         post = h.channel_messages("games")[-1]
         reply = final_reply(await h.click(planner, post, f"plp:play:{game.id}"))
-        await h.slash(h.user("alice"), "games", "projectl table cancel")
+        await cancel_table(h, h.user("alice"), "games")
         later = await start_game(h)
         assert later.id != game.id
         assert_refused(await h.click(planner, reply.message, f"pln:open:{game.id}"), "out of date")
@@ -353,7 +353,7 @@ async def test_a_held_plan_dm_of_a_game_cancelled_since_still_goes_after_a_resta
         game = await start_game(h)
         await _quiet_nights_in_paris(h)
         planner, _ = await _broken_plan(h)
-        await h.slash(h.user("alice"), CHANNEL, "projectl table cancel")
+        await cancel_table(h, h.user("alice"), CHANNEL)
         assert (await bot_of(h).manager.game(game.id)).status == "cancelled"  # type: ignore[union-attr]
         ids = world_ids(h)
     clock.set(START.replace(day=2, hour=6))

@@ -23,7 +23,16 @@ from harness import Call, DiscordHarness, FakeMember
 from positions import at_turn_start, with_cards, with_player
 from test_bot_ambassador import AMB, AMB2, put, with_ambassadors
 from test_bot_panel import Player, step_of, turn_post
-from test_bot_support import TOKEN, FakeRenderer, bot_factory, bot_of, final_reply, open_table, tiny_png
+from test_bot_support import (
+    TOKEN,
+    FakeRenderer,
+    bot_factory,
+    bot_of,
+    cancel_table,
+    final_reply,
+    open_table,
+    tiny_png,
+)
 
 from bot.core.wording import texts
 from bot.core.wording.locales import catalogues, english, notation_in
@@ -229,7 +238,7 @@ async def panel_screens(h: DiscordHarness, db: Path, ana: FakeMember, bia: FakeM
         (bia, "projectl play level1", {}),  # not bia's turn
     ):
         await h.slash(user, "games", command, locale=PT, **options)
-    await h.slash(ana, "games", "projectl table cancel", locale=PT)
+    await cancel_table(h, ana, "games", locale=PT)
 
 
 async def whole_game(h: DiscordHarness, users: dict[int, FakeMember]) -> int:

@@ -105,9 +105,12 @@ async def test_a_rated_table_refuses_hints_and_says_how_to_make_it_casual(tmp_pa
         assert (await game_of(h)).revision == game.revision
 
 
-async def test_cancelling_a_rated_game_one_sits_in_says_and_counts_as_a_loss(tmp_path: Path) -> None:
-    """There is no confirm step: the public answer to the cancel says it counted as the host's
-    loss, and the leaderboard shows it (the other player shares first)."""
+async def test_cancelling_a_started_game_asks_first_and_says_it_counts_as_a_loss(tmp_path: Path) -> None:
+    """One typo must not end a game of several days: ``/projectl table cancel`` on a game in play
+    asks privately, naming the consequence, with Cancel the game / Keep playing, only for the
+    asker. Keep playing changes nothing; a click after the game moved on, or a second click, says
+    so; the confirmed cancel is public, says it counted as the host's loss, and the leaderboard
+    shows it."""
     async with days_bot(tmp_path / "db.sqlite3", ManualClock(START)) as h:
         alice, bob = h.user("alice"), h.user("bob")
         await h.slash(alice, CHANNEL, "projectl table new", players=2)
@@ -116,11 +119,31 @@ async def test_cancelling_a_rated_game_one_sits_in_says_and_counts_as_a_loss(tmp
         await manager.join(game.channel_id, bob.id, "bob")
         await manager.start(game.channel_id, alice.id)
         game = await game_of(h)
+        ask = final_reply(await h.slash(alice, CHANNEL, "projectl table cancel"))
+        assert ask.ephemeral and ask.content == f"Cancel game {game.id}? It ends for everyone at the table."
+        assert [b.label for b in ask.buttons] == ["Cancel the game", "Keep playing"]
+        assert (await game_of(h)).status == "active"
+        no = ask.buttons[1]  # only alice sees them (the answer is private; the button checks her id too)
+        kept = h.last_response(await h.click(alice, ask.message, no.custom_id))
+        assert kept.content == f"Game {game.id} goes on: nothing was cancelled."
+        before_move = final_reply(await h.slash(alice, CHANNEL, "projectl table cancel"))
         action = policy_by_name("greedy", 1).choose(game.state)
         await manager.act(game.channel_id, game.current.user_id, action)
-        reply = final_reply(await h.slash(alice, CHANNEL, "projectl table cancel"))
-        assert not reply.ephemeral and "cancelled by alice" in reply.content
-        assert "The game was rated, so cancelling it counts as alice's loss" in reply.content
+        late = h.last_response(await h.click(alice, before_move.message, before_move.buttons[0].custom_id))
+        assert "has moved on since you asked: nothing was cancelled" in late.content
+        assert (await game_of(h)).status == "active"
+        old = final_reply(await h.slash(alice, CHANNEL, "projectl table cancel", locale="pt-BR"))
+        assert old.content.startswith(f"Cancelar a partida {game.id}?")
+        assert "conta como sua derrota" in old.content
+        ask = final_reply(await h.slash(alice, CHANNEL, "projectl table cancel"))
+        assert "as it is rated it counts as your loss" in ask.content
+        ix = await h.click(alice, ask.message, ask.buttons[0].custom_id)
+        notice = h.last_response(ix)
+        assert not notice.ephemeral and "cancelled by alice" in notice.content
+        assert "counts as alice's loss" in notice.content
+        assert h.message(ask.message.id).content == f"Game {game.id} is cancelled."  # the question, answered
+        again = h.last_response(await h.click(alice, old.message, old.buttons[0].custom_id))  # a second yes
+        assert again.content == f"Game {game.id} is no longer running here: nothing was cancelled."
         board = final_reply(await h.slash(bob, CHANNEL, "projectl-games leaderboard")).embeds[0].description
         lines = board.split("\n\n")[0].splitlines()
         assert "bob" in lines[0] and "alice" in lines[1]

@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 from harness import DiscordHarness, FakeMember, SchemaError
-from test_bot_support import assert_refused, bot_of, final_reply, open_table, running_bot
+from test_bot_support import assert_refused, bot_of, cancel_table, final_reply, open_table, running_bot
 
 import engine
 from bot.core.wording import texts
@@ -121,7 +121,7 @@ async def test_cancel_by_non_host_refused_then_by_manager(h: DiscordHarness) -> 
     ix = await h.slash(bob, "games", "projectl table cancel")
     assert_refused(ix, "only the host")
     assert (await game_of(h)) is not None
-    ix = await h.slash(boss, "games", "projectl table cancel")
+    ix = await cancel_table(h, boss, "games")
     reply = final_reply(ix)
     assert not reply.ephemeral and "cancelled by boss" in reply.content
     assert await game_of(h) is None
@@ -134,7 +134,7 @@ async def test_host_cancels_lobby_and_buttons_go(h: DiscordHarness) -> None:
     ix = await h.slash(alice, "games", "projectl table new")
     lobby = ix.original
     assert lobby is not None
-    await h.slash(alice, "games", "projectl table cancel")
+    await cancel_table(h, alice, "games")
     assert lobby.buttons == [] and lobby.content == texts.LOBBY_CANCELLED
 
 

@@ -156,3 +156,14 @@ async def open_table(h: DiscordHarness, host: FakeMember, others: Sequence[FakeM
         await h.click(host, lobby, f"pl:lobby:ai:{game_id}")
     await h.click(host, lobby, f"pl:lobby:start:{game_id}")
     return lobby
+
+
+async def cancel_table(h: DiscordHarness, user: Any, channel: Any, **options: Any) -> InteractionRecord:
+    """``/projectl table cancel`` as ``user``, confirming with "Cancel the game" when the game is in
+    play and the bot asks first; the last interaction (the confirm's, or the command's)."""
+    ix = await h.slash(user, channel, "projectl table cancel", **options)
+    asked = replies(ix)[-1] if replies(ix) else None
+    buttons = getattr(asked, "buttons", None) or []
+    if buttons and buttons[0].custom_id.startswith("plt:cancel:yes:"):
+        ix = await h.click(user, asked.message, buttons[0].custom_id, locale=options.get("locale", "en-US"))
+    return ix

@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from test_bot_support import assert_refused
+from test_bot_support import assert_refused, cancel_table
 
 from bench.checks import integrity
 from bench.harnessed import forge_click, open_table, placement_preview, running
@@ -87,10 +87,10 @@ async def test_only_host_or_channel_manager_cancels(h: Any) -> None:
     assert await game_in(h, "games") is None
     await open_table(h, alice, [bob], players=2)
     assert_refused(await h.slash(bob, "games", "projectl table cancel"), "only the host")
-    await h.slash(alice, "games", "projectl table cancel")  # the host may
+    await cancel_table(h, alice, "games")  # the host may
     assert await game_in(h, "games") is None
     await open_table(h, bob, [alice], players=2)
-    await h.slash(mo, "games", "projectl table cancel")
+    await cancel_table(h, mo, "games")
     assert await game_in(h, "games") is None
 
 
@@ -125,7 +125,7 @@ async def test_a_button_from_a_cancelled_game_cannot_act_on_the_next(h: Any) -> 
     mover, waiting, _ = await two_players(h)
     preview, confirm = await placement_preview(h, mover)
     host = h.user((await game_in(h, "games")).host_id)
-    await h.slash(host, "games", "projectl table cancel")
+    await cancel_table(h, host, "games")
     await open_table(h, mover, [waiting], players=2)  # same players, same channel, new game
     before = snapshot(db(h))
     assert_refused(await h.click(mover, preview, confirm), "no longer open")

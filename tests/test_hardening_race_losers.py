@@ -107,18 +107,25 @@ async def test_the_loser_of_a_start_race_across_processes_hears_it_has_started(s
         assert game is not None and game.status == "active" and game.revision == 2  # joined, started once
 
 
-async def test_a_cancel_that_loses_to_an_action_in_another_process_still_cancels(storage_target: str) -> None:
+async def test_a_confirmed_cancel_that_loses_to_an_action_in_another_process_says_so(
+    storage_target: str,
+) -> None:
+    """The host confirms "Cancel the game" while another process commits an action: the cancel
+    was asked about the game as it was, so it changes nothing and says the game moved on (the
+    host may ask again); the action stands, once."""
     async with two_processes(storage_target) as (a, b):
         host, ann, lobby, game_id = await two_seated(a)
         await a.click(host, lobby, f"pl:lobby:start:{game_id}")
         game = await bot_of(a).manager.game_in_channel(a.channel("games").id)
         assert game is not None and game.current is not None
         mover = host if game.current.user_id == host.id else ann
+        asked = final_reply(await a.slash(host, "games", "projectl table cancel"))
         cancel = await held_write(a, "set_status",
-                                  lambda: a.slash(host, "games", "projectl table cancel"),
+                                  lambda: a.click(host, asked.message, asked.buttons[0].custom_id),
                                   lambda: b.slash(mover, "games", "projectl play level1"))
-        assert (await bot_of(a).manager.game(game.id)).status == "cancelled"  # type: ignore[union-attr]
-        assert not final_reply(cancel).ephemeral  # the public notice that the game is cancelled
+        assert (await bot_of(a).manager.game(game.id)).status == "active"  # type: ignore[union-attr]
+        reply = final_reply(cancel)
+        assert reply.ephemeral and "has moved on since you asked: nothing was cancelled" in reply.content
         assert texts.STALE_GAME not in everything_said(a)
         assert len(await bot_of(a).manager.log_tail(game.id, 5)) == 1  # the action stood, once
 

@@ -138,7 +138,7 @@ class ProjectLBot(commands.Bot):
         ladder.install(self)  # /projectl-games: ratings, replays, recaps (its own 4,000 characters)
         plans.install(self)  # /projectl-plan: plan-ahead turns (bot/core/play/plans.py)
         gone.install(self)  # a deleted channel or thread, a server left: its games end (bot/discord/gone.py)
-        self.add_dynamic_items(*views.DYNAMIC_ITEMS, *panel_views.DYNAMIC_ITEMS)
+        self.add_dynamic_items(*views.DYNAMIC_ITEMS, *panel_views.DYNAMIC_ITEMS, table.CancelButton)
         await self._start_board()
         await self._sync()
         freeze_startup()  # what start-up built is never scanned again (bot/core/rendering/collector.py)

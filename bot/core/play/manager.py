@@ -422,20 +422,26 @@ class GameManager:
 
     async def cancel(
         self, channel_id: int, by_user_id: int, *, can_manage_channel: bool = False,
-        game_id: int | None = None,
+        game_id: int | None = None, expected_revision: int | None = None,
     ) -> Game:
         """Cancel the channel's open game: the host, or anyone allowed to manage the channel. A
         started game cancelled by a player holding a seat in it is rated as their loss, in the
-        same transaction, when it would be rated (docs/ratings.md)."""
+        same transaction, when it would be rated (docs/ratings.md). ``expected_revision`` (a
+        confirmed cancel) cancels the game only as it was when the user was asked: a game that
+        moved on since is refused (:class:`StaleError`), changing nothing."""
         async def attempt() -> Game:
             game = await self._require_open(channel_id, game_id)
             if by_user_id != game.host_id and not can_manage_channel:
                 raise NotHostError(texts.HOST_ONLY_CANCEL)
+            if expected_revision is not None and game.revision != expected_revision:
+                raise StaleError(texts.CANCEL_MOVED_ON.format(game_id=game.id))
             rated = [cancel_rating_step(game, game.state, by_user_id)] \
                 if game.state is not None and game.seat_of(by_user_id) is not None else []
             try:
                 row = await self.storage.set_status(game.id, game.revision, "cancelled", also=rated)
             except _StorageStale as error:
+                if expected_revision is not None:
+                    raise StaleError(texts.CANCEL_MOVED_ON.format(game_id=game.id)) from error
                 raise _MovedOn from error  # an action, a join…: cancel the game as it now is
             return Game.from_row(row)
 

@@ -311,6 +311,15 @@ def trend(changes: Sequence[tuple[float, float]]) -> int:
     return display_delta(changes[-1][1] - changes[0][0]) if changes else 0
 
 
+async def cancel_would_be_a_loss(storage: Storage, game: Game, user_id: int) -> bool:
+    """Whether ``user_id`` cancelling ``game`` now would be rated as their loss (what the cancel's
+    question says before it is confirmed)."""
+    if game.state is None or game.seat_of(user_id) is None:
+        return False
+    facts = await RatingStore(storage).facts(game.id)
+    return judge_cancelled(game, game.state, facts, user_id) is not None
+
+
 async def cancelled_as_loss(storage: Storage, game_id: int) -> bool:
     """Whether ``game_id`` was rated because a seated player cancelled it (what the cancel's
     answer tells the channel)."""

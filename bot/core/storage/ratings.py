@@ -127,6 +127,14 @@ def apply_rating(conn: sqlite3.Connection, now: str, game_id: int, build: Builde
                  initial: Prior) -> RatedGame | Casual | None:
     """Rate one game on ``conn`` (inside a transaction). None when it was already judged, or the
     judge recorded nothing."""
+    outcome = build(read_facts(conn, game_id))
+    if outcome is None:
+        return None
+    return _record(conn, now, game_id, outcome, rate, initial)
+
+
+def read_facts(conn: sqlite3.Connection, game_id: int) -> GameFacts:
+    """What the judge needs of ``game_id`` beyond its state (:class:`GameFacts`)."""
     replaced: dict[int, int] = {}
     absent: set[int] = set()
     for seat, user, timed_out in conn.execute(
@@ -141,9 +149,11 @@ def apply_rating(conn: sqlite3.Connection, now: str, game_id: int, build: Builde
     hinted = conn.execute("SELECT 1 FROM hints WHERE game_id = ? AND used > 0 LIMIT 1",
                           (game_id,)).fetchone() is not None
     acted = conn.execute("SELECT 1 FROM actions WHERE game_id = ? LIMIT 1", (game_id,)).fetchone() is not None
-    outcome = build(GameFacts(replaced, hinted, frozenset(absent), acted))
-    if outcome is None:
-        return None
+    return GameFacts(replaced, hinted, frozenset(absent), acted)
+
+
+def _record(conn: sqlite3.Connection, now: str, game_id: int, outcome: RatedGame | Casual, rate: Rater,
+            initial: Prior) -> RatedGame | Casual | None:
     if isinstance(outcome, RatedGame):  # before anything is read (the module doc)
         _lock_players(conn, [e.key for e in outcome.entrants if e.fixed is None])
     claimed = conn.execute(
@@ -264,6 +274,10 @@ class RatingStore:
             " ORDER BY COALESCE(o.seq, 0), g.ended_at, g.id", (f"{CANCELLED_BY}%",)).fetchall())
         return [(int(game_id), None) if reason is None or not str(reason).startswith(CANCELLED_BY)
                 else (int(game_id), int(str(reason)[len(CANCELLED_BY):])) for game_id, reason in rows]
+
+    async def facts(self, game_id: int) -> GameFacts:
+        """:class:`GameFacts` of ``game_id`` as they stand (what a cancel's question is asked on)."""
+        return await self.storage._job(lambda conn: read_facts(conn, game_id))
 
     async def judged(self, game_id: int) -> tuple[bool, str | None] | None:
         """(rated, why casual) for a game judged at its end; None if it never was."""

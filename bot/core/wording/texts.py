@@ -380,6 +380,16 @@ LEFT = "You left the table."
 CANCELLED = "The game in this channel was cancelled by {name}."
 CANCELLED_AS_LOSS = ("The game was rated, so cancelling it counts as {name}'s loss: last place, "
                      "with every other player sharing first.")
+CANCEL_CONFIRM = "Cancel game {game_id}? It ends for everyone at the table."
+CANCEL_CONFIRM_LOSS = ("Cancel game {game_id}? It ends for everyone at the table, and as it is rated it "
+                       "counts as your loss: last place, with every other player sharing first.")
+CANCEL_YES = "Cancel the game"
+CANCEL_NO = "Keep playing"
+CANCEL_KEPT = "Game {game_id} goes on: nothing was cancelled."
+CANCEL_DONE = "Game {game_id} is cancelled."
+CANCEL_MOVED_ON = ("Game {game_id} has moved on since you asked: nothing was cancelled. To cancel it as it "
+                   "is now, use `/projectl table cancel` again.")
+CANCEL_OVER = "Game {game_id} is no longer running here: nothing was cancelled."
 MODE_UNSUPPORTED = (
     "This server's puzzle catalogue has too few cards for {mode}: it supports {modes}. "
     "Pick one of those (`variant` and `players`)."

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import logging
+import re
 from datetime import timedelta
 from typing import Any
 
@@ -17,7 +18,7 @@ from bot.core.play.expansions import lobby_line as expansions_in_lobby
 from bot.core.play.expansions import parse as parse_expansions
 from bot.core.play.expansions import suggestions as expansion_suggestions
 from bot.core.play.manager import ActionResult, Game, TableSettings, validate_new_table
-from bot.core.records.ratings import cancelled_as_loss
+from bot.core.records.ratings import cancel_would_be_a_loss, cancelled_as_loss
 from bot.core.wording import texts
 from bot.core.wording.locales import Joined, PlayerName, locale_code, localise
 from engine.catalogue import mode_name
@@ -186,15 +187,91 @@ class TableCommands(commands.Cog):
         game = await common.require_game(interaction)
         if interaction.user.id != game.host_id and not may_manage:  # refused privately, not after
             raise NotHostError(texts.HOST_ONLY_CANCEL)                  # the public "thinking…"
+        if game.state is not None:  # a game in play: asked first, privately (one typo must not end it)
+            loss = await cancel_would_be_a_loss(bot.storage, game, interaction.user.id)
+            question = (texts.CANCEL_CONFIRM_LOSS if loss else texts.CANCEL_CONFIRM).format(game_id=game.id)
+            view = discord.ui.View(timeout=None)
+            for op in ("yes", "no"):
+                view.add_item(CancelButton(op, game.id, interaction.user.id, game.revision))
+            await common.reply(interaction, question, view=view)
+            return
         await common.defer(interaction, ephemeral=False)  # the notice is public; ack first
         game = await common.saved(interaction, bot.manager.cancel(
             channel_id, interaction.user.id, can_manage_channel=may_manage, game_id=game.id))
-        name = PlayerName(interaction.user.display_name)
-        cancelled: Any = texts.CANCELLED.format(name=name)
-        if await cancelled_as_loss(bot.storage, game.id):  # said with the cancel: there is no confirm step
-            cancelled = Joined((cancelled, texts.CANCELLED_AS_LOSS.format(name=name)), " ")
-        await interaction.followup.send(common.public(cancelled, interaction))
-        await _close_lobby_message(interaction, game)
+        await _announce_cancel(interaction, game)
+
+
+async def _announce_cancel(interaction: discord.Interaction, game: Game) -> None:
+    """The public notice of a cancel (saying when it counted as the canceller's loss), and the
+    lobby's buttons taken off."""
+    bot = common.bot_of(interaction)
+    name = PlayerName(interaction.user.display_name)
+    cancelled: Any = texts.CANCELLED.format(name=name)
+    if await cancelled_as_loss(bot.storage, game.id):
+        cancelled = Joined((cancelled, texts.CANCELLED_AS_LOSS.format(name=name)), " ")
+    await interaction.followup.send(common.public(cancelled, interaction))
+    await _close_lobby_message(interaction, game)
+
+
+class CancelButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
+                   template=r"plt:cancel:(?P<rest>.*)"):
+    """Cancel the game / Keep playing under ``/projectl table cancel``'s question: personal (only
+    the asker), bound to the game and the revision it was asked at, so a second click or one after
+    the game moved on changes nothing and says why."""
+
+    def __init__(self, op: str, game_id: int, user_id: int, revision: int) -> None:
+        yes = op == "yes"
+        super().__init__(discord.ui.Button(
+            label=texts.CANCEL_YES if yes else texts.CANCEL_NO,
+            style=discord.ButtonStyle.danger if yes else discord.ButtonStyle.secondary,
+            custom_id=f"plt:cancel:{op}:{game_id}:{user_id}:{revision}"))
+        self.op, self.game_id, self.user_id, self.revision = op, game_id, user_id, revision
+
+    @classmethod
+    async def from_custom_id(cls, interaction: discord.Interaction, item: Any,
+                             match: re.Match[str]) -> CancelButton:
+        fields = re.fullmatch(r"(?P<op>yes|no):(?P<game>\d{1,18}):(?P<user>\d{1,19}):(?P<rev>\d{1,18})",
+                              match["rest"])
+        if fields is None or int(fields["user"]) >= 2**63:  # forged: nobody's button (user 0)
+            return cls("no", 0, 0, 0)
+        return cls(fields["op"], int(fields["game"]), int(fields["user"]), int(fields["rev"]))
+
+    async def interaction_check(self, interaction: discord.Interaction) -> bool:
+        if interaction.user.id != self.user_id:
+            await common.reply(interaction, texts.NOT_YOUR_BUTTON.format(name=f"<@{self.user_id}>"))
+            return False
+        return True
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        try:
+            await self._run(interaction)
+        except Exception as error:  # noqa: BLE001 - every failure must reach the user politely
+            await common.report_error(interaction, error)
+
+    async def _run(self, interaction: discord.Interaction) -> None:
+        bot = common.bot_of(interaction)
+        game = await bot.manager.game(self.game_id)
+        if game is None or game.status not in ("lobby", "active") or \
+                game.channel_id != common.channel_id_of(interaction):
+            await self._answer(interaction, texts.CANCEL_OVER.format(game_id=self.game_id))
+            return
+        if self.op == "no":
+            await self._answer(interaction, texts.CANCEL_KEPT.format(game_id=self.game_id))
+            return
+        if game.revision != self.revision:
+            await self._answer(interaction, texts.CANCEL_MOVED_ON.format(game_id=self.game_id))
+            return
+        await interaction.response.defer()  # ack first (an invisible "update"), then the work
+        game = await common.saved(interaction, bot.manager.cancel(
+            game.channel_id, interaction.user.id, game_id=self.game_id, expected_revision=self.revision,
+            can_manage_channel=bool(interaction.permissions.manage_channels)))
+        await interaction.edit_original_response(
+            content=localise(texts.CANCEL_DONE.format(game_id=game.id), interaction.locale), view=None)
+        await _announce_cancel(interaction, game)
+
+    async def _answer(self, interaction: discord.Interaction, text: Any) -> None:
+        """Replace the question with ``text`` (its buttons gone: nothing more to press)."""
+        await interaction.response.edit_message(content=localise(text, interaction.locale), view=None)
 
 
 async def _new_in_thread(interaction: discord.Interaction, name: str, settings: TableSettings,
