@@ -184,3 +184,22 @@ async def test_players_cannot_send_table_decisions(h: Any) -> None:
     assert snapshot(db(h)) == before
     assert len(h.channel_messages("games")) == posts
     assert (await game_in(h, "games")).status == "active"
+
+
+async def test_an_old_lobby_cancel_on_a_started_game_changes_nothing_and_points_to_the_command(
+    h: Any,
+) -> None:
+    """A lobby's Cancel button (kept on an old message, or its id sent again) must not end a game in
+    play at once: `/projectl table cancel` asks first and says when it counts as a loss."""
+    alice, bob = h.add_user("alice"), h.add_user("bob")
+    lobby = (await h.slash(alice, "games", "projectl table new", players=2)).original
+    game_id = lobby.buttons[0].custom_id.split(":")[-1]
+    await h.click(bob, lobby, f"pl:lobby:join:{game_id}")
+    await h.click(alice, lobby, f"pl:lobby:start:{game_id}")
+    game = await game_in(h, "games")
+    assert game is not None and game.status == "active"
+    before = snapshot(db(h))
+    old_copy = await forge_click(h, alice, "games", lobby, f"pl:lobby:cancel:{game_id}")
+    assert_refused(old_copy, "/projectl table cancel")
+    assert snapshot(db(h)) == before
+    assert (await game_in(h, "games")).status == "active"

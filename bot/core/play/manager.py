@@ -422,9 +422,11 @@ class GameManager:
 
     async def cancel(
         self, channel_id: int, by_user_id: int, *, can_manage_channel: bool = False,
-        game_id: int | None = None, expected_revision: int | None = None,
+        game_id: int | None = None, expected_revision: int | None = None, lobby_only: bool = False,
     ) -> Game:
-        """Cancel the channel's open game: the host, or anyone allowed to manage the channel. A
+        """Cancel the channel's open game: the host, or anyone allowed to manage the channel.
+        ``lobby_only`` (a lobby's Cancel button): a game that has started is refused, pointing to
+        ``/projectl table cancel``, which asks first (a game in play never ends on one click). A
         started game cancelled by a player holding a seat in it is rated as their loss, in the
         same transaction, when it would be rated (docs/ratings.md). ``expected_revision`` (a
         confirmed cancel) cancels the game only as it was when the user was asked: a game that
@@ -435,6 +437,8 @@ class GameManager:
                 raise NotHostError(texts.HOST_ONLY_CANCEL)
             if expected_revision is not None and game.revision != expected_revision:
                 raise StaleError(texts.CANCEL_MOVED_ON.format(game_id=game.id))
+            if lobby_only and game.state is not None:
+                raise StaleError(texts.LOBBY_CANCEL_STARTED.format(game_id=game.id))
             rated = [cancel_rating_step(game, game.state, by_user_id)] \
                 if game.state is not None and game.seat_of(by_user_id) is not None else []
             try:

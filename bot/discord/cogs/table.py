@@ -404,12 +404,10 @@ async def lobby_button(interaction: discord.Interaction, op: str, game_id: int) 
                                                                        game_id=game_id, plugins=offered))
     elif op == "cancel":
         may_manage = bool(interaction.permissions.manage_channels)
-        game = await common.saved(interaction, manager.cancel(channel_id, user.id, game_id=game_id,
-                                                              can_manage_channel=may_manage))
-        notice: Any = texts.LOBBY_CANCELLED
-        if await cancelled_as_loss(bot.storage, game.id):  # an old lobby's button on a started game
-            notice = Joined((notice, texts.CANCELLED_AS_LOSS.format(name=PlayerName(user.display_name))), " ")
-        await interaction.edit_original_response(content=common.public(notice, interaction), view=None)
+        await common.saved(interaction, manager.cancel(channel_id, user.id, game_id=game_id,
+                                                       can_manage_channel=may_manage, lobby_only=True))
+        await interaction.edit_original_response(content=common.public(texts.LOBBY_CANCELLED, interaction),
+                                                 view=None)
         return
     else:
         await _start(interaction, game_id)
