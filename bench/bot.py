@@ -160,7 +160,7 @@ class Sections:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m bench bot", description=__doc__.split("\n")[0])
+    parser = argparse.ArgumentParser(prog="python -m bench bot", description=__doc__.split("\n\n")[0])
     parser.add_argument("--compare", action="store_true",
                         help="also measure the old ways the bot replaced (slow: the *_before_* figures "
                              "of the stats and resume(), and the images with two render threads)")

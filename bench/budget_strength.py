@@ -72,7 +72,7 @@ def wilson(wins: float, games: int, z: float = 1.96) -> tuple[float, float]:
 
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m bench.budget_strength",
-                                     description=__doc__.split("\n")[0])
+                                     description=__doc__.split("\n\n")[0])
     parser.add_argument("--games", type=int, default=40, help="games (an even number: each deal twice)")
     parser.add_argument("--short", type=float, default=DEFAULT_AI_TURN_SECONDS / 4)
     parser.add_argument("--full", type=float, default=DEFAULT_AI_TURN_SECONDS)

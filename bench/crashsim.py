@@ -122,7 +122,7 @@ async def main(path: str, seed: int, channels: int, per_channel: int | None) -> 
 
 
 def cli(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m bench.crashsim", description=__doc__.split("\n")[0])
+    parser = argparse.ArgumentParser(prog="python -m bench.crashsim", description=__doc__.split("\n\n")[0])
     parser.add_argument("db")
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--channels", type=int, default=6)

@@ -188,7 +188,7 @@ def markdown(figures: dict[str, Any]) -> str:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m bench league", description=__doc__.split("\n")[0])
+    parser = argparse.ArgumentParser(prog="python -m bench league", description=__doc__.split("\n\n")[0])
     parser.add_argument("--games", type=int, help=f"games per pairing ({LEAGUE_GAMES}; "
                         f"{POLICY_GAMES} with --policies)")
     parser.add_argument("--members", default=",".join(MEMBERS),

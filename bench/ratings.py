@@ -164,7 +164,7 @@ def calibrate(games: int, rollouts: int, seed: int = 1) -> dict[str, tuple[float
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m bench ratings", description=__doc__.split("\n")[0])
+    parser = argparse.ArgumentParser(prog="python -m bench ratings", description=__doc__.split("\n\n")[0])
     parser.add_argument("--games", type=int, default=12, help="self-play games (default 12: a few minutes)")
     parser.add_argument("--rollouts", type=int, default=8,
                         help="the Strong AI's rollouts per search (0: its full search, as a table seats it)")

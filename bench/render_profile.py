@@ -58,7 +58,7 @@ def _completing(end: TurnEnd) -> bool:
 
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(
-        prog="python -m bench.render_profile", description=__doc__.split("\n")[0])
+        prog="python -m bench.render_profile", description=__doc__.split("\n\n")[0])
     parser.add_argument("--no-sample", action="store_true", help="the setup only (callgrind's baseline)")
     parser.add_argument("--no-mats", action="store_true", help="the sample's tables without its mats")
     parser.add_argument("--cprofile", action="store_true", help="cProfile the sample's tables")

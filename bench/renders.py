@@ -138,7 +138,7 @@ def run() -> dict[str, float]:
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Print each figure beside its budget and the JSON last line; exit 1 when a budget is missed."""
-    parser = argparse.ArgumentParser(prog="python -m bench renders", description=__doc__.split("\n")[0])
+    parser = argparse.ArgumentParser(prog="python -m bench renders", description=__doc__.split("\n\n")[0])
     parser.parse_args(argv)
     figures = run()
     report = BenchReport("renders")

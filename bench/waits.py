@@ -134,7 +134,7 @@ async def ai_turns(workdir: Path, turns: int = AI_TURNS, *, policy: str = AI_POL
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m bench waits", description=__doc__.split("\n")[0])
+    parser = argparse.ArgumentParser(prog="python -m bench waits", description=__doc__.split("\n\n")[0])
     parser.add_argument("--one-start", action="store_true", help="one start of the renderer (a JSON line)")
     parser.add_argument("--starts", type=int, default=STARTS)
     parser.add_argument("--turns", type=int, default=AI_TURNS)

@@ -304,7 +304,7 @@ def run() -> dict[str, Any]:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m bench web", description=__doc__.split("\n")[0])
+    parser = argparse.ArgumentParser(prog="python -m bench web", description=__doc__.split("\n\n")[0])
     parser.add_argument("--serve", metavar="FOLDER", help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
     if args.serve:

@@ -106,7 +106,7 @@ def stale(paths: tuple[Path, ...] = DOCS) -> list[str]:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m tools.docfacts", description=__doc__.split("\n")[0])
+    parser = argparse.ArgumentParser(prog="python -m tools.docfacts", description=__doc__.split("\n\n")[0])
     parser.add_argument("--check", action="store_true", help="report stale facts, change nothing")
     args = parser.parse_args(argv)
     problems = stale()

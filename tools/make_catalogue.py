@@ -353,7 +353,7 @@ def generate(seed: int = SEED, ghost_seed: int = GHOST_SEED, packs_seed: int = P
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--check", action="store_true",
                         help="verify the committed file equals a fresh generation")
     parser.add_argument("--out", type=Path, default=OUTPUT, help="file to write or check")
