@@ -23,6 +23,11 @@ from collections.abc import Callable
 from functools import cache
 from pathlib import Path
 
+from bot.core.days.reminder_policy import DEFAULT_INTERVAL
+from bot.core.play.manager import PLUGIN_STRIKES
+from bot.core.play.plugins import MAX_WORKERS, PLUGIN_BUDGET_S, PLUGIN_MEMORY_BYTES
+from bot.core.records import history, ladder
+from bot.core.records.ratings import PROVISIONAL_GAMES
 from engine.cards import Colour, PuzzleCard
 from engine.catalogue import load_catalogue
 from engine.sweep import GAMES_PER_TABLE, tables
@@ -54,6 +59,14 @@ FACTS: dict[str, Callable[[], str]] = {
     "ghost_black": lambda: _count(Colour.BLACK, "ghost"),
     "sweep_tables": lambda: f"{len(tables()):,}",
     "sweep_games_per_table": lambda: f"{GAMES_PER_TABLE:,}",
+    "plugin_budget_s": lambda: f"{PLUGIN_BUDGET_S:g}",
+    "plugin_strikes": lambda: f"{PLUGIN_STRIKES}",
+    "plugin_workers": lambda: f"{MAX_WORKERS}",
+    "plugin_memory_gib": lambda: f"{PLUGIN_MEMORY_BYTES / 2**30:g}",
+    "reminder_interval_hours": lambda: f"{DEFAULT_INTERVAL.total_seconds() / 3600:g}",
+    "log_page_size": lambda: f"{history.PAGE_SIZE}",
+    "ladder_page_size": lambda: f"{ladder.PAGE_SIZE}",
+    "provisional_games": lambda: f"{PROVISIONAL_GAMES}",
 }
 """Every fact a doc may state, by name: a function of the code that gives its text."""
 BLOCKS: dict[str, Callable[[], str]] = {
