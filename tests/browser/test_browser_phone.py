@@ -1,0 +1,94 @@
+"""The board as a phone uses it: a touch screen at a phone's size, and a network that drops an
+answer on the way back or goes silent while the phone sleeps."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+
+import pytest
+from board_pages import BUSY_CEILING_MS, message, open_board, revision, view, wait_revision
+from playwright.sync_api import Browser, BrowserContext, Page, Route
+
+from bot.board import BoardHandle
+
+PHONES = {"360x740": {"width": 360, "height": 740}, "390x844": {"width": 390, "height": 844},
+          "740x360": {"width": 740, "height": 360}}
+"""The commonest Android width, an iPhone's, and the first held sideways."""
+
+
+@pytest.fixture(params=sorted(PHONES))
+def phone(browser: Browser, request: pytest.FixtureRequest) -> Iterator[BrowserContext]:
+    """A phone's context: touch, mobile viewport handling, three device pixels to a CSS pixel."""
+    made = browser.new_context(viewport=PHONES[request.param], has_touch=True, is_mobile=True,
+                               device_scale_factor=3)
+    made.set_default_timeout(BUSY_CEILING_MS)
+    yield made
+    made.close()
+
+
+def small_controls(page: Page) -> list[str]:
+    """The buttons drawn smaller than a fingertip's 44 CSS px in either direction."""
+    found: list[str] = page.evaluate("""() => [...document.querySelectorAll("button")]
+        .map((button) => [button, button.getBoundingClientRect()])
+        .filter(([, box]) => box.width > 0 && (box.width < 43.5 || box.height < 43.5))
+        .map(([button, box]) => `${button.dataset.key || button.className} ${box.width}x${box.height}`)""")
+    return found
+
+
+def test_every_button_of_a_phone_page_is_a_fingertip_wide(phone: BrowserContext,
+                                                          boards: Callable[..., BoardHandle]) -> None:
+    """Every button a finger may press is at least 44 CSS px each way, the page fits the screen's
+    width and may be pinch-zoomed. The Recycle buttons were 35 px tall, right under the row's
+    cards."""
+    board = boards(players=2)
+    page = open_board(phone.new_page(), board.link(0))
+    assert page.locator("button.recycle").count() >= 2
+    assert small_controls(page) == []
+    assert page.evaluate("document.scrollingElement.scrollWidth <= window.innerWidth")
+    assert "user-scalable" not in (page.get_attribute('meta[name="viewport"]', "content") or "")
+
+
+def lose_answers(page: Page) -> list[int]:
+    """Every move the page sends reaches the server, which plays it, and its answer is lost on
+    the way back (the phone's network dropped): returns the statuses the server answered."""
+    statuses: list[int] = []
+
+    def play_then_drop(route: Route) -> None:
+        statuses.append(route.fetch().status)
+        route.abort("internetdisconnected")
+
+    page.route("**/api/act", play_then_drop)
+    return statuses
+
+
+def test_a_move_whose_answer_is_lost_is_not_asked_again(phone: BrowserContext,
+                                                        boards: Callable[..., BoardHandle]) -> None:
+    """A move played on the server whose answer the network dropped: the page used to say the
+    server could not be reached, "try again", and kept the board as it was before the move (the
+    phone's live stream dropped with it), so a player who did as told played the move twice.
+    The page reads the board again and says the move was played."""
+    board = boards(players=2)
+    page = open_board(phone.new_page(), board.link(0))
+    page.evaluate("window.board.stopFollowing()")  # the phone's stream went down with the answer
+    statuses = lose_answers(page)
+    before = revision(page)
+    page.locator("button.offer.level1").tap()
+    wait_revision(page, before)
+    assert statuses == [200] and board.state().actions_left == 2
+    assert view(page)["me"]["actions_left"] == 2
+    said = message(page)
+    assert "was played" in said and "try again" not in said.lower(), said
+    assert "error" not in (page.get_attribute("#message", "class") or "")
+
+
+def test_a_move_lost_before_the_server_says_nothing_was_played(phone: BrowserContext,
+                                                               boards: Callable[..., BoardHandle]) -> None:
+    """The other way round: the move never reached the server. The board read again shows it
+    unplayed, and the page says so: the player may send it again."""
+    board = boards(players=2)
+    page = open_board(phone.new_page(), board.link(0))
+    page.route("**/api/act", lambda route: route.abort("internetdisconnected"))
+    page.locator("button.offer.level1").tap()
+    page.wait_for_function("() => document.querySelector('#message').classList.contains('error')")
+    assert "not played" in message(page) and board.state().actions_left == 3
+    assert view(page)["me"]["actions_left"] == 3
