@@ -89,6 +89,7 @@ def test_a_move_lost_before_the_server_says_nothing_was_played(phone: BrowserCon
     page = open_board(phone.new_page(), board.link(0))
     page.route("**/api/act", lambda route: route.abort("internetdisconnected"))
     page.locator("button.offer.level1").tap()
-    page.wait_for_function("() => document.querySelector('#message').classList.contains('error')")
+    page.wait_for_function("() => document.querySelector('#message').textContent.includes('not played')")
     assert "not played" in message(page) and board.state().actions_left == 3
+    assert "error" in (page.get_attribute("#message", "class") or "")
     assert view(page)["me"]["actions_left"] == 3

@@ -55,6 +55,7 @@ export class Board {
     this.kept = null; // the seat's plan and the last planned turn's outcome (GET /api/plan)
     this.planNews = false; // the plan changed elsewhere while this page was in Plan mode
     this.heardAt = null; // the revision up to which the others' moves have been announced
+    this.lostMove = null; // a move whose answer was lost: { revision it was sent from, card } (lostAnswer)
   }
 
   async start() {
@@ -232,6 +233,7 @@ export class Board {
     render(this);
     this.updateKeyboardPreview();
     this.refocus(focused);
+    if (this.lostMove && view.game.revision > this.lostMove.revision) this.settleLost(view);
   }
 
   liveView(view) {
@@ -334,6 +336,7 @@ export class Board {
     if (this.planning) return this.addStep(body);
     if (!this.view) return false;
     const seen = this.view.game.stamp;
+    const revision = this.view.game.revision;
     await this.settled();
     const latest = this.deferredView || this.view; // the answer's view may wait for a press to end
     if (this.planning || !latest || latest.game.stamp !== seen) return false;
@@ -356,6 +359,9 @@ export class Board {
         this.say(this.t("stale"), "error", card);
       } else if (error instanceof ApiError && (error.status === 422 || error.status === 400)) {
         this.say(error.message, "error", card);
+      } else if (error instanceof NetworkError) {
+        this.busy = true; // a press meanwhile waits for the board read again
+        await this.lostAnswer(revision, card);
       } else {
         this.fail(error);
       }
@@ -363,6 +369,37 @@ export class Board {
     } finally {
       this.busy = false;
     }
+  }
+
+  /** A move sent whose answer never came: the request, or only its answer, was lost (a phone's
+   * network drops both ways). The move may well have been played, so "try again" would play it
+   * twice once the page holds the board after it: the board is read again and tells, and if it
+   * cannot be read now, the next view that comes (the live stream's) tells (`settleLost`). */
+  async lostAnswer(revision, card) {
+    this.lostMove = { revision, card };
+    this.say(this.t("unreachable"), "error", card);
+    let fresh;
+    try {
+      fresh = await this.api.view();
+    } catch (error) {
+      if (error instanceof ApiError && error.status === 403) this.fail(error);
+      return;
+    }
+    this.setView(fresh);
+    this.settleLost(fresh);
+  }
+
+  /** Say what became of the move whose answer was lost, from `view`: played (a line of this
+   * seat's in the log since), not played (the board as it was), or the board changed otherwise. */
+  settleLost(view) {
+    const lost = this.lostMove;
+    if (!lost || !view || !view.game) return;
+    this.lostMove = null;
+    const me = view.me ? view.me.seat : null;
+    const played = (view.log_from || []).some((line) => line.revision > lost.revision && line.seat === me);
+    if (played) this.say(this.t("answerLost"), "info", lost.card);
+    else if (view.game.revision > lost.revision) this.say(this.t("lostChanged"), "error", lost.card);
+    else this.say(this.t("notPlayed"), "error", lost.card);
   }
 
   /** Read the view again (an action was committed but its answer came without the view); if
