@@ -93,3 +93,67 @@ def test_a_move_lost_before_the_server_says_nothing_was_played(phone: BrowserCon
     assert "not played" in message(page) and board.state().actions_left == 3
     assert "error" in (page.get_attribute("#message", "class") or "")
     assert view(page)["me"]["actions_left"] == 3
+
+
+SHOWN = """(state) => {
+    Object.defineProperty(document, "visibilityState", { value: state, configurable: true });
+    Object.defineProperty(document, "hidden", { value: state === "hidden", configurable: true });
+    document.dispatchEvent(new Event("visibilitychange"));
+}"""
+"""Hide or show the page as a phone does when its screen goes off and on."""
+
+
+def test_a_phone_woken_up_follows_the_game_again(phone: BrowserContext,
+                                                 boards: Callable[..., BoardHandle]) -> None:
+    """The live stream died without a word while the phone slept (its request left into a network
+    that never answers): the page used to wait on it for good, showing the board as it was. Shown
+    again, it opens the stream anew at once and draws the moves made meanwhile."""
+    board = boards(players=2, human_seats=(0, 1))
+    page = phone.new_page()
+    silent: list[Route] = []
+
+    def first_silent(route: Route) -> None:
+        if silent:
+            route.continue_()
+        else:
+            silent.append(route)  # never answered
+
+    page.route("**/api/events", first_silent)
+    open_board(page, board.link(0))
+    page.evaluate(SHOWN, "hidden")
+    before = revision(page)
+    board.act(0, "level1")  # from Discord, say, while this phone slept
+    page.wait_for_timeout(500)
+    assert revision(page) == before
+    page.evaluate(SHOWN, "visible")
+    wait_revision(page, before, timeout=15_000)
+    assert view(page)["me"]["actions_left"] == 2
+    assert "error" not in (page.get_attribute("#message", "class") or "")
+
+
+def test_a_stream_gone_silent_on_a_shown_page_is_opened_again(phone: BrowserContext,
+                                                             boards: Callable[..., BoardHandle]) -> None:
+    """The server pings the stream every 15 s: one silent for 40 s is dead (the phone changed
+    networks under it, say), and is opened again, rather than leaving the page on an old board."""
+    board = boards(players=2, human_seats=(0, 1))
+    page = phone.new_page()
+    page.clock.install()
+    silent: list[Route] = []
+
+    def first_silent(route: Route) -> None:
+        if silent:
+            route.continue_()
+        else:
+            silent.append(route)
+
+    page.route("**/api/events", first_silent)
+    open_board(page, board.link(0))
+    before = revision(page)
+    board.act(0, "level1")
+    page.clock.run_for(30_000)  # less than two pings missed: still waited on
+    page.wait_for_timeout(300)
+    assert revision(page) == before and len(silent) == 1
+    page.clock.run_for(15_000)
+    page.clock.run_for(1_000)  # the pause before the next try
+    wait_revision(page, before, timeout=15_000)
+    assert view(page)["me"]["actions_left"] == 2

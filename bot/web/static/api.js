@@ -14,6 +14,11 @@ export class ApiError extends Error {
 /** A request that got no answer at all (the network is down, the server unreachable). */
 export class NetworkError extends Error {}
 
+/** How long the live stream may stay silent before it is given up: two of the server's 15 s pings missed. */
+const SILENT_MS = 40000;
+/** Silent for longer than a ping when the page is shown again: the stream died while it was hidden. */
+const AWAKE_MS = 20000;
+
 export function createApi(token, base = "") {
   const headers = { Authorization: `Bearer ${token}` };
   let language = null;
@@ -59,17 +64,32 @@ export function createApi(token, base = "") {
      * send headers): `onView(view)` for each `event: view`, `onPlan()` for each `event: plan` (the
      * seat's plan was kept or dropped, here or elsewhere: the news only). Reconnects after a drop;
      * `onState` hears "open" / "lost" / "forbidden" (with the server's reason). Returns a function that stops it.
+     *
+     * A phone's connection can die without a word (asleep, or between networks): the stream then
+     * just stays silent and the page would show an old board for good. The server pings every
+     * 15 s, so a stream silent for SILENT_MS is given up and opened again; and when the page is
+     * shown again or the network comes back, a stream not open, or silent past a ping, is opened
+     * again at once rather than after the pause between tries.
      */
     follow(onView, onState, onPlan = () => {}) {
       let stopped = false;
       let controller = null;
+      let open = false;
+      let heardAt = Date.now();
+      let hurry = false;
+      let wake = null;
+      let delay = 500;
       async function run() {
-        let delay = 500;
         while (!stopped) {
-          controller = new AbortController();
+          const mine = new AbortController();
+          controller = mine;
+          heardAt = Date.now();
+          const watchdog = setInterval(() => {
+            if (Date.now() - heardAt > SILENT_MS) mine.abort();
+          }, SILENT_MS / 4);
           try {
             const response = await fetch(base + "/api/events", {
-              headers: asked(), cache: "no-store", signal: controller.signal,
+              headers: asked(), cache: "no-store", signal: mine.signal,
             });
             if (response.status === 403) {
               let reason = null;
@@ -82,37 +102,63 @@ export function createApi(token, base = "") {
               return;
             }
             if (!response.ok || !response.body) throw new Error(`HTTP ${response.status}`);
+            open = true;
+            heardAt = Date.now();
             onState("open");
             delay = 500;
             await readEvents(response.body, (event, data) => {
               if (event === "view") onView(JSON.parse(data));
               else if (event === "plan") onPlan();
-            });
+            }, () => { heardAt = Date.now(); });
           } catch (error) {
             if (stopped) return;
+          } finally {
+            clearInterval(watchdog);
+            open = false;
           }
           if (stopped) return;
           onState("lost");
-          await new Promise((resolve) => setTimeout(resolve, delay));
-          delay = Math.min(delay * 2, 8000);
+          if (!hurry) {
+            await new Promise((resolve) => {
+              wake = resolve;
+              setTimeout(resolve, delay);
+            });
+            delay = Math.min(delay * 2, 8000);
+          }
+          hurry = false;
+          wake = null;
         }
       }
+      const revive = () => {
+        if (stopped || document.visibilityState !== "visible") return;
+        if (open && Date.now() - heardAt <= AWAKE_MS) return;
+        hurry = true;
+        delay = 500;
+        if (wake) wake();
+        else if (controller) controller.abort();
+      };
+      document.addEventListener("visibilitychange", revive);
+      window.addEventListener("online", revive);
       run();
       return () => {
         stopped = true;
+        document.removeEventListener("visibilitychange", revive);
+        window.removeEventListener("online", revive);
         if (controller) controller.abort();
       };
     },
   };
 }
 
-/** Parse a `text/event-stream` body, calling `onEvent(name, data)` for each complete event. */
-async function readEvents(body, onEvent) {
+/** Parse a `text/event-stream` body, calling `onEvent(name, data)` for each complete event and
+ * `onHeard()` for each chunk that comes (a ping too: the stream is alive). */
+async function readEvents(body, onEvent, onHeard = () => {}) {
   const reader = body.pipeThrough(new TextDecoderStream()).getReader();
   let buffer = "";
   for (;;) {
     const { value, done } = await reader.read();
     if (done) return;
+    onHeard();
     buffer += value.replace(/\r\n?/g, "\n");
     let end;
     while ((end = buffer.indexOf("\n\n")) >= 0) {
