@@ -150,12 +150,27 @@ def touch_drag(page: Page, start: tuple[float, float], end: tuple[float, float])
         session.detach()
 
 
+def touch_lift(page: Page, shape: str) -> float:
+    """How far above a finger the first cell of ``shape`` rides while the finger drags it by that
+    cell (drag.js, touchLift: the piece is drawn clear of the fingertip)."""
+    lift: float = page.evaluate("""(shape) => {
+        const cells = window.board.orientation(shape);
+        let first = 0;
+        cells.forEach(([r, c], i) => {
+            if (r < cells[first][0] || (r === cells[first][0] && c < cells[first][1])) first = i;
+        });
+        return window.board.touchLift(cells, first);
+    }""", shape)
+    return lift
+
+
 def drag_to_placement(page: Page, shape: str, placement: dict[str, Any], *, touch: bool = False) -> None:
-    """Drag the supply piece by its first cell onto the placement's first cell."""
+    """Drag the supply piece by its first cell onto the placement's first cell (a finger ends
+    below that cell, the piece riding above it)."""
     start = piece_cell_centre(page, shape)
     end = cell_centre(page, placement["card"], *lead(placement["cells"]))
     if touch:
-        touch_drag(page, start, end)
+        touch_drag(page, start, (end[0], end[1] + touch_lift(page, shape)))
     else:
         mouse_drag(page, start, end)
 

@@ -6,7 +6,19 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator
 
 import pytest
-from board_pages import BUSY_CEILING_MS, message, open_board, revision, view, wait_revision
+from board_pages import (
+    BUSY_CEILING_MS,
+    cell_centre,
+    lead,
+    message,
+    open_board,
+    piece_cell_centre,
+    placement_in_hand,
+    revision,
+    touch_lift,
+    view,
+    wait_revision,
+)
 from playwright.sync_api import Browser, BrowserContext, Page, Route
 
 from bot.board import BoardHandle
@@ -14,6 +26,8 @@ from bot.board import BoardHandle
 PHONES = {"360x740": {"width": 360, "height": 740}, "390x844": {"width": 390, "height": 844},
           "740x360": {"width": 740, "height": 360}}
 """The commonest Android width, an iPhone's, and the first held sideways."""
+FINGERTIP_PX = 40
+"""How much of the screen a fingertip covers, in CSS px (some 10 mm)."""
 
 
 @pytest.fixture(params=sorted(PHONES))
@@ -157,3 +171,47 @@ def test_a_stream_gone_silent_on_a_shown_page_is_opened_again(phone: BrowserCont
     page.clock.run_for(1_000)  # the pause before the next try
     wait_revision(page, before, timeout=15_000)
     assert view(page)["me"]["actions_left"] == 2
+
+
+def test_a_piece_dragged_by_a_finger_is_drawn_above_it(phone: BrowserContext,
+                                                       boards: Callable[..., BoardHandle]) -> None:
+    """A piece dragged by a finger used to be drawn centred under it, and so were the puzzle
+    cells lit where it would land: a fingertip (some 10 mm, 40 CSS px) hid both. The piece rides
+    above the finger, and what the lit cells show is what lifting it plays."""
+    board = boards(players=2)
+    board.act(0, "take white 1")
+    page = open_board(phone.new_page(), board.link(0))
+    page.evaluate("document.querySelector('#puzzles').scrollIntoView()")
+    placement = placement_in_hand(page, "2")
+    row, column = lead(placement["cells"])
+    target = cell_centre(page, placement["card"], row, column)
+    start = piece_cell_centre(page, "2")
+    lift = touch_lift(page, "2")  # the piece is held by its first cell (piece_cell_centre)
+    finger = (target[0], target[1] + lift)
+    assert finger[1] < page.viewport_size["height"] if page.viewport_size else True
+    session = page.context.new_cdp_session(page)
+    try:
+        session.send("Input.dispatchTouchEvent", {"type": "touchStart", "touchPoints": [{"x": start[0], "y": start[1]}]})
+        for i in range(1, 9):
+            x = start[0] + (finger[0] - start[0]) * i / 8
+            y = start[1] + (finger[1] - start[1]) * i / 8
+            session.send("Input.dispatchTouchEvent", {"type": "touchMove", "touchPoints": [{"x": x, "y": y}]})
+        # touch moves are delivered with the screen's frames: wait for the last one
+        page.wait_for_function("(y) => Math.abs(window.board.dragging.y - y) < 0.5", arg=finger[1])
+        held = page.evaluate("""([x, y]) => {
+            const ghost = document.querySelector('#drag-layer .ghost').getBoundingClientRect();
+            const lit = [...document.querySelectorAll('#puzzles rect.preview-ok')];
+            const under = lit.some((cell) => { const b = cell.getBoundingClientRect();
+                return Math.abs(b.left + b.width / 2 - x) < 20 && Math.abs(b.top + b.height / 2 - y) < 20; });
+            return { ghostBottom: ghost.bottom, lit: lit.map((cell) => [+cell.dataset.r, +cell.dataset.c]), under };
+        }""", list(finger))
+        assert held["ghostBottom"] <= finger[1] - FINGERTIP_PX / 2, held
+        assert not held["under"], held
+        assert sorted(map(tuple, held["lit"])) == sorted(map(tuple, placement["cells"])), held
+        before = revision(page)
+        session.send("Input.dispatchTouchEvent", {"type": "touchEnd", "touchPoints": []})
+    finally:
+        session.detach()
+    wait_revision(page, before)
+    puzzle = next(p for p in board.state().players[0].puzzles if p.card == placement["card"])
+    assert {(i // 5, i % 5) for i in range(25) if puzzle.filled >> i & 1} == {tuple(cell) for cell in placement["cells"]}

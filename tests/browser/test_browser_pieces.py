@@ -21,6 +21,7 @@ from board_pages import (
     piece_cell_centre,
     revision,
     touch_drag,
+    touch_lift,
     view,
     wait_revision,
 )
@@ -263,7 +264,7 @@ def test_on_a_phone_the_reason_of_a_refused_drop_low_on_the_page_is_in_sight(
         start, end = piece_cell_centre(page, "2"), cell_centre(page, puzzle["id"], r, c)
         assert 0 < end[1] < start[1] < height
         before = revision(page)
-        touch_drag(page, start, end)
+        touch_drag(page, start, (end[0], end[1] + touch_lift(page, "2")))  # the piece rides above the finger
         page.wait_for_function("() => document.querySelector('#message').textContent.length > 0")
         reason = message(page)
         assert puzzle["id"] in reason, reason

@@ -9,6 +9,17 @@ import { anchored, extent } from "./shapes.js";
 import { pieceSvg } from "./view.js";
 
 const THRESHOLD = 5;
+const FINGERTIP = 44; // CSS px a fingertip covers, about
+
+/** How far above a finger the held cell of a piece it drags rides, in CSS px: a fingertip hides
+ * what is under it, the piece and the puzzle cells lit where it would land alike, so the whole
+ * piece (`cells` in its orientation, held by cell `held`) is drawn with its lowest row just
+ * clear of the fingertip, the held cell's column over the finger. A mouse or pen holds its piece
+ * under the pointer. */
+function touchLift(cells, held) {
+  const lowest = Math.max(...cells.map(([r]) => r));
+  return Math.round(FINGERTIP / 2 + (lowest - cells[held][0] + 0.5) * cellSize());
+}
 
 function cellSize() {
   const cell = document.querySelector("#puzzles rect.cell");
@@ -35,12 +46,14 @@ function cellAt(x, y) {
 
 export function attachDrag(board) {
   let press = null;
+  board.touchLift = touchLift;
   let suppressClick = false;
 
   document.addEventListener("pointerdown", (event) => {
     const button = event.target.closest && event.target.closest("button.piece");
     if (!button || button.disabled || event.button > 0 || board.dragging || !board.view || board.view.me.spectator) return;
-    press = { button, shape: button.dataset.shape, x: event.clientX, y: event.clientY, id: event.pointerId };
+    press = { button, shape: button.dataset.shape, x: event.clientX, y: event.clientY, id: event.pointerId,
+      touch: event.pointerType === "touch" };
     try {
       button.setPointerCapture(event.pointerId);
     } catch {
@@ -112,6 +125,7 @@ export function attachDrag(board) {
     document.getElementById("drag-layer").append(ghost);
     board.dragging = {
       shape, cells, held, ghost, button, origin: button.getBoundingClientRect(), x: event.clientX, y: event.clientY,
+      touch: press.touch,
       onTurn: () => { draw(); move(board.dragging.x, board.dragging.y); },
     };
     board.picked = null;
@@ -128,10 +142,12 @@ export function attachDrag(board) {
     drag.size = size;
   }
 
-  function move(x, y) {
+  // x, pointerY: where the pointer is; under a finger the piece, and the cell it aims at, are above it (touchLift)
+  function move(x, pointerY) {
     const drag = board.dragging;
     drag.x = x;
-    drag.y = y;
+    drag.y = pointerY;
+    const y = pointerY - (drag.touch ? touchLift(drag.cells, drag.held) : 0);
     const [hr, hc] = drag.cells[drag.held];
     drag.ghost.style.transform = `translate(${x - (hc + 0.5) * drag.size}px, ${y - (hr + 0.5) * drag.size}px)`;
     const target = cellAt(x, y);
@@ -147,8 +163,9 @@ export function attachDrag(board) {
     board.repaint();
   }
 
-  async function finish(x, y) {
+  async function finish(x, pointerY) {
     const drag = board.dragging;
+    const y = pointerY - (drag.touch ? touchLift(drag.cells, drag.held) : 0);
     const target = cellAt(x, y);
     const reserve = document.getElementById("reserve");
     if (target) {
