@@ -215,3 +215,33 @@ def test_a_piece_dragged_by_a_finger_is_drawn_above_it(phone: BrowserContext,
     wait_revision(page, before)
     puzzle = next(p for p in board.state().players[0].puzzles if p.card == placement["card"])
     assert {(i // 5, i % 5) for i in range(25) if puzzle.filled >> i & 1} == {tuple(cell) for cell in placement["cells"]}
+
+
+def test_a_gateway_error_is_said_in_words_and_the_board_tells_what_was_played(
+        phone: BrowserContext, boards: Callable[..., BoardHandle]) -> None:
+    """A proxy between the phone and the board (or a fault of the server's own) answers with an
+    HTML error page: the page used to say "Something went wrong: HTTP 502". Such an answer says
+    nothing of the move, which may have been played before the proxy gave up on it: the page
+    reads the board again and says which, with no status code in sight."""
+    board = boards(players=2)
+    page = open_board(phone.new_page(), board.link(0))
+    page.evaluate("window.board.stopFollowing()")
+    gateway = {"status": 502, "content_type": "text/html", "body": "<html><h1>502 Bad Gateway</h1></html>"}
+    page.route("**/api/act", lambda route: route.fulfill(**gateway))  # never reached the board
+    page.locator("button.offer.level1").tap()
+    page.wait_for_function("() => document.querySelector('#message').textContent.includes('not played')")
+    assert board.state().actions_left == 3
+    page.unroute("**/api/act")
+
+    def played_then_timed_out(route: Route) -> None:
+        route.fetch()
+        route.fulfill(**{**gateway, "status": 504})
+
+    page.route("**/api/act", played_then_timed_out)
+    before = revision(page)
+    page.locator("button.offer.level1").tap()
+    wait_revision(page, before)
+    page.wait_for_function("() => document.querySelector('#message').textContent.includes('was played')")
+    assert board.state().actions_left == 2
+    said = message(page)
+    assert "HTTP" not in said and "50" not in said, said

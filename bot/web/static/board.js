@@ -23,6 +23,13 @@ export function leadCell(cells) {
   return best;
 }
 
+/** A refusal with no words of the board's: a 5xx page of a proxy in between (a gateway that gave
+ * up waiting) or of a fault of the server's own. It tells nothing of what became of the request,
+ * and its status code is nothing to show a player. */
+function unexplained(error) {
+  return error instanceof ApiError && error.status >= 500 && !error.body.error;
+}
+
 /** Whether `a` and `b` share a horizontal band of the screen. */
 function covers(a, b) {
   const one = a.getBoundingClientRect();
@@ -287,6 +294,7 @@ export class Board {
   fail(error) {
     if (error instanceof ApiError && error.status === 403) this.showForbidden(error.body.error);
     else if (error instanceof NetworkError) this.say(this.t("unreachable"), "error");
+    else if (unexplained(error)) this.say(this.t("serverTrouble"), "error");
     else this.say(this.t("error", { reason: error.message }), "error");
   }
 
@@ -359,7 +367,7 @@ export class Board {
         this.say(this.t("stale"), "error", card);
       } else if (error instanceof ApiError && (error.status === 422 || error.status === 400)) {
         this.say(error.message, "error", card);
-      } else if (error instanceof NetworkError) {
+      } else if (error instanceof NetworkError || unexplained(error)) {
         this.busy = true; // a press meanwhile waits for the board read again
         await this.lostAnswer(revision, card);
       } else {
@@ -372,7 +380,7 @@ export class Board {
   }
 
   /** A move sent whose answer never came: the request, or only its answer, was lost (a phone's
-   * network drops both ways). The move may well have been played, so "try again" would play it
+   * network drops both ways), or a proxy answered in its place (`unexplained`). The move may well have been played, so "try again" would play it
    * twice once the page holds the board after it: the board is read again and tells, and if it
    * cannot be read now, the next view that comes (the live stream's) tells (`settleLost`). */
   async lostAnswer(revision, card) {
@@ -458,7 +466,7 @@ export class Board {
       if (error instanceof ApiError && error.status === 409 && error.body.view) {
         this.setView(error.body.view);
         this.say(this.t("stale"), "error", card);
-      } else if (error instanceof ApiError && error.status !== 403) {
+      } else if (error instanceof ApiError && error.status !== 403 && !unexplained(error)) {
         this.say(error.message, "error", card);
       } else {
         this.fail(error);
