@@ -191,7 +191,8 @@ def test_a_piece_dragged_by_a_finger_is_drawn_above_it(phone: BrowserContext,
     assert finger[1] < page.viewport_size["height"] if page.viewport_size else True
     session = page.context.new_cdp_session(page)
     try:
-        session.send("Input.dispatchTouchEvent", {"type": "touchStart", "touchPoints": [{"x": start[0], "y": start[1]}]})
+        session.send("Input.dispatchTouchEvent",
+                     {"type": "touchStart", "touchPoints": [{"x": start[0], "y": start[1]}]})
         for i in range(1, 9):
             x = start[0] + (finger[0] - start[0]) * i / 8
             y = start[1] + (finger[1] - start[1]) * i / 8
@@ -203,7 +204,8 @@ def test_a_piece_dragged_by_a_finger_is_drawn_above_it(phone: BrowserContext,
             const lit = [...document.querySelectorAll('#puzzles rect.preview-ok')];
             const under = lit.some((cell) => { const b = cell.getBoundingClientRect();
                 return Math.abs(b.left + b.width / 2 - x) < 20 && Math.abs(b.top + b.height / 2 - y) < 20; });
-            return { ghostBottom: ghost.bottom, lit: lit.map((cell) => [+cell.dataset.r, +cell.dataset.c]), under };
+            const cells = lit.map((cell) => [+cell.dataset.r, +cell.dataset.c]);
+            return { ghostBottom: ghost.bottom, lit: cells, under };
         }""", list(finger))
         assert held["ghostBottom"] <= finger[1] - FINGERTIP_PX / 2, held
         assert not held["under"], held
@@ -214,7 +216,8 @@ def test_a_piece_dragged_by_a_finger_is_drawn_above_it(phone: BrowserContext,
         session.detach()
     wait_revision(page, before)
     puzzle = next(p for p in board.state().players[0].puzzles if p.card == placement["card"])
-    assert {(i // 5, i % 5) for i in range(25) if puzzle.filled >> i & 1} == {tuple(cell) for cell in placement["cells"]}
+    filled = {(i // 5, i % 5) for i in range(25) if puzzle.filled >> i & 1}
+    assert filled == {tuple(cell) for cell in placement["cells"]}
 
 
 def test_a_gateway_error_is_said_in_words_and_the_board_tells_what_was_played(
