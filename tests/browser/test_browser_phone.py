@@ -248,3 +248,26 @@ def test_a_gateway_error_is_said_in_words_and_the_board_tells_what_was_played(
     assert board.state().actions_left == 2
     said = message(page)
     assert "HTTP" not in said and "50" not in said, said
+
+
+def test_a_move_sent_again_after_a_lost_answer_is_told_as_played(phone: BrowserContext,
+                                                                 boards: Callable[..., BoardHandle]) -> None:
+    """Offline, the lost move's board cannot be read back: the player taps again once the network
+    is back. The board refuses the tap as made on an old board (nothing is played twice), and the
+    page says the first tap's move was played, not only that "the board changed"."""
+    board = boards(players=2)
+    page = open_board(phone.new_page(), board.link(0))
+    page.evaluate("window.board.stopFollowing()")
+    lose_answers(page)
+    page.route("**/api/view", lambda route: route.abort("internetdisconnected"))
+    page.locator("button.offer.level1").tap()
+    page.wait_for_function("() => /could not be reached/.test(document.querySelector('#message').textContent)")
+    assert board.state().actions_left == 2
+    page.unroute("**/api/act")
+    page.unroute("**/api/view")
+    before = revision(page)
+    page.locator("button.offer.level1").tap()
+    wait_revision(page, before)
+    page.wait_for_function("() => !window.board.busy")
+    assert board.state().actions_left == 2 and view(page)["me"]["actions_left"] == 2
+    assert "was played" in message(page), message(page)

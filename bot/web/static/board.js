@@ -363,8 +363,10 @@ export class Board {
       this.busy = false;
       if (error instanceof ApiError && error.status === 409 && error.body.view) {
         this.draft = null;
+        const lost = this.lostMove;
         this.setView(error.body.view);
-        this.say(this.t("stale"), "error", card);
+        // the board changed under a move whose answer was lost: it says what became of that move
+        if (!lost || this.lostMove) this.say(this.t("stale"), "error", card);
       } else if (error instanceof ApiError && (error.status === 422 || error.status === 400)) {
         this.say(error.message, "error", card);
       } else if (error instanceof NetworkError || unexplained(error)) {
