@@ -261,7 +261,7 @@ def test_a_move_sent_again_after_a_lost_answer_is_told_as_played(phone: BrowserC
     lose_answers(page)
     page.route("**/api/view", lambda route: route.abort("internetdisconnected"))
     page.locator("button.offer.level1").tap()
-    page.wait_for_function("() => /could not be reached/.test(document.querySelector('#message').textContent)")
+    page.wait_for_function("() => /not be reached/.test(document.querySelector('#message').textContent)")
     assert board.state().actions_left == 2
     page.unroute("**/api/act")
     page.unroute("**/api/view")
