@@ -27,7 +27,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, TypeVar
 
-from bot.core.config import DEFAULT_WEB_HOST, DEFAULT_WEB_PORT
+from bot.core.config import DEFAULT_AI_TURN_SECONDS, DEFAULT_WEB_HOST, DEFAULT_WEB_PORT
 from bot.core.errors import BotError
 from bot.core.play.manager import ActionResult, Game, GameManager, TableSettings
 from bot.core.storage import Storage, StorageOpenError
@@ -135,19 +135,21 @@ async def open_board(
     seed: int = 7, policy: str = "greedy", names: Sequence[str] = DEFAULT_NAMES,
     host: str = DEFAULT_WEB_HOST, port: int = 0, now: Callable[[], float] = time.time,
     poll_seconds: float | None = None, activity_codes: Mapping[str, int] | None = None,
-    client_id: str = "0", **options: Any,
+    client_id: str = "0", ai_turn_seconds: float | None = None, **options: Any,
 ) -> Board:
     """A new game in ``folder``'s database with its board listening on ``host:port`` (0: any free
     port). ``human_seats`` (seat 0 among them) are played on the board by users 1, 2, …; the others
     are ``policy`` AI seats. ``options``: the table's (``finesse=True``, ``ambassador=True``,
     ``known_scores=False``, ``ghost=True``…). Solo: ``variant="solo"``. ``activity_codes`` (code ->
-    seat) turns the Activity's sign-in on, with :class:`KnownCodes` for Discord's exchange."""
+    seat) turns the Activity's sign-in on, with :class:`KnownCodes` for Discord's exchange.
+    ``ai_turn_seconds``: the searching AI seats' wall-clock budget per turn, as the bot's
+    (``make board`` passes the bot's default); None (the tests): the fixed work budget alone."""
     if 0 not in human_seats:
         raise ValueError("seat 0 is the host's: it must be a human seat")
     folder.mkdir(parents=True, exist_ok=True)
     storage = await Storage.open(folder / "board.sqlite3")
     try:
-        manager = GameManager(storage, seed_source=lambda: seed)
+        manager = GameManager(storage, seed_source=lambda: seed, ai_turn_seconds=ai_turn_seconds)
         solo = variant == "solo"
         settings = TableSettings(variant=variant, max_players=1 if solo else players, **options)
         users = {seat: FIRST_USER + seat for seat in human_seats}
@@ -244,7 +246,8 @@ async def _serve(args: argparse.Namespace, folder: Path) -> None:
         options["difficulty"] = args.difficulty
     board = await open_board(
         folder, players=args.players, variant=args.variant, seed=args.seed, policy=args.policy,
-        host=host or DEFAULT_WEB_HOST, port=int(port), poll_seconds=None, **options)
+        host=host or DEFAULT_WEB_HOST, port=int(port), poll_seconds=None,
+        ai_turn_seconds=DEFAULT_AI_TURN_SECONDS, **options)
     try:
         print(f"Your board: {board.link(0, locale=args.locale)}")
         print("Anyone may watch read-only at:", board.link(None, locale=args.locale))

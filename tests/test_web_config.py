@@ -3,12 +3,15 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 import pytest
 
+import bot.board as board_module
 from bot.board import EXPANSION_FLAGS
 from bot.board import main as board_main
-from bot.core.config import ConfigError, Settings
+from bot.core.config import DEFAULT_AI_TURN_SECONDS, ConfigError, Settings
+from bot.core.errors import BotError
 from bot.core.storage import Storage
 from bot.web.tokens import BadTokenError, TokenSigner
 
@@ -116,3 +119,18 @@ def test_make_board_says_what_to_change_in_one_sentence(
     assert board_main(["--db", str(tmp_path / "file" / "c"), "--bind", "127.0.0.1:0"]) == 2
     error = capsys.readouterr().err
     assert error.startswith("python -m bot.board: ") and "--db" in error and "Traceback" not in error
+
+
+def test_make_board_ai_seats_think_within_the_bots_turn_budget(
+        monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    """``make board``'s Medium and Strong seats stop thinking at the bot's wall-clock budget
+    (2 s a turn), as they would in Discord, rather than searching unbounded."""
+    seen: dict[str, Any] = {}
+
+    async def opened(folder: Path, **kwargs: Any) -> Any:
+        seen.update(kwargs)
+        raise BotError("stop here")
+
+    monkeypatch.setattr(board_module, "open_board", opened)
+    assert board_main(["--policy", "strong", "--db", str(tmp_path), "--bind", "127.0.0.1:0"]) == 2
+    assert seen["policy"] == "strong" and seen["ai_turn_seconds"] == DEFAULT_AI_TURN_SECONDS
