@@ -365,9 +365,15 @@ def as_written(content: Any) -> Any:
     if isinstance(content, PlayerName):
         return without_bidi_controls(content.raw)
     if isinstance(content, Joined):
-        return Joined([as_written(part) for part in content.parts], as_written(content.sep))
+        parts = [as_written(part) for part in content.parts]
+        sep = as_written(content.sep)
+        if sep is content.sep and all(new is old for new, old in zip(parts, content.parts, strict=True)):
+            return content  # no name inside: kept as it is (most sentences of an alt text)
+        return Joined(parts, sep)
     if isinstance(content, Text) and content.fields:
         fields = {key: as_written(value) for key, value in content.fields.items()}
+        if all(fields[key] is value for key, value in content.fields.items()):
+            return content
         source = english(content.key)
         return source.format(**fields) if source is not None else Text(content.key, str(content), fields)
     return content
