@@ -15,7 +15,7 @@ bot and a lingering one race. At-most-once is the right side to err on for a DM.
 from __future__ import annotations
 
 import sqlite3
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from contextlib import AbstractAsyncContextManager
 from dataclasses import dataclass
 from datetime import UTC, date, datetime, time, timedelta
@@ -156,6 +156,22 @@ def _prefs(user_id: int, row: Any) -> ReminderPrefsRow:
     )
 
 
+_SAVE_PREFS = (
+    "UPDATE players SET reminders_enabled = ?, reminder_interval_minutes = ?, quiet_start = ?,"
+    " quiet_end = ?, timezone = ?, vacation_until = ?, dms_closed = 0, updated_at = ?,"
+    " locale = COALESCE(?, locale), text_only = ?, vacation_from = ?, heads_up = ? WHERE user_id = ?")
+
+
+def _save_prefs_params(user_id: int, prefs: ReminderPrefsRow, now: str) -> tuple[Any, ...]:
+    return (int(prefs.enabled), int(prefs.interval.total_seconds() // 60),
+            None if prefs.quiet_start is None else prefs.quiet_start.strftime("%H:%M"),
+            None if prefs.quiet_end is None else prefs.quiet_end.strftime("%H:%M"),
+            prefs.timezone, None if prefs.vacation_until is None else prefs.vacation_until.isoformat(),
+            now, prefs.locale, int(prefs.text_only),
+            None if prefs.vacation_from is None else ts(prefs.vacation_from), int(prefs.heads_up),
+            user_id)
+
+
 def _turn(row: Any) -> TurnRow:
     return TurnRow(
         TurnKey(int(row[0]), int(row[1]), str(row[2]), int(row[3])), int(row[4]), int(row[5]),
@@ -222,26 +238,33 @@ class DaysStore:
     async def save_prefs(self, prefs: ReminderPrefsRow, display_name: str) -> None:
         """Write every reminder column (creating the player if new), and ``locale`` unless it is
         None. Saving clears ``dms_closed``: a player who touches their settings gets a fresh DM
-        attempt."""
+        attempt. To change some settings from what is stored, use :meth:`update_prefs`: a
+        ``prefs`` read before another process saved would put that process's change back."""
+        await self.update_prefs(prefs.user_id, display_name, lambda stored: prefs)
+
+    async def update_prefs(self, user_id: int, display_name: str,
+                           change: Callable[[ReminderPrefsRow], ReminderPrefsRow]) -> ReminderPrefsRow:
+        """Read the player's settings, ``change`` them and save the result (as :meth:`save_prefs`
+        does) in ONE transaction that holds the player's row, so that a change made at the same
+        moment by another process (a ``/projectl settings`` in a server of another shard) is
+        either read by this one or waits for it, never overwritten with what it replaced.
+        ``change`` runs on the connection's thread (plain code, no awaiting); what it raises
+        rolls everything back. Returns the settings as saved."""
         now = self._now()
-        async with self._transaction() as db:
-            await db.execute(
-                "INSERT INTO players (user_id, display_name, created_at, updated_at) VALUES (?, ?, ?, ?)"
-                " ON CONFLICT (user_id) DO NOTHING", (prefs.user_id, display_name, now, now),
-            )
-            await db.execute(
-                "UPDATE players SET reminders_enabled = ?, reminder_interval_minutes = ?, quiet_start = ?,"
-                " quiet_end = ?, timezone = ?, vacation_until = ?, dms_closed = 0, updated_at = ?,"
-                " locale = COALESCE(?, locale), text_only = ?, vacation_from = ?, heads_up = ?"
-                " WHERE user_id = ?",
-                (int(prefs.enabled), int(prefs.interval.total_seconds() // 60),
-                 None if prefs.quiet_start is None else prefs.quiet_start.strftime("%H:%M"),
-                 None if prefs.quiet_end is None else prefs.quiet_end.strftime("%H:%M"),
-                 prefs.timezone, None if prefs.vacation_until is None else prefs.vacation_until.isoformat(),
-                 now, prefs.locale, int(prefs.text_only),
-                 None if prefs.vacation_from is None else ts(prefs.vacation_from), int(prefs.heads_up),
-                 prefs.user_id),
-            )
+        lock = " FOR UPDATE" if self.storage.dialect == "postgresql" else ""  # SQLite: BEGIN IMMEDIATE
+
+        def work(conn: sqlite3.Connection) -> ReminderPrefsRow:
+            conn.execute("INSERT INTO players (user_id, display_name, created_at, updated_at)"
+                         " VALUES (?, ?, ?, ?) ON CONFLICT (user_id) DO NOTHING",
+                         (user_id, display_name, now, now))
+            row = conn.execute(f"SELECT {_PREFS_COLUMNS} FROM players WHERE user_id = ?{lock}",
+                               (user_id,)).fetchone()
+            prefs = change(_prefs(user_id, row))
+            conn.execute(_SAVE_PREFS, _save_prefs_params(user_id, prefs, now))
+            return _prefs(user_id, conn.execute(f"SELECT {_PREFS_COLUMNS} FROM players WHERE user_id = ?",
+                                                (user_id,)).fetchone())
+
+        return await self.storage._write(work)
 
     async def set_dms_closed(self, user_id: int, closed: bool) -> None:
         async with self._transaction() as db:

@@ -99,17 +99,25 @@ async def settings_command(
     if all(value is None for value in given):
         await common.reply(interaction, summary(current))
         return
-    new = updated(current, today_utc=bot.clock.now(), reminders=reminders, interval_hours=interval_hours,
-                  quiet_hours=quiet_hours, timezone=timezone, vacation_until=vacation_until)
-    if text_only is not None:
-        new = replace(new, text_only=text_only)
-    if heads_up is not None:
-        new = replace(new, heads_up=heads_up)
-    await common.saved(interaction, days.store.save_prefs(
-        replace(new, dms_closed=False, locale=locale_code(interaction.locale)), user.display_name))
+    locale = locale_code(interaction.locale)
+    # a typo is refused before anything is written
+    updated(current, today_utc=bot.clock.now(), reminders=reminders, interval_hours=interval_hours,
+            quiet_hours=quiet_hours, timezone=timezone, vacation_until=vacation_until)
+
+    def change(stored: ReminderPrefsRow) -> ReminderPrefsRow:
+        """The options given, applied to the settings as stored when they are saved (not as read
+        above: another shard may have saved others since, and they are kept)."""
+        new = updated(stored, today_utc=bot.clock.now(), reminders=reminders, interval_hours=interval_hours,
+                      quiet_hours=quiet_hours, timezone=timezone, vacation_until=vacation_until)
+        if text_only is not None:
+            new = replace(new, text_only=text_only)
+        if heads_up is not None:
+            new = replace(new, heads_up=heads_up)
+        return replace(new, dms_closed=False, locale=locale)
+
+    kept = await common.saved(interaction, days.store.update_prefs(user.id, user.display_name, change))
     await days.reminders.preferences_changed(user.id)
-    saved = summary(await days.store.get_prefs(user.id))
-    await common.reply(interaction, texts.SETTINGS_SAVED.format(summary=saved))
+    await common.reply(interaction, texts.SETTINGS_SAVED.format(summary=summary(kept)))
 
 
 @settings_command.autocomplete("timezone")

@@ -1,0 +1,89 @@
+"""Writes to rows that several bot processes (Discord shards) share on one database: two Storage
+instances on the same SQLite file or PostgreSQL database stand for two processes. Each test makes
+the two interleave at the worst moment (a barrier after both have read) and asserts on what the
+players get: no change lost, nothing done twice, the same answer for both."""
+
+from __future__ import annotations
+
+import asyncio
+import threading
+from collections.abc import AsyncIterator, Callable
+from dataclasses import replace
+from datetime import UTC, datetime
+
+import pytest
+
+from bot.core.clock import ManualClock
+from bot.core.storage import DaysStore, Storage
+from bot.core.storage.days import ReminderPrefsRow
+
+START = datetime(2025, 3, 1, 12, 0, tzinfo=UTC)
+MEET_SECONDS = 1.0
+"""How long one side waits for the other at a barrier: with the fix the other is held back by a
+lock until this side commits, so the barrier times out and this side goes on alone."""
+
+
+@pytest.fixture
+async def two_processes(storage_target: str) -> AsyncIterator[tuple[Storage, Storage]]:
+    clock = ManualClock(START)
+    first, second = await Storage.open(storage_target, clock), await Storage.open(storage_target, clock)
+    try:
+        yield first, second
+    finally:
+        await first.close()
+        await second.close()
+
+
+def meeting() -> threading.Barrier:
+    return threading.Barrier(2, timeout=MEET_SECONDS)
+
+
+def meet(barrier: threading.Barrier) -> None:
+    """Wait for the other side at ``barrier``, or go on alone once it is held back (or broken)."""
+    try:
+        barrier.wait()
+    except threading.BrokenBarrierError:
+        pass
+
+
+PrefsChange = Callable[[ReminderPrefsRow], ReminderPrefsRow]
+
+
+def met_after_reading(barrier: threading.Barrier) -> Callable[[PrefsChange], PrefsChange]:
+    """Wrap a settings change so that it first meets the other process's, both having read."""
+    def wrap(change: PrefsChange) -> PrefsChange:
+        def apply(prefs: ReminderPrefsRow) -> ReminderPrefsRow:
+            meet(barrier)
+            return change(prefs)
+        return apply
+    return wrap
+
+
+async def test_two_settings_changed_at_once_in_two_processes_are_both_kept(
+        two_processes: tuple[Storage, Storage]) -> None:
+    """A player turns text-only boards on in one server (one shard) while turning heads-up DMs
+    on in another (another shard): each command reads the settings, changes its one option and
+    saves them. Both options must be on afterwards; a save of every column from a read made
+    before the other's commit would turn the other's option back off."""
+    first, second = (DaysStore(storage) for storage in two_processes)
+    await first.update_prefs(7, "carol", lambda prefs: prefs)  # the player is known, all defaults
+    after_both_read = met_after_reading(meeting())
+
+    await asyncio.gather(
+        first.update_prefs(7, "carol", after_both_read(lambda prefs: replace(prefs, text_only=True))),
+        second.update_prefs(7, "carol", after_both_read(lambda prefs: replace(prefs, heads_up=True))))
+    kept = await first.get_prefs(7)
+    assert kept.text_only and kept.heads_up
+
+
+async def test_a_new_players_first_settings_in_two_processes_are_both_kept(
+        two_processes: tuple[Storage, Storage]) -> None:
+    """The same for a player the bot has never seen: both processes create the row at once."""
+    first, second = (DaysStore(storage) for storage in two_processes)
+    after_both_read = met_after_reading(meeting())
+
+    await asyncio.gather(
+        first.update_prefs(8, "dana", after_both_read(lambda prefs: replace(prefs, text_only=True))),
+        second.update_prefs(8, "dana", after_both_read(lambda prefs: replace(prefs, enabled=False))))
+    kept = await second.get_prefs(8)
+    assert kept.text_only and not kept.enabled
