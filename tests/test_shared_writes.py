@@ -14,8 +14,9 @@ from datetime import UTC, datetime
 import pytest
 
 from bot.core.clock import ManualClock
-from bot.core.storage import DaysStore, Storage
+from bot.core.storage import DaysStore, NewSeat, Storage
 from bot.core.storage.days import ReminderPrefsRow
+from bot.core.storage.plans import PlanStep, PlanStore, advance_write, delete_write
 
 START = datetime(2025, 3, 1, 12, 0, tzinfo=UTC)
 MEET_SECONDS = 1.0
@@ -87,3 +88,52 @@ async def test_a_new_players_first_settings_in_two_processes_are_both_kept(
         second.update_prefs(8, "dana", after_both_read(lambda prefs: replace(prefs, enabled=False))))
     kept = await second.get_prefs(8)
     assert kept.text_only and not kept.enabled
+
+
+async def active_game(store: Storage, channel: int = 10) -> int:
+    game = await store.create_game(guild_id=1, channel_id=channel, host_id=5, variant="base", max_players=2,
+                                   options={}, seed=99,
+                                   seats=[NewSeat("alice", user_id=5), NewSeat("bob", user_id=6)])
+    return (await store.start_game(game.id, game.revision, '{"s": 0}', 1)).id
+
+
+OLD_PLAN = [PlanStep("take white 3"), PlanStep("take white 4"), PlanStep("take white 5")]
+NEW_PLAN = [PlanStep("upgrade 2"), PlanStep("recycle 1")]
+
+
+@pytest.mark.parametrize("last_step", [False, True])
+async def test_a_plan_laid_out_again_while_the_old_one_plays_is_kept_whole(
+        two_processes: tuple[Storage, Storage], last_step: bool) -> None:
+    """Alice's plan is playing its step in the process running her server's shard (the plan was
+    read, the step is being committed) when she lays out a new plan on the web board, served by
+    another process. The step's own progress (one more step played, or the plan done) must not
+    land on the new plan: she is shown it whole, and it plays from its first step."""
+    playing, planning = two_processes
+    game_id = await active_game(playing)
+    await PlanStore(playing).save(game_id, 0, 5, OLD_PLAN)
+    read = await PlanStore(playing).get(game_id, 0)
+    assert read is not None
+    await PlanStore(planning).save(game_id, 0, 5, NEW_PLAN)  # meanwhile, on the board
+    game = await playing.get_game(game_id)
+    progress = delete_write(read) if last_step else advance_write(read, 1)
+    await playing.commit_action(game_id, game.revision, seat=0, user_id=5, action="take white 3",
+                                state='{"s": 1}', state_schema=1, finished=False, also=[progress])
+    kept = await PlanStore(planning).get(game_id, 0)
+    assert kept is not None and list(kept.left) == NEW_PLAN
+
+
+async def test_a_plan_stopped_early_drops_itself_not_the_one_laid_out_since(
+        two_processes: tuple[Storage, Storage]) -> None:
+    """The old plan stops at a step that no longer holds and is dropped: the plan alice laid out
+    in the meantime, in another process, stays."""
+    playing, planning = two_processes
+    game_id = await active_game(playing)
+    await PlanStore(playing).save(game_id, 0, 5, OLD_PLAN)
+    read = await PlanStore(playing).get(game_id, 0)
+    assert read is not None
+    await PlanStore(planning).save(game_id, 0, 5, NEW_PLAN)
+    assert await PlanStore(playing).forget(read) is False
+    kept = await PlanStore(planning).get(game_id, 0)
+    assert kept is not None and list(kept.left) == NEW_PLAN
+    assert await PlanStore(playing).forget(kept) is True
+    assert await PlanStore(playing).get(game_id, 0) is None

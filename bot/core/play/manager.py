@@ -708,7 +708,7 @@ class GameManager:
                 continue
             if (plan.user_id != holder.user_id or not plan.left
                     or not plans.plays_now(game.state, seat, plan.turn)):
-                await store.delete(game.id, seat)  # the seat changed hands, or the plan's turn is over
+                await store.forget(plan)  # the seat changed hands, or the plan's turn is over
                 continue
             return await self._play_plan(game, holder, plan, store)
         return [], game, None, None
@@ -750,7 +750,7 @@ class GameManager:
         stopped: Exception | None = None
         if plan.left or reason is not None:
             try:
-                await store.delete(game.id, holder.seat)
+                await store.forget(plan)  # not a plan laid out since, in another process
             except Exception as error:  # the steps played stand; the plan is dropped when next looked at
                 log.warning("dropping a plan in game %s failed: %r", game.id, error)
                 stopped = error

@@ -130,6 +130,12 @@ class PlanStore:
 
         return await self.storage._write(work)
 
+    async def forget(self, plan: PlanRow) -> bool:
+        """Drop ``plan`` (one that stopped, or can no longer play), unless the seat's player laid
+        out another since it was read; whether it was dropped."""
+        return await self.storage._write(
+            lambda conn: conn.execute(f"DELETE FROM plans WHERE {_THIS_PLAN}", _this_plan(plan)).rowcount > 0)
+
     # -- what the last planned turn did ---------------------------------------------------------
 
     async def keep_outcome(self, game_id: int, seat: int, user_id: int, played: Sequence[str],
@@ -162,15 +168,27 @@ class PlanStore:
         return None if row is None else _outcome(row)
 
 
+_THIS_PLAN = "game_id = ? AND seat = ? AND user_id = ? AND steps = ?"
+"""The seat's plan as it was read: a plan laid out again since (on the board, in another process
+or another task, while this one was playing a step) is another plan, which the old one's progress
+must never be written to (its first step marked played without being played) nor its end delete."""
+
+
+def _this_plan(plan: PlanRow) -> tuple[Any, ...]:
+    return (plan.game_id, plan.seat, plan.user_id, steps_text(plan.steps))
+
+
 def advance_write(plan: PlanRow, turn: int) -> Write:
-    """For the planned action's own transaction: one more step played, in ``turn``."""
-    sql = "UPDATE plans SET played = played + 1, turn = ? WHERE game_id = ? AND seat = ? AND played = ?"
-    return Write(sql, (turn, plan.game_id, plan.seat, plan.played))
+    """For the planned action's own transaction: one more step played, in ``turn`` (nothing if
+    the plan was replaced since it was read)."""
+    sql = f"UPDATE plans SET played = played + 1, turn = ? WHERE {_THIS_PLAN} AND played = ?"
+    return Write(sql, (turn, *_this_plan(plan), plan.played))
 
 
 def delete_write(plan: PlanRow) -> Write:
-    """For the transaction of the plan's last step (or the turn that ends it): the plan is done."""
-    return Write("DELETE FROM plans WHERE game_id = ? AND seat = ?", (plan.game_id, plan.seat))
+    """For the transaction of the plan's last step (or the turn that ends it): the plan is done
+    (a plan laid out since in its place stays)."""
+    return Write(f"DELETE FROM plans WHERE {_THIS_PLAN}", _this_plan(plan))
 
 
 def planned_write(game_id: int, revision: int) -> Write:
