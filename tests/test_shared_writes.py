@@ -9,12 +9,12 @@ import asyncio
 import threading
 from collections.abc import AsyncIterator, Callable
 from dataclasses import replace
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 
 import pytest
 
 from bot.core.clock import ManualClock
-from bot.core.storage import DaysStore, NewSeat, Storage
+from bot.core.storage import DaysStore, NewSeat, Storage, TurnKey
 from bot.core.storage.days import ReminderPrefsRow
 from bot.core.storage.plans import PlanStep, PlanStore, advance_write, delete_write
 
@@ -137,3 +137,22 @@ async def test_a_plan_stopped_early_drops_itself_not_the_one_laid_out_since(
     assert kept is not None and list(kept.left) == NEW_PLAN
     assert await PlanStore(playing).forget(kept) is True
     assert await PlanStore(playing).get(game_id, 0) is None
+
+
+async def test_a_reminder_sent_while_the_player_changes_settings_is_not_sent_again_at_once(
+        two_processes: tuple[Storage, Storage]) -> None:
+    """Bob's turn DM is due. He saves his settings in one process, which re-plans his open turns
+    from the rows it read; at that moment the process running his game's shard claims the due DM
+    and sends it. The re-plan, made from the row as it was before that DM, must not set the DM
+    due again: bob gets his turn DM once, and the next one an interval later."""
+    ticking, saving = (DaysStore(storage) for storage in two_processes)
+    game_id = await active_game(ticking.storage)
+    key = TurnKey(game_id, 1, "play", 1)
+    await ticking.open_turn(key, user_id=6, channel_id=10, started_at=START, deadline_at=None, due_at=START)
+    (read_by_settings,) = await saving.open_turns_of_user(6)  # preferences_changed reads bob's turns
+    (due,) = await ticking.due_turns(START)
+    assert await ticking.claim_reminder(due, START, START + timedelta(hours=12))  # the DM goes out
+    await saving.reschedule(read_by_settings, START)  # the first DM's time, planned from the old row
+    assert await ticking.due_turns(START + timedelta(hours=1)) == []  # nothing more due for now
+    (row,) = await ticking.open_turns_of_user(6)
+    assert row.sent_count == 1 and row.due_at == START + timedelta(hours=12)

@@ -23,7 +23,7 @@ import asyncio
 import io
 import logging
 from collections.abc import Awaitable, Callable, Coroutine
-from datetime import timedelta
+from datetime import datetime, timedelta
 from typing import Any
 
 import discord
@@ -56,6 +56,8 @@ LOOK_UP: Any = object()
 preferences passes the locale, possibly None for English, instead)."""
 JUMP_LINK = "https://discord.com/channels/{guild_id}/{channel_id}/{message_id}"
 FIRST_REMINDER_DELAY = timedelta(minutes=1)
+REPLAN_TRIES = 3
+"""How often a settings change re-plans one turn whose row another process changed meanwhile."""
 
 TimeoutAnnouncer = Callable[[Game, TurnRow], Awaitable[None]]
 
@@ -237,12 +239,20 @@ class ReminderScheduler:
         await self.held.due_now(user_id, now)
         prefs = preferences(await self.store.get_prefs(user_id))
         for row in await self.store.open_turns_of_user(user_id):
-            if row.sent_count == 0 and row.last_acted_at is None:
-                due = reminder_policy.first_reminder_due(max(now, row.started_at), prefs)
-            else:
-                last = row.last_sent_at or row.started_at
-                due = reminder_policy.next_nudge_due(last, row.last_acted_at, prefs)
-            await self.store.reschedule(row.key, due)
+            for _ in range(REPLAN_TRIES):  # a reminder claimed meanwhile (another process): again
+                if await self.store.reschedule(row, self._replanned_due(row, now, prefs)):
+                    break
+                found = await self.store.get_turn(row.key)
+                if found is None or found.closed_at is not None:
+                    break
+                row = found
+
+    @staticmethod
+    def _replanned_due(row: TurnRow, now: datetime, prefs: Preferences) -> datetime | None:
+        """When ``row``'s next reminder is due under ``prefs``."""
+        if row.sent_count == 0 and row.last_acted_at is None:
+            return reminder_policy.first_reminder_due(max(now, row.started_at), prefs)
+        return reminder_policy.next_nudge_due(row.last_sent_at or row.started_at, row.last_acted_at, prefs)
 
     async def sync_open_turns(self) -> None:
         """Give every human to move a turn row (games resumed at start-up, or older than 0002)."""
@@ -300,7 +310,7 @@ class ReminderScheduler:
             prefs = preferences(stored)
             allowed = reminder_policy.deliverable_at(now, prefs)
             if allowed is None or allowed > now:  # settings changed since it was planned
-                await self.store.reschedule(row.key, allowed)
+                await self.store.reschedule(row, allowed)  # unless claimed or acted on since
                 continue
             next_due = reminder_policy.next_nudge_due(now, row.last_acted_at, prefs)
             if not await self.store.claim_reminder(row, now, next_due):

@@ -390,10 +390,20 @@ class DaysStore:
             cursor = await db.execute(sql, params)
             return cursor.rowcount == 1
 
-    async def reschedule(self, key: TurnKey, due_at: datetime | None) -> None:
+    async def reschedule(self, row: TurnRow, due_at: datetime | None) -> bool:
+        """Move the next reminder of ``row``'s turn to ``due_at`` (re-planned from ``row``), if
+        the turn is as ``row`` found it: False, and nothing changed, if a reminder was claimed or
+        the player acted since (a DM just sent must not fall due again at once because a plan
+        made from the row before it said so: re-read the row and plan again)."""
+        unchanged = [_KEY, "closed_at IS NULL", "sent_count = ?"]
+        expected: list[Any] = [*_key(row.key), row.sent_count]
+        for column, value in (("due_at", row.due_at), ("last_acted_at", row.last_acted_at)):
+            unchanged.append(f"{column} IS NULL" if value is None else f"{column} = ?")
+            expected.extend(() if value is None else (ts(value),))
         async with self._transaction() as db:
-            await db.execute(f"UPDATE turns SET due_at = ? WHERE {_KEY} AND closed_at IS NULL",
-                             (None if due_at is None else ts(due_at), *_key(key)))
+            cursor = await db.execute(f"UPDATE turns SET due_at = ? WHERE {' AND '.join(unchanged)}",
+                                      (None if due_at is None else ts(due_at), *expected))
+            return cursor.rowcount == 1
 
     async def record_activity(self, key: TurnKey, acted_at: datetime, due_at: datetime | None) -> None:
         """The player acted in their turn: push the next reminder back (none while acting)."""
