@@ -156,3 +156,17 @@ async def test_a_reminder_sent_while_the_player_changes_settings_is_not_sent_aga
     assert await ticking.due_turns(START + timedelta(hours=1)) == []  # nothing more due for now
     (row,) = await ticking.open_turns_of_user(6)
     assert row.sent_count == 1 and row.due_at == START + timedelta(hours=12)
+
+
+async def test_two_processes_starting_at_once_sign_board_links_with_the_same_key(
+        two_processes: tuple[Storage, Storage]) -> None:
+    """Without PROJECTL_WEB_SECRET each process starting generates a key and keeps the first one
+    kept: two starting at the same moment must end up with the same key, or a link signed by one
+    would be refused by the other (checked on many names at once, so the two do interleave)."""
+    first, second = two_processes
+    names = [f"web_board_{n}" for n in range(20)]
+    kept = await asyncio.gather(*(store.kept_secret(name, f"{label}-{name}")
+                                  for name in names for store, label in ((first, "a"), (second, "b"))))
+    assert all(kept[i] == kept[i + 1] for i in range(0, len(kept), 2))
+    assert {await first.kept_secret(name, "later") for name in names} == {await second.kept_secret(name, "x")
+                                                                          for name in names}
