@@ -271,3 +271,82 @@ def test_a_move_sent_again_after_a_lost_answer_is_told_as_played(phone: BrowserC
     page.wait_for_function("() => !window.board.busy")
     assert board.state().actions_left == 2 and view(page)["me"]["actions_left"] == 2
     assert "was played" in message(page), message(page)
+
+
+SMALLEST_TEXT_PX = 12
+"""The smallest text a phone's board may draw, in CSS px: below it a card's id, points and reward
+cannot be read at arm's length."""
+SMALLEST_CELL_PX = 28
+"""The smallest puzzle cell a finger can drop a piece on, in CSS px."""
+
+DRAWN_TEXT = """() => {
+    // every visible text of the board, at the size it is drawn: an SVG text's font size is in
+    // its drawing's units, scaled by the drawing's width on the screen
+    const found = [];
+    const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
+    for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+        const element = node.parentElement;
+        if (!node.textContent.trim() || element.closest(".visually-hidden")) continue;
+        const range = document.createRange();
+        range.selectNodeContents(node);
+        const box = range.getBoundingClientRect();
+        if (!box.width || !box.height || getComputedStyle(element).visibility === "hidden") continue;
+        const matrix = element instanceof SVGElement ? element.getScreenCTM() : null;
+        const scale = matrix ? Math.hypot(matrix.a, matrix.b) : 1;
+        const card = element.closest(".card-art");
+        const within = card ? card.getBoundingClientRect() : null;
+        found.push({
+            text: node.textContent.trim().slice(0, 24), where: element.className.baseVal ?? element.className,
+            px: parseFloat(getComputedStyle(element).fontSize) * scale,
+            left: box.left, right: box.right,
+            outOfCard: !!within && (box.left < within.left - 0.5 || box.right > within.right + 0.5),
+        });
+    }
+    return found;
+}"""
+
+
+def phone_tables(boards: Callable[..., BoardHandle], table: str) -> BoardHandle:
+    """A table a few moves in: a puzzle of the seat's own and one on another seat's table (both
+    drawn), for the base game, Finesse (its tile row and credits) and Line Clear (four rows)."""
+    if table == "lineclear":
+        return boards(players=5, human_seats=(0, 1, 2, 3, 4), seed=4)
+    board = boards(players=2, human_seats=(0, 1), seed=3, finesse=table == "finesse")
+    for seat, action in ((0, "take white 1"), (0, "level1"), (0, "level1"), (1, "take white 1")):
+        board.act(seat, action)
+    return board
+
+
+@pytest.mark.parametrize("table", ["base", "finesse", "lineclear"])
+@pytest.mark.parametrize("locale", ["en-US", "pt-BR"])
+def test_every_text_on_a_phone_is_readable_and_in_the_screen(
+        browser: Browser, boards: Callable[..., BoardHandle], table: str, locale: str) -> None:
+    """At 360 CSS px wide, every text of the board is drawn at 12 CSS px or more, inside the
+    screen and inside its card, with no sideways scrolling; the puzzle cells stay a finger's drop
+    target and the buttons a fingertip wide. The cards on offer sat four across beside the deck,
+    their id, points and reward drawn at 7 px."""
+    board = phone_tables(boards, table)
+    made = browser.new_context(viewport=PHONES["360x740"], has_touch=True, is_mobile=True,
+                               device_scale_factor=3)
+    made.set_default_timeout(BUSY_CEILING_MS)
+    try:
+        page = open_board(made.new_page(), board.link(0, locale=locale))
+        texts = page.evaluate(DRAWN_TEXT)
+        assert any(text["where"].startswith("card-") for text in texts), "the cards on offer say something"
+        if table != "lineclear":
+            assert page.locator(".their-puzzle").count() == 1, "the other seat's puzzle is drawn"
+        small = [f'{text["where"]} "{text["text"]}" {text["px"]:.1f}px' for text in texts
+                 if text["px"] < SMALLEST_TEXT_PX - 0.01]
+        assert small == [], f"{len(small)} texts under {SMALLEST_TEXT_PX} px: {small}"
+        width = PHONES["360x740"]["width"]
+        outside = [f'{text["where"]} "{text["text"]}"' for text in texts
+                   if text["outOfCard"] or text["left"] < -0.5 or text["right"] > width + 0.5]
+        assert outside == [], f"texts out of the screen or of their card: {outside}"
+        assert page.evaluate("document.scrollingElement.scrollWidth <= window.innerWidth")
+        assert small_controls(page) == []
+        if table != "lineclear":
+            cells = page.evaluate("""() => [...document.querySelectorAll('#puzzles rect.cell')]
+                .map((cell) => cell.getBoundingClientRect().width)""")
+            assert cells and min(cells) >= SMALLEST_CELL_PX, min(cells)
+    finally:
+        made.close()
