@@ -277,7 +277,7 @@ SMALLEST_TEXT_PX = 12
 """The smallest text a phone's board may draw, in CSS px: below it a card's id, points and reward
 cannot be read at arm's length."""
 SMALLEST_CELL_PX = 28
-"""The smallest puzzle cell a finger can drop a piece on, in CSS px."""
+"""The smallest puzzle cell a finger can drop a piece on, in CSS px (some 7 mm)."""
 
 DRAWN_TEXT = """() => {
     // every visible text of the board, at the size it is drawn: an SVG text's font size is in
@@ -345,8 +345,9 @@ def test_every_text_on_a_phone_is_readable_and_in_the_screen(
         assert page.evaluate("document.scrollingElement.scrollWidth <= window.innerWidth")
         assert small_controls(page) == []
         if table != "lineclear":
-            cells = page.evaluate("""() => [...document.querySelectorAll('#puzzles rect.cell')]
-                .map((cell) => cell.getBoundingClientRect().width)""")
-            assert cells and min(cells) >= SMALLEST_CELL_PX, min(cells)
+            # a drop lands on the fifth of the grid under the finger (drag.js, cellAt)
+            cells = page.evaluate("""() => [...document.querySelectorAll('#puzzles svg.grid')]
+                .map((grid) => grid.getBoundingClientRect().width / 5)""")
+            assert cells and min(cells) >= SMALLEST_CELL_PX, f"puzzle cells {min(cells):.1f} px wide"
     finally:
         made.close()

@@ -50,8 +50,10 @@ export function pieceSvg(shape, cells, extra = {}) {
     fill: pieceColour(shape), class: "piece-cell" })));
 }
 
-/** A small drawing of a card: its recess, points and reward (and, for a puzzle open on someone's
- * table, the `pieces` placed on it so far, in their colours). */
+/** A small drawing of a card: its id and points above its recess, its reward below (and, for a
+ * puzzle open on someone's table, the `pieces` placed on it so far, in their colours). The words
+ * are HTML around the SVG recess, not SVG text: SVG text shrinks with the card, and four cards
+ * across a phone drew them at 7 px; HTML keeps them at the page's size whatever the card's width. */
 function cardArt(card, pieces = []) {
   const recess = new Set((card.cells || []).map(([r, c]) => r * GRID + c));
   const filled = new Map();
@@ -61,15 +63,15 @@ function cardArt(card, pieces = []) {
     for (let c = 0; c < GRID; c += 1) {
       const shape = filled.get(r * GRID + c);
       const look = shape === undefined ? { class: "recess" } : { class: "piece-cell", fill: pieceColour(shape) };
-      if (recess.has(r * GRID + c)) cells.push(s("rect", { x: c + 0.1, y: r + 1.1, width: 0.8, height: 0.8, rx: 0.12, ...look }));
+      if (recess.has(r * GRID + c)) cells.push(s("rect", { x: c + 0.1, y: r + 0.1, width: 0.8, height: 0.8, rx: 0.12, ...look }));
     }
   }
-  return s("svg", { viewBox: "0 0 5 6.2", class: `card-art ${card.colour || ""}`, "aria-hidden": "true", focusable: "false" },
-    s("rect", { x: 0, y: 0, width: 5, height: 6.2, rx: 0.35, class: "card-face" }),
-    s("text", { x: 0.3, y: 0.82, class: "card-id", text: card.id || "" }),
-    s("text", { x: 4.7, y: 0.82, class: "card-points", "text-anchor": "end", text: card.points !== undefined ? `${card.points}★` : "" }),
-    cells,
-    card.reward ? s("text", { x: 2.5, y: 6.05, class: "card-reward", "text-anchor": "middle", text: `+${card.reward}` }) : null);
+  return h("div", { class: `card-art ${card.colour || ""}`, "aria-hidden": "true" },
+    h("div", { class: "card-head" },
+      h("span", { class: "card-id", text: card.id || "" }),
+      h("span", { class: "card-points", text: card.points !== undefined ? `${card.points}★` : "" })),
+    s("svg", { viewBox: "0 0 5 5", class: "card-recess", focusable: "false" }, cells),
+    h("div", { class: "card-reward", text: card.reward ? `+${card.reward}` : "" }));
 }
 
 function status(ui) {
