@@ -203,3 +203,31 @@ async def test_an_old_lobby_cancel_on_a_started_game_changes_nothing_and_points_
     assert_refused(old_copy, "/projectl table cancel")
     assert snapshot(db(h)) == before
     assert (await game_in(h, "games")).status == "active"
+
+
+async def test_a_cancel_question_button_forged_onto_a_public_post_changes_nothing_there(h: Any) -> None:
+    """`/projectl table cancel`'s buttons only ever sit on the asker's private question. Sent on
+    any other message (a tampered client), or as junk, every answer is private and the public turn
+    post keeps its words and its buttons; the game goes on."""
+    mover, waiting, eve = await two_players(h)
+    game = await game_in(h, "games")
+    alice = h.user(game.host_id)
+    post = h.channel_messages("games")[-1]
+    shown = (post.content, [b.custom_id for b in post.buttons])
+    before = snapshot(db(h))
+    for user, custom_id in (
+        (eve, f"plt:cancel:no:{game.id}:{eve.id}:{game.revision}"),
+        (alice, f"plt:cancel:no:{game.id}:{alice.id}:{game.revision}"),
+        (alice, f"plt:cancel:yes:99999:{alice.id}:{game.revision}"),
+        (alice, f"plt:cancel:yes:{game.id}:{alice.id}:{game.revision + 7}"),
+        (alice, f"plt:cancel:yes:{game.id}:{alice.id}:{game.revision}"),
+        (eve, f"plt:cancel:yes:{game.id}:{eve.id}:{game.revision}"),
+    ):
+        assert_refused(await forge_click(h, user, "games", post, custom_id), "not valid")
+        after = h.message(post.id)
+        assert (after.content, [b.custom_id for b in after.buttons]) == shown, custom_id
+    for junk in ("plt:cancel:junk", f"plt:cancel:yes:{game.id}:{alice.id}:-1",
+                 f"plt:cancel:yes:{game.id}:{alice.id}:{'9' * 30}"):
+        assert_refused(await forge_click(h, alice, "games", post, junk), "not valid")
+    assert snapshot(db(h)) == before
+    assert (await game_in(h, "games")).status == "active"

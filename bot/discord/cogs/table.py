@@ -232,11 +232,17 @@ class CancelButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
                              match: re.Match[str]) -> CancelButton:
         fields = re.fullmatch(r"(?P<op>yes|no):(?P<game>\d{1,18}):(?P<user>\d{1,19}):(?P<rev>\d{1,18})",
                               match["rest"])
-        if fields is None or int(fields["user"]) >= 2**63:  # forged: nobody's button (user 0)
+        if fields is None or int(fields["user"]) >= 2**63:  # forged: nobody's button (user 0, refused)
             return cls("no", 0, 0, 0)
         return cls(fields["op"], int(fields["game"]), int(fields["user"]), int(fields["rev"]))
 
     async def interaction_check(self, interaction: discord.Interaction) -> bool:
+        asked = interaction.message
+        if self.user_id == 0 or asked is None or not asked.flags.ephemeral:
+            # junk, or sent on a message other than the asker's private question (a tampered
+            # client): answered privately, so no public post is rewritten or stripped of buttons
+            await common.reply(interaction, texts.FORGED_BUTTON)
+            return False
         if interaction.user.id != self.user_id:
             await common.reply(interaction, texts.NOT_YOUR_BUTTON.format(name=f"<@{self.user_id}>"))
             return False
