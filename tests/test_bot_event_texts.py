@@ -127,6 +127,11 @@ def test_every_event_reads_in_portuguese() -> None:
         "Fim de jogo: Ana e Bruno compartilham a vitória.")
     mastermind = localise(event_text(ev.MastermindTook("S05", 4, 2), NAMES), "pt-BR")
     assert mastermind.startswith("O Mentor pegou S05")
+    # a removed player's credits (Finesse): one credit reads as the new-credit sentence does, no article
+    assert localise(event_text(ev.CreditsReturnedToBank(1, 1), NAMES), "pt-BR") == \
+        "1 crédito de Bruno voltou ao banco."
+    assert localise(event_text(ev.CreditsReturnedToBank(1, 4), NAMES), "pt-BR") == \
+        "Os 4 créditos de Bruno voltaram ao banco."
 
 
 def test_pieces_and_prompts_match_the_engine() -> None:
