@@ -8,6 +8,8 @@ from typing import Any
 from harness import DiscordHarness
 from test_bot_support import TOKEN, assert_refused, bot_factory, bot_of, final_reply
 
+from bench.harnessed import open_table
+
 GUILD = 4242
 
 
@@ -122,3 +124,31 @@ async def test_restart_finishes_ai_turns_a_crash_interrupted(tmp_path: Path) -> 
 
 def h_channel_id(h: DiscordHarness) -> int:
     return h.channel("games").id
+
+
+async def test_the_cancel_question_is_answered_after_a_restart(tmp_path: Path) -> None:
+    """`/projectl table cancel`'s private question outlives the process that asked it: its
+    "Cancel the game" button (a DynamicItem), pressed after a restart, cancels the game as asked
+    and says so publicly; the question itself is answered in place."""
+    db = tmp_path / "restart.sqlite3"
+    async with harness(db) as first:
+        alice, bob = first.add_user("alice"), first.add_user("bob")
+        await open_table(first, alice, [bob], players=2)
+        ask = final_reply(await first.slash(alice, "games", "projectl table cancel"))
+        assert ask.ephemeral and [b.label for b in ask.buttons] == ["Cancel the game", "Keep playing"]
+        channel_id, ids = first.channel("games").id, {"alice": alice.id, "bob": bob.id}
+        payload = dict(first.message(ask.message.id).payload)
+    second = harness(db)
+    same_channel(second, "games", channel_id)
+    alice = second.add_user("alice", ids["alice"])
+    second.add_user("bob", ids["bob"])
+    async with second as h:
+        body = {"content": payload.get("content"), "components": payload.get("components"),
+                "flags": payload.get("flags")}  # still the private question Discord shows her
+        question = h.api.messages.create(h.world.channels[channel_id], body, [])
+        question.visible_to = alice.id
+        yes = next(b for b in question.buttons if b.custom_id.startswith("plt:cancel:yes:"))
+        ix = await h.click(alice, question, yes.custom_id)
+        notice = final_reply(ix)
+        assert not notice.ephemeral and "cancelled by alice" in notice.content
+        assert await bot_of(h).manager.game_in_channel(channel_id) is None
