@@ -34,6 +34,10 @@ async def filled_sqlite(path: Path) -> int:
                                   placements="1 on W01 at A1")
     await PlanStore(store).keep_outcome(game.id, 0, 5, ["level1"], [], None, 2, keep_at_most=9)  # (0017)
     await HeldStore(store).hold("plan:1:0", 5, game.id, '"x"', START + timedelta(hours=8))
+    await store._write(lambda conn: (  # judged for ratings (0011), in the order committed (0020)
+        conn.execute("INSERT INTO rated_games (game_id, rated, reason, rated_at) VALUES (?, 0, 'casual', ?)",
+                     (game.id, START.isoformat())),
+        conn.execute("INSERT INTO rating_order (game_id) VALUES (?)", (game.id,))))
     await store.close()
     return game.id
 
@@ -62,6 +66,12 @@ async def test_move_copies_everything_and_play_continues(tmp_path: Path, postgre
         fresh = await store.create_game(guild_id=1, channel_id=3, host_id=5, variant="base", max_players=2,
                                         options={}, seed=1)
         assert fresh.id > game_id  # the id sequence moved past the copied games
+        assert copied["rating_order"] == 1
+        await store._write(lambda conn: conn.execute("INSERT INTO rating_order (game_id) VALUES (?)",
+                                                     (fresh.id,)))
+        order = await store._job(lambda conn: conn.execute(
+            "SELECT game_id FROM rating_order ORDER BY seq").fetchall())
+        assert [row[0] for row in order] == [game_id, fresh.id]  # the order's sequence moved past them too
     finally:
         await store.close()
     with pytest.raises(MoveError, match="already has rows in players, catalogues, games"):  # never a used one

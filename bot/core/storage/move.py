@@ -25,9 +25,13 @@ from bot.core.storage.postgres import is_postgres_url
 
 TABLES = ("players", "catalogues", "games", "seats", "actions", "table_options", "turns", "votes",
           "undone_actions", "game_results", "hints", "server_settings", "master_drafts",
-          "rated_games", "ratings", "rating_changes", "bot_secrets", "plans", "plan_outcomes", "held_dms")
+          "rated_games", "ratings", "rating_changes", "bot_secrets", "plans", "plan_outcomes", "held_dms",
+          "rating_order")
 """Every table a migration creates (``schema_version`` aside), parents before children. A
 migration that adds a table must add it here: :func:`move` refuses a table it does not know."""
+SEQUENCES = (("games", "id"), ("rating_order", "seq"))
+"""The columns PostgreSQL numbers itself (``BIGSERIAL``): after the copy each sequence is moved
+past the copied numbers, or the next row would be given one already taken."""
 
 
 class MoveError(Exception):
@@ -71,8 +75,9 @@ async def move(sqlite_path: str | Path, postgres_url: str) -> dict[str, int]:
                 for row in rows:
                     conn.execute(f"INSERT INTO {table} ({', '.join(columns)}) VALUES ({marks})", row)
                 copied[table] = len(rows)
-            conn.execute("SELECT setval(pg_get_serial_sequence('games', 'id'), COALESCE(MAX(id), 0) + 1,"
-                         " false) FROM games")
+            for table, column in SEQUENCES:
+                conn.execute(f"SELECT setval(pg_get_serial_sequence('{table}', '{column}'),"
+                             f" COALESCE(MAX({column}), 0) + 1, false) FROM {table}")
 
         await target._write(work)
         return copied
