@@ -289,8 +289,9 @@ async def first_action(manager: GameManager, game: Game) -> None:
 
 
 async def test_a_seated_player_cancelling_a_rated_game_takes_the_loss(manager: GameManager) -> None:
-    """Cancelling a rated game one is losing never protects a rating: the canceller is last, every
-    other entrant (the AI too) shares first, the reason names them, and a recompute agrees."""
+    """Cancelling a rated game one is losing never protects a rating: the canceller is rated last
+    against every other entrant (the AI too), the reason names them, and a recompute agrees. The
+    others' ratings do not move: a cancel is nobody's win (or a second account could hand one out)."""
     store = RatingStore(manager.storage)
     game = await table(manager, 10, [1, 2, 3], ("greedy",))
     await first_action(manager, game)
@@ -298,8 +299,8 @@ async def test_a_seated_player_cancelling_a_rated_game_takes_the_loss(manager: G
     assert await store.judged(game.id) == (True, "cancelled-by:1")
     assert await ratings.cancelled_as_loss(manager.storage, game.id)
     rows = {r.user_id: r for r in (await store.ladder(ratings.GLOBAL))[1]}
-    assert set(rows) == {1, 2, 3} and rows[2].mu == rows[3].mu > ratings.INITIAL[0] > rows[1].mu
-    assert ratings.display(rows[1].mu) < 1500 < ratings.display(rows[2].mu)
+    assert set(rows) == {1} and rows[1].mu < ratings.INITIAL[0]
+    assert ratings.display(rows[1].mu) < 1500
     incremental = await store.snapshot()
     assert await ratings.recompute(manager.storage) == (1, 0)
     assert await store.snapshot() == incremental
@@ -355,7 +356,20 @@ async def test_a_player_who_left_stays_last_when_the_game_is_cancelled(manager: 
     await first_action(manager, game)
     await manager.cancel(10, 1)
     rows = {r.user_id: r for r in (await RatingStore(manager.storage).ladder(ratings.GLOBAL))[1]}
-    assert rows[1].mu == pytest.approx(rows[3].mu) and rows[2].mu > rows[1].mu
+    assert rows[1].mu == pytest.approx(rows[3].mu) and rows[1].mu < ratings.INITIAL[0] and 2 not in rows
+
+
+async def test_second_accounts_cancelling_hand_out_no_rating(manager: GameManager) -> None:
+    """A fresh account that hosts a rated game against a main account and cancels it after one
+    action, again and again, takes the losses itself: the main account's rating never moves."""
+    store = RatingStore(manager.storage)
+    for alt in range(100, 110):
+        game = await table(manager, alt, [alt, 1])
+        await first_action(manager, game)
+        await manager.cancel(alt, alt)
+        assert await store.judged(game.id) == (True, f"cancelled-by:{alt}")
+    rows = {r.user_id: r for r in (await store.ladder(ratings.GLOBAL))[1]}
+    assert 1 not in rows and all(rows[alt].mu < ratings.INITIAL[0] for alt in range(100, 110))
 
 
 def test_wins_against_a_weak_ai_stop_400_points_above_it() -> None:

@@ -29,8 +29,10 @@ The rules, in one place:
   player holding a seat in it: rated, the canceller last and every other entrant sharing first
   (those already removed, or handed to an AI while absent, stay last beside the canceller; in
   Solo it is a loss at full weight); reason ``cancelled-by:<user id>``. Cancelling a losing game
-  never protects a rating. A cancel by someone with no seat (a moderator) or by a deleted
-  channel, or in the lobby or before any action, rates nothing.
+  never protects a rating; only the canceller's rating moves (and those already gone): a cancel is
+  nobody's win, so a second account cannot hand out wins by cancelling. A cancel by someone
+  with no seat (a moderator) or by a deleted channel, or in the lobby or before any action,
+  rates nothing.
 * Farming a weak AI: a game in which every other entrant is an AI cannot lift a human's mu above
   the strongest of those AIs' mu + ``AI_FARM_LIMIT / DISPLAY_PER_MU`` (400 display points); a
   rating already above that bound is never lowered by it, only not raised.
@@ -188,7 +190,9 @@ def judge(game: Game, state: GameState, facts: GameFacts) -> RatedGame | Casual:
 def judge_cancelled(game: Game, state: GameState, facts: GameFacts, canceller: int) -> RatedGame | None:
     """A game ``canceller`` (holding a seat) cancelled: rated as their loss, every other entrant
     sharing first, when it had its first action and would have been rated; else None (nothing
-    recorded, as for any other cancel)."""
+    recorded, as for any other cancel). Only the canceller's rating moves (and those of seats
+    already gone, last beside them, whose departure was their own): the others are entrants at
+    weight 0, so a cancel is nobody's win — or a second account could hand out wins in seconds."""
     if game.settings.variant == "solo":  # a cancel is a loss, and a hint never shields a Solo loss
         facts = replace(facts, hinted=False)
     if not facts.acted or isinstance(judged := judge(game, state, facts), Casual):
@@ -199,8 +203,10 @@ def judge_cancelled(game: Game, state: GameState, facts: GameFacts, canceller: i
     for entrant in judged.entrants:
         if entrant.user_id == canceller and entrant.seat not in facts.absent:
             entrants.append(replace(entrant, rank=last, weight=1.0))
+        elif entrant.seat in gone:
+            entrants.append(replace(entrant, rank=last))
         else:
-            entrants.append(replace(entrant, rank=last if entrant.seat in gone else 1))
+            entrants.append(replace(entrant, rank=1, weight=0.0))
     if not any(e.user_id == canceller for e in entrants if e.rank == last):
         return None  # the canceller is no entrant of the game (cannot happen for a seated canceller)
     return RatedGame(judged.ladders, tuple(entrants), reason=f"{CANCELLED_BY}{canceller}")

@@ -59,7 +59,8 @@ class Entrant:
     user_id: int | None = None
     fixed: Prior | None = None
     weight: float = 1.0
-    """How much this result moves the entrant (Solo: by the margin against the mastermind)."""
+    """How much this result moves the entrant (Solo: by the margin against the mastermind; 0: not
+    at all, nor is the game counted as theirs — the others at a cancelled game)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -175,8 +176,8 @@ def _record(conn: sqlite3.Connection, now: str, game_id: int, outcome: RatedGame
                     priors[entrant.key] = (float(row[0]), float(row[1]))
         after = rate(outcome.entrants, priors)
         for entrant in outcome.entrants:
-            if entrant.fixed is not None or entrant.user_id is None:
-                continue
+            if entrant.fixed is not None or entrant.user_id is None or entrant.weight == 0:
+                continue  # an anchor, an AI, or a seat the result does not move (not one of its games)
             before = priors.get(entrant.key, initial)
             mu, sigma = after[entrant.key]
             name = entrant.name or str(_scalar(conn, "SELECT display_name FROM players WHERE user_id = ?",

@@ -378,11 +378,11 @@ LOBBY_START = "Start"
 LOBBY_CANCEL = "Cancel"
 LEFT = "You left the table."
 CANCELLED = "The game in this channel was cancelled by {name}."
-CANCELLED_AS_LOSS = ("The game was rated, so cancelling it counts as {name}'s loss: last place, "
-                     "with every other player sharing first.")
+CANCELLED_AS_LOSS = ("The game was rated, so cancelling it counts as {name}'s loss; the other players' "
+                     "ratings do not move.")
 CANCEL_CONFIRM = "Cancel game {game_id}? It ends for everyone at the table."
 CANCEL_CONFIRM_LOSS = ("Cancel game {game_id}? It ends for everyone at the table, and as it is rated it "
-                       "counts as your loss: last place, with every other player sharing first.")
+                       "counts as your loss (the other players' ratings do not move).")
 CANCEL_YES = "Cancel the game"
 CANCEL_NO = "Keep playing"
 CANCEL_KEPT = "Game {game_id} goes on: nothing was cancelled."
