@@ -1,7 +1,7 @@
-"""Moving pieces by hand: turn and flip (buttons, keys, the wheel while dragging), the lit cells
-follow the orientation; a drop where the piece cannot go springs back with the engine's reason,
-shown in sight on a phone and a desktop, never over the puzzle it speaks of; a drop on the
-reserve offers the upgrades; Esc puts a dragged piece back."""
+"""Moving pieces by hand: turn and flip (buttons, keys, the wheel and a right click while
+dragging), the lit cells follow the orientation; a drop where the piece cannot go springs back
+with the engine's reason, shown in sight on a phone and a desktop, never over the puzzle it
+speaks of; a drop on the reserve offers the upgrades; Esc puts a dragged piece back."""
 
 from __future__ import annotations
 
@@ -62,7 +62,8 @@ def drawn_cells(page: Page, shape: str) -> list[tuple[int, int]]:
     return sorted((round(y - 0.04), round(x - 0.04)) for y, x in found)
 
 
-def test_turn_and_flip_by_button_key_and_wheel(page: Page, boards: Callable[..., BoardHandle]) -> None:
+def test_turn_and_flip_by_button_key_wheel_and_right_click(
+        page: Page, boards: Callable[..., BoardHandle]) -> None:
     board = boards(players=2)
     state = board.state()
     row = state.table.row(Colour.WHITE)
@@ -104,6 +105,18 @@ def test_turn_and_flip_by_button_key_and_wheel(page: Page, boards: Callable[...,
     before = revision(page)
     mouse_drag(page, start, (end[0] + 400, end[1] + 400), between=wheel)
     assert revision(page) == before  # let go away from the puzzles: nothing is played
+
+    # while dragging: a right click flips the piece in hand (as in the other Project L game) and
+    # opens no menu
+    def right_click() -> None:
+        page.mouse.down(button="right")
+        page.mouse.up(button="right")
+        assert normalised(page.evaluate("window.board.dragging.cells")) == flipped(  # the wheel's turn kept
+            [list(cell) for cell in turned(base)])
+        assert lit_cells(page) == expected_lit(page, "L3")
+
+    mouse_drag(page, start, (end[0] + 400, end[1] + 400), between=right_click)
+    assert revision(page) == before
 
 
 def no_domino_spot(puzzle: dict[str, Any]) -> tuple[int, int]:

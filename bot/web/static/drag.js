@@ -1,8 +1,8 @@
 // Dragging a piece from the supply with a mouse, a pen or a finger (Pointer Events). The piece
 // follows the pointer at the puzzles' cell size; the cells where it fits in its current
-// orientation are lit; R, F and the wheel turn and flip it on the way; a drop where it cannot go
-// springs back and the engine's reason is shown; a drop on the reserve offers an upgrade; Esc
-// springs the piece back (the returned function, called by the board's Esc).
+// orientation are lit; R, F, the wheel and a right click turn and flip it on the way; a drop
+// where it cannot go springs back and the engine's reason is shown; a drop on the reserve offers
+// an upgrade; Esc springs the piece back (the returned function, called by the board's Esc).
 
 import { h } from "./dom.js";
 import { anchored, extent } from "./shapes.js";
@@ -105,6 +105,14 @@ export function attachDrag(board) {
     if (event.deltaY < 0) board.turn();
     else board.turn(), board.turn(), board.turn();
   }, { passive: false });
+
+  // a right click while dragging flips the piece in hand (the other Project L game's gesture),
+  // instead of opening the browser's menu
+  window.addEventListener("contextmenu", (event) => {
+    if (!board.dragging) return;
+    event.preventDefault();
+    board.flip();
+  });
 
   function begin(event) {
     const { button, shape } = press;
