@@ -2,18 +2,7 @@
 through asyncpg (postgres.py, for several processes). The only package that speaks SQL."""
 
 from bot.core.storage.days import DaysStore, ReminderPrefsRow, TurnKey, TurnRow, UndoneRow
-from bot.core.storage.db import (
-    GAME_STATUSES,
-    OPEN_STATUSES,
-    PLAYER_PREFERENCES,
-    ActionRow,
-    GameRow,
-    NewSeat,
-    PlayerRow,
-    SeatRow,
-    Storage,
-    StoredCatalogue,
-)
+from bot.core.storage.db import PLAYER_PREFERENCES, Storage
 from bot.core.storage.errors import (
     ChannelBusyError,
     GameNotFoundError,
@@ -22,6 +11,16 @@ from bot.core.storage.errors import (
     StorageUnavailableError,
 )
 from bot.core.storage.opening import StorageOpenError
+from bot.core.storage.rows import (
+    GAME_STATUSES,
+    OPEN_STATUSES,
+    ActionRow,
+    GameRow,
+    NewSeat,
+    PlayerRow,
+    SeatRow,
+    StoredCatalogue,
+)
 
 __all__ = [
     "GAME_STATUSES", "OPEN_STATUSES", "PLAYER_PREFERENCES", "ActionRow", "ChannelBusyError",

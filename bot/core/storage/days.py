@@ -25,15 +25,13 @@ import aiosqlite
 
 from bot.core.storage.db import (
     FORGET_DRAFTS_SQL,
-    ActionRow,
-    GameRow,
     StaleRevisionError,
     Storage,
-    StoredCatalogue,
     Write,
     _check_revision,
     catalogue_writes,
 )
+from bot.core.storage.rows import ActionRow, GameRow, StoredCatalogue
 
 
 def ts(when: datetime) -> str:

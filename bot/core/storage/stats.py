@@ -12,7 +12,8 @@ from __future__ import annotations
 import sqlite3
 from dataclasses import dataclass
 
-from bot.core.storage.db import _GAME_COLUMNS, GameRow, Storage, Write, _game_row
+from bot.core.storage.db import _GAME_COLUMNS, Storage, Write, _game_row
+from bot.core.storage.rows import GameRow
 
 
 @dataclass(frozen=True, slots=True)
