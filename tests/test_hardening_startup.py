@@ -27,7 +27,7 @@ import pytest
 from test_bot_support import TOKEN
 
 import bot.__main__ as entry
-import bot.core.storage.db as storage_db
+import bot.core.storage.connecting as storage_connecting
 from bot.__main__ import main
 from bot.core.storage import Storage, StorageOpenError, migrations
 from bot.core.storage.opening import explain_sqlite
@@ -144,7 +144,7 @@ def test_a_damaged_page_of_the_games_is_one_sentence_before_discord(monkeypatch,
 def test_a_database_locked_by_another_program_is_one_sentence(monkeypatch, tmp_path, capsys) -> None:
     path = tmp_path / "projectl.sqlite3"
     real_database(path)
-    monkeypatch.setattr(storage_db, "OPENING_BUSY_TIMEOUT_SECONDS", 0.2)
+    monkeypatch.setattr(storage_connecting, "OPENING_BUSY_TIMEOUT_SECONDS", 0.2)
     holder = sqlite3.connect(path, isolation_level=None)
     holder.execute("PRAGMA journal_mode=DELETE")  # an exclusive lock blocks every reader too
     holder.execute("BEGIN EXCLUSIVE")
@@ -163,7 +163,7 @@ def test_a_lock_released_while_the_database_opens_is_waited_for(monkeypatch, tmp
     program holds the file for 0.3 s."""
     path = tmp_path / "projectl.sqlite3"
     real_database(path)
-    monkeypatch.setattr(storage_db, "OPENING_BUSY_TIMEOUT_SECONDS", 0.05)
+    monkeypatch.setattr(storage_connecting, "OPENING_BUSY_TIMEOUT_SECONDS", 0.05)
     holder = sqlite3.connect(path, isolation_level=None, check_same_thread=False)
     holder.execute("PRAGMA journal_mode=DELETE")  # an exclusive lock blocks every reader too
     holder.execute("BEGIN EXCLUSIVE")

@@ -8,7 +8,7 @@ are the only commits that wait for the disk: 1.5–16 ms against 0.12 ms for an 
 to eight per 600 actions of the latency bench — the action's p99 (issue 30; docs/benchmarks.md).
 
 So the bot's connection turns automatic checkpoints off (``PRAGMA wal_autocheckpoint=0`` in
-``db._open_sqlite``) and :class:`WalCheckpoints` runs a ``PASSIVE`` checkpoint on a second
+``connecting.open_sqlite``) and :class:`WalCheckpoints` runs a ``PASSIVE`` checkpoint on a second
 connection, in a thread of its own, once every :data:`CHECKPOINT_EVERY_COMMITS` commits. A passive
 checkpoint never blocks a writer or a reader.
 
