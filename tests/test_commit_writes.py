@@ -6,7 +6,7 @@ from typing import Any
 
 from bench.tables import open_manager, start_table, user_id
 from bot.core.play.manager import Game, Step
-from bot.core.storage.db import Write
+from bot.core.storage.transactions import Write
 
 
 async def test_a_hook_write_commits_with_the_action_and_sees_the_state_it_will_have() -> None:

@@ -37,8 +37,8 @@ from bot.core.days.turnclock import turn_key, turn_keys
 from bot.core.play.manager import Game, Seat, Step
 from bot.core.shards import runs_guild
 from bot.core.storage.days import DaysStore, ReminderPrefsRow, TurnRow, parse_ts
-from bot.core.storage.db import Write
 from bot.core.storage.held import HeldStore
+from bot.core.storage.transactions import Write
 from bot.core.wording import stored, texts
 from bot.core.wording.catchup import catch_up_lines
 from bot.core.wording.describe import alt_text, describe, mat_lines

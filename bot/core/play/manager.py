@@ -71,9 +71,9 @@ from bot.core.records.results import seat_results
 from bot.core.storage import ActionRow, NewSeat, Storage
 from bot.core.storage import ChannelBusyError as _StorageBusy
 from bot.core.storage import StaleRevisionError as _StorageStale
-from bot.core.storage.db import InTransaction, Write
 from bot.core.storage.plans import PlanRow, PlanStore, advance_write, delete_write, planned_write
 from bot.core.storage.stats import result_writes
+from bot.core.storage.transactions import InTransaction, Write
 from bot.core.wording import texts
 from bot.core.wording.locales import Joined, unescaped
 from bot.core.wording.refusals import engine_text

@@ -61,7 +61,7 @@ from openskill.models import PlackettLuce
 import engine
 from bot.core.errors import UnreadableGameError
 from bot.core.games import Game
-from bot.core.storage.db import InTransaction, Storage
+from bot.core.storage.db import Storage
 from bot.core.storage.ratings import (
     CANCELLED_BY,
     Casual,
@@ -72,6 +72,7 @@ from bot.core.storage.ratings import (
     RatingStore,
     rating_work,
 )
+from bot.core.storage.transactions import InTransaction
 from bot.core.wording.locales import unescaped
 from engine import GameState, serialisation
 from engine.policies import POLICIES

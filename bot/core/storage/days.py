@@ -27,11 +27,11 @@ from bot.core.storage.db import (
     FORGET_DRAFTS_SQL,
     StaleRevisionError,
     Storage,
-    Write,
     _check_revision,
     catalogue_writes,
 )
 from bot.core.storage.rows import ActionRow, GameRow, StoredCatalogue
+from bot.core.storage.transactions import Write
 
 
 def ts(when: datetime) -> str:

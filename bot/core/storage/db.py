@@ -31,7 +31,6 @@ import sqlite3
 from collections import OrderedDict
 from collections.abc import AsyncIterator, Callable, Iterable, Sequence
 from contextlib import asynccontextmanager
-from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
 from typing import Any, NoReturn, TypeVar
@@ -54,6 +53,7 @@ from bot.core.storage.rows import (
     SeatRow,
     StoredCatalogue,
 )
+from bot.core.storage.transactions import InTransaction, Write, _in_transaction, _scalar_now
 
 T = TypeVar("T")
 
@@ -643,43 +643,7 @@ async def _check_revision(
 # Plain sqlite3 helpers: they run inside one Storage._job, on the connection's thread.
 
 
-@dataclass(frozen=True, slots=True)
-class Write:
-    """One SQL statement to run inside another transaction (see ``Storage.commit_action``'s
-    ``also``). Built by storage code only, so SQL still lives in this package."""
-
-    sql: str
-    params: tuple[Any, ...]
-
-
-@dataclass(frozen=True, slots=True)
-class InTransaction:
-    """Work that must READ inside another transaction before it writes (a rating update reads
-    the entrants' current ratings): ``run(conn, now)`` runs on the connection's thread between
-    the action's own writes and COMMIT, so what it read cannot change before it is written.
-    Built by storage code only (bot/core/storage/ratings.py), like :class:`Write`."""
-
-    run: Callable[[sqlite3.Connection, str], object]
-    """What it returns is not used (a rating step returns what it judged, for its tests)."""
-
-
 _ACTION_COLUMNS = "game_id, seq, seat, user_id, action, revision, created_at, planned = 1"
-
-
-def _in_transaction(conn: sqlite3.Connection, work: Callable[[sqlite3.Connection], T]) -> T:
-    conn.execute("BEGIN IMMEDIATE")
-    try:
-        result = work(conn)
-    except BaseException:
-        conn.execute("ROLLBACK")
-        raise
-    conn.execute("COMMIT")
-    return result
-
-
-def _scalar_now(conn: sqlite3.Connection, sql: str, params: Sequence[Any] = ()) -> Any:
-    row = conn.execute(sql, params).fetchone()
-    return None if row is None else row[0]
 
 
 def _read_game(conn: sqlite3.Connection, where: str, params: Sequence[Any]) -> GameRow | None:

@@ -18,7 +18,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from bot.core.storage.db import Storage, Write
+from bot.core.storage.db import Storage
+from bot.core.storage.transactions import Write
 
 
 @dataclass(frozen=True, slots=True)

@@ -4,7 +4,7 @@ bot/core/records/ratings.py).
 Why the update runs inside the game-end transaction and reads there: a player can finish two
 games in two channels (or two processes) at the same moment. Reading their rating before the
 commit and writing it with the commit would let the second game overwrite the first's change.
-:class:`RatingWork` is an :class:`~bot.core.storage.db.InTransaction` step of the action that
+:class:`RatingWork` is an :class:`~bot.core.storage.transactions.InTransaction` step of the action that
 finishes the game: it reads the entrants' ratings, asks the pure rater for the new ones and writes
 them before COMMIT, and ``rated_games`` (one row per game, inserted first with ``ON CONFLICT DO
 NOTHING``) makes a second application of the same game a no-op.
@@ -32,7 +32,8 @@ import zlib
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
-from bot.core.storage.db import InTransaction, Storage
+from bot.core.storage.db import Storage
+from bot.core.storage.transactions import InTransaction
 
 Prior = tuple[float, float]
 """(mu, sigma) of one entrant on one ladder."""

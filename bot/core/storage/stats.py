@@ -12,8 +12,9 @@ from __future__ import annotations
 import sqlite3
 from dataclasses import dataclass
 
-from bot.core.storage.db import _GAME_COLUMNS, Storage, Write, _game_row
+from bot.core.storage.db import _GAME_COLUMNS, Storage, _game_row
 from bot.core.storage.rows import GameRow
+from bot.core.storage.transactions import Write
 
 
 @dataclass(frozen=True, slots=True)
