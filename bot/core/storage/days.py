@@ -23,13 +23,9 @@ from typing import Any
 
 import aiosqlite
 
-from bot.core.storage.db import (
-    FORGET_DRAFTS_SQL,
-    StaleRevisionError,
-    Storage,
-    _check_revision,
-    catalogue_writes,
-)
+from bot.core.storage.db import FORGET_DRAFTS_SQL, Storage, catalogue_writes
+from bot.core.storage.errors import StaleRevisionError
+from bot.core.storage.revisions import _check_revision
 from bot.core.storage.rows import ActionRow, GameRow, StoredCatalogue
 from bot.core.storage.transactions import Write
 

@@ -33,7 +33,7 @@ from collections.abc import AsyncIterator, Callable, Iterable, Sequence
 from contextlib import asynccontextmanager
 from datetime import datetime
 from pathlib import Path
-from typing import Any, NoReturn, TypeVar
+from typing import Any, TypeVar
 
 import aiosqlite
 
@@ -41,8 +41,15 @@ from bot.core.clock import Clock, SystemClock
 from bot.core.storage import migrations
 from bot.core.storage.checkpoints import WalCheckpoints
 from bot.core.storage.connecting import open_postgres, open_sqlite
-from bot.core.storage.errors import ChannelBusyError, GameNotFoundError, StaleRevisionError
+from bot.core.storage.errors import ChannelBusyError, GameNotFoundError
 from bot.core.storage.postgres import PgConnection, is_postgres_url
+from bot.core.storage.revisions import (
+    _REVISION_SQL,
+    _bump,
+    _check_revision_now,
+    _lock_game,
+    _refuse_unwritten_action,
+)
 from bot.core.storage.rows import (
     GAME_STATUSES,
     OPEN_STATUSES,
@@ -630,16 +637,6 @@ async def _scalar(db: aiosqlite.Connection, sql: str, params: Sequence[Any] = ()
     return None if row is None else row[0]
 
 
-async def _check_revision(
-    db: aiosqlite.Connection, game_id: int, expected: int, *, statuses: Sequence[str]
-) -> None:
-    if getattr(db, "dialect", "sqlite") == "postgresql":
-        await db.execute(_GAME_LOCK, (game_id,))
-    async with db.execute("SELECT revision, status FROM games WHERE id = ?", (game_id,)) as cursor:
-        row = await cursor.fetchone()
-    _revision_matches(row, game_id, expected, statuses)
-
-
 # Plain sqlite3 helpers: they run inside one Storage._job, on the connection's thread.
 
 
@@ -788,43 +785,6 @@ def _read_player(conn: sqlite3.Connection, user_id: int) -> PlayerRow | None:
     return PlayerRow(int(row[0]), str(row[1]), bool(row[2]), str(row[3]), str(row[4]))
 
 
-def _check_revision_now(
-    conn: sqlite3.Connection, game_id: int, expected: int, *, statuses: Sequence[str]
-) -> None:
-    _lock_game(conn, game_id)
-    row = conn.execute("SELECT revision, status FROM games WHERE id = ?", (game_id,)).fetchone()
-    _revision_matches(row, game_id, expected, statuses)
-
-
-_GAME_LOCK = "SELECT pg_advisory_xact_lock(?)"
-
-
-def _lock_game(conn: sqlite3.Connection, game_id: int) -> None:
-    """On PostgreSQL, serialise changes to one game across processes until this transaction ends
-    (SQLite needs nothing: ``BEGIN IMMEDIATE`` already takes the one write lock)."""
-    if getattr(conn, "dialect", "sqlite") == "postgresql":
-        conn.execute(_GAME_LOCK, (game_id,))
-
-
-_REVISION_SQL = "SELECT revision, status FROM games WHERE id = ?"
-
-
-def _refuse_unwritten_action(row: Any, game_id: int, expected: int) -> NoReturn:
-    """:data:`_PG_COMMIT_ACTION` wrote nothing: raise what :func:`_check_revision_now` would have
-    (the game's ``row`` of :data:`_REVISION_SQL`), or a stale revision if it moved on since."""
-    _revision_matches(row, game_id, expected, ("active",))
-    raise StaleRevisionError(f"Game {game_id} moved on at revision {expected}.")
-
-
-def _revision_matches(row: Any, game_id: int, expected: int, statuses: Sequence[str]) -> None:
-    if row is None:
-        raise GameNotFoundError(f"No game {game_id}.")
-    if int(row[0]) != expected or row[1] not in statuses:
-        raise StaleRevisionError(
-            f"Game {game_id} is at revision {row[0]} ({row[1]}), not {expected}."
-        )
-
-
 FORGET_DRAFTS_SQL = "DELETE FROM master_drafts WHERE game_id = ?"
 """Run with every change to a game's position that is not one seat's action (its end, an undo, a
 seat handed over): its Master drafts were built on the position before. Reading them checks the
@@ -836,10 +796,6 @@ before the action; another seat's draft relies on that seat's own view, checked 
 
 def _forget_drafts(conn: sqlite3.Connection, game_id: int) -> None:
     conn.execute(FORGET_DRAFTS_SQL, (game_id,))
-
-
-def _bump(conn: sqlite3.Connection, game_id: int, now: str) -> None:
-    conn.execute("UPDATE games SET revision = revision + 1, updated_at = ? WHERE id = ?", (now, game_id))
 
 
 def _insert_seat(conn: sqlite3.Connection, game_id: int, index: int, seat: NewSeat, now: str) -> None:
