@@ -23,8 +23,9 @@ from typing import Any
 
 import aiosqlite
 
-from bot.core.storage.db import FORGET_DRAFTS_SQL, Storage, catalogue_writes
+from bot.core.storage.db import FORGET_DRAFTS_SQL, Storage
 from bot.core.storage.errors import StaleRevisionError
+from bot.core.storage.game_rows import catalogue_writes
 from bot.core.storage.revisions import _check_revision
 from bot.core.storage.rows import ActionRow, GameRow, StoredCatalogue
 from bot.core.storage.transactions import Write

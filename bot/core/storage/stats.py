@@ -12,7 +12,8 @@ from __future__ import annotations
 import sqlite3
 from dataclasses import dataclass
 
-from bot.core.storage.db import _GAME_COLUMNS, Storage, _game_row
+from bot.core.storage.db import Storage
+from bot.core.storage.game_rows import _GAME_COLUMNS, _game_row
 from bot.core.storage.rows import GameRow
 from bot.core.storage.transactions import Write
 
