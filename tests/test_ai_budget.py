@@ -11,7 +11,7 @@ import pytest
 
 from bot.core.config import DEFAULT_AI_TURN_SECONDS, ConfigError, Settings
 from bot.core.play import thinking
-from bot.core.play.manager import GameManager
+from bot.core.play.ai_moves import AiMoves
 from bot.core.play.thinking import Thinker
 from engine import Options, apply, legal_actions, new_game, parse_action, serialisation
 from engine.policies import ExpertPolicy, Interruptible, LadderStrongPolicy, StrongPolicy, policy_by_name
@@ -174,7 +174,7 @@ def test_policy_move_stops_at_its_deadline(monkeypatch: pytest.MonkeyPatch) -> N
 
 
 class _Game:
-    """What ``GameManager._turn_deadline`` reads of a game."""
+    """What ``AiMoves.turn_deadline`` reads of a game."""
 
     def __init__(self, game_id: int, state: GameState) -> None:
         self.id = game_id
@@ -184,19 +184,19 @@ class _Game:
 def test_a_turns_searches_share_one_deadline(monkeypatch: pytest.MonkeyPatch) -> None:
     clock = FakeClock()
     monkeypatch.setattr(thinking, "WALL_CLOCK", clock)
-    manager = GameManager.__new__(GameManager)  # no storage needed for the deadline's book-keeping
-    manager.ai_turn_seconds = 2.0
-    manager._turn_deadlines = {}  # noqa: SLF001
+    moves = AiMoves.__new__(AiMoves)  # no pool or plug-in worker needed for the deadline's book-keeping
+    moves.ai_turn_seconds = 2.0
+    moves.turn_deadlines = {}
     state = _mid_game()
     game = _Game(1, state)
-    first = manager._turn_deadline(game, state.current)  # type: ignore[arg-type]  # noqa: SLF001
+    first = moves.turn_deadline(game, state.current)  # type: ignore[arg-type]
     assert first == 1002.0
     clock.now += 1.5  # a card revealed mid-turn: the next search of the same turn
-    assert manager._turn_deadline(game, state.current) == first  # type: ignore[arg-type]  # noqa: SLF001
+    assert moves.turn_deadline(game, state.current) == first  # type: ignore[arg-type]
     later = _Game(1, state.evolve(turn=state.turn + 1))
-    assert manager._turn_deadline(later, state.current) == clock.now + 2.0  # type: ignore[arg-type]  # noqa: SLF001
-    manager.ai_turn_seconds = None
-    assert manager._turn_deadline(later, state.current) is None  # type: ignore[arg-type]  # noqa: SLF001
+    assert moves.turn_deadline(later, state.current) == clock.now + 2.0  # type: ignore[arg-type]
+    moves.ai_turn_seconds = None
+    assert moves.turn_deadline(later, state.current) is None  # type: ignore[arg-type]
 
 
 # -- the setting ---------------------------------------------------------------------------------

@@ -223,7 +223,7 @@ async def test_an_ai_move_another_process_made_first_does_not_undo_the_players_a
         start = len(await here.log(game.id))  # the AI's opening turn, if it was dealt first
         for _ in range(2):
             await here.act(CHANNEL, 1, "level1")
-        think = here._policy_action
+        think = here.ai.choose
         raced: list[int] = []
 
         async def slow_policy(game: Game, seat: Seat) -> tuple[engine.Action, engine.Outcome | None]:
@@ -233,11 +233,11 @@ async def test_an_ai_move_another_process_made_first_does_not_undo_the_players_a
                 raced.append(len(played.steps))
             return await think(game, seat)
 
-        here._policy_action = slow_policy  # type: ignore[method-assign]
+        here.ai.choose = slow_policy  # type: ignore[method-assign]
         ai = next(s.seat for s in game.seats if s.is_ai)
-        here._strong_plans[(game.id, ai)] = (game.revision + 9, (engine.parse_action("level1"),))
+        here.ai.strong_plans[(game.id, ai)] = (game.revision + 9, (engine.parse_action("level1"),))
         result = await here.act(CHANNEL, 1, "level1")
-        assert (game.id, ai) not in here._strong_plans  # a plan for a turn this process did not play
+        assert (game.id, ai) not in here.ai.strong_plans  # a plan for a turn this process did not play
         assert [step.text for step in result.steps] == ["level1"] and result.steps[0].user_id == 1
         assert raced and raced[0] >= 1
         log = (await here.log(game.id))[start:]

@@ -27,7 +27,8 @@ from bench import league
 from bench.harnessed import forge_click
 from bot.core.clock import ManualClock
 from bot.core.errors import BadInputError
-from bot.core.play.manager import PLUGIN_STAND_IN, PLUGIN_STRIKES, GameManager, TableSettings
+from bot.core.play.ai_moves import PLUGIN_STAND_IN, PLUGIN_STRIKES
+from bot.core.play.manager import GameManager, TableSettings
 from bot.core.play.plugins import PluginError, PluginRunner, PluginTimeoutError, plugin_names
 from bot.core.storage import Storage
 from engine import GameState, Options, apply, legal_actions, new_game
@@ -344,7 +345,7 @@ async def test_a_plugin_that_hangs_on_import_is_given_up_after_three_moves_and_a
         assert given_up == [f"plug-in AI stuck failed {PLUGIN_STRIKES} moves in a row in game {game.id}"
                             f" (seat 1); the seat plays {PLUGIN_STAND_IN} for the rest of the game"]
         await manager.cancel(CHANNEL, 1)
-        assert not manager._plugin_strikes, "a cancelled game's seats are forgotten, as a finished one's"
+        assert not manager.ai.plugin_strikes, "a cancelled game's seats are forgotten, as a finished one's"
     finally:
         await manager.plugins.close()
         await storage.close()

@@ -24,7 +24,7 @@ from functools import cache
 from pathlib import Path
 
 from bot.core.days.reminder_policy import DEFAULT_INTERVAL
-from bot.core.play.manager import PLUGIN_STRIKES
+from bot.core.play.ai_moves import PLUGIN_STRIKES
 from bot.core.play.plugins import MAX_WORKERS, PLUGIN_BUDGET_S, PLUGIN_MEMORY_BYTES
 from bot.core.records import history, ladder
 from bot.core.records.ratings import PROVISIONAL_GAMES

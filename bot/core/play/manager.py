@@ -63,9 +63,10 @@ from bot.core.games import (
     stored_state,
 )
 from bot.core.play import plans
-from bot.core.play.plugins import PLUGIN_BUDGET_S, PluginRunner, ServerPluginAIs, is_plugin, said
+from bot.core.play.ai_moves import AiMoves
+from bot.core.play.plugins import PLUGIN_BUDGET_S, PluginRunner, ServerPluginAIs
 from bot.core.play.seat_view import changed_parts, stamp
-from bot.core.play.thinking import HEAVY_POLICIES, Thinker, wall_now
+from bot.core.play.thinking import Thinker
 from bot.core.records.ratings import cancel_rating_step, rating_step
 from bot.core.records.results import seat_results
 from bot.core.storage import ActionRow, NewSeat, Storage
@@ -97,13 +98,6 @@ acting seat (``(game, seat) -> action``): one load and one enumeration per tap."
 
 MAX_POLICY_STEPS = 2000
 """Safety valve: policy seats never play more than this many actions in one go."""
-PLUGIN_STRIKES = 3
-"""Fallback moves in a row (an error, an illegal answer, a timeout) after which a plug-in seat
-stops asking its plug-in and plays :data:`PLUGIN_STAND_IN` for the rest of the game (or until
-the bot restarts): a plug-in that hangs on import would otherwise cost each of its moves the
-whole budget, and a worker's start, for a first-legal-action move."""
-PLUGIN_STAND_IN = "greedy"
-"""The built-in policy that plays a plug-in seat given up on (a millisecond a move)."""
 
 
 # -- the manager -------------------------------------------------------------------------------
@@ -137,19 +131,9 @@ class GameManager:
         """Where plug-in AIs choose: a worker process of their own, within the AI seats' time limit."""
         self.plugin_servers = ServerPluginAIs(storage)
         """The servers whose lobbies offer plug-in AIs (``/projectl-server plugin_ais:``)."""
-        self.ai_turn_seconds = ai_turn_seconds
-        """The wall-clock seconds a searching AI seat's turn may think (the bot passes
-        ``PROJECTL_AI_TURN_SECONDS``): its searches stop there and play their best so far. None:
-        no clock, each search runs its fixed work budget (tests, benches: deterministic)."""
-        self._turn_deadlines: dict[tuple[int, int], tuple[int, float]] = {}
-        """(game id, seat) -> (the turn, its deadline on ``thinking.WALL_CLOCK``): set by the
-        turn's first search, shared by the searches after a revealed card."""
-        self._plugin_strikes: dict[tuple[int, int], int] = {}
-        """(game id, seat) -> the plug-in seat's fallback moves in a row (:data:`PLUGIN_STRIKES`)."""
-        self._strong_plans: dict[tuple[int, int], tuple[int, tuple[Action, ...]]] = {}
-        """(game id, seat) -> (the revision the next move is expected at, the rest of a Strong seat's
-        planned turn): its next moves are played without searching again."""
-        """Where the strong policy thinks: a process pool, so no channel waits for another's AI."""
+        self.ai = AiMoves(policies=policies or engine_policy, thinker=self.thinker, plugins=self.plugins,
+                          ai_turn_seconds=ai_turn_seconds)
+        """What AI seats play next, and what they remember between moves (bot/core/play/ai_moves.py)."""
         self._cards = tuple(cards) if cards is not None else None
         """New games are dealt from these cards (None: the shipped catalogue)."""
         self.supported_modes = supported_modes(self._cards if self._cards is not None
@@ -157,7 +141,6 @@ class GameManager:
         """The modes ``catalogue --check`` reports for those cards: the only ones a table opens in."""
         self.clock = clock or SystemClock()
         self._seed_source = seed_source or (lambda: secrets.randbits(62))
-        self._policies = policies or engine_policy
         self._locks: dict[int, asyncio.Lock] = {}
         hooks = _Hooks()
         self.on_turn_started: list[TurnHook] = hooks.turn_started
@@ -178,6 +161,17 @@ class GameManager:
         other open pages this way (never another seat's: a plan is private)."""
         self.on_game_finished: list[GameHook] = hooks.game_finished
         self.on_game_cancelled: list[GameHook] = hooks.game_cancelled
+
+    @property
+    def ai_turn_seconds(self) -> float | None:
+        """The wall-clock seconds a searching AI seat's turn may think (the bot passes
+        ``PROJECTL_AI_TURN_SECONDS``): its searches stop there and play their best so far. None:
+        no clock, each search runs its fixed work budget (tests, benches: deterministic)."""
+        return self.ai.ai_turn_seconds
+
+    @ai_turn_seconds.setter
+    def ai_turn_seconds(self, seconds: float | None) -> None:
+        self.ai.ai_turn_seconds = seconds
 
     def lock(self, channel_id: int) -> asyncio.Lock:
         """The channel's lock. Hold it to read-modify-write a game; never across a Discord call."""
@@ -479,9 +473,7 @@ class GameManager:
     def _forget_seats(self, game: Game) -> None:
         """Drop what this process keeps in memory about an ended game's seats (their turn
         deadlines, a plug-in seat's strikes): nothing reads it once the game is over."""
-        for seated in game.seats:
-            self._turn_deadlines.pop((game.id, seated.seat), None)
-            self._plugin_strikes.pop((game.id, seated.seat), None)
+        self.ai.forget_seats(game)
 
     # -- playing --------------------------------------------------------------------------------
 
@@ -771,7 +763,7 @@ class GameManager:
             seat = _policy_seat(game)
             if seat is None or game.state is None:
                 break
-            action, outcome = await self._policy_action(game, seat)
+            action, outcome = await self.ai.choose(game, seat)
             try:
                 step, game = await self._commit(game, seat.seat, None, action, outcome)
             except StaleError:
@@ -780,7 +772,7 @@ class GameManager:
                 # process plays on from its own commit, so this one stops with what it committed
                 # (the caller's action stays committed and answered, not refused).
                 log.info("game %s moved on in another process; its AI seats play on there", game.id)
-                self._strong_plans.pop((game.id, seat.seat), None)  # planned from a turn not played here
+                self.ai.forget_plan(game.id, seat.seat)  # planned from a turn not played here
                 break
             except Exception as error:  # the caller reports it, after what was committed
                 log.info("AI play in game %s stopped after %d move(s): %r", game.id, len(steps), error)
@@ -788,78 +780,9 @@ class GameManager:
             steps.append(step)
         return steps, game, None
 
-    async def _policy_action(self, game: Game, seat: Seat) -> tuple[Action, engine.Outcome | None]:
-        """The policy's choice, with its outcome (applied once: checking it is applying it); if it
-        fails or is illegal, a legal fallback keeps the game moving (applied at the commit).
-        The strong policy (with the default factory) thinks in the process pool; the others take
-        about a millisecond and choose inline."""
-        assert game.state is not None
-        name = seat.policy or "greedy"
-        key = (game.id, seat.seat)
-        if is_plugin(name) and self._plugin_strikes.get(key, 0) >= PLUGIN_STRIKES:
-            name = PLUGIN_STAND_IN
-        seed = game.seed ^ (game.revision * 7919 + seat.seat)
-        seen = game.state.focused(seat.seat)
-        try:
-            if is_plugin(name) and self._policies is engine_policy:
-                action = await self.plugins.move(seen, seat.seat, seed, name, table=game.id)
-            elif name in HEAVY_POLICIES and self._policies is engine_policy:
-                kept = self._strong_plans.pop(key, None)
-                if kept is not None and kept[0] == game.revision and kept[1]:
-                    planned = kept[1]
-                else:
-                    deadline = self._turn_deadline(game, seat.seat)
-                    planned = tuple(engine.parse_action(t)
-                                    for t in await self.thinker.move(seen, seed, name, deadline))
-                action = planned[0]
-                if len(planned) > 1:
-                    self._strong_plans[key] = (game.revision + 1, planned[1:])
-            else:
-                action = self._policies(name, seed).choose(seen)
-            outcome = engine.apply(game.state, action, player=seat.seat)
-            if is_plugin(name):  # a plug-in's legal answer: its strikes start again
-                self._plugin_strikes.pop(key, None)
-            return action, outcome
-        except Exception as error:
-            if is_plugin(name):  # someone else's code: one line a move, no traceback of ours
-                log.warning("plug-in AI %s failed in game %s (seat %d): %s; a fallback move is played",
-                            name, game.id, seat.seat, said(error))
-                self._plugin_struck(game.id, seat.seat, name)
-            else:
-                log.exception("policy %s failed in game %s; using a fallback move", seat.policy, game.id)
-        legal = engine.legal_actions(game.state, seat.seat)
-        if legal:
-            return legal[0], None
-        options = engine.master_options(game.state, seat.seat)
-        if options is not None:
-            return next(options.iter_actions()), None
-        return engine.SkipTurn(), None
-
-    def _plugin_struck(self, game_id: int, seat: int, name: str) -> None:
-        """Count a plug-in seat's fallback move; at :data:`PLUGIN_STRIKES` in a row, say once in
-        the log that the seat plays :data:`PLUGIN_STAND_IN` from now on in this game."""
-        key = (game_id, seat)
-        strikes = self._plugin_strikes[key] = self._plugin_strikes.get(key, 0) + 1
-        if strikes == PLUGIN_STRIKES:
-            log.warning("plug-in AI %s failed %d moves in a row in game %s (seat %d); the seat plays %s"
-                        " for the rest of the game", name, strikes, game_id, seat, PLUGIN_STAND_IN)
-
     async def plan_changed(self, game_id: int, seat: int) -> None:
         """Run the ``on_plan_changed`` hooks (their errors are logged: the plan change stands)."""
         await _run_hooks(self.on_plan_changed, game_id, seat)
-
-    def _turn_deadline(self, game: Game, seat: int) -> float | None:
-        """When this turn of ``seat`` stops thinking: ``ai_turn_seconds`` after its first search
-        began, for every search of the turn (a card revealed mid-turn means another search,
-        within the same budget); None without a budget."""
-        if self.ai_turn_seconds is None or game.state is None:
-            return None
-        key = (game.id, seat)
-        kept = self._turn_deadlines.get(key)
-        if kept is None or kept[0] != game.state.turn:
-            kept = (game.state.turn, wall_now() + self.ai_turn_seconds)
-            self._turn_deadlines[key] = kept
-        return kept[1]
 
     async def _after(self, result: ActionResult) -> None:
         """Run hooks for a committed result, outside the lock."""

@@ -12,8 +12,8 @@ code the bot did not write, so it runs as far from the game as the bot can put i
 * within the AI seat's wall-clock budget (:data:`PLUGIN_BUDGET_S`): a worker that has not
   answered by then is killed (a new one starts for the next move) and the manager plays a legal
   fallback, as it does for a built-in policy that fails. Its answer is applied by the engine,
-  which refuses what is illegal; the manager logs every fallback, and after ``PLUGIN_STRIKES``
-  in a row plays a built-in for that seat for the rest of the game (``bot/core/play/manager.py``).
+  which refuses what is illegal; every fallback is logged, and after ``PLUGIN_STRIKES`` in a row a
+  built-in plays that seat for the rest of the game (``bot/core/play/ai_moves.py``).
 
 Plug-ins are offered only on servers whose admins turned them on (``/projectl-server
 plugin_ais:``, migration 0014: :class:`ServerPluginAIs`).
