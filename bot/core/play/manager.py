@@ -62,8 +62,8 @@ from bot.core.games import (
     shared_cards,
     stored_state,
 )
-from bot.core.play import plans
 from bot.core.play.ai_moves import AiMoves
+from bot.core.play.plan_playing import play_planned_turn
 from bot.core.play.plugins import PLUGIN_BUDGET_S, PluginRunner, ServerPluginAIs
 from bot.core.play.seat_view import changed_parts, stamp
 from bot.core.play.thinking import Thinker
@@ -72,7 +72,7 @@ from bot.core.records.results import seat_results
 from bot.core.storage import ActionRow, NewSeat, Storage
 from bot.core.storage import ChannelBusyError as _StorageBusy
 from bot.core.storage import StaleRevisionError as _StorageStale
-from bot.core.storage.plans import PlanRow, PlanStore, advance_write, delete_write, planned_write
+from bot.core.storage.plans import planned_write
 from bot.core.storage.stats import result_writes
 from bot.core.storage.transactions import InTransaction, Write
 from bot.core.wording import texts
@@ -671,7 +671,7 @@ class GameManager:
             if since is not None and not moved and not _move_changed_hands(since, game.state):
                 return steps, game, None, tuple(outcomes)
             try:
-                played, game, outcome, stopped = await self._play_planned_turn(game)
+                played, game, outcome, stopped = await play_planned_turn(game, self.storage, self._commit)
             except Exception as error:  # reading or dropping a plan: reported after what was committed
                 log.warning("looking for a plan in game %s failed: %r", game.id, error)
                 return steps, game, error, tuple(outcomes)
@@ -681,77 +681,6 @@ class GameManager:
             if stopped is not None or (outcome is None and not played):
                 return steps, game, stopped, tuple(outcomes)
             since = None
-
-    async def _play_planned_turn(
-        self, game: Game,
-    ) -> tuple[list[Step], Game, PlanOutcome | None, Exception | None]:
-        """The plan of one seat whose turn has started, played step by step (each its own commit,
-        its progress written in the same transaction), stopped at the first step that no longer
-        holds or at the end of the turn. Nothing to play: no steps and no outcome."""
-        if game.state is None or game.status != "active":
-            return [], game, None, None
-        store = PlanStore(self.storage)
-        for seat in game.state.acting_seats:
-            holder = game.seats[seat]
-            if holder.user_id is None or not plans.plays_now(game.state, seat, None):
-                continue
-            plan = await store.get(game.id, seat)
-            if plan is None:
-                continue
-            if (plan.user_id != holder.user_id or not plan.left
-                    or not plans.plays_now(game.state, seat, plan.turn)):
-                await store.forget(plan)  # the seat changed hands, or the plan's turn is over
-                continue
-            return await self._play_plan(game, holder, plan, store)
-        return [], game, None, None
-
-    async def _play_plan(
-        self, game: Game, holder: Seat, plan: PlanRow, store: PlanStore,
-    ) -> tuple[list[Step], Game, PlanOutcome | None, Exception | None]:
-        assert holder.user_id is not None
-        steps: list[Step] = []
-        reason: Any = None
-        while plan.left:
-            state = game.state
-            assert state is not None
-            if not plans.plays_now(state, holder.seat, plan.turn):
-                reason = texts.PLAN_PAST_THE_TURN
-                break
-            problem, outcome = plans.step_problem(state, holder.seat, plan.left[0])
-            if problem is not None or outcome is None:
-                reason = problem
-                break
-            ends = len(plan.left) == 1 or not plans.plays_now(outcome.state, holder.seat, state.turn)
-            progress = delete_write(plan) if ends else advance_write(plan, state.turn)
-            try:
-                step, game = await self._commit(game, holder.seat, holder.user_id,
-                                                engine.parse_action(plan.left[0].action), outcome,
-                                                planned=[progress])
-            except StaleError:  # another process played this step: it plays on from there
-                log.info("game %s moved on in another process; its planned turn plays on there", game.id)
-                return steps, game, None, None
-            except Exception as error:  # the caller reports it; the plan resumes at start-up
-                log.info("planned turn in game %s stopped after %d step(s): %r", game.id, len(steps), error)
-                return steps, game, None, error
-            steps.append(step)
-            plan = replace(plan, played=plan.played + 1, turn=state.turn)
-            if ends:
-                if plan.left:
-                    reason = texts.PLAN_PAST_THE_TURN
-                break
-        stopped: Exception | None = None
-        if plan.left or reason is not None:
-            try:
-                await store.forget(plan)  # not a plan laid out since, in another process
-            except Exception as error:  # the steps played stand; the plan is dropped when next looked at
-                log.warning("dropping a plan in game %s failed: %r", game.id, error)
-                stopped = error
-        assert game.state is not None
-        left_now = (game.state.focused(holder.seat).actions_left
-                    if plans.plays_now(game.state, holder.seat, None) else 0)
-        outcome_ = PlanOutcome(game.id, holder.seat, holder.user_id, tuple(s.text for s in steps),
-                               tuple(step.action for step in plan.left), reason, left_now)
-        return steps, game, outcome_, stopped
 
     async def _play_policies(self, game: Game) -> tuple[list[Step], Game, Exception | None]:
         """While a policy seat is to move, let it move (each action its own commit). The steps,

@@ -1,0 +1,107 @@
+"""Playing a seat's plan (bot/core/play/plans.py) when its turn starts: step by step, each step its
+own commit with the plan's progress written in the same transaction, stopped at the first step
+that no longer holds or at the end of the turn, with what was played and what was left for the
+player (:class:`PlanOutcome`). Its own module because it is the one way a human seat moves
+without its player, and it commits only through the manager's own commit (``commit``)."""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Sequence
+from dataclasses import replace
+from typing import Any, Protocol
+
+import engine
+from bot.core.errors import StaleError
+from bot.core.games import Game, PlanOutcome, Seat, Step
+from bot.core.play import plans
+from bot.core.storage import Storage
+from bot.core.storage.plans import PlanRow, PlanStore, advance_write, delete_write
+from bot.core.storage.transactions import Write
+from bot.core.wording import texts
+from engine import Action
+
+log = logging.getLogger(__name__)
+
+
+class PlannedCommit(Protocol):
+    """``GameManager._commit``: apply and commit one action (``outcome``: already applied),
+    ``planned`` writes (the plan's progress) joining its transaction."""
+
+    async def __call__(
+        self, game: Game, seat: int, user_id: int | None, action: Action,
+        outcome: engine.Outcome | None = None, *, planned: Sequence[Write] | None = None,
+    ) -> tuple[Step, Game]: ...
+
+
+async def play_planned_turn(
+    game: Game, storage: Storage, commit: PlannedCommit,
+) -> tuple[list[Step], Game, PlanOutcome | None, Exception | None]:
+    """The plan of one seat whose turn has started, played step by step (each its own commit,
+    its progress written in the same transaction), stopped at the first step that no longer
+    holds or at the end of the turn. Nothing to play: no steps and no outcome."""
+    if game.state is None or game.status != "active":
+        return [], game, None, None
+    store = PlanStore(storage)
+    for seat in game.state.acting_seats:
+        holder = game.seats[seat]
+        if holder.user_id is None or not plans.plays_now(game.state, seat, None):
+            continue
+        plan = await store.get(game.id, seat)
+        if plan is None:
+            continue
+        if (plan.user_id != holder.user_id or not plan.left
+                or not plans.plays_now(game.state, seat, plan.turn)):
+            await store.forget(plan)  # the seat changed hands, or the plan's turn is over
+            continue
+        return await _play_plan(game, holder, plan, store, commit)
+    return [], game, None, None
+
+
+async def _play_plan(
+    game: Game, holder: Seat, plan: PlanRow, store: PlanStore, commit: PlannedCommit,
+) -> tuple[list[Step], Game, PlanOutcome | None, Exception | None]:
+    assert holder.user_id is not None
+    steps: list[Step] = []
+    reason: Any = None
+    while plan.left:
+        state = game.state
+        assert state is not None
+        if not plans.plays_now(state, holder.seat, plan.turn):
+            reason = texts.PLAN_PAST_THE_TURN
+            break
+        problem, outcome = plans.step_problem(state, holder.seat, plan.left[0])
+        if problem is not None or outcome is None:
+            reason = problem
+            break
+        ends = len(plan.left) == 1 or not plans.plays_now(outcome.state, holder.seat, state.turn)
+        progress = delete_write(plan) if ends else advance_write(plan, state.turn)
+        try:
+            step, game = await commit(game, holder.seat, holder.user_id,
+                                      engine.parse_action(plan.left[0].action), outcome,
+                                      planned=[progress])
+        except StaleError:  # another process played this step: it plays on from there
+            log.info("game %s moved on in another process; its planned turn plays on there", game.id)
+            return steps, game, None, None
+        except Exception as error:  # the caller reports it; the plan resumes at start-up
+            log.info("planned turn in game %s stopped after %d step(s): %r", game.id, len(steps), error)
+            return steps, game, None, error
+        steps.append(step)
+        plan = replace(plan, played=plan.played + 1, turn=state.turn)
+        if ends:
+            if plan.left:
+                reason = texts.PLAN_PAST_THE_TURN
+            break
+    stopped: Exception | None = None
+    if plan.left or reason is not None:
+        try:
+            await store.forget(plan)  # not a plan laid out since, in another process
+        except Exception as error:  # the steps played stand; the plan is dropped when next looked at
+            log.warning("dropping a plan in game %s failed: %r", game.id, error)
+            stopped = error
+    assert game.state is not None
+    left_now = (game.state.focused(holder.seat).actions_left
+                if plans.plays_now(game.state, holder.seat, None) else 0)
+    outcome_ = PlanOutcome(game.id, holder.seat, holder.user_id, tuple(s.text for s in steps),
+                           tuple(step.action for step in plan.left), reason, left_now)
+    return steps, game, outcome_, stopped
