@@ -63,9 +63,10 @@ from bot.core.games import (
     stored_state,
 )
 from bot.core.play.ai_moves import AiMoves
+from bot.core.play.master_drafts import add_placement, read_placement, stored_draft
 from bot.core.play.plan_playing import play_planned_turn
 from bot.core.play.plugins import PLUGIN_BUDGET_S, PluginRunner, ServerPluginAIs
-from bot.core.play.seat_view import changed_parts, stamp
+from bot.core.play.seat_view import changed_parts
 from bot.core.play.thinking import Thinker
 from bot.core.records.ratings import cancel_rating_step, rating_step
 from bot.core.records.results import seat_results
@@ -744,9 +745,7 @@ class GameManager:
             await _run_hooks(self.on_game_finished, result.game)
 
     # -- Master drafts ----------------------------------------------------------------------------
-    # A draft is kept by storage (migration 0008), so master-confirm plays it after a restart too;
-    # it is handed out only while the game is at the revision it was built on, and the storage
-    # forgets a game's drafts with every commit (a confirm included) and when the game ends.
+    # The drafts' rules are in bot/core/play/master_drafts.py; here, the lock and the seat.
 
     async def master_add(
         self, channel_id: int, user_id: int, place: Place | str, *, game_id: int | None = None,
@@ -754,35 +753,16 @@ class GameManager:
         """Add a placement to the user's Master draft after checking the whole draft is legal for
         their seat (seen from their own turn: the other marker holder's puzzles are not theirs).
         The draft comes back with the game it was checked on (``draft.game``)."""
-        if isinstance(place, str):
-            try:
-                place = engine.parse_placement(place)
-            except IllegalActionError as error:
-                raise BadInputError(engine_text(error)) from error
+        place = read_placement(place)
         async with self.lock(channel_id):
             game = await self._require_open(channel_id, game_id)
             seat = _current_seat_for(game, user_id)
-            draft = await self._draft(game, seat.seat, user_id)
-            if any(p.card == place.card for p in draft.placements):
-                raise InvalidActionError(texts.MASTER_SAME_PUZZLE.format(card=place.card))
-            candidate = replace(draft, placements=(*draft.placements, place))
-            assert game.state is not None
-            try:
-                engine.apply(game.state, candidate.action, player=seat.seat)
-            except IllegalActionError as error:
-                raise InvalidActionError(engine_text(error)) from error
-            try:
-                await self.storage.save_master_draft(game.id, game.revision, seat=seat.seat,
-                                                     user_id=user_id, placements=_draft_text(candidate),
-                                                     stamp=candidate.stamp)
-            except _StorageStale as error:  # another process committed to this game meanwhile
-                raise StaleError(texts.STALE_BUTTON) from error
-            return candidate
+            return await add_placement(self.storage, game, seat.seat, user_id, place)
 
     async def master_draft(self, channel_id: int, user_id: int) -> tuple[Game, MasterDraft]:
         game = await self._require_open(channel_id)
         seat = _current_seat_for(game, user_id)
-        return game, await self._draft(game, seat.seat, user_id)
+        return game, await stored_draft(self.storage, game, seat.seat, user_id)
 
     async def master_clear(self, channel_id: int, user_id: int, *, game_id: int | None = None) -> None:
         """Forget the user's Master draft; ``game_id`` pins the game a Clear button was shown in (a
@@ -800,27 +780,13 @@ class GameManager:
         (one load); ``expected_stamp`` pins the view a Confirm button showed it on."""
 
         async def stored(game: Game, seat: int) -> Action:
-            draft = await self._draft(game, seat, user_id)
+            draft = await stored_draft(self.storage, game, seat, user_id)
             if not draft.placements:
                 raise InvalidActionError(texts.MASTER_EMPTY)
             return draft.action
 
         return await self.act(channel_id, user_id, choose=stored, expected_stamp=expected_stamp,
                               game_id=game_id)
-
-    async def _draft(self, game: Game, seat: int, user_id: int) -> MasterDraft:
-        """The user's stored draft for the game as it stands; an empty one when they have none at
-        the seat's stamp (or its text no longer reads as placements)."""
-        seen = stamp(game.state, game.revision, seat)
-        text = await self.storage.master_draft(game.id, seat, user_id, seen)
-        if text is not None:
-            try:
-                placements = tuple(engine.parse_placement(part) for part in text.split(";"))
-            except IllegalActionError:
-                log.warning("unreadable Master draft in game %s, seat %s: %r", game.id, seat, text)
-            else:
-                return MasterDraft(game.id, seat, game.revision, placements, seen, game)
-        return MasterDraft(game.id, seat, game.revision, (), seen, game)
 
     # -- odds and ends ---------------------------------------------------------------------------
 
@@ -925,12 +891,6 @@ def require_current(game: Game, seat: int, offered: str) -> None:
 
 _STALE_PARTS = {"turn": texts.STALE_PART_TURN, "mat": texts.STALE_PART_MAT, "rows": texts.STALE_PART_ROWS,
                 "game": texts.STALE_PART_GAME}
-
-
-def _draft_text(draft: MasterDraft) -> str:
-    """A draft's placements as storage keeps them: in the order the player added them (the Master
-    action itself sorts them by puzzle), separated as Master's text separates them."""
-    return "; ".join(place.placement_text() for place in draft.placements)
 
 
 def _policy_seat(game: Game) -> Seat | None:
