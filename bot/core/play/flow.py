@@ -19,9 +19,10 @@ from typing import Any
 
 import engine
 from bot.core.errors import BadInputError, InvalidActionError, NoGameError, NotInGameError, WrongStageError
-from bot.core.play.manager import Game, GameManager, require_current
+from bot.core.play.manager import Game, GameManager
 from bot.core.play.seat_view import stamp
 from bot.core.play.thinking import position_seed, public_position
+from bot.core.play.turn_checks import require_current
 from bot.core.records.ratings import refuses_hints
 from bot.core.wording import texts
 from bot.core.wording.catchup import catch_up_block, replay_log

@@ -32,8 +32,6 @@ from bot.core.errors import (
     NoGameError,
     NotHostError,
     NotInGameError,
-    NotYourTurnError,
-    OutOfDateError,
     StaleError,
     UnreadableGameError,
     WrongStageError,
@@ -66,8 +64,14 @@ from bot.core.play.ai_moves import AiMoves
 from bot.core.play.master_drafts import add_placement, read_placement, stored_draft
 from bot.core.play.plan_playing import play_planned_turn
 from bot.core.play.plugins import PLUGIN_BUDGET_S, PluginRunner, ServerPluginAIs
-from bot.core.play.seat_view import changed_parts
 from bot.core.play.thinking import Thinker
+from bot.core.play.turn_checks import (
+    current_seat_for,
+    player_action,
+    read_action,
+    refuse_someone_elses_choice,
+    require_current,
+)
 from bot.core.records.ratings import cancel_rating_step, rating_step
 from bot.core.records.results import seat_results
 from bot.core.storage import ActionRow, NewSeat, Storage
@@ -77,7 +81,7 @@ from bot.core.storage.plans import planned_write
 from bot.core.storage.stats import result_writes
 from bot.core.storage.transactions import InTransaction, Write
 from bot.core.wording import texts
-from bot.core.wording.locales import Joined, unescaped
+from bot.core.wording.locales import unescaped
 from bot.core.wording.refusals import engine_text
 from engine import Action, IllegalActionError, Phase, Place, PuzzleCard, serialisation
 from engine.catalogue import load_catalogue, supported_modes
@@ -483,7 +487,7 @@ class GameManager:
     ) -> tuple[Game, Seat]:
         """The active game and the user's seat, if it is their move; else the right refusal."""
         game = await self._require_open(channel_id, game_id)
-        return game, _current_seat_for(game, user_id)
+        return game, current_seat_for(game, user_id)
 
     async def act(
         self, channel_id: int, user_id: int, action: Action | str | None = None, *,
@@ -503,18 +507,18 @@ class GameManager:
         """
         if (action is None) == (choose is None):
             raise TypeError("act() takes an action or a chooser")
-        parsed = None if action is None else _player_action(_parse(action))
+        parsed = None if action is None else player_action(read_action(action))
         for attempt in range(1, TYPED_ACTION_ATTEMPTS + 1):
             async with self.lock(channel_id):
                 game = await self._require_open(channel_id, game_id)
-                seat = _current_seat_for(game, user_id)
+                seat = current_seat_for(game, user_id)
                 if expected_revision is not None and expected_revision != game.revision:
                     raise StaleError(texts.STALE_BUTTON)
                 if expected_stamp is not None:
                     require_current(game, seat.seat, expected_stamp)
-                chosen = parsed if choose is None else _player_action(await choose(game, seat.seat))
+                chosen = parsed if choose is None else player_action(await choose(game, seat.seat))
                 assert chosen is not None
-                _refuse_someone_elses_choice(game, seat.seat, chosen)
+                refuse_someone_elses_choice(game, seat.seat, chosen)
                 try:
                     step, after = await self._commit(game, seat.seat, user_id, chosen)
                 except StaleError:
@@ -756,12 +760,12 @@ class GameManager:
         place = read_placement(place)
         async with self.lock(channel_id):
             game = await self._require_open(channel_id, game_id)
-            seat = _current_seat_for(game, user_id)
+            seat = current_seat_for(game, user_id)
             return await add_placement(self.storage, game, seat.seat, user_id, place)
 
     async def master_draft(self, channel_id: int, user_id: int) -> tuple[Game, MasterDraft]:
         game = await self._require_open(channel_id)
-        seat = _current_seat_for(game, user_id)
+        seat = current_seat_for(game, user_id)
         return game, await stored_draft(self.storage, game, seat.seat, user_id)
 
     async def master_clear(self, channel_id: int, user_id: int, *, game_id: int | None = None) -> None:
@@ -769,7 +773,7 @@ class GameManager:
         button of the channel's previous game clears nothing of the next one's)."""
         async with self.lock(channel_id):
             game = await self._require_open(channel_id, game_id)
-            seat = _current_seat_for(game, user_id)
+            seat = current_seat_for(game, user_id)
             await self.storage.clear_master_draft(game.id, seat.seat)
 
     async def master_confirm(
@@ -820,77 +824,6 @@ def validate_new_table(settings: TableSettings, watch: str | None = None) -> Non
     if watch is not None and (settings.variant != "solo" or watch not in POLICY_NAMES):
         raise BadInputError(texts.WATCH_SOLO_ONLY if watch in POLICY_NAMES else
                             texts.BAD_POLICY.format(names=ai_kinds()))
-
-
-def _parse(action: Action | str) -> Action:
-    if not isinstance(action, str):
-        return action
-    try:
-        return engine.parse_action(action)
-    except IllegalActionError as error:
-        raise BadInputError(engine_text(error)) from error
-
-
-def _player_action(action: Action) -> Action:
-    """The one gate between a player and the engine: a player may send only their own moves.
-
-    Table decisions (skip a turn, remove a seat — ``engine.TABLE_ACTIONS``) are applied only by
-    :meth:`GameManager.decide` after a vote, the turn clock or the host's replace; every player
-    entry point (typed text, autocomplete values, buttons, menus, Master confirm) reaches the
-    engine through :meth:`GameManager.act`, which calls this first. Any kind the engine adds to
-    ``TABLE_ACTIONS`` is refused here without touching this function."""
-    if isinstance(action, engine.TABLE_ACTIONS):
-        raise InvalidActionError(texts.TABLE_DECISION_ONLY.format(action=str(action)))
-    return action
-
-
-def _current_seat_for(game: Game, user_id: int) -> Seat:
-    """The user's seat if it may act now: the current seat, or either marker holder's while two
-    turns run at once (Line Clear). A seat that left or was removed is told so, not whose turn it is."""
-    if game.status == "lobby":
-        raise WrongStageError(texts.NOT_STARTED)
-    seat = game.seat_of(user_id)
-    if seat is None:
-        raise NotInGameError(texts.NOT_IN_GAME)
-    current = game.current
-    if current is None or game.state is None:
-        raise WrongStageError(texts.GAME_OVER)
-    if game.state.players[seat.seat].removed:
-        # Their seat row stays after they leave or are voted out, but they will never move again:
-        # "not your turn: X is playing" would suggest waiting. Every front (command, typed
-        # notation, buttons, the web board) reaches this through ``act`` or ``flow.acting``.
-        raise NotInGameError(texts.NO_LONGER_IN_GAME)
-    acting = game.state.acting_seats
-    if seat.seat not in acting:
-        if len(acting) > 1:  # Line Clear: both marker holders, joined in the reader's language
-            names = Joined([game.seats[s].name for s in acting], texts.AND)
-            raise NotYourTurnError(texts.NOT_YOUR_TURN_BOTH.format(names=names))
-        raise NotYourTurnError(texts.NOT_YOUR_TURN.format(name=current.name))
-    return seat
-
-
-def _refuse_someone_elses_choice(game: Game, seat: int, action: Action) -> None:
-    """An answer from a seat with nothing pending while another seat's decision waits (the other
-    marker holder's, in Line Clear) is refused naming whose choice it is; the engine alone could
-    say only that nothing waits for this seat."""
-    if not isinstance(action, engine.Choose) or game.state is None:
-        return
-    if game.state.decision_for(seat) is None and game.state.pending:
-        owner = game.seats[game.state.pending[0].seat].name
-        raise InvalidActionError(texts.CHOICE_IS_OTHERS.format(name=owner))
-
-
-def require_current(game: Game, seat: int, offered: str) -> None:
-    """Refuse, with what changed, an offer to ``seat`` made at stamp ``offered`` when something it
-    relies on has changed since (``bot/core/play/seat_view.py``); the error carries ``game``."""
-    changed = changed_parts(game.state, game.revision, seat, offered)
-    if changed:
-        parts = Joined([_STALE_PARTS[part] for part in changed], ", ")
-        raise OutOfDateError(texts.STALE_FOR_YOU.format(changed=parts), game=game, seat=seat, changed=changed)
-
-
-_STALE_PARTS = {"turn": texts.STALE_PART_TURN, "mat": texts.STALE_PART_MAT, "rows": texts.STALE_PART_ROWS,
-                "game": texts.STALE_PART_GAME}
 
 
 def _policy_seat(game: Game) -> Seat | None:
