@@ -14,26 +14,21 @@ changed when one is raised. See docs/bot.md for the API and the hooks.
 
 from __future__ import annotations
 
-import asyncio
 import logging
-import secrets
-from collections.abc import AsyncIterator, Awaitable, Callable, Collection, Sequence
+from collections.abc import Awaitable, Callable, Collection
 from dataclasses import replace
-from typing import Any, TypeVar
+from typing import TypeVar
 
 import engine
-from bot.core.clock import Clock, SystemClock
 from bot.core.errors import (
     AlreadySeatedError,
     BadInputError,
     ChannelBusyError,
     GameFullError,
     InvalidActionError,
-    NoGameError,
     NotHostError,
     NotInGameError,
     StaleError,
-    UnreadableGameError,
     WrongStageError,
 )
 from bot.core.games import (
@@ -52,7 +47,6 @@ from bot.core.games import (
     StepHook,
     TableSettings,
     TurnHook,
-    _Hooks,
     ai_kinds,
     ai_name,
     engine_policy,
@@ -60,11 +54,9 @@ from bot.core.games import (
     shared_cards,
     stored_state,
 )
-from bot.core.play.ai_moves import AiMoves
+from bot.core.play.games_core import GamesCore, run_hooks
 from bot.core.play.master_drafts import add_placement, read_placement, stored_draft
 from bot.core.play.plan_playing import play_planned_turn
-from bot.core.play.plugins import PLUGIN_BUDGET_S, PluginRunner, ServerPluginAIs
-from bot.core.play.thinking import Thinker
 from bot.core.play.turn_checks import (
     current_seat_for,
     player_action,
@@ -72,20 +64,14 @@ from bot.core.play.turn_checks import (
     refuse_someone_elses_choice,
     require_current,
 )
-from bot.core.records.ratings import cancel_rating_step, rating_step
-from bot.core.records.results import seat_results
-from bot.core.storage import ActionRow, NewSeat, Storage
+from bot.core.records.ratings import cancel_rating_step
 from bot.core.storage import ChannelBusyError as _StorageBusy
+from bot.core.storage import NewSeat
 from bot.core.storage import StaleRevisionError as _StorageStale
-from bot.core.storage.plans import planned_write
-from bot.core.storage.stats import result_writes
-from bot.core.storage.transactions import InTransaction, Write
 from bot.core.wording import texts
 from bot.core.wording.locales import unescaped
 from bot.core.wording.refusals import engine_text
-from engine import Action, IllegalActionError, Phase, Place, PuzzleCard, serialisation
-from engine.catalogue import load_catalogue, supported_modes
-from engine.events import TurnStarted
+from engine import Action, IllegalActionError, Place
 
 __all__ = [
     "MAX_POLICY_STEPS", "POLICY_LABELS", "POLICY_NAMES", "VARIANTS", "ActionResult", "Game", "GameHook",
@@ -96,7 +82,6 @@ __all__ = [
 
 log = logging.getLogger(__name__)
 
-CommitWrites = Callable[[Game, Step], Awaitable[Sequence[Write]]]
 Chooser = Callable[[Game, int], Awaitable[Action]]
 """Works out, under the channel lock, the action a tap means on the game as just loaded for the
 acting seat (``(game, seat) -> action``): one load and one enumeration per tap."""
@@ -121,140 +106,8 @@ class _MovedOn(Exception):
     sharing the database changed it (see :meth:`GameManager._decided_on_the_latest`)."""
 
 
-class GameManager:
+class GameManager(GamesCore):
     """Creates, runs and finishes games. One instance per bot (or per test)."""
-
-    def __init__(
-        self, storage: Storage, *, clock: Clock | None = None,
-        seed_source: Callable[[], int] | None = None, policies: PolicyFactory | None = None,
-        cards: Sequence[PuzzleCard] | None = None, thinker: Thinker | None = None,
-        ai_turn_seconds: float | None = None,
-    ) -> None:
-        self.storage = storage
-        self.thinker = thinker or Thinker()
-        self.plugins = PluginRunner(PLUGIN_BUDGET_S if ai_turn_seconds is None else ai_turn_seconds)
-        """Where plug-in AIs choose: a worker process of their own, within the AI seats' time limit."""
-        self.plugin_servers = ServerPluginAIs(storage)
-        """The servers whose lobbies offer plug-in AIs (``/projectl-server plugin_ais:``)."""
-        self.ai = AiMoves(policies=policies or engine_policy, thinker=self.thinker, plugins=self.plugins,
-                          ai_turn_seconds=ai_turn_seconds)
-        """What AI seats play next, and what they remember between moves (bot/core/play/ai_moves.py)."""
-        self._cards = tuple(cards) if cards is not None else None
-        """New games are dealt from these cards (None: the shipped catalogue)."""
-        self.supported_modes = supported_modes(self._cards if self._cards is not None
-                                               else load_catalogue().cards)
-        """The modes ``catalogue --check`` reports for those cards: the only ones a table opens in."""
-        self.clock = clock or SystemClock()
-        self._seed_source = seed_source or (lambda: secrets.randbits(62))
-        self._locks: dict[int, asyncio.Lock] = {}
-        hooks = _Hooks()
-        self.on_turn_started: list[TurnHook] = hooks.turn_started
-        """Awaited as ``hook(game, seat)`` after a commit that hands the move to ``seat`` (human
-        or AI; the game start counts). Hooks run outside the channel lock, errors are logged."""
-        self.on_action_committed: list[StepHook] = hooks.action_committed
-        """Awaited as ``hook(game, step)`` for every committed action, policy seats' included."""
-        self.commit_writes: list[CommitWrites] = []
-        """Awaited as ``hook(game, step)`` with the game and step an action is ABOUT to commit;
-        the storage writes it returns join that action's transaction (one fsync, and the two
-        cannot disagree after a crash). Errors are logged and the action commits without them."""
-        self.on_plan_played: list[Callable[[PlanOutcome], Awaitable[None]]] = []
-        """Awaited as ``hook(outcome)`` for each planned turn that played or stopped (the player
-        is told privately what was played and what is left)."""
-        self.on_plan_changed: list[Callable[[int, int], Awaitable[None]]] = []
-        """Awaited as ``hook(game_id, seat)`` after a seat's plan was kept or dropped by its player
-        (``plan_keeping``, from any front): no revision says so, so the board tells that seat's
-        other open pages this way (never another seat's: a plan is private)."""
-        self.on_game_finished: list[GameHook] = hooks.game_finished
-        self.on_game_cancelled: list[GameHook] = hooks.game_cancelled
-
-    @property
-    def ai_turn_seconds(self) -> float | None:
-        """The wall-clock seconds a searching AI seat's turn may think (the bot passes
-        ``PROJECTL_AI_TURN_SECONDS``): its searches stop there and play their best so far. None:
-        no clock, each search runs its fixed work budget (tests, benches: deterministic)."""
-        return self.ai.ai_turn_seconds
-
-    @ai_turn_seconds.setter
-    def ai_turn_seconds(self, seconds: float | None) -> None:
-        self.ai.ai_turn_seconds = seconds
-
-    def lock(self, channel_id: int) -> asyncio.Lock:
-        """The channel's lock. Hold it to read-modify-write a game; never across a Discord call."""
-        lock = self._locks.get(channel_id)
-        if lock is None:
-            lock = self._locks[channel_id] = asyncio.Lock()
-        return lock
-
-    # -- reading --------------------------------------------------------------------------------
-
-    async def game_in_channel(self, channel_id: int) -> Game | None:
-        """The lobby or active game in the channel, if any (no lock: a consistent snapshot)."""
-        row = await self.storage.open_game_in_channel(channel_id)
-        return None if row is None else Game.from_row(row)
-
-    async def game(self, game_id: int) -> Game | None:
-        row = await self.storage.find_game(game_id)
-        return None if row is None else Game.from_row(row)
-
-    async def active_games(self) -> list[Game]:
-        """Every active game that can be read (an unreadable one is logged and left out, so it
-        cannot stop ``resume()`` — and with it the whole bot — from starting)."""
-        return [game async for game in self.iter_active_games()]
-
-    async def iter_active_games(self) -> AsyncIterator[Game]:
-        """:meth:`active_games` one at a time (read in small batches): start-up does not parse
-        every active game into one list first."""
-        async for row in self.storage.iter_games_with_status("active"):
-            try:
-                yield Game.from_row(row)
-            except UnreadableGameError:
-                continue
-
-    async def log(self, game_id: int, *, after_seq: int = 0) -> list[ActionRow]:
-        """The action log, oldest first: ``ActionRow(game_id, seq, seat, user_id, action, revision,
-        created_at)``, ``action`` in engine text notation."""
-        return await self.storage.actions(game_id, after_seq=after_seq)
-
-    async def log_tail(
-        self, game_id: int, limit: int, *, before_revision: int | None = None
-    ) -> list[ActionRow]:
-        """The last ``limit`` log rows (committed before ``before_revision``), oldest first."""
-        return await self.storage.last_actions(game_id, limit, before_revision=before_revision)
-
-    async def verify(self, game_id: int) -> bool:
-        """Replay the log from the seed and compare with the stored state."""
-        row = await self.storage.get_game(game_id)
-        if row.state is None:
-            return True
-        state = Game.from_row(row).state
-        assert state is not None  # loaded from row.state, which is set
-        initial = engine.initial_state(state)
-        rows = await self.storage.actions(game_id)
-        actions = [engine.parse_action(a.action) for a in rows]
-        replayed = engine.replay(initial, actions, [a.seat for a in rows])
-        return serialisation.dumps(replayed, cards=False) == serialisation.dumps(state, cards=False)
-
-    async def _require_lobby(
-        self, channel_id: int, game_id: int | None, *, started: str = texts.ALREADY_STARTED,
-        host: int | None = None, not_host: str = "",
-    ) -> Game:
-        """The channel's game, still in its lobby; with ``host``, that user must be its host."""
-        game = await self._require_open(channel_id, game_id)
-        if game.status != "lobby":
-            raise WrongStageError(started)
-        if host is not None and host != game.host_id:
-            raise NotHostError(not_host)
-        return game
-
-    async def _require_open(self, channel_id: int, game_id: int | None = None) -> Game:
-        game = await self.game_in_channel(channel_id)
-        if game is None:
-            if game_id is not None:
-                raise StaleError(texts.STALE_GAME)
-            raise NoGameError(texts.NO_GAME)
-        if game_id is not None and game.id != game_id:
-            raise StaleError(texts.STALE_GAME)
-        return game
 
     # -- lobby ----------------------------------------------------------------------------------
 
@@ -450,7 +303,7 @@ class GameManager:
 
         cancelled = await self._decided_on_the_latest(channel_id, attempt)
         self._forget_seats(cancelled)
-        await _run_hooks(self.on_game_cancelled, cancelled)
+        await run_hooks(self.on_game_cancelled, cancelled)
         return cancelled
 
     async def cancel_gone(self, channel_id: int) -> Game | None:
@@ -472,13 +325,8 @@ class GameManager:
         if cancelled is not None:
             log.info("game %s cancelled: channel %s is gone", cancelled.id, channel_id)
             self._forget_seats(cancelled)
-            await _run_hooks(self.on_game_cancelled, cancelled)
+            await run_hooks(self.on_game_cancelled, cancelled)
         return cancelled
-
-    def _forget_seats(self, game: Game) -> None:
-        """Drop what this process keeps in memory about an ended game's seats (their turn
-        deadlines, a plug-in seat's strikes): nothing reads it once the game is over."""
-        self.ai.forget_seats(game)
 
     # -- playing --------------------------------------------------------------------------------
 
@@ -613,52 +461,6 @@ class GameManager:
             results.append(result)
         return results
 
-    async def _commit(
-        self, game: Game, seat: int, user_id: int | None, action: Action,
-        outcome: engine.Outcome | None = None, *, planned: Sequence[Write] | None = None,
-    ) -> tuple[Step, Game]:
-        """Apply and commit one action; the step and the game as committed (read back in the
-        same storage job, so nothing re-reads it). ``outcome``: the action already applied to
-        ``game.state`` by the caller (an AI's move, checked as it was chosen), not applied again.
-        ``planned``: the action is a step of the seat's plan, and these writes (its progress)
-        commit with it."""
-        assert game.state is not None
-        if outcome is None:
-            try:
-                outcome = engine.apply(game.state, action, player=seat)
-            except IllegalActionError as error:
-                raise InvalidActionError(engine_text(error)) from error
-        finished = outcome.state.is_over
-        # A finishing action records every seat's result with it (what /projectl stats reads).
-        also: list[Write | InTransaction] = []
-        if finished:  # ... and its rating change, read and written in that same transaction
-            also.extend(result_writes(game.id, game.guild_id, seat_results(game.seats, outcome.state)))
-            also.append(rating_step(game, outcome.state))
-        # Writes that belong to this moment (a reminder pushed back) join the same transaction.
-        if planned is not None:
-            also.extend(planned)
-            also.append(planned_write(game.id, game.revision + 1))
-        pending = Step(seat, user_id, action, outcome.events, game.revision + 1, outcome.state,
-                       planned is not None)
-        provisional = replace(game, state=outcome.state, revision=game.revision + 1,
-                              status="finished" if finished else game.status)
-        for hook in list(self.commit_writes):
-            try:
-                also.extend(await hook(provisional, pending))
-            except Exception:
-                log.exception("commit hook %r failed", hook)
-        text, catalogue = stored_state(game, outcome.state)
-        try:
-            row = await self.storage.commit_action(
-                game.id, game.revision, seat=seat, user_id=user_id, action=str(action),
-                state=text, state_schema=outcome.state.schema, finished=finished,
-                also=also, catalogue=catalogue,
-            )
-        except _StorageStale as error:
-            raise StaleError(texts.STALE_BUTTON) from error
-        return (Step(seat, user_id, action, outcome.events, row.revision, outcome.state, planned is not None),
-                Game.from_row(row))
-
     async def _play_on(
         self, game: Game, *, since: engine.GameState | None = None,
     ) -> tuple[list[Step], Game, Exception | None, tuple[PlanOutcome, ...]]:
@@ -713,40 +515,6 @@ class GameManager:
                 return steps, game, error
             steps.append(step)
         return steps, game, None
-
-    async def plan_changed(self, game_id: int, seat: int) -> None:
-        """Run the ``on_plan_changed`` hooks (their errors are logged: the plan change stands)."""
-        await _run_hooks(self.on_plan_changed, game_id, seat)
-
-    async def _after(self, result: ActionResult) -> None:
-        """Run hooks for a committed result, outside the lock."""
-        previous = result.before.state
-        running = result.before
-        started = result.started
-        if previous is None and started is not None and started.state is not None:
-            previous = started.state
-            for seat in started.state.acting_seats:
-                await _run_hooks(self.on_turn_started, started, started.seats[seat])
-        for step in result.steps:
-            running = _with_state(result.game, step)
-            await _run_hooks(self.on_action_committed, running, step)
-            if step.state.turns:
-                # Two turns at once (Line Clear): each new turn is announced by its own event;
-                # one holder finishing never "starts" the other's.
-                for event in step.events:
-                    if isinstance(event, TurnStarted):
-                        await _run_hooks(self.on_turn_started, running, running.seats[event.seat])
-            elif previous is None or (previous.current, previous.turn, previous.phase) != (
-                step.state.current, step.state.turn, step.state.phase
-            ):
-                if step.state.phase is not Phase.OVER:
-                    await _run_hooks(self.on_turn_started, running, running.seats[step.state.current])
-            previous = step.state
-        for outcome in result.plans:
-            await _run_hooks(self.on_plan_played, outcome)
-        if result.finished and result.before.status != "finished":
-            self._forget_seats(result.game)
-            await _run_hooks(self.on_game_finished, result.game)
 
     # -- Master drafts ----------------------------------------------------------------------------
     # The drafts' rules are in bot/core/play/master_drafts.py; here, the lock and the seat.
@@ -841,10 +609,6 @@ def _new_seats(game: Game) -> list[NewSeat]:
     return [NewSeat(unescaped(s.name), user_id=s.user_id, policy=s.policy) for s in game.seats]
 
 
-def _with_state(game: Game, step: Step) -> Game:
-    return replace(game, state=step.state, revision=step.revision)
-
-
 def _move_changed_hands(before: engine.GameState | None, after: engine.GameState | None) -> bool:
     """Whether another seat (or a new turn, or phase) holds the move in ``after``."""
     if before is None or after is None:
@@ -853,9 +617,3 @@ def _move_changed_hands(before: engine.GameState | None, after: engine.GameState
             != (after.current, after.turn, after.phase, after.acting_seats))
 
 
-async def _run_hooks(hooks: list[Any], *args: Any) -> None:
-    for hook in list(hooks):
-        try:
-            await hook(*args)
-        except Exception:
-            log.exception("manager hook %r failed", hook)

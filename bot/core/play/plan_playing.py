@@ -25,8 +25,8 @@ log = logging.getLogger(__name__)
 
 
 class PlannedCommit(Protocol):
-    """``GameManager._commit``: apply and commit one action (``outcome``: already applied),
-    ``planned`` writes (the plan's progress) joining its transaction."""
+    """``GamesCore._commit`` (games_core.py): apply and commit one action (``outcome``: already
+    applied), ``planned`` writes (the plan's progress) joining its transaction."""
 
     async def __call__(
         self, game: Game, seat: int, user_id: int | None, action: Action,
