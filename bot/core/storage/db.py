@@ -2,20 +2,14 @@
 
 Why the shape it has:
 
-* The connection is opened, set up (WAL mode, ``synchronous``) and migrated in connecting.py.
-* Autocommit connection with explicit ``BEGIN IMMEDIATE`` transactions: a multi-row change (log
-  row + state + revision) is one transaction, and it takes the write lock up front instead of
-  failing half-way on a busy database.
+* The connection is opened, set up (WAL mode, ``synchronous``) and migrated in connecting.py, and
+  work reaches it through :class:`~bot.core.storage.connection.StorageConnection` (one job per
+  request, transactions taking turns), which :class:`Storage` extends.
 * Optimistic concurrency: every change names the ``revision`` it was computed from and fails with
   :class:`StaleRevisionError` if someone else committed first. The manager's per-channel lock
   makes that rare; the check makes it safe even across processes or after a crash.
 * Rows come back as frozen dataclasses (rows.py), never cursors, so callers cannot hold a
   transaction open.
-* One thread round trip per request: aiosqlite runs every call (``execute``, ``fetchone``,
-  closing a cursor...) as a separate job on its thread, about 0.2 ms each on a busy machine, and
-  an action used to make ~37 of them. The hot paths run a plain function on the connection's
-  thread instead (:meth:`Storage._job`): a read, or a whole transaction plus reading the row back,
-  is ONE job.
 * On PostgreSQL a round trip to the server is what costs (the bot's CPU and the server's), so the
   two hot paths are one statement each — a game read with its seats, an action committed with
   its lock, check, log row and read-back (:data:`_PG_COMMIT_ACTION`) — and run on the bot's own
@@ -24,22 +18,15 @@ Why the shape it has:
 
 from __future__ import annotations
 
-import asyncio
 import functools
 import json
 import sqlite3
-from collections.abc import AsyncIterator, Callable, Iterable, Sequence
-from contextlib import asynccontextmanager
-from datetime import datetime
-from pathlib import Path
-from typing import Any, TypeVar
+from collections.abc import AsyncIterator, Iterable, Sequence
+from typing import Any
 
 import aiosqlite
 
-from bot.core.clock import Clock, SystemClock
-from bot.core.storage import migrations
-from bot.core.storage.checkpoints import WalCheckpoints
-from bot.core.storage.connecting import open_postgres, open_sqlite
+from bot.core.storage.connection import StorageConnection
 from bot.core.storage.errors import ChannelBusyError, GameNotFoundError
 from bot.core.storage.game_rows import (
     _CATALOGUES,
@@ -55,7 +42,7 @@ from bot.core.storage.game_rows import (
     _seats_of_json,
     _store_catalogue,
 )
-from bot.core.storage.postgres import PgConnection, is_postgres_url
+from bot.core.storage.postgres import PgConnection
 from bot.core.storage.revisions import (
     _REVISION_SQL,
     _bump,
@@ -74,102 +61,13 @@ from bot.core.storage.rows import (
 )
 from bot.core.storage.transactions import InTransaction, Write, _in_transaction, _scalar_now
 
-T = TypeVar("T")
-
 PLAYER_PREFERENCES = ("mention_on_turn",)
 """Columns of ``players`` that :meth:`Storage.set_preference` may write. Later migrations that
 add preference columns append their names here."""
 
 
-class Storage:
+class Storage(StorageConnection):
     """Async access to the bot's database. Create with :meth:`open`, finish with :meth:`close`."""
-
-    def __init__(
-        self, db: aiosqlite.Connection, clock: Clock, checkpoints: WalCheckpoints | None = None,
-    ) -> None:
-        self._db = db
-        self._clock = clock
-        self.checkpoints = checkpoints
-        """A SQLite file's log checkpoints, off the commit path (checkpoints.py); None for
-        PostgreSQL and ``:memory:``."""
-        # (PgConnection has aiosqlite's surface without being one: see ``open``)
-        direct: object = db
-        self._direct = direct if isinstance(direct, PgConnection) else None
-        """PostgreSQL: where single-statement jobs run on the bot's own loop (``fetch_row``)."""
-        self._writing = asyncio.Lock()
-        """One connection serves every channel, so a second BEGIN while another channel's
-        transaction is open would fail ("cannot start a transaction within a transaction"):
-        transactions take turns here, for the few milliseconds each lasts."""
-
-    # -- lifecycle ---------------------------------------------------------------------------
-
-    @classmethod
-    async def open(cls, path: str | Path, clock: Clock | None = None) -> Storage:
-        """Open (creating if needed) and migrate the database at ``path`` (":memory:" works), or
-        the PostgreSQL database at a ``postgresql://`` URL (bot/core/storage/postgres.py).
-
-        Raises :class:`StorageOpenError` (one sentence naming the setting) for a database that
-        cannot be used, without changing it."""
-        clock = clock or SystemClock()
-        if is_postgres_url(path):
-            # PgConnection has aiosqlite.Connection's surface (postgres.py) without being one.
-            return cls(await open_postgres(str(path), _iso(clock.now())), clock)  # type: ignore[arg-type]
-        target = str(path)
-        db = await open_sqlite(target, _iso(clock.now()))
-        checkpoints = None if target == ":memory:" else WalCheckpoints(target)
-        return cls(db, clock, checkpoints)
-
-    async def close(self) -> None:
-        await self._db.close()
-        if self.checkpoints is not None:
-            await asyncio.to_thread(self.checkpoints.close)
-
-    def _committed(self) -> None:
-        if self.checkpoints is not None:
-            self.checkpoints.after_commit()
-
-    async def schema_version(self) -> int:
-        return await migrations.current_version(self._db)
-
-    @property
-    def dialect(self) -> str:
-        """'sqlite' or 'postgresql': which engine this store talks to."""
-        return str(getattr(self._db, "dialect", "sqlite"))
-
-    async def journal_mode(self) -> str:
-        return str(await self._scalar("PRAGMA journal_mode"))
-
-    @asynccontextmanager
-    async def _transaction(self) -> AsyncIterator[aiosqlite.Connection]:
-        async with self._writing:
-            await self._db.execute("BEGIN IMMEDIATE")
-            try:
-                yield self._db
-            except BaseException:
-                await self._db.execute("ROLLBACK")
-                raise
-            await self._db.execute("COMMIT")
-        self._committed()
-
-    async def _job(self, work: Callable[[sqlite3.Connection], T]) -> T:
-        """Run ``work`` on the connection's own thread as ONE aiosqlite job (see the module doc).
-        ``work`` is plain blocking sqlite3 code; it must not await or touch the event loop."""
-        db = self._db
-        result: T = await db._execute(lambda: work(db._conn))  # noqa: SLF001 - aiosqlite's job queue
-        return result
-
-    async def _write(self, work: Callable[[sqlite3.Connection], T]) -> T:
-        """``work`` inside ``BEGIN IMMEDIATE`` ... ``COMMIT`` (ROLLBACK if it raises), as one job."""
-        async with self._writing:
-            result = await self._job(lambda conn: _in_transaction(conn, work))
-        self._committed()
-        return result
-
-    def _now(self) -> str:
-        return _iso(self._clock.now())
-
-    async def _scalar(self, sql: str, params: Sequence[Any] = ()) -> Any:
-        return await self._job(lambda conn: _scalar_now(conn, sql, params))
 
     # -- games -------------------------------------------------------------------------------
 
@@ -626,12 +524,6 @@ class Storage:
 
 
 # -- helpers -----------------------------------------------------------------------------------
-
-
-def _iso(when: datetime) -> str:
-    if when.tzinfo is None:
-        raise ValueError("the clock must return timezone-aware times")
-    return when.isoformat()
 
 
 async def _scalar(db: aiosqlite.Connection, sql: str, params: Sequence[Any] = ()) -> Any:
