@@ -24,8 +24,6 @@ import sqlite3
 from collections.abc import AsyncIterator, Iterable, Sequence
 from typing import Any
 
-import aiosqlite
-
 from bot.core.storage.connection import StorageConnection
 from bot.core.storage.errors import ChannelBusyError, GameNotFoundError
 from bot.core.storage.game_rows import (
@@ -523,16 +521,7 @@ class Storage(StorageConnection):
             "DELETE FROM master_drafts WHERE game_id = ? AND seat = ?", (game_id, seat)))
 
 
-# -- helpers -----------------------------------------------------------------------------------
-
-
-async def _scalar(db: aiosqlite.Connection, sql: str, params: Sequence[Any] = ()) -> Any:
-    async with db.execute(sql, params) as cursor:
-        row = await cursor.fetchone()
-    return None if row is None else row[0]
-
-
-# Plain sqlite3 helpers: they run inside one Storage._job, on the connection's thread.
+# -- helpers: plain sqlite3, run inside one Storage._job, on the connection's thread ------------
 
 
 _ACTION_COLUMNS = "game_id, seq, seat, user_id, action, revision, created_at, planned = 1"
