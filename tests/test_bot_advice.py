@@ -20,6 +20,7 @@ from test_bot_support import (
     last_channel_post,
 )
 
+from bot.core.storage.hints import HintStore
 from bot.core.wording import texts
 
 
@@ -168,3 +169,31 @@ async def test_a_seat_stored_with_the_retired_strong_level_still_plays(h: Discor
     assert after.current is not None and after.current.user_id == alice.id
     assert after.state.turn > game.state.turn  # the stored Strong seat played its whole turn
     assert await bot_of(h).manager.verify(after.id)
+
+
+async def test_a_hint_is_counted_before_the_expert_thinks_and_not_once_the_game_is_over(
+    h: DiscordHarness, monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The Expert thinks for seconds; a game that ends meanwhile (its last move made on the web
+    board) is judged for ratings with the hint already counted (a Solo win with a hint is casual).
+    Asked once the game is over, the hint is refused and not counted."""
+    alice = h.add_user("alice")
+    await h.slash(alice, "games", "projectl table new", variant="solo")
+    game = await _game(h)
+    manager = bot_of(h).manager
+    store = HintStore(bot_of(h).storage)
+    counted_when_thinking: list[dict[int, int]] = []
+    run = manager.thinker.run
+
+    async def thinking(function: Any, *args: Any) -> Any:
+        counted_when_thinking.append(await store.hints_used(game.id))
+        return await run(function, *args)
+
+    monkeypatch.setattr(manager.thinker, "run", thinking)
+    reply = final_reply(await h.slash(alice, "games", "projectl play hint"))
+    assert "hints used this game: 1" in reply.content
+    assert counted_when_thinking == [{0: 1}]
+    assert await store.count_hint(game.id, 0) == 2
+    await bot_of(h).storage.set_status(game.id, (await _game(h)).revision, "finished")
+    assert await store.count_hint(game.id, 0) is None  # over: not counted
+    assert await store.hints_used(game.id) == {0: 2}

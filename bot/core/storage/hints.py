@@ -5,6 +5,7 @@ from __future__ import annotations
 import sqlite3
 
 from bot.core.storage.db import Storage
+from bot.core.storage.revisions import _lock_game
 
 
 class HintStore:
@@ -13,9 +14,16 @@ class HintStore:
     def __init__(self, storage: Storage) -> None:
         self.storage = storage
 
-    async def count_hint(self, game_id: int, seat: int) -> int:
-        """Record one more hint for the seat; returns how many it has used now."""
-        def work(conn: sqlite3.Connection) -> int:
+    async def count_hint(self, game_id: int, seat: int) -> int | None:
+        """Record one more hint for the seat while the game is running; returns how many it has
+        used now, or None (nothing recorded) when the game is no longer active. Taken under the
+        game's lock (as an action's commit is), so a hint counted before the game's last action
+        is one its rating sees, and none is counted after it."""
+        def work(conn: sqlite3.Connection) -> int | None:
+            _lock_game(conn, game_id)
+            status = conn.execute("SELECT status FROM games WHERE id = ?", (game_id,)).fetchone()
+            if status is None or status[0] != "active":
+                return None
             conn.execute(
                 "INSERT INTO hints (game_id, seat, used) VALUES (?, ?, 1)"
                 " ON CONFLICT (game_id, seat) DO UPDATE SET used = used + 1", (game_id, seat))

@@ -390,6 +390,7 @@ CANCEL_DONE = "Game {game_id} is cancelled."
 CANCEL_MOVED_ON = ("Game {game_id} has moved on since you asked: nothing was cancelled. To cancel it as it "
                    "is now, use `/projectl table cancel` again.")
 CANCEL_OVER = "Game {game_id} is no longer running here: nothing was cancelled."
+HINT_GAME_OVER = "Game {game_id} has ended: no hint was given, and none was counted."
 LOBBY_CANCEL_STARTED = ("Game {game_id} has started: this lobby button no longer cancels it. To cancel it, "
                         "use `/projectl table cancel`, which asks first.")
 MODE_UNSUPPORTED = (

@@ -18,7 +18,7 @@ import discord
 from discord import app_commands
 
 import engine
-from bot.core.errors import BadInputError, NoGameError
+from bot.core.errors import BadInputError, NoGameError, StaleError
 from bot.core.play import flow
 from bot.core.play.manager import Game
 from bot.core.play.thinking import Mistake, advice_hint, review_game
@@ -104,10 +104,11 @@ async def hint_command(interaction: discord.Interaction) -> None:
     game = ctx.game
     ctx.require_hint_allowed()
     await common.defer(interaction)
+    # counted before the Expert thinks (seconds): a game ending meanwhile is rated with it
+    used = await common.saved(interaction, _count_hint(HintStore(bot.storage), game.id, ctx.seat))
     # Planned from the asker's own turn: on a concurrent table the state's current seat may be the
     # other marker holder.
     hint = await bot.manager.thinker.run(advice_hint, ctx.hint_position(), ctx.hint_seed())
-    used = await common.saved(interaction, HintStore(bot.storage).count_hint(game.id, ctx.seat))  # counted
     action = engine.parse_action(hint.action)
     place = _first_placement(action)
     if place is not None:
@@ -119,6 +120,15 @@ async def hint_command(interaction: discord.Interaction) -> None:
         text = Joined((text, texts.HINT_SOLO_RATED), "\n")
     about = describe(ctx.state, game.names, ctx.seat, mat=ctx.seat)
     await common.reply(interaction, text, files=[common.png(image, "hint.png", about)])
+
+
+async def _count_hint(store: HintStore, game_id: int, seat: int) -> int:
+    """One more hint for ``seat``; refused, nothing counted, when the game has ended since it was
+    asked for."""
+    used = await store.count_hint(game_id, seat)
+    if used is None:
+        raise StaleError(texts.HINT_GAME_OVER.format(game_id=game_id))
+    return used
 
 
 async def _finished_game(interaction: discord.Interaction, game_id: int | None) -> Game:
