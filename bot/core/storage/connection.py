@@ -31,7 +31,7 @@ from bot.core.storage import migrations
 from bot.core.storage.checkpoints import WalCheckpoints
 from bot.core.storage.connecting import open_postgres, open_sqlite
 from bot.core.storage.postgres import PgConnection, is_postgres_url
-from bot.core.storage.transactions import _in_transaction, _scalar_now
+from bot.core.storage.transactions import read_scalar, run_in_transaction
 
 T = TypeVar("T")
 
@@ -117,7 +117,7 @@ class StorageConnection:
     async def _write(self, work: Callable[[sqlite3.Connection], T]) -> T:
         """``work`` inside ``BEGIN IMMEDIATE`` ... ``COMMIT`` (ROLLBACK if it raises), as one job."""
         async with self._writing:
-            result = await self._job(lambda conn: _in_transaction(conn, work))
+            result = await self._job(lambda conn: run_in_transaction(conn, work))
         self._committed()
         return result
 
@@ -125,7 +125,7 @@ class StorageConnection:
         return _iso(self._clock.now())
 
     async def _scalar(self, sql: str, params: Sequence[Any] = ()) -> Any:
-        return await self._job(lambda conn: _scalar_now(conn, sql, params))
+        return await self._job(lambda conn: read_scalar(conn, sql, params))
 
 
 def _iso(when: datetime) -> str:

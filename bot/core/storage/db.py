@@ -57,7 +57,7 @@ from bot.core.storage.rows import (
     PlayerRow,
     StoredCatalogue,
 )
-from bot.core.storage.transactions import InTransaction, Write, _in_transaction, _scalar_now
+from bot.core.storage.transactions import InTransaction, Write, read_scalar, run_in_transaction
 
 PLAYER_PREFERENCES = ("mention_on_turn",)
 """Columns of ``players`` that :meth:`Storage.set_preference` may write. Later migrations that
@@ -295,7 +295,7 @@ class Storage(StorageConnection):
         def work(conn: sqlite3.Connection) -> GameRow:
             _check_revision_now(conn, game_id, expected_revision, statuses=("active",))
             _store_catalogue(conn, game_id, catalogue, now)
-            seq = int(_scalar_now(conn, "SELECT COALESCE(MAX(seq), 0) + 1 FROM actions WHERE game_id = ?",
+            seq = int(read_scalar(conn, "SELECT COALESCE(MAX(seq), 0) + 1 FROM actions WHERE game_id = ?",
                                   (game_id,)))
             conn.execute(
                 "INSERT INTO actions (game_id, seq, seat, user_id, action, revision, created_at)"
@@ -364,7 +364,7 @@ class Storage(StorageConnection):
                 _refuse_unwritten_action(found, game_id, expected_revision)
             return await self._game_direct(self._direct, row)
         async with self._writing:  # never inside another job's open transaction (see __init__)
-            return await self._job(lambda conn: _in_transaction(conn, work))
+            return await self._job(lambda conn: run_in_transaction(conn, work))
 
     async def set_message_ids(
         self, game_id: int, *, lobby_message_id: int | None = None, table_message_id: int | None = None,
@@ -477,7 +477,7 @@ class Storage(StorageConnection):
         def work(conn: sqlite3.Connection) -> str:
             conn.execute("INSERT INTO bot_secrets (name, value, created_at) VALUES (?, ?, ?)"
                          " ON CONFLICT (name) DO NOTHING", (name, candidate, now))
-            return str(_scalar_now(conn, "SELECT value FROM bot_secrets WHERE name = ?", (name,)))
+            return str(read_scalar(conn, "SELECT value FROM bot_secrets WHERE name = ?", (name,)))
 
         return await self._write(work)
 

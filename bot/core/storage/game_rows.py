@@ -13,7 +13,7 @@ from typing import Any
 
 from bot.core.storage.errors import GameNotFoundError
 from bot.core.storage.rows import GameRow, SeatRow, StoredCatalogue
-from bot.core.storage.transactions import Write, _scalar_now
+from bot.core.storage.transactions import Write, read_scalar
 
 _GAME_COLUMNS = (
     "id, guild_id, channel_id, status, host_id, variant, max_players, options, seed, state, "
@@ -97,7 +97,7 @@ def _catalogue_cards(conn: sqlite3.Connection, key: str) -> str | None:
     """The cards stored under ``key`` (None if the row is missing: that game is unreadable)."""
     text = _CATALOGUES.get(key)
     if text is None:
-        found = _scalar_now(conn, "SELECT cards FROM catalogues WHERE catalogue_key = ?", (key,))
+        found = read_scalar(conn, "SELECT cards FROM catalogues WHERE catalogue_key = ?", (key,))
         if found is None:
             return None
         text = _remember_catalogue(key, str(found))

@@ -33,7 +33,7 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
 from bot.core.storage.db import Storage
-from bot.core.storage.transactions import InTransaction
+from bot.core.storage.transactions import InTransaction, read_scalar
 
 Prior = tuple[float, float]
 """(mu, sigma) of one entrant on one ladder."""
@@ -181,8 +181,8 @@ def _record(conn: sqlite3.Connection, now: str, game_id: int, outcome: RatedGame
                 continue  # an anchor, an AI, or a seat the result does not move (not one of its games)
             before = priors.get(entrant.key, initial)
             mu, sigma = after[entrant.key]
-            name = entrant.name or str(_scalar(conn, "SELECT display_name FROM players WHERE user_id = ?",
-                                               (entrant.user_id,)) or "")
+            name = entrant.name or str(read_scalar(conn, "SELECT display_name FROM players WHERE user_id = ?",
+                                                   (entrant.user_id,)) or "")
             conn.execute(
                 "INSERT INTO ratings (ladder, player, user_id, display_name, mu, sigma, ordinal, games,"
                 " updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, 1, ?) ON CONFLICT (ladder, player) DO UPDATE SET"
@@ -315,11 +315,6 @@ class RatingStore:
                 sorted((("judged", *j) for j in judged), key=repr)
 
         return await self.storage._job(work)
-
-
-def _scalar(conn: sqlite3.Connection, sql: str, params: Sequence[object]) -> object:
-    row = conn.execute(sql, params).fetchone()
-    return None if row is None else row[0]
 
 
 def _rounded(value: object) -> object:

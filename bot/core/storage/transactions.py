@@ -33,7 +33,10 @@ class InTransaction:
     """What it returns is not used (a rating step returns what it judged, for its tests)."""
 
 
-def _in_transaction(conn: sqlite3.Connection, work: Callable[[sqlite3.Connection], T]) -> T:
+def run_in_transaction(conn: sqlite3.Connection, work: Callable[[sqlite3.Connection], T]) -> T:
+    """``work`` between ``BEGIN IMMEDIATE`` and ``COMMIT`` on the connection's own thread, rolled
+    back if it raises: the write lock is taken up front, so a busy database refuses before any
+    row is written instead of half-way through."""
     conn.execute("BEGIN IMMEDIATE")
     try:
         result = work(conn)
@@ -44,6 +47,8 @@ def _in_transaction(conn: sqlite3.Connection, work: Callable[[sqlite3.Connection
     return result
 
 
-def _scalar_now(conn: sqlite3.Connection, sql: str, params: Sequence[Any] = ()) -> Any:
+def read_scalar(conn: sqlite3.Connection, sql: str, params: Sequence[Any] = ()) -> Any:
+    """The first column of the first row ``sql`` reads, or None when it reads no row: one value
+    read on the connection's own thread (inside a job or a transaction)."""
     row = conn.execute(sql, params).fetchone()
     return None if row is None else row[0]
