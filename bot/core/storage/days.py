@@ -26,7 +26,7 @@ import aiosqlite
 from bot.core.storage.db import FORGET_DRAFTS_SQL, Storage
 from bot.core.storage.errors import StaleRevisionError
 from bot.core.storage.game_rows import catalogue_writes
-from bot.core.storage.revisions import _check_revision
+from bot.core.storage.revisions import check_revision
 from bot.core.storage.rows import ActionRow, GameRow, StoredCatalogue
 from bot.core.storage.transactions import Write
 
@@ -489,7 +489,7 @@ class DaysStore:
         ``catalogue``: as in ``Storage.start_game``."""
         now = self._now()
         async with self._transaction() as db:
-            await _check_revision(db, game_id, expected_revision, statuses=("active",))
+            await check_revision(db, game_id, expected_revision, statuses=("active",))
             async with db.execute("SELECT MAX(seq) FROM actions WHERE game_id = ?", (game_id,)) as cursor:
                 last = await cursor.fetchone()
             if last is None or last[0] != seq:
@@ -524,7 +524,7 @@ class DaysStore:
     ) -> GameRow:
         """Hand an active game's human seat to a policy (AI), bumping the revision."""
         async with self._transaction() as db:
-            await _check_revision(db, game_id, expected_revision, statuses=("active",))
+            await check_revision(db, game_id, expected_revision, statuses=("active",))
             await db.execute(
                 "UPDATE seats SET replaced_user_id = COALESCE(replaced_user_id, user_id), user_id = NULL,"
                 " policy = ?, display_name = ?"

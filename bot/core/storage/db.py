@@ -42,11 +42,11 @@ from bot.core.storage.game_rows import (
 )
 from bot.core.storage.postgres import PgConnection
 from bot.core.storage.revisions import (
-    _REVISION_SQL,
-    _bump,
-    _check_revision_now,
-    _lock_game,
-    _refuse_unwritten_action,
+    REVISION_SQL,
+    bump_revision,
+    check_revision_in_transaction,
+    lock_game,
+    refuse_unwritten_action,
 )
 from bot.core.storage.rows import (
     GAME_STATUSES,
@@ -206,11 +206,11 @@ class Storage(StorageConnection):
         now = self._now()
 
         def work(conn: sqlite3.Connection) -> GameRow:
-            _check_revision_now(conn, game_id, expected_revision, statuses=("lobby",))
+            check_revision_in_transaction(conn, game_id, expected_revision, statuses=("lobby",))
             conn.execute("DELETE FROM seats WHERE game_id = ?", (game_id,))
             for index, seat in enumerate(seats):
                 _insert_seat(conn, game_id, index, seat, now)
-            _bump(conn, game_id, now)
+            bump_revision(conn, game_id, now)
             return _require_game(conn, game_id)
 
         return await self._write(work)
@@ -220,10 +220,10 @@ class Storage(StorageConnection):
         now = self._now()
 
         def work(conn: sqlite3.Connection) -> GameRow:
-            _check_revision_now(conn, game_id, expected_revision, statuses=("lobby",))
+            check_revision_in_transaction(conn, game_id, expected_revision, statuses=("lobby",))
             conn.execute("UPDATE games SET options = ? WHERE id = ?",
                          (json.dumps(options, sort_keys=True), game_id))
-            _bump(conn, game_id, now)
+            bump_revision(conn, game_id, now)
             return _require_game(conn, game_id)
 
         return await self._write(work)
@@ -237,7 +237,7 @@ class Storage(StorageConnection):
         now = self._now()
 
         def work(conn: sqlite3.Connection) -> GameRow:
-            _check_revision_now(conn, game_id, expected_revision, statuses=("lobby",))
+            check_revision_in_transaction(conn, game_id, expected_revision, statuses=("lobby",))
             _store_catalogue(conn, game_id, catalogue, now)
             conn.execute(
                 "UPDATE games SET status = 'active', state = ?, state_schema = ?,"
@@ -258,7 +258,7 @@ class Storage(StorageConnection):
         ended = now if status in ("finished", "cancelled") else None
 
         def work(conn: sqlite3.Connection) -> GameRow:
-            _check_revision_now(conn, game_id, expected_revision, statuses=OPEN_STATUSES)
+            check_revision_in_transaction(conn, game_id, expected_revision, statuses=OPEN_STATUSES)
             conn.execute(
                 "UPDATE games SET status = ?, revision = revision + 1, updated_at = ?,"
                 " ended_at = COALESCE(?, ended_at) WHERE id = ?",
@@ -293,7 +293,7 @@ class Storage(StorageConnection):
                 state_schema=state_schema, finished=finished, also=also, catalogue=catalogue, now=now)
 
         def work(conn: sqlite3.Connection) -> GameRow:
-            _check_revision_now(conn, game_id, expected_revision, statuses=("active",))
+            check_revision_in_transaction(conn, game_id, expected_revision, statuses=("active",))
             _store_catalogue(conn, game_id, catalogue, now)
             seq = int(read_scalar(conn, "SELECT COALESCE(MAX(seq), 0) + 1 FROM actions WHERE game_id = ?",
                                   (game_id,)))
@@ -337,14 +337,14 @@ class Storage(StorageConnection):
 
         def commit(conn: sqlite3.Connection) -> GameRow:
             row = conn.execute(_PG_COMMIT_ACTION, params).fetchone()
-            if row is None:  # nothing was written: say why, as _check_revision_now would have
-                found = conn.execute(_REVISION_SQL, (game_id,)).fetchone()
-                _refuse_unwritten_action(found, game_id, expected_revision)
+            if row is None:  # nothing was written: say why, as check_revision_in_transaction would have
+                found = conn.execute(REVISION_SQL, (game_id,)).fetchone()
+                refuse_unwritten_action(found, game_id, expected_revision)
             return _game_row_with_seats(conn, row)
 
         def work(conn: sqlite3.Connection) -> GameRow:
             if catalogue is not None:  # the game's lock before its row is written (no deadlock)
-                _lock_game(conn, game_id)
+                lock_game(conn, game_id)
                 _store_catalogue(conn, game_id, catalogue, now)
             committed = commit(conn)
             for write in also:
@@ -360,8 +360,8 @@ class Storage(StorageConnection):
             # (its own transaction), or it and the writes that join it in one transaction
             row = await self._direct.fetch_row_then(_PG_COMMIT_ACTION, params, writes)
             if row is None:
-                found = await self._direct.fetch_row(_REVISION_SQL, (game_id,))
-                _refuse_unwritten_action(found, game_id, expected_revision)
+                found = await self._direct.fetch_row(REVISION_SQL, (game_id,))
+                refuse_unwritten_action(found, game_id, expected_revision)
             return await self._game_direct(self._direct, row)
         async with self._writing:  # never inside another job's open transaction (see __init__)
             return await self._job(lambda conn: run_in_transaction(conn, work))
@@ -504,7 +504,7 @@ class Storage(StorageConnection):
         now = self._now()
 
         def work(conn: sqlite3.Connection) -> None:
-            _check_revision_now(conn, game_id, expected_revision, statuses=("active",))
+            check_revision_in_transaction(conn, game_id, expected_revision, statuses=("active",))
             conn.execute(
                 "INSERT INTO master_drafts (game_id, seat, user_id, revision, placements, updated_at, stamp)"
                 " VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT (game_id, seat) DO UPDATE SET"
@@ -546,7 +546,7 @@ SELECT moved.*, {_PG_SEATS_JSON.replace("games.id", "moved.id")} FROM moved
 """PostgreSQL: one action committed in one statement (``Storage._commit_action_postgres``).
 
 Why it is as safe as the transaction of separate statements it replaces: the game's advisory
-lock (``_lock_game``) is taken before the row is updated (the one-time condition runs first), so
+lock (``lock_game``) is taken before the row is updated (the one-time condition runs first), so
 a transaction of another process that checked the revision under that lock finishes before this
 one touches the game; the row is updated only if its revision and status are still the expected
 ones on its newest version (PostgreSQL re-checks the condition on a row changed meanwhile), so a

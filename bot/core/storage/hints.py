@@ -5,7 +5,7 @@ from __future__ import annotations
 import sqlite3
 
 from bot.core.storage.db import Storage
-from bot.core.storage.revisions import _lock_game
+from bot.core.storage.revisions import lock_game
 
 
 class HintStore:
@@ -20,7 +20,7 @@ class HintStore:
         game's lock (as an action's commit is), so a hint counted before the game's last action
         is one its rating sees, and none is counted after it."""
         def work(conn: sqlite3.Connection) -> int | None:
-            _lock_game(conn, game_id)
+            lock_game(conn, game_id)
             status = conn.execute("SELECT status FROM games WHERE id = ?", (game_id,)).fetchone()
             if status is None or status[0] != "active":
                 return None

@@ -23,7 +23,7 @@ booleans are sent as 0/1 like SQLite stores them. A constraint violation is rais
 ``sqlite3.IntegrityError`` (with PostgreSQL's message) so the store's one ``except`` covers both.
 
 Across processes: every change to a game takes ``pg_advisory_xact_lock(game id)`` inside its
-transaction (``db._lock_game``), so two bot processes serialise on a game the way one process's
+transaction (``revisions.lock_game``), so two bot processes serialise on a game the way one process's
 ``asyncio.Lock`` does; the lock ends with the transaction, so a killed process never leaves it held.
 """
 

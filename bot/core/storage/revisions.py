@@ -15,9 +15,12 @@ import aiosqlite
 from bot.core.storage.errors import GameNotFoundError, StaleRevisionError
 
 
-async def _check_revision(
+async def check_revision(
     db: aiosqlite.Connection, game_id: int, expected: int, *, statuses: Sequence[str]
 ) -> None:
+    """Inside an aiosqlite transaction: raise :class:`StaleRevisionError` unless game ``game_id``
+    is still at revision ``expected`` with one of ``statuses`` (:class:`GameNotFoundError` if it
+    is gone), taking the game's lock first on PostgreSQL so nobody moves it on before the write."""
     if getattr(db, "dialect", "sqlite") == "postgresql":
         await db.execute(_GAME_LOCK, (game_id,))
     async with db.execute("SELECT revision, status FROM games WHERE id = ?", (game_id,)) as cursor:
@@ -25,10 +28,12 @@ async def _check_revision(
     _revision_matches(row, game_id, expected, statuses)
 
 
-def _check_revision_now(
+def check_revision_in_transaction(
     conn: sqlite3.Connection, game_id: int, expected: int, *, statuses: Sequence[str]
 ) -> None:
-    _lock_game(conn, game_id)
+    """:func:`check_revision` on the connection's own thread, inside a transaction that a job
+    runs (:func:`~bot.core.storage.transactions.run_in_transaction`)."""
+    lock_game(conn, game_id)
     row = conn.execute("SELECT revision, status FROM games WHERE id = ?", (game_id,)).fetchone()
     _revision_matches(row, game_id, expected, statuses)
 
@@ -36,19 +41,21 @@ def _check_revision_now(
 _GAME_LOCK = "SELECT pg_advisory_xact_lock(?)"
 
 
-def _lock_game(conn: sqlite3.Connection, game_id: int) -> None:
+def lock_game(conn: sqlite3.Connection, game_id: int) -> None:
     """On PostgreSQL, serialise changes to one game across processes until this transaction ends
     (SQLite needs nothing: ``BEGIN IMMEDIATE`` already takes the one write lock)."""
     if getattr(conn, "dialect", "sqlite") == "postgresql":
         conn.execute(_GAME_LOCK, (game_id,))
 
 
-_REVISION_SQL = "SELECT revision, status FROM games WHERE id = ?"
+REVISION_SQL = "SELECT revision, status FROM games WHERE id = ?"
+"""Reads the ``(revision, status)`` row that :func:`refuse_unwritten_action` judges."""
 
 
-def _refuse_unwritten_action(row: Any, game_id: int, expected: int) -> NoReturn:
-    """db.py's :data:`_PG_COMMIT_ACTION` wrote nothing: raise what :func:`_check_revision_now` would have
-    (the game's ``row`` of :data:`_REVISION_SQL`), or a stale revision if it moved on since."""
+def refuse_unwritten_action(row: Any, game_id: int, expected: int) -> NoReturn:
+    """db.py's :data:`_PG_COMMIT_ACTION` wrote nothing: raise what
+    :func:`check_revision_in_transaction` would have (the game's ``row`` of :data:`REVISION_SQL`),
+    or a stale revision if it moved on since."""
     _revision_matches(row, game_id, expected, ("active",))
     raise StaleRevisionError(f"Game {game_id} moved on at revision {expected}.")
 
@@ -62,5 +69,7 @@ def _revision_matches(row: Any, game_id: int, expected: int, statuses: Sequence[
         )
 
 
-def _bump(conn: sqlite3.Connection, game_id: int, now: str) -> None:
+def bump_revision(conn: sqlite3.Connection, game_id: int, now: str) -> None:
+    """Move game ``game_id`` on to its next revision (changed at ``now``), inside the transaction
+    that changed it: a change computed from the old revision is refused from here on."""
     conn.execute("UPDATE games SET revision = revision + 1, updated_at = ? WHERE id = ?", (now, game_id))
