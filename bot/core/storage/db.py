@@ -27,18 +27,18 @@ from typing import Any
 from bot.core.storage.connection import StorageConnection
 from bot.core.storage.errors import ChannelBusyError, GameNotFoundError
 from bot.core.storage.game_rows import (
-    _CATALOGUES,
-    _GAME_COLUMNS,
-    _GAME_FIELDS,
-    _PG_SEATS_JSON,
-    _game_row,
-    _game_row_of,
-    _game_row_with_seats,
-    _read_game,
-    _remember_catalogue,
-    _require_game,
-    _seats_of_json,
-    _store_catalogue,
+    GAME_COLUMNS,
+    GAME_FIELDS,
+    PG_SEATS_JSON,
+    REMEMBERED_CATALOGUES,
+    game_row_of,
+    game_row_reading_seats,
+    game_row_with_seats_json,
+    read_game,
+    remember_catalogue,
+    require_game,
+    seats_of_json,
+    store_catalogue,
 )
 from bot.core.storage.postgres import PgConnection
 from bot.core.storage.revisions import (
@@ -97,7 +97,7 @@ class Storage(StorageConnection):
             if turn_limit_hours is not None:
                 conn.execute("INSERT INTO table_options (game_id, turn_limit_hours) VALUES (?, ?)",
                              (game_id, turn_limit_hours))
-            return _require_game(conn, game_id)
+            return require_game(conn, game_id)
 
         try:
             return await self._write(work)
@@ -115,42 +115,42 @@ class Storage(StorageConnection):
     async def find_game(self, game_id: int) -> GameRow | None:
         if self._direct is not None:
             return await self._read_game_direct(self._direct, "id = ?", (game_id,))
-        return await self._job(lambda conn: _read_game(conn, "id = ?", (game_id,)))
+        return await self._job(lambda conn: read_game(conn, "id = ?", (game_id,)))
 
     async def open_game_in_channel(self, channel_id: int) -> GameRow | None:
         """The lobby or active game in ``channel_id``, if any."""
         where = "channel_id = ? AND status IN ('lobby', 'active')"
         if self._direct is not None:
             return await self._read_game_direct(self._direct, where, (channel_id,))
-        return await self._job(lambda conn: _read_game(conn, where, (channel_id,)))
+        return await self._job(lambda conn: read_game(conn, where, (channel_id,)))
 
     async def _read_game_direct(
         self, direct: PgConnection, where: str, params: Sequence[Any]
     ) -> GameRow | None:
-        """PostgreSQL: :func:`_read_game` as one statement on the bot's loop (``fetch_row``)."""
+        """PostgreSQL: :func:`read_game` as one statement on the bot's loop (``fetch_row``)."""
         row = await direct.fetch_row(
-            f"SELECT {_GAME_COLUMNS}, {_PG_SEATS_JSON} FROM games WHERE {where}", params)
+            f"SELECT {GAME_COLUMNS}, {PG_SEATS_JSON} FROM games WHERE {where}", params)
         return None if row is None else await self._game_direct(direct, row)
 
     @staticmethod
     async def _game_direct(direct: PgConnection, row: Sequence[Any]) -> GameRow:
-        """A row of :data:`_GAME_COLUMNS` and :data:`_PG_SEATS_JSON` as a :class:`GameRow`, its
+        """A row of :data:`GAME_COLUMNS` and :data:`PG_SEATS_JSON` as a :class:`GameRow`, its
         catalogue read by ``fetch_row`` the first time its key is seen."""
-        key = row[_GAME_FIELDS.index("catalogue_key")]
-        cards = None if key is None else _CATALOGUES.get(str(key))
+        key = row[GAME_FIELDS.index("catalogue_key")]
+        cards = None if key is None else REMEMBERED_CATALOGUES.get(str(key))
         if key is not None and cards is None:
             found = await direct.fetch_row("SELECT cards FROM catalogues WHERE catalogue_key = ?", (key,))
-            cards = None if found is None else _remember_catalogue(str(key), str(found[0]))
-        return _game_row_of(row[:-1], _seats_of_json(row[-1]), cards)
+            cards = None if found is None else remember_catalogue(str(key), str(found[0]))
+        return game_row_of(row[:-1], seats_of_json(row[-1]), cards)
 
     async def games_with_status(self, *statuses: str) -> list[GameRow]:
         marks = ", ".join("?" for _ in statuses)
 
         def work(conn: sqlite3.Connection) -> list[GameRow]:
             rows = conn.execute(
-                f"SELECT {_GAME_COLUMNS} FROM games WHERE status IN ({marks}) ORDER BY id", statuses
+                f"SELECT {GAME_COLUMNS} FROM games WHERE status IN ({marks}) ORDER BY id", statuses
             ).fetchall()
-            return [_game_row(conn, row) for row in rows]
+            return [game_row_reading_seats(conn, row) for row in rows]
 
         return await self._job(work)
 
@@ -165,10 +165,10 @@ class Storage(StorageConnection):
         return await self._open_games("guild_id = ? AND parent_id IS NULL", (guild_id,))
 
     async def _open_games(self, where: str, params: Sequence[Any]) -> list[GameRow]:
-        sql = f"SELECT {_GAME_COLUMNS} FROM games WHERE {where} AND status IN ('lobby', 'active') ORDER BY id"
+        sql = f"SELECT {GAME_COLUMNS} FROM games WHERE {where} AND status IN ('lobby', 'active') ORDER BY id"
 
         def work(conn: sqlite3.Connection) -> list[GameRow]:
-            return [_game_row(conn, row) for row in conn.execute(sql, params).fetchall()]
+            return [game_row_reading_seats(conn, row) for row in conn.execute(sql, params).fetchall()]
 
         return await self._job(work)
 
@@ -187,8 +187,8 @@ class Storage(StorageConnection):
         marks = ", ".join("?" for _ in statuses)
 
         def page(conn: sqlite3.Connection, after: int) -> list[GameRow]:
-            return [_game_row(conn, row) for row in conn.execute(
-                f"SELECT {_GAME_COLUMNS} FROM games WHERE status IN ({marks}) AND id > ? ORDER BY id LIMIT ?",
+            return [game_row_reading_seats(conn, row) for row in conn.execute(
+                f"SELECT {GAME_COLUMNS} FROM games WHERE status IN ({marks}) AND id > ? ORDER BY id LIMIT ?",
                 (*statuses, after, batch),
             ).fetchall()]
 
@@ -211,7 +211,7 @@ class Storage(StorageConnection):
             for index, seat in enumerate(seats):
                 _insert_seat(conn, game_id, index, seat, now)
             bump_revision(conn, game_id, now)
-            return _require_game(conn, game_id)
+            return require_game(conn, game_id)
 
         return await self._write(work)
 
@@ -224,7 +224,7 @@ class Storage(StorageConnection):
             conn.execute("UPDATE games SET options = ? WHERE id = ?",
                          (json.dumps(options, sort_keys=True), game_id))
             bump_revision(conn, game_id, now)
-            return _require_game(conn, game_id)
+            return require_game(conn, game_id)
 
         return await self._write(work)
 
@@ -238,13 +238,13 @@ class Storage(StorageConnection):
 
         def work(conn: sqlite3.Connection) -> GameRow:
             check_revision_in_transaction(conn, game_id, expected_revision, statuses=("lobby",))
-            _store_catalogue(conn, game_id, catalogue, now)
+            store_catalogue(conn, game_id, catalogue, now)
             conn.execute(
                 "UPDATE games SET status = 'active', state = ?, state_schema = ?,"
                 " revision = revision + 1, updated_at = ? WHERE id = ?",
                 (state, state_schema, now, game_id),
             )
-            return _require_game(conn, game_id)
+            return require_game(conn, game_id)
 
         return await self._write(work)
 
@@ -267,7 +267,7 @@ class Storage(StorageConnection):
             _forget_drafts(conn, game_id)
             for step in also:
                 step.run(conn, now)
-            return _require_game(conn, game_id)
+            return require_game(conn, game_id)
 
         return await self._write(work)
 
@@ -294,7 +294,7 @@ class Storage(StorageConnection):
 
         def work(conn: sqlite3.Connection) -> GameRow:
             check_revision_in_transaction(conn, game_id, expected_revision, statuses=("active",))
-            _store_catalogue(conn, game_id, catalogue, now)
+            store_catalogue(conn, game_id, catalogue, now)
             seq = int(read_scalar(conn, "SELECT COALESCE(MAX(seq), 0) + 1 FROM actions WHERE game_id = ?",
                                   (game_id,)))
             conn.execute(
@@ -317,7 +317,7 @@ class Storage(StorageConnection):
                     conn.execute(write.sql, write.params)
                 else:  # reads and writes that depend on what this transaction sees (ratings)
                     write.run(conn, now)
-            return _require_game(conn, game_id)
+            return require_game(conn, game_id)
 
         return await self._write(work)
 
@@ -340,12 +340,12 @@ class Storage(StorageConnection):
             if row is None:  # nothing was written: say why, as check_revision_in_transaction would have
                 found = conn.execute(REVISION_SQL, (game_id,)).fetchone()
                 refuse_unwritten_action(found, game_id, expected_revision)
-            return _game_row_with_seats(conn, row)
+            return game_row_with_seats_json(conn, row)
 
         def work(conn: sqlite3.Connection) -> GameRow:
             if catalogue is not None:  # the game's lock before its row is written (no deadlock)
                 lock_game(conn, game_id)
-                _store_catalogue(conn, game_id, catalogue, now)
+                store_catalogue(conn, game_id, catalogue, now)
             committed = commit(conn)
             for write in also:
                 if isinstance(write, Write):
@@ -533,7 +533,7 @@ WITH moved AS (
         status = CASE WHEN $6 = 1 THEN 'finished' ELSE status END,
         ended_at = CASE WHEN $6 = 1 THEN $5 ELSE ended_at END
     WHERE id = $1 AND (SELECT TRUE FROM pg_advisory_xact_lock($1)) AND revision = $2 AND status = 'active'
-    RETURNING {_GAME_COLUMNS}
+    RETURNING {GAME_COLUMNS}
 ), logged AS (
     INSERT INTO actions (game_id, seq, seat, user_id, action, revision, created_at)
     SELECT id, (SELECT COALESCE(MAX(seq), 0) + 1 FROM actions WHERE game_id = $1), $7, $8, $9, revision, $5
@@ -541,7 +541,7 @@ WITH moved AS (
 ), forgotten AS (
     DELETE FROM master_drafts WHERE game_id = $1 AND ($6 = 1 OR seat = $7) AND EXISTS (SELECT FROM moved)
 )
-SELECT moved.*, {_PG_SEATS_JSON.replace("games.id", "moved.id")} FROM moved
+SELECT moved.*, {PG_SEATS_JSON.replace("games.id", "moved.id")} FROM moved
 """
 """PostgreSQL: one action committed in one statement (``Storage._commit_action_postgres``).
 

@@ -15,43 +15,49 @@ from bot.core.storage.errors import GameNotFoundError
 from bot.core.storage.rows import GameRow, SeatRow, StoredCatalogue
 from bot.core.storage.transactions import Write, read_scalar
 
-_GAME_COLUMNS = (
+GAME_COLUMNS = (
     "id, guild_id, channel_id, status, host_id, variant, max_players, options, seed, state, "
     "state_schema, revision, lobby_message_id, table_message_id, created_at, updated_at, ended_at, "
     "catalogue_key, channel_private, parent_id"
 )
+"""The columns of ``games`` every read of a game selects, in :class:`GameRow`'s field order."""
 
 
-_GAME_FIELDS = tuple(column.strip() for column in _GAME_COLUMNS.split(","))
-"""The names of :data:`_GAME_COLUMNS`, which are :class:`GameRow`'s fields."""
+GAME_FIELDS = tuple(column.strip() for column in GAME_COLUMNS.split(","))
+"""The names of :data:`GAME_COLUMNS`, which are :class:`GameRow`'s fields."""
 
 
-def _read_game(conn: sqlite3.Connection, where: str, params: Sequence[Any]) -> GameRow | None:
+def read_game(conn: sqlite3.Connection, where: str, params: Sequence[Any]) -> GameRow | None:
+    """The one game ``where`` (SQL over ``games``, with ``params``) selects, with its seats and
+    cards, or None: on the connection's own thread, in one round trip on PostgreSQL."""
     if getattr(conn, "dialect", "sqlite") == "postgresql":  # one round trip, seats included
-        row = conn.execute(f"SELECT {_GAME_COLUMNS}, {_PG_SEATS_JSON} FROM games WHERE {where}",
+        row = conn.execute(f"SELECT {GAME_COLUMNS}, {PG_SEATS_JSON} FROM games WHERE {where}",
                            params).fetchone()
-        return None if row is None else _game_row_with_seats(conn, row)
-    row = conn.execute(f"SELECT {_GAME_COLUMNS} FROM games WHERE {where}", params).fetchone()
-    return None if row is None else _game_row(conn, row)
+        return None if row is None else game_row_with_seats_json(conn, row)
+    row = conn.execute(f"SELECT {GAME_COLUMNS} FROM games WHERE {where}", params).fetchone()
+    return None if row is None else game_row_reading_seats(conn, row)
 
 
-def _require_game(conn: sqlite3.Connection, game_id: int) -> GameRow:
-    game = _read_game(conn, "id = ?", (game_id,))
+def require_game(conn: sqlite3.Connection, game_id: int) -> GameRow:
+    """Game ``game_id`` as :func:`read_game` reads it; :class:`GameNotFoundError` if it is gone."""
+    game = read_game(conn, "id = ?", (game_id,))
     if game is None:
         raise GameNotFoundError(f"No game {game_id}.")
     return game
 
 
-def _game_row(conn: sqlite3.Connection, row: Sequence[Any]) -> GameRow:
+def game_row_reading_seats(conn: sqlite3.Connection, row: Sequence[Any]) -> GameRow:
+    """A row of :data:`GAME_COLUMNS` as a :class:`GameRow`, its seats and catalogue read on
+    ``conn`` (SQLite, where a second read is an in-process call)."""
     seats = tuple(SeatRow(*seat) for seat in conn.execute(
         "SELECT seat, user_id, display_name, policy, joined_at FROM seats WHERE game_id = ? ORDER BY seat",
         (row[0],),
     ))
-    key = row[_GAME_FIELDS.index("catalogue_key")]
-    return _game_row_of(row, seats, None if key is None else _catalogue_cards(conn, str(key)))
+    key = row[GAME_FIELDS.index("catalogue_key")]
+    return game_row_of(row, seats, None if key is None else _catalogue_cards(conn, str(key)))
 
 
-_PG_SEATS_JSON = (
+PG_SEATS_JSON = (
     "(SELECT json_agg(json_build_array(seat, user_id, display_name, policy, joined_at) ORDER BY seat)"
     " FROM seats WHERE seats.game_id = games.id)"
 )
@@ -60,20 +66,21 @@ round trip to the server instead of two (a round trip costs the bot a thread hop
 a statement; on SQLite the second read is an in-process call and stays as it is)."""
 
 
-def _game_row_with_seats(conn: sqlite3.Connection, row: Sequence[Any]) -> GameRow:
-    """A row of :data:`_GAME_COLUMNS` followed by :data:`_PG_SEATS_JSON` (PostgreSQL)."""
-    key = row[_GAME_FIELDS.index("catalogue_key")]
+def game_row_with_seats_json(conn: sqlite3.Connection, row: Sequence[Any]) -> GameRow:
+    """A row of :data:`GAME_COLUMNS` followed by :data:`PG_SEATS_JSON` (PostgreSQL)."""
+    key = row[GAME_FIELDS.index("catalogue_key")]
     cards = None if key is None else _catalogue_cards(conn, str(key))
-    return _game_row_of(row[:-1], _seats_of_json(row[-1]), cards)
+    return game_row_of(row[:-1], seats_of_json(row[-1]), cards)
 
 
-def _seats_of_json(text: str | None) -> tuple[SeatRow, ...]:
+def seats_of_json(text: str | None) -> tuple[SeatRow, ...]:
+    """The seats of :data:`PG_SEATS_JSON` (None: a game with no seats)."""
     return () if text is None else tuple(SeatRow(*seat) for seat in json.loads(text))
 
 
-def _game_row_of(row: Sequence[Any], seats: tuple[SeatRow, ...], cards: str | None) -> GameRow:
-    """A :class:`GameRow` of a row of :data:`_GAME_COLUMNS`, its seats, and its catalogue's cards."""
-    values = dict(zip(_GAME_FIELDS, row, strict=True))
+def game_row_of(row: Sequence[Any], seats: tuple[SeatRow, ...], cards: str | None) -> GameRow:
+    """A :class:`GameRow` of a row of :data:`GAME_COLUMNS`, its seats, and its catalogue's cards."""
+    values = dict(zip(GAME_FIELDS, row, strict=True))
     try:
         values["options"] = json.loads(values["options"])
     except (TypeError, ValueError):
@@ -84,7 +91,8 @@ def _game_row_of(row: Sequence[Any], seats: tuple[SeatRow, ...], cards: str | No
                    channel_private=None if private is None else bool(private))
 
 
-_CATALOGUES: OrderedDict[str, str] = OrderedDict()
+REMEMBERED_CATALOGUES: OrderedDict[str, str] = OrderedDict()
+"""Catalogue cards by key, oldest first, at most :data:`CATALOGUES_KEPT` (see there)."""
 
 
 CATALOGUES_KEPT = 8
@@ -95,19 +103,21 @@ changes, in any database: every read of a game hands out the same string instead
 
 def _catalogue_cards(conn: sqlite3.Connection, key: str) -> str | None:
     """The cards stored under ``key`` (None if the row is missing: that game is unreadable)."""
-    text = _CATALOGUES.get(key)
+    text = REMEMBERED_CATALOGUES.get(key)
     if text is None:
         found = read_scalar(conn, "SELECT cards FROM catalogues WHERE catalogue_key = ?", (key,))
         if found is None:
             return None
-        text = _remember_catalogue(key, str(found))
+        text = remember_catalogue(key, str(found))
     return text
 
 
-def _remember_catalogue(key: str, cards: str) -> str:
-    _CATALOGUES[key] = cards
-    while len(_CATALOGUES) > CATALOGUES_KEPT:
-        _CATALOGUES.popitem(last=False)
+def remember_catalogue(key: str, cards: str) -> str:
+    """Keep ``cards`` under ``key`` in :data:`REMEMBERED_CATALOGUES` (forgetting the oldest past
+    :data:`CATALOGUES_KEPT`) and hand them back."""
+    REMEMBERED_CATALOGUES[key] = cards
+    while len(REMEMBERED_CATALOGUES) > CATALOGUES_KEPT:
+        REMEMBERED_CATALOGUES.popitem(last=False)
     return cards
 
 
@@ -122,8 +132,10 @@ def catalogue_writes(game_id: int, catalogue: StoredCatalogue | None, now: str) 
     ]
 
 
-def _store_catalogue(
+def store_catalogue(
     conn: sqlite3.Connection, game_id: int, catalogue: StoredCatalogue | None, now: str
 ) -> None:
+    """Run :func:`catalogue_writes` on ``conn``, inside the transaction that starts the game (or
+    commits its first action, for a game stored before its row named a catalogue)."""
     for write in catalogue_writes(game_id, catalogue, now):
         conn.execute(write.sql, write.params)

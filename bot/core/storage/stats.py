@@ -13,7 +13,7 @@ import sqlite3
 from dataclasses import dataclass
 
 from bot.core.storage.db import Storage
-from bot.core.storage.game_rows import _GAME_COLUMNS, _game_row
+from bot.core.storage.game_rows import GAME_COLUMNS, game_row_reading_seats
 from bot.core.storage.rows import GameRow
 from bot.core.storage.transactions import Write
 
@@ -66,11 +66,11 @@ class StatsStore:
 
         def work(conn: sqlite3.Connection) -> list[GameRow]:
             rows = conn.execute(
-                f"SELECT {_GAME_COLUMNS} FROM games g WHERE guild_id = ? AND status = 'finished'"
+                f"SELECT {GAME_COLUMNS} FROM games g WHERE guild_id = ? AND status = 'finished'"
                 " AND NOT EXISTS (SELECT 1 FROM game_results r WHERE r.game_id = g.id) ORDER BY id LIMIT ?",
                 (guild_id, limit),
             ).fetchall()
-            return [_game_row(conn, row) for row in rows]
+            return [game_row_reading_seats(conn, row) for row in rows]
 
         return await self.storage._job(work)
 
