@@ -438,7 +438,9 @@ def replaced_name(policy: str, name: str) -> str:
 
 
 @dataclass
-class _Hooks:
+class ManagerHooks:
+    """The four lists of hooks a game manager awaits (``on_turn_started``, ``on_action_committed``,
+    ``on_game_finished``, ``on_game_cancelled``), made together so each starts empty and unshared."""
     turn_started: list[TurnHook] = field(default_factory=list)
     action_committed: list[StepHook] = field(default_factory=list)
     game_finished: list[GameHook] = field(default_factory=list)

@@ -31,12 +31,12 @@ from bot.core.games import (
     ActionResult,
     Game,
     GameHook,
+    ManagerHooks,
     PlanOutcome,
     PolicyFactory,
     Step,
     StepHook,
     TurnHook,
-    _Hooks,
     engine_policy,
     stored_state,
 )
@@ -89,7 +89,7 @@ class GamesCore:
         self.clock = clock or SystemClock()
         self._seed_source = seed_source or (lambda: secrets.randbits(62))
         self._locks: dict[int, asyncio.Lock] = {}
-        hooks = _Hooks()
+        hooks = ManagerHooks()
         self.on_turn_started: list[TurnHook] = hooks.turn_started
         """Awaited as ``hook(game, seat)`` after a commit that hands the move to ``seat`` (human
         or AI; the game start counts). Hooks run outside the channel lock, errors are logged."""
