@@ -81,7 +81,7 @@ async def _measure(workdir: Path) -> tuple[list[float], list[float], int, tuple[
                 step.run(conn, "bench")  # type: ignore[attr-defined]
                 update_ms.append((time.process_time() - began) * 1000)
 
-            await storage._write(work)
+            await storage.write(work)
         rows = await manager.log(game.id)
         step_ms: list[float] = []
         replay._STEPS.clear()

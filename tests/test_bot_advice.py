@@ -158,7 +158,7 @@ async def test_a_seat_stored_with_the_retired_strong_level_still_plays(h: Discor
     game_id = lobby.buttons[0].custom_id.split(":")[-1]
     await h.click(alice, lobby, f"pl:lobby:strong:{game_id}")
     storage = bot_of(h).storage
-    await storage._write(  # noqa: SLF001 - a seat as a table stored it before the change
+    await storage.write(  # a seat as a table stored it before the change
         lambda conn: conn.execute("UPDATE seats SET policy = 'strong' WHERE policy = 'ladder_strong'"))
     await h.click(alice, lobby, f"pl:lobby:start:{game_id}")
     game = await _game(h)

@@ -119,11 +119,11 @@ async def test_a_master_draft_survives_the_other_holders_action(h: DiscordHarnes
                        puzzle=place.card, cells=mask_to_text(place.mask))
     answer = final_reply(ix)
     await act(h, first_user, "level1")  # the other holder moves the game on
-    assert await bot_of(h).storage._scalar("SELECT COUNT(*) FROM master_drafts") == 1
+    assert await bot_of(h).storage.read_scalar("SELECT COUNT(*) FROM master_drafts") == 1
     confirm = next(b for b in answer.buttons if b.custom_id.startswith("pl:master:ok:"))
     reply = final_reply(await h.click(second_user, answer.message, confirm.custom_id))
     assert (reply.content or "").startswith("Done: `master"), reply.content
-    assert await bot_of(h).storage._scalar("SELECT COUNT(*) FROM master_drafts") == 0  # its own commit
+    assert await bot_of(h).storage.read_scalar("SELECT COUNT(*) FROM master_drafts") == 0  # its own commit
 
 
 async def test_the_second_holders_hint_plans_their_own_turn(h: DiscordHarness,

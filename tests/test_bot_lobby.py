@@ -178,7 +178,7 @@ async def test_table_and_options_are_one_transaction(tmp_path: Path) -> None:
         manager = GameManager(storage, clock=ManualClock(), seed_source=lambda: 5)
         fault = ("CREATE TRIGGER fail_options BEFORE INSERT ON table_options "
                  "BEGIN SELECT RAISE(ABORT, 'disk'); END")
-        await storage._job(lambda conn: conn.execute(fault))  # noqa: SLF001 - a fault, injected
+        await storage.job(lambda conn: conn.execute(fault))  # a fault, injected
         with pytest.raises(Exception, match="disk"):
             await manager.create_game(guild_id=1, channel_id=9, host_id=1, host_name="ann",
                                       settings=TableSettings(max_players=2), turn_limit_hours=48)

@@ -276,7 +276,7 @@ async def test_a_player_whose_language_is_not_known_gets_dms_in_the_servers(tmp_
     async with days_bot(tmp_path / "db.sqlite3", clock, PLAYERS) as h:
         await start(h, await open_table(h, ("bob", "cid")), "bob")  # both en-US
         storage = h.bot.storage  # type: ignore[attr-defined]
-        await storage._write(lambda conn: conn.execute("UPDATE players SET locale = NULL"))  # noqa: SLF001
+        await storage.write(lambda conn: conn.execute("UPDATE players SET locale = NULL"))
         server_speaks(h, discord.Locale.brazil_portuguese)
         user = await current_user(h)
         clock.advance(minutes=1)

@@ -514,7 +514,7 @@ async def test_the_typed_master_confirm_plays_the_draft_after_a_restart(tmp_path
         assert [row.action for row in log[-1:]] == [str(engine.Master(tuple(draft)))]
         assert log[-1].revision == before.revision + 1
         assert await bot_of(second).manager.verify(game.id)
-        assert await bot_of(second).storage._scalar("SELECT COUNT(*) FROM master_drafts") == 0
+        assert await bot_of(second).storage.read_scalar("SELECT COUNT(*) FROM master_drafts") == 0
 
 
 async def test_a_stale_typed_master_draft_is_never_played(tmp_path: Path) -> None:

@@ -31,7 +31,7 @@ async def seed_ladder(h: DiscordHarness, players: int) -> None:
                     " updated_at) VALUES (?, ?, ?, ?, ?, 2.0, ?, ?, 'now')",
                     (ladder, f"user:{1000 + i}", 1000 + i, f"**p{i}** <@1>", mu, mu - 6, 3 + i))
 
-    await storage._write(work)
+    await storage.write(work)
 
 
 async def test_the_leaderboard_pages_escapes_names_and_pings_nobody(tmp_path: Path) -> None:

@@ -13,7 +13,7 @@ async def test_a_hook_write_commits_with_the_action_and_sees_the_state_it_will_h
     manager = await open_manager(":memory:")
     seen: list[tuple[int, int]] = []
     transactions = 0
-    original = manager.storage._write
+    original = manager.storage.write
 
     async def counting(work: Any) -> Any:
         nonlocal transactions
@@ -29,7 +29,7 @@ async def test_a_hook_write_commits_with_the_action_and_sees_the_state_it_will_h
     try:
         game = await start_table(manager, 5, 2)
         manager.commit_writes.append(hook)
-        manager.storage._write = counting  # type: ignore[method-assign]
+        manager.storage.write = counting  # type: ignore[method-assign]
         result = await manager.act(5, user_id(5, 0), "level1")
         assert transactions == 1  # the action and the hook's write: one transaction
         assert seen == [(game.revision + 1, game.revision + 1)] == [(result.game.revision,) * 2]

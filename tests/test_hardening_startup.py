@@ -485,7 +485,7 @@ async def test_a_job_that_loses_its_connection_mid_transaction_changes_nothing(p
             conn.execute("SELECT pg_terminate_backend(pg_backend_pid())")
 
         with pytest.raises(StorageUnavailableError):
-            await store._write(kill_then_write)  # noqa: SLF001
+            await store.write(kill_then_write)
         again = await store.get_game(game.id)  # the next job reconnects
         assert again.revision == game.revision
     finally:
@@ -511,7 +511,7 @@ async def test_a_single_statement_write_that_loses_its_connection_is_not_sent_ag
                          " WHERE id = ? AND pg_terminate_backend(pg_backend_pid())", (game.id,))
 
         with pytest.raises(StorageUnavailableError):
-            await store._job(write_then_lose_the_connection)  # noqa: SLF001
+            await store.job(write_then_lose_the_connection)
         assert sent == [1]
         again = await store.get_game(game.id)  # the next job reconnects
         assert again.revision == game.revision

@@ -56,7 +56,7 @@ async def test_stats_come_from_results_rows_equal_to_parsing_every_game() -> Non
         left = next(t for t in totals if t.user_id == user_id(12, 1))
         assert left.left == 1 and left.played == 1 and left.average is None and left.wins == 0
         # A game finished before the results table existed has no rows: the first request adds them.
-        await manager.storage._write(lambda conn: conn.execute(
+        await manager.storage.write(lambda conn: conn.execute(
             "DELETE FROM game_results WHERE game_id = ?", (games[1].id,)))
         assert [g.id for g in await store.games_without_results(GUILD_ID)] == [games[1].id]
         assert await server_stats(manager.storage, GUILD_ID) == (count, totals)

@@ -391,7 +391,7 @@ async def every_row(storage: Storage) -> dict[str, list[Row]]:
                     f"SELECT {', '.join(columns[table])} FROM {table} ORDER BY {key}").fetchall()]
                 for table, key in TABLE_KEYS.items()}
 
-    return await storage._job(read)  # noqa: SLF001 - one read of everything, on either engine
+    return await storage.job(read)  # one read of everything, on either engine
 
 
 # -- the test ---------------------------------------------------------------------------------------

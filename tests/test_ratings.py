@@ -199,7 +199,7 @@ async def test_a_game_is_never_rated_twice_and_recompute_equals_incremental(mana
     game = await manager.game(1)
     assert game is not None and game.state is not None
     step = ratings.rating_step(game, game.state)
-    await manager.storage._write(lambda conn: step.run(conn, "later"))  # applied again: nothing changes
+    await manager.storage.write(lambda conn: step.run(conn, "later"))  # applied again: nothing changes
     assert await store.snapshot() == incremental
     assert await ratings.recompute(manager.storage) == (5, 0)
     assert await store.snapshot() == incremental
@@ -209,7 +209,7 @@ async def test_apply_rating_on_a_game_already_judged_is_a_no_op(manager: GameMan
     game = await play_to_end(manager, await table(manager, 10, [1, 2]))
     assert game.state is not None
     state = game.state
-    result = await manager.storage._write(lambda conn: apply_rating(
+    result = await manager.storage.write(lambda conn: apply_rating(
         conn, "now", game.id, lambda facts: ratings.judge(game, state, facts), ratings.rate, ratings.INITIAL))
     assert result is None
 
@@ -403,7 +403,7 @@ async def test_the_ladder_shows_the_capped_rating(manager: GameManager) -> None:
     """Through the game end: a player already at the Easy AI's bound who beats it again stays at
     1,900 on the leaderboard (the game still counts as played)."""
     bound = ratings.ai_rating("greedy")[0] + ratings.AI_FARM_LIMIT / ratings.DISPLAY_PER_MU
-    await manager.storage._write(lambda conn: conn.execute(
+    await manager.storage.write(lambda conn: conn.execute(
         "INSERT INTO ratings (ladder, player, user_id, display_name, mu, sigma, ordinal, games, updated_at)"
         " VALUES ('all', 'user:1', 1, 'p1', ?, 2.0, ?, 40, 'then')", (bound, bound - 6)))
     game = await play_to_end(manager, await table(manager, 10, [1], ("greedy",)), seed=WON_SEED)
@@ -470,7 +470,7 @@ async def test_two_games_ending_at_once_in_two_processes_both_count(storage_targ
             return lambda conn: apply_rating(conn, "now", game_id,  # type: ignore[arg-type]
                                              lambda facts: result, rate_after_both_read, ratings.INITIAL)
 
-        await asyncio.gather(first._write(step(games[0], 2)), second._write(step(games[1], 3)))
+        await asyncio.gather(first.write(step(games[0], 2)), second.write(step(games[1], 3)))
         store = RatingStore(first)
         rows = {r.user_id: r for r in (await store.ladder(ratings.GLOBAL))[1]}
         once = ratings.rate([Entrant("user:1", 0, 1, "p1", 1), Entrant("user:2", 1, 2, "p2", 2)],
@@ -497,7 +497,7 @@ async def test_recompute_follows_the_commit_order_not_the_clock(storage_target: 
         await play_to_end(manager, await table(manager, 10, [1, 2]))
         clock.advance(minutes=5)
         later = await play_to_end(manager, await table(manager, 11, [1, 3]), seed=3)
-        await storage._write(lambda conn: conn.execute(  # stamped before the earlier game's end
+        await storage.write(lambda conn: conn.execute(  # stamped before the earlier game's end
             "UPDATE games SET ended_at = ? WHERE id = ?", ("2000-01-01T00:00:00+00:00", later.id)))
         store = RatingStore(storage)
         incremental = await store.snapshot()

@@ -141,11 +141,11 @@ async def test_a_catalogue_is_stored_once_and_read_with_every_game_naming_it(sto
     again = await store.commit_action(first.id, first.revision, seat=0, user_id=5, action="pass",
                                       state='{"s": 1}', state_schema=3, finished=False)
     assert again.catalogue == catalogue.cards and (await store.get_game(old_id)).catalogue == catalogue.cards
-    assert await store._scalar("SELECT COUNT(*) FROM catalogues") == 1
+    assert await store.read_scalar("SELECT COUNT(*) FROM catalogues") == 1
     undone = await DaysStore(store).undo_last_action(old_id, old.revision, seq=1, state='{"s": 0}',
                                                      state_schema=3, by_user_id=5, catalogue=catalogue)
     assert undone.catalogue_key == catalogue.key
-    assert await store._scalar("SELECT COUNT(*) FROM catalogues") == 1
+    assert await store.read_scalar("SELECT COUNT(*) FROM catalogues") == 1
 
 
 async def test_a_servers_language_is_chosen_changed_and_reset(store: Storage) -> None:
@@ -158,7 +158,7 @@ async def test_a_servers_language_is_chosen_changed_and_reset(store: Storage) ->
     assert await store.server_locales() == {big: "pt-BR", 7: "en-US"}
     await store.set_server_locale(big, None, set_by=5)
     assert await store.server_locales() == {7: "en-US"}
-    assert await store._scalar("SELECT COUNT(*) FROM server_settings") == 2
+    assert await store.read_scalar("SELECT COUNT(*) FROM server_settings") == 2
 
 
 async def test_a_master_draft_round_trips_at_its_revision_only(store: Storage) -> None:
@@ -181,13 +181,13 @@ async def test_a_master_draft_round_trips_at_its_revision_only(store: Storage) -
     assert await store.master_draft(game_id, 1, big, game.revision) == both  # only seat 0's went
     moved = await store.commit_action(game_id, game.revision, seat=1, user_id=big, action="level1",
                                       state='{"s": 1}', state_schema=1, finished=False)
-    assert await store._scalar("SELECT COUNT(*) FROM master_drafts") == 0  # the commit forgot it
+    assert await store.read_scalar("SELECT COUNT(*) FROM master_drafts") == 0  # the commit forgot it
     with pytest.raises(StaleRevisionError):  # built on the position before that commit
         await store.save_master_draft(game_id, game.revision, seat=1, user_id=big, placements=first)
-    assert await store._scalar("SELECT COUNT(*) FROM master_drafts") == 0
+    assert await store.read_scalar("SELECT COUNT(*) FROM master_drafts") == 0
     await store.save_master_draft(game_id, moved.revision, seat=1, user_id=big, placements=first)
     await store.set_status(game_id, moved.revision, "cancelled")
-    assert await store._scalar("SELECT COUNT(*) FROM master_drafts") == 0
+    assert await store.read_scalar("SELECT COUNT(*) FROM master_drafts") == 0
 
 
 async def test_an_undo_or_a_seat_handed_to_an_ai_forgets_the_games_master_drafts(store: Storage) -> None:
@@ -200,10 +200,10 @@ async def test_an_undo_or_a_seat_handed_to_an_ai_forgets_the_games_master_drafts
     await store.save_master_draft(game_id, game.revision, seat=0, user_id=5, placements="1 on W05 at A1")
     game = await days.undo_last_action(game_id, game.revision, seq=1, state='{"s": 0}', state_schema=1,
                                        by_user_id=5)
-    assert await store._scalar("SELECT COUNT(*) FROM master_drafts") == 0
+    assert await store.read_scalar("SELECT COUNT(*) FROM master_drafts") == 0
     await store.save_master_draft(game_id, game.revision, seat=1, user_id=2**60, placements="1 on W05 at A1")
     await days.seat_to_policy(game_id, game.revision, 1, policy="greedy", display_name="bot")
-    assert await store._scalar("SELECT COUNT(*) FROM master_drafts") == 0
+    assert await store.read_scalar("SELECT COUNT(*) FROM master_drafts") == 0
 
 
 async def test_a_seats_last_planned_turn_is_kept_once_until_its_next_plan(store: Storage) -> None:
@@ -222,7 +222,7 @@ async def test_a_seats_last_planned_turn_is_kept_once_until_its_next_plan(store:
     row = await plans.outcome(game_id, 1)
     assert row is not None
     assert (row.played, row.left, row.reason, row.actions_left) == (("level1",) * 3, (), None, 0)
-    assert await store._scalar("SELECT COUNT(*) FROM plan_outcomes") == 1
+    assert await store.read_scalar("SELECT COUNT(*) FROM plan_outcomes") == 1
     assert await plans.outcome(game_id, 0) is None
     await plans.save(game_id, 1, big, [PlanStep("level1")])
     assert await plans.outcome(game_id, 1) is None and await plans.get(game_id, 1) is not None

@@ -40,7 +40,7 @@ def _wal(path: Path) -> Path:
 async def test_the_bots_connection_never_checkpoints_by_itself(tmp_path: Path) -> None:
     store = await Storage.open(tmp_path / "games.sqlite3")
     try:
-        assert await store._scalar("PRAGMA wal_autocheckpoint") == 0
+        assert await store.read_scalar("PRAGMA wal_autocheckpoint") == 0
         assert await store.journal_mode() == "wal"
     finally:
         await store.close()
@@ -88,7 +88,7 @@ async def test_a_log_past_the_limit_is_emptied(tmp_path: Path, monkeypatch: pyte
         assert emptied == CheckpointResult(0, 0, 0)
         assert _wal(path).stat().st_size == 0
         await _commit(store, 1, first_user=5)  # and the log starts over as usual
-        assert await store._scalar("SELECT COUNT(*) FROM players") == 5
+        assert await store.read_scalar("SELECT COUNT(*) FROM players") == 5
     finally:
         await store.close()
 

@@ -34,7 +34,7 @@ async def filled_sqlite(path: Path) -> int:
                                   placements="1 on W01 at A1")
     await PlanStore(store).keep_outcome(game.id, 0, 5, ["level1"], [], None, 2, keep_at_most=9)  # (0017)
     await HeldStore(store).hold("plan:1:0", 5, game.id, '"x"', START + timedelta(hours=8))
-    await store._write(lambda conn: (  # judged for ratings (0011), in the order committed (0020)
+    await store.write(lambda conn: (  # judged for ratings (0011), in the order committed (0020)
         conn.execute("INSERT INTO rated_games (game_id, rated, reason, rated_at) VALUES (?, 0, 'casual', ?)",
                      (game.id, START.isoformat())),
         conn.execute("INSERT INTO rating_order (game_id) VALUES (?)", (game.id,))))
@@ -58,7 +58,7 @@ async def test_move_copies_everything_and_play_continues(tmp_path: Path, postgre
         assert await store.master_draft(game_id, 0, 5, game.revision) == "1 on W01 at A1"
         assert (await PlanStore(store).outcome(game_id, 0)).played == ("level1",)  # type: ignore[union-attr]
         assert [row.content for row in await HeldStore(store).of_user(5)] == ['"x"']
-        assert await store._scalar("SELECT cards FROM catalogues WHERE catalogue_key = ?",
+        assert await store.read_scalar("SELECT cards FROM catalogues WHERE catalogue_key = ?",
                                    (CATALOGUE.key,)) == CATALOGUE.cards
         game = await store.commit_action(game_id, game.revision, seat=1, user_id=None, action="pass",
                                          state='{"s": 2}', state_schema=1, finished=False)
@@ -67,9 +67,9 @@ async def test_move_copies_everything_and_play_continues(tmp_path: Path, postgre
                                         options={}, seed=1)
         assert fresh.id > game_id  # the id sequence moved past the copied games
         assert copied["rating_order"] == 1
-        await store._write(lambda conn: conn.execute("INSERT INTO rating_order (game_id) VALUES (?)",
+        await store.write(lambda conn: conn.execute("INSERT INTO rating_order (game_id) VALUES (?)",
                                                      (fresh.id,)))
-        order = await store._job(lambda conn: conn.execute(
+        order = await store.job(lambda conn: conn.execute(
             "SELECT game_id FROM rating_order ORDER BY seq").fetchall())
         assert [row[0] for row in order] == [game_id, fresh.id]  # the order's sequence moved past them too
     finally:
@@ -102,14 +102,14 @@ async def test_a_target_holding_any_row_is_refused_in_a_sentence(tmp_path: Path,
     target = await Storage.open(postgres_url, ManualClock(START))
     try:
         assert await target.kept_secret("web_board", "c" * 40) == "b" * 40  # left as it was
-        assert await target._scalar("SELECT COUNT(*) FROM players") == 0
+        assert await target.read_scalar("SELECT COUNT(*) FROM players") == 0
     finally:
         await target.close()
 
 
 async def _newer(target: str | Path) -> None:
     store = await Storage.open(target, ManualClock(START))
-    await store._write(lambda conn: conn.execute(
+    await store.write(lambda conn: conn.execute(
         "INSERT INTO schema_version (version, name, applied_at) VALUES (999, '0999_future', 'x')"))
     await store.close()
 

@@ -1,7 +1,7 @@
 """The store's one connection and how work reaches it. :class:`StorageConnection` opens it
 (connecting.py), closes it, and runs the store's work on it; :class:`~bot.core.storage.db.Storage`
 and the stores beside it (days, plans, hints…) add what they read and write, through
-:meth:`StorageConnection._job` and :meth:`StorageConnection._write`. Its own module because how
+:meth:`StorageConnection.job` and :meth:`StorageConnection.write`. Its own module because how
 work reaches the database is the same for every table, and is where its cost is decided:
 
 * Autocommit connection with explicit ``BEGIN IMMEDIATE`` transactions: a multi-row change (log
@@ -10,7 +10,7 @@ work reaches the database is the same for every table, and is where its cost is 
 * One thread round trip per request: aiosqlite runs every call (``execute``, ``fetchone``,
   closing a cursor...) as a separate job on its thread, about 0.2 ms each on a busy machine, and
   an action used to make ~37 of them. The hot paths run a plain function on the connection's
-  thread instead (:meth:`StorageConnection._job`): a read, or a whole transaction plus reading the row back,
+  thread instead (:meth:`StorageConnection.job`): a read, or a whole transaction plus reading the row back,
   is ONE job.
 """
 
@@ -44,7 +44,8 @@ class StorageConnection:
         self, db: aiosqlite.Connection, clock: Clock, checkpoints: WalCheckpoints | None = None,
     ) -> None:
         self._db = db
-        self._clock = clock
+        self.clock = clock
+        """Where every timestamp the store writes comes from (a test's clock in tests)."""
         self.checkpoints = checkpoints
         """A SQLite file's log checkpoints, off the commit path (checkpoints.py); None for
         PostgreSQL and ``:memory:``."""
@@ -93,10 +94,13 @@ class StorageConnection:
         return str(getattr(self._db, "dialect", "sqlite"))
 
     async def journal_mode(self) -> str:
-        return str(await self._scalar("PRAGMA journal_mode"))
+        return str(await self.read_scalar("PRAGMA journal_mode"))
 
     @asynccontextmanager
-    async def _transaction(self) -> AsyncIterator[aiosqlite.Connection]:
+    async def transaction(self) -> AsyncIterator[aiosqlite.Connection]:
+        """The connection inside ``BEGIN IMMEDIATE`` ... ``COMMIT`` (ROLLBACK if the block raises),
+        taking its turn with every other transaction: for stores that await aiosqlite calls in
+        between (days.py). A job per statement, so :meth:`write` is cheaper where it can serve."""
         async with self._writing:
             await self._db.execute("BEGIN IMMEDIATE")
             try:
@@ -107,25 +111,27 @@ class StorageConnection:
             await self._db.execute("COMMIT")
         self._committed()
 
-    async def _job(self, work: Callable[[sqlite3.Connection], T]) -> T:
+    async def job(self, work: Callable[[sqlite3.Connection], T]) -> T:
         """Run ``work`` on the connection's own thread as ONE aiosqlite job (see the module doc).
         ``work`` is plain blocking sqlite3 code; it must not await or touch the event loop."""
         db = self._db
         result: T = await db._execute(lambda: work(db._conn))  # noqa: SLF001 - aiosqlite's job queue
         return result
 
-    async def _write(self, work: Callable[[sqlite3.Connection], T]) -> T:
+    async def write(self, work: Callable[[sqlite3.Connection], T]) -> T:
         """``work`` inside ``BEGIN IMMEDIATE`` ... ``COMMIT`` (ROLLBACK if it raises), as one job."""
         async with self._writing:
-            result = await self._job(lambda conn: run_in_transaction(conn, work))
+            result = await self.job(lambda conn: run_in_transaction(conn, work))
         self._committed()
         return result
 
-    def _now(self) -> str:
-        return _iso(self._clock.now())
+    def now_iso(self) -> str:
+        """The store's clock's time now, as the ISO text every timestamp column holds."""
+        return _iso(self.clock.now())
 
-    async def _scalar(self, sql: str, params: Sequence[Any] = ()) -> Any:
-        return await self._job(lambda conn: read_scalar(conn, sql, params))
+    async def read_scalar(self, sql: str, params: Sequence[Any] = ()) -> Any:
+        """The one value ``sql`` reads (None for no row), as one job on the connection's thread."""
+        return await self.job(lambda conn: read_scalar(conn, sql, params))
 
 
 def _iso(when: datetime) -> str:

@@ -181,21 +181,17 @@ class DaysStore:
     def __init__(self, storage: Storage) -> None:
         self.storage = storage
 
-    @property
-    def _db(self) -> aiosqlite.Connection:
-        return self.storage._db
-
     def _transaction(self) -> AbstractAsyncContextManager[aiosqlite.Connection]:
-        return self.storage._transaction()
+        return self.storage.transaction()
 
     def _now(self) -> str:
-        return ts(self.storage._clock.now())
+        return ts(self.storage.clock.now())
 
     async def _fetchall(self, sql: str, params: tuple[Any, ...] = ()) -> list[Any]:
-        return await self.storage._job(lambda conn: conn.execute(sql, params).fetchall())
+        return await self.storage.job(lambda conn: conn.execute(sql, params).fetchall())
 
     async def _fetchone(self, sql: str, params: tuple[Any, ...] = ()) -> Any:
-        return await self.storage._job(lambda conn: conn.execute(sql, params).fetchone())
+        return await self.storage.job(lambda conn: conn.execute(sql, params).fetchone())
 
     # -- reminder preferences -------------------------------------------------------------------
 
@@ -259,7 +255,7 @@ class DaysStore:
             return _prefs(user_id, conn.execute(f"SELECT {_PREFS_COLUMNS} FROM players WHERE user_id = ?",
                                                 (user_id,)).fetchone())
 
-        return await self.storage._write(work)
+        return await self.storage.write(work)
 
     async def set_dms_closed(self, user_id: int, closed: bool) -> None:
         async with self._transaction() as db:
@@ -289,7 +285,7 @@ class DaysStore:
             return _turn(conn.execute(f"SELECT {_TURN_COLUMNS} FROM turns WHERE {_KEY}", _key(key))
                          .fetchone())
 
-        return await self.storage._write(work)
+        return await self.storage.write(work)
 
     async def reopen_turn(self, key: TurnKey, acted_at: datetime, due_at: datetime | None,
                           keep: Iterable[TurnKey] = ()) -> None:
@@ -403,7 +399,7 @@ class DaysStore:
     async def record_activity(self, key: TurnKey, acted_at: datetime, due_at: datetime | None) -> None:
         """The player acted in their turn: push the next reminder back (none while acting)."""
         write = self.activity_write(key, acted_at, due_at)
-        await self.storage._write(lambda conn: conn.execute(write.sql, write.params))
+        await self.storage.write(lambda conn: conn.execute(write.sql, write.params))
 
     def activity_write(self, key: TurnKey, acted_at: datetime, due_at: datetime | None) -> Write:
         """:meth:`record_activity` as a statement for the action's own transaction
@@ -505,7 +501,7 @@ class DaysStore:
                 await db.execute(write.sql, write.params)
             await db.execute(
                 "UPDATE games SET state = ?, state_schema = ?, revision = revision + 1, updated_at = ?"
-                " WHERE id = ?", (state, state_schema, self.storage._now(), game_id),
+                " WHERE id = ?", (state, state_schema, self.storage.now_iso(), game_id),
             )
             await db.execute(FORGET_DRAFTS_SQL, (game_id,))
         return await self.storage.get_game(game_id)
@@ -532,7 +528,7 @@ class DaysStore:
                 (policy, display_name, game_id, seat),
             )
             await db.execute("UPDATE games SET revision = revision + 1, updated_at = ? WHERE id = ?",
-                             (self.storage._now(), game_id))
+                             (self.storage.now_iso(), game_id))
             await db.execute(FORGET_DRAFTS_SQL, (game_id,))
         return await self.storage.get_game(game_id)
 

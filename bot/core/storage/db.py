@@ -79,7 +79,7 @@ class Storage(StorageConnection):
 
         The game, its seats and its table options (``turn_limit_hours``: the turn clock) are one
         transaction, so a failure leaves no half-created lobby."""
-        now = self._now()
+        now = self.now_iso()
         new_seats = list(seats)
 
         def work(conn: sqlite3.Connection) -> GameRow:
@@ -100,7 +100,7 @@ class Storage(StorageConnection):
             return require_game(conn, game_id)
 
         try:
-            return await self._write(work)
+            return await self.write(work)
         except sqlite3.IntegrityError as error:
             if "games" in str(error) or "channel_id" in str(error):
                 raise ChannelBusyError("This channel already has a game.") from error
@@ -115,14 +115,14 @@ class Storage(StorageConnection):
     async def find_game(self, game_id: int) -> GameRow | None:
         if self._direct is not None:
             return await self._read_game_direct(self._direct, "id = ?", (game_id,))
-        return await self._job(lambda conn: read_game(conn, "id = ?", (game_id,)))
+        return await self.job(lambda conn: read_game(conn, "id = ?", (game_id,)))
 
     async def open_game_in_channel(self, channel_id: int) -> GameRow | None:
         """The lobby or active game in ``channel_id``, if any."""
         where = "channel_id = ? AND status IN ('lobby', 'active')"
         if self._direct is not None:
             return await self._read_game_direct(self._direct, where, (channel_id,))
-        return await self._job(lambda conn: read_game(conn, where, (channel_id,)))
+        return await self.job(lambda conn: read_game(conn, where, (channel_id,)))
 
     async def _read_game_direct(
         self, direct: PgConnection, where: str, params: Sequence[Any]
@@ -152,7 +152,7 @@ class Storage(StorageConnection):
             ).fetchall()
             return [game_row_reading_seats(conn, row) for row in rows]
 
-        return await self._job(work)
+        return await self.job(work)
 
     async def open_games_under(self, parent_id: int) -> list[GameRow]:
         """The open (lobby or active) games whose channel belongs to ``parent_id``: its own and
@@ -170,7 +170,7 @@ class Storage(StorageConnection):
         def work(conn: sqlite3.Connection) -> list[GameRow]:
             return [game_row_reading_seats(conn, row) for row in conn.execute(sql, params).fetchall()]
 
-        return await self._job(work)
+        return await self.job(work)
 
     async def set_parent(self, game_id: int, parent_id: int) -> None:
         """Record the parent channel of a game whose parent was not known. A known one is kept (a
@@ -179,7 +179,7 @@ class Storage(StorageConnection):
             conn.execute("UPDATE games SET parent_id = ? WHERE id = ? AND parent_id IS NULL",
                          (parent_id, game_id))
 
-        await self._write(work)
+        await self.write(work)
 
     async def iter_games_with_status(self, *statuses: str, batch: int = 64) -> AsyncIterator[GameRow]:
         """Like :meth:`games_with_status`, but ``batch`` rows at a time (by id): start-up walks
@@ -194,7 +194,7 @@ class Storage(StorageConnection):
 
         after = 0
         while True:
-            rows = await self._job(functools.partial(page, after=after))
+            rows = await self.job(functools.partial(page, after=after))
             for row in rows:
                 yield row
             if len(rows) < batch:
@@ -203,7 +203,7 @@ class Storage(StorageConnection):
 
     async def replace_seats(self, game_id: int, expected_revision: int, seats: Sequence[NewSeat]) -> GameRow:
         """Set the lobby's seats (in order), bumping the revision. Lobby only."""
-        now = self._now()
+        now = self.now_iso()
 
         def work(conn: sqlite3.Connection) -> GameRow:
             check_revision_in_transaction(conn, game_id, expected_revision, statuses=("lobby",))
@@ -213,11 +213,11 @@ class Storage(StorageConnection):
             bump_revision(conn, game_id, now)
             return require_game(conn, game_id)
 
-        return await self._write(work)
+        return await self.write(work)
 
     async def set_options(self, game_id: int, expected_revision: int, options: dict[str, Any]) -> GameRow:
         """Replace a lobby's table options (e.g. rated or casual), bumping the revision. Lobby only."""
-        now = self._now()
+        now = self.now_iso()
 
         def work(conn: sqlite3.Connection) -> GameRow:
             check_revision_in_transaction(conn, game_id, expected_revision, statuses=("lobby",))
@@ -226,7 +226,7 @@ class Storage(StorageConnection):
             bump_revision(conn, game_id, now)
             return require_game(conn, game_id)
 
-        return await self._write(work)
+        return await self.write(work)
 
     async def start_game(
         self, game_id: int, expected_revision: int, state: str, state_schema: int,
@@ -234,7 +234,7 @@ class Storage(StorageConnection):
     ) -> GameRow:
         """Lobby -> active with the initial state. ``catalogue``: the cards ``state`` was written
         without, stored (once) in the same transaction and named by the game."""
-        now = self._now()
+        now = self.now_iso()
 
         def work(conn: sqlite3.Connection) -> GameRow:
             check_revision_in_transaction(conn, game_id, expected_revision, statuses=("lobby",))
@@ -246,7 +246,7 @@ class Storage(StorageConnection):
             )
             return require_game(conn, game_id)
 
-        return await self._write(work)
+        return await self.write(work)
 
     async def set_status(self, game_id: int, expected_revision: int, status: str,
                          also: Sequence[InTransaction] = ()) -> GameRow:
@@ -254,7 +254,7 @@ class Storage(StorageConnection):
         (a cancel that is rated: its rating step)."""
         if status not in GAME_STATUSES:
             raise ValueError(f"unknown status {status!r}")
-        now = self._now()
+        now = self.now_iso()
         ended = now if status in ("finished", "cancelled") else None
 
         def work(conn: sqlite3.Connection) -> GameRow:
@@ -269,7 +269,7 @@ class Storage(StorageConnection):
                 step.run(conn, now)
             return require_game(conn, game_id)
 
-        return await self._write(work)
+        return await self.write(work)
 
     async def commit_action(
         self, game_id: int, expected_revision: int, *, seat: int, user_id: int | None,
@@ -286,7 +286,7 @@ class Storage(StorageConnection):
         ``catalogue``: as in :meth:`start_game`, for a game whose row does not name it yet (one
         stored before migration 0006, on its first action since).
         """
-        now = self._now()
+        now = self.now_iso()
         if self.dialect == "postgresql":
             return await self._commit_action_postgres(
                 game_id, expected_revision, seat=seat, user_id=user_id, action=action, state=state,
@@ -319,7 +319,7 @@ class Storage(StorageConnection):
                     write.run(conn, now)
             return require_game(conn, game_id)
 
-        return await self._write(work)
+        return await self.write(work)
 
     async def _commit_action_postgres(
         self, game_id: int, expected_revision: int, *, seat: int, user_id: int | None, action: str,
@@ -364,7 +364,7 @@ class Storage(StorageConnection):
                 refuse_unwritten_action(found, game_id, expected_revision)
             return await self._game_direct(self._direct, row)
         async with self._writing:  # never inside another job's open transaction (see __init__)
-            return await self._job(lambda conn: run_in_transaction(conn, work))
+            return await self.job(lambda conn: run_in_transaction(conn, work))
 
     async def set_message_ids(
         self, game_id: int, *, lobby_message_id: int | None = None, table_message_id: int | None = None,
@@ -379,12 +379,12 @@ class Storage(StorageConnection):
                 conn.execute("UPDATE games SET table_message_id = ? WHERE id = ?",
                              (table_message_id, game_id))
 
-        await self._write(work)
+        await self.write(work)
 
     # -- the action log ------------------------------------------------------------------------
 
     async def actions(self, game_id: int, *, after_seq: int = 0) -> list[ActionRow]:
-        return await self._job(lambda conn: [ActionRow(*row) for row in conn.execute(
+        return await self.job(lambda conn: [ActionRow(*row) for row in conn.execute(
             f"SELECT {_ACTION_COLUMNS} FROM actions WHERE game_id = ? AND seq > ? ORDER BY seq",
             (game_id, after_seq),
         )])
@@ -395,7 +395,7 @@ class Storage(StorageConnection):
         """The last ``limit`` logged actions (before ``before_revision`` when given), oldest first:
         what a turn post shows, read without the rest of a long log."""
         bound = 2**62 if before_revision is None else before_revision
-        rows = await self._job(lambda conn: conn.execute(
+        rows = await self.job(lambda conn: conn.execute(
             f"SELECT {_ACTION_COLUMNS} FROM actions WHERE game_id = ? AND revision < ?"
             " ORDER BY seq DESC LIMIT ?", (game_id, bound, limit),
         ).fetchall())
@@ -406,7 +406,7 @@ class Storage(StorageConnection):
     async def upsert_player(self, user_id: int, display_name: str, locale: str | None = None) -> PlayerRow:
         """Create or rename a player; ``locale`` (their Discord language, for later DMs) is kept
         as it was when None."""
-        now = self._now()
+        now = self.now_iso()
 
         def work(conn: sqlite3.Connection) -> PlayerRow:
             conn.execute(
@@ -420,17 +420,17 @@ class Storage(StorageConnection):
             assert player is not None
             return player
 
-        return await self._write(work)
+        return await self.write(work)
 
     async def get_player(self, user_id: int) -> PlayerRow | None:
-        return await self._job(lambda conn: _read_player(conn, user_id))
+        return await self.job(lambda conn: _read_player(conn, user_id))
 
     async def set_preference(self, user_id: int, name: str, value: int | str | None) -> None:
         """Write one preference column (see :data:`PLAYER_PREFERENCES`) for a known player."""
         if name not in PLAYER_PREFERENCES:
             raise ValueError(f"unknown preference {name!r}")
-        now = self._now()
-        await self._write(lambda conn: conn.execute(
+        now = self.now_iso()
+        await self.write(lambda conn: conn.execute(
             f"UPDATE players SET {name} = ?, updated_at = ? WHERE user_id = ?", (value, now, user_id)))
 
     # -- servers (migration 0007) ----------------------------------------------------------------
@@ -438,15 +438,15 @@ class Storage(StorageConnection):
     async def server_locales(self) -> dict[int, str]:
         """Every server's chosen language for public posts (/projectl-server), by guild id; a
         server that follows its own preferred locale is absent. Read once at startup."""
-        rows = await self._job(lambda conn: conn.execute(
+        rows = await self.job(lambda conn: conn.execute(
             "SELECT guild_id, locale FROM server_settings WHERE locale IS NOT NULL").fetchall())
         return {int(guild_id): str(locale) for guild_id, locale in rows}
 
     async def set_server_locale(self, guild_id: int, locale: str | None, set_by: int) -> None:
         """Choose the language of a server's public posts; None follows the server's own
         preferred locale again."""
-        now = self._now()
-        await self._write(lambda conn: conn.execute(
+        now = self.now_iso()
+        await self.write(lambda conn: conn.execute(
             "INSERT INTO server_settings (guild_id, locale, set_by, updated_at) VALUES (?, ?, ?, ?)"
             " ON CONFLICT (guild_id) DO UPDATE SET locale = excluded.locale,"
             " set_by = excluded.set_by, updated_at = excluded.updated_at",
@@ -454,14 +454,14 @@ class Storage(StorageConnection):
 
     async def servers_with_plugin_ais(self) -> list[int]:
         """The servers whose lobbies offer plug-in AIs (migration 0014, ``/projectl-server``)."""
-        rows = await self._job(lambda conn: conn.execute(
+        rows = await self.job(lambda conn: conn.execute(
             "SELECT guild_id FROM server_settings WHERE plugin_ais <> 0").fetchall())
         return sorted(int(guild_id) for (guild_id,) in rows)
 
     async def set_server_plugin_ais(self, guild_id: int, enabled: bool, set_by: int) -> None:
         """Offer plug-in AIs in a server's lobbies, or stop offering them."""
-        now = self._now()
-        await self._write(lambda conn: conn.execute(
+        now = self.now_iso()
+        await self.write(lambda conn: conn.execute(
             "INSERT INTO server_settings (guild_id, plugin_ais, set_by, updated_at) VALUES (?, ?, ?, ?)"
             " ON CONFLICT (guild_id) DO UPDATE SET plugin_ais = excluded.plugin_ais,"
             " set_by = excluded.set_by, updated_at = excluded.updated_at",
@@ -472,14 +472,14 @@ class Storage(StorageConnection):
     async def kept_secret(self, name: str, candidate: str) -> str:
         """The secret kept under ``name``: ``candidate`` if none was kept yet (it is kept now), else
         the one kept first. Processes starting together all get the same value."""
-        now = self._now()
+        now = self.now_iso()
 
         def work(conn: sqlite3.Connection) -> str:
             conn.execute("INSERT INTO bot_secrets (name, value, created_at) VALUES (?, ?, ?)"
                          " ON CONFLICT (name) DO NOTHING", (name, candidate, now))
             return str(read_scalar(conn, "SELECT value FROM bot_secrets WHERE name = ?", (name,)))
 
-        return await self._write(work)
+        return await self.write(work)
 
     # -- Master drafts (migration 0008) ------------------------------------------------------------
 
@@ -488,7 +488,7 @@ class Storage(StorageConnection):
         notation, in the order added: ``L3 on W07 at A1 A2 B2; 1 on B03 at C3``), if they built it
         at ``stamp`` (migration 0009: the seat's stamp, ``bot/core/play/seat_view.py``; a revision on a
         single-turn table): a draft made on another view of the game is never handed out."""
-        found = await self._scalar(
+        found = await self.read_scalar(
             "SELECT placements FROM master_drafts WHERE game_id = ? AND seat = ? AND user_id = ?"
             " AND stamp = ?", (game_id, seat, user_id, str(stamp)))
         return None if found is None else str(found)
@@ -501,7 +501,7 @@ class Storage(StorageConnection):
         the seat's ``stamp`` (default: the revision, a single-turn table's stamp). Raises
         :class:`StaleRevisionError` (and keeps nothing) if the game moved on since: the check and
         the write are one transaction, so a draft never outlives the seat's own commit after it."""
-        now = self._now()
+        now = self.now_iso()
 
         def work(conn: sqlite3.Connection) -> None:
             check_revision_in_transaction(conn, game_id, expected_revision, statuses=("active",))
@@ -513,15 +513,15 @@ class Storage(StorageConnection):
                 (game_id, seat, user_id, expected_revision, placements, now,
                  str(expected_revision) if stamp is None else stamp))
 
-        await self._write(work)
+        await self.write(work)
 
     async def clear_master_draft(self, game_id: int, seat: int) -> None:
         """Forget the seat's draft (``master-clear``); nothing happens if it has none."""
-        await self._write(lambda conn: conn.execute(
+        await self.write(lambda conn: conn.execute(
             "DELETE FROM master_drafts WHERE game_id = ? AND seat = ?", (game_id, seat)))
 
 
-# -- helpers: plain sqlite3, run inside one Storage._job, on the connection's thread ------------
+# -- helpers: plain sqlite3, run inside one Storage.job, on the connection's thread ------------
 
 
 _ACTION_COLUMNS = "game_id, seq, seat, user_id, action, revision, created_at, planned = 1"

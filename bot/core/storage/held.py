@@ -46,7 +46,7 @@ class HeldStore:
 
     async def hold(self, key: str, user_id: int, game_id: int | None, content: str, due_at: datetime) -> None:
         """Hold ``content`` for ``user_id`` until ``due_at``, in place of any DM held under ``key``."""
-        now = ts(self.storage._clock.now())
+        now = ts(self.storage.clock.now())
 
         def work(conn: sqlite3.Connection) -> None:
             conn.execute(
@@ -55,22 +55,22 @@ class HeldStore:
                 " content = excluded.content, due_at = excluded.due_at, held_at = excluded.held_at",
                 (key, user_id, game_id, content, ts(due_at), now))
 
-        await self.storage._write(work)
+        await self.storage.write(work)
 
     async def drop(self, key: str) -> None:
         """Forget the DM held under ``key``, if any (a newer one was sent in its place)."""
-        await self.storage._write(lambda conn: conn.execute(
+        await self.storage.write(lambda conn: conn.execute(
             "DELETE FROM held_dms WHERE hold_key = ?", (key,)))
 
     async def due(self, now: datetime) -> list[HeldRow]:
         """The DMs whose time has come, the first due first."""
-        rows = await self.storage._job(lambda conn: conn.execute(
+        rows = await self.storage.job(lambda conn: conn.execute(
             f"SELECT {_COLUMNS} FROM held_dms WHERE due_at <= ? ORDER BY due_at, held_at, hold_key",
             (ts(now),)).fetchall())
         return [_row(row) for row in rows]
 
     async def of_user(self, user_id: int) -> list[HeldRow]:
-        rows = await self.storage._job(lambda conn: conn.execute(
+        rows = await self.storage.job(lambda conn: conn.execute(
             f"SELECT {_COLUMNS} FROM held_dms WHERE user_id = ? ORDER BY due_at, hold_key",
             (user_id,)).fetchall())
         return [_row(row) for row in rows]
@@ -84,9 +84,9 @@ class HeldStore:
                 (row.key, row.user_id, row.content, ts(row.due_at)))
             return gone.rowcount == 1
 
-        return await self.storage._write(work)
+        return await self.storage.write(work)
 
     async def due_now(self, user_id: int, now: datetime) -> None:
         """The player's settings changed: each DM held for them is looked at again at the next tick."""
-        await self.storage._write(lambda conn: conn.execute(
+        await self.storage.write(lambda conn: conn.execute(
             "UPDATE held_dms SET due_at = ? WHERE user_id = ? AND due_at > ?", (ts(now), user_id, ts(now))))

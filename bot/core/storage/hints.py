@@ -31,10 +31,10 @@ class HintStore:
                 "SELECT used FROM hints WHERE game_id = ? AND seat = ?", (game_id, seat)).fetchone()
             return int(row[0])
 
-        return await self.storage._write(work)
+        return await self.storage.write(work)
 
     async def hints_used(self, game_id: int) -> dict[int, int]:
         """{seat: hints used} for the seats that used any."""
-        rows = await self.storage._job(lambda conn: conn.execute(
+        rows = await self.storage.job(lambda conn: conn.execute(
             "SELECT seat, used FROM hints WHERE game_id = ? ORDER BY seat", (game_id,)).fetchall())
         return {int(seat): int(used) for seat, used in rows}

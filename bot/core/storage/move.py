@@ -52,7 +52,7 @@ async def move(sqlite_path: str | Path, postgres_url: str) -> dict[str, int]:
         raise MoveError(str(error)) from None
     try:
         used = [table for table in TABLES
-                if await target._scalar(f"SELECT EXISTS (SELECT 1 FROM {table})")]
+                if await target.read_scalar(f"SELECT EXISTS (SELECT 1 FROM {table})")]
         if used:
             raise MoveError(f"the PostgreSQL database already has rows in {', '.join(used)}: move into "
                             "an empty database (a new one, made with createdb).")
@@ -79,7 +79,7 @@ async def move(sqlite_path: str | Path, postgres_url: str) -> dict[str, int]:
                 conn.execute(f"SELECT setval(pg_get_serial_sequence('{table}', '{column}'),"
                              f" COALESCE(MAX({column}), 0) + 1, false) FROM {table}")
 
-        await target._write(work)
+        await target.write(work)
         return copied
     finally:
         await target.close()

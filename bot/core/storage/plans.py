@@ -93,12 +93,12 @@ class PlanStore:
         self.storage = storage
 
     async def get(self, game_id: int, seat: int) -> PlanRow | None:
-        row = await self.storage._job(lambda conn: conn.execute(
+        row = await self.storage.job(lambda conn: conn.execute(
             f"SELECT {_COLUMNS} FROM plans WHERE game_id = ? AND seat = ?", (game_id, seat)).fetchone())
         return None if row is None else _row(row)
 
     async def of_game(self, game_id: int) -> list[PlanRow]:
-        rows = await self.storage._job(lambda conn: conn.execute(
+        rows = await self.storage.job(lambda conn: conn.execute(
             f"SELECT {_COLUMNS} FROM plans WHERE game_id = ? ORDER BY seat", (game_id,)).fetchall())
         return [_row(row) for row in rows]
 
@@ -107,7 +107,7 @@ class PlanStore:
         """Keep ``steps`` (laid out on Line Clear's ``side``) as the seat's plan, replacing the one
         it had (from its first step), and forget what its last planned turn did, in the same
         transaction."""
-        now = self.storage._now()
+        now = self.storage.now_iso()
 
         def work(conn: sqlite3.Connection) -> None:
             conn.execute(
@@ -118,7 +118,7 @@ class PlanStore:
                 (game_id, seat, user_id, steps_text(steps), now, side))
             conn.execute(_FORGET_OUTCOME, (game_id, seat))
 
-        await self.storage._write(work)
+        await self.storage.write(work)
 
     async def delete(self, game_id: int, seat: int, *, outcome_too: bool = False) -> bool:
         """Drop the seat's plan (and with ``outcome_too`` what its last planned turn did, in the
@@ -129,12 +129,12 @@ class PlanStore:
                 conn.execute(_FORGET_OUTCOME, (game_id, seat))
             return gone.rowcount > 0
 
-        return await self.storage._write(work)
+        return await self.storage.write(work)
 
     async def forget(self, plan: PlanRow) -> bool:
         """Drop ``plan`` (one that stopped, or can no longer play), unless the seat's player laid
         out another since it was read; whether it was dropped."""
-        return await self.storage._write(
+        return await self.storage.write(
             lambda conn: conn.execute(f"DELETE FROM plans WHERE {_THIS_PLAN}", _this_plan(plan)).rowcount > 0)
 
     # -- what the last planned turn did ---------------------------------------------------------
@@ -144,7 +144,7 @@ class PlanStore:
                            keep_at_most: int) -> None:
         """Keep what the seat's planned turn did in place of its last one, and drop the first kept
         of all seats' beyond ``keep_at_most`` — one transaction."""
-        now = self.storage._now()
+        now = self.storage.now_iso()
 
         def work(conn: sqlite3.Connection) -> None:
             conn.execute(
@@ -159,11 +159,11 @@ class PlanStore:
                 "DELETE FROM plan_outcomes WHERE kept <="
                 " (SELECT kept FROM plan_outcomes ORDER BY kept DESC LIMIT 1 OFFSET ?)", (keep_at_most,))
 
-        await self.storage._write(work)
+        await self.storage.write(work)
 
     async def outcome(self, game_id: int, seat: int) -> OutcomeRow | None:
         """What the seat's last planned turn did, if it is kept."""
-        row = await self.storage._job(lambda conn: conn.execute(
+        row = await self.storage.job(lambda conn: conn.execute(
             f"SELECT {_OUTCOME_COLUMNS} FROM plan_outcomes WHERE game_id = ? AND seat = ?",
             (game_id, seat)).fetchone())
         return None if row is None else _outcome(row)

@@ -233,7 +233,7 @@ class RatingStore:
                 (ladder, limit, offset)).fetchall()
             return int(total), [_rating(row) for row in rows]
 
-        return await self.storage._job(work)
+        return await self.storage.job(work)
 
     async def player(self, ladder: str, user_id: int, *, trend: int = 5) -> tuple[RatingRow | None,
                                                                                  list[RatingChange]]:
@@ -250,7 +250,7 @@ class RatingStore:
             return (None if row is None else _rating(row),
                     [RatingChange(int(c[0]), *(float(v) for v in c[1:])) for c in reversed(changes)])
 
-        return await self.storage._job(work)
+        return await self.storage.job(work)
 
     async def players(self, ladder: str, user_ids: Iterable[int]) -> dict[int, RatingRow]:
         """The ratings of ``user_ids`` on ``ladder`` (those that have one), in one query."""
@@ -258,7 +258,7 @@ class RatingStore:
         if not keys:
             return {}
         marks = ", ".join("?" for _ in keys)
-        rows = await self.storage._job(lambda conn: conn.execute(
+        rows = await self.storage.job(lambda conn: conn.execute(
             f"SELECT {_RATING_COLUMNS} FROM ratings WHERE ladder = ? AND player IN ({marks})",
             (ladder, *keys)).fetchall())
         return {found.user_id: found for found in map(_rating, rows)}
@@ -269,7 +269,7 @@ class RatingStore:
         judged (one that ended before ratings existed) comes first, in the order it ended: (id,
         None) for each finished game, (id, canceller) for each game rated because a seated player
         cancelled it (its recorded reason names them)."""
-        rows = await self.storage._job(lambda conn: conn.execute(
+        rows = await self.storage.job(lambda conn: conn.execute(
             "SELECT g.id, r.reason FROM games g LEFT JOIN rated_games r ON r.game_id = g.id"
             " LEFT JOIN rating_order o ON o.game_id = g.id"
             " WHERE g.status = 'finished' OR (g.status = 'cancelled' AND r.rated = 1 AND r.reason LIKE ?)"
@@ -279,11 +279,11 @@ class RatingStore:
 
     async def facts(self, game_id: int) -> GameFacts:
         """:class:`GameFacts` of ``game_id`` as they stand (what a cancel's question is asked on)."""
-        return await self.storage._job(lambda conn: read_facts(conn, game_id))
+        return await self.storage.job(lambda conn: read_facts(conn, game_id))
 
     async def judged(self, game_id: int) -> tuple[bool, str | None] | None:
         """(rated, why casual) for a game judged at its end; None if it never was."""
-        row = await self.storage._job(lambda conn: conn.execute(
+        row = await self.storage.job(lambda conn: conn.execute(
             "SELECT rated, reason FROM rated_games WHERE game_id = ?", (game_id,)).fetchone())
         return None if row is None else (bool(row[0]), None if row[1] is None else str(row[1]))
 
@@ -296,11 +296,11 @@ class RatingStore:
                 conn.execute("SELECT pg_advisory_xact_lock(?, 0)", (RECOMPUTE_LOCK_KEY,))
             for table in ("rating_changes", "ratings", "rated_games", "rating_order"):
                 conn.execute(f"DELETE FROM {table}")
-            now = self.storage._now()
+            now = self.storage.now_iso()
             for step in works:
                 step.run(conn, now)
 
-        await self.storage._write(work)
+        await self.storage.write(work)
 
     async def snapshot(self) -> list[tuple[object, ...]]:
         """Every rating and change, sorted (what the recompute test compares)."""
@@ -314,7 +314,7 @@ class RatingStore:
                 sorted((("change", *(_rounded(v) for v in c)) for c in changes), key=repr) + \
                 sorted((("judged", *j) for j in judged), key=repr)
 
-        return await self.storage._job(work)
+        return await self.storage.job(work)
 
 
 def _rounded(value: object) -> object:

@@ -59,11 +59,11 @@ class ReplayStore:
                     tuple(None if u is None else int(u) for _, u, _ in seats)))
             return found
 
-        return await self.storage._job(work)
+        return await self.storage.job(work)
 
     async def last_finished(self, channel_id: int) -> int | None:
         """The channel's most recently finished game."""
-        row = await self.storage._job(lambda conn: conn.execute(
+        row = await self.storage.job(lambda conn: conn.execute(
             "SELECT id FROM games WHERE channel_id = ? AND status = 'finished'"
             " ORDER BY ended_at DESC, id DESC LIMIT 1", (channel_id,)).fetchone())
         return None if row is None else int(row[0])

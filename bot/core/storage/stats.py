@@ -72,14 +72,14 @@ class StatsStore:
             ).fetchall()
             return [game_row_reading_seats(conn, row) for row in rows]
 
-        return await self.storage._job(work)
+        return await self.storage.job(work)
 
     async def save_results(self, games: dict[int, tuple[int | None, tuple[ResultRow, ...]]]) -> None:
         """Record the results of several games — ``{game id: (guild id, rows)}`` — in one
         transaction. A game with no rows gets none (it is asked for again next time)."""
         writes = [write for game_id, (guild_id, rows) in games.items()
                   for write in result_writes(game_id, guild_id, rows)]
-        await self.storage._write(lambda conn: [conn.execute(w.sql, w.params) for w in writes])
+        await self.storage.write(lambda conn: [conn.execute(w.sql, w.params) for w in writes])
 
     async def server_totals(self, guild_id: int) -> tuple[int, list[PlayerTotals]]:
         """(finished games with results, per human player totals) for one server, in one query
@@ -101,4 +101,4 @@ class StatsStore:
                                              None if avg is None else float(avg))
                                 for u, p, w, left, avg, name in rows]
 
-        return await self.storage._job(work)
+        return await self.storage.job(work)
