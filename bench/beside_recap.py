@@ -34,10 +34,10 @@ async def tables_beside_recap(trials: int = 4, every_s: float = 0.02) -> dict[st
         scores = [[0, 0] for _ in rounds]
         # Both workers idle: the recap takes the first, and the other game is one whose images
         # (routed by the state's seed) prefer that worker too.
-        recap_worker = renderer._worker_for(Route(ended[0].seed, slow=True))  # noqa: SLF001
+        recap_worker = renderer.worker_for(Route(ended[0].seed, slow=True))
         games = (list(play(engine.Options(players=2), seed)) for seed in range(6, 40))
         playing = next(states for states in games
-                       if renderer._worker_for(Route(states[0].seed)) == recap_worker)  # noqa: SLF001
+                       if renderer.worker_for(Route(states[0].seed)) == recap_worker)
         names = names_for(playing[0])
         timings: list[float] = []
         drawn = 0

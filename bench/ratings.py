@@ -35,7 +35,7 @@ import renders
 from bot.core.clock import ManualClock
 from bot.core.play.manager import Game, GameManager, TableSettings
 from bot.core.records import ratings, recap, replay
-from bot.core.rendering.render import _warm_worker as warm_worker
+from bot.core.rendering.render import warm_render_worker
 from bot.core.storage import Storage
 from engine.policies import Policy, StrongPolicy, policy_by_name
 from engine.simulate import play_game
@@ -84,17 +84,17 @@ async def _measure(workdir: Path) -> tuple[list[float], list[float], int, tuple[
             await storage.write(work)
         rows = await manager.log(game.id)
         step_ms: list[float] = []
-        replay._STEPS.clear()
+        replay.CACHED_STEPS.clear()
         count = len(replay.cached_steps(game, rows))
-        replay._STEPS.clear()
-        warm_worker()  # as every render worker is when the bot starts (bot/core/rendering/render.py)
+        replay.CACHED_STEPS.clear()
+        warm_render_worker()  # as every render worker is when the bot starts (bot/core/rendering/render.py)
         for number in range(count):
             began = time.process_time()
             shown = replay.cached_steps(game, await manager.log(game.id))[number]
             renders.render_table(replay.revealed(shown.state), game.names,
                                  None if shown.previous is None else replay.revealed(shown.previous))
             step_ms.append((time.process_time() - began) * 1000)
-        replay._STEPS.clear()
+        replay.CACHED_STEPS.clear()
         began = time.process_time()
         shown_plan = recap.plan(game, rows)
         image = renders.render_recap(shown_plan.states, game.names, shown_plan.scores,

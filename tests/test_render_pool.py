@@ -62,13 +62,13 @@ async def test_threaded_renderer_draws_in_the_locale_asked() -> None:
 
 def test_a_game_s_images_go_to_its_own_worker_unless_that_one_is_far_busier() -> None:
     renderer = ProcessRenderer(workers=2)
-    assert {renderer._worker_for(Route(seed)) for seed in (4, 6, 8)} == {0}  # a seed names one worker
-    assert renderer._worker_for(Route(7)) == 1
+    assert {renderer.worker_for(Route(seed)) for seed in (4, 6, 8)} == {0}  # a seed names one worker
+    assert renderer.worker_for(Route(7)) == 1
     renderer._waiting[:] = [ProcessRenderer.AFFINITY_SLACK, 0]
-    assert renderer._worker_for(Route(4)) == 0  # a little busier: the game stays where its bands are
+    assert renderer.worker_for(Route(4)) == 0  # a little busier: the game stays where its bands are
     renderer._waiting[:] = [ProcessRenderer.AFFINITY_SLACK + 1, 0]
-    assert renderer._worker_for(Route(4)) == 1  # far busier: the idle core takes it
-    assert renderer._worker_for(None) == 1  # no game (a ghost split): the least busy
+    assert renderer.worker_for(Route(4)) == 1  # far busier: the idle core takes it
+    assert renderer.worker_for(None) == 1  # no game (a ghost split): the least busy
 
 
 def test_a_recap_takes_the_least_busy_worker_and_turn_images_go_round_it() -> None:
@@ -76,11 +76,11 @@ def test_a_recap_takes_the_least_busy_worker_and_turn_images_go_round_it() -> No
     its worker draws: while it is drawn there, their tables and mats go to the other worker."""
     renderer = ProcessRenderer(workers=2)
     renderer._waiting[:] = [1, 0]
-    assert renderer._worker_for(Route(4, slow=True)) == 1  # not the game's own worker: the idle one
+    assert renderer.worker_for(Route(4, slow=True)) == 1  # not the game's own worker: the idle one
     renderer._waiting[:] = [ProcessRenderer.SLOW_WEIGHT, 0]  # worker 0 draws a recap
-    assert renderer._worker_for(Route(4)) == 1 and renderer._worker_for(Route(7, 0)) == 1
+    assert renderer.worker_for(Route(4)) == 1 and renderer.worker_for(Route(7, 0)) == 1
     renderer._waiting[:] = [ProcessRenderer.SLOW_WEIGHT, ProcessRenderer.AFFINITY_SLACK + 1]
-    assert renderer._worker_for(Route(4)) == 1  # three images ahead beat a recap ahead
+    assert renderer.worker_for(Route(4)) == 1  # three images ahead beat a recap ahead
 
 
 async def test_a_recap_counts_as_slow_while_it_is_drawn_and_not_after() -> None:
@@ -133,10 +133,10 @@ def test_a_seat_s_mat_is_drawn_beside_its_game_s_table_not_behind_it(workers: in
     seat's mat shares its game's table's worker, and each seat keeps one worker (its bands)."""
     renderer = ProcessRenderer(workers=workers)
     for seed in range(8):
-        table = renderer._worker_for(Route(seed))
+        table = renderer.worker_for(Route(seed))
         for seat in range(6):
-            mat = renderer._worker_for(Route(seed, seat))
-            assert mat == renderer._worker_for(Route(seed, seat))
+            mat = renderer.worker_for(Route(seed, seat))
+            assert mat == renderer.worker_for(Route(seed, seat))
             assert (mat != table) if workers > 1 else (mat == table == 0)
 
 

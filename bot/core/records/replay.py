@@ -63,20 +63,22 @@ def revealed(state: GameState) -> GameState:
     return replace(state, options=replace(state.options, known_scores=True))
 
 
-_STEPS: OrderedDict[tuple[int, int, int, int], list[ReplayStep]] = OrderedDict()
+CACHED_STEPS: OrderedDict[tuple[int, int, int, int], list[ReplayStep]] = OrderedDict()
+""":func:`cached_steps`' replays, oldest first, at most :data:`KEPT` (a benchmark clears it to
+time a replay from nothing)."""
 
 
 def cached_steps(game: Game, rows: Sequence[ActionRow]) -> list[ReplayStep]:
     """:func:`steps_of`, remembered per finished game (keyed by its id, seed, revision and log
     length, so another database's game of the same id is never mistaken for it)."""
     key = (game.id, game.seed, game.revision, len(rows))
-    found = _STEPS.get(key)
+    found = CACHED_STEPS.get(key)
     if found is None:
-        found = _STEPS[key] = steps_of(game, rows)
-        while len(_STEPS) > KEPT:
-            _STEPS.popitem(last=False)
+        found = CACHED_STEPS[key] = steps_of(game, rows)
+        while len(CACHED_STEPS) > KEPT:
+            CACHED_STEPS.popitem(last=False)
     else:
-        _STEPS.move_to_end(key)
+        CACHED_STEPS.move_to_end(key)
     return found
 
 

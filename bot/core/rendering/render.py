@@ -65,7 +65,7 @@ class Route:
     ``slow``: an image that holds a worker some eighty times as long as a table image (a finished
     game's animated recap, about a third of a second): it goes to the least busy worker, and the
     images other games would have drawn there go to another worker meanwhile
-    (:meth:`ProcessRenderer._worker_for`), so no turn post waits behind it while a core is free."""
+    (:meth:`ProcessRenderer.worker_for`), so no turn post waits behind it while a core is free."""
 
     game: int
     seat: int | None = None
@@ -275,7 +275,7 @@ def warm_market(state: GameState, names: Sequence[str]) -> int:
     return drawn
 
 
-def _warm_worker() -> None:
+def warm_render_worker() -> None:
     """Load fonts, palettes and the drawing caches before the first real render
     (:func:`warm_renders`), with the image layers' budgets of a process that only draws
     (:data:`renders.cache.WORKER_BUDGETS`); then freeze what that built and collect garbage
@@ -305,7 +305,7 @@ class ProcessRenderer(_NamedRenderer):
     Why the same worker: a turn post draws again only the bands that changed since the game's
     previous post (:mod:`renders.layers`), and those are kept in the worker that drew them. Sent
     to whichever worker was free, each worker had to keep every busy game's bands; a game stays
-    on the worker its seed names (:meth:`_worker_for`) unless that one has
+    on the worker its seed names (:meth:`worker_for`) unless that one has
     :data:`AFFINITY_SLACK` more images waiting than the least busy, which then takes it (so two
     busy games on one worker never leave the other core idle). A seat's mat goes to a worker of its
     own that is never its game's table's (:class:`Route`; its bands are its own too), so a turn
@@ -321,7 +321,7 @@ class ProcessRenderer(_NamedRenderer):
     loop, with the ``spawn`` method. A dead worker is replaced, and the render retried once
     (:meth:`_run`). :meth:`close` shuts them down (the bot does so when it closes).
 
-    Until a worker has warmed up (its start and :func:`_warm_worker`: some 15 s of drawing on a
+    Until a worker has warmed up (its start and :func:`warm_render_worker`: some 15 s of drawing on a
     busy 2-core machine), the images routed to it are drawn in the bot's own process instead, in
     a thread, one at a time (:meth:`_draw_here`): the first table after a start is ready in a
     fraction of a second (``first_table_after_start_ms``, docs/benchmarks.md) rather than after
@@ -357,12 +357,15 @@ class ProcessRenderer(_NamedRenderer):
             self._discard(index, worker)  # dead, or left by an event loop that has ended
             worker = None
         if worker is None:
-            worker = PipeWorker(_warm_worker, _render, _after_render, name=f"render worker {index}",
+            worker = PipeWorker(warm_render_worker, _render, _after_render, name=f"render worker {index}",
                                 encoded=self._encoded)
             self._workers[index] = worker
         return worker
 
-    def _worker_for(self, route: Route | None) -> int:
+    def worker_for(self, route: Route | None) -> int:
+        """The index of the worker that draws an image routed by ``route`` (see the class doc):
+        the one its game's seed names, unless that one is :data:`AFFINITY_SLACK` images busier
+        than the least busy; a slow image or one of no game goes to the least busy."""
         least = min(range(self.workers), key=self._waiting.__getitem__)
         if route is None or route.slow:
             return least
@@ -374,7 +377,7 @@ class ProcessRenderer(_NamedRenderer):
         return preferred
 
     async def _run(self, name: str, locale: str | None, *args: object, route: Route | None = None) -> bytes:
-        index = self._worker_for(route)
+        index = self.worker_for(route)
         if not self._started(index).ready.done():  # still warming up: drawn here meanwhile
             return await self._draw_here(name, locale, *args)
         weight = self.SLOW_WEIGHT if route is not None and route.slow else 1
