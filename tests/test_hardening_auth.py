@@ -231,3 +231,19 @@ async def test_a_cancel_question_button_forged_onto_a_public_post_changes_nothin
         assert_refused(await forge_click(h, alice, "games", post, junk), "not valid")
     assert snapshot(db(h)) == before
     assert (await game_in(h, "games")).status == "active"
+
+
+async def test_a_leave_confirmation_forged_onto_a_public_post_changes_nothing(h: Any) -> None:
+    """`/projectl table leave`'s Leave button only ever sits on the leaver's private question.
+    Sent on the public turn post (a tampered client, with the sender's own id and the game's
+    revision), it is refused privately: the seat is kept and the post keeps its words and buttons."""
+    mover, waiting, eve = await two_players(h)
+    game = await game_in(h, "games")
+    post = h.channel_messages("games")[-1]
+    shown = (post.content, [b.custom_id for b in post.buttons])
+    before = snapshot(db(h))
+    assert_refused(await forge_click(h, waiting, "games", post,
+                                     f"pld:leave:{game.id}:{waiting.id}:{game.revision}"), "not valid")
+    after = h.message(post.id)
+    assert (after.content, [b.custom_id for b in after.buttons]) == shown
+    assert snapshot(db(h)) == before

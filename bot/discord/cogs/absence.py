@@ -174,7 +174,8 @@ def announcer(bot: FrontServices) -> Callable[[Game, TurnRow], Awaitable[None]]:
 _LEAVE_ID = r"(?P<game>\d{1,19}):(?P<user>\d{1,19}):(?P<rev>\d{1,19})"
 
 
-class LeaveButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"pld:leave:(?P<rest>.*)"):
+class LeaveButton(common.PrivateQuestionButton, discord.ui.DynamicItem[discord.ui.Button[Any]],
+                  template=r"pld:leave:(?P<rest>.*)"):
     """Confirms ``/projectl table leave`` (personal; tied to the revision it was shown for)."""
 
     def __init__(self, game_id: int, user_id: int, revision: int) -> None:
@@ -186,23 +187,11 @@ class LeaveButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"pld
     async def from_custom_id(cls, interaction: discord.Interaction, item: Any,
                              match: re.Match[str]) -> LeaveButton:
         fields = id_fields(_LEAVE_ID, match["rest"])
-        if fields is None:  # forged: nobody's button (user 0), refused by interaction_check
+        if fields is None:  # forged: nobody's button (user 0), refused by the mixin's check
             return cls(0, 0, 0)
         return cls(int(fields["game"]), int(fields["user"]), int(fields["rev"]))
 
-    async def interaction_check(self, interaction: discord.Interaction) -> bool:
-        if interaction.user.id != self.user_id:
-            await common.reply(interaction, texts.NOT_YOUR_BUTTON.format(name=f"<@{self.user_id}>"))
-            return False
-        return True
-
-    async def callback(self, interaction: discord.Interaction) -> None:
-        try:
-            await self._run(interaction)
-        except Exception as error:  # noqa: BLE001
-            await common.report_error(interaction, error)
-
-    async def _run(self, interaction: discord.Interaction) -> None:
+    async def answer(self, interaction: discord.Interaction) -> None:
         channel_id = common.channel_id_of(interaction)
         require_table_permissions(interaction)
         game = await common.manager_of(interaction).game_in_channel(channel_id)

@@ -241,6 +241,37 @@ async def reply(
         await interaction.response.send_message(**kwargs)
 
 
+class PrivateQuestionButton:
+    """Mixin (before ``discord.ui.DynamicItem``) for the buttons of one user's private question —
+    an ephemeral reply such as Leave's confirmation or Cancel the game / Keep playing — which
+    answer by editing the message they sit on. Only that user may press them, and only there: a
+    custom id sent on any other message (a tampered client replaying it on the public turn post)
+    or as junk (``user_id`` 0) is refused privately, so no public post is rewritten or stripped of
+    its buttons. A subclass answers in :meth:`answer`; whatever it raises reaches the user as a
+    private message (:func:`report_error`)."""
+
+    user_id: int
+
+    async def interaction_check(self, interaction: discord.Interaction) -> bool:
+        asked = interaction.message
+        if self.user_id == 0 or asked is None or not asked.flags.ephemeral:
+            await reply(interaction, texts.FORGED_BUTTON)
+            return False
+        if interaction.user.id != self.user_id:
+            await reply(interaction, texts.NOT_YOUR_BUTTON.format(name=f"<@{self.user_id}>"))
+            return False
+        return True
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        try:
+            await self.answer(interaction)
+        except Exception as error:  # noqa: BLE001 - every failure must reach the user politely
+            await report_error(interaction, error)
+
+    async def answer(self, interaction: discord.Interaction) -> None:
+        raise NotImplementedError
+
+
 async def report_error(interaction: discord.Interaction, error: BaseException) -> None:
     """Tell the user what went wrong, ephemerally; log anything that is not a refusal."""
     original = error

@@ -213,7 +213,7 @@ async def _announce_cancel(interaction: discord.Interaction, game: Game) -> None
     await _close_lobby_message(interaction, game)
 
 
-class CancelButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
+class CancelButton(common.PrivateQuestionButton, discord.ui.DynamicItem[discord.ui.Button[Any]],
                    template=r"plt:cancel:(?P<rest>.*)"):
     """Cancel the game / Keep playing under ``/projectl table cancel``'s question: personal (only
     the asker), bound to the game and the revision it was asked at, so a second click or one after
@@ -236,25 +236,7 @@ class CancelButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
             return cls("no", 0, 0, 0)
         return cls(fields["op"], int(fields["game"]), int(fields["user"]), int(fields["rev"]))
 
-    async def interaction_check(self, interaction: discord.Interaction) -> bool:
-        asked = interaction.message
-        if self.user_id == 0 or asked is None or not asked.flags.ephemeral:
-            # junk, or sent on a message other than the asker's private question (a tampered
-            # client): answered privately, so no public post is rewritten or stripped of buttons
-            await common.reply(interaction, texts.FORGED_BUTTON)
-            return False
-        if interaction.user.id != self.user_id:
-            await common.reply(interaction, texts.NOT_YOUR_BUTTON.format(name=f"<@{self.user_id}>"))
-            return False
-        return True
-
-    async def callback(self, interaction: discord.Interaction) -> None:
-        try:
-            await self._run(interaction)
-        except Exception as error:  # noqa: BLE001 - every failure must reach the user politely
-            await common.report_error(interaction, error)
-
-    async def _run(self, interaction: discord.Interaction) -> None:
+    async def answer(self, interaction: discord.Interaction) -> None:
         bot = common.bot_of(interaction)
         game = await bot.manager.game(self.game_id)
         if game is None or game.status not in ("lobby", "active") or \
