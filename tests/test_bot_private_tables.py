@@ -52,7 +52,7 @@ async def forged(h: DiscordHarness, user: FakeMember, channel: FakeChannel,
     shown["channel_id"] = str(channel.id)
     shown["components"] = [{"type": 1, "components": [
         {"type": 2, "style": 1, "label": "forged", "custom_id": custom_id}]}]
-    shown["flags"] = 0
+    shown["flags"] = 64  # a private reply's copy (pagers redraw only private pages)
     return await h._send(record, True)  # type: ignore[no-any-return]  # noqa: SLF001
 
 

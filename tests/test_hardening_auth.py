@@ -247,3 +247,19 @@ async def test_a_leave_confirmation_forged_onto_a_public_post_changes_nothing(h:
     after = h.message(post.id)
     assert (after.content, [b.custom_id for b in after.buttons]) == shown
     assert snapshot(db(h)) == before
+
+
+async def test_pager_buttons_forged_onto_a_public_post_leave_it_as_it_is(h: Any) -> None:
+    """The log's, the leaderboard's and a replay's Prev / Next redraw the page they sit on, which
+    is always a private reply. Sent on the public turn post (a tampered client), each answers
+    privately and the post keeps its words and its buttons for everyone."""
+    mover, waiting, eve = await two_players(h)
+    game = await game_in(h, "games")
+    post = h.channel_messages("games")[-1]
+    shown = (post.content, [b.custom_id for b in post.buttons])
+    for custom_id in (f"pld:log:{game.id}:2:next", "plg:lb:server:multi:2:next",
+                      f"plg:rp:{game.id}:3:next"):
+        answer = await forge_click(h, eve, "games", post, custom_id)
+        assert_refused(answer, "")
+        after = h.message(post.id)
+        assert (after.content, [b.custom_id for b in after.buttons]) == shown, custom_id

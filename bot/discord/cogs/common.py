@@ -22,7 +22,7 @@ import discord
 from discord import app_commands
 
 import engine
-from bot.core.errors import BotError, NoGameError, NotInGameError, NotYourTurnError
+from bot.core.errors import BotError, NoGameError, NotInGameError, NotYourTurnError, StaleError
 from bot.core.play.manager import Game, GameManager, Step
 from bot.core.records.history import decision_text
 from bot.core.records.summary import seat_label
@@ -239,6 +239,14 @@ async def reply(
         await interaction.followup.send(**kwargs)
     else:
         await interaction.response.send_message(**kwargs)
+
+
+def require_private_page(interaction: discord.Interaction) -> None:
+    """A pager's Prev / Next (the log, a leaderboard, a replay) redraws the page it sits on,
+    which is always a private reply: sent on any other message (a tampered client hanging the id
+    on the public turn post) it is refused, so no public post is rewritten or loses its buttons."""
+    if interaction.message is None or not interaction.message.flags.ephemeral:
+        raise StaleError(texts.FORGED_BUTTON)
 
 
 class PrivateQuestionButton:

@@ -128,6 +128,7 @@ class LeaderboardButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template
         try:
             if self.page < 0:
                 raise StaleError(texts.FORGED_BUTTON)
+            common.require_private_page(interaction)
             embed, view = await leaderboard_page(common.bot_of(interaction), interaction.guild_id, self.scope,
                                                  self.which, self.page, interaction.locale)
             await interaction.response.edit_message(embed=embed, view=view)
@@ -276,6 +277,7 @@ class ReplayItem(discord.ui.DynamicItem[discord.ui.Item[Any]], template=r"plg:rp
                 step = int(values[0]) if len(values) == 1 and values[0].isdecimal() else None
             if self.game_id is None or step is None:
                 raise StaleError(texts.FORGED_BUTTON)
+            common.require_private_page(interaction)
             bot = common.bot_of(interaction)
             game = await finished_game(interaction, self.game_id)
             await interaction.response.defer()

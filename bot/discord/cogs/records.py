@@ -159,6 +159,7 @@ class LogButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"pld:l
 
     async def callback(self, interaction: discord.Interaction) -> None:
         try:
+            common.require_private_page(interaction)
             bot = common.bot_of(interaction)
             game = require_readable(interaction, await bot.manager.game(self.game_id), self.game_id)
             embeds, view = await log_page(game, bot, max(self.page, 1), interaction.locale)
