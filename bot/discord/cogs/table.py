@@ -241,13 +241,13 @@ class CancelButton(common.PrivateQuestionButton, discord.ui.DynamicItem[discord.
         game = await bot.manager.game(self.game_id)
         if game is None or game.status not in ("lobby", "active") or \
                 game.channel_id != common.channel_id_of(interaction):
-            await self._answer(interaction, texts.CANCEL_OVER.format(game_id=self.game_id))
+            await self._replace_question(interaction, texts.CANCEL_OVER.format(game_id=self.game_id))
             return
         if self.op == "no":
-            await self._answer(interaction, texts.CANCEL_KEPT.format(game_id=self.game_id))
+            await self._replace_question(interaction, texts.CANCEL_KEPT.format(game_id=self.game_id))
             return
         if game.revision != self.revision:
-            await self._answer(interaction, texts.CANCEL_MOVED_ON.format(game_id=self.game_id))
+            await self._replace_question(interaction, texts.CANCEL_MOVED_ON.format(game_id=self.game_id))
             return
         await interaction.response.defer()  # ack first (an invisible "update"), then the work
         game = await common.saved(interaction, bot.manager.cancel(
@@ -257,7 +257,7 @@ class CancelButton(common.PrivateQuestionButton, discord.ui.DynamicItem[discord.
             content=localise(texts.CANCEL_DONE.format(game_id=game.id), interaction.locale), view=None)
         await _announce_cancel(interaction, game)
 
-    async def _answer(self, interaction: discord.Interaction, text: Any) -> None:
+    async def _replace_question(self, interaction: discord.Interaction, text: Any) -> None:
         """Replace the question with ``text`` (its buttons gone: nothing more to press)."""
         await interaction.response.edit_message(content=localise(text, interaction.locale), view=None)
 
