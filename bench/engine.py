@@ -103,7 +103,7 @@ def bench_placements(repeats: int = 200, cards: Cards = None) -> tuple[float, fl
     cold = 0.0
     for _ in range(repeats):
         pieces.placements_in.cache_clear()
-        legal._place_actions.cache_clear()
+        legal.shape_place_actions.cache_clear()
         start = CLOCK()
         legal.placements_for(mapping, player)
         cold += CLOCK() - start

@@ -21,7 +21,9 @@ MASTERMIND = -1
 """Seat number used for the Solo mastermind in events."""
 
 
-def _name(names: Sequence[str], seat: int) -> str:
+def seat_name(names: Sequence[str], seat: int) -> str:
+    """What an event calls ``seat``: its name, "The mastermind" in Solo, or "Player N" when the
+    names do not reach it (every English event text, and :mod:`engine.visibility`'s, uses it)."""
     if seat == MASTERMIND:
         return "The mastermind"
     return names[seat] if 0 <= seat < len(names) else f"Player {seat + 1}"
@@ -37,7 +39,7 @@ class Event:
     def describe(self, names: Sequence[str]) -> str:
         values = {f.name: getattr(self, f.name) for f in fields(self)}
         if "seat" in values:
-            values["who"] = _name(names, values["seat"])
+            values["who"] = seat_name(names, values["seat"])
         return self.sentence.format(**values)
 
 
@@ -60,7 +62,7 @@ class PuzzleTaken(Event):
             where = f"grid position {self.slot}"
         else:
             where = f"the {self.colour} row"
-        return f"{_name(names, self.seat)} took puzzle {self.card} from {where}."
+        return f"{seat_name(names, self.seat)} took puzzle {self.card} from {where}."
 
 
 @dataclass(frozen=True, slots=True)
@@ -124,7 +126,7 @@ class PieceGained(Event):
     wanted: Shape | None = None  # set when the reserve had none of the wanted shape
 
     def describe(self, names: Sequence[str]) -> str:
-        text = f"{_name(names, self.seat)} took {self.shape.with_article} ({self.reason})"
+        text = f"{seat_name(names, self.seat)} took {self.shape.with_article} ({self.reason})"
         if self.wanted is not None and self.wanted is not self.shape:
             text += f" instead of {self.wanted.with_article}, which the reserve has run out of"
         return text + "."
@@ -142,7 +144,7 @@ class DecisionAwaited(Event):
 
     def describe(self, names: Sequence[str]) -> str:
         choices = ", ".join(self.options)
-        return f"{_name(names, self.seat)} must choose: {self.prompt} (choose {choices})."
+        return f"{seat_name(names, self.seat)} must choose: {self.prompt} (choose {choices})."
 
 
 @dataclass(frozen=True, slots=True)
@@ -163,7 +165,7 @@ class PiecePlaced(Event):
 
     def describe(self, names: Sequence[str]) -> str:
         text = (
-            f"{_name(names, self.seat)} placed {self.shape.label} on {self.card} at "
+            f"{seat_name(names, self.seat)} placed {self.shape.label} on {self.card} at "
             f"{mask_to_text(self.mask)}"
         )
         return text + (" (Finishing Touch, -1 point)." if self.finishing else ".")
@@ -178,7 +180,7 @@ class PuzzleCompleted(Event):
 
     def describe(self, names: Sequence[str]) -> str:
         tail = " during Finishing Touches (no reward)" if self.finishing else ""
-        return f"{_name(names, self.seat)} completed {self.card} for {self.points} pt{tail}."
+        return f"{seat_name(names, self.seat)} completed {self.card} for {self.points} pt{tail}."
 
 
 @dataclass(frozen=True, slots=True)
@@ -269,7 +271,7 @@ class PlayerRemoved(Event):
     discarded: tuple[str, ...]
 
     def describe(self, names: Sequence[str]) -> str:
-        text = f"{_name(names, self.seat)} left the game; their pieces went back to the reserve"
+        text = f"{seat_name(names, self.seat)} left the game; their pieces went back to the reserve"
         if self.discarded:
             text += f" and their unfinished puzzles ({', '.join(self.discarded)}) left play"
         return text + "."
@@ -281,7 +283,7 @@ class GameEnded(Event):
     winners: tuple[int, ...]
 
     def describe(self, names: Sequence[str]) -> str:
-        who = " and ".join(_name(names, w) for w in self.winners)
+        who = " and ".join(seat_name(names, w) for w in self.winners)
         verb = "share the victory" if len(self.winners) > 1 else "wins"
         return f"Game over: {who} {verb}."
 
@@ -296,7 +298,7 @@ class GhostSplit(Event):
 
     def describe(self, names: Sequence[str]) -> str:
         got = ", ".join(s.label for s in self.pieces)
-        return f"{_name(names, self.seat)} split a ghost {self.ghost.label} into {got}."
+        return f"{seat_name(names, self.seat)} split a ghost {self.ghost.label} into {got}."
 
 
 @dataclass(frozen=True, slots=True)
@@ -337,8 +339,8 @@ class MarkersPassed(Event):
 
     def describe(self, names: Sequence[str]) -> str:
         return (
-            f"Round {self.round}: {_name(names, self.white)} holds the White marker (left rows), "
-            f"{_name(names, self.black)} the Black marker (right rows); both play now."
+            f"Round {self.round}: {seat_name(names, self.white)} holds the White marker (left rows), "
+            f"{seat_name(names, self.black)} the Black marker (right rows); both play now."
         )
 
 
@@ -367,7 +369,7 @@ class CreditReturned(Event):
     def describe(self, names: Sequence[str]) -> str:
         kind = "an inactive" if self.inactive else "an active"
         return (
-            f"The credit bank was empty: {_name(names, self.seat)} (most credits) returned {kind} "
+            f"The credit bank was empty: {seat_name(names, self.seat)} (most credits) returned {kind} "
             "credit."
         )
 
@@ -382,7 +384,7 @@ class CreditsReturnedToBank(Event):
 
     def describe(self, names: Sequence[str]) -> str:
         plural = "s" if self.count != 1 else ""
-        return f"{_name(names, self.seat)}'s {self.count} credit{plural} went back to the bank."
+        return f"{seat_name(names, self.seat)}'s {self.count} credit{plural} went back to the bank."
 
 
 @dataclass(frozen=True, slots=True)
@@ -392,7 +394,7 @@ class CreditsActivated(Event):
 
     def describe(self, names: Sequence[str]) -> str:
         plural = "s" if self.count != 1 else ""
-        return f"{_name(names, self.seat)}'s {self.count} new credit{plural} became active."
+        return f"{seat_name(names, self.seat)}'s {self.count} new credit{plural} became active."
 
 
 @dataclass(frozen=True, slots=True)

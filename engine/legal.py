@@ -25,14 +25,14 @@ from .cards import PuzzleCard
 from .decisions import waiting_for
 from .expansions.base import expansions_for, free_action_types
 from .pieces import SHAPES, Shape, placements_in
-from .placing import MasterOptions, _place_actions, placements_for, puzzle_options
+from .placing import MasterOptions, placements_for, puzzle_options, shape_place_actions
 from .rules import MAX_UPGRADE_LEVEL, substitutes
 from .state import GameState, Phase, PlayerState
 from .variants import variant_for
 
 __all__ = [
-    "MasterOptions", "_place_actions", "combinatorial_kinds", "has_finishing_placement",
-    "iter_legal_actions", "legal_actions", "master_options", "placements_for", "upgrade_actions",
+    "MasterOptions", "combinatorial_kinds", "has_finishing_placement", "iter_legal_actions",
+    "legal_actions", "master_options", "placements_for", "shape_place_actions", "upgrade_actions",
 ]
 
 

@@ -19,7 +19,9 @@ from .state import PlayerState
 
 
 @lru_cache(maxsize=1 << 16)
-def _place_actions(card: str, shape: Shape, free: int) -> tuple[Place, ...]:
+def shape_place_actions(card: str, shape: Shape, free: int) -> tuple[Place, ...]:
+    """Every Place of ``shape`` on ``card`` within its ``free`` cells, remembered: the same puzzle
+    and supply come back every step of a search, and :mod:`engine.legal` lists them from here."""
     return tuple([Place(card, shape, mask) for mask in placements_in(shape, free)])
 
 
@@ -35,7 +37,7 @@ def placements_for(
             continue
         free = cards[puzzle.card].recess & ~puzzle.filled
         for s in shapes:
-            result.extend(_place_actions(puzzle.card, s, free))
+            result.extend(shape_place_actions(puzzle.card, s, free))
     return result
 
 

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Collection, Sequence
 
-from .events import Event, PuzzleCompleted, _name
+from .events import Event, PuzzleCompleted, seat_name
 from .expansions.ambassador import face_up
 from .state import GameState, Phase
 
@@ -40,5 +40,5 @@ def describe_for(
     completion by such a seat names neither the card nor its points — unless the card lies face
     up (``face_up``: :func:`face_up_cards`, an unflipped Ambassador card)."""
     if isinstance(event, PuzzleCompleted) and event.seat in hidden and event.card not in face_up:
-        return f"{_name(names, event.seat)} completed a puzzle (score piles are hidden until the end)."
+        return f"{seat_name(names, event.seat)} completed a puzzle (score piles are hidden until the end)."
     return event.describe(names)

@@ -65,11 +65,11 @@ def step_candidates(state: GameState, pruner: GreedyPolicy, per_card: int = 3,
         found.sort(key=lambda p: (p.mask == rest, p.shape.size, player.supply[p.shape.index]), reverse=True)
         chosen.update(dict.fromkeys(found[:per_card]))
     order = sorted(free)
-    master = pruner._master(state, player, free, order)
+    master = pruner.master_action(state, player, free, order)
     if isinstance(master, Master | AmbassadorAction):
         chosen[master] = None
     # Ambassador Pack: the flip is a candidate beside Master, not only once Master is used.
-    ambassador = pruner._ambassador(state, player, free, order)
+    ambassador = pruner.ambassador_action(state, player, free, order)
     if ambassador is not None:
         chosen[ambassador] = None
     return list(chosen)

@@ -88,7 +88,7 @@ from .kept_turn import KeptTurn
 from .mastermind import mastermind_points
 from .outlook import progress
 from .policy import StopCheck, never_stop
-from .strong import Analysis, PlanValue, _mix, _state_key
+from .strong import Analysis, PlanValue, mixed_seed, position_key
 
 __all__ = [
     "DUEL_TURNS", "EXPERT_WEIGHTS", "ExpertPolicy", "ExpertWeights", "evaluate", "evaluation_parts",
@@ -449,8 +449,8 @@ class ExpertPolicy:
         the turn a player really played, for a review, or another search's advice, for the hint
         bench's regret."""
         seat = state.current
-        base = _mix(self.seed, state.rng_state, state.round, state.turn, seat, state.actions_left)
-        worlds = [redeal(state, Rng(_mix(base, i + 1)), seat) for i in range(max(1, self.worlds))]
+        base = mixed_seed(self.seed, state.rng_state, state.round, state.turn, seat, state.actions_left)
+        worlds = [redeal(state, Rng(mixed_seed(base, i + 1)), seat) for i in range(max(1, self.worlds))]
         self._spent = 0
         self._stopped = False
         candidates: list[tuple[tuple[Action, ...], str]] = []
@@ -474,7 +474,7 @@ class ExpertPolicy:
             for i, world in enumerate(worlds):
                 if self._stop():
                     break
-                values.append(self._line(world, plan, seat, _mix(base, 100 + i), per_line))
+                values.append(self._line(world, plan, seat, mixed_seed(base, 100 + i), per_line))
             if len(values) < len(worlds):  # stopped: only the candidates scored on every world count
                 break
             mean = fsum(values) / len(values)
@@ -580,7 +580,7 @@ class ExpertPolicy:
                     except IllegalActionError:
                         continue
                     steps = plan + (action,)
-                    key = _state_key(after)
+                    key = position_key(after)
                     value = _plan_value(after, seat, w)
                     ended = (
                         after.is_over or (after.turn, after.current) != start

@@ -197,7 +197,7 @@ class GreedyPolicy:
 
         for step in (
             lambda: self._complete(player, free, state),
-            lambda: self._master(state, player, free, order),
+            lambda: self.master_action(state, player, free, order),
             lambda: take(self._open_goal(player) - self.weights.eager_take),
             lambda: self._prepare_master(state, player, free, order, legal),
             lambda: self._place(state, player, free, order),
@@ -288,20 +288,22 @@ class GreedyPolicy:
                 best = (key, (shape, mask))
         return None if best is None else best[1]
 
-    def _master(
+    def master_action(
         self, state: GameState, player: PlayerState, free: dict[str, int], order: list[str]
     ) -> Action | None:
         """A Master putting down two or more pieces; with Master used, the same as an Ambassador
-        action when an Ambassador card is ready to flip (Ambassador Pack)."""
+        action when an Ambassador card is ready to flip (Ambassador Pack). The searching policies'
+        candidate turns (:func:`.candidates.step_candidates`) offer it too."""
         if state.master_used:
-            return self._ambassador(state, player, free, order)
+            return self.ambassador_action(state, player, free, order)
         chosen = self._one_per_puzzle(player, free, order)
         return Master(chosen) if len(chosen) >= 2 else None
 
-    def _ambassador(
+    def ambassador_action(
         self, state: GameState, player: PlayerState, free: dict[str, int], order: list[str]
     ) -> Action | None:
-        """An Ambassador action putting down two or more pieces, when a card is ready to flip."""
+        """An Ambassador action putting down two or more pieces, when a card is ready to flip (also a
+        candidate beside Master in :func:`.candidates.step_candidates`)."""
         if not ready(state, state.current):
             return None
         chosen = self._one_per_puzzle(player, free, order)

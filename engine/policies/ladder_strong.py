@@ -24,7 +24,7 @@ from ..actions import Action
 from ..state import GameState
 from .expert import ExpertPolicy
 from .policy import StopCheck
-from .strong import StrongPolicy, _mix
+from .strong import StrongPolicy, mixed_seed
 
 __all__ = ["EXPERT_SHARE", "LadderStrongPolicy"]
 
@@ -61,7 +61,7 @@ class LadderStrongPolicy:
 
     def search_for(self, state: GameState) -> StrongPolicy | ExpertPolicy:
         """The search that plans the turn of ``state`` (the same for every state of that turn)."""
-        draw = _mix(self.seed, 0xB1E4D, state.turn, state.current) % COIN_STEPS
+        draw = mixed_seed(self.seed, 0xB1E4D, state.turn, state.current) % COIN_STEPS
         return self.expert if draw < self.expert_share * COIN_STEPS else self.strong
 
     def choose(self, state: GameState) -> Action:

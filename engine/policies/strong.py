@@ -116,8 +116,9 @@ class Analysis:
         return None
 
 
-def _mix(*parts: int) -> int:
-    """A 64-bit seed from several integers (one SplitMix64 step per part)."""
+def mixed_seed(*parts: int) -> int:
+    """A 64-bit seed from several integers (one SplitMix64 step per part): every searching policy
+    derives its re-deals and rollouts' seeds with it, so the same position always plays the same."""
     rng = Rng(0x5EED)
     for part in parts:
         rng.state ^= part & ((1 << 64) - 1)
@@ -164,8 +165,9 @@ def _hashable(value: object) -> object:
     return value
 
 
-def _state_key(state: GameState) -> tuple[object, ...]:
-    """Everything but the card catalogue: equal keys, same position (to merge transpositions)."""
+def position_key(state: GameState) -> tuple[object, ...]:
+    """Everything but the card catalogue: equal keys, same position (the turn searches merge
+    transpositions by it)."""
     return tuple(_hashable(getattr(state, f.name)) for f in fields(state) if f.name != "cards")
 
 
@@ -240,7 +242,7 @@ early (see the module; default: never). ``win_bonus``:
         """
         budget = self.rollouts if rollouts is None else rollouts
         seat = state.current
-        base = _mix(self.seed, state.rng_state, state.round, state.turn, seat, state.actions_left)
+        base = mixed_seed(self.seed, state.rng_state, state.round, state.turn, seat, state.actions_left)
         root = redeal(state, Rng(base), seat)
         candidates: list[tuple[tuple[Action, ...], str]] = []
         seen_plans: set[tuple[Action, ...]] = set()
@@ -266,7 +268,7 @@ early (see the module; default: never). ``win_bonus``:
             """One more rollout on world ``index`` for every plan alive; False when capped."""
             nonlocal spent, plies
             while len(worlds) <= index:
-                worlds.append(redeal(state, Rng(_mix(base, len(worlds) + 1)), seat))
+                worlds.append(redeal(state, Rng(mixed_seed(base, len(worlds) + 1)), seat))
             for played, c in enumerate(alive):
                 if self.should_stop():  # the world's rollouts so far are dropped: equal counts
                     for d in alive[:played]:
@@ -371,7 +373,7 @@ early (see the module; default: never). ``win_bonus``:
                     except IllegalActionError:
                         continue
                     steps = plan + (action,)
-                    key = _state_key(after)
+                    key = position_key(after)
                     value = static_value(after, seat)
                     ended = (
                         after.is_over or (after.turn, after.current) != start
@@ -388,7 +390,7 @@ early (see the module; default: never). ``win_bonus``:
             frontier = [(steps, after) for _, steps, after in best]
         else:
             for plan, state in frontier:
-                finished.setdefault(_state_key(state), (static_value(state, seat), plan))
+                finished.setdefault(position_key(state), (static_value(state, seat), plan))
         ranked = sorted(finished.values(), key=lambda c: -c[0])
         return [plan for _, plan in ranked[: self.plans]]
 
@@ -406,7 +408,7 @@ early (see the module; default: never). ``win_bonus``:
             except IllegalActionError:
                 break
             length += 1
-        policies = [self._rollout_policy(_mix(seed, s)) for s in range(len(state.players))]
+        policies = [self._rollout_policy(mixed_seed(seed, s)) for s in range(len(state.players))]
         cap = state.turn + self.horizon
         while not state.is_over and state.turn <= cap:
             state = apply(state, policies[state.current].choose(state)).state

@@ -19,7 +19,7 @@ from ..state import GameState
 from .candidates import step_candidates
 from .greedy import GreedyPolicy
 from .hidden import redeal, visible_cards
-from .strong import _mix
+from .strong import mixed_seed
 
 StepValue = Callable[[GameState, Action, GameState], float]
 """A position's value after ``action`` from ``node``: ``value(node, action, after)``."""
@@ -29,7 +29,7 @@ def seen_world(state: GameState, seed: int) -> GameState:
     """The one world a planner searches: the decks and hidden piles re-dealt for the seat to act,
     from the policy's seed and the position's public fields (the same position, the same world)."""
     seat = state.current
-    return redeal(state, Rng(_mix(seed, state.rng_state, state.round, state.turn, seat,
+    return redeal(state, Rng(mixed_seed(seed, state.rng_state, state.round, state.turn, seat,
                                   state.actions_left)), seat)
 
 

@@ -43,7 +43,7 @@ from .greedy import GreedyPolicy
 from .greedy_answers import finishing_touch
 from .kept_turn import KeptTurn
 from .outlook import progress
-from .strong import _state_key
+from .strong import position_key
 from .turn_beam import best_turn, seen_world
 
 __all__ = ["PLANNER_WEIGHTS", "PlannerWeights", "TurnPlannerPolicy", "position_value", "turn_value"]
@@ -222,7 +222,7 @@ class TurnPlannerPolicy:
         """The best whole turn on one re-deal (see the module)."""
         world = seen_world(state, self.seed)
         best = best_turn(world, self._greedy, self._step_value, fanout=3, width=self.width,
-                         max_steps=MAX_STEPS, same_position=_state_key, last_step_ends=True)
+                         max_steps=MAX_STEPS, same_position=position_key, last_step_ends=True)
         return () if best is None else best[1]
 
     def _step_value(self, node: GameState, action: Action, after: GameState) -> float:
