@@ -318,6 +318,44 @@ def test_the_recycle_order_is_picked_by_mouse_and_sent(page: Page,
     assert page.get_by_role("group", name="Recycle the white row").count() == 0
 
 
+BADGE_AND_TEXT = """(slots) => slots.map((slot) => {
+  const text = (selector) => {  // the box of the words themselves, not of the line they sit in
+    const element = slot.querySelector(selector);
+    if (!element || !element.textContent) return null;
+    const range = document.createRange();
+    range.selectNodeContents(element);
+    const r = range.getBoundingClientRect();
+    return [r.left, r.top, r.right, r.bottom];
+  };
+  const box = (selector) => { const r = slot.querySelector(selector).getBoundingClientRect();
+    return [r.left, r.top, r.right, r.bottom]; };
+  return { badge: box(".recycle-at"), card: box(".card-art"),
+    words: [text(".card-id"), text(".card-points"), text(".card-reward")].filter(Boolean) };
+})"""
+
+
+def overlaps(a: list[float], b: list[float]) -> bool:
+    """Two boxes (left, top, right, bottom) share some area."""
+    return a[0] < b[2] and b[0] < a[2] and a[1] < b[3] and b[1] < a[3]
+
+
+@pytest.mark.parametrize("width", [1280, PHONE["width"]])
+def test_the_recycle_order_drawn_on_a_card_hides_none_of_its_words(
+        page: Page, boards: Callable[..., BoardHandle], width: int) -> None:
+    """The order number drawn on each card of the row being recycled sat in its top right corner,
+    over the card's points: it sits under the card, clear of its id, points, reward and pattern,
+    on a desktop and on a phone."""
+    page.set_viewport_size({"width": width, "height": 900})
+    board = boards(players=2)
+    open_board(page, board.link(0))
+    page.get_by_role("button", name="Recycle white").click()
+    slots = page.locator('.row[data-colour="white"] .slot').evaluate_all(BADGE_AND_TEXT)
+    assert len(slots) == 4 and all(len(slot["words"]) >= 2 for slot in slots)  # id and points at least
+    for slot in slots:
+        assert not any(overlaps(slot["badge"], words) for words in slot["words"]), slot
+        assert not overlaps(slot["badge"], slot["card"]), slot  # nor the pattern: the whole card shows
+
+
 def test_the_recycle_order_is_picked_by_keyboard_and_cancelled_by_escape(
         page: Page, boards: Callable[..., BoardHandle]) -> None:
     board = boards(players=2)

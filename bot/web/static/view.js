@@ -359,12 +359,12 @@ function markerTitle(ui, tbl, side) {
 }
 
 /** A card of the row being recycled: a toggle that puts it next under the deck (or takes it out
- * of the order picked), its place in the order drawn over it and said in its name. */
+ * of the order picked), its place in the order drawn under it and said in its name. */
 function recycleSlot(ui, card, slot, order) {
   const { t } = ui;
   const at = order.slots.indexOf(slot) + 1;
   const picked = ui.recycling.picked.includes(slot);
-  return h("div", { class: `slot card ${card.colour || ""}${picked ? " recycle-picked" : ""}` }, cardArt(card),
+  return h("div", { class: `slot card recycle-slot ${card.colour || ""}${picked ? " recycle-picked" : ""}` }, cardArt(card),
     h("span", { class: "recycle-at", "aria-hidden": "true", text: String(at) }),
     h("button", {
       type: "button", class: "slot-button", "data-key": `recycle:${card.id}`, "data-card": card.id,
