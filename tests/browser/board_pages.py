@@ -45,9 +45,13 @@ def revision(page: Page) -> int:
     return int(view(page)["game"]["revision"])
 
 
-def wait_revision(page: Page, above: int, timeout: float = BUSY_CEILING_MS) -> None:
-    """Wait until the page has drawn a view newer than revision ``above``."""
-    page.wait_for_function("(above) => window.board?.view?.game.revision > above", arg=above, timeout=timeout)
+def wait_revision(page: Page, above: int, timeout: float = BUSY_CEILING_MS, *, answered: bool = True) -> None:
+    """Wait until the page has drawn a view newer than revision ``above`` and (``answered``) holds
+    no request in flight: the live stream can bring the new view before the move's own answer,
+    whose words the test then reads (on a busy machine it often does)."""
+    settled = " && !window.board.busy" if answered else ""
+    page.wait_for_function(f"(above) => window.board?.view?.game.revision > above{settled}",
+                           arg=above, timeout=timeout)
 
 
 def wait_presses(page: Page, count: int) -> None:

@@ -194,7 +194,7 @@ def test_a_press_while_a_move_is_in_flight_is_sent_after_it(page: Page,
     page.evaluate(HOLD_ANSWERS)
     before = revision(page)
     page.locator("button.offer.level1").click()
-    wait_revision(page, before)  # the live update of the first move, its answer still held
+    wait_revision(page, before, answered=False)  # the live update of the first move, its answer held
     assert page.evaluate("window.board.busy")
     page.locator("button.offer.level1").click()  # on the live view: a second piece
     page.evaluate("window.releaseAnswers()")
