@@ -75,7 +75,7 @@ async def _measure(workdir: Path) -> tuple[list[float], list[float], int, tuple[
             step = ratings.rating_step(game, state)
 
             def work(conn: object, step: object = step) -> None:
-                for table in ("rated_games", "rating_changes"):  # rate the same game again
+                for table in ("rated_games", "rating_changes", "rating_order"):  # rate the same game again
                     conn.execute(f"DELETE FROM {table} WHERE game_id = ?", (game.id,))  # type: ignore[attr-defined]
                 began = time.process_time()
                 step.run(conn, "bench")  # type: ignore[attr-defined]

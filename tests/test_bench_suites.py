@@ -18,8 +18,10 @@ import pytest
 from bench import ai, expert, hints, ladder, league
 from bench import docs as bench_docs
 from bench import engine as engine_suite
+from bench import ratings as bench_ratings
 from bench.__main__ import GROUPS, main
 from bench.budgets import AI_SUITES, QUICK_SUITES, SCALE_SUITES
+from bench.report import BenchReport
 from bench.strong import StrongGames, interleaved
 from engine.state import Difficulty
 
@@ -284,3 +286,13 @@ def test_the_engine_and_the_renderer_never_import_the_benches() -> None:
                 else:
                     continue
                 assert not any(name == "bench" or name.startswith("bench.") for name in names), path
+
+
+def test_the_rating_figures_rate_one_game_again_and_again() -> None:
+    """bench.ratings re-rates one finished game 40 times, taking its judged rows away each time:
+    every table the rating step writes to (``rating_order`` too, migration 0020), or the quick
+    bench's bot suite stops there with an IntegrityError."""
+    report = BenchReport("bot")
+    bench_ratings.quick_cases(report)
+    figures = {case.key: case.value for case in report.cases}
+    assert figures["rating_update_ms"] > 0 and figures["replay_step_p95_ms"] > 0 and figures["recap_mb"] > 0
