@@ -260,12 +260,17 @@ def test_a_move_sent_again_after_a_lost_answer_is_told_as_played(phone: BrowserC
     page.evaluate("window.board.stopFollowing()")
     lose_answers(page)
     page.route("**/api/view", lambda route: route.abort("internetdisconnected"))
+    start = revision(page)
     page.locator("button.offer.level1").tap()
-    page.wait_for_function("() => /not be reached/.test(document.querySelector('#message').textContent)")
+    # "could not be reached" is said before the board is read again: wait for that read to fail
+    # too (the page holds no request), or it may go out once the network is back and succeed
+    page.wait_for_function("() => /not be reached/.test(document.querySelector('#message').textContent)"
+                           " && !window.board.busy")
     assert board.state().actions_left == 2
     page.unroute("**/api/act")
     page.unroute("**/api/view")
     before = revision(page)
+    assert before == start  # the tap again is made on the board from before the lost move
     page.locator("button.offer.level1").tap()
     wait_revision(page, before)
     page.wait_for_function("() => !window.board.busy")
