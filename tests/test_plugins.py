@@ -344,8 +344,10 @@ async def test_a_plugin_that_hangs_on_import_is_given_up_after_three_moves_and_a
         assert len(failed) == PLUGIN_STRIKES and all("took over 0.5 s" in line for line in failed)
         assert given_up == [f"plug-in AI stuck failed {PLUGIN_STRIKES} moves in a row in game {game.id}"
                             f" (seat 1); the seat plays {PLUGIN_STAND_IN} for the rest of the game"]
+        manager.ai.strong_plans[(game.id, 1)] = (game.revision + 1, ())  # a Strong seat's turn, half played
         await manager.cancel(CHANNEL, 1)
         assert not manager.ai.plugin_strikes, "a cancelled game's seats are forgotten, as a finished one's"
+        assert not manager.ai.strong_plans
     finally:
         await manager.plugins.close()
         await storage.close()

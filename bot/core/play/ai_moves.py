@@ -51,11 +51,12 @@ class AiMoves:
         planned turn): its next moves are played without searching again."""
 
     def forget_seats(self, game: Game) -> None:
-        """Drop what is kept about an ended game's seats (their turn deadlines, a plug-in seat's
-        strikes): nothing reads it once the game is over."""
+        """Drop what is kept about an ended (finished or cancelled) game's seats — their turn
+        deadlines, a plug-in seat's strikes, a Strong seat's half-played turn: nothing reads it
+        once the game is over."""
         for seated in game.seats:
-            self.turn_deadlines.pop((game.id, seated.seat), None)
-            self.plugin_strikes.pop((game.id, seated.seat), None)
+            for kept in (self.turn_deadlines, self.plugin_strikes, self.strong_plans):
+                kept.pop((game.id, seated.seat), None)
 
     def forget_plan(self, game_id: int, seat: int) -> None:
         """Drop a Strong seat's planned turn: another process played on from its own commit."""

@@ -198,11 +198,6 @@ class GamesCore:
             raise StaleError(texts.STALE_GAME)
         return game
 
-    def _forget_seats(self, game: Game) -> None:
-        """Drop what this process keeps in memory about an ended game's seats (their turn
-        deadlines, a plug-in seat's strikes): nothing reads it once the game is over."""
-        self.ai.forget_seats(game)
-
     # -- committing ----------------------------------------------------------------------------
 
     async def _commit(
@@ -284,7 +279,7 @@ class GamesCore:
         for outcome in result.plans:
             await run_hooks(self.on_plan_played, outcome)
         if result.finished and result.before.status != "finished":
-            self._forget_seats(result.game)
+            self.ai.forget_seats(result.game)
             await run_hooks(self.on_game_finished, result.game)
 
 

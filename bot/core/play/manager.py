@@ -302,7 +302,7 @@ class GameManager(GamesCore):
             return Game.from_row(row)
 
         cancelled = await self._decided_on_the_latest(channel_id, attempt)
-        self._forget_seats(cancelled)
+        self.ai.forget_seats(cancelled)
         await run_hooks(self.on_game_cancelled, cancelled)
         return cancelled
 
@@ -324,7 +324,7 @@ class GameManager(GamesCore):
         cancelled = await self._decided_on_the_latest(channel_id, attempt)
         if cancelled is not None:
             log.info("game %s cancelled: channel %s is gone", cancelled.id, channel_id)
-            self._forget_seats(cancelled)
+            self.ai.forget_seats(cancelled)
             await run_hooks(self.on_game_cancelled, cancelled)
         return cancelled
 
