@@ -241,11 +241,17 @@ async def reply(
         await interaction.response.send_message(**kwargs)
 
 
+def on_private_message(interaction: discord.Interaction) -> bool:
+    """Whether the component ``interaction`` comes from sits on a private (ephemeral) reply. A
+    button that redraws the message it sits on is only ever put on one: carried onto any other
+    (a tampered client hanging its id on the public turn post), it must not rewrite that post."""
+    return interaction.message is not None and interaction.message.flags.ephemeral
+
+
 def require_private_page(interaction: discord.Interaction) -> None:
-    """A pager's Prev / Next (the log, a leaderboard, a replay) redraws the page it sits on,
-    which is always a private reply: sent on any other message (a tampered client hanging the id
-    on the public turn post) it is refused, so no public post is rewritten or loses its buttons."""
-    if interaction.message is None or not interaction.message.flags.ephemeral:
+    """A pager's Prev / Next (the log, a leaderboard, a replay) redraws its private page: refused
+    anywhere else (:func:`on_private_message`)."""
+    if not on_private_message(interaction):
         raise StaleError(texts.FORGED_BUTTON)
 
 
@@ -261,8 +267,7 @@ class PrivateQuestionButton:
     user_id: int
 
     async def interaction_check(self, interaction: discord.Interaction) -> bool:
-        asked = interaction.message
-        if self.user_id == 0 or asked is None or not asked.flags.ephemeral:
+        if self.user_id == 0 or not on_private_message(interaction):
             await reply(interaction, texts.FORGED_BUTTON)
             return False
         if interaction.user.id != self.user_id:
