@@ -22,6 +22,7 @@ from bot.core.play import plans
 from bot.core.play.manager import Game, GameManager, TableSettings
 from bot.core.storage import Storage
 from bot.core.storage.plans import PlanStep, PlanStore
+from bot.core.wording import texts
 from engine.policies import policy_by_name
 from engine.policies.plugins import seen_position
 from engine.policies.policy import Policy
@@ -168,6 +169,59 @@ async def test_a_plan_never_plays_twice_across_a_crash_or_two_processes(tmp_path
         log = await there.log(game.id)
         assert [bool(r.planned) for r in log] == [False] * 3 + [True] * 3
         assert await there.verify(game.id)
+    finally:
+        await here_storage.close()
+        await there_storage.close()
+
+
+@pytest.mark.parametrize("change", ["replaced", "cancelled"])
+@pytest.mark.parametrize("before_step", [0, 1])
+async def test_a_plan_changed_in_another_process_while_it_plays_plays_nothing_more(
+        tmp_path: Path, change: str, before_step: int) -> None:
+    """Ben's plan starts playing in one process; between two of its steps (or before its first)
+    he replaces or cancels it in another (the board, another tab). Nothing more of the old plan
+    plays: he is told it stopped because he changed it, what it played and what it did not; the
+    plan he laid out instead plays from its own first step, and a cancelled one leaves his turn to
+    him."""
+    path = tmp_path / "shared.sqlite3"
+    here_storage = await Storage.open(path, ManualClock(START))
+    there_storage = await Storage.open(path, ManualClock(START))
+    here = GameManager(here_storage, clock=ManualClock(START), seed_source=lambda: 77)
+    try:
+        game = await two_humans(here)
+        mover, mover_user, other, other_user = waiting(game)
+        await plan(here, game, other, other_user, "level1; level1; level1")
+        commit = here._commit
+        planned_commits = []
+
+        async def change_it_in_the_other_process(*args: object, **kwargs: object) -> object:
+            if kwargs.get("planned") is not None:
+                if len(planned_commits) == before_step:
+                    there = PlanStore(there_storage)
+                    if change == "replaced":
+                        await there.save(game.id, other, other_user, (PlanStep("take white 1"),))
+                    else:
+                        assert await there.delete(game.id, other)
+                planned_commits.append(1)
+            return await commit(*args, **kwargs)  # type: ignore[arg-type]
+
+        here._commit = change_it_in_the_other_process  # type: ignore[method-assign]
+        for _ in range(3):
+            result = await here.act(CHANNEL, mover_user, "level1")
+        new_plan = ["take white 1"] if change == "replaced" else []
+        assert [s.text for s in result.steps if s.planned] == ["level1"] * before_step + new_plan
+        outcome, *then = result.plans
+        assert outcome.played == ("level1",) * before_step
+        assert outcome.left == ("level1",) * (3 - before_step)
+        assert outcome.reason == texts.PLAN_CHANGED_MEANWHILE
+        assert outcome.actions_left == 3 - before_step
+        assert "changed or cancelled" in str(plans.outcome_words(outcome))
+        assert [(o.played, o.left, o.reason) for o in then] == [(tuple(new_plan), (), None)] * len(new_plan)
+        assert result.game.current is not None and result.game.current.seat == other  # theirs to play
+        log = await here.log(game.id)
+        assert [r.action for r in log if r.planned] == ["level1"] * before_step + new_plan
+        assert await PlanStore(there_storage).get(game.id, other) is None
+        assert await here.verify(game.id)
     finally:
         await here_storage.close()
         await there_storage.close()

@@ -16,6 +16,7 @@ import pytest
 from bot.core.clock import ManualClock
 from bot.core.storage import DaysStore, NewSeat, Storage, TurnKey
 from bot.core.storage.days import ReminderPrefsRow
+from bot.core.storage.errors import PlanChangedError
 from bot.core.storage.plans import PlanStep, PlanStore, advance_write, delete_write
 
 START = datetime(2025, 3, 1, 12, 0, tzinfo=UTC)
@@ -106,8 +107,9 @@ async def test_a_plan_laid_out_again_while_the_old_one_plays_is_kept_whole(
         two_processes: tuple[Storage, Storage], last_step: bool) -> None:
     """Alice's plan is playing its step in the process running her server's shard (the plan was
     read, the step is being committed) when she lays out a new plan on the web board, served by
-    another process. The step's own progress (one more step played, or the plan done) must not
-    land on the new plan: she is shown it whole, and it plays from its first step."""
+    another process. The step, from the old plan, is not committed (its progress finds no plan
+    to write to), and nothing lands on the new plan: she is shown it whole, and it plays from its
+    first step."""
     playing, planning = two_processes
     game_id = await active_game(playing)
     await PlanStore(playing).save(game_id, 0, 5, OLD_PLAN)
@@ -116,8 +118,11 @@ async def test_a_plan_laid_out_again_while_the_old_one_plays_is_kept_whole(
     await PlanStore(planning).save(game_id, 0, 5, NEW_PLAN)  # meanwhile, on the board
     game = await playing.get_game(game_id)
     progress = delete_write(read) if last_step else advance_write(read, 1)
-    await playing.commit_action(game_id, game.revision, seat=0, user_id=5, action="take white 3",
-                                state='{"s": 1}', state_schema=1, finished=False, also=[progress])
+    with pytest.raises(PlanChangedError):
+        await playing.commit_action(game_id, game.revision, seat=0, user_id=5, action="take white 3",
+                                    state='{"s": 1}', state_schema=1, finished=False, also=[progress])
+    after = await planning.get_game(game_id)
+    assert after.revision == game.revision and after.state == game.state  # the step was not played
     kept = await PlanStore(planning).get(game_id, 0)
     assert kept is not None and list(kept.left) == NEW_PLAN
 

@@ -202,7 +202,7 @@ class GamesCore:
 
     async def _commit(
         self, game: Game, seat: int, user_id: int | None, action: Action,
-        outcome: engine.Outcome | None = None, *, planned: Sequence[Write] | None = None,
+        outcome: engine.Outcome | None = None, *, planned: Sequence[Write | InTransaction] | None = None,
     ) -> tuple[Step, Game]:
         """Apply and commit one action; the step and the game as committed (read back in the
         same storage job, so nothing re-reads it). ``outcome``: the action already applied to

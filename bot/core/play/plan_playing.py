@@ -1,8 +1,10 @@
 """Playing a seat's plan (bot/core/play/plans.py) when its turn starts: step by step, each step its
 own commit with the plan's progress written in the same transaction, stopped at the first step
-that no longer holds or at the end of the turn, with what was played and what was left for the
-player (:class:`PlanOutcome`). Its own module because it is the one way a human seat moves
-without its player, and it commits only through the manager's own commit (``commit``)."""
+that no longer holds, at the end of the turn, or when the player replaced or cancelled the plan
+meanwhile (that progress write then fails the step's commit: nothing of a stale plan plays), with
+what was played and what was left for the player (:class:`PlanOutcome`). Its own module because
+it is the one way a human seat moves without its player, and it commits only through the
+manager's own commit (``commit``)."""
 
 from __future__ import annotations
 
@@ -16,8 +18,9 @@ from bot.core.errors import StaleError
 from bot.core.games import Game, PlanOutcome, Seat, Step
 from bot.core.play import plans
 from bot.core.storage import Storage
+from bot.core.storage.errors import PlanChangedError
 from bot.core.storage.plans import PlanRow, PlanStore, advance_write, delete_write
-from bot.core.storage.transactions import Write
+from bot.core.storage.transactions import InTransaction, Write
 from bot.core.wording import texts
 from engine import Action
 
@@ -30,7 +33,7 @@ class PlannedCommit(Protocol):
 
     async def __call__(
         self, game: Game, seat: int, user_id: int | None, action: Action,
-        outcome: engine.Outcome | None = None, *, planned: Sequence[Write] | None = None,
+        outcome: engine.Outcome | None = None, *, planned: Sequence[Write | InTransaction] | None = None,
     ) -> tuple[Step, Game]: ...
 
 
@@ -64,6 +67,7 @@ async def _play_plan(
     assert holder.user_id is not None
     steps: list[Step] = []
     reason: Any = None
+    changed = False
     while plan.left:
         state = game.state
         assert state is not None
@@ -80,6 +84,11 @@ async def _play_plan(
             step, game = await commit(game, holder.seat, holder.user_id,
                                       engine.parse_action(plan.left[0].action), outcome,
                                       planned=[progress])
+        except PlanChangedError:  # replaced or cancelled since it was read: nothing more of it plays
+            log.info("the plan of game %s seat %s changed while it played", game.id, holder.seat)
+            reason = texts.PLAN_CHANGED_MEANWHILE
+            changed = True
+            break
         except StaleError:  # another process played this step: it plays on from there
             log.info("game %s moved on in another process; its planned turn plays on there", game.id)
             return steps, game, None, None
@@ -93,7 +102,7 @@ async def _play_plan(
                 reason = texts.PLAN_PAST_THE_TURN
             break
     stopped: Exception | None = None
-    if plan.left or reason is not None:
+    if (plan.left or reason is not None) and not changed:  # a changed plan is the player's new one
         try:
             await store.forget(plan)  # not a plan laid out since, in another process
         except Exception as error:  # the steps played stand; the plan is dropped when next looked at

@@ -15,6 +15,12 @@ class StaleRevisionError(StorageError):
     """The game changed since the caller loaded it (another action was committed first)."""
 
 
+class PlanChangedError(StorageError):
+    """A planned step's progress found no plan to write to: the seat's plan was replaced or
+    cancelled (in another process or task) after it was read, so the step, which came from the
+    old plan, was not committed either."""
+
+
 class GameNotFoundError(StorageError):
     """No game with that id."""
 

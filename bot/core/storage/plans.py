@@ -6,6 +6,11 @@ planned action (:func:`advance_write`), so the log and the plan can never disagr
 the plan resumes at the first step not in the log, and a second process that tried the same step
 lost the game's revision check and wrote nothing.
 
+A plan replaced or cancelled while it plays (the board, another tab or process, between two of
+its steps) plays nothing more: the progress write of each step requires the plan it was read as
+(:data:`_THIS_PLAN`, at the count of steps it had played) and, finding none, raises
+:class:`~bot.core.storage.errors.PlanChangedError`, which rolls the step's whole commit back.
+
 A seat's outcome is old news once it lays out another plan: :meth:`PlanStore.save` deletes it in
 the plan's own transaction, so a new plan is never shown beside the last one's word.
 """
@@ -19,7 +24,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from bot.core.storage.db import Storage
-from bot.core.storage.transactions import Write
+from bot.core.storage.errors import PlanChangedError
+from bot.core.storage.transactions import InTransaction, Write
 
 
 @dataclass(frozen=True, slots=True)
@@ -179,17 +185,29 @@ def _this_plan(plan: PlanRow) -> tuple[Any, ...]:
     return (plan.game_id, plan.seat, plan.user_id, steps_text(plan.steps))
 
 
-def advance_write(plan: PlanRow, turn: int) -> Write:
-    """For the planned action's own transaction: one more step played, in ``turn`` (nothing if
-    the plan was replaced since it was read)."""
+def advance_write(plan: PlanRow, turn: int) -> InTransaction:
+    """For the planned action's own transaction: one more step played, in ``turn``. Raises
+    :class:`PlanChangedError` (the action is not committed) if the seat's plan is no longer
+    ``plan`` as read, with as many steps played: replaced or cancelled since."""
     sql = f"UPDATE plans SET played = played + 1, turn = ? WHERE {_THIS_PLAN} AND played = ?"
-    return Write(sql, (turn, *_this_plan(plan), plan.played))
+    return _required(plan, sql, (turn, *_this_plan(plan), plan.played))
 
 
-def delete_write(plan: PlanRow) -> Write:
-    """For the transaction of the plan's last step (or the turn that ends it): the plan is done
-    (a plan laid out since in its place stays)."""
-    return Write(f"DELETE FROM plans WHERE {_THIS_PLAN}", _this_plan(plan))
+def delete_write(plan: PlanRow) -> InTransaction:
+    """For the transaction of the plan's last step (or the turn that ends it): the plan is done.
+    Raises :class:`PlanChangedError` as :func:`advance_write` does (a plan laid out since in its
+    place stays, and the step is not committed)."""
+    return _required(plan, f"DELETE FROM plans WHERE {_THIS_PLAN} AND played = ?",
+                     (*_this_plan(plan), plan.played))
+
+
+def _required(plan: PlanRow, sql: str, params: tuple[Any, ...]) -> InTransaction:
+    """``sql`` inside the step's transaction, which it fails unless it changed ``plan``'s row."""
+    def run(conn: sqlite3.Connection, now: str) -> None:
+        if conn.execute(sql, params).rowcount != 1:
+            raise PlanChangedError(f"the plan of game {plan.game_id} seat {plan.seat} changed")
+
+    return InTransaction(run)
 
 
 def planned_write(game_id: int, revision: int) -> Write:

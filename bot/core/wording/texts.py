@@ -1041,6 +1041,8 @@ PLAN_YOUR_TURN = "It is your turn now: play it. A plan is for your next turn, la
 PLAN_STEP_REFUSED = "Step {n} of the plan would be refused: {reason}"
 PLAN_PAST_THE_TURN = "your turn was over before this step."
 PLAN_CARD_GONE = "{card} is no longer where the plan took it from."
+PLAN_CHANGED_MEANWHILE = ("you changed or cancelled the plan while it was playing, so nothing more of it "
+                          "was played.")
 PLAN_SAVED = "Planned for your next turn (only you see it):\n{steps}\nIt plays the moment your turn starts."
 PLAN_STEP = "{n}. `{action}`"
 PLAN_STEP_CARD = "{n}. `{action}` ({card})"
