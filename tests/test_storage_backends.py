@@ -6,7 +6,8 @@ from __future__ import annotations
 
 import asyncio
 import sqlite3
-from collections.abc import AsyncIterator
+import threading
+from collections.abc import AsyncIterator, Callable
 from dataclasses import replace
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
@@ -15,8 +16,9 @@ import pytest
 
 from bot.core.clock import ManualClock
 from bot.core.storage import DaysStore, NewSeat, StaleRevisionError, Storage, StoredCatalogue, TurnKey
+from bot.core.storage.errors import PlanChangedError
 from bot.core.storage.held import HeldStore
-from bot.core.storage.plans import OutcomeRow, PlanStep, PlanStore
+from bot.core.storage.plans import OutcomeRow, PlanStep, PlanStore, advance_write, delete_write
 from bot.core.storage.stats import ResultRow, StatsStore
 
 START = datetime(2025, 3, 1, 12, 0, tzinfo=UTC)
@@ -238,6 +240,79 @@ async def test_a_seats_last_planned_turn_is_kept_once_until_its_next_plan(store:
     await plans.keep_outcome(game_id, 0, 5, ["level1"], [], None, 2, keep_at_most=3)
     assert [await plans.outcome(game_id, seat) is None for seat in range(4)] == [False, False, True, False]
 
+
+async def test_a_planned_step_commits_only_while_its_plan_is_the_one_read(store: Storage) -> None:
+    """A planned step's progress requires the plan as it was read: replaced or cancelled since
+    (another process, the board), the step is not committed at all — on PostgreSQL too, where
+    the action's commit is one statement and the progress joins it in one transaction."""
+    game_id = await active_game(store)
+    plans = PlanStore(store)
+    await plans.save(game_id, 0, 5, [PlanStep("level1"), PlanStep("level1")])
+    read = await plans.get(game_id, 0)
+    assert read is not None
+    game = await store.get_game(game_id)
+    after = await store.commit_action(game_id, game.revision, seat=0, user_id=5, action="level1",
+                                      state='{"s": 1}', state_schema=1, finished=False,
+                                      also=[advance_write(read, 1)])
+    assert after.revision == game.revision + 1
+    stored = await plans.get(game_id, 0)
+    assert stored is not None and stored.played == 1
+    for change in ("replaced", "cancelled"):
+        if change == "replaced":
+            await plans.save(game_id, 0, 5, [PlanStep("take white 1")])
+        else:
+            await plans.delete(game_id, 0)
+        for progress in (advance_write(stored, 1), delete_write(stored)):
+            with pytest.raises(PlanChangedError):
+                await store.commit_action(game_id, after.revision, seat=0, user_id=5, action="level1",
+                                          state='{"s": 2}', state_schema=1, finished=False, also=[progress])
+            assert await store.get_game(game_id) == after and len(await store.actions(game_id)) == 1
+    assert await plans.get(game_id, 0) is None
+
+
+async def test_plan_outcomes_kept_at_the_same_moment_get_distinct_numbers(storage_target: str) -> None:
+    """Planned turns end at the same moment in two bot processes sharing the database: each
+    outcome kept gets its own number in ``kept``, so "the first kept goes first" drops exactly the
+    oldest. On PostgreSQL two transactions open at once used to read the same ``MAX(kept)``."""
+    first = await Storage.open(storage_target, ManualClock(START))
+    second = await Storage.open(storage_target, ManualClock(START))
+    try:
+        games = [await active_game(first, channel=300 + n) for n in range(2)]
+        written, release = threading.Event(), threading.Event()
+        plain_write = second.write
+
+        async def held_open(work: Callable[[sqlite3.Connection], object]) -> object:
+            def then_wait(conn: sqlite3.Connection) -> object:
+                done = work(conn)
+                written.set()
+                release.wait(timeout=1)  # SQLite: the other writer waits for this COMMIT meanwhile
+                return done
+            return await plain_write(then_wait)
+
+        second.write = held_open  # type: ignore[method-assign,assignment]
+        slow = asyncio.create_task(
+            PlanStore(second).keep_outcome(games[0], 0, 5, ["level1"], [], None, 2, keep_at_most=1000))
+        await asyncio.to_thread(written.wait, 5)  # its row is written, its transaction still open
+        await PlanStore(first).keep_outcome(games[1], 0, 6, ["pass"], [], None, 2, keep_at_most=1000)
+        release.set()
+        await slow
+        second.write = plain_write  # type: ignore[method-assign]
+
+        async def keep(store: Storage, game_id: int, seat: int) -> None:
+            await PlanStore(store).keep_outcome(game_id, seat, 5, ["level1"], [], None, 2, keep_at_most=1000)
+
+        await asyncio.gather(*(keep(store, game_id, seat) for game_id in games for seat in range(1, 4)
+                               for store in (first, second)))
+        numbers = dict(await first.job(lambda conn: conn.execute(
+            "SELECT game_id * 10 + seat, kept FROM plan_outcomes").fetchall()))
+        assert len(numbers) == 8 and len(set(numbers.values())) == 8
+        oldest = min(numbers, key=numbers.__getitem__)
+        await PlanStore(second).keep_outcome(games[0], 9, 5, ["pass"], [], None, 2, keep_at_most=8)
+        assert await PlanStore(first).outcome(oldest // 10, oldest % 10) is None  # the first kept went first
+        assert await first.read_scalar("SELECT COUNT(*) FROM plan_outcomes") == 8
+    finally:
+        await first.close()
+        await second.close()
 
 async def test_a_held_dm_is_kept_replaced_looked_at_again_and_claimed_once(store: Storage) -> None:
     """Migration 0017: a DM held under a key replaces the one held under it; it is due at its time

@@ -72,6 +72,10 @@ async def test_move_copies_everything_and_play_continues(tmp_path: Path, postgre
         order = await store.job(lambda conn: conn.execute(
             "SELECT game_id FROM rating_order ORDER BY seq").fetchall())
         assert [row[0] for row in order] == [game_id, fresh.id]  # the order's sequence moved past them too
+        await PlanStore(store).keep_outcome(fresh.id, 1, 5, ["pass"], [], None, 2, keep_at_most=9)
+        kept = await store.job(lambda conn: conn.execute(
+            "SELECT game_id FROM plan_outcomes ORDER BY kept").fetchall())
+        assert [row[0] for row in kept] == [game_id, fresh.id]  # and the outcomes' numbering (0021)
     finally:
         await store.close()
     with pytest.raises(MoveError, match="already has rows in players, catalogues, games"):  # never a used one

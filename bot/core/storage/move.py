@@ -29,7 +29,7 @@ TABLES = ("players", "catalogues", "games", "seats", "actions", "table_options",
           "rating_order")
 """Every table a migration creates (``schema_version`` aside), parents before children. A
 migration that adds a table must add it here: :func:`move` refuses a table it does not know."""
-SEQUENCES = (("games", "id"), ("rating_order", "seq"))
+SEQUENCES = (("games", "id"), ("rating_order", "seq"), ("plan_outcomes", "kept"))
 """The columns PostgreSQL numbers itself (``BIGSERIAL``): after the copy each sequence is moved
 past the copied numbers, or the next row would be given one already taken."""
 

@@ -1,5 +1,5 @@
 """SQL for plan-ahead turns (migration 0013; the rules are in bot/core/play/plans.py) and what
-each seat's last planned turn did (``plan_outcomes``, migration 0017).
+each seat's last planned turn did (``plan_outcomes``, migrations 0017 and 0021).
 
 A plan's progress (``played``, ``turn``) only ever moves inside the transaction that commits the
 planned action (:func:`advance_write`), so the log and the plan can never disagree: after a crash
@@ -153,12 +153,9 @@ class PlanStore:
         now = self.storage.now_iso()
 
         def work(conn: sqlite3.Connection) -> None:
-            conn.execute(
-                f"INSERT INTO plan_outcomes ({_OUTCOME_COLUMNS}, kept) VALUES (?, ?, ?, ?, ?, ?, ?, ?,"
-                " (SELECT COALESCE(MAX(kept), 0) + 1 FROM plan_outcomes))"
-                " ON CONFLICT (game_id, seat) DO UPDATE SET user_id = excluded.user_id,"
-                " played = excluded.played, unplayed = excluded.unplayed, reason = excluded.reason,"
-                " actions_left = excluded.actions_left, kept_at = excluded.kept_at, kept = excluded.kept",
+            conn.execute(_FORGET_OUTCOME, (game_id, seat))  # kept again: a new number, the latest
+            conn.execute(  # `kept` numbered by the database (migration 0021), unique however many write
+                f"INSERT INTO plan_outcomes ({_OUTCOME_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
                 (game_id, seat, user_id, json.dumps(list(played)), json.dumps(list(left)), reason,
                  actions_left, now))
             conn.execute(
