@@ -9,6 +9,7 @@ at ``table``, the three of them on a one-day turn clock."""
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import AsyncIterator
 from dataclasses import dataclass
 from datetime import timedelta
@@ -29,6 +30,7 @@ from days_support import (
     sent_json,
     start_game,
     tick,
+    world_ids,
 )
 from harness import DiscordHarness, FakeMember
 from test_bot_support import assert_refused, final_reply, open_table, replies
@@ -131,6 +133,58 @@ async def test_time_is_up_mentions_once_when_dms_are_closed_but_not_yet_known(
     mentions = [m for m in h.channel_messages(CHANNEL)[posts:] if m.content.startswith(f"<@{absent.id}>")]
     assert len(mentions) == 1 and "your time for this turn ran out" in mentions[0].content
     assert (await days(h).store.get_prefs(absent.id)).dms_closed
+
+
+@pytest.mark.parametrize("reminders", [True, False])
+async def test_time_is_up_waits_for_the_end_of_quiet_hours_and_goes_once_from_two_processes(
+    tmp_path: Path, clock: ManualClock, reminders: bool,
+) -> None:
+    """The absent player's time runs out at 12:00 UTC, inside their quiet hours (11:00-15:00): the
+    voters are told at once, the player is DMed at 15:00 — with their reminders off too, since it
+    concerns their seat — and once, though two bot processes tick over the same database."""
+    path = tmp_path / "shared.sqlite3"
+    async with days_bot(path, clock, THREE) as h1:
+        await start_game(h1, others=("bob", "carol"), turn_limit_days=1)
+        absent = await current_user(h1)
+        await h1.slash(absent, CHANNEL, "projectl settings", quiet_hours="11:00-15:00", timezone="UTC",
+                       reminders=reminders)
+        async with days_bot(path, clock, THREE, ids=world_ids(h1)) as h2:
+            def told() -> list[str]:
+                return [m.content for h in (h1, h2) for m in h.dms_to(h.user(absent.name))
+                        if m.content.startswith("⏰")]
+
+            clock.advance(days=1)                                  # 12:00: the clock runs out
+            await asyncio.gather(tick(h1), tick(h2))
+            assert len([m for h in (h1, h2) for m in h.channel_messages(CHANNEL)
+                        if "ran out" in m.content]) == 1           # the voters are told now
+            assert told() == []                                    # the absent player is asleep
+            clock.set(START + timedelta(days=1, hours=2, minutes=59))
+            await asyncio.gather(tick(h1), tick(h2))
+            assert told() == []
+            clock.advance(minutes=1)                               # 15:00: quiet hours are over
+            await asyncio.gather(tick(h1), tick(h2))
+            [dm] = told()
+            assert "skip your turn or remove you" in dm and "play now" in dm
+            clock.advance(hours=1)
+            await asyncio.gather(tick(h1), tick(h2))
+            assert len(told()) == 1
+
+
+async def test_a_time_is_up_dm_held_through_quiet_hours_is_dropped_once_the_player_has_played(
+    h: DiscordHarness, clock: ManualClock, table: ClockedTable,
+) -> None:
+    """Held till morning, "play now to keep your seat" would be false once the player has played
+    (at 13:00, in their quiet hours): it is not sent."""
+    absent = table.absent
+    await h.slash(absent, CHANNEL, "projectl settings", quiet_hours="11:00-15:00", timezone="UTC")
+    clock.advance(days=1)
+    await tick(h)
+    clock.advance(hours=1)
+    await act(h, absent, "level1")
+    clock.advance(hours=3)
+    await tick(h)
+    assert not any(m.content.startswith("⏰") for m in h.dms_to(absent))
+    assert await days(h).reminders.held.of_user(absent.id) == []
 
 
 async def test_a_vote_to_skip_pings_and_dms_the_player(

@@ -23,6 +23,7 @@ import asyncio
 import io
 import logging
 from collections.abc import Awaitable, Callable, Coroutine
+from dataclasses import replace
 from datetime import datetime, timedelta
 from typing import Any
 
@@ -36,8 +37,8 @@ from bot.core.days.reminder_policy import Preferences
 from bot.core.days.turnclock import turn_key, turn_keys
 from bot.core.play.manager import Game, Seat, Step
 from bot.core.shards import runs_guild
-from bot.core.storage.days import DaysStore, ReminderPrefsRow, TurnRow, parse_ts
-from bot.core.storage.held import HeldStore
+from bot.core.storage.days import DaysStore, ReminderPrefsRow, TurnKey, TurnRow, parse_ts
+from bot.core.storage.held import HeldRow, HeldStore
 from bot.core.storage.transactions import Write
 from bot.core.wording import stored, texts
 from bot.core.wording.catchup import catch_up_lines
@@ -60,6 +61,24 @@ REPLAN_TRIES = 3
 """How often a settings change re-plans one turn whose row another process changed meanwhile."""
 
 TimeoutAnnouncer = Callable[[Game, TurnRow], Awaitable[None]]
+TIMED_OUT_HOLD = "timeout:"
+"""The start of the key a "time ran out" DM is held under, followed by the turn's key: one per
+turn (:meth:`ReminderScheduler.tell_or_hold_timed_out`)."""
+
+
+def timed_out_hold_key(key: TurnKey) -> str:
+    return f"{TIMED_OUT_HOLD}{key.game_id}:{key.turn}:{key.phase}:{key.seat}"
+
+
+def turn_key_of_hold(hold_key: str) -> TurnKey | None:
+    """The turn a held "time ran out" DM is about (None: not such a key, or not one of ours)."""
+    parts = hold_key.removeprefix(TIMED_OUT_HOLD).split(":")
+    if not hold_key.startswith(TIMED_OUT_HOLD) or len(parts) != 4:
+        return None
+    try:
+        return TurnKey(int(parts[0]), int(parts[1]), parts[2], int(parts[3]))
+    except ValueError:
+        return None
 
 
 def preferences(row: ReminderPrefsRow) -> Preferences:
@@ -351,9 +370,37 @@ class ReminderScheduler:
                     announced += 1
                 except discord.HTTPException as error:
                     log.warning("could not announce the turn clock in %s: %s", game.channel_id, error)
-            if await self.tell_timed_out(game, row):
+            if await self.tell_or_hold_timed_out(game, row):
                 announced += 1
         return announced
+
+    async def tell_or_hold_timed_out(self, game: Game, row: TurnRow) -> bool:
+        """:meth:`tell_timed_out` now, or at the end of the player's quiet hours (or vacation) if
+        it falls in them: held in storage (``held_dms``, under a key naming the turn), sent by
+        :meth:`run_held` — claimed first, so once however many processes tick — unless the turn is
+        over or the player has played by then. Their reminders being off does not stop it (it is
+        about their seat). Whether it was sent now."""
+        now = self.clock.now()
+        prefs = await self.store.get_prefs(row.user_id)
+        allowed = reminder_policy.deliverable_at(now, replace(preferences(prefs), enabled=True))
+        if allowed is not None and allowed > now:
+            words = stored.dumps(await self._timed_out_text(game))  # what it will say (read: the turn)
+            await self.held.hold(timed_out_hold_key(row.key), row.user_id, game.id, words, allowed)
+            return False
+        return await self.tell_timed_out(game, row)
+
+    async def _tell_timed_out_later(self, held: HeldRow, game: Game | None) -> bool:
+        """A held "time ran out" DM (claimed): sent if it is still true — the same turn still
+        open, still the player's, and not played since its deadline — else dropped; held again
+        if their settings now put it later. Whether it was sent."""
+        key = turn_key_of_hold(held.key)
+        row = None if key is None or game is None else await self.store.get_turn(key)
+        if (game is None or row is None or row.closed_at is not None or row.deadline_at is None
+                or row.key not in turn_keys(game) or row.user_id != held.user_id
+                or turn_limits.clock_state(row.deadline_at, self.clock.now(), row.last_acted_at)
+                is not turn_limits.ClockState.EXPIRED):
+            return False
+        return await self.tell_or_hold_timed_out(game, row)
 
     async def send_or_hold(self, key: str, user_id: int, content: Any, *, game: Game | None,
                            held_content: Any = None) -> str:
@@ -399,6 +446,9 @@ class ReminderScheduler:
                     continue
                 if not await self.held.claim(row):
                     continue  # another process sent it, or it was replaced since it was read
+                if row.key.startswith(TIMED_OUT_HOLD):
+                    sent += await self._tell_timed_out_later(row, game)
+                    continue
                 content = stored.loads(row.content)
                 if await self.send_or_hold(row.key, row.user_id, content, game=game) == "sent":
                     sent += 1
@@ -409,19 +459,23 @@ class ReminderScheduler:
     async def tell_timed_out(self, game: Game, row: TurnRow) -> bool:
         """Tell the player whose clock ran out what may now happen and how to keep their seat:
         a DM, or one channel mention when their DMs are closed. Not a reminder, so it is sent
-        whatever their reminder settings: it is about their seat, and comes once per turn."""
-        limit = await self.store.turn_limit(game.id)
-        limit_text = turn_limits.limit_text(limit) if limit is not None else ""
+        with their reminders off too: it is about their seat, and comes once per turn (outside
+        their quiet hours and vacation: :meth:`tell_or_hold_timed_out`)."""
         prefs = await self.store.get_prefs(row.user_id)
         if not prefs.dms_closed:
-            text = texts.TIMED_OUT_DM.format(channel_id=game.channel_id, limit=limit_text,
-                                             link=self.jump_link(game))
-            outcome = await self.direct_message(row.user_id, text, game=game)
+            outcome = await self.direct_message(row.user_id, await self._timed_out_text(game), game=game)
             if outcome != "closed":
                 return outcome == "sent"
             await self.store.set_dms_closed(row.user_id, True)
         return await self.post_mentioning(
             game.channel_id, texts.TIMED_OUT_FALLBACK.format(user_id=row.user_id), [row.user_id])
+
+    async def _timed_out_text(self, game: Game) -> str:
+        """The "time ran out" DM about ``game``."""
+        limit = await self.store.turn_limit(game.id)
+        limit_text = turn_limits.limit_text(limit) if limit is not None else ""
+        return texts.TIMED_OUT_DM.format(channel_id=game.channel_id, limit=limit_text,
+                                         link=self.jump_link(game))
 
     async def dm_locale(self, user_id: int, game: Game | None = None) -> Any:
         """The language of a DM to ``user_id``: the Discord locale of their latest table command
