@@ -249,6 +249,40 @@ async def test_a_leave_confirmation_forged_onto_a_public_post_changes_nothing(h:
     assert snapshot(db(h)) == before
 
 
+async def test_lobby_buttons_forged_onto_an_older_public_post_leave_it_and_the_lobby_as_they_are(
+    h: Any,
+) -> None:
+    """A lobby's buttons redraw the message they sit on. Sent on another public message of the
+    channel (a tampered client hanging a new lobby's ids on the last game's turn post), each is
+    refused privately: no edit reaches that post, which keeps its words and buttons, and nobody
+    joins, leaves, is seated, starts or cancels anything. On the lobby itself they still work."""
+    mover, waiting, eve = await two_players(h)
+    old = await game_in(h, "games")
+    alice = h.user(old.host_id)
+    post = h.channel_messages("games")[-1]
+    shown = (post.content, [b.custom_id for b in post.buttons])
+    assert shown[1]  # the turn post of the game before, with its buttons
+    await h.bot.manager.cancel(h.channel("games").id, alice.id, game_id=old.id, can_manage_channel=True)
+    lobby = (await h.slash(alice, "games", "projectl table new", players=3)).original
+    game_id = lobby.buttons[0].custom_id.split(":")[-1]
+    lobby_shown = (lobby.content, [b.custom_id for b in lobby.buttons])
+    before = snapshot(db(h))
+    for user, op in ((eve, "join"), (waiting, "join"), (alice, "leave"), (alice, "ai"), (alice, "strong"),
+                     (alice, "start"), (alice, "cancel")):
+        edits = len(h.calls_to("PATCH"))
+        answer = await forge_click(h, user, "games", post, f"pl:lobby:{op}:{game_id}")
+        assert_refused(answer, "not valid")
+        assert len(h.calls_to("PATCH")) == edits, op  # no message was edited
+        after = h.message(post.id)
+        assert (after.content, [b.custom_id for b in after.buttons]) == shown, op
+    assert snapshot(db(h)) == before
+    lobby_now = h.message(lobby.id)
+    assert (lobby_now.content, [b.custom_id for b in lobby_now.buttons]) == lobby_shown
+    joined = await h.click(eve, lobby, f"pl:lobby:join:{game_id}")
+    assert joined.responses[0].callback_type == 6  # on its own message: acted on and redrawn
+    assert eve.name in h.message(lobby.id).content
+
+
 async def test_pager_buttons_forged_onto_a_public_post_leave_it_as_it_is(h: Any) -> None:
     """The log's, the leaderboard's and a replay's Prev / Next redraw the page they sit on, which
     is always a private reply. Sent on the public turn post (a tampered client), each answers

@@ -367,6 +367,21 @@ async def offered_lobby_view(bot: common.FrontServices, game: Game) -> discord.u
     return lobby_view(game, await bot.manager.plugin_servers.offered(game.guild_id))
 
 
+async def require_on_lobby_message(interaction: discord.Interaction, game_id: int) -> None:
+    """A lobby button acts on, and redraws, the message it sits on, which must be the table's own
+    lobby post (``games.lobby_message_id``): its id carried onto any other message (a tampered
+    client hanging it on an older public post of the channel, such as the last game's turn post)
+    is refused privately before anything is changed or edited. Only while the table is in its
+    lobby: once it is not (started, ended, no such game) every lobby button is refused by the
+    manager, with why, and nothing is edited. A lobby whose post is not yet remembered (the click
+    came before ``remember_messages``) has nothing to compare with."""
+    game = await common.bot_of(interaction).manager.game(game_id)
+    if game is None or game.status != "lobby" or game.lobby_message_id is None:
+        return
+    if interaction.message is None or interaction.message.id != game.lobby_message_id:
+        raise StaleError(texts.FORGED_BUTTON)
+
+
 async def lobby_button(interaction: discord.Interaction, op: str, game_id: int) -> None:
     """A click on Join / Leave / Add AI / Start / Cancel (see :class:`bot.discord.views.LobbyButton`)."""
     channel_id = common.channel_id_of(interaction)
@@ -375,6 +390,7 @@ async def lobby_button(interaction: discord.Interaction, op: str, game_id: int) 
     user = interaction.user
     if op not in LOBBY_OPS and plugin_of(op) is None:
         raise StaleError(texts.FORGED_BUTTON)
+    await require_on_lobby_message(interaction, game_id)
     require_table_permissions(interaction)
     await interaction.response.defer()  # ack first (an invisible "update"), then the work
     # each is saved for good (seated or not): what follows is only the showing
