@@ -42,28 +42,43 @@ async def play_planned_turn(
 ) -> tuple[list[Step], Game, PlanOutcome | None, Exception | None]:
     """The plan of one seat whose turn has started, played step by step (each its own commit,
     its progress written in the same transaction), stopped at the first step that no longer
-    holds or at the end of the turn. Nothing to play: no steps and no outcome."""
+    holds or at the end of the turn. Nothing to play: no steps and no outcome. A plan replaced or
+    cancelled before its first step played is read again: the one laid out in its place plays
+    (or, cancelled, nothing), and nothing is said of the old one, which never played."""
     if game.state is None or game.status != "active":
         return [], game, None, None
     store = PlanStore(storage)
-    for seat in game.state.acting_seats:
-        holder = game.seats[seat]
-        if holder.user_id is None or not plans.plays_now(game.state, seat, None):
-            continue
-        plan = await store.get(game.id, seat)
-        if plan is None:
-            continue
-        if (plan.user_id != holder.user_id or not plan.left
-                or not plans.plays_now(game.state, seat, plan.turn)):
-            await store.forget(plan)  # the seat changed hands, or the plan's turn is over
-            continue
-        return await _play_plan(game, holder, plan, store, commit)
+    for _ in range(PLAN_READS):
+        for seat in game.state.acting_seats:
+            holder = game.seats[seat]
+            if holder.user_id is None or not plans.plays_now(game.state, seat, None):
+                continue
+            plan = await store.get(game.id, seat)
+            if plan is None:
+                continue
+            if (plan.user_id != holder.user_id or not plan.left
+                    or not plans.plays_now(game.state, seat, plan.turn)):
+                await store.forget(plan)  # the seat changed hands, or the plan's turn is over
+                continue
+            played = await _play_plan(game, holder, plan, store, commit)
+            if played is not None:
+                return played
+            break  # changed before its first step: the seats' plans are read again
+        else:
+            return [], game, None, None
     return [], game, None, None
+
+
+PLAN_READS = 3
+"""How often a seat's plans are read when each read one was replaced before its first step
+played (a player changing it again and again as their turn starts): then nothing plays now."""
 
 
 async def _play_plan(
     game: Game, holder: Seat, plan: PlanRow, store: PlanStore, commit: PlannedCommit,
-) -> tuple[list[Step], Game, PlanOutcome | None, Exception | None]:
+) -> tuple[list[Step], Game, PlanOutcome | None, Exception | None] | None:
+    """``plan`` played (see :func:`play_planned_turn`); None if it was replaced or cancelled
+    before its first step was committed (nothing of it played, nothing to tell)."""
     assert holder.user_id is not None
     steps: list[Step] = []
     reason: Any = None
@@ -86,6 +101,8 @@ async def _play_plan(
                                       planned=[progress])
         except PlanChangedError:  # replaced or cancelled since it was read: nothing more of it plays
             log.info("the plan of game %s seat %s changed while it played", game.id, holder.seat)
+            if not steps:
+                return None
             reason = texts.PLAN_CHANGED_MEANWHILE
             changed = True
             break
