@@ -27,9 +27,15 @@ def same_channel(h: DiscordHarness, name: str, channel_id: int) -> None:
 
 
 def carry_message(h: DiscordHarness, channel_id: int, payload: dict[str, Any]) -> Any:
-    """The message still exists on Discord after the bot restarts: recreate it in the new world."""
+    """The message still exists on Discord after the bot restarts: recreate it in the new world,
+    under its own id (a lobby's buttons act only on the lobby post the game remembers)."""
     body = {"content": payload.get("content"), "components": payload.get("components")}
-    return h.api.messages.create(h.world.channels[channel_id], body, [])
+    message = h.api.messages.create(h.world.channels[channel_id], body, [])
+    del h.world.messages[message.id]
+    message.id = int(payload["id"])
+    message.payload["id"] = payload["id"]
+    h.world.messages[message.id] = message
+    return message
 
 
 async def test_lobby_buttons_and_game_survive_restart(tmp_path: Path) -> None:
