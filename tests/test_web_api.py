@@ -144,6 +144,38 @@ async def test_a_bad_link_is_refused_in_the_language_the_request_asks_for(
     assert (await board.game()).revision == before
 
 
+async def raw_request(board: Board, method: str, path: str, headers: bytes, body: bytes = b"") -> tuple[int, bytes]:
+    """``method path`` sent with ``headers`` exactly as given (bytes no HTTP client would send),
+    and the answer's status and body."""
+    reader, writer = await asyncio.open_connection(board.running.host, board.running.port)
+    try:
+        writer.write(f"{method} {path} HTTP/1.1\r\nHost: board\r\nConnection: close\r\n".encode() + headers
+                     + f"Content-Type: application/json\r\nContent-Length: {len(body)}\r\n\r\n".encode() + body)
+        await writer.drain()
+        answer = await asyncio.wait_for(reader.read(), 30)
+    finally:
+        writer.close()
+    head, _, payload = answer.partition(b"\r\n\r\n")
+    return int(head.split(b" ")[1]), payload
+
+
+@pytest.mark.parametrize("route", BAD_LINK_ROUTES)
+@pytest.mark.parametrize("token", [b"\xff\xfe.\xff", b"e30.\xc3"])
+async def test_a_link_that_is_not_text_is_refused_like_any_bad_link(
+        board: Board, route: str, token: bytes) -> None:
+    """An Authorization header holding bytes that are not UTF-8 (aiohttp keeps them as lone
+    surrogates) used to fail in the signature's check: a 500 "Server got itself in trouble" with
+    a traceback in the log. It is a bad link like any other: 403, the same words, nothing changed."""
+    method, path, body = BAD_LINK_ROUTES[route]
+    sent = b"" if body is None else json.dumps(body if isinstance(body, dict) else
+                                                {"action": "level1", "stamp": "1"}).encode()
+    before = (await board.game()).revision
+    status, answer = await raw_request(board, method, path, b"Authorization: Bearer " + token + b"\r\n", sent)
+    assert status == 403, answer
+    assert json.loads(answer) == {"error": FORBIDDEN["en"]}
+    assert (await board.game()).revision == before
+
+
 async def test_a_seat_out_of_turn_is_refused(http: aiohttp.ClientSession, board: Board) -> None:
     _, view = await get_view(http, board, board.token(1))
     assert view["me"]["acting"] is False and view["offers"] == []

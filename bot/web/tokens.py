@@ -70,8 +70,9 @@ class TokenSigner:
     def verify(self, token: str, *, now: float) -> BoardToken:
         """The grant of a token signed with this key and not expired at ``now``; else
         :class:`BadTokenError` (the reason is for tests, never shown with the token)."""
-        if not token or len(token) > MAX_TOKEN or token.count(".") != 1:
-            raise BadTokenError("malformed")
+        if not token or len(token) > MAX_TOKEN or not token.isascii() or token.count(".") != 1:
+            raise BadTokenError("malformed")  # ours are ASCII: a header's bytes that are not UTF-8
+            # (lone surrogates here) could not even be encoded to check the signature
         body, signature = token.split(".")
         if not hmac.compare_digest(signature.encode(), self._signature(body).encode()):
             raise BadTokenError("bad signature")
