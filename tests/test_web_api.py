@@ -71,6 +71,25 @@ async def test_every_answer_carries_the_security_headers(http: aiohttp.ClientSes
                 assert answer.headers["Cache-Control"] == "no-store"
 
 
+async def test_a_server_fault_answer_carries_the_security_headers_and_no_trace(
+        http: aiohttp.ClientSession, board: Board, monkeypatch: pytest.MonkeyPatch,
+        caplog: pytest.LogCaptureFixture) -> None:
+    """A bug raising out of a route used to get aiohttp's own 500, without the page's CSP,
+    nosniff or no-store: every answer carries them, the fault's trace going only to the log."""
+    async def broken(*_: Any) -> bytes:
+        raise RuntimeError("a bug deep in a view")
+
+    monkeypatch.setattr(board.front, "view_bytes", broken)
+    async with http.get(board.base_url + "/api/view", headers=auth(board.token(0))) as answer:
+        body = await answer.text()
+        assert answer.status == 500
+        assert "script-src 'self'" in answer.headers["Content-Security-Policy"]
+        assert answer.headers["X-Content-Type-Options"] == "nosniff"
+        assert answer.headers["Cache-Control"] == "no-store"
+    assert "a bug deep in a view" not in body and "Traceback" not in body
+    assert any("a bug deep in a view" in str(record.exc_info) for record in caplog.records)
+
+
 @pytest.mark.parametrize("bent", ["forged", "expired", "other seat", "other game", "spectator", "missing",
                                   "garbage"])
 async def test_a_bad_token_gets_403_and_changes_nothing(http: aiohttp.ClientSession, board: Board,

@@ -64,6 +64,9 @@ async def _headers(request: web.Request, handler: Handler) -> web.StreamResponse
         response = await handler(request)
     except web.HTTPException as error:  # a 404 or 405 gets the headers too
         response = error
+    except Exception:  # a bug: logged here, and a plain 500 with the headers (no trace) to the page
+        log.exception("the board's %s %s failed", request.method, request.path)
+        response = web.HTTPInternalServerError()
     for name, value in SECURITY_HEADERS.items():
         response.headers.setdefault(name, value)
     if request.path.startswith("/api/"):
