@@ -12,6 +12,7 @@ from board_pages import BUSY_CEILING_MS, DESKTOP, PHONE, open_board, revision, v
 from playwright.sync_api import Browser, Page
 from test_browser_expansions import cell_name, play_until
 from test_browser_ghost import _split_to_place
+from test_browser_turns import tab_to
 
 from bot.board import BoardHandle
 
@@ -229,3 +230,55 @@ def test_escape_out_of_a_ghost_split_gives_the_focus_back_to_the_split(
     page.get_by_role("button", name="Cancel", exact=True).click()
     assert page.locator(".draft-bar").count() == 0
     assert focused_key(page) == key
+
+
+ZOOMED = {"width": 640, "height": 430}
+"""The desktop window (1280×860) at 200 % zoom, in CSS pixels."""
+FOCUS_UNDER_MESSAGE = """() => {
+    const focused = document.activeElement;
+    if (!focused || focused === document.body) return null;
+    const box = document.getElementById('message');
+    const a = focused.getBoundingClientRect(), m = box.getBoundingClientRect();
+    const hidden = box.textContent && !box.classList.contains('quiet')
+        && Math.min(a.bottom, m.bottom) - Math.max(a.top, m.top) > 0;
+    return { key: focused.dataset.key || focused.tagName, hidden };
+}"""
+
+
+def test_no_control_tabbed_to_is_hidden_under_a_standing_message(browser: Browser,
+                                                                 boards: Callable[..., BoardHandle]) -> None:
+    """At 200 % zoom a refusal stays at the screen's foot until the next message; Tab scrolls each
+    control just into sight, at that foot, and the message hid it whole (Recycle, the cards on
+    offer): the focus was never seen. The message moves off whatever the focus lands on."""
+    board = boards(players=2)
+    context = browser.new_context(viewport=ZOOMED)
+    context.set_default_timeout(BUSY_CEILING_MS)
+    try:
+        page = open_board(context.new_page(), board.link(0))
+        tab_to(page, ".row.white button.slot-button:not([aria-disabled])")
+        before = revision(page)
+        page.keyboard.press("Enter")
+        wait_revision(page, before)
+        tab_to(page, '#supply button.piece[data-shape="2"]')
+        page.keyboard.press("Enter")  # picked: the cursor on its first spot
+        for _ in range(5):
+            page.keyboard.press("ArrowUp")
+            page.keyboard.press("ArrowLeft")
+        page.keyboard.press("Enter")  # at the grid's corner: refused
+        page.wait_for_function("() => document.querySelector('#message.error')?.textContent.length > 0")
+        page.keyboard.press("Escape")
+        hidden, stops = [], set()
+        for _ in range(200):
+            page.keyboard.press("Tab")
+            focused = page.evaluate(FOCUS_UNDER_MESSAGE)
+            if focused is None:
+                continue
+            if focused["key"] in stops:
+                break
+            stops.add(focused["key"])
+            if focused["hidden"]:
+                hidden.append(focused["key"])
+        assert page.evaluate("document.querySelector('#message.error').textContent.length > 0"), "it stayed"
+        assert len(stops) > 10 and hidden == [], hidden
+    finally:
+        context.close()

@@ -88,6 +88,7 @@ export class Board {
     };
     document.addEventListener("visibilitychange", comeBack);
     window.addEventListener("focus", comeBack);
+    document.addEventListener("focusin", (event) => this.uncover(event.target));
     this.stopFollowing = this.api.follow((view) => this.liveView(view), (state, reason) => {
       if (state === "forbidden") this.showForbidden(reason);
       else if (state === "lost") this.say(this.t("offline"), "error");
@@ -199,6 +200,17 @@ export class Board {
       box.classList.add("at-top");
       if (covers(box, near)) box.classList.remove("at-top"); // as tall as the screen: the foot then
     }
+  }
+
+  /** A control just focused must not be hidden under the message standing in sight (an error
+   * stays): Tab scrolls it only just into sight, at the screen's foot, where the message is. The
+   * message goes to the other end of the screen, unless it would cover the control there too. */
+  uncover(focused) {
+    const box = document.getElementById("message");
+    if (!box.textContent || box.classList.contains("quiet") || !focused || focused === document.body) return;
+    if (!covers(box, focused)) return;
+    box.classList.toggle("at-top");
+    if (covers(box, focused)) box.classList.toggle("at-top");
   }
 
   /** Announce, politely, what the other seats did since the last view heard (their lines of the
