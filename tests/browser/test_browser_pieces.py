@@ -8,6 +8,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+import pytest
 from board_pages import (
     BUSY_CEILING_MS,
     cell_centre,
@@ -174,6 +175,65 @@ def test_a_drop_on_the_reserve_out_of_turn_says_no_upgrade_is_open(
     assert message(page) == "No upgrade or exchange of 2 is open to you now."
     assert page.locator("#reserve.upgrading, #reserve .upgrade-title").count() == 0
     assert page.get_by_role("button", name="Cancel").count() == 0
+
+
+def press_centre(page: Page, selector: str) -> None:
+    """A mouse click at the middle of ``selector``, as a player makes it (whatever the control's
+    state: Playwright's own click waits for an aria-disabled one to be enabled)."""
+    box = page.locator(selector).bounding_box()
+    assert box is not None, selector
+    page.mouse.click(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+
+
+def test_a_card_or_deck_not_on_offer_says_why_when_pressed(page: Page, boards: Callable[..., BoardHandle]) -> None:
+    """A card or a deck the seat may not take now is drawn greyed out, and a press on it did
+    nothing at all: no word of why. It says the engine's reason (not your turn; four puzzles held
+    already), in the seat's language, and nothing changes."""
+    board = boards(players=2, human_seats=(0, 1))
+    waiting = open_board(page, board.link(1))  # seat 0 plays first
+    before = board.game().revision
+    card = view(waiting)["table"]["rows"][0]["cards"][1]["id"]
+    press_centre(waiting, f'button.slot-button[data-card="{card}"]')
+    waiting.wait_for_function("() => document.querySelector('#message.error')?.textContent.length > 0")
+    assert message(waiting).startswith("It is not your turn: Ana is playing."), message(waiting)
+    waiting.evaluate("document.querySelector('#message').textContent = ''")
+    press_centre(waiting, ".row.white button.deck")
+    waiting.wait_for_function("() => document.querySelector('#message.error')?.textContent.length > 0")
+    assert message(waiting).startswith("It is not your turn: Ana is playing."), message(waiting)
+    assert board.game().revision == before and revision(waiting) == before
+
+    for action in ("take white 1", "take white 1", "take white 1", "level1", "level1", "level1", "take white 1"):
+        board.act(0 if action.startswith("take") else 1, action)
+    mine = open_board(page.context.new_page(), board.link(0, locale="pt-BR"))
+    before = board.game().revision
+    assert len(view(mine)["puzzles"]) == 4
+    card = view(mine)["table"]["rows"][0]["cards"][0]["id"]
+    press_centre(mine, f'button.slot-button[data-card="{card}"]')
+    mine.wait_for_function("() => document.querySelector('#message.error')?.textContent.length > 0")
+    assert "4" in message(mine) and "quebra-cabeça" in message(mine).lower(), message(mine)
+    assert board.game().revision == before and revision(mine) == before
+
+
+@pytest.mark.parametrize(("locale", "words"), [("en", "That piece would stick out past the edge of {card}."),
+                                               ("pt-BR", "Essa peça ficaria para fora da borda de {card}.")])
+def test_a_piece_put_past_the_cards_edge_says_so(page: Page, boards: Callable[..., BoardHandle],
+                                                 locale: str, words: str) -> None:
+    """A piece put where part of it would lie off the 5×5 card (Enter at the grid's right edge)
+    said only "It does not fit there": the reason is said, as the engine's are for the cells on
+    the card, and nothing is sent."""
+    board = boards(players=2)
+    board.act(0, "take white 1")
+    open_board(page, board.link(0, locale=locale))
+    card = view(page)["puzzles"][0]["id"]
+    before = revision(page)
+    page.locator('#supply button.piece[data-shape="2"]').focus()
+    page.keyboard.press("Enter")  # picked: the cursor on its first spot, the domino lying flat
+    for _ in range(5):
+        page.keyboard.press("ArrowRight")
+    page.keyboard.press("Enter")
+    page.wait_for_function("() => document.querySelector('#message.error')?.textContent.length > 0")
+    assert message(page) == words.format(card=card)
+    assert revision(page) == before and board.game().revision == before
 
 
 def test_a_click_or_tap_on_a_puzzle_cell_with_no_piece_picked_says_to_pick_one(

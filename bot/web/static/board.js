@@ -460,8 +460,8 @@ export class Board {
       this.say(rule, "error", card);
       return;
     }
-    if (!inside(cells)) {
-      this.say(this.t("springBack"), "error", card);
+    if (!inside(cells)) { // no engine's reason for cells off the card: the page says it
+      this.say(this.t("offEdge", { card }), "error", card);
       return;
     }
     if (this.planning) {

@@ -297,6 +297,14 @@ function slotAction(table, row, slot) {
   return `take ${row.colour} ${slot}`;
 }
 
+/** A press on a card or deck not on offer: sent all the same, for the server to refuse with the
+ * engine's reason (not your turn, four puzzles held…), which the page says; nothing changes. A
+ * spectator's page sends nothing (it may not act), nor does a finished or cancelled game's (no
+ * move is left in it), nor a slot no action names (the other Line Clear side's). */
+function whyNot(ui, action) {
+  return action && !ui.view.me.spectator && ui.view.game.status === "active" && !ui.view.game.over ? () => ui.act({ action }) : null;
+}
+
 function table(ui) {
   const { view, t } = ui;
   const tbl = view.table || { kind: "rows", rows: [], decks: {} };
@@ -321,7 +329,7 @@ function table(ui) {
       return h("div", { class: `slot card ${card.colour || ""}` }, cardArt(card), h("button", {
         type: "button", class: "slot-button", "data-key": `card:${card.id}`, "data-card": card.id,
         "aria-label": `${cardLabel(t, card)}${offer ? `, ${t("take")}` : ""}`, "aria-disabled": offer ? null : "true",
-        onclick: offer ? () => ui.act({ action: offer.action }) : null,
+        onclick: offer ? () => ui.act({ action: offer.action }) : whyNot(ui, action),
       }));
     });
     const draw = colour && offers.get(`draw ${colour}`) || (tbl.kind === "solo" && index === 0 && offers.get("draw"));
@@ -338,7 +346,7 @@ function table(ui) {
       showDeck && left !== undefined ? h("button", {
         type: "button", class: `deck ${colour || ""}`, "data-key": `deck:${colour || "solo"}:${index}`,
         "aria-label": t("draw", { colour: colour ? t(colour) : "", n: left }), "aria-disabled": draw ? null : "true",
-        onclick: draw ? () => ui.act({ action: draw.action }) : null,
+        onclick: draw ? () => ui.act({ action: draw.action }) : whyNot(ui, colour ? `draw ${colour}` : "draw"),
       }, h("span", { "aria-hidden": "true", text: String(left) })) : null,
       h("div", { class: "cards" }, locks, cards),
       recycle && !recycling ? button(`offer:recycle:${colour}`, `${t("recycle")} ${t(colour)}`, () => ui.startRecycle(colour), { class: "recycle" }) : null,
