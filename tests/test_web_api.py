@@ -163,13 +163,15 @@ async def test_a_bad_link_is_refused_in_the_language_the_request_asks_for(
     assert (await board.game()).revision == before
 
 
-async def raw_request(board: Board, method: str, path: str, headers: bytes, body: bytes = b"") -> tuple[int, bytes]:
+async def raw_request(board: Board, method: str, path: str, headers: bytes,
+                      body: bytes = b"") -> tuple[int, bytes]:
     """``method path`` sent with ``headers`` exactly as given (bytes no HTTP client would send),
     and the answer's status and body."""
     reader, writer = await asyncio.open_connection(board.running.host, board.running.port)
     try:
+        length = f"Content-Type: application/json\r\nContent-Length: {len(body)}\r\n\r\n".encode()
         writer.write(f"{method} {path} HTTP/1.1\r\nHost: board\r\nConnection: close\r\n".encode() + headers
-                     + f"Content-Type: application/json\r\nContent-Length: {len(body)}\r\n\r\n".encode() + body)
+                     + length + body)
         await writer.drain()
         answer = await asyncio.wait_for(reader.read(), 30)
     finally:

@@ -185,7 +185,8 @@ def press_centre(page: Page, selector: str) -> None:
     page.mouse.click(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
 
 
-def test_a_card_or_deck_not_on_offer_says_why_when_pressed(page: Page, boards: Callable[..., BoardHandle]) -> None:
+def test_a_card_or_deck_not_on_offer_says_why_when_pressed(page: Page,
+                                                           boards: Callable[..., BoardHandle]) -> None:
     """A card or a deck the seat may not take now is drawn greyed out, and a press on it did
     nothing at all: no word of why. It says the engine's reason (not your turn; four puzzles held
     already), in the seat's language, and nothing changes."""
@@ -202,7 +203,7 @@ def test_a_card_or_deck_not_on_offer_says_why_when_pressed(page: Page, boards: C
     assert message(waiting).startswith("It is not your turn: Ana is playing."), message(waiting)
     assert board.game().revision == before and revision(waiting) == before
 
-    for action in ("take white 1", "take white 1", "take white 1", "level1", "level1", "level1", "take white 1"):
+    for action in ("take white 1",) * 3 + ("level1",) * 3 + ("take white 1",):  # four puzzles held
         board.act(0 if action.startswith("take") else 1, action)
     mine = open_board(page.context.new_page(), board.link(0, locale="pt-BR"))
     before = board.game().revision
