@@ -5,6 +5,7 @@ and the page lands on the signed-in user's seat."""
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import Any
 
 import pytest
 from board_pages import COUNT_GESTURES, view
@@ -103,3 +104,28 @@ def test_an_activity_not_set_up_says_so_without_signing_in(page: Page,
     alert.wait_for()
     assert alert.inner_text().strip() == str(texts.ACTIVITY_OFF)
     assert not any("authorize" in line for line in logs)  # no client id: nothing to authorise with
+
+
+@pytest.mark.parametrize(("failure", "words"), [
+    ("gateway", "The server could not answer just now: try again in a moment."),
+    ("network", "The server could not be reached: check your connection and try again."),
+])
+def test_a_sign_in_lost_on_the_way_is_said_in_words_without_a_status_code(
+        page: Page, boards: Callable[..., BoardHandle], failure: str, words: str) -> None:
+    """A proxy's 502 page in place of the sign-in's answer was shown as "Something went wrong:
+    HTTP 502", and a network that dropped the request as the browser's own English ("Failed to
+    fetch"): the board's words for each are said, as on the board itself."""
+    board = boards(players=2, activity_codes={"mock_code": 0})
+
+    def answer(route: Any) -> None:
+        if failure == "gateway":
+            route.fulfill(status=502, content_type="text/html", body="<html><h1>502 Bad Gateway</h1></html>")
+        else:
+            route.abort("internetdisconnected")
+
+    page.route("**/api/activity/token", answer)
+    page.goto(f"{board.base_url}/activity?channel_id={CHANNEL_ID}")
+    alert = page.locator("#message.error")
+    alert.wait_for()
+    assert alert.inner_text().strip() == words
+    assert page.locator("#supply").count() == 0

@@ -16,8 +16,19 @@ function show(text, kind = "info") {
   put(box, text);
 }
 
+/** A request the network dropped (no answer at all): said as such, not in the browser's words. */
+class Unreachable extends Error {}
+
+async function reach(path, options) {
+  try {
+    return await fetch(path, options);
+  } catch (error) {
+    throw new Unreachable(error.message);
+  }
+}
+
 async function postJson(path, body) {
-  const response = await fetch(path, {
+  const response = await reach(path, {
     method: "POST", cache: "no-store", headers: { "Content-Type": "application/json" }, body: JSON.stringify(body),
   });
   let answer = null;
@@ -31,17 +42,20 @@ async function postJson(path, body) {
 
 // A refusal of the sign-in (4xx: the code, the channel, the Activity not set up) is the server's
 // sentence as it is, in the browser's language (not the words for a bad board link, nor "something
-// went wrong": nothing did); only a fault (5xx, no sentence) is said to be one.
+// went wrong": nothing did); only a fault is said to be one, and an answer with no sentence of the
+// server's (a proxy's page in between) in the board's words for it: a status code is never shown.
 function refused(status, answer) {
   document.getElementById("message").setAttribute("role", "alert");
   const said = status >= 400 && status < 500 && answer.error;
-  show(said ? answer.error : t("error", { reason: answer.error || `HTTP ${status}` }), "error");
+  if (said) show(answer.error, "error");
+  else if (answer.error) show(t("error", { reason: answer.error }), "error");
+  else show(t("serverTrouble"), "error");
 }
 
 async function signIn() {
   show(t("activityAuth"));
   const params = new URLSearchParams(location.search);
-  const configured = await fetch("/api/activity/config", { cache: "no-store" });
+  const configured = await reach("/api/activity/config", { cache: "no-store" });
   const config = await configured.json().catch(() => ({}));
   if (!configured.ok || !config.client_id) return refused(configured.status, config); // not set up: no one to authorise with
   const clientId = String(config.client_id);
@@ -62,4 +76,7 @@ async function signIn() {
   await window.board.start();
 }
 
-signIn().catch((error) => show(t("error", { reason: error.message }), "error"));
+signIn().catch((error) => {
+  document.getElementById("message").setAttribute("role", "alert");
+  show(error instanceof Unreachable ? t("unreachable") : t("error", { reason: error.message }), "error");
+});
