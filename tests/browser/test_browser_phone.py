@@ -250,6 +250,25 @@ def test_a_gateway_error_is_said_in_words_and_the_board_tells_what_was_played(
     assert "HTTP" not in said and "50" not in said, said
 
 
+@pytest.mark.parametrize("status", [400, 429])
+def test_a_proxys_refusal_page_is_said_in_words_too(phone: BrowserContext, boards: Callable[..., BoardHandle],
+                                                   status: int) -> None:
+    """A proxy's own refusal (a 4xx HTML page: too many requests, a request it would not pass on)
+    holds none of the board's words: the page said "Something went wrong: HTTP 429" (for a 400,
+    "HTTP 400" alone). It is told as a 5xx page is: the board read again, and whether the move
+    was played said, with no status code in sight."""
+    board = boards(players=2)
+    page = open_board(phone.new_page(), board.link(0))
+    page.evaluate("window.board.stopFollowing()")
+    page.route("**/api/act", lambda route: route.fulfill(status=status, content_type="text/html",
+                                                         body=f"<html><h1>{status}</h1></html>"))
+    page.locator("button.offer.level1").tap()
+    page.wait_for_function("() => document.querySelector('#message').textContent.includes('not played')")
+    said = message(page)
+    assert "HTTP" not in said and str(status) not in said, said
+    assert board.state().actions_left == 3
+
+
 def test_a_move_sent_again_after_a_lost_answer_is_told_as_played(phone: BrowserContext,
                                                                  boards: Callable[..., BoardHandle]) -> None:
     """Offline, the lost move's board cannot be read back: the player taps again once the network

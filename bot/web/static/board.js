@@ -23,11 +23,11 @@ export function leadCell(cells) {
   return best;
 }
 
-/** A refusal with no words of the board's: a 5xx page of a proxy in between (a gateway that gave
- * up waiting) or of a fault of the server's own. It tells nothing of what became of the request,
- * and its status code is nothing to show a player. */
+/** A refusal with no words of the board's: the page of a proxy in between (a gateway that gave
+ * up waiting, a 4xx of its own: too many requests…) or of a fault of the server's own. It tells
+ * nothing of what became of the request, and its status code is nothing to show a player. */
 function unexplained(error) {
-  return error instanceof ApiError && error.status >= 500 && !error.body.error;
+  return error instanceof ApiError && !error.body.error;
 }
 
 /** Whether `a` and `b` share a horizontal band of the screen. */
@@ -379,7 +379,7 @@ export class Board {
         this.setView(error.body.view);
         // the board changed under a move whose answer was lost: it says what became of that move
         if (!lost || this.lostMove) this.say(this.t("stale"), "error", card);
-      } else if (error instanceof ApiError && (error.status === 422 || error.status === 400)) {
+      } else if (error instanceof ApiError && (error.status === 422 || error.status === 400) && error.body.error) {
         this.say(error.message, "error", card);
       } else if (error instanceof NetworkError || unexplained(error)) {
         this.busy = true; // a press meanwhile waits for the board read again
@@ -827,7 +827,7 @@ export class Board {
   }
 
   planRefused(error) {
-    if (error instanceof ApiError && (error.status === 422 || error.status === 400)) this.say(error.message, "error");
+    if (error instanceof ApiError && (error.status === 422 || error.status === 400) && error.body.error) this.say(error.message, "error");
     else this.fail(error);
   }
 
