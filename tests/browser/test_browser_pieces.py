@@ -215,6 +215,31 @@ def test_a_card_or_deck_not_on_offer_says_why_when_pressed(page: Page,
     assert board.game().revision == before and revision(mine) == before
 
 
+def test_a_reserve_piece_not_on_offer_says_why_when_pressed(page: Page,
+                                                           boards: Callable[..., BoardHandle]) -> None:
+    """A greyed-out reserve piece, pressed, did nothing at all. With a piece picked it is asked
+    for as that upgrade, and the engine's reason is said; with none picked, the page says how an
+    upgrade is made; the monomino out of turn (the level-1 piece) says whose turn it is."""
+    board = boards(players=2, human_seats=(0, 1))
+    mine = open_board(page, board.link(0))
+    before = board.game().revision
+    page.locator('#supply button.piece[data-shape="1"]').click()  # picked
+    press_centre(mine, '#reserve button.reserve-piece[data-shape="O4"]')
+    mine.wait_for_function("() => document.querySelector('#message.error')?.textContent.length > 0")
+    refused = message(mine)
+    assert refused.startswith("From a level-1 piece you can upgrade to level 2 only"), refused
+    page.keyboard.press("Escape")
+    press_centre(mine, '#reserve button.reserve-piece[data-shape="I3"]')
+    mine.wait_for_function("() => document.querySelector('#message')?.textContent.startsWith('Drop a piece')")
+    assert message(mine) == "Drop a piece on the reserve to upgrade or exchange it."
+
+    waiting = open_board(page.context.new_page(), board.link(1))
+    press_centre(waiting, '#reserve button.reserve-piece[data-shape="1"]')
+    waiting.wait_for_function("() => document.querySelector('#message.error')?.textContent.length > 0")
+    assert message(waiting).startswith("It is not your turn: Ana is playing."), message(waiting)
+    assert board.game().revision == before
+
+
 @pytest.mark.parametrize(("locale", "words"), [("en", "That piece would stick out past the edge of {card}."),
                                                ("pt-BR", "Essa peça ficaria para fora da borda de {card}.")])
 def test_a_piece_put_past_the_cards_edge_says_so(page: Page, boards: Callable[..., BoardHandle],

@@ -392,6 +392,16 @@ function recyclePanel(ui, row, order) {
     button("btn:recycle-cancel", t("cancel"), () => ui.cancelRecycle(), { class: "cancel" }));
 }
 
+/** A press on a reserve piece not on offer: with a piece picked, that upgrade is asked for (the
+ * engine's reason is said; nothing changes); the monomino, the level-1 piece, the same; with
+ * nothing picked, how an upgrade is made. Nothing on a page that may not act. */
+function reserveWhyNot(ui, giving, shape) {
+  if (ui.view.me.spectator || ui.view.game.status !== "active" || ui.view.game.over) return null;
+  if (giving) return () => ui.act({ action: `upgrade ${giving} to ${shape}` });
+  if (shape === "1") return () => ui.act({ action: "level1" });
+  return () => ui.say(ui.t("upgradeHint"));
+}
+
 function reserve(ui) {
   const { view, t } = ui;
   const giving = ui.upgradeFrom || ui.picked;
@@ -406,7 +416,7 @@ function reserve(ui) {
     return h("button", {
       type: "button", class: `reserve-piece${ui.upgradeFrom && upgrades.has(shape) ? " target" : ""}`, "data-shape": shape,
       "data-key": `reserve:${shape}`, "aria-label": offer ? `${t("reservePiece", { shape, n })}, ${offer.label}` : t("reservePiece", { shape, n }),
-      "aria-disabled": offer ? null : "true", onclick: offer ? () => ui.act({ action: offer.action }) : null,
+      "aria-disabled": offer ? null : "true", onclick: offer ? () => ui.act({ action: offer.action }) : reserveWhyNot(ui, giving, shape),
     }, pieceSvg(shape, cells), h("span", { class: "count", "aria-hidden": "true", text: `×${n}` }));
   });
   return h("div", { class: `reserve${ui.upgradeFrom ? " upgrading" : ""}`, id: "reserve", role: "group", "aria-labelledby": "reserve-h" },
