@@ -651,10 +651,11 @@ async def test_an_open_page_stops_getting_views_its_link_no_longer_grants(
 
 
 async def test_a_channel_id_past_any_snowflake_is_400(http: aiohttp.ClientSession, tmp_path: Path) -> None:
-    """A code Discord accepts with a channel id the database cannot hold (20 digits, past 2**63)."""
+    """A code Discord accepts with a channel id the database cannot hold (20 digits, past 2**63),
+    or one in digits no snowflake is written in (Arabic-Indic "١" was read as channel 1)."""
     opened = await open_board(tmp_path, players=2, human_seats=(0, 1), activity_codes={"mock_code": 1})
     try:
-        for channel in ("99999999999999999999", 99999999999999999999, str(2**63)):
+        for channel in ("99999999999999999999", 99999999999999999999, str(2**63), "\u0661", "\uff11"):
             async with http.post(opened.base_url + "/api/activity/token",
                                  json={"code": "mock_code", "channel_id": channel}) as answer:
                 assert answer.status == 400 and "error" in await answer.json(), channel

@@ -138,17 +138,18 @@ class ActivitySignIn:
         if not isinstance(body, dict):
             raise unreadable(texts.ACTIVITY_NEEDS_CODE, locale)
         code, channel, instance = body.get("code"), body.get("channel_id"), body.get("instance_id")
-        if not isinstance(code, str) or not 0 < len(code) <= MAX_CODE or not isinstance(channel, str | int) \
-                or not str(channel).isdecimal() or len(str(channel)) > 20 or int(channel) > MAX_SNOWFLAKE \
+        digits = str(channel) if isinstance(channel, str | int) else ""  # a snowflake's, ASCII ones
+        if not isinstance(code, str) or not 0 < len(code) <= MAX_CODE or not digits.isascii() \
+                or not digits.isdecimal() or len(digits) > 20 or int(digits) > MAX_SNOWFLAKE \
                 or not (instance is None or isinstance(instance, str) and INSTANCE_ID.fullmatch(instance)):
             raise unreadable(texts.ACTIVITY_NEEDS_CODE, locale)
         signed = await self.exchanger.exchange(code)
         no_game = Refused(404, {"error": sentence(texts.ACTIVITY_NO_GAME, signed.locale or locale)})
-        game = await self.manager.game_in_channel(int(channel))
+        game = await self.manager.game_in_channel(int(digits))
         if game is None or game.state is None:
             raise no_game
         seat = game.seat_of(signed.user_id)
-        if seat is None and not await self._in_channel(signed.user_id, int(channel), instance):
+        if seat is None and not await self._in_channel(signed.user_id, int(digits), instance):
             raise no_game  # a channel the user is not known to see: as if no game were played there
         token = self.front.signer.sign(game.id, None if seat is None else seat.seat, signed.user_id,
                                        now=self.front.now(), locale=signed.locale)
