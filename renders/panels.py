@@ -6,17 +6,17 @@ canvas once and then paint straight onto it (one image allocation per render).
 
 from __future__ import annotations
 
-from collections.abc import Hashable
+from collections.abc import Callable, Hashable
 from dataclasses import dataclass
 from functools import lru_cache
 
 from PIL import Image, ImageDraw
 
 from engine import final_round
-from engine.cards import Ambassador, Colour
+from engine.cards import Ambassador, Colour, PuzzleCard
 from engine.expansions.ambassador import standing
 from engine.pieces import BASE_SHAPES, SHAPES, Shape
-from engine.state import Counts, GameState, Phase, PlayerState, RowsTable
+from engine.state import Counts, GameState, Phase, Placed, PlayerState, RowsTable
 from engine.visibility import hidden_scores
 
 from . import fonts, labels
@@ -414,96 +414,169 @@ def paint_panel(
     over the panel when they are all that changed (a removed player's panel is greyed over its
     frames, so it always has them). The table is public: a score pile that
     :func:`engine.visibility.hidden_scores` hides shows its count in the status line but
-    neither its cards nor the points."""
+    neither its cards nor the points. Drawn as :func:`panel_box` and then each of
+    :func:`panel_tiles` (which :mod:`renders.table` also puts together from tiles kept apart)."""
+    player = state.players[seat]
+    removed = is_removed(player)
+    panel_box(image, x, y, height, g, seat in state.acting_seats and not removed)
+    for tile in panel_tiles(state, seat, names, g, height):
+        tile.paint(image, x, y)
+    if frames or removed:
+        paint_panel_frames(image, x, y, state, seat, g, changes)
+    if removed:  # everything greyed, then the reason restored in colour
+        t = g.t
+        status_mid = y + g.pad + int(t.large * 1.35) + int(t.small * 0.6)
+        _grey_box(image, (x + 2, y + 2, x + g.width - 2, y + height - 2))
+        fonts.draw(image, x + g.pad + 4, status_mid, labels.LEFT_THE_GAME, t.small, BAD, bold=True,
+                   anchor="lm")
+
+
+def panel_fill(lit: bool) -> RGB:
+    """The colour inside a panel: the player to move's (``lit``) or everyone else's."""
+    return ACCENT_SOFT if lit else PANEL
+
+
+def panel_box(image: Image.Image, x: int, y: int, height: int, g: PanelGeometry, lit: bool) -> None:
+    """A panel's rounded box, lit for the player to move (not a removed one)."""
+    box = (x, y, x + g.width, y + height)
+    if lit:
+        rounded_rect(image, box, 14, fill=panel_fill(True), outline=ACCENT, width=5)
+    else:
+        rounded_rect(image, box, 14, fill=panel_fill(False), outline=PANEL_EDGE, width=2)
+
+
+PANEL_TILE_INSET = (15, 6)
+"""How far in from a panel's box its tiles stay (columns, rows): past the rounded corners'
+radius (14) and the widest outline (5), where the box is its fill colour alone."""
+
+
+@dataclass(frozen=True, slots=True)
+class PanelTile:
+    """A rectangle of a panel, ``box`` (left, top, right, bottom; right and bottom exclusive)
+    from the panel's top-left corner, drawn over the panel's fill by ``paint(image, x, y)``
+    (the panel's corner at x, y); ``key``: everything ``paint`` reads besides the panel's fill,
+    the geometry and where the tile stands. What a tile draws stays inside its box, and the
+    tiles do not overlap: drawn on a canvas of its own over the fill, a tile gives the pixels
+    it has in the whole panel (:func:`renders.table` checks the first part: a tile drawn past
+    its box is not used)."""
+
+    box: tuple[int, int, int, int]
+    key: Hashable
+    paint: Callable[[Image.Image, int, int], None]
+
+
+def panel_tiles(
+    state: GameState, seat: int, names: list[str], g: PanelGeometry, height: int,
+) -> list[PanelTile]:
+    """The tiles :func:`paint_panel` draws over :func:`panel_box`, in its order: the head (name,
+    score, status line), each open puzzle's slot (its thumbnail and label, or a free slot), the
+    supply and the tail (completed cards, Ambassador actions). Each keyed by what it shows, so
+    that a panel drawn again for one change (the player to move lit, a piece placed) finds its
+    other tiles drawn already."""
     player = state.players[seat]
     hidden = seat in hidden_scores(state, None)
     t = g.t
     current = seat in state.acting_seats
     removed = is_removed(player)
-    box = (x, y, x + g.width, y + height)
-    if current and not removed:
-        fill, outline, edge = ACCENT_SOFT, ACCENT, 5
-    else:
-        fill, outline, edge = PANEL, PANEL_EDGE, 2
-    rounded_rect(image, box, 14, fill=fill, outline=outline, width=edge)
+    language = labels.language_key()
     pad = g.pad + 4
-    # Name and score.
-    top = y + g.pad
-    name_mid = top + int(t.large * 0.7)
-    points = shown_points(state, seat)
-    right = x + g.width - pad
-    if hidden and current and not removed:
-        # The status line of the player to move tells their actions, not their puzzles done; with
-        # the pile face down its size would then be nowhere on the table, so it stands here, in
-        # place of the points nobody may see.
-        done = labels.done_count(player.banked_cards + len(player.completed))
-        score_w = fonts.draw(image, right, name_mid, done, t.small, MUTED, anchor="rm")
-    else:
-        unit = labels.POINTS_HIDDEN_UNIT if hidden else labels.points_unit(points)
-        score_w = fonts.draw(image, right, name_mid, unit, t.small, MUTED, anchor="rm")
-        number = labels.POINTS_HIDDEN if hidden else str(points)
-        score_w += fonts.draw(image, right - score_w - 6, name_mid, number, t.large, INK, bold=True,
-                              anchor="rm") + 6
-    _paint_panel_name(image, x + pad, name_mid, names[seat], g.width - 2 * pad - score_w - t.small, t)
-    status_mid = top + int(t.large * 1.35) + int(t.small * 0.6)
-    _paint_status_line(image, x + pad, status_mid, g.width - 2 * pad, state, seat, t, removed, current)
+    left, right = PANEL_TILE_INSET[0], g.width + 1 - PANEL_TILE_INSET[0]
+    py = g.pad + g.head
+    turn = state.turn_of(seat)
+
+    def head(image: Image.Image, x: int, y: int) -> None:
+        top = y + g.pad
+        name_mid = top + int(t.large * 0.7)
+        points = shown_points(state, seat)
+        right_edge = x + g.width - pad
+        if hidden and current and not removed:
+            # The status line of the player to move tells their actions, not their puzzles done;
+            # with the pile face down its size would then be nowhere on the table, so it stands
+            # here, in place of the points nobody may see.
+            done = labels.done_count(player.banked_cards + len(player.completed))
+            score_w = fonts.draw(image, right_edge, name_mid, done, t.small, MUTED, anchor="rm")
+        else:
+            unit = labels.POINTS_HIDDEN_UNIT if hidden else labels.points_unit(points)
+            score_w = fonts.draw(image, right_edge, name_mid, unit, t.small, MUTED, anchor="rm")
+            number = labels.POINTS_HIDDEN if hidden else str(points)
+            score_w += fonts.draw(image, right_edge - score_w - 6, name_mid, number, t.large, INK, bold=True,
+                                  anchor="rm") + 6
+        _paint_panel_name(image, x + pad, name_mid, names[seat], g.width - 2 * pad - score_w - t.small, t)
+        status_mid = top + int(t.large * 1.35) + int(t.small * 0.6)
+        _paint_status_line(image, x + pad, status_mid, g.width - 2 * pad, state, seat, t, removed, current)
+
+    head_key = ("head", language, current, removed, hidden, names[seat], shown_points(state, seat),
+                state.phase, state.actions_left if current else None, turn, player.finishing_pieces,
+                player.finished_touches, player.banked_cards, len(player.completed))
+    tiles = [PanelTile((left, PANEL_TILE_INSET[1], right, py), head_key, head)]
     # Open puzzles (four slots).
-    py = top + g.head
     for i in range(4):
-        px = x + pad + i * (g.thumb + g.thumb_gap)
+        px = pad + i * (g.thumb + g.thumb_gap)
         if i < len(player.puzzles):
             puzzle = player.puzzles[i]
             card = state.card(puzzle.card)
-            thumb = mini_card(card, puzzle.pieces, g.mini_cell, False, sprite_mode(image))
-            paste_sprite(image, thumb, (px, py))
-            label_mid = py + g.thumb + int(t.small * 0.75)
-            _paint_thumb_label(image, px, label_mid, g.thumb, card.id, card.points, card.colour, t)
+
+            def slot(image: Image.Image, x: int, y: int, px: int = px, card: PuzzleCard = card,
+                     pieces: tuple[Placed, ...] = puzzle.pieces) -> None:
+                thumb = mini_card(card, pieces, g.mini_cell, False, sprite_mode(image))
+                paste_sprite(image, thumb, (x + px, y + py))
+                label_mid = y + py + g.thumb + int(t.small * 0.75)
+                _paint_thumb_label(image, x + px, label_mid, g.thumb, card.id, card.points, card.colour, t)
+
+            tiles.append(PanelTile((px, py, px + g.thumb, py + g.puzzles), ("puzzle", card, puzzle.pieces),
+                                   slot))
         elif state.phase is not Phase.OVER:  # a free slot (nothing is free once the game is over)
-            dashed_rect(image, (px, py, px + g.thumb - 1, py + g.thumb - 1), SLOT, width=3, dash=8)
+
+            def free(image: Image.Image, x: int, y: int, px: int = px) -> None:
+                box = (x + px, y + py, x + px + g.thumb - 1, y + py + g.thumb - 1)
+                dashed_rect(image, box, SLOT, width=3, dash=8)
+
+            tiles.append(PanelTile((px, py, px + g.thumb, py + g.thumb), ("free",), free))
     # Supply.
-    if g.side:
-        sx, sy = x + pad + g.puzzles_width + t.small, py
-    else:
-        sx, sy = x + pad, py + g.puzzles + g.pad // 2
-    label_w = fonts.draw(image, sx, sy + g.line // 2, labels.SUPPLY, t.small, MUTED, anchor="lm")
     lines = _supply_layout(player, g)
-    if not lines[0]:
-        fonts.draw(
-            image,
-            sx + label_w + t.small // 2,
-            sy + g.line // 2,
-            labels.SUPPLY_EMPTY,
-            t.small,
-            MUTED,
-            anchor="lm",
-        )
-    for line in lines:
-        ix = sx + label_w + t.small // 2
-        mid = sy + g.line // 2
-        for shape, w in line:
-            sw = paste_piece(image, shape, g.supply_cell, ix, mid, anchor="lm")
-            fonts.draw(
-                image,
-                ix + sw + 4,
-                mid,
-                labels.count_of(player.supply[shape.index]),
-                t.small,
-                INK,
-                bold=True,
-                anchor="lm",
-            )
-            ix += w + t.small * 2 // 3
-        sy += g.line
-    body_bottom = max(py + g.puzzles, sy) if g.side else sy
-    if player.completed and not hidden:
-        _paint_done(image, x + pad, body_bottom + g.pad // 2, state, seat, g)
-        body_bottom += g.pad // 2 + _done_lines(player, g) * g.done_step
-    _paint_ambassadors(image, x + pad, body_bottom + g.pad // 2, g.width - 2 * pad, state, seat, g)
-    if frames or removed:
-        paint_panel_frames(image, x, y, state, seat, g, changes)
-    if removed:  # everything greyed, then the reason restored in colour
-        _grey_box(image, (x + 2, y + 2, x + g.width - 2, y + height - 2))
-        fonts.draw(image, x + pad, status_mid, labels.LEFT_THE_GAME, t.small, BAD, bold=True, anchor="lm")
+    if g.side:
+        sx, sy = pad + g.puzzles_width + t.small, py
+        supply_box = (sx - t.small // 2, py, right, py + max(g.puzzles, len(lines) * g.line))
+    else:
+        sx, sy = pad, py + g.puzzles + g.pad // 2
+        supply_box = (left, py + g.puzzles, right, sy + len(lines) * g.line)
+
+    def supply(image: Image.Image, x: int, y: int) -> None:
+        label_w = fonts.draw(image, x + sx, y + sy + g.line // 2, labels.SUPPLY, t.small, MUTED, anchor="lm")
+        if not lines[0]:
+            fonts.draw(image, x + sx + label_w + t.small // 2, y + sy + g.line // 2, labels.SUPPLY_EMPTY,
+                       t.small, MUTED, anchor="lm")
+        line_y = y + sy
+        for line in lines:
+            ix = x + sx + label_w + t.small // 2
+            mid = line_y + g.line // 2
+            for shape, w in line:
+                sw = paste_piece(image, shape, g.supply_cell, ix, mid, anchor="lm")
+                fonts.draw(image, ix + sw + 4, mid, labels.count_of(player.supply[shape.index]), t.small, INK,
+                           bold=True, anchor="lm")
+                ix += w + t.small * 2 // 3
+            line_y += g.line
+
+    tiles.append(PanelTile(supply_box, ("supply", language, player.supply), supply))
+    # The tail: completed cards and Ambassador actions, under the puzzles and the supply.
+    body_bottom = max(py + g.puzzles, sy + len(lines) * g.line) if g.side else sy + len(lines) * g.line
+    done_shown = bool(player.completed) and not hidden
+    ambassadors = standing(state, seat)
+
+    def tail(image: Image.Image, x: int, y: int) -> None:
+        bottom = y + body_bottom
+        if done_shown:
+            _paint_done(image, x + pad, bottom + g.pad // 2, state, seat, g)
+            bottom += g.pad // 2 + _done_lines(player, g) * g.done_step
+        _paint_ambassadors(image, x + pad, bottom + g.pad // 2, g.width - 2 * pad, state, seat, g)
+
+    if done_shown or ambassadors:
+        tail_key = ("tail", language, player.completed if done_shown else None,
+                    tuple(state.card(d.card) for d in player.completed) if done_shown else None,
+                    ambassadors, tuple(state.card(card_id) for card_id, _, _ in ambassadors))
+        tiles.append(PanelTile((left, body_bottom, right, max(body_bottom + 1, height - PANEL_TILE_INSET[1])),
+                               tail_key, tail))
+    return tiles
 
 
 def _paint_done(image: Image.Image, x: int, y: int, state: GameState, seat: int, g: PanelGeometry) -> None:
