@@ -233,7 +233,7 @@ def draw(layout: Layout) -> Image.Image:
 
 # -- the parts and bands kept ------------------------------------------------------------------
 
-_SEGMENTS: KeptBytes[tuple[bytes, int, int]] = KeptBytes("renders.layers._SEGMENTS", 3 * MB)
+_SEGMENTS: KeptBytes[tuple[bytes, int, int]] = KeptBytes("renders.layers._SEGMENTS", 2 * MB)
 """Band key -> (its rows compressed, their adler-32, their length): some 2-20 KB per band."""
 
 _PARTS: KeptBytes[tuple[bytes, tuple[int, int]]] = KeptBytes("renders.layers._PARTS", 2 * MB)

@@ -27,6 +27,7 @@ from engine.state import GameState, LineClearTable, Options, RowsTable, SoloTabl
 from engine.visibility import hidden_scores
 
 from . import fonts, indexed, labels, layers
+from .cache import MB, HashedKey, KeptBytes, image_bytes
 from .card import Box, Look, MarketGeometry, look, market_card, market_geometry
 from .changes import NONE, Changes, changes_between, market_cards
 from .draw import dashed_rect, paste_reward, pill, rounded_box, rounded_rect
@@ -51,7 +52,9 @@ from .palette import (
     to_png,
 )
 from .panels import (
+    PANEL_TILE_INSET,
     PanelGeometry,
+    PanelTile,
     TextSizes,
     ambassador_cell,
     banner_height,
@@ -63,9 +66,12 @@ from .panels import (
     paint_panel_frames,
     paint_reserve,
     paint_status,
+    panel_box,
+    panel_fill,
     panel_frames_key,
     panel_height,
     panel_keys,
+    panel_tiles,
     reserve_edges,
     reserve_height,
     reserve_shapes,
@@ -784,8 +790,10 @@ class PanelGrid:
             def paint(image: Image.Image, px: int, py: int, seat: int = seat, drawn: Changes = drawn) -> None:
                 paint_panel(image, px, py + above, height, state, seat, names, g, drawn)
 
-            panel = _DrawnPanel(x, top - above, g.width + 1, above + height + below, paint)
-            mode = "RGB" if is_removed(state.players[seat]) else "P"  # greyed by blending RGB
+            removed = is_removed(state.players[seat])
+            tiled = None if removed else _TiledPanel(above, height, state, seat, names, g)
+            panel = _DrawnPanel(x, top - above, g.width + 1, above + height + below, paint, tiled)
+            mode = "RGB" if removed else "P"  # greyed by blending RGB
             on_palette = mode == "P"
             keep = seat not in state.acting_seats  # at the next turn end they have played
             parts.append(Part(x, g.width + 1, ("panel", language, g, above, height, head, body), panel.paste,
@@ -813,16 +821,25 @@ class _DrawnPanel:
     an even number of pixels from where the image has it: pasted by :meth:`paste`, or, for the
     PNG, drawn on the palette and mapped (:meth:`mapped`)."""
 
-    def __init__(self, x: int, top: int, width: int, height: int, paint: layers.Painter) -> None:
+    def __init__(
+        self, x: int, top: int, width: int, height: int, paint: layers.Painter,
+        tiled: _TiledPanel | None = None,
+    ) -> None:
         self._shift = (x % 2, top % 2)
         self._size = (width, height)
         self._paint = paint
+        self._tiled = tiled
         self._image: Image.Image | None = None
 
     def mapped(self) -> Image.Image:
         """The panel on the palette, mapped as quantizing its RGB drawing maps
-        (:attr:`layers.Part.drawn`)."""
+        (:attr:`layers.Part.drawn`): put together from kept tiles (:class:`_TiledPanel`) when
+        it can be, else drawn whole."""
         dx, dy = self._shift
+        if self._tiled is not None:
+            put_together = self._tiled.mapped(self._size, dx, dy)
+            if put_together is not None:
+                return put_together
         with indexed.matching_quantize():
             drawn = indexed.canvas((self._size[0] + dx, self._size[1] + dy), PAGE)
             self._paint(drawn, dx, dy)
@@ -840,6 +857,101 @@ class _DrawnPanel:
             self._paint(own, dx, dy)
             self._image = own
         image.paste(self._image.crop((dx, dy, dx + self._size[0], dy + self._size[1])), (x, y))
+
+
+_PANEL_TILES: KeptBytes[Image.Image | None] = KeptBytes("renders.table._PANEL_TILES", MB)
+"""A panel's box (by size and whether it is lit) and its tiles (:func:`panels.panel_tiles`, by
+what they show), on the palette and mapped: a panel drawn again puts them together, drawing
+only the tiles it has not kept. ``None``: a tile that drew past its box (drawn whole instead)."""
+
+_TILE_MARGIN = 12
+"""Rows and columns of fill around a tile drawn on its own, to check it drew nothing there."""
+
+
+class _TiledPanel:
+    """One panel as :meth:`_DrawnPanel.mapped` wants it (drawn ``above`` rows down its part, in
+    rows ``height`` tall), put together from its box and its tiles.
+
+    Why: the two panels drawn again at a turn end (the player who moved, and the one now to move,
+    lit) mostly show what they showed before in the same colours — the lit player's puzzles
+    were lit at their previous turn, the mover's untouched puzzles and completed cards were
+    drawn unlit before it — yet the whole panel was drawn again and every one of its some
+    180,000 pixels mapped onto the palette. The same pixels: the box alone, drawn and mapped
+    (kept by size), is its fill wherever a tile stands (checked when it is made); a tile
+    drawn on its own canvas over the fill, placed (as every part of :mod:`renders.layers`) an
+    even number of pixels from where the panel has it, and mapped, gives its pixels of the
+    whole drawing, as long as it draws nothing outside its box (checked over a margin around it
+    when it is drawn: a tile that does is never used, and the panel is drawn whole)."""
+
+    def __init__(self, above: int, height: int, state: GameState, seat: int, names: list[str],
+                 g: PanelGeometry) -> None:
+        self._above = above
+        self._height = height
+        self._state = state
+        self._seat = seat
+        self._names = names
+        self._g = g
+
+    def mapped(self, size: tuple[int, int], dx: int, dy: int) -> Image.Image | None:
+        """The panel's part (``size``, the panel ``above`` rows down it), its canvas shifted by
+        ``dx``, ``dy`` as :class:`_DrawnPanel` shifts it; None when a tile cannot be used."""
+        lit = self._seat in self._state.acting_seats
+        box = self._box(size, dx, dy, lit)
+        if box is None:
+            return None
+        image = box.copy()
+        top = dy + self._above
+        for tile in panel_tiles(self._state, self._seat, self._names, self._g, self._height):
+            drawn = self._tile(tile, dx, top, lit)
+            if drawn is None:
+                return None
+            left, tile_top, right, bottom = tile.box
+            image.im.paste(drawn.im, (left, self._above + tile_top, right, self._above + bottom))
+        return image
+
+    def _box(self, size: tuple[int, int], dx: int, dy: int, lit: bool) -> Image.Image | None:
+        g, above, height = self._g, self._above, self._height
+        key = HashedKey(("panel box", size, dx, dy, above, height, g, lit))
+        found = _PANEL_TILES.find(key)
+        if found is not None or key in _PANEL_TILES:
+            return found
+        with indexed.matching_quantize():
+            drawn = indexed.canvas((size[0] + dx, size[1] + dy), PAGE)
+            panel_box(drawn, dx, dy + above, height, g, lit)
+        if dx or dy:
+            drawn = drawn.crop((dx, dy, dx + size[0], dy + size[1]))
+        mapped: Image.Image | None = indexed.point(drawn, indexed.quantize_lut())
+        assert mapped is not None
+        left, rows = PANEL_TILE_INSET
+        inside = mapped.crop((left, above + rows, g.width + 1 - left, above + height - rows))
+        lowest, highest = inside.getextrema()
+        if lowest != highest:  # pragma: no cover - the box is its fill inside its corners and edges
+            mapped = None
+        _PANEL_TILES.keep(key, mapped, 64 if mapped is None else image_bytes(mapped))
+        return mapped
+
+    def _tile(self, tile: PanelTile, dx: int, top: int, lit: bool) -> Image.Image | None:
+        """``tile`` on the palette, mapped, for a panel whose corner is at (``dx``, ``top``) of
+        its canvas (only their parities matter)."""
+        left, tile_top, right, bottom = tile.box
+        key = HashedKey((tile.key, tile.box, dx % 2, top % 2, self._g, lit))
+        found = _PANEL_TILES.find(key)
+        if found is not None or key in _PANEL_TILES:
+            return found
+        # The panel's corner on the tile's canvas: the margin in, an even number from (dx, top).
+        ox = _TILE_MARGIN - left + (_TILE_MARGIN - left - dx) % 2
+        oy = _TILE_MARGIN - tile_top + (_TILE_MARGIN - tile_top - top) % 2
+        inner = (ox + left, oy + tile_top, ox + right, oy + bottom)
+        with indexed.matching_quantize():
+            drawn = indexed.canvas((inner[2] + _TILE_MARGIN, inner[3] + _TILE_MARGIN), panel_fill(lit))
+            fill = drawn.getpixel((0, 0))
+            tile.paint(drawn, ox, oy)
+        outside = drawn.copy()
+        outside.paste(fill, inner)
+        lowest, highest = outside.getextrema()
+        mapped = indexed.point(drawn.crop(inner), indexed.quantize_lut()) if lowest == highest else None
+        _PANEL_TILES.keep(key, mapped, 64 if mapped is None else image_bytes(mapped))
+        return mapped
 
 
 def _panel_grid(state: GameState, lay: TableLayout, columns: int) -> PanelGrid:
