@@ -147,6 +147,7 @@ def side_by_side(top: int, bottom: int, columns: Sequence[Sequence[Band]], backg
     cuts = sorted({top, bottom, *(edge for column in columns for band in column
                                   for edge in (band.top, band.top + band.height) if top < edge < bottom)})
     drawn: dict[int, dict[str, Image.Image]] = {}  # id of a part cut in pieces -> it drawn, by mode
+    hashed: dict[int, HashedKey | None] = {}  # id of a part cut in pieces -> its key, hashed once
     bands: list[Band] = []
     for start, end in itertools.pairwise(cuts):
         parts: list[Part] = []
@@ -156,19 +157,25 @@ def side_by_side(top: int, bottom: int, columns: Sequence[Sequence[Band]], backg
                     if band.top == start and band.height == end - start:
                         parts += band.parts
                     else:
-                        parts += [_rows_of(part, band, start, end, background, drawn.setdefault(id(part), {}))
-                                  for part in band.parts]
+                        for part in band.parts:
+                            if id(part) not in hashed:
+                                hashed[id(part)] = None if part.key is None else HashedKey(part.key)
+                            parts.append(_rows_of(part, band, start, end, background,
+                                                  drawn.setdefault(id(part), {}), hashed[id(part)]))
         bands.append(Band(start, end - start, tuple(sorted(parts, key=lambda part: part.x))))
     return bands
 
 
 def _rows_of(
     part: Part, band: Band, start: int, end: int, background: RGB, drawn: dict[str, Image.Image],
+    part_key: HashedKey | None,
 ) -> Part:
     """Rows ``start`` to ``end`` (of the image) of ``part`` of ``band``, as a part of its own:
     the whole part drawn once per way of drawing in ``drawn`` (shared by every piece of the
-    part), keyed by the part's key and which of its rows; its cover draws the whole cover
-    shifted up to these rows (what falls outside them is clipped)."""
+    part), keyed by the part's key (``part_key``: hashed once for all its pieces — a panel's key
+    holds its player's puzzles, supply and cards, and is cut in some six pieces) and which of
+    its rows; its cover draws the whole cover shifted up to these rows (what falls outside them
+    is clipped)."""
 
     def paint(image: Image.Image, x: int, y: int) -> None:
         dx, dy = x % 2, band.top % 2
@@ -191,7 +198,7 @@ def _rows_of(
                 found = drawn["drawn"] = whole_drawn()
             return found.crop((0, start - band.top, part.width, end - band.top))
 
-    key = None if part.key is None else ("rows", part.key, start - band.top, end - start, band.height,
+    key = None if part_key is None else ("rows", part_key, start - band.top, end - start, band.height,
                                          band.top % 2)
     cover: Painter | None = None
     if part.cover is not None:

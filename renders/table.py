@@ -923,9 +923,8 @@ class _TiledPanel:
         mapped: Image.Image | None = indexed.point(drawn, indexed.quantize_lut())
         assert mapped is not None
         left, rows = PANEL_TILE_INSET
-        inside = mapped.crop((left, above + rows, g.width + 1 - left, above + height - rows))
-        lowest, highest = inside.getextrema()
-        if lowest != highest:  # pragma: no cover - the box is its fill inside its corners and edges
+        inside = mapped.crop((left, above + rows, g.width + 1 - left, above + height - rows)).tobytes()
+        if inside != inside[:1] * len(inside):  # pragma: no cover - inside its corners and edges: its fill
             mapped = None
         _PANEL_TILES.keep(key, mapped, 64 if mapped is None else image_bytes(mapped))
         return mapped
@@ -948,8 +947,9 @@ class _TiledPanel:
             tile.paint(drawn, ox, oy)
         outside = drawn.copy()
         outside.paste(fill, inner)
-        lowest, highest = outside.getextrema()
-        mapped = indexed.point(drawn.crop(inner), indexed.quantize_lut()) if lowest == highest else None
+        raw = outside.tobytes()
+        inside_only = raw == bytes((fill,)) * len(raw)
+        mapped = indexed.point(drawn.crop(inner), indexed.quantize_lut()) if inside_only else None
         _PANEL_TILES.keep(key, mapped, 64 if mapped is None else image_bytes(mapped))
         return mapped
 
