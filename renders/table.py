@@ -915,12 +915,10 @@ class _TiledPanel:
         found = _PANEL_TILES.find(key)
         if found is not None or key in _PANEL_TILES:
             return found
-        with indexed.matching_quantize():
+        with indexed.matching_quantize(final=True):  # solid colours only: no mapping pass
             drawn = indexed.canvas((size[0] + dx, size[1] + dy), PAGE)
             panel_box(drawn, dx, dy + above, height, g, lit)
-        if dx or dy:
-            drawn = drawn.crop((dx, dy, dx + size[0], dy + size[1]))
-        mapped: Image.Image | None = indexed.point(drawn, indexed.quantize_lut())
+        mapped: Image.Image | None = drawn.crop((dx, dy, dx + size[0], dy + size[1])) if dx or dy else drawn
         assert mapped is not None
         left, rows = PANEL_TILE_INSET
         inside = mapped.crop((left, above + rows, g.width + 1 - left, above + height - rows)).tobytes()
@@ -941,15 +939,24 @@ class _TiledPanel:
         ox = _TILE_MARGIN - left + (_TILE_MARGIN - left - dx) % 2
         oy = _TILE_MARGIN - tile_top + (_TILE_MARGIN - tile_top - top) % 2
         inner = (ox + left, oy + tile_top, ox + right, oy + bottom)
-        with indexed.matching_quantize():
-            drawn = indexed.canvas((inner[2] + _TILE_MARGIN, inner[3] + _TILE_MARGIN), panel_fill(lit))
-            fill = drawn.getpixel((0, 0))
-            tile.paint(drawn, ox, oy)
+        size = (inner[2] + _TILE_MARGIN, inner[3] + _TILE_MARGIN)
+        final = True
+        try:  # in final indexes, without the mapping pass, unless a blend reads an ambiguous one
+            with indexed.matching_quantize(final=True):
+                drawn = indexed.canvas(size, panel_fill(lit))
+                tile.paint(drawn, ox, oy)
+        except indexed.NotFinal:
+            final = False
+            with indexed.matching_quantize():
+                drawn = indexed.canvas(size, panel_fill(lit))
+                tile.paint(drawn, ox, oy)
+        fill = drawn.getpixel((0, 0))
         outside = drawn.copy()
         outside.paste(fill, inner)
         raw = outside.tobytes()
-        inside_only = raw == bytes((fill,)) * len(raw)
-        mapped = indexed.point(drawn.crop(inner), indexed.quantize_lut()) if inside_only else None
+        mapped: Image.Image | None = None
+        if raw == bytes((fill,)) * len(raw):  # nothing drawn outside the box
+            mapped = drawn.crop(inner) if final else indexed.point(drawn.crop(inner), indexed.quantize_lut())
         _PANEL_TILES.keep(key, mapped, 64 if mapped is None else image_bytes(mapped))
         return mapped
 
