@@ -34,7 +34,7 @@ WORKER_BUDGETS: dict[str, int] = {
     "renders.layers._SEGMENTS": 20 * MB,
     "renders.layers._PARTS": 12 * MB,
     "renders.layers._PART_IMAGES": 4 * MB,  # the parts used last, not compressed (~180 KB a panel)
-    "renders.table._PANEL_TILES": 4 * MB,  # panels' boxes and tiles (~190 KB a box, 10-40 KB a tile)
+    "renders.layers.TILES": 4 * MB,  # panels' boxes and tiles (~190 KB a box, 10-40 KB a tile)
     "renders.card.market_card": 11 * MB,  # every market face of the catalogue (86, ~126 KB each)
     "renders.card.mini_card": 6 * MB,
     "renders.indexed._DERIVED": 6 * MB,  # glyphs on their backgrounds: the table's panels' text

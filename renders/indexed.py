@@ -337,6 +337,15 @@ def _unambiguous() -> frozenset[int]:
     return frozenset(target for target, drawn in sources.items() if drawn == [target])
 
 
+@lru_cache(maxsize=64)
+def reads_as_final(colour: RGB) -> bool:
+    """Whether a blend over solid ``colour`` can be drawn in final indexes (inside
+    :func:`matching_quantize` with ``final``): its final index is unambiguous. A drawing whose
+    blends all lie over such colours never raises :class:`NotFinal` there; over another (the
+    panels' fill, which the white card's colour maps to as well) it always does."""
+    return _quantizing()[0][_matching_index((colour[0], colour[1], colour[2]))] in _unambiguous()
+
+
 @lru_cache(maxsize=1024)
 def _final_text_lut(background: int, colour: RGB) -> tuple[int, ...]:
     """:func:`_matching_text_lut` mapped by :func:`quantize_lut` (``background`` is one of

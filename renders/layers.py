@@ -302,6 +302,12 @@ next post finds its unchanged panels without inflating them (some 3 M instructio
 image, a tenth of it), and nothing is compressed until it is dropped from here (and then only
 after the image that dropped it, :func:`spill_pending`). With many games interleaved, what is
 dropped before it is used again is found compressed, as before."""
+TILES: KeptBytes[Image.Image | None] = KeptBytes("renders.layers.TILES", MB)
+"""Pieces a part is put together from when it is drawn again, on the palette and mapped, by
+what they show: a table panel's box and tiles (:class:`renders.table._TiledPanel`), so that a
+panel drawn again draws only the tiles it has not kept. ``None``: a tile that drew past its box
+(the part is drawn whole instead)."""
+
 _PART_LEVEL = 1
 """Kept parts are raw deflate (no zlib header or adler-32 checksum: nothing reads one, and the
 checksum cost as much as a tenth of compressing them)."""
@@ -509,9 +515,10 @@ def _palette_bytes() -> bytes:
 
 
 def clear_layers() -> None:
-    """Forget every kept band and part (the next image draws each band again): for the bench's
+    """Forget every kept band, part and tile (the next image draws each band again): for the bench's
     uncached figures and tests; the other drawing caches (fonts, cards) stay."""
     _SEGMENTS.cache_clear()
     _PART_IMAGES.cache_clear()
     _SET_ASIDE.cache_clear()
     _PARTS.cache_clear()
+    TILES.cache_clear()

@@ -463,6 +463,9 @@ class PanelTile:
     box: tuple[int, int, int, int]
     key: Hashable
     paint: Callable[[Image.Image, int, int], None]
+    final: bool = True
+    """False: its drawing in final palette indexes always gives up (a puzzle's label blends
+    over its card's colours), so it is drawn and mapped at once (as :attr:`renders.layers.Part.final`)."""
 
 
 def panel_tiles(
@@ -524,7 +527,7 @@ def panel_tiles(
                 _paint_thumb_label(image, x + px, label_mid, g.thumb, card.id, card.points, card.colour, t)
 
             tiles.append(PanelTile((px, py, px + g.thumb, py + g.puzzles), ("puzzle", card, puzzle.pieces),
-                                   slot))
+                                   slot, final=False))
         elif state.phase is not Phase.OVER:  # a free slot (nothing is free once the game is over)
 
             def free(image: Image.Image, x: int, y: int, px: int = px) -> None:

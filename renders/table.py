@@ -27,7 +27,7 @@ from engine.state import GameState, LineClearTable, Options, RowsTable, SoloTabl
 from engine.visibility import hidden_scores
 
 from . import fonts, indexed, labels, layers
-from .cache import MB, HashedKey, KeptBytes, image_bytes
+from .cache import HashedKey, image_bytes
 from .card import Box, Look, MarketGeometry, look, market_card, market_geometry
 from .changes import NONE, Changes, changes_between, market_cards
 from .draw import dashed_rect, paste_reward, pill, rounded_box, rounded_rect
@@ -859,11 +859,6 @@ class _DrawnPanel:
         image.paste(self._image.crop((dx, dy, dx + self._size[0], dy + self._size[1])), (x, y))
 
 
-_PANEL_TILES: KeptBytes[Image.Image | None] = KeptBytes("renders.table._PANEL_TILES", MB)
-"""A panel's box (by size and whether it is lit) and its tiles (:func:`panels.panel_tiles`, by
-what they show), on the palette and mapped: a panel drawn again puts them together, drawing
-only the tiles it has not kept. ``None``: a tile that drew past its box (drawn whole instead)."""
-
 _TILE_MARGIN = 12
 """Rows and columns of fill around a tile drawn on its own, to check it drew nothing there."""
 
@@ -912,8 +907,8 @@ class _TiledPanel:
     def _box(self, size: tuple[int, int], dx: int, dy: int, lit: bool) -> Image.Image | None:
         g, above, height = self._g, self._above, self._height
         key = HashedKey(("panel box", size, dx, dy, above, height, g, lit))
-        found = _PANEL_TILES.find(key)
-        if found is not None or key in _PANEL_TILES:
+        found = layers.TILES.find(key)
+        if found is not None or key in layers.TILES:
             return found
         with indexed.matching_quantize(final=True):  # solid colours only: no mapping pass
             drawn = indexed.canvas((size[0] + dx, size[1] + dy), PAGE)
@@ -924,7 +919,7 @@ class _TiledPanel:
         inside = mapped.crop((left, above + rows, g.width + 1 - left, above + height - rows)).tobytes()
         if inside != inside[:1] * len(inside):  # pragma: no cover - inside its corners and edges: its fill
             mapped = None
-        _PANEL_TILES.keep(key, mapped, 64 if mapped is None else image_bytes(mapped))
+        layers.TILES.keep(key, mapped, 64 if mapped is None else image_bytes(mapped))
         return mapped
 
     def _tile(self, tile: PanelTile, dx: int, top: int, lit: bool) -> Image.Image | None:
@@ -932,21 +927,25 @@ class _TiledPanel:
         its canvas (only their parities matter)."""
         left, tile_top, right, bottom = tile.box
         key = HashedKey((tile.key, tile.box, dx % 2, top % 2, self._g, lit))
-        found = _PANEL_TILES.find(key)
-        if found is not None or key in _PANEL_TILES:
+        found = layers.TILES.find(key)
+        if found is not None or key in layers.TILES:
             return found
         # The panel's corner on the tile's canvas: the margin in, an even number from (dx, top).
         ox = _TILE_MARGIN - left + (_TILE_MARGIN - left - dx) % 2
         oy = _TILE_MARGIN - tile_top + (_TILE_MARGIN - tile_top - top) % 2
         inner = (ox + left, oy + tile_top, ox + right, oy + bottom)
         size = (inner[2] + _TILE_MARGIN, inner[3] + _TILE_MARGIN)
-        final = True
-        try:  # in final indexes, without the mapping pass, unless a blend reads an ambiguous one
-            with indexed.matching_quantize(final=True):
-                drawn = indexed.canvas(size, panel_fill(lit))
-                tile.paint(drawn, ox, oy)
+        # In final indexes, without the mapping pass, unless a blend reads an ambiguous one
+        # (over the unlit panels' fill: always).
+        final = tile.final and indexed.reads_as_final(panel_fill(lit))
+        try:
+            if final:
+                with indexed.matching_quantize(final=True):
+                    drawn = indexed.canvas(size, panel_fill(lit))
+                    tile.paint(drawn, ox, oy)
         except indexed.NotFinal:
             final = False
+        if not final:
             with indexed.matching_quantize():
                 drawn = indexed.canvas(size, panel_fill(lit))
                 tile.paint(drawn, ox, oy)
@@ -957,7 +956,7 @@ class _TiledPanel:
         mapped: Image.Image | None = None
         if raw == bytes((fill,)) * len(raw):  # nothing drawn outside the box
             mapped = drawn.crop(inner) if final else indexed.point(drawn.crop(inner), indexed.quantize_lut())
-        _PANEL_TILES.keep(key, mapped, 64 if mapped is None else image_bytes(mapped))
+        layers.TILES.keep(key, mapped, 64 if mapped is None else image_bytes(mapped))
         return mapped
 
 

@@ -10,7 +10,7 @@ import pytest
 from PIL import Image
 
 from engine import Options
-from renders import panels, render_table, table
+from renders import layers, panels, render_table, table
 from renders.layers import clear_layers
 from renders.palette import to_png
 from renders.samples import names_for, play
@@ -36,8 +36,7 @@ def turn_ends(options: Options, seed: int, count: int) -> list[tuple[object, obj
 
 @pytest.fixture(autouse=True)
 def emptied() -> None:
-    clear_layers()
-    table._PANEL_TILES.cache_clear()
+    clear_layers()  # the tiles too
 
 
 def test_tiled_panels_show_what_whole_panels_show_and_tiles_are_found_again() -> None:
@@ -48,9 +47,9 @@ def test_tiled_panels_show_what_whole_panels_show_and_tiles_are_found_again() ->
             original = table._TiledPanel._tile
 
             def counted(self, tile, dx, top, lit, original=original):  # type: ignore[no-untyped-def]
-                before = table._PANEL_TILES.cache_info().misses
+                before = layers.TILES.cache_info().misses
                 found = original(self, tile, dx, top, lit)
-                if table._PANEL_TILES.cache_info().misses > before:
+                if layers.TILES.cache_info().misses > before:
                     made.append(tile.key[0])
                 assert found is not None  # no tile of a real panel draws past its box
                 return found
