@@ -949,12 +949,13 @@ class _TiledPanel:
             with indexed.matching_quantize():
                 drawn = indexed.canvas(size, panel_fill(lit))
                 tile.paint(drawn, ox, oy)
-        fill = drawn.getpixel((0, 0))
+        fill = drawn.getpixel((0, 0))  # the corner lies in the margin: the fill
+        assert isinstance(fill, int)  # a palette index
         outside = drawn.copy()
         outside.paste(fill, inner)
         raw = outside.tobytes()
         mapped: Image.Image | None = None
-        if raw == bytes((fill,)) * len(raw):  # nothing drawn outside the box
+        if raw == raw[:1] * len(raw):  # nothing drawn outside the box
             mapped = drawn.crop(inner) if final else indexed.point(drawn.crop(inner), indexed.quantize_lut())
         layers.TILES.keep(key, mapped, 64 if mapped is None else image_bytes(mapped))
         return mapped
