@@ -4,7 +4,9 @@ and a restart on the same database file."""
 
 from __future__ import annotations
 
+from datetime import timedelta
 from pathlib import Path
+from typing import Any
 
 from days_support import (
     CHANNEL,
@@ -328,3 +330,42 @@ async def test_both_line_clear_holders_get_their_turn_dm_clock_and_inbox(tmp_pat
         assert len(timed_out) == 1 and timed_out[0].startswith(f"⏰ {first.name}'s time"), timed_out
         assert any("ran out" in m.content for m in h.dms_to(first))
         assert not any("ran out" in m.content for m in h.dms_to(second))
+
+
+async def test_an_action_and_its_reminder_rows_cost_the_fewest_storage_jobs(tmp_path: Path) -> None:
+    """Each storage job is a hop to the connection's thread and back, which a player waits for
+    (milliseconds whenever the machine's cores are busy: bench/latency.py's tail). A mid-turn
+    action is two (the game's load; its commit, the reminder pushed back inside it), a turn end
+    four (also the next seat's plan, and the new turn's row with the player's settings and the
+    turn clock read in the same job) — and the rows are what the reminders need."""
+    clock = ManualClock(START)
+    async with days_bot(tmp_path / "db.sqlite3", clock) as h:
+        await start_game(h)
+        first = await current_user(h)
+        manager = h.bot.manager  # type: ignore[attr-defined]
+        storage = manager.storage
+        jobs: list[str] = []
+        job = storage.job
+
+        async def counted(work: Any) -> Any:
+            jobs.append(getattr(work, "__qualname__", ""))
+            return await job(work)
+
+        storage.job = counted
+        channel = h.channel(CHANNEL).id
+        clock.advance(minutes=5)
+        await manager.act(channel, first.id, "level1")
+        assert len(jobs) == 2, jobs
+        mid_turn = await days(h).store.open_turn_of((await game_of(h)).id)
+        assert mid_turn is not None and mid_turn.last_acted_at == clock.now()
+        assert mid_turn.due_at == clock.now() + timedelta(hours=12)  # pushed back by the action
+        jobs.clear()
+        game = await game_of(h)
+        assert game.state is not None
+        while game.current is not None and game.current.user_id == first.id:
+            jobs.clear()
+            game = (await manager.act(channel, first.id, "level1")).game
+        assert len(jobs) == 4, jobs
+        turn = await days(h).store.open_turn_of(game.id)
+        assert turn is not None and turn.user_id != first.id and turn.started_at == clock.now()
+        assert turn.due_at == clock.now() + timedelta(minutes=1) and turn.deadline_at is None

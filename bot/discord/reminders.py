@@ -39,7 +39,7 @@ from bot.core.play.manager import Game, Seat, Step
 from bot.core.shards import runs_guild
 from bot.core.storage.days import DaysStore, ReminderPrefsRow, TurnKey, TurnRow, parse_ts
 from bot.core.storage.held import HeldRow, HeldStore
-from bot.core.storage.transactions import Write
+from bot.core.storage.transactions import InTransaction, Write
 from bot.core.wording import stored, texts
 from bot.core.wording.catchup import catch_up_lines
 from bot.core.wording.describe import alt_text, describe, mat_lines
@@ -170,11 +170,11 @@ class ReminderScheduler:
         else:
             self._decided.discard(game.id)
 
-    async def activity_writes(self, game: Game, step: Step) -> list[Write]:
+    async def activity_writes(self, game: Game, step: Step) -> list[Write | InTransaction]:
         """For the action's own transaction (``GameManager.commit_writes``): if the actor still has
         the move after it, push their next reminder back."""
         now = self.clock.now()
-        writes: list[Write] = []
+        writes: list[Write | InTransaction] = []
         if game.state is not None and game.state.turns:
             # Two turns at once (Line Clear): a holder whose turn this action ended (the other
             # plays on) no longer has the move: no reminder, no clock, not in their inbox.
@@ -184,8 +184,10 @@ class ReminderScheduler:
             return writes
         if game.seats[step.seat].user_id != step.user_id:  # e.g. someone else left: not this player acting
             return writes
-        prefs = preferences(await self.store.get_prefs(step.user_id))
-        return [*writes, self.store.activity_write(key, now, reminder_policy.next_nudge_due(now, now, prefs))]
+        def due(prefs: ReminderPrefsRow) -> datetime | None:  # on the connection's thread: plain code
+            return reminder_policy.next_nudge_due(now, now, preferences(prefs))
+
+        return [*writes, await self.store.activity_work(key, step.user_id, now, due)]
 
     async def turn_started(self, game: Game, seat: Seat) -> None:
         """Open the turn's row: first DM a minute from now, or a nudge later if they are acting."""
@@ -197,18 +199,20 @@ class ReminderScheduler:
                 await self.store.close_turns(game.id)
             return
         now = self.clock.now()
-        prefs = preferences(await self.store.get_prefs(seat.user_id))
-        if self._last_actor.get(game.id) == seat.user_id:
-            due = reminder_policy.next_nudge_due(now, now, prefs)  # same player goes on (e.g. Solo)
-        elif game.id in self._decided:  # the table moved the game on: nobody here has seen it
-            due = reminder_policy.first_reminder_due(now, prefs)
-        else:
-            due = reminder_policy.first_reminder_due(now + FIRST_REMINDER_DELAY, prefs)
-        limit = await self.store.turn_limit(game.id)
-        await self.store.open_turn(
-            key, user_id=seat.user_id, channel_id=game.channel_id, started_at=now,
-            deadline_at=None if limit is None else now + limit, due_at=due, keep=turn_keys(game),
-        )
+        same_player = self._last_actor.get(game.id) == seat.user_id
+        decided = game.id in self._decided
+
+        def due(row: ReminderPrefsRow) -> datetime | None:  # on the connection's thread: plain code
+            prefs = preferences(row)
+            if same_player:
+                return reminder_policy.next_nudge_due(now, now, prefs)  # same player goes on (e.g. Solo)
+            if decided:  # the table moved the game on: nobody here has seen it
+                return reminder_policy.first_reminder_due(now, prefs)
+            return reminder_policy.first_reminder_due(now + FIRST_REMINDER_DELAY, prefs)
+
+        # the settings, the turn clock and the new row in one storage job (the turn post waits)
+        await self.store.start_turn(key, user_id=seat.user_id, channel_id=game.channel_id, started_at=now,
+                                    due=due, keep=turn_keys(game))
         task = asyncio.create_task(self._heads_up(game, seat))  # a DM must not hold up the action
         self._heads_ups.add(task)
         task.add_done_callback(self._heads_ups.discard)

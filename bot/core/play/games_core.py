@@ -58,7 +58,7 @@ from engine.events import TurnStarted
 
 log = logging.getLogger(__name__)
 
-CommitWrites = Callable[[Game, Step], Awaitable[Sequence[Write]]]
+CommitWrites = Callable[[Game, Step], Awaitable[Sequence[Write | InTransaction]]]
 """Awaited as ``hook(game, step)`` with the game and step an action is ABOUT to commit (see
 :attr:`GamesCore.commit_writes`)."""
 

@@ -14,6 +14,7 @@ bot and a lingering one race. At-most-once is the right side to err on for a DM.
 
 from __future__ import annotations
 
+import logging
 import sqlite3
 from collections.abc import Callable, Iterable
 from contextlib import AbstractAsyncContextManager
@@ -28,7 +29,9 @@ from bot.core.storage.errors import StaleRevisionError
 from bot.core.storage.game_rows import catalogue_writes
 from bot.core.storage.revisions import check_revision
 from bot.core.storage.rows import ActionRow, GameRow, StoredCatalogue
-from bot.core.storage.transactions import Write
+from bot.core.storage.transactions import InTransaction, Write
+
+_log = logging.getLogger(__name__)
 
 
 def ts(when: datetime) -> str:
@@ -175,6 +178,38 @@ def _turn(row: Any) -> TurnRow:
     )
 
 
+_ACTIVITY_SQL = f"UPDATE turns SET last_acted_at = ?, due_at = ? WHERE {_KEY} AND closed_at IS NULL"
+
+
+def prefs_in(conn: sqlite3.Connection, user_id: int) -> ReminderPrefsRow:
+    """``user_id``'s reminder settings (defaults for a player never seen), read on the
+    connection's own thread (inside a job or a transaction)."""
+    row = conn.execute(f"SELECT {_PREFS_COLUMNS} FROM players WHERE user_id = ?", (user_id,)).fetchone()
+    return ReminderPrefsRow(user_id) if row is None else _prefs(user_id, row)
+
+
+def turn_limit_in(conn: sqlite3.Connection, game_id: int) -> timedelta | None:
+    """The game's turn clock (None: none), read on the connection's own thread."""
+    row = conn.execute("SELECT turn_limit_hours FROM table_options WHERE game_id = ?", (game_id,)).fetchone()
+    return None if row is None or row[0] is None else timedelta(hours=int(row[0]))
+
+
+def _open_turn_in(
+    conn: sqlite3.Connection, key: TurnKey, *, user_id: int, channel_id: int, started_at: datetime,
+    deadline_at: datetime | None, due_at: datetime | None, keep: Iterable[TurnKey],
+) -> TurnRow:
+    """:meth:`DaysStore.open_turn`'s statements, inside the caller's transaction."""
+    sql, params = _close_others(key, keep, started_at)
+    conn.execute(sql, params)
+    conn.execute(
+        f"INSERT INTO turns ({_TURN_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, 0, NULL, NULL, 0,"
+        " NULL, NULL) ON CONFLICT (game_id, turn, phase, seat) DO UPDATE SET closed_at = NULL",
+        (*_key(key), user_id, channel_id, ts(started_at),
+         None if deadline_at is None else ts(deadline_at), None if due_at is None else ts(due_at)),
+    )
+    return _turn(conn.execute(f"SELECT {_TURN_COLUMNS} FROM turns WHERE {_KEY}", _key(key)).fetchone())
+
+
 class DaysStore:
     """Async access to the 0002 tables, on the bot's :class:`Storage` connection."""
 
@@ -196,12 +231,7 @@ class DaysStore:
     # -- reminder preferences -------------------------------------------------------------------
 
     async def get_prefs(self, user_id: int) -> ReminderPrefsRow:
-        row = await self._fetchone(
-            f"SELECT {_PREFS_COLUMNS} FROM players WHERE user_id = ?", (user_id,),
-        )
-        if row is None:
-            return ReminderPrefsRow(user_id)
-        return _prefs(user_id, row)
+        return await self.storage.job(lambda conn: prefs_in(conn, user_id))
 
     async def prefs_of(self, user_ids: Iterable[int]) -> dict[int, ReminderPrefsRow]:
         """Several players' settings in one read (those never seen are left out)."""
@@ -273,17 +303,25 @@ class DaysStore:
         If the row already exists (the turn was undone and is starting again) it is reopened as it
         was: a reminder already sent for that turn is not sent again.
         """
-        def work(conn: sqlite3.Connection) -> TurnRow:  # one storage job: a turn post waits on it
-            sql, params = _close_others(key, keep, started_at)
-            conn.execute(sql, params)
-            conn.execute(
-                f"INSERT INTO turns ({_TURN_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, 0, NULL, NULL, 0,"
-                " NULL, NULL) ON CONFLICT (game_id, turn, phase, seat) DO UPDATE SET closed_at = NULL",
-                (*_key(key), user_id, channel_id, ts(started_at),
-                 None if deadline_at is None else ts(deadline_at), None if due_at is None else ts(due_at)),
-            )
-            return _turn(conn.execute(f"SELECT {_TURN_COLUMNS} FROM turns WHERE {_KEY}", _key(key))
-                         .fetchone())
+        return await self.storage.write(lambda conn: _open_turn_in(  # one job: a turn post waits on it
+            conn, key, user_id=user_id, channel_id=channel_id, started_at=started_at, deadline_at=deadline_at,
+            due_at=due_at, keep=keep))
+
+    async def start_turn(
+        self, key: TurnKey, *, user_id: int, channel_id: int, started_at: datetime,
+        due: Callable[[ReminderPrefsRow], datetime | None], keep: Iterable[TurnKey] = (),
+    ) -> TurnRow:
+        """:meth:`open_turn` for a turn that has just started: its first reminder ``due(prefs)``
+        (plain code, run on the connection's thread) from the player's settings, its deadline from
+        the table's turn clock, both read in the same transaction. Why one job: a turn end's post
+        waits for it, and each job is a hop to the connection's thread and back (tens of
+        microseconds, but milliseconds whenever the machine's cores are busy); reading the
+        settings and the clock first cost two more hops on every turn end."""
+        def work(conn: sqlite3.Connection) -> TurnRow:
+            limit = turn_limit_in(conn, key.game_id)
+            return _open_turn_in(conn, key, user_id=user_id, channel_id=channel_id, started_at=started_at,
+                                 deadline_at=None if limit is None else started_at + limit,
+                                 due_at=due(prefs_in(conn, user_id)), keep=keep)
 
         return await self.storage.write(work)
 
@@ -404,8 +442,33 @@ class DaysStore:
     def activity_write(self, key: TurnKey, acted_at: datetime, due_at: datetime | None) -> Write:
         """:meth:`record_activity` as a statement for the action's own transaction
         (``GameManager.commit_writes``): an action and its reminder update cost one fsync."""
-        return Write(f"UPDATE turns SET last_acted_at = ?, due_at = ? WHERE {_KEY} AND closed_at IS NULL",
-                     (ts(acted_at), None if due_at is None else ts(due_at), *_key(key)))
+        return Write(_ACTIVITY_SQL, (ts(acted_at), None if due_at is None else ts(due_at), *_key(key)))
+
+    async def activity_work(
+        self, key: TurnKey, user_id: int, acted_at: datetime,
+        due: Callable[[ReminderPrefsRow], datetime | None],
+    ) -> Write | InTransaction:
+        """:meth:`activity_write` with the next reminder ``due(prefs)`` from ``user_id``'s settings.
+
+        On SQLite the settings are read inside the action's own transaction (an
+        :class:`InTransaction`; ``due`` is plain code, run on the connection's thread): reading
+        them first was a hop to the connection's thread and back on every action a player waits
+        for. On PostgreSQL they are read first and the write joins as a plain :class:`Write`,
+        which keeps the action's commit one statement sent from the bot's loop
+        (``Storage.commit_action``)."""
+        if self.storage.dialect == "postgresql":
+            return self.activity_write(key, acted_at, due(await self.get_prefs(user_id)))
+
+        def work(conn: sqlite3.Connection, now: str) -> None:
+            prefs = prefs_in(conn, user_id)
+            try:
+                due_at = due(prefs)
+            except Exception:  # as a failing commit hook is: logged, and the action commits without it
+                _log.exception("planning %s's next reminder failed", user_id)
+                return
+            conn.execute(_ACTIVITY_SQL, (ts(acted_at), None if due_at is None else ts(due_at), *_key(key)))
+
+        return InTransaction(work)
 
     async def claim_channel_fallback(self, key: TurnKey) -> bool:
         """At most one channel mention per turn replaces DMs: True for the first caller only."""
@@ -448,8 +511,7 @@ class DaysStore:
             )
 
     async def turn_limit(self, game_id: int) -> timedelta | None:
-        row = await self._fetchone("SELECT turn_limit_hours FROM table_options WHERE game_id = ?", (game_id,))
-        return None if row is None or row[0] is None else timedelta(hours=int(row[0]))
+        return await self.storage.job(lambda conn: turn_limit_in(conn, game_id))
 
     async def cast_vote(self, key: TurnKey, voter_id: int, choice: str) -> dict[int, str]:
         """Record (or change) a vote; returns every vote on that turn, voter → choice."""
