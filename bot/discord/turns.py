@@ -72,21 +72,11 @@ async def post_turn(bot: FrontServices, channel: discord.abc.Messageable, result
         return
     board = board or render_board(bot, result, channel_locale(bot, channel))
     assert board is not None
-    lines = await earlier_in_turn(bot, game, result) + step_lines(game, result.steps)
-    # the alt text of the table or results image: whose turn, then what this post's moves changed
-    about = describe(game.state, game.names, changed=post_changes(result.events, game.names, game.state))
+    # The post's two reads (the turn's earlier actions; the hints used, or who wants a ping) go
+    # to the database together: its thread runs them in one wake-up, not one after the other.
+    locale = channel_locale(bot, channel)
     if result.finished:
-        lines.append(final_summary(game))
-        hints = await hints_line(bot, game)
-        if hints:
-            lines.append(hints)
-        image = await drawn(board, f"the results of game {game.id}")
-        locale = channel_locale(bot, channel)
-        lines += [] if image is not None else [texts.IMAGE_MISSING]
-        message = await channel.send(clip(lines, locale=locale),
-                                     files=pngs(image, "results.png", about, locale),
-                                     view=localise_view(results_view(game), locale))
-        post_recap(bot, channel, game)  # the animated recap follows the results (bot/discord/recaps.py)
+        earlier, hints = await asyncio.gather(earlier_in_turn(bot, game, result), hints_line(bot, game))
     else:
         # A table decision (a vote to skip or remove) is not its voter's move: the voter may well
         # be the next to play, and is then pinged like anyone whose turn starts (issue 31, item 15).
@@ -97,8 +87,23 @@ async def post_turn(bot: FrontServices, channel: discord.abc.Messageable, result
             fresh = {e.seat for e in result.events if isinstance(e, ev.TurnStarted)}
             if result.started is not None or result.before.state is None:
                 fresh |= set(game.state.acting_seats)
-        locale = channel_locale(bot, channel)
-        prompt, pinged = await turn_prompt(bot, game, just_played=actor, fresh=fresh, locale=locale)
+        earlier, (prompt, pinged) = await asyncio.gather(
+            earlier_in_turn(bot, game, result),
+            turn_prompt(bot, game, just_played=actor, fresh=fresh, locale=locale))
+    lines = earlier + step_lines(game, result.steps)
+    # the alt text of the table or results image: whose turn, then what this post's moves changed
+    about = describe(game.state, game.names, changed=post_changes(result.events, game.names, game.state))
+    if result.finished:
+        lines.append(final_summary(game))
+        if hints:
+            lines.append(hints)
+        image = await drawn(board, f"the results of game {game.id}")
+        lines += [] if image is not None else [texts.IMAGE_MISSING]
+        message = await channel.send(clip(lines, locale=locale),
+                                     files=pngs(image, "results.png", about, locale),
+                                     view=localise_view(results_view(game), locale))
+        post_recap(bot, channel, game)  # the animated recap follows the results (bot/discord/recaps.py)
+    else:
         lines.append(prompt)
         image = await drawn(board, f"the table of game {game.id}")
         lines += [] if image is not None else [texts.IMAGE_MISSING]
