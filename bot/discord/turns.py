@@ -155,8 +155,42 @@ async def earlier_in_turn(bot: FrontServices, game: Game, result: ActionResult) 
     return [action_line(seat_label(game, first.seat), row.action) for row in earlier]
 
 
-async def respond_to_result(interaction: discord.Interaction, result: ActionResult) -> None:
-    """Ephemeral confirmation; channel post if the turn changed.
+TurnImages = tuple[asyncio.Task[bytes] | None, asyncio.Future[bytes] | None]
+"""A result's images being drawn (:func:`start_images`): the table or results image for the
+turn post (None: no post), and the actor's mat (None: their turn goes on)."""
+
+
+def _still_mine(result: ActionResult) -> bool:
+    """Whether the actor still has the move after ``result`` (no mat, no turn post for them)."""
+    game, step = result.game, result.first
+    state = game.state
+    return (step is not None and state is not None and game.current is not None
+            and step.seat in state.acting_seats and (not result.turn_changed or bool(state.turns)))
+
+
+def _posting(interaction: discord.Interaction, result: ActionResult) -> bool:
+    return (result.turn_changed or result.finished) and posting_channel(interaction) is not None
+
+
+def start_images(interaction: discord.Interaction, result: ActionResult) -> TurnImages:
+    """Hand ``result``'s images to the renderer: the table (the longer drawing, which the turn
+    post waits for) first, the actor's mat right after it. Called as soon as the result is
+    committed (``GameManager.act``'s ``on_committed``), so they are drawn while the after-commit
+    hooks write the new turn's row, and by :func:`respond_to_result` otherwise."""
+    game, step = result.game, result.first
+    if step is None or game.state is None:
+        return None, None
+    bot = bot_of(interaction)
+    board = render_board(bot, result, server_locale(interaction)) if _posting(interaction, result) else None
+    drawing = None if _still_mine(result) else asyncio.ensure_future(
+        bot.renderer.mat(game.state, step.seat, game.names, locale=interaction.locale))
+    return board, drawing
+
+
+async def respond_to_result(interaction: discord.Interaction, result: ActionResult,
+                            images: TurnImages | None = None) -> None:
+    """Ephemeral confirmation; channel post if the turn changed. ``images``: the result's images
+    already being drawn (:func:`start_images`), if they are.
 
     The actor's mat is attached when their turn is over (what they built); mid-turn the
     confirmation carries the turn panel for the next action (with a "My mat" button) instead.
@@ -170,9 +204,7 @@ async def respond_to_result(interaction: discord.Interaction, result: ActionResu
     if step is None or game.state is None:
         return
     state = game.state
-    still_mine = game.current is not None and step.seat in state.acting_seats and (
-        not result.turn_changed or bool(state.turns)
-    )
+    still_mine = _still_mine(result)
     if still_mine and state.phase.value == "play" and step.seat in state.held:
         tail = texts.ACTIONS_HELD
     elif still_mine and state.phase.value == "play":
@@ -184,12 +216,8 @@ async def respond_to_result(interaction: discord.Interaction, result: ActionResu
     lines: list[str] = [Joined([texts.DONE_ACTION.format(action=Notation(step.text)), tail], " ")]  # whole
     lines += [event_line(event_text(e, game.names), indent="") for e in step.events
               if not isinstance(e, (ev.TurnStarted,))]
-    posting = (result.turn_changed or result.finished) and posting_channel(interaction) is not None
-    # The table (the longer drawing, which the turn post waits for) is handed to its worker
-    # first, the mat right after it, both before anything else is done here.
-    board = render_board(bot, result, server_locale(interaction)) if posting else None
-    drawing = None if still_mine else asyncio.ensure_future(
-        bot.renderer.mat(state, step.seat, game.names, locale=interaction.locale))
+    posting = _posting(interaction, result)
+    board, drawing = images if images is not None else start_images(interaction, result)
     panel = panel_after(result)
     if panel is not None:
         lines.append(panel.content)

@@ -341,6 +341,7 @@ class GameManager(GamesCore):
         self, channel_id: int, user_id: int, action: Action | str | None = None, *,
         expected_revision: int | None = None, game_id: int | None = None,
         expected_stamp: str | None = None, choose: Chooser | None = None,
+        on_committed: Callable[[ActionResult], object] | None = None,
     ) -> ActionResult:
         """Apply the user's action (engine text or value), commit, then let policy seats play.
 
@@ -352,6 +353,9 @@ class GameManager(GamesCore):
         refused with :class:`~bot.errors.OutOfDateError` (which carries the fresh game) otherwise;
         the action's own acting seat's commit changes the stamp, so a second click is refused too.
         ``choose`` works out the action from the game as loaded here (instead of ``action``).
+        ``on_committed(result)`` is called with the result once everything is committed, before
+        the after-commit hooks run (the reminders' new turn row, the web board's live update):
+        a turn end's images start drawing meanwhile instead of after them.
         """
         if (action is None) == (choose is None):
             raise TypeError("act() takes an action or a chooser")
@@ -379,6 +383,11 @@ class GameManager(GamesCore):
                     continue
                 steps, final, stopped, planned = await self._play_on(after, since=game.state)
                 result = ActionResult(game, final, (step, *steps), interrupted=stopped, plans=planned)
+            if on_committed is not None:
+                try:
+                    on_committed(result)
+                except Exception:  # as a failing hook: logged, the committed action stands
+                    log.exception("on_committed %r failed", on_committed)
             await self._after(result)
             return result
         raise AssertionError("unreachable: the last attempt returns or raises")

@@ -35,7 +35,7 @@ from engine.pieces import UnknownShapeError, mask_to_text
 from engine.state import LineClearTable, RowsTable, SoloTable
 
 from ..permissions import require_table_permissions
-from ..turns import respond_to_result
+from ..turns import TurnImages, respond_to_result, start_images
 from ..views import ConfirmButton, PlacementSelect, master_view
 from . import common
 
@@ -58,11 +58,17 @@ async def perform(
     channel_id = common.channel_id_of(interaction)
     require_table_permissions(interaction)  # before anything is committed that the table can't see
     await common.defer(interaction)
-    result = await common.saved(interaction, common.manager_of(interaction).act(
-        channel_id, interaction.user.id, action, expected_stamp=expected_stamp, game_id=game_id,
-        choose=choose,
-    ))
-    await respond_to_result(interaction, result)
+    images: list[TurnImages] = []  # drawn from the moment the action is committed (start_images)
+    try:
+        result = await common.saved(interaction, common.manager_of(interaction).act(
+            channel_id, interaction.user.id, action, expected_stamp=expected_stamp, game_id=game_id,
+            choose=choose, on_committed=lambda done: images.append(start_images(interaction, done)),
+        ))
+    except BaseException:
+        for started in (task for pair in images for task in pair if task is not None):
+            started.cancel()
+        raise
+    await respond_to_result(interaction, result, images[0] if images else None)
 
 
 async def show_preview(interaction: discord.Interaction, game_id: int, offered: str, place: Place) -> None:
