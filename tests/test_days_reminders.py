@@ -336,8 +336,9 @@ async def test_an_action_and_its_reminder_rows_cost_the_fewest_storage_jobs(tmp_
     """Each storage job is a hop to the connection's thread and back, which a player waits for
     (milliseconds whenever the machine's cores are busy: bench/latency.py's tail). A mid-turn
     action is two (the game's load; its commit, the reminder pushed back inside it), a turn end
-    four (also the next seat's plan, and the new turn's row with the player's settings and the
-    turn clock read in the same job) — and the rows are what the reminders need."""
+    three (the next seat's plan read inside the commit too; then the new turn's row, with the
+    player's settings and the turn clock read in the same job) — and the rows are what the
+    reminders need."""
     clock = ManualClock(START)
     async with days_bot(tmp_path / "db.sqlite3", clock) as h:
         await start_game(h)
@@ -365,7 +366,7 @@ async def test_an_action_and_its_reminder_rows_cost_the_fewest_storage_jobs(tmp_
         while game.current is not None and game.current.user_id == first.id:
             jobs.clear()
             game = (await manager.act(channel, first.id, "level1")).game
-        assert len(jobs) == 4, jobs
+        assert len(jobs) == 3, jobs
         turn = await days(h).store.open_turn_of(game.id)
         assert turn is not None and turn.user_id != first.id and turn.started_at == clock.now()
         assert turn.due_at == clock.now() + timedelta(minutes=1) and turn.deadline_at is None

@@ -17,6 +17,7 @@ from bot.board import CHANNEL_ID, Board, Posts, open_board
 from bot.core.config import DEFAULT_WEB_HOST
 from bot.core.play import plan_keeping
 from bot.core.play.flow import ActingContext
+from bot.core.play.games_core import GamesCore
 from bot.core.play.manager import GameManager
 from bot.core.storage import Storage
 from bot.core.storage.plans import PlanStore
@@ -322,7 +323,8 @@ async def test_an_action_is_done_when_reading_the_next_seats_plan_fails_after_it
         http: aiohttp.ClientSession, board: Board, monkeypatch: pytest.MonkeyPatch) -> None:
     """Ana's last action of her turn is committed, then the manager looks for Bia's plan (to play
     it) and that read fails: Ana's action stands and is answered as done, not "nothing was
-    changed"; the plan plays on later (at start-up), and the same request again is refused."""
+    changed"; the plan plays on later (at start-up), and the same request again is refused.
+    (On SQLite the commit reads the plans itself; the read after it, PostgreSQL's, is forced.)"""
     status, _ = await call(http, board, "/api/plan", 1, {"steps": [LEVEL1]})
     assert status == 200
     for _ in range(2):
@@ -336,6 +338,7 @@ async def test_an_action_is_done_when_reading_the_next_seats_plan_fails_after_it
     body = {**LEVEL1, "stamp": view["game"]["stamp"]}
     with monkeypatch.context() as patched:
         patched.setattr(PlanStore, "get", locked)
+        patched.setattr(GamesCore, "plans_read_with", lambda self, game: None)
         status, done = await call(http, board, "/api/act", 0, body)
     assert status == 200 and done["said"][0] == "Done: level1.", done
     assert (await board.game()).revision == done["view"]["game"]["revision"] == revision + 1

@@ -47,7 +47,7 @@ from bot.core.records.ratings import rating_step
 from bot.core.records.results import seat_results
 from bot.core.storage import ActionRow, Storage
 from bot.core.storage import StaleRevisionError as _StorageStale
-from bot.core.storage.plans import planned_write
+from bot.core.storage.plans import PlanRow, planned_write, plans_read
 from bot.core.storage.stats import result_writes
 from bot.core.storage.transactions import InTransaction, Write
 from bot.core.wording import texts
@@ -108,6 +108,9 @@ class GamesCore:
         other open pages this way (never another seat's: a plan is private)."""
         self.on_game_finished: list[GameHook] = hooks.game_finished
         self.on_game_cancelled: list[GameHook] = hooks.game_cancelled
+        self._plans_read: dict[int, tuple[int, dict[int, PlanRow]]] = {}
+        """Per game, the plans its last commit that handed the move on read in its own
+        transaction, with that commit's revision (:meth:`plans_read_with`)."""
 
     @property
     def ai_turn_seconds(self) -> float | None:
@@ -234,6 +237,14 @@ class GamesCore:
                 also.extend(await hook(provisional, pending))
             except Exception:
                 log.exception("commit hook %r failed", hook)
+        # The move handed on: the plan a seat may have for its turn is read in this same job (on
+        # SQLite; on PostgreSQL the commit stays one statement sent from the loop, the plans are
+        # read after it).
+        found: dict[int, PlanRow] | None = None
+        handed_on = not finished and move_changed_hands(game.state, outcome.state)
+        if handed_on and self.storage.dialect == "sqlite":
+            found = {}
+            also.append(plans_read(game.id, found))
         text, catalogue = stored_state(game, outcome.state)
         try:
             row = await self.storage.commit_action(
@@ -243,8 +254,16 @@ class GamesCore:
             )
         except _StorageStale as error:
             raise StaleError(texts.STALE_BUTTON) from error
+        if found is not None:
+            self._plans_read[game.id] = (row.revision, found)
         return (Step(seat, user_id, action, outcome.events, row.revision, outcome.state, planned is not None),
                 Game.from_row(row))
+
+    def plans_read_with(self, game: Game) -> dict[int, PlanRow] | None:
+        """The plans (seat to plan) that the commit which made ``game`` read in its own
+        transaction, once (None: it read none, or ``game`` is not that commit's)."""
+        read = self._plans_read.pop(game.id, None)
+        return read[1] if read is not None and read[0] == game.revision else None
 
     # -- after a commit --------------------------------------------------------------------------
 
@@ -281,6 +300,14 @@ class GamesCore:
         if result.finished and result.before.status != "finished":
             self.ai.forget_seats(result.game)
             await run_hooks(self.on_game_finished, result.game)
+
+
+def move_changed_hands(before: engine.GameState | None, after: engine.GameState | None) -> bool:
+    """Whether another seat (or a new turn, or phase) holds the move in ``after``."""
+    if before is None or after is None:
+        return True
+    return ((before.current, before.turn, before.phase, before.acting_seats)
+            != (after.current, after.turn, after.phase, after.acting_seats))
 
 
 def _with_state(game: Game, step: Step) -> Game:

@@ -54,7 +54,7 @@ from bot.core.games import (
     shared_cards,
     stored_state,
 )
-from bot.core.play.games_core import GamesCore, run_hooks
+from bot.core.play.games_core import GamesCore, move_changed_hands, run_hooks
 from bot.core.play.master_drafts import add_placement, read_placement, stored_draft
 from bot.core.play.plan_playing import play_planned_turn
 from bot.core.play.turn_checks import (
@@ -484,10 +484,11 @@ class GameManager(GamesCore):
             steps += moved
             if stopped is not None:
                 return steps, game, stopped, tuple(outcomes)
-            if since is not None and not moved and not _move_changed_hands(since, game.state):
+            if since is not None and not moved and not move_changed_hands(since, game.state):
                 return steps, game, None, tuple(outcomes)
             try:
-                played, game, outcome, stopped = await play_planned_turn(game, self.storage, self._commit)
+                played, game, outcome, stopped = await play_planned_turn(
+                    game, self.storage, self._commit, known=self.plans_read_with(game))
             except Exception as error:  # reading or dropping a plan: reported after what was committed
                 log.warning("looking for a plan in game %s failed: %r", game.id, error)
                 return steps, game, error, tuple(outcomes)
@@ -616,13 +617,5 @@ def _policy_seat(game: Game) -> Seat | None:
 def _new_seats(game: Game) -> list[NewSeat]:
     """``game``'s seats to store again, each name as it was given (not escaped twice)."""
     return [NewSeat(unescaped(s.name), user_id=s.user_id, policy=s.policy) for s in game.seats]
-
-
-def _move_changed_hands(before: engine.GameState | None, after: engine.GameState | None) -> bool:
-    """Whether another seat (or a new turn, or phase) holds the move in ``after``."""
-    if before is None or after is None:
-        return True
-    return ((before.current, before.turn, before.phase, before.acting_seats)
-            != (after.current, after.turn, after.phase, after.acting_seats))
 
 

@@ -9,7 +9,7 @@ manager's own commit (``commit``)."""
 from __future__ import annotations
 
 import logging
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import replace
 from typing import Any, Protocol
 
@@ -38,22 +38,25 @@ class PlannedCommit(Protocol):
 
 
 async def play_planned_turn(
-    game: Game, storage: Storage, commit: PlannedCommit,
+    game: Game, storage: Storage, commit: PlannedCommit, *, known: Mapping[int, PlanRow] | None = None,
 ) -> tuple[list[Step], Game, PlanOutcome | None, Exception | None]:
     """The plan of one seat whose turn has started, played step by step (each its own commit,
     its progress written in the same transaction), stopped at the first step that no longer
-    holds or at the end of the turn. Nothing to play: no steps and no outcome. A plan replaced or
-    cancelled before its first step played is read again: the one laid out in its place plays
-    (or, cancelled, nothing), and nothing is said of the old one, which never played."""
+    holds or at the end of the turn. Nothing to play: no steps and no outcome. ``known``: the
+    game's plans (seat to plan) as read by the commit that made ``game``, so none is read again
+    at first. A plan replaced or cancelled before its first step played is read again: the one
+    laid out in its place plays (or, cancelled, nothing), and nothing is said of the old one,
+    which never played."""
     if game.state is None or game.status != "active":
         return [], game, None, None
     store = PlanStore(storage)
-    for _ in range(PLAN_READS):
+    for reading in range(PLAN_READS):
         for seat in game.state.acting_seats:
             holder = game.seats[seat]
             if holder.user_id is None or not plans.plays_now(game.state, seat, None):
                 continue
-            plan = await store.get(game.id, seat)
+            plan = (known.get(seat) if known is not None and reading == 0
+                    else await store.get(game.id, seat))
             if plan is None:
                 continue
             if (plan.user_id != holder.user_id or not plan.left

@@ -92,6 +92,19 @@ def _outcome(row: Sequence[Any]) -> OutcomeRow:
                       int(row[6]), str(row[7]))
 
 
+def plans_read(game_id: int, found: dict[int, PlanRow]) -> InTransaction:
+    """Read ``game_id``'s plans into ``found`` (seat to plan) inside the transaction this joins:
+    a commit that hands the move on reads the plans there, in the same storage job, instead of
+    one more job after it (``GamesCore._commit``; each job is a hop to the connection's thread
+    that a turn end waits for)."""
+    def work(conn: sqlite3.Connection, now: str) -> None:
+        rows = conn.execute(f"SELECT {_COLUMNS} FROM plans WHERE game_id = ?", (game_id,)).fetchall()
+        found.clear()
+        found.update((plan.seat, plan) for plan in map(_row, rows))
+
+    return InTransaction(work)
+
+
 class PlanStore:
     """The ``plans`` table, on the bot's :class:`Storage` connection."""
 
