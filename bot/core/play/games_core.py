@@ -265,6 +265,10 @@ class GamesCore:
         read = self._plans_read.pop(game.id, None)
         return read[1] if read is not None and read[0] == game.revision else None
 
+    def forget_plans_read(self, game_id: int) -> None:
+        """Drop what a commit of the game read of its plans (:meth:`plans_read_with`)."""
+        self._plans_read.pop(game_id, None)
+
     # -- after a commit --------------------------------------------------------------------------
 
     async def plan_changed(self, game_id: int, seat: int) -> None:

@@ -479,6 +479,8 @@ class GameManager(GamesCore):
         caller's commit; None: always, as at start-up), so an ordinary action costs no read."""
         steps: list[Step] = []
         outcomes: list[PlanOutcome] = []
+        if since is None:  # not straight after a commit here: plans kept since are not in what it read
+            self.forget_plans_read(game.id)
         while True:
             moved, game, stopped = await self._play_policies(game)
             steps += moved
