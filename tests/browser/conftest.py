@@ -1,14 +1,17 @@
 """Browser tests: the board page in a real headless Chromium, driven by Playwright for Python.
 
 The browser is the distribution's ``chromium`` (``make test`` installs it when missing), launched
-through ``executable_path``: Playwright never downloads a browser here. One browser per test
-module (Playwright's sync API holds an event loop on the thread while it is open, which the
-asyncio tests that a worker runs next must not find), a fresh context and page per test, so the
-tests stay independent. Without a chromium on the machine every browser test is skipped with that reason.
+through ``executable_path``: Playwright never downloads a browser here. One browser per xdist
+worker, started by the first browser test it runs (a launch costs about a second of CPU), and a
+fresh context and page per test, so the tests stay independent. Playwright's sync API marks its
+event loop as the thread's running loop between calls; ``playwright_owns_the_thread`` hands the
+thread to it for a browser test only, so the asyncio tests a worker runs in between find no
+running loop. Without a chromium on the machine every browser test is skipped with that reason.
 """
 
 from __future__ import annotations
 
+import asyncio
 import os
 import shutil
 from collections.abc import Callable, Iterator
@@ -47,24 +50,42 @@ def chromium_path() -> str | None:
     return "/usr/bin/chromium" if Path("/usr/bin/chromium").exists() else None
 
 
-@pytest.fixture(scope="module")
+@pytest.fixture(scope="session")
 def playwright_session() -> Iterator[Playwright]:
-    """Playwright's sync API runs an event loop on this thread while it is open: one per browser
-    test module, closed at its end, so the asyncio tests a worker runs next start cleanly."""
+    """Playwright (its driver process) for the whole session of this worker, stopped at its end."""
     if sync_playwright is None:
         pytest.skip("Playwright for Python is not installed (pip install -e '.[dev]')")
     if chromium_path() is None:
         pytest.skip("no chromium on this machine (apt-get install chromium; make test does it when it may)")
     with sync_playwright() as playwright:
         yield playwright
+        asyncio._set_running_loop(playwright._loop)  # its exit runs the loop once more
 
 
-@pytest.fixture(scope="module")
+@pytest.fixture(scope="session")
 def browser(playwright_session: Playwright) -> Iterator[Browser]:
-    """One headless Chromium per browser test module (and xdist worker)."""
+    """One headless Chromium per xdist worker, shared by the browser tests it runs."""
     launched = playwright_session.chromium.launch(executable_path=chromium_path(), args=list(CHROMIUM_ARGS))
     yield launched
+    asyncio._set_running_loop(playwright_session._loop)
     launched.close()
+
+
+@pytest.fixture(autouse=True)
+def playwright_owns_the_thread(request: pytest.FixtureRequest) -> Iterator[None]:
+    """Around a test that uses the browser, Playwright's loop is the thread's running loop, as its
+    sync API expects from one call to the next; after the test (its contexts closed) the thread
+    has no running loop again, for the asyncio tests this worker runs next (pytest-asyncio
+    refuses to start a loop inside a running one)."""
+    if "browser" not in request.fixturenames:
+        yield
+        return
+    playwright: Playwright = request.getfixturevalue("playwright_session")
+    asyncio._set_running_loop(playwright._loop)
+    try:
+        yield
+    finally:
+        asyncio._set_running_loop(None)
 
 
 @pytest.fixture
