@@ -25,6 +25,7 @@ from bot.discord.commandtree import (
     payload_locales,
     subgroup,
     text_size,
+    translated_payload,
     tree_problems,
 )
 
@@ -114,6 +115,32 @@ async def test_a_tree_over_discords_limits_is_never_synced(h: Any) -> None:
         play.remove_command(command.name)
     await bot._sync()  # noqa: SLF001
     assert len([c for c in h.calls if c.method == "PUT"]) == puts + 1
+
+
+async def test_a_sync_translates_the_tree_once_and_sends_what_it_checked(h: Any) -> None:
+    """A sync asks the translator what building the payload once asks (the check's payload is
+    the one uploaded, not rebuilt by ``tree.sync()``, which doubled a start's CPU), and the
+    upload carries the translations."""
+    bot = h.bot
+    translator = bot.tree.translator
+    asked = [0]
+    translate = translator.translate
+
+    async def counting(string: Any, locale: Any, context: Any) -> Any:
+        asked[0] += 1
+        return await translate(string, locale, context)
+
+    translator.translate = counting
+    puts = len([c for c in h.calls if c.method == "PUT"])
+    try:
+        await translated_payload(bot.tree)
+        once, asked[0] = asked[0], 0
+        await bot._sync()  # noqa: SLF001
+    finally:
+        del translator.translate
+    assert once > 0 and asked[0] == once
+    assert len([c for c in h.calls if c.method == "PUT"]) == puts + 1
+    assert synced(h)[0]["name_localizations"]["pt-BR"]
 
 
 def _level(n: int) -> list[dict[str, Any]]:

@@ -40,7 +40,7 @@ from .cogs.common import channel_locale, report_error
 from .cogs.days import Days
 from .cogs.group import ProjectLCog
 from .cogs.server import server_command
-from .commandtree import translated_payload, tree_problems
+from .commandtree import sync_checked
 from .options import check_options
 from .services import Handlers
 from .translator import CatalogueTranslator
@@ -185,10 +185,7 @@ class ProjectLBot(commands.Bot):
         guild = discord.Object(id=self.settings.dev_guild_id) if self.settings.dev_guild_id else None
         if guild is not None:
             self.tree.copy_global_to(guild=guild)
-        problems = tree_problems(await translated_payload(self.tree, guild))
-        if problems:
-            raise RuntimeError("the command tree breaks Discord's limits: " + "; ".join(problems))
-        await self.tree.sync(guild=guild)
+        await sync_checked(self.tree, guild)
 
     async def on_ready(self) -> None:
         log.info("connected as %s; %d game(s) resumed with AI moves", self.user, len(self._resumed))
