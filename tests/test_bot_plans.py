@@ -489,3 +489,35 @@ async def test_changing_a_line_clear_plan_in_the_form_keeps_the_side_it_was_laid
         assert right in saved.content and left not in saved.content
         kept = await PlanStore(bot_of(h).storage).get(game.id, seat)
         assert kept is not None and kept.side == "right" and kept.steps[0].card == right
+
+
+async def test_a_line_clear_holders_planned_turn_that_ends_leaves_no_move_in_any_inbox(tmp_path: Path) -> None:
+    """Line Clear: a seat whose planned turn plays out in full while the other holder plays on no
+    longer has the move. Its turn row was opened after the planned steps had closed it (the hooks
+    run after the commits), so its inbox still read "your move" and the table's inboxes named it
+    among those the game waits on."""
+    five = ("alice", "bob", "carol", "dave", "erin")
+    async with days_bot(tmp_path / "db.sqlite3", ManualClock(START), five) as h:
+        game = await start_game(h, others=five[1:], players=5, ghost=False)
+        assert game.state is not None
+        waiting = [s for s in game.seats if s.seat not in game.state.acting_seats]
+        for seat in waiting:
+            final_reply(await h.slash(h.user(seat.user_id), CHANNEL, "projectl-plan set",
+                                      actions="level1; level1; level1"))
+        for turn in game.state.turns:
+            for _ in range(3):
+                await act(h, h.user(game.seats[turn.seat].user_id), "level1")
+        await h.settle()
+        now = await game_of(h)
+        assert now.state is not None
+        done = [s for s in waiting if s.seat not in now.state.acting_seats and any(
+            m.content.startswith(f"Your planned turn in game {game.id} was played") for m in h.dms_to(s.user_id))]
+        assert done, "no planned Line Clear turn played out in full"
+        for seat in done:
+            mine = final_reply(await h.slash(h.user(seat.user_id), CHANNEL, "projectl-games mine")).content
+            assert "No game on this server is waiting for you." in mine, mine
+            assert f"<@{seat.user_id}>" not in mine, mine
+        holders = [h.user(now.seats[s].user_id) for s in now.state.acting_seats]
+        for holder in holders:
+            mine = final_reply(await h.slash(holder, CHANNEL, "projectl-games mine")).content
+            assert all(f"<@{seat.user_id}>" not in mine for seat in done), mine

@@ -169,6 +169,11 @@ class ReminderScheduler:
             self._decided.add(game.id)
         else:
             self._decided.discard(game.id)
+        if step.planned and step.state.turns and step.seat not in step.state.acting_seats:
+            # Line Clear: a planned turn plays out in the commits that follow its TurnStarted, so
+            # the action's own close (``activity_writes``) ran before this hook run opened the
+            # seat's row; its turn is over while the other holder plays on: close the row now.
+            await self.store.close_turns_of_seat(game.id, step.seat)
 
     async def activity_writes(self, game: Game, step: Step) -> list[Write | InTransaction]:
         """For the action's own transaction (``GameManager.commit_writes``): if the actor still has
