@@ -521,3 +521,15 @@ async def test_a_line_clear_holders_planned_turn_that_ends_leaves_no_move_in_any
         for holder in holders:
             mine = final_reply(await h.slash(holder, CHANNEL, "projectl-games mine")).content
             assert all(f"<@{seat.user_id}>" not in mine for seat in done), mine
+
+
+async def test_plan_commands_in_a_lobby_say_the_game_has_not_started(tmp_path: Path) -> None:
+    """While the table is in its lobby, /projectl-plan answered "There is no Project L game in this
+    channel. Start one with /projectl table new" — to the host of the table right there."""
+    async with days_bot(tmp_path / "db.sqlite3", ManualClock(START)) as h:
+        final_reply(await h.slash(h.user("alice"), CHANNEL, "projectl table new"))
+        for user in (h.user("alice"), h.user("bob")):  # the host, seated, and someone not seated
+            for command, options in (("projectl-plan set", {"actions": "level1"}), ("projectl-plan show", {}),
+                                     ("projectl-plan cancel", {})):
+                text = assert_refused(await h.slash(user, CHANNEL, command, **options), "has not started")
+                assert "no Project L game" not in text

@@ -15,7 +15,7 @@ from typing import Any
 import discord
 from discord import app_commands
 
-from bot.core.errors import NoGameError, NotInGameError, StaleError
+from bot.core.errors import NoGameError, NotInGameError, StaleError, WrongStageError
 from bot.core.games import PlanOutcome
 from bot.core.play import flow, plan_keeping, plans
 from bot.core.wording import texts
@@ -34,8 +34,11 @@ async def _seated(interaction: discord.Interaction) -> flow.ActingContext:
                                   interaction.locale)
     if context is None:
         game = await bot.manager.game_in_channel(channel_id_of(interaction))
-        raise NoGameError(texts.NO_GAME) if game is None or game.state is None else NotInGameError(
-            texts.NOT_IN_GAME)
+        if game is None:
+            raise NoGameError(texts.NO_GAME)
+        if game.state is None:  # a table in its lobby: there is a game, not yet a turn to plan
+            raise WrongStageError(texts.NOT_STARTED)
+        raise NotInGameError(texts.NOT_IN_GAME)
     return context
 
 
