@@ -4,6 +4,7 @@ on others with whom; the reply that ends your turn offers "Next game waiting for
 
 from __future__ import annotations
 
+import re
 from datetime import timedelta
 from pathlib import Path
 
@@ -111,3 +112,35 @@ async def test_a_game_you_left_is_no_longer_in_your_inbox(tmp_path: Path) -> Non
         stayed = next(h.user(n) for n in THREE if h.user(n).id not in (leaver.id, game.current.user_id))
         kept = final_reply(await h.slash(stayed, "games", "projectl-games mine")).content
         assert f"[Game {game.id}]" in kept
+
+
+async def test_a_long_inbox_keeps_your_games_first_and_counts_what_does_not_fit(tmp_path: Path) -> None:
+    """Sixteen games (eight on you, eight on bob) make more lines than one message holds: the inbox
+    was cut from the top, losing its "Waiting for you" part (the games on you, oldest first) under a
+    line pointing to `/projectl status`. Now every game is either listed or counted, yours first."""
+    clock = ManualClock(START)
+    async with days_bot(tmp_path / "db.sqlite3", clock, users=("alice", "bob")) as h:
+        alice, bob = h.user("alice"), h.user("bob")
+        ids: dict[str, list[int]] = {"mine": [], "others": []}
+        for index in range(16):
+            channel = f"table-{index}"
+            h.add_channel(channel)
+            host, guest = (bob, alice) if index % 2 == 0 else (alice, bob)  # seed 1234: the guest moves first
+            await open_table(h, host, [guest], channel=channel)
+            game = await game_of(h, channel)
+            assert game.current is not None and game.current.user_id == guest.id
+            ids["mine" if guest is alice else "others"].append(game.id)
+            clock.advance(minutes=5)
+        for locale in ("en-US", "pt-BR"):
+            reply = final_reply(await h.slash(alice, "games", "projectl-games mine", locale=locale))
+            text = reply.content
+            assert reply.ephemeral and len(text) <= 2000
+            assert text.startswith(("**Waiting for you**", "**Esperando por você**")), text[:80]
+            mine, _, others = text.partition("\n\n")
+            listed_mine = [g for g in ids["mine"] if f"[Game {g}]" in mine or f"[Partida {g}]" in mine]
+            assert listed_mine == ids["mine"][:len(listed_mine)] and len(listed_mine) >= 8, mine  # oldest first
+            listed_others = [g for g in ids["others"] if f"ame {g}]" in others or f"tida {g}]" in others]
+            last = others.splitlines()[-1]
+            counted = int(re.findall(r"\d+", last)[0]) if last.startswith("…") else 0
+            assert len(listed_others) + counted == 8, others
+            assert "/projectl status" not in text

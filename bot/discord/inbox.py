@@ -11,13 +11,14 @@ from typing import Any
 import discord
 from discord import app_commands
 
-from bot.core.days.inbox import Inbox, games_left, inbox_lines, inbox_of, next_waiting
+from bot.core.days.inbox import Inbox, fitted_inbox_lines, games_left, inbox_of, next_waiting
 from bot.core.days.pace import duration_text
 from bot.core.errors import BadInputError
 from bot.core.storage.days import DaysStore
 from bot.core.wording import texts
+from bot.core.wording.locales import localise
 
-from .cogs.common import bot_of, clip, reply, report_error
+from .cogs.common import MAX_CONTENT, bot_of, reply, report_error
 from .services import FrontServices
 
 
@@ -33,7 +34,14 @@ async def inbox_for(bot: FrontServices, guild_id: int | None, user_id: int) -> I
 async def mine_command(interaction: discord.Interaction) -> None:
     bot = bot_of(interaction)
     inbox = await inbox_for(bot, interaction.guild_id, interaction.user.id)
-    await reply(interaction, clip(inbox_lines(inbox, bot.clock.now()), locale=interaction.locale))
+    locale = interaction.locale
+    lines = fitted_inbox_lines(inbox, bot.clock.now(), lambda lines: len(joined(lines, locale)) <= MAX_CONTENT)
+    await reply(interaction, joined(lines, locale))
+
+
+def joined(lines: list[Any], locale: Any) -> str:
+    """``lines`` as one message in ``locale`` (as :func:`clip` joins them, uncut)."""
+    return "\n".join(str(localise(line, locale)).rstrip() for line in lines)
 
 
 def next_game_view(game_id: int) -> discord.ui.View:

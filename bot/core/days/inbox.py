@@ -94,24 +94,42 @@ def _age(waiting: Waiting) -> tuple[datetime, int]:
     return (waiting.since, waiting.game_id)
 
 
-def inbox_lines(inbox: Inbox, now: datetime) -> list[Any]:
+def inbox_lines(inbox: Inbox, now: datetime, shown: tuple[int, int] = (LISTED, LISTED)) -> list[Any]:
     """The inbox as sentences: the games waiting for you, then those waiting on others (users as
-    mentions, which a private reply shows as names and never pings)."""
+    mentions, which a private reply shows as names and never pings). ``shown``: how many of each
+    part are listed (at most :data:`LISTED`); the rest of a part is counted ("… and 3 more")."""
+    mine_shown, others_shown = (min(LISTED, max(0, n)) for n in shown)
     lines: list[Any] = [texts.INBOX_MINE_TITLE]
     lines += [texts.INBOX_MINE_LINE.format(game_id=w.game_id, link=w.link, channel=f"<#{w.channel_id}>",
-                                           waited=duration_text(now - w.since)) for w in inbox.mine[:LISTED]]
+                                           waited=duration_text(now - w.since))
+              for w in inbox.mine[:mine_shown]]
     if not inbox.mine:
         lines.append(texts.INBOX_MINE_NONE)
-    elif len(inbox.mine) > LISTED:
-        lines.append(texts.INBOX_MORE.format(n=len(inbox.mine) - LISTED))
+    elif len(inbox.mine) > mine_shown:
+        lines.append(texts.INBOX_MORE.format(n=len(inbox.mine) - mine_shown))
     if inbox.others:
         lines += ["", texts.INBOX_OTHERS_TITLE]
         lines += [texts.INBOX_OTHERS_LINE.format(
             game_id=w.game_id, link=w.link, channel=f"<#{w.channel_id}>",
             who=", ".join(f"<@{user}>" for user in w.users), waited=duration_text(now - w.since))
-            for w in inbox.others[:LISTED]]
-        if len(inbox.others) > LISTED:
-            lines.append(texts.INBOX_MORE.format(n=len(inbox.others) - LISTED))
+            for w in inbox.others[:others_shown]]
+        if len(inbox.others) > others_shown:
+            lines.append(texts.INBOX_MORE.format(n=len(inbox.others) - others_shown))
+    return lines
+
+
+def fitted_inbox_lines(inbox: Inbox, now: datetime, fits: Callable[[list[Any]], bool]) -> list[Any]:
+    """:func:`inbox_lines` listing as many games as ``fits`` allows in one message (it reads the
+    lines in the reader's language): the games waiting on others give way first, then the oldest
+    waits on you are kept before the newer; what is not listed is counted, never cut off."""
+    mine, others = min(LISTED, len(inbox.mine)), min(LISTED, len(inbox.others))
+    lines = inbox_lines(inbox, now, (mine, others))
+    while not fits(lines) and mine + others > 0:
+        if others > 0:
+            others -= 1
+        else:
+            mine -= 1
+        lines = inbox_lines(inbox, now, (mine, others))
     return lines
 
 
