@@ -5,6 +5,7 @@ did, and its DM held to the end of quiet hours, outlive a restart."""
 
 from __future__ import annotations
 
+import re
 import sqlite3
 from pathlib import Path
 from typing import Any
@@ -34,6 +35,7 @@ from bot.core.play import flow, plan_keeping, plans
 from bot.core.storage.plans import PlanStep, PlanStore
 from bot.core.wording import texts
 from bot.core.wording.locales import t
+from engine.policies.hidden import visible_cards
 
 
 async def mover_and_planner(h: DiscordHarness) -> tuple[FakeMember, FakeMember]:
@@ -491,7 +493,8 @@ async def test_changing_a_line_clear_plan_in_the_form_keeps_the_side_it_was_laid
         assert kept is not None and kept.side == "right" and kept.steps[0].card == right
 
 
-async def test_a_line_clear_holders_planned_turn_that_ends_leaves_no_move_in_any_inbox(tmp_path: Path) -> None:
+async def test_a_line_clear_holders_planned_turn_that_ends_leaves_no_move_in_any_inbox(
+        tmp_path: Path) -> None:
     """Line Clear: a seat whose planned turn plays out in full while the other holder plays on no
     longer has the move. Its turn row was opened after the planned steps had closed it (the hooks
     run after the commits), so its inbox still read "your move" and the table's inboxes named it
@@ -510,8 +513,9 @@ async def test_a_line_clear_holders_planned_turn_that_ends_leaves_no_move_in_any
         await h.settle()
         now = await game_of(h)
         assert now.state is not None
-        done = [s for s in waiting if s.seat not in now.state.acting_seats and any(
-            m.content.startswith(f"Your planned turn in game {game.id} was played") for m in h.dms_to(s.user_id))]
+        played = f"Your planned turn in game {game.id} was played"
+        done = [s for s in waiting if s.seat not in now.state.acting_seats
+                and any(m.content.startswith(played) for m in h.dms_to(s.user_id))]
         assert done, "no planned Line Clear turn played out in full"
         for seat in done:
             mine = final_reply(await h.slash(h.user(seat.user_id), CHANNEL, "projectl-games mine")).content
@@ -533,3 +537,46 @@ async def test_plan_commands_in_a_lobby_say_the_game_has_not_started(tmp_path: P
                                      ("projectl-plan cancel", {})):
                 text = assert_refused(await h.slash(user, CHANNEL, command, **options), "has not started")
                 assert "no Project L game" not in text
+
+
+async def test_plan_suggestions_offer_only_what_the_player_may_plan_next(tmp_path: Path) -> None:
+    """``/projectl-plan set actions:`` had no suggestions: a plan was typed in the engine's notation
+    with no help. Now the field offers the plan typed so far followed by each step the engine
+    would let the player plan next (in their notation; the value stays the engine's), nothing once
+    the turn is full or to someone who may not plan, and never a card the planner cannot see."""
+    async with days_bot(tmp_path / "db.sqlite3", ManualClock(START), THREE) as h:
+        game = await start_game(h, others=("bob", "carol"))
+        assert game.state is not None
+        mover = await current_user(h)
+        planner = (await others(h, mover))[0]
+        seat = game.seat_of(planner.id)
+        assert seat is not None
+
+        def suggest(user: FakeMember, typed: str, locale: str = "en-US") -> Any:
+            return h.autocomplete(user, CHANNEL, "projectl-plan set", focused="actions", actions=typed,
+                                  locale=locale)
+
+        first = await suggest(planner, "")
+        values = [c.value for c in first]
+        assert "level1" in values and "take white 1" in values and "draw black" in values
+        assert len(first) <= 25 and all(len(c.value) <= 100 and len(c.name) <= 100 for c in first)
+        assert [c.value for c in await suggest(planner, "lev")] == ["level1"]
+        assert [c.value for c in await suggest(planner, "level1; level1; lev")] == ["level1; level1; level1"]
+        assert await suggest(planner, "level1; level1; level1; ") == []  # the turn is full
+        assert await suggest(planner, "fly away; lev") == []             # not a plan
+        assert await suggest(mover, "lev") == []                         # their turn: they play it
+        assert await suggest(h.add_user("dora", id=1099), "lev") == []   # not at the table
+        pt = await suggest(planner, "nív", locale="pt-BR")
+        assert [(c.name, c.value) for c in pt] == [("nível1", "level1")]
+        # a plan's blind draw or refill shows a stand-in for a card nobody may know yet: never named
+        visible = visible_cards(game.state, seat.seat)
+        for typed in ("draw white; ", "take white 1; ", "take black 2; place ", "draw black; draw white; "):
+            for choice in await suggest(planner, typed):
+                named = set(re.findall(r"\b[WB]\d{2}\b", choice.value))
+                assert named <= visible, (typed, choice.value)
+        after_take = [c.value for c in await suggest(planner, "take white 1; pla")]
+        card = game.state.table.white_row[0]  # type: ignore[union-attr]
+        assert any(f"on {card} at" in value for value in after_take), after_take  # the card taken is known
+        chosen = next(v for v in values if v.startswith("take white"))
+        saved = final_reply(await h.slash(planner, CHANNEL, "projectl-plan set", actions=chosen))
+        assert saved.content.startswith("Planned for your next turn")  # a suggestion is a plan

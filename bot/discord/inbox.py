@@ -35,7 +35,8 @@ async def mine_command(interaction: discord.Interaction) -> None:
     bot = bot_of(interaction)
     inbox = await inbox_for(bot, interaction.guild_id, interaction.user.id)
     locale = interaction.locale
-    lines = fitted_inbox_lines(inbox, bot.clock.now(), lambda lines: len(joined(lines, locale)) <= MAX_CONTENT)
+    lines = fitted_inbox_lines(inbox, bot.clock.now(),
+                               lambda lines: len(joined(lines, locale)) <= MAX_CONTENT)
     await reply(interaction, joined(lines, locale))
 
 

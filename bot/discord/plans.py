@@ -9,23 +9,26 @@ stands, and a refusal in the player's words when a step would not be allowed.
 
 from __future__ import annotations
 
+import logging
 import re
 from typing import Any
 
 import discord
 from discord import app_commands
 
-from bot.core.errors import NoGameError, NotInGameError, StaleError, WrongStageError
+from bot.core.errors import BotError, NoGameError, NotInGameError, StaleError, WrongStageError
 from bot.core.games import PlanOutcome
 from bot.core.play import flow, plan_keeping, plans
 from bot.core.wording import texts
-from bot.core.wording.locales import Joined, locale_code, localise
+from bot.core.wording.locales import Joined, locale_code, localise, notation_in
 
 from .cogs.common import bot_of, channel_id_of, reply, report_error, saved
 from .cogs.days import days_of
 from .services import FrontServices
 
 ROOT = "projectl-plan"
+
+log = logging.getLogger(__name__)
 
 
 async def _seated(interaction: discord.Interaction) -> flow.ActingContext:
@@ -59,8 +62,49 @@ async def save_plan(interaction: discord.Interaction, actions: str, game_id: int
     await reply(interaction, texts.PLAN_SAVED.format(steps=plans.step_lines(laid_out.steps)))
 
 
+MAX_CHOICES = 25
+"""Suggestions Discord shows at most; each choice's name and value hold at most 100 characters."""
+CHOICE_LENGTH = 100
+
+
+async def plan_choices(interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
+    """``actions``' suggestions: the plan typed so far (up to its last ``;``) followed by each step
+    the engine would let the player plan next, on the table as they see it (``plans.next_steps``),
+    those containing the step being typed; none when they may not plan now or what is typed so far
+    is not a plan they could lay out. Never an error: a suggestion that fails offers nothing."""
+    try:
+        context = await flow.onlooker(bot_of(interaction).manager, interaction.channel_id,
+                                      interaction.user.id, interaction.locale)
+        if context is None or context.game.state is None or not plans.plannable(context.game.state,
+                                                                                   context.seat):
+            return []
+        head, _, typing = current.rpartition(";")
+        laid = plans.parse_plan(head) if head.strip(" ;\n\r\t") else []
+        following = plans.next_steps(context.game.state, context.seat, laid)
+    except BotError:
+        return []
+    except Exception:  # noqa: BLE001 - a suggestion never fails loudly: the user sees none
+        log.exception("plan suggestions failed")
+        return []
+    before = f"{head.strip()}; " if laid else ""
+    needle = typing.strip().lower()
+    choices: list[app_commands.Choice[str]] = []
+    for step in following:
+        shown = notation_in(step, interaction.locale)
+        if needle and needle not in step.lower() and needle not in shown.lower():
+            continue
+        value, name = f"{before}{step}".rstrip(), f"{before}{shown}".rstrip()
+        if len(value) > CHOICE_LENGTH or len(name) > CHOICE_LENGTH:
+            continue  # too long to be offered whole: typed on by hand
+        choices.append(app_commands.Choice(name=name, value=value))
+        if len(choices) == MAX_CHOICES:
+            break
+    return choices
+
+
 @app_commands.command(name="set", description="Lay out your next turn now; it plays when your turn starts")
 @app_commands.describe(actions="Your actions in order, separated by ; (e.g. take white 2; level1)")
+@app_commands.autocomplete(actions=plan_choices)
 async def set_command(interaction: discord.Interaction, actions: app_commands.Range[str, 1, 400]) -> None:
     await save_plan(interaction, actions)
 

@@ -37,6 +37,7 @@ from bot.core.wording.locales import Joined, Notation
 from bot.core.wording.refusals import engine_text
 from engine import Action, GameState
 from engine.events import PuzzleTaken
+from engine.expansions.ambassador import ambassador_options
 from engine.policies.hidden import visible_cards
 from engine.policies.plugins import seen_position
 from engine.state import ACTIONS_PER_TURN, Phase, Turn
@@ -187,6 +188,32 @@ def _simulate(state: GameState, seat: int, actions: Sequence[Action]) -> LaidOut
     still = seat in state.acting_seats and state.turn == turn and state.phase is Phase.PLAY
     side = next((t.side for t in start.turns if t.seat == seat), None)
     return LaidOut(tuple(steps), state, still, side)
+
+
+def next_steps(state: GameState, seat: int, actions: Sequence[Action]) -> list[str]:
+    """What a plan of ``actions`` could go on with (``/projectl-plan set``'s suggestions): each
+    action the engine would let ``seat`` play after them on the table as it sees it, in notation
+    (a Master or an Ambassador action as its verb, to be typed on); none once the turn is full,
+    and none naming a card the seat cannot know now (one drawn blind or refilled from a deck in
+    the plan: a stand-in from the re-dealt decks). Refused as :func:`lay_out` refuses."""
+    laid_out = lay_out(state, seat, actions)
+    if not laid_out.open:
+        return []
+    after = laid_out.after.focused(seat)
+    hidden = unknown_cards(state, seat, laid_out)
+    offered = [str(action) for action in engine.legal_actions(after) if table_decision(action) is None]
+    if engine.master_options(after) is not None:
+        offered.append("master ")
+    if ambassador_options(after) is not None:
+        offered.append("ambassador ")
+    known = [text for text in offered if not any(card in text.split() for card in hidden)]
+    return sorted(known, key=lambda text: SUGGESTED_FIRST.get(text.split(" ", 1)[0], len(SUGGESTED_FIRST)))
+
+
+SUGGESTED_FIRST = {verb: rank for rank, verb in enumerate(
+    ("choose", "level1", "take", "draw", "place", "upgrade", "master", "ambassador"))}
+"""The order :func:`next_steps` offers kinds of action in (a list shows 25): a pending choice
+first, then the usual moves; recycling, with its many orders, and anything else after them."""
 
 
 def table_decision(action: Action) -> Any:
