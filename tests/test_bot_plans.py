@@ -580,3 +580,25 @@ async def test_plan_suggestions_offer_only_what_the_player_may_plan_next(tmp_pat
         chosen = next(v for v in values if v.startswith("take white"))
         saved = final_reply(await h.slash(planner, CHANNEL, "projectl-plan set", actions=chosen))
         assert saved.content.startswith("Planned for your next turn")  # a suggestion is a plan
+
+
+async def test_the_dm_of_a_planned_turn_with_actions_left_links_the_table_as_it_is_now(
+        tmp_path: Path) -> None:
+    """The DM is worded the moment the plan stops, before the bot posts the table the other
+    player's last action and the plan made: it linked the table post before them (an old board).
+    It links the channel now, which opens on its latest post."""
+    async with days_bot(tmp_path / "db.sqlite3", ManualClock(START)) as h:
+        game = await start_game(h)
+        mover, planner = await mover_and_planner(h)
+        final_reply(await h.slash(planner, CHANNEL, "projectl-plan set", actions="level1"))
+        stale = (await game_of(h)).table_message_id
+        for _ in range(3):
+            await act(h, mover, "level1")
+        await h.settle()
+        [dm] = [m for m in h.dms_to(planner) if m.content.startswith(f"Your planned turn in game {game.id}")]
+        assert "It is still your turn, with actions left: 2." in dm.content
+        link = re.search(r"https://discord\.com/channels/(\d+)/(\d+)(?:/(\d+))?", dm.content)
+        assert link is not None, dm.content
+        now = await game_of(h)
+        assert (int(link[1]), int(link[2])) == (h.world.guild_id, h.channel(CHANNEL).id)
+        assert link[3] is None or int(link[3]) == now.table_message_id, (link[0], stale, now.table_message_id)

@@ -242,7 +242,8 @@ async def tell(bot: FrontServices, outcome: PlanOutcome) -> None:
     game = await bot.manager.game(outcome.game_id)
     days = days_of(bot)
     await days.plan_outcomes.keep(outcome)
-    link = "" if game is None else days.reminders.jump_link(game)
+    # worded before the table this turn brought is posted: the channel opens on that post
+    link = "" if game is None else days.reminders.channel_link(game)
     await days.reminders.send_or_hold(f"plan:{outcome.game_id}:{outcome.seat}", outcome.user_id,
                                       outcome_text(outcome, link), game=game,
                                       held_content=plans.outcome_words(outcome))

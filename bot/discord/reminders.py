@@ -56,6 +56,7 @@ LOOK_UP: Any = object()
 """``direct_message``'s default locale: look the player's up (a caller that has read their
 preferences passes the locale, possibly None for English, instead)."""
 JUMP_LINK = "https://discord.com/channels/{guild_id}/{channel_id}/{message_id}"
+CHANNEL_LINK = "https://discord.com/channels/{guild_id}/{channel_id}"
 FIRST_REMINDER_DELAY = timedelta(minutes=1)
 REPLAN_TRIES = 3
 """How often a settings change re-plans one turn whose row another process changed meanwhile."""
@@ -617,6 +618,15 @@ class ReminderScheduler:
             return Joined([text, turn_limits.reminder_clock_line(row.deadline_at, self.clock.now(),
                                                                  row.last_acted_at)])
         return text
+
+    @staticmethod
+    def channel_link(game: Game) -> str:
+        """A link to the game's channel, which Discord opens on its latest message: for a word
+        sent before the table is posted again (a planned turn's DM), where the table post known
+        now is about to be an old board. "" outside a server."""
+        if game.guild_id is None:
+            return ""
+        return CHANNEL_LINK.format(guild_id=game.guild_id, channel_id=game.channel_id)
 
     @staticmethod
     def jump_link(game: Game) -> str:
