@@ -8,8 +8,9 @@ import re
 from datetime import timedelta
 from pathlib import Path
 
-from days_support import START, THREE, days_bot, game_of, start_game
-from test_bot_support import final_reply, open_table
+import pytest
+from days_support import START, THREE, days_bot, forge_click, game_of, start_game
+from test_bot_support import assert_refused, final_reply, open_table
 
 from bot.core.clock import ManualClock
 from bot.core.days.inbox import inbox_of, next_waiting
@@ -145,3 +146,20 @@ async def test_a_long_inbox_keeps_your_games_first_and_counts_what_does_not_fit(
             counted = int(re.findall(r"\d+", last)[0]) if last.startswith("…") else 0
             assert len(listed_others) + counted == 8, others
             assert "/projectl status" not in text
+
+
+@pytest.mark.parametrize("custom_id", [
+    "plg:next:abc", "plg:next:12345678901234567890", "plg:next:1:x",      # Next game waiting for you
+    "pln:open:abc", "pln:open:1:extra", "pln:zzz", "pln:form:1",          # Plan my next turn; the form's id
+])
+async def test_a_malformed_inbox_or_plan_button_is_refused_privately(tmp_path: Path, custom_id: str) -> None:
+    """A forged or garbled ``plg:next:`` or ``pln:`` id (a tampered client, a future version) was
+    answered by nobody: Discord showed "This interaction failed". Now it is refused privately,
+    the post it was hung on unchanged."""
+    async with days_bot(tmp_path / "db.sqlite3", ManualClock(START)) as h:
+        await start_game(h)
+        post = h.channel_messages("games")[-1]
+        before = (post.content, [b.custom_id for b in post.buttons])
+        text = assert_refused(await forge_click(h, h.user("bob"), post, custom_id), "not valid")
+        assert "Nothing was changed" in text
+        assert (post.content, [b.custom_id for b in post.buttons]) == before

@@ -13,7 +13,7 @@ from discord import app_commands
 
 from bot.core.days.inbox import Inbox, fitted_inbox_lines, games_left, inbox_of, next_waiting
 from bot.core.days.pace import duration_text
-from bot.core.errors import BadInputError
+from bot.core.errors import BadInputError, StaleError
 from bot.core.storage.days import DaysStore
 from bot.core.wording import texts
 from bot.core.wording.locales import localise
@@ -52,22 +52,28 @@ def next_game_view(game_id: int) -> discord.ui.View:
     return view
 
 
-class NextGameButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"plg:next:(?P<game>\d{1,19})"):
-    """**Next game waiting for you**: the id names the game just played, which is passed over
-    (the move may have come straight back); it works after a restart."""
+GAME_ID = re.compile(r"\d{1,19}")
 
-    def __init__(self, game_id: int) -> None:
+
+class NextGameButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"plg:next:(?P<rest>[\s\S]*)"):
+    """**Next game waiting for you**: the id names the game just played, which is passed over
+    (the move may have come straight back); it works after a restart. Any other ``plg:next:``
+    id (forged or garbled: ``game_id`` None) is refused privately, not left unanswered."""
+
+    def __init__(self, game_id: int | None) -> None:
         super().__init__(discord.ui.Button(label=texts.NEXT_GAME_BUTTON, style=discord.ButtonStyle.primary,
-                                           custom_id=f"plg:next:{game_id}"))
+                                           custom_id=f"plg:next:{game_id or 0}"))
         self.game_id = game_id
 
     @classmethod
     async def from_custom_id(cls, interaction: discord.Interaction, item: Any,
                              match: re.Match[str]) -> NextGameButton:
-        return cls(int(match["game"]))
+        return cls(int(match["rest"]) if GAME_ID.fullmatch(match["rest"]) else None)
 
     async def callback(self, interaction: discord.Interaction) -> None:
         try:
+            if self.game_id is None:
+                raise StaleError(texts.FORGED_BUTTON)
             bot = bot_of(interaction)
             found = await inbox_for(bot, interaction.guild_id, interaction.user.id)
             waiting = next_waiting(found, self.game_id)

@@ -160,22 +160,30 @@ async def answer_form(interaction: discord.Interaction) -> None:
         await report_error(interaction, error)
 
 
-class PlanButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"pln:open:(?P<game>\d{1,19})"):
-    """**Plan my next turn**, offered when a seated player opens the panel out of turn: the form,
-    with the plan they have (if any) filled in."""
+OPEN = re.compile(r"open:(?P<game>\d{1,19})")
+"""The rest of **Plan my next turn**'s custom id after ``pln:``: the game it plans for."""
 
-    def __init__(self, game_id: int) -> None:
+
+class PlanButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"pln:(?P<rest>[\s\S]*)"):
+    """**Plan my next turn**, offered when a seated player opens the panel out of turn: the form,
+    with the plan they have (if any) filled in. Every other ``pln:`` id sent as a button (forged,
+    garbled, the form's own id: ``game_id`` None) is refused privately, not left unanswered."""
+
+    def __init__(self, game_id: int | None) -> None:
         super().__init__(discord.ui.Button(label=texts.PLAN_BUTTON, style=discord.ButtonStyle.primary,
-                                           custom_id=f"pln:open:{game_id}"))
+                                           custom_id=f"pln:open:{game_id or 0}"))
         self.game_id = game_id
 
     @classmethod
     async def from_custom_id(cls, interaction: discord.Interaction, item: Any,
                              match: re.Match[str]) -> PlanButton:
-        return cls(int(match["game"]))
+        opened = OPEN.fullmatch(match["rest"])
+        return cls(None if opened is None else int(opened["game"]))
 
     async def callback(self, interaction: discord.Interaction) -> None:
         try:
+            if self.game_id is None:
+                raise StaleError(texts.FORGED_BUTTON)
             context = await _seated(interaction)
             # Refused here, not after the form is typed: a button of a game gone (the channel's
             # game is another now), or a turn that is now the player's own.
@@ -185,7 +193,7 @@ class PlanButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"pln:
             plans.refuse_unless_plannable(context.game.state, context.seat)
             plan = await plan_keeping.plan_of(bot_of(interaction).storage, context)
             current = "" if plan is None else "; ".join(step.action for step in plan.left)
-            form = PlanForm(self.game_id, interaction.locale, current)
+            form = PlanForm(context.game.id, interaction.locale, current)
             await interaction.response.send_modal(form)
             form.stop()  # out of discord.py's memory: answer_form answers the submit
         except Exception as error:  # noqa: BLE001 - every failure must reach the user politely
