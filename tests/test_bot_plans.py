@@ -602,3 +602,20 @@ async def test_the_dm_of_a_planned_turn_with_actions_left_links_the_table_as_it_
         now = await game_of(h)
         assert (int(link[1]), int(link[2])) == (h.world.guild_id, h.channel(CHANNEL).id)
         assert link[3] is None or int(link[3]) == now.table_message_id, (link[0], stale, now.table_message_id)
+
+
+@pytest.mark.parametrize("custom_id", [
+    "pln:form:abc", "pln:form:12345678901234567890", "pln:form:1:x", "pln:open:1"])
+async def test_a_plan_form_sent_with_a_garbled_id_is_refused_privately(
+        tmp_path: Path, custom_id: str) -> None:
+    """A submitted form whose ``pln:`` id is not a Plan form's (a tampered client, a future
+    version) was answered by nobody ("This interaction failed"): refused privately, no plan kept."""
+    async with days_bot(tmp_path / "db.sqlite3", ManualClock(START)) as h:
+        game = await start_game(h)
+        _, planner = await mover_and_planner(h)
+        data = {"custom_id": custom_id, "components": [{"type": 1, "components": [
+            {"type": 4, "custom_id": "actions", "value": "level1"}]}]}
+        record = h._new_interaction(5, planner, h.channel(CHANNEL), data)  # noqa: SLF001
+        assert_refused(await h._send(record, True), "not valid")  # noqa: SLF001
+        seat = game.seat_of(planner.id)
+        assert seat is not None and await PlanStore(bot_of(h).storage).get(game.id, seat.seat) is None

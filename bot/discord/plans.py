@@ -147,12 +147,16 @@ def typed_text(components: Any, custom_id: str) -> str | None:
 
 
 async def answer_form(interaction: discord.Interaction) -> None:
-    """Keep the plan a Plan form was sent with (any other interaction is not this one's)."""
+    """Keep the plan a Plan form was sent with (any other interaction is not this one's; a form
+    with another ``pln:`` id, forged or garbled, is refused privately rather than left unanswered)."""
     data: Any = interaction.data or {}
     if interaction.type is not discord.InteractionType.modal_submit:
         return
-    form = FORM.fullmatch(str(data.get("custom_id", "")))
+    custom_id = str(data.get("custom_id", ""))
+    form = FORM.fullmatch(custom_id)
     if form is None:
+        if custom_id.startswith("pln:"):
+            await report_error(interaction, StaleError(texts.FORGED_BUTTON))
         return
     try:
         await save_plan(interaction, typed_text(data.get("components"), "actions") or "", int(form["game"]))
