@@ -619,3 +619,34 @@ async def test_a_plan_form_sent_with_a_garbled_id_is_refused_privately(
         assert_refused(await h._send(record, True), "not valid")  # noqa: SLF001
         seat = game.seat_of(planner.id)
         assert seat is not None and await PlanStore(bot_of(h).storage).get(game.id, seat.seat) is None
+
+
+async def test_a_line_clear_plan_is_laid_out_on_the_side_of_the_seats_next_turn(tmp_path: Path) -> None:
+    """The command and the form choose no side: a plan was laid out on the left (White marker)
+    side first, whichever marker would reach the seat. For a seat the Black marker reaches next,
+    its take relied on the left row's card and stopped when its turn came on the right ("W13 is no
+    longer where the plan took it from", while W13 lay on the left), and a blind draw, which only
+    the White holder may make, was accepted and failed then. The markers pass clockwise, so the
+    side is known: the plan is laid out there."""
+    six = ("alice", "bob", "carol", "dave", "erin", "fred")
+    async with days_bot(tmp_path / "db.sqlite3", ManualClock(START), six) as h:
+        game = await start_game(h, others=six[1:], players=6)
+        assert game.state is not None and game.state.table is not None
+        white, black = game.state.table.markers  # type: ignore[union-attr]
+        after_black = game.seats[(black + 1) % 6]  # the Black marker reaches this seat next
+        planner = h.user(after_black.user_id)
+        right_card = game.state.table.right_white[0]  # type: ignore[union-attr]
+        left_card = game.state.table.left_white[0]  # type: ignore[union-attr]
+        assert right_card != left_card
+        assert_refused(await h.slash(planner, CHANNEL, "projectl-plan set", actions="draw white"),
+                       "step 1")  # only the White-marker holder draws blind
+        saved = final_reply(await h.slash(planner, CHANNEL, "projectl-plan set",
+                                          actions="take white 1; level1; level1"))
+        assert f"({right_card}" in saved.content and left_card not in saved.content, saved.content
+        for turn in game.state.turns:
+            for _ in range(3):
+                await act(h, h.user(game.seats[turn.seat].user_id), "level1")
+        await h.settle()
+        [dm] = [m for m in h.dms_to(planner) if f"game {game.id}" in m.content]
+        played = f"Your planned turn in game {game.id} was played: `take white 1`"
+        assert dm.content.startswith(played), dm.content

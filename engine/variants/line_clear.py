@@ -240,3 +240,23 @@ class LineClearGame(RowsGame):
         turn = next((t for t in w.turns if t.seat == seat), None)
         return turn is not None and (
             not turn.done or seat in w.held or any(d.seat == seat for d in w.pending))
+
+
+def next_side(state: GameState, seat: int) -> str | None:
+    """The side (``"left"``: White marker, ``"right"``: Black) of ``seat``'s next turn, as the
+    table stands: the side of the marker that reaches it first as both pass clockwise once both
+    holders are done (removed seats skipped, the Black marker bumped past the White, as in play).
+    None outside Line Clear, for a removed seat, or if no marker would reach it. A removal before
+    then may change it, as it changes the cards a plan relies on."""
+    table = state.table
+    if not isinstance(table, LineClearTable) or state.players[seat].removed:
+        return None
+    markers = table.markers
+    for _ in range(len(state.players)):
+        white, black, _, _ = LineClearGame._pass_markers(state, markers)  # noqa: SLF001 - its own class
+        if white == seat:
+            return LEFT
+        if black == seat:
+            return RIGHT
+        markers = (white, black)
+    return None

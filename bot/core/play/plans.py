@@ -41,6 +41,7 @@ from engine.expansions.ambassador import ambassador_options
 from engine.policies.hidden import visible_cards
 from engine.policies.plugins import seen_position
 from engine.state import ACTIONS_PER_TURN, Phase, Turn
+from engine.variants.line_clear import next_side
 
 MAX_STEPS = 8
 """Steps in a plan: three actions, and the choices and Finesse steps a turn may bring."""
@@ -195,8 +196,10 @@ def next_steps(state: GameState, seat: int, actions: Sequence[Action]) -> list[s
     action the engine would let ``seat`` play after them on the table as it sees it, in notation
     (a Master or an Ambassador action as its verb, to be typed on); none once the turn is full,
     and none naming a card the seat cannot know now (one drawn blind or refilled from a deck in
-    the plan: a stand-in from the re-dealt decks). Refused as :func:`lay_out` refuses."""
-    laid_out = lay_out(state, seat, actions)
+    the plan: a stand-in from the re-dealt decks). In Line Clear on the side of the seat's next
+    turn (``next_side``), where a plan kept without a side is laid out. Refused as
+    :func:`lay_out` refuses."""
+    laid_out = lay_out(state, seat, actions, side=next_side(state, seat))
     if not laid_out.open:
         return []
     after = laid_out.after.focused(seat)
