@@ -29,6 +29,7 @@ from engine.errors import ActionNotAvailableError, BlackLimitError, PuzzleLimitE
 from engine.events import EndTriggered, MarkersPassed, TurnStarted
 from engine.game import final_round
 from engine.state import LineClearTable
+from engine.variants.line_clear import next_side
 
 LEFT_W = ["W01", "W02", "W03"]
 
@@ -393,3 +394,27 @@ def test_with_the_first_player_removed_rounds_and_the_end_count_at_their_seat() 
             state = _spend(state, seat)
         steps += 1
     assert state.phase is not Phase.PLAY and _table(state).receipts == 2
+
+
+@pytest.mark.parametrize("players", [5, 6])
+def test_next_side_is_the_side_of_the_marker_that_reaches_a_seat_first(players: int) -> None:
+    """``next_side`` (what a plan laid out ahead is checked on) agrees with the markers' passes as
+    play makes them, removed seats skipped; a holder whose turn is over is reached again only later."""
+    state = lc(players)
+    white, black = _table(state).markers
+    expected = {seat: None for seat in range(players)}
+    markers = (white, black)
+    for _ in range(players):  # pass as end_turn does, the first marker to reach a seat names its side
+        markers = ((markers[0] + 1) % players, (markers[1] + 1) % players)
+        if markers[0] == markers[1]:
+            markers = (markers[0], (markers[1] + 1) % players)
+        for seat, side in zip(markers, ("left", "right"), strict=True):
+            if expected[seat] is None:
+                expected[seat] = side
+    assert {seat: next_side(state, seat) for seat in range(players)} == expected
+    assert next_side(state, (white + 1) % players) == "left"
+    assert next_side(state, (black + 1) % players) == "right"
+    removed = apply(state, RemovePlayer((black + 1) % players)).state
+    assert next_side(removed, (black + 1) % players) is None
+    assert next_side(removed, (black + 2) % players) == "right"  # the Black marker skips the removed seat
+    assert next_side(new_game(Options.for_players(4), seed=1), 1) is None  # no Line Clear, no side
