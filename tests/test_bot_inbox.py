@@ -163,3 +163,19 @@ async def test_a_malformed_inbox_or_plan_button_is_refused_privately(tmp_path: P
         text = assert_refused(await forge_click(h, h.user("bob"), post, custom_id), "not valid")
         assert "Nothing was changed" in text
         assert (post.content, [b.custom_id for b in post.buttons]) == before
+
+
+async def test_the_private_replys_buttons_hung_on_the_public_post_are_refused(tmp_path: Path) -> None:
+    """**Next game waiting for you** and **Plan my next turn** sit on a player's private reply. Hung
+    on the public turn post (a tampered client), they answered as if pressed there: refused
+    privately now, the post unchanged, as every private reply's button is."""
+    async with days_bot(tmp_path / "db.sqlite3", ManualClock(START)) as h:
+        game = await start_game(h)
+        assert game.current is not None
+        planner = next(h.user(s.user_id) for s in game.seats if s.user_id != game.current.user_id)
+        post = h.channel_messages("games")[-1]
+        before = (post.content, [b.custom_id for b in post.buttons])
+        for custom_id in (f"plg:next:{game.id}", f"pln:open:{game.id}"):
+            assert_refused(await forge_click(h, planner, post, custom_id), "not valid")
+        assert not h.world.open_modals  # no Plan form opened
+        assert (post.content, [b.custom_id for b in post.buttons]) == before

@@ -18,7 +18,7 @@ from bot.core.storage.days import DaysStore
 from bot.core.wording import texts
 from bot.core.wording.locales import localise
 
-from .cogs.common import MAX_CONTENT, bot_of, reply, report_error
+from .cogs.common import MAX_CONTENT, bot_of, on_private_message, reply, report_error
 from .services import FrontServices
 
 
@@ -58,7 +58,8 @@ GAME_ID = re.compile(r"\d{1,19}")
 class NextGameButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"plg:next:(?P<rest>[\s\S]*)"):
     """**Next game waiting for you**: the id names the game just played, which is passed over
     (the move may have come straight back); it works after a restart. Any other ``plg:next:``
-    id (forged or garbled: ``game_id`` None) is refused privately, not left unanswered."""
+    id (forged or garbled: ``game_id`` None), or the button hung on any message but a private
+    reply, is refused privately, not left unanswered."""
 
     def __init__(self, game_id: int | None) -> None:
         super().__init__(discord.ui.Button(label=texts.NEXT_GAME_BUTTON, style=discord.ButtonStyle.primary,
@@ -72,7 +73,7 @@ class NextGameButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"
 
     async def callback(self, interaction: discord.Interaction) -> None:
         try:
-            if self.game_id is None:
+            if self.game_id is None or not on_private_message(interaction):  # garbled, or hung elsewhere
                 raise StaleError(texts.FORGED_BUTTON)
             bot = bot_of(interaction)
             found = await inbox_for(bot, interaction.guild_id, interaction.user.id)

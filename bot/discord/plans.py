@@ -23,7 +23,7 @@ from bot.core.wording import texts
 from bot.core.wording.locales import Joined, locale_code, localise, notation_in
 from engine.variants.line_clear import next_side
 
-from .cogs.common import bot_of, channel_id_of, reply, report_error, saved
+from .cogs.common import bot_of, channel_id_of, on_private_message, reply, report_error, saved
 from .cogs.days import days_of
 from .services import FrontServices
 
@@ -176,7 +176,8 @@ OPEN = re.compile(r"open:(?P<game>\d{1,19})")
 class PlanButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"pln:(?P<rest>[\s\S]*)"):
     """**Plan my next turn**, offered when a seated player opens the panel out of turn: the form,
     with the plan they have (if any) filled in. Every other ``pln:`` id sent as a button (forged,
-    garbled, the form's own id: ``game_id`` None) is refused privately, not left unanswered."""
+    garbled, the form's own id: ``game_id`` None), or the button hung on any message but a
+    private reply, is refused privately, not left unanswered."""
 
     def __init__(self, game_id: int | None) -> None:
         super().__init__(discord.ui.Button(label=texts.PLAN_BUTTON, style=discord.ButtonStyle.primary,
@@ -191,7 +192,7 @@ class PlanButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"pln:
 
     async def callback(self, interaction: discord.Interaction) -> None:
         try:
-            if self.game_id is None:
+            if self.game_id is None or not on_private_message(interaction):  # garbled, or hung elsewhere
                 raise StaleError(texts.FORGED_BUTTON)
             context = await _seated(interaction)
             # Refused here, not after the form is typed: a button of a game gone (the channel's
