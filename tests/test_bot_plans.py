@@ -650,3 +650,21 @@ async def test_a_line_clear_plan_is_laid_out_on_the_side_of_the_seats_next_turn(
         [dm] = [m for m in h.dms_to(planner) if f"game {game.id}" in m.content]
         played = f"Your planned turn in game {game.id} was played: `take white 1`"
         assert dm.content.startswith(played), dm.content
+
+
+async def test_the_plan_form_fills_in_the_plan_in_the_readers_notation(tmp_path: Path) -> None:
+    """Everywhere else a pt-BR player reads actions in their notation (``pegar branco 1``); the
+    Plan form filled their plan in the engine's English words. It reads theirs now, and sent back
+    unchanged it keeps the same plan."""
+    async with days_bot(tmp_path / "db.sqlite3", ManualClock(START)) as h:
+        game = await start_game(h)
+        _, planner = await mover_and_planner(h)
+        final_reply(await h.slash(planner, CHANNEL, "projectl-plan set", actions="take white 1; level1"))
+        post = h.channel_messages(CHANNEL)[-1]
+        offer = final_reply(await h.click(planner, post, f"plp:play:{game.id}", locale="pt-BR"))
+        await h.click(planner, offer.message, f"pln:open:{game.id}", locale="pt-BR")
+        [(_, form, _)] = [m for m in h.world.open_modals if m[0] == planner.id]
+        [typed] = [c.value for c in form.components if getattr(c, "custom_id", "") == "actions"]
+        assert typed == "pegar branco 1; nível1", typed
+        saved = final_reply(await h.submit_modal(planner, form.custom_id, {"actions": typed}))
+        assert "1. `take white 1`" in saved.content and "2. `level1`" in saved.content, saved.content

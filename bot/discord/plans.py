@@ -202,7 +202,9 @@ class PlanButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"pln:
             assert context.game.state is not None
             plans.refuse_unless_plannable(context.game.state, context.seat)
             plan = await plan_keeping.plan_of(bot_of(interaction).storage, context)
-            current = "" if plan is None else "; ".join(step.action for step in plan.left)
+            # in the reader's notation, as every action they read (the engine parses it back)
+            current = "" if plan is None else "; ".join(notation_in(step.action, interaction.locale)
+                                                        for step in plan.left)
             form = PlanForm(context.game.id, interaction.locale, current)
             await interaction.response.send_modal(form)
             form.stop()  # out of discord.py's memory: answer_form answers the submit
