@@ -668,3 +668,25 @@ async def test_the_plan_form_fills_in_the_plan_in_the_readers_notation(tmp_path:
         assert typed == "pegar branco 1; nível1", typed
         saved = final_reply(await h.submit_modal(planner, form.custom_id, {"actions": typed}))
         assert "1. `take white 1`" in saved.content and "2. `level1`" in saved.content, saved.content
+
+
+async def test_a_plan_longer_than_the_form_holds_opens_the_form_all_the_same(tmp_path: Path) -> None:
+    """A plan kept from the web board (no 400-character box there) may read longer than the
+    form's box holds, the more so in Portuguese words: Discord refuses a form whose text is
+    longer than its box. The form then opens in the engine's shorter words, else empty."""
+    async with days_bot(tmp_path / "db.sqlite3", ManualClock(START)) as h:
+        game = await start_game(h)
+        _, planner = await mover_and_planner(h)
+        seat = game.seat_of(planner.id)
+        assert seat is not None
+        placement = "place L4 on B12 at A1 A2 A3 B3"  # 30 characters; in Portuguese 33
+        for count, expected in ((11, "colocar"), (12, "place"), (14, "")):
+            await PlanStore(bot_of(h).storage).save(game.id, seat.seat, planner.id,
+                                                    [PlanStep(placement, None)] * count)
+            h.world.open_modals.clear()
+            post = h.channel_messages(CHANNEL)[-1]
+            offer = final_reply(await h.click(planner, post, f"plp:play:{game.id}", locale="pt-BR"))
+            await h.click(planner, offer.message, f"pln:open:{game.id}", locale="pt-BR")
+            [(_, form, _)] = [m for m in h.world.open_modals if m[0] == planner.id]
+            [typed] = [c.value or "" for c in form.components if getattr(c, "custom_id", "") == "actions"]
+            assert len(typed) <= 400 and typed.startswith(expected), (count, len(typed), typed[:20])

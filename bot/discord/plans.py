@@ -118,6 +118,20 @@ FORM = re.compile(r"pln:form:(?P<game>\d{1,19})")
 """The Plan form's custom id: the game it plans for."""
 
 
+FORM_LENGTH = 400
+"""What the form's box holds (as ``/projectl-plan set actions:``): Discord refuses a longer text."""
+
+
+def form_text(actions: list[str], locale: Any) -> str:
+    """A kept plan as the form's box shows it: in the reader's notation, as every action they read
+    (the engine parses it back); in the engine's words if that is too long for the box (a plan
+    laid out on the web board, which has none), else nothing (``/projectl-plan show`` shows it)."""
+    for text in ("; ".join(notation_in(action, locale) for action in actions), "; ".join(actions)):
+        if len(text) <= FORM_LENGTH:
+            return text
+    return ""
+
+
 class PlanForm(discord.ui.Modal):
     """The Play panel's way in: the plan typed in a form, laid out as ``/projectl-plan set`` does.
 
@@ -132,7 +146,7 @@ class PlanForm(discord.ui.Modal):
         self.game_id = game_id
         self.actions: discord.ui.TextInput[PlanForm] = discord.ui.TextInput(
             label=str(localise(texts.PLAN_FORM_LABEL, locale))[:45], custom_id="actions",
-            style=discord.TextStyle.paragraph, max_length=400, default=current or None,
+            style=discord.TextStyle.paragraph, max_length=FORM_LENGTH, default=current or None,
             placeholder=str(localise(texts.PLAN_FORM_HINT, locale))[:100])
         self.add_item(self.actions)
 
@@ -202,9 +216,7 @@ class PlanButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"pln:
             assert context.game.state is not None
             plans.refuse_unless_plannable(context.game.state, context.seat)
             plan = await plan_keeping.plan_of(bot_of(interaction).storage, context)
-            # in the reader's notation, as every action they read (the engine parses it back)
-            current = "" if plan is None else "; ".join(notation_in(step.action, interaction.locale)
-                                                        for step in plan.left)
+            current = "" if plan is None else form_text([s.action for s in plan.left], interaction.locale)
             form = PlanForm(context.game.id, interaction.locale, current)
             await interaction.response.send_modal(form)
             form.stop()  # out of discord.py's memory: answer_form answers the submit
