@@ -27,6 +27,7 @@ from bot.web.tokens import TokenSigner, new_secret
 from engine.cards import Colour
 from engine.policies.hidden import visible_cards
 from engine.state import LineClearTable
+from engine.variants.line_clear import next_side
 
 LEVEL1 = {"action": "level1"}
 
@@ -204,8 +205,8 @@ async def test_a_plan_holds_a_master_laid_out_from_the_drafts_options(
     assert filled == {first: 1, second: 2} and state.actions_left == 1  # Master and level1 played
 
 
-async def test_in_line_clear_a_plan_is_laid_out_on_the_side_chosen(http: aiohttp.ClientSession,
-                                                                   tmp_path: Path) -> None:
+async def test_in_line_clear_a_plan_is_laid_out_on_the_side_chosen_else_the_seats_next(
+        http: aiohttp.ClientSession, tmp_path: Path) -> None:
     opened = await open_board(tmp_path, players=5, human_seats=(0, 1, 2, 3, 4), seed=5)
     try:
         state = (await opened.game()).state
@@ -219,8 +220,11 @@ async def test_in_line_clear_a_plan_is_laid_out_on_the_side_chosen(http: aiohttp
             assert status == 200 and drafted["plan"]["side"] == side
             assert drafted["view"]["table"]["side"] == side
             assert drafted["plan"]["steps"][0]["card"] == table.row(side, Colour.WHITE)[0]
-        status, either = await call(http, opened, "/api/plan/draft", seat, take)
-        assert status == 200 and either["plan"]["side"] == "left"  # the first side that allows it
+        status, unchosen = await call(http, opened, "/api/plan/draft", seat, take)
+        # none chosen: the side of the seat's next turn, as on Discord (the other's rows it will not see)
+        assert next_side(state, seat) is not None
+        assert status == 200 and unchosen["plan"]["side"] == next_side(state, seat)
+        assert unchosen["plan"]["steps"][0]["card"] == table.row(next_side(state, seat), Colour.WHITE)[0]
     finally:
         await opened.stop()
 

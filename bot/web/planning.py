@@ -38,6 +38,7 @@ from bot.web.acting import (
 from bot.web.view import Json, seat_view
 from engine import Action
 from engine.state import SIDES
+from engine.variants.line_clear import next_side
 from engine.visibility import hidden_scores
 
 log = logging.getLogger(__name__)
@@ -68,7 +69,7 @@ class BoardPlans:
         """The table after the steps laid out so far, as the seat sees it: nothing is kept."""
         ctx = await self._planning(token)
         actions, side = _plan_body(body, ctx.locale)
-        laid_out = _laid_out(ctx, actions, side)
+        laid_out = _laid_out(ctx, actions, _side(ctx, side))
         view = draft_view(ctx, laid_out, await self.front.recent(ctx.game), blind=self.front.signer.blind)
         return {"view": view, "plan": _draft_json(ctx, laid_out)}
 
@@ -79,7 +80,7 @@ class BoardPlans:
         if not actions:
             raise Refused(422, {"error": sentence(texts.PLAN_EMPTY, ctx.locale)})
         try:
-            laid_out = await plan_keeping.save_plan(self.front.manager, ctx, actions, side=side)
+            laid_out = await plan_keeping.save_plan(self.front.manager, ctx, actions, side=_side(ctx, side))
         except BotError as error:
             raise Refused(422, {"error": sentence(error.message, ctx.locale)}) from None
         except Exception as error:  # nothing was kept: a storage fault is a 503 in the player's words
@@ -183,6 +184,13 @@ def _plan_body(body: Any, locale: Any) -> tuple[list[Action], str | None]:
             raise unreadable(texts.BOARD_NO_ACTION, locale)
         actions.append(action)
     return actions, body.get("side")
+
+
+def _side(ctx: ActingContext, chosen: str | None) -> str | None:
+    """The Line Clear side a plan is laid out on: the one chosen, else (as on Discord) the side of
+    the marker that reaches the seat next, whose rows the turn will see."""
+    assert ctx.game.state is not None
+    return chosen or next_side(ctx.game.state, ctx.seat)
 
 
 def _laid_out(ctx: ActingContext, actions: list[Action], side: str | None) -> plans.LaidOut:
