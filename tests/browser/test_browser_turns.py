@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+import pytest
 from board_pages import (
     BUSY_CEILING_MS,
     PHONE,
@@ -265,10 +266,13 @@ def test_a_move_answered_without_its_view_reads_the_view_again(page: Page,
     assert note in message(page) and "error" not in (page.get_attribute("#message", "class") or "")
 
 
+@pytest.mark.parametrize("lost_how", ["network", "proxy page"])
 def test_a_first_load_lost_on_the_network_is_tried_again_until_the_board_comes(
-        browser: Browser, boards: Callable[..., BoardHandle]) -> None:
+        browser: Browser, boards: Callable[..., BoardHandle], lost_how: str) -> None:
     """The board's first view used to be asked once: lost on the network, the page said so and
-    stayed empty until the player reloaded it. It is asked again, saying so, and drawn."""
+    stayed empty until the player reloaded it. It is asked again, saying so, and drawn; so is one
+    a proxy in between answered with a page of its own (a 429), which holds none of the board's
+    words and says nothing of the link."""
     board = boards(players=2)
     context = browser.new_context(locale="pt-BR")  # before any view the page speaks the browser's language
     context.set_default_timeout(BUSY_CEILING_MS)
@@ -276,7 +280,10 @@ def test_a_first_load_lost_on_the_network_is_tried_again_until_the_board_comes(
 
     def lose(route: Route) -> None:
         lost.append(route.request.url)
-        route.abort("internetdisconnected")
+        if lost_how == "network":
+            route.abort("internetdisconnected")
+        else:
+            route.fulfill(status=429, content_type="text/html", body="<h1>429 Too Many Requests</h1>")
 
     try:
         page = context.new_page()

@@ -115,7 +115,9 @@ export class Board {
       try {
         return await this.api.view();
       } catch (error) {
-        if (!(error instanceof NetworkError || (error instanceof ApiError && error.status >= 500))) {
+        // lost, a fault of the server's, or a proxy's page in its place (a 429…): asked again; a
+        // refusal in the board's words (a bad link) is final
+        if (!(error instanceof NetworkError || unexplained(error) || (error instanceof ApiError && error.status >= 500))) {
           this.fail(error);
           return null;
         }
