@@ -290,12 +290,19 @@ async def test_plan_outcomes_kept_at_the_same_moment_get_distinct_numbers(storag
             return await plain_write(then_wait)
 
         second.write = held_open  # type: ignore[method-assign,assignment]
-        slow = asyncio.create_task(
-            PlanStore(second).keep_outcome(games[0], 0, 5, ["level1"], [], None, 2, keep_at_most=1000))
-        await asyncio.to_thread(written.wait, 5)  # its row is written, its transaction still open
-        await PlanStore(first).keep_outcome(games[1], 0, 6, ["pass"], [], None, 2, keep_at_most=1000)
-        release.set()
-        await slow
+        for other_game in (games[1], games[0]):  # another seat's, then the same seat's
+            written.clear()
+            release.clear()
+            slow = asyncio.create_task(
+                PlanStore(second).keep_outcome(games[0], 0, 5, ["level1"], [], None, 2, keep_at_most=1000))
+            await asyncio.to_thread(written.wait, 5)  # its row is written, its transaction still open
+            keeping = asyncio.create_task(
+                PlanStore(first).keep_outcome(other_game, 0, 6, ["pass"], [], None, 2, keep_at_most=1000))
+            await asyncio.sleep(0.2)  # PostgreSQL: the same seat's insert waits on the open one
+            release.set()
+            await asyncio.gather(slow, keeping)
+        kept_last = await PlanStore(first).outcome(games[0], 0)
+        assert kept_last is not None and kept_last.played == ("pass",)  # the later keep is the one kept
         second.write = plain_write  # type: ignore[method-assign]
 
         async def keep(store: Storage, game_id: int, seat: int) -> None:

@@ -164,13 +164,25 @@ class PlanStore:
         """Keep what the seat's planned turn did in place of its last one, and drop the first kept
         of all seats' beyond ``keep_at_most`` — one transaction."""
         now = self.storage.now_iso()
+        row = (game_id, seat, user_id, json.dumps(list(played)), json.dumps(list(left)), reason,
+               actions_left, now)
+        # `kept` numbered by the database (migration 0021), unique however many write; kept again,
+        # a seat's outcome takes a new number, the latest. SQLite's writers take turns, so the row
+        # is replaced; on PostgreSQL two processes keeping the same seat's at once would both find
+        # no row to replace and one insert would fail on the other's: an upsert waits for it, and
+        # its EXCLUDED row carries the new number drawn for the insert.
+        upsert = self.storage.dialect == "postgresql"
+        insert = f"INSERT INTO plan_outcomes ({_OUTCOME_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?)"
 
         def work(conn: sqlite3.Connection) -> None:
-            conn.execute(_FORGET_OUTCOME, (game_id, seat))  # kept again: a new number, the latest
-            conn.execute(  # `kept` numbered by the database (migration 0021), unique however many write
-                f"INSERT INTO plan_outcomes ({_OUTCOME_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
-                (game_id, seat, user_id, json.dumps(list(played)), json.dumps(list(left)), reason,
-                 actions_left, now))
+            if upsert:
+                conn.execute(insert + " ON CONFLICT (game_id, seat) DO UPDATE SET kept = EXCLUDED.kept,"
+                             " user_id = EXCLUDED.user_id, played = EXCLUDED.played,"
+                             " unplayed = EXCLUDED.unplayed, reason = EXCLUDED.reason,"
+                             " actions_left = EXCLUDED.actions_left, kept_at = EXCLUDED.kept_at", row)
+            else:
+                conn.execute(_FORGET_OUTCOME, (game_id, seat))
+                conn.execute(insert, row)
             conn.execute(
                 "DELETE FROM plan_outcomes WHERE kept <="
                 " (SELECT kept FROM plan_outcomes ORDER BY kept DESC LIMIT 1 OFFSET ?)", (keep_at_most,))
