@@ -28,7 +28,6 @@ The compressed bands and the parts of bands with several parts are kept within b
 
 from __future__ import annotations
 
-import itertools
 import struct
 import types
 import zlib
@@ -45,7 +44,7 @@ except ImportError:  # pragma: no cover - isal is a dependency; zlib's streams d
     deflating = zlib
 
 from .cache import MB, HashedKey, KeptBytes
-from .indexed import NotFinal, blank, canvas, index, matching_quantize, point, quantize_lut, sprite_mode
+from .indexed import NotFinal, canvas, index, matching_quantize, point, quantize_lut
 from .palette import PNG_COMPRESS_LEVEL, RGB, palette_image
 
 Painter = Callable[[Image.Image, int, int], None]
@@ -102,6 +101,13 @@ class Band:
     top: int
     height: int
     parts: tuple[Part, ...]
+    within: tuple[Band, ...] = ()
+    """Bands drawn within this one's rows instead of ``parts`` (:func:`beside`): side by side
+    in columns, their parts never overlapping; what none covers is background."""
+
+    def placed(self) -> tuple[Band, ...]:
+        """The bands whose parts make this one's rows: those within it, or itself."""
+        return self.within or (self,)
 
 
 def whole(
@@ -135,80 +141,23 @@ class Stack:
         return Layout(self.width, self.y, background, tuple(self.bands), mode)
 
 
-def side_by_side(top: int, bottom: int, columns: Sequence[Sequence[Band]], background: RGB) -> list[Band]:
+def beside(top: int, bottom: int, columns: Sequence[Sequence[Band]]) -> Band:
     """Columns of bands, each column's bands laid down its own rows between ``top`` and
     ``bottom`` (its parts at their own columns of the image; rows no band of a column covers are
-    background there), as full-width bands one after another: cut wherever a band of any column
-    starts or ends. A band cut in pieces keeps its parts, each drawn once per image on a canvas
-    of its own — placed, as every part is, an even number of pixels from where the image has it
-    — and its rows pasted piece by piece (:func:`_rows_of`): the same pixels as drawn whole.
-    Each part is cut on its own (a market slot, a reserve shape), so a piece of a part that did
-    not change is found kept while its neighbour's is drawn again."""
-    cuts = sorted({top, bottom, *(edge for column in columns for band in column
-                                  for edge in (band.top, band.top + band.height) if top < edge < bottom)})
-    drawn: dict[int, dict[str, Image.Image]] = {}  # id of a part cut in pieces -> it drawn, by mode
-    hashed: dict[int, HashedKey | None] = {}  # id of a part cut in pieces -> its key, hashed once
-    bands: list[Band] = []
-    for start, end in itertools.pairwise(cuts):
-        parts: list[Part] = []
-        for column in columns:
-            for band in column:
-                if band.top <= start and end <= band.top + band.height:
-                    if band.top == start and band.height == end - start:
-                        parts += band.parts
-                    else:
-                        for part in band.parts:
-                            if id(part) not in hashed:
-                                hashed[id(part)] = None if part.key is None else HashedKey(part.key)
-                            parts.append(_rows_of(part, band, start, end, background,
-                                                  drawn.setdefault(id(part), {}), hashed[id(part)]))
-        bands.append(Band(start, end - start, tuple(sorted(parts, key=lambda part: part.x))))
-    return bands
+    background there), as one band drawn on one canvas (:attr:`Band.within`).
 
-
-def _rows_of(
-    part: Part, band: Band, start: int, end: int, background: RGB, drawn: dict[str, Image.Image],
-    part_key: HashedKey | None,
-) -> Part:
-    """Rows ``start`` to ``end`` (of the image) of ``part`` of ``band``, as a part of its own:
-    the whole part drawn once per way of drawing in ``drawn`` (shared by every piece of the
-    part), keyed by the part's key (``part_key``: hashed once for all its pieces — a panel's key
-    holds its player's puzzles, supply and cards, and is cut in some six pieces) and which of
-    its rows; its cover draws the whole cover shifted up to these rows (what falls outside them
-    is clipped)."""
-
-    def paint(image: Image.Image, x: int, y: int) -> None:
-        dx, dy = x % 2, band.top % 2
-        how = f"{image.mode}/{sprite_mode(image)}"  # palette drawing mapped, final or plain: kept apart
-        own = drawn.get(how)
-        if own is None:
-            own = blank(image.mode, (part.width + dx, band.height + dy), background)
-            part.paint(own, dx, dy)
-            drawn[how] = own
-        first = dy + start - band.top
-        image.paste(own.crop((dx, first, dx + part.width, first + end - start)), (x, y))
-
-    mapped: Callable[[], Image.Image] | None = None
-    if part.drawn is not None:
-        whole_drawn = part.drawn
-
-        def mapped() -> Image.Image:
-            found = drawn.get("drawn")
-            if found is None:
-                found = drawn["drawn"] = whole_drawn()
-            return found.crop((0, start - band.top, part.width, end - band.top))
-
-    key = None if part_key is None else ("rows", part_key, start - band.top, end - start, band.height,
-                                         band.top % 2)
-    cover: Painter | None = None
-    if part.cover is not None:
-        whole_cover = part.cover
-
-        def cover(image: Image.Image, x: int, y: int) -> None:
-            whole_cover(image, x, y - (start - band.top))
-
-    return Part(part.x, part.width, key, paint, cover, part.cover_key, mode=part.mode, keep=part.keep,
-                drawn=mapped, final=part.final)
+    Why not full-width bands cut wherever a band of any column starts or ends: beside the shared
+    table, whose bands change at nearly every turn end, stand the panels, two of which change at
+    every turn end, so such a band was seldom found kept (a tenth of them over whole 2- to
+    4-player games) while every panel was cut in some six pieces, each looked up, cropped and
+    pasted on its own. Each part is still kept on its own (a panel, a market slot, a reserve
+    shape): drawn once and pasted whole."""
+    within = tuple(band for column in columns for band in column)
+    for band in within:
+        if band.within or band.top < top or band.top + band.height > bottom:
+            raise ValueError(f"a band of rows {band.top} to {band.top + band.height} is not within"
+                             f" {top} to {bottom}")
+    return Band(top, bottom - top, (), within)
 
 
 @dataclass(frozen=True, slots=True)
@@ -231,10 +180,11 @@ def draw(layout: Layout) -> Image.Image:
         else Image.new(layout.mode, (layout.width, layout.height), layout.background)
     )
     for band in layout.bands:
-        for part in band.parts:
-            part.paint(image, part.x, band.top)
-            if part.cover is not None:
-                part.cover(image, part.x, band.top)
+        for placed in band.placed():
+            for part in placed.parts:
+                part.paint(image, part.x, placed.top)
+                if part.cover is not None:
+                    part.cover(image, part.x, placed.top)
     return image
 
 
@@ -398,23 +348,28 @@ def _band_rows(band: Band, layout: Layout, part_keys: tuple[HashedKey | None, ..
     PNG's rows are these bytes from one byte before (:func:`_segment`). So the parts stand at
     their own columns, and where the band starts on an even row, covers are drawn straight on
     the rows (shifted by an even number) instead of on a copy of the kept part. ``part_keys``:
-    the parts' keys, hashed once for the band's key and the parts' (:func:`_part_keys`)."""
+    the parts' keys (those of the bands within it, in order), hashed once for the band's key and
+    the parts' (:func:`_part_keys`)."""
     rows = Image.new("P", (layout.width + 1, band.height), index(layout.background))
     rows.im.paste(0, (layout.width, 0, layout.width + 1, band.height))
     even = band.top % 2 == 0
-    several = len(band.parts) > 1
-    for part, part_key in zip(band.parts, part_keys, strict=True):
-        # Where halves round depends on the parity of the part's place: part of the key.
-        kept = part_key is not None and part.keep and (several or part.cover is not None)
-        key = HashedKey((part_key, part.x % 2, band.top % 2, band.height, layout.mode, part.mode,
-                         layout.background)) if kept else None
-        found = (_draw_part(part, band, layout.mode, layout.background) if key is None
-                 else _kept_part(key, part, band, layout))
-        if part.cover is not None and not even:
-            found = _cover(found, part, band, layout.background)
-        rows.im.paste(found.im, (part.x, 0, part.x + found.width, found.height))
-        if part.cover is not None and even:
-            part.cover(rows, part.x, 0)
+    keys = iter(part_keys)
+    for placed in band.placed():
+        several = len(placed.parts) > 1 or bool(band.within)
+        y = placed.top - band.top
+        for part in placed.parts:
+            part_key = next(keys)
+            # Where halves round depends on the parity of the part's place: part of the key.
+            kept = part_key is not None and part.keep and (several or part.cover is not None)
+            key = HashedKey((part_key, part.x % 2, placed.top % 2, placed.height, layout.mode, part.mode,
+                             layout.background)) if kept else None
+            found = (_draw_part(part, placed, layout.mode, layout.background) if key is None
+                     else _kept_part(key, part, placed, layout))
+            if part.cover is not None and not even:
+                found = _cover(found, part, placed, layout.background)
+            rows.im.paste(found.im, (part.x, y, part.x + found.width, y + found.height))
+            if part.cover is not None and even:
+                part.cover(rows, part.x, y)
     return _raw(rows)
 
 
@@ -438,13 +393,15 @@ def _part_keys(band: Band) -> tuple[HashedKey | None, ...]:
     """Each part's key hashed once (None: not kept). A part's key holds game state (dataclasses
     hashed field by field in Python) and goes into two keys — its band's and its own — which
     hashed it twice; hashed once, the band's key hashes only these wrappers."""
-    return tuple(None if part.key is None else HashedKey(part.key) for part in band.parts)
+    return tuple(None if part.key is None else HashedKey(part.key)
+                 for placed in band.placed() for part in placed.parts)
 
 
 def _segment(band: Band, layout: Layout) -> tuple[bytes, int, int]:
     part_keys = _part_keys(band)
     key: HashedKey | None = None
-    if all(part_key is not None for part_key in part_keys):
+    # A band of bands within it is seldom seen again (:func:`beside`): not kept.
+    if not band.within and all(part_key is not None for part_key in part_keys):
         parts = tuple((part.x, part.width, part_key, part.cover_key, part.mode)
                       for part, part_key in zip(band.parts, part_keys, strict=True))
         key = HashedKey((layout.width, layout.background, layout.mode, band.height, band.top % 2, parts))

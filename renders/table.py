@@ -208,8 +208,8 @@ def table_image(state: GameState, names: Sequence[str], previous: GameState | No
 def table_layout(state: GameState, names: Sequence[str], previous: GameState | None = None) -> Layout:
     """The table as bands, top to bottom, each keyed by what it shows (in the current words): the
     status bar and any banner across the image, then the shared table (market, reserve, Finesse,
-    legends) with the players' panels beside it (:func:`panel_columns_beside`), cut into bands
-    across both (:func:`layers.side_by_side`)."""
+    legends) with the players' panels beside it (:func:`panel_columns_beside`), both in one band
+    (:func:`layers.beside`)."""
     lay = LAYOUT
     t = lay.t
     beside = panel_columns_beside(state.options)
@@ -238,8 +238,7 @@ def table_layout(state: GameState, names: Sequence[str], previous: GameState | N
         beside_bands.append(panels.bands(top, row, above, below, state, shown, changes, language))
         top += panels.row_heights[row] + below
     bottom = max(shared.y, top)
-    bands = layers.side_by_side(stack.y, bottom, (shared.bands, beside_bands), PAGE)
-    stack.extend(*bands)
+    stack.extend(layers.beside(stack.y, bottom, (shared.bands, beside_bands)))
     return stack.layout(PAGE)
 
 
@@ -771,12 +770,10 @@ class PanelGrid:
         changes: Changes, language: str,
     ) -> Band:
         """Row ``row`` of panels from ``top`` (with ``above`` rows of page over it and ``below``
-        under it: the first row's margin is its band's, not a band cutting the market's first
-        row apart), as one band, a part per panel. Not split into the panels' heads (which
-        change at every action) and bodies: beside the shared table, whose bands change at
-        nearly every turn end, a split only cut each panel into more pieces
-        (:func:`layers.side_by_side`), each looked up, drawn and pasted on its own, while a
-        panel whose head changed is drawn whole anyway."""
+        under it, drawn with it), as one band, a part per panel. Not split into the panels' heads
+        (which change at every action) and bodies: a panel whose head changed is drawn whole
+        anyway (from its kept tiles, :class:`_TiledPanel`), and each part is looked up and
+        pasted on its own."""
         g = self.geometry
         height = self.row_heights[row]
         parts: list[Part] = []

@@ -150,6 +150,43 @@ def test_parts_set_aside_are_compressed_at_once_past_their_budget() -> None:
         assert layers.spill_pending() == 0
 
 
+def _beside_layout(drawn: list[int], shades: tuple[int, int, int]) -> layers.Layout:
+    """A band across the top, then two columns side by side: one band on the left (rows 3-9),
+    two on the right (rows 4-6 and 7-11, starting on odd and even rows)."""
+    def painter(shade: int, rows: int) -> layers.Painter:
+        def paint(image: Image.Image, x: int, y: int) -> None:
+            drawn.append(shade)
+            image.paste((shade, shade, shade), (x + 1, y, x + 9, y + rows))
+        return paint
+
+    left = layers.Band(3, 7, (layers.Part(1, 12, ("left", shades[0]), painter(shades[0], 7)),))
+    right = (layers.Band(4, 3, (layers.Part(21, 10, ("right", shades[1]), painter(shades[1], 3)),)),
+             layers.Band(7, 5, (layers.Part(20, 11, ("right", shades[2]), painter(shades[2], 5)),)))
+    return layers.Layout(40, 12, PAGE, (
+        layers.whole(0, 3, 40, ("top",), painter(90, 2)),
+        layers.beside(3, 12, ((left,), right)),
+    ))
+
+
+def test_columns_side_by_side_show_what_one_canvas_shows_and_keep_their_parts() -> None:
+    """Bands beside each other (the shared table and the panels) make one band of the image;
+    each part is kept on its own, so a part that changed is the only one drawn again."""
+    drawn: list[int] = []
+    layers.clear_layers()
+    first = layers.png(_beside_layout(drawn, (10, 20, 30)))
+    assert pixels(first) == pixels(to_png(layers.draw(_beside_layout([], (10, 20, 30)))))
+    drawn.clear()
+    changed = layers.png(_beside_layout(drawn, (10, 40, 30)))
+    assert drawn == [40]
+    assert pixels(changed) == pixels(to_png(layers.draw(_beside_layout([], (10, 40, 30)))))
+
+
+def test_bands_beside_each_other_must_lie_within_their_rows() -> None:
+    paint: layers.Painter = lambda image, x, y: None  # noqa: E731
+    with pytest.raises(ValueError, match="not within"):
+        layers.beside(3, 8, ((layers.whole(2, 4, 10, None, paint),),))
+
+
 def test_bands_must_cover_the_image() -> None:
     paint: layers.Painter = lambda image, x, y: None  # noqa: E731
     with pytest.raises(ValueError, match="cover"):
