@@ -1,6 +1,6 @@
 """Where the renders bench's time goes: its sample drawn exactly as ``python -m bench renders``
-draws it (worker budgets, the warm-up game, then the 30 turn ends in order, table then mat), for
-profilers.
+draws it (as a render worker: its budgets, the warm-up game, its garbage collector, then the 30
+turn ends in order, table then mat), for profilers.
 
 ``python -m bench.render_profile --cprofile``: cProfile over the sample's table images (sorted by
 internal time). For instruction counts (which the machine's load does not change), callgrind
@@ -34,14 +34,12 @@ import statistics
 import time
 from collections.abc import Callable, Sequence
 
-from bot.core.rendering.render import warm_renders
 from engine import Options
 from renders import render_mat, render_table
-from renders.cache import WORKER_BUDGETS, budgets_while, clear_all
-from renders.layers import spill_pending
+from renders.cache import clear_all
 from renders.samples import names_for, play
 
-from .renders import SEED, STATES, TurnEnd, turn_ends
+from .renders import SEED, STATES, TurnEnd, after_image, as_a_render_worker, turn_ends
 
 
 def _call(function: Callable[..., bytes], *args: object) -> bytes:
@@ -81,11 +79,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     times: list[float] = []
     sizes: list[int] = []
     medians: list[float] = []
-    with budgets_while(WORKER_BUDGETS):
-        for done in range(args.passes):
-            if done:
-                clear_all()
-            warm_renders(whole_market=True)
+    for done in range(args.passes):
+        if done:
+            clear_all()
+        with as_a_render_worker():
             if args.no_sample:
                 return 0
             times, cpu, sizes, marked = [], [], [], 0
@@ -102,11 +99,11 @@ def main(argv: Sequence[str] | None = None) -> int:
                 times.append((time.perf_counter() - start) * 1000)
                 cpu.append((time.process_time() - start_cpu) * 1000)
                 sizes.append(len(data))
-                spill_pending()  # as a worker does once its image is written back, untimed
+                after_image()  # as a worker does once its image is written back, untimed
                 if not args.no_mats:
                     mat = operator.call if args.mark == "mat" and chosen else _call
                     mat(render_mat, end.state, end.actor, names, end.actor)
-                    spill_pending()
+                    after_image()
             medians.append(statistics.median(times))
             if args.passes > 1:
                 print(f"pass {done + 1}: table median {medians[-1]:.3f} ms wall,"

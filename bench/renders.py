@@ -12,7 +12,10 @@ becomes what the bot's render worker is when it takes its first job: the workers
 (:data:`renders.cache.WORKER_BUDGETS`) and the warm-up game every worker draws at start
 (:func:`bot.core.rendering.render.warm_renders`); after each image, untimed, the parts it dropped from
 the layers' cache are compressed, as a worker does once its image is written back
-(:func:`renders.layers.spill_pending`, since 2026-12-05). Until 2026-12-03 the bench had drawn
+(:func:`renders.layers.spill_pending`, since 2026-12-05). Garbage is collected as in a worker too:
+what the warm-up built is frozen and automatic collections are off, the ones that came due run
+after each image, untimed (:mod:`bot.core.rendering.collector`; until 2026-12-08 the bench let
+them fall inside the images, as no worker does). Until 2026-12-03 the bench had drawn
 one table before the sample, so the text colour tables a mid-game mat needs were built inside it
 (some 10 ms each): the mat's median was 2.46 ms so, 1.6–1.9 ms warmed. Beside it, unbudgeted: the same
 images with the layer caches emptied before each (``*_uncached_ms``: a worker that never saw the
@@ -26,12 +29,16 @@ each figure and a missed one makes the exit code 1.
 from __future__ import annotations
 
 import argparse
+import gc
 import statistics
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass
 from functools import partial
 
+from bot.core.rendering.allocator import release_freed_memory
+from bot.core.rendering.collector import collect_between_jobs, collect_if_due
 from bot.core.rendering.render import warm_renders
 from bot.core.wording.describe import alt_text, describe
 from engine import Options
@@ -50,13 +57,38 @@ DESCRIBE_ROUNDS = 10
 """Each sample state's table and mat descriptions are built this many times in each language."""
 
 
+@contextmanager
+def as_a_render_worker() -> Iterator[None]:
+    """The process as a render worker is when it takes its first job
+    (:func:`bot.core.rendering.render.warm_render_worker`): the workers' cache budgets, the
+    warm-up game drawn, what it built frozen and automatic garbage collections off; afterwards
+    the collector as it was."""
+    with budgets_while(WORKER_BUDGETS):
+        warm_renders(whole_market=True)
+        collect_between_jobs()
+        try:
+            yield
+        finally:
+            gc.enable()
+            gc.unfreeze()
+
+
+def after_image() -> None:
+    """What a render worker does once an image is written back, when nobody waits for it: the
+    parts the image dropped compressed, the garbage collections that came due, freed memory
+    handed back (at most once a second)."""
+    spill_pending()
+    collect_if_due()
+    release_freed_memory()
+
+
 def _time(fn: Callable[[], bytes]) -> tuple[float, int]:
     """Milliseconds and bytes of one image; then, untimed, what a render worker does once the
-    image is written back (:func:`renders.layers.spill_pending`)."""
+    image is written back (:func:`after_image`)."""
     start = time.perf_counter()
     data = fn()
     elapsed = (time.perf_counter() - start) * 1000
-    spill_pending()
+    after_image()
     return elapsed, len(data)
 
 
@@ -108,8 +140,7 @@ def run() -> dict[str, float]:
     sample = ends[first : first + STATES]
     names = names_for(sample[0].state)
     cold_ms, _ = _time(lambda: render_table(states[0], names))
-    with budgets_while(WORKER_BUDGETS):  # as bot.core.rendering.render's worker initialiser does
-        warm_renders(whole_market=True)
+    with as_a_render_worker():
         table: list[tuple[float, int]] = []
         mats: list[tuple[float, int]] = []
         for end in sample:  # in order, as the bot posts them: the table, then the actor's mat

@@ -373,6 +373,21 @@ def test_bench_report_keys() -> None:
     assert report["table_png_kb"] <= 250
 
 
+def test_the_renders_bench_collects_garbage_as_a_render_worker_does() -> None:
+    """The bench draws as a render worker draws (bot.core.rendering.render.warm_render_worker):
+    what the warm-up built is frozen and no collection falls inside an image; the collector is
+    as it was afterwards (the bench runs inside test processes too)."""
+    import gc
+
+    from bench.renders import as_a_render_worker
+
+    assert gc.isenabled()
+    with as_a_render_worker():
+        assert not gc.isenabled()
+        assert gc.get_freeze_count() > 0
+    assert gc.isenabled() and gc.get_freeze_count() == 0
+
+
 def test_examples_are_written(tmp_path) -> None:  # type: ignore[no-untyped-def]
     from renders.examples import write_examples
 
