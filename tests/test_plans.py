@@ -12,7 +12,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 import engine
@@ -270,6 +270,7 @@ def _turn_of(policy: Policy, state: engine.GameState, seat: int, rng: random.Ran
 
 @settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(mode=st.sampled_from(sorted(MODES)), seed=st.integers(0, 10**6), moves=st.integers(0, 6))
+@example(mode="line-clear", seed=4062, moves=0)  # a plan stopped at its 2nd step was told twice
 async def test_a_plan_plays_exactly_the_steps_that_still_hold_within_one_turn(
         tmp_path_factory: pytest.TempPathFactory, mode: str, seed: int, moves: int) -> None:
     path = tmp_path_factory.mktemp("plan") / "p.sqlite3"

@@ -239,10 +239,11 @@ class GamesCore:
                 log.exception("commit hook %r failed", hook)
         # The move handed on: the plan a seat may have for its turn is read in this same job (on
         # SQLite; on PostgreSQL the commit stays one statement sent from the loop, the plans are
-        # read after it).
+        # read after it). Not by a planned step's commit: the plan playing may stop and be dropped
+        # at the same revision, and what this read would then hand on is a plan no longer kept.
         found: dict[int, PlanRow] | None = None
         handed_on = not finished and move_changed_hands(game.state, outcome.state)
-        if handed_on and self.storage.dialect == "sqlite":
+        if handed_on and planned is None and self.storage.dialect == "sqlite":
             found = {}
             also.append(plans_read(game.id, found))
         text, catalogue = stored_state(game, outcome.state)
