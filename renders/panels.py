@@ -7,7 +7,7 @@ canvas once and then paint straight onto it (one image allocation per render).
 from __future__ import annotations
 
 from collections.abc import Callable, Hashable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import lru_cache
 
 from PIL import Image, ImageDraw
@@ -240,63 +240,62 @@ def _grey_box(image: Image.Image, box: tuple[int, int, int, int]) -> None:
 
 @dataclass(frozen=True, slots=True)
 class PanelGeometry:
+    """A panel's measures. The derived ones (fields not set by the caller) are worked out once,
+    when it is made: read some 400 times a table image (tile keys and boxes, heights, frames),
+    as properties they cost a Python call each, some of them five (``side``); and its hash is
+    kept (it is in every panel tile's key and every panel part's)."""
+
     width: int
     t: TextSizes
     mini_cell: int
     supply_cell: int
+    pad: int = field(init=False, repr=False, compare=False)
+    thumb: int = field(init=False, repr=False, compare=False)
+    head: int = field(init=False, repr=False, compare=False)
+    puzzles: int = field(init=False, repr=False, compare=False)
+    done_thumb: int = field(init=False, repr=False, compare=False)
+    done_step: int = field(init=False, repr=False, compare=False)
+    line: int = field(init=False, repr=False, compare=False)
+    inner: int = field(init=False, repr=False, compare=False)
+    puzzles_width: int = field(init=False, repr=False, compare=False)
+    side: bool = field(init=False, repr=False, compare=False)
+    """Wide panels (Solo) put the supply beside the puzzles instead of under them."""
+    thumb_gap: int = field(init=False, repr=False, compare=False)
+    supply_width: int = field(init=False, repr=False, compare=False)
+    _hash: int = field(init=False, repr=False, compare=False)
 
-    @property
-    def pad(self) -> int:
-        return self.t.small // 2
+    def __post_init__(self) -> None:
+        small = self.t.small
+        thumb = mini_size(self.mini_cell)
+        pad = small // 2
+        inner = self.width - 2 * (pad + 4)
+        puzzles_width = 4 * thumb + 3 * (small // 2)
+        side = inner - puzzles_width >= 12 * small
+        done_thumb = mini_size(DONE_CELL)
+        derived = {
+            "pad": pad,
+            "thumb": thumb,
+            "head": int(self.t.large * 1.35) + int(small * 1.35),
+            "puzzles": thumb + int(small * 1.45),
+            "done_thumb": done_thumb,
+            "done_step": done_thumb + small // 3,
+            "line": max(int(small * 1.35), 2 * self.supply_cell + 8),
+            "inner": inner,
+            "puzzles_width": puzzles_width,
+            "side": side,
+            "thumb_gap": small // 2 if side else (inner - 4 * thumb) // 3,
+            "supply_width": inner - puzzles_width - small if side else inner,
+            "_hash": hash((self.width, self.t, self.mini_cell, self.supply_cell)),
+        }
+        for name, value in derived.items():
+            object.__setattr__(self, name, value)
 
-    @property
-    def thumb(self) -> int:
-        return mini_size(self.mini_cell)
-
-    @property
-    def head(self) -> int:
-        return int(self.t.large * 1.35) + int(self.t.small * 1.35)
-
-    @property
-    def puzzles(self) -> int:
-        return self.thumb + int(self.t.small * 1.45)
-
-    @property
-    def done_thumb(self) -> int:
-        return mini_size(DONE_CELL)
-
-    @property
-    def done_step(self) -> int:
-        return self.done_thumb + self.t.small // 3
+    def __hash__(self) -> int:
+        return self._hash
 
     def done_per_line(self) -> int:
         room = self.inner - fonts.width(labels.DONE, self.t.small) - self.t.small // 2
         return max(1, (room + self.t.small // 3) // self.done_step)
-
-    @property
-    def line(self) -> int:
-        return max(int(self.t.small * 1.35), 2 * self.supply_cell + 8)
-
-    @property
-    def inner(self) -> int:
-        return self.width - 2 * (self.pad + 4)
-
-    @property
-    def side(self) -> bool:
-        """Wide panels (Solo) put the supply beside the puzzles instead of under them."""
-        return self.inner - self.puzzles_width >= 12 * self.t.small
-
-    @property
-    def thumb_gap(self) -> int:
-        return self.t.small // 2 if self.side else (self.inner - 4 * self.thumb) // 3
-
-    @property
-    def puzzles_width(self) -> int:
-        return 4 * self.thumb + 3 * (self.t.small // 2)
-
-    @property
-    def supply_width(self) -> int:
-        return self.inner - self.puzzles_width - self.t.small if self.side else self.inner
 
 
 SupplyLines = tuple[tuple[tuple[Shape, int], ...], ...]

@@ -893,8 +893,10 @@ class _TiledPanel:
             return None
         image = box.copy()
         top = dy + self._above
+        # What every tile's key holds besides the tile, hashed once for the panel's tiles.
+        where = HashedKey((dx % 2, top % 2, self._g, lit))
         for tile in panel_tiles(self._state, self._seat, self._names, self._g, self._height):
-            drawn = self._tile(tile, dx, top, lit)
+            drawn = self._tile(tile, dx, top, lit, where)
             if drawn is None:
                 return None
             left, tile_top, right, bottom = tile.box
@@ -919,11 +921,11 @@ class _TiledPanel:
         layers.TILES.keep(key, mapped, 64 if mapped is None else image_bytes(mapped))
         return mapped
 
-    def _tile(self, tile: PanelTile, dx: int, top: int, lit: bool) -> Image.Image | None:
+    def _tile(self, tile: PanelTile, dx: int, top: int, lit: bool, where: HashedKey) -> Image.Image | None:
         """``tile`` on the palette, mapped, for a panel whose corner is at (``dx``, ``top``) of
-        its canvas (only their parities matter)."""
+        its canvas (only their parities matter: ``where`` holds them, the geometry and ``lit``)."""
         left, tile_top, right, bottom = tile.box
-        key = HashedKey((tile.key, tile.box, dx % 2, top % 2, self._g, lit))
+        key = HashedKey((tile.key, tile.box, where))
         found = layers.TILES.find(key)
         if found is not None or key in layers.TILES:
             return found
@@ -958,10 +960,17 @@ class _TiledPanel:
         return mapped
 
 
+@lru_cache(maxsize=16)
+def _panel_geometry(width: int, t: TextSizes) -> PanelGeometry:
+    """The panels' geometry, one object per size: a key holding it then finds a kept one
+    holding the same object, which tuples compare by identity, not field by field in Python."""
+    return PanelGeometry(width=width, t=t, mini_cell=MINI_CELL, supply_cell=SUPPLY_CELL)
+
+
 def _panel_grid(state: GameState, lay: TableLayout, columns: int) -> PanelGrid:
     """The players' panels in ``columns`` (:func:`panel_columns_beside`) right of the shared table."""
     count = len(state.players)
-    g = PanelGeometry(width=_panel_width(lay), t=lay.t, mini_cell=MINI_CELL, supply_cell=SUPPLY_CELL)
+    g = _panel_geometry(_panel_width(lay), lay.t)
     hidden = hidden_scores(state, None)  # the table image is public
     heights = [panel_height(p, g, seat in hidden, len(unflipped(state, seat)))
                for seat, p in enumerate(state.players)]

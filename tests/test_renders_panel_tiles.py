@@ -46,9 +46,9 @@ def test_tiled_panels_show_what_whole_panels_show_and_tiles_are_found_again() ->
         with pytest.MonkeyPatch.context() as patch:
             original = table._TiledPanel._tile
 
-            def counted(self, tile, dx, top, lit, original=original):  # type: ignore[no-untyped-def]
+            def counted(self, tile, dx, top, lit, where, original=original):  # type: ignore[no-untyped-def]
                 before = layers.TILES.cache_info().misses
-                found = original(self, tile, dx, top, lit)
+                found = original(self, tile, dx, top, lit, where)
                 if layers.TILES.cache_info().misses > before:
                     made.append(tile.key[0])
                 assert found is not None  # no tile of a real panel draws past its box
@@ -84,3 +84,25 @@ def test_a_tile_drawing_past_its_box_is_not_used(monkeypatch: pytest.MonkeyPatch
     monkeypatch.setattr(table._TiledPanel, "mapped", mapped)
     assert pixels(render_table(state, names, previous)) == whole
     assert fell_back and all(fell_back)
+
+
+@pytest.mark.parametrize("width", [380, 520, 1400])  # 1400: a Solo-wide panel, its supply beside the puzzles
+def test_panel_geometry_works_out_its_measures_once_and_is_one_object_per_size(width: int) -> None:
+    t = table.LAYOUT.t
+    g = panels.PanelGeometry(width, t, table.MINI_CELL, table.SUPPLY_CELL)
+    thumb = panels.mini_size(table.MINI_CELL)
+    inner = width - 2 * (t.small // 2 + 4)
+    puzzles_width = 4 * thumb + 3 * (t.small // 2)
+    side = inner - puzzles_width >= 12 * t.small
+    assert (g.pad, g.thumb, g.inner) == (t.small // 2, thumb, inner)
+    assert (g.puzzles_width, g.side) == (puzzles_width, side)
+    assert g.head == int(t.large * 1.35) + int(t.small * 1.35)
+    assert g.puzzles == thumb + int(t.small * 1.45)
+    assert g.done_step == panels.mini_size(panels.DONE_CELL) + t.small // 3
+    assert g.line == max(int(t.small * 1.35), 2 * table.SUPPLY_CELL + 8)
+    assert g.thumb_gap == (t.small // 2 if side else (inner - 4 * thumb) // 3)
+    assert g.supply_width == (inner - puzzles_width - t.small if side else inner)
+    assert side == (width == 1400)
+    same = panels.PanelGeometry(width, t, table.MINI_CELL, table.SUPPLY_CELL)
+    assert same == g and hash(same) == hash(g) and same != panels.PanelGeometry(width + 2, t, 9, 7)
+    assert table._panel_geometry(width, t) is table._panel_geometry(width, t)
