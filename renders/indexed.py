@@ -28,9 +28,8 @@ discs — come from tables made by Pillow itself: the RGB blend drawn on a strip
 from __future__ import annotations
 
 from bisect import bisect_left
-from collections.abc import Callable, Hashable, Iterator
-from contextlib import contextmanager
-from contextvars import ContextVar
+from collections.abc import Callable, Hashable
+from contextvars import ContextVar, Token
 from functools import lru_cache
 from typing import Any
 
@@ -298,8 +297,7 @@ class NotFinal(Exception):
     (:func:`matching_quantize` with ``final``): the part is drawn again the usual way."""
 
 
-@contextmanager
-def matching_quantize(final: bool = False) -> Iterator[None]:
+def matching_quantize(final: bool = False) -> _Matching:
     """Inside the block, palette drawing gives the pixels that drawing in RGB and quantizing gives
     once :func:`quantize_lut` maps them: blends come from quantized tables (a context variable,
     as :func:`renders.labels.speaking`: threads keep their own).
@@ -311,10 +309,25 @@ def matching_quantize(final: bool = False) -> Iterator[None]:
     reading one of those raises :class:`NotFinal`, and the caller draws the usual way
     (:func:`renders.layers._draw_part`; the base game's decks, the reserve's slots on the panel
     colour). The same pixels either way."""
-    token, final_token = _MATCHING.set(True), _FINAL.set(final)
-    try:
-        yield
-    finally:
+    return _Matching(final)
+
+
+class _Matching:
+    """The block of :func:`matching_quantize`: a class, not a generator made a context manager
+    (``contextlib`` costs some 2 microseconds a block, and a table image draws a dozen)."""
+
+    __slots__ = ("_final", "_tokens")
+
+    def __init__(self, final: bool) -> None:
+        self._final = final
+        self._tokens: tuple[Token[bool], Token[bool]] | None = None
+
+    def __enter__(self) -> None:
+        self._tokens = (_MATCHING.set(True), _FINAL.set(self._final))
+
+    def __exit__(self, *exc: object) -> None:
+        assert self._tokens is not None
+        token, final_token = self._tokens
         _FINAL.reset(final_token)
         _MATCHING.reset(token)
 

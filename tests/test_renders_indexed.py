@@ -123,3 +123,17 @@ def test_the_nearest_palette_index_is_the_whole_scan_s() -> None:
     colours += [(r, g, b) for r in range(0, 256, 15) for g in range(0, 256, 15) for b in range(0, 256, 15)]
     for colour in colours:
         assert indexed._nearest.__wrapped__(colour) == _nearest_by_scanning(colour), colour
+
+
+def test_matching_quantize_blocks_nest_and_restore_even_when_drawing_fails() -> None:
+    def state() -> tuple[bool, bool]:
+        return indexed._MATCHING.get(), indexed._FINAL.get()
+
+    assert state() == (False, False)
+    with indexed.matching_quantize():
+        assert state() == (True, False)
+        with pytest.raises(indexed.NotFinal), indexed.matching_quantize(final=True):
+            assert state() == (True, True)
+            raise indexed.NotFinal(0)
+        assert state() == (True, False)
+    assert state() == (False, False)
