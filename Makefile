@@ -43,12 +43,13 @@ $(STAMP): pyproject.toml $(CONSTRAINTS) | python
 
 venv: $(STAMP)
 
-# The whole suite, on every core (pytest-xdist; TEST_WORKERS=1 for one process). `make test-busy`
+# The whole suite, one worker more than cores (pytest-xdist; TEST_WORKERS=1 for one process): the
+# browser, PostgreSQL and the bots' waits leave a core idle otherwise (2 cores: 3:31 against 4:10). `make test-busy`
 # runs it while BUSY CPU-bound processes (one per core of a 2-core machine) compete for the
 # cores, to show that a slow machine makes no test fail; they are killed however the run ends.
 # Python may keep the compiled modules (git-ignored __pycache__/) even where the environment says
 # PYTHONDONTWRITEBYTECODE: recompiling every test's rewritten asserts costs each worker ~10 s of CPU.
-TEST_WORKERS ?= auto
+TEST_WORKERS ?= $(shell n=$$(nproc 2>/dev/null) && echo $$((n + 1)) || echo auto)
 BUSY         ?= 2
 PYTEST       = PYTHONDONTWRITEBYTECODE= $(PY) -m pytest -n $(TEST_WORKERS) --dist worksteal
 
