@@ -21,7 +21,6 @@ from bot.core.games import PlanOutcome
 from bot.core.play import flow, plan_keeping, plans
 from bot.core.wording import texts
 from bot.core.wording.locales import Joined, locale_code, localise, notation_in
-from engine.variants.line_clear import next_side
 
 from .cogs.common import bot_of, channel_id_of, on_private_message, reply, report_error, saved
 from .cogs.days import days_of
@@ -54,13 +53,10 @@ async def save_plan(interaction: discord.Interaction, actions: str, game_id: int
         raise StaleError(texts.STALE_BUTTON)
     bot = bot_of(interaction)
     storage = bot.storage
-    # kept in place of the plan the seat had; the word on its last planned turn goes with it. In
-    # Line Clear on the side of the seat's next turn: the markers pass clockwise, so the one that
-    # reaches it first is known (a plan on the other side would rely on the other rows' cards)
-    assert context.game.state is not None
-    side = next_side(context.game.state, context.seat)
-    keeping = plan_keeping.save_plan(bot.manager, context, plans.parse_plan(actions), side=side)
-    laid_out = await saved(interaction, keeping)
+    # kept in place of the plan the seat had; the word on its last planned turn goes with it (in
+    # Line Clear on the side of the seat's next turn: plans.side_for)
+    laid_out = await saved(interaction,
+                           plan_keeping.save_plan(bot.manager, context, plans.parse_plan(actions)))
     # what the plan's DM will be worded in: the language of the player's latest table command
     await storage.upsert_player(interaction.user.id, interaction.user.display_name,
                                 locale_code(interaction.locale))

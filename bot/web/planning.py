@@ -38,7 +38,6 @@ from bot.web.acting import (
 from bot.web.view import Json, seat_view
 from engine import Action
 from engine.state import SIDES
-from engine.variants.line_clear import next_side
 from engine.visibility import hidden_scores
 
 log = logging.getLogger(__name__)
@@ -69,7 +68,7 @@ class BoardPlans:
         """The table after the steps laid out so far, as the seat sees it: nothing is kept."""
         ctx = await self._planning(token)
         actions, side = _plan_body(body, ctx.locale)
-        laid_out = _laid_out(ctx, actions, _side(ctx, side))
+        laid_out = _laid_out(ctx, actions, side)
         view = draft_view(ctx, laid_out, await self.front.recent(ctx.game), blind=self.front.signer.blind)
         return {"view": view, "plan": _draft_json(ctx, laid_out)}
 
@@ -80,7 +79,7 @@ class BoardPlans:
         if not actions:
             raise Refused(422, {"error": sentence(texts.PLAN_EMPTY, ctx.locale)})
         try:
-            laid_out = await plan_keeping.save_plan(self.front.manager, ctx, actions, side=_side(ctx, side))
+            laid_out = await plan_keeping.save_plan(self.front.manager, ctx, actions, side=side)
         except BotError as error:
             raise Refused(422, {"error": sentence(error.message, ctx.locale)}) from None
         except Exception as error:  # nothing was kept: a storage fault is a 503 in the player's words
@@ -186,17 +185,11 @@ def _plan_body(body: Any, locale: Any) -> tuple[list[Action], str | None]:
     return actions, body.get("side")
 
 
-def _side(ctx: ActingContext, chosen: str | None) -> str | None:
-    """The Line Clear side a plan is laid out on: the one chosen, else (as on Discord) the side of
-    the marker that reaches the seat next, whose rows the turn will see."""
-    assert ctx.game.state is not None
-    return chosen or next_side(ctx.game.state, ctx.seat)
-
-
 def _laid_out(ctx: ActingContext, actions: list[Action], side: str | None) -> plans.LaidOut:
-    assert ctx.game.state is not None
-    try:
-        return plans.lay_out(ctx.game.state, ctx.seat, actions, side=side)
+    state = ctx.game.state
+    assert state is not None
+    try:  # no side chosen: the side of the seat's next turn, as a plan saved is laid out
+        return plans.lay_out(state, ctx.seat, actions, side=plans.side_for(state, ctx.seat, side))
     except BotError as error:
         raise Refused(422, {"error": sentence(error.message, ctx.locale)}) from None
 

@@ -25,8 +25,10 @@ async def save_plan(manager: GameManager, ctx: ActingContext, actions: Sequence[
     engine's reason otherwise) and keep it, with its Line Clear side, in place of the plan it had;
     what the seat's last planned turn did is forgotten in the same transaction (old news beside
     a new plan). With no ``side`` chosen (Discord's command and form choose none), the side of
-    the plan it replaces is tried first: changing a plan keeps the side it was laid out for."""
+    the seat's next turn (:func:`plans.side_for`); failing that, the side of the plan it
+    replaces is tried first."""
     assert ctx.game.state is not None
+    side = plans.side_for(ctx.game.state, ctx.seat, side)
     first = None
     if side is None and ctx.game.state.turns:
         kept = await plan_of(manager.storage, ctx)

@@ -133,6 +133,14 @@ class LaidOut:
     """The Line Clear side it was laid out on (None elsewhere)."""
 
 
+def side_for(state: GameState, seat: int, chosen: str | None) -> str | None:
+    """The Line Clear side a plan of ``seat`` is laid out on: the one ``chosen``, else the side of
+    its next turn (:func:`next_side`: the markers pass clockwise, so the one that reaches it first
+    is known; a plan on the other side would rely on rows its turn will not see). Every front
+    saving or drafting a plan asks here (None outside Line Clear)."""
+    return chosen or next_side(state, seat)
+
+
 def lay_out(state: GameState, seat: int, actions: Sequence[Action], *, side: str | None = None,
             first: str | None = None) -> LaidOut:
     """Check ``actions`` as ``seat``'s next turn (in Line Clear on ``side``, or on the first side
@@ -199,7 +207,7 @@ def next_steps(state: GameState, seat: int, actions: Sequence[Action]) -> list[s
     the plan: a stand-in from the re-dealt decks). In Line Clear on the side of the seat's next
     turn (``next_side``), where a plan kept without a side is laid out. Refused as
     :func:`lay_out` refuses."""
-    laid_out = lay_out(state, seat, actions, side=next_side(state, seat))
+    laid_out = lay_out(state, seat, actions, side=side_for(state, seat, None))
     if not laid_out.open:
         return []
     after = laid_out.after.focused(seat)
